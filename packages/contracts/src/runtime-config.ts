@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** Names of the federated remotes; also their Module Federation container names */
+export const RemoteNameSchema = z.enum(['dashboard', 'bots', 'exchange_connect', 'account']);
+export type RemoteName = z.infer<typeof RemoteNameSchema>;
+
+/**
+ * The shell's `config.json`, fetched at start, so that one build runs in any environment and a remote can be
+ * redeployed (or moved) without rebuilding the shell.
+ */
+export const RuntimeConfigSchema = z
+  .object({
+    /** Base URL of the REST API, e.g. `http://127.0.0.1:8000` */
+    apiBaseUrl: z.url(),
+    /** Base URL of the live socket, e.g. `ws://127.0.0.1:8000/ws` */
+    socketBaseUrl: z.url({ protocol: /^wss?$/ }),
+    /** Remote name → URL of its `mf-manifest.json` */
+    remotes: z.record(RemoteNameSchema, z.url()),
+    /** Milliseconds a remote may take to load before its slot shows the fallback */
+    remoteLoadTimeoutMs: z.number().int().positive().default(10_000),
+  })
+  .strict();
+export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
+export type RuntimeConfigInput = z.input<typeof RuntimeConfigSchema>;
