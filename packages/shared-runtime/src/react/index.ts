@@ -1,0 +1,1 @@
+export { useObservable } from './use-observable';
