@@ -1,9 +1,14 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import type { ComponentType } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RemoteComponentLoader } from './remote-loader';
 import { RemoteLoaderProvider, RemoteSlot } from './remote-slot';
 
-type Pending = { resolve: (c: unknown) => void; reject: (e: unknown) => void; fresh: boolean | undefined };
+type Pending = {
+  resolve: (c: ComponentType<never>) => void;
+  reject: (e: unknown) => void;
+  fresh: boolean | undefined;
+};
 
 /** Stands in for the federation runtime: each load waits until the test settles it */
 function controllableLoader() {
