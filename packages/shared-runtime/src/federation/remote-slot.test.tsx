@@ -14,7 +14,7 @@ type Pending = {
 function controllableLoader() {
   const calls: Pending[] = [];
   const loader = ((_remote, _module, options) =>
-    new Promise((resolve, reject) =>
+    new Promise<ComponentType<never>>((resolve, reject) =>
       calls.push({ resolve, reject, fresh: options?.fresh }),
     )) as RemoteComponentLoader;
   return { loader, calls };
