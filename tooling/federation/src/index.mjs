@@ -21,6 +21,42 @@ export const DEFAULT_PORTS = Object.freeze({
   account: 3004,
 });
 
+/**
+ * The run-time config for everything on one machine with the default ports. Every app's build emits it as
+ * `config.json`; a deployment replaces that file (or serves its own) without rebuilding.
+ * @param {{ host?: string, apiPort?: number }} [options]
+ */
+export function localRuntimeConfig({ host = '127.0.0.1', apiPort = 8000 } = {}) {
+  /** @param {keyof typeof DEFAULT_PORTS} name */
+  const manifest = (name) => `http://${host}:${DEFAULT_PORTS[name]}/mf-manifest.json`;
+  return {
+    apiBaseUrl: `http://${host}:${apiPort}`,
+    socketBaseUrl: `ws://${host}:${apiPort}/ws`,
+    remotes: {
+      dashboard: manifest('dashboard'),
+      bots: manifest('bots'),
+      exchange_connect: manifest('exchange_connect'),
+      account: manifest('account'),
+    },
+  };
+}
+
+/** Emits the default `config.json` into the build */
+class RuntimeConfigPlugin {
+  /** @param {import('@rspack/core').Compiler} compiler */
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('KestrelRuntimeConfig', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'KestrelRuntimeConfig', stage: compiler.rspack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          const json = `${JSON.stringify(localRuntimeConfig(), null, 2)}\n`;
+          compilation.emitAsset('config.json', new compiler.rspack.sources.RawSource(json));
+        },
+      );
+    });
+  }
+}
+
 /** Version of a workspace package, for strict singleton checks (workspace:* is not a semver range) */
 function workspaceVersion(pkg, appDir) {
   // pnpm links each workspace dependency into the app's own node_modules
@@ -126,10 +162,13 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
       new rspack.HtmlRspackPlugin({
         template: join(import.meta.dirname, 'index.html'),
         title,
+        // Absolute script URLs in the page: a deep link such as /kestrel/agent-42 must not resolve them
+        // against its own path. Chunks still load from wherever the app is hosted (output.publicPath 'auto').
+        publicPath: process.env.KESTREL_PUBLIC_PATH ?? '/',
         // Only the app's own entry: without this the remote's page would also inject remoteEntry.js
         chunks: ['main'],
       }),
-      new rspack.CopyRspackPlugin({ patterns: [{ from: 'public', noErrorOnMissing: true }] }),
+      new RuntimeConfigPlugin(),
       new ModuleFederationPlugin({
         name,
         filename: isHost ? undefined : 'remoteEntry.js',

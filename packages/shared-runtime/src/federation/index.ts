@@ -5,3 +5,4 @@ export {
   registerRemotesFromConfig,
 } from './remote-loader';
 export { RemoteLoaderProvider, RemoteSlot, type RemoteSlotProps } from './remote-slot';
+export { mountStandalone, type StandalonePage } from './standalone';
