@@ -1,5 +1,5 @@
 import '@kestrel/ui/base.css';
-import { mountStandalone } from '@kestrel/shared-runtime/federation';
+import { mountStandalone } from '@kestrel/shared-runtime/standalone';
 
 // The remote's own page, so its team can work on it without the shell
 mountStandalone({

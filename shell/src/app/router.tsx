@@ -1,6 +1,5 @@
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
-import { DashboardLayout } from './layout/dashboard-layout';
 import { remotePages } from './paths';
 import { LandingPage } from './routes/landing';
 import { OnboardingPage } from './routes/onboarding';
@@ -13,7 +12,8 @@ export const routes: RouteObject[] = [
       { path: '/', element: <LandingPage /> },
       { path: '/onboarding', element: <OnboardingPage /> },
       {
-        element: <DashboardLayout />,
+        // Loaded on first use, so the public pages do not pay for the layout (and its tooltips)
+        lazy: async () => ({ Component: (await import('./layout/dashboard-layout')).DashboardLayout }),
         children: remotePages.map((page) => ({
           path: page.path,
           // key: a new slot per page, so one page's failure or retry never leaks into the next

@@ -93,7 +93,10 @@ export function sharedSingletons(deps, appDir) {
   }
   if ('@kestrel/ui' in deps) {
     const version = workspaceVersion('@kestrel/ui', appDir);
-    shared['@kestrel/ui'] = { singleton: true, requiredVersion: `^${version}`, version };
+    const ui = { singleton: true, requiredVersion: `^${version}`, version };
+    // Entry points (`@kestrel/ui/dialog`…) are shared one by one, so a page loads only those it imports
+    shared['@kestrel/ui'] = ui;
+    shared['@kestrel/ui/'] = ui;
   }
   return shared;
 }

@@ -5,4 +5,3 @@ export {
   registerRemotesFromConfig,
 } from './remote-loader';
 export { RemoteLoaderProvider, RemoteSlot, type RemoteSlotProps } from './remote-slot';
-export { mountStandalone, type StandalonePage } from './standalone';

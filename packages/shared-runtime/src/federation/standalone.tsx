@@ -1,4 +1,5 @@
-import { Spinner, TooltipProvider } from '@kestrel/ui';
+import { Spinner } from '@kestrel/ui';
+import { TooltipProvider } from '@kestrel/ui/tooltip';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
