@@ -57,10 +57,10 @@ class RuntimeConfigPlugin {
   }
 }
 
-/** Version of a workspace package, for strict singleton checks (workspace:* is not a semver range) */
-function workspaceVersion(pkg, appDir) {
+/** A workspace package's manifest: its version for strict singleton checks (workspace:* is no semver range) */
+function readPackageJson(pkg, appDir) {
   // pnpm links each workspace dependency into the app's own node_modules
-  return JSON.parse(readFileSync(join(appDir, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+  return JSON.parse(readFileSync(join(appDir, 'node_modules', pkg, 'package.json'), 'utf8'));
 }
 
 /**
@@ -85,18 +85,20 @@ export function sharedSingletons(deps, appDir) {
   singleton('@tanstack/react-query');
   singleton('rxjs');
   if ('@kestrel/shared-runtime' in deps) {
-    const version = workspaceVersion('@kestrel/shared-runtime', appDir);
+    const { version } = readPackageJson('@kestrel/shared-runtime', appDir);
     // Two runtimes would mean two sessions and two sockets: refuse a mismatched one instead of loading it
     const strict = { singleton: true, strictVersion: true, requiredVersion: version, version };
     shared['@kestrel/shared-runtime'] = strict;
     shared['@kestrel/shared-runtime/'] = strict;
   }
   if ('@kestrel/ui' in deps) {
-    const version = workspaceVersion('@kestrel/ui', appDir);
-    const ui = { singleton: true, requiredVersion: `^${version}`, version };
-    // Entry points (`@kestrel/ui/dialog`…) are shared one by one, so a page loads only those it imports
-    shared['@kestrel/ui'] = ui;
-    shared['@kestrel/ui/'] = ui;
+    const manifest = readPackageJson('@kestrel/ui', appDir);
+    const ui = { singleton: true, requiredVersion: `^${manifest.version}`, version: manifest.version };
+    // Each JS entry point (`@kestrel/ui`, `@kestrel/ui/dialog`…) is shared on its own, so a page loads only those
+    // it imports; stylesheets (`base.css`) are never shared modules
+    for (const subpath of Object.keys(manifest.exports)) {
+      if (!subpath.endsWith('.css')) shared[`@kestrel/ui${subpath.slice(1)}`] = ui;
+    }
   }
   return shared;
 }

@@ -1,13 +1,13 @@
 import '../../../styles.css';
+import { Button } from '@kestrel/ui';
 import {
-  Button,
   Dialog,
   DialogContent,
   DialogDescription,
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '@kestrel/ui';
+} from '@kestrel/ui/dialog';
 import ExchangeConnections from '../../connections/components/exchange-connections';
 
 export type ConnectExchangeModalProps = {
