@@ -1,13 +1,35 @@
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { Spinner } from '@kestrel/ui';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { remotePages } from './paths';
+import { RouteProgressBar } from './progress/route-progress-bar';
 import { LandingPage } from './routes/landing';
 import { OnboardingPage } from './routes/onboarding';
 import { RouterErrorPage } from './routes/router-error';
 
+function RootLayout() {
+  return (
+    <>
+      <RouteProgressBar />
+      <Outlet />
+    </>
+  );
+}
+
+export function FullScreenSpinner({ label }: { label: string }) {
+  return (
+    <div className="sh:flex sh:min-h-dvh sh:items-center sh:justify-center">
+      <Spinner label={label} />
+    </div>
+  );
+}
+
 export const routes: RouteObject[] = [
   {
+    element: <RootLayout />,
     errorElement: <RouterErrorPage />,
+    // Shown while the first route's code loads (a deep link straight into a signed-in page)
+    hydrateFallbackElement: <FullScreenSpinner label="Loading..." />,
     children: [
       { path: '/', element: <LandingPage /> },
       { path: '/onboarding', element: <OnboardingPage /> },
