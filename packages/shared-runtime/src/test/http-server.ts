@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -50,10 +56,14 @@ export async function startTestServer(routes: Record<string, Handler>) {
       if (!answer) return;
       const status = answer.status ?? 200;
       if (answer.text !== undefined) {
-        res.writeHead(status, answer.statusText ?? '', { 'content-type': 'text/plain' });
+        res.writeHead(status, answer.statusText ?? STATUS_CODES[status] ?? '', {
+          'content-type': 'text/plain',
+        });
         res.end(answer.text);
       } else {
-        res.writeHead(status, answer.statusText ?? '', { 'content-type': 'application/json' });
+        res.writeHead(status, answer.statusText ?? STATUS_CODES[status] ?? '', {
+          'content-type': 'application/json',
+        });
         res.end(answer.json === undefined ? '' : JSON.stringify(answer.json));
       }
     });
