@@ -96,7 +96,12 @@ describe('API client against a real HTTP server', () => {
     const arrived = new Promise<void>((resolve) => {
       received = resolve;
     });
-    server = await startTestServer({ 'GET /slow': () => received() }); // never answers
+    server = await startTestServer({
+      'GET /slow': () => {
+        received(); // and never answers
+        return undefined;
+      },
+    });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const client = createApiClient({ baseUrl: () => server.url, breaker: createCircuitBreaker() });
     let settled = false;

@@ -15,10 +15,14 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export type Handler = (
-  req: RecordedRequest,
-  res: ServerResponse,
-) => void | { status?: number; statusText?: string; json?: unknown; text?: string };
+export type Handler = (req: RecordedRequest, res: ServerResponse) => Answer | undefined;
+
+export interface Answer {
+  status?: number;
+  statusText?: string;
+  json?: unknown;
+  text?: string;
+}
 
 /**
  * A real HTTP server on 127.0.0.1, port 0, for the client tests: routes are `METHOD /path` → handler, every request
