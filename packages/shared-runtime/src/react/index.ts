@@ -1,1 +1,13 @@
+export {
+  KestrelRuntimeProvider,
+  useCircuitState,
+  useExchangeConnections,
+  useKestrelRuntime,
+  useLiveEvent,
+  useSelectedExchange,
+  useSession,
+  useSocketStatus,
+  useTradingEnvironment,
+} from './hooks';
+export { createQueryClient, queryRetryDelay, shouldRetryQuery } from './query-client';
 export { useObservable } from './use-observable';
