@@ -16,6 +16,8 @@ export {
   BinanceCredentialsPayloadSchema,
   type ConnectionTestReply,
   ConnectionTestReplySchema,
+  type CredentialsStatusResponse,
+  CredentialsStatusResponseSchema,
   type ExchangeId,
   ExchangeIdSchema,
 } from './exchange/connection-test';

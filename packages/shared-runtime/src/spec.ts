@@ -64,4 +64,7 @@ export const EXCHANGE_TOASTS = {
   binanceConnectivityText: 'Binance connectivity failed for provided keys. Please check and re-submit.',
   errorTitle: 'Connection Error',
   disconnectedTitle: 'Exchange Disconnected',
+  connectivityCheckFailed: 'Failed to check connectivity',
+  connectivityNetworkError: 'Network error',
+  connectivityNotSupported: 'Exchange not supported',
 } as const;

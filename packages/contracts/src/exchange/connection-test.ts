@@ -37,3 +37,11 @@ export const ConnectionTestReplySchema = z.looseObject({
   message: z.string().optional(),
 });
 export type ConnectionTestReply = z.infer<typeof ConnectionTestReplySchema>;
+
+/** GET /api/v1/credentials/binance/status: the browser reads data.connectivity_status and message */
+export const CredentialsStatusResponseSchema = z.looseObject({
+  success: z.boolean().optional(),
+  data: z.looseObject({ connectivity_status: z.string() }).optional(),
+  message: z.string().optional(),
+});
+export type CredentialsStatusResponse = z.infer<typeof CredentialsStatusResponseSchema>;

@@ -88,6 +88,7 @@ describe('API client against a real HTTP server', () => {
     expect(await client.get('/api/v1/dashboard/overview')).toEqual({
       success: false,
       error: `Connection failed to ${base}. Please check if the backend is running.`,
+      unreachable: true,
     });
   });
 

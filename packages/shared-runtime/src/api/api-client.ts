@@ -6,7 +6,15 @@ import type { CircuitBreaker } from './circuit-breaker';
 /** The API wrapper result (spec §3): success, data, error, message; a failed result can carry requiresLogin */
 export type ApiResult<T> =
   | { success: true; data: T; message?: string }
-  | { success: false; error: string; message?: string; status?: number; requiresLogin?: boolean };
+  | {
+      success: false;
+      error: string;
+      message?: string;
+      status?: number;
+      requiresLogin?: boolean;
+      /** The backend could not be reached at all (network, CORS, timeout) */
+      unreachable?: true;
+    };
 
 /** What the client needs from the session: kept as an interface so the two do not import each other */
 export interface ApiAuth {
@@ -143,7 +151,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
     if (reply.kind === 'unreachable') {
       deps.breaker.recordFailure();
-      return { success: false, error: MESSAGES.connectionFailed(baseUrl) };
+      return { success: false, error: MESSAGES.connectionFailed(baseUrl), unreachable: true };
     }
     // A 5xx means the backend is unwell; a 4xx means it answered (the caller's fault), so it closes the circuit
     if (reply.status >= 500) deps.breaker.recordFailure();

@@ -268,6 +268,58 @@ describe('exchange connection (spec §4)', () => {
   });
 });
 
+describe('connectivity check (spec §7, §8)', () => {
+  const stateAgainst = (url: string) =>
+    createExchangeState({
+      storage: createMemoryStorage(),
+      tester: createConnectionTester({ bus: { callTool: async () => ({}) } as unknown as SocketBus }),
+      credentials: createCredentialsStore(
+        createApiClient({ baseUrl: () => url, breaker: createCircuitBreaker() }),
+      ),
+    });
+
+  it('reads data.connectivity_status and message', async () => {
+    http = await startTestServer({
+      'GET /api/v1/credentials/binance/status': () => ({
+        json: { success: true, data: { connectivity_status: 'connected' }, message: 'Keys reach Binance' },
+      }),
+    });
+    expect(await stateAgainst(http.url).checkConnectivity('binance')).toEqual({
+      success: true,
+      connectivityStatus: 'connected',
+      message: 'Keys reach Binance',
+    });
+  });
+
+  it('toasts Failed to check connectivity, Network error or Exchange not supported', async () => {
+    http = await startTestServer({
+      'GET /api/v1/credentials/binance/status': () => ({ status: 500, json: {} }),
+    });
+    const state = stateAgainst(http.url);
+    const toasts: ToastMessage[] = [];
+    state.toasts$.subscribe((t) => toasts.push(t));
+    expect(await state.checkConnectivity('binance')).toEqual({
+      success: false,
+      error: 'Failed to check connectivity',
+    });
+    expect(await state.checkConnectivity('kraken')).toEqual({
+      success: false,
+      error: 'Exchange not supported',
+    });
+    const url = http.url;
+    await http.close();
+    http = undefined;
+    expect(await stateAgainst(url).checkConnectivity('binance')).toEqual({
+      success: false,
+      error: 'Network error',
+    });
+    expect(toasts.map((t) => [t.title, t.description])).toEqual([
+      ['Connection Error', 'Failed to check connectivity'],
+      ['Connection Error', 'Exchange not supported'],
+    ]);
+  });
+});
+
 describe('connection tester fallback (spec §7)', () => {
   it('signs in the browser when the socket is unavailable, keeping the secret out of the socket', async () => {
     const closed = await startWsServer();

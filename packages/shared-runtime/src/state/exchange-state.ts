@@ -1,7 +1,12 @@
-import type { BinanceCredentialsPayload, ExchangeId } from '@kestrel/contracts';
+import {
+  type BinanceCredentialsPayload,
+  type CredentialsStatusResponse,
+  CredentialsStatusResponseSchema,
+  type ExchangeId,
+} from '@kestrel/contracts';
 import { BehaviorSubject, distinctUntilChanged, map, type Observable, Subject } from 'rxjs';
 import { z } from 'zod';
-import type { ApiClient } from '../api/api-client';
+import type { ApiClient, ApiResult } from '../api/api-client';
 import { EXCHANGE_TOASTS, MESSAGES, SPEC } from '../spec';
 import { decodeBase64, encodeBase64, type KeyValueStorage, readJson, STORAGE_KEYS } from '../storage/storage';
 import type { ConnectionTester } from './connection-tester';
@@ -46,7 +51,13 @@ export type ConnectResult = { success: true } | { success: false; error: string;
 export interface CredentialsStore {
   save(payload: BinanceCredentialsPayload): Promise<{ success: true } | { success: false; error: string }>;
   remove(): Promise<unknown>;
+  /** GET /api/v1/credentials/binance/status */
+  status(): Promise<ApiResult<CredentialsStatusResponse>>;
 }
+
+export type ConnectivityResult =
+  | { success: true; connectivityStatus: string | null; message: string | null }
+  | { success: false; error: string };
 
 export interface ExchangeState {
   readonly catalogue: readonly ExchangeCatalogueEntry[];
@@ -60,6 +71,8 @@ export interface ExchangeState {
   readonly toasts$: Observable<ToastMessage>;
   connect(id: string, form: CredentialsForm): Promise<ConnectResult>;
   disconnect(id: ExchangeId): Promise<void>;
+  /** Asks the server whether the stored keys still reach the exchange; failures toast as Connection Error */
+  checkConnectivity(id: string): Promise<ConnectivityResult>;
 }
 
 export interface ExchangeStateDeps {
@@ -235,8 +248,36 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
     toasts.next({ title: EXCHANGE_TOASTS.disconnectedTitle, description: entry.name, variant: 'default' });
   }
 
+  async function checkConnectivity(id: string): Promise<ConnectivityResult> {
+    const failed = (error: string): ConnectivityResult => {
+      toasts.next({ title: EXCHANGE_TOASTS.errorTitle, description: error, variant: 'destructive' });
+      return { success: false, error };
+    };
+    if (id !== 'binance') return failed(EXCHANGE_TOASTS.connectivityNotSupported);
+    if (!deps.credentials) return failed(EXCHANGE_TOASTS.connectivityCheckFailed);
+    let result: ApiResult<CredentialsStatusResponse>;
+    try {
+      result = await deps.credentials.status();
+    } catch {
+      return failed(EXCHANGE_TOASTS.connectivityNetworkError);
+    }
+    if (!result.success) {
+      return failed(
+        result.unreachable
+          ? EXCHANGE_TOASTS.connectivityNetworkError
+          : EXCHANGE_TOASTS.connectivityCheckFailed,
+      );
+    }
+    return {
+      success: true,
+      connectivityStatus: result.data.data?.connectivity_status ?? null,
+      message: result.data.message ?? null,
+    };
+  }
+
   return {
     catalogue,
+    checkConnectivity,
     connections$: connections.asObservable(),
     get connections() {
       return connections.getValue();
@@ -263,5 +304,6 @@ export function createCredentialsStore(api: ApiClient): CredentialsStore {
       return result.success ? { success: true } : { success: false, error: result.error };
     },
     remove: () => api.delete('/api/v1/credentials/binance'),
+    status: () => api.get('/api/v1/credentials/binance/status', { schema: CredentialsStatusResponseSchema }),
   };
 }
