@@ -16,6 +16,8 @@ export {
   BinanceCredentialsPayloadSchema,
   type ConnectionTestReply,
   ConnectionTestReplySchema,
+  CredentialsFormSchema,
+  type CredentialsFormValues,
   type CredentialsStatusResponse,
   CredentialsStatusResponseSchema,
   type ExchangeId,

@@ -4,6 +4,16 @@ import { z } from 'zod';
 export const ExchangeIdSchema = z.enum(['binance', 'coinbase', 'kraken', 'bybit']);
 export type ExchangeId = z.infer<typeof ExchangeIdSchema>;
 
+/**
+ * The credentials form (spec §3, §5): both fields required, messages as the spec words them. The placeholder
+ * mentions a 64-character key but no length rule is enforced.
+ */
+export const CredentialsFormSchema = z.object({
+  apiKey: z.string().min(1, 'API Key is required'),
+  secretKey: z.string().min(1, 'Secret Key is required'),
+});
+export type CredentialsFormValues = z.infer<typeof CredentialsFormSchema>;
+
 /** POST /api/v1/credentials/binance body; region defaults to global (spec §9) */
 export const BinanceCredentialsPayloadSchema = z.object({
   api_key: z.string().min(1),

@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { CredentialsFormSchema } from '@kestrel/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createApiClient } from '../api/api-client';
@@ -10,6 +11,7 @@ import { startWsServer, type TestWsServer, toolResult } from '../test/ws-server'
 import { createConnectionTester } from './connection-tester';
 import { EXCHANGE_CATALOGUE } from './exchange-catalogue';
 import {
+  CONNECTION_STATUS_LABELS,
   type ConnectionStatus,
   createCredentialsStore,
   createExchangeState,
@@ -372,3 +374,23 @@ async function afterEachCleanup() {
   http = undefined;
   bus = undefined;
 }
+
+describe('labels and form rules (spec §2, §5)', () => {
+  it('labels connection statuses Connected, Connecting..., Error, Disconnected', () => {
+    expect(CONNECTION_STATUS_LABELS).toEqual({
+      connected: 'Connected',
+      connecting: 'Connecting...',
+      error: 'Error',
+      disconnected: 'Disconnected',
+    });
+  });
+
+  it('requires both form fields with the spec messages, and no length rule', () => {
+    const empty = CredentialsFormSchema.safeParse({ apiKey: '', secretKey: '' });
+    expect(empty.success ? [] : empty.error.issues.map((i) => i.message)).toEqual([
+      'API Key is required',
+      'Secret Key is required',
+    ]);
+    expect(CredentialsFormSchema.safeParse({ apiKey: 'k', secretKey: 's' }).success).toBe(true);
+  });
+});
