@@ -114,6 +114,12 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     } catch {
       return; // not JSON: nothing we can route
     }
+    // Pushes outnumber replies: route on shape first so a push never pays for a failed reply parse
+    if (frame && typeof frame === 'object' && !('id' in frame)) {
+      const notice = JsonRpcNotificationSchema.safeParse(frame);
+      if (notice.success) notifications.next({ method: notice.data.method, params: notice.data.params });
+      return;
+    }
     const reply = JsonRpcReplySchema.safeParse(frame);
     if (reply.success) {
       const id = reply.data.id;
@@ -143,10 +149,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
         value = parsed.data;
       }
       p.resolve(value);
-      return;
     }
-    const notice = JsonRpcNotificationSchema.safeParse(frame);
-    if (notice.success) notifications.next({ method: notice.data.method, params: notice.data.params });
   }
 
   function open() {
