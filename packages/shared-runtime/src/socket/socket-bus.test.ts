@@ -48,6 +48,21 @@ describe('live socket bus against a real ws server', () => {
     await until(b, 'connected');
   });
 
+  it('stays closed and fails calls when the server refuses the token', async () => {
+    server = await startWsServer(() => {}, { token: 'good' });
+    const b = busFor(server.url, 'bad');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let outcome: unknown;
+    const call = b.callTool('get_server_status').catch((e: Error) => {
+      outcome = e.message;
+    });
+    await until(b, 'closed');
+    await vi.advanceTimersByTimeAsync(3_000);
+    await call;
+    expect(outcome).toBe('Not connected to MCP server');
+    expect(server.connections).toHaveLength(0);
+  });
+
   it('frames calls as JSON-RPC 2.0 tools/call and resolves with the parsed result.content[0].text', async () => {
     server = await startWsServer((frame, conn) => {
       conn.socket.send(JSON.stringify(toolResult(frame.id, { status: 'ok', uptime: 3 })));

@@ -13,7 +13,7 @@ type FrameHandler = (frame: Record<string, unknown>, conn: WsConnection) => void
  * A real `ws` server on 127.0.0.1 for the bus tests. Port 0 on first start; `restart()` listens again on the same
  * port so a client can reconnect to it. Tests wait on `nextConnection()` / `nextFrame()`, never on sleeps.
  */
-export async function startWsServer(onFrame: FrameHandler = () => {}) {
+export async function startWsServer(onFrame: FrameHandler = () => {}, options: { token?: string } = {}) {
   let port = 0;
   let wss: WebSocketServer | undefined;
   const connections: WsConnection[] = [];
@@ -22,7 +22,16 @@ export async function startWsServer(onFrame: FrameHandler = () => {}) {
   const frames: Record<string, unknown>[] = [];
 
   const listen = async () => {
-    const server = new WebSocketServer({ host: '127.0.0.1', port });
+    const server = new WebSocketServer({
+      host: '127.0.0.1',
+      port,
+      // Like the real endpoint: a wrong `token` query parameter is refused at the handshake with 401
+      verifyClient: (info, done) => {
+        const token = new URL(info.req.url ?? '/', 'http://localhost').searchParams.get('token');
+        if (options.token === undefined || token === options.token) done(true);
+        else done(false, 401, 'Unauthorized');
+      },
+    });
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     port = (server.address() as AddressInfo).port;
     server.on('connection', (socket, req) => {
