@@ -169,8 +169,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       };
     }
     const message =
-      reply.body && typeof reply.body === 'object' && 'message' in reply.body
-        ? String((reply.body as { message: unknown }).message)
+      reply.body &&
+      typeof reply.body === 'object' &&
+      'message' in reply.body &&
+      typeof reply.body.message === 'string'
+        ? reply.body.message
         : undefined;
     if (!req.schema) return { success: true, data: reply.body as T, ...(message ? { message } : {}) };
     const parsed = req.schema.safeParse(reply.body);

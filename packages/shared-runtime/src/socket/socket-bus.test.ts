@@ -233,3 +233,18 @@ describe('live socket bus against a real ws server', () => {
     expect(server.connections).toHaveLength(1);
   });
 });
+
+describe('live socket bus without a usable URL', () => {
+  it('reports closed instead of hanging in connecting when the socket cannot be created', () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const b = createSocketBus({
+      baseUrl: () => 'not a url',
+      token: () => 't',
+      createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+    });
+    b.connect();
+    expect(b.status).toBe('closed');
+    expect(errors).toHaveBeenCalledOnce();
+    errors.mockRestore();
+  });
+});

@@ -155,7 +155,15 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   function open() {
     reconnectTimer = undefined;
     status.next('connecting');
-    const ws = createWebSocket(url());
+    let ws: WebSocketLike;
+    try {
+      ws = createWebSocket(url());
+    } catch (error) {
+      // A malformed URL or a blocked scheme throws at once: retrying the same URL cannot help
+      console.error('Live socket could not be created', error);
+      status.next('closed');
+      return;
+    }
     socket = ws;
     ws.onopen = () => {
       if (socket !== ws) return;
