@@ -1,9 +1,20 @@
 import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { act, render, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
+import type { WebSocketLike } from '../socket/socket-bus';
 import { createMemoryStorage } from '../storage/storage';
-import { KestrelRuntimeProvider, useExchangeConnections, useSession, useTradingEnvironment } from './hooks';
+import { startWsServer, type TestWsServer } from '../test/ws-server';
+import {
+  KestrelRuntimeProvider,
+  useExchangeConnections,
+  useLiveEvent,
+  useSession,
+  useSocketStatus,
+  useTradingEnvironment,
+} from './hooks';
 
 const config = RuntimeConfigSchema.parse({
   apiBaseUrl: 'http://127.0.0.1:1',
@@ -27,8 +38,24 @@ function Status() {
   );
 }
 
+function LastPrice() {
+  const [price, setPrice] = useState('none');
+  const status = useSocketStatus();
+  useLiveEvent('ticker', (t) => setPrice(t.lastPrice));
+  return (
+    <p>
+      {status}: {price}
+    </p>
+  );
+}
+
 let runtime: KestrelRuntime | undefined;
-afterEach(() => runtime?.dispose());
+let ws: TestWsServer | undefined;
+afterEach(async () => {
+  runtime?.dispose();
+  await ws?.stop();
+  ws = undefined;
+});
 
 describe('React bindings', () => {
   it('render the current state and re-render when it changes', async () => {
@@ -45,5 +72,32 @@ describe('React bindings', () => {
       r.environment.switchTo('mainnet');
     });
     expect(screen.getByText('signed-out / mainnet / disconnected')).toBeTruthy();
+  });
+
+  it('delivers server pushes to components without polling', async () => {
+    ws = await startWsServer();
+    runtime = createKestrelRuntime(
+      { ...config, socketBaseUrl: ws.url },
+      {
+        storage: createMemoryStorage(),
+        createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+      },
+    );
+    const r = runtime;
+    render(
+      <KestrelRuntimeProvider runtime={r}>
+        <LastPrice />
+      </KestrelRuntimeProvider>,
+    );
+    act(() => r.bus.connect());
+    await screen.findByText('connected: none');
+    act(() =>
+      ws?.broadcast({
+        jsonrpc: '2.0',
+        method: 'notifications/ticker',
+        params: { symbol: 'ETHUSDT', lastPrice: '3120.55', time: 1 },
+      }),
+    );
+    expect(await screen.findByText('connected: 3120.55')).toBeTruthy();
   });
 });

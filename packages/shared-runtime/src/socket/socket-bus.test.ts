@@ -239,12 +239,13 @@ describe('live socket bus without a usable URL', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const b = createSocketBus({
       baseUrl: () => 'not a url',
-      token: () => 't',
+      token: () => 'secret-access-token',
       createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
     });
     b.connect();
     expect(b.status).toBe('closed');
     expect(errors).toHaveBeenCalledOnce();
+    expect(JSON.stringify(errors.mock.calls)).not.toContain('token=');
     errors.mockRestore();
   });
 });

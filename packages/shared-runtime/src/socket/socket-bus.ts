@@ -159,8 +159,9 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     try {
       ws = createWebSocket(url());
     } catch (error) {
-      // A malformed URL or a blocked scheme throws at once: retrying the same URL cannot help
-      console.error('Live socket could not be created', error);
+      // A malformed URL or a blocked scheme throws at once: retrying the same URL cannot help. Only the error's
+      // name is logged: its message would repeat the URL, and the URL carries the access token.
+      console.error(`Live socket could not be created (${error instanceof Error ? error.name : 'error'})`);
       status.next('closed');
       return;
     }
