@@ -1,42 +1,27 @@
 import { z } from 'zod';
 
-/**
- * The signed-in user. The spec only says it is stored locally as a JSON object, so every field is optional and
- * unknown fields are kept: the browser must not drop what a newer server adds.
- */
-export const UserSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).optional(),
-  email: z.string().optional(),
+/** One signed-in device: a refresh-token family with an absolute lifetime */
+export const SessionSchema = z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime(),
+  last_used_at: z.iso.datetime(),
+  expires_at: z.iso.datetime(),
+  user_agent: z.string().nullable(),
+  ip: z.string().nullable(),
+  /** True for the session whose access token made this request */
+  current: z.boolean(),
 });
-export type User = z.infer<typeof UserSchema>;
+export type Session = z.infer<typeof SessionSchema>;
 
-/** POST /api/v1/auth/signin and /signup: success, access_token, refresh_token, user, message */
-export const AuthResponseSchema = z.looseObject({
-  success: z.boolean().optional(),
-  access_token: z.string().min(1),
-  refresh_token: z.string().min(1).optional(),
-  user: UserSchema,
-  message: z.string().optional(),
+/** GET /api/v1/auth/sessions */
+export const SessionListResponseSchema = z.object({
+  success: z.literal(true),
+  sessions: z.array(SessionSchema),
 });
-export type AuthResponse = z.infer<typeof AuthResponseSchema>;
+export type SessionListResponse = z.infer<typeof SessionListResponseSchema>;
 
-/** POST /api/v1/auth/signin body */
-export const SignInRequestSchema = z.object({
-  email: z.string(),
-  password: z.string(),
+/** DELETE /api/v1/auth/sessions/{id} */
+export const SessionParamsSchema = z.strictObject({
+  id: z.uuid({ error: 'Session id must be a UUID' }),
 });
-export type SignInRequest = z.infer<typeof SignInRequestSchema>;
-
-/** POST /api/v1/auth/refresh: reads access_token and user; a rotating server may also send a new refresh_token */
-export const RefreshResponseSchema = z.looseObject({
-  access_token: z.string().min(1),
-  refresh_token: z.string().min(1).optional(),
-  user: UserSchema.optional(),
-});
-export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
-
-/** Error bodies: FastAPI-style `detail` or a `message` */
-export const ErrorBodySchema = z.looseObject({
-  detail: z.unknown().optional(),
-  message: z.unknown().optional(),
-});
+export type SessionParams = z.infer<typeof SessionParamsSchema>;

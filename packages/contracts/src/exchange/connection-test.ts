@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccountTestResultSchema } from '../credentials/binance-credentials';
 
 /** The exchanges the product lists (spec §1): only binance can be connected, the others are coming soon */
 export const ExchangeIdSchema = z.enum(['binance', 'coinbase', 'kraken', 'bybit']);
@@ -14,32 +15,10 @@ export const CredentialsFormSchema = z.object({
 });
 export type CredentialsFormValues = z.infer<typeof CredentialsFormSchema>;
 
-/** POST /api/v1/credentials/binance body; region defaults to global (spec §9) */
-export const BinanceCredentialsPayloadSchema = z.object({
-  api_key: z.string().min(1),
-  secret_key: z.string().min(1),
-  region: z.string().default('global'),
-});
-export type BinanceCredentialsPayload = z.input<typeof BinanceCredentialsPayloadSchema>;
-
 /**
- * Account test result data (spec §3). Balances are decimal strings as the exchange sends them. The flags are
- * optional because Binance's v3 account endpoint no longer returns them; absent means "not reported".
+ * What the live socket's test_binance_connection tool answers inside `result.content[0].text`: the same
+ * success/data/error/message wrapper as the REST calls
  */
-export const AccountTestResultSchema = z.object({
-  accountType: z.string(),
-  totalWalletBalance: z.string(),
-  totalUnrealizedProfit: z.string(),
-  totalMarginBalance: z.string(),
-  canTrade: z.boolean().optional(),
-  canWithdraw: z.boolean().optional(),
-  canDeposit: z.boolean().optional(),
-  assetsCount: z.number().int().nonnegative(),
-  positionsCount: z.number().int().nonnegative(),
-});
-export type AccountTestResult = z.infer<typeof AccountTestResultSchema>;
-
-/** What the test_binance_connection tool answers inside `result.content[0].text` */
 export const ConnectionTestReplySchema = z.looseObject({
   success: z.boolean(),
   data: AccountTestResultSchema.optional(),
@@ -47,11 +26,3 @@ export const ConnectionTestReplySchema = z.looseObject({
   message: z.string().optional(),
 });
 export type ConnectionTestReply = z.infer<typeof ConnectionTestReplySchema>;
-
-/** GET /api/v1/credentials/binance/status: the browser reads data.connectivity_status and message */
-export const CredentialsStatusResponseSchema = z.looseObject({
-  success: z.boolean().optional(),
-  data: z.looseObject({ connectivity_status: z.string() }).optional(),
-  message: z.string().optional(),
-});
-export type CredentialsStatusResponse = z.infer<typeof CredentialsStatusResponseSchema>;

@@ -1,5 +1,4 @@
-import { ErrorBodySchema } from '@kestrel/contracts';
-import type { ZodType } from 'zod';
+import { type ZodType, z } from 'zod';
 import { MESSAGES, SPEC } from '../spec';
 import type { CircuitBreaker } from './circuit-breaker';
 
@@ -63,6 +62,12 @@ export interface ApiClientDeps {
 
 type RawReply = { kind: 'reply'; status: number; statusText: string; body: unknown; bodyError?: boolean };
 type RawFailure = { kind: 'unreachable' };
+
+/**
+ * Any error body, read tolerantly: our server sends `{ detail, message, code }` (contracts' ErrorResponseSchema),
+ * but a proxy or an older server may send either field alone, or FastAPI-style `detail: [{ msg }]`
+ */
+const ErrorBodySchema = z.looseObject({ detail: z.unknown().optional(), message: z.unknown().optional() });
 
 /** Builds the URL, joining base and path without doubled or missing slashes */
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {

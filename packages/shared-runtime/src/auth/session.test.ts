@@ -5,7 +5,23 @@ import { type Handler, startTestServer, type TestServer, unusedBaseUrl } from '.
 import { fakeJwt } from '../test/jwt';
 import { createSession, type SessionState } from './session';
 
-const user = { id: 1, email: 'trader@example.com' };
+const user = {
+  id: '7d6f3b0e-8a4c-4d1e-9b1a-2f5c6e7d8a90',
+  email: 'trader@example.com',
+  name: null,
+  created_at: '2026-02-01T10:00:00.000Z',
+};
+/** The server's auth response (contracts' AuthResponseSchema), as sign-in, sign-up and refresh answer */
+const authBody = (access_token: string, refresh_token: string, message = 'Signed in') => ({
+  success: true,
+  access_token,
+  refresh_token,
+  token_type: 'bearer',
+  expires_in: 900,
+  user,
+  message,
+});
+const meBody = (u: unknown = user) => ({ success: true, user: u });
 const inAnHour = () => fakeJwt({ exp: Math.floor(Date.now() / 1000) + 3600 });
 
 let server: TestServer | undefined;
@@ -33,7 +49,7 @@ describe('sign-in (spec §8)', () => {
     const refresh = inAnHour();
     const { session, storage, server } = await sessionWith({
       'POST /api/v1/auth/signin': () => ({
-        json: { success: true, access_token: 'acc', refresh_token: refresh, user, message: 'Welcome' },
+        json: authBody('acc', refresh, 'Welcome'),
       }),
     });
     const result = await session.signIn({ email: 'trader@example.com', password: 'pw' });
@@ -82,19 +98,19 @@ describe('sign-up', () => {
   it('signs in on success', async () => {
     const { session, server } = await sessionWith({
       'POST /api/v1/auth/signup': () => ({
-        json: { success: true, access_token: 'a', refresh_token: 'r', user },
+        json: authBody('a', 'r'),
       }),
     });
-    expect(await session.signUp({ email: 'x@y.z', password: 'pw', full_name: 'X' })).toMatchObject({
+    expect(await session.signUp({ email: 'x@y.z', password: 'long-password', name: 'X' })).toMatchObject({
       success: true,
     });
-    expect(server.requests[0]?.body).toEqual({ email: 'x@y.z', password: 'pw', full_name: 'X' });
+    expect(server.requests[0]?.body).toEqual({ email: 'x@y.z', password: 'long-password', name: 'X' });
     expect(session.state.status).toBe('signed-in');
   });
 
   it('reports a network failure', async () => {
     const { session } = await unreachableSession();
-    expect(await session.signUp({ email: 'e' })).toEqual({
+    expect(await session.signUp({ email: 'e@x.y', password: 'long-password' })).toEqual({
       success: false,
       error: 'Network error. Please check your connection and try again.',
     });
@@ -112,7 +128,7 @@ describe('refresh', () => {
     vi.setSystemTime(new Date('2026-03-01T00:00:00Z'));
     const token = fakeJwt({ exp: Date.now() / 1000 + 30 });
     const { session, storage, server } = await sessionWith(
-      { 'POST /api/v1/auth/refresh': () => ({ json: { access_token: 'new' } }) },
+      { 'POST /api/v1/auth/refresh': () => ({ json: authBody('new', inAnHour()) }) },
       { [STORAGE_KEYS.refreshToken]: token, [STORAGE_KEYS.accessToken]: 'old' },
     );
     expect(await session.refreshToken()).toEqual({
@@ -136,10 +152,11 @@ describe('refresh', () => {
     expect(session.state.status).toBe('signed-out');
   });
 
-  it('stores the new access token, and shares one server call between concurrent refreshes', async () => {
+  it('stores both rotated tokens, and shares one server call between concurrent refreshes', async () => {
     const refresh = inAnHour();
+    const rotated = fakeJwt({ exp: Math.floor(Date.now() / 1000) + 7200 });
     const { session, storage, server } = await sessionWith(
-      { 'POST /api/v1/auth/refresh': () => ({ json: { access_token: 'new', user } }) },
+      { 'POST /api/v1/auth/refresh': () => ({ json: authBody('new', rotated) }) },
       { [STORAGE_KEYS.refreshToken]: refresh, [STORAGE_KEYS.accessToken]: 'old' },
     );
     const [a, b] = await Promise.all([session.refreshToken(), session.refreshToken()]);
@@ -148,6 +165,7 @@ describe('refresh', () => {
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.body).toEqual({ refresh_token: refresh });
     expect(storage.getItem(STORAGE_KEYS.accessToken)).toBe('new');
+    expect(storage.getItem(STORAGE_KEYS.refreshToken)).toBe(rotated);
   });
 });
 
@@ -202,7 +220,7 @@ describe('start (spec §4 Authentication)', () => {
 
   it('shows the stored user as provisionally signed in, then confirms with the server', async () => {
     const { session } = await sessionWith(
-      { 'GET /api/v1/auth/me': () => ({ json: { ...user, email: 'new@example.com' } }) },
+      { 'GET /api/v1/auth/me': () => ({ json: meBody({ ...user, email: 'new@example.com' }) }) },
       { [STORAGE_KEYS.accessToken]: 'acc', [STORAGE_KEYS.user]: JSON.stringify(user) },
     );
     const seen: SessionState[] = [];
@@ -219,8 +237,8 @@ describe('start (spec §4 Authentication)', () => {
     const { session, storage } = await sessionWith(
       {
         'GET /api/v1/auth/me': (req) =>
-          req.headers.authorization === 'Bearer fresh' ? { json: user } : { status: 401, json: {} },
-        'POST /api/v1/auth/refresh': () => ({ json: { access_token: 'fresh' } }),
+          req.headers.authorization === 'Bearer fresh' ? { json: meBody() } : { status: 401, json: {} },
+        'POST /api/v1/auth/refresh': () => ({ json: authBody('fresh', inAnHour()) }),
       },
       {
         [STORAGE_KEYS.accessToken]: 'stale',
@@ -235,8 +253,8 @@ describe('start (spec §4 Authentication)', () => {
   it('refreshes first when the access token expires within 30 s', async () => {
     const { session, server } = await sessionWith(
       {
-        'GET /api/v1/auth/me': () => ({ json: user }),
-        'POST /api/v1/auth/refresh': () => ({ json: { access_token: 'fresh' } }),
+        'GET /api/v1/auth/me': () => ({ json: meBody() }),
+        'POST /api/v1/auth/refresh': () => ({ json: authBody('fresh', inAnHour()) }),
       },
       {
         [STORAGE_KEYS.accessToken]: fakeJwt({ exp: Math.floor(Date.now() / 1000) + 20 }),

@@ -1,7 +1,8 @@
 import {
   AuthResponseSchema,
-  RefreshResponseSchema,
-  type SignInRequest,
+  MeResponseSchema,
+  type SigninRequest,
+  type SignupRequest,
   type User,
   UserSchema,
 } from '@kestrel/contracts';
@@ -29,8 +30,8 @@ export interface Session {
   readonly state: SessionState;
   /** Provisional signed-in state from storage, then validate (or refresh) the token; signed out on failure */
   start(): Promise<SessionState>;
-  signIn(credentials: SignInRequest): Promise<SessionResult<User>>;
-  signUp(form: Record<string, unknown>): Promise<SessionResult<User>>;
+  signIn(credentials: SigninRequest): Promise<SessionResult<User>>;
+  signUp(form: SignupRequest): Promise<SessionResult<User>>;
   refreshToken(): Promise<SessionResult<string>>;
   me(): Promise<SessionResult<User>>;
   /** Always clears local data, whatever the server says */
@@ -123,8 +124,7 @@ export function createSession(deps: SessionDeps): Session {
   /** Shared by sign-in and sign-up once a 2xx body is read */
   function acceptAuth(body: unknown, fallback: string): SessionResult<User> {
     const parsed = AuthResponseSchema.safeParse(body);
-    if (!parsed.success || parsed.data.success === false)
-      return { success: false, error: serverWords(body) ?? fallback };
+    if (!parsed.success) return { success: false, error: serverWords(body) ?? fallback };
     store(parsed.data.access_token, parsed.data.refresh_token, parsed.data.user);
     return {
       success: true,
@@ -133,7 +133,7 @@ export function createSession(deps: SessionDeps): Session {
     };
   }
 
-  async function signIn(credentials: SignInRequest): Promise<SessionResult<User>> {
+  async function signIn(credentials: SigninRequest): Promise<SessionResult<User>> {
     const reply = await call('POST', '/api/v1/auth/signin', {
       email: credentials.email,
       password: credentials.password,
@@ -154,7 +154,7 @@ export function createSession(deps: SessionDeps): Session {
     return acceptAuth(body.value, MESSAGES.signInFallback);
   }
 
-  async function signUp(form: Record<string, unknown>): Promise<SessionResult<User>> {
+  async function signUp(form: SignupRequest): Promise<SessionResult<User>> {
     const reply = await call('POST', '/api/v1/auth/signup', form);
     if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signUpNetworkFailure };
     const body = parseJson(reply.text);
@@ -189,7 +189,8 @@ export function createSession(deps: SessionDeps): Session {
         error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
       };
     }
-    const parsed = RefreshResponseSchema.safeParse(body.ok ? body.value : undefined);
+    // The server answers a refresh with the full auth response: both tokens rotate, the user is current
+    const parsed = AuthResponseSchema.safeParse(body.ok ? body.value : undefined);
     if (!parsed.success) return { success: false, error: MESSAGES.signInUnreadableBody };
     store(parsed.data.access_token, parsed.data.refresh_token, parsed.data.user);
     return { success: true, data: parsed.data.access_token };
@@ -217,11 +218,12 @@ export function createSession(deps: SessionDeps): Session {
         error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
       };
     }
-    const parsed = UserSchema.safeParse(body.ok ? body.value : undefined);
+    const parsed = MeResponseSchema.safeParse(body.ok ? body.value : undefined);
     if (!parsed.success) return { success: false, error: MESSAGES.signInUnreadableBody };
-    storage.setItem(STORAGE_KEYS.user, JSON.stringify(parsed.data));
-    state.next({ status: 'signed-in', user: parsed.data, provisional: false });
-    return { success: true, data: parsed.data };
+    const { user } = parsed.data;
+    storage.setItem(STORAGE_KEYS.user, JSON.stringify(user));
+    state.next({ status: 'signed-in', user, provisional: false });
+    return { success: true, data: user };
   }
 
   async function logout(): Promise<SessionResult<null>> {

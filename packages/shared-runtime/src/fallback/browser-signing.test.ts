@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../test/http-server';
-import { hmacSha256Hex, testBinanceConnectionInBrowser } from './browser-signing';
+import { hmacSha256Hex, testBinanceConnectionInBrowser, toAccountTestResult } from './browser-signing';
 
 // Binance's documented USDⓈ-M signing example (General Info, "SIGNED Endpoint Examples")
 const DOC_KEY = 'dbefbc809e3e83c283a984c3a1459732ea7db1360ca80c5c2c8867408d28cc83';
@@ -75,6 +75,9 @@ describe('browser fallback signing (spec §7)', () => {
         totalWalletBalance: '1000.00000000',
         totalUnrealizedProfit: '12.50000000',
         totalMarginBalance: '1012.50000000',
+        canTrade: false,
+        canWithdraw: false,
+        canDeposit: false,
         assetsCount: 2,
         positionsCount: 1,
       },
@@ -107,6 +110,19 @@ describe('browser fallback signing (spec §7)', () => {
       success: false,
       error: 'Binance connectivity failed: Invalid API-key, IP, or permissions for action. (code -2015)',
     });
+  });
+
+  it('reads canTrade, canWithdraw and canDeposit from the account data when the exchange sends them', () => {
+    expect(
+      toAccountTestResult({
+        canTrade: true,
+        canWithdraw: false,
+        canDeposit: true,
+        totalWalletBalance: '5',
+        assets: [],
+        positions: [],
+      }),
+    ).toMatchObject({ canTrade: true, canWithdraw: false, canDeposit: true, totalWalletBalance: '5' });
   });
 
   it('requires both keys before calling anything', async () => {

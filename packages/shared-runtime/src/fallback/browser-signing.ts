@@ -119,7 +119,8 @@ export async function testBinanceConnectionInBrowser(
 export function toAccountTestResult(body: unknown): AccountTestResult {
   const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const text = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : '0');
-  const flag = (key: string) => (typeof record[key] === 'boolean' ? { [key]: record[key] as boolean } : {});
+  // Binance's v3 account body no longer carries these flags; absent means "not confirmed", shown as false
+  const flag = (key: string) => record[key] === true;
   const assets = Array.isArray(record.assets) ? record.assets : [];
   const positions = Array.isArray(record.positions) ? record.positions : [];
   return {
@@ -127,9 +128,9 @@ export function toAccountTestResult(body: unknown): AccountTestResult {
     totalWalletBalance: text('totalWalletBalance'),
     totalUnrealizedProfit: text('totalUnrealizedProfit'),
     totalMarginBalance: text('totalMarginBalance'),
-    ...flag('canTrade'),
-    ...flag('canWithdraw'),
-    ...flag('canDeposit'),
+    canTrade: flag('canTrade'),
+    canWithdraw: flag('canWithdraw'),
+    canDeposit: flag('canDeposit'),
     assetsCount: assets.length,
     positionsCount: positions.filter(
       (p) => p && typeof p === 'object' && 'positionAmt' in p && Number(p.positionAmt) !== 0,

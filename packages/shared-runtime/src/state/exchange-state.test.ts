@@ -26,6 +26,9 @@ const account = {
   totalWalletBalance: '1000',
   totalUnrealizedProfit: '0',
   totalMarginBalance: '1000',
+  canTrade: true,
+  canWithdraw: false,
+  canDeposit: true,
   assetsCount: 1,
   positionsCount: 0,
 };
@@ -283,7 +286,11 @@ describe('connectivity check (spec §7, §8)', () => {
   it('reads data.connectivity_status and message', async () => {
     http = await startTestServer({
       'GET /api/v1/credentials/binance/status': () => ({
-        json: { success: true, data: { connectivity_status: 'connected' }, message: 'Keys reach Binance' },
+        json: {
+          success: true,
+          data: { exchange: 'binance', configured: true, connectivity_status: 'connected' },
+          message: 'Keys reach Binance',
+        },
       }),
     });
     expect(await stateAgainst(http.url).checkConnectivity('binance')).toEqual({

@@ -1,5 +1,5 @@
 import {
-  type BinanceCredentialsPayload,
+  type CreateBinanceCredentialsInput,
   type CredentialsStatusResponse,
   CredentialsStatusResponseSchema,
   type ExchangeId,
@@ -49,7 +49,9 @@ export type ConnectResult = { success: true } | { success: false; error: string;
 
 /** Server side of the credentials (POST/DELETE /api/v1/credentials/binance) */
 export interface CredentialsStore {
-  save(payload: BinanceCredentialsPayload): Promise<{ success: true } | { success: false; error: string }>;
+  save(
+    payload: CreateBinanceCredentialsInput,
+  ): Promise<{ success: true } | { success: false; error: string }>;
   remove(): Promise<unknown>;
   /** GET /api/v1/credentials/binance/status */
   status(): Promise<ApiResult<CredentialsStatusResponse>>;

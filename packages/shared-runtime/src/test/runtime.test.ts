@@ -50,9 +50,22 @@ describe('the wired runtime', () => {
   it('opens the socket with the access token on sign-in and closes it on logout', async () => {
     http = await startTestServer({
       'POST /api/v1/auth/signin': () => ({
-        json: { success: true, access_token: 'acc-1', refresh_token: 'r', user: { id: 1 } },
+        json: {
+          success: true,
+          access_token: 'acc-1',
+          refresh_token: 'r',
+          token_type: 'bearer',
+          expires_in: 900,
+          user: {
+            id: '0b9e1c52-6a57-4c1f-a0a3-1f1d2c3b4a59',
+            email: 'a@b.c',
+            name: null,
+            created_at: '2026-01-01T00:00:00Z',
+          },
+          message: 'Signed in',
+        },
       }),
-      'POST /api/v1/auth/logout': () => ({ json: { success: true } }),
+      'POST /api/v1/auth/logout': () => ({ json: { success: true, message: 'Logged out' } }),
     });
     ws = await startWsServer((frame, conn) =>
       conn.socket.send(JSON.stringify(toolResult(frame.id, { status: 'healthy' }))),
