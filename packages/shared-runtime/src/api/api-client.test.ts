@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startTestServer, type TestServer, unusedBaseUrl } from '../test/http-server';
+import { fakeJwt } from '../test/jwt';
 import { type ApiAuth, createApiClient } from './api-client';
 import { createCircuitBreaker } from './circuit-breaker';
 
@@ -156,6 +157,30 @@ describe('API client against a real HTTP server', () => {
     expect(await client.get('/api/futures/pnl')).toMatchObject({ requiresLogin: true });
     expect(calls.refresh).toBe(1);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('refreshes first when the access token expires within 30 s, and not at 31 s', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-01T00:00:00Z'));
+    server = await startTestServer({ 'GET /api/futures/positions/active': () => ({ json: [] }) });
+    const soon = fakeJwt({ exp: Date.now() / 1000 + 30 });
+    const later = fakeJwt({ exp: Date.now() / 1000 + 31 });
+    const expiring = fakeAuth(soon, 'fresh');
+    await createApiClient({
+      baseUrl: () => server.url,
+      breaker: createCircuitBreaker(),
+      auth: expiring.auth,
+    }).get('/api/futures/positions/active');
+    expect(expiring.calls.refresh).toBe(1);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer fresh']);
+    const valid = fakeAuth(later, 'unused');
+    await createApiClient({
+      baseUrl: () => server.url,
+      breaker: createCircuitBreaker(),
+      auth: valid.auth,
+    }).get('/api/futures/positions/active');
+    expect(valid.calls.refresh).toBe(0);
+    expect(server.requests[1]?.headers.authorization).toBe(`Bearer ${later}`);
   });
 
   it('fails with the contract problem when a reply does not match its schema', async () => {

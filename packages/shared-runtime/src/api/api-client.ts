@@ -1,4 +1,5 @@
 import { type ZodType, z } from 'zod';
+import { isAccessTokenExpiring } from '../auth/token';
 import { MESSAGES, SPEC } from '../spec';
 import type { CircuitBreaker } from './circuit-breaker';
 
@@ -58,6 +59,7 @@ export interface ApiClientDeps {
   auth?: ApiAuth;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  now?: () => number;
 }
 
 type RawReply = { kind: 'reply'; status: number; statusText: string; body: unknown; bodyError?: boolean };
@@ -100,6 +102,7 @@ export function errorText(status: number, statusText: string, body: unknown): st
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   const fetchImpl = deps.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   const timeoutMs = deps.timeoutMs ?? SPEC.apiRequestTimeoutMs;
+  const now = deps.now ?? (() => Date.now());
 
   async function send(request: ApiRequest<unknown>, baseUrl: string): Promise<RawReply | RawFailure> {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -142,11 +145,19 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   async function request<T>(req: ApiRequest<T>): Promise<ApiResult<T>> {
     if (!deps.breaker.canRequest()) return { success: false, error: MESSAGES.circuitOpen };
     const baseUrl = deps.baseUrl();
-    let reply = await send(req, baseUrl);
     const authenticated = req.authenticated !== false && deps.auth !== undefined;
+    // Spec §9 access token expiry margin: a token expiring within 30 s is refreshed before the call, not after a 401
+    let refreshedAlready = false;
+    const token = authenticated ? deps.auth?.accessToken() : null;
+    if (token && deps.auth && isAccessTokenExpiring(token, now())) {
+      refreshedAlready = true;
+      await deps.auth.refresh();
+    }
+    let reply = await send(req, baseUrl);
 
     if (authenticated && reply.kind === 'reply' && reply.status === 401) {
-      const refreshed = deps.auth ? await deps.auth.refresh() : false;
+      // Refresh once per call: if the early refresh already failed or did not help, sign-in is needed
+      const refreshed = !refreshedAlready && deps.auth ? await deps.auth.refresh() : false;
       if (refreshed) reply = await send(req, baseUrl);
       if (!refreshed || (reply.kind === 'reply' && reply.status === 401)) {
         deps.auth?.clear();
