@@ -73,6 +73,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
   });
 
   let sessionWatch: Subscription | undefined;
+  let synced = false;
   return {
     config,
     storage,
@@ -86,8 +87,18 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     async start() {
       // The socket carries the user's token: open it only while signed in, close it on sign-out
       sessionWatch ??= session.state$.subscribe((s) => {
-        if (s.status === 'signed-in') bus.connect();
-        else if (s.status === 'signed-out') bus.disconnect();
+        if (s.status === 'signed-out') {
+          synced = false;
+          bus.disconnect();
+          return;
+        }
+        if (s.status !== 'signed-in') return;
+        bus.connect();
+        // Once per confirmed sign-in: the server knows which exchange keys this user has
+        if (!s.provisional && !synced) {
+          synced = true;
+          void exchanges?.sync();
+        }
       });
       await session.start();
     },

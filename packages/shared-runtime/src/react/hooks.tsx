@@ -41,6 +41,12 @@ export function useSelectedExchange() {
   return useObservable(exchanges.selectedExchange$, exchanges.selectedExchange);
 }
 
+/** True while the exchange state syncs with the server ("Initializing exchanges...") */
+export function useExchangesLoading(): boolean {
+  const { exchanges } = useKestrelRuntime();
+  return useObservable(exchanges.loading$, false);
+}
+
 export function useTradingEnvironment(): EnvironmentState {
   const { environment } = useKestrelRuntime();
   return useObservable(environment.state$, environment.state);

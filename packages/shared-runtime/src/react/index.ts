@@ -2,6 +2,7 @@ export {
   KestrelRuntimeProvider,
   useCircuitState,
   useExchangeConnections,
+  useExchangesLoading,
   useKestrelRuntime,
   useLiveEvent,
   useSelectedExchange,

@@ -329,6 +329,72 @@ describe('connectivity check (spec §7, §8)', () => {
   });
 });
 
+describe('sync with the keys the server holds', () => {
+  const stored = {
+    success: true,
+    data: {
+      exchange: 'binance',
+      api_key_masked: 'dbef…cc83',
+      region: 'global',
+      created_at: '2026-02-01T00:00:00.000Z',
+      updated_at: '2026-02-01T00:00:00.000Z',
+    },
+    message: 'Credentials found',
+  };
+  const against = (url: string, storage = createMemoryStorage()) =>
+    createExchangeState({
+      storage,
+      tester: createConnectionTester({ bus: { callTool: async () => ({}) } as unknown as SocketBus }),
+      credentials: createCredentialsStore(
+        createApiClient({ baseUrl: () => url, breaker: createCircuitBreaker() }),
+      ),
+    });
+
+  it('shows binance connected and selected when the server has keys, loading meanwhile', async () => {
+    http = await startTestServer({ 'GET /api/v1/credentials/binance': () => ({ json: stored }) });
+    const state = against(http.url);
+    const loading: boolean[] = [];
+    state.loading$.subscribe((l) => loading.push(l));
+    await state.sync();
+    expect(loading).toEqual([false, true, false]);
+    expect(state.connections.binance).toMatchObject({
+      status: 'connected',
+      credentials: { apiKey: 'dbef…cc83', testnet: false },
+    });
+    expect(state.selectedExchange).toBe('binance');
+  });
+
+  it('shows binance disconnected when the server no longer has keys', async () => {
+    http = await startTestServer({
+      'GET /api/v1/credentials/binance': () => ({ json: stored }),
+    });
+    const storage = createMemoryStorage();
+    await against(http.url, storage).sync();
+    const url = http.url;
+    http.routes['GET /api/v1/credentials/binance'] = () => ({
+      status: 404,
+      json: { detail: 'No credentials' },
+    });
+    const later = against(url, storage);
+    expect(later.connections.binance.status).toBe('connected');
+    await later.sync();
+    expect(later.connections.binance.status).toBe('disconnected');
+    expect(later.selectedExchange).toBeNull();
+  });
+
+  it('keeps the local view when the server cannot be reached', async () => {
+    http = await startTestServer({ 'GET /api/v1/credentials/binance': () => ({ json: stored }) });
+    const storage = createMemoryStorage();
+    await against(http.url, storage).sync();
+    const url = http.url;
+    await http.close();
+    http = undefined;
+    const offline = against(url, storage);
+    await offline.sync();
+    expect(offline.connections.binance.status).toBe('connected');
+  });
+});
+
 describe('connection tester fallback (spec §7)', () => {
   it('signs in the browser when the socket is unavailable, keeping the secret out of the socket', async () => {
     const closed = await startWsServer();

@@ -1,4 +1,6 @@
 import {
+  type BinanceCredentialsResponse,
+  BinanceCredentialsResponseSchema,
   type CreateBinanceCredentialsInput,
   type CredentialsStatusResponse,
   CredentialsStatusResponseSchema,
@@ -55,6 +57,8 @@ export interface CredentialsStore {
   remove(): Promise<unknown>;
   /** GET /api/v1/credentials/binance/status */
   status(): Promise<ApiResult<CredentialsStatusResponse>>;
+  /** GET /api/v1/credentials/binance: the stored keys, masked; 404 when none */
+  load(): Promise<ApiResult<BinanceCredentialsResponse>>;
 }
 
 export type ConnectivityResult =
@@ -75,6 +79,13 @@ export interface ExchangeState {
   disconnect(id: ExchangeId): Promise<void>;
   /** Asks the server whether the stored keys still reach the exchange; failures toast as Connection Error */
   checkConnectivity(id: string): Promise<ConnectivityResult>;
+  /** True while {@link ExchangeState.sync} runs: the shell shows "Initializing exchanges..." */
+  readonly loading$: Observable<boolean>;
+  /**
+   * Aligns the local view with the keys the server holds (the truth: another device may have connected or
+   * disconnected). Unreachable server: the local view stays as it was.
+   */
+  sync(): Promise<void>;
 }
 
 export interface ExchangeStateDeps {
@@ -277,9 +288,40 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
     };
   }
 
+  const loading = new BehaviorSubject(false);
+  async function sync(): Promise<void> {
+    if (!deps.credentials) return;
+    loading.next(true);
+    try {
+      const result = await deps.credentials.load();
+      const binance = connections.getValue().binance;
+      if (!binance || binance.status === 'connecting') return; // a connect in flight decides for itself
+      if (result.success) {
+        update('binance', {
+          status: 'connected',
+          error: null,
+          credentials: {
+            apiKey: result.data.data.api_key_masked,
+            testnet: binance.credentials?.testnet ?? deps.testnet?.() ?? false,
+          },
+        });
+        if (selected.getValue() === null) selected.next('binance');
+        persist();
+      } else if (result.status === 404 && binance.status === 'connected') {
+        update('binance', { status: 'disconnected', credentials: null, error: null });
+        if (selected.getValue() === 'binance') selected.next(null);
+        persist();
+      }
+    } finally {
+      loading.next(false);
+    }
+  }
+
   return {
     catalogue,
     checkConnectivity,
+    loading$: loading.pipe(distinctUntilChanged()),
+    sync,
     connections$: connections.asObservable(),
     get connections() {
       return connections.getValue();
@@ -307,5 +349,6 @@ export function createCredentialsStore(api: ApiClient): CredentialsStore {
     },
     remove: () => api.delete('/api/v1/credentials/binance'),
     status: () => api.get('/api/v1/credentials/binance/status', { schema: CredentialsStatusResponseSchema }),
+    load: () => api.get('/api/v1/credentials/binance', { schema: BinanceCredentialsResponseSchema }),
   };
 }
