@@ -1,0 +1,29 @@
+import { Decimal } from 'decimal.js';
+
+// Money is exact: 40 significant digits is far beyond any balance × price the simulator multiplies
+Decimal.set({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+
+export { Decimal };
+
+/** Decimal to a fixed number of places, as Binance writes amounts ("0.00100000") */
+export function fixed(value: Decimal.Value, places: number): string {
+  return new Decimal(value).toFixed(places);
+}
+
+/** Decimal to its shortest exact form ("0.385", "30") */
+export function plain(value: Decimal.Value): string {
+  return new Decimal(value).toFixed();
+}
+
+const BIGINT_MARK = '\u0000bigint:';
+
+/**
+ * JSON with bigint values written as bare integers: Binance order ids exceed 2^53 and a real client must see the
+ * same digits it would see from fapi.binance.com, not a rounded double or a quoted string
+ */
+export function toJson(value: unknown): string {
+  const text = JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'bigint' ? `${BIGINT_MARK}${v.toString()}` : v,
+  );
+  return text.includes(BIGINT_MARK) ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+}
