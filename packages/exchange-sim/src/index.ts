@@ -16,4 +16,5 @@ export { type CreateAccountInput, Exchange, type ExchangeOptions } from './match
 export { INTERVALS, type Interval } from './matching/klines';
 export { liquidationPrice } from './matching/margin';
 export { GeneratedFeed, type MinuteBar, type PriceSource } from './matching/price-feed';
+export { type ReplayBar, ReplayFeed } from './matching/replay-feed';
 export type { Account, KeyPermissions } from './matching/types';

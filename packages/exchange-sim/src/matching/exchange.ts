@@ -45,6 +45,8 @@ export interface ExchangeOptions {
   firstOrderId?: bigint;
   makerRate?: string;
   takerRate?: string;
+  /** Pins every symbol's premium over the index (mark = last price, funding rate known in advance) */
+  constantPremium?: number;
 }
 
 export interface CreateAccountInput {

@@ -27,11 +27,14 @@ export class Market {
   readonly spec: SymbolSpec;
   readonly feed: PriceSource;
   readonly #phase: number;
+  readonly #constantPremium?: number;
 
-  constructor(feed: PriceSource, phase: number) {
+  /** `constantPremium` pins the premium (tests: mark = last, a known funding rate) */
+  constructor(feed: PriceSource, phase: number, constantPremium?: number) {
     this.spec = feed.spec;
     this.feed = feed;
     this.#phase = phase;
+    this.#constantPremium = constantPremium;
   }
 
   lastPrice(ms: number): number {
@@ -40,17 +43,20 @@ export class Market {
 
   /** Premium of the contract over the index, as a fraction */
   premium(ms: number): number {
+    if (this.#constantPremium !== undefined) return this.#constantPremium;
     const h = ms / 3_600_000;
     return 0.0002 + 0.00035 * Math.sin(h / 7 + this.#phase) + 0.0001 * Math.sin(h * 1.3 + 2 * this.#phase);
   }
 
+  /** Rounded to 8 places as Binance publishes it, so money computed from it is reproducible */
   indexPrice(ms: number): number {
-    return this.lastPrice(ms) / (1 + this.premium(ms));
+    return Number((this.lastPrice(ms) / (1 + this.premium(ms))).toFixed(8));
   }
 
   /** Mark = index × (1 + smoothed premium): a little behind the last price, never equal to it by construction */
   markPrice(ms: number): number {
-    return this.indexPrice(ms) * (1 + this.premium(ms - 30_000));
+    const raw = (this.lastPrice(ms) / (1 + this.premium(ms))) * (1 + this.premium(ms - 30_000));
+    return Number(raw.toFixed(8));
   }
 
   /** Funding rate that would settle at the next funding time, as estimated at `ms` */
