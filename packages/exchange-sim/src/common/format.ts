@@ -15,7 +15,8 @@ export function plain(value: Decimal.Value): string {
   return new Decimal(value).toFixed();
 }
 
-const BIGINT_MARK = '\u0000bigint:';
+// A marker no Binance field can contain; JSON.stringify keeps it as is, unlike control characters it would escape
+const BIGINT_MARK = '__exchange_sim_bigint__:';
 
 /**
  * JSON with bigint values written as bare integers: Binance order ids exceed 2^53 and a real client must see the
@@ -25,5 +26,5 @@ export function toJson(value: unknown): string {
   const text = JSON.stringify(value, (_key, v: unknown) =>
     typeof v === 'bigint' ? `${BIGINT_MARK}${v.toString()}` : v,
   );
-  return text.includes(BIGINT_MARK) ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+  return text.includes(BIGINT_MARK) ? text.replace(/"__exchange_sim_bigint__:(-?\d+)"/g, '$1') : text;
 }

@@ -162,10 +162,8 @@ export class Exchange {
       options.feeds ??
       options.symbols.map((spec) => new GeneratedFeed(spec, this.#seed, now - historyDays * DAY_MS));
     feeds.forEach((feed, i) => {
-      this.markets.set(
-        feed.spec.symbol,
-        new Market(feed, (hash32(this.#seed, i) / 4294967296) * Math.PI * 2),
-      );
+      const phase = (hash32(this.#seed, i) / 4294967296) * Math.PI * 2;
+      this.markets.set(feed.spec.symbol, new Market(feed, phase, options.constantPremium));
     });
     this.#processed = Math.floor(now / 1000) * 1000;
   }

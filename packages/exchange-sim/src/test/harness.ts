@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { ManualClock } from '../common/clock';
+import { resolveSymbols, type SymbolSpec } from '../common/symbols';
 import { SimServer, type SimServerOptions } from '../http/server';
+import { ReplayFeed } from '../matching/replay-feed';
 import type { Account } from '../matching/types';
 
 /** A Thursday morning, away from funding times, minute and hour boundaries */
@@ -99,4 +101,36 @@ export function obj(v: unknown): Record<string, unknown> {
 export function arr(v: unknown): unknown[] {
   if (!Array.isArray(v)) throw new Error(`Expected an array, got ${JSON.stringify(v)}`);
   return v;
+}
+
+/**
+ * A replayed price path made of flat 1-minute bars: `legs` say from which minute (relative to T0's minute) the price
+ * is what, so a test knows every price the matching engine will see
+ */
+export function flatReplay(
+  symbol: string,
+  legs: ReadonlyArray<{ fromMinute: number; price: number }>,
+  minutes = { from: -120, to: 24 * 60 },
+): ReplayFeed {
+  const spec = resolveSymbols([symbol])[0] as SymbolSpec;
+  const base = Math.floor(T0 / 60_000);
+  const bars = [];
+  for (let m = minutes.from; m <= minutes.to; m++) {
+    const leg = [...legs].reverse().find((l) => l.fromMinute <= m) ?? legs[0];
+    const price = leg?.price ?? 1;
+    bars.push({
+      openTime: (base + m) * 60_000,
+      open: price,
+      high: price,
+      low: price,
+      close: price,
+      volume: 10,
+    });
+  }
+  return new ReplayFeed(spec, bars);
+}
+
+/** Start of T0's minute plus `m` minutes */
+export function minute(m: number): number {
+  return (Math.floor(T0 / 60_000) + m) * 60_000;
 }

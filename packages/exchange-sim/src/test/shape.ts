@@ -9,8 +9,11 @@ export function fixture(name: string): unknown {
   return JSON.parse(readFileSync(join(TEST_DATA, name), 'utf8'));
 }
 
-/** Fields Binance only sends for trailing-stop orders, which the simulator's order endpoint does not take */
-const TRAILING_ONLY = new Set(['activatePrice', 'priceRate', 'AP', 'cr']);
+/**
+ * Fields Binance only sends for trailing-stop orders, which the simulator's order endpoint does not take, and the
+ * optional `notionalCoef` of leverageBracket (documented as sometimes absent)
+ */
+const TRAILING_ONLY = new Set(['activatePrice', 'priceRate', 'AP', 'cr', 'notionalCoef']);
 
 function kind(v: unknown): string {
   if (Array.isArray(v)) return 'array';
