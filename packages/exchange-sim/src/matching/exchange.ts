@@ -115,6 +115,13 @@ const DEFAULT_LEVERAGE = 20;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 
+interface Screen {
+  version: number;
+  open: Array<{ order: Order; price: number }>;
+  usdt: number;
+  legs: Array<{ position: Position; amt: number; entry: number; isolatedWallet?: number }>;
+}
+
 function positionKey(symbol: string, side: PositionSide): string {
   return `${symbol}:${side}`;
 }
@@ -146,6 +153,9 @@ export class Exchange {
   #nextAccountId = 1;
   #clientIdCounter = 0;
   readonly #lastFunding = new Map<string, { rate: number; time: number }>();
+  readonly #screens = new WeakMap<Account, Screen>();
+  /** Bumped on every change of any account, so cached screens know they are stale */
+  #version = 0;
 
   constructor(options: ExchangeOptions) {
     this.clock = options.clock;
@@ -183,6 +193,7 @@ export class Exchange {
   }
 
   #emit(account: Account, event: UserEvent): void {
+    this.#version++;
     for (const l of this.#userListeners) l(account.id, event);
   }
 
@@ -309,16 +320,41 @@ export class Exchange {
       return m;
     };
     for (const account of accounts) {
-      for (const order of account.orders.values()) {
+      for (const { order, price } of this.#screen(account).open) {
         if (!isOpen(order)) continue;
         const last = this.market(order.symbol).lastPrice(t);
-        const crossed =
-          order.side === 'BUY' ? last <= order.price.toNumber() : last >= order.price.toNumber();
-        if (crossed) this.#executeResting(account, order, t);
+        if (order.side === 'BUY' ? last <= price : last >= price) this.#executeResting(account, order, t);
       }
       if (t % FUNDING_INTERVAL_MS === 0) this.#settleFunding(account, t);
       if (account.positions.size > 0) this.#checkLiquidation(account, t, markOf);
     }
+  }
+
+  /**
+   * Plain-number view of what the per-second loop looks at, rebuilt only after something changed: converting
+   * decimals every simulated second would make an 8-hour jump take seconds
+   */
+  #screen(account: Account): Screen {
+    const cached = this.#screens.get(account);
+    if (cached && cached.version === this.#version) return cached;
+    const screen: Screen = {
+      version: this.#version,
+      open: this.openOrders(account).map((order) => ({ order, price: order.price.toNumber() })),
+      usdt: this.#usdt(account).toNumber(),
+      legs: [...account.positions.values()]
+        .filter((p) => !p.amt.isZero())
+        .map((p) => ({
+          position: p,
+          amt: p.amt.toNumber(),
+          entry: p.entryPrice.toNumber(),
+          isolatedWallet:
+            this.config(account, p.symbol).marginType === 'ISOLATED'
+              ? p.isolatedWallet.toNumber()
+              : undefined,
+        })),
+    };
+    this.#screens.set(account, screen);
+    return screen;
   }
 
   // ---- orders --------------------------------------------------------------------------------------------------
@@ -559,7 +595,7 @@ export class Exchange {
 
   // ---- fills, positions, money ---------------------------------------------------------------------------------
 
-  #position(account: Account, symbol: string, side: PositionSide): Position {
+  #position(account: Account, symbol: string, side: PositionSide, t: number): Position {
     const key = positionKey(symbol, side);
     let p = account.positions.get(key);
     if (!p) {
@@ -570,7 +606,7 @@ export class Exchange {
         entryPrice: new Decimal(0),
         isolatedWallet: new Decimal(0),
         accumulatedRealized: new Decimal(0),
-        updateTime: this.clock.now(),
+        updateTime: t,
       };
       account.positions.set(key, p);
     }
@@ -582,6 +618,7 @@ export class Exchange {
   }
 
   #addUsdt(account: Account, delta: Decimal): void {
+    this.#version++;
     account.balances.set('USDT', this.#usdt(account).plus(delta));
   }
 
@@ -593,6 +630,7 @@ export class Exchange {
     info: string,
     asset = 'USDT',
     tradeId = '',
+    time = this.clock.now(),
   ): void {
     if (amount.isZero()) return;
     const entry: Income = {
@@ -602,7 +640,7 @@ export class Exchange {
       income: amount,
       asset,
       info,
-      time: this.clock.now(),
+      time,
       tradeId,
     };
     account.income.push(entry);
@@ -639,7 +677,7 @@ export class Exchange {
 
   #fill(account: Account, order: Order, qty: Decimal, price: Decimal, maker: boolean, t: number): void {
     const spec = this.market(order.symbol).spec;
-    const p = this.#position(account, order.symbol, order.positionSide);
+    const p = this.#position(account, order.symbol, order.positionSide, t);
     const signed = order.side === 'BUY' ? qty : qty.neg();
     const realized = this.#applyToPosition(account, p, signed, price, t);
     const commission = qty.mul(price).mul(maker ? account.makerRate : account.takerRate);
@@ -665,8 +703,8 @@ export class Exchange {
       maker,
       time: t,
     });
-    this.#income(account, order.symbol, 'REALIZED_PNL', realized, '', 'USDT', String(tradeId));
-    this.#income(account, order.symbol, 'COMMISSION', commission.neg(), '', 'USDT', String(tradeId));
+    this.#income(account, order.symbol, 'REALIZED_PNL', realized, '', 'USDT', String(tradeId), t);
+    this.#income(account, order.symbol, 'COMMISSION', commission.neg(), '', 'USDT', String(tradeId), t);
     account.updateTime = t;
     const exec: Execution = {
       x: order.type === 'LIQUIDATION' ? 'CALCULATED' : 'TRADE',
@@ -738,7 +776,7 @@ export class Exchange {
         p.isolatedWallet = p.isolatedWallet.minus(fee);
         anyIsolated = true;
       }
-      this.#income(account, p.symbol, 'FUNDING_FEE', fee.neg(), 'FUNDING_FEE');
+      this.#income(account, p.symbol, 'FUNDING_FEE', fee.neg(), 'FUNDING_FEE', 'USDT', '', t);
       touched.push(p);
     }
     if (touched.length === 0) return;
@@ -753,24 +791,25 @@ export class Exchange {
   }
 
   #checkLiquidation(account: Account, t: number, markOf: (symbol: string) => number): void {
-    // Cheap float screen first; the exact decimal path runs only when a liquidation is near
-    let crossBalance = this.#usdt(account).toNumber();
+    // Decided in doubles (a liquidation a hair early or late is within any real exchange's tolerance); the
+    // liquidation itself is booked in exact decimals
+    const screen = this.#screen(account);
+    let crossBalance = screen.usdt;
     let crossMaint = 0;
     const cross: Position[] = [];
-    for (const p of account.positions.values()) {
-      if (p.amt.isZero()) continue;
-      const mark = markOf(p.symbol);
-      const amt = p.amt.toNumber();
-      const upnl = amt * (mark - p.entryPrice.toNumber());
-      const spec = this.market(p.symbol).spec;
-      const mm = maintMargin(p, mark, spec.brackets).toNumber();
-      if (this.config(account, p.symbol).marginType === 'ISOLATED') {
-        crossBalance -= p.isolatedWallet.toNumber();
-        if (p.isolatedWallet.toNumber() + upnl <= mm) this.#liquidate(account, [p], t, markOf);
+    for (const leg of screen.legs) {
+      const mark = markOf(leg.position.symbol);
+      const upnl = leg.amt * (mark - leg.entry);
+      const n = Math.abs(leg.amt * mark);
+      const b = this.market(leg.position.symbol).spec.brackets.find((x) => n <= x.notionalCap);
+      const mm = b ? n * b.maintMarginRatio - b.cum : n;
+      if (leg.isolatedWallet !== undefined) {
+        crossBalance -= leg.isolatedWallet;
+        if (leg.isolatedWallet + upnl <= mm) this.#liquidate(account, [leg.position], t, markOf);
       } else {
         crossBalance += upnl;
         crossMaint += mm;
-        cross.push(p);
+        cross.push(leg.position);
       }
     }
     if (cross.length > 0 && crossBalance <= crossMaint) this.#liquidate(account, cross, t, markOf);
@@ -823,7 +862,7 @@ export class Exchange {
         clearance = Decimal.min(qty.mul(mark).mul(spec.liquidationFee), Decimal.max(0, crossLeft));
       }
       this.#addUsdt(account, clearance.neg());
-      this.#income(account, p.symbol, 'INSURANCE_CLEAR', clearance.neg(), 'LIQUIDATION');
+      this.#income(account, p.symbol, 'INSURANCE_CLEAR', clearance.neg(), 'LIQUIDATION', 'USDT', '', t);
       const cross = this.figures(account, t).crossWalletBalance;
       if (cross.isNeg()) this.#addUsdt(account, cross.neg());
       this.#emit(account, this.#accountUpdate(account, 'ORDER', [p], t));
@@ -941,6 +980,7 @@ export class Exchange {
     const next = (account.balances.get(asset) ?? new Decimal(0)).plus(amount);
     if (next.isNeg()) throw new Error(`Transfer would leave ${asset} negative`);
     account.balances.set(asset, next);
+    this.#version++;
     this.#income(account, '', 'TRANSFER', amount, 'TRANSFER', asset);
   }
 }

@@ -353,7 +353,7 @@ describe('account settings', () => {
     for (const [side, positionSide] of [
       ['BUY', 'LONG'],
       ['SELL', 'SHORT'],
-    ]) {
+    ] as const) {
       const r = await c.signed('POST', '/fapi/v1/order', {
         symbol: 'BTCUSDT',
         side,
