@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 function run(args: string[]) {
-    // Run from the package so `tsx` resolves from its own dependencies
+  // Run from the package so `tsx` resolves from its own dependencies
   child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     cwd: dirname(dirname(CLI)),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,9 +45,21 @@ function run(args: string[]) {
 
 describe('CLI', () => {
   it('prints where it listens and serves the chosen symbols', async () => {
-    const cli = run(['--port', '0', '--seed', '5', '--symbols', 'ETHUSDT,XRPUSDT', '--history-days', '1', '--demo-account']);
+    const cli = run([
+      '--port',
+      '0',
+      '--seed',
+      '5',
+      '--symbols',
+      'ETHUSDT,XRPUSDT',
+      '--history-days',
+      '1',
+      '--demo-account',
+    ]);
     const [, url] = await cli.line(/REST (http:\/\/[^\s]+)/);
-    const info = (await (await fetch(`${url}/fapi/v1/exchangeInfo`)).json()) as { symbols: Array<{ symbol: string }> };
+    const info = (await (await fetch(`${url}/fapi/v1/exchangeInfo`)).json()) as {
+      symbols: Array<{ symbol: string }>;
+    };
     expect(info.symbols.map((s) => s.symbol)).toEqual(['ETHUSDT', 'XRPUSDT']);
     expect((await cli.line(/demo account: apiKey=(\w{64})/))[1]).toHaveLength(64);
   }, 20_000);

@@ -235,6 +235,7 @@ export class Exchange {
       configs: new Map(),
       positions: new Map(),
       orders: new Map(),
+      openOrders: new Map(),
       trades: [],
       income: [],
       updateTime: now,
@@ -295,9 +296,7 @@ export class Exchange {
   sync(): void {
     const target = Math.floor(this.clock.now() / 1000) * 1000;
     if (target <= this.#processed) return;
-    const active = [...this.#accounts.values()].filter(
-      (a) => a.positions.size > 0 || [...a.orders.values()].some(isOpen),
-    );
+    const active = [...this.#accounts.values()].filter((a) => a.positions.size > 0 || a.openOrders.size > 0);
     if (active.length === 0) {
       this.#processed = target;
     } else {
@@ -372,7 +371,8 @@ export class Exchange {
 
   /** Open orders of an account, optionally for one symbol */
   openOrders(account: Account, symbol?: string): Order[] {
-    return [...account.orders.values()].filter((o) => isOpen(o) && (!symbol || o.symbol === symbol));
+    const all = [...account.openOrders.values()];
+    return symbol ? all.filter((o) => o.symbol === symbol) : all;
   }
 
   findOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order | undefined {
@@ -476,6 +476,7 @@ export class Exchange {
       updateTime: now,
     };
     account.orders.set(order.orderId, order);
+    account.openOrders.set(order.orderId, order);
     const ack = { ...order };
     this.#emit(account, orderTradeUpdate(order, spec, { x: 'NEW' }, now));
 
@@ -588,6 +589,7 @@ export class Exchange {
 
   #finish(account: Account, order: Order, status: 'CANCELED' | 'EXPIRED', t: number): void {
     order.status = status;
+    account.openOrders.delete(order.orderId);
     order.updateTime = t;
     const spec = this.market(order.symbol).spec;
     this.#emit(account, orderTradeUpdate(order, spec, { x: status }, t));
@@ -687,6 +689,7 @@ export class Exchange {
     order.cumQuote = order.cumQuote.plus(qty.mul(price));
     // A reduce-only order cut to the position size is done: the rest could only open a new position
     order.status = order.executedQty.gte(order.origQty) || order.reduceOnly ? 'FILLED' : 'PARTIALLY_FILLED';
+    if (order.status === 'FILLED') account.openOrders.delete(order.orderId);
     order.updateTime = t;
     const tradeId = this.#nextTradeId++;
     account.trades.push({

@@ -100,7 +100,10 @@ export interface Account {
   configs: Map<string, SymbolConfig>;
   /** Keyed `${symbol}:${positionSide}` */
   positions: Map<string, Position>;
+  /** Every order ever placed, in placement order */
   orders: Map<bigint, Order>;
+  /** The NEW/PARTIALLY_FILLED subset of `orders`, kept apart so hot paths never scan the history */
+  openOrders: Map<bigint, Order>;
   trades: Trade[];
   income: Income[];
   updateTime: number;
