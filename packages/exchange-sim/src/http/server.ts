@@ -8,6 +8,7 @@ import { Exchange, type ExchangeOptions } from '../matching/exchange';
 import { StreamServer } from '../ws/server';
 import { accountRoutes } from './account';
 import { ADMIN_PREFIX, handleAdmin } from './admin';
+import { algoOrderRoutes } from './algo-order';
 import { accountForKey, authenticateSigned } from './auth';
 import { type FaultRule, Faults } from './faults';
 import { ListenKeys, listenKeyRoutes } from './listen-key';
@@ -97,6 +98,7 @@ export class SimServer {
       ...marketDataRoutes,
       ...accountRoutes,
       ...orderRoutes,
+      ...algoOrderRoutes,
       ...listenKeyRoutes(this.listenKeys, (key) => this.#streams.closeListenKey(key)),
     ]) {
       this.#routes.set(`${route.method} ${route.path}`, route);

@@ -44,7 +44,19 @@ export interface ListenKeyExpired {
   listenKey: string;
 }
 
-export type UserEvent = OrderTradeUpdate | AccountUpdate | AccountConfigUpdate | ListenKeyExpired;
+export interface AlgoUpdate {
+  e: 'ALGO_UPDATE';
+  T: number;
+  E: number;
+  o: Record<string, string | number | boolean>;
+}
+
+export type UserEvent =
+  | OrderTradeUpdate
+  | AccountUpdate
+  | AccountConfigUpdate
+  | ListenKeyExpired
+  | AlgoUpdate;
 
 export function avgPrice(order: Order): Decimal {
   return order.executedQty.isZero() ? new Decimal(0) : order.cumQuote.div(order.executedQty);

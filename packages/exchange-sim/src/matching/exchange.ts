@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../common/clock';
-import { errors } from '../common/errors';
+import { BinanceError, errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
+import { reachesTrigger } from './algo';
 import {
   type AccountUpdate,
   accountUpdatePosition,
@@ -11,12 +12,14 @@ import {
   orderTradeUpdate,
   type UserEvent,
 } from './events';
-import { checkNotional, checkPrice, checkQuantity } from './filters';
+import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
 import { initialMargin, maintMargin, notional, unrealizedPnl } from './margin';
 import { FUNDING_INTERVAL_MS, Market } from './market';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import type {
   Account,
+  AlgoOrder,
+  AlgoOrderType,
   Income,
   IncomeType,
   KeyPermissions,
@@ -71,6 +74,24 @@ export interface PlaceOrderInput {
   newClientOrderId?: string;
 }
 
+export interface PlaceAlgoInput {
+  symbol: string;
+  side: Side;
+  positionSide?: PositionSide;
+  type: AlgoOrderType;
+  timeInForce?: TimeInForce;
+  quantity?: Decimal;
+  price?: Decimal;
+  triggerPrice?: Decimal;
+  workingType?: 'MARK_PRICE' | 'CONTRACT_PRICE';
+  closePosition?: boolean;
+  reduceOnly?: boolean;
+  priceProtect?: boolean;
+  activatePrice?: Decimal;
+  callbackRate?: Decimal;
+  clientAlgoId?: string;
+}
+
 export interface PositionFigures {
   position: Position;
   spec: SymbolSpec;
@@ -118,6 +139,7 @@ export const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 interface Screen {
   version: number;
   open: Array<{ order: Order; price: number }>;
+  algos: AlgoOrder[];
   usdt: number;
   legs: Array<{ position: Position; amt: number; entry: number; isolatedWallet?: number }>;
 }
@@ -151,6 +173,7 @@ export class Exchange {
   #nextTradeId = 1;
   #nextTranId = 1;
   #nextAccountId = 1;
+  #nextAlgoId = 1_000_000;
   #clientIdCounter = 0;
   readonly #lastFunding = new Map<string, { rate: number; time: number }>();
   readonly #screens = new WeakMap<Account, Screen>();
@@ -236,6 +259,7 @@ export class Exchange {
       positions: new Map(),
       orders: new Map(),
       openOrders: new Map(),
+      algoOrders: new Map(),
       trades: [],
       income: [],
       updateTime: now,
@@ -296,7 +320,9 @@ export class Exchange {
   sync(): void {
     const target = Math.floor(this.clock.now() / 1000) * 1000;
     if (target <= this.#processed) return;
-    const active = [...this.#accounts.values()].filter((a) => a.positions.size > 0 || a.openOrders.size > 0);
+    const active = [...this.#accounts.values()].filter(
+      (a) => a.positions.size > 0 || a.openOrders.size > 0 || this.openAlgoOrders(a).length > 0,
+    );
     if (active.length === 0) {
       this.#processed = target;
     } else {
@@ -324,6 +350,12 @@ export class Exchange {
         const last = this.market(order.symbol).lastPrice(t);
         if (order.side === 'BUY' ? last <= price : last >= price) this.#executeResting(account, order, t);
       }
+      for (const algo of this.#screen(account).algos) {
+        if (algo.status !== 'NEW') continue;
+        const market = this.market(algo.symbol);
+        const price = algo.workingType === 'MARK_PRICE' ? markOf(algo.symbol) : market.lastPrice(t);
+        if (reachesTrigger(algo, price)) this.#triggerAlgo(account, algo, t);
+      }
       if (t % FUNDING_INTERVAL_MS === 0) this.#settleFunding(account, t);
       if (account.positions.size > 0) this.#checkLiquidation(account, t, markOf);
     }
@@ -339,6 +371,7 @@ export class Exchange {
     const screen: Screen = {
       version: this.#version,
       open: this.openOrders(account).map((order) => ({ order, price: order.price.toNumber() })),
+      algos: this.openAlgoOrders(account),
       usdt: this.#usdt(account).toNumber(),
       legs: [...account.positions.values()]
         .filter((p) => !p.amt.isZero())
@@ -393,7 +426,11 @@ export class Exchange {
    */
   placeOrder(account: Account, input: PlaceOrderInput): { ack: Order; result: Order } {
     this.sync();
-    const now = this.clock.now();
+    return this.#place(account, input, this.clock.now());
+  }
+
+  /** Placement at simulated time `now`, without syncing: also used when a conditional order triggers mid-step */
+  #place(account: Account, input: PlaceOrderInput, now: number): { ack: Order; result: Order } {
     const market = this.market(input.symbol);
     const spec = market.spec;
     const cfg = this.config(account, spec.symbol);
@@ -481,7 +518,10 @@ export class Exchange {
     this.#emit(account, orderTradeUpdate(order, spec, { x: 'NEW' }, now));
 
     if (marketable) {
-      this.#fill(account, order, order.origQty, fillPrice, false, now);
+      // A reduce-only order never trades past the position: the rest would open the other side
+      const reducible = posAmt.abs();
+      const qty = reduceOnly ? Decimal.min(order.origQty, reducible) : order.origQty;
+      this.#fill(account, order, qty, fillPrice, false, now);
     } else if (tif === 'IOC' || tif === 'FOK') {
       this.#finish(account, order, 'EXPIRED', now);
     }
@@ -870,6 +910,211 @@ export class Exchange {
       if (cross.isNeg()) this.#addUsdt(account, cross.neg());
       this.#emit(account, this.#accountUpdate(account, 'ORDER', [p], t));
     }
+  }
+
+  // ---- conditional (algo) orders ------------------------------------------------------------------------------
+
+  openAlgoOrders(account: Account, symbol?: string): AlgoOrder[] {
+    return [...account.algoOrders.values()].filter(
+      (a) => a.status === 'NEW' && (!symbol || a.symbol === symbol),
+    );
+  }
+
+  findAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder | undefined {
+    if (algoId !== undefined) return account.algoOrders.get(algoId);
+    const matches = [...account.algoOrders.values()].filter((a) => a.clientAlgoId === clientAlgoId);
+    return matches.find((a) => a.status === 'NEW') ?? matches[matches.length - 1];
+  }
+
+  /**
+   * Accepts a conditional order as Binance's algo service does: parameters and filters are checked, margin is not
+   * (untriggered algo orders hold none); one that would fire at once is refused with -2021
+   */
+  placeAlgo(account: Account, input: PlaceAlgoInput): AlgoOrder {
+    this.sync();
+    const now = this.clock.now();
+    const market = this.market(input.symbol);
+    const spec = market.spec;
+    const closePosition = input.closePosition === true;
+    const marketType = input.type.endsWith('_MARKET');
+    if (closePosition && input.type !== 'STOP_MARKET' && input.type !== 'TAKE_PROFIT_MARKET') {
+      throw errors.notRequired('closePosition');
+    }
+    if (closePosition && input.quantity) throw errors.notRequired('quantity');
+    if (closePosition && input.reduceOnly !== undefined) throw errors.notRequired('reduceOnly');
+    if (!closePosition && !input.quantity) throw errors.mandatory('quantity');
+    let positionSide: PositionSide = input.positionSide ?? 'BOTH';
+    if (account.dualSidePosition) {
+      if (positionSide === 'BOTH') throw errors.positionSideMismatch();
+      if (input.reduceOnly !== undefined) throw errors.notRequired('reduceonly');
+    } else if (positionSide !== 'BOTH') {
+      throw errors.positionSideMismatch();
+    }
+    positionSide = account.dualSidePosition ? positionSide : 'BOTH';
+    if (input.quantity) checkQuantity(spec, input.quantity, marketType);
+    const mark = market.markPrice(now);
+    const working = input.workingType === 'MARK_PRICE' ? mark : market.lastPrice(now);
+    let price = new Decimal(0);
+    if (!marketType) {
+      if (!input.price) throw errors.mandatory('price');
+      checkPrice(spec, input.price, input.side, mark);
+      price = input.price;
+    }
+    let triggerPrice = new Decimal(0);
+    if (input.type === 'TRAILING_STOP_MARKET') {
+      const rate = input.callbackRate;
+      if (!rate) throw errors.mandatory('callbackRate');
+      if (rate.lt('0.1') || rate.gt(10)) throw errors.invalidParam('Invalid callBackRate.');
+      const activate = input.activatePrice;
+      if (activate && (input.side === 'BUY' ? activate.gte(working) : activate.lte(working))) {
+        throw errors.wouldTrigger();
+      }
+    } else {
+      if (!input.triggerPrice) throw errors.mandatory('triggerPrice');
+      triggerPrice = input.triggerPrice;
+      checkPriceFilter(spec, triggerPrice);
+    }
+    if (input.clientAlgoId !== undefined) {
+      if (input.clientAlgoId.length > 36) throw errors.clientIdLength();
+      if (!CLIENT_ORDER_ID.test(input.clientAlgoId)) {
+        throw errors.illegalChars('clientAlgoId', '^[\\.A-Z\\:/a-z0-9_-]{1,36}$');
+      }
+      if (this.openAlgoOrders(account).some((a) => a.clientAlgoId === input.clientAlgoId)) {
+        throw errors.duplicateClientId();
+      }
+    }
+    const algo: AlgoOrder = {
+      algoId: this.#nextAlgoId++,
+      clientAlgoId: input.clientAlgoId ?? this.#newClientOrderId(),
+      symbol: spec.symbol,
+      side: input.side,
+      positionSide,
+      orderType: input.type,
+      timeInForce: input.timeInForce ?? 'GTC',
+      quantity: input.quantity,
+      closePosition,
+      price,
+      triggerPrice,
+      workingType: input.workingType ?? 'CONTRACT_PRICE',
+      priceProtect: input.priceProtect ?? false,
+      reduceOnly: input.reduceOnly ?? false,
+      activatePrice: input.activatePrice,
+      callbackRate: input.callbackRate,
+      activated: false,
+      status: 'NEW',
+      actualOrderId: '',
+      rejectReason: '',
+      createTime: now,
+      updateTime: now,
+      triggerTime: 0,
+    };
+    if (algo.orderType !== 'TRAILING_STOP_MARKET' && reachesTrigger(algo, working))
+      throw errors.wouldTrigger();
+    if (algo.orderType === 'TRAILING_STOP_MARKET') reachesTrigger(algo, working);
+    account.algoOrders.set(algo.algoId, algo);
+    this.#emitAlgo(account, algo, now);
+    return { ...algo };
+  }
+
+  cancelAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder {
+    this.sync();
+    const algo = this.findAlgo(account, algoId, clientAlgoId);
+    if (algo?.status !== 'NEW') throw errors.cancelRejected();
+    algo.status = 'CANCELED';
+    algo.updateTime = this.clock.now();
+    this.#emitAlgo(account, algo, algo.updateTime);
+    return { ...algo };
+  }
+
+  cancelAllAlgo(account: Account, symbol: string): void {
+    this.sync();
+    this.market(symbol);
+    for (const a of this.openAlgoOrders(account, symbol)) {
+      a.status = 'CANCELED';
+      a.updateTime = this.clock.now();
+      this.#emitAlgo(account, a, a.updateTime);
+    }
+  }
+
+  #emitAlgo(account: Account, a: AlgoOrder, t: number): void {
+    const spec = this.market(a.symbol).spec;
+    const order = a.actualOrderId ? account.orders.get(BigInt(a.actualOrderId)) : undefined;
+    this.#emit(account, {
+      e: 'ALGO_UPDATE',
+      T: t,
+      E: t,
+      o: {
+        caid: a.clientAlgoId,
+        aid: a.algoId,
+        at: 'CONDITIONAL',
+        o: a.orderType,
+        s: a.symbol,
+        S: a.side,
+        ps: a.positionSide,
+        f: a.timeInForce,
+        q: a.quantity ? a.quantity.toFixed(spec.quantityPrecision) : '0',
+        X: a.status,
+        ai: a.actualOrderId,
+        ap:
+          order && !order.executedQty.isZero() ? order.cumQuote.div(order.executedQty).toFixed(5) : '0.00000',
+        aq: order ? order.executedQty.toFixed(5) : '0.00000',
+        act: '0',
+        tp: a.triggerPrice.toFixed(),
+        p: a.price.toFixed(),
+        V: 'EXPIRE_MAKER',
+        wt: a.workingType,
+        pm: 'NONE',
+        cp: a.closePosition,
+        pP: a.priceProtect,
+        R: a.reduceOnly,
+        tt: a.triggerTime,
+        gtd: 0,
+        rm: a.rejectReason,
+      },
+    });
+  }
+
+  /** Sends a triggered conditional order to matching; a refusal there marks it REJECTED with Binance's reason */
+  #triggerAlgo(account: Account, a: AlgoOrder, t: number): void {
+    a.status = 'TRIGGERED';
+    a.triggerTime = t;
+    a.updateTime = t;
+    let quantity = a.quantity;
+    if (a.closePosition) {
+      const amt = account.positions.get(positionKey(a.symbol, a.positionSide))?.amt ?? new Decimal(0);
+      const closes = a.side === 'BUY' ? amt.lt(0) : amt.gt(0);
+      quantity = closes ? amt.abs() : undefined;
+    }
+    if (!quantity) {
+      a.status = 'EXPIRED';
+      a.rejectReason = 'No position to close';
+      this.#emitAlgo(account, a, t);
+      return;
+    }
+    try {
+      const closing = a.closePosition || a.reduceOnly;
+      const { result } = this.#place(
+        account,
+        {
+          symbol: a.symbol,
+          side: a.side,
+          positionSide: a.positionSide,
+          type: a.orderType.endsWith('_MARKET') ? 'MARKET' : 'LIMIT',
+          timeInForce: a.orderType.endsWith('_MARKET') ? undefined : a.timeInForce,
+          quantity,
+          price: a.orderType.endsWith('_MARKET') ? undefined : a.price,
+          reduceOnly: account.dualSidePosition ? undefined : closing || undefined,
+        },
+        t,
+      );
+      a.actualOrderId = result.orderId.toString();
+      if (result.status !== 'NEW' && result.status !== 'PARTIALLY_FILLED') a.status = 'FINISHED';
+    } catch (e) {
+      if (!(e instanceof BinanceError)) throw e;
+      a.status = 'REJECTED';
+      a.rejectReason = e.message;
+    }
+    this.#emitAlgo(account, a, t);
   }
 
   // ---- settings ------------------------------------------------------------------------------------------------

@@ -18,13 +18,8 @@ export function checkQuantity(spec: SymbolSpec, qty: Decimal, market: boolean): 
   if (!qty.minus(minQty).mod(step).isZero()) throw errors.step();
 }
 
-/** PRICE_FILTER then PERCENT_PRICE (buy no higher than mark × up, sell no lower than mark × down) */
-export function checkPrice(
-  spec: SymbolSpec,
-  price: Decimal,
-  side: 'BUY' | 'SELL',
-  mark: Decimal.Value,
-): void {
+/** PRICE_FILTER: precision, min, max, tick (trigger prices get only this) */
+export function checkPriceFilter(spec: SymbolSpec, price: Decimal): void {
   if (price.lte(0)) throw errors.invalidParam('Price less than or equal to zero.');
   if (places(price) > spec.pricePrecision) throw errors.badPrecision();
   const minPrice = new Decimal(spec.minPrice);
@@ -32,6 +27,16 @@ export function checkPrice(
   if (price.gt(spec.maxPrice)) throw errors.priceAboveMax();
   const tick = new Decimal(spec.tickSize);
   if (!price.minus(minPrice).mod(tick).isZero()) throw errors.tick();
+}
+
+/** PRICE_FILTER then PERCENT_PRICE (buy no higher than mark × up, sell no lower than mark × down) */
+export function checkPrice(
+  spec: SymbolSpec,
+  price: Decimal,
+  side: 'BUY' | 'SELL',
+  mark: Decimal.Value,
+): void {
+  checkPriceFilter(spec, price);
   const m = new Decimal(mark);
   if (side === 'BUY') {
     const cap = m.mul(spec.multiplierUp).toDecimalPlaces(spec.pricePrecision, Decimal.ROUND_DOWN);

@@ -38,6 +38,45 @@ export interface Position {
   updateTime: number;
 }
 
+export type AlgoOrderType =
+  | 'STOP_MARKET'
+  | 'TAKE_PROFIT_MARKET'
+  | 'STOP'
+  | 'TAKE_PROFIT'
+  | 'TRAILING_STOP_MARKET';
+export type AlgoStatus = 'NEW' | 'CANCELED' | 'TRIGGERED' | 'FINISHED' | 'REJECTED' | 'EXPIRED';
+
+/** A conditional order on `/fapi/v1/algoOrder`: held by the algo service until its trigger, then sent as an order */
+export interface AlgoOrder {
+  algoId: number;
+  clientAlgoId: string;
+  symbol: string;
+  side: Side;
+  positionSide: PositionSide;
+  orderType: AlgoOrderType;
+  timeInForce: TimeInForce;
+  /** Undefined with closePosition=true: the whole position at trigger time */
+  quantity?: Decimal;
+  closePosition: boolean;
+  price: Decimal;
+  triggerPrice: Decimal;
+  workingType: 'MARK_PRICE' | 'CONTRACT_PRICE';
+  priceProtect: boolean;
+  reduceOnly: boolean;
+  activatePrice?: Decimal;
+  /** Percent (1 = 1%) */
+  callbackRate?: Decimal;
+  /** Trailing stops: whether the activation price was reached, and the extreme price since */
+  activated: boolean;
+  extreme?: number;
+  status: AlgoStatus;
+  actualOrderId: string;
+  rejectReason: string;
+  createTime: number;
+  updateTime: number;
+  triggerTime: number;
+}
+
 export interface Trade {
   id: number;
   orderId: bigint;
@@ -104,6 +143,7 @@ export interface Account {
   orders: Map<bigint, Order>;
   /** The NEW/PARTIALLY_FILLED subset of `orders`, kept apart so hot paths never scan the history */
   openOrders: Map<bigint, Order>;
+  algoOrders: Map<number, AlgoOrder>;
   trades: Trade[];
   income: Income[];
   updateTime: number;
