@@ -271,8 +271,7 @@ export const accountRoutes: Route[] = [
       const type = ctx.params.get('incomeType');
       const start = ctx.params.int('startTime');
       const end = ctx.params.int('endTime');
-      const limit = ctx.params.int('limit') ?? 100;
-      if (limit < 1 || limit > 1000) throw errors.invalidParam('Invalid limit: must be between 1 and 1000.');
+      const limit = ctx.params.limit(100, 1000);
       // Without a window Binance returns the last 7 days
       const from = start ?? (end !== undefined ? end - 7 * 86_400_000 : ctx.now - 7 * 86_400_000);
       const to = end ?? ctx.now;

@@ -159,8 +159,7 @@ export const algoOrderRoutes: Route[] = [
     weight: 5,
     handler: (ctx) => {
       const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
-      const limit = ctx.params.int('limit') ?? 500;
-      if (limit < 1 || limit > 1000) throw errors.invalidParam('Invalid limit: must be between 1 and 1000.');
+      const limit = ctx.params.limit(500, 1000);
       return [...requireAccount(ctx).algoOrders.values()]
         .filter((a) => a.symbol === symbol)
         .slice(-limit)

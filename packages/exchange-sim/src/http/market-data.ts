@@ -183,12 +183,6 @@ function bookTicker(market: Market, now: number) {
   };
 }
 
-function limitParam(params: Params, fallback: number, max: number): number {
-  const limit = params.int('limit') ?? fallback;
-  if (limit < 1 || limit > max) throw errors.invalidParam(`Invalid limit: must be between 1 and ${max}.`);
-  return limit;
-}
-
 export const marketDataRoutes: Route[] = [
   { method: 'GET', path: '/fapi/v1/ping', security: 'NONE', weight: 1, handler: () => ({}) },
   {
@@ -252,7 +246,7 @@ export const marketDataRoutes: Route[] = [
     handler: (ctx) => {
       const market = ctx.exchange.market(ctx.params.get('symbol'));
       const interval = parseInterval(ctx.params.get('interval'));
-      const limit = limitParam(ctx.params, 500, 1500);
+      const limit = ctx.params.limit(500, 1500);
       const startTime = ctx.params.int('startTime');
       const endTime = ctx.params.int('endTime');
       if (startTime !== undefined && endTime !== undefined && startTime > endTime) {
@@ -282,7 +276,7 @@ export const marketDataRoutes: Route[] = [
     weight: 1,
     handler: (ctx) => {
       const market = ctx.exchange.market(ctx.params.get('symbol'));
-      const limit = limitParam(ctx.params, 100, 1000);
+      const limit = ctx.params.limit(100, 1000);
       const end = Math.min(ctx.params.int('endTime') ?? ctx.now, ctx.now);
       const start = ctx.params.int('startTime');
       const first = Math.max(market.feed.firstOpenTime, start ?? 0);

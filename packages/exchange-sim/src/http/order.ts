@@ -66,12 +66,6 @@ function timeWindow(ctx: RouteContext): { from: number; to: number } {
   return { from, to };
 }
 
-function limit(ctx: RouteContext, fallback: number, max: number): number {
-  const n = ctx.params.int('limit') ?? fallback;
-  if (n < 1 || n > max) throw errors.invalidParam(`Invalid limit: must be between 1 and ${max}.`);
-  return n;
-}
-
 export const orderRoutes: Route[] = [
   {
     method: 'POST',
@@ -154,7 +148,7 @@ export const orderRoutes: Route[] = [
       const account = requireAccount(ctx);
       const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
       const fromId = ctx.params.bigint('orderId');
-      const n = limit(ctx, 500, 1000);
+      const n = ctx.params.limit(500, 1000);
       const hasWindow = ctx.params.has('startTime') || ctx.params.has('endTime');
       const { from, to } = timeWindow(ctx);
       const list = [...account.orders.values()].filter(
@@ -177,7 +171,7 @@ export const orderRoutes: Route[] = [
       const account = requireAccount(ctx);
       const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
       const spec = ctx.exchange.market(symbol).spec;
-      const n = limit(ctx, 500, 1000);
+      const n = ctx.params.limit(500, 1000);
       const fromId = ctx.params.int('fromId');
       const orderId = ctx.params.bigint('orderId');
       const hasWindow = ctx.params.has('startTime') || ctx.params.has('endTime');

@@ -56,6 +56,13 @@ export class Params {
     return BigInt(v);
   }
 
+  /** `limit` with its default, refused outside 1…max */
+  limit(fallback: number, max: number): number {
+    const n = this.int('limit') ?? fallback;
+    if (n < 1 || n > max) throw errors.invalidParam(`Invalid limit: must be between 1 and ${max}.`);
+    return n;
+  }
+
   /** Binance booleans are the strings "true"/"false" (any case) */
   bool(name: string): boolean | undefined {
     const v = this.get(name);

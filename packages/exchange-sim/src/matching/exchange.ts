@@ -148,6 +148,33 @@ function positionKey(symbol: string, side: PositionSide): string {
   return `${symbol}:${side}`;
 }
 
+/**
+ * The position side an order trades in: one-way mode takes only BOTH; hedge mode needs LONG or SHORT and refuses
+ * `reduceOnly` (closing is implied by the side)
+ */
+function positionSideFor(
+  account: Account,
+  requested: PositionSide | undefined,
+  reduceOnly: boolean | undefined,
+) {
+  const side = requested ?? 'BOTH';
+  if (account.dualSidePosition) {
+    if (side === 'BOTH') throw errors.positionSideMismatch();
+    if (reduceOnly !== undefined) throw errors.notRequired('reduceonly');
+  } else if (side !== 'BOTH') {
+    throw errors.positionSideMismatch();
+  }
+  return side;
+}
+
+/** Binance's client id rule (`^[.A-Z:/a-z0-9_-]{1,36}$`), unique among open orders */
+function checkClientId(name: string, id: string | undefined, inUse: (id: string) => boolean): void {
+  if (id === undefined) return;
+  if (id.length > 36) throw errors.clientIdLength();
+  if (!CLIENT_ORDER_ID.test(id)) throw errors.illegalChars(name, '^[\\.A-Z\\:/a-z0-9_-]{1,36}$');
+  if (inUse(id)) throw errors.duplicateClientId();
+}
+
 function isOpen(o: Order): boolean {
   return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
 }
@@ -435,25 +462,11 @@ export class Exchange {
     const spec = market.spec;
     const cfg = this.config(account, spec.symbol);
 
-    // Position mode
-    let positionSide: PositionSide = input.positionSide ?? 'BOTH';
-    if (account.dualSidePosition) {
-      if (positionSide === 'BOTH') throw errors.positionSideMismatch();
-      if (input.reduceOnly !== undefined) throw errors.notRequired('reduceonly');
-    } else if (positionSide !== 'BOTH') {
-      throw errors.positionSideMismatch();
-    }
-    positionSide = account.dualSidePosition ? positionSide : 'BOTH';
+    const positionSide = positionSideFor(account, input.positionSide, input.reduceOnly);
 
-    if (input.newClientOrderId !== undefined) {
-      if (input.newClientOrderId.length > 36) throw errors.clientIdLength();
-      if (!CLIENT_ORDER_ID.test(input.newClientOrderId)) {
-        throw errors.illegalChars('newClientOrderId', '^[\\.A-Z\\:/a-z0-9_-]{1,36}$');
-      }
-      if (this.openOrders(account).some((o) => o.clientOrderId === input.newClientOrderId)) {
-        throw errors.duplicateClientId();
-      }
-    }
+    checkClientId('newClientOrderId', input.newClientOrderId, (id) =>
+      this.openOrders(account).some((o) => o.clientOrderId === id),
+    );
 
     const mark = new Decimal(market.markPrice(now));
     const book = market.book(now);
@@ -943,14 +956,7 @@ export class Exchange {
     if (closePosition && input.quantity) throw errors.notRequired('quantity');
     if (closePosition && input.reduceOnly !== undefined) throw errors.notRequired('reduceOnly');
     if (!closePosition && !input.quantity) throw errors.mandatory('quantity');
-    let positionSide: PositionSide = input.positionSide ?? 'BOTH';
-    if (account.dualSidePosition) {
-      if (positionSide === 'BOTH') throw errors.positionSideMismatch();
-      if (input.reduceOnly !== undefined) throw errors.notRequired('reduceonly');
-    } else if (positionSide !== 'BOTH') {
-      throw errors.positionSideMismatch();
-    }
-    positionSide = account.dualSidePosition ? positionSide : 'BOTH';
+    const positionSide = positionSideFor(account, input.positionSide, input.reduceOnly);
     if (input.quantity) checkQuantity(spec, input.quantity, marketType);
     const mark = market.markPrice(now);
     const working = input.workingType === 'MARK_PRICE' ? mark : market.lastPrice(now);
@@ -974,15 +980,9 @@ export class Exchange {
       triggerPrice = input.triggerPrice;
       checkPriceFilter(spec, triggerPrice);
     }
-    if (input.clientAlgoId !== undefined) {
-      if (input.clientAlgoId.length > 36) throw errors.clientIdLength();
-      if (!CLIENT_ORDER_ID.test(input.clientAlgoId)) {
-        throw errors.illegalChars('clientAlgoId', '^[\\.A-Z\\:/a-z0-9_-]{1,36}$');
-      }
-      if (this.openAlgoOrders(account).some((a) => a.clientAlgoId === input.clientAlgoId)) {
-        throw errors.duplicateClientId();
-      }
-    }
+    checkClientId('clientAlgoId', input.clientAlgoId, (id) =>
+      this.openAlgoOrders(account).some((a) => a.clientAlgoId === id),
+    );
     const algo: AlgoOrder = {
       algoId: this.#nextAlgoId++,
       clientAlgoId: input.clientAlgoId ?? this.#newClientOrderId(),

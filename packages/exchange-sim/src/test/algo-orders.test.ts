@@ -19,11 +19,6 @@ async function scenario(legs: Array<{ fromMinute: number; price: number }>) {
   return client;
 }
 
-async function until(ms: number) {
-  h.clock.set(ms);
-  h.sim.tick();
-}
-
 const stop = { algoType: 'CONDITIONAL', symbol: 'BTCUSDT', side: 'SELL', type: 'STOP_MARKET' };
 
 describe('conditional orders on /fapi/v1/algoOrder', () => {
@@ -49,7 +44,7 @@ describe('conditional orders on /fapi/v1/algoOrder', () => {
       '0.00000000',
     );
 
-    await until(minute(5) + 1000);
+    h.until(minute(5) + 1000);
     const after = await c.signed('GET', '/fapi/v1/algoOrder', { algoId });
     expect(shapeDiff(fixture('http_get_algo_order.json'), after.json, true)).toEqual([]);
     expect(obj(after.json)).toMatchObject({ algoStatus: 'FINISHED', triggerTime: minute(5) });
@@ -96,11 +91,11 @@ describe('conditional orders on /fapi/v1/algoOrder', () => {
       reduceOnly: 'true',
       clientAlgoId: 'tp-1',
     });
-    await until(minute(9));
+    h.until(minute(9));
     expect(obj((await c.signed('GET', '/fapi/v1/algoOrder', { clientAlgoId: 'tp-1' })).json).algoStatus).toBe(
       'NEW',
     );
-    await until(minute(10) + 1000);
+    h.until(minute(10) + 1000);
     expect(obj((await c.signed('GET', '/fapi/v1/algoOrder', { clientAlgoId: 'tp-1' })).json).algoStatus).toBe(
       'FINISHED',
     );
@@ -125,9 +120,9 @@ describe('conditional orders on /fapi/v1/algoOrder', () => {
     });
     expect(obj(placed.json)).toMatchObject({ activatePrice: '60500.00', callbackRate: '1' });
     // Highest 61000: triggers at or below 61000 × 0.99 = 60390, so not at 60500
-    await until(minute(14));
+    h.until(minute(14));
     expect(arr((await c.signed('GET', '/fapi/v1/openAlgoOrders')).json)).toHaveLength(1);
-    await until(minute(15) + 1000);
+    h.until(minute(15) + 1000);
     expect(arr((await c.signed('GET', '/fapi/v1/openAlgoOrders')).json)).toHaveLength(0);
     expect(arr((await c.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(0);
   });

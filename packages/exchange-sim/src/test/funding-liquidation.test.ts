@@ -10,11 +10,6 @@ async function run(legs: Array<{ fromMinute: number; price: number }>, balance: 
   return { account, client: new Client(h.url, account, h.clock) };
 }
 
-async function until(ms: number) {
-  h.clock.set(ms);
-  h.sim.tick();
-}
-
 const buy = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.010' };
 
 describe('funding', () => {
@@ -23,11 +18,11 @@ describe('funding', () => {
     const { client } = await run([{ fromMinute: -1000, price: 60000 }], '1000', 0.0001);
     await client.signed('POST', '/fapi/v1/order', buy);
     const before = obj(arr((await client.signed('GET', '/fapi/v3/balance')).json)[0]).balance;
-    await until(Date.UTC(2026, 0, 15, 15, 59, 59));
+    h.until(Date.UTC(2026, 0, 15, 15, 59, 59));
     expect(
       arr((await client.signed('GET', '/fapi/v1/income', { incomeType: 'FUNDING_FEE' })).json),
     ).toHaveLength(0);
-    await until(Date.UTC(2026, 0, 15, 16, 0, 1));
+    h.until(Date.UTC(2026, 0, 15, 16, 0, 1));
     const funding = arr(
       (await client.signed('GET', '/fapi/v1/income', { incomeType: 'FUNDING_FEE' })).json,
     ).map(obj);
@@ -47,7 +42,7 @@ describe('funding', () => {
   it('pays a short when the rate is positive', async () => {
     const { client } = await run([{ fromMinute: -1000, price: 60000 }], '1000', 0.0001);
     await client.signed('POST', '/fapi/v1/order', { ...buy, side: 'SELL' });
-    await until(Date.UTC(2026, 0, 15, 16, 0, 1));
+    h.until(Date.UTC(2026, 0, 15, 16, 0, 1));
     const funding = arr(
       (await client.signed('GET', '/fapi/v1/income', { incomeType: 'FUNDING_FEE' })).json,
     ).map(obj);
@@ -70,9 +65,9 @@ describe('liquidation', () => {
     const [pos] = arr((await client.signed('GET', '/fapi/v3/positionRisk')).json).map(obj);
     // Margin 0.010 × 60000.1 / 20 = 30.00005; LP = (30.00005 + 0 − 600.001) / (0.01 × 0.004 − 0.01)
     expect(pos).toMatchObject({ isolatedWallet: '30.00005000', liquidationPrice: '57229.01104418' });
-    await until(minute(5) + 30_000);
+    h.until(minute(5) + 30_000);
     expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(1);
-    await until(minute(10) + 2000);
+    h.until(minute(10) + 2000);
     expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(0);
     const orders = arr((await client.signed('GET', '/fapi/v1/allOrders', { symbol: 'BTCUSDT' })).json).map(
       obj,
@@ -98,9 +93,9 @@ describe('liquidation', () => {
     const [pos] = arr((await client.signed('GET', '/fapi/v3/positionRisk')).json).map(obj);
     // (39.6999995 − 600.001) / (0.01 × 0.004 − 0.01)
     expect(pos?.liquidationPrice).toBe('56255.12053213');
-    await until(minute(5) + 1000);
+    h.until(minute(5) + 1000);
     expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(1);
-    await until(minute(10) + 1000);
+    h.until(minute(10) + 1000);
     expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(0);
     const account = obj((await client.signed('GET', '/fapi/v3/account')).json);
     expect(account.totalWalletBalance).toBe('0.00000000');
@@ -123,7 +118,7 @@ describe('time', () => {
       timeInForce: 'GTC',
       price: '59000.0',
     });
-    await until(T0 + 6 * 3_600_000);
+    h.until(T0 + 6 * 3_600_000);
     const trades = arr((await client.signed('GET', '/fapi/v1/userTrades', { symbol: 'BTCUSDT' })).json).map(
       obj,
     );

@@ -20,6 +20,8 @@ export interface Harness {
   clock: ManualClock;
   url: string;
   wsUrl: string;
+  /** Moves the clock to `ms` and lets the simulator process every second up to it */
+  until: (ms: number) => void;
   close: () => Promise<void>;
 }
 
@@ -28,7 +30,11 @@ export async function startSim(options: SimServerOptions = {}): Promise<Harness>
   const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock(T0);
   const sim = new SimServer({ historyDays: 3, firstOrderId: 1000n, seed: 7, ...options, clock });
   const where = await sim.listen(0);
-  return { sim, clock, url: where.url, wsUrl: where.wsUrl, close: () => sim.close() };
+  const until = (ms: number) => {
+    clock.set(ms);
+    sim.tick();
+  };
+  return { sim, clock, url: where.url, wsUrl: where.wsUrl, until, close: () => sim.close() };
 }
 
 export async function request(

@@ -22,11 +22,6 @@ async function scenario(balance = '10000', extra: Parameters<typeof startSim>[0]
   return new Client(h.url, account, h.clock);
 }
 
-async function until(ms: number) {
-  h.clock.set(ms);
-  h.sim.tick();
-}
-
 const limitBuy = {
   symbol: 'BTCUSDT',
   side: 'BUY',
@@ -54,7 +49,7 @@ describe('order placement', () => {
     expect(account.totalOpenOrderInitialMargin).toBe('29.75000000');
     expect(account.availableBalance).toBe('9970.25000000');
 
-    await until(minute(5) + 2000);
+    h.until(minute(5) + 2000);
     const got = await c.signed('GET', '/fapi/v1/order', { symbol: 'BTCUSDT', origClientOrderId: 'bot-1_a' });
     // Not exact: the documented example predates priceMatch/selfTradePreventionMode/goodTillDate
     expect(shapeDiff(fixture('http_get_order.json'), got.json)).toEqual([]);
@@ -262,7 +257,7 @@ describe('order placement', () => {
       type: 'MARKET',
       quantity: '0.010',
     });
-    await until(minute(10) + 1000);
+    h.until(minute(10) + 1000);
     await c.signed('POST', '/fapi/v1/order', {
       symbol: 'BTCUSDT',
       side: 'SELL',

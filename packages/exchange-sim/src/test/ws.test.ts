@@ -48,8 +48,7 @@ function connect(url: string) {
 }
 
 function step(ms: number) {
-  h.clock.advance(ms);
-  h.sim.tick();
+  h.until(h.clock.now() + ms);
 }
 
 describe('market streams', () => {
@@ -73,8 +72,7 @@ describe('market streams', () => {
     const open = await s.next((x) => x.stream === 'btcusdt@kline_1m');
     expect(shapeDiff(fixture('ws_kline.json'), open.data, true)).toEqual([]);
     expect(obj(obj(open.data).k)).toMatchObject({ t: minute(0), x: false, i: '1m' });
-    h.clock.set(minute(1));
-    h.sim.tick();
+    h.until(minute(1));
     const closed = await s.next((x) => x.stream === 'btcusdt@kline_1m' && obj(obj(x.data).k).x === true);
     expect(obj(obj(closed.data).k).t).toBe(minute(0));
   });
