@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { UserEvent } from '../matching/events';
 import { arr, Client, flatReplay, type Harness, minute, obj, startSim, T0 } from './harness';
 
 let h: Harness;
@@ -39,6 +40,17 @@ describe('funding', () => {
     expect(premium).toMatchObject({ lastFundingRate: '0.00010000', nextFundingTime: Date.UTC(2026, 0, 16) });
   });
 
+  it('pushes ACCOUNT_UPDATE with reason FUNDING_FEE and, for cross margin, balances only', async () => {
+    const { client } = await run([{ fromMinute: -1000, price: 60000 }], '1000', 0.0001);
+    await client.signed('POST', '/fapi/v1/order', buy);
+    const events: UserEvent[] = [];
+    h.sim.exchange.onUserEvent((_id, e) => events.push(e));
+    h.until(Date.UTC(2026, 0, 15, 16, 0, 1));
+    const funding = events.find((e) => e.e === 'ACCOUNT_UPDATE' && e.a.m === 'FUNDING_FEE');
+    expect(funding?.e === 'ACCOUNT_UPDATE' && funding.a.P).toEqual([]);
+    expect(funding?.e === 'ACCOUNT_UPDATE' && funding.a.B[0]?.wb).toBe('999.63999950');
+  });
+
   it('pays a short when the rate is positive', async () => {
     const { client } = await run([{ fromMinute: -1000, price: 60000 }], '1000', 0.0001);
     await client.signed('POST', '/fapi/v1/order', { ...buy, side: 'SELL' });
@@ -62,6 +74,8 @@ describe('liquidation', () => {
     );
     await client.signed('POST', '/fapi/v1/marginType', { symbol: 'BTCUSDT', marginType: 'ISOLATED' });
     await client.signed('POST', '/fapi/v1/order', buy);
+    const events: UserEvent[] = [];
+    h.sim.exchange.onUserEvent((_id, e) => events.push(e));
     const [pos] = arr((await client.signed('GET', '/fapi/v3/positionRisk')).json).map(obj);
     // Margin 0.010 × 60000.1 / 20 = 30.00005; LP = (30.00005 + 0 − 600.001) / (0.01 × 0.004 − 0.01)
     expect(pos).toMatchObject({ isolatedWallet: '30.00005000', liquidationPrice: '57229.01104418' });
@@ -75,6 +89,13 @@ describe('liquidation', () => {
     const liquidation = orders.find((o) => o.type === 'LIQUIDATION');
     expect(liquidation).toMatchObject({ status: 'FILLED', side: 'SELL', executedQty: '0.010' });
     expect(String(liquidation?.clientOrderId)).toMatch(/^autoclose-/);
+    const liquidationEvents = events
+      .filter((e) => e.e === 'ORDER_TRADE_UPDATE' && String(e.o.c).startsWith('autoclose-'))
+      .map((e) => (e.e === 'ORDER_TRADE_UPDATE' ? [e.o.x, e.o.X, e.o.o] : []));
+    expect(liquidationEvents).toEqual([
+      ['NEW', 'NEW', 'LIQUIDATION'],
+      ['CALCULATED', 'FILLED', 'LIQUIDATION'],
+    ]);
     const balance = obj(arr((await client.signed('GET', '/fapi/v3/balance')).json)[0]).balance;
     // 1000 − opening taker fee 0.3000005 − the isolated margin 30.00005
     expect(balance).toBe('969.69994950');
