@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,6 +64,36 @@ describe('CLI', () => {
     };
     expect(info.symbols.map((s) => s.symbol)).toEqual(['ETHUSDT', 'XRPUSDT']);
     expect((await cli.line(/demo account: apiKey=(\w{64})/))[1]).toHaveLength(64);
+  }, 20_000);
+
+  it('replays a klines CSV for a symbol, starting --history-days ago', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const csv = join(dir, 'btc.csv');
+    const rows = Array.from(
+      { length: 180 },
+      (_, i) => `${1700000000000 - (1700000000000 % 60000) + i * 60000},50000,50010,49990,50000,3`,
+    );
+    writeFileSync(csv, `open_time,open,high,low,close,volume\n${rows.join('\n')}\n`);
+    try {
+      const cli = run([
+        '--port',
+        '0',
+        '--symbols',
+        'BTCUSDT',
+        '--history-days',
+        '0',
+        '--replay',
+        `BTCUSDT=${csv}`,
+      ]);
+      const [, url] = await cli.line(/REST (http:\/\/[^\s]+)/);
+      const ticker = (await (await fetch(`${url}/fapi/v1/ticker/price?symbol=BTCUSDT`)).json()) as {
+        price: string;
+      };
+      expect(Number(ticker.price)).toBeGreaterThanOrEqual(49990);
+      expect(Number(ticker.price)).toBeLessThanOrEqual(50010);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 20_000);
 
   it('fails with the list of known symbols for an unknown one', async () => {

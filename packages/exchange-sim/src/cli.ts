@@ -3,9 +3,12 @@
  * Runs the simulator on the wall clock: `tsx src/cli.ts --port 4567 --seed 42 --symbols BTCUSDT,ETHUSDT`.
  * Prints the REST and WebSocket base URLs, and optionally creates a demo account (`--demo-account`).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SYMBOLS, KNOWN_SYMBOLS } from './common/symbols';
+import { DEFAULT_SYMBOLS, KNOWN_SYMBOLS, resolveSymbols } from './common/symbols';
 import { SimServer } from './http/server';
+import { GeneratedFeed, type PriceSource } from './matching/price-feed';
+import { ReplayFeed } from './matching/replay-feed';
 
 const USAGE = `Usage: exchange-sim [--port N] [--host H] [--seed N] [--symbols A,B] [--history-days N] [--demo-account]
   --port          TCP port (default 4567; 0 picks a free one)
@@ -13,6 +16,8 @@ const USAGE = `Usage: exchange-sim [--port N] [--host H] [--seed N] [--symbols A
   --seed          price generator seed (default 1)
   --symbols       comma-separated; known: ${KNOWN_SYMBOLS.map((s) => s.symbol).join(', ')}
   --history-days  days of 1m history before now (default 365)
+  --replay        SYMBOL=file.csv: prices of SYMBOL from a 1m klines CSV (Binance's column order), moved in time
+                  so the first bar opens --history-days ago; repeatable
   --admin-token   require this token in x-sim-admin-token for /_sim
   --demo-account  create an account with 10000 USDT and print its key and secret`;
 
@@ -29,7 +34,7 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return Number(raw);
 }
 
-let values: Record<string, string | boolean | undefined>;
+let values: Record<string, string | boolean | string[] | undefined>;
 try {
   ({ values } = parseArgs({
     options: {
@@ -39,6 +44,7 @@ try {
       symbols: { type: 'string' },
       'history-days': { type: 'string' },
       'admin-token': { type: 'string' },
+      replay: { type: 'string', multiple: true },
       'demo-account': { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -59,12 +65,31 @@ const symbols = ((values.symbols as string | undefined) ?? DEFAULT_SYMBOLS.join(
   .map((s) => s.trim())
   .filter(Boolean);
 
+const replays = new Map<string, string>();
+for (const entry of (values.replay as string[] | undefined) ?? []) {
+  const [symbol, path] = entry.split('=');
+  if (!symbol || !path) fail(`--replay takes SYMBOL=file.csv, got "${entry}"`);
+  replays.set(symbol.toUpperCase(), path);
+}
+
 let sim: SimServer;
 try {
+  const start = Date.now() - historyDays * 86_400_000;
+  const specs = resolveSymbols(symbols);
+  for (const symbol of replays.keys()) {
+    if (!specs.some((s) => s.symbol === symbol)) fail(`--replay names ${symbol}, which is not in --symbols`);
+  }
+  const feeds: PriceSource[] = specs.map((spec) => {
+    const path = replays.get(spec.symbol);
+    return path
+      ? ReplayFeed.fromCsv(spec, readFileSync(path, 'utf8'), start)
+      : new GeneratedFeed(spec, seed, start);
+  });
   sim = new SimServer({
     seed,
     symbols,
     historyDays,
+    feeds,
     adminToken: values['admin-token'] as string | undefined,
   });
 } catch (e) {

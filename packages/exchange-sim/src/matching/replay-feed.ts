@@ -37,8 +37,11 @@ export class ReplayFeed implements PriceSource {
     this.#tick = Number(spec.tickSize);
   }
 
-  /** Parses `openTime,open,high,low,close,volume[,…]` lines (Binance's kline CSV column order); a header is skipped */
-  static fromCsv(spec: SymbolSpec, csv: string): ReplayFeed {
+  /**
+   * Parses `openTime,open,high,low,close,volume[,…]` lines (Binance's kline CSV column order); a header is skipped.
+   * With `startAt`, every bar is moved in time so the first opens at that minute (replaying old data as if live).
+   */
+  static fromCsv(spec: SymbolSpec, csv: string, startAt?: number): ReplayFeed {
     const bars: ReplayBar[] = [];
     csv.split(/\r?\n/).forEach((line, i) => {
       const trimmed = line.trim();
@@ -57,7 +60,13 @@ export class ReplayFeed implements PriceSource {
       ];
       bars.push({ openTime, open, high, low, close, volume });
     });
-    return new ReplayFeed(spec, bars);
+    const first = bars.reduce((min, b) => Math.min(min, b.openTime), Number.POSITIVE_INFINITY);
+    const shift =
+      startAt === undefined || bars.length === 0 ? 0 : Math.floor(startAt / MINUTE_MS) * MINUTE_MS - first;
+    return new ReplayFeed(
+      spec,
+      bars.map((b) => ({ ...b, openTime: b.openTime + shift })),
+    );
   }
 
   #find(openTime: number): ReplayBar | undefined {
