@@ -242,8 +242,11 @@ export class Exchange {
     return () => this.#tickListeners.delete(listener);
   }
 
-  #emit(account: Account, event: UserEvent): void {
+  /** Records a change and tells listeners; the event is only built when someone listens (it costs a figures pass) */
+  #emit(account: Account, make: () => UserEvent): void {
     this.#version++;
+    if (this.#userListeners.size === 0) return;
+    const event = make();
     for (const l of this.#userListeners) l(account.id, event);
   }
 
@@ -528,7 +531,7 @@ export class Exchange {
     account.orders.set(order.orderId, order);
     account.openOrders.set(order.orderId, order);
     const ack = { ...order };
-    this.#emit(account, orderTradeUpdate(order, spec, { x: 'NEW' }, now));
+    this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, now));
 
     if (marketable) {
       // A reduce-only order never trades past the position: the rest would open the other side
@@ -645,7 +648,7 @@ export class Exchange {
     account.openOrders.delete(order.orderId);
     order.updateTime = t;
     const spec = this.market(order.symbol).spec;
-    this.#emit(account, orderTradeUpdate(order, spec, { x: status }, t));
+    this.#emit(account, () => orderTradeUpdate(order, spec, { x: status }, t));
   }
 
   // ---- fills, positions, money ---------------------------------------------------------------------------------
@@ -771,8 +774,8 @@ export class Exchange {
       maker,
       realizedPnl: realized,
     };
-    this.#emit(account, orderTradeUpdate(order, spec, exec, t));
-    this.#emit(account, this.#accountUpdate(account, 'ORDER', [p], t));
+    this.#emit(account, () => orderTradeUpdate(order, spec, exec, t));
+    this.#emit(account, () => this.#accountUpdate(account, 'ORDER', [p], t));
     if (p.amt.isZero()) this.#dropIfFlat(account, p);
   }
 
@@ -837,13 +840,10 @@ export class Exchange {
     }
     if (touched.length === 0) return;
     // Cross funding sends only balances; isolated positions also send the position (its wallet moved)
-    const update = this.#accountUpdate(
-      account,
-      'FUNDING_FEE',
-      anyIsolated ? touched.filter((p) => this.config(account, p.symbol).marginType === 'ISOLATED') : [],
-      t,
-    );
-    this.#emit(account, update);
+    const isolated = anyIsolated
+      ? touched.filter((p) => this.config(account, p.symbol).marginType === 'ISOLATED')
+      : [];
+    this.#emit(account, () => this.#accountUpdate(account, 'FUNDING_FEE', isolated, t));
   }
 
   #checkLiquidation(account: Account, t: number, markOf: (symbol: string) => number): void {
@@ -905,7 +905,7 @@ export class Exchange {
         updateTime: t,
       };
       account.orders.set(order.orderId, order);
-      this.#emit(account, orderTradeUpdate(order, spec, { x: 'NEW' }, t));
+      this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, t));
       const walletBefore = this.#usdt(account);
       this.#fill(account, order, qty, mark, false, t);
       let clearance: Decimal;
@@ -921,7 +921,7 @@ export class Exchange {
       this.#income(account, p.symbol, 'INSURANCE_CLEAR', clearance.neg(), 'LIQUIDATION', 'USDT', '', t);
       const cross = this.figures(account, t).crossWalletBalance;
       if (cross.isNeg()) this.#addUsdt(account, cross.neg());
-      this.#emit(account, this.#accountUpdate(account, 'ORDER', [p], t));
+      this.#emit(account, () => this.#accountUpdate(account, 'ORDER', [p], t));
     }
   }
 
@@ -1039,7 +1039,7 @@ export class Exchange {
   #emitAlgo(account: Account, a: AlgoOrder, t: number): void {
     const spec = this.market(a.symbol).spec;
     const order = a.actualOrderId ? account.orders.get(BigInt(a.actualOrderId)) : undefined;
-    this.#emit(account, {
+    this.#emit(account, () => ({
       e: 'ALGO_UPDATE',
       T: t,
       E: t,
@@ -1071,7 +1071,7 @@ export class Exchange {
         gtd: 0,
         rm: a.rejectReason,
       },
-    });
+    }));
   }
 
   /** Sends a triggered conditional order to matching; a refusal there marks it REJECTED with Binance's reason */
@@ -1137,7 +1137,12 @@ export class Exchange {
     }
     this.config(account, symbol).leverage = leverage;
     const now = this.clock.now();
-    this.#emit(account, { e: 'ACCOUNT_CONFIG_UPDATE', E: now, T: now, ac: { s: symbol, l: leverage } });
+    this.#emit(account, () => ({
+      e: 'ACCOUNT_CONFIG_UPDATE',
+      E: now,
+      T: now,
+      ac: { s: symbol, l: leverage },
+    }));
     return { leverage, maxNotionalValue: cap };
   }
 

@@ -68,6 +68,7 @@ export class GeneratedFeed implements PriceSource {
   #len = 0;
   #logPrice: number;
   #regime = 1;
+  #lastPath?: { index: number; path: Float64Array };
 
   constructor(spec: SymbolSpec, seed: number, firstOpenTime: number) {
     this.spec = spec;
@@ -126,8 +127,15 @@ export class GeneratedFeed implements PriceSource {
     return index === 0 ? this.spec.startPrice : (this.#closes[index - 1] as number);
   }
 
-  /** The 61 prices of a minute, second 0 (open) to second 60 (close) */
+  /** The 61 prices of a minute, second 0 (open) to second 60 (close); the latest is kept, it is asked for all the time */
   #path(index: number): Float64Array {
+    if (this.#lastPath?.index === index) return this.#lastPath.path;
+    const path = this.#buildPath(index);
+    this.#lastPath = { index, path };
+    return path;
+  }
+
+  #buildPath(index: number): Float64Array {
     this.#ensure(index);
     const open = this.#open(index);
     const close = this.#closes[index] as number;
