@@ -1,17 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { errors } from '../common/errors';
+import { randomAlphanumeric } from '../common/secrets';
 import type { Account } from '../matching/types';
 import { type Route, requireAccount } from './route';
 
 /** A listenKey stays valid 60 minutes after its last keepalive */
 export const LISTEN_KEY_TTL_MS = 60 * 60 * 1000;
-
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** 64 letters and digits, like Binance's keys (unguessable: a key is the only credential of a user stream) */
-function newListenKey(): string {
-  return [...randomBytes(64)].map((b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
-}
 
 interface KeyState {
   key: string;
@@ -31,7 +24,7 @@ export class ListenKeys {
       return existing.key;
     }
     if (existing) this.#byKey.delete(existing.key);
-    const state = { key: newListenKey(), accountId: account.id, expiresAt: now + LISTEN_KEY_TTL_MS };
+    const state = { key: randomAlphanumeric(64), accountId: account.id, expiresAt: now + LISTEN_KEY_TTL_MS };
     this.#byAccount.set(account.id, state);
     this.#byKey.set(state.key, state);
     return state.key;

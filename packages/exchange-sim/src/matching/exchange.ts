@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Clock } from '../common/clock';
 import { BinanceError, errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
+import { randomAlphanumeric } from '../common/secrets';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
 import { reachesTrigger } from './algo';
 import {
@@ -133,7 +133,6 @@ export const DEFAULT_PERMISSIONS: KeyPermissions = {
 };
 
 const DEFAULT_LEVERAGE = 20;
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 
 interface Screen {
@@ -201,7 +200,6 @@ export class Exchange {
   #nextTranId = 1;
   #nextAccountId = 1;
   #nextAlgoId = 1_000_000;
-  #clientIdCounter = 0;
   readonly #lastFunding = new Map<string, { rate: number; time: number }>();
   readonly #screens = new WeakMap<Account, Screen>();
   /** Bumped on every change of any account, so cached screens know they are stale */
@@ -254,8 +252,8 @@ export class Exchange {
 
   createAccount(input: CreateAccountInput = {}): Account {
     const id = this.#nextAccountId++;
-    const apiKey = input.apiKey ?? this.#randomKey(`key:${id}`);
-    const secretKey = input.secretKey ?? this.#randomKey(`secret:${id}`);
+    const apiKey = input.apiKey ?? randomAlphanumeric(64);
+    const secretKey = input.secretKey ?? randomAlphanumeric(64);
     if (!/^[A-Za-z0-9]{16,128}$/.test(apiKey)) {
       throw new Error('apiKey must be 16 to 128 letters or digits, as Binance keys are');
     }
@@ -308,14 +306,6 @@ export class Exchange {
 
   account(id: number): Account | undefined {
     return this.#accounts.get(id);
-  }
-
-  #randomKey(purpose: string): string {
-    // Deterministic per seed so test runs are reproducible; 64 characters like Binance's keys
-    const hex = createHash('sha256').update(`${this.#seed}:${purpose}:${this.#nextAccountId}`).digest();
-    let out = '';
-    for (let i = 0; i < 64; i++) out += BASE62[((hex[i % hex.length] as number) % 62) ^ (i % 7)] ?? 'A';
-    return out;
   }
 
   // ---- market --------------------------------------------------------------------------------------------------
@@ -421,15 +411,9 @@ export class Exchange {
 
   // ---- orders --------------------------------------------------------------------------------------------------
 
+  /** Binance generates 22 random letters and digits when the client sends no id */
   #newClientOrderId(): string {
-    let n =
-      hash32(this.#seed, ++this.#clientIdCounter) * 4294967296 + hash32(this.#clientIdCounter, this.#seed);
-    let out = '';
-    for (let i = 0; i < 22; i++) {
-      out += BASE62[n % 62];
-      n = Math.floor(n / 62) || hash32(n, i);
-    }
-    return out;
+    return randomAlphanumeric(22);
   }
 
   /** Open orders of an account, optionally for one symbol */
@@ -509,7 +493,7 @@ export class Exchange {
     if (tif === 'GTX' && marketable) throw errors.postOnlyReject();
 
     if (!reduceOnly)
-      this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? fillPrice : price, mark, posAmt);
+      this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? fillPrice : price, mark, posAmt, now);
 
     const order: Order = {
       orderId: this.#nextOrderId++,
@@ -552,11 +536,12 @@ export class Exchange {
     price: Decimal,
     mark: Decimal,
     posAmt: Decimal,
+    now: number,
   ): void {
     const signed = input.side === 'BUY' ? input.quantity : input.quantity.neg();
     const after = posAmt.plus(signed);
     if (after.abs().mul(price).gt(maxNotionalAtLeverage(spec, leverage))) throw errors.maxPosition();
-    const figures = this.figures(account);
+    const figures = this.figures(account, now);
     const before = figures.openOrderMarginBySymbol.get(spec.symbol) ?? new Decimal(0);
     const withOrder = this.#openOrderMargin(account, spec.symbol, leverage, {
       side: input.side,
