@@ -128,6 +128,12 @@ export const errors = {
       'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
       503,
     ),
+  overloaded: () =>
+    new BinanceError(
+      ErrorCode.SERVER_BUSY,
+      'Server is currently overloaded with other requests. Please try again in a few minutes.',
+      503,
+    ),
   invalidListenKey: () => new BinanceError(ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.'),
   badPrecision: () =>
     new BinanceError(ErrorCode.BAD_PRECISION, 'Precision is over the maximum defined for this asset.'),

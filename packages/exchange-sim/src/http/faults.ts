@@ -17,6 +17,10 @@ export interface FaultRule {
   ms: number;
   /** HTTP status for `error` (500, 502, 503, 504) */
   status: number;
+  /**
+   * With status 503: `-1007` (default, "execution status unknown") or `-1008` (server overloaded, nothing executed)
+   */
+  code?: -1007 | -1008;
   /** How many more requests it applies to; unlimited when absent */
   remaining?: number;
 }
@@ -44,6 +48,9 @@ export class Faults {
       throw new Error('remaining must be a positive integer');
     }
     if (input.path !== undefined && !input.path.startsWith('/')) throw new Error('path must start with "/"');
+    if (input.code !== undefined && (status !== 503 || (input.code !== -1007 && input.code !== -1008))) {
+      throw new Error('code must be -1007 or -1008, with status 503');
+    }
     const rule: FaultRule = {
       id: this.#nextId++,
       kind: input.kind,
@@ -52,6 +59,7 @@ export class Faults {
       phase,
       ms,
       status,
+      code: input.code,
       remaining: input.remaining,
     };
     this.#rules.push(rule);

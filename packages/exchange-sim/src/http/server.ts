@@ -170,8 +170,13 @@ export class SimServer {
     const final = rules.find((r) => r.kind !== 'latency');
     if (!final) return false;
     if (final.kind === 'error') {
-      // 503 is Binance's "execution status unknown"; other 5xx come back as unknown errors
-      const err = final.status === 503 ? errors.executionUnknown() : errors.unknown(final.status);
+      // 503 is Binance's "execution status unknown" (or -1008 overload); other 5xx come back as unknown errors
+      const err =
+        final.status !== 503
+          ? errors.unknown(final.status)
+          : final.code === -1008
+            ? errors.overloaded()
+            : errors.executionUnknown();
       this.#reply(res, final.status, err.toBody(), headers);
     } else if (final.kind === 'timeout') {
       // Never answered: the client's own timeout has to fire; closed with the server

@@ -131,6 +131,21 @@ describe('fault injection', () => {
     expect(obj((await client.signed('POST', '/fapi/v1/order', order)).json).code).toBe(-4116);
   });
 
+  it('a 503 overload (-1008) before execution', async () => {
+    const client = await setup();
+    await admin('POST', '/faults', {
+      kind: 'error',
+      status: 503,
+      code: -1008,
+      path: '/fapi/v1/order',
+      remaining: 1,
+    });
+    const res = await client.signed('POST', '/fapi/v1/order', order);
+    expect(res.status).toBe(503);
+    expect(obj(res.json).code).toBe(-1008);
+    expect(arr((await client.signed('GET', '/fapi/v1/openOrders')).json)).toHaveLength(0);
+  });
+
   it('a timeout: the reply never comes, the client gives up, the order was placed', async () => {
     const client = await setup();
     await admin('POST', '/faults', { kind: 'timeout', phase: 'after', path: '/fapi/v1/order', remaining: 1 });

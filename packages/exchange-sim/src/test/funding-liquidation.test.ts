@@ -101,6 +101,24 @@ describe('liquidation', () => {
     expect(balance).toBe('969.69994950');
   });
 
+  it('liquidates exactly when the mark crosses the liquidation price the formula gives', async () => {
+    // LP 57229.01104418 (see above): one tick above holds, one tick below liquidates
+    const { client } = await run(
+      [
+        { fromMinute: -1000, price: 60000 },
+        { fromMinute: 5, price: 57229.1 },
+        { fromMinute: 10, price: 57228.9 },
+      ],
+      '1000',
+    );
+    await client.signed('POST', '/fapi/v1/marginType', { symbol: 'BTCUSDT', marginType: 'ISOLATED' });
+    await client.signed('POST', '/fapi/v1/order', buy);
+    h.until(minute(9) + 59_000);
+    expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(1);
+    h.until(minute(10) + 1000);
+    expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(0);
+  });
+
   it('liquidates a cross position when margin balance meets maintenance margin, never leaving a debt', async () => {
     const { client } = await run(
       [
