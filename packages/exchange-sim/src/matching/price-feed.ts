@@ -141,15 +141,15 @@ export class GeneratedFeed implements PriceSource {
     const close = this.#closes[index] as number;
     const sigma = REGIMES[(this.#regimeOf[index] ?? 1) as 0 | 1 | 2 | 3].sigma;
     const rng = new Rng(hash32(this.#seed, this.#originMinute + index));
-    const walk = new Float64Array(61);
-    // Uniform steps scaled to unit variance: cheaper than normals and the sum is near-Gaussian anyway
-    for (let k = 1; k <= 60; k++) walk[k] = (walk[k - 1] as number) + (rng.next() - 0.5) * 3.4641016151377544;
-    const end = walk[60] as number;
-    const scale = (open * sigma) / Math.sqrt(60);
+    // Random walk first (uniform steps scaled to unit variance: cheaper than normals, the sum is near-Gaussian),
+    // then turned into the bridge in place: one allocation per minute
     const out = new Float64Array(61);
+    for (let k = 1; k <= 60; k++) out[k] = (out[k - 1] as number) + (rng.next() - 0.5) * 3.4641016151377544;
+    const end = out[60] as number;
+    const scale = ((open * sigma) / Math.sqrt(60)) * 0.5;
     for (let k = 0; k <= 60; k++) {
-      const bridge = (walk[k] as number) - (k / 60) * end;
-      out[k] = Math.max(this.#tick, open + ((close - open) * k) / 60 + bridge * scale * 0.5);
+      const bridge = (out[k] as number) - (k / 60) * end;
+      out[k] = Math.max(this.#tick, open + ((close - open) * k) / 60 + bridge * scale);
     }
     out[0] = open;
     out[60] = close;
