@@ -216,6 +216,32 @@ export const accountRoutes: Route[] = [
   },
   {
     method: 'GET',
+    path: '/fapi/v1/accountConfig',
+    security: 'SIGNED',
+    weight: 5,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      return {
+        feeTier: 0,
+        canTrade: true,
+        canDeposit: true,
+        canWithdraw: account.permissions.enableWithdrawals,
+        dualSidePosition: account.dualSidePosition,
+        updateTime: account.updateTime,
+        multiAssetsMargin: false,
+        tradeGroupId: -1,
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/multiAssetsMargin',
+    security: 'SIGNED',
+    weight: 30,
+    handler: () => ({ multiAssetsMargin: false }),
+  },
+  {
+    method: 'GET',
     path: '/fapi/v1/positionSide/dual',
     security: 'SIGNED',
     weight: 30,

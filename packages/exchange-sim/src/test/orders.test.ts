@@ -329,6 +329,11 @@ describe('account settings', () => {
       },
     );
     expect((await c.signed('GET', '/fapi/v1/positionSide/dual')).json).toEqual({ dualSidePosition: true });
+    expect(obj((await c.signed('GET', '/fapi/v1/accountConfig')).json)).toMatchObject({
+      dualSidePosition: true,
+      canTrade: true,
+      multiAssetsMargin: false,
+    });
     const both = await c.signed('POST', '/fapi/v1/order', {
       symbol: 'BTCUSDT',
       side: 'BUY',
