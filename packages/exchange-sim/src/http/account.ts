@@ -2,7 +2,7 @@ import { errors } from '../common/errors';
 import { Decimal, fixed, plain } from '../common/format';
 import type { AccountFigures, PositionFigures } from '../matching/exchange';
 import { liquidationPrice } from '../matching/margin';
-import { type Route, type RouteContext, requireAccount } from './route';
+import { marketParam, marketsParam, type Route, type RouteContext, requireAccount } from './route';
 
 const f8 = (d: Decimal.Value) => fixed(d, 8);
 
@@ -153,9 +153,7 @@ function balances(ctx: RouteContext) {
 }
 
 function brackets(ctx: RouteContext) {
-  const symbol = ctx.params.get('symbol');
-  const markets = symbol ? [ctx.exchange.market(symbol)] : [...ctx.exchange.markets.values()];
-  const list = markets.map((m) => ({
+  const list = marketsParam(ctx).map((m) => ({
     symbol: m.spec.symbol,
     brackets: m.spec.brackets.map((b) => ({
       bracket: b.bracket,
@@ -183,7 +181,7 @@ export const accountRoutes: Route[] = [
     weight: 20,
     handler: (ctx) => {
       const account = requireAccount(ctx);
-      const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
+      const symbol = marketParam(ctx).spec.symbol;
       return {
         symbol,
         makerCommissionRate: plain(account.makerRate),
@@ -199,9 +197,7 @@ export const accountRoutes: Route[] = [
     weight: 5,
     handler: (ctx) => {
       const account = requireAccount(ctx);
-      const symbol = ctx.params.get('symbol');
-      const markets = symbol ? [ctx.exchange.market(symbol)] : [...ctx.exchange.markets.values()];
-      return markets.map((m) => {
+      return marketsParam(ctx).map((m) => {
         const cfg = ctx.exchange.config(account, m.spec.symbol);
         const cap = m.spec.brackets.filter((b) => b.initialLeverage >= cfg.leverage).pop()?.notionalCap ?? 0;
         return {
@@ -265,7 +261,7 @@ export const accountRoutes: Route[] = [
     security: 'SIGNED',
     weight: 1,
     handler: (ctx) => {
-      const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
+      const symbol = marketParam(ctx).spec.symbol;
       const raw = ctx.params.required('leverage');
       const leverage = Number(raw);
       if (!/^\d+$/.test(raw)) throw errors.invalidLeverage(raw);
@@ -279,7 +275,7 @@ export const accountRoutes: Route[] = [
     security: 'SIGNED',
     weight: 1,
     handler: (ctx) => {
-      const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
+      const symbol = marketParam(ctx).spec.symbol;
       const raw = ctx.params.required('marginType').toUpperCase();
       if (raw !== 'ISOLATED' && raw !== 'CROSSED') throw errors.invalidParam('Invalid marginType.');
       ctx.exchange.setMarginType(requireAccount(ctx), symbol, raw);

@@ -1,7 +1,7 @@
 import { errors } from '../common/errors';
 import type { SymbolSpec } from '../common/symbols';
 import type { AlgoOrder, AlgoOrderType, PositionSide, Side, TimeInForce } from '../matching/types';
-import { type Route, type RouteContext, requireAccount } from './route';
+import { marketParam, type Route, type RouteContext, requireAccount } from './route';
 
 const TYPES: readonly AlgoOrderType[] = [
   'STOP_MARKET',
@@ -158,7 +158,7 @@ export const algoOrderRoutes: Route[] = [
     security: 'SIGNED',
     weight: 5,
     handler: (ctx) => {
-      const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
+      const symbol = marketParam(ctx).spec.symbol;
       const limit = ctx.params.limit(500, 1000);
       return [...requireAccount(ctx).algoOrders.values()]
         .filter((a) => a.symbol === symbol)
@@ -172,7 +172,7 @@ export const algoOrderRoutes: Route[] = [
     security: 'SIGNED',
     weight: 1,
     handler: (ctx) => {
-      const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
+      const symbol = marketParam(ctx).spec.symbol;
       ctx.exchange.cancelAllAlgo(requireAccount(ctx), symbol);
       return { code: 200, msg: 'The operation of cancel all open order is done.' };
     },

@@ -6,7 +6,7 @@ import { klines, klinesWeight, parseInterval } from '../matching/klines';
 import { FUNDING_INTERVAL_MS, INTEREST_RATE, type Market, nextFundingTime } from '../matching/market';
 import { MINUTE_MS } from '../matching/price-feed';
 import type { Params } from './params';
-import type { Route, RouteContext } from './route';
+import { marketParam, marketsParam, type Route, type RouteContext } from './route';
 
 const DAY_MS = 86_400_000;
 
@@ -14,14 +14,9 @@ function px(spec: SymbolSpec, value: number): string {
   return value.toFixed(spec.pricePrecision);
 }
 
-function selectMarkets(ctx: RouteContext): Market[] {
-  const symbol = ctx.params.get('symbol');
-  return symbol ? [ctx.exchange.market(symbol)] : [...ctx.exchange.markets.values()];
-}
-
 /** One result for `symbol=…`, an array without it: Binance's convention for tickers and premiumIndex */
 function oneOrAll<T>(ctx: RouteContext, build: (m: Market) => T): T | T[] {
-  const list = selectMarkets(ctx).map(build);
+  const list = marketsParam(ctx).map(build);
   return ctx.params.has('symbol') ? (list[0] as T) : list;
 }
 
@@ -200,30 +195,20 @@ export const marketDataRoutes: Route[] = [
     weight: symbolWeight(1, 40),
     handler: (ctx) => oneOrAll(ctx, (m) => ticker24h(m, ctx.now)),
   },
-  {
-    method: 'GET',
-    path: '/fapi/v1/ticker/price',
-    security: 'NONE',
-    weight: symbolWeight(1, 2),
-    handler: (ctx) =>
-      oneOrAll(ctx, (m) => ({
-        symbol: m.spec.symbol,
-        price: px(m.spec, m.lastPrice(ctx.now)),
-        time: ctx.now,
-      })),
-  },
-  {
-    method: 'GET',
-    path: '/fapi/v2/ticker/price',
-    security: 'NONE',
-    weight: symbolWeight(1, 2),
-    handler: (ctx) =>
-      oneOrAll(ctx, (m) => ({
-        symbol: m.spec.symbol,
-        price: px(m.spec, m.lastPrice(ctx.now)),
-        time: ctx.now,
-      })),
-  },
+  ...['/fapi/v1/ticker/price', '/fapi/v2/ticker/price'].map(
+    (path): Route => ({
+      method: 'GET',
+      path,
+      security: 'NONE',
+      weight: symbolWeight(1, 2),
+      handler: (ctx) =>
+        oneOrAll(ctx, (m) => ({
+          symbol: m.spec.symbol,
+          price: px(m.spec, m.lastPrice(ctx.now)),
+          time: ctx.now,
+        })),
+    }),
+  ),
   {
     method: 'GET',
     path: '/fapi/v1/ticker/bookTicker',
@@ -244,7 +229,7 @@ export const marketDataRoutes: Route[] = [
     security: 'NONE',
     weight: (p) => klinesWeight(p.int('limit') ?? 500),
     handler: (ctx) => {
-      const market = ctx.exchange.market(ctx.params.get('symbol'));
+      const market = marketParam(ctx);
       const interval = parseInterval(ctx.params.get('interval'));
       const limit = ctx.params.limit(500, 1500);
       const startTime = ctx.params.int('startTime');
@@ -275,7 +260,7 @@ export const marketDataRoutes: Route[] = [
     security: 'NONE',
     weight: 1,
     handler: (ctx) => {
-      const market = ctx.exchange.market(ctx.params.get('symbol'));
+      const market = marketParam(ctx);
       const limit = ctx.params.limit(100, 1000);
       const end = Math.min(ctx.params.int('endTime') ?? ctx.now, ctx.now);
       const start = ctx.params.int('startTime');
@@ -305,7 +290,7 @@ export const marketDataRoutes: Route[] = [
       return l <= 50 ? 2 : l <= 100 ? 5 : l <= 500 ? 10 : 20;
     },
     handler: (ctx) => {
-      const market = ctx.exchange.market(ctx.params.get('symbol'));
+      const market = marketParam(ctx);
       const limit = ctx.params.int('limit') ?? 500;
       if (![5, 10, 20, 50, 100, 500, 1000].includes(limit)) {
         throw errors.invalidParam('Invalid limit: valid limits are 5, 10, 20, 50, 100, 500, 1000.');

@@ -2,7 +2,7 @@ import { errors } from '../common/errors';
 import { fixed, plain } from '../common/format';
 import type { Order, OrderType, PositionSide, Side, TimeInForce } from '../matching/types';
 import type { Route, RouteContext } from './route';
-import { requireAccount } from './route';
+import { marketParam, requireAccount } from './route';
 import { orderView } from './views';
 
 const ALGO_TYPES = ['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'];
@@ -46,7 +46,7 @@ function newOrder(ctx: RouteContext) {
 
 function lookup(ctx: RouteContext): { order: Order | undefined; symbol: string } {
   const account = requireAccount(ctx);
-  const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
+  const symbol = marketParam(ctx).spec.symbol;
   const orderId = ctx.params.bigint('orderId');
   const clientId = ctx.params.get('origClientOrderId');
   if (orderId === undefined && clientId === undefined) {
@@ -64,6 +64,20 @@ function timeWindow(ctx: RouteContext): { from: number; to: number } {
   const to = end ?? (start !== undefined ? start + WEEK_MS : ctx.now);
   const from = start ?? to - WEEK_MS;
   return { from, to };
+}
+
+/**
+ * Binance's history paging: with startTime/endTime only that (≤ 7 day) window; from a cursor (an id or startTime)
+ * the oldest `limit` items onwards, otherwise the newest `limit`
+ */
+function page<T>(ctx: RouteContext, items: T[], timeOf: (item: T) => number, fromCursor: boolean): T[] {
+  const n = ctx.params.limit(500, 1000);
+  const { from, to } = timeWindow(ctx);
+  const windowed =
+    ctx.params.has('startTime') || ctx.params.has('endTime')
+      ? items.filter((x) => timeOf(x) >= from && timeOf(x) <= to)
+      : items;
+  return fromCursor || ctx.params.has('startTime') ? windowed.slice(0, n) : windowed.slice(-n);
 }
 
 export const orderRoutes: Route[] = [
@@ -108,7 +122,7 @@ export const orderRoutes: Route[] = [
     security: 'SIGNED',
     weight: 1,
     handler: (ctx) => {
-      const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
+      const symbol = marketParam(ctx).spec.symbol;
       ctx.exchange.cancelAll(requireAccount(ctx), symbol);
       return { code: 200, msg: 'The operation of cancel all open order is done.' };
     },
@@ -146,19 +160,12 @@ export const orderRoutes: Route[] = [
     weight: 5,
     handler: (ctx) => {
       const account = requireAccount(ctx);
-      const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
+      const symbol = marketParam(ctx).spec.symbol;
       const fromId = ctx.params.bigint('orderId');
-      const n = ctx.params.limit(500, 1000);
-      const hasWindow = ctx.params.has('startTime') || ctx.params.has('endTime');
-      const { from, to } = timeWindow(ctx);
       const list = [...account.orders.values()].filter(
-        (o) =>
-          o.symbol === symbol &&
-          (fromId === undefined || o.orderId >= fromId) &&
-          (!hasWindow || (o.time >= from && o.time <= to)),
+        (o) => o.symbol === symbol && (fromId === undefined || o.orderId >= fromId),
       );
-      // With orderId the oldest from there; otherwise the most recent
-      const picked = fromId !== undefined || ctx.params.has('startTime') ? list.slice(0, n) : list.slice(-n);
+      const picked = page(ctx, list, (o) => o.time, fromId !== undefined);
       return picked.map((o) => orderView(o, ctx.exchange.market(o.symbol).spec, { withTime: true }));
     },
   },
@@ -169,21 +176,17 @@ export const orderRoutes: Route[] = [
     weight: 5,
     handler: (ctx) => {
       const account = requireAccount(ctx);
-      const symbol = ctx.exchange.market(ctx.params.get('symbol')).spec.symbol;
-      const spec = ctx.exchange.market(symbol).spec;
-      const n = ctx.params.limit(500, 1000);
+      const spec = marketParam(ctx).spec;
+      const symbol = spec.symbol;
       const fromId = ctx.params.int('fromId');
       const orderId = ctx.params.bigint('orderId');
-      const hasWindow = ctx.params.has('startTime') || ctx.params.has('endTime');
-      const { from, to } = timeWindow(ctx);
       const list = account.trades.filter(
         (t) =>
           t.symbol === symbol &&
           (orderId === undefined || t.orderId === orderId) &&
-          (fromId === undefined || t.id >= fromId) &&
-          (!hasWindow || (t.time >= from && t.time <= to)),
+          (fromId === undefined || t.id >= fromId),
       );
-      const picked = fromId !== undefined || ctx.params.has('startTime') ? list.slice(0, n) : list.slice(-n);
+      const picked = page(ctx, list, (t) => t.time, fromId !== undefined);
       return picked.map((t) => ({
         buyer: t.side === 'BUY',
         commission: fixed(t.commission, 8),

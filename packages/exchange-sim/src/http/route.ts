@@ -1,4 +1,5 @@
 import type { Exchange } from '../matching/exchange';
+import type { Market } from '../matching/market';
 import type { Account } from '../matching/types';
 import type { Params } from './params';
 
@@ -31,4 +32,15 @@ export interface Route {
 export function requireAccount(ctx: RouteContext): Account {
   if (!ctx.account) throw new Error(`Route needs an authenticated account`);
   return ctx.account;
+}
+
+/** The market named by the mandatory `symbol` parameter (-1102 when missing, -1121 when unknown) */
+export function marketParam(ctx: RouteContext): Market {
+  return ctx.exchange.market(ctx.params.get('symbol'));
+}
+
+/** The market of an optional `symbol` parameter, or every market without it */
+export function marketsParam(ctx: RouteContext): Market[] {
+  const symbol = ctx.params.get('symbol');
+  return symbol ? [ctx.exchange.market(symbol)] : [...ctx.exchange.markets.values()];
 }

@@ -1,14 +1,8 @@
 import type { SymbolSpec } from '../common/symbols';
 import { MINUTE_MS, type MinuteBar, type PriceSource } from './price-feed';
 
-export interface ReplayBar {
-  openTime: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
+/** What a recorded bar needs; the rest of a {@link MinuteBar} is derived */
+export type ReplayBar = Pick<MinuteBar, 'openTime' | 'open' | 'high' | 'low' | 'close' | 'volume'>;
 
 /**
  * Prices replayed from recorded 1-minute bars (a klines CSV, or bars a test writes to force a scenario).

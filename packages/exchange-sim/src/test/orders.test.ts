@@ -230,6 +230,37 @@ describe('order placement', () => {
     expect(arr((await c.signed('GET', '/fapi/v1/openOrders', { symbol: 'BTCUSDT' })).json)).toHaveLength(0);
   });
 
+  it('pages order history like Binance: newest by default, oldest onwards from a cursor, 7-day windows', async () => {
+    const c = await scenario();
+    const ids: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      h.until(minute(i + 1));
+      ids.push(obj((await c.signed('POST', '/fapi/v1/order', limitBuy)).json).orderId);
+    }
+    const newest = arr(
+      (await c.signed('GET', '/fapi/v1/allOrders', { symbol: 'BTCUSDT', limit: 2 })).json,
+    ).map(obj);
+    expect(newest.map((o) => o.orderId)).toEqual(ids.slice(1));
+    const fromFirst = await c.signed('GET', '/fapi/v1/allOrders', {
+      symbol: 'BTCUSDT',
+      orderId: String(ids[0]),
+      limit: 2,
+    });
+    expect(arr(fromFirst.json).map((o) => obj(o).orderId)).toEqual(ids.slice(0, 2));
+    const window = await c.signed('GET', '/fapi/v1/allOrders', {
+      symbol: 'BTCUSDT',
+      startTime: minute(2),
+      endTime: minute(3) - 1,
+    });
+    expect(arr(window.json).map((o) => obj(o).orderId)).toEqual([ids[1]]);
+    const tooLong = await c.signed('GET', '/fapi/v1/allOrders', {
+      symbol: 'BTCUSDT',
+      startTime: minute(0),
+      endTime: minute(0) + 8 * 86_400_000,
+    });
+    expect(obj(tooLong.json).code).toBe(-1130);
+  });
+
   it('writes order ids above 2^53 as bare JSON integers, digit for digit', async () => {
     h = await startSim({ firstOrderId: 8389765612825190229n });
     const c = new Client(h.url, h.sim.exchange.createAccount(), h.clock);
