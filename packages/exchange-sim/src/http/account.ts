@@ -2,7 +2,14 @@ import { errors } from '../common/errors';
 import { Decimal, fixed, plain } from '../common/format';
 import type { AccountFigures, PositionFigures } from '../matching/exchange';
 import { liquidationPrice } from '../matching/margin';
-import { marketParam, marketsParam, type Route, type RouteContext, requireAccount } from './route';
+import {
+  marketParam,
+  marketsParam,
+  optionalSymbol,
+  type Route,
+  type RouteContext,
+  requireAccount,
+} from './route';
 
 const f8 = (d: Decimal.Value) => fixed(d, 8);
 
@@ -37,8 +44,7 @@ export function positionLiquidationPrice(figures: AccountFigures, pf: PositionFi
 
 function positionRisk(ctx: RouteContext) {
   const account = requireAccount(ctx);
-  const symbol = ctx.params.get('symbol');
-  if (symbol) ctx.exchange.market(symbol);
+  const symbol = optionalSymbol(ctx);
   const figures = ctx.exchange.figures(account, ctx.now);
   return figures.positions
     .filter((pf) => !symbol || pf.position.symbol === symbol)

@@ -1,7 +1,14 @@
 import { errors } from '../common/errors';
 import type { SymbolSpec } from '../common/symbols';
 import type { AlgoOrder, AlgoOrderType, PositionSide, Side, TimeInForce } from '../matching/types';
-import { marketParam, type Route, type RouteContext, requireAccount } from './route';
+import {
+  marketParam,
+  optionalSymbol,
+  type Route,
+  type RouteContext,
+  requireAccount,
+  symbolWeight,
+} from './route';
 
 const TYPES: readonly AlgoOrderType[] = [
   'STOP_MARKET',
@@ -143,10 +150,9 @@ export const algoOrderRoutes: Route[] = [
     method: 'GET',
     path: '/fapi/v1/openAlgoOrders',
     security: 'SIGNED',
-    weight: (p) => (p.has('symbol') ? 1 : 40),
+    weight: symbolWeight(1, 40),
     handler: (ctx) => {
-      const symbol = ctx.params.get('symbol');
-      if (symbol) ctx.exchange.market(symbol);
+      const symbol = optionalSymbol(ctx);
       return ctx.exchange
         .openAlgoOrders(requireAccount(ctx), symbol)
         .map((a) => algoView(a, ctx.exchange.market(a.symbol).spec, true));

@@ -5,8 +5,7 @@ import type { SymbolSpec } from '../common/symbols';
 import { klines, klinesWeight, parseInterval } from '../matching/klines';
 import { FUNDING_INTERVAL_MS, INTEREST_RATE, type Market, nextFundingTime } from '../matching/market';
 import { MINUTE_MS } from '../matching/price-feed';
-import type { Params } from './params';
-import { marketParam, marketsParam, type Route, type RouteContext } from './route';
+import { marketParam, marketsParam, type Route, type RouteContext, symbolWeight } from './route';
 
 const DAY_MS = 86_400_000;
 
@@ -18,10 +17,6 @@ function px(spec: SymbolSpec, value: number): string {
 function oneOrAll<T>(ctx: RouteContext, build: (m: Market) => T): T | T[] {
   const list = marketsParam(ctx).map(build);
   return ctx.params.has('symbol') ? (list[0] as T) : list;
-}
-
-function symbolWeight(one: number, all: number) {
-  return (p: Params) => (p.has('symbol') ? one : all);
 }
 
 function filters(spec: SymbolSpec) {

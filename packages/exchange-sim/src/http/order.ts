@@ -1,8 +1,14 @@
 import { errors } from '../common/errors';
 import { fixed, plain } from '../common/format';
 import type { Order, OrderType, PositionSide, Side, TimeInForce } from '../matching/types';
-import type { Route, RouteContext } from './route';
-import { marketParam, requireAccount } from './route';
+import {
+  marketParam,
+  optionalSymbol,
+  type Route,
+  type RouteContext,
+  requireAccount,
+  symbolWeight,
+} from './route';
 import { orderView } from './views';
 
 const ALGO_TYPES = ['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'];
@@ -144,10 +150,9 @@ export const orderRoutes: Route[] = [
     method: 'GET',
     path: '/fapi/v1/openOrders',
     security: 'SIGNED',
-    weight: (p) => (p.has('symbol') ? 1 : 40),
+    weight: symbolWeight(1, 40),
     handler: (ctx) => {
-      const symbol = ctx.params.get('symbol');
-      if (symbol) ctx.exchange.market(symbol);
+      const symbol = optionalSymbol(ctx);
       return ctx.exchange
         .openOrders(requireAccount(ctx), symbol)
         .map((o) => orderView(o, ctx.exchange.market(o.symbol).spec, { withTime: true }));

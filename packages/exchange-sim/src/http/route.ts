@@ -44,3 +44,14 @@ export function marketsParam(ctx: RouteContext): Market[] {
   const symbol = ctx.params.get('symbol');
   return symbol ? [ctx.exchange.market(symbol)] : [...ctx.exchange.markets.values()];
 }
+
+/** The optional `symbol` parameter, checked (-1121) when present */
+export function optionalSymbol(ctx: RouteContext): string | undefined {
+  const symbol = ctx.params.get('symbol');
+  return symbol === undefined ? undefined : ctx.exchange.market(symbol).spec.symbol;
+}
+
+/** Weight of endpoints that cost more without a symbol (all symbols at once) */
+export function symbolWeight(one: number, all: number): (params: Params) => number {
+  return (p) => (p.has('symbol') ? one : all);
+}
