@@ -42,7 +42,9 @@ export class BarSeries {
     assertFinite(volume, `bar ${i} volume`);
     if (!(low > 0)) throw new EngineInputError(`bar ${i} low must be positive, got ${low}`);
     if (high < Math.max(open, close) || low > Math.min(open, close)) {
-      throw new EngineInputError(`bar ${i} high/low must contain open and close (o=${open} h=${high} l=${low} c=${close})`);
+      throw new EngineInputError(
+        `bar ${i} high/low must contain open and close (o=${open} h=${high} l=${low} c=${close})`,
+      );
     }
     if (volume < 0) throw new EngineInputError(`bar ${i} volume must not be negative, got ${volume}`);
     if (i > 0 && !(openTime > (this.openTime[i - 1] as number))) {
@@ -111,7 +113,9 @@ const INTERVALS: Record<string, number> = {
 export function intervalToMs(interval: string): number {
   const ms = INTERVALS[interval];
   if (ms === undefined) {
-    throw new EngineInputError(`interval must be one of ${Object.keys(INTERVALS).join(', ')}, got "${interval}"`);
+    throw new EngineInputError(
+      `interval must be one of ${Object.keys(INTERVALS).join(', ')}, got "${interval}"`,
+    );
   }
   return ms;
 }
@@ -120,7 +124,8 @@ export function intervalToMs(interval: string): number {
 export function barsFromKlines(rows: readonly KlineRow[], interval: string): BarSeries {
   const series = new BarSeries(intervalToMs(interval), rows.length);
   rows.forEach((row, i) => {
-    if (!Array.isArray(row) || row.length < 6) throw new EngineInputError(`kline ${i} must be an array of at least 6 fields`);
+    if (!Array.isArray(row) || row.length < 6)
+      throw new EngineInputError(`kline ${i} must be an array of at least 6 fields`);
     series.append(row[0], Number(row[1]), Number(row[2]), Number(row[3]), Number(row[4]), Number(row[5]));
   });
   return series;

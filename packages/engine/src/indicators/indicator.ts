@@ -30,7 +30,8 @@ export interface BarInput {
 
 /** Fails fast on a non-finite input, naming the indicator */
 export function checkInput(name: string, value: number): void {
-  if (!Number.isFinite(value)) throw new EngineInputError(`${name}: input must be a finite number, got ${value}`);
+  if (!Number.isFinite(value))
+    throw new EngineInputError(`${name}: input must be a finite number, got ${value}`);
 }
 
 export function checkPeriod(name: string, period: number): void {

@@ -63,7 +63,8 @@ export function testIndicatorContract<In, Out>(c: IndicatorContractCase<In, Out>
 }
 
 function closeTo(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const ra = a as Record<string, unknown>;
     const rb = b as Record<string, unknown>;

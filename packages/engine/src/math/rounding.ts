@@ -8,7 +8,8 @@
 
 /** Number of decimals needed to write `step` exactly (0.001 → 3, 5 → 0, 1e-8 → 8) */
 export function stepDecimals(step: number): number {
-  if (!(step > 0) || !Number.isFinite(step)) throw new RangeError(`step must be a positive number, got ${step}`);
+  if (!(step > 0) || !Number.isFinite(step))
+    throw new RangeError(`step must be a positive number, got ${step}`);
   let decimals = 0;
   let scaled = step;
   while (decimals < 16 && Math.abs(Math.round(scaled) - scaled) > 1e-9 * Math.max(1, scaled)) {
@@ -27,7 +28,11 @@ export function roundToStep(value: number, step: number, mode: RoundMode = 'near
   // A tiny epsilon keeps 2.9999999999 (meaning 3 steps) from rounding down to 2 steps
   const ratio = value / step;
   const count =
-    mode === 'nearest' ? Math.round(ratio) : mode === 'down' ? Math.floor(ratio + 1e-9) : Math.ceil(ratio - 1e-9);
+    mode === 'nearest'
+      ? Math.round(ratio)
+      : mode === 'down'
+        ? Math.floor(ratio + 1e-9)
+        : Math.ceil(ratio - 1e-9);
   return Number((count * step).toFixed(decimals));
 }
 

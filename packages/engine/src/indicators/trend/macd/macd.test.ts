@@ -12,7 +12,11 @@ describe('MACD', () => {
       return xs.map((_, i) =>
         Number.isNaN(cols.signal[i] as number)
           ? null
-          : { macd: cols.macd[i] as number, signal: cols.signal[i] as number, histogram: cols.histogram[i] as number },
+          : {
+              macd: cols.macd[i] as number,
+              signal: cols.signal[i] as number,
+              histogram: cols.histogram[i] as number,
+            },
       );
     },
     badInput: Number.NaN,

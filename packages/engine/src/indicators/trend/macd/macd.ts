@@ -32,7 +32,8 @@ export class Macd implements Indicator<number, MacdResult> {
     readonly slow = 26,
     readonly signal = 9,
   ) {
-    if (!(fast < slow)) throw new EngineInputError(`MACD: fast period (${fast}) must be below slow (${slow})`);
+    if (!(fast < slow))
+      throw new EngineInputError(`MACD: fast period (${fast}) must be below slow (${slow})`);
     this.fastEma = new Ema(fast);
     this.slowEma = new Ema(slow);
     this.signalEma = new Ema(signal);

@@ -1,5 +1,12 @@
 import type { BarSeries } from '../../../bars/bars';
-import { type BarInput, checkInput, checkPeriod, type Indicator, nothingToReplace, notStable } from '../../indicator';
+import {
+  type BarInput,
+  checkInput,
+  checkPeriod,
+  type Indicator,
+  nothingToReplace,
+  notStable,
+} from '../../indicator';
 
 /**
  * Average true range (Wilder). True range = max(high − low, |high − prevClose|, |low − prevClose|), the first bar's
@@ -74,7 +81,11 @@ export function atrBatch(bars: BarSeries, period = 14): Float64Array {
   let acc = 0;
   let atr = Number.NaN;
   for (let i = 0; i < n; i++) {
-    const tr = trueRange(bars.high[i] as number, bars.low[i] as number, i === 0 ? Number.NaN : (bars.close[i - 1] as number));
+    const tr = trueRange(
+      bars.high[i] as number,
+      bars.low[i] as number,
+      i === 0 ? Number.NaN : (bars.close[i - 1] as number),
+    );
     if (i < period - 1) {
       acc += tr;
       continue;

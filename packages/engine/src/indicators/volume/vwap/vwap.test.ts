@@ -4,7 +4,12 @@ import type { BarInput } from '../../indicator';
 import { nullWhereNaN, samplePrices, testIndicatorContract } from '../../test-indicator-contract';
 import { Vwap, vwapBatch } from './vwap';
 
-const bars: BarInput[] = samplePrices(60).map((p, i) => ({ high: p + 1, low: p - 1, close: p, volume: 5 + (i % 4) }));
+const bars: BarInput[] = samplePrices(60).map((p, i) => ({
+  high: p + 1,
+  low: p - 1,
+  close: p,
+  volume: 5 + (i % 4),
+}));
 
 describe('VWAP', () => {
   testIndicatorContract({
