@@ -18,7 +18,9 @@ function run(
   start = T0,
 ): SimBroker {
   const series = new BarSeries(60_000, bars.length);
-  bars.forEach(([o, h, l, c], i) => series.append(start + i * 60_000, o, h, l, c, 1));
+  bars.forEach(([o, h, l, c], i) => {
+    series.append(start + i * 60_000, o, h, l, c, 1);
+  });
   const broker = new SimBroker(
     brokerConfig({ initialBalance: 10_000, leverage: 10, slippageBps: 0, minNotional: 5, ...settings }),
     series,
@@ -119,7 +121,9 @@ describe('SimBroker accounting (hand-computed)', () => {
   it('reads historical funding rates and pays nothing when flat', () => {
     const start = Date.UTC(2025, 0, 1, 7, 58);
     const series = new BarSeries(60_000, 4);
-    [100, 100, 100, 100].forEach((p, i) => series.append(start + i * 60_000, p, p, p, p, 1));
+    [100, 100, 100, 100].forEach((p, i) => {
+      series.append(start + i * 60_000, p, p, p, p, 1);
+    });
     const cfg = brokerConfig(
       { initialBalance: 10_000, slippageBps: 0, minNotional: 5 },
       { fundingRates: { time: [Date.UTC(2025, 0, 1, 0), Date.UTC(2025, 0, 1, 8)], rate: [0.0001, -0.0003] } },

@@ -34,5 +34,5 @@ export function liquidationPrice(input: LiquidationInput): number {
     if (at === bracket) break;
     bracket = at;
   }
-  return lp > 0 ? lp : 0;
+  return Math.max(lp, 0);
 }

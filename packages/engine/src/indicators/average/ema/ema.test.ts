@@ -12,7 +12,9 @@ describe('EMA', () => {
 
   it('seeds with the SMA and then smooths with 2/(n+1)', () => {
     const ema = new Ema(3); // k = 0.5
-    [2, 4, 6].forEach((x) => ema.add(x));
+    [2, 4, 6].forEach((x) => {
+      ema.add(x);
+    });
     expect(ema.getResultOrThrow()).toBe(4);
     ema.add(10); // (10 - 4) * 0.5 + 4
     expect(ema.value).toBe(7);

@@ -12,7 +12,9 @@ describe('SMA', () => {
 
   it('matches hand-computed means', () => {
     const sma = new Sma(3);
-    [1, 2, 3, 4, 10].forEach((x) => sma.add(x));
+    [1, 2, 3, 4, 10].forEach((x) => {
+      sma.add(x);
+    });
     // (3 + 4 + 10) / 3
     expect(sma.getResultOrThrow()).toBeCloseTo(17 / 3, 12);
     expect(Array.from(smaBatch(Float64Array.of(1, 2, 3, 4), 3)).slice(2)).toEqual([2, 3]);

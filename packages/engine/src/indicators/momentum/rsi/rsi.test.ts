@@ -13,7 +13,9 @@ describe('RSI', () => {
   it('matches a hand-computed Wilder RSI', () => {
     const rsi = new Rsi(2);
     // Changes: +2, -1 → avgGain 1, avgLoss 0.5 → RS 2 → 66.67
-    [10, 12, 11].forEach((x) => rsi.add(x));
+    [10, 12, 11].forEach((x) => {
+      rsi.add(x);
+    });
     expect(rsi.getResultOrThrow()).toBeCloseTo(100 - 100 / 3, 10);
     // Change +3: avgGain (1·1 + 3)/2 = 2, avgLoss (0.5·1 + 0)/2 = 0.25 → RS 8 → 88.89
     rsi.add(14);
@@ -22,7 +24,9 @@ describe('RSI', () => {
 
   it('reads 100 when prices only rise', () => {
     const rsi = new Rsi(3);
-    [1, 2, 3, 4, 5].forEach((x) => rsi.add(x));
+    [1, 2, 3, 4, 5].forEach((x) => {
+      rsi.add(x);
+    });
     expect(rsi.value).toBe(100);
   });
 });

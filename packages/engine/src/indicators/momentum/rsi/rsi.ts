@@ -29,7 +29,7 @@ export class Rsi implements Indicator<number, number> {
     this.count++;
     if (this.count > 1) {
       const change = input - this.prevInput;
-      const gain = change > 0 ? change : 0;
+      const gain = Math.max(change, 0);
       const loss = change < 0 ? -change : 0;
       const p = this.period;
       if (this.count <= p + 1) {
@@ -91,7 +91,7 @@ export function rsiBatch(values: Float64Array, period: number): Float64Array {
     checkInput('RSI', values[i] as number);
     if (i === 0) continue;
     const change = (values[i] as number) - (values[i - 1] as number);
-    const gain = change > 0 ? change : 0;
+    const gain = Math.max(change, 0);
     const loss = change < 0 ? -change : 0;
     if (i <= period) {
       avgGain += gain;

@@ -6,7 +6,9 @@ import { Atr, atrBatch } from './atr';
 
 function toBars(inputs: readonly BarInput[]): BarSeries {
   const s = new BarSeries(60_000, inputs.length);
-  inputs.forEach((b, i) => s.append(i * 60_000, b.close, b.high, b.low, b.close, b.volume));
+  inputs.forEach((b, i) => {
+    s.append(i * 60_000, b.close, b.high, b.low, b.close, b.volume);
+  });
   return s;
 }
 

@@ -20,7 +20,9 @@ describe('Bollinger', () => {
   it('matches hand-computed bands', () => {
     const bb = new Bollinger(4, 2);
     // mean 5, deviations -3,-1,1,3 → variance (9+1+1+9)/4 = 5
-    [2, 4, 6, 8].forEach((x) => bb.add(x));
+    [2, 4, 6, 8].forEach((x) => {
+      bb.add(x);
+    });
     const r = bb.getResultOrThrow();
     expect(r.middle).toBe(5);
     expect(r.upper).toBeCloseTo(5 + 2 * Math.sqrt(5), 12);

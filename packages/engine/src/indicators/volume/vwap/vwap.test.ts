@@ -17,7 +17,9 @@ describe('VWAP', () => {
     inputs: bars,
     batch: (xs) => {
       const s = new BarSeries(60_000, xs.length);
-      xs.forEach((b, i) => s.append(i * 60_000, b.close, b.high, b.low, b.close, b.volume));
+      xs.forEach((b, i) => {
+        s.append(i * 60_000, b.close, b.high, b.low, b.close, b.volume);
+      });
       return nullWhereNaN(vwapBatch(s));
     },
     badInput: { high: 1, low: 1, close: 1, volume: Number.NaN },
