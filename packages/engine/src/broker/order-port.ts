@@ -17,6 +17,8 @@ export interface OrderPort {
   readonly inFlightOrders: readonly OrderView[];
   /** Orders resting on the exchange */
   readonly openOrders: readonly OrderView[];
+  /** Changes leverage (POST /fapi/v1/leverage); allowed while flat */
+  setLeverage(leverage: number): void;
   /** Quantity rounded down to the symbol's step size */
   roundQty(qty: number): number;
   /** Price rounded to the symbol's tick size */
