@@ -1,7 +1,7 @@
 // Core, browser-safe: no I/O, no clock, no Math.random. Worker-thread runners live in '@kestrel/engine/node'
 
-export type { Metrics, MetricsInput } from './backtest/metrics';
-export { computeMetrics } from './backtest/metrics';
+export type { Metrics, MetricsInput, TradeStats } from './backtest/metrics';
+export { computeMetrics, tradeStats } from './backtest/metrics';
 export type { BacktestOptions, BacktestResult, LiveStep, RunSettings } from './backtest/runner';
 export { LiveSession, resolveBrokerConfig, runBacktest, StrategyRunner } from './backtest/runner';
 export type { KlineRow, SyntheticBarsOptions } from './bars/bars';
@@ -43,6 +43,17 @@ export type { BollingerColumns, BollingerResult } from './indicators/volatility/
 export { Bollinger, bollingerBatch } from './indicators/volatility/bollinger/bollinger';
 export { Vwap, vwapBatch } from './indicators/volume/vwap/vwap';
 export { roundMoney, roundToStep, stepDecimals } from './math/rounding';
+export type { Objective, ParamSpace, SweepResult } from './optimise/sweep';
+export { expandGrid, OBJECTIVES, rankResults, runCombos, runSweep, score } from './optimise/sweep';
+export type {
+  SweepFn,
+  SweepWindow,
+  WalkForwardOptions,
+  WalkForwardReport,
+  WalkForwardStep,
+  WalkForwardWindow,
+} from './optimise/walk-forward';
+export { walkForward, walkForwardWindows } from './optimise/walk-forward';
 export type { Random } from './random/prng';
 export { createRandom } from './random/prng';
 export { builtInStrategies, getBuiltInStrategy } from './strategies/built-in';

@@ -34,11 +34,32 @@ export interface MetricsInput {
   length: number;
   intervalMs: number;
   initialBalance: number;
-  trades: readonly Trade[];
+  /** Closed trades, or just their counts and sums (sweeps keep no trade list) */
+  trades: readonly Trade[] | TradeStats;
   barsInPosition: number;
   feesPaid: number;
   fundingPaid: number;
   liquidations: number;
+}
+
+/** Counts and sums of closed trades' net PnL */
+export interface TradeStats {
+  count: number;
+  wins: number;
+  grossProfit: number;
+  grossLoss: number;
+}
+
+/** Trade stats from a trade list */
+export function tradeStats(trades: readonly Trade[]): TradeStats {
+  const stats: TradeStats = { count: trades.length, wins: 0, grossProfit: 0, grossLoss: 0 };
+  for (const t of trades) {
+    if (t.netPnl > 0) {
+      stats.wins++;
+      stats.grossProfit += t.netPnl;
+    } else stats.grossLoss -= t.netPnl;
+  }
+  return stats;
 }
 
 /** Computes the metrics from a per-bar equity curve and the closed trades (no allocation beyond the result) */
@@ -50,14 +71,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
   const annualisedReturn =
     finalEquity <= 0 ? -1 : years > 0 ? (finalEquity / initialBalance) ** (1 / years) - 1 : 0;
 
-  let peak = initialBalance;
-  let maxDrawdown = 0;
-  for (let i = 0; i < n; i++) {
-    const e = equity[i] as number;
-    if (e > peak) peak = e;
-    const dd = peak > 0 ? (peak - e) / peak : 1;
-    if (dd > maxDrawdown) maxDrawdown = dd;
-  }
+  const maxDrawdown = maxDrawdownOf(equity, n, initialBalance);
 
   // Returns sampled once a day when there are at least two days, otherwise per bar
   const step = n * intervalMs >= 2 * DAY_MS ? Math.max(1, Math.round(DAY_MS / intervalMs)) : 1;
@@ -83,15 +97,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
   const sharpe = sd > 0 ? (mean / sd) * Math.sqrt(periodsPerYear) : 0;
   const sortino = downside > 0 ? (mean / downside) * Math.sqrt(periodsPerYear) : 0;
 
-  let wins = 0;
-  let grossWin = 0;
-  let grossLoss = 0;
-  for (const t of trades) {
-    if (t.netPnl > 0) {
-      wins++;
-      grossWin += t.netPnl;
-    } else grossLoss -= t.netPnl;
-  }
+  const stats = Array.isArray(trades) ? tradeStats(trades) : (trades as TradeStats);
   return {
     initialBalance,
     finalEquity,
@@ -101,13 +107,35 @@ export function computeMetrics(input: MetricsInput): Metrics {
     sharpe,
     sortino,
     calmar: maxDrawdown > 0 ? annualisedReturn / maxDrawdown : 0,
-    tradeCount: trades.length,
-    winRate: trades.length > 0 ? wins / trades.length : 0,
-    profitFactor: grossLoss > 0 ? grossWin / grossLoss : null,
+    tradeCount: stats.count,
+    winRate: stats.count > 0 ? stats.wins / stats.count : 0,
+    profitFactor: stats.grossLoss > 0 ? stats.grossProfit / stats.grossLoss : null,
     exposure: n > 0 ? input.barsInPosition / n : 0,
     feesPaid: input.feesPaid,
     fundingPaid: input.fundingPaid,
     liquidations: input.liquidations,
     bars: n,
   };
+}
+
+/**
+ * Largest peak-to-trough fall as a fraction of the peak. A leaf function with nothing after its loop, so V8's
+ * optimised code for it stays valid across calls (long loops in big once-called functions keep deoptimising).
+ * Divides only when a new worst point appears: `floor` is the equity that would match the current drawdown.
+ */
+function maxDrawdownOf(equity: Float64Array, n: number, initial: number): number {
+  let peak = initial;
+  let maxDrawdown = 0;
+  let floor = peak;
+  for (let i = 0; i < n; i++) {
+    const e = equity[i] as number;
+    if (e > peak) {
+      peak = e;
+      floor = peak * (1 - maxDrawdown);
+    } else if (e < floor) {
+      maxDrawdown = peak > 0 ? (peak - e) / peak : 1;
+      floor = e;
+    }
+  }
+  return maxDrawdown;
 }

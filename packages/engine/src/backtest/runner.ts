@@ -35,24 +35,39 @@ export class StrategyRunner {
     params: unknown,
     readonly series: BarSeries,
     readonly config: BrokerConfig,
+    retainHistory = true,
   ) {
-    this.broker = new SimBroker(config, series);
+    this.broker = new SimBroker(config, series, retainHistory);
     this.ctx = new BarContext(series, this.broker);
     this.strategy = new GuardedStrategy(type.id, type.create(params));
   }
 
   /** Processes bar i: fills and funding first, then the strategy reacts to the closed bar */
   step(i: number): void {
+    this.broker.processBar(i);
+    this.react(i);
+  }
+
+  /** Hands bar i's fills and then the closed bar itself to the strategy */
+  react(i: number): void {
     const broker = this.broker;
-    broker.processBar(i);
     const ctx = this.ctx;
     ctx.index = i;
     if (broker.newFills.length > 0) {
-      // Drain by index: onFill may cause further fills only on later bars (its orders go in flight)
+      // Fills of this bar only: orders the strategy sends from onFill go in flight and act from the next bar
       const fills = broker.newFills.splice(0, broker.newFills.length);
       for (const fill of fills) this.strategy.onFill(fill, ctx);
     }
     this.strategy.onBar(ctx);
+  }
+
+  /** Backtest mode: batch precompute over the whole series */
+  prepare(): void {
+    this.strategy.prepare(this.series);
+  }
+
+  idleUntil(i: number): number {
+    return this.strategy.idleUntil(i);
   }
 }
 
@@ -89,21 +104,37 @@ export function runBacktest(
   const n = bars.length;
   const equity =
     options.equityBuffer && options.equityBuffer.length >= n ? options.equityBuffer : new Float64Array(n);
-  const runner = new StrategyRunner(type, params, bars, config);
+  const keep = options.keepDetails !== false;
+  const runner = new StrategyRunner(type, params, bars, config, keep);
   const broker = runner.broker;
   const close = bars.close;
-  for (let i = 0; i < n; i++) {
-    runner.step(i);
+  runner.prepare();
+  // The strategy sees every bar it asked for and every bar with a fill; the broker sees every bar
+  let wake = 0;
+  let i = 0;
+  while (i < n) {
+    broker.processBar(i);
+    if (i >= wake || broker.newFills.length > 0) {
+      runner.react(i);
+      wake = runner.idleUntil(i);
+    }
     equity[i] = broker.walletBalance + broker.positionQty * ((close[i] as number) - broker.entryPrice);
+    i++;
+    // Bars where neither the strategy nor the account can change anything run in the broker's tight loop
+    if (i < wake) i = broker.skipQuiet(i, Math.min(wake, n), equity);
   }
-  const keep = options.keepDetails !== false;
   return {
     metrics: computeMetrics({
       equity,
       length: n,
       intervalMs: bars.intervalMs,
       initialBalance: config.initialBalance,
-      trades: broker.trades,
+      trades: {
+        count: broker.tradeCount,
+        wins: broker.winningTrades,
+        grossProfit: broker.grossProfit,
+        grossLoss: broker.grossLoss,
+      },
       barsInPosition: broker.barsInPosition,
       feesPaid: broker.feesPaid,
       fundingPaid: broker.fundingPaid,

@@ -2,8 +2,8 @@ import type { BarSeries } from '../bars/bars';
 import { assertFinite, EngineInputError } from '../errors';
 import { maxNotionalAt } from '../futures/brackets';
 import { nextFundingTime } from '../futures/funding';
-import { liquidationPrice } from '../futures/liquidation';
-import { roundToStep } from '../math/rounding';
+import { liquidationPriceOneWay } from '../futures/liquidation';
+import { StepRounder } from '../math/rounding';
 import type { BrokerConfig } from './config';
 import type { OrderPort } from './order-port';
 import { type Fill, Order, type OrderRequest, type OrderView, type Trade } from './orders';
@@ -34,6 +34,11 @@ export class SimBroker implements OrderPort {
   liquidationFees = 0;
   liquidations = 0;
   barsInPosition = 0;
+  /** Closed round trips, counted even when history is not retained */
+  tradeCount = 0;
+  winningTrades = 0;
+  grossProfit = 0;
+  grossLoss = 0;
 
   readonly inFlightOrders: Order[] = [];
   readonly openOrders: Order[] = [];
@@ -43,6 +48,8 @@ export class SimBroker implements OrderPort {
   /** Fills since the runner last drained them (handed to the strategy's onFill) */
   readonly newFills: Fill[] = [];
 
+  private readonly qtyRounder: StepRounder;
+  private readonly priceRounder: StepRounder;
   private nextOrderId = 1;
   private barIndex = -1;
   private time = Number.NaN;
@@ -68,17 +75,21 @@ export class SimBroker implements OrderPort {
   constructor(
     readonly config: BrokerConfig,
     private readonly bars: BarSeries,
+    /** Keep fills, trades and closed orders (off in sweeps: they would only feed the garbage collector) */
+    readonly retainHistory = true,
   ) {
     this.walletBalance = config.initialBalance;
     this.leverage = config.leverage;
+    this.qtyRounder = new StepRounder(config.stepSize);
+    this.priceRounder = new StepRounder(config.tickSize);
   }
 
   roundQty(qty: number): number {
-    return roundToStep(qty, this.config.stepSize, 'down');
+    return this.qtyRounder.round(qty, 'down');
   }
 
   roundPrice(price: number): number {
-    return roundToStep(price, this.config.tickSize, 'nearest');
+    return this.priceRounder.round(price, 'nearest');
   }
 
   equityAt(price: number): number {
@@ -167,19 +178,78 @@ export class SimBroker implements OrderPort {
     this.dirty = true;
   }
 
-  /** Runs bar i against the account: accept orders, settle funding, fire triggers and liquidation */
+  /**
+   * Runs bar i against the account: accept orders, settle funding, fire triggers and liquidation. Kept tiny so it
+   * inlines into the backtest loop: the usual bar (nothing pending, no funding, no trigger in range) returns here.
+   */
   processBar(i: number): void {
+    const bars = this.bars;
+    const t = bars.openTime[i] as number;
+    this.barIndex = i;
+    this.time = t;
+    if (
+      this.inFlightOrders.length === 0 &&
+      !this.dirty &&
+      this.trailingCount === 0 &&
+      t < this.nextFunding &&
+      (bars.low[i] as number) > this.downMax &&
+      (bars.high[i] as number) < this.upMin
+    ) {
+      if (this.positionQty !== 0) this.barsInPosition++;
+      return;
+    }
+    this.processBarFully(i);
+  }
+
+  /**
+   * Backtest fast path: runs the quiet bars from `from` (nothing pending, no funding due, no trigger or liquidation
+   * in the bar's range) up to `to`, writing their equity; returns the first bar that needs processBar.
+   */
+  skipQuiet(from: number, to: number, equity: Float64Array): number {
+    if (
+      this.inFlightOrders.length > 0 ||
+      this.dirty ||
+      this.trailingCount > 0 ||
+      Number.isNaN(this.nextFunding)
+    ) {
+      return from;
+    }
+    // Stop before the next funding bar (found by binary search, not by reading every bar's time)
+    const end = Math.min(to, this.fundingBar(from));
+    const wallet = this.walletBalance;
+    const qty = this.positionQty;
+    if (qty === 0 && this.downMax === Number.NEGATIVE_INFINITY && this.upMin === Number.POSITIVE_INFINITY) {
+      equity.fill(wallet, from, end);
+      return end;
+    }
+    const j = quietRun(this.bars, from, end, this.downMax, this.upMin, wallet, qty, this.entryPrice, equity);
+    if (qty !== 0) this.barsInPosition += j - from;
+    return j;
+  }
+
+  /** Index of the first bar at or after `from` whose open time reaches the next funding time */
+  private fundingBar(from: number): number {
+    const time = this.bars.openTime;
+    let lo = from;
+    let hi = this.bars.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((time[mid] as number) < this.nextFunding) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private processBarFully(i: number): void {
     const bars = this.bars;
     const o = bars.open[i] as number;
     const h = bars.high[i] as number;
     const l = bars.low[i] as number;
     const c = bars.close[i] as number;
-    this.barIndex = i;
-    this.time = bars.openTime[i] as number;
     if (this.time >= this.nextFunding || Number.isNaN(this.nextFunding)) this.settleFunding(o);
     if (this.inFlightOrders.length > 0) this.accept(o);
+    if (this.dirty) this.recomputeBounds();
     if (this.openOrders.length > 0 || this.positionQty !== 0) {
-      if (this.dirty) this.recomputeBounds();
       if (this.trailingCount > 0 || l <= this.downMax || h >= this.upMin) this.walk(o, h, l, c);
       if (this.positionQty !== 0) this.barsInPosition++;
     }
@@ -401,9 +471,8 @@ export class SimBroker implements OrderPort {
     }
     let fillPrice = price;
     if (liquidity === 'taker' && order.type !== 'limit' && cfg.slippageBps > 0) {
-      fillPrice = roundToStep(
+      fillPrice = this.priceRounder.round(
         price * (1 + (dir * cfg.slippageBps) / 10_000),
-        cfg.tickSize,
         dir > 0 ? 'up' : 'down',
       );
     }
@@ -421,7 +490,7 @@ export class SimBroker implements OrderPort {
       }
       const rate = liquidity === 'maker' ? cfg.makerFee : cfg.takerFee;
       const required = (increase * fillPrice) / this.leverage + qty * fillPrice * rate;
-      if (required > this.available(fillPrice) + 1e-9) {
+      if (required > this.available(fillPrice, qty - increase) + 1e-9) {
         this.close(this.openOrders, at, 'rejected', 'margin is insufficient (-2019)');
         return;
       }
@@ -432,10 +501,19 @@ export class SimBroker implements OrderPort {
     this.close(this.openOrders, at, 'filled', '');
   }
 
-  private available(price: number): number {
-    if (this.config.marginMode === 'isolated') return this.walletBalance - this.isolatedWallet;
+  /**
+   * Balance available for new margin once `closing` of the position has been closed at `price` (a reversal first
+   * frees the margin and realizes the PnL of the part it closes)
+   */
+  private available(price: number, closing: number): number {
     const pos = this.positionQty;
-    return this.walletBalance + pos * (price - this.entryPrice) - (Math.abs(pos) * price) / this.leverage;
+    const size = Math.abs(pos);
+    if (size === 0) return this.walletBalance;
+    const realized = closing * (price - this.entryPrice) * Math.sign(pos);
+    if (this.config.marginMode === 'isolated') {
+      return this.walletBalance + realized - (this.isolatedWallet * (size - closing)) / size;
+    }
+    return this.walletBalance + pos * (price - this.entryPrice) - ((size - closing) * price) / this.leverage;
   }
 
   private applyFill(
@@ -457,7 +535,7 @@ export class SimBroker implements OrderPort {
       if (pos === 0) this.openTrade(dir);
       const size = Math.abs(pos) + qty;
       this.entryPrice = (Math.abs(pos) * this.entryPrice + qty * price) / size;
-      this.positionQty = dir * roundToStep(size, cfg.stepSize);
+      this.positionQty = dir * this.qtyRounder.round(size);
       if (isolated) this.isolatedWallet += (qty * price) / this.leverage;
       this.tEntryValue += qty * price;
       this.tEntryQty += qty;
@@ -473,14 +551,14 @@ export class SimBroker implements OrderPort {
       this.tExitValue += closeQty * price;
       this.tExitQty += closeQty;
       this.tFees += (fee * closeQty) / qty;
-      const left = roundToStep(size - closeQty, cfg.stepSize);
+      const left = this.qtyRounder.round(size - closeQty);
       if (isolated) this.isolatedWallet = left === 0 ? 0 : (this.isolatedWallet * left) / size;
       this.positionQty = Math.sign(pos) * left;
       if (left === 0) {
         this.entryPrice = 0;
         this.closeTrade(false);
       }
-      const flip = roundToStep(qty - closeQty, cfg.stepSize);
+      const flip = this.qtyRounder.round(qty - closeQty);
       if (flip > 0) {
         this.openTrade(dir);
         this.positionQty = dir * flip;
@@ -530,12 +608,14 @@ export class SimBroker implements OrderPort {
     this.liquidationPrice =
       this.positionQty === 0
         ? Number.NaN
-        : liquidationPrice({
-            qty: this.positionQty,
-            entryPrice: this.entryPrice,
-            walletBalance: this.config.marginMode === 'isolated' ? this.isolatedWallet : this.walletBalance,
-            brackets: this.config.brackets,
-          });
+        : liquidationPriceOneWay(
+            this.positionQty,
+            this.entryPrice,
+            this.config.marginMode === 'isolated' ? this.isolatedWallet : this.walletBalance,
+            0,
+            0,
+            this.config.brackets,
+          );
     this.dirty = true;
   }
 
@@ -562,7 +642,7 @@ export class SimBroker implements OrderPort {
       realizedPnl,
       positionAfter: this.positionQty,
     });
-    this.fills.push(fill);
+    if (this.retainHistory) this.fills.push(fill);
     this.newFills.push(fill);
   }
 
@@ -580,6 +660,14 @@ export class SimBroker implements OrderPort {
   }
 
   private closeTrade(liquidated: boolean): void {
+    const net = this.tRealized - this.tFees - this.tFunding;
+    this.tradeCount++;
+    if (net > 0) {
+      this.winningTrades++;
+      this.grossProfit += net;
+    } else this.grossLoss -= net;
+    this.tSide = 0;
+    if (!this.retainHistory) return;
     this.trades.push(
       Object.freeze({
         side: this.tSide > 0 ? 'long' : 'short',
@@ -591,11 +679,10 @@ export class SimBroker implements OrderPort {
         realizedPnl: this.tRealized,
         fees: this.tFees,
         funding: this.tFunding,
-        netPnl: this.tRealized - this.tFees - this.tFunding,
+        netPnl: net,
         liquidated,
       }),
     );
-    this.tSide = 0;
   }
 
   private close(list: Order[], at: number, status: Order['status'], reason: string): void {
@@ -604,6 +691,32 @@ export class SimBroker implements OrderPort {
     order.status = status;
     order.reason = reason;
     order.closedAt = this.time;
-    this.closedOrders.push(order);
+    if (this.retainHistory) this.closedOrders.push(order);
   }
+}
+
+/**
+ * The quiet-bar loop: writes equity until a bar's range reaches a trigger. A leaf function reading three columns,
+ * so V8 keeps one optimised version of it across runs.
+ */
+function quietRun(
+  bars: BarSeries,
+  from: number,
+  to: number,
+  down: number,
+  up: number,
+  wallet: number,
+  qty: number,
+  entry: number,
+  equity: Float64Array,
+): number {
+  const low = bars.low;
+  const high = bars.high;
+  const close = bars.close;
+  let j = from;
+  for (; j < to; j++) {
+    if ((low[j] as number) <= down || (high[j] as number) >= up) return j;
+    equity[j] = wallet + qty * ((close[j] as number) - entry);
+  }
+  return j;
 }

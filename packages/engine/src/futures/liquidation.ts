@@ -21,11 +21,29 @@ export interface LiquidationInput {
  * Returns 0 when the position cannot be liquidated (LP ≤ 0) and NaN when flat.
  */
 export function liquidationPrice(input: LiquidationInput): number {
-  const { qty, entryPrice, walletBalance, brackets } = input;
+  return liquidationPriceOneWay(
+    input.qty,
+    input.entryPrice,
+    input.walletBalance,
+    input.otherMaintMargin ?? 0,
+    input.otherUnrealizedPnl ?? 0,
+    input.brackets,
+  );
+}
+
+/** The same with positional arguments (no object per call on the broker's fill path) */
+export function liquidationPriceOneWay(
+  qty: number,
+  entryPrice: number,
+  walletBalance: number,
+  otherMaintMargin: number,
+  otherUnrealizedPnl: number,
+  brackets: readonly LeverageBracket[],
+): number {
   if (qty === 0) return Number.NaN;
   const side = qty > 0 ? 1 : -1;
   const pos = Math.abs(qty);
-  const base = walletBalance - (input.otherMaintMargin ?? 0) + (input.otherUnrealizedPnl ?? 0);
+  const base = walletBalance - otherMaintMargin + otherUnrealizedPnl;
   let bracket = bracketFor(brackets, pos * entryPrice);
   let lp = 0;
   for (let iter = 0; iter < brackets.length + 1; iter++) {

@@ -22,18 +22,44 @@ export function stepDecimals(step: number): number {
 /** Rounding modes: nearest for prices, down for quantities (never trade more than asked) */
 export type RoundMode = 'nearest' | 'down' | 'up';
 
-/** Rounds `value` to a multiple of `step`, with the result written exactly to the step's decimals */
+/**
+ * Rounds to multiples of one step with integer arithmetic: count × stepUnits / 10^decimals. Both factors are exact
+ * integers and dividing by a power of ten yields the double nearest to the decimal, i.e. the same value as parsing
+ * the decimal string, without building one (this runs on every fill).
+ */
+export class StepRounder {
+  private readonly pow: number;
+  private readonly units: number;
+
+  constructor(readonly step: number) {
+    const decimals = stepDecimals(step);
+    this.pow = 10 ** decimals;
+    this.units = Math.round(step * this.pow);
+  }
+
+  round(value: number, mode: RoundMode = 'nearest'): number {
+    // A tiny epsilon keeps 2.9999999999 (meaning 3 steps) from rounding down to 2 steps
+    const ratio = (value * this.pow) / this.units;
+    const count =
+      mode === 'nearest'
+        ? Math.round(ratio)
+        : mode === 'down'
+          ? Math.floor(ratio + 1e-9)
+          : Math.ceil(ratio - 1e-9);
+    return (count * this.units) / this.pow;
+  }
+}
+
+const rounders = new Map<number, StepRounder>();
+
+/** Rounds `value` to a multiple of `step`, with the result equal to the exact decimal multiple */
 export function roundToStep(value: number, step: number, mode: RoundMode = 'nearest'): number {
-  const decimals = stepDecimals(step);
-  // A tiny epsilon keeps 2.9999999999 (meaning 3 steps) from rounding down to 2 steps
-  const ratio = value / step;
-  const count =
-    mode === 'nearest'
-      ? Math.round(ratio)
-      : mode === 'down'
-        ? Math.floor(ratio + 1e-9)
-        : Math.ceil(ratio - 1e-9);
-  return Number((count * step).toFixed(decimals));
+  let r = rounders.get(step);
+  if (r === undefined) {
+    r = new StepRounder(step);
+    rounders.set(step, r);
+  }
+  return r.round(value, mode);
 }
 
 /** Rounds money to `decimals` places (reporting only; balances keep full float64 precision inside) */

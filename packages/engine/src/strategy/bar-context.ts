@@ -13,7 +13,8 @@ export class BarContext implements StrategyContext {
   ) {}
 
   get time(): number {
-    return this.series.openTime[this.at(0)] as number;
+    if (this.index < 0) this.outOfRange(0);
+    return this.series.openTime[this.index] as number;
   }
 
   get intervalMs(): number {
@@ -21,34 +22,41 @@ export class BarContext implements StrategyContext {
   }
 
   open(ago = 0): number {
-    return this.series.open[this.at(ago)] as number;
+    const i = this.index - ago;
+    if (ago < 0 || i < 0) this.outOfRange(ago);
+    return this.series.open[i] as number;
   }
 
   high(ago = 0): number {
-    return this.series.high[this.at(ago)] as number;
+    const i = this.index - ago;
+    if (ago < 0 || i < 0) this.outOfRange(ago);
+    return this.series.high[i] as number;
   }
 
   low(ago = 0): number {
-    return this.series.low[this.at(ago)] as number;
+    const i = this.index - ago;
+    if (ago < 0 || i < 0) this.outOfRange(ago);
+    return this.series.low[i] as number;
   }
 
   close(ago = 0): number {
-    return this.series.close[this.at(ago)] as number;
+    const i = this.index - ago;
+    if (ago < 0 || i < 0) this.outOfRange(ago);
+    return this.series.close[i] as number;
   }
 
   volume(ago = 0): number {
-    return this.series.volume[this.at(ago)] as number;
+    const i = this.index - ago;
+    if (ago < 0 || i < 0) this.outOfRange(ago);
+    return this.series.volume[i] as number;
   }
 
-  private at(ago: number): number {
-    const i = this.index - ago;
-    if (ago < 0 || i < 0) {
-      throw new EngineInputError(
-        ago < 0
-          ? `lookahead: a strategy asked for the bar ${-ago} after the current one`
-          : `no bar ${ago} bars ago yet`,
-      );
-    }
-    return i;
+  // Kept out of the accessors so they stay small enough to inline
+  private outOfRange(ago: number): never {
+    throw new EngineInputError(
+      ago < 0
+        ? `lookahead: a strategy asked for the bar ${-ago} after the current one`
+        : `no bar ${ago} bars ago yet`,
+    );
   }
 }

@@ -1,3 +1,4 @@
+import type { BarSeries } from '../bars/bars';
 import type { Fill } from '../broker/orders';
 import { StrategyError } from '../errors';
 import type { Strategy, StrategyContext } from './strategy';
@@ -17,6 +18,28 @@ export class GuardedStrategy {
       this.inner.onBar(ctx);
     } catch (error) {
       throw new StrategyError(this.id, ctx.index, 'onBar', error);
+    }
+  }
+
+  prepare(bars: BarSeries): void {
+    if (this.inner.prepare === undefined) return;
+    try {
+      this.inner.prepare(bars);
+    } catch (error) {
+      throw new StrategyError(this.id, -1, 'prepare', error);
+    }
+  }
+
+  idleUntil(index: number): number {
+    if (this.inner.idleUntil === undefined) return index + 1;
+    try {
+      const next = this.inner.idleUntil(index);
+      // Output check: a hint that goes backwards or is not a number would stall or skip the run
+      if (!(next > index))
+        throw new Error(`idleUntil(${index}) returned ${next}, expected a later bar index`);
+      return next;
+    } catch (error) {
+      throw new StrategyError(this.id, index, 'idleUntil', error);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { BarSeries } from '../bars/bars';
 import type { OrderPort } from '../broker/order-port';
 import type { Fill } from '../broker/orders';
 
@@ -29,6 +30,16 @@ export interface Strategy {
   onBar(ctx: StrategyContext): void;
   /** Called for every fill (optional; default: ignore) */
   onFill?(fill: Fill, ctx: StrategyContext): void;
+  /**
+   * Backtest only (optional): called once with the whole series before the first bar, to compute indicator columns
+   * in batch. Values at bar i may use bars ≤ i only; the live mode never calls it and must trade identically.
+   */
+  prepare?(bars: BarSeries): void;
+  /**
+   * Backtest only (optional): after onBar at bar i, the next bar index whose onBar can change anything, unless a
+   * fill comes first (fills always wake the strategy). Default i + 1. Lets the loop skip quiet bars.
+   */
+  idleUntil?(index: number): number;
 }
 
 /**

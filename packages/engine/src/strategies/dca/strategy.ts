@@ -31,6 +31,11 @@ class Dca implements Strategy {
     });
   }
 
+  /** During a cycle only fills matter; between cycles the next bar starts one */
+  idleUntil(index: number): number {
+    return this.inCycle ? Number.POSITIVE_INFINITY : index + 1;
+  }
+
   onFill(fill: Fill, ctx: StrategyContext): void {
     const broker = ctx.broker;
     const long = this.p.side === 'long';

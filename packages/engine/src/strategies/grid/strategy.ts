@@ -42,6 +42,11 @@ class Grid implements Strategy {
     }
   }
 
+  /** After the start the grid only reacts to fills, unless it watches for a break-out */
+  idleUntil(index: number): number {
+    return this.p.stopOutsidePct > 0 && !this.stopped ? index + 1 : Number.POSITIVE_INFINITY;
+  }
+
   private start(ctx: StrategyContext, price: number): void {
     const broker = ctx.broker;
     if (broker.leverage !== this.p.leverage) broker.setLeverage(this.p.leverage);

@@ -64,23 +64,30 @@ export class Ema implements Indicator<number, number> {
 export function emaBatch(values: Float64Array, period: number): Float64Array {
   checkPeriod('EMA', period);
   const k = 2 / (period + 1);
-  const out = new Float64Array(values.length).fill(Number.NaN);
+  const n = values.length;
+  const out = new Float64Array(n);
   let seed = 0;
-  let ema = Number.NaN;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i] as number;
-    checkInput('EMA', v);
-    if (i < period - 1) {
-      seed += v;
-      continue;
-    }
-    if (i === period - 1) {
-      seed += v;
-      ema = seed / period;
-    } else {
-      ema = (v - ema) * k + ema;
-    }
+  const warm = Math.min(period - 1, n);
+  for (let i = 0; i < warm; i++) {
+    seed += values[i] as number;
+    out[i] = Number.NaN;
+  }
+  if (n < period) return checked(out, values);
+  seed += values[period - 1] as number;
+  let ema = seed / period;
+  out[period - 1] = ema;
+  // Tight loop: a non-finite input poisons every later value, so one check at the end finds it
+  for (let i = period; i < n; i++) {
+    ema = ((values[i] as number) - ema) * k + ema;
     out[i] = ema;
+  }
+  return checked(out, values);
+}
+
+function checked(out: Float64Array, values: Float64Array): Float64Array {
+  const n = values.length;
+  if (n > 0 && !Number.isFinite(out[n - 1] as number) && n >= 1) {
+    for (let i = 0; i < n; i++) checkInput('EMA', values[i] as number);
   }
   return out;
 }
