@@ -63,6 +63,14 @@ export { EmaCrossParamsSchema } from './strategies/ema-cross/params';
 export { emaCrossStrategy } from './strategies/ema-cross/strategy';
 export { GridParamsSchema, gridLevels } from './strategies/grid/params';
 export { gridStrategy } from './strategies/grid/strategy';
+export type { Condition, Operand } from './strategies/signal-rules/params';
+export {
+  ConditionSchema,
+  OperandSchema,
+  RULE_INDICATORS,
+  SignalRulesParamsSchema,
+} from './strategies/signal-rules/params';
+export { signalRulesStrategy } from './strategies/signal-rules/strategy';
 export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';
 export type { Strategy, StrategyContext, StrategyDefinition } from './strategy/strategy';

@@ -7,6 +7,7 @@ import { builtInStrategies, getBuiltInStrategy } from './built-in';
 import { dcaStrategy } from './dca/strategy';
 import { emaCrossStrategy } from './ema-cross/strategy';
 import { gridStrategy } from './grid/strategy';
+import { signalRulesStrategy } from './signal-rules/strategy';
 
 const T0 = Date.UTC(2025, 0, 1, 1, 0);
 const settings: RunSettings = {
@@ -36,6 +37,32 @@ const active: [StrategyType, Record<string, unknown>][] = [
     { lower: 48_000, upper: 52_000, gridCount: 10, quantityPerGrid: 0.01, direction: 'neutral' },
   ],
   [dcaStrategy, { safetyOrderCount: 4, priceDeviation: 0.002, takeProfit: 0.002, stopLoss: 0.02 }],
+  [
+    signalRulesStrategy,
+    {
+      side: 'short',
+      entry: [
+        {
+          left: { kind: 'indicator', name: 'rsi', period: 7 },
+          op: 'crossesBelow',
+          right: { kind: 'value', value: 55 },
+        },
+        {
+          left: { kind: 'price', field: 'close' },
+          op: 'below',
+          right: { kind: 'indicator', name: 'bbMiddle', period: 20 },
+        },
+      ],
+      exit: [
+        {
+          left: { kind: 'indicator', name: 'macdHistogram' },
+          op: 'crossesAbove',
+          right: { kind: 'value', value: 0 },
+        },
+      ],
+      stopLossPct: 0.01,
+    },
+  ],
 ];
 
 describe('built-in strategies', () => {
@@ -213,5 +240,37 @@ describe('DCA on crafted paths', () => {
     expect(tp?.positionAfter).toBe(0);
     expect(r.trades[0]?.netPnl).toBeGreaterThan(0);
     expect(r.fills.at(-1)?.tag).toBe('base');
+  });
+});
+
+describe('Signal rules on crafted paths', () => {
+  const rules = {
+    entry: [
+      { left: { kind: 'price' }, op: 'crossesAbove', right: { kind: 'indicator', name: 'sma', period: 3 } },
+    ],
+    exit: [
+      { left: { kind: 'price' }, op: 'crossesBelow', right: { kind: 'indicator', name: 'sma', period: 3 } },
+    ],
+    leverage: 1,
+  };
+
+  it('enters when the close crosses above its SMA and exits when it crosses below', () => {
+    // SMA(3) is stable from bar 2; bar 3 (13) crosses above it, bar 6 (8) crosses below
+    const bars = path([10, 10, 10, 13, 14, 15, 8, 8]);
+    const r = runBacktest(signalRulesStrategy, rules, bars, settings);
+    expect(r.fills.map((f) => [f.barIndex, f.side, f.price])).toEqual([
+      [4, 'buy', 13],
+      [7, 'sell', 8],
+    ]);
+  });
+
+  it('names a malformed rule', () => {
+    expect(() =>
+      signalRulesStrategy.parseParams({
+        entry: [
+          { left: { kind: 'indicator', name: 'nope' }, op: 'above', right: { kind: 'value', value: 1 } },
+        ],
+      }),
+    ).toThrow(/signal-rules params: entry\.0\.left\.name/);
   });
 });
