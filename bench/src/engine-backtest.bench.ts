@@ -67,7 +67,9 @@ export default async function engineBacktestBench(): Promise<void> {
   const equity = new Float64Array(BARS);
   const settings: RunSettings = { broker: { makerFee: 0, takerFee: 0, slippageBps: 0, fundingRate: 0 } };
   const cases: [string, StrategyType, Record<string, unknown>][] = [
-    ['ema-cross', emaCrossStrategy, { fast: 12, slow: 26 }],
+    ['ema 12/26', emaCrossStrategy, { fast: 12, slow: 26 }],
+    // Same strategy, fewer reversals: shows how the ratio depends on the number of fills
+    ['ema 50/200', emaCrossStrategy, { fast: 50, slow: 200 }],
     ['grid', gridStrategy, { lower: 40_000, upper: 60_000, gridCount: 40, quantityPerGrid: 0.01 }],
     ['dca', dcaStrategy, { safetyOrderCount: 5, priceDeviation: 0.005, takeProfit: 0.005 }],
   ];

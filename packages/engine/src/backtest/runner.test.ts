@@ -52,6 +52,25 @@ describe('runner guard rails', () => {
     }
   });
 
+  it('hands the strategy frozen parameters', () => {
+    const type = strategyType({
+      id: 'mutator',
+      name: 'mutator',
+      description: 'tries to change its parameters',
+      interfaceVersion: INTERFACE_VERSION,
+      params: z.object({ levels: z.array(z.number()).default([1, 2]) }),
+      warmupBars: () => 0,
+      create: (p) => ({
+        onBar: () => {
+          p.levels.push(3);
+        },
+      }),
+    });
+    const params = { levels: [1, 2] };
+    expect(() => runBacktest(type, params, bars)).toThrow(StrategyError);
+    expect(params.levels).toEqual([1, 2]);
+  });
+
   it('names the bad broker setting', () => {
     expect(() =>
       runBacktest(

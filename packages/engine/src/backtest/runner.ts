@@ -53,10 +53,11 @@ export class StrategyRunner {
     const broker = this.broker;
     const ctx = this.ctx;
     ctx.index = i;
-    if (broker.newFills.length > 0) {
-      // Fills of this bar only: orders the strategy sends from onFill go in flight and act from the next bar
-      const fills = broker.newFills.splice(0, broker.newFills.length);
-      for (const fill of fills) this.strategy.onFill(fill, ctx);
+    const fills = broker.newFills;
+    if (fills.length > 0) {
+      // Fills of this bar only: orders sent from onFill go in flight, so no fill can be added while we iterate
+      for (let k = 0; k < fills.length; k++) this.strategy.onFill(fills[k] as Fill, ctx);
+      fills.length = 0;
     }
     this.strategy.onBar(ctx);
   }

@@ -40,7 +40,16 @@ export function strategyType<S extends z.ZodObject>(def: StrategyDefinition<S>):
     paramsSchema: def.params,
     parseParams: (input) => parse(input) as Record<string, unknown>,
     warmupBars: (params) => def.warmupBars(parse(params)),
-    create: (params) => def.create(parse(params)),
+    // A frozen copy: a strategy cannot change the parameters the caller (or the next sweep run) holds
+    create: (params) => def.create(deepFreeze(structuredClone(parse(params)))),
     paramsJsonSchema: () => z.toJSONSchema(def.params, { io: 'input' }),
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
