@@ -71,6 +71,8 @@ export {
   SignalRulesParamsSchema,
 } from './strategies/signal-rules/params';
 export { signalRulesStrategy } from './strategies/signal-rules/strategy';
+export { BarContext } from './strategy/bar-context';
+export { GuardedStrategy } from './strategy/guarded-strategy';
 export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';
 export type { Strategy, StrategyContext, StrategyDefinition } from './strategy/strategy';
