@@ -57,7 +57,8 @@ export class StrategyRunner {
     if (fills.length > 0) {
       // Fills of this bar only: orders sent from onFill go in flight, so no fill can be added while we iterate
       for (let k = 0; k < fills.length; k++) this.strategy.onFill(fills[k] as Fill, ctx);
-      fills.length = 0;
+      // pop() is inlined; assigning length = 0 goes through a slow builtin
+      while (fills.length > 0) fills.pop();
     }
     this.strategy.onBar(ctx);
   }

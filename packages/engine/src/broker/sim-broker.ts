@@ -55,6 +55,8 @@ export class SimBroker implements OrderPort {
   private time = Number.NaN;
   private nextFunding = Number.NaN;
   private fundingPtr = 0;
+  private fundingBarFor = Number.NaN;
+  private fundingBarIndex = 0;
   // Cached trigger bounds: something may fire when low ≤ downMax or high ≥ upMin
   private downMax = Number.NEGATIVE_INFINITY;
   private upMin = Number.POSITIVE_INFINITY;
@@ -206,14 +208,9 @@ export class SimBroker implements OrderPort {
    * in the bar's range) up to `to`, writing their equity; returns the first bar that needs processBar.
    */
   skipQuiet(from: number, to: number, equity: Float64Array): number {
-    if (
-      this.inFlightOrders.length > 0 ||
-      this.dirty ||
-      this.trailingCount > 0 ||
-      Number.isNaN(this.nextFunding)
-    ) {
-      return from;
-    }
+    if (this.inFlightOrders.length > 0 || Number.isNaN(this.nextFunding)) return from;
+    if (this.dirty) this.recomputeBounds();
+    if (this.trailingCount > 0) return from;
     // Stop before the next funding bar (found by binary search, not by reading every bar's time)
     const end = Math.min(to, this.fundingBar(from));
     const wallet = this.walletBalance;
@@ -227,8 +224,9 @@ export class SimBroker implements OrderPort {
     return j;
   }
 
-  /** Index of the first bar at or after `from` whose open time reaches the next funding time */
+  /** Index of the first bar at or after `from` whose open time reaches the next funding time (cached per funding) */
   private fundingBar(from: number): number {
+    if (this.fundingBarFor === this.nextFunding && this.fundingBarIndex >= from) return this.fundingBarIndex;
     const time = this.bars.openTime;
     let lo = from;
     let hi = this.bars.length;
@@ -237,6 +235,8 @@ export class SimBroker implements OrderPort {
       if ((time[mid] as number) < this.nextFunding) lo = mid + 1;
       else hi = mid;
     }
+    this.fundingBarFor = this.nextFunding;
+    this.fundingBarIndex = lo;
     return lo;
   }
 
