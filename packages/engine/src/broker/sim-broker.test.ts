@@ -171,6 +171,20 @@ describe('SimBroker accounting (hand-computed)', () => {
     expect(b.walletBalance).toBeCloseTo(0, 6);
   });
 
+  it('liquidates an isolated short when price rises to Binance’s price', () => {
+    const b = run(
+      [flat(10_000), flat(10_000), [10_000, 11_000, 10_000, 10_900]],
+      {
+        0: [{ side: 'sell', type: 'market', quantity: 1 }],
+      },
+      { marginMode: 'isolated' },
+    );
+    // (1000 + 0 + 10000) / (0.004 + 1) = 10956.1753
+    expect(b.fills[1]?.side).toBe('buy');
+    expect(b.fills[1]?.price).toBeCloseTo(11_000 / 1.004, 6);
+    expect(b.walletBalance).toBeCloseTo(10_000 - 5 - 1_000, 9);
+  });
+
   it('cancels open orders when it liquidates', () => {
     const b = run(
       [flat(10_000), flat(10_000), flat(10_000), [10_000, 10_000, 9_000, 9_100]],
@@ -237,6 +251,16 @@ describe('SimBroker orders', () => {
     });
     // Peak 120 → fires at 117.6
     expect(b.fills[1]?.price).toBeCloseTo(117.6, 9);
+  });
+
+  it('trails a buy stop above the lowest price for a short', () => {
+    const b = run([flat(100), flat(100), [100, 100, 90, 90], [90, 90, 80, 80], [80, 83, 80, 83]], {
+      0: [{ side: 'sell', type: 'market', quantity: 1 }],
+      1: [{ side: 'buy', type: 'trailing-stop-market', callbackRate: 0.03, quantity: 1, reduceOnly: true }],
+    });
+    // Trough 80 → fires at 82.4
+    expect(b.fills[1]?.price).toBeCloseTo(82.4, 9);
+    expect(b.positionQty).toBe(0);
   });
 
   it('rejects what the exchange would reject, with the reason', () => {

@@ -553,7 +553,8 @@ export class SimBroker implements OrderPort {
       this.tFees += (fee * closeQty) / qty;
       const left = this.qtyRounder.round(size - closeQty);
       if (isolated) this.isolatedWallet = left === 0 ? 0 : (this.isolatedWallet * left) / size;
-      this.positionQty = Math.sign(pos) * left;
+      // Never -0: a flat short must compare and serialise as 0
+      this.positionQty = left === 0 ? 0 : Math.sign(pos) * left;
       if (left === 0) {
         this.entryPrice = 0;
         this.closeTrade(false);

@@ -4,8 +4,10 @@ import { BarSeries, generateBars, type KlineRow } from '../bars/bars';
 import type { StrategyType } from '../strategy/registry';
 import { INTERFACE_VERSION } from '../strategy/strategy';
 import { builtInStrategies, getBuiltInStrategy } from './built-in';
+import { safetyOrderPlan } from './dca/params';
 import { dcaStrategy } from './dca/strategy';
 import { emaCrossStrategy } from './ema-cross/strategy';
+import { gridLevels } from './grid/params';
 import { gridStrategy } from './grid/strategy';
 import { signalRulesStrategy } from './signal-rules/strategy';
 
@@ -203,6 +205,49 @@ describe('Grid on crafted paths', () => {
       ['sell', 1, 1],
     ]);
     expect(r.orders.filter((o) => o.side === 'sell').every((o) => o.reduceOnly)).toBe(true);
+  });
+});
+
+describe('grid and DCA plans', () => {
+  it('spaces grid levels arithmetically or geometrically', () => {
+    expect(gridLevels({ lower: 100, upper: 200, gridCount: 4, spacing: 'arithmetic' })).toEqual([
+      100, 125, 150, 175, 200,
+    ]);
+    const geo = gridLevels({ lower: 100, upper: 400, gridCount: 2, spacing: 'geometric' });
+    expect(geo[1]).toBeCloseTo(200, 9);
+    expect(geo[2]).toBeCloseTo(400, 9);
+  });
+
+  it('scales safety-order steps and sizes', () => {
+    const plan = safetyOrderPlan(
+      dcaStrategy.parseParams({
+        safetyOrderCount: 3,
+        priceDeviation: 0.01,
+        stepScale: 2,
+        volumeScale: 3,
+        safetyOrderSize: 10,
+      }) as never,
+    );
+    // deviations 1 %, 1 + 2 = 3 %, 3 + 4 = 7 %; sizes 10, 30, 90
+    expect(plan.map((p) => p.size)).toEqual([10, 30, 90]);
+    const deviations = plan.map((p) => p.deviation);
+    [0.01, 0.03, 0.07].forEach((d, i) => {
+      expect(deviations[i]).toBeCloseTo(d, 12);
+    });
+  });
+
+  it('runs a short grid: sells its position up front and buys back reduce-only', () => {
+    const r = runBacktest(
+      gridStrategy,
+      { lower: 90, upper: 110, gridCount: 4, quantityPerGrid: 1, direction: 'short', leverage: 2 },
+      path([100, 100, 94, 94]),
+      settings,
+    );
+    // 2 levels below 100 → sell 2 at market; the buy at 95 reduces to 1
+    expect(r.fills.map((f) => [f.side, f.quantity, f.positionAfter])).toEqual([
+      ['sell', 2, -2],
+      ['buy', 1, -1],
+    ]);
   });
 });
 
