@@ -1,5 +1,7 @@
 // Core, browser-safe: no I/O, no clock, no Math.random. Worker-thread runners live in '@kestrel/engine/node'
 
+export type { LookaheadReport } from './backtest/lookahead';
+export { lookaheadCheck } from './backtest/lookahead';
 export type { Metrics, MetricsInput, TradeStats } from './backtest/metrics';
 export { computeMetrics, tradeStats } from './backtest/metrics';
 export type { BacktestOptions, BacktestResult, LiveStep, RunSettings } from './backtest/runner';
