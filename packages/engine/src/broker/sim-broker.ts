@@ -711,13 +711,29 @@ function quietRun(
   entry: number,
   equity: Float64Array,
 ): number {
+  const close = bars.close;
+  // One-sided variants read one range column instead of two (these loops are memory-bound)
+  if (up === Number.POSITIVE_INFINITY) {
+    const low = bars.low;
+    for (let j = from; j < to; j++) {
+      if ((low[j] as number) <= down) return j;
+      equity[j] = wallet + qty * ((close[j] as number) - entry);
+    }
+    return to;
+  }
+  if (down === Number.NEGATIVE_INFINITY) {
+    const high = bars.high;
+    for (let j = from; j < to; j++) {
+      if ((high[j] as number) >= up) return j;
+      equity[j] = wallet + qty * ((close[j] as number) - entry);
+    }
+    return to;
+  }
   const low = bars.low;
   const high = bars.high;
-  const close = bars.close;
-  let j = from;
-  for (; j < to; j++) {
+  for (let j = from; j < to; j++) {
     if ((low[j] as number) <= down || (high[j] as number) >= up) return j;
     equity[j] = wallet + qty * ((close[j] as number) - entry);
   }
-  return j;
+  return to;
 }
