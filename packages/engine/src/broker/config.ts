@@ -14,6 +14,11 @@ export const BrokerSettingsSchema = z.object({
   takerFee: z.number().min(0).max(0.01).default(0.0005),
   /** Adverse slippage on market, stop and trailing fills, in basis points of the fill price */
   slippageBps: z.number().min(0).max(1_000).default(1),
+  /**
+   * Market impact on top: the fill moves by this fraction of the price for an order as large as the bar's whole
+   * volume (linear in order size / bar volume; 0 = off). Big orders in thin bars pay more.
+   */
+  slippageImpact: z.number().min(0).max(1).default(0),
   liquidationFeeRate: z.number().min(0).max(0.1).default(0.0125),
   /** Constant funding rate per interval; overridden by `fundingRates` where given */
   fundingRate: z.number().min(-0.03).max(0.03).default(0.0001),

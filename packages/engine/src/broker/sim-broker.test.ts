@@ -62,6 +62,20 @@ describe('SimBroker accounting (hand-computed)', () => {
     expect(b.fills[0]?.price).toBe(100.1);
   });
 
+  it('adds market impact in proportion to order size over bar volume', () => {
+    // bars have volume 1; selling 0.5 with impact 0.02 moves 1 %, plus 1 bp: 100 × (1 − 0.0101) = 98.99
+    const b = run(
+      [flat(100), flat(100), flat(100)],
+      { 0: [{ side: 'sell', type: 'market', quantity: 0.5 }] },
+      {
+        slippageBps: 1,
+        slippageImpact: 0.02,
+        tickSize: 0.01,
+      },
+    );
+    expect(b.fills[0]?.price).toBe(98.99);
+  });
+
   it('realizes a partial close and keeps the rest at the same entry', () => {
     const b = run(
       [flat(100), flat(100), flat(120), flat(90), flat(90)],

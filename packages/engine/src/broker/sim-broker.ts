@@ -470,9 +470,11 @@ export class SimBroker implements OrderPort {
       qty = Math.min(qty, Math.abs(pos));
     }
     let fillPrice = price;
-    if (liquidity === 'taker' && order.type !== 'limit' && cfg.slippageBps > 0) {
+    if (liquidity === 'taker' && order.type !== 'limit' && (cfg.slippageBps > 0 || cfg.slippageImpact > 0)) {
+      const volume = this.bars.volume[this.barIndex] as number;
+      const impact = cfg.slippageImpact > 0 && volume > 0 ? (cfg.slippageImpact * qty) / volume : 0;
       fillPrice = this.priceRounder.round(
-        price * (1 + (dir * cfg.slippageBps) / 10_000),
+        price * (1 + dir * (cfg.slippageBps / 10_000 + impact)),
         dir > 0 ? 'up' : 'down',
       );
     }
