@@ -77,5 +77,5 @@ export { BarContext } from './strategy/bar-context';
 export { GuardedStrategy } from './strategy/guarded-strategy';
 export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';
-export type { Strategy, StrategyContext, StrategyDefinition } from './strategy/strategy';
+export type { PrepareCache, Strategy, StrategyContext, StrategyDefinition } from './strategy/strategy';
 export { INTERFACE_VERSION } from './strategy/strategy';

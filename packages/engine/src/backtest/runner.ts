@@ -12,6 +12,7 @@ import type { LeverageBracket } from '../futures/brackets';
 import { BarContext } from '../strategy/bar-context';
 import { GuardedStrategy } from '../strategy/guarded-strategy';
 import type { StrategyType } from '../strategy/registry';
+import type { PrepareCache } from '../strategy/strategy';
 import { computeMetrics, type Metrics } from './metrics';
 
 /** Account settings plus optional exchange data (leverage brackets, historical funding rates) */
@@ -64,8 +65,8 @@ export class StrategyRunner {
   }
 
   /** Backtest mode: batch precompute over the whole series */
-  prepare(): void {
-    this.strategy.prepare(this.series);
+  prepare(cache: PrepareCache = new Map()): void {
+    this.strategy.prepare(this.series, cache);
   }
 
   idleUntil(i: number): number {
@@ -78,6 +79,8 @@ export interface BacktestOptions {
   equityBuffer?: Float64Array;
   /** Keep fills, trades and orders in the result (default true; sweeps turn it off) */
   keepDetails?: boolean;
+  /** Batch columns shared across runs over the same, unchanged bars (a sweep passes one per bar series) */
+  prepareCache?: PrepareCache;
 }
 
 export interface BacktestResult {
@@ -110,7 +113,7 @@ export function runBacktest(
   const runner = new StrategyRunner(type, params, bars, config, keep);
   const broker = runner.broker;
   const close = bars.close;
-  runner.prepare();
+  runner.prepare(options.prepareCache);
   // The strategy sees every bar it asked for and every bar with a fill; the broker sees every bar
   let wake = 0;
   let i = 0;

@@ -92,6 +92,8 @@ export function runCombos(
   settings: RunSettings = {},
 ): SweepResult[] {
   const equity = new Float64Array(bars.length);
+  // Combinations that share indicator settings share their batch columns
+  const prepareCache = new Map<string, unknown>();
   return combos.map((params) => {
     let parsed: Record<string, unknown>;
     try {

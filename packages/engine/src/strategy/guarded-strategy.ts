@@ -1,7 +1,7 @@
 import type { BarSeries } from '../bars/bars';
 import type { Fill } from '../broker/orders';
 import { StrategyError } from '../errors';
-import type { Strategy, StrategyContext } from './strategy';
+import type { PrepareCache, Strategy, StrategyContext } from './strategy';
 
 /**
  * Calls a strategy's hooks so that any throw becomes a StrategyError naming the strategy, hook and bar.
@@ -21,10 +21,10 @@ export class GuardedStrategy {
     }
   }
 
-  prepare(bars: BarSeries): void {
+  prepare(bars: BarSeries, cache: PrepareCache): void {
     if (this.inner.prepare === undefined) return;
     try {
-      this.inner.prepare(bars);
+      this.inner.prepare(bars, cache);
     } catch (error) {
       throw new StrategyError(this.id, -1, 'prepare', error);
     }

@@ -24,6 +24,9 @@ export interface StrategyContext {
   readonly broker: OrderPort;
 }
 
+/** Batch columns shared by the runs of one sweep over the same bars, keyed by what they depend on */
+export type PrepareCache = Map<string, unknown>;
+
 /** A running strategy: pure reactions to closed bars and fills, no clock or randomness of its own */
 export interface Strategy {
   /** Called once per closed bar, after that bar's fills were delivered */
@@ -33,8 +36,9 @@ export interface Strategy {
   /**
    * Backtest only (optional): called once with the whole series before the first bar, to compute indicator columns
    * in batch. Values at bar i may use bars ≤ i only; the live mode never calls it and must trade identically.
+   * `cache` lives as long as the bars do not change (one sweep): store columns that other parameter sets reuse.
    */
-  prepare?(bars: BarSeries): void;
+  prepare?(bars: BarSeries, cache: PrepareCache): void;
   /**
    * Backtest only (optional): after onBar at bar i, the next bar index whose onBar can change anything, unless a
    * fill comes first (fills always wake the strategy). Default i + 1. Lets the loop skip quiet bars.

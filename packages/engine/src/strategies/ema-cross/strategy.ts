@@ -2,9 +2,20 @@ import type { BarSeries } from '../../bars/bars';
 import type { Fill } from '../../broker/orders';
 import { Ema } from '../../indicators/average/ema/ema';
 import { strategyType } from '../../strategy/registry';
-import { INTERFACE_VERSION, type Strategy, type StrategyContext } from '../../strategy/strategy';
+import {
+  INTERFACE_VERSION,
+  type PrepareCache,
+  type Strategy,
+  type StrategyContext,
+} from '../../strategy/strategy';
 import { qtyForEquityFraction } from '../shared/position-sizing';
 import { type EmaCrossParams, EmaCrossParamsSchema } from './params';
+
+/** Bars where the EMAs cross and the direction (+1 up, −1 down) */
+interface Crossings {
+  at: readonly number[];
+  dirs: readonly number[];
+}
 
 /**
  * Goes long when the fast EMA crosses above the slow one and short when it crosses below (or only exits, for a
@@ -16,8 +27,8 @@ class EmaCross implements Strategy {
   private prevDiff = Number.NaN;
   private started = false;
   // Backtest mode: the crossing bars (and +1 up / −1 down) found by one fused pass in prepare()
-  private crossAt: number[] | null = null;
-  private crossDir: number[] = [];
+  private crossAt: readonly number[] | null = null;
+  private crossDir: readonly number[] = [];
   private crossPtr = 0;
 
   constructor(private readonly p: EmaCrossParams) {
@@ -78,12 +89,19 @@ class EmaCross implements Strategy {
    * One pass computing both EMAs with exactly the streaming arithmetic (SMA seed, then (x − ema)·k + ema) and
    * recording where they cross; the value at bar i only uses closes up to i.
    */
-  prepare(bars: BarSeries): void {
-    const at: number[] = [];
-    const dirs: number[] = [];
-    findCrossings(bars.close, bars.length, this.p.fast, this.p.slow, at, dirs);
-    this.crossAt = at;
-    this.crossDir = dirs;
+  prepare(bars: BarSeries, cache: PrepareCache): void {
+    const key = `ema-cross:${this.p.fast}:${this.p.slow}`;
+    let crossings = cache.get(key) as Crossings | undefined;
+    if (crossings === undefined) {
+      const at: number[] = [];
+      const dirs: number[] = [];
+      findCrossings(bars.close, bars.length, this.p.fast, this.p.slow, at, dirs);
+      // Frozen: other runs of the sweep read the same arrays
+      crossings = { at: Object.freeze(at), dirs: Object.freeze(dirs) };
+      cache.set(key, crossings);
+    }
+    this.crossAt = crossings.at;
+    this.crossDir = crossings.dirs;
   }
 
   /** The next crossing bar: nothing else makes this strategy act */
