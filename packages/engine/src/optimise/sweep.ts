@@ -104,6 +104,7 @@ export function runCombos(
     const { metrics } = runBacktest(type, parsed, bars, settings, {
       equityBuffer: equity,
       keepDetails: false,
+      prepareCache,
     });
     return { params, metrics, error: null };
   });
