@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RunSettings } from '../backtest/runner';
+import { type RunSettings, runBacktest } from '../backtest/runner';
 import { generateBars } from '../bars/bars';
 import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
-import { expandGrid, rankResults, runSweep } from './sweep';
+import { expandGrid, rankResults, runCombos, runSweep } from './sweep';
 import { walkForward, walkForwardWindows } from './walk-forward';
 
 const settings: RunSettings = { broker: { fundingRate: 0, minNotional: 5 } };
@@ -42,6 +42,16 @@ describe('parameter sweep', () => {
     expect(rankResults(results, 'maxDrawdown')[0]?.metrics?.maxDrawdown).toBeLessThanOrEqual(
       Math.min(a?.metrics?.maxDrawdown as number, b?.metrics?.maxDrawdown as number),
     );
+  });
+});
+
+describe('sweep runs', () => {
+  it('give each combination the metrics of its own backtest (shared batch columns change nothing)', () => {
+    const combos = expandGrid({}, { fast: [5, 8], stopLossPct: [0, 0.01, 0.02] });
+    const results = runCombos(emaCrossStrategy, combos, bars, settings);
+    results.forEach((r, i) => {
+      expect(r.metrics).toEqual(runBacktest(emaCrossStrategy, combos[i], bars, settings).metrics);
+    });
   });
 });
 
