@@ -79,3 +79,4 @@ export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';
 export type { PrepareCache, Strategy, StrategyContext, StrategyDefinition } from './strategy/strategy';
 export { INTERFACE_VERSION } from './strategy/strategy';
+export { StrategyDriver } from './strategy/strategy-driver';

@@ -9,10 +9,9 @@ import type { Fill, OrderView, Trade } from '../broker/orders';
 import { SimBroker } from '../broker/sim-broker';
 import { EngineInputError } from '../errors';
 import type { LeverageBracket } from '../futures/brackets';
-import { BarContext } from '../strategy/bar-context';
-import { GuardedStrategy } from '../strategy/guarded-strategy';
 import type { StrategyType } from '../strategy/registry';
 import type { PrepareCache } from '../strategy/strategy';
+import { StrategyDriver } from '../strategy/strategy-driver';
 import { computeMetrics, type Metrics } from './metrics';
 
 /** Account settings plus optional exchange data (leverage brackets, historical funding rates) */
@@ -23,13 +22,12 @@ export interface RunSettings {
 }
 
 /**
- * Runs one strategy over a bar series, one closed bar at a time; the backtest loop and the live session both
- * drive this, so a strategy trades identically in both.
+ * Runs one strategy over a bar series against the simulated broker, one closed bar at a time; the backtest loop
+ * and the live (paper) session both drive this, so a strategy trades identically in both.
  */
 export class StrategyRunner {
   readonly broker: SimBroker;
-  readonly ctx: BarContext;
-  private readonly strategy: GuardedStrategy;
+  private readonly driver: StrategyDriver;
 
   constructor(
     type: StrategyType,
@@ -39,8 +37,7 @@ export class StrategyRunner {
     retainHistory = true,
   ) {
     this.broker = new SimBroker(config, series, retainHistory);
-    this.ctx = new BarContext(series, this.broker);
-    this.strategy = new GuardedStrategy(type.id, type.create(params));
+    this.driver = new StrategyDriver(type, params, series, this.broker);
   }
 
   /** Processes bar i: fills and funding first, then the strategy reacts to the closed bar */
@@ -51,26 +48,16 @@ export class StrategyRunner {
 
   /** Hands bar i's fills and then the closed bar itself to the strategy */
   react(i: number): void {
-    const broker = this.broker;
-    const ctx = this.ctx;
-    ctx.index = i;
-    const fills = broker.newFills;
-    if (fills.length > 0) {
-      // Fills of this bar only: orders sent from onFill go in flight, so no fill can be added while we iterate
-      for (let k = 0; k < fills.length; k++) this.strategy.onFill(fills[k] as Fill, ctx);
-      // pop() is inlined; assigning length = 0 goes through a slow builtin
-      while (fills.length > 0) fills.pop();
-    }
-    this.strategy.onBar(ctx);
+    this.driver.onBarClosed(i, this.broker.newFills);
   }
 
   /** Backtest mode: batch precompute over the whole series */
   prepare(cache: PrepareCache = new Map()): void {
-    this.strategy.prepare(this.series, cache);
+    this.driver.strategy.prepare(this.series, cache);
   }
 
   idleUntil(i: number): number {
-    return this.strategy.idleUntil(i);
+    return this.driver.strategy.idleUntil(i);
   }
 }
 
