@@ -1,4 +1,5 @@
 import { assertFinite, EngineInputError } from '../errors';
+import { StepRounder } from '../math/rounding';
 import { createRandom } from '../random/prng';
 
 /**
@@ -155,12 +156,14 @@ export function generateBars(options: SyntheticBarsOptions): BarSeries {
   const random = createRandom(seed);
   const series = new BarSeries(intervalMs, count);
   const { openTime, open, high, low, close, volume } = series;
-  const round = (x: number) => Math.max(tick, Math.round(x / tick) * tick);
+  const rounder = new StepRounder(tick);
+  // Exact tick multiples, as the exchange would print them
+  const round = (x: number) => Math.max(tick, rounder.round(x));
   for (let i = 0; i < count; i++) {
     const o = round(price);
     const c = round(o * Math.exp(vol * random.normal()));
-    const h = Math.max(o, c) + round(o * vol * random.next());
-    const l = Math.max(tick, Math.min(o, c) - round(o * vol * random.next()));
+    const h = round(Math.max(o, c) + round(o * vol * random.next()));
+    const l = round(Math.min(o, c) - round(o * vol * random.next()));
     openTime[i] = time;
     open[i] = o;
     high[i] = h;
