@@ -1,0 +1,33 @@
+import { RemoteSlot } from '@kestrel/shared-runtime/federation';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { remotePages } from './paths';
+import { LandingPage } from './routes/landing';
+import { OnboardingPage } from './routes/onboarding';
+import { RouterErrorPage } from './routes/router-error';
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouterErrorPage />,
+    children: [
+      { path: '/', element: <LandingPage /> },
+      { path: '/onboarding', element: <OnboardingPage /> },
+      {
+        // Loaded on first use, so the public pages do not pay for the layout (and its tooltips)
+        lazy: async () => ({ Component: (await import('./layout/dashboard-layout')).DashboardLayout }),
+        children: remotePages.map((page) => ({
+          path: page.path,
+          // key: a new slot per page, so one page's failure or retry never leaks into the next
+          element: (
+            <RemoteSlot key={page.path} remote={page.remote} module={page.module} title={page.title} />
+          ),
+        })),
+      },
+      // Spec §2: any unknown path redirects to /
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}
