@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { BarSeries, generateBars } from '../bars/bars';
+import { EngineInputError, StrategyError } from '../errors';
+import { strategyType } from '../strategy/registry';
+import { INTERFACE_VERSION, type StrategyContext } from '../strategy/strategy';
+import { computeMetrics } from './metrics';
+import { runBacktest } from './runner';
+
+const T0 = Date.UTC(2025, 0, 1, 1, 0);
+
+function probe(onBar: (ctx: StrategyContext) => void) {
+  return strategyType({
+    id: 'probe',
+    name: 'probe',
+    description: 'test strategy',
+    interfaceVersion: INTERFACE_VERSION,
+    params: z.object({}),
+    warmupBars: () => 0,
+    create: () => ({ onBar }),
+  });
+}
+
+describe('runner guard rails', () => {
+  const bars = generateBars({ seed: 1, count: 50, startTime: T0 });
+
+  it('turns a throw inside a strategy into a StrategyError naming strategy, hook and bar', () => {
+    const type = probe((ctx) => {
+      if (ctx.index === 7) throw new Error('boom');
+    });
+    expect(() => runBacktest(type, {}, bars)).toThrow(StrategyError);
+    expect(() => runBacktest(type, {}, bars)).toThrow('strategy "probe" failed in onBar at bar 7: boom');
+  });
+
+  it('refuses to read a future bar', () => {
+    const type = probe((ctx) => {
+      ctx.close(-1);
+    });
+    expect(() => runBacktest(type, {}, bars)).toThrow(/lookahead/);
+  });
+
+  it('fails fast when a strategy sends a NaN quantity', () => {
+    const type = probe((ctx) => {
+      ctx.broker.submit({ side: 'buy', type: 'market', quantity: Number.NaN });
+    });
+    try {
+      runBacktest(type, {}, bars);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(StrategyError);
+      expect((error as StrategyError).cause).toBeInstanceOf(EngineInputError);
+    }
+  });
+
+  it('hands the strategy frozen parameters', () => {
+    const type = strategyType({
+      id: 'mutator',
+      name: 'mutator',
+      description: 'tries to change its parameters',
+      interfaceVersion: INTERFACE_VERSION,
+      params: z.object({ levels: z.array(z.number()).default([1, 2]) }),
+      warmupBars: () => 0,
+      create: (p) => ({
+        onBar: () => {
+          p.levels.push(3);
+        },
+      }),
+    });
+    const params = { levels: [1, 2] };
+    expect(() => runBacktest(type, params, bars)).toThrow(StrategyError);
+    expect(params.levels).toEqual([1, 2]);
+  });
+
+  it('names the bad broker setting', () => {
+    expect(() =>
+      runBacktest(
+        probe(() => {}),
+        {},
+        bars,
+        { broker: { leverage: 500 } },
+      ),
+    ).toThrow(/broker settings: leverage/);
+  });
+
+  it('rejects bars that are out of order or inconsistent', () => {
+    const s = new BarSeries(60_000);
+    s.append(T0, 1, 2, 0.5, 1.5, 1);
+    expect(() => s.append(T0, 1, 2, 0.5, 1.5, 1)).toThrow(/not after the previous bar/);
+    expect(() => s.append(T0 + 60_000, 1, 1.2, 0.5, 1.5, 1)).toThrow(/high\/low must contain/);
+    expect(() => s.append(T0 + 60_000, Number.NaN, 2, 0.5, 1.5, 1)).toThrow(
+      /bar 1 open must be a finite number/,
+    );
+  });
+});
+
+describe('metrics', () => {
+  it('computes returns, drawdown and trade figures by hand', () => {
+    // 4 days of daily bars: 100 → 120 → 90 → 110 (initial 100)
+    const m = computeMetrics({
+      equity: Float64Array.of(120, 90, 110, 110),
+      length: 4,
+      intervalMs: 86_400_000,
+      initialBalance: 100,
+      trades: [{ netPnl: 30 } as never, { netPnl: -10 } as never, { netPnl: -5 } as never],
+      barsInPosition: 3,
+      feesPaid: 1,
+      fundingPaid: 0.5,
+      liquidations: 0,
+    });
+    expect(m.totalReturn).toBeCloseTo(0.1, 12);
+    expect(m.maxDrawdown).toBeCloseTo(0.25, 12); // 120 → 90
+    expect(m.winRate).toBeCloseTo(1 / 3, 12);
+    expect(m.profitFactor).toBeCloseTo(2, 12); // 30 / 15
+    expect(m.exposure).toBe(0.75);
+    // daily returns 0.2, −0.25, 0.2222, 0
+    const rs = [0.2, -0.25, 110 / 90 - 1, 0];
+    const mean = rs.reduce((a, b) => a + b) / 4;
+    const sd = Math.sqrt(rs.reduce((a, r) => a + (r - mean) ** 2, 0) / 3);
+    expect(m.sharpe).toBeCloseTo((mean / sd) * Math.sqrt(365), 9);
+    expect(m.sortino).toBeCloseTo((mean / Math.sqrt(0.0625 / 4)) * Math.sqrt(365), 9);
+    expect(m.annualisedReturn).toBeCloseTo(1.1 ** (365 / 4) - 1, 6);
+    expect(m.calmar).toBeCloseTo(m.annualisedReturn / 0.25, 6);
+  });
+
+  it('reports a profit factor of null without losing trades', () => {
+    const m = computeMetrics({
+      equity: Float64Array.of(100),
+      length: 1,
+      intervalMs: 60_000,
+      initialBalance: 100,
+      trades: [],
+      barsInPosition: 0,
+      feesPaid: 0,
+      fundingPaid: 0,
+      liquidations: 0,
+    });
+    expect(m.profitFactor).toBeNull();
+    expect(m.sharpe).toBe(0);
+  });
+});

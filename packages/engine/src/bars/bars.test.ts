@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { BarSeries, barsFromKlines, generateBars, intervalToMs, type KlineRow } from './bars';
+
+describe('bars', () => {
+  it('loads Binance kline rows (prices as strings) into columns', () => {
+    const rows: KlineRow[] = [
+      [
+        1_700_000_000_000,
+        '37000.10',
+        '37010.00',
+        '36990.50',
+        '37005.20',
+        '12.345',
+        1_700_000_059_999,
+        '456789.1',
+        100,
+        '6',
+        '222',
+        '0',
+      ],
+      [
+        1_700_000_060_000,
+        '37005.20',
+        '37020.00',
+        '37000.00',
+        '37015.00',
+        '3.2',
+        1_700_000_119_999,
+        '1',
+        5,
+        '1',
+        '1',
+        '0',
+      ],
+    ];
+    const bars = barsFromKlines(rows, '1m');
+    expect(bars.length).toBe(2);
+    expect(bars.intervalMs).toBe(60_000);
+    expect(Array.from(bars.close.subarray(0, 2))).toEqual([37005.2, 37015]);
+    expect(bars.volume[0]).toBe(12.345);
+  });
+
+  it('names what is wrong with a bad kline or interval', () => {
+    expect(() => barsFromKlines([[1, '1', '1', '1', '1']] as unknown as KlineRow[], '1m')).toThrow(
+      /kline 0 must be an array/,
+    );
+    expect(() => barsFromKlines([[1, 'x', '1', '1', '1', '1']], '1m')).toThrow(
+      /bar 0 open must be a finite number/,
+    );
+    expect(() => intervalToMs('7m')).toThrow(/interval must be one of/);
+  });
+
+  it('grows when bars are appended live and slices copies for windows', () => {
+    const s = new BarSeries(60_000, 1);
+    for (let i = 0; i < 5; i++) s.append(i * 60_000, 10 + i, 11 + i, 9 + i, 10 + i, 1);
+    expect(s.length).toBe(5);
+    expect(s.close.length).toBeGreaterThanOrEqual(5);
+    const w = s.slice(1, 3);
+    expect(Array.from(w.close.subarray(0, w.length))).toEqual([11, 12]);
+    w.close[0] = 0;
+    expect(s.close[1]).toBe(11);
+  });
+
+  it('generates the same bars for the same seed and different ones otherwise', () => {
+    const a = generateBars({ seed: 5, count: 100 });
+    const b = generateBars({ seed: 5, count: 100 });
+    const c = generateBars({ seed: 6, count: 100 });
+    expect(b.close).toEqual(a.close);
+    expect(c.close).not.toEqual(a.close);
+    for (let i = 0; i < 100; i++) {
+      expect(a.high[i]).toBeGreaterThanOrEqual(Math.max(a.open[i] as number, a.close[i] as number));
+      expect(a.low[i]).toBeLessThanOrEqual(Math.min(a.open[i] as number, a.close[i] as number));
+    }
+  });
+});

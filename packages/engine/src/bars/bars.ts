@@ -1,0 +1,178 @@
+import { assertFinite, EngineInputError } from '../errors';
+import { StepRounder } from '../math/rounding';
+import { createRandom } from '../random/prng';
+
+/**
+ * Columnar OHLCV bars: one Float64Array per field, so the hot loop reads contiguous numbers and never allocates.
+ *
+ * The same class serves backtests (filled once, `length === capacity`) and live runs (bars appended as they
+ * close; the arrays grow by doubling, so read them through the series, not through a saved array reference).
+ */
+export class BarSeries {
+  length = 0;
+  openTime: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+
+  constructor(
+    /** Bar length in milliseconds (60_000 for 1m) */
+    readonly intervalMs: number,
+    capacity = 1024,
+  ) {
+    if (!(intervalMs > 0)) throw new EngineInputError(`intervalMs must be positive, got ${intervalMs}`);
+    const size = Math.max(1, capacity);
+    this.openTime = new Float64Array(size);
+    this.open = new Float64Array(size);
+    this.high = new Float64Array(size);
+    this.low = new Float64Array(size);
+    this.close = new Float64Array(size);
+    this.volume = new Float64Array(size);
+  }
+
+  /** Appends one closed bar after checking it is finite, consistent and later than the previous one */
+  append(openTime: number, open: number, high: number, low: number, close: number, volume: number): void {
+    const i = this.length;
+    assertFinite(openTime, `bar ${i} openTime`);
+    assertFinite(open, `bar ${i} open`);
+    assertFinite(high, `bar ${i} high`);
+    assertFinite(low, `bar ${i} low`);
+    assertFinite(close, `bar ${i} close`);
+    assertFinite(volume, `bar ${i} volume`);
+    if (!(low > 0)) throw new EngineInputError(`bar ${i} low must be positive, got ${low}`);
+    if (high < Math.max(open, close) || low > Math.min(open, close)) {
+      throw new EngineInputError(
+        `bar ${i} high/low must contain open and close (o=${open} h=${high} l=${low} c=${close})`,
+      );
+    }
+    if (volume < 0) throw new EngineInputError(`bar ${i} volume must not be negative, got ${volume}`);
+    if (i > 0 && !(openTime > (this.openTime[i - 1] as number))) {
+      throw new EngineInputError(`bar ${i} openTime ${openTime} is not after the previous bar's`);
+    }
+    if (i === this.openTime.length) this.grow();
+    this.openTime[i] = openTime;
+    this.open[i] = open;
+    this.high[i] = high;
+    this.low[i] = low;
+    this.close[i] = close;
+    this.volume[i] = volume;
+    this.length = i + 1;
+  }
+
+  /** A copy of bars [start, end) as a new series (walk-forward windows) */
+  slice(start: number, end: number): BarSeries {
+    const from = Math.max(0, start);
+    const to = Math.min(this.length, end);
+    const out = new BarSeries(this.intervalMs, Math.max(1, to - from));
+    out.openTime.set(this.openTime.subarray(from, to));
+    out.open.set(this.open.subarray(from, to));
+    out.high.set(this.high.subarray(from, to));
+    out.low.set(this.low.subarray(from, to));
+    out.close.set(this.close.subarray(from, to));
+    out.volume.set(this.volume.subarray(from, to));
+    out.length = Math.max(0, to - from);
+    return out;
+  }
+
+  private grow(): void {
+    const size = this.openTime.length * 2;
+    const grow = (a: Float64Array) => {
+      const b = new Float64Array(size);
+      b.set(a);
+      return b;
+    };
+    this.openTime = grow(this.openTime);
+    this.open = grow(this.open);
+    this.high = grow(this.high);
+    this.low = grow(this.low);
+    this.close = grow(this.close);
+    this.volume = grow(this.volume);
+  }
+}
+
+/** One row of Binance `GET /fapi/v1/klines`: `[openTime,"o","h","l","c","vol",closeTime,…]` */
+export type KlineRow = readonly [number, string, string, string, string, string, ...unknown[]];
+
+const INTERVALS: Record<string, number> = {
+  '1m': 60_000,
+  '3m': 180_000,
+  '5m': 300_000,
+  '15m': 900_000,
+  '30m': 1_800_000,
+  '1h': 3_600_000,
+  '2h': 7_200_000,
+  '4h': 14_400_000,
+  '6h': 21_600_000,
+  '8h': 28_800_000,
+  '12h': 43_200_000,
+  '1d': 86_400_000,
+};
+
+/** Milliseconds of a Binance interval name ('1m', '4h', '1d'…) */
+export function intervalToMs(interval: string): number {
+  const ms = INTERVALS[interval];
+  if (ms === undefined) {
+    throw new EngineInputError(
+      `interval must be one of ${Object.keys(INTERVALS).join(', ')}, got "${interval}"`,
+    );
+  }
+  return ms;
+}
+
+/** Loads Binance kline rows (strings for prices, as the exchange sends them) into a columnar series */
+export function barsFromKlines(rows: readonly KlineRow[], interval: string): BarSeries {
+  const series = new BarSeries(intervalToMs(interval), rows.length);
+  rows.forEach((row, i) => {
+    if (!Array.isArray(row) || row.length < 6)
+      throw new EngineInputError(`kline ${i} must be an array of at least 6 fields`);
+    series.append(row[0], Number(row[1]), Number(row[2]), Number(row[3]), Number(row[4]), Number(row[5]));
+  });
+  return series;
+}
+
+/** Options of the synthetic bar generator used by tests and benchmarks */
+export interface SyntheticBarsOptions {
+  seed: number;
+  count: number;
+  startTime?: number;
+  intervalMs?: number;
+  startPrice?: number;
+  /** Standard deviation of the per-bar log return */
+  volatility?: number;
+  /** Tick the prices are rounded to */
+  tickSize?: number;
+}
+
+/** A seeded random walk (log-normal), rounded to the tick: identical bars for the same seed */
+export function generateBars(options: SyntheticBarsOptions): BarSeries {
+  const { seed, count } = options;
+  const intervalMs = options.intervalMs ?? 60_000;
+  const tick = options.tickSize ?? 0.1;
+  const vol = options.volatility ?? 0.001;
+  let time = options.startTime ?? Date.UTC(2025, 0, 1);
+  let price = options.startPrice ?? 50_000;
+  const random = createRandom(seed);
+  const series = new BarSeries(intervalMs, count);
+  const { openTime, open, high, low, close, volume } = series;
+  const rounder = new StepRounder(tick);
+  // Exact tick multiples, as the exchange would print them
+  const round = (x: number) => Math.max(tick, rounder.round(x));
+  for (let i = 0; i < count; i++) {
+    const o = round(price);
+    const c = round(o * Math.exp(vol * random.normal()));
+    const h = round(Math.max(o, c) + round(o * vol * random.next()));
+    const l = round(Math.min(o, c) - round(o * vol * random.next()));
+    openTime[i] = time;
+    open[i] = o;
+    high[i] = h;
+    low[i] = l;
+    close[i] = c;
+    volume[i] = 1 + 100 * random.next();
+    time += intervalMs;
+    price = c;
+  }
+  series.length = count;
+  return series;
+}

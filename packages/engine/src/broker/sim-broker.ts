@@ -1,0 +1,741 @@
+import type { BarSeries } from '../bars/bars';
+import { assertFinite, EngineInputError } from '../errors';
+import { maxNotionalAt } from '../futures/brackets';
+import { nextFundingTime } from '../futures/funding';
+import { liquidationPriceOneWay } from '../futures/liquidation';
+import { StepRounder } from '../math/rounding';
+import type { BrokerConfig } from './config';
+import type { OrderPort } from './order-port';
+import { type Fill, Order, type OrderRequest, type OrderView, type Trade } from './orders';
+
+const EMPTY_TAG = '';
+
+/**
+ * A one-way USDⓈ-M futures account for one symbol, simulated bar by bar with no lookahead.
+ *
+ * Orders submitted while bar i closes reach the exchange at the open of bar i + 1: market orders fill at that open,
+ * the rest rest and fill inside later bars. Inside a bar the price is assumed to travel open → low → high → close
+ * when the bar closes up, open → high → low → close when it closes down; triggers fire in the order that path meets
+ * them, and the liquidation price is re-derived after every fill. The trade price stands in for the mark price.
+ *
+ * Hot-path rule: a bar where nothing can trigger costs two comparisons (cached trigger bounds), no allocation.
+ */
+export class SimBroker implements OrderPort {
+  positionQty = 0;
+  entryPrice = 0;
+  liquidationPrice = Number.NaN;
+  walletBalance: number;
+  leverage: number;
+  /** Margin held by the position in isolated mode */
+  isolatedWallet = 0;
+  feesPaid = 0;
+  fundingPaid = 0;
+  realizedPnl = 0;
+  liquidationFees = 0;
+  liquidations = 0;
+  barsInPosition = 0;
+  /** Closed round trips, counted even when history is not retained */
+  tradeCount = 0;
+  winningTrades = 0;
+  grossProfit = 0;
+  grossLoss = 0;
+
+  readonly inFlightOrders: Order[] = [];
+  readonly openOrders: Order[] = [];
+  readonly closedOrders: Order[] = [];
+  readonly fills: Fill[] = [];
+  readonly trades: Trade[] = [];
+  /** Fills since the runner last drained them (handed to the strategy's onFill) */
+  readonly newFills: Fill[] = [];
+
+  private readonly qtyRounder: StepRounder;
+  private readonly priceRounder: StepRounder;
+  private nextOrderId = 1;
+  private barIndex = -1;
+  private time = Number.NaN;
+  private nextFunding = Number.NaN;
+  private fundingPtr = 0;
+  private fundingBarFor = Number.NaN;
+  private fundingBarIndex = 0;
+  // Cached trigger bounds: something may fire when low ≤ downMax or high ≥ upMin
+  private downMax = Number.NEGATIVE_INFINITY;
+  private upMin = Number.POSITIVE_INFINITY;
+  private trailingCount = 0;
+  private dirty = false;
+  // The open round trip
+  private tSide = 0;
+  private tEntryTime = 0;
+  private tEntryValue = 0;
+  private tEntryQty = 0;
+  private tExitValue = 0;
+  private tExitQty = 0;
+  private tMaxQty = 0;
+  private tRealized = 0;
+  private tFees = 0;
+  private tFunding = 0;
+
+  constructor(
+    readonly config: BrokerConfig,
+    private readonly bars: BarSeries,
+    /** Keep fills, trades and closed orders (off in sweeps: they would only feed the garbage collector) */
+    readonly retainHistory = true,
+  ) {
+    this.walletBalance = config.initialBalance;
+    this.leverage = config.leverage;
+    this.qtyRounder = new StepRounder(config.stepSize);
+    this.priceRounder = new StepRounder(config.tickSize);
+  }
+
+  roundQty(qty: number): number {
+    return this.qtyRounder.round(qty, 'down');
+  }
+
+  roundPrice(price: number): number {
+    return this.priceRounder.round(price, 'nearest');
+  }
+
+  equityAt(price: number): number {
+    return this.walletBalance + this.positionQty * (price - this.entryPrice);
+  }
+
+  /** Changes leverage (POST /fapi/v1/leverage); only while flat, as a simplification */
+  setLeverage(leverage: number): void {
+    if (!Number.isInteger(leverage) || leverage < 1 || leverage > 125) {
+      throw new EngineInputError(`leverage must be an integer from 1 to 125, got ${leverage}`);
+    }
+    if (this.positionQty !== 0) throw new EngineInputError('leverage can only change while flat');
+    this.leverage = leverage;
+  }
+
+  submit(request: OrderRequest): OrderView {
+    const { side, type } = request;
+    if (side !== 'buy' && side !== 'sell')
+      throw new EngineInputError(`order side must be buy or sell, got ${side}`);
+    const closePosition = request.closePosition === true;
+    if (closePosition && type !== 'stop-market' && type !== 'take-profit-market') {
+      throw new EngineInputError(
+        'closePosition is only allowed on stop-market and take-profit-market orders',
+      );
+    }
+    let quantity = 0;
+    if (!closePosition) {
+      assertFinite(request.quantity ?? Number.NaN, 'order quantity');
+      quantity = this.roundQty(request.quantity as number);
+    }
+    let price = Number.NaN;
+    let trigger = Number.NaN;
+    let callback = Number.NaN;
+    let activation = Number.NaN;
+    if (type === 'limit') {
+      assertFinite(request.price ?? Number.NaN, 'limit order price');
+      price = this.roundPrice(request.price as number);
+    } else if (type === 'stop-market' || type === 'take-profit-market') {
+      assertFinite(request.triggerPrice ?? Number.NaN, `${type} triggerPrice`);
+      trigger = this.roundPrice(request.triggerPrice as number);
+    } else if (type === 'trailing-stop-market') {
+      callback = request.callbackRate ?? Number.NaN;
+      if (!(callback >= 0.001 && callback <= 0.1)) {
+        throw new EngineInputError(`trailing stop callbackRate must be from 0.001 to 0.1, got ${callback}`);
+      }
+      if (request.activationPrice !== undefined) {
+        assertFinite(request.activationPrice, 'trailing stop activationPrice');
+        activation = this.roundPrice(request.activationPrice);
+      }
+    } else if (type !== 'market') {
+      throw new EngineInputError(`unknown order type ${String(type)}`);
+    }
+    const order = new Order(
+      this.nextOrderId++,
+      side,
+      type,
+      quantity,
+      price,
+      trigger,
+      callback,
+      activation,
+      request.reduceOnly === true || closePosition,
+      closePosition,
+      request.tag ?? EMPTY_TAG,
+      this.time,
+    );
+    this.inFlightOrders.push(order);
+    return order;
+  }
+
+  cancel(orderId: number): boolean {
+    for (const list of [this.inFlightOrders, this.openOrders]) {
+      const at = list.findIndex((o) => o.id === orderId);
+      if (at >= 0) {
+        this.close(list, at, 'canceled', '');
+        this.dirty = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  cancelAll(): void {
+    while (this.inFlightOrders.length > 0) this.close(this.inFlightOrders, 0, 'canceled', '');
+    while (this.openOrders.length > 0) this.close(this.openOrders, 0, 'canceled', '');
+    this.dirty = true;
+  }
+
+  /**
+   * Runs bar i against the account: accept orders, settle funding, fire triggers and liquidation. Kept tiny so it
+   * inlines into the backtest loop: the usual bar (nothing pending, no funding, no trigger in range) returns here.
+   */
+  processBar(i: number): void {
+    const bars = this.bars;
+    const t = bars.openTime[i] as number;
+    this.barIndex = i;
+    this.time = t;
+    if (
+      this.inFlightOrders.length === 0 &&
+      !this.dirty &&
+      this.trailingCount === 0 &&
+      t < this.nextFunding &&
+      (bars.low[i] as number) > this.downMax &&
+      (bars.high[i] as number) < this.upMin
+    ) {
+      if (this.positionQty !== 0) this.barsInPosition++;
+      return;
+    }
+    this.processBarFully(i);
+  }
+
+  /**
+   * Backtest fast path: runs the quiet bars from `from` (nothing pending, no funding due, no trigger or liquidation
+   * in the bar's range) up to `to`, writing their equity; returns the first bar that needs processBar.
+   */
+  skipQuiet(from: number, to: number, equity: Float64Array): number {
+    if (this.inFlightOrders.length > 0 || Number.isNaN(this.nextFunding)) return from;
+    if (this.dirty) this.recomputeBounds();
+    if (this.trailingCount > 0) return from;
+    // Stop before the next funding bar (found by binary search, not by reading every bar's time)
+    const end = Math.min(to, this.fundingBar(from));
+    const wallet = this.walletBalance;
+    const qty = this.positionQty;
+    if (qty === 0 && this.downMax === Number.NEGATIVE_INFINITY && this.upMin === Number.POSITIVE_INFINITY) {
+      equity.fill(wallet, from, end);
+      return end;
+    }
+    const j = quietRun(this.bars, from, end, this.downMax, this.upMin, wallet, qty, this.entryPrice, equity);
+    if (qty !== 0) this.barsInPosition += j - from;
+    return j;
+  }
+
+  /** Index of the first bar at or after `from` whose open time reaches the next funding time (cached per funding) */
+  private fundingBar(from: number): number {
+    if (this.fundingBarFor === this.nextFunding && this.fundingBarIndex >= from) return this.fundingBarIndex;
+    const time = this.bars.openTime;
+    let lo = from;
+    let hi = this.bars.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((time[mid] as number) < this.nextFunding) lo = mid + 1;
+      else hi = mid;
+    }
+    this.fundingBarFor = this.nextFunding;
+    this.fundingBarIndex = lo;
+    return lo;
+  }
+
+  private processBarFully(i: number): void {
+    const bars = this.bars;
+    const o = bars.open[i] as number;
+    const h = bars.high[i] as number;
+    const l = bars.low[i] as number;
+    const c = bars.close[i] as number;
+    if (this.time >= this.nextFunding || Number.isNaN(this.nextFunding)) this.settleFunding(o);
+    if (this.inFlightOrders.length > 0) this.accept(o);
+    if (this.dirty) this.recomputeBounds();
+    if (this.openOrders.length > 0 || this.positionQty !== 0) {
+      if (this.trailingCount > 0 || l <= this.downMax || h >= this.upMin) this.walk(o, h, l, c);
+      if (this.positionQty !== 0) this.barsInPosition++;
+    }
+  }
+
+  /** Closes the open round trip at `price` for reporting (end of a backtest); no order is sent */
+  markToMarket(price: number): number {
+    return this.equityAt(price);
+  }
+
+  private settleFunding(open: number): void {
+    const period = this.config.fundingIntervalHours * 3_600_000;
+    if (Number.isNaN(this.nextFunding)) {
+      this.nextFunding = nextFundingTime(this.time, this.config.fundingIntervalHours);
+      if (this.time < this.nextFunding) return;
+    }
+    while (this.time >= this.nextFunding) {
+      if (this.positionQty !== 0) {
+        const fee = this.positionQty * open * this.fundingRateAt(this.nextFunding);
+        this.walletBalance -= fee;
+        this.fundingPaid += fee;
+        this.tFunding += fee;
+        if (this.config.marginMode === 'isolated') this.isolatedWallet -= fee;
+        this.updateLiquidation();
+      }
+      this.nextFunding += period;
+    }
+  }
+
+  private fundingRateAt(time: number): number {
+    const rates = this.config.fundingRates;
+    if (!rates) return this.config.fundingRate;
+    while (this.fundingPtr + 1 < rates.time.length && (rates.time[this.fundingPtr + 1] as number) <= time)
+      this.fundingPtr++;
+    return (rates.time[this.fundingPtr] as number) <= time
+      ? (rates.rate[this.fundingPtr] as number)
+      : this.config.fundingRate;
+  }
+
+  private accept(open: number): void {
+    const cfg = this.config;
+    while (this.inFlightOrders.length > 0) {
+      const order = this.inFlightOrders[0] as Order;
+      const buy = order.side === 'buy';
+      if (!order.closePosition && order.quantity <= 0) {
+        this.close(this.inFlightOrders, 0, 'rejected', 'quantity is below the step size');
+        continue;
+      }
+      const ref = order.type === 'limit' ? order.price : open;
+      if (!order.reduceOnly && order.quantity * ref < cfg.minNotional) {
+        this.close(
+          this.inFlightOrders,
+          0,
+          'rejected',
+          `notional must be no smaller than ${cfg.minNotional} (-4164)`,
+        );
+        continue;
+      }
+      const wouldTrigger =
+        (order.type === 'stop-market' && (buy ? order.triggerPrice <= open : order.triggerPrice >= open)) ||
+        (order.type === 'take-profit-market' &&
+          (buy ? order.triggerPrice >= open : order.triggerPrice <= open));
+      if (wouldTrigger) {
+        this.close(this.inFlightOrders, 0, 'rejected', 'order would immediately trigger (-2021)');
+        continue;
+      }
+      this.inFlightOrders.shift();
+      order.status = 'open';
+      this.openOrders.push(order);
+      this.dirty = true;
+      if (order.type === 'market') this.fire(order, open, 'taker');
+      else if (order.type === 'limit' && (buy ? order.price >= open : order.price <= open)) {
+        // Marketable limit: takes liquidity at the open
+        this.fire(order, open, 'taker');
+      } else if (order.type === 'trailing-stop-market' && Number.isNaN(order.activationPrice)) {
+        order.extreme = open;
+      }
+    }
+  }
+
+  /** −1: fires when price falls to its level; +1: when it rises to it */
+  private static direction(o: Order): number {
+    const buy = o.side === 'buy';
+    switch (o.type) {
+      case 'limit':
+      case 'take-profit-market':
+        return buy ? -1 : 1;
+      case 'stop-market':
+      case 'trailing-stop-market':
+        return buy ? 1 : -1;
+      default:
+        return 0;
+    }
+  }
+
+  private static level(o: Order): number {
+    switch (o.type) {
+      case 'limit':
+        return o.price;
+      case 'stop-market':
+      case 'take-profit-market':
+        return o.triggerPrice;
+      case 'trailing-stop-market':
+        return o.side === 'sell' ? o.extreme * (1 - o.callbackRate) : o.extreme * (1 + o.callbackRate);
+      default:
+        return Number.NaN;
+    }
+  }
+
+  private recomputeBounds(): void {
+    let down = Number.NEGATIVE_INFINITY;
+    let up = Number.POSITIVE_INFINITY;
+    let trailing = 0;
+    for (const o of this.openOrders) {
+      if (o.type === 'trailing-stop-market') {
+        trailing++;
+        continue;
+      }
+      const level = SimBroker.level(o);
+      if (SimBroker.direction(o) < 0) down = Math.max(down, level);
+      else up = Math.min(up, level);
+    }
+    if (this.positionQty > 0 && this.liquidationPrice > 0) down = Math.max(down, this.liquidationPrice);
+    if (this.positionQty < 0) up = Math.min(up, this.liquidationPrice);
+    this.downMax = down;
+    this.upMin = up;
+    this.trailingCount = trailing;
+    this.dirty = false;
+  }
+
+  private walk(o: number, h: number, l: number, c: number): void {
+    const first = c >= o ? l : h;
+    const second = c >= o ? h : l;
+    this.segment(o, o);
+    this.segment(o, first);
+    this.segment(first, second);
+    this.segment(second, c);
+  }
+
+  private trackTrailing(price: number): void {
+    if (this.trailingCount === 0) return;
+    for (const o of this.openOrders) {
+      if (o.type !== 'trailing-stop-market') continue;
+      const sell = o.side === 'sell';
+      if (Number.isNaN(o.extreme)) {
+        if (sell ? price >= o.activationPrice : price <= o.activationPrice) o.extreme = price;
+      } else {
+        o.extreme = sell ? Math.max(o.extreme, price) : Math.min(o.extreme, price);
+      }
+    }
+  }
+
+  /** Fires, in path order, everything met while price moves from a to b (a === b: only what the open gaps past) */
+  private segment(a: number, b: number): void {
+    this.trackTrailing(a);
+    let cur = a;
+    for (let guard = 0; guard < 10_000; guard++) {
+      let best: Order | null = null;
+      let bestLevel = 0;
+      let liquidate = false;
+      if (b <= cur) {
+        for (const o of this.openOrders) {
+          if (SimBroker.direction(o) >= 0) continue;
+          const level = SimBroker.level(o);
+          if (level >= b && (best === null || level > bestLevel)) {
+            best = o;
+            bestLevel = level;
+          }
+        }
+        const lp = this.liquidationPrice;
+        if (this.positionQty > 0 && lp > 0 && lp >= b && (best === null || lp >= bestLevel)) {
+          liquidate = true;
+          bestLevel = lp;
+        }
+      }
+      if (best === null && !liquidate && b >= cur) {
+        for (const o of this.openOrders) {
+          if (SimBroker.direction(o) <= 0) continue;
+          const level = SimBroker.level(o);
+          if (level <= b && (best === null || level < bestLevel)) {
+            best = o;
+            bestLevel = level;
+          }
+        }
+        const lp = this.liquidationPrice;
+        if (this.positionQty < 0 && lp <= b && (best === null || lp <= bestLevel)) {
+          liquidate = true;
+          bestLevel = lp;
+        }
+      }
+      if (liquidate) {
+        this.liquidate(bestLevel);
+        cur = bestLevel;
+        continue;
+      }
+      if (best === null) break;
+      const down = SimBroker.direction(best) < 0;
+      // A stop the open gapped past fills at the (worse) current price; a limit keeps its own price
+      const at = down ? Math.min(bestLevel, cur) : Math.max(bestLevel, cur);
+      if (best.type === 'limit') this.fire(best, best.price, 'maker');
+      else this.fire(best, at, 'taker');
+      cur = at;
+    }
+    this.trackTrailing(b);
+  }
+
+  private fire(order: Order, price: number, liquidity: 'maker' | 'taker'): void {
+    const cfg = this.config;
+    const dir = order.side === 'buy' ? 1 : -1;
+    const at = this.openOrders.indexOf(order);
+    const pos = this.positionQty;
+    let qty = order.closePosition ? Math.abs(pos) : order.quantity - order.filledQty;
+    if (order.reduceOnly) {
+      if (pos === 0 || Math.sign(pos) === dir) {
+        this.close(this.openOrders, at, 'expired', 'reduce-only order would not reduce the position (-2022)');
+        return;
+      }
+      qty = Math.min(qty, Math.abs(pos));
+    }
+    let fillPrice = price;
+    if (liquidity === 'taker' && order.type !== 'limit' && (cfg.slippageBps > 0 || cfg.slippageImpact > 0)) {
+      const volume = this.bars.volume[this.barIndex] as number;
+      const impact = cfg.slippageImpact > 0 && volume > 0 ? (cfg.slippageImpact * qty) / volume : 0;
+      fillPrice = this.priceRounder.round(
+        price * (1 + dir * (cfg.slippageBps / 10_000 + impact)),
+        dir > 0 ? 'up' : 'down',
+      );
+    }
+    const increase = pos === 0 || Math.sign(pos) === dir ? qty : Math.max(0, qty - Math.abs(pos));
+    if (increase > 0) {
+      const sizeAfter = pos === 0 || Math.sign(pos) === dir ? Math.abs(pos) + qty : increase;
+      if (sizeAfter * fillPrice > maxNotionalAt(cfg.brackets, this.leverage)) {
+        this.close(
+          this.openOrders,
+          at,
+          'rejected',
+          'position would exceed the maximum notional at this leverage (-2027)',
+        );
+        return;
+      }
+      const rate = liquidity === 'maker' ? cfg.makerFee : cfg.takerFee;
+      const required = (increase * fillPrice) / this.leverage + qty * fillPrice * rate;
+      if (required > this.available(fillPrice, qty - increase) + 1e-9) {
+        this.close(this.openOrders, at, 'rejected', 'margin is insufficient (-2019)');
+        return;
+      }
+    }
+    this.applyFill(order.id, order.tag, dir, qty, fillPrice, liquidity);
+    order.filledQty += qty;
+    order.avgFillPrice = fillPrice;
+    this.close(this.openOrders, at, 'filled', '');
+  }
+
+  /**
+   * Balance available for new margin once `closing` of the position has been closed at `price` (a reversal first
+   * frees the margin and realizes the PnL of the part it closes)
+   */
+  private available(price: number, closing: number): number {
+    const pos = this.positionQty;
+    const size = Math.abs(pos);
+    if (size === 0) return this.walletBalance;
+    const realized = closing * (price - this.entryPrice) * Math.sign(pos);
+    if (this.config.marginMode === 'isolated') {
+      return this.walletBalance + realized - (this.isolatedWallet * (size - closing)) / size;
+    }
+    return this.walletBalance + pos * (price - this.entryPrice) - ((size - closing) * price) / this.leverage;
+  }
+
+  private applyFill(
+    orderId: number,
+    tag: string,
+    dir: number,
+    qty: number,
+    price: number,
+    liquidity: 'maker' | 'taker',
+  ): void {
+    const cfg = this.config;
+    const isolated = cfg.marginMode === 'isolated';
+    const fee = qty * price * (liquidity === 'maker' ? cfg.makerFee : cfg.takerFee);
+    this.walletBalance -= fee;
+    this.feesPaid += fee;
+    const pos = this.positionQty;
+    let realized = 0;
+    if (pos === 0 || Math.sign(pos) === dir) {
+      if (pos === 0) this.openTrade(dir);
+      const size = Math.abs(pos) + qty;
+      this.entryPrice = (Math.abs(pos) * this.entryPrice + qty * price) / size;
+      this.positionQty = dir * this.qtyRounder.round(size);
+      if (isolated) this.isolatedWallet += (qty * price) / this.leverage;
+      this.tEntryValue += qty * price;
+      this.tEntryQty += qty;
+      this.tFees += fee;
+      this.tMaxQty = Math.max(this.tMaxQty, size);
+    } else {
+      const size = Math.abs(pos);
+      const closeQty = Math.min(qty, size);
+      realized = closeQty * (price - this.entryPrice) * Math.sign(pos);
+      this.walletBalance += realized;
+      this.realizedPnl += realized;
+      this.tRealized += realized;
+      this.tExitValue += closeQty * price;
+      this.tExitQty += closeQty;
+      this.tFees += (fee * closeQty) / qty;
+      const left = this.qtyRounder.round(size - closeQty);
+      if (isolated) this.isolatedWallet = left === 0 ? 0 : (this.isolatedWallet * left) / size;
+      // Never -0: a flat short must compare and serialise as 0
+      this.positionQty = left === 0 ? 0 : Math.sign(pos) * left;
+      if (left === 0) {
+        this.entryPrice = 0;
+        this.closeTrade(false);
+      }
+      const flip = this.qtyRounder.round(qty - closeQty);
+      if (flip > 0) {
+        this.openTrade(dir);
+        this.positionQty = dir * flip;
+        this.entryPrice = price;
+        if (isolated) this.isolatedWallet = (flip * price) / this.leverage;
+        this.tEntryValue = flip * price;
+        this.tEntryQty = flip;
+        this.tMaxQty = flip;
+        this.tFees = (fee * flip) / qty;
+      }
+    }
+    this.updateLiquidation();
+    this.recordFill(orderId, tag, dir, qty, price, fee, liquidity, realized);
+  }
+
+  private liquidate(price: number): void {
+    const pos = this.positionQty;
+    const qty = Math.abs(pos);
+    const realized = qty * (price - this.entryPrice) * Math.sign(pos);
+    this.walletBalance += realized;
+    this.realizedPnl += realized;
+    // Isolated: whatever margin is left goes to the insurance fund. Cross: the clearance fee, at most what is left
+    const left = this.config.marginMode === 'isolated' ? this.isolatedWallet + realized : this.walletBalance;
+    const fee =
+      this.config.marginMode === 'isolated'
+        ? Math.max(0, left)
+        : Math.min(qty * price * this.config.liquidationFeeRate, Math.max(0, left));
+    this.walletBalance -= fee;
+    this.feesPaid += fee;
+    this.liquidationFees += fee;
+    this.liquidations++;
+    this.tRealized += realized;
+    this.tFees += fee;
+    this.tExitValue += qty * price;
+    this.tExitQty += qty;
+    this.positionQty = 0;
+    this.entryPrice = 0;
+    this.isolatedWallet = 0;
+    this.closeTrade(true);
+    this.updateLiquidation();
+    this.recordFill(0, 'liquidation', -Math.sign(pos), qty, price, fee, 'liquidation', realized);
+    // The exchange cancels the symbol's open orders before it liquidates
+    while (this.openOrders.length > 0) this.close(this.openOrders, 0, 'canceled', 'canceled by liquidation');
+  }
+
+  private updateLiquidation(): void {
+    this.liquidationPrice =
+      this.positionQty === 0
+        ? Number.NaN
+        : liquidationPriceOneWay(
+            this.positionQty,
+            this.entryPrice,
+            this.config.marginMode === 'isolated' ? this.isolatedWallet : this.walletBalance,
+            0,
+            0,
+            this.config.brackets,
+          );
+    this.dirty = true;
+  }
+
+  private recordFill(
+    orderId: number,
+    tag: string,
+    dir: number,
+    quantity: number,
+    price: number,
+    fee: number,
+    liquidity: Fill['liquidity'],
+    realizedPnl: number,
+  ): void {
+    const fill: Fill = Object.freeze({
+      orderId,
+      tag,
+      time: this.time,
+      barIndex: this.barIndex,
+      side: dir > 0 ? 'buy' : 'sell',
+      quantity,
+      price,
+      fee,
+      liquidity,
+      realizedPnl,
+      positionAfter: this.positionQty,
+    });
+    if (this.retainHistory) this.fills.push(fill);
+    this.newFills.push(fill);
+  }
+
+  private openTrade(dir: number): void {
+    this.tSide = dir;
+    this.tEntryTime = this.time;
+    this.tEntryValue = 0;
+    this.tEntryQty = 0;
+    this.tExitValue = 0;
+    this.tExitQty = 0;
+    this.tMaxQty = 0;
+    this.tRealized = 0;
+    this.tFees = 0;
+    this.tFunding = 0;
+  }
+
+  private closeTrade(liquidated: boolean): void {
+    const net = this.tRealized - this.tFees - this.tFunding;
+    this.tradeCount++;
+    if (net > 0) {
+      this.winningTrades++;
+      this.grossProfit += net;
+    } else this.grossLoss -= net;
+    this.tSide = 0;
+    if (!this.retainHistory) return;
+    this.trades.push(
+      Object.freeze({
+        side: this.tSide > 0 ? 'long' : 'short',
+        entryTime: this.tEntryTime,
+        exitTime: this.time,
+        entryPrice: this.tEntryValue / this.tEntryQty,
+        exitPrice: this.tExitValue / this.tExitQty,
+        maxQuantity: this.tMaxQty,
+        realizedPnl: this.tRealized,
+        fees: this.tFees,
+        funding: this.tFunding,
+        netPnl: net,
+        liquidated,
+      }),
+    );
+  }
+
+  private close(list: Order[], at: number, status: Order['status'], reason: string): void {
+    const order = list[at] as Order;
+    list.splice(at, 1);
+    order.status = status;
+    order.reason = reason;
+    order.closedAt = this.time;
+    if (this.retainHistory) this.closedOrders.push(order);
+  }
+}
+
+/**
+ * The quiet-bar loop: writes equity until a bar's range reaches a trigger. A leaf function reading three columns,
+ * so V8 keeps one optimised version of it across runs.
+ */
+function quietRun(
+  bars: BarSeries,
+  from: number,
+  to: number,
+  down: number,
+  up: number,
+  wallet: number,
+  qty: number,
+  entry: number,
+  equity: Float64Array,
+): number {
+  const close = bars.close;
+  // One-sided variants read one range column instead of two (these loops are memory-bound)
+  if (up === Number.POSITIVE_INFINITY) {
+    const low = bars.low;
+    for (let j = from; j < to; j++) {
+      if ((low[j] as number) <= down) return j;
+      equity[j] = wallet + qty * ((close[j] as number) - entry);
+    }
+    return to;
+  }
+  if (down === Number.NEGATIVE_INFINITY) {
+    const high = bars.high;
+    for (let j = from; j < to; j++) {
+      if ((high[j] as number) >= up) return j;
+      equity[j] = wallet + qty * ((close[j] as number) - entry);
+    }
+    return to;
+  }
+  const low = bars.low;
+  const high = bars.high;
+  for (let j = from; j < to; j++) {
+    if ((low[j] as number) <= down || (high[j] as number) >= up) return j;
+    equity[j] = wallet + qty * ((close[j] as number) - entry);
+  }
+  return to;
+}

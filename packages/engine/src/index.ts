@@ -1,0 +1,82 @@
+// Core, browser-safe: no I/O, no clock, no Math.random. Worker-thread runners live in '@kestrel/engine/node'
+
+export type { LookaheadReport } from './backtest/lookahead';
+export { lookaheadCheck } from './backtest/lookahead';
+export type { Metrics, MetricsInput, TradeStats } from './backtest/metrics';
+export { computeMetrics, tradeStats } from './backtest/metrics';
+export type { BacktestOptions, BacktestResult, LiveStep, RunSettings } from './backtest/runner';
+export { LiveSession, resolveBrokerConfig, runBacktest, StrategyRunner } from './backtest/runner';
+export type { KlineRow, SyntheticBarsOptions } from './bars/bars';
+export { BarSeries, barsFromKlines, generateBars, intervalToMs } from './bars/bars';
+export type { BrokerConfig, BrokerSettingsInput, FundingRates } from './broker/config';
+export { BrokerSettingsSchema, brokerConfig } from './broker/config';
+export type { OrderPort } from './broker/order-port';
+export type {
+  Fill,
+  OrderRequest,
+  OrderSide,
+  OrderStatus,
+  OrderType,
+  OrderView,
+  Trade,
+} from './broker/orders';
+export { SimBroker } from './broker/sim-broker';
+export { EngineInputError, StrategyError } from './errors';
+export type { LeverageBracket } from './futures/brackets';
+export {
+  BTCUSDT_BRACKETS,
+  bracketFor,
+  buildBrackets,
+  maintenanceMargin,
+  maxNotionalAt,
+  parseLeverageBrackets,
+} from './futures/brackets';
+export { DEFAULT_FUNDING_INTERVAL_HOURS, fundingFee, nextFundingTime } from './futures/funding';
+export type { LiquidationInput } from './futures/liquidation';
+export { liquidationPrice } from './futures/liquidation';
+export { Ema, emaBatch } from './indicators/average/ema/ema';
+export { Sma, smaBatch } from './indicators/average/sma/sma';
+export type { BarInput, Indicator } from './indicators/indicator';
+export { Rsi, rsiBatch } from './indicators/momentum/rsi/rsi';
+export type { MacdColumns, MacdResult } from './indicators/trend/macd/macd';
+export { Macd, macdBatch } from './indicators/trend/macd/macd';
+export { Atr, atrBatch } from './indicators/volatility/atr/atr';
+export type { BollingerColumns, BollingerResult } from './indicators/volatility/bollinger/bollinger';
+export { Bollinger, bollingerBatch } from './indicators/volatility/bollinger/bollinger';
+export { Vwap, vwapBatch } from './indicators/volume/vwap/vwap';
+export { roundMoney, roundToStep, stepDecimals } from './math/rounding';
+export type { Objective, ParamSpace, SweepResult } from './optimise/sweep';
+export { expandGrid, OBJECTIVES, rankResults, runCombos, runSweep, score } from './optimise/sweep';
+export type {
+  SweepFn,
+  SweepWindow,
+  WalkForwardOptions,
+  WalkForwardReport,
+  WalkForwardStep,
+  WalkForwardWindow,
+} from './optimise/walk-forward';
+export { walkForward, walkForwardWindows } from './optimise/walk-forward';
+export type { Random } from './random/prng';
+export { createRandom } from './random/prng';
+export { builtInStrategies, getBuiltInStrategy } from './strategies/built-in';
+export { DcaParamsSchema, safetyOrderPlan } from './strategies/dca/params';
+export { dcaStrategy } from './strategies/dca/strategy';
+export { EmaCrossParamsSchema } from './strategies/ema-cross/params';
+export { emaCrossStrategy } from './strategies/ema-cross/strategy';
+export { GridParamsSchema, gridLevels } from './strategies/grid/params';
+export { gridStrategy } from './strategies/grid/strategy';
+export type { Condition, Operand } from './strategies/signal-rules/params';
+export {
+  ConditionSchema,
+  OperandSchema,
+  RULE_INDICATORS,
+  SignalRulesParamsSchema,
+} from './strategies/signal-rules/params';
+export { signalRulesStrategy } from './strategies/signal-rules/strategy';
+export { BarContext } from './strategy/bar-context';
+export { GuardedStrategy } from './strategy/guarded-strategy';
+export type { StrategyType } from './strategy/registry';
+export { strategyType } from './strategy/registry';
+export type { PrepareCache, Strategy, StrategyContext, StrategyDefinition } from './strategy/strategy';
+export { INTERFACE_VERSION } from './strategy/strategy';
+export { StrategyDriver } from './strategy/strategy-driver';

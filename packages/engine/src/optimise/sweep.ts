@@ -1,0 +1,123 @@
+import type { Metrics } from '../backtest/metrics';
+import { type RunSettings, runBacktest } from '../backtest/runner';
+import type { BarSeries } from '../bars/bars';
+import { EngineInputError } from '../errors';
+import type { StrategyType } from '../strategy/registry';
+
+/** Values to try per parameter; parameters not listed keep their base value */
+export type ParamSpace = Readonly<Record<string, readonly (number | string | boolean)[]>>;
+
+/** Metrics a sweep can rank by (higher is better; maxDrawdown is ranked lowest first) */
+export type Objective =
+  | 'totalReturn'
+  | 'annualisedReturn'
+  | 'sharpe'
+  | 'sortino'
+  | 'calmar'
+  | 'profitFactor'
+  | 'maxDrawdown';
+
+export const OBJECTIVES: readonly Objective[] = [
+  'totalReturn',
+  'annualisedReturn',
+  'sharpe',
+  'sortino',
+  'calmar',
+  'profitFactor',
+  'maxDrawdown',
+];
+
+/** One combination's outcome: metrics, or why the parameters were refused */
+export interface SweepResult {
+  params: Record<string, unknown>;
+  metrics: Metrics | null;
+  error: string | null;
+}
+
+const MAX_COMBINATIONS = 100_000;
+
+/** Cartesian product of the space over the base parameters, in a stable order */
+export function expandGrid(base: Record<string, unknown>, space: ParamSpace): Record<string, unknown>[] {
+  const keys = Object.keys(space);
+  let total = 1;
+  for (const k of keys) {
+    const values = space[k] ?? [];
+    if (values.length === 0) throw new EngineInputError(`parameter space: ${k} has no values`);
+    total *= values.length;
+  }
+  if (total > MAX_COMBINATIONS) {
+    throw new EngineInputError(
+      `parameter space has ${total} combinations, at most ${MAX_COMBINATIONS} are allowed`,
+    );
+  }
+  const out: Record<string, unknown>[] = [];
+  const idx = new Array<number>(keys.length).fill(0);
+  for (let c = 0; c < total; c++) {
+    const combo: Record<string, unknown> = { ...base };
+    keys.forEach((k, j) => {
+      combo[k] = (space[k] as readonly unknown[])[idx[j] as number];
+    });
+    out.push(combo);
+    for (let j = keys.length - 1; j >= 0; j--) {
+      idx[j] = (idx[j] as number) + 1;
+      if ((idx[j] as number) < (space[keys[j] as string] as readonly unknown[]).length) break;
+      idx[j] = 0;
+    }
+  }
+  return out;
+}
+
+/** Score for ranking; refused combinations and undefined figures rank last */
+export function score(result: SweepResult, objective: Objective): number {
+  const m = result.metrics;
+  if (m === null) return Number.NEGATIVE_INFINITY;
+  if (objective === 'maxDrawdown') return -m.maxDrawdown;
+  const v = objective === 'profitFactor' ? (m.profitFactor ?? Number.POSITIVE_INFINITY) : m[objective];
+  return Number.isNaN(v) ? Number.NEGATIVE_INFINITY : v;
+}
+
+/** Best first; ties keep the grid order so the ranking is deterministic */
+export function rankResults(results: readonly SweepResult[], objective: Objective): SweepResult[] {
+  return results
+    .map((r, i) => ({ r, i, s: score(r, objective) }))
+    .sort((a, b) => (b.s === a.s ? a.i - b.i : b.s > a.s ? 1 : -1))
+    .map((x) => x.r);
+}
+
+/** Runs every combination on this thread (the node runner spreads the same work over worker threads) */
+export function runCombos(
+  type: StrategyType,
+  combos: readonly Record<string, unknown>[],
+  bars: BarSeries,
+  settings: RunSettings = {},
+): SweepResult[] {
+  const equity = new Float64Array(bars.length);
+  // Combinations that share indicator settings share their batch columns
+  const prepareCache = new Map<string, unknown>();
+  return combos.map((params) => {
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = type.parseParams(params);
+    } catch (error) {
+      return { params, metrics: null, error: error instanceof Error ? error.message : String(error) };
+    }
+    const { metrics } = runBacktest(type, parsed, bars, settings, {
+      equityBuffer: equity,
+      keepDetails: false,
+      prepareCache,
+    });
+    return { params, metrics, error: null };
+  });
+}
+
+/** A parameter sweep on one thread, best first */
+export function runSweep(
+  type: StrategyType,
+  base: Record<string, unknown>,
+  space: ParamSpace,
+  bars: BarSeries,
+  settings: RunSettings = {},
+  objective: Objective = 'sharpe',
+): SweepResult[] {
+  return rankResults(runCombos(type, expandGrid(base, space), bars, settings), objective);
+}

@@ -1,0 +1,98 @@
+import type { Fill } from '../../broker/orders';
+import { strategyType } from '../../strategy/registry';
+import { INTERFACE_VERSION, type Strategy, type StrategyContext } from '../../strategy/strategy';
+import { type DcaParams, DcaParamsSchema, safetyOrderPlan } from './params';
+
+/**
+ * Opens a base order at market, lays safety limit orders at growing distances against the position, and keeps one
+ * reduce-only take-profit (and optionally a stop) at the average entry ± the target. When the position closes the
+ * remaining safety orders are cancelled and a new cycle starts on the next bar.
+ */
+class Dca implements Strategy {
+  private readonly plan: { deviation: number; size: number }[];
+  private inCycle = false;
+  private exitIds: number[] = [];
+
+  constructor(private readonly p: DcaParams) {
+    this.plan = safetyOrderPlan(p);
+  }
+
+  onBar(ctx: StrategyContext): void {
+    const broker = ctx.broker;
+    if (this.inCycle) return;
+    if (broker.leverage !== this.p.leverage && broker.positionQty === 0) broker.setLeverage(this.p.leverage);
+    this.inCycle = true;
+    const qty = broker.roundQty(this.p.baseOrderSize / ctx.close(0));
+    broker.submit({
+      side: this.p.side === 'long' ? 'buy' : 'sell',
+      type: 'market',
+      quantity: qty,
+      tag: 'base',
+    });
+  }
+
+  /** During a cycle only fills matter; between cycles the next bar starts one */
+  idleUntil(index: number): number {
+    return this.inCycle ? Number.POSITIVE_INFINITY : index + 1;
+  }
+
+  onFill(fill: Fill, ctx: StrategyContext): void {
+    const broker = ctx.broker;
+    const long = this.p.side === 'long';
+    if (fill.positionAfter === 0) {
+      // Take-profit, stop or liquidation: end the cycle
+      broker.cancelAll();
+      this.exitIds = [];
+      this.inCycle = false;
+      return;
+    }
+    if (fill.tag === 'base') {
+      for (const [k, so] of this.plan.entries()) {
+        const price = broker.roundPrice(fill.price * (long ? 1 - so.deviation : 1 + so.deviation));
+        const quantity = broker.roundQty(so.size / price);
+        broker.submit({ side: long ? 'buy' : 'sell', type: 'limit', price, quantity, tag: `so${k}` });
+      }
+    }
+    if (fill.tag === 'base' || fill.tag.startsWith('so')) this.replaceExits(ctx);
+  }
+
+  /** Re-prices take-profit and stop around the new average entry */
+  private replaceExits(ctx: StrategyContext): void {
+    const broker = ctx.broker;
+    const long = this.p.side === 'long';
+    for (const id of this.exitIds) broker.cancel(id);
+    const entry = broker.entryPrice;
+    const size = Math.abs(broker.positionQty);
+    const exitSide = long ? 'sell' : 'buy';
+    const tp = broker.submit({
+      side: exitSide,
+      type: 'limit',
+      price: broker.roundPrice(entry * (long ? 1 + this.p.takeProfit : 1 - this.p.takeProfit)),
+      quantity: size,
+      reduceOnly: true,
+      tag: 'tp',
+    });
+    this.exitIds = [tp.id];
+    if (this.p.stopLoss > 0) {
+      const sl = broker.submit({
+        side: exitSide,
+        type: 'stop-market',
+        triggerPrice: broker.roundPrice(entry * (long ? 1 - this.p.stopLoss : 1 + this.p.stopLoss)),
+        closePosition: true,
+        tag: 'sl',
+      });
+      this.exitIds.push(sl.id);
+    }
+  }
+}
+
+export const dcaStrategy = strategyType({
+  id: 'dca',
+  name: 'DCA with safety orders',
+  description:
+    'Averages into a position with scaled safety orders and exits at a take-profit from the average entry',
+  interfaceVersion: INTERFACE_VERSION,
+  params: DcaParamsSchema,
+  warmupBars: () => 1,
+  create: (p) => new Dca(p),
+});

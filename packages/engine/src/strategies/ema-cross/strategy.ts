@@ -1,0 +1,205 @@
+import type { BarSeries } from '../../bars/bars';
+import type { Fill } from '../../broker/orders';
+import { Ema } from '../../indicators/average/ema/ema';
+import { strategyType } from '../../strategy/registry';
+import {
+  INTERFACE_VERSION,
+  type PrepareCache,
+  type Strategy,
+  type StrategyContext,
+} from '../../strategy/strategy';
+import { qtyForEquityFraction } from '../shared/position-sizing';
+import { type EmaCrossParams, EmaCrossParamsSchema } from './params';
+
+/** Bars where the EMAs cross and the direction (+1 up, −1 down) */
+interface Crossings {
+  at: readonly number[];
+  dirs: readonly number[];
+}
+
+/**
+ * Goes long when the fast EMA crosses above the slow one and short when it crosses below (or only exits, for a
+ * one-sided setting); optional stop-loss and take-profit are placed once the entry fills.
+ */
+class EmaCross implements Strategy {
+  private readonly fast: Ema;
+  private readonly slow: Ema;
+  private prevDiff = Number.NaN;
+  private started = false;
+  // Backtest mode: the crossing bars (and +1 up / −1 down) found by one fused pass in prepare()
+  private crossAt: readonly number[] | null = null;
+  private crossDir: readonly number[] = [];
+  private crossPtr = 0;
+
+  constructor(private readonly p: EmaCrossParams) {
+    this.fast = new Ema(p.fast);
+    this.slow = new Ema(p.slow);
+  }
+
+  onBar(ctx: StrategyContext): void {
+    const broker = ctx.broker;
+    if (!this.started) {
+      this.started = true;
+      if (broker.leverage !== this.p.leverage) broker.setLeverage(this.p.leverage);
+    }
+    let up: boolean;
+    let down: boolean;
+    if (this.crossAt !== null) {
+      const at = this.crossAt;
+      while (this.crossPtr < at.length && (at[this.crossPtr] as number) < ctx.index) this.crossPtr++;
+      if (at[this.crossPtr] !== ctx.index) return;
+      const dir = this.crossDir[this.crossPtr++] as number;
+      up = dir > 0;
+      down = dir < 0;
+    } else {
+      const c = ctx.close(0);
+      this.fast.add(c);
+      this.slow.add(c);
+      const diff = this.fast.value - this.slow.value;
+      const prev = this.prevDiff;
+      this.prevDiff = diff;
+      // NaN until both EMAs are stable: every comparison is false then
+      up = prev <= 0 && diff > 0;
+      down = prev >= 0 && diff < 0;
+    }
+    if (!up && !down) return;
+    this.act(ctx, up, down);
+  }
+
+  private act(ctx: StrategyContext, up: boolean, down: boolean): void {
+    const broker = ctx.broker;
+    const c = ctx.close(0);
+    const pos = broker.positionQty;
+    const side = this.p.side;
+    const wantLong = up && side !== 'short';
+    const wantShort = down && side !== 'long';
+    if (pos === 0 && !wantLong && !wantShort) return;
+    broker.cancelAll();
+    const entry = wantLong || wantShort ? qtyForEquityFraction(broker, c, this.p.positionFraction) : 0;
+    if (up && pos < 0)
+      broker.submit({ side: 'buy', type: 'market', quantity: -pos + entry, tag: 'exit+entry' });
+    else if (down && pos > 0)
+      broker.submit({ side: 'sell', type: 'market', quantity: pos + entry, tag: 'exit+entry' });
+    else if (pos === 0 && entry > 0) {
+      broker.submit({ side: wantLong ? 'buy' : 'sell', type: 'market', quantity: entry, tag: 'entry' });
+    }
+  }
+
+  /**
+   * One pass computing both EMAs with exactly the streaming arithmetic (SMA seed, then (x − ema)·k + ema) and
+   * recording where they cross; the value at bar i only uses closes up to i.
+   */
+  prepare(bars: BarSeries, cache: PrepareCache): void {
+    const key = `ema-cross:${this.p.fast}:${this.p.slow}`;
+    let crossings = cache.get(key) as Crossings | undefined;
+    if (crossings === undefined) {
+      const at: number[] = [];
+      const dirs: number[] = [];
+      findCrossings(bars.close, bars.length, this.p.fast, this.p.slow, at, dirs);
+      // Frozen: other runs of the sweep read the same arrays
+      crossings = { at: Object.freeze(at), dirs: Object.freeze(dirs) };
+      cache.set(key, crossings);
+    }
+    this.crossAt = crossings.at;
+    this.crossDir = crossings.dirs;
+  }
+
+  /** The next crossing bar: nothing else makes this strategy act */
+  idleUntil(index: number): number {
+    const at = this.crossAt;
+    if (at === null) return index + 1;
+    let p = this.crossPtr;
+    while (p < at.length && (at[p] as number) <= index) p++;
+    return p < at.length ? (at[p] as number) : Number.POSITIVE_INFINITY;
+  }
+
+  onFill(fill: Fill, ctx: StrategyContext): void {
+    const { stopLossPct, takeProfitPct } = this.p;
+    const pos = fill.positionAfter;
+    const broker = ctx.broker;
+    if (fill.tag === 'sl' || fill.tag === 'tp') {
+      // One of the pair closed the position: drop the other
+      if (pos === 0) broker.cancelAll();
+      return;
+    }
+    if (pos === 0 || (stopLossPct === 0 && takeProfitPct === 0)) return;
+    const long = pos > 0;
+    const exitSide = long ? 'sell' : 'buy';
+    const entry = broker.entryPrice;
+    if (stopLossPct > 0) {
+      const trigger = broker.roundPrice(entry * (long ? 1 - stopLossPct : 1 + stopLossPct));
+      broker.submit({
+        side: exitSide,
+        type: 'stop-market',
+        triggerPrice: trigger,
+        closePosition: true,
+        tag: 'sl',
+      });
+    }
+    if (takeProfitPct > 0) {
+      const trigger = broker.roundPrice(entry * (long ? 1 + takeProfitPct : 1 - takeProfitPct));
+      broker.submit({
+        side: exitSide,
+        type: 'take-profit-market',
+        triggerPrice: trigger,
+        closePosition: true,
+        tag: 'tp',
+      });
+    }
+  }
+}
+
+/**
+ * One pass computing both EMAs with exactly the streaming arithmetic (SMA seed, then (x − ema)·k + ema) and
+ * recording the bars where they cross; the value at bar i uses closes up to i only. A leaf function so V8 keeps its
+ * optimised code across runs.
+ */
+function findCrossings(
+  close: Float64Array,
+  n: number,
+  fp: number,
+  sp: number,
+  at: number[],
+  dirs: number[],
+): void {
+  const kf = 2 / (fp + 1);
+  const ks = 2 / (sp + 1);
+  let fe = 0;
+  let fs = 0;
+  let ss = 0;
+  // Warm-up: seeds (fast is shorter than slow, so it is stable first)
+  const warm = Math.min(sp, n);
+  for (let i = 0; i < warm; i++) {
+    const v = close[i] as number;
+    if (i < fp - 1) fs += v;
+    else if (i === fp - 1) {
+      fs += v;
+      fe = fs / fp;
+    } else fe = (v - fe) * kf + fe;
+    ss += v;
+  }
+  if (n < sp) return;
+  let se = ss / sp;
+  let prev = fe - se;
+  for (let i = sp; i < n; i++) {
+    const v = close[i] as number;
+    fe = (v - fe) * kf + fe;
+    se = (v - se) * ks + se;
+    const diff = fe - se;
+    if ((prev <= 0 && diff > 0) || (prev >= 0 && diff < 0)) {
+      at.push(i);
+      dirs.push(diff > 0 ? 1 : -1);
+    }
+    prev = diff;
+  }
+}
+
+export const emaCrossStrategy = strategyType({
+  id: 'ema-cross',
+  name: 'EMA crossover',
+  description: 'Trades fast/slow EMA crossings, with optional stop-loss and take-profit',
+  interfaceVersion: INTERFACE_VERSION,
+  params: EmaCrossParamsSchema,
+  warmupBars: (p) => p.slow + 1,
+  create: (p) => new EmaCross(p),
+});

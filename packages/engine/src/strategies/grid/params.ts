@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Futures grid parameters (Binance futures grid bot semantics) */
+export const GridParamsSchema = z
+  .object({
+    lower: z.number().positive().default(45_000).describe('Lowest grid price'),
+    upper: z.number().positive().default(55_000).describe('Highest grid price'),
+    gridCount: z.number().int().min(2).max(300).default(20).describe('Number of grid intervals'),
+    spacing: z.enum(['arithmetic', 'geometric']).default('arithmetic'),
+    direction: z.enum(['long', 'short', 'neutral']).default('neutral'),
+    /** Base quantity per grid order */
+    quantityPerGrid: z.number().positive().default(0.01),
+    leverage: z.number().int().min(1).max(125).default(5),
+    /** Close everything and stop when price leaves the range by this fraction (0 = never) */
+    stopOutsidePct: z.number().min(0).max(1).default(0),
+  })
+  .refine((p) => p.lower < p.upper, { message: 'lower must be below upper', path: ['lower'] });
+
+export type GridParams = z.output<typeof GridParamsSchema>;
+
+/** Grid prices from lower to upper inclusive (gridCount + 1 levels) */
+export function gridLevels(p: Pick<GridParams, 'lower' | 'upper' | 'gridCount' | 'spacing'>): number[] {
+  const levels: number[] = [];
+  const ratio = (p.upper / p.lower) ** (1 / p.gridCount);
+  for (let k = 0; k <= p.gridCount; k++) {
+    levels.push(
+      p.spacing === 'arithmetic' ? p.lower + ((p.upper - p.lower) * k) / p.gridCount : p.lower * ratio ** k,
+    );
+  }
+  return levels;
+}

@@ -1,0 +1,109 @@
+import type { Fill } from '../../broker/orders';
+import { strategyType } from '../../strategy/registry';
+import { INTERFACE_VERSION, type Strategy, type StrategyContext } from '../../strategy/strategy';
+import { type GridParams, GridParamsSchema, gridLevels } from './params';
+
+/**
+ * Futures grid: buy limits on the levels below the price, sell limits on the levels above. Each filled buy at level
+ * k is answered by a sell at k + 1 and each filled sell at k by a buy at k − 1, so every completed pair earns one
+ * grid step. Long grids first buy the position the sells above will unwind (their sells are reduce-only); short
+ * grids mirror that; neutral grids start flat.
+ */
+class Grid implements Strategy {
+  private readonly levels: number[];
+  private started = false;
+  private stopped = false;
+
+  constructor(private readonly p: GridParams) {
+    this.levels = gridLevels(p);
+  }
+
+  onBar(ctx: StrategyContext): void {
+    if (this.stopped) return;
+    const broker = ctx.broker;
+    const c = ctx.close(0);
+    if (!this.started) {
+      this.started = true;
+      this.start(ctx, c);
+      return;
+    }
+    const band = this.p.stopOutsidePct;
+    if (band > 0 && (c < this.p.lower * (1 - band) || c > this.p.upper * (1 + band))) {
+      this.stopped = true;
+      broker.cancelAll();
+      const pos = broker.positionQty;
+      if (pos !== 0)
+        broker.submit({
+          side: pos > 0 ? 'sell' : 'buy',
+          type: 'market',
+          quantity: Math.abs(pos),
+          reduceOnly: true,
+        });
+    }
+  }
+
+  /** After the start the grid only reacts to fills, unless it watches for a break-out */
+  idleUntil(index: number): number {
+    return this.p.stopOutsidePct > 0 && !this.stopped ? index + 1 : Number.POSITIVE_INFINITY;
+  }
+
+  private start(ctx: StrategyContext, price: number): void {
+    const broker = ctx.broker;
+    if (broker.leverage !== this.p.leverage) broker.setLeverage(this.p.leverage);
+    const q = broker.roundQty(this.p.quantityPerGrid);
+    // The level closest to the price stays empty, as on the exchange's grid bots
+    let nearest = 0;
+    for (let k = 1; k < this.levels.length; k++) {
+      if (Math.abs((this.levels[k] as number) - price) < Math.abs((this.levels[nearest] as number) - price))
+        nearest = k;
+    }
+    let above = 0;
+    let below = 0;
+    for (let k = 0; k < this.levels.length; k++) {
+      if (k === nearest) continue;
+      if (k > nearest) above++;
+      else below++;
+      this.place(ctx, k, k > nearest ? 'sell' : 'buy');
+    }
+    const dir = this.p.direction;
+    if (dir === 'long' && above > 0)
+      broker.submit({ side: 'buy', type: 'market', quantity: q * above, tag: 'init' });
+    if (dir === 'short' && below > 0)
+      broker.submit({ side: 'sell', type: 'market', quantity: q * below, tag: 'init' });
+  }
+
+  private place(ctx: StrategyContext, k: number, side: 'buy' | 'sell'): void {
+    const broker = ctx.broker;
+    const dir = this.p.direction;
+    const reduceOnly = (dir === 'long' && side === 'sell') || (dir === 'short' && side === 'buy');
+    broker.submit({
+      side,
+      type: 'limit',
+      price: broker.roundPrice(this.levels[k] as number),
+      quantity: broker.roundQty(this.p.quantityPerGrid),
+      reduceOnly,
+      tag: String(k),
+    });
+  }
+
+  onFill(fill: Fill, ctx: StrategyContext): void {
+    if (this.stopped || fill.tag === 'init' || fill.liquidity === 'liquidation') {
+      if (fill.liquidity === 'liquidation') this.stopped = true;
+      return;
+    }
+    const k = Number(fill.tag);
+    if (!Number.isInteger(k)) return;
+    if (fill.side === 'buy' && k + 1 < this.levels.length) this.place(ctx, k + 1, 'sell');
+    if (fill.side === 'sell' && k - 1 >= 0) this.place(ctx, k - 1, 'buy');
+  }
+}
+
+export const gridStrategy = strategyType({
+  id: 'grid',
+  name: 'Futures grid',
+  description: 'Buys low and sells high across a price range in fixed steps (long, short or neutral)',
+  interfaceVersion: INTERFACE_VERSION,
+  params: GridParamsSchema,
+  warmupBars: () => 1,
+  create: (p) => new Grid(p),
+});

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { EngineInputError } from '../errors';
+import { INTERFACE_VERSION, type Strategy, type StrategyDefinition } from './strategy';
+
+/** A strategy type with its parameter types erased: parses unknown input before anything else */
+export interface StrategyType {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly interfaceVersion: typeof INTERFACE_VERSION;
+  readonly paramsSchema: z.ZodObject;
+  /** Validated params with defaults filled; throws EngineInputError naming the bad field */
+  parseParams(input: unknown): Record<string, unknown>;
+  warmupBars(params: unknown): number;
+  create(params: unknown): Strategy;
+  /** JSON schema of the params (for forms) */
+  paramsJsonSchema(): unknown;
+}
+
+/** Erases a typed definition into a StrategyType, checking the interface version */
+export function strategyType<S extends z.ZodObject>(def: StrategyDefinition<S>): StrategyType {
+  if (def.interfaceVersion !== INTERFACE_VERSION) {
+    throw new EngineInputError(
+      `strategy "${def.id}" implements interface version ${def.interfaceVersion}, the engine runs ${INTERFACE_VERSION}`,
+    );
+  }
+  const parse = (input: unknown): z.output<S> => {
+    const result = def.params.safeParse(input ?? {});
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new EngineInputError(`${def.id} params: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    }
+    return result.data;
+  };
+  return {
+    id: def.id,
+    name: def.name,
+    description: def.description,
+    interfaceVersion: def.interfaceVersion,
+    paramsSchema: def.params,
+    parseParams: (input) => parse(input) as Record<string, unknown>,
+    warmupBars: (params) => def.warmupBars(parse(params)),
+    // A frozen copy: a strategy cannot change the parameters the caller (or the next sweep run) holds
+    create: (params) => def.create(deepFreeze(structuredClone(parse(params)))),
+    paramsJsonSchema: () => z.toJSONSchema(def.params, { io: 'input' }),
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { BarSeries } from '../bars/bars';
+import type { OrderPort } from '../broker/order-port';
+import type { Fill } from '../broker/orders';
+
+/** Bumped when the strategy contract changes shape; the runner refuses other versions */
+export const INTERFACE_VERSION = 1 as const;
+
+/**
+ * What a strategy sees when a bar closes. Prices are read by age (`close(0)` is the bar that just closed,
+ * `close(1)` the one before), so there is no way to ask for a bar that has not happened yet.
+ */
+export interface StrategyContext {
+  /** Index of the bar that just closed (0 for the first) */
+  readonly index: number;
+  /** Open time (ms) of the bar that just closed */
+  readonly time: number;
+  readonly intervalMs: number;
+  open(ago?: number): number;
+  high(ago?: number): number;
+  low(ago?: number): number;
+  close(ago?: number): number;
+  volume(ago?: number): number;
+  readonly broker: OrderPort;
+}
+
+/** Batch columns shared by the runs of one sweep over the same bars, keyed by what they depend on */
+export type PrepareCache = Map<string, unknown>;
+
+/** A running strategy: pure reactions to closed bars and fills, no clock or randomness of its own */
+export interface Strategy {
+  /** Called once per closed bar, after that bar's fills were delivered */
+  onBar(ctx: StrategyContext): void;
+  /** Called for every fill (optional; default: ignore) */
+  onFill?(fill: Fill, ctx: StrategyContext): void;
+  /**
+   * Backtest only (optional): called once with the whole series before the first bar, to compute indicator columns
+   * in batch. Values at bar i may use bars ≤ i only; the live mode never calls it and must trade identically.
+   * `cache` lives as long as the bars do not change (one sweep): store columns that other parameter sets reuse.
+   */
+  prepare?(bars: BarSeries, cache: PrepareCache): void;
+  /**
+   * Backtest only (optional): after onBar at bar i, the next bar index whose onBar can change anything, unless a
+   * fill comes first (fills always wake the strategy). Default i + 1. Lets the loop skip quiet bars.
+   */
+  idleUntil?(index: number): number;
+}
+
+/**
+ * A strategy type. `params` is a zod object whose fields all have defaults and bounds: the server validates with
+ * it, the form renders from its JSON schema, the optimiser reads ranges from it.
+ */
+export interface StrategyDefinition<S extends z.ZodObject> {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly interfaceVersion: typeof INTERFACE_VERSION;
+  readonly params: S;
+  /** Bars to replay before the strategy's signals mean anything (live start-up, walk-forward windows) */
+  warmupBars(params: z.output<S>): number;
+  create(params: z.output<S>): Strategy;
+}
