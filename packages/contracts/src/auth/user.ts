@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Limits shared by the sign-up form and the server (argon2 input stays bounded) */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const EMAIL_MAX_LENGTH = 254;
+export const NAME_MAX_LENGTH = 100;
+
+export const EmailSchema = z
+  .email({ error: 'Email must be a valid email address' })
+  .max(EMAIL_MAX_LENGTH, { error: `Email must be at most ${EMAIL_MAX_LENGTH} characters` });
+
+/** Length only: no composition rules (NIST SP 800-63B) */
+export const PasswordSchema = z
+  .string({ error: 'Password must be a string' })
+  .min(PASSWORD_MIN_LENGTH, { error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` })
+  .max(PASSWORD_MAX_LENGTH, { error: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` });
+
+/** The signed-in user as the browser stores it */
+export const UserSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  name: z.string().nullable(),
+  created_at: z.iso.datetime(),
+});
+export type User = z.infer<typeof UserSchema>;

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/** Regions a Binance USDⓈ-M account can live in; futures exist on the global site only */
+export const BINANCE_REGIONS = ['global'] as const;
+export const BinanceRegionSchema = z.enum(BINANCE_REGIONS, { error: 'region must be "global"' });
+export type BinanceRegion = z.infer<typeof BinanceRegionSchema>;
+
+export const CREDENTIAL_MAX_LENGTH = 512;
+
+/** POST /api/v1/credentials/binance and POST /api/v1/credentials/validate/binance (spec §3 credentials payload) */
+export const CreateBinanceCredentialsSchema = z.strictObject({
+  api_key: z
+    .string({ error: 'api_key must be a string' })
+    .trim()
+    .min(1, { error: 'API Key is required' })
+    .max(CREDENTIAL_MAX_LENGTH, { error: `api_key must be at most ${CREDENTIAL_MAX_LENGTH} characters` }),
+  secret_key: z
+    .string({ error: 'secret_key must be a string' })
+    .trim()
+    .min(1, { error: 'Secret Key is required' })
+    .max(CREDENTIAL_MAX_LENGTH, { error: `secret_key must be at most ${CREDENTIAL_MAX_LENGTH} characters` }),
+  region: BinanceRegionSchema.default('global'),
+});
+export type CreateBinanceCredentials = z.infer<typeof CreateBinanceCredentialsSchema>;
+export type CreateBinanceCredentialsInput = z.input<typeof CreateBinanceCredentialsSchema>;
+
+/** Stored credentials as the API shows them: the key masked, the secret never */
+export const BinanceCredentialsSchema = z.object({
+  exchange: z.literal('binance'),
+  api_key_masked: z.string(),
+  region: BinanceRegionSchema,
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type BinanceCredentials = z.infer<typeof BinanceCredentialsSchema>;
+
+/** GET and POST /api/v1/credentials/binance */
+export const BinanceCredentialsResponseSchema = z.object({
+  success: z.literal(true),
+  data: BinanceCredentialsSchema,
+  message: z.string(),
+});
+export type BinanceCredentialsResponse = z.infer<typeof BinanceCredentialsResponseSchema>;
+
+/**
+ * POST /api/v1/credentials/test-connection: the spec does not show a body, so it is optional; without one the
+ * stored credentials are tested
+ */
+export const TestConnectionRequestSchema = CreateBinanceCredentialsSchema.optional();
+
+export const CONNECTIVITY_STATUSES = ['not_configured', 'unreachable', 'connected', 'error'] as const;
+export const ConnectivityStatusSchema = z.enum(CONNECTIVITY_STATUSES);
+export type ConnectivityStatus = z.infer<typeof ConnectivityStatusSchema>;
+
+/** GET /api/v1/credentials/binance/status: the browser reads `data.connectivity_status` and `message` */
+export const CredentialsStatusResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    exchange: z.literal('binance'),
+    configured: z.boolean(),
+    connectivity_status: ConnectivityStatusSchema,
+  }),
+  message: z.string(),
+});
+export type CredentialsStatusResponse = z.infer<typeof CredentialsStatusResponseSchema>;
+
+/** Spec §3 "Account test result data": what a successful connection test or validation returns */
+export const AccountTestResultSchema = z.object({
+  accountType: z.string(),
+  totalWalletBalance: z.string(),
+  totalUnrealizedProfit: z.string(),
+  totalMarginBalance: z.string(),
+  canTrade: z.boolean(),
+  canWithdraw: z.boolean(),
+  canDeposit: z.boolean(),
+  assetsCount: z.number().int().nonnegative(),
+  positionsCount: z.number().int().nonnegative(),
+});
+export type AccountTestResult = z.infer<typeof AccountTestResultSchema>;
+
+/** Successful answer of test-connection and validate/binance */
+export const AccountTestResponseSchema = z.object({
+  success: z.literal(true),
+  data: AccountTestResultSchema,
+  message: z.string(),
+});
+export type AccountTestResponse = z.infer<typeof AccountTestResponseSchema>;
