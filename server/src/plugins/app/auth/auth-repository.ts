@@ -27,23 +27,17 @@ export interface ThrottleRow {
   blocked_until: Date | null;
 }
 
-const UNIQUE_VIOLATION = '23505';
-
 /** Thin SQL for users, sessions, refresh tokens and sign-in throttling; every method takes the db or a transaction */
 export const authRepository = {
-  /** Returns false when the normalised email is taken */
-  async insertUser(db: Queryable, user: Omit<UserRow, never>): Promise<boolean> {
-    try {
-      await db.query(
-        `INSERT INTO users (id, email, email_normalized, name, password_hash, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [user.id, user.email, user.email_normalized, user.name, user.password_hash, user.created_at],
-      );
-      return true;
-    } catch (err) {
-      if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) return false;
-      throw err;
-    }
+  /** Returns false when the normalised email is taken (no error, so an open transaction stays usable) */
+  async insertUser(db: Queryable, user: UserRow): Promise<boolean> {
+    const rows = await db.query(
+      `INSERT INTO users (id, email, email_normalized, name, password_hash, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (email_normalized) DO NOTHING RETURNING id`,
+      [user.id, user.email, user.email_normalized, user.name, user.password_hash, user.created_at],
+    );
+    return rows.length > 0;
   },
 
   async findUserByEmail(db: Queryable, emailNormalized: string): Promise<UserRow | undefined> {
