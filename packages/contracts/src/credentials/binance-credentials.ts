@@ -46,7 +46,7 @@ export type BinanceCredentialsResponse = z.infer<typeof BinanceCredentialsRespon
  * POST /api/v1/credentials/test-connection: the spec does not show a body, so it is optional; without one the
  * stored credentials are tested
  */
-export const TestConnectionRequestSchema = CreateBinanceCredentialsSchema.optional();
+export const TestConnectionRequestSchema = CreateBinanceCredentialsSchema.nullish();
 
 export const CONNECTIVITY_STATUSES = ['not_configured', 'unreachable', 'connected', 'error'] as const;
 export const ConnectivityStatusSchema = z.enum(CONNECTIVITY_STATUSES);
