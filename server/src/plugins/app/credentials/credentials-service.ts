@@ -140,7 +140,7 @@ export class CredentialsService {
   /** Tests the given keys, or the stored ones when none are given */
   async testConnection(
     userId: string,
-    body: CreateBinanceCredentials | undefined,
+    body: CreateBinanceCredentials | null | undefined,
   ): Promise<AccountTestResponse> {
     const credentials = body
       ? { apiKey: body.api_key, secretKey: body.secret_key, region: body.region }
