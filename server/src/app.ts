@@ -76,9 +76,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
-  // Like Fastify's own parser, except that an empty body is "no body": browsers send Content-Type on bodiless
-  // POSTs (logout), and the route schema then decides whether a body was required
-  app.removeContentTypeParser('application/json');
+  // Only JSON is accepted (anything else is a 415). Like Fastify's own JSON parser, except that an empty body is
+  // "no body": browsers send Content-Type on bodiless POSTs (logout); the route schema decides if one was needed
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
@@ -101,7 +101,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   for (const plugin of [databasePlugin, secretsPlugin, authPlugin, credentialsPlugin]) {
     await app.register(plugin, options);
   }
-  await app.register(healthRoutes, { ...options, prefix: '/api/v1/health' });
+  await app.register(healthRoutes, { ...options, prefix: '/api/v1' });
   await app.register(databaseRoutes, { ...options, prefix: '/api/v1/database' });
   await app.register(authRoutes, { ...options, prefix: '/api/v1/auth' });
   await app.register(

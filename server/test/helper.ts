@@ -94,12 +94,16 @@ export interface TestApp {
 }
 
 /** The real app on a test database, with a hand-moved clock and captured logs */
-export async function buildTestApp(db: Database, deps: Partial<AppDeps> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  db: Database,
+  deps: Partial<AppDeps> = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<TestApp> {
   const logs: string[] = [];
   const clock = new TestClock();
   const keyring = makeKeyring([generateMasterKey()]);
   const app = await buildApp(
-    loadConfig({ KESTREL_LOG_LEVEL: 'info', KESTREL_CORS_ORIGINS: 'http://shell.test' }),
+    loadConfig({ KESTREL_LOG_LEVEL: 'info', KESTREL_CORS_ORIGINS: 'http://shell.test', ...env }),
     { database: db, clock, keyring, logStream: { write: (line) => void logs.push(line) }, ...deps },
   );
   await app.ready();

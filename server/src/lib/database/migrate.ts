@@ -37,29 +37,32 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 const MIGRATION_LOCK_ID = 74_657_374;
 
 /**
- * Applies the migrations not yet recorded, each in its own transaction, under an advisory lock so that several
- * instances starting together apply each migration once. Returns the version now in force.
+ * Applies the migrations not yet recorded, all in one transaction, under an advisory lock taken before anything
+ * else (even `CREATE TABLE IF NOT EXISTS` races between sessions), so that several instances starting together
+ * apply each migration exactly once. Returns the version now in force.
  */
 export async function migrate(db: Database, migrations?: Migration[]): Promise<number> {
   const all = migrations ?? (await readMigrations());
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
-  for (const migration of all) {
-    await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
-      const done = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
-      if (done.length > 0) return;
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const applied = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+    );
+    for (const migration of all) {
+      if (applied.has(migration.version)) continue;
       // Statements one by one: a parameterised query cannot hold several, and both drivers accept this split
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,
       ]);
-    });
-  }
+    }
+  });
   return currentVersion(db);
 }
 

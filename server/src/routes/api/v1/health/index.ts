@@ -7,7 +7,7 @@ const VERSION = '0.1.0';
 const route: FastifyPluginAsyncZod = async (app) => {
   const startedAt = process.hrtime.bigint();
   app.get(
-    '/',
+    '/health',
     { schema: { tags: ['health'], summary: 'Liveness', response: { 200: HealthSchema } } },
     async () => {
       const uptimeNs = process.hrtime.bigint() - startedAt;
