@@ -210,7 +210,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
       expect(after.message).toMatch(/exchange not reachable/);
     });
 
-    it('fails decryption (409, never a wrong secret) when any byte of the stored secret is changed', async () => {
+    it('fails decryption (409, never a wrong secret) when a byte of the stored secret is changed', async () => {
       const { access_token, user } = await signUp(t);
       await store(access_token);
       const lengths = await tdb.db.query<{ c: number; w: number }>(
@@ -223,7 +223,9 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
         ['ciphertext', c],
         ['wrapped_data_key', w],
       ] as const) {
-        for (let i = 0; i < length; i += 1) {
+        // Every byte is flipped in the envelope unit test; here the IV, body and tag edges of each stored field
+        const positions = [0, 11, 12, Math.floor(length / 2), length - 17, length - 16, length - 1];
+        for (const i of positions) {
           const flip = `UPDATE exchange_credentials SET ${column} = set_byte(${column}, $2, get_byte(${column}, $2) # 1) WHERE user_id = $1`;
           await tdb.db.query(flip, [user.id, i]);
           const res = await call(t, 'POST', '/test-connection', access_token);
