@@ -165,6 +165,10 @@ describe('OpenAPI', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)[a-z]/i);
+    // The page may load scripts from itself only, and nothing is sent to outside hosts
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toMatch(/script-src 'self'/);
+    expect(csp).not.toMatch(/validator\.swagger\.io|upgrade-insecure-requests/);
     const script = /src="\.?\/?([^"]+\.js)"/.exec(page.body)?.[1];
     expect(script).toBeDefined();
     const asset = await t.request({

@@ -1,7 +1,6 @@
 import type {
   AccountTestResponse,
   BinanceCredentials,
-  BinanceRegion,
   CreateBinanceCredentials,
   CredentialsStatusResponse,
 } from '@kestrel/contracts';
@@ -207,7 +206,7 @@ function toView(row: CredentialRow): BinanceCredentials {
   return {
     exchange: EXCHANGE,
     api_key_masked: row.api_key_masked,
-    region: row.region as BinanceRegion,
+    region: BinanceRegionSchema.parse(row.region),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
