@@ -185,6 +185,26 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
       }
     });
 
+    it('answers "Exchange not supported yet" for any exchange other than binance', async () => {
+      const { access_token } = await signUp(t);
+      for (const [method, url] of [
+        ['GET', '/bybit'],
+        ['POST', '/kraken'],
+        ['DELETE', '/coinbase'],
+        ['POST', '/validate/bybit'],
+      ] as const) {
+        const res = await call(
+          t,
+          method,
+          url,
+          access_token,
+          method === 'POST' ? { api_key: 'k', secret_key: 's' } : undefined,
+        );
+        expect(res.statusCode, `${method} ${url}`).toBe(400);
+        expect(errorOf(res).detail).toMatch(/^Exchange not supported yet/);
+      }
+    });
+
     it('test-connection without stored or given keys says both are required', async () => {
       const { access_token } = await signUp(t);
       const res = await call(t, 'POST', '/test-connection', access_token);

@@ -233,7 +233,7 @@ describe('property: random requests to every route never get a 5xx', () => {
           if (type !== undefined) headers['content-type'] = type;
           const res = await t.app.inject({
             method: route.method,
-            url: route.path.replace('{id}', id),
+            url: route.path.replace(/\{[^}]+\}/g, id),
             headers,
             ...(payload !== undefined && route.method !== 'GET' ? { payload } : {}),
           });

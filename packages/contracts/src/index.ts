@@ -57,6 +57,8 @@ export {
   CreateBinanceCredentialsSchema,
   type CredentialsStatusResponse,
   CredentialsStatusResponseSchema,
+  type ExchangeParams,
+  ExchangeParamsSchema,
   TestConnectionRequestSchema,
 } from './credentials/binance-credentials';
 export { type DatabaseHealth, DatabaseHealthSchema } from './database/database-health';

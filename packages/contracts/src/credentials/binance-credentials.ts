@@ -24,6 +24,12 @@ export const CreateBinanceCredentialsSchema = z.strictObject({
 export type CreateBinanceCredentials = z.infer<typeof CreateBinanceCredentialsSchema>;
 export type CreateBinanceCredentialsInput = z.input<typeof CreateBinanceCredentialsSchema>;
 
+/** Path parameter of the credentials calls for exchanges other than binance (all answer "not supported yet") */
+export const ExchangeParamsSchema = z.strictObject({
+  exchange: z.string().min(1).max(32),
+});
+export type ExchangeParams = z.infer<typeof ExchangeParamsSchema>;
+
 /** Stored credentials as the API shows them: the key masked, the secret never */
 export const BinanceCredentialsSchema = z.object({
   exchange: z.literal('binance'),

@@ -4,10 +4,12 @@ import {
   CreateBinanceCredentialsSchema,
   CredentialsStatusResponseSchema,
   ErrorResponseSchema,
+  ExchangeParamsSchema,
   MessageResponseSchema,
   TestConnectionRequestSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HttpError } from '../../../../lib/http-error';
 import { requireAuth } from '../../../../plugins/app/auth';
 
 const tags = ['credentials'];
@@ -110,5 +112,28 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => app.credentialsService.validate(request.body),
   );
+
+  // Spec §5: only binance can be connected; the catalogue's other exchanges are "coming soon". Static routes above
+  // win over these parametric ones in Fastify's router.
+  const notSupported = async (): Promise<never> => {
+    throw new HttpError(
+      400,
+      'EXCHANGE_NOT_SUPPORTED',
+      'Exchange not supported yet: only binance can be connected',
+    );
+  };
+  const otherExchange = {
+    schema: {
+      tags,
+      security,
+      summary: 'Any exchange other than binance: not supported yet',
+      params: ExchangeParamsSchema,
+      response: { 400: ErrorResponseSchema, 401: ErrorResponseSchema },
+    },
+  };
+  app.get('/:exchange', otherExchange, notSupported);
+  app.post('/:exchange', otherExchange, notSupported);
+  app.delete('/:exchange', otherExchange, notSupported);
+  app.post('/validate/:exchange', otherExchange, notSupported);
 };
 export default routes;
