@@ -34,7 +34,7 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
 }
 
-/** What every autoloaded plugin and route receives as options */
+/** What every plugin and route of the app receives as options */
 export interface AppOptions {
   config: ServerConfig;
   deps: AppDeps;

@@ -29,7 +29,8 @@ export interface ClientInfo {
   userAgent: string | undefined;
 }
 
-export interface AuthContext extends AccessClaims {}
+/** Who is calling: the user and the session whose access token came with the request */
+export type AuthContext = AccessClaims;
 
 /** Lower-cased and trimmed: one account per mailbox, whatever the case typed */
 export function normalizeEmail(email: string): string {
@@ -125,12 +126,8 @@ export class AuthService {
     };
     await this.repo.insertSession(tx, session);
     const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at);
-    await this.repo.insertRefreshToken(tx, this.tokensHash(refreshToken), session.id, now);
+    await this.repo.insertRefreshToken(tx, hashToken(refreshToken), session.id, now);
     return this.answer(user, session.id, refreshToken, message);
-  }
-
-  private tokensHash(token: string): Buffer {
-    return hashToken(token);
   }
 
   private async answer(
@@ -179,7 +176,7 @@ export class AuthService {
       const user = await this.repo.findUserById(tx, session.user_id);
       if (!user) return { kind: 'invalid' as const };
       const next = await this.tokens.issueRefreshToken(session.id, session.expires_at);
-      await this.repo.insertRefreshToken(tx, this.tokensHash(next), session.id, now);
+      await this.repo.insertRefreshToken(tx, hashToken(next), session.id, now);
       await this.repo.touchSession(tx, session.id, now);
       return { kind: 'ok' as const, user, session, next };
     });
