@@ -53,11 +53,19 @@ export const authRepository = {
     return rows[0];
   },
 
-  async insertSession(db: Queryable, s: Omit<SessionRow, 'revoked_at' | 'revoked_reason'>): Promise<void> {
+  /** A new session and its first refresh token, in one statement (atomic without a transaction) */
+  async insertSessionWithToken(
+    db: Queryable,
+    s: Omit<SessionRow, 'revoked_at' | 'revoked_reason'>,
+    tokenHash: Buffer,
+  ): Promise<void> {
     await db.query(
-      `INSERT INTO sessions (id, user_id, created_at, last_used_at, expires_at, user_agent, ip)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [s.id, s.user_id, s.created_at, s.last_used_at, s.expires_at, s.user_agent, s.ip],
+      `WITH session AS (
+         INSERT INTO sessions (id, user_id, created_at, last_used_at, expires_at, user_agent, ip)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, created_at
+       )
+       INSERT INTO refresh_tokens (token_hash, session_id, created_at) SELECT $8, id, created_at FROM session`,
+      [s.id, s.user_id, s.created_at, s.last_used_at, s.expires_at, s.user_agent, s.ip, tokenHash],
     );
   },
 
@@ -138,13 +146,15 @@ export const authRepository = {
     await db.query('UPDATE signin_failures SET blocked_until = $2 WHERE throttle_key = $1', [key, until]);
   },
 
-  /** Latest block still running among `keys`, if any */
-  async blockedUntil(db: Queryable, keys: readonly string[], now: Date): Promise<Date | undefined> {
-    const rows = await db.query<{ until: Date | null }>(
-      'SELECT max(blocked_until) AS until FROM signin_failures WHERE throttle_key = ANY($1) AND blocked_until > $2',
-      [keys, now],
+  /** Throttle rows of `keys` that exist (blocked or merely counting) */
+  async throttleRows(
+    db: Queryable,
+    keys: readonly [string, string],
+  ): Promise<{ throttle_key: string; blocked_until: Date | null }[]> {
+    return db.query<{ throttle_key: string; blocked_until: Date | null }>(
+      'SELECT throttle_key, blocked_until FROM signin_failures WHERE throttle_key IN ($1, $2)',
+      keys,
     );
-    return rows[0]?.until ?? undefined;
   },
 
   async clearFailures(db: Queryable, key: string): Promise<void> {

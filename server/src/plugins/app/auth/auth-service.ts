@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthResponse, Session, SigninRequest, SignupRequest, User } from '@kestrel/contracts';
 import type { Clock } from '../../../lib/clock';
-import type { Database } from '../../../lib/database/database';
+import type { Database, Queryable } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
 import type { AuthRepository, SessionRow, UserRow } from './auth-repository';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
@@ -63,21 +63,21 @@ export class AuthService {
       password_hash: await hashPassword(body.password),
       created_at: now,
     };
-    const response = await this.db.transaction(async (tx) => {
-      if (!(await this.repo.insertUser(tx, user))) return undefined;
-      return this.openSession(tx, user, client, 'Account created');
-    });
-    if (!response) throw new HttpError(409, 'EMAIL_TAKEN', 'An account with this email already exists');
-    return response;
+    // No transaction: a crash between the two statements leaves an account that can simply sign in
+    if (!(await this.repo.insertUser(this.db, user))) {
+      throw new HttpError(409, 'EMAIL_TAKEN', 'An account with this email already exists');
+    }
+    return this.openSession(this.db, user, client, 'Account created');
   }
 
   async signin(body: SigninRequest, client: ClientInfo): Promise<AuthResponse> {
     const email = normalizeEmail(body.email);
     const keys = { emailIp: `email-ip:${email}|${client.ip}`, ip: `ip:${client.ip}` };
     const now = this.clock.now();
-    const blockedUntil = await this.repo.blockedUntil(this.db, [keys.emailIp, keys.ip], now);
-    if (blockedUntil) {
-      const seconds = Math.max(1, Math.ceil((blockedUntil.getTime() - now.getTime()) / 1000));
+    const throttle = await this.repo.throttleRows(this.db, [keys.emailIp, keys.ip]);
+    const blockedUntil = Math.max(0, ...throttle.map((r) => r.blocked_until?.getTime() ?? 0));
+    if (blockedUntil > now.getTime()) {
+      const seconds = Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000));
       throw new HttpError(
         429,
         'TOO_MANY_ATTEMPTS',
@@ -96,8 +96,8 @@ export class AuthService {
       throw unauthorized('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
     }
     // Only the email+IP counter is cleared: one good password must not reset a spray across many emails
-    await this.repo.clearFailures(this.db, keys.emailIp);
-    return this.db.transaction((tx) => this.openSession(tx, user, client, 'Signed in'));
+    if (throttle.some((r) => r.throttle_key === keys.emailIp)) await this.repo.clearFailures(this.db, keys.emailIp);
+    return this.openSession(this.db, user, client, 'Signed in');
   }
 
   private async recordFailure(key: string, limit: number): Promise<void> {
@@ -109,7 +109,7 @@ export class AuthService {
   }
 
   private async openSession(
-    tx: Parameters<AuthRepository['insertSession']>[0],
+    db: Queryable,
     user: UserRow,
     client: ClientInfo,
     message: string,
@@ -124,9 +124,8 @@ export class AuthService {
       user_agent: client.userAgent?.slice(0, 512) ?? null,
       ip: client.ip,
     };
-    await this.repo.insertSession(tx, session);
     const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at);
-    await this.repo.insertRefreshToken(tx, hashToken(refreshToken), session.id, now);
+    await this.repo.insertSessionWithToken(db, session, hashToken(refreshToken));
     return this.answer(user, session.id, refreshToken, message);
   }
 
