@@ -96,7 +96,8 @@ export class AuthService {
       throw unauthorized('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
     }
     // Only the email+IP counter is cleared: one good password must not reset a spray across many emails
-    if (throttle.some((r) => r.throttle_key === keys.emailIp)) await this.repo.clearFailures(this.db, keys.emailIp);
+    if (throttle.some((r) => r.throttle_key === keys.emailIp))
+      await this.repo.clearFailures(this.db, keys.emailIp);
     return this.openSession(this.db, user, client, 'Signed in');
   }
 
