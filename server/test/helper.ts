@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { AuthResponse } from '@kestrel/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import type { Clock } from '../src/lib/clock';
@@ -48,7 +50,7 @@ export interface TestDatabase {
 /** PGlite in memory, or a fresh schema of the local PostgreSQL so that test files never see each other's rows */
 export async function openTestDatabase(driver: Driver): Promise<TestDatabase> {
   if (driver === 'pglite') {
-    const db = await openPgliteDatabase();
+    const db = await openPgliteDatabase(undefined, new Blob([await readFile(inject('pgliteDump'))]));
     return { db, cleanup: () => db.close() };
   }
   const url = await postgresUrl();

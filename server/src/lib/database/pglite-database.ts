@@ -3,10 +3,14 @@ import type { Database, Queryable, Row } from './database';
 
 /**
  * Opens the embedded PostgreSQL (WASM). `dataDir` undefined keeps it in memory (tests). PGlite serves one
- * connection, so its transactions are serialised by the library itself.
+ * connection, so its transactions are serialised by the library itself. `loadDataDir` starts from a
+ * `dumpDataDir()` tarball, skipping initdb (most of the seconds a fresh PGlite costs).
  */
-export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
-  const pg = await PGlite.create(dataDir ? { dataDir } : {});
+export async function openPgliteDatabase(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
+  const pg = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   return {
     driver: 'pglite',
     async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
