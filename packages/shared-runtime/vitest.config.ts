@@ -5,5 +5,7 @@ export default defineProject({
     name: 'shared-runtime',
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    setupFiles: ['./src/test/setup.ts'],
   },
 });

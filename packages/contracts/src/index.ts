@@ -62,6 +62,14 @@ export {
   TestConnectionRequestSchema,
 } from './credentials/binance-credentials';
 export { type DatabaseHealth, DatabaseHealthSchema } from './database/database-health';
+export {
+  type ConnectionTestReply,
+  ConnectionTestReplySchema,
+  CredentialsFormSchema,
+  type CredentialsFormValues,
+  type ExchangeId,
+  ExchangeIdSchema,
+} from './exchange/connection-test';
 export { type Health, HealthSchema } from './health';
 export {
   type RemoteName,
@@ -70,3 +78,31 @@ export {
   type RuntimeConfigInput,
   RuntimeConfigSchema,
 } from './runtime-config';
+export {
+  type JsonRpcNotification,
+  JsonRpcNotificationSchema,
+  type JsonRpcReply,
+  JsonRpcReplySchema,
+  type SocketToolName,
+  SocketToolNameSchema,
+  type ToolCallRequest,
+  ToolCallRequestSchema,
+} from './socket/json-rpc';
+export {
+  type BalanceNotice,
+  BalanceNoticeSchema,
+  type BotNotice,
+  BotNoticeSchema,
+  LIVE_EVENT_METHODS,
+  LIVE_EVENT_SCHEMAS,
+  type LiveEventKind,
+  type LiveEventNotice,
+  type MarkPriceNotice,
+  MarkPriceNoticeSchema,
+  type OrderNotice,
+  OrderNoticeSchema,
+  type PositionNotice,
+  PositionNoticeSchema,
+  type TickerNotice,
+  TickerNoticeSchema,
+} from './socket/live-events';

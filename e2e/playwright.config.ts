@@ -1,0 +1,51 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { E2E_API_PORT, E2E_SHELL_PORT } from './support/ports';
+
+const CI = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: CI,
+  retries: CI ? 1 : 0,
+  reporter: [['list']],
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_SHELL_PORT}`,
+    trace: 'on-first-retry',
+    launchOptions: {
+      // Debian's Chromium: nothing may be downloaded here, so Playwright's own browser build is never used
+      executablePath: process.env.KESTREL_CHROMIUM ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  // The production builds, each app on its own port, plus the real server: exactly what `./kestrel start` runs
+  webServer: {
+    command: 'node ../scripts/start.mjs',
+    url: `http://127.0.0.1:${E2E_API_PORT}/api/v1/health`,
+    env: {
+      KESTREL_SHELL_PORT: String(E2E_SHELL_PORT),
+      KESTREL_PORT: String(E2E_API_PORT),
+      KESTREL_DATA_DIR: mkdtempSync(join(tmpdir(), 'kestrel-e2e-')),
+      KESTREL_LOG_LEVEL: 'warn',
+    },
+    reuseExistingServer: !CI,
+    timeout: 120_000,
+    stdout: 'pipe',
+  },
+});

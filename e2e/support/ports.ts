@@ -1,0 +1,14 @@
+/** Ports of the copy the e2e suite starts; apart from `./kestrel start`'s defaults so both can run at once */
+export const E2E_SHELL_PORT = 4300;
+export const E2E_API_PORT = 4380;
+
+/** Remote name → the port its static site listens on (shell port + 1…4, as scripts/start.mjs assigns) */
+export const E2E_REMOTE_PORTS = {
+  dashboard: E2E_SHELL_PORT + 1,
+  bots: E2E_SHELL_PORT + 2,
+  exchange_connect: E2E_SHELL_PORT + 3,
+  account: E2E_SHELL_PORT + 4,
+} as const;
+
+export const remoteOrigin = (name: keyof typeof E2E_REMOTE_PORTS) =>
+  `http://127.0.0.1:${E2E_REMOTE_PORTS[name]}`;

@@ -1,0 +1,137 @@
+import { expect, type Page, test } from '@playwright/test';
+import { remoteOrigin } from '../support/ports';
+
+/** Serves the shell a config.json changed by `edit`, as a deployment would by replacing that one file */
+async function withRuntimeConfig(page: Page, edit: (config: Record<string, unknown>) => void) {
+  await page.route('**/config.json', async (route) => {
+    const response = await route.fetch();
+    const config = (await response.json()) as Record<string, unknown>;
+    edit(config);
+    await route.fulfill({ response, json: config });
+  });
+}
+
+const remotePage = (page: Page, remote: string) => page.locator(`section[data-remote="${remote}"]`);
+
+test.describe('module federation', () => {
+  test('the shell renders a page from each remote', async ({ page }) => {
+    await page.goto('/dashboard');
+    await expect(remotePage(page, 'dashboard').getByRole('heading', { level: 1 })).toHaveText('Dashboard');
+    await expect(remotePage(page, 'dashboard')).toContainText('Rendered by the dashboard remote.');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Bot hub' }).click();
+    await expect(remotePage(page, 'bots').getByRole('heading', { level: 1 })).toHaveText('Bot hub');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
+    await expect(remotePage(page, 'account').getByRole('heading', { level: 1 })).toHaveText('Account');
+
+    // Settings (account remote) composes the exchange-connect remote's card grid through the federation runtime
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    const connections = page.locator('[data-remote="exchange_connect"]');
+    await expect(connections).toContainText('Rendered by the exchange_connect remote.');
+    await expect(connections.getByText('Coming Soon', { exact: true }).first()).toBeVisible();
+  });
+
+  test('every remote sees the same shared-runtime instance as the shell', async ({ page }) => {
+    await page.goto('/settings');
+    await expect(page.locator('[data-remote="exchange_connect"]')).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(remotePage(page, 'dashboard')).toBeVisible();
+    await nav.getByRole('link', { name: 'Backtesting' }).click();
+    await expect(remotePage(page, 'bots')).toBeVisible();
+
+    const shellInstance = await page
+      .locator('[data-runtime-instance]')
+      .first()
+      .getAttribute('data-runtime-instance');
+    expect(shellInstance).toMatch(/^[0-9a-f-]{36}$/);
+    // Visit each remote again and compare its instance id with the shell's
+    for (const [link, remote] of [
+      ['Dashboard', 'dashboard'],
+      ['Backtesting', 'bots'],
+      ['Settings', 'account'],
+    ] as const) {
+      await nav.getByRole('link', { name: link }).click();
+      await expect(remotePage(page, remote)).toHaveAttribute('data-runtime-instance', shellInstance ?? '');
+    }
+    await expect(page.locator('[data-remote="exchange_connect"]')).toHaveAttribute(
+      'data-runtime-instance',
+      shellInstance ?? '',
+    );
+  });
+
+  test('with one remote unreachable the shell and the other remotes keep working', async ({ page }) => {
+    // Nothing listens on port 9: the bots remote's manifest cannot be fetched at all
+    await withRuntimeConfig(page, (config) => {
+      (config.remotes as Record<string, string>).bots = 'http://127.0.0.1:9/mf-manifest.json';
+    });
+    await page.goto('/bot-hub');
+    const fallback = page.getByRole('alert');
+    await expect(fallback).toContainText('Bot hub is unavailable right now');
+    await expect(fallback.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await expect(remotePage(page, 'dashboard').getByRole('heading', { level: 1 })).toHaveText('Dashboard');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await expect(page.locator('[data-remote="exchange_connect"]')).toBeVisible();
+  });
+
+  test('a remote that comes back is loaded by Retry, without reloading the page', async ({ page }) => {
+    const manifest = `${remoteOrigin('bots')}/mf-manifest.json`;
+    await page.route(manifest, (route) => route.abort('connectionrefused'));
+    await page.goto('/active-bots');
+    await expect(page.getByRole('alert')).toContainText('Active bots is unavailable right now');
+
+    await page.unroute(manifest);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(remotePage(page, 'bots').getByRole('heading', { level: 1 })).toHaveText('Active bots');
+  });
+
+  test('a slow remote gets the fallback after the configured wait, then appears when it arrives', async ({
+    page,
+  }) => {
+    await withRuntimeConfig(page, (config) => {
+      config.remoteLoadTimeoutMs = 1_000;
+    });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(`${remoteOrigin('account')}/mf-manifest.json`, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/account');
+    await expect(page.getByRole('alert')).toContainText('Account is taking longer than usual');
+    release();
+    await expect(remotePage(page, 'account').getByRole('heading', { level: 1 })).toHaveText('Account');
+  });
+
+  test('unknown paths redirect to the landing page', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kestrel');
+  });
+
+  test('the agent route passes the agent id to the bots remote', async ({ page }) => {
+    await page.goto('/kestrel/agent-42');
+    await expect(remotePage(page, 'bots')).toContainText('Agent agent-42');
+  });
+
+  test('each remote also runs on its own standalone page', async ({ page }) => {
+    await page.goto(`${remoteOrigin('dashboard')}/`);
+    await expect(page).toHaveURL(`${remoteOrigin('dashboard')}/dashboard`);
+    await expect(remotePage(page, 'dashboard').getByRole('heading', { level: 1 })).toHaveText('Dashboard');
+    await page.getByRole('link', { name: 'Risk management' }).click();
+    await expect(remotePage(page, 'dashboard').getByRole('heading', { level: 1 })).toHaveText(
+      'Risk management',
+    );
+
+    await page.goto(`${remoteOrigin('exchange_connect')}/`);
+    await expect(page.locator('[data-remote="exchange_connect"]')).toBeVisible();
+    await page.getByRole('button', { name: 'Open the connect modal' }).click();
+    await expect(page.getByRole('dialog', { name: 'Connect Exchange' })).toBeVisible();
+  });
+});

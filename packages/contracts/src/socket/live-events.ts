@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * Server pushes on the live socket. They are small notices (what changed, with ids and the few figures a ticker
+ * shows), so pages invalidate their queries instead of keeping a second copy of the data. Decimals are strings.
+ */
+export const LIVE_EVENT_METHODS = {
+  ticker: 'notifications/ticker',
+  markPrice: 'notifications/mark_price',
+  order: 'notifications/order',
+  position: 'notifications/position',
+  balance: 'notifications/balance',
+  bot: 'notifications/bot',
+} as const;
+export type LiveEventKind = keyof typeof LIVE_EVENT_METHODS;
+
+export const TickerNoticeSchema = z.looseObject({
+  symbol: z.string(),
+  lastPrice: z.string(),
+  priceChangePercent: z.string().optional(),
+  time: z.number(),
+});
+export const MarkPriceNoticeSchema = z.looseObject({
+  symbol: z.string(),
+  markPrice: z.string(),
+  time: z.number(),
+});
+export const OrderNoticeSchema = z.looseObject({
+  symbol: z.string(),
+  orderId: z.string(),
+  clientOrderId: z.string().optional(),
+  status: z.string(),
+  time: z.number(),
+});
+export const PositionNoticeSchema = z.looseObject({
+  symbol: z.string(),
+  positionSide: z.string().optional(),
+  time: z.number(),
+});
+export const BalanceNoticeSchema = z.looseObject({
+  asset: z.string(),
+  time: z.number(),
+});
+export const BotNoticeSchema = z.looseObject({
+  botId: z.string(),
+  type: z.string(),
+  time: z.number(),
+});
+
+export const LIVE_EVENT_SCHEMAS = {
+  ticker: TickerNoticeSchema,
+  markPrice: MarkPriceNoticeSchema,
+  order: OrderNoticeSchema,
+  position: PositionNoticeSchema,
+  balance: BalanceNoticeSchema,
+  bot: BotNoticeSchema,
+} as const;
+
+export type TickerNotice = z.infer<typeof TickerNoticeSchema>;
+export type MarkPriceNotice = z.infer<typeof MarkPriceNoticeSchema>;
+export type OrderNotice = z.infer<typeof OrderNoticeSchema>;
+export type PositionNotice = z.infer<typeof PositionNoticeSchema>;
+export type BalanceNotice = z.infer<typeof BalanceNoticeSchema>;
+export type BotNotice = z.infer<typeof BotNoticeSchema>;
+export type LiveEventNotice = {
+  [K in LiveEventKind]: z.infer<(typeof LIVE_EVENT_SCHEMAS)[K]>;
+};

@@ -1,0 +1,337 @@
+import { errors } from '../common/errors';
+import { Decimal, fixed, plain } from '../common/format';
+import type { AccountFigures, PositionFigures } from '../matching/exchange';
+import { liquidationPrice } from '../matching/margin';
+import {
+  marketParam,
+  marketsParam,
+  optionalSymbol,
+  type Route,
+  type RouteContext,
+  requireAccount,
+} from './route';
+
+const f8 = (d: Decimal.Value) => fixed(d, 8);
+
+/** Liquidation price of a position with Binance's formula, with the other cross positions as TMM1/UPNL1 */
+export function positionLiquidationPrice(figures: AccountFigures, pf: PositionFigures): Decimal {
+  const sameSymbol = figures.positions.filter((x) => x.position.symbol === pf.position.symbol);
+  const isolated = pf.marginType === 'ISOLATED';
+  let otherMM = new Decimal(0);
+  let otherUpnl = new Decimal(0);
+  if (!isolated) {
+    for (const x of figures.positions) {
+      if (x.position.symbol === pf.position.symbol || x.marginType === 'ISOLATED') continue;
+      otherMM = otherMM.plus(x.maintMargin);
+      otherUpnl = otherUpnl.plus(x.unrealizedPnl);
+    }
+  }
+  const legs = isolated ? [pf] : sameSymbol.filter((x) => x.marginType === 'CROSSED');
+  const leg = (side: string) => {
+    const x = legs.find((l) => l.position.positionSide === side && !l.position.amt.isZero());
+    return x ? { amt: x.position.amt, entryPrice: x.position.entryPrice } : undefined;
+  };
+  return liquidationPrice({
+    walletBalance: isolated ? pf.position.isolatedWallet : figures.crossWalletBalance,
+    otherMaintMargin: otherMM,
+    otherUnrealizedPnl: otherUpnl,
+    both: leg('BOTH'),
+    long: leg('LONG'),
+    short: leg('SHORT'),
+    brackets: pf.spec.brackets,
+  });
+}
+
+function positionRisk(ctx: RouteContext) {
+  const account = requireAccount(ctx);
+  const symbol = optionalSymbol(ctx);
+  const figures = ctx.exchange.figures(account, ctx.now);
+  return figures.positions
+    .filter((pf) => !symbol || pf.position.symbol === symbol)
+    .filter((pf) => !pf.position.amt.isZero())
+    .map((pf) => {
+      const p = pf.position;
+      const dir = p.amt.isNeg() ? -1 : 1;
+      const isolated = pf.marginType === 'ISOLATED';
+      const spec = pf.spec;
+      const lp = positionLiquidationPrice(figures, pf);
+      return {
+        symbol: p.symbol,
+        positionSide: p.positionSide,
+        positionAmt: fixed(p.amt, spec.quantityPrecision),
+        entryPrice: plain(p.entryPrice.toDecimalPlaces(8)),
+        breakEvenPrice: plain(
+          p.entryPrice.mul(new Decimal(1).plus(account.takerRate.mul(dir))).toDecimalPlaces(8),
+        ),
+        markPrice: f8(pf.mark),
+        unRealizedProfit: f8(pf.unrealizedPnl),
+        liquidationPrice: lp.isZero() ? '0' : f8(lp),
+        isolatedMargin: isolated ? f8(p.isolatedWallet.plus(pf.unrealizedPnl)) : '0',
+        notional: f8(pf.notional),
+        marginAsset: 'USDT',
+        isolatedWallet: isolated ? f8(p.isolatedWallet) : '0',
+        initialMargin: f8(pf.initialMargin.plus(figures.openOrderMarginBySymbol.get(p.symbol) ?? 0)),
+        maintMargin: f8(pf.maintMargin),
+        positionInitialMargin: f8(pf.initialMargin),
+        openOrderInitialMargin: f8(figures.openOrderMarginBySymbol.get(p.symbol) ?? 0),
+        adl: 0,
+        bidNotional: '0',
+        askNotional: '0',
+        updateTime: p.updateTime,
+      };
+    });
+}
+
+function accountV3(ctx: RouteContext) {
+  const account = requireAccount(ctx);
+  const fig = ctx.exchange.figures(account, ctx.now);
+  const totalIM = fig.positionInitialMargin.plus(fig.openOrderInitialMargin);
+  const marginBalance = fig.walletBalance.plus(fig.unrealizedPnl);
+  const maxWithdraw = Decimal.max(0, Decimal.min(fig.availableBalance, fig.crossWalletBalance));
+  return {
+    totalInitialMargin: f8(totalIM),
+    totalMaintMargin: f8(fig.maintMargin),
+    totalWalletBalance: f8(fig.walletBalance),
+    totalUnrealizedProfit: f8(fig.unrealizedPnl),
+    totalMarginBalance: f8(marginBalance),
+    totalPositionInitialMargin: f8(fig.positionInitialMargin),
+    totalOpenOrderInitialMargin: f8(fig.openOrderInitialMargin),
+    totalCrossWalletBalance: f8(fig.crossWalletBalance),
+    totalCrossUnPnl: f8(fig.crossUnPnl),
+    availableBalance: f8(fig.availableBalance),
+    maxWithdrawAmount: f8(maxWithdraw),
+    assets: [...account.balances.entries()].map(([asset, balance]) => {
+      const usdt = asset === 'USDT';
+      return {
+        asset,
+        walletBalance: f8(balance),
+        unrealizedProfit: f8(usdt ? fig.unrealizedPnl : 0),
+        marginBalance: f8(usdt ? marginBalance : balance),
+        maintMargin: f8(usdt ? fig.maintMargin : 0),
+        initialMargin: f8(usdt ? totalIM : 0),
+        positionInitialMargin: f8(usdt ? fig.positionInitialMargin : 0),
+        openOrderInitialMargin: f8(usdt ? fig.openOrderInitialMargin : 0),
+        crossWalletBalance: f8(usdt ? fig.crossWalletBalance : balance),
+        crossUnPnl: f8(usdt ? fig.crossUnPnl : 0),
+        availableBalance: f8(usdt ? fig.availableBalance : balance),
+        maxWithdrawAmount: f8(usdt ? maxWithdraw : balance),
+        updateTime: account.updateTime,
+      };
+    }),
+    positions: fig.positions
+      .filter((pf) => !pf.position.amt.isZero())
+      .map((pf) => ({
+        symbol: pf.position.symbol,
+        positionSide: pf.position.positionSide,
+        positionAmt: fixed(pf.position.amt, pf.spec.quantityPrecision),
+        unrealizedProfit: f8(pf.unrealizedPnl),
+        isolatedMargin:
+          pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet.plus(pf.unrealizedPnl)) : '0',
+        notional: f8(pf.notional),
+        isolatedWallet: pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet) : '0',
+        initialMargin: f8(pf.initialMargin),
+        maintMargin: f8(pf.maintMargin),
+        updateTime: pf.position.updateTime,
+      })),
+  };
+}
+
+function balances(ctx: RouteContext) {
+  const account = requireAccount(ctx);
+  const fig = ctx.exchange.figures(account, ctx.now);
+  const alias = `Sim${account.id.toString().padStart(6, '0')}`;
+  return [...account.balances.entries()].map(([asset, balance]) => {
+    const usdt = asset === 'USDT';
+    return {
+      accountAlias: alias,
+      asset,
+      balance: f8(balance),
+      crossWalletBalance: f8(usdt ? fig.crossWalletBalance : balance),
+      crossUnPnl: f8(usdt ? fig.crossUnPnl : 0),
+      availableBalance: f8(usdt ? fig.availableBalance : balance),
+      maxWithdrawAmount: f8(
+        usdt ? Decimal.max(0, Decimal.min(fig.availableBalance, fig.crossWalletBalance)) : balance,
+      ),
+      marginAvailable: true,
+      updateTime: account.updateTime,
+    };
+  });
+}
+
+function brackets(ctx: RouteContext) {
+  const list = marketsParam(ctx).map((m) => ({
+    symbol: m.spec.symbol,
+    brackets: m.spec.brackets.map((b) => ({
+      bracket: b.bracket,
+      initialLeverage: b.initialLeverage,
+      notionalCap: b.notionalCap,
+      notionalFloor: b.notionalFloor,
+      maintMarginRatio: b.maintMarginRatio,
+      cum: b.cum,
+    })),
+  }));
+  // Binance answers an array even for one symbol in practice; the docs show an object, clients accept both
+  return list;
+}
+
+export const accountRoutes: Route[] = [
+  { method: 'GET', path: '/fapi/v3/account', security: 'SIGNED', weight: 5, handler: accountV3 },
+  { method: 'GET', path: '/fapi/v3/balance', security: 'SIGNED', weight: 5, handler: balances },
+  { method: 'GET', path: '/fapi/v2/balance', security: 'SIGNED', weight: 5, handler: balances },
+  { method: 'GET', path: '/fapi/v3/positionRisk', security: 'SIGNED', weight: 5, handler: positionRisk },
+  { method: 'GET', path: '/fapi/v1/leverageBracket', security: 'SIGNED', weight: 1, handler: brackets },
+  {
+    method: 'GET',
+    path: '/fapi/v1/commissionRate',
+    security: 'SIGNED',
+    weight: 20,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      const symbol = marketParam(ctx).spec.symbol;
+      return {
+        symbol,
+        makerCommissionRate: plain(account.makerRate),
+        takerCommissionRate: plain(account.takerRate),
+        rpiCommissionRate: '0',
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/symbolConfig',
+    security: 'SIGNED',
+    weight: 5,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      return marketsParam(ctx).map((m) => {
+        const cfg = ctx.exchange.config(account, m.spec.symbol);
+        const cap = m.spec.brackets.filter((b) => b.initialLeverage >= cfg.leverage).pop()?.notionalCap ?? 0;
+        return {
+          symbol: m.spec.symbol,
+          marginType: cfg.marginType,
+          isAutoAddMargin: false,
+          leverage: cfg.leverage,
+          maxNotionalValue: String(cap),
+        };
+      });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/accountConfig',
+    security: 'SIGNED',
+    weight: 5,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      return {
+        feeTier: 0,
+        canTrade: true,
+        canDeposit: true,
+        canWithdraw: account.permissions.enableWithdrawals,
+        dualSidePosition: account.dualSidePosition,
+        updateTime: account.updateTime,
+        multiAssetsMargin: false,
+        tradeGroupId: -1,
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/multiAssetsMargin',
+    security: 'SIGNED',
+    weight: 30,
+    handler: () => ({ multiAssetsMargin: false }),
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/positionSide/dual',
+    security: 'SIGNED',
+    weight: 30,
+    handler: (ctx) => ({ dualSidePosition: requireAccount(ctx).dualSidePosition }),
+  },
+  {
+    method: 'POST',
+    path: '/fapi/v1/positionSide/dual',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const dual = ctx.params.bool('dualSidePosition');
+      if (dual === undefined) throw errors.mandatory('dualSidePosition');
+      ctx.exchange.setDualSide(requireAccount(ctx), dual);
+      return { code: 200, msg: 'success' };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/fapi/v1/leverage',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const symbol = marketParam(ctx).spec.symbol;
+      const raw = ctx.params.required('leverage');
+      const leverage = Number(raw);
+      if (!/^\d+$/.test(raw)) throw errors.invalidLeverage(raw);
+      const r = ctx.exchange.setLeverage(requireAccount(ctx), symbol, leverage);
+      return { leverage: r.leverage, maxNotionalValue: String(r.maxNotionalValue), symbol };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/fapi/v1/marginType',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const symbol = marketParam(ctx).spec.symbol;
+      const raw = ctx.params.required('marginType').toUpperCase();
+      if (raw !== 'ISOLATED' && raw !== 'CROSSED') throw errors.invalidParam('Invalid marginType.');
+      ctx.exchange.setMarginType(requireAccount(ctx), symbol, raw);
+      return { code: 200, msg: 'success' };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/income',
+    security: 'SIGNED',
+    weight: 30,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      const symbol = ctx.params.get('symbol');
+      const type = ctx.params.get('incomeType');
+      const start = ctx.params.int('startTime');
+      const end = ctx.params.int('endTime');
+      const limit = ctx.params.limit(100, 1000);
+      // Without a window Binance returns the last 7 days
+      const from = start ?? (end !== undefined ? end - 7 * 86_400_000 : ctx.now - 7 * 86_400_000);
+      const to = end ?? ctx.now;
+      return account.income
+        .filter((i) => (!symbol || i.symbol === symbol) && (!type || i.incomeType === type))
+        .filter((i) => i.time >= from && i.time <= to)
+        .slice(0, limit)
+        .map((i) => ({
+          symbol: i.symbol,
+          incomeType: i.incomeType,
+          income: f8(i.income),
+          asset: i.asset,
+          info: i.info,
+          time: i.time,
+          tranId: i.tranId,
+          tradeId: i.tradeId,
+        }));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/sapi/v1/account/apiRestrictions',
+    security: 'SIGNED_WALLET',
+    weight: 1,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      return {
+        ...account.permissions,
+        enablePortfolioMarginTrading: false,
+        createTime: account.createTime,
+        tradingAuthorityExpirationTime: account.createTime + 90 * 86_400_000,
+      };
+    },
+  },
+];

@@ -1,0 +1,213 @@
+import { errors } from '../common/errors';
+import { fixed, plain } from '../common/format';
+import type { Order, OrderType, PositionSide, Side, TimeInForce } from '../matching/types';
+import {
+  marketParam,
+  optionalSymbol,
+  type Route,
+  type RouteContext,
+  requireAccount,
+  symbolWeight,
+} from './route';
+import { orderView } from './views';
+
+const ALGO_TYPES = ['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'];
+const WEEK_MS = 7 * 86_400_000;
+
+function newOrder(ctx: RouteContext) {
+  const account = requireAccount(ctx);
+  const p = ctx.params;
+  const market = ctx.exchange.market(p.get('symbol'));
+  const side = p.oneOf<Side>('side', ['BUY', 'SELL'], errors.invalidSide);
+  if (!side) throw errors.mandatory('side');
+  const rawType = p.required('type');
+  if (ALGO_TYPES.includes(rawType)) throw errors.switchToAlgo();
+  if (rawType !== 'LIMIT' && rawType !== 'MARKET') throw errors.invalidOrderType();
+  const type = rawType as OrderType;
+  const quantity = p.decimal('quantity');
+  if (!quantity) throw errors.mandatory('quantity');
+  const respType = p.oneOf('newOrderRespType', ['ACK', 'RESULT'], () =>
+    errors.invalidParam('Invalid newOrderRespType.'),
+  );
+  const { ack, result } = ctx.exchange.placeOrder(account, {
+    symbol: market.spec.symbol,
+    side,
+    type,
+    positionSide: p.oneOf<PositionSide>(
+      'positionSide',
+      ['BOTH', 'LONG', 'SHORT'],
+      errors.invalidPositionSide,
+    ),
+    timeInForce:
+      type === 'LIMIT'
+        ? p.oneOf<TimeInForce>('timeInForce', ['GTC', 'IOC', 'FOK', 'GTX'], errors.invalidTif)
+        : undefined,
+    quantity,
+    price: p.decimal('price'),
+    reduceOnly: p.bool('reduceOnly'),
+    newClientOrderId: p.get('newClientOrderId'),
+  });
+  return orderView(respType === 'RESULT' ? result : ack, market.spec, { withCumQty: true });
+}
+
+function lookup(ctx: RouteContext): { order: Order | undefined; symbol: string } {
+  const account = requireAccount(ctx);
+  const symbol = marketParam(ctx).spec.symbol;
+  const orderId = ctx.params.bigint('orderId');
+  const clientId = ctx.params.get('origClientOrderId');
+  if (orderId === undefined && clientId === undefined) {
+    throw errors.mandatory('orderId');
+  }
+  return { order: ctx.exchange.findOrder(account, symbol, orderId, clientId), symbol };
+}
+
+function timeWindow(ctx: RouteContext): { from: number; to: number } {
+  const start = ctx.params.int('startTime');
+  const end = ctx.params.int('endTime');
+  if (start !== undefined && end !== undefined && end - start > WEEK_MS) {
+    throw errors.invalidParam('The time between startTime and endTime can not be longer than 7 days.');
+  }
+  const to = end ?? (start !== undefined ? start + WEEK_MS : ctx.now);
+  const from = start ?? to - WEEK_MS;
+  return { from, to };
+}
+
+/**
+ * Binance's history paging: with startTime/endTime only that (≤ 7 day) window; from a cursor (an id or startTime)
+ * the oldest `limit` items onwards, otherwise the newest `limit`
+ */
+function page<T>(ctx: RouteContext, items: T[], timeOf: (item: T) => number, fromCursor: boolean): T[] {
+  const n = ctx.params.limit(500, 1000);
+  const { from, to } = timeWindow(ctx);
+  const windowed =
+    ctx.params.has('startTime') || ctx.params.has('endTime')
+      ? items.filter((x) => timeOf(x) >= from && timeOf(x) <= to)
+      : items;
+  return fromCursor || ctx.params.has('startTime') ? windowed.slice(0, n) : windowed.slice(-n);
+}
+
+export const orderRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/fapi/v1/order',
+    security: 'SIGNED',
+    weight: 0,
+    countsAsOrder: true,
+    handler: newOrder,
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/order',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const { order } = lookup(ctx);
+      if (!order) throw errors.noSuchOrder();
+      return orderView(order, ctx.exchange.market(order.symbol).spec, { withTime: true });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/fapi/v1/order',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const { symbol } = lookup(ctx);
+      const order = ctx.exchange.cancelOrder(
+        requireAccount(ctx),
+        symbol,
+        ctx.params.bigint('orderId'),
+        ctx.params.get('origClientOrderId'),
+      );
+      return orderView(order, ctx.exchange.market(symbol).spec, { withCumQty: true });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/fapi/v1/allOpenOrders',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const symbol = marketParam(ctx).spec.symbol;
+      ctx.exchange.cancelAll(requireAccount(ctx), symbol);
+      return { code: 200, msg: 'The operation of cancel all open order is done.' };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/openOrder',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const { order } = lookup(ctx);
+      if (!order || (order.status !== 'NEW' && order.status !== 'PARTIALLY_FILLED')) {
+        throw errors.invalidParam('Order does not exist.');
+      }
+      return orderView(order, ctx.exchange.market(order.symbol).spec, { withTime: true });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/openOrders',
+    security: 'SIGNED',
+    weight: symbolWeight(1, 40),
+    handler: (ctx) => {
+      const symbol = optionalSymbol(ctx);
+      return ctx.exchange
+        .openOrders(requireAccount(ctx), symbol)
+        .map((o) => orderView(o, ctx.exchange.market(o.symbol).spec, { withTime: true }));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/allOrders',
+    security: 'SIGNED',
+    weight: 5,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      const symbol = marketParam(ctx).spec.symbol;
+      const fromId = ctx.params.bigint('orderId');
+      const list = [...account.orders.values()].filter(
+        (o) => o.symbol === symbol && (fromId === undefined || o.orderId >= fromId),
+      );
+      const picked = page(ctx, list, (o) => o.time, fromId !== undefined);
+      return picked.map((o) => orderView(o, ctx.exchange.market(o.symbol).spec, { withTime: true }));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/fapi/v1/userTrades',
+    security: 'SIGNED',
+    weight: 5,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      const spec = marketParam(ctx).spec;
+      const symbol = spec.symbol;
+      const fromId = ctx.params.int('fromId');
+      const orderId = ctx.params.bigint('orderId');
+      const list = account.trades.filter(
+        (t) =>
+          t.symbol === symbol &&
+          (orderId === undefined || t.orderId === orderId) &&
+          (fromId === undefined || t.id >= fromId),
+      );
+      const picked = page(ctx, list, (t) => t.time, fromId !== undefined);
+      return picked.map((t) => ({
+        buyer: t.side === 'BUY',
+        commission: fixed(t.commission, 8),
+        commissionAsset: 'USDT',
+        id: t.id,
+        maker: t.maker,
+        orderId: t.orderId,
+        price: fixed(t.price, spec.pricePrecision),
+        qty: fixed(t.qty, spec.quantityPrecision),
+        quoteQty: plain(t.quoteQty),
+        realizedPnl: fixed(t.realizedPnl, 8),
+        side: t.side,
+        positionSide: t.positionSide,
+        symbol: t.symbol,
+        time: t.time,
+      }));
+    },
+  },
+];

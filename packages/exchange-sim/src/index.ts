@@ -1,0 +1,20 @@
+export { type Clock, ManualClock, systemClock } from './common/clock';
+export { BinanceError, ErrorCode } from './common/errors';
+export {
+  type Bracket,
+  buildBrackets,
+  DEFAULT_SYMBOLS,
+  KNOWN_SYMBOLS,
+  resolveSymbols,
+  type SymbolSpec,
+} from './common/symbols';
+export type { FaultInput, FaultKind, FaultRule } from './http/faults';
+export type { RateLimitOptions } from './http/rate-limit';
+export { type Listening, SimServer, type SimServerOptions } from './http/server';
+export type { UserEvent } from './matching/events';
+export { type CreateAccountInput, Exchange, type ExchangeOptions } from './matching/exchange';
+export { INTERVALS, type Interval } from './matching/klines';
+export { liquidationPrice } from './matching/margin';
+export { GeneratedFeed, type MinuteBar, type PriceSource } from './matching/price-feed';
+export { type ReplayBar, ReplayFeed } from './matching/replay-feed';
+export type { Account, KeyPermissions } from './matching/types';

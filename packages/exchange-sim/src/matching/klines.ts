@@ -1,0 +1,152 @@
+import { errors } from '../common/errors';
+import { MINUTE_MS, type MinuteBar, type PriceSource } from './price-feed';
+
+const HOUR = 60 * MINUTE_MS;
+const DAY = 24 * HOUR;
+// 1970-01-01 was a Thursday; Binance's weekly bars open on Monday 00:00 UTC
+const MONDAY_OFFSET = 4 * DAY;
+
+/** Every interval `GET /fapi/v1/klines` accepts, in Binance's spelling */
+export const INTERVALS = [
+  '1m',
+  '3m',
+  '5m',
+  '15m',
+  '30m',
+  '1h',
+  '2h',
+  '4h',
+  '6h',
+  '8h',
+  '12h',
+  '1d',
+  '3d',
+  '1w',
+  '1M',
+] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+const FIXED: Record<Exclude<Interval, '1M'>, number> = {
+  '1m': MINUTE_MS,
+  '3m': 3 * MINUTE_MS,
+  '5m': 5 * MINUTE_MS,
+  '15m': 15 * MINUTE_MS,
+  '30m': 30 * MINUTE_MS,
+  '1h': HOUR,
+  '2h': 2 * HOUR,
+  '4h': 4 * HOUR,
+  '6h': 6 * HOUR,
+  '8h': 8 * HOUR,
+  '12h': 12 * HOUR,
+  '1d': DAY,
+  '3d': 3 * DAY,
+  '1w': 7 * DAY,
+};
+
+export function parseInterval(raw: string | undefined): Interval {
+  if (raw === undefined || raw === '') throw errors.mandatory('interval');
+  if (!(INTERVALS as readonly string[]).includes(raw)) throw errors.badInterval();
+  return raw as Interval;
+}
+
+/** Open time of the bar containing `ms` */
+export function barOpen(interval: Interval, ms: number): number {
+  if (interval === '1M') {
+    const d = new Date(ms);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  }
+  const len = FIXED[interval];
+  const offset = interval === '1w' ? MONDAY_OFFSET : 0;
+  return Math.floor((ms - offset) / len) * len + offset;
+}
+
+/** Open time of the bar after the one opening at `open` */
+export function nextBarOpen(interval: Interval, open: number): number {
+  if (interval === '1M') {
+    const d = new Date(open);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  }
+  return open + FIXED[interval];
+}
+
+function previousBarOpen(interval: Interval, open: number): number {
+  if (interval === '1M') {
+    const d = new Date(open);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1);
+  }
+  return open - FIXED[interval];
+}
+
+export interface Kline extends MinuteBar {
+  closeTime: number;
+}
+
+/** Aggregates 1-minute bars into one bar [open, next); the still-open bar is cut at `now` */
+export function aggregate(
+  feed: PriceSource,
+  interval: Interval,
+  open: number,
+  now: number,
+): Kline | undefined {
+  const next = nextBarOpen(interval, open);
+  const first = Math.max(open, feed.firstOpenTime);
+  let out: Kline | undefined;
+  for (let t = first; t < next && t <= now; t += MINUTE_MS) {
+    const bar = feed.bar(t, now);
+    if (!bar) break;
+    if (!out) {
+      out = { ...bar, openTime: open, closeTime: next - 1 };
+      continue;
+    }
+    if (bar.high > out.high) out.high = bar.high;
+    if (bar.low < out.low) out.low = bar.low;
+    out.close = bar.close;
+    out.volume += bar.volume;
+    out.quoteVolume += bar.quoteVolume;
+    out.trades += bar.trades;
+    out.takerBuyBase += bar.takerBuyBase;
+    out.takerBuyQuote += bar.takerBuyQuote;
+  }
+  return out;
+}
+
+export interface KlineQuery {
+  interval: Interval;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+}
+
+/**
+ * Bars as Binance selects them: from `startTime` forward when given, otherwise the latest `limit` bars ending at
+ * `endTime` (or now); never bars before the feed's history or after now
+ */
+export function klines(feed: PriceSource, q: KlineQuery, now: number): Kline[] {
+  const end = Math.min(q.endTime ?? now, now);
+  const out: Kline[] = [];
+  if (q.startTime !== undefined) {
+    let open = barOpen(q.interval, Math.max(q.startTime, feed.firstOpenTime));
+    if (open < q.startTime) open = nextBarOpen(q.interval, open);
+    while (out.length < q.limit && open <= end) {
+      const bar = aggregate(feed, q.interval, open, now);
+      if (bar) out.push(bar);
+      open = nextBarOpen(q.interval, open);
+    }
+    return out;
+  }
+  let open = barOpen(q.interval, end);
+  while (out.length < q.limit && nextBarOpen(q.interval, open) > feed.firstOpenTime) {
+    const bar = aggregate(feed, q.interval, open, now);
+    if (bar) out.push(bar);
+    open = previousBarOpen(q.interval, open);
+  }
+  return out.reverse();
+}
+
+/** Request weight of a klines call, by limit, as Binance documents it */
+export function klinesWeight(limit: number): number {
+  if (limit < 100) return 1;
+  if (limit < 500) return 2;
+  if (limit <= 1000) return 5;
+  return 10;
+}

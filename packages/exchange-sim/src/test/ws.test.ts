@@ -1,0 +1,174 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { Client, type Harness, minute, obj, request, startSim } from './harness';
+import { fixture, shapeDiff } from './shape';
+
+let h: Harness;
+const sockets: WebSocket[] = [];
+afterEach(async () => {
+  for (const s of sockets) s.terminate();
+  sockets.length = 0;
+  await h.close();
+});
+
+type Msg = Record<string, unknown>;
+
+/** A socket that records messages; `next` resolves with the first (new or recorded) message matching */
+function connect(url: string) {
+  const ws = new WebSocket(url);
+  sockets.push(ws);
+  const seen: Msg[] = [];
+  const waiters: Array<{ match: (m: Msg) => boolean; resolve: (m: Msg) => void }> = [];
+  ws.on('message', (data) => {
+    const m = JSON.parse(data.toString()) as Msg;
+    seen.push(m);
+    for (const w of [...waiters]) {
+      if (w.match(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
+  });
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+  return {
+    ws,
+    seen,
+    opened,
+    next(match: (m: Msg) => boolean): Promise<Msg> {
+      const found = seen.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    closed: new Promise<number>((resolve) => ws.once('close', (code) => resolve(code))),
+  };
+}
+
+function step(ms: number) {
+  h.until(h.clock.now() + ms);
+}
+
+describe('market streams', () => {
+  it('pushes aggTrade on the routed /market/ws path in Binance shape', async () => {
+    h = await startSim();
+    const s = connect(`${h.wsUrl}/market/ws/btcusdt@aggTrade`);
+    await s.opened;
+    step(1000);
+    const m = await s.next((x) => x.e === 'aggTrade');
+    expect(shapeDiff(fixture('ws_agg_trade.json'), m, true)).toEqual([]);
+    expect(m).toMatchObject({ s: 'BTCUSDT', E: h.clock.now() - (h.clock.now() % 1000) });
+  });
+
+  it('wraps combined streams as {stream, data} and closes a kline at the minute with x=true', async () => {
+    h = await startSim();
+    const s = connect(`${h.wsUrl}/market/stream?streams=btcusdt@kline_1m/ethusdt@markPrice@1s`);
+    await s.opened;
+    step(1000);
+    const mark = await s.next((x) => x.stream === 'ethusdt@markPrice@1s');
+    expect(shapeDiff(fixture('ws_mark_price_update.json'), mark.data, true)).toEqual([]);
+    const open = await s.next((x) => x.stream === 'btcusdt@kline_1m');
+    expect(shapeDiff(fixture('ws_kline.json'), open.data, true)).toEqual([]);
+    expect(obj(obj(open.data).k)).toMatchObject({ t: minute(0), x: false, i: '1m' });
+    h.until(minute(1));
+    const closed = await s.next((x) => x.stream === 'btcusdt@kline_1m' && obj(obj(x.data).k).x === true);
+    expect(obj(obj(closed.data).k).t).toBe(minute(0));
+  });
+
+  it('serves bookTicker on /public only and refuses legacy unrouted paths', async () => {
+    h = await startSim();
+    const s = connect(`${h.wsUrl}/public/ws/solusdt@bookTicker`);
+    await s.opened;
+    step(1000);
+    const m = await s.next((x) => x.e === 'bookTicker');
+    expect(shapeDiff(fixture('ws_book_ticker.json'), m, true)).toEqual([]);
+    expect(Number(m.a)).toBeGreaterThan(Number(m.b));
+    await expect(connect(`${h.wsUrl}/market/ws/solusdt@bookTicker`).opened).rejects.toThrow('HTTP 400');
+    await expect(connect(`${h.wsUrl}/ws/btcusdt@aggTrade`).opened).rejects.toThrow('HTTP 404');
+    await expect(connect(`${h.wsUrl}/market/ws/BTCUSDT@aggTrade`).opened).rejects.toThrow('HTTP 400');
+  });
+
+  it('answers SUBSCRIBE and LIST_SUBSCRIPTIONS and then streams what was asked', async () => {
+    h = await startSim();
+    const s = connect(`${h.wsUrl}/market/ws`);
+    await s.opened;
+    s.ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: ['ethusdt@aggTrade'], id: 7 }));
+    expect(await s.next((x) => x.id === 7)).toEqual({ result: null, id: 7 });
+    s.ws.send(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 8 }));
+    expect(await s.next((x) => x.id === 8)).toEqual({ result: ['ethusdt@aggTrade'], id: 8 });
+    s.ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: ['ethusdt@depth9'], id: 9 }));
+    expect(obj((await s.next((x) => x.id === 9)).error).code).toBe(2);
+    step(1000);
+    expect((await s.next((x) => x.e === 'aggTrade')).s).toBe('ETHUSDT');
+  });
+});
+
+describe('user data stream', () => {
+  async function userStream(query = '') {
+    h = await startSim();
+    const account = h.sim.exchange.createAccount({ balances: { USDT: '5000' } });
+    const client = new Client(h.url, account, h.clock);
+    const key = String(obj((await client.keyed('POST', '/fapi/v1/listenKey')).json).listenKey);
+    const s = connect(
+      query ? `${h.wsUrl}/private/ws?listenKey=${key}&${query}` : `${h.wsUrl}/private/ws/${key}`,
+    );
+    await s.opened;
+    return { client, key, s };
+  }
+
+  it('pushes ORDER_TRADE_UPDATE (NEW, TRADE) and ACCOUNT_UPDATE for a filled order', async () => {
+    const { client, s } = await userStream();
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'ETHUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.100',
+      newClientOrderId: 'ws-check',
+    });
+    const created = await s.next((m) => m.e === 'ORDER_TRADE_UPDATE' && obj(m.o).x === 'NEW');
+    expect(shapeDiff(fixture('ws_order_trade_update.json'), created, true)).toEqual([]);
+    expect(obj(created.o)).toMatchObject({ c: 'ws-check', X: 'NEW', S: 'BUY', o: 'MARKET', ps: 'BOTH' });
+    const trade = await s.next((m) => m.e === 'ORDER_TRADE_UPDATE' && obj(m.o).x === 'TRADE');
+    expect(obj(trade.o)).toMatchObject({ X: 'FILLED', l: '0.100', z: '0.100', m: false });
+    const update = await s.next((m) => m.e === 'ACCOUNT_UPDATE');
+    expect(shapeDiff(fixture('ws_account_update.json'), update, true)).toEqual([]);
+    const a = obj(update.a);
+    expect(a.m).toBe('ORDER');
+    expect(obj((a.P as unknown[])[0])).toMatchObject({ s: 'ETHUSDT', pa: '0.1', mt: 'cross', ps: 'BOTH' });
+  });
+
+  it('filters by events= and tells listenKeyExpired after 60 minutes without keepalive', async () => {
+    const { client, key, s } = await userStream('events=ACCOUNT_UPDATE');
+    await client.signed('POST', '/fapi/v1/order', {
+      symbol: 'ETHUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.100',
+    });
+    await s.next((m) => m.e === 'ACCOUNT_UPDATE');
+    expect(s.seen.filter((m) => m.e === 'ORDER_TRADE_UPDATE')).toHaveLength(0);
+    step(61 * 60_000);
+    const expired = await s.next((m) => m.e === 'listenKeyExpired');
+    expect(expired.listenKey).toBe(key);
+    expect(await s.closed).toBe(1000);
+    expect(obj((await client.keyed('PUT', '/fapi/v1/listenKey')).json).code).toBe(-1125);
+  });
+
+  it('refuses an unknown listenKey', async () => {
+    h = await startSim();
+    await expect(connect(`${h.wsUrl}/private/ws/not-a-key`).opened).rejects.toThrow('HTTP 400');
+  });
+});
+
+describe('socket faults', () => {
+  it('drops every socket without a close frame on POST /_sim/ws/drop', async () => {
+    h = await startSim();
+    const s = connect(`${h.wsUrl}/market/ws/btcusdt@aggTrade`);
+    await s.opened;
+    const res = await request(h.url, 'POST', '/_sim/ws/drop');
+    expect(res.json).toEqual({ dropped: 1 });
+    expect(await s.closed).toBe(1006);
+  });
+});

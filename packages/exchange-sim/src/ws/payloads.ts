@@ -1,0 +1,128 @@
+import { Decimal } from '../common/format';
+import { hash32 } from '../common/rng';
+import { aggTradeId } from '../http/market-data';
+import { aggregate, barOpen, INTERVALS, type Interval } from '../matching/klines';
+import { type Market, nextFundingTime } from '../matching/market';
+
+export type StreamKind = 'aggTrade' | 'markPrice' | 'markPrice@1s' | 'kline' | 'bookTicker';
+
+/** A parsed stream name such as `btcusdt@kline_1m` */
+export interface StreamName {
+  name: string;
+  symbol: string;
+  kind: StreamKind;
+  interval?: Interval;
+  /** Binance serves bookTicker (and depth) on /public, the rest on /market */
+  route: 'public' | 'market';
+}
+
+/** Parses a stream name; undefined when the simulator does not serve it */
+export function parseStream(name: string, symbols: ReadonlySet<string>): StreamName | undefined {
+  const [sym, ...rest] = name.split('@');
+  if (!sym || rest.length === 0) return undefined;
+  // Stream names are lowercase on Binance; an upper-case symbol is a different (unknown) stream
+  if (sym !== sym.toLowerCase()) return undefined;
+  const symbol = sym.toUpperCase();
+  if (!symbols.has(symbol)) return undefined;
+  const kindRaw = rest.join('@');
+  if (kindRaw === 'aggTrade') return { name, symbol, kind: 'aggTrade', route: 'market' };
+  if (kindRaw === 'markPrice') return { name, symbol, kind: 'markPrice', route: 'market' };
+  if (kindRaw === 'markPrice@1s') return { name, symbol, kind: 'markPrice@1s', route: 'market' };
+  if (kindRaw === 'bookTicker') return { name, symbol, kind: 'bookTicker', route: 'public' };
+  if (kindRaw.startsWith('kline_')) {
+    const interval = kindRaw.slice('kline_'.length);
+    if (!(INTERVALS as readonly string[]).includes(interval)) return undefined;
+    return { name, symbol, kind: 'kline', interval: interval as Interval, route: 'market' };
+  }
+  return undefined;
+}
+
+function px(market: Market, v: number): string {
+  return v.toFixed(market.spec.pricePrecision);
+}
+
+/** The payload a stream carries at `now`, or undefined when it has nothing to say this second */
+export function streamPayload(stream: StreamName, market: Market, now: number): object | undefined {
+  const spec = market.spec;
+  switch (stream.kind) {
+    case 'aggTrade': {
+      const id = aggTradeId(market, now);
+      const qty = new Decimal(spec.minQty).mul(1 + (hash32(now, 11) % 200)).toFixed(spec.quantityPrecision);
+      return {
+        e: 'aggTrade',
+        E: now,
+        s: spec.symbol,
+        a: id,
+        p: px(market, market.lastPrice(now)),
+        q: qty,
+        nq: qty,
+        f: id * 3,
+        l: id * 3 + 2,
+        T: now,
+        m: hash32(now, 12) % 2 === 0,
+      };
+    }
+    case 'markPrice':
+    case 'markPrice@1s': {
+      // The plain stream updates every 3 s, the @1s one every second
+      if (stream.kind === 'markPrice' && Math.floor(now / 1000) % 3 !== 0) return undefined;
+      return {
+        e: 'markPriceUpdate',
+        E: now,
+        s: spec.symbol,
+        p: market.markPrice(now).toFixed(8),
+        ap: market.markPrice(now - 60_000).toFixed(8),
+        i: market.indexPrice(now).toFixed(8),
+        P: market.indexPrice(now).toFixed(8),
+        r: market.estimatedFundingRate(now).toFixed(8),
+        T: nextFundingTime(now),
+      };
+    }
+    case 'bookTicker': {
+      const { bid, ask } = market.book(now);
+      return {
+        e: 'bookTicker',
+        u: aggTradeId(market, now),
+        s: spec.symbol,
+        b: px(market, bid),
+        B: new Decimal(spec.minQty).mul(1 + (hash32(now, 1) % 500)).toFixed(spec.quantityPrecision),
+        a: px(market, ask),
+        A: new Decimal(spec.minQty).mul(1 + (hash32(now, 2) % 500)).toFixed(spec.quantityPrecision),
+        T: now,
+        E: now,
+      };
+    }
+    case 'kline': {
+      const interval = stream.interval ?? '1m';
+      // At a bar boundary this is the bar that just ended, sent once more with x=true as Binance does
+      const open = barOpen(interval, now - 1);
+      const k = aggregate(market.feed, interval, open, now);
+      if (!k) return undefined;
+      const first = aggTradeId(market, open) * 3;
+      return {
+        e: 'kline',
+        E: now,
+        s: spec.symbol,
+        k: {
+          t: k.openTime,
+          T: k.closeTime,
+          s: spec.symbol,
+          i: interval,
+          f: first,
+          L: first + k.trades - 1,
+          o: px(market, k.open),
+          c: px(market, k.close),
+          h: px(market, k.high),
+          l: px(market, k.low),
+          v: k.volume.toFixed(spec.quantityPrecision),
+          n: k.trades,
+          x: now > k.closeTime,
+          q: k.quoteVolume.toFixed(5),
+          V: k.takerBuyBase.toFixed(spec.quantityPrecision),
+          Q: k.takerBuyQuote.toFixed(5),
+          B: '0',
+        },
+      };
+    }
+  }
+}

@@ -1,0 +1,268 @@
+import {
+  AuthResponseSchema,
+  MeResponseSchema,
+  type SigninRequest,
+  type SignupRequest,
+  type User,
+  UserSchema,
+} from '@kestrel/contracts';
+import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
+import { buildUrl, errorText } from '../api/api-client';
+import { MESSAGES, SPEC } from '../spec';
+import { type KeyValueStorage, readJson, STORAGE_KEYS } from '../storage/storage';
+import { isAccessTokenExpiring, isRefreshTokenExpired } from './token';
+
+export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
+
+export interface SessionState {
+  status: SessionStatus;
+  user: User | null;
+  /** True while a stored user is shown as signed in before the server has confirmed the token */
+  provisional: boolean;
+}
+
+export type SessionResult<T> =
+  | { success: true; data: T; message?: string }
+  | { success: false; error: string };
+
+export interface Session {
+  readonly state$: Observable<SessionState>;
+  readonly state: SessionState;
+  /** Provisional signed-in state from storage, then validate (or refresh) the token; signed out on failure */
+  start(): Promise<SessionState>;
+  signIn(credentials: SigninRequest): Promise<SessionResult<User>>;
+  signUp(form: SignupRequest): Promise<SessionResult<User>>;
+  refreshToken(): Promise<SessionResult<string>>;
+  me(): Promise<SessionResult<User>>;
+  /** Always clears local data, whatever the server says */
+  logout(): Promise<SessionResult<null>>;
+  // ApiAuth, so the API client can apply the 401 rule
+  accessToken(): string | null;
+  refresh(): Promise<boolean>;
+  clear(): void;
+}
+
+export interface SessionDeps {
+  baseUrl: () => string;
+  storage: KeyValueStorage;
+  fetch?: typeof fetch;
+  now?: () => number;
+  timeoutMs?: number;
+}
+
+type Reply =
+  | { kind: 'reply'; status: number; statusText: string; text: string }
+  | { kind: 'unreachable'; error: unknown };
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function serverWords(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ['message', 'detail'] as const) {
+    const value = record[key];
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
+}
+
+/** Sign-in, sign-up, refresh, logout and current user, with the spec's error catalogue (§8) */
+export function createSession(deps: SessionDeps): Session {
+  const fetchImpl = deps.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const now = deps.now ?? (() => Date.now());
+  const { storage } = deps;
+  const state = new BehaviorSubject<SessionState>({ status: 'loading', user: null, provisional: false });
+  let refreshInFlight: Promise<SessionResult<string>> | undefined;
+
+  async function call(method: string, path: string, body?: unknown, token?: string | null): Promise<Reply> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), deps.timeoutMs ?? SPEC.apiRequestTimeoutMs);
+    try {
+      const response = await fetchImpl(buildUrl(deps.baseUrl(), path), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: controller.signal,
+      });
+      return {
+        kind: 'reply',
+        status: response.status,
+        statusText: response.statusText,
+        text: await response.text(),
+      };
+    } catch (error) {
+      return { kind: 'unreachable', error };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function store(accessToken: string, refreshToken: string | undefined, user: User | undefined) {
+    storage.setItem(STORAGE_KEYS.accessToken, accessToken);
+    if (refreshToken) storage.setItem(STORAGE_KEYS.refreshToken, refreshToken);
+    if (user) storage.setItem(STORAGE_KEYS.user, JSON.stringify(user));
+    const known = user ?? state.getValue().user;
+    state.next({ status: 'signed-in', user: known, provisional: false });
+  }
+
+  function clear() {
+    storage.removeItem(STORAGE_KEYS.accessToken);
+    storage.removeItem(STORAGE_KEYS.refreshToken);
+    storage.removeItem(STORAGE_KEYS.user);
+    state.next({ status: 'signed-out', user: null, provisional: false });
+  }
+
+  /** Shared by sign-in and sign-up once a 2xx body is read */
+  function acceptAuth(body: unknown, fallback: string): SessionResult<User> {
+    const parsed = AuthResponseSchema.safeParse(body);
+    if (!parsed.success) return { success: false, error: serverWords(body) ?? fallback };
+    store(parsed.data.access_token, parsed.data.refresh_token, parsed.data.user);
+    return {
+      success: true,
+      data: parsed.data.user,
+      ...(parsed.data.message ? { message: parsed.data.message } : {}),
+    };
+  }
+
+  async function signIn(credentials: SigninRequest): Promise<SessionResult<User>> {
+    const reply = await call('POST', '/api/v1/auth/signin', {
+      email: credentials.email,
+      password: credentials.password,
+    });
+    if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signInFetchFailure };
+    if (reply.status === 503) return { success: false, error: MESSAGES.signInServiceUnavailable };
+    const body = parseJson(reply.text);
+    if (reply.status === 400 || reply.status === 401) {
+      return {
+        success: false,
+        error: (body.ok && serverWords(body.value)) || MESSAGES.signInInvalidCredentials,
+      };
+    }
+    if (reply.status < 200 || reply.status >= 300) {
+      return { success: false, error: MESSAGES.signInOtherStatus(reply.status, reply.statusText) };
+    }
+    if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
+    return acceptAuth(body.value, MESSAGES.signInFallback);
+  }
+
+  async function signUp(form: SignupRequest): Promise<SessionResult<User>> {
+    const reply = await call('POST', '/api/v1/auth/signup', form);
+    if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signUpNetworkFailure };
+    const body = parseJson(reply.text);
+    if (reply.status < 200 || reply.status >= 300) {
+      return {
+        success: false,
+        error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
+      };
+    }
+    if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
+    return acceptAuth(body.value, MESSAGES.signUpFallback);
+  }
+
+  async function doRefresh(): Promise<SessionResult<string>> {
+    const refreshToken = storage.getItem(STORAGE_KEYS.refreshToken);
+    if (!refreshToken) return { success: false, error: MESSAGES.noRefreshToken };
+    if (isRefreshTokenExpired(refreshToken, now())) {
+      clear();
+      return { success: false, error: MESSAGES.refreshTokenExpired };
+    }
+    const reply = await call('POST', '/api/v1/auth/refresh', { refresh_token: refreshToken });
+    if (reply.kind === 'unreachable')
+      return { success: false, error: MESSAGES.connectionFailed(deps.baseUrl()) };
+    const body = parseJson(reply.text);
+    if (reply.status === 401 || reply.status === 403) {
+      clear();
+      return { success: false, error: MESSAGES.refreshTokenInvalid };
+    }
+    if (reply.status < 200 || reply.status >= 300) {
+      return {
+        success: false,
+        error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
+      };
+    }
+    // The server answers a refresh with the full auth response: both tokens rotate, the user is current
+    const parsed = AuthResponseSchema.safeParse(body.ok ? body.value : undefined);
+    if (!parsed.success) return { success: false, error: MESSAGES.signInUnreadableBody };
+    store(parsed.data.access_token, parsed.data.refresh_token, parsed.data.user);
+    return { success: true, data: parsed.data.access_token };
+  }
+
+  /** One refresh at a time: ten calls failing with 401 together must not spend the refresh token ten times */
+  function refreshToken(): Promise<SessionResult<string>> {
+    refreshInFlight ??= doRefresh().finally(() => {
+      refreshInFlight = undefined;
+    });
+    return refreshInFlight;
+  }
+
+  async function me(): Promise<SessionResult<User>> {
+    const token = storage.getItem(STORAGE_KEYS.accessToken);
+    if (!token) return { success: false, error: MESSAGES.noAuthToken };
+    const reply = await call('GET', '/api/v1/auth/me', undefined, token);
+    if (reply.kind === 'unreachable')
+      return { success: false, error: MESSAGES.connectionFailed(deps.baseUrl()) };
+    if (reply.status === 401) return { success: false, error: MESSAGES.authExpired };
+    const body = parseJson(reply.text);
+    if (reply.status < 200 || reply.status >= 300) {
+      return {
+        success: false,
+        error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
+      };
+    }
+    const parsed = MeResponseSchema.safeParse(body.ok ? body.value : undefined);
+    if (!parsed.success) return { success: false, error: MESSAGES.signInUnreadableBody };
+    const { user } = parsed.data;
+    storage.setItem(STORAGE_KEYS.user, JSON.stringify(user));
+    state.next({ status: 'signed-in', user, provisional: false });
+    return { success: true, data: user };
+  }
+
+  async function logout(): Promise<SessionResult<null>> {
+    const token = storage.getItem(STORAGE_KEYS.accessToken);
+    const reply = token ? await call('POST', '/api/v1/auth/logout', undefined, token) : undefined;
+    clear();
+    if (reply?.kind === 'unreachable')
+      return { success: true, data: null, message: MESSAGES.loggedOutLocally };
+    return { success: true, data: null };
+  }
+
+  async function start(): Promise<SessionState> {
+    const token = storage.getItem(STORAGE_KEYS.accessToken);
+    const stored = UserSchema.safeParse(readJson(storage, STORAGE_KEYS.user));
+    if (!token || !stored.success) {
+      clear();
+      return state.getValue();
+    }
+    state.next({ status: 'signed-in', user: stored.data, provisional: true });
+    if (!isAccessTokenExpiring(token, now()) && (await me()).success) return state.getValue();
+    const refreshed = await refreshToken();
+    if (refreshed.success && (await me()).success) return state.getValue();
+    clear();
+    return state.getValue();
+  }
+
+  return {
+    state$: state.pipe(distinctUntilChanged()),
+    get state() {
+      return state.getValue();
+    },
+    start,
+    signIn,
+    signUp,
+    refreshToken,
+    me,
+    logout,
+    accessToken: () => storage.getItem(STORAGE_KEYS.accessToken),
+    refresh: async () => (await refreshToken()).success,
+    clear,
+  };
+}

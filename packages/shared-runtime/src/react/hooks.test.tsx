@@ -1,0 +1,103 @@
+import { RuntimeConfigSchema } from '@kestrel/contracts';
+import { act, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
+import type { WebSocketLike } from '../socket/socket-bus';
+import { createMemoryStorage } from '../storage/storage';
+import { startWsServer, type TestWsServer } from '../test/ws-server';
+import {
+  KestrelRuntimeProvider,
+  useExchangeConnections,
+  useLiveEvent,
+  useSession,
+  useSocketStatus,
+  useTradingEnvironment,
+} from './hooks';
+
+const config = RuntimeConfigSchema.parse({
+  apiBaseUrl: 'http://127.0.0.1:1',
+  socketBaseUrl: 'ws://127.0.0.1:1',
+  remotes: {
+    dashboard: 'http://127.0.0.1:1/a.json',
+    bots: 'http://127.0.0.1:1/b.json',
+    exchange_connect: 'http://127.0.0.1:1/c.json',
+    account: 'http://127.0.0.1:1/d.json',
+  },
+});
+
+function Status() {
+  const session = useSession();
+  const env = useTradingEnvironment();
+  const connections = useExchangeConnections();
+  return (
+    <p>
+      {session.status} / {env.currentEnvironment} / {connections.binance.status}
+    </p>
+  );
+}
+
+function LastPrice() {
+  const [price, setPrice] = useState('none');
+  const status = useSocketStatus();
+  useLiveEvent('ticker', (t) => setPrice(t.lastPrice));
+  return (
+    <p>
+      {status}: {price}
+    </p>
+  );
+}
+
+let runtime: KestrelRuntime | undefined;
+let ws: TestWsServer | undefined;
+afterEach(async () => {
+  runtime?.dispose();
+  await ws?.stop();
+  ws = undefined;
+});
+
+describe('React bindings', () => {
+  it('render the current state and re-render when it changes', async () => {
+    runtime = createKestrelRuntime(config, { storage: createMemoryStorage() });
+    const r = runtime;
+    render(
+      <KestrelRuntimeProvider runtime={r}>
+        <Status />
+      </KestrelRuntimeProvider>,
+    );
+    expect(screen.getByText('loading / testnet / disconnected')).toBeTruthy();
+    await act(async () => {
+      await r.start();
+      r.environment.switchTo('mainnet');
+    });
+    expect(screen.getByText('signed-out / mainnet / disconnected')).toBeTruthy();
+  });
+
+  it('delivers server pushes to components without polling', async () => {
+    ws = await startWsServer();
+    runtime = createKestrelRuntime(
+      { ...config, socketBaseUrl: ws.url },
+      {
+        storage: createMemoryStorage(),
+        createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+      },
+    );
+    const r = runtime;
+    render(
+      <KestrelRuntimeProvider runtime={r}>
+        <LastPrice />
+      </KestrelRuntimeProvider>,
+    );
+    act(() => r.bus.connect());
+    await screen.findByText('connected: none');
+    act(() =>
+      ws?.broadcast({
+        jsonrpc: '2.0',
+        method: 'notifications/ticker',
+        params: { symbol: 'ETHUSDT', lastPrice: '3120.55', time: 1 },
+      }),
+    );
+    expect(await screen.findByText('connected: 3120.55')).toBeTruthy();
+  });
+});

@@ -1,0 +1,36 @@
+import { QueryClient } from '@tanstack/react-query';
+import { isClientError } from '../api/api-error';
+import { SPEC } from '../spec';
+
+/** Spec §9 "Query retries": none on HTTP 4xx, else fewer than 3 */
+export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
+  if (isClientError(error)) return false;
+  // TanStack passes the number of retries already made, so this allows at most SPEC.queryMaxRetries (2) retries
+  return failureCount < SPEC.queryMaxRetries;
+}
+
+/** Exponential backoff from 1 s, capped at 30 s */
+export function queryRetryDelay(attemptIndex: number): number {
+  return Math.min(1_000 * 2 ** attemptIndex, SPEC.queryRetryDelayCapMs);
+}
+
+/**
+ * The QueryClient with the spec's cache policy (§9 "Data cache"): stale 5 min, cache 10 min, refetch every 5 min,
+ * none on window focus, always on reconnect; mutations retried once. The shell creates one and shares it.
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: SPEC.queryStaleTimeMs,
+        gcTime: SPEC.queryCacheTimeMs,
+        refetchInterval: SPEC.queryRefetchIntervalMs,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: 'always',
+        retry: shouldRetryQuery,
+        retryDelay: queryRetryDelay,
+      },
+      mutations: { retry: SPEC.mutationRetries },
+    },
+  });
+}

@@ -1,0 +1,136 @@
+import type { RuntimeConfig } from '@kestrel/contracts';
+import { merge, type Observable, type Subscription } from 'rxjs';
+import { type ApiClient, createApiClient } from './api/api-client';
+import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
+import { createSession, type Session } from './auth/session';
+import { createSocketBus, type SocketBus, type WebSocketFactory } from './socket/socket-bus';
+import { createConnectionTester } from './state/connection-tester';
+import { createCredentialsStore, createExchangeState, type ExchangeState } from './state/exchange-state';
+import type { ToastMessage } from './state/toast';
+import { createTradingEnvironment, type TradingEnvironment } from './state/trading-environment';
+import { defaultStorage, type KeyValueStorage } from './storage/storage';
+
+/** Everything a page reads data through; one per browser page */
+export interface KestrelRuntime {
+  readonly config: RuntimeConfig;
+  readonly storage: KeyValueStorage;
+  readonly breaker: CircuitBreaker;
+  readonly session: Session;
+  readonly api: ApiClient;
+  readonly bus: SocketBus;
+  readonly exchanges: ExchangeState;
+  readonly environment: TradingEnvironment;
+  /** Every toast the runtime wants shown (exchange and environment) */
+  readonly toasts$: Observable<ToastMessage>;
+  /** Restores the session (provisional, then validated); the socket follows the session from then on */
+  start(): Promise<void>;
+  /** Closes the socket and stops timers (tests, hot reload) */
+  dispose(): void;
+}
+
+export interface KestrelRuntimeDeps {
+  storage?: KeyValueStorage;
+  fetch?: typeof fetch;
+  createWebSocket?: WebSocketFactory;
+  now?: () => number;
+}
+
+/** Wires the services together; the shell calls {@link initKestrelRuntime} once, tests call this directly */
+export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntimeDeps = {}): KestrelRuntime {
+  const storage = deps.storage ?? defaultStorage();
+  const baseUrl = () => config.apiBaseUrl;
+  const breaker = createCircuitBreaker();
+  const session = createSession({
+    baseUrl,
+    storage,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const api = createApiClient({
+    baseUrl,
+    breaker,
+    auth: session,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  const bus = createSocketBus({
+    baseUrl: () => config.socketBaseUrl,
+    token: () => session.accessToken(),
+    ...(deps.createWebSocket ? { createWebSocket: deps.createWebSocket } : {}),
+  });
+  // The environment records the selected exchange, and connection tests follow the environment: bind late
+  let exchanges: ExchangeState | undefined;
+  const environment = createTradingEnvironment({
+    storage,
+    currentExchange: () => exchanges?.selectedExchange ?? null,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  exchanges = createExchangeState({
+    storage,
+    tester: createConnectionTester({ bus }),
+    credentials: createCredentialsStore(api),
+    testnet: () => environment.state.isTestnetMode,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+
+  let sessionWatch: Subscription | undefined;
+  let synced = false;
+  return {
+    config,
+    storage,
+    breaker,
+    session,
+    api,
+    bus,
+    exchanges,
+    environment,
+    toasts$: merge(exchanges.toasts$, environment.toasts$),
+    async start() {
+      // The socket carries the user's token: open it only while signed in, close it on sign-out
+      sessionWatch ??= session.state$.subscribe((s) => {
+        if (s.status === 'signed-out') {
+          synced = false;
+          bus.disconnect();
+          return;
+        }
+        if (s.status !== 'signed-in') return;
+        bus.connect();
+        // Once per confirmed sign-in: the server knows which exchange keys this user has
+        if (!s.provisional && !synced) {
+          synced = true;
+          void exchanges?.sync();
+        }
+      });
+      await session.start();
+    },
+    dispose() {
+      sessionWatch?.unsubscribe();
+      sessionWatch = undefined;
+      bus.disconnect();
+      breaker.dispose();
+    },
+  };
+}
+
+let singleton: KestrelRuntime | undefined;
+
+/**
+ * Creates the page's runtime once. Module Federation shares this package as a singleton, so the shell and every
+ * remote get the same instance; a second call returns the first runtime rather than opening a second socket.
+ */
+export function initKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntimeDeps = {}): KestrelRuntime {
+  singleton ??= createKestrelRuntime(config, deps);
+  return singleton;
+}
+
+/** The page's runtime; throws when the shell has not created it yet */
+export function getKestrelRuntime(): KestrelRuntime {
+  if (!singleton)
+    throw new Error('Kestrel runtime is not started yet: the shell calls initKestrelRuntime at start');
+  return singleton;
+}
+
+/** Forgets the singleton (tests only) */
+export function resetKestrelRuntimeForTests(): void {
+  singleton?.dispose();
+  singleton = undefined;
+}

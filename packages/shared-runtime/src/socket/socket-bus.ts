@@ -1,0 +1,288 @@
+import {
+  JsonRpcNotificationSchema,
+  JsonRpcReplySchema,
+  LIVE_EVENT_METHODS,
+  LIVE_EVENT_SCHEMAS,
+  type LiveEventKind,
+  type LiveEventNotice,
+  type ToolCallRequest,
+} from '@kestrel/contracts';
+import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
+import type { ZodType } from 'zod';
+import { MESSAGES, SPEC } from '../spec';
+
+/** The part of the browser's WebSocket the bus uses; the `ws` client fits it in Node tests */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+}
+
+export type WebSocketFactory = (url: string) => WebSocketLike;
+
+/** Spec §4: the live socket is connected or closed; `connecting` covers the handshake and reconnect attempts */
+export type SocketStatus = 'connecting' | 'connected' | 'closed';
+
+export interface SocketBus {
+  readonly status$: Observable<SocketStatus>;
+  readonly status: SocketStatus;
+  /** The id in the socket URL, generated once per page */
+  readonly clientId: string;
+  /** Opens the socket (no-op while open or opening) */
+  connect(): void;
+  /** Closes on purpose: no reconnect until the next `connect()` */
+  disconnect(): void;
+  /**
+   * Calls a tool with JSON-RPC 2.0 `tools/call`; resolves with the parsed `result.content[0].text`, rejects with
+   * `error.message`, `Not connected to MCP server` (no socket within 3 s) or `Request timeout` (no reply in 10 s)
+   */
+  callTool<T = unknown>(name: string, args?: Record<string, unknown>, schema?: ZodType<T>): Promise<T>;
+  /** Every server push, raw */
+  readonly notifications$: Observable<{ method: string; params: unknown }>;
+  /** Server pushes of one kind, checked against their contract; malformed ones are dropped */
+  events$<K extends LiveEventKind>(kind: K): Observable<LiveEventNotice[K]>;
+  readonly tickers$: Observable<LiveEventNotice['ticker']>;
+  readonly markPrices$: Observable<LiveEventNotice['markPrice']>;
+  readonly orders$: Observable<LiveEventNotice['order']>;
+  readonly positions$: Observable<LiveEventNotice['position']>;
+  readonly balances$: Observable<LiveEventNotice['balance']>;
+  readonly botEvents$: Observable<LiveEventNotice['bot']>;
+}
+
+export interface SocketBusDeps {
+  /** Socket base URL (`{ws host}`), read at each connect */
+  baseUrl: () => string;
+  /** Access token for the `token` query parameter, read at each connect */
+  token: () => string | null;
+  createWebSocket?: WebSocketFactory;
+  clientId?: string;
+  maxReconnectAttempts?: number;
+  reconnectDelayUnitMs?: number;
+  connectWaitMs?: number;
+  requestTimeoutMs?: number;
+}
+
+const OPEN = 1;
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+  schema?: ZodType<unknown>;
+}
+
+/** The live socket bus (spec §7 "Live socket", §9 constants) */
+export function createSocketBus(deps: SocketBusDeps): SocketBus {
+  const createWebSocket: WebSocketFactory =
+    deps.createWebSocket ?? ((url) => new globalThis.WebSocket(url) as unknown as WebSocketLike);
+  const clientId = deps.clientId ?? `client-${globalThis.crypto.randomUUID()}`;
+  const maxAttempts = deps.maxReconnectAttempts ?? SPEC.socketMaxReconnectAttempts;
+  const delayUnit = deps.reconnectDelayUnitMs ?? SPEC.socketReconnectDelayUnitMs;
+  const connectWait = deps.connectWaitMs ?? SPEC.socketConnectWaitMs;
+  const requestTimeout = deps.requestTimeoutMs ?? SPEC.socketRequestTimeoutMs;
+
+  const status = new BehaviorSubject<SocketStatus>('closed');
+  const notifications = new Subject<{ method: string; params: unknown }>();
+  const pending = new Map<number, Pending>();
+  let socket: WebSocketLike | undefined;
+  let wanted = false;
+  let attempts = 0;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let nextId = 1;
+
+  function url(): string {
+    const token = deps.token() ?? '';
+    return `${deps.baseUrl().replace(/\/+$/, '')}/${encodeURIComponent(clientId)}?token=${encodeURIComponent(token)}`;
+  }
+
+  function failPending(message: string) {
+    for (const [id, p] of pending) {
+      clearTimeout(p.timer);
+      pending.delete(id);
+      p.reject(new Error(message));
+    }
+  }
+
+  function onMessage(raw: unknown) {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(typeof raw === 'string' ? raw : String(raw));
+    } catch {
+      return; // not JSON: nothing we can route
+    }
+    // Pushes outnumber replies: route on shape first so a push never pays for a failed reply parse
+    if (frame && typeof frame === 'object' && !('id' in frame)) {
+      const notice = JsonRpcNotificationSchema.safeParse(frame);
+      if (notice.success) notifications.next({ method: notice.data.method, params: notice.data.params });
+      return;
+    }
+    const reply = JsonRpcReplySchema.safeParse(frame);
+    if (reply.success) {
+      const id = reply.data.id;
+      const p = typeof id === 'number' ? pending.get(id) : undefined;
+      if (!p || typeof id !== 'number') return; // late reply after a timeout
+      pending.delete(id);
+      clearTimeout(p.timer);
+      if ('error' in reply.data) {
+        p.reject(new Error(reply.data.error.message));
+        return;
+      }
+      const text = reply.data.result.content[0]?.text ?? '';
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = text; // a tool may answer plain text
+      }
+      if (p.schema) {
+        const parsed = p.schema.safeParse(value);
+        if (!parsed.success) {
+          p.reject(
+            new Error(`Unexpected reply from the live socket: ${parsed.error.issues[0]?.message ?? ''}`),
+          );
+          return;
+        }
+        value = parsed.data;
+      }
+      p.resolve(value);
+    }
+  }
+
+  function open() {
+    reconnectTimer = undefined;
+    status.next('connecting');
+    let ws: WebSocketLike;
+    try {
+      ws = createWebSocket(url());
+    } catch (error) {
+      // A malformed URL or a blocked scheme throws at once: retrying the same URL cannot help. Only the error's
+      // name is logged: its message would repeat the URL, and the URL carries the access token.
+      console.error(`Live socket could not be created (${error instanceof Error ? error.name : 'error'})`);
+      status.next('closed');
+      return;
+    }
+    socket = ws;
+    ws.onopen = () => {
+      if (socket !== ws) return;
+      attempts = 0;
+      status.next('connected');
+    };
+    ws.onmessage = (event) => {
+      if (socket === ws) onMessage(event.data);
+    };
+    ws.onerror = () => {
+      // a close event follows every error; reconnecting is handled there
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = undefined;
+      failPending(MESSAGES.socketNotConnected);
+      status.next('closed');
+      if (wanted && attempts < maxAttempts) {
+        attempts += 1;
+        reconnectTimer = setTimeout(open, delayUnit * attempts);
+      }
+    };
+  }
+
+  function connect() {
+    wanted = true;
+    if (socket || reconnectTimer !== undefined) return;
+    attempts = 0;
+    open();
+  }
+
+  function disconnect() {
+    wanted = false;
+    if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
+    reconnectTimer = undefined;
+    const ws = socket;
+    socket = undefined;
+    failPending(MESSAGES.socketNotConnected);
+    status.next('closed');
+    ws?.close(1000, 'client disconnect');
+  }
+
+  /** Waits up to 3 s for the socket (spec §9 "connect wait"), starting it when idle */
+  function whenConnected(): Promise<WebSocketLike> {
+    if (socket && socket.readyState === OPEN && status.getValue() === 'connected')
+      return Promise.resolve(socket);
+    if (!socket && reconnectTimer === undefined) connect();
+    return new Promise<WebSocketLike>((resolve, reject) => {
+      // Plain timers rather than RxJS `timeout`: its scheduler uses setInterval, and one clock is easier to test
+      const timer = setTimeout(() => {
+        subscription.unsubscribe();
+        reject(new Error(MESSAGES.socketNotConnected));
+      }, connectWait);
+      const subscription = status.pipe(filter((s) => s === 'connected')).subscribe(() => {
+        clearTimeout(timer);
+        queueMicrotask(() => subscription.unsubscribe());
+        if (socket && socket.readyState === OPEN) resolve(socket);
+        else reject(new Error(MESSAGES.socketNotConnected));
+      });
+    });
+  }
+
+  async function callTool<T>(
+    name: string,
+    args: Record<string, unknown> = {},
+    schema?: ZodType<T>,
+  ): Promise<T> {
+    const ws = await whenConnected();
+    const id = nextId++;
+    const request: ToolCallRequest = {
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    };
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(MESSAGES.socketRequestTimeout));
+      }, requestTimeout);
+      pending.set(id, {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer,
+        ...(schema ? { schema } : {}),
+      });
+      ws.send(JSON.stringify(request));
+    });
+  }
+
+  const shared$ = notifications.asObservable().pipe(share());
+  function events$<K extends LiveEventKind>(kind: K): Observable<LiveEventNotice[K]> {
+    const method = LIVE_EVENT_METHODS[kind];
+    const schema = LIVE_EVENT_SCHEMAS[kind] as unknown as ZodType<LiveEventNotice[K]>;
+    return shared$.pipe(
+      filter((n) => n.method === method),
+      map((n) => schema.safeParse(n.params)),
+      filter((r) => r.success),
+      map((r) => r.data as LiveEventNotice[K]),
+    );
+  }
+
+  return {
+    status$: status.pipe(distinctUntilChanged()),
+    get status() {
+      return status.getValue();
+    },
+    clientId,
+    connect,
+    disconnect,
+    callTool,
+    notifications$: shared$,
+    events$,
+    tickers$: events$('ticker'),
+    markPrices$: events$('markPrice'),
+    orders$: events$('order'),
+    positions$: events$('position'),
+    balances$: events$('balance'),
+    botEvents$: events$('bot'),
+  };
+}

@@ -1,0 +1,110 @@
+// @vitest-environment node
+import { RuntimeConfigSchema } from '@kestrel/contracts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import {
+  createKestrelRuntime,
+  getKestrelRuntime,
+  initKestrelRuntime,
+  type KestrelRuntime,
+  resetKestrelRuntimeForTests,
+} from '../runtime';
+import type { SocketStatus, WebSocketLike } from '../socket/socket-bus';
+import { createMemoryStorage } from '../storage/storage';
+import { startTestServer, type TestServer } from './http-server';
+import { startWsServer, type TestWsServer, toolResult } from './ws-server';
+
+let http: TestServer | undefined;
+let ws: TestWsServer | undefined;
+let runtime: KestrelRuntime | undefined;
+afterEach(async () => {
+  runtime?.dispose();
+  resetKestrelRuntimeForTests();
+  await ws?.stop();
+  await http?.close();
+});
+
+const configFor = (apiBaseUrl: string, socketBaseUrl: string) =>
+  RuntimeConfigSchema.parse({
+    apiBaseUrl,
+    socketBaseUrl,
+    remotes: {
+      dashboard: 'http://127.0.0.1:1/mf-manifest.json',
+      bots: 'http://127.0.0.1:1/mf-manifest.json',
+      exchange_connect: 'http://127.0.0.1:1/mf-manifest.json',
+      account: 'http://127.0.0.1:1/mf-manifest.json',
+    },
+  });
+
+const until = (r: KestrelRuntime, wanted: SocketStatus) =>
+  new Promise<void>((resolve) => {
+    const sub = r.bus.status$.subscribe((s) => {
+      if (s === wanted) {
+        queueMicrotask(() => sub.unsubscribe());
+        resolve();
+      }
+    });
+  });
+
+describe('the wired runtime', () => {
+  it('opens the socket with the access token on sign-in and closes it on logout', async () => {
+    http = await startTestServer({
+      'POST /api/v1/auth/signin': () => ({
+        json: {
+          success: true,
+          access_token: 'acc-1',
+          refresh_token: 'r',
+          token_type: 'bearer',
+          expires_in: 900,
+          user: {
+            id: '0b9e1c52-6a57-4c1f-a0a3-1f1d2c3b4a59',
+            email: 'a@b.c',
+            name: null,
+            created_at: '2026-01-01T00:00:00Z',
+          },
+          message: 'Signed in',
+        },
+      }),
+      'POST /api/v1/auth/logout': () => ({ json: { success: true, message: 'Logged out' } }),
+    });
+    ws = await startWsServer((frame, conn) =>
+      conn.socket.send(JSON.stringify(toolResult(frame.id, { status: 'healthy' }))),
+    );
+    const storage = createMemoryStorage();
+    runtime = createKestrelRuntime(configFor(http.url, ws.url), {
+      storage,
+      createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+    });
+    await runtime.start();
+    expect(runtime.session.state.status).toBe('signed-out');
+    expect(runtime.bus.status).toBe('closed');
+
+    const arrived = ws.nextConnection();
+    await runtime.session.signIn({ email: 'a@b.c', password: 'pw' });
+    expect((await arrived).query.get('token')).toBe('acc-1');
+    expect(await runtime.bus.callTool('get_server_status')).toEqual({ status: 'healthy' });
+
+    await runtime.session.logout();
+    await until(runtime, 'closed');
+    expect(storage.keys()).toEqual([]);
+  });
+
+  it('gathers exchange and environment toasts in one stream for the shell', async () => {
+    runtime = createKestrelRuntime(configFor('http://127.0.0.1:1', 'ws://127.0.0.1:1'), {
+      storage: createMemoryStorage(),
+    });
+    const titles: string[] = [];
+    runtime.toasts$.subscribe((t) => titles.push(t.title));
+    runtime.environment.switchTo('mainnet');
+    await runtime.exchanges.connect('kraken', { apiKey: 'k', secretKey: 's' });
+    expect(titles).toEqual(['Switched to Mainnet', 'Exchange Not Available']);
+  });
+
+  it('creates one runtime per page', () => {
+    expect(() => getKestrelRuntime()).toThrow(/initKestrelRuntime/);
+    const config = configFor('http://127.0.0.1:1', 'ws://127.0.0.1:1');
+    const first = initKestrelRuntime(config, { storage: createMemoryStorage() });
+    expect(initKestrelRuntime(config)).toBe(first);
+    expect(getKestrelRuntime()).toBe(first);
+  });
+});

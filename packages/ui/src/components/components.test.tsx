@@ -1,0 +1,75 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { Badge } from './badge';
+import { Button } from './button';
+import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from './dialog';
+import { Input } from './input';
+import { Spinner } from './spinner';
+
+describe('Button', () => {
+  it('never submits a surrounding form unless asked to', () => {
+    const onSubmit = vi.fn((e: { preventDefault: () => void }) => e.preventDefault());
+    render(
+      <form onSubmit={onSubmit}>
+        <Button>Plain</Button>
+        <Button type="submit">Send</Button>
+      </form>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Plain' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets the caller override a ui default and keeps its own prefixed classes', () => {
+    render(<Button className="ui:h-12 db:mt-4">Tall</Button>);
+    const cls = screen.getByRole('button', { name: 'Tall' }).className.split(' ');
+    expect(cls).toContain('ui:h-12');
+    expect(cls).not.toContain('ui:h-9');
+    expect(cls).toContain('db:mt-4');
+  });
+
+  it('renders its child instead of a button with asChild', () => {
+    render(
+      <Button asChild>
+        <a href="/dashboard">Go</a>
+      </Button>,
+    );
+    expect(screen.getByRole('link', { name: 'Go' }).getAttribute('data-slot')).toBe('button');
+  });
+});
+
+describe('Dialog', () => {
+  it('opens with its title and description announced, and Escape closes it', () => {
+    render(
+      <Dialog>
+        <DialogTrigger>Open</DialogTrigger>
+        <DialogContent>
+          <DialogTitle>Connect Exchange</DialogTitle>
+          <DialogDescription>Choose an exchange to start trading.</DialogDescription>
+          <Input aria-label="API Key" />
+        </DialogContent>
+      </Dialog>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    const dialog = screen.getByRole('dialog', { name: 'Connect Exchange' });
+    expect(dialog.getAttribute('aria-describedby')).toBeTruthy();
+    expect(screen.getByText('Choose an exchange to start trading.').id).toBe(
+      dialog.getAttribute('aria-describedby'),
+    );
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('Badge, Spinner', () => {
+  it('badge variants map to the token colours', () => {
+    render(<Badge variant="destructive">LIVE</Badge>);
+    expect(screen.getByText('LIVE').className).toContain('ui:bg-destructive');
+  });
+
+  it('spinner is a polite status with its label', () => {
+    render(<Spinner label="Initializing exchanges..." />);
+    expect(screen.getByRole('status').textContent).toBe('Initializing exchanges...');
+  });
+});

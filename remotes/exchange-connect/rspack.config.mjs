@@ -1,0 +1,11 @@
+import { defineFederatedApp } from '@kestrel/federation';
+
+export default defineFederatedApp({
+  name: 'exchange_connect',
+  dir: import.meta.dirname,
+  title: 'Kestrel exchange connect (standalone)',
+  exposes: {
+    './ConnectExchangeModal': './src/features/connect-modal/components/connect-exchange-modal.tsx',
+    './ExchangeConnections': './src/features/connections/components/exchange-connections.tsx',
+  },
+});

@@ -1,0 +1,2 @@
+// Async boundary: shared singletons are negotiated before the standalone page's code runs
+import('./bootstrap');

@@ -1,0 +1,21 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { RouterProvider } from 'react-router-dom';
+import { AppErrorBoundary } from './errors/error-boundaries';
+import { createAppRouter } from './router';
+import { ThemeProvider } from './theme/theme-context';
+import type { ThemeStore } from './theme/theme-store';
+
+export function App({ themeStore }: { themeStore: ThemeStore }) {
+  const [router] = useState(createAppRouter);
+  const [queryClient] = useState(() => new QueryClient());
+  return (
+    <AppErrorBoundary>
+      <ThemeProvider store={themeStore}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ThemeProvider>
+    </AppErrorBoundary>
+  );
+}

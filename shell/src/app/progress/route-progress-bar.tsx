@@ -1,0 +1,37 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { createRouteProgress, type RouteProgressState } from './route-progress';
+
+/** Thin bar at the top of the window on every route change */
+export function RouteProgressBar() {
+  const location = useLocation();
+  const [state, setState] = useState<RouteProgressState>({ visible: false, percent: 0 });
+  const progress = useRef<ReturnType<typeof createRouteProgress> | null>(null);
+
+  useEffect(() => {
+    progress.current = createRouteProgress(setState);
+    return () => progress.current?.dispose();
+  }, []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restart on each navigation, keyed by location
+  useEffect(() => {
+    progress.current?.start();
+  }, [location.key]);
+
+  if (!state.visible) return null;
+  return (
+    <div
+      role="progressbar"
+      aria-label="Loading page"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={state.percent}
+      className="sh:pointer-events-none sh:fixed sh:inset-x-0 sh:top-0 sh:z-[100] sh:h-0.5"
+    >
+      <div
+        className="sh:h-full sh:bg-primary sh:transition-[width] sh:duration-150 sh:ease-out"
+        style={{ width: `${state.percent}%` }}
+      />
+    </div>
+  );
+}

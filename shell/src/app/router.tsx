@@ -1,0 +1,55 @@
+import { RemoteSlot } from '@kestrel/shared-runtime/federation';
+import { Spinner } from '@kestrel/ui';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { remotePages } from './paths';
+import { RouteProgressBar } from './progress/route-progress-bar';
+import { LandingPage } from './routes/landing';
+import { OnboardingPage } from './routes/onboarding';
+import { RouterErrorPage } from './routes/router-error';
+
+function RootLayout() {
+  return (
+    <>
+      <RouteProgressBar />
+      <Outlet />
+    </>
+  );
+}
+
+export function FullScreenSpinner({ label }: { label: string }) {
+  return (
+    <div className="sh:flex sh:min-h-dvh sh:items-center sh:justify-center">
+      <Spinner label={label} />
+    </div>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouterErrorPage />,
+    // Shown while the first route's code loads (a deep link straight into a signed-in page)
+    hydrateFallbackElement: <FullScreenSpinner label="Loading..." />,
+    children: [
+      { path: '/', element: <LandingPage /> },
+      { path: '/onboarding', element: <OnboardingPage /> },
+      {
+        // Loaded on first use, so the public pages do not pay for the layout (and its tooltips)
+        lazy: async () => ({ Component: (await import('./layout/dashboard-layout')).DashboardLayout }),
+        children: remotePages.map((page) => ({
+          path: page.path,
+          // key: a new slot per page, so one page's failure or retry never leaks into the next
+          element: (
+            <RemoteSlot key={page.path} remote={page.remote} module={page.module} title={page.title} />
+          ),
+        })),
+      },
+      // Spec §2: any unknown path redirects to /
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

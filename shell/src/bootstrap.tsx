@@ -1,0 +1,26 @@
+import './styles.css';
+import { loadRuntimeConfig } from '@kestrel/shared-runtime';
+import { registerRemotesFromConfig } from '@kestrel/shared-runtime/federation';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import { StartupError } from './app/startup-error';
+import { createThemeStore } from './app/theme/theme-store';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('The page has no #root element');
+const root = createRoot(container);
+
+try {
+  // Run-time config: the same build runs anywhere; remote URLs can change without rebuilding the shell
+  // config.json sits beside the app's files, wherever the app is hosted (never relative to a deep link)
+  const config = await loadRuntimeConfig(`${__webpack_public_path__}config.json`);
+  registerRemotesFromConfig(config);
+  const themeStore = createThemeStore({
+    storage: localStorage,
+    prefersLight: matchMedia('(prefers-color-scheme: light)'),
+    root: document.documentElement,
+  });
+  root.render(<App themeStore={themeStore} />);
+} catch (error) {
+  root.render(<StartupError error={error} />);
+}

@@ -1,0 +1,210 @@
+// @ts-check
+/**
+ * The one rspack + Module Federation configuration of every Kestrel app (the shell and each remote).
+ * Keeping it in one place is what keeps the shared singletons, CSS layering and cache rules identical across
+ * separately deployed apps; an app only states its name, port, prefix and what it exposes.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import rspack from '@rspack/core';
+
+const require = createRequire(import.meta.url);
+
+/** Dev-server ports; production deployments may use any URL (the shell reads them from config.json) */
+export const DEFAULT_PORTS = Object.freeze({
+  shell: 3000,
+  dashboard: 3001,
+  bots: 3002,
+  exchange_connect: 3003,
+  account: 3004,
+});
+
+/**
+ * The run-time config for everything on one machine with the default ports. Every app's build emits it as
+ * `config.json`; a deployment replaces that file (or serves its own) without rebuilding.
+ * @param {{ host?: string, apiPort?: number }} [options]
+ */
+export function localRuntimeConfig({ host = '127.0.0.1', apiPort = 8000 } = {}) {
+  /** @param {keyof typeof DEFAULT_PORTS} name */
+  const manifest = (name) => `http://${host}:${DEFAULT_PORTS[name]}/mf-manifest.json`;
+  return {
+    apiBaseUrl: `http://${host}:${apiPort}`,
+    socketBaseUrl: `ws://${host}:${apiPort}/ws`,
+    remotes: {
+      dashboard: manifest('dashboard'),
+      bots: manifest('bots'),
+      exchange_connect: manifest('exchange_connect'),
+      account: manifest('account'),
+    },
+  };
+}
+
+/** Emits the default `config.json` into the build */
+class RuntimeConfigPlugin {
+  /** @param {import('@rspack/core').Compiler} compiler */
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('KestrelRuntimeConfig', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'KestrelRuntimeConfig', stage: compiler.rspack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          const json = `${JSON.stringify(localRuntimeConfig(), null, 2)}\n`;
+          compilation.emitAsset('config.json', new compiler.rspack.sources.RawSource(json));
+        },
+      );
+    });
+  }
+}
+
+/** A workspace package's manifest: its version for strict singleton checks (workspace:* is no semver range) */
+function readPackageJson(pkg, appDir) {
+  // pnpm links each workspace dependency into the app's own node_modules
+  return JSON.parse(readFileSync(join(appDir, 'node_modules', pkg, 'package.json'), 'utf8'));
+}
+
+/**
+ * Everything that must exist once per page. `loaded-first` + singleton: whichever copy loads first (the shell's)
+ * serves everyone, and a remote that is down cannot stop the others from starting.
+ * @param {Record<string, string>} deps the app's dependencies (from its package.json)
+ * @param {string} appDir the app's folder
+ */
+export function sharedSingletons(deps, appDir) {
+  /** @type {Record<string, object>} */
+  const shared = {};
+  /** @param {string} key shared key; a trailing slash shares every subpath (react-dom/client, react/jsx-runtime) */
+  const singleton = (key, dep = key) => {
+    if (dep in deps) shared[key] = { singleton: true, requiredVersion: deps[dep] };
+  };
+  singleton('react');
+  singleton('react/', 'react');
+  singleton('react-dom');
+  singleton('react-dom/', 'react-dom');
+  singleton('react-router');
+  singleton('react-router-dom');
+  singleton('@tanstack/react-query');
+  singleton('rxjs');
+  if ('@kestrel/shared-runtime' in deps) {
+    const { version } = readPackageJson('@kestrel/shared-runtime', appDir);
+    // Two runtimes would mean two sessions and two sockets: refuse a mismatched one instead of loading it
+    const strict = { singleton: true, strictVersion: true, requiredVersion: version, version };
+    shared['@kestrel/shared-runtime'] = strict;
+    shared['@kestrel/shared-runtime/'] = strict;
+  }
+  if ('@kestrel/ui' in deps) {
+    const manifest = readPackageJson('@kestrel/ui', appDir);
+    const ui = { singleton: true, requiredVersion: `^${manifest.version}`, version: manifest.version };
+    // Each JS entry point (`@kestrel/ui`, `@kestrel/ui/dialog`…) is shared on its own, so a page loads only those
+    // it imports; stylesheets (`base.css`) are never shared modules
+    for (const subpath of Object.keys(manifest.exports)) {
+      if (!subpath.endsWith('.css')) shared[`@kestrel/ui${subpath.slice(1)}`] = ui;
+    }
+  }
+  return shared;
+}
+
+/**
+ * @param {object} options
+ * @param {'shell' | 'dashboard' | 'bots' | 'exchange_connect' | 'account'} options.name container name
+ * @param {string} options.dir the app's folder (import.meta.dirname of its rspack.config.mjs)
+ * @param {Record<string, string>} [options.exposes] federated modules (remotes only)
+ * @param {string} [options.title] page title of the app's own HTML page
+ * @param {string[]} [options.runtimePlugins] MF runtime plugins (paths relative to the app)
+ */
+export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runtimePlugins = [] }) {
+  const isHost = name === 'shell';
+  const production = process.env.NODE_ENV !== 'development';
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const deps = { ...pkg.dependencies };
+  const port = Number(process.env.PORT ?? DEFAULT_PORTS[name]);
+
+  /** @type {import('@rspack/core').Configuration} */
+  const config = {
+    context: dir,
+    mode: production ? 'production' : 'development',
+    devtool: production ? 'source-map' : 'cheap-module-source-map',
+    entry: { main: './src/index.ts' },
+    output: {
+      path: join(dir, 'dist'),
+      // 'auto': chunks load from wherever remoteEntry.js was served, so a remote can move without a rebuild
+      publicPath: 'auto',
+      uniqueName: name,
+      filename: production ? '[name].[contenthash:8].js' : '[name].js',
+      chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+      cssFilename: production ? '[name].[contenthash:8].css' : '[name].css',
+      cssChunkFilename: production ? '[name].[contenthash:8].css' : '[name].css',
+      clean: true,
+    },
+    resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+    module: {
+      rules: [
+        {
+          test: /\.[cm]?tsx?$/,
+          exclude: /node_modules[\\/](?!\.pnpm[\\/]node_modules)/,
+          loader: 'builtin:swc-loader',
+          options: {
+            jsc: {
+              parser: { syntax: 'typescript', tsx: true },
+              transform: { react: { runtime: 'automatic', development: !production, refresh: false } },
+            },
+            env: { targets: 'chrome >= 111, firefox >= 128, safari >= 16.4' },
+          },
+          type: 'javascript/auto',
+        },
+        {
+          test: /\.css$/,
+          use: [
+            {
+              loader: require.resolve('postcss-loader'),
+              options: { postcssOptions: { plugins: [require.resolve('@tailwindcss/postcss')] } },
+            },
+          ],
+          type: 'css/auto',
+        },
+      ],
+    },
+    plugins: [
+      new rspack.HtmlRspackPlugin({
+        template: join(import.meta.dirname, 'index.html'),
+        title,
+        // Absolute script URLs in the page: a deep link such as /kestrel/agent-42 must not resolve them
+        // against its own path. Chunks still load from wherever the app is hosted (output.publicPath 'auto').
+        publicPath: process.env.KESTREL_PUBLIC_PATH ?? '/',
+        // Only the app's own entry: without this the remote's page would also inject remoteEntry.js
+        chunks: ['main'],
+      }),
+      new RuntimeConfigPlugin(),
+      new ModuleFederationPlugin({
+        name,
+        filename: isHost ? undefined : 'remoteEntry.js',
+        exposes: isHost ? undefined : exposes,
+        // Remotes are registered at run time from config.json, never baked into the build
+        remotes: {},
+        shared: sharedSingletons(deps, dir),
+        shareStrategy: 'loaded-first',
+        runtimePlugins: runtimePlugins.map((p) => join(dir, p)),
+        manifest: true,
+        // Types travel through workspace packages; the dts plugin loops in dev and fails silently in builds
+        dts: false,
+      }),
+    ],
+    optimization: {
+      minimizer: [
+        new rspack.SwcJsMinimizerRspackPlugin(),
+        // Without modern targets lightningcss rewrites oklch() tokens into bulky fallbacks
+        new rspack.LightningCssMinimizerRspackPlugin({ minimizerOptions: { targets: 'chrome >= 111' } }),
+      ],
+    },
+    performance: { hints: false },
+    devServer: {
+      port,
+      host: '127.0.0.1',
+      hot: false,
+      liveReload: true,
+      historyApiFallback: true,
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      client: { overlay: { errors: true, warnings: false } },
+    },
+  };
+  return config;
+}
