@@ -1,7 +1,8 @@
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
 const ConfigSchema = z.object({
-  host: z.string().default('127.0.0.1'),
+  host: z.string().min(1).default('127.0.0.1'),
   port: z.coerce.number().int().min(0).max(65535).default(8000),
   /** Origins of the shell allowed by CORS, comma separated */
   corsOrigins: z
@@ -14,20 +15,34 @@ const ConfigSchema = z.object({
         .filter(Boolean),
     ),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Folder of the embedded database and the generated master key; relative paths resolve against cwd */
+  dataDir: z.string().min(1).default('.data'),
+  /** PostgreSQL connection string; when set, PGlite is not used */
+  databaseUrl: z
+    .string()
+    .refine((s) => /^postgres(ql)?:\/\//.test(s), { error: 'must start with postgres:// or postgresql://' })
+    .optional(),
+  /** Base64 of 32 bytes; when unset the key is generated once into the data folder */
+  masterKey: z.string().optional(),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema>;
 
 /** Reads configuration from the environment; every key has an embedded default */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const parsed = ConfigSchema.safeParse({
-    host: env.KESTREL_HOST,
-    port: env.KESTREL_PORT ?? env.PORT,
-    corsOrigins: env.KESTREL_CORS_ORIGINS,
-    logLevel: env.KESTREL_LOG_LEVEL,
+    host: env.KESTREL_HOST || undefined,
+    port: env.KESTREL_PORT || env.PORT || undefined,
+    corsOrigins: env.KESTREL_CORS_ORIGINS || undefined,
+    logLevel: env.KESTREL_LOG_LEVEL || undefined,
+    dataDir: env.KESTREL_DATA_DIR || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    masterKey: env.KESTREL_MASTER_KEY || undefined,
   });
   if (!parsed.success) {
+    // Never echo the received values: DATABASE_URL and the master key are secrets
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid server configuration: ${issues}`);
   }
-  return parsed.data;
+  const config = parsed.data;
+  return { ...config, dataDir: isAbsolute(config.dataDir) ? config.dataDir : resolve(config.dataDir) };
 }

@@ -1,0 +1,93 @@
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ServerConfig } from '../config';
+import type { Clock } from '../lib/clock';
+import { systemClock } from '../lib/clock';
+import {
+  encodeMasterKey,
+  generateMasterKey,
+  loadKeyring,
+  MASTER_KEY_FILE,
+  type MasterKey,
+  makeKeyring,
+  NEXT_MASTER_KEY_FILE,
+  parseMasterKey,
+} from '../lib/crypto/master-key';
+import type { Database } from '../lib/database/database';
+import { migrate } from '../lib/database/migrate';
+import { openDatabase } from '../lib/database/open-database';
+import { credentialsRepository } from '../plugins/app/credentials/credentials-repository';
+import { CredentialsService } from '../plugins/app/credentials/credentials-service';
+import { unavailableExchangeProbe } from '../plugins/app/credentials/exchange-probe';
+
+export interface RotationResult {
+  rewrapped: number;
+  fromKeyId: string;
+  toKeyId: string;
+  /** What the operator must do next; never contains a key */
+  instructions: string;
+}
+
+export interface RotationOptions {
+  config: ServerConfig;
+  /** Required when the key comes from KESTREL_MASTER_KEY: the new key, base64 of 32 bytes */
+  newMasterKey?: string | undefined;
+  /** An already open database (tests); otherwise opened from the configuration and closed after */
+  database?: Database;
+  clock?: Clock;
+}
+
+/**
+ * Re-wraps every credential's data key under a new master key, in one transaction. Embedded mode: the new key is
+ * generated into `master.key.next` first (so a crash midway leaves both keys readable), then renamed over
+ * `master.key`. Environment mode: the operator supplies the new key and then swaps KESTREL_MASTER_KEY.
+ */
+export async function rotateMasterKey(options: RotationOptions): Promise<RotationResult> {
+  const { config } = options;
+  const keyring = await loadKeyring(config);
+  const fromEnv = Boolean(config.masterKey);
+  let next: MasterKey;
+  if (fromEnv) {
+    if (!options.newMasterKey) {
+      throw new Error('KESTREL_MASTER_KEY is set, so the new key must be given in KESTREL_NEW_MASTER_KEY');
+    }
+    next = parseMasterKey(options.newMasterKey, 'KESTREL_NEW_MASTER_KEY');
+  } else {
+    next = generateMasterKey();
+    await writeFile(join(config.dataDir, NEXT_MASTER_KEY_FILE), `${encodeMasterKey(next)}\n`, {
+      mode: 0o600,
+    });
+  }
+  if (next.id === keyring.current.id) throw new Error('The new master key is the current one');
+
+  const db = options.database ?? (await openDatabase(config));
+  try {
+    await migrate(db);
+    const service = new CredentialsService(
+      db,
+      credentialsRepository,
+      makeKeyring([...keyring.all, next]),
+      unavailableExchangeProbe,
+      options.clock ?? systemClock,
+    );
+    const rewrapped = await service.rotateMasterKey(next);
+    if (!fromEnv) {
+      await rename(join(config.dataDir, NEXT_MASTER_KEY_FILE), join(config.dataDir, MASTER_KEY_FILE));
+    }
+    return {
+      rewrapped,
+      fromKeyId: keyring.current.id,
+      toKeyId: next.id,
+      instructions: fromEnv
+        ? 'Set KESTREL_MASTER_KEY to the new key and restart every server instance. Until all have restarted, ' +
+          'list it as "<new>,<old>" so that instances still holding the old key keep working.'
+        : `The new key replaced ${MASTER_KEY_FILE} in the data folder; restart the server. Signed-in sessions end.`,
+    };
+  } catch (err) {
+    // The transaction rolled back: rows still open with the old key, so the unused next key can go
+    if (!fromEnv) await rm(join(config.dataDir, NEXT_MASTER_KEY_FILE), { force: true });
+    throw err;
+  } finally {
+    if (!options.database) await db.close();
+  }
+}

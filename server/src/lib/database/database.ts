@@ -1,0 +1,20 @@
+/** Rows come back as plain objects keyed by column name */
+export type Row = Record<string, unknown>;
+
+/** Something that runs one parameterised statement ($1, $2, …): the database itself or an open transaction */
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+/**
+ * The one small database interface of the server. PGlite (embedded) and node-postgres (DATABASE_URL) both speak
+ * PostgreSQL, so one SQL dialect and one migration set serve both.
+ */
+export interface Database extends Queryable {
+  readonly driver: 'pglite' | 'postgres';
+  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements without parameters (migrations) */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}

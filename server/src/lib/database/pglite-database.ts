@@ -1,0 +1,37 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Queryable, Row } from './database';
+
+/**
+ * Opens the embedded PostgreSQL (WASM). `dataDir` undefined keeps it in memory (tests). PGlite serves one
+ * connection, so its transactions are serialised by the library itself. `loadDataDir` starts from a
+ * `dumpDataDir()` tarball, skipping initdb (most of the seconds a fresh PGlite costs).
+ */
+export async function openPgliteDatabase(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
+  const pg = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
+  return {
+    driver: 'pglite',
+    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
+      const res = await pg.query<T>(sql, [...params]);
+      return res.rows;
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      return pg.transaction(async (tx) =>
+        fn({
+          async query<R extends Row>(sql: string, params: readonly unknown[] = []) {
+            const res = await tx.query<R>(sql, [...params]);
+            return res.rows;
+          },
+        }),
+      );
+    },
+    async exec(sql: string) {
+      await pg.exec(sql);
+    },
+    async close() {
+      if (!pg.closed) await pg.close();
+    },
+  };
+}

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthResponse, Session, SigninRequest, SignupRequest, User } from '@kestrel/contracts';
+import type { Clock } from '../../../lib/clock';
+import type { Database, Queryable } from '../../../lib/database/database';
+import { HttpError } from '../../../lib/http-error';
+import type { AuthRepository, SessionRow, UserRow } from './auth-repository';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
+import { ACCESS_TOKEN_TTL_S, type AccessClaims, hashToken, type TokenService } from './tokens';
+
+/** Absolute session lifetime: refreshing never extends a session past this */
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Failed sign-ins: counted per email+IP and per IP within a window; a block grows from 30 s, capped at 5 min */
+export const THROTTLE = {
+  windowMs: 15 * 60 * 1000,
+  emailIpLimit: 5,
+  ipLimit: 50,
+  firstBlockMs: 30 * 1000,
+  maxBlockMs: 5 * 60 * 1000,
+} as const;
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const REFRESH_INVALID = 'Refresh token invalid. Please sign in again.';
+export const REFRESH_EXPIRED = 'Refresh token expired. Please sign in again.';
+export const AUTH_EXPIRED = 'Authentication expired. Please sign in again.';
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** Who is calling: the user and the session whose access token came with the request */
+export type AuthContext = AccessClaims;
+
+/** Lower-cased and trimmed: one account per mailbox, whatever the case typed */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function toUser(row: UserRow): User {
+  return { id: row.id, email: row.email, name: row.name, created_at: row.created_at.toISOString() };
+}
+
+const unauthorized = (code: string, message: string) =>
+  new HttpError(401, code, message, { 'www-authenticate': 'Bearer' });
+
+/** Rules of sign-up, sign-in, token rotation and sessions; SQL stays in the repository */
+export class AuthService {
+  constructor(
+    private readonly db: Database,
+    private readonly repo: AuthRepository,
+    private readonly tokens: TokenService,
+    private readonly clock: Clock,
+  ) {}
+
+  async signup(body: SignupRequest, client: ClientInfo): Promise<AuthResponse> {
+    const now = this.clock.now();
+    const user: UserRow = {
+      id: randomUUID(),
+      email: body.email.trim(),
+      email_normalized: normalizeEmail(body.email),
+      name: body.name ?? null,
+      password_hash: await hashPassword(body.password),
+      created_at: now,
+    };
+    // No transaction: a crash between the two statements leaves an account that can simply sign in
+    if (!(await this.repo.insertUser(this.db, user))) {
+      throw new HttpError(409, 'EMAIL_TAKEN', 'An account with this email already exists');
+    }
+    return this.openSession(this.db, user, client, 'Account created');
+  }
+
+  async signin(body: SigninRequest, client: ClientInfo): Promise<AuthResponse> {
+    const email = normalizeEmail(body.email);
+    const keys = { emailIp: `email-ip:${email}|${client.ip}`, ip: `ip:${client.ip}` };
+    const now = this.clock.now();
+    const throttle = await this.repo.throttleRows(this.db, [keys.emailIp, keys.ip]);
+    const blockedUntil = Math.max(0, ...throttle.map((r) => r.blocked_until?.getTime() ?? 0));
+    if (blockedUntil > now.getTime()) {
+      const seconds = Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000));
+      throw new HttpError(
+        429,
+        'TOO_MANY_ATTEMPTS',
+        `Too many failed sign-in attempts. Try again in ${seconds} seconds.`,
+        { 'retry-after': String(seconds) },
+      );
+    }
+
+    const user = await this.repo.findUserByEmail(this.db, email);
+    const ok = user
+      ? await verifyPassword(user.password_hash, body.password)
+      : await verifyAgainstDummy(body.password);
+    if (!user || !ok) {
+      await this.recordFailure(keys.emailIp, THROTTLE.emailIpLimit);
+      await this.recordFailure(keys.ip, THROTTLE.ipLimit);
+      throw unauthorized('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+    }
+    // Only the email+IP counter is cleared: one good password must not reset a spray across many emails
+    if (throttle.some((r) => r.throttle_key === keys.emailIp))
+      await this.repo.clearFailures(this.db, keys.emailIp);
+    return this.openSession(this.db, user, client, 'Signed in');
+  }
+
+  private async recordFailure(key: string, limit: number): Promise<void> {
+    const now = this.clock.now();
+    const row = await this.repo.recordFailure(this.db, key, now, new Date(now.getTime() - THROTTLE.windowMs));
+    if (row.failures < limit) return;
+    const blockMs = Math.min(THROTTLE.firstBlockMs * 2 ** (row.failures - limit), THROTTLE.maxBlockMs);
+    await this.repo.setBlockedUntil(this.db, key, new Date(now.getTime() + blockMs));
+  }
+
+  private async openSession(
+    db: Queryable,
+    user: UserRow,
+    client: ClientInfo,
+    message: string,
+  ): Promise<AuthResponse> {
+    const now = this.clock.now();
+    const session = {
+      id: randomUUID(),
+      user_id: user.id,
+      created_at: now,
+      last_used_at: now,
+      expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
+      user_agent: client.userAgent?.slice(0, 512) ?? null,
+      ip: client.ip,
+    };
+    const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at);
+    await this.repo.insertSessionWithToken(db, session, hashToken(refreshToken));
+    return this.answer(user, session.id, refreshToken, message);
+  }
+
+  private async answer(
+    user: UserRow,
+    sessionId: string,
+    refreshToken: string,
+    message: string,
+  ): Promise<AuthResponse> {
+    return {
+      success: true,
+      access_token: await this.tokens.issueAccessToken({ userId: user.id, sessionId }),
+      refresh_token: refreshToken,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_TTL_S,
+      user: toUser(user),
+      message,
+    };
+  }
+
+  /**
+   * Rotates a refresh token. A token presented twice means it leaked (or a client raced itself): the whole
+   * session is ended, so whoever holds the newer token is signed out too.
+   */
+  async refresh(refreshToken: string): Promise<AuthResponse> {
+    const verified = await this.tokens.verifyRefreshToken(refreshToken);
+    if (!verified.ok) {
+      throw unauthorized(
+        verified.reason === 'expired' ? 'REFRESH_EXPIRED' : 'REFRESH_INVALID',
+        verified.reason === 'expired' ? REFRESH_EXPIRED : REFRESH_INVALID,
+      );
+    }
+    const { sessionId, tokenHash } = verified.claims;
+    const now = this.clock.now();
+    const outcome = await this.db.transaction(async (tx) => {
+      const consumedFor = await this.repo.consumeRefreshToken(tx, tokenHash, now);
+      if (consumedFor === undefined) {
+        const known = await this.repo.findRefreshToken(tx, tokenHash);
+        if (!known) return { kind: 'invalid' as const };
+        const session = await this.repo.findSession(tx, known.session_id);
+        if (session)
+          await this.repo.revokeSession(tx, session.id, session.user_id, 'refresh_token_reuse', now);
+        return { kind: 'reused' as const };
+      }
+      const session = await this.repo.findSession(tx, consumedFor);
+      if (!session || consumedFor !== sessionId || !isLive(session, now)) return { kind: 'invalid' as const };
+      const user = await this.repo.findUserById(tx, session.user_id);
+      if (!user) return { kind: 'invalid' as const };
+      const next = await this.tokens.issueRefreshToken(session.id, session.expires_at);
+      await this.repo.insertRefreshToken(tx, hashToken(next), session.id, now);
+      await this.repo.touchSession(tx, session.id, now);
+      return { kind: 'ok' as const, user, session, next };
+    });
+    if (outcome.kind === 'reused') {
+      throw unauthorized(
+        'REFRESH_REUSED',
+        'Refresh token was already used, so this session has been ended for safety. Please sign in again.',
+      );
+    }
+    if (outcome.kind === 'invalid') throw unauthorized('REFRESH_INVALID', REFRESH_INVALID);
+    return this.answer(outcome.user, outcome.session.id, outcome.next, 'Token refreshed');
+  }
+
+  /** Checks a bearer token and that its session is still live, so revocation bites before the token expires */
+  async authenticate(authorization: string | undefined): Promise<AuthContext> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match?.[1]) {
+      throw unauthorized(
+        'NOT_AUTHENTICATED',
+        'Not authenticated: send an "Authorization: Bearer <access token>" header',
+      );
+    }
+    const verified = await this.tokens.verifyAccessToken(match[1]);
+    if (!verified.ok) {
+      throw verified.reason === 'expired'
+        ? unauthorized('TOKEN_EXPIRED', AUTH_EXPIRED)
+        : unauthorized('TOKEN_INVALID', 'Access token is invalid. Please sign in again.');
+    }
+    const session = await this.repo.findSession(this.db, verified.claims.sessionId);
+    if (!session || session.user_id !== verified.claims.userId || !isLive(session, this.clock.now())) {
+      throw unauthorized('SESSION_ENDED', 'Session has ended. Please sign in again.');
+    }
+    return verified.claims;
+  }
+
+  async me(auth: AuthContext): Promise<User> {
+    const user = await this.repo.findUserById(this.db, auth.userId);
+    if (!user) throw unauthorized('SESSION_ENDED', 'Session has ended. Please sign in again.');
+    return toUser(user);
+  }
+
+  async logout(auth: AuthContext): Promise<void> {
+    await this.repo.revokeSession(this.db, auth.sessionId, auth.userId, 'logout', this.clock.now());
+  }
+
+  async listSessions(auth: AuthContext): Promise<Session[]> {
+    const rows = await this.repo.listLiveSessions(this.db, auth.userId, this.clock.now());
+    return rows.map((s) => ({
+      id: s.id,
+      created_at: s.created_at.toISOString(),
+      last_used_at: s.last_used_at.toISOString(),
+      expires_at: s.expires_at.toISOString(),
+      user_agent: s.user_agent,
+      ip: s.ip,
+      current: s.id === auth.sessionId,
+    }));
+  }
+
+  /** Another user's session answers exactly like a missing one, so ids cannot be probed */
+  async revokeSession(auth: AuthContext, sessionId: string): Promise<void> {
+    const done = await this.repo.revokeSession(
+      this.db,
+      sessionId,
+      auth.userId,
+      'revoked_by_user',
+      this.clock.now(),
+    );
+    if (!done) throw new HttpError(404, 'SESSION_NOT_FOUND', 'Session not found (or already ended)');
+  }
+}
+
+function isLive(session: SessionRow, now: Date): boolean {
+  return session.revoked_at === null && session.expires_at.getTime() > now.getTime();
+}

@@ -1,0 +1,91 @@
+import type { Queryable } from '../../../lib/database/database';
+
+export interface CredentialRow {
+  user_id: string;
+  exchange: string;
+  region: string;
+  api_key_masked: string;
+  master_key_id: string;
+  wrapped_data_key: Buffer;
+  ciphertext: Buffer;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type DbRow = Omit<CredentialRow, 'wrapped_data_key' | 'ciphertext'> & {
+  wrapped_data_key: Uint8Array;
+  ciphertext: Uint8Array;
+};
+
+// PGlite returns bytea as Uint8Array, node-postgres as Buffer: normalise to Buffer
+const toRow = (r: DbRow): CredentialRow => ({
+  ...r,
+  wrapped_data_key: Buffer.from(r.wrapped_data_key),
+  ciphertext: Buffer.from(r.ciphertext),
+});
+
+/** Thin SQL for the credential vault; rows are always addressed by their owner */
+export const credentialsRepository = {
+  async upsert(db: Queryable, row: CredentialRow): Promise<CredentialRow> {
+    const rows = await db.query<DbRow & Record<string, unknown>>(
+      `INSERT INTO exchange_credentials
+         (user_id, exchange, region, api_key_masked, master_key_id, wrapped_data_key, ciphertext, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (user_id, exchange) DO UPDATE SET
+         region = EXCLUDED.region, api_key_masked = EXCLUDED.api_key_masked,
+         master_key_id = EXCLUDED.master_key_id, wrapped_data_key = EXCLUDED.wrapped_data_key,
+         ciphertext = EXCLUDED.ciphertext, updated_at = EXCLUDED.updated_at
+       RETURNING *`,
+      [
+        row.user_id,
+        row.exchange,
+        row.region,
+        row.api_key_masked,
+        row.master_key_id,
+        row.wrapped_data_key,
+        row.ciphertext,
+        row.created_at,
+        row.updated_at,
+      ],
+    );
+    const saved = rows[0];
+    if (!saved) throw new Error('upsert returned no row');
+    return toRow(saved);
+  },
+
+  async find(db: Queryable, userId: string, exchange: string): Promise<CredentialRow | undefined> {
+    const rows = await db.query<DbRow & Record<string, unknown>>(
+      'SELECT * FROM exchange_credentials WHERE user_id = $1 AND exchange = $2',
+      [userId, exchange],
+    );
+    return rows[0] && toRow(rows[0]);
+  },
+
+  async remove(db: Queryable, userId: string, exchange: string): Promise<boolean> {
+    const rows = await db.query(
+      'DELETE FROM exchange_credentials WHERE user_id = $1 AND exchange = $2 RETURNING user_id',
+      [userId, exchange],
+    );
+    return rows.length > 0;
+  },
+
+  /** Every row, locked, for master-key rotation inside one transaction */
+  async lockAll(db: Queryable): Promise<CredentialRow[]> {
+    const rows = await db.query<DbRow & Record<string, unknown>>(
+      'SELECT * FROM exchange_credentials ORDER BY user_id, exchange FOR UPDATE',
+    );
+    return rows.map(toRow);
+  },
+
+  async updateWrapping(
+    db: Queryable,
+    row: Pick<CredentialRow, 'user_id' | 'exchange' | 'master_key_id' | 'wrapped_data_key'>,
+  ) {
+    await db.query(
+      `UPDATE exchange_credentials SET master_key_id = $3, wrapped_data_key = $4
+       WHERE user_id = $1 AND exchange = $2`,
+      [row.user_id, row.exchange, row.master_key_id, row.wrapped_data_key],
+    );
+  },
+};
+export type CredentialsRepository = typeof credentialsRepository;

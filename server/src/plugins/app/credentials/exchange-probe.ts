@@ -1,0 +1,39 @@
+import type { AccountTestResult, BinanceRegion } from '@kestrel/contracts';
+
+/** Decrypted credentials handed to the exchange adapter, and to nothing else */
+export interface ExchangeCredentials {
+  apiKey: string;
+  secretKey: string;
+  region: BinanceRegion;
+}
+
+/**
+ * The seam where the exchange adapter plugs in: the credentials service asks it to try a set of keys against the
+ * exchange's account endpoint. The adapter arrives in a later issue; until then `unavailableExchangeProbe` answers.
+ */
+export interface ExchangeProbe {
+  testAccount(exchange: 'binance', credentials: ExchangeCredentials): Promise<AccountTestResult>;
+}
+
+/** The exchange could not be asked (down, unreachable, or no adapter configured) */
+export class ExchangeUnreachableError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'ExchangeUnreachableError';
+  }
+}
+
+/** The exchange answered and refused the keys; `message` is the exchange's reason, shown to the user */
+export class ExchangeRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExchangeRejectedError';
+  }
+}
+
+/** Default until the Binance adapter lands: an honest failure, never a fake success */
+export const unavailableExchangeProbe: ExchangeProbe = {
+  async testAccount() {
+    throw new ExchangeUnreachableError('no exchange adapter is configured on this server yet');
+  },
+};

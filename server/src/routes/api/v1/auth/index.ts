@@ -1,0 +1,145 @@
+import {
+  AuthResponseSchema,
+  ErrorResponseSchema,
+  MeResponseSchema,
+  MessageResponseSchema,
+  RefreshRequestSchema,
+  SessionListResponseSchema,
+  SessionParamsSchema,
+  SigninRequestSchema,
+  SignupRequestSchema,
+} from '@kestrel/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../../../plugins/app/auth';
+import type { ClientInfo } from '../../../../plugins/app/auth/auth-service';
+
+const tags = ['auth'];
+const security = [{ bearer: [] }];
+
+function clientInfo(request: FastifyRequest): ClientInfo {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+/** The spec's auth calls (§7): sign-up, sign-in, refresh, logout, current user, sessions */
+const routes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/signup',
+    {
+      schema: {
+        tags,
+        summary: 'Create an account and sign in',
+        body: SignupRequestSchema,
+        response: { 201: AuthResponseSchema, 400: ErrorResponseSchema, 409: ErrorResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await app.authService.signup(request.body, clientInfo(request))),
+  );
+
+  app.post(
+    '/signin',
+    {
+      schema: {
+        tags,
+        summary: 'Sign in with email and password',
+        description:
+          'Unknown email and wrong password get the same answer. Failed attempts are throttled per email+IP and per IP (429 with Retry-After).',
+        body: SigninRequestSchema,
+        response: {
+          200: AuthResponseSchema,
+          400: ErrorResponseSchema,
+          401: ErrorResponseSchema,
+          429: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => app.authService.signin(request.body, clientInfo(request)),
+  );
+
+  app.post(
+    '/refresh',
+    {
+      schema: {
+        tags,
+        summary: 'Rotate a refresh token',
+        description: 'Each refresh token works once; presenting a used one ends its whole session.',
+        body: RefreshRequestSchema,
+        response: { 200: AuthResponseSchema, 400: ErrorResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => app.authService.refresh(request.body.refresh_token),
+  );
+
+  app.post(
+    '/logout',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'End the current session (its access token stops working at once)',
+        response: { 200: MessageResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => {
+      await app.authService.logout(requireAuth(request));
+      return { success: true as const, message: 'Logged out' };
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'The signed-in user',
+        response: { 200: MeResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({ success: true as const, user: await app.authService.me(requireAuth(request)) }),
+  );
+
+  app.get(
+    '/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: "The signed-in user's live sessions",
+        response: { 200: SessionListResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      sessions: await app.authService.listSessions(requireAuth(request)),
+    }),
+  );
+
+  app.delete(
+    '/sessions/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'End one of your sessions',
+        params: SessionParamsSchema,
+        response: {
+          200: MessageResponseSchema,
+          400: ErrorResponseSchema,
+          401: ErrorResponseSchema,
+          404: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      await app.authService.revokeSession(requireAuth(request), request.params.id);
+      return { success: true as const, message: 'Session revoked' };
+    },
+  );
+};
+export default routes;

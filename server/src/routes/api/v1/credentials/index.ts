@@ -1,0 +1,139 @@
+import {
+  AccountTestResponseSchema,
+  BinanceCredentialsResponseSchema,
+  CreateBinanceCredentialsSchema,
+  CredentialsStatusResponseSchema,
+  ErrorResponseSchema,
+  ExchangeParamsSchema,
+  MessageResponseSchema,
+  TestConnectionRequestSchema,
+} from '@kestrel/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HttpError } from '../../../../lib/http-error';
+import { requireAuth } from '../../../../plugins/app/auth';
+
+const tags = ['credentials'];
+const security = [{ bearer: [] }];
+const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 404: ErrorResponseSchema };
+/** Answers of the calls that reach the exchange: 409 unreadable vault row, 503 exchange not reachable */
+const exchangeErrors = { ...errors, 409: ErrorResponseSchema, 503: ErrorResponseSchema };
+
+/** The spec's credentials calls (§7); all behind the `authenticate` hook of autohooks.ts */
+const routes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/binance',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Stored Binance credentials, key masked',
+        response: { 200: BinanceCredentialsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await app.credentialsService.get(requireAuth(request).userId),
+      message: 'Binance credentials stored',
+    }),
+  );
+
+  app.post(
+    '/binance',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Store (or replace) Binance credentials, encrypted at rest',
+        body: CreateBinanceCredentialsSchema,
+        response: { 201: BinanceCredentialsResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        success: true as const,
+        data: await app.credentialsService.save(requireAuth(request).userId, request.body),
+        message: 'Binance credentials saved',
+      }),
+  );
+
+  app.delete(
+    '/binance',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete the stored Binance credentials',
+        response: { 200: MessageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await app.credentialsService.remove(requireAuth(request).userId);
+      return { success: true as const, message: 'Binance credentials deleted' };
+    },
+  );
+
+  app.get(
+    '/binance/status',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Whether credentials are stored and whether Binance answers with them',
+        response: { 200: CredentialsStatusResponseSchema, ...exchangeErrors },
+      },
+    },
+    async (request) => app.credentialsService.status(requireAuth(request).userId),
+  );
+
+  app.post(
+    '/test-connection',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Try the given keys, or the stored ones, against the Binance account endpoint',
+        body: TestConnectionRequestSchema,
+        response: { 200: AccountTestResponseSchema, ...exchangeErrors },
+      },
+    },
+    async (request) => app.credentialsService.testConnection(requireAuth(request).userId, request.body),
+  );
+
+  app.post(
+    '/validate/binance',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Try a set of keys against the Binance account endpoint without storing them',
+        body: CreateBinanceCredentialsSchema,
+        response: { 200: AccountTestResponseSchema, ...exchangeErrors },
+      },
+    },
+    async (request) => app.credentialsService.validate(request.body),
+  );
+
+  // Spec §5: only binance can be connected; the catalogue's other exchanges are "coming soon". Static routes above
+  // win over these parametric ones in Fastify's router.
+  const notSupported = async (): Promise<never> => {
+    throw new HttpError(
+      400,
+      'EXCHANGE_NOT_SUPPORTED',
+      'Exchange not supported yet: only binance can be connected',
+    );
+  };
+  const otherExchange = {
+    schema: {
+      tags,
+      security,
+      summary: 'Any exchange other than binance: not supported yet',
+      params: ExchangeParamsSchema,
+      response: { 400: ErrorResponseSchema, 401: ErrorResponseSchema },
+    },
+  };
+  app.get('/:exchange', otherExchange, notSupported);
+  app.post('/:exchange', otherExchange, notSupported);
+  app.delete('/:exchange', otherExchange, notSupported);
+  app.post('/validate/:exchange', otherExchange, notSupported);
+};
+export default routes;
