@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { E2E_API_PORT, E2E_SHELL_PORT } from './support/ports';
@@ -41,7 +39,9 @@ export default defineConfig({
     env: {
       KESTREL_SHELL_PORT: String(E2E_SHELL_PORT),
       KESTREL_PORT: String(E2E_API_PORT),
-      KESTREL_DATA_DIR: mkdtempSync(join(tmpdir(), 'kestrel-e2e-')),
+      // Inside the checkout (git-ignored), emptied at every start: nothing piles up in the system temp folder
+      KESTREL_DATA_DIR: join(import.meta.dirname, '../.data/e2e'),
+      KESTREL_FRESH_DATA: '1',
       KESTREL_LOG_LEVEL: 'warn',
     },
     reuseExistingServer: !CI,

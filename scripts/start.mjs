@@ -3,10 +3,11 @@
  * Starts the whole product from its production builds on embedded defaults: the API server, the shell and each
  * remote served as its own static site on its own port (as they are deployed). Prints where to open it.
  * Run through `./kestrel start`, which installs and builds first. Ports and data folder come from the
- * environment (KESTREL_SHELL_PORT, KESTREL_PORT, KESTREL_DATA_DIR) so tests can run a second copy beside it.
+ * environment (KESTREL_SHELL_PORT, KESTREL_PORT, KESTREL_DATA_DIR, KESTREL_FRESH_DATA) so tests can run a second
+ * copy beside it.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStaticSite } from '@kestrel/federation/static-site';
@@ -32,6 +33,8 @@ const runtimeConfig = {
   remotes: Object.fromEntries(remotes.map((r) => [r.name, `http://${host}:${r.port}/mf-manifest.json`])),
 };
 
+// KESTREL_FRESH_DATA=1 (the e2e suite): start from an empty data folder, as a new install would
+if (process.env.KESTREL_FRESH_DATA === '1') rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(join(dataDir, 'server'), { recursive: true });
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: join(repo, 'server'),
