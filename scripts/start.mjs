@@ -83,6 +83,7 @@ Kestrel is running.
   API:        ${runtimeConfig.apiBaseUrl} (health: ${runtimeConfig.apiBaseUrl}/api/v1/health)
   Remotes:    ${remotes.map((r) => `${r.name} ${host}:${r.port}`).join(', ')}
   Data:       ${dataDir}
-  Sign in:    no account is needed yet; sign-up and sign-in arrive with the auth work.
+  Sign in:    open the URL above, choose "Create an account" (any email, a password of 8+ characters);
+              accounts are kept in the data folder, so sign in with the same details next time.
 Press Ctrl+C to stop.
 `);

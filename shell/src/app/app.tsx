@@ -1,4 +1,5 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '@kestrel/shared-runtime/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { AppErrorBoundary } from './errors/error-boundaries';
@@ -8,7 +9,7 @@ import type { ThemeStore } from './theme/theme-store';
 
 export function App({ themeStore }: { themeStore: ThemeStore }) {
   const [router] = useState(createAppRouter);
-  const [queryClient] = useState(() => new QueryClient());
+  const [queryClient] = useState(createQueryClient);
   return (
     <AppErrorBoundary>
       <ThemeProvider store={themeStore}>

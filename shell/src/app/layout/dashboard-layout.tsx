@@ -1,9 +1,11 @@
 import { runtimeInstanceId } from '@kestrel/shared-runtime';
 import { TooltipProvider } from '@kestrel/ui/tooltip';
 import { NavLink, Outlet } from 'react-router-dom';
+import { ConnectExchangePrompt } from '../auth/connect-exchange-prompt';
 import { NavigationErrorBoundary } from '../errors/error-boundaries';
 import { sidebarPages } from '../paths';
 import { ThemeToggle } from '../theme/theme-toggle';
+import { UserMenu } from './user-menu';
 
 /** Sidebar + top bar around every authenticated page; the page itself comes from its remote */
 export function DashboardLayout() {
@@ -46,12 +48,16 @@ export function DashboardLayout() {
               className="sh:flex sh:h-14 sh:items-center sh:justify-between sh:border-b sh:border-border sh:px-6"
             >
               <span className="sh:text-sm sh:text-muted-foreground">Binance USDⓈ-M futures</span>
-              <ThemeToggle />
+              <div className="sh:flex sh:items-center sh:gap-2">
+                <ThemeToggle />
+                <UserMenu />
+              </div>
             </header>
           </NavigationErrorBoundary>
           <main id="main" className="sh:flex-1 sh:p-6">
             <Outlet />
           </main>
+          <ConnectExchangePrompt />
         </div>
       </div>
     </TooltipProvider>
