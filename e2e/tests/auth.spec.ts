@@ -63,3 +63,23 @@ test.describe('signing in and out (shell)', () => {
     await expect(form.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
   });
 });
+
+test.describe('onboarding', () => {
+  test('walks a visitor through account → connect Binance → first bot, marking what is done', async ({
+    page,
+  }) => {
+    await page.goto('/onboarding');
+    const steps = page.getByRole('list', { name: 'Getting started steps' }).locator(':scope > li');
+    await expect(steps).toHaveCount(3);
+    await expect(steps.nth(0)).toContainText('Create your account');
+    await expect(steps.nth(1)).toContainText('Leave withdrawals disabled');
+    await expect(steps.nth(2)).toContainText('backtest it');
+    await expect(page.getByText('Done')).toHaveCount(0);
+
+    await signUp(page);
+    await page.goto('/onboarding');
+    await expect(steps.nth(0).getByText('Done')).toBeVisible();
+    await page.getByRole('link', { name: 'Open Settings' }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+  });
+});

@@ -3,7 +3,7 @@ import { Button, Card, CardContent, CardHeader, CardTitle } from '@kestrel/ui';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { SignInForm, SignUpForm } from '../auth/auth-forms';
-import type { ReturnTo } from '../auth/require-auth';
+import { type ReturnTo, usePreloadWhenSignedIn } from '../auth/require-auth';
 
 const features = [
   {
@@ -25,6 +25,7 @@ export function LandingPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [mode, setMode] = useState<'signin' | 'signup'>('signin');
+  usePreloadWhenSignedIn(session.status);
   const from = (location.state as ReturnTo | null)?.from;
   const afterAuth = () =>
     navigate(from ? `${from.pathname}${from.search}${from.hash}` : '/dashboard', { replace: true });
