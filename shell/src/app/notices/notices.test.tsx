@@ -1,5 +1,5 @@
 import type { Notification, ToastMessage } from '@kestrel/shared-runtime';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotificationArea, SingleToast } from './notices';
@@ -54,6 +54,44 @@ describe('notification area (spec §9)', () => {
   });
 });
 
+/** Drags `el` right by `dx` pixels over one second (slow enough that only the distance can dismiss it) */
+async function swipeRight(el: HTMLElement, dx: number) {
+  // One act() per event: the toast learns the swipe direction from the first move, in a state update
+  await act(async () => {
+    fireEvent.pointerDown(el, { pointerId: 1, clientX: 100, clientY: 100, button: 0, pointerType: 'mouse' });
+  });
+  await act(async () => {
+    fireEvent.pointerMove(el, { pointerId: 1, clientX: 102, clientY: 100, pointerType: 'mouse' });
+  });
+  await act(async () => {
+    fireEvent.pointerMove(el, { pointerId: 1, clientX: 100 + dx, clientY: 100, pointerType: 'mouse' });
+    vi.advanceTimersByTime(1_000);
+  });
+  await act(async () => {
+    fireEvent.pointerUp(el, { pointerId: 1, clientX: 100 + dx, clientY: 100, pointerType: 'mouse' });
+  });
+}
+
+describe('notification swipe (spec §9: dismissed at 20 px)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  it('keeps a notification swiped 19 px and dismisses one swiped 20 px', async () => {
+    const notifications = new Subject<Notification>();
+    render(<NotificationArea theme="light" notifications$={notifications} />);
+    await act(async () => notifications.next({ type: 'info', title: 'Swipe me' }));
+    await advance(10);
+    const toast = () => document.querySelector<HTMLElement>('[data-sonner-toast]');
+    await swipeRight(toast() as HTMLElement, 19);
+    expect(toast()?.dataset.removed).toBe('false');
+    await swipeRight(toast() as HTMLElement, 20);
+    expect(toast()?.dataset.removed).toBe('true');
+  });
+});
+
 describe('second toast type (spec §9)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
@@ -76,5 +114,19 @@ describe('second toast type (spec §9)', () => {
     expect(screen.queryByText('Mainnet')).not.toBeNull();
     await advance(500);
     expect(screen.queryByText('Mainnet')).toBeNull();
+  });
+
+  it('is dismissed by a swipe past the 50 px threshold, not by one of 50 px', async () => {
+    const toasts = new Subject<ToastMessage>();
+    render(<SingleToast toasts$={toasts} />);
+    await act(async () => toasts.next({ title: 'Exchange Connected', variant: 'default' }));
+    const toast = () =>
+      screen.queryByText('Exchange Connected')?.closest<HTMLElement>('[data-slot="toast"]') ?? null;
+    await swipeRight(toast() as HTMLElement, 50);
+    await advance(300);
+    expect(toast()).not.toBeNull();
+    await swipeRight(toast() as HTMLElement, 51);
+    await advance(300);
+    expect(toast()).toBeNull();
   });
 });
