@@ -3,6 +3,10 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RouterErrorPage } from './router-error';
 
+function BrokenPage(): never {
+  throw new Error('page bug');
+}
+
 describe('router error page (spec §2)', () => {
   afterEach(() => {
     cleanup();
@@ -16,9 +20,7 @@ describe('router error page (spec §2)', () => {
       {
         path: '/',
         errorElement: <RouterErrorPage />,
-        Component: () => {
-          throw new Error('page bug');
-        },
+        Component: BrokenPage,
       },
     ]);
     render(<RouterProvider router={router} />);
