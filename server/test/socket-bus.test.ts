@@ -336,3 +336,36 @@ describe('live socket (PGlite)', () => {
     });
   });
 });
+
+describe('live socket with a testnet endpoint configured', () => {
+  let tdb: TestDatabase;
+  let t: TestApp;
+  let s: TestSocket;
+  const mainnet = new RecordingProbe({ apiKey: KEY, secretKey: SECRET });
+  const testnet = new RecordingProbe({ apiKey: KEY, secretKey: SECRET });
+
+  beforeAll(async () => {
+    tdb = await openTestDatabase('pglite');
+    t = await buildTestApp(tdb.db, { exchange: mainnet, testnetExchange: testnet });
+    const base = await listenWs(t);
+    s = await TestSocket.open(wsUrl(base, (await signUp(t)).access_token));
+  });
+  afterAll(async () => {
+    await s.close();
+    await t.app.close();
+    await tdb.cleanup();
+  });
+
+  it('tests testnet keys against the testnet probe only', async () => {
+    expect(
+      await s.tool('test_binance_connection', { api_key: KEY, secret_key: SECRET, testnet: true }),
+    ).toEqual({
+      success: true,
+      data: ACCOUNT,
+      message: 'Binance connectivity OK',
+    });
+    expect(testnet.calls).toHaveLength(1);
+    expect(mainnet.calls).toHaveLength(0);
+    expect(((await s.tool('get_server_status')) as { data: { testnet: boolean } }).data.testnet).toBe(true);
+  });
+});
