@@ -1,6 +1,7 @@
 import type { AccountTestResult } from '@kestrel/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExchangeCredentials, ExchangeProbe } from '../src/plugins/app/credentials/exchange-probe';
+import { SESSION_RECHECK_MS } from '../src/plugins/app/socket';
 import { CHUNK_CHARS } from '../src/plugins/app/socket/pg-fanout';
 import { InvalidLiveEventError } from '../src/plugins/app/socket/socket-bus';
 import { TESTNET_UNSUPPORTED } from '../src/plugins/app/socket/socket-tools';
@@ -367,5 +368,42 @@ describe('live socket with a testnet endpoint configured', () => {
     expect(testnet.calls).toHaveLength(1);
     expect(mainnet.calls).toHaveLength(0);
     expect(((await s.tool('get_server_status')) as { data: { testnet: boolean } }).data.testnet).toBe(true);
+  });
+});
+
+describe('open sockets end with their session', () => {
+  it(`closes a signed-out session's sockets at the next ${SESSION_RECHECK_MS / 1000} s re-check, and only those`, async () => {
+    // Only the interval is faked: sockets, PGlite and promises run for real
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const tdb = await openTestDatabase('pglite');
+    const t = await buildTestApp(tdb.db);
+    try {
+      const base = await listenWs(t);
+      const leaving = await signUp(t);
+      const staying = await signUp(t);
+      const gone = await TestSocket.open(wsUrl(base, leaving.access_token));
+      const kept = await TestSocket.open(wsUrl(base, staying.access_token));
+      await gone.request('tools/list');
+      await kept.request('tools/list');
+      const logout = await t.request({
+        method: 'POST',
+        url: '/api/v1/auth/logout',
+        headers: bearer(leaving.access_token),
+      });
+      expect(logout.statusCode).toBeLessThan(300);
+
+      vi.advanceTimersByTime(SESSION_RECHECK_MS - 1);
+      await kept.request('tools/list'); // a round trip: the re-check has not run yet
+      expect(gone.ws.readyState).toBe(gone.ws.OPEN);
+
+      vi.advanceTimersByTime(1);
+      expect(await gone.closed).toEqual({ code: 4401, reason: 'Session has ended. Please sign in again.' });
+      expect((await kept.request('tools/list')).result).toBeDefined();
+      await kept.close();
+    } finally {
+      vi.useRealTimers();
+      await t.app.close();
+      await tdb.cleanup();
+    }
   });
 });

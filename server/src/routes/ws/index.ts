@@ -58,6 +58,10 @@ export default async function wsRoutes(app: FastifyInstance) {
           if (socket.readyState !== socket.OPEN) return;
           const connection: BusConnection = {
             userId: auth.userId,
+            sessionId: auth.sessionId,
+            end(code, text) {
+              socket.close(code, reason(text));
+            },
             streams: ALL_STREAMS,
             send(frame) {
               if (socket.readyState !== socket.OPEN) return false;

@@ -20,6 +20,10 @@ export type PushTarget = string | 'all';
 /** A socket as the bus sees it; `streams` is what the client subscribed to (all until it says otherwise) */
 export interface BusConnection {
   readonly userId: string;
+  /** The sign-in session the socket's token belongs to: a socket ends with its session */
+  readonly sessionId: string;
+  /** Closes the socket with an application close code */
+  end(code: number, reason: string): void;
   streams: ReadonlySet<LiveEventKind>;
   /** Sends one text frame; false when the socket cannot take it (closed or too far behind) */
   send(frame: string): boolean;
@@ -88,6 +92,28 @@ export class SocketBus {
       current?.delete(connection);
       if (current?.size === 0) this.byUser.delete(connection.userId);
     };
+  }
+
+  /**
+   * Closes the sockets whose session has ended since they connected (logout, revocation, refresh-token reuse,
+   * absolute expiry): the token was checked once at connect, and pushes must not outlive the sign-in.
+   * `liveSessions` answers which of the given session ids are still live. Returns the number of sockets closed.
+   */
+  async endSocketsOfEndedSessions(
+    liveSessions: (ids: string[]) => Promise<ReadonlySet<string>>,
+    code: number,
+    reason: string,
+  ): Promise<number> {
+    const all = [...this.byUser.values()].flatMap((set) => [...set]);
+    if (all.length === 0) return 0;
+    const live = await liveSessions([...new Set(all.map((c) => c.sessionId))]);
+    let ended = 0;
+    for (const c of all) {
+      if (live.has(c.sessionId)) continue;
+      c.end(code, reason);
+      ended += 1;
+    }
+    return ended;
   }
 
   /**
