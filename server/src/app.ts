@@ -12,6 +12,7 @@ import credentialsPlugin from './plugins/app/credentials';
 import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 import databasePlugin from './plugins/app/database';
 import secretsPlugin from './plugins/app/secrets';
+import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
 import authRoutes from './routes/api/v1/auth';
@@ -19,6 +20,7 @@ import credentialsRoutes from './routes/api/v1/credentials';
 import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
+import wsRoutes from './routes/ws';
 
 /** Largest JSON body accepted; our requests are a few hundred bytes */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -30,6 +32,8 @@ export interface AppDeps {
   keyring?: Keyring;
   clock?: Clock;
   exchange?: ExchangeProbe;
+  /** Probe of the exchange's testnet; without one the socket's testnet connection test is refused (spec §8) */
+  testnetExchange?: ExchangeProbe;
   /** Where log lines go (one JSON object per line); stdout by default */
   logStream?: { write(line: string): void };
 }
@@ -62,6 +66,14 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
           '*.refresh_token',
         ],
         censor: '[redacted]',
+      },
+      // The live socket carries its access token in the query string: never log it
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: redactTokenParam(req.url),
+          id: req.id,
+        }),
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
@@ -98,7 +110,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   // Registered explicitly in the order @fastify/autoload would use (external, app, routes): autoload imports
   // .ts files natively, which fails under Vitest, and an explicit list also keeps the wiring greppable
   for (const plugin of [security, swagger]) await app.register(plugin, options);
-  for (const plugin of [databasePlugin, secretsPlugin, authPlugin, credentialsPlugin]) {
+  for (const plugin of [databasePlugin, secretsPlugin, authPlugin, credentialsPlugin, socketPlugin]) {
     await app.register(plugin, options);
   }
   await app.register(healthRoutes, { ...options, prefix: '/api/v1' });
@@ -111,5 +123,11 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     },
     { prefix: '/api/v1/credentials' },
   );
+  await app.register(wsRoutes);
   return app;
+}
+
+/** `?token=…` (the live socket's access token) replaced before a URL reaches a log line */
+export function redactTokenParam(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
 }
