@@ -1,22 +1,17 @@
 /**
  * Bundle-size budget: the JS and CSS Chromium loads for the landing page and for /dashboard, from the production
- * builds served as separate sites (as deployed). Bytes as served and gzip (level 9), against the targets of the
+ * builds served as separate sites with the real server (as `./kestrel start` runs them). Bytes as served and gzip (level 9), against the targets of the
  * platform issue: landing <= 150 KB gzip JS, /dashboard <= 250 KB gzip JS.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { serveStaticSite } from '@kestrel/federation/static-site';
 import { chromium, type Page } from '@playwright/test';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const remotes = [
-  ['dashboard', 'remotes/dashboard'],
-  ['bots', 'remotes/bots'],
-  ['exchange_connect', 'remotes/exchange-connect'],
-  ['account', 'remotes/account'],
-] as const;
+const remotes = ['remotes/dashboard', 'remotes/bots', 'remotes/exchange-connect', 'remotes/account'];
 
 type Loaded = { url: string; kind: 'js' | 'css'; bytes: number; gzip: number };
 
@@ -60,43 +55,74 @@ function report(name: string, files: Loaded[], jsTargetKb: number) {
   }
 }
 
+const SHELL_PORT = 4500;
+const API_PORT = 4580;
+
+/** The whole product as `./kestrel start` runs it (production builds, real server), on its own ports */
+async function startProduct(): Promise<() => void> {
+  const child = spawn(process.execPath, [join(repo, 'scripts/start.mjs')], {
+    env: {
+      ...process.env,
+      KESTREL_SHELL_PORT: String(SHELL_PORT),
+      KESTREL_PORT: String(API_PORT),
+      KESTREL_DATA_DIR: join(repo, '.data/bench'),
+      KESTREL_FRESH_DATA: '1',
+      KESTREL_LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${API_PORT}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill();
+      throw new Error('The product did not start within 60 s (see `node scripts/start.mjs`)');
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return () => child.kill('SIGTERM');
+}
+
 export default async function bundleSize(): Promise<void> {
-  for (const dir of ['shell', ...remotes.map(([, d]) => d)]) {
+  for (const dir of ['shell', ...remotes]) {
     if (!existsSync(join(repo, dir, 'dist/index.html'))) {
       throw new Error(`${dir}/dist is missing: run \`pnpm build\` first`);
     }
   }
-  const remoteSites = await Promise.all(
-    remotes.map(([, dir]) => serveStaticSite({ root: join(repo, dir, 'dist'), port: 0 })),
-  );
-  const config = {
-    apiBaseUrl: 'http://127.0.0.1:9',
-    socketBaseUrl: 'ws://127.0.0.1:9/ws',
-    remotes: Object.fromEntries(
-      remotes.map(([name], i) => [name, `${remoteSites[i]?.url}/mf-manifest.json`]),
-    ),
-  };
-  const shell = await serveStaticSite({
-    root: join(repo, 'shell/dist'),
-    port: 0,
-    spa: true,
-    json: { '/config.json': config },
-  });
+  const stop = await startProduct();
+  const shell = `http://127.0.0.1:${SHELL_PORT}`;
   const browser = await chromium.launch({
     executablePath: process.env.KESTREL_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
   try {
-    const landing = await measure(await browser.newPage(), `${shell.url}/`, async (page) => {
+    const landing = await measure(await browser.newPage(), `${shell}/`, async (page) => {
       await page.getByRole('heading', { level: 1, name: 'Kestrel' }).waitFor();
     });
-    const dashboard = await measure(await browser.newPage(), `${shell.url}/dashboard`, async (page) => {
+
+    // A signed-in trader opening /dashboard in a new tab (session in storage, code not yet cached)
+    const context = await browser.newContext();
+    const signUpPage = await context.newPage();
+    await signUpPage.goto(`${shell}/`);
+    await signUpPage.getByRole('button', { name: 'Create an account' }).click();
+    const form = signUpPage.getByRole('form', { name: 'Create account' });
+    await form.getByLabel('Email').fill(`bench-${Date.now()}@example.com`);
+    await form.getByLabel('Password').fill('bench passphrase');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await signUpPage.waitForURL(/\/dashboard$/);
+    await signUpPage.close();
+    const fresh = await browser.newContext({ storageState: await context.storageState() });
+    const dashboard = await measure(await fresh.newPage(), `${shell}/dashboard`, async (page) => {
       await page.locator('section[data-remote="dashboard"]').waitFor();
     });
     report('landing', landing, 150);
     report('/dashboard', dashboard, 250);
   } finally {
     await browser.close();
-    await Promise.all([shell, ...remoteSites].map((s) => s.close()));
+    stop();
   }
 }
