@@ -1,6 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import type * as React from 'react';
 import { cn } from '../lib/cn';
+import { CloseIcon } from './close-icon';
 
 // Radix provides the focus trap, Escape to close, aria wiring and focus return; these only style it
 
@@ -56,16 +57,7 @@ export function DialogContent({
             className="ui:absolute ui:top-4 ui:right-4 ui:rounded-sm ui:opacity-70 ui:transition-opacity ui:hover:opacity-100 ui:cursor-pointer"
             aria-label={closeLabel}
           >
-            <svg
-              viewBox="0 0 24 24"
-              className="ui:size-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              aria-hidden="true"
-            >
-              <path d="M18 6 6 18M6 6l12 12" strokeLinecap="round" />
-            </svg>
+            <CloseIcon />
           </DialogPrimitive.Close>
         )}
       </DialogPrimitive.Content>

@@ -2,6 +2,7 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import { cva, type VariantProps } from 'class-variance-authority';
 import type * as React from 'react';
 import { cn } from '../lib/cn';
+import { CloseIcon } from './close-icon';
 
 /** Spec §9, second toast type: shown for 5000 ms, dismissed by a 50 px swipe, F8 focuses it */
 export const TOAST_DURATION_MS = 5000;
@@ -83,16 +84,7 @@ export function ToastClose({ className, ...props }: React.ComponentProps<typeof 
       )}
       {...props}
     >
-      <svg
-        viewBox="0 0 24 24"
-        className="ui:size-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        aria-hidden="true"
-      >
-        <path d="M18 6 6 18M6 6l12 12" strokeLinecap="round" />
-      </svg>
+      <CloseIcon />
     </ToastPrimitive.Close>
   );
 }

@@ -9,29 +9,31 @@ import {
 } from '@kestrel/contracts';
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
 import { Button, Input } from '@kestrel/ui';
-import { type ReactNode, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 
-type FieldProps = {
+type TextFieldProps = React.ComponentProps<'input'> & {
   label: string;
   hint?: string;
   error?: FieldError | undefined;
-  children: (ids: FieldIds) => ReactNode;
 };
-type FieldIds = { id: string; describedBy: string | undefined; invalid: boolean };
 
-/** Label, input, rule and error wired for screen readers (aria-describedby, aria-invalid, live error) */
-function Field({ label, hint, error, children }: FieldProps) {
+/** Label, input, stated rule and error, wired for screen readers (aria-describedby, aria-invalid, live error) */
+function TextField({ label, hint, error, ...input }: TextFieldProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="sh:flex sh:flex-col sh:gap-1.5">
       <label htmlFor={id} className="sh:text-sm sh:font-medium">
         {label}
       </label>
-      {children({ id, describedBy, invalid: Boolean(error) })}
+      <Input
+        id={id}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+        aria-invalid={Boolean(error)}
+        {...input}
+      />
       {hint && (
         <p id={hintId} className="sh:text-xs sh:text-muted-foreground">
           {hint}
@@ -74,30 +76,20 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   });
   return (
     <form onSubmit={submit} noValidate aria-label="Sign in" className="sh:flex sh:flex-col sh:gap-4">
-      <Field label="Email" error={errors.email}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            type="email"
-            autoComplete="email"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            {...form.register('email')}
-          />
-        )}
-      </Field>
-      <Field label="Password" error={errors.password}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            type="password"
-            autoComplete="current-password"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            {...form.register('password')}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={errors.email}
+        {...form.register('email')}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password}
+        {...form.register('password')}
+      />
       <FormError message={serverError} />
       <Button type="submit" disabled={isSubmitting}>
         {isSubmitting ? 'Signing in...' : 'Sign in'}
@@ -122,45 +114,28 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
   });
   return (
     <form onSubmit={submit} noValidate aria-label="Create account" className="sh:flex sh:flex-col sh:gap-4">
-      <Field label="Name" hint="Optional; shown in the top bar." error={errors.name}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            autoComplete="name"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            {...form.register('name', { setValueAs: (v: string) => (v.trim() === '' ? undefined : v) })}
-          />
-        )}
-      </Field>
-      <Field label="Email" error={errors.email}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            type="email"
-            autoComplete="email"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            {...form.register('email')}
-          />
-        )}
-      </Field>
-      <Field
+      <TextField
+        label="Name"
+        hint="Optional; shown in the top bar."
+        autoComplete="name"
+        error={errors.name}
+        {...form.register('name', { setValueAs: (v: string) => (v.trim() === '' ? undefined : v) })}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={errors.email}
+        {...form.register('email')}
+      />
+      <TextField
         label="Password"
         hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. A long passphrase is best; no other rules.`}
+        type="password"
+        autoComplete="new-password"
         error={errors.password}
-      >
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            type="password"
-            autoComplete="new-password"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            {...form.register('password')}
-          />
-        )}
-      </Field>
+        {...form.register('password')}
+      />
       <FormError message={serverError} />
       <Button type="submit" disabled={isSubmitting}>
         {isSubmitting ? 'Creating account...' : 'Create account'}
