@@ -11,6 +11,8 @@ import authPlugin from './plugins/app/auth';
 import credentialsPlugin from './plugins/app/credentials';
 import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 import databasePlugin from './plugins/app/database';
+import exchangePlugin from './plugins/app/exchange';
+import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import secretsPlugin from './plugins/app/secrets';
 import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
@@ -30,6 +32,8 @@ export interface AppDeps {
   keyring?: Keyring;
   clock?: Clock;
   exchange?: ExchangeProbe;
+  /** The exchange adapter; built from `config.exchange` when absent */
+  exchangeAdapter?: ExchangeAdapter;
   /** Where log lines go (one JSON object per line); stdout by default */
   logStream?: { write(line: string): void };
 }
@@ -98,7 +102,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   // Registered explicitly in the order @fastify/autoload would use (external, app, routes): autoload imports
   // .ts files natively, which fails under Vitest, and an explicit list also keeps the wiring greppable
   for (const plugin of [security, swagger]) await app.register(plugin, options);
-  for (const plugin of [databasePlugin, secretsPlugin, authPlugin, credentialsPlugin]) {
+  for (const plugin of [databasePlugin, secretsPlugin, authPlugin, exchangePlugin, credentialsPlugin]) {
     await app.register(plugin, options);
   }
   await app.register(healthRoutes, { ...options, prefix: '/api/v1' });
