@@ -49,8 +49,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   try {
     exchange = resolveExchangeEndpoints(env);
   } catch (err) {
-    const message = err instanceof z.ZodError ? err.issues.map((i) => i.message).join('; ') : (err as Error).message;
+    const message =
+      err instanceof z.ZodError ? err.issues.map((i) => i.message).join('; ') : (err as Error).message;
     throw new Error(`Invalid server configuration: ${message}`);
   }
-  return { ...config, exchange, dataDir: isAbsolute(config.dataDir) ? config.dataDir : resolve(config.dataDir) };
+  return {
+    ...config,
+    exchange,
+    dataDir: isAbsolute(config.dataDir) ? config.dataDir : resolve(config.dataDir),
+  };
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { adapterProbe } from '../exchange/adapter-probe';
 import { credentialsRepository } from './credentials-repository';
 import { CredentialsService } from './credentials-service';
-import { adapterProbe } from '../exchange/adapter-probe';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -47,7 +47,9 @@ export function adapterProbe(adapter: ExchangeAdapter): ExchangeProbe {
         const permissions = await adapter.keyPermissions(keys);
         if (permissions.canWithdraw) throw new ExchangeRejectedError(WITHDRAW_ENABLED_REASON);
         if (!permissions.canTradeFutures) {
-          throw new ExchangeRejectedError('this API key is not enabled for futures: tick "Enable Futures" on Binance');
+          throw new ExchangeRejectedError(
+            'this API key is not enabled for futures: tick "Enable Futures" on Binance',
+          );
         }
         const account = await adapter.account(keys);
         return {

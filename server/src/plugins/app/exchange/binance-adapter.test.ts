@@ -106,7 +106,12 @@ describe('BinanceUsdmAdapter against the simulator', () => {
     const keys = await account();
     const adapter = adapterFor();
     expect(await adapter.setLeverage(keys, 'SOLUSDT', 7)).toEqual({ symbol: 'SOLUSDT', leverage: 7 });
-    const filled = await adapter.placeOrder(keys, { symbol: 'SOLUSDT', side: 'SELL', type: 'MARKET', quantity: '2' });
+    const filled = await adapter.placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '2',
+    });
     expect(filled.status).toBe('FILLED');
     const [position] = (await adapter.positions(keys, 'SOLUSDT')).filter((p) => Number(p.amount) !== 0);
     expect(position).toMatchObject({ symbol: 'SOLUSDT', amount: '-2' });
@@ -120,7 +125,10 @@ describe('BinanceUsdmAdapter against the simulator', () => {
 
   it('reports key permissions from apiRestrictions', async () => {
     const adapter = adapterFor();
-    expect(await adapter.keyPermissions(await account())).toMatchObject({ canWithdraw: false, canTradeFutures: true });
+    expect(await adapter.keyPermissions(await account())).toMatchObject({
+      canWithdraw: false,
+      canTradeFutures: true,
+    });
     const risky = await account({ permissions: { enableWithdrawals: true } });
     expect((await adapter.keyPermissions(risky)).canWithdraw).toBe(true);
   });
@@ -129,7 +137,14 @@ describe('BinanceUsdmAdapter against the simulator', () => {
 describe('order placement under faults: no duplicate, no lost order', () => {
   it('a 5xx after the order was executed returns the placed order (found by client order id)', async () => {
     const keys = await account();
-    await admin('POST', '/faults', { kind: 'error', method: 'POST', path: '/fapi/v1/order', phase: 'after', status: 503, remaining: 1 });
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'after',
+      status: 503,
+      remaining: 1,
+    });
     const order = await adapterFor().placeOrder(keys, { ...limitBuy, clientOrderId: 'after-5xx' });
     expect(order).toMatchObject({ clientOrderId: 'after-5xx', status: 'NEW' });
     expect(await openOrderCount(keys)).toBe(1);
@@ -137,15 +152,31 @@ describe('order placement under faults: no duplicate, no lost order', () => {
 
   it('a timeout after execution is resolved the same way, and the POST is not sent twice', async () => {
     const keys = await account();
-    await admin('POST', '/faults', { kind: 'timeout', method: 'POST', path: '/fapi/v1/order', phase: 'after', remaining: 1 });
-    const order = await adapterFor({ timeoutMs: 300 }).placeOrder(keys, { ...limitBuy, clientOrderId: 'after-timeout' });
+    await admin('POST', '/faults', {
+      kind: 'timeout',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'after',
+      remaining: 1,
+    });
+    const order = await adapterFor({ timeoutMs: 300 }).placeOrder(keys, {
+      ...limitBuy,
+      clientOrderId: 'after-timeout',
+    });
     expect(order.clientOrderId).toBe('after-timeout');
     expect(await openOrderCount(keys)).toBe(1);
   });
 
   it('a 5xx before execution says clearly that the order was not placed', async () => {
     const keys = await account();
-    await admin('POST', '/faults', { kind: 'error', method: 'POST', path: '/fapi/v1/order', phase: 'before', status: 502, remaining: 1 });
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'before',
+      status: 502,
+      remaining: 1,
+    });
     const err = await adapterFor()
       .placeOrder(keys, { ...limitBuy, clientOrderId: 'before-5xx' })
       .catch((e: unknown) => e);
@@ -156,8 +187,22 @@ describe('order placement under faults: no duplicate, no lost order', () => {
 
   it('when the lookup fails too, the order is reported unknown with its client order id', async () => {
     const keys = await account();
-    await admin('POST', '/faults', { kind: 'error', method: 'POST', path: '/fapi/v1/order', phase: 'after', status: 500, remaining: 1 });
-    await admin('POST', '/faults', { kind: 'error', method: 'GET', path: '/fapi/v1/order', phase: 'before', status: 500, remaining: 1 });
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'after',
+      status: 500,
+      remaining: 1,
+    });
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'GET',
+      path: '/fapi/v1/order',
+      phase: 'before',
+      status: 500,
+      remaining: 1,
+    });
     const err = await adapterFor()
       .placeOrder(keys, { ...limitBuy, clientOrderId: 'lost-answer' })
       .catch((e: unknown) => e);

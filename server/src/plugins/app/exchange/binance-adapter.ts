@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { BinanceClient, type BinanceClientOptions } from './binance-client';
 import {
   type AccountSnapshot,
-  ExchangeApiError,
   type ExchangeAdapter,
+  ExchangeApiError,
   type ExchangeCapabilities,
   type ExchangeKeys,
   ExchangeUnavailableError,
@@ -160,7 +160,12 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       };
     }
     const c = (await this.client.signed('GET', '/fapi/v1/accountConfig', keys)) as Raw;
-    return { canRead: true, canTradeFutures: c.canTrade === true, canWithdraw: c.canWithdraw === true, ipRestricted: false };
+    return {
+      canRead: true,
+      canTradeFutures: c.canTrade === true,
+      canWithdraw: c.canWithdraw === true,
+      ipRestricted: false,
+    };
   }
 
   async positions(keys: ExchangeKeys, symbol?: string): Promise<Position[]> {
@@ -194,7 +199,11 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
   async placeOrder(keys: ExchangeKeys, order: NewOrder): Promise<Order> {
     const clientOrderId = order.clientOrderId ?? newClientOrderId();
     if (!CLIENT_ID.test(clientOrderId)) {
-      throw new ExchangeApiError(400, -1100, 'clientOrderId must be 1-36 characters of A-Z a-z 0-9 . : / _ -');
+      throw new ExchangeApiError(
+        400,
+        -1100,
+        'clientOrderId must be 1-36 characters of A-Z a-z 0-9 . : / _ -',
+      );
     }
     if (order.type === 'LIMIT' && order.price === undefined) {
       throw new ExchangeApiError(400, -1102, 'A LIMIT order needs a price');

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import {
   ExchangeApiError,
+  type ExchangeKeys,
   ExchangeRateLimitError,
   ExchangeUnavailableError,
-  type ExchangeKeys,
 } from './exchange-adapter';
 import { parseJsonBigSafe } from './json-bigint';
 
@@ -75,7 +75,9 @@ export class BinanceClient {
   /** Measures server time minus local time from /fapi/v1/time, assuming a symmetric round trip */
   async syncTime(): Promise<number> {
     const sent = this.#now();
-    const body = (await this.request('GET', '/fapi/v1/time', {}, { skipSync: true })) as { serverTime: number };
+    const body = (await this.request('GET', '/fapi/v1/time', {}, { skipSync: true })) as {
+      serverTime: number;
+    };
     const received = this.#now();
     this.#offset = Math.round(body.serverTime - (sent + received) / 2);
     this.#syncedAt = received;
@@ -165,7 +167,8 @@ export class BinanceClient {
       }
       throw new ExchangeApiError(res.status, 0, `Binance answered HTTP ${res.status}`);
     }
-    if (parsed === undefined) throw new ExchangeUnavailableError('Binance answered with malformed JSON', true);
+    if (parsed === undefined)
+      throw new ExchangeUnavailableError('Binance answered with malformed JSON', true);
     return parsed;
   }
 

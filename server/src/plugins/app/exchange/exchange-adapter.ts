@@ -137,8 +137,16 @@ export interface ExchangeAdapter {
   placeOrder(keys: ExchangeKeys, order: NewOrder): Promise<Order>;
   /** The order with this client order id, or undefined when the exchange has none */
   findOrder(keys: ExchangeKeys, symbol: string, clientOrderId: string): Promise<Order | undefined>;
-  cancelOrder(keys: ExchangeKeys, symbol: string, ref: { orderId?: string; clientOrderId?: string }): Promise<Order>;
-  setLeverage(keys: ExchangeKeys, symbol: string, leverage: number): Promise<{ symbol: string; leverage: number }>;
+  cancelOrder(
+    keys: ExchangeKeys,
+    symbol: string,
+    ref: { orderId?: string; clientOrderId?: string },
+  ): Promise<Order>;
+  setLeverage(
+    keys: ExchangeKeys,
+    symbol: string,
+    leverage: number,
+  ): Promise<{ symbol: string; leverage: number }>;
 }
 
 /** The exchange answered and refused: `code` is the venue's error code, `message` its reason, fit for a user */

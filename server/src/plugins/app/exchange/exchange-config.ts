@@ -34,7 +34,11 @@ export function resolveExchangeEndpoints(env: NodeJS.ProcessEnv): ExchangeEndpoi
     .max(65535)
     .parse(env.KESTREL_SIM_PORT || DEFAULT_SIM_PORT);
   const defaults: Record<ExchangeEnv, Omit<ExchangeEndpoints, 'env'>> = {
-    mainnet: { restUrl: 'https://fapi.binance.com', wsUrl: 'wss://fstream.binance.com', walletUrl: 'https://api.binance.com' },
+    mainnet: {
+      restUrl: 'https://fapi.binance.com',
+      wsUrl: 'wss://fstream.binance.com',
+      walletUrl: 'https://api.binance.com',
+    },
     testnet: { restUrl: 'https://demo-fapi.binance.com', wsUrl: 'wss://fstream.binancefuture.com' },
     // The simulator serves /sapi on its one host
     simulator: {

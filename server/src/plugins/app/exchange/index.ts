@@ -17,7 +17,10 @@ export default fp(
       deps.exchangeAdapter ??
       new BinanceUsdmAdapter({ restUrl: config.exchange.restUrl, walletUrl: config.exchange.walletUrl });
     app.decorate('exchangeAdapter', adapter);
-    app.log.info({ exchange: config.exchange.env, restUrl: config.exchange.restUrl }, 'exchange adapter configured');
+    app.log.info(
+      { exchange: config.exchange.env, restUrl: config.exchange.restUrl },
+      'exchange adapter configured',
+    );
   },
   { name: 'exchange' },
 );

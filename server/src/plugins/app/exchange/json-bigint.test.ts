@@ -10,7 +10,8 @@ describe('parseJsonBigSafe', () => {
   });
 
   it('leaves safe numbers, decimals and digits inside strings alone', () => {
-    const text = '{"a":12,"b":-3.25e2,"c":"x,12345678901234567890,y","d":9007199254740991,"e":"q\\"1234567890123456789"}';
+    const text =
+      '{"a":12,"b":-3.25e2,"c":"x,12345678901234567890,y","d":9007199254740991,"e":"q\\"1234567890123456789"}';
     expect(parseJsonBigSafe(text)).toEqual(JSON.parse(text));
   });
 

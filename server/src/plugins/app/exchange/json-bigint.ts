@@ -27,7 +27,8 @@ export function parseJsonBigSafe(text: string): unknown {
       i += 1;
       while (i < n) {
         const d = text.charCodeAt(i);
-        if ((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) i += 1;
+        if ((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d)
+          i += 1;
         else break;
       }
       const token = text.slice(start, i);
