@@ -16,11 +16,13 @@ import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import secretsPlugin from './plugins/app/secrets';
 import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
+import futuresRoutes from './routes/api/futures';
 import authRoutes from './routes/api/v1/auth';
 import credentialsRoutes from './routes/api/v1/credentials';
 import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
+import marketRoutes from './routes/api/v1/market';
 
 /** Largest JSON body accepted; our requests are a few hundred bytes */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -115,5 +117,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     },
     { prefix: '/api/v1/credentials' },
   );
+  await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
+  await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   return app;
 }

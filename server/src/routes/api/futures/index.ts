@@ -1,0 +1,175 @@
+import {
+  CancelOrderRequestSchema,
+  CreateOrderRequestSchema,
+  ErrorResponseSchema,
+  FuturesAccountInfoResponseSchema,
+  FuturesOrderResponseSchema,
+  FuturesOrdersResponseSchema,
+  FuturesPositionsResponseSchema,
+  LeverageResponseSchema,
+  OptionalSymbolQuerySchema,
+  OrderIdParamsSchema,
+  SetLeverageRequestSchema,
+  SymbolParamsSchema,
+} from '@kestrel/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../../plugins/app/auth';
+import type { ExchangeKeys, Position } from '../../../plugins/app/exchange/exchange-adapter';
+import { viaExchange } from '../../../plugins/app/exchange/exchange-http-error';
+
+const tags = ['futures'];
+const security = [{ bearer: [] }];
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  429: ErrorResponseSchema,
+  503: ErrorResponseSchema,
+};
+const open = (p: Position) => Number(p.amount) !== 0;
+
+/** The spec's futures calls (§7) on the signed-in user's connected Binance account */
+const routes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  const keys = async (request: Parameters<typeof requireAuth>[0]): Promise<ExchangeKeys> => {
+    const k = await app.credentialsService.keysFor(requireAuth(request).userId);
+    return { apiKey: k.apiKey, secretKey: k.secretKey };
+  };
+  const adapter = () => app.exchangeAdapter;
+
+  app.get(
+    '/account/info',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Balances, margin and open positions of the connected account',
+        response: { 200: FuturesAccountInfoResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const k = await keys(request);
+      const account = await viaExchange(() => adapter().account(k));
+      return {
+        success: true as const,
+        data: { ...account, positions: account.positions.filter(open) },
+        message: 'Account loaded',
+      };
+    },
+  );
+
+  app.get(
+    '/positions/active',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Open positions',
+        response: { 200: FuturesPositionsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const k = await keys(request);
+      const positions = await viaExchange(() => adapter().positions(k));
+      return { success: true as const, data: positions.filter(open), message: 'Open positions' };
+    },
+  );
+
+  app.get(
+    '/positions/:symbol',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Positions of one symbol (both sides in hedge mode), open or flat',
+        params: SymbolParamsSchema,
+        response: { 200: FuturesPositionsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const k = await keys(request);
+      const data = await viaExchange(() => adapter().positions(k, request.params.symbol));
+      return { success: true as const, data, message: `Positions of ${request.params.symbol}` };
+    },
+  );
+
+  app.get(
+    '/orders/active',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Open orders, optionally of one symbol',
+        querystring: OptionalSymbolQuerySchema,
+        response: { 200: FuturesOrdersResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const k = await keys(request);
+      const data = await viaExchange(() => adapter().openOrders(k, request.query.symbol));
+      return { success: true as const, data, message: 'Open orders' };
+    },
+  );
+
+  app.post(
+    '/orders/create',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Place an order; never sent twice (a lost answer is resolved by its client order id)',
+        body: CreateOrderRequestSchema,
+        response: { 201: FuturesOrderResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const k = await keys(request);
+      const order = await viaExchange(() => adapter().placeOrder(k, request.body));
+      return reply.code(201).send({ success: true as const, data: order, message: 'Order placed' });
+    },
+  );
+
+  app.post(
+    '/orders/:id/cancel',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Cancel an open order by its exchange order id',
+        params: OrderIdParamsSchema,
+        body: CancelOrderRequestSchema,
+        response: { 200: FuturesOrderResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const k = await keys(request);
+      const order = await viaExchange(() =>
+        adapter().cancelOrder(k, request.body.symbol, { orderId: request.params.id }),
+      );
+      return { success: true as const, data: order, message: 'Order canceled' };
+    },
+  );
+
+  app.post(
+    '/leverage/set',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Set the leverage of a symbol',
+        body: SetLeverageRequestSchema,
+        response: { 200: LeverageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const k = await keys(request);
+      const data = await viaExchange(() =>
+        adapter().setLeverage(k, request.body.symbol, request.body.leverage),
+      );
+      return { success: true as const, data, message: `Leverage of ${data.symbol} set to ${data.leverage}x` };
+    },
+  );
+};
+export default routes;
