@@ -4,9 +4,11 @@ import {
   FuturesOrderResponseSchema,
   FuturesOrdersResponseSchema,
   FuturesPositionsResponseSchema,
+  FuturesTradesResponseSchema,
   KlinesResponseSchema,
   MarketDataResponseSchema,
   MarketStatusResponseSchema,
+  SymbolInfoResponseSchema,
   TickerResponseSchema,
 } from '@kestrel/contracts';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
@@ -157,6 +159,39 @@ describe('market and futures API against the simulator', () => {
     expect(bySymbol.data.some((p) => p.amount === '1')).toBe(true);
   });
 
+  it('history of orders and trades (limit default 100, symbol required) and symbol rules', async () => {
+    const filled = await post('/api/futures/orders/create', {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '1',
+      clientOrderId: 'hist-1',
+    });
+    const orderId = FuturesOrderResponseSchema.parse(filled.json()).data.orderId;
+    const orders = FuturesOrdersResponseSchema.parse(
+      (await get('/api/futures/history/orders?symbol=SOLUSDT')).json(),
+    );
+    expect(orders.data.map((o) => o.clientOrderId)).toContain('hist-1');
+    const trades = FuturesTradesResponseSchema.parse(
+      (await get('/api/futures/history/trades?symbol=SOLUSDT&limit=50')).json(),
+    );
+    const fill = trades.data.find((tr) => tr.orderId === orderId);
+    expect(fill).toMatchObject({ side: 'SELL', quantity: '1', symbol: 'SOLUSDT' });
+    const noSymbol = await get('/api/futures/history/trades');
+    expect(noSymbol.statusCode).toBe(400);
+    expect(detail(noSymbol)).toMatch(/symbol is required for history/);
+
+    const rules = SymbolInfoResponseSchema.parse(
+      (await get('/api/futures/symbols/info?symbol=btcusdt')).json(),
+    );
+    expect(rules.data).toMatchObject({ symbol: 'BTCUSDT', baseAsset: 'BTC', quoteAsset: 'USDT' });
+    expect(Number(rules.data.tickSize)).toBeGreaterThan(0);
+    expect(Number(rules.data.minNotional)).toBeGreaterThan(0);
+    const unknown = await get('/api/futures/symbols/info?symbol=NOPEUSDT');
+    expect(unknown.statusCode).toBe(404);
+    expect(detail(unknown)).toBe('NOPEUSDT is not a futures symbol of this exchange');
+  });
+
   it("exchange rejections reach the browser as the exchange's sentence with a 400", async () => {
     const res = await post('/api/futures/orders/create', {
       symbol: 'BTCUSDT',
@@ -197,6 +232,9 @@ describe('market and futures API against the simulator', () => {
       '/api/futures/orders/create',
       '/api/futures/orders/{id}/cancel',
       '/api/futures/leverage/set',
+      '/api/futures/history/orders',
+      '/api/futures/history/trades',
+      '/api/futures/symbols/info',
     ]) {
       expect(doc.paths, path).toHaveProperty([path]);
     }

@@ -84,6 +84,10 @@ export {
   type FuturesPosition,
   FuturesPositionSchema,
   FuturesPositionsResponseSchema,
+  type FuturesTrade,
+  FuturesTradeSchema,
+  FuturesTradesResponseSchema,
+  HistoryQuerySchema,
   LeverageResponseSchema,
   OptionalSymbolQuerySchema,
   OrderIdParamsSchema,
@@ -91,6 +95,10 @@ export {
   OrderTypeSchema,
   PositionSideSchema,
   SetLeverageRequestSchema,
+  type SymbolInfo,
+  SymbolInfoResponseSchema,
+  SymbolInfoSchema,
+  SymbolQuerySchema,
   TimeInForceSchema,
 } from './futures/futures';
 export { type Health, HealthSchema } from './health';

@@ -49,6 +49,23 @@ export const OrderIdParamsSchema = z.object({
   id: z.string().regex(/^\d{1,20}$/, 'order id must be the exchange order id (digits)'),
 });
 export const OptionalSymbolQuerySchema = z.object({ symbol: SymbolSchema.optional() });
+export const SymbolQuerySchema = z.object({
+  symbol: z.string({ error: 'symbol is required, e.g. ?symbol=BTCUSDT' }).pipe(SymbolSchema),
+});
+
+/**
+ * GET /api/futures/history/{orders,trades}: limit defaults to 100 (spec). The symbol is optional in the spec but
+ * Binance keeps history per symbol, so a call without one is answered with a clear 400.
+ */
+export const HistoryQuerySchema = z.object({
+  symbol: SymbolSchema.optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(1000, 'limit must be at most 1000')
+    .default(100),
+});
 
 export const SetLeverageRequestSchema = z.object({
   symbol: SymbolSchema,
@@ -113,6 +130,40 @@ export const FuturesAccountInfoSchema = z.object({
 });
 export type FuturesAccountInfo = z.infer<typeof FuturesAccountInfoSchema>;
 
+export const FuturesTradeSchema = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  symbol: z.string(),
+  side: OrderSideSchema,
+  positionSide: PositionSideSchema,
+  price: decimal,
+  quantity: decimal,
+  quoteQuantity: decimal,
+  realizedPnl: decimal,
+  commission: decimal,
+  commissionAsset: z.string(),
+  maker: z.boolean(),
+  time: z.number().int(),
+});
+export type FuturesTrade = z.infer<typeof FuturesTradeSchema>;
+
+/** Trading rules of a symbol: how an order form rounds prices (tickSize) and sizes (stepSize) */
+export const SymbolInfoSchema = z.object({
+  symbol: z.string(),
+  status: z.string(),
+  baseAsset: z.string(),
+  quoteAsset: z.string(),
+  pricePrecision: z.number().int(),
+  quantityPrecision: z.number().int(),
+  tickSize: decimal,
+  stepSize: decimal,
+  minQuantity: decimal,
+  maxQuantity: decimal,
+  minNotional: decimal,
+  orderTypes: z.array(z.string()),
+});
+export type SymbolInfo = z.infer<typeof SymbolInfoSchema>;
+
 const ok = <T extends z.ZodType>(data: T) =>
   z.object({ success: z.literal(true), data, message: z.string() });
 export const FuturesAccountInfoResponseSchema = ok(FuturesAccountInfoSchema);
@@ -120,3 +171,5 @@ export const FuturesOrderResponseSchema = ok(FuturesOrderSchema);
 export const FuturesOrdersResponseSchema = ok(z.array(FuturesOrderSchema));
 export const FuturesPositionsResponseSchema = ok(z.array(FuturesPositionSchema));
 export const LeverageResponseSchema = ok(z.object({ symbol: z.string(), leverage: z.number().int() }));
+export const FuturesTradesResponseSchema = ok(z.array(FuturesTradeSchema));
+export const SymbolInfoResponseSchema = ok(SymbolInfoSchema);

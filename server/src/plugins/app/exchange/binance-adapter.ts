@@ -15,7 +15,9 @@ import {
   OrderStatusUnknownError,
   type Position,
   type PositionSide,
+  type SymbolInfo,
   type Ticker,
+  type Trade,
 } from './exchange-adapter';
 
 type Raw = Record<string, unknown>;
@@ -252,6 +254,52 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       origClientOrderId: ref.orderId ? undefined : ref.clientOrderId,
     })) as Raw;
     return toOrder(r);
+  }
+
+  async orderHistory(keys: ExchangeKeys, symbol: string, limit: number): Promise<Order[]> {
+    const rows = (await this.client.signed('GET', '/fapi/v1/allOrders', keys, { symbol, limit })) as Raw[];
+    return rows.map(toOrder);
+  }
+
+  async trades(keys: ExchangeKeys, symbol: string, limit: number): Promise<Trade[]> {
+    const rows = (await this.client.signed('GET', '/fapi/v1/userTrades', keys, { symbol, limit })) as Raw[];
+    return rows.map((t) => ({
+      id: str(t.id),
+      orderId: str(t.orderId),
+      symbol: str(t.symbol),
+      side: t.side === 'SELL' ? 'SELL' : 'BUY',
+      positionSide: (t.positionSide as PositionSide | undefined) ?? 'BOTH',
+      price: str(t.price),
+      quantity: str(t.qty),
+      quoteQuantity: str(t.quoteQty),
+      realizedPnl: str(t.realizedPnl),
+      commission: str(t.commission),
+      commissionAsset: str(t.commissionAsset),
+      maker: t.maker === true,
+      time: num(t.time),
+    }));
+  }
+
+  async symbolInfo(symbol: string): Promise<SymbolInfo | undefined> {
+    const info = (await this.client.get('/fapi/v1/exchangeInfo')) as { symbols?: Raw[] };
+    const s = info.symbols?.find((x) => x.symbol === symbol);
+    if (!s) return undefined;
+    const filters = (s.filters as Raw[] | undefined) ?? [];
+    const filter = (type: string) => filters.find((f) => f.filterType === type) ?? {};
+    return {
+      symbol: str(s.symbol),
+      status: str(s.status),
+      baseAsset: str(s.baseAsset),
+      quoteAsset: str(s.quoteAsset),
+      pricePrecision: num(s.pricePrecision),
+      quantityPrecision: num(s.quantityPrecision),
+      tickSize: str(filter('PRICE_FILTER').tickSize),
+      stepSize: str(filter('LOT_SIZE').stepSize),
+      minQuantity: str(filter('LOT_SIZE').minQty),
+      maxQuantity: str(filter('LOT_SIZE').maxQty),
+      minNotional: str(filter('MIN_NOTIONAL').notional),
+      orderTypes: ((s.orderTypes as unknown[] | undefined) ?? []).map(String),
+    };
   }
 
   async setLeverage(keys: ExchangeKeys, symbol: string, leverage: number) {

@@ -121,6 +121,38 @@ export interface Kline {
   trades: number;
 }
 
+export interface Trade {
+  id: string;
+  orderId: string;
+  symbol: string;
+  side: OrderSide;
+  positionSide: PositionSide;
+  price: Decimal;
+  quantity: Decimal;
+  quoteQuantity: Decimal;
+  realizedPnl: Decimal;
+  commission: Decimal;
+  commissionAsset: string;
+  maker: boolean;
+  time: number;
+}
+
+/** Trading rules of one symbol: what an order form needs to round prices and sizes */
+export interface SymbolInfo {
+  symbol: string;
+  status: string;
+  baseAsset: string;
+  quoteAsset: string;
+  pricePrecision: number;
+  quantityPrecision: number;
+  tickSize: Decimal;
+  stepSize: Decimal;
+  minQuantity: Decimal;
+  maxQuantity: Decimal;
+  minNotional: Decimal;
+  orderTypes: string[];
+}
+
 export interface ExchangeAdapter {
   readonly capabilities: ExchangeCapabilities;
   /** Server time minus local time, ms, as last measured */
@@ -142,6 +174,11 @@ export interface ExchangeAdapter {
     symbol: string,
     ref: { orderId?: string; clientOrderId?: string },
   ): Promise<Order>;
+  /** Orders of one symbol, any status, oldest first (Binance lists history per symbol) */
+  orderHistory(keys: ExchangeKeys, symbol: string, limit: number): Promise<Order[]>;
+  trades(keys: ExchangeKeys, symbol: string, limit: number): Promise<Trade[]>;
+  /** Undefined when the exchange does not list the symbol */
+  symbolInfo(symbol: string): Promise<SymbolInfo | undefined>;
   setLeverage(
     keys: ExchangeKeys,
     symbol: string,

@@ -6,13 +6,18 @@ import {
   FuturesOrderResponseSchema,
   FuturesOrdersResponseSchema,
   FuturesPositionsResponseSchema,
+  FuturesTradesResponseSchema,
+  HistoryQuerySchema,
   LeverageResponseSchema,
   OptionalSymbolQuerySchema,
   OrderIdParamsSchema,
   SetLeverageRequestSchema,
+  SymbolInfoResponseSchema,
   SymbolParamsSchema,
+  SymbolQuerySchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HttpError } from '../../../lib/http-error';
 import { requireAuth } from '../../../plugins/app/auth';
 import type { ExchangeKeys, Position } from '../../../plugins/app/exchange/exchange-adapter';
 import { viaExchange } from '../../../plugins/app/exchange/exchange-http-error';
@@ -28,6 +33,18 @@ const errors = {
   503: ErrorResponseSchema,
 };
 const open = (p: Position) => Number(p.amount) !== 0;
+
+/** Binance keeps order and trade history per symbol; asking for all symbols would cost a call per symbol */
+function historySymbol(symbol: string | undefined): string {
+  if (!symbol) {
+    throw new HttpError(
+      400,
+      'SYMBOL_REQUIRED',
+      'symbol is required for history: Binance keeps order and trade history per symbol, e.g. ?symbol=BTCUSDT',
+    );
+  }
+  return symbol;
+}
 
 /** The spec's futures calls (§7) on the signed-in user's connected Binance account */
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -169,6 +186,64 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         adapter().setLeverage(k, request.body.symbol, request.body.leverage),
       );
       return { success: true as const, data, message: `Leverage of ${data.symbol} set to ${data.leverage}x` };
+    },
+  );
+
+  app.get(
+    '/history/orders',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Orders of a symbol, any status (limit default 100)',
+        querystring: HistoryQuerySchema,
+        response: { 200: FuturesOrdersResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const symbol = historySymbol(request.query.symbol);
+      const k = await keys(request);
+      const data = await viaExchange(() => adapter().orderHistory(k, symbol, request.query.limit));
+      return { success: true as const, data, message: `Order history of ${symbol}` };
+    },
+  );
+
+  app.get(
+    '/history/trades',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Fills of a symbol (limit default 100)',
+        querystring: HistoryQuerySchema,
+        response: { 200: FuturesTradesResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const symbol = historySymbol(request.query.symbol);
+      const k = await keys(request);
+      const data = await viaExchange(() => adapter().trades(k, symbol, request.query.limit));
+      return { success: true as const, data, message: `Trades of ${symbol}` };
+    },
+  );
+
+  app.get(
+    '/symbols/info',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Trading rules of a symbol: tick size, step size, minimum notional, precisions',
+        querystring: SymbolQuerySchema,
+        response: { 200: SymbolInfoResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { symbol } = request.query;
+      const data = await viaExchange(() => adapter().symbolInfo(symbol));
+      if (!data)
+        throw new HttpError(404, 'SYMBOL_NOT_FOUND', `${symbol} is not a futures symbol of this exchange`);
+      return { success: true as const, data, message: `Trading rules of ${symbol}` };
     },
   );
 };
