@@ -8,6 +8,8 @@ import {
   KlinesResponseSchema,
   MarketDataResponseSchema,
   MarketStatusResponseSchema,
+  PnlSummaryResponseSchema,
+  RiskAssessmentResponseSchema,
   SymbolInfoResponseSchema,
   TickerResponseSchema,
 } from '@kestrel/contracts';
@@ -192,6 +194,33 @@ describe('market and futures API against the simulator', () => {
     expect(detail(unknown)).toBe('NOPEUSDT is not a futures symbol of this exchange');
   });
 
+  it('pnl sums realized profit, fees and funding; risk reports the margin ratio of open positions', async () => {
+    const opened = await post('/api/futures/orders/create', {
+      symbol: 'SOLUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '2',
+    });
+    expect(opened.statusCode).toBe(201);
+    const pnl = PnlSummaryResponseSchema.parse((await get('/api/futures/pnl')).json()).data;
+    // Earlier tests traded SOLUSDT (taker fees are negative income)
+    expect(Number(pnl.commission)).toBeLessThan(0);
+    expect(pnl.bySymbol.map((b) => b.symbol)).toEqual(['SOLUSDT']);
+    expect(Number(pnl.netRealized)).toBeCloseTo(
+      Number(pnl.realizedPnl) + Number(pnl.commission) + Number(pnl.fundingFee),
+      8,
+    );
+    expect(pnl.to - pnl.from).toBe(7 * 86_400_000);
+
+    const risk = RiskAssessmentResponseSchema.parse((await get('/api/futures/risk/assessment')).json()).data;
+    expect(risk.level).toBe('low');
+    expect(risk.positions).toEqual([expect.objectContaining({ symbol: 'SOLUSDT', amount: '2' })]);
+    expect(Number(risk.marginRatio)).toBeGreaterThan(0);
+    expect(Number(risk.marginRatio)).toBeLessThan(0.3);
+    const info = FuturesAccountInfoResponseSchema.parse((await get('/api/futures/account/info')).json()).data;
+    expect(Number(info.positions[0]?.markPrice)).toBeGreaterThan(0);
+  });
+
   it("exchange rejections reach the browser as the exchange's sentence with a 400", async () => {
     const res = await post('/api/futures/orders/create', {
       symbol: 'BTCUSDT',
@@ -235,6 +264,8 @@ describe('market and futures API against the simulator', () => {
       '/api/futures/history/orders',
       '/api/futures/history/trades',
       '/api/futures/symbols/info',
+      '/api/futures/pnl',
+      '/api/futures/risk/assessment',
     ]) {
       expect(doc.paths, path).toHaveProperty([path]);
     }

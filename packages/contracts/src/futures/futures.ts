@@ -115,6 +115,8 @@ export const FuturesAccountInfoSchema = z.object({
   totalWalletBalance: decimal,
   totalUnrealizedPnl: decimal,
   totalMarginBalance: decimal,
+  totalInitialMargin: decimal,
+  totalMaintMargin: decimal,
   availableBalance: decimal,
   assets: z.array(
     z.object({
@@ -164,6 +166,52 @@ export const SymbolInfoSchema = z.object({
 });
 export type SymbolInfo = z.infer<typeof SymbolInfoSchema>;
 
+/** GET /api/futures/pnl: profit and loss of the last 7 days (Binance's income window) plus what is open now */
+export const PnlSummarySchema = z.object({
+  /** Window of the realized figures, ms since epoch */
+  from: z.number().int(),
+  to: z.number().int(),
+  realizedPnl: decimal,
+  commission: decimal,
+  fundingFee: decimal,
+  /** realized + commission + funding (fees are negative amounts) */
+  netRealized: decimal,
+  unrealizedPnl: decimal,
+  bySymbol: z.array(
+    z.object({ symbol: z.string(), realizedPnl: decimal, commission: decimal, fundingFee: decimal }),
+  ),
+});
+export type PnlSummary = z.infer<typeof PnlSummarySchema>;
+
+export const RiskLevelSchema = z.enum(['none', 'low', 'medium', 'high', 'critical']);
+
+/**
+ * GET /api/futures/risk/assessment. marginRatio = maintenance margin / margin balance (Binance liquidates at 1);
+ * level: none without positions, then low < 0.3 ≤ medium < 0.6 ≤ high < 0.8 ≤ critical
+ */
+export const RiskAssessmentSchema = z.object({
+  level: RiskLevelSchema,
+  marginRatio: decimal,
+  /** Total open notional / margin balance */
+  effectiveLeverage: decimal,
+  totalMarginBalance: decimal,
+  totalMaintMargin: decimal,
+  totalInitialMargin: decimal,
+  positions: z.array(
+    z.object({
+      symbol: z.string(),
+      positionSide: PositionSideSchema,
+      amount: decimal,
+      notional: decimal,
+      markPrice: decimal,
+      liquidationPrice: decimal,
+      /** |mark − liquidation| / mark × 100; null when the exchange reports no liquidation price */
+      liquidationDistancePercent: decimal.nullable(),
+    }),
+  ),
+});
+export type RiskAssessment = z.infer<typeof RiskAssessmentSchema>;
+
 const ok = <T extends z.ZodType>(data: T) =>
   z.object({ success: z.literal(true), data, message: z.string() });
 export const FuturesAccountInfoResponseSchema = ok(FuturesAccountInfoSchema);
@@ -173,3 +221,5 @@ export const FuturesPositionsResponseSchema = ok(z.array(FuturesPositionSchema))
 export const LeverageResponseSchema = ok(z.object({ symbol: z.string(), leverage: z.number().int() }));
 export const FuturesTradesResponseSchema = ok(z.array(FuturesTradeSchema));
 export const SymbolInfoResponseSchema = ok(SymbolInfoSchema);
+export const PnlSummaryResponseSchema = ok(PnlSummarySchema);
+export const RiskAssessmentResponseSchema = ok(RiskAssessmentSchema);

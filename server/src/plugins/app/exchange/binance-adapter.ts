@@ -7,6 +7,7 @@ import {
   type ExchangeCapabilities,
   type ExchangeKeys,
   ExchangeUnavailableError,
+  type IncomeEntry,
   type KeyPermissions,
   type Kline,
   type NewOrder,
@@ -135,6 +136,8 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       totalWalletBalance: str(r.totalWalletBalance),
       totalUnrealizedPnl: str(r.totalUnrealizedProfit),
       totalMarginBalance: str(r.totalMarginBalance),
+      totalInitialMargin: str(r.totalInitialMargin),
+      totalMaintMargin: str(r.totalMaintMargin),
       availableBalance: str(r.availableBalance),
       assets: assets.map((a) => ({
         asset: str(a.asset),
@@ -300,6 +303,20 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       minNotional: str(filter('MIN_NOTIONAL').notional),
       orderTypes: ((s.orderTypes as unknown[] | undefined) ?? []).map(String),
     };
+  }
+
+  async income(
+    keys: ExchangeKeys,
+    range: { startTime?: number; endTime?: number; limit: number },
+  ): Promise<IncomeEntry[]> {
+    const rows = (await this.client.signed('GET', '/fapi/v1/income', keys, range)) as Raw[];
+    return rows.map((i) => ({
+      symbol: str(i.symbol),
+      incomeType: str(i.incomeType),
+      income: str(i.income),
+      asset: str(i.asset),
+      time: num(i.time),
+    }));
   }
 
   async setLeverage(keys: ExchangeKeys, symbol: string, leverage: number) {

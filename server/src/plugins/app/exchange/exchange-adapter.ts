@@ -84,6 +84,8 @@ export interface AccountSnapshot {
   totalWalletBalance: Decimal;
   totalUnrealizedPnl: Decimal;
   totalMarginBalance: Decimal;
+  totalInitialMargin: Decimal;
+  totalMaintMargin: Decimal;
   availableBalance: Decimal;
   assets: AssetBalance[];
   positions: Position[];
@@ -153,6 +155,16 @@ export interface SymbolInfo {
   orderTypes: string[];
 }
 
+export type IncomeType = 'REALIZED_PNL' | 'COMMISSION' | 'FUNDING_FEE' | 'TRANSFER' | string;
+
+export interface IncomeEntry {
+  symbol: string;
+  incomeType: IncomeType;
+  income: Decimal;
+  asset: string;
+  time: number;
+}
+
 export interface ExchangeAdapter {
   readonly capabilities: ExchangeCapabilities;
   /** Server time minus local time, ms, as last measured */
@@ -179,6 +191,11 @@ export interface ExchangeAdapter {
   trades(keys: ExchangeKeys, symbol: string, limit: number): Promise<Trade[]>;
   /** Undefined when the exchange does not list the symbol */
   symbolInfo(symbol: string): Promise<SymbolInfo | undefined>;
+  /** Income entries (realized PnL, fees, funding), oldest first; without a range, the exchange's last 7 days */
+  income(
+    keys: ExchangeKeys,
+    range: { startTime?: number; endTime?: number; limit: number },
+  ): Promise<IncomeEntry[]>;
   setLeverage(
     keys: ExchangeKeys,
     symbol: string,

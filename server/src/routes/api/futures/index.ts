@@ -11,6 +11,8 @@ import {
   LeverageResponseSchema,
   OptionalSymbolQuerySchema,
   OrderIdParamsSchema,
+  PnlSummaryResponseSchema,
+  RiskAssessmentResponseSchema,
   SetLeverageRequestSchema,
   SymbolInfoResponseSchema,
   SymbolParamsSchema,
@@ -19,6 +21,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError } from '../../../lib/http-error';
 import { requireAuth } from '../../../plugins/app/auth';
+import { pnlSummary, riskAssessment } from '../../../plugins/app/exchange/account-figures';
 import type { ExchangeKeys, Position } from '../../../plugins/app/exchange/exchange-adapter';
 import { viaExchange } from '../../../plugins/app/exchange/exchange-http-error';
 
@@ -68,10 +71,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const k = await keys(request);
-      const account = await viaExchange(() => adapter().account(k));
+      // positionRisk, not the account's position list: only it carries mark and liquidation prices
+      const [account, positions] = await viaExchange(() =>
+        Promise.all([adapter().account(k), adapter().positions(k)]),
+      );
       return {
         success: true as const,
-        data: { ...account, positions: account.positions.filter(open) },
+        data: { ...account, positions: positions.filter(open) },
         message: 'Account loaded',
       };
     },
@@ -244,6 +250,52 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (!data)
         throw new HttpError(404, 'SYMBOL_NOT_FOUND', `${symbol} is not a futures symbol of this exchange`);
       return { success: true as const, data, message: `Trading rules of ${symbol}` };
+    },
+  );
+
+  app.get(
+    '/pnl',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Realized PnL, fees and funding of the last 7 days, and unrealized PnL now',
+        response: { 200: PnlSummaryResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const k = await keys(request);
+      // No range: Binance answers its own last 7 days (by its clock, which ours may not match yet)
+      const [income, account] = await viaExchange(() =>
+        Promise.all([adapter().income(k, { limit: 1000 }), adapter().account(k)]),
+      );
+      const to = Date.now() + adapter().clockOffsetMs;
+      const from = to - 7 * 86_400_000;
+      return {
+        success: true as const,
+        data: pnlSummary(income, account, { from, to }),
+        message: 'PnL of the last 7 days',
+      };
+    },
+  );
+
+  app.get(
+    '/risk/assessment',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Margin ratio, effective leverage and distance to liquidation of open positions',
+        response: { 200: RiskAssessmentResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const k = await keys(request);
+      const [account, positions] = await viaExchange(() =>
+        Promise.all([adapter().account(k), adapter().positions(k)]),
+      );
+      const data = riskAssessment(account, positions);
+      return { success: true as const, data, message: `Risk ${data.level}` };
     },
   );
 };
