@@ -168,6 +168,7 @@ Kestrel is running.
               (paste both into the Connect Binance dialog)`
       : `${exchangeEnv}${process.env.KESTREL_EXCHANGE_BASE_URL ? ` at ${process.env.KESTREL_EXCHANGE_BASE_URL}` : ''}`
   }
-  Sign in:    no account is needed yet; sign-up and sign-in arrive with the auth work.
+  Sign in:    open the URL above, choose "Create an account" (any email, a password of 8+ characters);
+              accounts are kept in the data folder, so sign in with the same details next time.
 Press Ctrl+C to stop.
 `);

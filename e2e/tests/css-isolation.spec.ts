@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { signUp } from '../support/auth';
 import { uncontainedRules } from '../support/css-scope';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -54,7 +55,7 @@ test.describe('CSS isolation between the shell and the remotes', () => {
   }
 
   test('loading every remote leaves the shell looking exactly as before', async ({ page }) => {
-    await page.goto('/dashboard');
+    await signUp(page);
     await expect(page.locator('section[data-remote="dashboard"]')).toBeVisible();
     const before = await shellStyles(page);
 

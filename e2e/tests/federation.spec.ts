@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { signUp } from '../support/auth';
 import { remoteOrigin } from '../support/ports';
 
 /** Serves the shell a config.json changed by `edit`, as a deployment would by replacing that one file */
@@ -14,6 +15,11 @@ async function withRuntimeConfig(page: Page, edit: (config: Record<string, unkno
 const remotePage = (page: Page, remote: string) => page.locator(`section[data-remote="${remote}"]`);
 
 test.describe('module federation', () => {
+  // Every page below is a signed-in page: each test starts as a freshly signed-up trader
+  test.beforeEach(async ({ page }) => {
+    await signUp(page);
+  });
+
   test('the shell renders a page from each remote', async ({ page }) => {
     await page.goto('/dashboard');
     await expect(remotePage(page, 'dashboard').getByRole('heading', { level: 1 })).toHaveText('Dashboard');

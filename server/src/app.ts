@@ -14,6 +14,7 @@ import databasePlugin from './plugins/app/database';
 import exchangePlugin from './plugins/app/exchange';
 import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import secretsPlugin from './plugins/app/secrets';
+import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
 import futuresRoutes from './routes/api/futures';
@@ -23,6 +24,7 @@ import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import marketRoutes from './routes/api/v1/market';
+import wsRoutes from './routes/ws';
 
 /** Largest JSON body accepted; our requests are a few hundred bytes */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -36,6 +38,8 @@ export interface AppDeps {
   exchange?: ExchangeProbe;
   /** The exchange adapter; built from `config.exchange` when absent */
   exchangeAdapter?: ExchangeAdapter;
+  /** Probe of the exchange's testnet; without one the socket's testnet connection test is refused (spec §8) */
+  testnetExchange?: ExchangeProbe;
   /** Where log lines go (one JSON object per line); stdout by default */
   logStream?: { write(line: string): void };
 }
@@ -68,6 +72,14 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
           '*.refresh_token',
         ],
         censor: '[redacted]',
+      },
+      // The live socket carries its access token in the query string: never log it
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: redactTokenParam(req.url),
+          id: req.id,
+        }),
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
@@ -104,7 +116,14 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   // Registered explicitly in the order @fastify/autoload would use (external, app, routes): autoload imports
   // .ts files natively, which fails under Vitest, and an explicit list also keeps the wiring greppable
   for (const plugin of [security, swagger]) await app.register(plugin, options);
-  for (const plugin of [databasePlugin, secretsPlugin, authPlugin, exchangePlugin, credentialsPlugin]) {
+  for (const plugin of [
+    databasePlugin,
+    secretsPlugin,
+    authPlugin,
+    exchangePlugin,
+    credentialsPlugin,
+    socketPlugin,
+  ]) {
     await app.register(plugin, options);
   }
   await app.register(healthRoutes, { ...options, prefix: '/api/v1' });
@@ -119,5 +138,11 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   );
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
+  await app.register(wsRoutes);
   return app;
+}
+
+/** `?token=…` (the live socket's access token) replaced before a URL reaches a log line */
+export function redactTokenParam(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
 }

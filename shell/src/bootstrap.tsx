@@ -1,5 +1,5 @@
 import './styles.css';
-import { loadRuntimeConfig } from '@kestrel/shared-runtime';
+import { initKestrelRuntime, loadRuntimeConfig } from '@kestrel/shared-runtime';
 import { registerRemotesFromConfig } from '@kestrel/shared-runtime/federation';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
@@ -15,6 +15,9 @@ try {
   // config.json sits beside the app's files, wherever the app is hosted (never relative to a deep link)
   const config = await loadRuntimeConfig(`${__webpack_public_path__}config.json`);
   registerRemotesFromConfig(config);
+  // One runtime for the page: the shell and every remote read the session, socket and state through it
+  const runtime = initKestrelRuntime(config);
+  void runtime.start();
   const themeStore = createThemeStore({
     storage: localStorage,
     prefersLight: matchMedia('(prefers-color-scheme: light)'),

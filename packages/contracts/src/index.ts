@@ -135,12 +135,19 @@ export {
   RuntimeConfigSchema,
 } from './runtime-config';
 export {
+  JSON_RPC_ERRORS,
   type JsonRpcNotification,
   JsonRpcNotificationSchema,
   type JsonRpcReply,
   JsonRpcReplySchema,
+  SOCKET_STREAMS,
+  type SocketToolInfo,
+  SocketToolInfoSchema,
   type SocketToolName,
   SocketToolNameSchema,
+  STREAMS_SUBSCRIBE_METHOD,
+  type StreamsSubscribeParams,
+  StreamsSubscribeParamsSchema,
   type ToolCallRequest,
   ToolCallRequestSchema,
 } from './socket/json-rpc';

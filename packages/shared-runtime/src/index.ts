@@ -73,7 +73,7 @@ export {
   type ExchangeState,
   maskApiKey,
 } from './state/exchange-state';
-export type { ToastMessage } from './state/toast';
+export { createNotices, type Notices, type Notification, type ToastMessage } from './state/toast';
 export {
   createTradingEnvironment,
   ENVIRONMENT_TOASTS,

@@ -6,7 +6,7 @@ import { createSession, type Session } from './auth/session';
 import { createSocketBus, type SocketBus, type WebSocketFactory } from './socket/socket-bus';
 import { createConnectionTester } from './state/connection-tester';
 import { createCredentialsStore, createExchangeState, type ExchangeState } from './state/exchange-state';
-import type { ToastMessage } from './state/toast';
+import { createNotices, type Notices, type Notification, type ToastMessage } from './state/toast';
 import { createTradingEnvironment, type TradingEnvironment } from './state/trading-environment';
 import { defaultStorage, type KeyValueStorage } from './storage/storage';
 
@@ -20,8 +20,12 @@ export interface KestrelRuntime {
   readonly bus: SocketBus;
   readonly exchanges: ExchangeState;
   readonly environment: TradingEnvironment;
-  /** Every toast the runtime wants shown (exchange and environment) */
+  /** Where remotes (and the runtime's services) ask for toasts and notifications */
+  readonly notices: Notices;
+  /** Every toast to show: the runtime's own (exchange, environment) and those any remote asked for */
   readonly toasts$: Observable<ToastMessage>;
+  /** Every notification-area message any remote asked for */
+  readonly notifications$: Observable<Notification>;
   /** Restores the session (provisional, then validated); the socket follows the session from then on */
   start(): Promise<void>;
   /** Closes the socket and stops timers (tests, hot reload) */
@@ -72,6 +76,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     ...(deps.now ? { now: deps.now } : {}),
   });
 
+  const notices = createNotices();
   let sessionWatch: Subscription | undefined;
   let synced = false;
   return {
@@ -83,7 +88,9 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     bus,
     exchanges,
     environment,
-    toasts$: merge(exchanges.toasts$, environment.toasts$),
+    notices,
+    toasts$: merge(exchanges.toasts$, environment.toasts$, notices.toasts$),
+    notifications$: notices.notifications$,
     async start() {
       // The socket carries the user's token: open it only while signed in, close it on sign-out
       sessionWatch ??= session.state$.subscribe((s) => {

@@ -1,21 +1,30 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '@kestrel/shared-runtime/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { AppErrorBoundary } from './errors/error-boundaries';
+import { RuntimeNotices } from './notices/notices';
 import { createAppRouter } from './router';
-import { ThemeProvider } from './theme/theme-context';
+import { ThemeProvider, useTheme } from './theme/theme-context';
 import type { ThemeStore } from './theme/theme-store';
 
 export function App({ themeStore }: { themeStore: ThemeStore }) {
   const [router] = useState(createAppRouter);
-  const [queryClient] = useState(() => new QueryClient());
+  const [queryClient] = useState(createQueryClient);
   return (
     <AppErrorBoundary>
       <ThemeProvider store={themeStore}>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
+          <ThemedNotices />
         </QueryClientProvider>
       </ThemeProvider>
     </AppErrorBoundary>
   );
+}
+
+/** Toasts follow the theme (spec §4) */
+function ThemedNotices() {
+  const { theme } = useTheme();
+  return <RuntimeNotices theme={theme} />;
 }

@@ -1,6 +1,6 @@
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
-import { Spinner } from '@kestrel/ui';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { FullScreenSpinner } from './full-screen-spinner';
 import { remotePages } from './paths';
 import { RouteProgressBar } from './progress/route-progress-bar';
 import { LandingPage } from './routes/landing';
@@ -16,14 +16,6 @@ function RootLayout() {
   );
 }
 
-export function FullScreenSpinner({ label }: { label: string }) {
-  return (
-    <div className="sh:flex sh:min-h-dvh sh:items-center sh:justify-center">
-      <Spinner label={label} />
-    </div>
-  );
-}
-
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -35,7 +27,7 @@ export const routes: RouteObject[] = [
       { path: '/onboarding', element: <OnboardingPage /> },
       {
         // Loaded on first use, so the public pages do not pay for the layout (and its tooltips)
-        lazy: async () => ({ Component: (await import('./layout/dashboard-layout')).DashboardLayout }),
+        lazy: async () => ({ Component: (await import('./layout/protected-layout')).ProtectedLayout }),
         children: remotePages.map((page) => ({
           path: page.path,
           // key: a new slot per page, so one page's failure or retry never leaks into the next

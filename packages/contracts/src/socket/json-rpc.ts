@@ -46,3 +46,32 @@ export const JsonRpcNotificationSchema = z.object({
   params: z.unknown().optional(),
 });
 export type JsonRpcNotification = z.infer<typeof JsonRpcNotificationSchema>;
+
+/** JSON-RPC 2.0 error codes the socket answers with (the spec's own numbers) */
+export const JSON_RPC_ERRORS = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+} as const;
+
+/** One entry of the `tools/list` answer (MCP style: name, description, JSON Schema of the arguments) */
+export const SocketToolInfoSchema = z.object({
+  name: SocketToolNameSchema,
+  description: z.string(),
+  inputSchema: z.looseObject({ type: z.literal('object') }),
+});
+export type SocketToolInfo = z.infer<typeof SocketToolInfoSchema>;
+
+/**
+ * Client → server: which push streams this socket wants (`streams/subscribe`, a request with an id). The list
+ * replaces the previous one; an empty list stops pushes. A new socket receives every stream until it sends one,
+ * so a client that never subscribes still gets its pushes.
+ */
+export const SOCKET_STREAMS = ['ticker', 'markPrice', 'order', 'position', 'balance', 'bot'] as const;
+export const StreamsSubscribeParamsSchema = z.object({
+  streams: z.array(z.enum(SOCKET_STREAMS)),
+});
+export type StreamsSubscribeParams = z.infer<typeof StreamsSubscribeParamsSchema>;
+export const STREAMS_SUBSCRIBE_METHOD = 'streams/subscribe';

@@ -106,4 +106,18 @@ describe('RemoteSlot', () => {
     expect(screen.getByRole('alert').textContent).toContain('Dashboard stopped working');
     expect(screen.getByText('Bot hub content')).toBeTruthy();
   });
+
+  it('in quiet mode shows nothing while loading and nothing when the remote fails', async () => {
+    const { loader, calls } = controllableLoader();
+    const { container } = render(
+      <RemoteLoaderProvider value={loader}>
+        <RemoteSlot remote="exchange_connect" module="./ConnectExchangeModal" title="Connect" quiet />
+      </RemoteLoaderProvider>,
+    );
+    expect(container.innerHTML).toBe('');
+    calls[0]?.reject(new Error('down'));
+    await flush();
+    expect(container.innerHTML).toBe('');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

@@ -29,6 +29,11 @@ export type RemoteSlotProps<P extends object> = {
   props?: P;
   /** How long the slot waits before offering the fallback; defaults to the run-time config */
   timeoutMs?: number;
+  /**
+   * Render nothing until the component is ready, and nothing if it fails: for optional extras such as a modal,
+   * where a loading box or a fallback card would be out of place
+   */
+  quiet?: boolean;
 };
 
 type SlotState<P extends object> =
@@ -55,6 +60,7 @@ export function RemoteSlot<P extends object>({
   title,
   props,
   timeoutMs,
+  quiet = false,
 }: RemoteSlotProps<P>) {
   const load = useContext(LoaderContext);
   const [attempt, setAttempt] = useState(0);
@@ -82,6 +88,7 @@ export function RemoteSlot<P extends object>({
 
   const retry = () => setAttempt((a) => a + 1);
 
+  if (quiet && state.status !== 'ready') return null;
   switch (state.status) {
     case 'loading':
       return (
@@ -111,14 +118,20 @@ export function RemoteSlot<P extends object>({
       );
     case 'ready':
       return (
-        <RemoteErrorBoundary key={attempt} remote={remote} title={title} onRetry={retry}>
+        <RemoteErrorBoundary key={attempt} remote={remote} title={title} onRetry={retry} quiet={quiet}>
           <state.Component {...(props ?? ({} as P))} />
         </RemoteErrorBoundary>
       );
   }
 }
 
-type BoundaryProps = { remote: RemoteName; title: string; onRetry: () => void; children: ReactNode };
+type BoundaryProps = {
+  remote: RemoteName;
+  title: string;
+  onRetry: () => void;
+  quiet: boolean;
+  children: ReactNode;
+};
 
 /** Catches a remote that throws while rendering, so it cannot take the page down with it */
 class RemoteErrorBoundary extends Component<BoundaryProps, { crashed: boolean }> {
@@ -134,6 +147,7 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { crashed: boolean }>
 
   override render(): ReactNode {
     if (!this.state.crashed) return this.props.children;
+    if (this.props.quiet) return null;
     return (
       <RemoteFallback
         data-remote-slot={this.props.remote}

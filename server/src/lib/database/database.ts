@@ -16,5 +16,20 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements without parameters (migrations) */
   exec(sql: string): Promise<void>;
+  /**
+   * LISTENs on `channel` (a plain lower-case identifier) and calls `onPayload` with each NOTIFY payload; resolves
+   * once listening, with a function that stops. PGlite delivers within its process; PostgreSQL across processes
+   * through one dedicated connection (a pooled one would lose the LISTEN when returned to the pool).
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** LISTEN takes an identifier, not a parameter: only plain lower-case names are accepted, so nothing needs quoting */
+export function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) {
+    throw new Error(
+      `Invalid notification channel "${channel}": use lower-case letters, digits and _ (max 63)`,
+    );
+  }
 }

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Database, Queryable, Row } from './database';
+import { assertChannel, type Database, type Queryable, type Row } from './database';
 
 /**
  * Opens the embedded PostgreSQL (WASM). `dataDir` undefined keeps it in memory (tests). PGlite serves one
@@ -29,6 +29,10 @@ export async function openPgliteDatabase(dataDir?: string, loadDataDir?: Blob): 
     },
     async exec(sql: string) {
       await pg.exec(sql);
+    },
+    async listen(channel: string, onPayload: (payload: string) => void) {
+      assertChannel(channel);
+      return pg.listen(channel, onPayload);
     },
     async close() {
       if (!pg.closed) await pg.close();

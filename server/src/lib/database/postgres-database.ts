@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable, Row } from './database';
+import { assertChannel, type Database, type Queryable, type Row } from './database';
 
 // bigint counts (e.g. count(*)) as numbers: our counts stay far below 2^53
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -28,6 +28,11 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
     );
   });
   probe.release();
+  const clientConfig = {
+    connectionString: options.connectionString,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  };
+  const listeners = new Set<() => Promise<void>>();
 
   return {
     driver: 'postgres',
@@ -57,7 +62,40 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
     async exec(sql: string) {
       await pool.query(sql);
     },
+    async listen(channel: string, onPayload: (payload: string) => void) {
+      assertChannel(channel);
+      // One dedicated connection per listener, so LISTEN stays on it. A lost connection is re-opened and LISTEN
+      // re-issued; pushes sent while it was down are lost (pushes are notices for refetching, not the data)
+      let client: pg.Client | undefined;
+      let stopped = false;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      const start = async (): Promise<void> => {
+        const c = new pg.Client(clientConfig);
+        c.on('notification', (msg) => {
+          if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
+        });
+        c.on('error', () => {
+          if (stopped || client !== c) return;
+          client = undefined;
+          c.end().catch(() => {});
+          retry = setTimeout(() => void start().catch(() => {}), 1000);
+        });
+        await c.connect();
+        await c.query(`LISTEN ${channel}`);
+        client = c;
+      };
+      await start();
+      const stop = async () => {
+        stopped = true;
+        if (retry) clearTimeout(retry);
+        listeners.delete(stop);
+        await client?.end().catch(() => {});
+      };
+      listeners.add(stop);
+      return stop;
+    },
     async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     },
   };

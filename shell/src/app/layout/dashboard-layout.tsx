@@ -1,24 +1,57 @@
 import { runtimeInstanceId } from '@kestrel/shared-runtime';
+import { Button } from '@kestrel/ui';
 import { TooltipProvider } from '@kestrel/ui/tooltip';
-import { NavLink, Outlet } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { ConnectExchangePrompt } from '../auth/connect-exchange-prompt';
 import { NavigationErrorBoundary } from '../errors/error-boundaries';
 import { sidebarPages } from '../paths';
 import { ThemeToggle } from '../theme/theme-toggle';
+import { ConnectionStatus } from './connection-status';
+import { EnvironmentSwitch } from './environment-switch';
+import { UserMenu } from './user-menu';
 
 /** Sidebar + top bar around every authenticated page; the page itself comes from its remote */
 export function DashboardLayout() {
+  const location = useLocation();
+  const main = useRef<HTMLElement>(null);
+  // Collapsed by default on narrow screens, open on wide ones
+  const [menuOpen, setMenuOpen] = useState(() => window.matchMedia('(min-width: 48rem)').matches);
+
+  // Focus moves to the page on navigation, so keyboard and screen-reader users start at the new content
+  const firstRender = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each navigation, keyed by location
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    main.current?.focus();
+    if (!window.matchMedia('(min-width: 48rem)').matches) setMenuOpen(false);
+  }, [location.key]);
+
   // Tooltips live in signed-in pages only, so the landing page does not load them
   return (
     <TooltipProvider>
+      <a
+        href="#main"
+        className="sh:sr-only sh:focus:not-sr-only sh:focus:fixed sh:focus:top-2 sh:focus:left-2 sh:focus:z-50 sh:focus:rounded-md sh:focus:bg-background sh:focus:px-3 sh:focus:py-2"
+      >
+        Skip to content
+      </a>
       <div
         data-runtime-instance={runtimeInstanceId}
-        className="sh:grid sh:min-h-dvh sh:grid-cols-1 sh:md:grid-cols-[15rem_1fr]"
+        className={`sh:grid sh:min-h-dvh sh:grid-cols-1 ${menuOpen ? 'sh:md:grid-cols-[15rem_1fr]' : ''}`}
       >
         <NavigationErrorBoundary>
-          <aside className="sh:border-b sh:border-border sh:bg-card sh:md:border-r sh:md:border-b-0">
+          <aside
+            id="sidebar"
+            hidden={!menuOpen}
+            className="sh:border-b sh:border-border sh:bg-card sh:md:border-r sh:md:border-b-0"
+          >
             <div className="sh:px-5 sh:py-4 sh:text-lg sh:font-semibold">Kestrel</div>
             <nav aria-label="Main">
-              <ul className="sh:flex sh:flex-wrap sh:gap-1 sh:px-3 sh:pb-3 sh:md:flex-col">
+              <ul className="sh:flex sh:flex-col sh:gap-1 sh:px-3 sh:pb-3">
                 {sidebarPages.map((page) => (
                   <li key={page.path}>
                     <NavLink
@@ -43,15 +76,31 @@ export function DashboardLayout() {
           <NavigationErrorBoundary>
             <header
               data-testid="top-bar"
-              className="sh:flex sh:h-14 sh:items-center sh:justify-between sh:border-b sh:border-border sh:px-6"
+              className="sh:flex sh:min-h-14 sh:flex-wrap sh:items-center sh:justify-between sh:gap-2 sh:border-b sh:border-border sh:px-4 sh:py-2 sh:md:px-6"
             >
-              <span className="sh:text-sm sh:text-muted-foreground">Binance USDⓈ-M futures</span>
-              <ThemeToggle />
+              <div className="sh:flex sh:items-center sh:gap-3">
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-controls="sidebar"
+                  aria-expanded={menuOpen}
+                  onClick={() => setMenuOpen((open) => !open)}
+                >
+                  {menuOpen ? 'Hide menu' : 'Menu'}
+                </Button>
+                <EnvironmentSwitch />
+              </div>
+              <div className="sh:flex sh:items-center sh:gap-3">
+                <ConnectionStatus />
+                <ThemeToggle />
+                <UserMenu />
+              </div>
             </header>
           </NavigationErrorBoundary>
-          <main id="main" className="sh:flex-1 sh:p-6">
+          <main id="main" ref={main} tabIndex={-1} className="sh:flex-1 sh:p-4 sh:outline-none sh:md:p-6">
             <Outlet />
           </main>
+          <ConnectExchangePrompt />
         </div>
       </div>
     </TooltipProvider>

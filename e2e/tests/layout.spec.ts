@@ -1,0 +1,89 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { signUp } from '../support/auth';
+
+/** axe-core: no serious or critical WCAG A/AA violation (contrast included) */
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+}
+
+test.describe('dashboard layout (shell)', () => {
+  test('top bar: testnet by default, LIVE mainnet only after confirming, each switch toasted', async ({
+    page,
+  }) => {
+    await signUp(page);
+    const bar = page.getByTestId('top-bar');
+    await expect(bar.getByText('Testnet', { exact: true })).toBeVisible();
+    await expect(bar.getByRole('status')).toContainText('Disconnected');
+
+    await bar.getByRole('button', { name: 'Switch to mainnet' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Switch to LIVE trading?' });
+    await confirm.getByRole('button', { name: 'Stay on testnet' }).click();
+    await expect(bar.getByText('Testnet', { exact: true })).toBeVisible();
+
+    await bar.getByRole('button', { name: 'Switch to mainnet' }).click();
+    await confirm.getByRole('button', { name: 'Switch to mainnet' }).click();
+    await expect(bar.getByText('Mainnet · LIVE')).toBeVisible();
+    const toast = page.locator('[data-slot="toast"]');
+    await expect(toast).toContainText('LIVE trading with real money');
+    await expect(toast).toHaveAttribute('data-variant', 'destructive');
+
+    await bar.getByRole('button', { name: 'Switch to testnet' }).click();
+    await expect(toast).toContainText('Simulation with fake funds');
+    await expect(toast).toHaveCount(1);
+  });
+
+  test('works at 375 px wide: the menu opens on demand and closes after choosing a page', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signUp(page);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav).toBeHidden();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav.getByRole('link', { name: 'Portfolio' }).click();
+    await expect(
+      page.locator('section[data-remote="dashboard"]').getByRole('heading', { level: 1 }),
+    ).toHaveText('Portfolio');
+    await expect(nav).toBeHidden();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  test('the sidebar is reachable by keyboard and focus moves to the page after navigating', async ({
+    page,
+  }) => {
+    await signUp(page);
+    const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' });
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await expect(
+      page.locator('section[data-remote="dashboard"]').getByRole('heading', { level: 1 }),
+    ).toHaveText('Analytics');
+    await expect(page.locator('main#main')).toBeFocused();
+  });
+
+  test('no serious accessibility violations on the landing, sign-in and dashboard pages, in both themes', async ({
+    page,
+  }) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto('/');
+      await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+      await expectAccessible(page);
+      await page.getByRole('button', { name: 'Create an account' }).click();
+      await expectAccessible(page);
+    }
+    await signUp(page);
+    await expect(page.locator('section[data-remote="dashboard"]')).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
+    await expectAccessible(page);
+  });
+});

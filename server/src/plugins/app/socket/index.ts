@@ -1,0 +1,82 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppOptions } from '../../../app';
+import { credentialsRepository } from '../credentials/credentials-repository';
+import { CredentialsService } from '../credentials/credentials-service';
+import { channelFor, SocketBus } from './socket-bus';
+import type { SocketToolDeps } from './socket-tools';
+
+/** How often open sockets are checked against their session rows (a logout closes them within this) */
+export const SESSION_RECHECK_MS = 30_000;
+export const SESSION_ENDED_CLOSE = {
+  code: 4401,
+  reason: 'Session has ended. Please sign in again.',
+} as const;
+
+/** Largest frame a client may send; tool calls are a few hundred bytes. Bigger frames close the socket (1009) */
+export const SOCKET_MAX_FRAME_BYTES = 64 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Server pushes: `socketBus.publish(userId | 'all', { kind, data })`, delivered on every instance */
+    socketBus: SocketBus;
+    socketTools: SocketToolDeps;
+  }
+}
+
+/** The live socket's machinery: the ws server, the push bus (LISTEN/NOTIFY) and the tools' dependencies */
+export default fp(
+  async (app: FastifyInstance, { deps }: AppOptions) => {
+    await app.register(websocket, { options: { maxPayload: SOCKET_MAX_FRAME_BYTES } });
+    const bus = new SocketBus(app.db, await channelFor(app.db));
+    await bus.start();
+    app.decorate('socketBus', bus);
+    const startedAt = app.clock.now();
+    app.decorate('socketTools', {
+      credentials: app.credentialsService,
+      // A testnet probe is the "testnet endpoint is configured" switch; without one testnet tests are refused
+      ...(deps.testnetExchange
+        ? {
+            testnetCredentials: new CredentialsService(
+              app.db,
+              credentialsRepository,
+              app.keyring,
+              deps.testnetExchange,
+              app.clock,
+            ),
+          }
+        : {}),
+      status: () => ({
+        status: 'ok',
+        time: app.clock.now().toISOString(),
+        uptime_s: Math.floor((app.clock.now().getTime() - startedAt.getTime()) / 1000),
+        database: app.db.driver,
+        connections: bus.connectionCount,
+        testnet: Boolean(deps.testnetExchange),
+      }),
+    } satisfies SocketToolDeps);
+    const recheck = setInterval(() => {
+      bus
+        .endSocketsOfEndedSessions(
+          async (ids) => {
+            const rows = await app.db.query<{ id: string }>(
+              'SELECT id FROM sessions WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL AND expires_at > $2',
+              [ids, app.clock.now()],
+            );
+            return new Set(rows.map((r) => r.id));
+          },
+          SESSION_ENDED_CLOSE.code,
+          SESSION_ENDED_CLOSE.reason,
+        )
+        .catch((err: unknown) => app.log.warn({ err }, 'socket session re-check failed'));
+    }, SESSION_RECHECK_MS);
+    recheck.unref();
+    // Stop listening before the database plugin closes the database (onClose runs in reverse order)
+    app.addHook('onClose', async () => {
+      clearInterval(recheck);
+      await bus.close();
+    });
+  },
+  { name: 'socket-bus', dependencies: ['database', 'secrets', 'auth', 'credentials'] },
+);

@@ -1,0 +1,153 @@
+import {
+  JSON_RPC_ERRORS,
+  type LiveEventKind,
+  SocketToolNameSchema,
+  STREAMS_SUBSCRIBE_METHOD,
+  StreamsSubscribeParamsSchema,
+} from '@kestrel/contracts';
+import { callTool, InvalidToolArgumentsError, SOCKET_TOOLS, type SocketToolDeps } from './socket-tools';
+
+type JsonRpcId = string | number | null;
+
+/** A tool failed in a way that is not the exchange's answer (a bug, the database down): -32000, message only */
+export const TOOL_FAILED = 'Tool failed on the server; try again shortly';
+
+export interface FrameContext {
+  userId: string;
+  setStreams(streams: ReadonlySet<LiveEventKind>): void;
+  /** Unexpected failures go to the server log, never to the client */
+  logError(err: unknown, method: string): void;
+}
+
+export function errorFrame(id: JsonRpcId, code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+}
+
+function resultFrame(id: string | number, result: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, result });
+}
+
+/** MCP's tool result shape: the value as a JSON string in content[0].text */
+function toolResult(value: unknown) {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+function isId(value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * Answers one text frame. Resolves with the reply frame, or undefined for a notification (a request without id,
+ * which JSON-RPC never answers). Every malformed frame gets an error reply; nothing here closes the socket.
+ */
+export async function handleFrame(
+  raw: string,
+  ctx: FrameContext,
+  tools: SocketToolDeps,
+): Promise<string | undefined> {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(raw);
+  } catch {
+    return errorFrame(null, JSON_RPC_ERRORS.parseError, 'Parse error: the frame is not valid JSON');
+  }
+  if (Array.isArray(frame)) {
+    return errorFrame(
+      null,
+      JSON_RPC_ERRORS.invalidRequest,
+      'Invalid request: batches are not supported; send one JSON-RPC 2.0 request per frame',
+    );
+  }
+  if (!frame || typeof frame !== 'object') {
+    return errorFrame(
+      null,
+      JSON_RPC_ERRORS.invalidRequest,
+      'Invalid request: expected a JSON-RPC 2.0 object',
+    );
+  }
+  const request = frame as Record<string, unknown>;
+  const hasId = 'id' in request && request.id !== undefined;
+  if (hasId && request.id !== null && !isId(request.id)) {
+    return errorFrame(
+      null,
+      JSON_RPC_ERRORS.invalidRequest,
+      'Invalid request: id must be a string or a number',
+    );
+  }
+  const id: JsonRpcId = hasId ? (request.id as JsonRpcId) : null;
+  if (request.jsonrpc !== '2.0') {
+    return errorFrame(id, JSON_RPC_ERRORS.invalidRequest, 'Invalid request: jsonrpc must be "2.0"');
+  }
+  if (typeof request.method !== 'string' || request.method === '') {
+    return errorFrame(
+      id,
+      JSON_RPC_ERRORS.invalidRequest,
+      'Invalid request: method must be a non-empty string',
+    );
+  }
+  const method = request.method;
+  // Client notifications (no id) need no answer, and none of our methods is useful without one
+  if (!hasId) return undefined;
+  if (id === null) {
+    return errorFrame(
+      null,
+      JSON_RPC_ERRORS.invalidRequest,
+      'Invalid request: id must be a string or a number',
+    );
+  }
+  const params = request.params;
+
+  try {
+    switch (method) {
+      case 'tools/list':
+        return resultFrame(id, { tools: SOCKET_TOOLS });
+      case 'tools/call': {
+        if (!params || typeof params !== 'object' || Array.isArray(params)) {
+          return errorFrame(
+            id,
+            JSON_RPC_ERRORS.invalidParams,
+            'Invalid params: expected { name, arguments }',
+          );
+        }
+        const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+        const tool = SocketToolNameSchema.safeParse(name);
+        if (!tool.success) {
+          const known = SocketToolNameSchema.options.join(', ');
+          return errorFrame(
+            id,
+            JSON_RPC_ERRORS.invalidParams,
+            typeof name === 'string' && name !== ''
+              ? `Unknown tool: ${name.slice(0, 64)}. Available tools: ${known}`
+              : `Invalid params: name must be one of ${known}`,
+          );
+        }
+        if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+          return errorFrame(id, JSON_RPC_ERRORS.invalidParams, 'Invalid params: arguments must be an object');
+        }
+        const value = await callTool(tools, { userId: ctx.userId }, tool.data, args);
+        return resultFrame(id, toolResult(value));
+      }
+      case STREAMS_SUBSCRIBE_METHOD: {
+        const parsed = StreamsSubscribeParamsSchema.safeParse(params);
+        if (!parsed.success) {
+          return errorFrame(
+            id,
+            JSON_RPC_ERRORS.invalidParams,
+            `Invalid params: streams must be a list of ${StreamsSubscribeParamsSchema.shape.streams.element.options.join(', ')}`,
+          );
+        }
+        const streams = new Set(parsed.data.streams);
+        ctx.setStreams(streams);
+        return resultFrame(id, toolResult({ streams: [...streams] }));
+      }
+      default:
+        return errorFrame(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 64)}`);
+    }
+  } catch (err) {
+    if (err instanceof InvalidToolArgumentsError) {
+      return errorFrame(id, JSON_RPC_ERRORS.invalidParams, err.message);
+    }
+    ctx.logError(err, method);
+    return errorFrame(id, -32000, TOOL_FAILED);
+  }
+}

@@ -1,0 +1,111 @@
+import type { ConnectionTestReply, SocketToolInfo, SocketToolName } from '@kestrel/contracts';
+import { z } from 'zod';
+import { HttpError } from '../../../lib/http-error';
+import type { CredentialsService } from '../credentials/credentials-service';
+
+/** Spec §8: what a testnet connection test answers when this server has no testnet endpoint */
+export const TESTNET_UNSUPPORTED =
+  'Testnet credentials are no longer supported. Please use mainnet credentials.';
+
+/** A tool's arguments were wrong: answered as JSON-RPC -32602 with this message */
+export class InvalidToolArgumentsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidToolArgumentsError';
+  }
+}
+
+const TestConnectionArgsSchema = z.object({
+  api_key: z.string({ error: 'api_key must be a string' }).trim().min(1, 'api_key is required'),
+  secret_key: z.string({ error: 'secret_key must be a string' }).trim().min(1, 'secret_key is required'),
+  testnet: z.boolean({ error: 'testnet must be true or false' }).default(false),
+});
+const NoArgsSchema = z.object({});
+
+export const SOCKET_TOOLS: readonly SocketToolInfo[] = [
+  {
+    name: 'test_binance_connection',
+    description: "Tests Binance USDⓈ-M futures API keys against the exchange's account endpoint",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        api_key: { type: 'string' },
+        secret_key: { type: 'string' },
+        testnet: { type: 'boolean', default: false },
+      },
+      required: ['api_key', 'secret_key'],
+    },
+  },
+  {
+    name: 'get_account_balance',
+    description: 'Balances of the Binance futures account whose keys are stored for the signed-in user',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'get_server_status',
+    description: 'Health of this server: uptime, database driver, connected sockets',
+    inputSchema: { type: 'object', properties: {} },
+  },
+];
+
+export interface SocketToolDeps {
+  credentials: CredentialsService;
+  /** Tests keys against the testnet; absent when no testnet endpoint is configured */
+  testnetCredentials?: CredentialsService;
+  status(): Record<string, unknown>;
+}
+
+export interface ToolCaller {
+  userId: string;
+}
+
+function parseArgs<T>(schema: z.ZodType<T>, tool: string, args: unknown): T {
+  const parsed = schema.safeParse(args ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  throw new InvalidToolArgumentsError(
+    `Invalid arguments for ${tool}: ${where}${issue?.message ?? 'invalid'}`,
+  );
+}
+
+/** The exchange's or the vault's refusal is the tool's answer ({success:false}), as the browser expects it */
+async function asReply(run: () => Promise<{ data: ConnectionTestReply['data']; message: string }>) {
+  try {
+    const { data, message } = await run();
+    return { success: true, data, message } satisfies ConnectionTestReply;
+  } catch (err) {
+    if (err instanceof HttpError) return { success: false, error: err.message } satisfies ConnectionTestReply;
+    throw err;
+  }
+}
+
+/** Runs a tool; resolves with the value sent as `result.content[0].text` (JSON) */
+export async function callTool(
+  deps: SocketToolDeps,
+  caller: ToolCaller,
+  name: SocketToolName,
+  args: unknown,
+): Promise<unknown> {
+  switch (name) {
+    case 'test_binance_connection': {
+      const a = parseArgs(TestConnectionArgsSchema, name, args);
+      const service = a.testnet ? deps.testnetCredentials : deps.credentials;
+      if (!service) return { success: false, error: TESTNET_UNSUPPORTED } satisfies ConnectionTestReply;
+      return asReply(() =>
+        service.validate({ api_key: a.api_key, secret_key: a.secret_key, region: 'global' }),
+      );
+    }
+    case 'get_account_balance': {
+      parseArgs(NoArgsSchema, name, args);
+      return asReply(async () => {
+        await deps.credentials.get(caller.userId); // "No Binance credentials stored…" when there are none
+        return deps.credentials.testConnection(caller.userId, null);
+      });
+    }
+    case 'get_server_status': {
+      parseArgs(NoArgsSchema, name, args);
+      return { success: true, data: deps.status() };
+    }
+  }
+}

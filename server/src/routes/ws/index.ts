@@ -1,0 +1,108 @@
+import type { LiveEventKind } from '@kestrel/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { HttpError } from '../../lib/http-error';
+import { handleFrame } from '../../plugins/app/socket/json-rpc';
+import { ALL_STREAMS, type BusConnection } from '../../plugins/app/socket/socket-bus';
+
+/** Close codes the client sees on a refused socket (4000–4999 are the application's) */
+export const CLOSE_CODES = { badClientId: 4400, unauthorized: 4401, slowConsumer: 4408 } as const;
+/** A socket this far behind on pushes is closed rather than buffered without end (it reconnects and refetches) */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+const CLIENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+const MISSING_TOKEN = 'Not authenticated: pass the access token as the token query parameter';
+
+/** Close reasons are limited to 123 bytes by the protocol */
+function reason(text: string): string {
+  return Buffer.byteLength(text) <= 123 ? text : `${Buffer.from(text).subarray(0, 120).toString('utf8')}...`;
+}
+
+/**
+ * The live socket: `GET /ws/{client id}?token=<access token>` upgraded to a WebSocket speaking JSON-RPC 2.0. The
+ * token gets the same checks as a bearer token on HTTP (signature, expiry, audience, type, live session).
+ */
+export default async function wsRoutes(app: FastifyInstance) {
+  app.get<{ Params: { clientId: string }; Querystring: { token?: string } }>(
+    '/ws/:clientId',
+    { websocket: true },
+    (socket: WebSocket, request) => {
+      // Frames can arrive while the token is being checked: hold them until then
+      const early: string[] = [];
+      let onText: (text: string) => void = (text) => void early.push(text);
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) {
+          socket.send(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32600, message: 'Invalid request: send JSON-RPC as text frames, not binary' },
+            }),
+          );
+          return;
+        }
+        onText(data.toString());
+      });
+
+      if (!CLIENT_ID.test(request.params.clientId)) {
+        socket.close(CLOSE_CODES.badClientId, 'Invalid client id: use 1-128 letters, digits, _ . : -');
+        return;
+      }
+      const token = typeof request.query.token === 'string' ? request.query.token : '';
+      if (!token) {
+        socket.close(CLOSE_CODES.unauthorized, MISSING_TOKEN);
+        return;
+      }
+      app.authService.authenticate(`Bearer ${token}`).then(
+        (auth) => {
+          if (socket.readyState !== socket.OPEN) return;
+          const connection: BusConnection = {
+            userId: auth.userId,
+            sessionId: auth.sessionId,
+            end(code, text) {
+              socket.close(code, reason(text));
+            },
+            streams: ALL_STREAMS,
+            send(frame) {
+              if (socket.readyState !== socket.OPEN) return false;
+              if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+                socket.close(CLOSE_CODES.slowConsumer, 'Too far behind on pushes; reconnect and refetch');
+                return false;
+              }
+              socket.send(frame);
+              return true;
+            },
+          };
+          const remove = app.socketBus.add(connection);
+          socket.on('close', remove);
+          const ctx = {
+            userId: auth.userId,
+            setStreams(streams: ReadonlySet<LiveEventKind>) {
+              connection.streams = streams;
+            },
+            logError(err: unknown, method: string) {
+              request.log.error({ err, method }, 'socket request failed');
+            },
+          };
+          onText = (text) => {
+            handleFrame(text, ctx, app.socketTools).then(
+              (reply) => {
+                if (reply !== undefined && socket.readyState === socket.OPEN) socket.send(reply);
+              },
+              (err: unknown) => ctx.logError(err, 'unknown'),
+            );
+          };
+          for (const text of early.splice(0)) onText(text);
+        },
+        (err: unknown) => {
+          if (err instanceof HttpError) {
+            socket.close(CLOSE_CODES.unauthorized, reason(err.message));
+            return;
+          }
+          request.log.error({ err }, 'socket authentication failed');
+          socket.close(1011, 'Server error while checking the token; try again shortly');
+        },
+      );
+    },
+  );
+}
