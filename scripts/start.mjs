@@ -4,10 +4,12 @@
  * remote served as its own static site on its own port (as they are deployed). Prints where to open it.
  * Run through `./kestrel start`, which installs and builds first. Ports and data folder come from the
  * environment (KESTREL_SHELL_PORT, KESTREL_PORT, KESTREL_DATA_DIR, KESTREL_FRESH_DATA) so tests can run a second
- * copy beside it.
+ * copy beside it. Unless KESTREL_EXCHANGE_ENV names testnet or mainnet, the Binance simulator runs beside the server
+ * on KESTREL_SIM_PORT (API port + 100) with a demo account whose key and secret are printed.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStaticSite } from '@kestrel/federation/static-site';
@@ -36,6 +38,78 @@ const runtimeConfig = {
 // KESTREL_FRESH_DATA=1 (the e2e suite): start from an empty data folder, as a new install would
 if (process.env.KESTREL_FRESH_DATA === '1') rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(join(dataDir, 'server'), { recursive: true });
+
+let stopping = false;
+/** True once everything is started; before that a failure just exits */
+let started = false;
+
+const exchangeEnv = process.env.KESTREL_EXCHANGE_ENV || 'simulator';
+const simPort = Number(process.env.KESTREL_SIM_PORT || apiPort + 100);
+/** @type {import('node:child_process').ChildProcess | undefined} */
+let sim;
+/** @type {{ apiKey: string, secretKey: string } | undefined} */
+let demo;
+if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL) {
+  sim = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli.ts',
+      '--port',
+      String(simPort),
+      '--host',
+      '127.0.0.1',
+      '--history-days',
+      '90',
+    ],
+    { cwd: join(repo, 'packages/exchange-sim'), stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  sim.on('exit', (code) => {
+    if (!stopping) {
+      console.error(`The exchange simulator stopped (exit code ${code}); stopping everything.`);
+      if (started) void stop(1);
+      else process.exit(1);
+    }
+  });
+  demo = await createDemoAccount(`http://127.0.0.1:${simPort}`);
+}
+
+/**
+ * The simulator keeps accounts in memory: the demo key and secret are generated once into the data folder and the
+ * account is re-created with them on every start, so keys a user stored in Kestrel keep working after a restart.
+ * Futures on, withdrawals off, 10 000 USDT.
+ */
+async function createDemoAccount(/** @type {string} */ base) {
+  const file = join(dataDir, 'sim-demo-account.json');
+  if (!existsSync(file)) {
+    const keys = { apiKey: randomBytes(32).toString('hex'), secretKey: randomBytes(32).toString('hex') };
+    writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
+  }
+  const keys = JSON.parse(readFileSync(file, 'utf8'));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${base}/_sim/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          ...keys,
+          balances: { USDT: '10000' },
+          permissions: { enableFutures: true, enableWithdrawals: false },
+        }),
+      });
+      if (res.ok) return keys;
+      throw new Error(`the simulator refused the demo account: ${res.status} ${await res.text()}`);
+    } catch (err) {
+      if (/** @type {{ cause?: { code?: string } }} */ (err).cause?.code !== 'ECONNREFUSED') throw err;
+      if (Date.now() > deadline)
+        throw new Error(`the simulator did not start on port ${simPort} within 60 s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: join(repo, 'server'),
   stdio: 'inherit',
@@ -45,6 +119,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     KESTREL_PORT: String(apiPort),
     KESTREL_DATA_DIR: join(dataDir, 'server'),
     KESTREL_CORS_ORIGINS: `${shellOrigin},http://localhost:${shellPort}`,
+    KESTREL_EXCHANGE_ENV: exchangeEnv,
+    KESTREL_SIM_PORT: String(simPort),
   },
 });
 
@@ -60,11 +136,12 @@ const sites = await Promise.all([
   ...remotes.map((r) => serveStaticSite({ root: join(repo, r.dir, 'dist'), port: r.port, host, spa: true })),
 ]);
 
-let stopping = false;
+started = true;
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   server.kill('SIGTERM');
+  sim?.kill('SIGTERM');
   await Promise.all(sites.map((s) => s.close()));
   process.exit(code);
 }
@@ -83,6 +160,14 @@ Kestrel is running.
   API:        ${runtimeConfig.apiBaseUrl} (health: ${runtimeConfig.apiBaseUrl}/api/v1/health)
   Remotes:    ${remotes.map((r) => `${r.name} ${host}:${r.port}`).join(', ')}
   Data:       ${dataDir}
+  Exchange:   ${
+    demo
+      ? `Binance simulator at http://127.0.0.1:${simPort} (demo account, 10000 USDT, withdrawals off)
+  Demo API key:     ${demo.apiKey}
+  Demo secret key:  ${demo.secretKey}
+              (paste both into the Connect Binance dialog)`
+      : `${exchangeEnv}${process.env.KESTREL_EXCHANGE_BASE_URL ? ` at ${process.env.KESTREL_EXCHANGE_BASE_URL}` : ''}`
+  }
   Sign in:    open the URL above, choose "Create an account" (any email, a password of 8+ characters);
               accounts are kept in the data folder, so sign in with the same details next time.
 Press Ctrl+C to stop.

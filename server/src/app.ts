@@ -11,15 +11,19 @@ import authPlugin from './plugins/app/auth';
 import credentialsPlugin from './plugins/app/credentials';
 import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 import databasePlugin from './plugins/app/database';
+import exchangePlugin from './plugins/app/exchange';
+import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import secretsPlugin from './plugins/app/secrets';
 import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
+import futuresRoutes from './routes/api/futures';
 import authRoutes from './routes/api/v1/auth';
 import credentialsRoutes from './routes/api/v1/credentials';
 import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
+import marketRoutes from './routes/api/v1/market';
 import wsRoutes from './routes/ws';
 
 /** Largest JSON body accepted; our requests are a few hundred bytes */
@@ -32,6 +36,8 @@ export interface AppDeps {
   keyring?: Keyring;
   clock?: Clock;
   exchange?: ExchangeProbe;
+  /** The exchange adapter; built from `config.exchange` when absent */
+  exchangeAdapter?: ExchangeAdapter;
   /** Probe of the exchange's testnet; without one the socket's testnet connection test is refused (spec §8) */
   testnetExchange?: ExchangeProbe;
   /** Where log lines go (one JSON object per line); stdout by default */
@@ -110,7 +116,14 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   // Registered explicitly in the order @fastify/autoload would use (external, app, routes): autoload imports
   // .ts files natively, which fails under Vitest, and an explicit list also keeps the wiring greppable
   for (const plugin of [security, swagger]) await app.register(plugin, options);
-  for (const plugin of [databasePlugin, secretsPlugin, authPlugin, credentialsPlugin, socketPlugin]) {
+  for (const plugin of [
+    databasePlugin,
+    secretsPlugin,
+    authPlugin,
+    exchangePlugin,
+    credentialsPlugin,
+    socketPlugin,
+  ]) {
     await app.register(plugin, options);
   }
   await app.register(healthRoutes, { ...options, prefix: '/api/v1' });
@@ -123,6 +136,8 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     },
     { prefix: '/api/v1/credentials' },
   );
+  await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
+  await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(wsRoutes);
   return app;
 }

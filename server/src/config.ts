@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { type ExchangeEndpoints, resolveExchangeEndpoints } from './plugins/app/exchange/exchange-config';
 
 const ConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
@@ -25,7 +26,7 @@ const ConfigSchema = z.object({
   /** Base64 of 32 bytes; when unset the key is generated once into the data folder */
   masterKey: z.string().optional(),
 });
-export type ServerConfig = z.infer<typeof ConfigSchema>;
+export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
 /** Reads configuration from the environment; every key has an embedded default */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -44,5 +45,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`Invalid server configuration: ${issues}`);
   }
   const config = parsed.data;
-  return { ...config, dataDir: isAbsolute(config.dataDir) ? config.dataDir : resolve(config.dataDir) };
+  let exchange: ExchangeEndpoints;
+  try {
+    exchange = resolveExchangeEndpoints(env);
+  } catch (err) {
+    const message =
+      err instanceof z.ZodError ? err.issues.map((i) => i.message).join('; ') : (err as Error).message;
+    throw new Error(`Invalid server configuration: ${message}`);
+  }
+  return {
+    ...config,
+    exchange,
+    dataDir: isAbsolute(config.dataDir) ? config.dataDir : resolve(config.dataDir),
+  };
 }

@@ -7,3 +7,5 @@ export { openPgliteDatabase } from './lib/database/pglite-database';
 export { openPostgresDatabase } from './lib/database/postgres-database';
 export type { ExchangeCredentials, ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 export { ExchangeRejectedError, ExchangeUnreachableError } from './plugins/app/credentials/exchange-probe';
+export { BinanceUsdmAdapter } from './plugins/app/exchange/binance-adapter';
+export type { ExchangeAdapter, ExchangeKeys, NewOrder, Order } from './plugins/app/exchange/exchange-adapter';

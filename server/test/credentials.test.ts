@@ -165,7 +165,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
       expect((await call(t, 'GET', '/binance', alice.access_token)).statusCode).toBe(200);
     });
 
-    it('answers "exchange not reachable" (503) for test-connection and validate until the adapter exists', async () => {
+    it('answers "exchange not reachable" (503) for test-connection and validate when the exchange is down', async () => {
       const { access_token } = await signUp(t);
       await store(access_token);
       for (const res of [

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import type { AuthResponse } from '@kestrel/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -95,7 +96,24 @@ export interface TestApp {
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
-/** The real app on a test database, with a hand-moved clock and captured logs */
+let closedPort: Promise<number> | undefined;
+/** A loopback port that was just free and is closed again: an exchange that refuses connections */
+export function closedLoopbackPort(): Promise<number> {
+  closedPort ??= new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  return closedPort;
+}
+
+/**
+ * The real app on a test database, with a hand-moved clock and captured logs. Unless `env` says otherwise the
+ * exchange is a closed loopback port (unreachable), never whatever may run on the default simulator port
+ */
 export async function buildTestApp(
   db: Database,
   deps: Partial<AppDeps> = {},
@@ -105,7 +123,12 @@ export async function buildTestApp(
   const clock = new TestClock();
   const keyring = makeKeyring([generateMasterKey()]);
   const app = await buildApp(
-    loadConfig({ KESTREL_LOG_LEVEL: 'info', KESTREL_CORS_ORIGINS: 'http://shell.test', ...env }),
+    loadConfig({
+      KESTREL_LOG_LEVEL: 'info',
+      KESTREL_CORS_ORIGINS: 'http://shell.test',
+      KESTREL_EXCHANGE_BASE_URL: `http://127.0.0.1:${await closedLoopbackPort()}`,
+      ...env,
+    }),
     { database: db, clock, keyring, logStream: { write: (line) => void logs.push(line) }, ...deps },
   );
   await app.ready();

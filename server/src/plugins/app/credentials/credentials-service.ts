@@ -103,6 +103,13 @@ export class CredentialsService {
     };
   }
 
+  /** The user's decrypted keys for a call to the exchange; a clear 400 when none are stored */
+  async keysFor(userId: string): Promise<ExchangeCredentials> {
+    const credentials = await this.loadSecret(userId);
+    if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', NOT_STORED);
+    return credentials;
+  }
+
   async status(userId: string): Promise<CredentialsStatusResponse> {
     const credentials = await this.loadSecret(userId);
     if (!credentials) {

@@ -9,7 +9,7 @@ export interface ExchangeCredentials {
 
 /**
  * The seam where the exchange adapter plugs in: the credentials service asks it to try a set of keys against the
- * exchange's account endpoint. The adapter arrives in a later issue; until then `unavailableExchangeProbe` answers.
+ * exchange's account endpoint. The app plugs in `adapterProbe` (../exchange/adapter-probe.ts); tests may pass their own.
  */
 export interface ExchangeProbe {
   testAccount(exchange: 'binance', credentials: ExchangeCredentials): Promise<AccountTestResult>;
@@ -31,7 +31,7 @@ export class ExchangeRejectedError extends Error {
   }
 }
 
-/** Default until the Binance adapter lands: an honest failure, never a fake success */
+/** For tools that never reach an exchange (master-key rotation): an honest failure, never a fake success */
 export const unavailableExchangeProbe: ExchangeProbe = {
   async testAccount() {
     throw new ExchangeUnreachableError('no exchange adapter is configured on this server yet');

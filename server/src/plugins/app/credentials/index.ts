@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { adapterProbe } from '../exchange/adapter-probe';
 import { credentialsRepository } from './credentials-repository';
 import { CredentialsService } from './credentials-service';
-import { unavailableExchangeProbe } from './exchange-probe';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-/** Wires the credential vault; the exchange probe is the adapter seam (unavailable until the adapter lands) */
+/** Wires the credential vault; keys are tested through the exchange adapter (tests may pass their own probe) */
 export default fp(
   async (app: FastifyInstance, { deps }: AppOptions) => {
     app.decorate(
@@ -20,10 +20,10 @@ export default fp(
         app.db,
         credentialsRepository,
         app.keyring,
-        deps.exchange ?? unavailableExchangeProbe,
+        deps.exchange ?? adapterProbe(app.exchangeAdapter),
         app.clock,
       ),
     );
   },
-  { name: 'credentials', dependencies: ['database', 'secrets'] },
+  { name: 'credentials', dependencies: ['database', 'secrets', 'exchange'] },
 );

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/** Decimal amounts travel as strings (exact, as the exchange sends them) */
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
+
+/** A futures symbol such as BTCUSDT; lower case is accepted and upper-cased */
+export const SymbolSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{3,20}$/, 'symbol must be 3-20 letters or digits, e.g. BTCUSDT');
+
+export const SymbolParamsSchema = z.object({ symbol: SymbolSchema });
+
+/** Binance's kline intervals */
+export const KLINE_INTERVALS = [
+  '1m',
+  '3m',
+  '5m',
+  '15m',
+  '30m',
+  '1h',
+  '2h',
+  '4h',
+  '6h',
+  '8h',
+  '12h',
+  '1d',
+  '3d',
+  '1w',
+  '1M',
+] as const;
+export const KlineIntervalSchema = z.enum(KLINE_INTERVALS, {
+  error: `interval must be one of ${KLINE_INTERVALS.join(', ')}`,
+});
+
+/** GET /api/v1/market/klines/{symbol}: spec defaults interval 1h, limit 100 */
+export const KlinesQuerySchema = z.object({
+  interval: KlineIntervalSchema.default('1h'),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(1500, 'limit must be at most 1500')
+    .default(100),
+});
+
+/** GET /api/v1/market/data?symbols=BTCUSDT,ETHUSDT */
+export const MarketDataQuerySchema = z.object({
+  symbols: z
+    .string({ error: 'symbols is required: a comma list such as BTCUSDT,ETHUSDT' })
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(SymbolSchema).min(1, 'symbols needs at least one symbol').max(50, 'at most 50 symbols')),
+});
+
+/** 24 h rolling statistics of one symbol */
+export const TickerSchema = z.object({
+  symbol: z.string(),
+  lastPrice: decimal,
+  priceChange: decimal,
+  priceChangePercent: decimal,
+  highPrice: decimal,
+  lowPrice: decimal,
+  volume: decimal,
+  quoteVolume: decimal,
+  openTime: z.number().int(),
+  closeTime: z.number().int(),
+});
+export type Ticker = z.infer<typeof TickerSchema>;
+
+export const KlineSchema = z.object({
+  openTime: z.number().int(),
+  open: decimal,
+  high: decimal,
+  low: decimal,
+  close: decimal,
+  volume: decimal,
+  closeTime: z.number().int(),
+  quoteVolume: decimal,
+  trades: z.number().int().nonnegative(),
+});
+export type Kline = z.infer<typeof KlineSchema>;
+
+export const TickerResponseSchema = z.object({ success: z.literal(true), data: TickerSchema });
+export const MarketDataResponseSchema = z.object({ success: z.literal(true), data: z.array(TickerSchema) });
+export const KlinesResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ symbol: z.string(), interval: KlineIntervalSchema, klines: z.array(KlineSchema) }),
+});
+
+/** GET /api/v1/market/status: is the configured exchange answering, and how far its clock is from ours */
+export const MarketStatusSchema = z.object({
+  exchange: z.literal('binance'),
+  environment: z.enum(['simulator', 'testnet', 'mainnet']),
+  reachable: z.boolean(),
+  /** Exchange time minus server time, ms (null when unreachable) */
+  clockOffsetMs: z.number().nullable(),
+  /** Round trip of the time request, ms (null when unreachable) */
+  latencyMs: z.number().nullable(),
+  message: z.string(),
+});
+export type MarketStatus = z.infer<typeof MarketStatusSchema>;
+export const MarketStatusResponseSchema = z.object({ success: z.literal(true), data: MarketStatusSchema });

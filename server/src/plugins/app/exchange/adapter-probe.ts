@@ -1,0 +1,75 @@
+import type { AccountTestResult } from '@kestrel/contracts';
+import {
+  type ExchangeCredentials,
+  type ExchangeProbe,
+  ExchangeRejectedError,
+  ExchangeUnreachableError,
+} from '../credentials/exchange-probe';
+import {
+  type ExchangeAdapter,
+  ExchangeApiError,
+  ExchangeRateLimitError,
+  ExchangeUnavailableError,
+} from './exchange-adapter';
+
+export const WITHDRAW_ENABLED_REASON =
+  'this API key can withdraw funds. Kestrel refuses such keys: create a key without "Enable Withdrawals" ' +
+  '(reading and futures trading are enough)';
+
+/** Binance's codes for refused keys, in words a user can act on */
+function rejection(err: ExchangeApiError): ExchangeRejectedError {
+  switch (err.code) {
+    case -2015:
+      return new ExchangeRejectedError(
+        `the API key is unknown to Binance, or not allowed from this IP or for futures (${err.message})`,
+      );
+    case -1022:
+      return new ExchangeRejectedError(
+        `the secret key does not match the API key: Binance rejected the signature (${err.message})`,
+      );
+    case -2014:
+      return new ExchangeRejectedError(`the API key is malformed (${err.message})`);
+    default:
+      return new ExchangeRejectedError(err.message);
+  }
+}
+
+/**
+ * The credentials seam backed by the adapter: the keys must sign, read the futures account, and must not be able
+ * to withdraw. Checked in that order of questions: permissions first, so a withdraw-enabled key is refused before
+ * anything else is read with it.
+ */
+export function adapterProbe(adapter: ExchangeAdapter): ExchangeProbe {
+  return {
+    async testAccount(_exchange, credentials: ExchangeCredentials): Promise<AccountTestResult> {
+      const keys = { apiKey: credentials.apiKey, secretKey: credentials.secretKey };
+      try {
+        const permissions = await adapter.keyPermissions(keys);
+        if (permissions.canWithdraw) throw new ExchangeRejectedError(WITHDRAW_ENABLED_REASON);
+        if (!permissions.canTradeFutures) {
+          throw new ExchangeRejectedError(
+            'this API key is not enabled for futures: tick "Enable Futures" on Binance',
+          );
+        }
+        const account = await adapter.account(keys);
+        return {
+          accountType: 'USDT_FUTURES',
+          totalWalletBalance: account.totalWalletBalance,
+          totalUnrealizedProfit: account.totalUnrealizedPnl,
+          totalMarginBalance: account.totalMarginBalance,
+          canTrade: permissions.canTradeFutures,
+          canWithdraw: permissions.canWithdraw,
+          canDeposit: true,
+          assetsCount: account.assets.length,
+          positionsCount: account.positions.filter((p) => Number(p.amount) !== 0).length,
+        };
+      } catch (err) {
+        if (err instanceof ExchangeUnavailableError || err instanceof ExchangeRateLimitError) {
+          throw new ExchangeUnreachableError(err.message);
+        }
+        if (err instanceof ExchangeApiError) throw rejection(err);
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,268 @@
+import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BinanceUsdmAdapter } from './binance-adapter';
+import {
+  ExchangeApiError,
+  type ExchangeKeys,
+  ExchangeRateLimitError,
+  ExchangeUnavailableError,
+  OrderStatusUnknownError,
+} from './exchange-adapter';
+
+// The simulator's clock sits months away from the machine's: every signed call proves the offset sync works
+const T0 = Date.UTC(2026, 0, 15, 9, 30, 20);
+
+let sim: SimServer;
+let url: string;
+let clock: ManualClock;
+
+beforeEach(async () => {
+  clock = new ManualClock(T0);
+  sim = new SimServer({ clock, historyDays: 3, seed: 7, symbols: ['BTCUSDT', 'SOLUSDT'] });
+  ({ url } = await sim.listen(0));
+});
+afterEach(() => sim.close());
+
+async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${url}/_sim${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function account(body: object = { balances: { USDT: '1000' } }): Promise<ExchangeKeys> {
+  const created = await admin('POST', '/accounts', body);
+  return { apiKey: String(created.apiKey), secretKey: String(created.secretKey) };
+}
+
+const adapterFor = (options: { timeoutMs?: number } = {}) =>
+  new BinanceUsdmAdapter({ restUrl: url, walletUrl: url, timeoutMs: options.timeoutMs ?? 2000 });
+
+const limitBuy = { symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '50.00' } as const;
+
+async function openOrderCount(keys: ExchangeKeys): Promise<number> {
+  return (await adapterFor().openOrders(keys, 'SOLUSDT')).length;
+}
+
+describe('BinanceUsdmAdapter against the simulator', () => {
+  it('keeps the clock offset to the exchange and signs with it', async () => {
+    const adapter = adapterFor();
+    const offset = await adapter.syncTime();
+    expect(Math.abs(Date.now() + offset - T0)).toBeLessThan(1000);
+    const keys = await account();
+    const snapshot = await adapter.account(keys);
+    expect(snapshot.totalWalletBalance).toMatch(/^1000(\.0+)?$/);
+    expect(snapshot.assets.map((a) => a.asset)).toContain('USDT');
+  });
+
+  it('re-syncs after -1021 when the exchange clock jumps, then succeeds', async () => {
+    const adapter = adapterFor();
+    const keys = await account();
+    await adapter.account(keys);
+    clock.set(T0 + 60_000);
+    sim.tick();
+    await expect(adapter.account(keys)).resolves.toBeDefined();
+    expect(Math.abs(Date.now() + adapter.clockOffsetMs - (T0 + 60_000))).toBeLessThan(1000);
+  });
+
+  it('keeps order ids above 2^53 exact', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    const order = await adapter.placeOrder(keys, { ...limitBuy, clientOrderId: 'big-id-1' });
+    // The simulator's ids start above 2^53 by default, like real ETHUSDT ids
+    expect(BigInt(order.orderId) > 2n ** 53n).toBe(true);
+    const [open] = await adapter.openOrders(keys, 'SOLUSDT');
+    expect(open?.orderId).toBe(order.orderId);
+    const canceled = await adapter.cancelOrder(keys, 'SOLUSDT', { orderId: order.orderId });
+    expect(canceled).toMatchObject({ orderId: order.orderId, status: 'CANCELED', clientOrderId: 'big-id-1' });
+  });
+
+  it('places orders under our client order id and finds them again by it', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    const placed = await adapter.placeOrder(keys, limitBuy);
+    expect(placed.clientOrderId).toMatch(/^kst-/);
+    expect(placed).toMatchObject({ status: 'NEW', quantity: '1', side: 'BUY' });
+    expect(Number(placed.price)).toBe(50);
+    expect((await adapter.findOrder(keys, 'SOLUSDT', placed.clientOrderId))?.orderId).toBe(placed.orderId);
+    expect(await adapter.findOrder(keys, 'SOLUSDT', 'never-sent')).toBeUndefined();
+    const canceled = await adapter.cancelOrder(keys, 'SOLUSDT', { clientOrderId: placed.clientOrderId });
+    expect(canceled.status).toBe('CANCELED');
+  });
+
+  it("passes the exchange's own rejection through as a typed error", async () => {
+    const keys = await account();
+    const err = await adapterFor()
+      .placeOrder(keys, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '1000' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExchangeApiError);
+    expect((err as ExchangeApiError).message).toMatch(/notional must be no smaller than/);
+  });
+
+  it('reads positions, leverage, ticker and klines in domain terms', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    expect(await adapter.setLeverage(keys, 'SOLUSDT', 7)).toEqual({ symbol: 'SOLUSDT', leverage: 7 });
+    const filled = await adapter.placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '2',
+    });
+    expect(filled.status).toBe('FILLED');
+    const [position] = (await adapter.positions(keys, 'SOLUSDT')).filter((p) => Number(p.amount) !== 0);
+    expect(position).toMatchObject({ symbol: 'SOLUSDT', amount: '-2' });
+    const ticker = await adapter.ticker('SOLUSDT');
+    expect(Number(ticker.lastPrice)).toBeGreaterThan(0);
+    const bars = await adapter.klines('SOLUSDT', '1h', 5);
+    expect(bars).toHaveLength(5);
+    expect(bars[1]?.openTime ?? 0 - (bars[0]?.openTime ?? 0)).toBeGreaterThan(0);
+    expect(Number(bars[4]?.high)).toBeGreaterThanOrEqual(Number(bars[4]?.low));
+  });
+
+  it('reports key permissions from apiRestrictions', async () => {
+    const adapter = adapterFor();
+    expect(await adapter.keyPermissions(await account())).toMatchObject({
+      canWithdraw: false,
+      canTradeFutures: true,
+    });
+    const risky = await account({ permissions: { enableWithdrawals: true } });
+    expect((await adapter.keyPermissions(risky)).canWithdraw).toBe(true);
+  });
+});
+
+describe('order placement under faults: no duplicate, no lost order', () => {
+  it('a 5xx after the order was executed returns the placed order (found by client order id)', async () => {
+    const keys = await account();
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'after',
+      status: 503,
+      remaining: 1,
+    });
+    const order = await adapterFor().placeOrder(keys, { ...limitBuy, clientOrderId: 'after-5xx' });
+    expect(order).toMatchObject({ clientOrderId: 'after-5xx', status: 'NEW' });
+    expect(await openOrderCount(keys)).toBe(1);
+  });
+
+  it('a timeout after execution is resolved the same way, and the POST is not sent twice', async () => {
+    const keys = await account();
+    await admin('POST', '/faults', {
+      kind: 'timeout',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'after',
+      remaining: 1,
+    });
+    const order = await adapterFor({ timeoutMs: 300 }).placeOrder(keys, {
+      ...limitBuy,
+      clientOrderId: 'after-timeout',
+    });
+    expect(order.clientOrderId).toBe('after-timeout');
+    expect(await openOrderCount(keys)).toBe(1);
+  });
+
+  it('a 5xx before execution says clearly that the order was not placed', async () => {
+    const keys = await account();
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'before',
+      status: 502,
+      remaining: 1,
+    });
+    const err = await adapterFor()
+      .placeOrder(keys, { ...limitBuy, clientOrderId: 'before-5xx' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExchangeUnavailableError);
+    expect((err as Error).message).toMatch(/HTTP 502.*order before-5xx was not placed/);
+    expect(await openOrderCount(keys)).toBe(0);
+  });
+
+  it('when the lookup fails too, the order is reported unknown with its client order id', async () => {
+    const keys = await account();
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'after',
+      status: 500,
+      remaining: 1,
+    });
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'GET',
+      path: '/fapi/v1/order',
+      phase: 'before',
+      status: 500,
+      remaining: 1,
+    });
+    const err = await adapterFor()
+      .placeOrder(keys, { ...limitBuy, clientOrderId: 'lost-answer' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OrderStatusUnknownError);
+    expect((err as OrderStatusUnknownError).clientOrderId).toBe('lost-answer');
+    // The order did reach the exchange: it is not lost, a later lookup finds it
+    expect((await adapterFor().findOrder(keys, 'SOLUSDT', 'lost-answer'))?.status).toBe('NEW');
+    expect(await openOrderCount(keys)).toBe(1);
+  });
+
+  it('an exchange that is down gives a clear "cannot reach" error and places nothing', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    await sim.close();
+    const err = await adapter.placeOrder(keys, limitBuy).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExchangeUnavailableError);
+    expect((err as ExchangeUnavailableError).maybeExecuted).toBe(false);
+    expect((err as Error).message).toMatch(/cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    // afterEach closes again: harmless
+    sim = new SimServer({ clock, historyDays: 1 });
+  });
+});
+
+describe('request weight', () => {
+  async function restart(weightPerMinute: number) {
+    await sim.close();
+    sim = new SimServer({ clock, historyDays: 1, symbols: ['SOLUSDT'], rateLimits: { weightPerMinute } });
+    ({ url } = await sim.listen(0));
+  }
+
+  it('holds requests till the next minute when X-MBX-USED-WEIGHT-1M nears the limit, never reaching 429', async () => {
+    await restart(10);
+    const waits: number[] = [];
+    const adapter = new BinanceUsdmAdapter({
+      restUrl: url,
+      weightLimit: 10,
+      // Waiting moves the exchange's clock instead of the test's: no real sleep
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock.set(clock.now() + ms);
+        sim.tick();
+      },
+    });
+    await adapter.syncTime();
+    for (let i = 0; i < 25; i++) await adapter.ticker('SOLUSDT');
+    expect(waits.length).toBeGreaterThanOrEqual(2);
+    for (const ms of waits) expect(ms).toBeGreaterThan(0);
+    for (const ms of waits) expect(ms).toBeLessThanOrEqual(60_000);
+  });
+
+  it('stops calling once the exchange answers 429, until Retry-After has passed', async () => {
+    await restart(3);
+    const adapter = adapterFor();
+    let err: unknown;
+    for (let i = 0; i < 6 && !err; i++) await adapter.ticker('SOLUSDT').catch((e: unknown) => (err = e));
+    expect(err).toBeInstanceOf(ExchangeRateLimitError);
+    expect((err as ExchangeRateLimitError).retryAfterMs).toBeGreaterThan(0);
+    // The next call fails at once, without reaching the exchange
+    const used = adapter.client.usedWeight;
+    await expect(adapter.ping()).rejects.toBeInstanceOf(ExchangeRateLimitError);
+    expect(adapter.client.usedWeight).toBe(used);
+  });
+});

@@ -1,0 +1,255 @@
+/**
+ * The exchange, in our own terms. Prices, quantities and money are decimal strings (never floats); order ids are
+ * strings (Binance's exceed 2^53). Callers never see a Binance payload, so another venue can implement this too.
+ */
+
+export type Decimal = string;
+export type OrderSide = 'BUY' | 'SELL';
+export type OrderType = 'LIMIT' | 'MARKET';
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX';
+export type PositionSide = 'BOTH' | 'LONG' | 'SHORT';
+export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED' | 'EXPIRED';
+
+export interface ExchangeKeys {
+  apiKey: string;
+  secretKey: string;
+}
+
+/** What this venue and configuration can do; callers check before offering a feature */
+export interface ExchangeCapabilities {
+  hedgeMode: boolean;
+  /** Whether key permissions (e.g. withdrawals) can be read; not on testnet, which has no wallet host */
+  keyPermissions: boolean;
+  orderTypes: readonly OrderType[];
+  timeInForce: readonly TimeInForce[];
+}
+
+export interface NewOrder {
+  symbol: string;
+  side: OrderSide;
+  type: OrderType;
+  quantity: Decimal;
+  /** Required for LIMIT */
+  price?: Decimal;
+  timeInForce?: TimeInForce;
+  reduceOnly?: boolean;
+  positionSide?: PositionSide;
+  /** Our own id (1-36 of `.A-Za-z0-9:/_-`); generated when absent. Orders are found again by it */
+  clientOrderId?: string;
+}
+
+export interface Order {
+  /** The exchange's id, as a decimal string */
+  orderId: string;
+  clientOrderId: string;
+  symbol: string;
+  side: OrderSide;
+  type: string;
+  status: OrderStatus;
+  price: Decimal;
+  averagePrice: Decimal;
+  quantity: Decimal;
+  executedQuantity: Decimal;
+  timeInForce: string;
+  reduceOnly: boolean;
+  positionSide: PositionSide;
+  /** ms since epoch */
+  updatedAt: number;
+}
+
+export interface Position {
+  symbol: string;
+  positionSide: PositionSide;
+  /** Signed: negative is short */
+  amount: Decimal;
+  entryPrice: Decimal;
+  markPrice: Decimal;
+  unrealizedPnl: Decimal;
+  liquidationPrice: Decimal;
+  notional: Decimal;
+  initialMargin: Decimal;
+  maintenanceMargin: Decimal;
+  updatedAt: number;
+}
+
+export interface AssetBalance {
+  asset: string;
+  walletBalance: Decimal;
+  unrealizedPnl: Decimal;
+  marginBalance: Decimal;
+  availableBalance: Decimal;
+}
+
+export interface AccountSnapshot {
+  totalWalletBalance: Decimal;
+  totalUnrealizedPnl: Decimal;
+  totalMarginBalance: Decimal;
+  totalInitialMargin: Decimal;
+  totalMaintMargin: Decimal;
+  availableBalance: Decimal;
+  assets: AssetBalance[];
+  positions: Position[];
+}
+
+export interface KeyPermissions {
+  canRead: boolean;
+  canTradeFutures: boolean;
+  canWithdraw: boolean;
+  ipRestricted: boolean;
+}
+
+export interface Ticker {
+  symbol: string;
+  lastPrice: Decimal;
+  priceChange: Decimal;
+  priceChangePercent: Decimal;
+  highPrice: Decimal;
+  lowPrice: Decimal;
+  volume: Decimal;
+  quoteVolume: Decimal;
+  openTime: number;
+  closeTime: number;
+}
+
+export interface Kline {
+  openTime: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  volume: Decimal;
+  closeTime: number;
+  quoteVolume: Decimal;
+  trades: number;
+}
+
+export interface Trade {
+  id: string;
+  orderId: string;
+  symbol: string;
+  side: OrderSide;
+  positionSide: PositionSide;
+  price: Decimal;
+  quantity: Decimal;
+  quoteQuantity: Decimal;
+  realizedPnl: Decimal;
+  commission: Decimal;
+  commissionAsset: string;
+  maker: boolean;
+  time: number;
+}
+
+/** Trading rules of one symbol: what an order form needs to round prices and sizes */
+export interface SymbolInfo {
+  symbol: string;
+  status: string;
+  baseAsset: string;
+  quoteAsset: string;
+  pricePrecision: number;
+  quantityPrecision: number;
+  tickSize: Decimal;
+  stepSize: Decimal;
+  minQuantity: Decimal;
+  maxQuantity: Decimal;
+  minNotional: Decimal;
+  orderTypes: string[];
+}
+
+export type IncomeType = 'REALIZED_PNL' | 'COMMISSION' | 'FUNDING_FEE' | 'TRANSFER' | string;
+
+export interface IncomeEntry {
+  symbol: string;
+  incomeType: IncomeType;
+  income: Decimal;
+  asset: string;
+  time: number;
+}
+
+export interface ExchangeAdapter {
+  readonly capabilities: ExchangeCapabilities;
+  /** Server time minus local time, ms, as last measured */
+  readonly clockOffsetMs: number;
+  syncTime(): Promise<number>;
+  ping(): Promise<void>;
+  ticker(symbol: string): Promise<Ticker>;
+  klines(symbol: string, interval: string, limit: number): Promise<Kline[]>;
+  account(keys: ExchangeKeys): Promise<AccountSnapshot>;
+  keyPermissions(keys: ExchangeKeys): Promise<KeyPermissions>;
+  positions(keys: ExchangeKeys, symbol?: string): Promise<Position[]>;
+  openOrders(keys: ExchangeKeys, symbol?: string): Promise<Order[]>;
+  /** Never retried blindly: a lost answer is resolved by looking the order up by its client order id */
+  placeOrder(keys: ExchangeKeys, order: NewOrder): Promise<Order>;
+  /** The order with this client order id, or undefined when the exchange has none */
+  findOrder(keys: ExchangeKeys, symbol: string, clientOrderId: string): Promise<Order | undefined>;
+  cancelOrder(
+    keys: ExchangeKeys,
+    symbol: string,
+    ref: { orderId?: string; clientOrderId?: string },
+  ): Promise<Order>;
+  /** Orders of one symbol, any status, oldest first (Binance lists history per symbol) */
+  orderHistory(keys: ExchangeKeys, symbol: string, limit: number): Promise<Order[]>;
+  trades(keys: ExchangeKeys, symbol: string, limit: number): Promise<Trade[]>;
+  /** Undefined when the exchange does not list the symbol */
+  symbolInfo(symbol: string): Promise<SymbolInfo | undefined>;
+  /** Income entries (realized PnL, fees, funding), oldest first; without a range, the exchange's last 7 days */
+  income(
+    keys: ExchangeKeys,
+    range: { startTime?: number; endTime?: number; limit: number },
+  ): Promise<IncomeEntry[]>;
+  setLeverage(
+    keys: ExchangeKeys,
+    symbol: string,
+    leverage: number,
+  ): Promise<{ symbol: string; leverage: number }>;
+}
+
+/** The exchange answered and refused: `code` is the venue's error code, `message` its reason, fit for a user */
+export class ExchangeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExchangeApiError';
+  }
+}
+
+/**
+ * The exchange could not be asked or did not answer (refused connection, timeout, 5xx). `maybeExecuted` is true
+ * when the request may have reached the matching engine (sent, then 5xx or timeout): for a POST that means unknown
+ */
+export class ExchangeUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly maybeExecuted: boolean,
+  ) {
+    super(message);
+    this.name = 'ExchangeUnavailableError';
+  }
+}
+
+/** Over the request-weight limit (429) or banned (418), or held back by us to avoid that; retry after `retryAfterMs` */
+export class ExchangeRateLimitError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+    this.name = 'ExchangeRateLimitError';
+  }
+}
+
+/** An order whose fate could not be learned: the create answer was lost and the follow-up lookup failed too */
+export class OrderStatusUnknownError extends Error {
+  constructor(
+    readonly clientOrderId: string,
+    cause: Error,
+  ) {
+    super(
+      `The exchange did not confirm order ${clientOrderId} and could not be asked about it (${cause.message}); ` +
+        'look it up by this client order id before placing it again',
+    );
+    this.name = 'OrderStatusUnknownError';
+  }
+}

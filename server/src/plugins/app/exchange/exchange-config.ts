@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+export const EXCHANGE_ENVS = ['simulator', 'testnet', 'mainnet'] as const;
+export type ExchangeEnv = (typeof EXCHANGE_ENVS)[number];
+
+export interface ExchangeEndpoints {
+  env: ExchangeEnv;
+  /** fapi REST base */
+  restUrl: string;
+  /** Stream base (routed /market, /public, /private below it) */
+  wsUrl: string;
+  /** Spot/wallet host for /sapi key checks; testnet has none */
+  walletUrl?: string;
+}
+
+/** Port of the simulator that the start command runs beside the server (API port + 100 unless set) */
+export const DEFAULT_SIM_PORT = 8100;
+
+const url = z.url({ protocol: /^(https?|wss?)$/, error: 'must be an http(s) or ws(s) URL' });
+
+/**
+ * Exchange endpoints from the environment: KESTREL_EXCHANGE_ENV (simulator by default, the embedded setup),
+ * KESTREL_EXCHANGE_BASE_URL / _WS_URL / _WALLET_URL override the environment's defaults, KESTREL_SIM_PORT places the
+ * local simulator.
+ */
+export function resolveExchangeEndpoints(env: NodeJS.ProcessEnv): ExchangeEndpoints {
+  const name = z
+    .enum(EXCHANGE_ENVS, { error: 'KESTREL_EXCHANGE_ENV must be simulator, testnet or mainnet' })
+    .parse(env.KESTREL_EXCHANGE_ENV || 'simulator');
+  const simPort = z.coerce
+    .number({ error: 'KESTREL_SIM_PORT must be a port number' })
+    .int()
+    .min(1)
+    .max(65535)
+    .parse(env.KESTREL_SIM_PORT || DEFAULT_SIM_PORT);
+  const defaults: Record<ExchangeEnv, Omit<ExchangeEndpoints, 'env'>> = {
+    mainnet: {
+      restUrl: 'https://fapi.binance.com',
+      wsUrl: 'wss://fstream.binance.com',
+      walletUrl: 'https://api.binance.com',
+    },
+    testnet: { restUrl: 'https://demo-fapi.binance.com', wsUrl: 'wss://fstream.binancefuture.com' },
+    // The simulator serves /sapi on its one host
+    simulator: {
+      restUrl: `http://127.0.0.1:${simPort}`,
+      wsUrl: `ws://127.0.0.1:${simPort}`,
+      walletUrl: `http://127.0.0.1:${simPort}`,
+    },
+  };
+  const d = defaults[name];
+  const override = (key: string, fallback: string | undefined) => {
+    const v = env[key];
+    if (!v) return fallback;
+    const parsed = url.safeParse(v);
+    if (!parsed.success) throw new Error(`${key} ${parsed.error.issues[0]?.message ?? 'is not a URL'}`);
+    return parsed.data.replace(/\/+$/, '');
+  };
+  const restUrl = override('KESTREL_EXCHANGE_BASE_URL', d.restUrl) as string;
+  return {
+    env: name,
+    restUrl,
+    wsUrl: override('KESTREL_EXCHANGE_WS_URL', d.wsUrl) as string,
+    // A REST override on the simulator moves its wallet host with it
+    walletUrl: override(
+      'KESTREL_EXCHANGE_WALLET_URL',
+      name === 'simulator' && env.KESTREL_EXCHANGE_BASE_URL ? restUrl : d.walletUrl,
+    ),
+  };
+}

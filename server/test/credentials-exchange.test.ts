@@ -1,0 +1,118 @@
+import {
+  AccountTestResponseSchema,
+  CredentialsStatusResponseSchema,
+  ErrorResponseSchema,
+} from '@kestrel/contracts';
+import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
+
+/** The credentials calls against a real simulator: the keys are really tried, and withdraw-enabled keys refused */
+describe('credentials tested against the exchange (simulator)', () => {
+  let tdb: TestDatabase;
+  let t: TestApp;
+  let sim: SimServer;
+  let url: string;
+
+  beforeAll(async () => {
+    sim = new SimServer({
+      clock: new ManualClock(Date.UTC(2026, 0, 15)),
+      historyDays: 1,
+      symbols: ['BTCUSDT'],
+    });
+    ({ url } = await sim.listen(0));
+    tdb = await openTestDatabase('pglite');
+    t = await buildTestApp(tdb.db, {}, { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: url });
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await tdb?.cleanup();
+    await sim?.close();
+  });
+
+  async function simAccount(body: object): Promise<{ api_key: string; secret_key: string }> {
+    const res = await fetch(`${url}/_sim/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const created = (await res.json()) as { apiKey: string; secretKey: string };
+    return { api_key: created.apiKey, secret_key: created.secretKey };
+  }
+  const post = (token: string, path: string, payload?: object) =>
+    t.request({
+      method: 'POST',
+      url: `/api/v1/credentials${path}`,
+      headers: bearer(token),
+      ...(payload ? { payload } : {}),
+    });
+  const detail = (res: { json(): unknown }) => ErrorResponseSchema.parse(res.json()).detail;
+
+  it('a good key passes validate, test-connection (given and stored) and status, with its balance', async () => {
+    const { access_token } = await signUp(t);
+    const keys = await simAccount({ balances: { USDT: '2500' } });
+    const validated = await post(access_token, '/validate/binance', keys);
+    expect(validated.statusCode).toBe(200);
+    const body = AccountTestResponseSchema.parse(validated.json());
+    expect(Number(body.data.totalWalletBalance)).toBe(2500);
+    expect(body.data).toMatchObject({ canWithdraw: false, canTrade: true, positionsCount: 0 });
+    expect(body.message).toBe('Binance connectivity OK');
+
+    expect((await post(access_token, '/binance', keys)).statusCode).toBe(201);
+    expect((await post(access_token, '/test-connection')).statusCode).toBe(200);
+    const status = await t.request({
+      method: 'GET',
+      url: '/api/v1/credentials/binance/status',
+      headers: bearer(access_token),
+    });
+    expect(CredentialsStatusResponseSchema.parse(status.json()).data.connectivity_status).toBe('connected');
+  });
+
+  it('refuses a key that can withdraw, saying why', async () => {
+    const { access_token } = await signUp(t);
+    const keys = await simAccount({ balances: { USDT: '10' }, permissions: { enableWithdrawals: true } });
+    for (const res of [
+      await post(access_token, '/validate/binance', keys),
+      await post(access_token, '/test-connection', keys),
+    ]) {
+      expect(res.statusCode).toBe(400);
+      expect(detail(res)).toMatch(/^Binance connectivity failed: this API key can withdraw funds/);
+    }
+  });
+
+  it('a wrong secret, an unknown key and a key without futures each get their own reason', async () => {
+    const { access_token } = await signUp(t);
+    const keys = await simAccount({ balances: { USDT: '10' } });
+    const wrongSecret = await post(access_token, '/validate/binance', {
+      ...keys,
+      secret_key: `${keys.secret_key.slice(0, -4)}XXXX`,
+    });
+    expect(wrongSecret.statusCode).toBe(400);
+    expect(detail(wrongSecret)).toMatch(/secret key does not match the API key/);
+
+    const unknown = await post(access_token, '/validate/binance', { ...keys, api_key: 'Z'.repeat(64) });
+    expect(unknown.statusCode).toBe(400);
+    expect(detail(unknown)).toMatch(/API key is unknown to Binance/);
+
+    const noFutures = await simAccount({ permissions: { enableFutures: false } });
+    const res = await post(access_token, '/validate/binance', noFutures);
+    expect(res.statusCode).toBe(400);
+    expect(detail(res)).toMatch(/not enabled for futures/);
+    for (const r of [wrongSecret, unknown, res]) expect(r.body).not.toContain(keys.secret_key);
+  });
+
+  it('an exchange that is down gives 503 "Binance connectivity failed: exchange not reachable"', async () => {
+    const { access_token } = await signUp(t);
+    const keys = await simAccount({ balances: { USDT: '10' } });
+    await fetch(`${url}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'error', status: 503, code: -1008, path: '/sapi', remaining: 1 }),
+    });
+    const res = await post(access_token, '/validate/binance', keys);
+    expect(res.statusCode).toBe(503);
+    expect(detail(res)).toMatch(
+      /^Binance connectivity failed: exchange not reachable \(Binance answered HTTP 503/,
+    );
+  });
+});
