@@ -4,6 +4,7 @@ import {
   ErrorResponseSchema,
   HealthSchema,
 } from '@kestrel/contracts';
+import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,12 +28,21 @@ const pgUp = (await postgresUrl()) !== undefined;
 
 let tdb: TestDatabase;
 let t: TestApp;
+let sim: SimServer;
 beforeAll(async () => {
+  // A live exchange (the simulator): random requests reach the adapter's real paths, and a 503 can only mean a bug
+  sim = new SimServer({
+    clock: new ManualClock(Date.UTC(2026, 0, 15, 12)),
+    historyDays: 2,
+    symbols: ['BTCUSDT'],
+  });
+  const { url } = await sim.listen(0);
   tdb = await openTestDatabase('pglite');
-  t = await buildTestApp(tdb.db);
+  t = await buildTestApp(tdb.db, {}, { KESTREL_EXCHANGE_BASE_URL: url });
 });
 afterAll(async () => {
   await t?.app.close();
+  await sim?.close();
   await tdb?.cleanup();
 });
 
