@@ -7,6 +7,7 @@
  * Costs are zero so the account survives 9.5 years of 1m crossovers (with fees a 12/26 crossover on a random walk
  * is bankrupt within weeks and the run would measure an idle account); fills are still fully accounted.
  */
+
 import {
   type BarSeries,
   dcaStrategy,
@@ -17,38 +18,10 @@ import {
   runBacktest,
   type StrategyType,
 } from '@kestrel/engine';
+import { referenceEmaCrossover } from './reference-ema-crossover';
 
 const BARS = Number(process.env.ENGINE_BENCH_BARS ?? 5_000_000);
 const ROUNDS = Number(process.env.ENGINE_BENCH_ROUNDS ?? 5);
-
-/** The reference: EMA(12)/EMA(26) crossover, always in the market, PnL in price units; nothing else */
-function referenceLoop(close: Float64Array, n: number): number {
-  const kf = 2 / 13;
-  const ks = 2 / 27;
-  let ef = close[0] as number;
-  let es = ef;
-  let prev = 0;
-  let pos = 0;
-  let entry = 0;
-  let pnl = 0;
-  for (let i = 0; i < n; i++) {
-    const c = close[i] as number;
-    ef += (c - ef) * kf;
-    es += (c - es) * ks;
-    const diff = ef - es;
-    if (prev <= 0 && diff > 0) {
-      if (pos < 0) pnl += entry - c;
-      pos = 1;
-      entry = c;
-    } else if (prev >= 0 && diff < 0) {
-      if (pos > 0) pnl += c - entry;
-      pos = -1;
-      entry = c;
-    }
-    prev = diff;
-  }
-  return pnl;
-}
 
 /** CPU time of this process in ms: on a shared machine it is far steadier than wall time (waiting is not counted) */
 function time(fn: () => void): number {
@@ -83,7 +56,7 @@ export default async function engineBacktestBench(): Promise<void> {
     let trades = 0;
     for (let r = 0; r < ROUNDS; r++) {
       const ref = time(() => {
-        sink += referenceLoop(bars.close, bars.length);
+        sink += referenceEmaCrossover(bars.close, bars.length, 12, 26);
       });
       refMs = Math.min(refMs, ref);
       refRates.push(BARS / (ref / 1000));

@@ -4,39 +4,13 @@
  * idle cores, since this machine is shared), and the ratio to the physical floor measured in the same run:
  * 1,000 passes of the bare EMA-crossover loop split over the same number of cores.
  */
+
 import { availableParallelism } from 'node:os';
 import { generateBars } from '@kestrel/engine';
 import { runSweepParallel } from '@kestrel/engine/node';
+import { referenceEmaCrossover } from './reference-ema-crossover';
 
 const BARS = 525_600;
-
-function referenceLoop(close: Float64Array, n: number, fast: number, slow: number): number {
-  const kf = 2 / (fast + 1);
-  const ks = 2 / (slow + 1);
-  let ef = close[0] as number;
-  let es = ef;
-  let prev = 0;
-  let pos = 0;
-  let entry = 0;
-  let pnl = 0;
-  for (let i = 0; i < n; i++) {
-    const c = close[i] as number;
-    ef += (c - ef) * kf;
-    es += (c - es) * ks;
-    const diff = ef - es;
-    if (prev <= 0 && diff > 0) {
-      if (pos < 0) pnl += entry - c;
-      pos = 1;
-      entry = c;
-    } else if (prev >= 0 && diff < 0) {
-      if (pos > 0) pnl += c - entry;
-      pos = -1;
-      entry = c;
-    }
-    prev = diff;
-  }
-  return pnl;
-}
 
 export default async function engineSweepBench(): Promise<void> {
   const bars = generateBars({ seed: 7, count: BARS, volatility: 0.0008 });
@@ -60,7 +34,7 @@ export default async function engineSweepBench(): Promise<void> {
   let sink = 0;
   const ref0 = process.cpuUsage();
   for (const fast of space.fast) {
-    for (const slow of space.slow) sink += referenceLoop(bars.close, bars.length, fast, slow);
+    for (const slow of space.slow) sink += referenceEmaCrossover(bars.close, bars.length, fast, slow);
   }
   const ref = process.cpuUsage(ref0);
   const refMs = (((ref.user + ref.system) / 1000) * space.stopLossPct.length) / workers;
