@@ -11,12 +11,15 @@ import { ConnectionStatus } from './connection-status';
 import { EnvironmentSwitch } from './environment-switch';
 import { UserMenu } from './user-menu';
 
+/** Where the sidebar sits beside the page instead of over it (Tailwind's `md`) */
+const isWideScreen = () => window.matchMedia('(min-width: 48rem)').matches;
+
 /** Sidebar + top bar around every authenticated page; the page itself comes from its remote */
 export function DashboardLayout() {
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   // Collapsed by default on narrow screens, open on wide ones
-  const [menuOpen, setMenuOpen] = useState(() => window.matchMedia('(min-width: 48rem)').matches);
+  const [menuOpen, setMenuOpen] = useState(isWideScreen);
 
   // Focus moves to the page on navigation, so keyboard and screen-reader users start at the new content
   const firstRender = useRef(true);
@@ -27,7 +30,7 @@ export function DashboardLayout() {
       return;
     }
     main.current?.focus();
-    if (!window.matchMedia('(min-width: 48rem)').matches) setMenuOpen(false);
+    if (!isWideScreen()) setMenuOpen(false);
   }, [location.key]);
 
   // Tooltips live in signed-in pages only, so the landing page does not load them
