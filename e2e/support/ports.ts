@@ -1,6 +1,10 @@
-/** Ports of the copy the e2e suite starts; apart from `./kestrel start`'s defaults so both can run at once */
-export const E2E_SHELL_PORT = 4300;
-export const E2E_API_PORT = 4380;
+/**
+ * Ports of the copy the e2e suite starts; apart from `./kestrel start`'s defaults so both can run at once.
+ * `KESTREL_E2E_SHELL_PORT` moves the whole set (remotes +1…4, API +80, simulator API +100), so two checkouts can run
+ * their suites side by side without one reusing the other's servers.
+ */
+export const E2E_SHELL_PORT = Number(process.env.KESTREL_E2E_SHELL_PORT ?? 4300);
+export const E2E_API_PORT = E2E_SHELL_PORT + 80;
 
 /** Remote name → the port its static site listens on (shell port + 1…4, as scripts/start.mjs assigns) */
 export const E2E_REMOTE_PORTS = {
