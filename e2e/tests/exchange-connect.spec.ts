@@ -76,7 +76,7 @@ test.describe('connecting an exchange (exchange-connect remote in the shell and 
     ).toEqual([]);
 
     await submitKeys(modal, keys);
-    await expect(page.getByText('Successfully connected to Binance')).toBeVisible();
+    await expect(page.getByText('Successfully connected to Binance', { exact: true })).toBeVisible();
     await expect(modal).toBeHidden(); // 1.5 s after the success
     await expect(topBarStatus(page)).toContainText('Connected');
 
@@ -107,7 +107,7 @@ test.describe('connecting an exchange (exchange-connect remote in the shell and 
     await binanceCard(modal).getByRole('button', { name: 'Connect Exchange' }).click();
     await submitKeys(modal, { apiKey: keys.apiKey, secretKey: 'f'.repeat(64) });
 
-    await expect(page.getByText('Binance Connectivity Failed')).toBeVisible();
+    await expect(page.getByText('Binance Connectivity Failed', { exact: true })).toBeVisible();
     const error = binanceCard(modal).getByRole('alert');
     await expect(error).toContainText('Connection Error');
     await expect(error).toContainText('the secret key does not match the API key');
