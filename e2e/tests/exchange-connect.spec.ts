@@ -89,6 +89,9 @@ test.describe('connecting an exchange (exchange-connect remote in the shell and 
     const card = binanceCard(page);
     await expect(card.getByText('Active', { exact: true })).toBeVisible();
     await expect(card.getByText(/^Last connected:/)).toBeVisible();
+    // The server tries the stored keys against the simulator again
+    await card.getByRole('button', { name: 'Check Connection' }).click();
+    await expect(card.getByRole('status')).toHaveText('Binance connectivity OK');
     await card.getByRole('button', { name: 'Disconnect' }).click();
     await expect(card.getByText('Available', { exact: true })).toBeVisible();
     await expect(card.getByRole('button', { name: 'Connect Exchange' })).toBeEnabled();

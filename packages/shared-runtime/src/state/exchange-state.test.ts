@@ -268,6 +268,27 @@ describe('exchange connection (spec §4)', () => {
     ]);
     expect(toasts.at(-1)).toMatchObject({ title: 'Exchange Disconnected' });
   });
+
+  it('keys the server no longer has (404) still disconnect; a server that cannot delete them changes nothing', async () => {
+    const { state, toasts, http } = await setup();
+    await state.connect('binance', { apiKey: API_KEY, secretKey: SECRET });
+    http.routes['DELETE /api/v1/credentials/binance'] = () => ({
+      status: 500,
+      json: { detail: 'Internal Server Error' },
+    });
+    expect(await state.disconnect('binance')).toEqual({ success: false, error: 'Internal Server Error' });
+    expect(state.connections.binance.status).toBe('connected');
+    expect(state.selectedExchange).toBe('binance');
+    expect(toasts.at(-1)).toEqual({
+      title: 'Connection Error',
+      description: 'Internal Server Error',
+      variant: 'destructive',
+    });
+
+    http.routes['DELETE /api/v1/credentials/binance'] = () => ({ status: 404, json: { detail: 'No keys' } });
+    expect(await state.disconnect('binance')).toEqual({ success: true });
+    expect(state.connections.binance.status).toBe('disconnected');
+  });
 });
 
 describe('connectivity check (spec §7, §8)', () => {

@@ -49,6 +49,7 @@ export interface CredentialsForm {
 }
 
 export type ConnectResult = { success: true } | { success: false; error: string; title?: string };
+export type DisconnectResult = { success: true } | { success: false; error: string };
 
 /** Server side of the credentials (POST/DELETE /api/v1/credentials/binance) */
 export interface CredentialsStore {
@@ -60,7 +61,8 @@ export interface CredentialsStore {
   save(
     payload: CreateBinanceCredentialsInput,
   ): Promise<{ success: true } | { success: false; error: string }>;
-  remove(): Promise<unknown>;
+  /** DELETE /api/v1/credentials/binance; a 404 means there was nothing to delete */
+  remove(): Promise<ApiResult<unknown>>;
   /** GET /api/v1/credentials/binance/status */
   status(): Promise<ApiResult<CredentialsStatusResponse>>;
   /** GET /api/v1/credentials/binance: the stored keys, masked; 404 when none */
@@ -82,7 +84,8 @@ export interface ExchangeState {
   /** Toasts to show, as data (spec §8 "Exchange toasts") */
   readonly toasts$: Observable<ToastMessage>;
   connect(id: string, form: CredentialsForm): Promise<ConnectResult>;
-  disconnect(id: ExchangeId): Promise<void>;
+  /** Deletes the keys on the server, then resets the connection; if the server cannot delete them, nothing changes */
+  disconnect(id: ExchangeId): Promise<DisconnectResult>;
   /** Asks the server whether the stored keys still reach the exchange; failures toast as Connection Error */
   checkConnectivity(id: string): Promise<ConnectivityResult>;
   /** True while {@link ExchangeState.sync} runs: the shell shows "Initializing exchanges..." */
@@ -253,18 +256,26 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
     return { success: true };
   }
 
-  async function disconnect(id: ExchangeId): Promise<void> {
+  async function disconnect(id: ExchangeId): Promise<DisconnectResult> {
     const entry = findExchange(id);
-    if (!entry) return;
+    if (!entry) return { success: false, error: MESSAGES.exchangeNotSupported };
+    let removed: ApiResult<unknown>;
     try {
-      await deps.credentials.remove();
-    } catch {
-      // The local state still resets: the user asked to disconnect, and the server copy is removable later
+      removed = await deps.credentials.remove();
+    } catch (error) {
+      removed = { success: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    // Saying "disconnected" while the server still holds the keys (and bots could trade with them) would be a lie:
+    // the connection stays as it was and the reason is shown
+    if (!removed.success && removed.status !== 404) {
+      toasts.next({ title: EXCHANGE_TOASTS.errorTitle, description: removed.error, variant: 'destructive' });
+      return { success: false, error: removed.error };
     }
     update(id, { status: 'disconnected', credentials: null, error: null });
     if (selected.getValue() === id) selected.next(null);
     persist();
     toasts.next({ title: EXCHANGE_TOASTS.disconnectedTitle, description: entry.name, variant: 'default' });
+    return { success: true };
   }
 
   async function checkConnectivity(id: string): Promise<ConnectivityResult> {

@@ -1,4 +1,8 @@
-import type { AccountTestResponse, CreateBinanceCredentialsInput } from '@kestrel/contracts';
+import type {
+  AccountTestResponse,
+  CreateBinanceCredentialsInput,
+  CredentialsStatusResponse,
+} from '@kestrel/contracts';
 import { RuntimeConfigSchema } from '@kestrel/contracts';
 import {
   type ApiResult,
@@ -40,12 +44,16 @@ export const ACCOUNT: AccountTestResponse = {
 };
 
 type Validate = (payload: CreateBinanceCredentialsInput) => Promise<ApiResult<AccountTestResponse>>;
+type Status = () => Promise<ApiResult<CredentialsStatusResponse>>;
 
 /**
  * The credentials store seam of the exchange state, kept in memory: the UI tests drive outcomes (and fake timers)
  * without a server. The same flows against the real server and simulator: server.test.tsx and the e2e suite.
  */
-export function memoryCredentialsStore(validate: Validate = async () => ({ success: true, data: ACCOUNT })) {
+export function memoryCredentialsStore(
+  validate: Validate = async () => ({ success: true, data: ACCOUNT }),
+  status: Status = async () => ({ success: false, error: 'HTTP 500: Internal Server Error', status: 500 }),
+) {
   const calls: string[] = [];
   let stored: CreateBinanceCredentialsInput | null = null;
   const store: CredentialsStore = {
@@ -61,11 +69,9 @@ export function memoryCredentialsStore(validate: Validate = async () => ({ succe
     async remove() {
       calls.push('remove');
       stored = null;
-      return { success: true };
+      return { success: true, data: { success: true, message: 'Binance credentials deleted' } };
     },
-    async status() {
-      return { success: false, error: 'not used' };
-    },
+    status,
     async load() {
       return { success: false, error: 'not used', status: 404 };
     },

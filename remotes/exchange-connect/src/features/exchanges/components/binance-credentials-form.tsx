@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { CredentialsFormSchema, type CredentialsFormValues } from '@kestrel/contracts';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Button, Input } from '@kestrel/ui';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 
 type FieldProps = React.ComponentProps<'input'> & {
@@ -68,6 +68,9 @@ export function BinanceCredentialsForm({ onCancel, onConnected, onFailed }: Bina
     defaultValues: { apiKey: '', secretKey: '' },
   });
   const { errors, isSubmitting, isValid } = form.formState;
+  // The card button that opened the form is gone: keyboard and screen-reader users land on the first field
+  const { setFocus } = form;
+  useEffect(() => setFocus('apiKey'), [setFocus]);
   const submit = form.handleSubmit(async (values) => {
     const result = await runtime.exchanges.connect('binance', values);
     if (result.success) onConnected();

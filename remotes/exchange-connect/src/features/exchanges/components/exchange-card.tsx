@@ -13,7 +13,7 @@ import {
   CardHeader,
   CardTitle,
 } from '@kestrel/ui';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { StatusIcon } from './status-icon';
 
 export type ExchangeCardProps = {
@@ -21,11 +21,34 @@ export type ExchangeCardProps = {
   connection: ExchangeConnection;
   onConnect: () => void;
   onDisconnect: () => void;
+  /**
+   * Asks the server whether the stored keys still reach the exchange; resolves with its answer to show, or null
+   * when the check itself failed (the runtime toasts why)
+   */
+  onCheckConnection?: () => Promise<string | null>;
 };
 
 /** Spec §2 "Exchange card": the badge, status, error and button follow the connection's state */
-export function ExchangeCard({ exchange, connection, onConnect, onDisconnect }: ExchangeCardProps) {
+export function ExchangeCard({
+  exchange,
+  connection,
+  onConnect,
+  onDisconnect,
+  onCheckConnection,
+}: ExchangeCardProps) {
   const titleId = useId();
+  const [checking, setChecking] = useState(false);
+  const [checkAnswer, setCheckAnswer] = useState<string | null>(null);
+  const check = async () => {
+    if (!onCheckConnection) return;
+    setChecking(true);
+    setCheckAnswer(null);
+    try {
+      setCheckAnswer(await onCheckConnection());
+    } finally {
+      setChecking(false);
+    }
+  };
   const { status, error, lastConnected } = connection;
   const connected = status === 'connected';
   const badge = exchange.comingSoon ? 'Coming Soon' : connected ? 'Active' : 'Available';
@@ -73,6 +96,11 @@ export function ExchangeCard({ exchange, connection, onConnect, onDisconnect }: 
             <p>{error}</p>
           </div>
         )}
+        {connected && checkAnswer && (
+          <p role="status" className="xc:text-sm">
+            {checkAnswer}
+          </p>
+        )}
         {lastConnected !== null && (
           <p className="xc:text-xs xc:text-muted-foreground">
             Last connected:{' '}
@@ -88,9 +116,16 @@ export function ExchangeCard({ exchange, connection, onConnect, onDisconnect }: 
             Coming Soon
           </Button>
         ) : connected ? (
-          <Button className="xc:w-full" variant="outline" onClick={onDisconnect}>
-            Disconnect
-          </Button>
+          <div className="xc:flex xc:w-full xc:gap-2">
+            {onCheckConnection && (
+              <Button className="xc:flex-1" variant="secondary" disabled={checking} onClick={check}>
+                {checking ? 'Checking...' : 'Check Connection'}
+              </Button>
+            )}
+            <Button className="xc:flex-1" variant="outline" onClick={onDisconnect}>
+              Disconnect
+            </Button>
+          </div>
         ) : (
           <Button
             className="xc:w-full"

@@ -1,4 +1,5 @@
-import { EXCHANGE_CATALOGUE, type ExchangeConnection } from '@kestrel/shared-runtime';
+import type { CredentialsStatusResponse } from '@kestrel/contracts';
+import { type ApiResult, EXCHANGE_CATALOGUE, type ExchangeConnection } from '@kestrel/shared-runtime';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -132,5 +133,39 @@ describe('exchange connections (settings)', () => {
     expect(calls.at(-1)).toBe('remove');
     expect(within(card).getByRole('button', { name: 'Connect Exchange' })).toBeTruthy();
     expect(toasts.at(-1)).toMatchObject({ title: 'Exchange Disconnected' });
+  });
+
+  it("Check Connection shows the server's answer, or toasts why the check failed", async () => {
+    let answer: () => Promise<ApiResult<CredentialsStatusResponse>> = async () => ({
+      success: true,
+      data: {
+        success: true,
+        data: { exchange: 'binance', configured: true, connectivity_status: 'connected' },
+        message: 'Binance connectivity OK',
+      },
+    });
+    const { store } = memoryCredentialsStore(undefined, () => answer());
+    const { wrap, runtime, toasts } = testRuntime(store);
+    await runtime.exchanges.connect('binance', { apiKey: API_KEY, secretKey: SECRET });
+    const user = userEvent.setup();
+    render(<ExchangeConnections />, { wrapper: wrap });
+    const card = screen.getByRole('article', { name: 'Binance' });
+    await user.click(within(card).getByRole('button', { name: 'Check Connection' }));
+    expect((await within(card).findByRole('status')).textContent).toBe('Binance connectivity OK');
+
+    answer = async () => ({ success: false, error: 'HTTP 500: Internal Server Error', status: 500 });
+    await user.click(within(card).getByRole('button', { name: 'Check Connection' }));
+    await within(card).findByRole('button', { name: 'Check Connection' });
+    expect(toasts.at(-1)).toEqual({
+      title: 'Connection Error',
+      description: 'Failed to check connectivity',
+      variant: 'destructive',
+    });
+    expect(within(card).queryByRole('status')).toBeNull();
+
+    answer = async () => ({ success: false, error: 'Connection failed', unreachable: true });
+    await user.click(within(card).getByRole('button', { name: 'Check Connection' }));
+    await within(card).findByRole('button', { name: 'Check Connection' });
+    expect(toasts.at(-1)).toMatchObject({ title: 'Connection Error', description: 'Network error' });
   });
 });

@@ -20,6 +20,10 @@ export function ExchangeGrid({ onConnect }: { onConnect: (id: ExchangeId) => voi
           connection={connections[exchange.id]}
           onConnect={() => onConnect(exchange.id)}
           onDisconnect={() => void exchanges.disconnect(exchange.id)}
+          onCheckConnection={async () => {
+            const result = await exchanges.checkConnectivity(exchange.id);
+            return result.success ? result.message : null;
+          }}
         />
       ))}
     </div>
