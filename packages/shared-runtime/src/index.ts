@@ -68,6 +68,7 @@ export {
   type CredentialsStore,
   createCredentialsStore,
   createExchangeState,
+  type DisconnectResult,
   type ExchangeConnection,
   type ExchangeConnections,
   type ExchangeState,
