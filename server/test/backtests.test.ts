@@ -336,6 +336,41 @@ describe('backtest jobs against the simulator', () => {
     expect(detail(res)).toContain(message);
   });
 
+  it('at start, fails the runs a stopped server left running and runs the ones it left queued', async () => {
+    const a = BacktestSummaryResponseSchema.parse((await post('/api/v1/backtests', request())).json()).data;
+    const b = BacktestSummaryResponseSchema.parse((await post('/api/v1/backtests', request())).json()).data;
+    await t.app.backtestService.idle();
+    // As a crash would leave them: one mid-run, one never started
+    await tdb.db.query(
+      `UPDATE backtests SET status = 'running', metrics = NULL, result = NULL, finished_at = NULL WHERE id = $1`,
+      [a.id],
+    );
+    await tdb.db.query(
+      `UPDATE backtests SET status = 'queued', metrics = NULL, result = NULL, finished_at = NULL WHERE id = $1`,
+      [b.id],
+    );
+    const restarted = await buildTestApp(
+      tdb.db,
+      { exchangeAdapter: adapter },
+      { KESTREL_EXCHANGE_BASE_URL: url },
+    );
+    try {
+      await restarted.app.backtestService.idle();
+      // Read through the first app: both share the database
+      const read = async (id: string) =>
+        BacktestDetailResponseSchema.parse((await get(`/api/v1/backtests/${id}`)).json()).data;
+      expect(await read(a.id)).toMatchObject({
+        status: 'failed',
+        error: 'The server stopped while this run was in progress; start it again',
+      });
+      const rerun = await read(b.id);
+      expect(rerun.status).toBe('completed');
+      expect(rerun.metrics?.bars).toBe(120);
+    } finally {
+      await restarted.app.close();
+    }
+  });
+
   it('pushes status and progress to the owner over the live socket', async () => {
     const base = await listenWs(t);
     const socket = await TestSocket.open(wsUrl(base, token));

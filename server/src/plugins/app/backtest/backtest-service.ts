@@ -31,6 +31,7 @@ import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { chartCandles } from './backtest-result';
 import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
 import { type FetchProgress, KlineCache, type KlineSeriesKey } from './kline-cache';
+import { Throttle } from './throttle';
 
 /** Progress pushes (and their database writes) at most this often per run; status changes always go out */
 export const PROGRESS_PUSH_INTERVAL_MS = 250;
@@ -319,13 +320,11 @@ export class BacktestService {
       if (failed) await this.notify(userId, id, 'failed', failed.progress, message);
     };
     try {
-      let lastPush = Number.NEGATIVE_INFINITY;
+      const throttle = new Throttle(PROGRESS_PUSH_INTERVAL_MS, this.monotonicNow);
       // Progress writes and pushes go one after the other, so a late one never overtakes the final status
       let pending = Promise.resolve();
       const onProgress = (p: FetchProgress) => {
-        const now = this.monotonicNow();
-        if (now - lastPush < PROGRESS_PUSH_INTERVAL_MS) return;
-        lastPush = now;
+        if (!throttle.ready()) return;
         const progress = p.missing > 0 ? (FETCH_SHARE * p.fetched) / p.missing : FETCH_SHARE;
         pending = pending.then(() => this.progress(userId, id, progress));
       };
