@@ -88,6 +88,17 @@ describe('backtest jobs against the simulator', () => {
     expect(ema?.paramsJsonSchema).toMatchObject({ type: 'object' });
   });
 
+  it('documents every backtest route in the OpenAPI document', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = (res.json() as { paths: Record<string, Record<string, unknown>> }).paths;
+    expect(Object.keys(paths['/api/v1/backtests/'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/api/v1/backtests/strategies'] ?? {})).toEqual(['get']);
+    expect(Object.keys(paths['/api/v1/backtests/{id}'] ?? {}).sort()).toEqual(['delete', 'get']);
+    expect(Object.keys(paths['/api/v1/backtests/{id}/candles'] ?? {})).toEqual(['get']);
+    expect(Object.keys(paths['/api/v1/backtests/{id}/cancel'] ?? {})).toEqual(['post']);
+  });
+
   it('needs a signed-in user', async () => {
     expect((await t.request({ method: 'GET', url: '/api/v1/backtests' })).statusCode).toBe(401);
     expect(
