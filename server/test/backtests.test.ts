@@ -201,6 +201,15 @@ describe('backtest jobs against the simulator', () => {
     expect(list[2]?.metrics).toEqual(direct.metrics);
   });
 
+  it.each(['grid', 'dca', 'signal-rules'])('runs %s with its default parameters', async (strategy) => {
+    const created = await post('/api/v1/backtests', request({ strategy, params: {} }));
+    expect(created.statusCode).toBe(202);
+    const run = await finished(BacktestSummaryResponseSchema.parse(created.json()).data.id);
+    expect(run.status).toBe('completed');
+    expect(run.metrics?.bars).toBe(120);
+    expect(run.trades).toHaveLength(run.metrics?.tradeCount ?? -1);
+  });
+
   it('pages through the exchange 1500 bars at a time', async () => {
     const calls = adapter.klineCalls.length;
     // 1800 bars: a full page of 1500, then the remaining 300
@@ -341,6 +350,7 @@ describe('backtest jobs against the simulator', () => {
     [{ costs: { initialBalance: 0 } }, 'body.costs.initialBalance: initialBalance must be greater than 0'],
     [{ costs: { leverage: 200 } }, 'body.costs.leverage: leverage must be at most 125'],
     [{ costs: { marginMode: 'portfolio' } }, 'body.costs.marginMode: marginMode must be cross or isolated'],
+    [{ costs: { feeRate: 0.001 } }, 'body.costs: Unrecognized key: "feeRate"'],
   ])('answers %j with a 400 naming the field', async (overrides, message) => {
     const res = await post('/api/v1/backtests', request(overrides));
     expect(res.statusCode).toBe(400);
