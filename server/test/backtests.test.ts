@@ -62,14 +62,14 @@ describe('backtest jobs against the simulator', () => {
   const get = (path: string, auth = token) => t.request({ method: 'GET', url: path, headers: bearer(auth) });
   const detail = (res: { json(): unknown }) => ErrorResponseSchema.parse(res.json()).detail;
 
-  /** 2 h of 1m bars ending 6 h before now: small, closed, inside the simulator's history */
+  /** 2 h of 1m bars, 07:00 to 09:00 (the 08:00 funding inside): small, closed, inside the simulator's history */
   const request = (overrides: Record<string, unknown> = {}) => ({
     strategy: 'ema-cross',
     params: { fast: 5, slow: 20 },
     symbol: 'BTCUSDT',
     interval: '1m',
-    startTime: NOW - 8 * HOUR,
-    endTime: NOW - 6 * HOUR,
+    startTime: NOW - 5 * HOUR,
+    endTime: NOW - 3 * HOUR,
     ...overrides,
   });
 
@@ -128,13 +128,17 @@ describe('backtest jobs against the simulator', () => {
     // 120 bars: one page from the exchange
     expect(adapter.klineCalls.length).toBe(calls + 1);
 
-    // The same bars straight from the exchange, and the engine run directly on them
+    // The same bars and funding rates straight from the exchange, and the engine run directly on them
+    const span = `symbol=BTCUSDT&startTime=${NOW - 5 * HOUR}&endTime=${NOW - 3 * HOUR - 1}`;
     const raw = (await (
-      await fetch(
-        `${url}/fapi/v1/klines?symbol=BTCUSDT&interval=1m&startTime=${NOW - 8 * HOUR}&endTime=${NOW - 6 * HOUR - 1}&limit=1500`,
-      )
+      await fetch(`${url}/fapi/v1/klines?${span}&interval=1m&limit=1500`)
     ).json()) as KlineRow[];
     expect(raw).toHaveLength(120);
+    const funding = (await (await fetch(`${url}/fapi/v1/fundingRate?${span}`)).json()) as {
+      fundingTime: number;
+      fundingRate: string;
+    }[];
+    expect(funding.map((f) => f.fundingTime)).toEqual([NOW - 4 * HOUR]);
     const direct = runBacktest(
       getBuiltInStrategy('ema-cross'),
       { fast: 5, slow: 20 },
@@ -151,10 +155,16 @@ describe('backtest jobs against the simulator', () => {
           stepSize: 0.001,
           minNotional: 100,
         },
+        fundingRates: {
+          time: funding.map((f) => f.fundingTime),
+          rate: funding.map((f) => Number(f.fundingRate)),
+        },
       },
     );
     expect(run.metrics).toEqual(direct.metrics);
     expect(direct.metrics.tradeCount).toBeGreaterThan(0);
+    // A position was open at 08:00, so the funding path is exercised (at the exchange's settled rate)
+    expect(direct.metrics.fundingPaid).not.toBe(0);
     expect(run.trades).toHaveLength(direct.trades.length);
     expect(run.trades[0]).toMatchObject({
       id: 1,
@@ -188,12 +198,12 @@ describe('backtest jobs against the simulator', () => {
 
     // A wider range: only the hour that is not cached yet is asked for
     const wider = BacktestSummaryResponseSchema.parse(
-      (await post('/api/v1/backtests', request({ endTime: NOW - 5 * HOUR }))).json(),
+      (await post('/api/v1/backtests', request({ endTime: NOW - 2 * HOUR }))).json(),
     ).data;
     const widerRun = await finished(wider.id);
     expect(widerRun.metrics?.bars).toBe(180);
     expect(adapter.klineCalls.slice(calls + 1)).toEqual([
-      { symbol: 'BTCUSDT', interval: '1m', startTime: NOW - 6 * HOUR, endTime: NOW - 5 * HOUR - 1 },
+      { symbol: 'BTCUSDT', interval: '1m', startTime: NOW - 3 * HOUR, endTime: NOW - 2 * HOUR - 1 },
     ]);
 
     const list = BacktestListResponseSchema.parse((await get('/api/v1/backtests')).json()).data;
@@ -337,7 +347,7 @@ describe('backtest jobs against the simulator', () => {
       { interval: '1w' },
       'body.interval: interval must be one of 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d for a backtest',
     ],
-    [{ endTime: NOW - 9 * HOUR }, 'body.endTime: endTime must be after startTime'],
+    [{ endTime: NOW - 6 * HOUR }, 'body.endTime: endTime must be after startTime'],
     [
       { startTime: NOW - 400 * 24 * HOUR, endTime: NOW - HOUR },
       'Invalid backtest: endTime: the range holds 575940 1m bars; a backtest takes at most 525600',

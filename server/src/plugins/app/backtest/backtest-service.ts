@@ -15,6 +15,7 @@ import {
 import {
   builtInStrategies,
   EngineInputError,
+  type FundingRates,
   intervalToMs,
   type RunSettings,
   resolveBrokerConfig,
@@ -30,6 +31,7 @@ import type { BacktestTask } from './backtest-protocol';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { chartCandles } from './backtest-result';
 import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
+import { fundingHistory } from './funding-history';
 import { type FetchProgress, KlineCache, type KlineSeriesKey } from './kline-cache';
 import { Throttle } from './throttle';
 
@@ -53,7 +55,7 @@ interface StoredSettings {
 
 export interface BacktestServiceDeps {
   db: Database;
-  exchange: Pick<ExchangeAdapter, 'klines' | 'symbolInfo'>;
+  exchange: Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory'>;
   /** Exchange environment name: the kline cache key */
   exchangeEnv: string;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
@@ -345,6 +347,21 @@ export class BacktestService {
         }
         throw err;
       }
+      // Funding at the rates the exchange actually settled (the engine's constant 0.01 % only where it has none)
+      let fundingRates: FundingRates | undefined;
+      if (settings.run.broker?.fundingRate !== 0) {
+        try {
+          fundingRates = await fundingHistory(this.deps.exchange, row.symbol, settings.span, signal);
+        } catch (err) {
+          if (signal.aborted) return;
+          const reason = exchangeHttpError(err);
+          if (reason instanceof HttpError) {
+            await fail(`Could not fetch ${row.symbol} funding rates from the exchange: ${reason.message}`);
+            return;
+          }
+          throw err;
+        }
+      }
       if (bars.openTime.length === 0) {
         await fail(
           `The exchange has no ${row.symbol} ${row.interval} bars between ${new Date(settings.span.start).toISOString()} ` +
@@ -357,7 +374,7 @@ export class BacktestService {
       const task: BacktestTask = {
         strategy: row.strategy,
         params,
-        settings: settings.run,
+        settings: fundingRates ? { ...settings.run, fundingRates } : settings.run,
         intervalMs: settings.intervalMs,
         ...bars,
         maxEquityPoints: BACKTEST_MAX_EQUITY_POINTS,
