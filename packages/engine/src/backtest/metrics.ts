@@ -34,6 +34,8 @@ export interface MetricsInput {
   length: number;
   intervalMs: number;
   initialBalance: number;
+  /** The curve's maximum drawdown when it was tracked while writing it (EquityCurve); scanned from `equity` if absent */
+  maxDrawdown?: number;
   /** Closed trades, or just their counts and sums (sweeps keep no trade list) */
   trades: readonly Trade[] | TradeStats;
   barsInPosition: number;
@@ -71,7 +73,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
   const annualisedReturn =
     finalEquity <= 0 ? -1 : years > 0 ? (finalEquity / initialBalance) ** (1 / years) - 1 : 0;
 
-  const maxDrawdown = maxDrawdownOf(equity, n, initialBalance);
+  const maxDrawdown = input.maxDrawdown ?? maxDrawdownOf(equity, n, initialBalance);
 
   // Returns sampled once a day when there are at least two days, otherwise per bar
   const step = n * intervalMs >= 2 * DAY_MS ? Math.max(1, Math.round(DAY_MS / intervalMs)) : 1;

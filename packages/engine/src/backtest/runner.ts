@@ -12,6 +12,7 @@ import type { LeverageBracket } from '../futures/brackets';
 import type { StrategyType } from '../strategy/registry';
 import type { PrepareCache } from '../strategy/strategy';
 import { StrategyDriver } from '../strategy/strategy-driver';
+import { EquityCurve } from './equity-curve';
 import { computeMetrics, type Metrics } from './metrics';
 
 /** Account settings plus optional exchange data (leverage brackets, historical funding rates) */
@@ -100,6 +101,7 @@ export function runBacktest(
   const runner = new StrategyRunner(type, params, bars, config, keep);
   const broker = runner.broker;
   const close = bars.close;
+  const curve = new EquityCurve(equity, config.initialBalance);
   runner.prepare(options.prepareCache);
   // The strategy sees every bar it asked for and every bar with a fill; the broker sees every bar
   let wake = 0;
@@ -110,10 +112,10 @@ export function runBacktest(
       runner.react(i);
       wake = runner.idleUntil(i);
     }
-    equity[i] = broker.walletBalance + broker.positionQty * ((close[i] as number) - broker.entryPrice);
+    curve.record(i, broker.walletBalance + broker.positionQty * ((close[i] as number) - broker.entryPrice));
     i++;
     // Bars where neither the strategy nor the account can change anything run in the broker's tight loop
-    if (i < wake) i = broker.skipQuiet(i, Math.min(wake, n), equity);
+    if (i < wake) i = broker.skipQuiet(i, Math.min(wake, n), curve);
   }
   return {
     metrics: computeMetrics({
@@ -121,6 +123,7 @@ export function runBacktest(
       length: n,
       intervalMs: bars.intervalMs,
       initialBalance: config.initialBalance,
+      maxDrawdown: curve.maxDrawdown,
       trades: {
         count: broker.tradeCount,
         wins: broker.winningTrades,

@@ -1,3 +1,4 @@
+import type { EquityCurve } from '../backtest/equity-curve';
 import type { BarSeries } from '../bars/bars';
 import { assertFinite, EngineInputError } from '../errors';
 import { maxNotionalAt } from '../futures/brackets';
@@ -207,19 +208,27 @@ export class SimBroker implements OrderPort {
    * Backtest fast path: runs the quiet bars from `from` (nothing pending, no funding due, no trigger or liquidation
    * in the bar's range) up to `to`, writing their equity; returns the first bar that needs processBar.
    */
-  skipQuiet(from: number, to: number, equity: Float64Array): number {
+  skipQuiet(from: number, to: number, equity: EquityCurve): number {
     if (this.inFlightOrders.length > 0 || Number.isNaN(this.nextFunding)) return from;
     if (this.dirty) this.recomputeBounds();
     if (this.trailingCount > 0) return from;
     // Stop before the next funding bar (found by binary search, not by reading every bar's time)
     const end = Math.min(to, this.fundingBar(from));
-    const wallet = this.walletBalance;
     const qty = this.positionQty;
     if (qty === 0 && this.downMax === Number.NEGATIVE_INFINITY && this.upMin === Number.POSITIVE_INFINITY) {
-      equity.fill(wallet, from, end);
+      equity.recordConstant(from, end, this.walletBalance);
       return end;
     }
-    const j = quietRun(this.bars, from, end, this.downMax, this.upMin, wallet, qty, this.entryPrice, equity);
+    const j = equity.recordQuiet(
+      this.bars,
+      from,
+      end,
+      this.downMax,
+      this.upMin,
+      this.walletBalance,
+      qty,
+      this.entryPrice,
+    );
     if (qty !== 0) this.barsInPosition += j - from;
     return j;
   }
@@ -696,46 +705,4 @@ export class SimBroker implements OrderPort {
     order.closedAt = this.time;
     if (this.retainHistory) this.closedOrders.push(order);
   }
-}
-
-/**
- * The quiet-bar loop: writes equity until a bar's range reaches a trigger. A leaf function reading three columns,
- * so V8 keeps one optimised version of it across runs.
- */
-function quietRun(
-  bars: BarSeries,
-  from: number,
-  to: number,
-  down: number,
-  up: number,
-  wallet: number,
-  qty: number,
-  entry: number,
-  equity: Float64Array,
-): number {
-  const close = bars.close;
-  // One-sided variants read one range column instead of two (these loops are memory-bound)
-  if (up === Number.POSITIVE_INFINITY) {
-    const low = bars.low;
-    for (let j = from; j < to; j++) {
-      if ((low[j] as number) <= down) return j;
-      equity[j] = wallet + qty * ((close[j] as number) - entry);
-    }
-    return to;
-  }
-  if (down === Number.NEGATIVE_INFINITY) {
-    const high = bars.high;
-    for (let j = from; j < to; j++) {
-      if ((high[j] as number) >= up) return j;
-      equity[j] = wallet + qty * ((close[j] as number) - entry);
-    }
-    return to;
-  }
-  const low = bars.low;
-  const high = bars.high;
-  for (let j = from; j < to; j++) {
-    if ((low[j] as number) <= down || (high[j] as number) >= up) return j;
-    equity[j] = wallet + qty * ((close[j] as number) - entry);
-  }
-  return to;
 }
