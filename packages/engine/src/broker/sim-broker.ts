@@ -678,11 +678,12 @@ export class SimBroker implements OrderPort {
       this.winningTrades++;
       this.grossProfit += net;
     } else this.grossLoss -= net;
+    const side = this.tSide;
     this.tSide = 0;
     if (!this.retainHistory) return;
     this.trades.push(
       Object.freeze({
-        side: this.tSide > 0 ? 'long' : 'short',
+        side: side > 0 ? 'long' : 'short',
         entryTime: this.tEntryTime,
         exitTime: this.time,
         entryPrice: this.tEntryValue / this.tEntryQty,
