@@ -168,11 +168,17 @@ export class SimBroker implements OrderPort {
   }
 
   cancel(orderId: number): boolean {
-    for (const list of [this.inFlightOrders, this.openOrders]) {
-      const at = list.findIndex((o) => o.id === orderId);
-      if (at >= 0) {
+    if (this.cancelIn(this.inFlightOrders, orderId) || this.cancelIn(this.openOrders, orderId)) {
+      this.dirty = true;
+      return true;
+    }
+    return false;
+  }
+
+  private cancelIn(list: Order[], orderId: number): boolean {
+    for (let at = 0; at < list.length; at++) {
+      if ((list[at] as Order).id === orderId) {
         this.close(list, at, 'canceled', '');
-        this.dirty = true;
         return true;
       }
     }
@@ -344,10 +350,14 @@ export class SimBroker implements OrderPort {
       }
       this.inFlightOrders.shift();
       order.status = 'open';
-      this.openOrders.push(order);
       this.dirty = true;
-      if (order.type === 'market') this.fire(order, open, 'taker');
-      else if (order.type === 'limit' && (buy ? order.price >= open : order.price <= open)) {
+      // A market order fills at once: it never rests, so it skips the open list (fire finds it in no list)
+      if (order.type === 'market') {
+        this.fire(order, open, 'taker');
+        continue;
+      }
+      this.openOrders.push(order);
+      if (order.type === 'limit' && (buy ? order.price >= open : order.price <= open)) {
         // Marketable limit: takes liquidity at the open
         this.fire(order, open, 'taker');
       } else if (order.type === 'trailing-stop-market' && Number.isNaN(order.activationPrice)) {
@@ -485,12 +495,18 @@ export class SimBroker implements OrderPort {
   private fire(order: Order, price: number, liquidity: 'maker' | 'taker'): void {
     const cfg = this.config;
     const dir = order.side === 'buy' ? 1 : -1;
-    const at = this.openOrders.indexOf(order);
+    const at = order.type === 'market' ? -1 : this.openOrders.indexOf(order);
     const pos = this.positionQty;
     let qty = order.closePosition ? Math.abs(pos) : order.quantity - order.filledQty;
     if (order.reduceOnly) {
       if (pos === 0 || Math.sign(pos) === dir) {
-        this.close(this.openOrders, at, 'expired', 'reduce-only order would not reduce the position (-2022)');
+        this.close(
+          this.openOrders,
+          at,
+          'expired',
+          'reduce-only order would not reduce the position (-2022)',
+          order,
+        );
         return;
       }
       qty = Math.min(qty, Math.abs(pos));
@@ -513,20 +529,21 @@ export class SimBroker implements OrderPort {
           at,
           'rejected',
           'position would exceed the maximum notional at this leverage (-2027)',
+          order,
         );
         return;
       }
       const rate = liquidity === 'maker' ? cfg.makerFee : cfg.takerFee;
       const required = (increase * fillPrice) / this.leverage + qty * fillPrice * rate;
       if (required > this.available(fillPrice, qty - increase) + 1e-9) {
-        this.close(this.openOrders, at, 'rejected', 'margin is insufficient (-2019)');
+        this.close(this.openOrders, at, 'rejected', 'margin is insufficient (-2019)', order);
         return;
       }
     }
     this.applyFill(order.id, order.tag, dir, qty, fillPrice, liquidity);
     order.filledQty += qty;
     order.avgFillPrice = fillPrice;
-    this.close(this.openOrders, at, 'filled', '');
+    this.close(this.openOrders, at, 'filled', '', order);
   }
 
   /**
@@ -717,11 +734,19 @@ export class SimBroker implements OrderPort {
     );
   }
 
-  private close(list: Order[], at: number, status: Order['status'], reason: string): void {
-    const order = list[at] as Order;
-    // Shift down by hand: splice would allocate the array of removed orders on every fill
-    for (let k = at + 1; k < list.length; k++) list[k - 1] = list[k] as Order;
-    list.pop();
+  /** Closes `order` and removes it from `list` where it sits at `at` (−1: in no list, a market order firing) */
+  private close(
+    list: Order[],
+    at: number,
+    status: Order['status'],
+    reason: string,
+    order = list[at] as Order,
+  ): void {
+    if (at >= 0) {
+      // Shift down by hand: splice would allocate the array of removed orders on every fill
+      for (let k = at + 1; k < list.length; k++) list[k - 1] = list[k] as Order;
+      list.pop();
+    }
     order.status = status;
     order.reason = reason;
     order.closedAt = this.time;
