@@ -6,13 +6,11 @@ import type { BarSeries } from '../bars/bars';
  * Writing and scanning the curve are both memory-bound passes over the whole run; tracking the drawdown in the
  * writing pass costs almost nothing (the loop waits on memory anyway), where a second pass in the metrics cost as
  * much as the reference loop of the benchmark. The arithmetic is exactly `maxDrawdownOf`'s in metrics.ts, in the
- * same bar order, so the figure is the same double.
+ * same bar order, so the figure is the same double. The peak starts at the (positive) initial balance.
  */
 export class EquityCurve {
   /** Highest equity so far (starts at the initial balance) */
   peak: number;
-  /** Equity at which the current fall from `peak` would set a new maximum drawdown */
-  floor: number;
   /** Largest peak-to-trough fall so far, as a fraction of the peak */
   maxDrawdown = 0;
 
@@ -21,19 +19,14 @@ export class EquityCurve {
     initialBalance: number,
   ) {
     this.peak = initialBalance;
-    this.floor = initialBalance;
   }
 
   /** Equity of bar i */
   record(i: number, equity: number): void {
     this.values[i] = equity;
-    if (equity > this.peak) {
-      this.peak = equity;
-      this.floor = equity * (1 - this.maxDrawdown);
-    } else if (equity < this.floor) {
-      this.maxDrawdown = this.peak > 0 ? (this.peak - equity) / this.peak : 1;
-      this.floor = equity;
-    }
+    const peak = Math.max(this.peak, equity);
+    this.peak = peak;
+    this.maxDrawdown = Math.max(this.maxDrawdown, (peak - equity) / peak);
   }
 
   /** The same equity for bars [from, to) (flat account, nothing pending): one drawdown step covers them all */
@@ -84,23 +77,16 @@ function quietRun(
 ): number {
   const values = curve.values;
   let peak = curve.peak;
-  let floor = curve.floor;
   let maxDrawdown = curve.maxDrawdown;
   let j = from;
   for (; j < to; j++) {
     if ((below[j] as number) <= down || (above[j] as number) >= up) break;
     const e = wallet + qty * ((close[j] as number) - entry);
     values[j] = e;
-    if (e > peak) {
-      peak = e;
-      floor = e * (1 - maxDrawdown);
-    } else if (e < floor) {
-      maxDrawdown = peak > 0 ? (peak - e) / peak : 1;
-      floor = e;
-    }
+    peak = Math.max(peak, e);
+    maxDrawdown = Math.max(maxDrawdown, (peak - e) / peak);
   }
   curve.peak = peak;
-  curve.floor = floor;
   curve.maxDrawdown = maxDrawdown;
   return j;
 }
