@@ -675,7 +675,7 @@ export class SimBroker implements OrderPort {
     liquidity: Fill['liquidity'],
     realizedPnl: number,
   ): void {
-    const fill: Fill = {
+    const fill: Fill = Object.freeze({
       orderId,
       tag,
       time: this.time,
@@ -687,10 +687,8 @@ export class SimBroker implements OrderPort {
       liquidity,
       realizedPnl,
       positionAfter: this.positionQty,
-    };
-    // Kept fills are shared by the strategy, the result and live callers: frozen so none can change the record.
-    // Unkept ones (sweeps) only reach the strategy's onFill, and freezing costs more than the rest of a fill.
-    if (this.retainHistory) this.fills.push(Object.freeze(fill));
+    });
+    if (this.retainHistory) this.fills.push(fill);
     this.newFills.push(fill);
   }
 
