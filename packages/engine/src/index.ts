@@ -45,8 +45,16 @@ export type { BollingerColumns, BollingerResult } from './indicators/volatility/
 export { Bollinger, bollingerBatch } from './indicators/volatility/bollinger/bollinger';
 export { Vwap, vwapBatch } from './indicators/volume/vwap/vwap';
 export { roundMoney, roundToStep, stepDecimals } from './math/rounding';
-export type { Objective, ParamSpace, SweepResult } from './optimise/sweep';
-export { expandGrid, OBJECTIVES, rankResults, runCombos, runSweep, score } from './optimise/sweep';
+export type { Objective, ParamSpace, SweepResult, SweepScratch } from './optimise/sweep';
+export {
+  expandGrid,
+  OBJECTIVES,
+  rankResults,
+  runCombos,
+  runSweep,
+  score,
+  sweepScratch,
+} from './optimise/sweep';
 export type {
   SweepFn,
   SweepWindow,

@@ -34,6 +34,8 @@ export interface MetricsInput {
   length: number;
   intervalMs: number;
   initialBalance: number;
+  /** The curve's maximum drawdown when it was tracked while writing it (EquityCurve); scanned from `equity` if absent */
+  maxDrawdown?: number;
   /** Closed trades, or just their counts and sums (sweeps keep no trade list) */
   trades: readonly Trade[] | TradeStats;
   barsInPosition: number;
@@ -71,7 +73,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
   const annualisedReturn =
     finalEquity <= 0 ? -1 : years > 0 ? (finalEquity / initialBalance) ** (1 / years) - 1 : 0;
 
-  const maxDrawdown = maxDrawdownOf(equity, n, initialBalance);
+  const maxDrawdown = input.maxDrawdown ?? maxDrawdownOf(equity, n, initialBalance);
 
   // Returns sampled once a day when there are at least two days, otherwise per bar
   const step = n * intervalMs >= 2 * DAY_MS ? Math.max(1, Math.round(DAY_MS / intervalMs)) : 1;
@@ -121,21 +123,16 @@ export function computeMetrics(input: MetricsInput): Metrics {
 /**
  * Largest peak-to-trough fall as a fraction of the peak. A leaf function with nothing after its loop, so V8's
  * optimised code for it stays valid across calls (long loops in big once-called functions keep deoptimising).
- * Divides only when a new worst point appears: `floor` is the equity that would match the current drawdown.
+ * Branch-free (Math.max compiles to a max instruction): on a falling curve a new worst point comes every few bars
+ * and the branchy form mispredicted at half its bars. EquityCurve tracks the same figure with the same arithmetic.
  */
 function maxDrawdownOf(equity: Float64Array, n: number, initial: number): number {
   let peak = initial;
   let maxDrawdown = 0;
-  let floor = peak;
   for (let i = 0; i < n; i++) {
     const e = equity[i] as number;
-    if (e > peak) {
-      peak = e;
-      floor = peak * (1 - maxDrawdown);
-    } else if (e < floor) {
-      maxDrawdown = peak > 0 ? (peak - e) / peak : 1;
-      floor = e;
-    }
+    peak = Math.max(peak, e);
+    maxDrawdown = Math.max(maxDrawdown, (peak - e) / peak);
   }
   return maxDrawdown;
 }

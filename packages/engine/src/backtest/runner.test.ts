@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BarSeries, generateBars } from '../bars/bars';
 import { EngineInputError, StrategyError } from '../errors';
+import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
 import { strategyType } from '../strategy/registry';
 import { INTERFACE_VERSION, type StrategyContext } from '../strategy/strategy';
 import { computeMetrics } from './metrics';
-import { runBacktest } from './runner';
+import { LiveSession, runBacktest } from './runner';
 
 const T0 = Date.UTC(2025, 0, 1, 1, 0);
 
@@ -91,6 +92,68 @@ describe('runner guard rails', () => {
       /bar 1 open must be a finite number/,
     );
   });
+});
+
+describe('funding in the quiet-bar loop', () => {
+  /** Copies `full` into a series declared as 1m, keeping the bars `keep` accepts */
+  function copy(full: BarSeries, keep: (i: number) => boolean): BarSeries {
+    const bars = new BarSeries(60_000, full.length);
+    for (let i = 0; i < full.length; i++) {
+      if (!keep(i)) continue;
+      bars.append(
+        full.openTime[i] as number,
+        full.open[i] as number,
+        full.high[i] as number,
+        full.low[i] as number,
+        full.close[i] as number,
+        full.volume[i] as number,
+      );
+    }
+    return bars;
+  }
+
+  it.each([
+    ['on evenly spaced bars', generateBars({ seed: 3, count: 6_000, startTime: T0, volatility: 0.002 })],
+    // Every 8 hours a 30-minute hole covers the funding time (T0 is 01:00, so 08:00 is bar 420 of each 480)
+    [
+      'after a gap in the data',
+      copy(
+        generateBars({ seed: 3, count: 6_000, startTime: T0, volatility: 0.002 }),
+        (i) => i % 480 < 400 || i % 480 >= 430,
+      ),
+    ],
+    // Bars closer together than the declared interval: the bar index the interval predicts is too early
+    [
+      'when bars come faster than the declared interval',
+      copy(
+        generateBars({ seed: 3, count: 6_000, startTime: T0, volatility: 0.002, intervalMs: 30_000 }),
+        () => true,
+      ),
+    ],
+  ])(
+    'settles on the first bar at or after the funding time %s, exactly as bar-by-bar accounting does',
+    (_, bars) => {
+      const settings = { broker: { fundingRate: 0.001, minNotional: 5 } };
+      const params = { fast: 20, slow: 120 };
+      const backtest = runBacktest(emaCrossStrategy, params, bars, settings);
+      const live = new LiveSession(emaCrossStrategy, params, 60_000, settings);
+      const equity: number[] = [];
+      for (let i = 0; i < bars.length; i++) {
+        live.onClosedKline([
+          bars.openTime[i] as number,
+          String(bars.open[i]),
+          String(bars.high[i]),
+          String(bars.low[i]),
+          String(bars.close[i]),
+          String(bars.volume[i]),
+        ]);
+        equity.push(live.broker.equityAt(bars.close[i] as number));
+      }
+      expect(Math.abs(backtest.metrics.fundingPaid)).toBeGreaterThan(0);
+      expect(backtest.metrics.fundingPaid).toBe(live.broker.fundingPaid);
+      expect(Array.from(backtest.equity)).toEqual(equity);
+    },
+  );
 });
 
 describe('metrics', () => {

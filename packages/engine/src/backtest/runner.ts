@@ -12,6 +12,7 @@ import type { LeverageBracket } from '../futures/brackets';
 import type { StrategyType } from '../strategy/registry';
 import type { PrepareCache } from '../strategy/strategy';
 import { StrategyDriver } from '../strategy/strategy-driver';
+import { EquityCurve } from './equity-curve';
 import { computeMetrics, type Metrics } from './metrics';
 
 /** Account settings plus optional exchange data (leverage brackets, historical funding rates) */
@@ -100,27 +101,16 @@ export function runBacktest(
   const runner = new StrategyRunner(type, params, bars, config, keep);
   const broker = runner.broker;
   const close = bars.close;
+  const curve = new EquityCurve(equity, config.initialBalance);
   runner.prepare(options.prepareCache);
-  // The strategy sees every bar it asked for and every bar with a fill; the broker sees every bar
-  let wake = 0;
-  let i = 0;
-  while (i < n) {
-    broker.processBar(i);
-    if (i >= wake || broker.newFills.length > 0) {
-      runner.react(i);
-      wake = runner.idleUntil(i);
-    }
-    equity[i] = broker.walletBalance + broker.positionQty * ((close[i] as number) - broker.entryPrice);
-    i++;
-    // Bars where neither the strategy nor the account can change anything run in the broker's tight loop
-    if (i < wake) i = broker.skipQuiet(i, Math.min(wake, n), equity);
-  }
+  drive(runner, broker, curve, close, n);
   return {
     metrics: computeMetrics({
       equity,
       length: n,
       intervalMs: bars.intervalMs,
       initialBalance: config.initialBalance,
+      maxDrawdown: curve.maxDrawdown,
       trades: {
         count: broker.tradeCount,
         wins: broker.winningTrades,
@@ -139,6 +129,33 @@ export function runBacktest(
       ? [...broker.closedOrders, ...broker.openOrders, ...broker.inFlightOrders].sort((a, b) => a.id - b.id)
       : [],
   };
+}
+
+/**
+ * The backtest loop. The strategy sees every bar it asked for and every bar with a fill; the broker sees every bar.
+ * A leaf function with nothing after its loop: runBacktest is called once per run and would otherwise be entered
+ * through on-stack replacement each time, its code after the loop deoptimising run after run in a sweep.
+ */
+function drive(
+  runner: StrategyRunner,
+  broker: SimBroker,
+  curve: EquityCurve,
+  close: Float64Array,
+  n: number,
+): void {
+  let wake = 0;
+  let i = 0;
+  while (i < n) {
+    broker.processBar(i);
+    if (i >= wake || broker.newFills.length > 0) {
+      runner.react(i);
+      wake = runner.idleUntil(i);
+    }
+    curve.record(i, broker.walletBalance + broker.positionQty * ((close[i] as number) - broker.entryPrice));
+    i++;
+    // Bars where neither the strategy nor the account can change anything run in the broker's tight loop
+    if (i < wake) i = broker.skipQuiet(i, Math.min(wake, n), curve);
+  }
 }
 
 /** What one closed bar produced in a live session */

@@ -316,6 +316,7 @@ describe('SimBroker orders', () => {
     expect(b.positionQty).toBe(-2);
     expect(b.entryPrice).toBe(110);
     expect(b.trades).toHaveLength(1);
+    expect(b.trades[0]?.side).toBe('long');
     expect(b.trades[0]?.realizedPnl).toBeCloseTo(10, 12);
   });
 });

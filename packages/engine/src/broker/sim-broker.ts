@@ -1,3 +1,4 @@
+import type { EquityCurve } from '../backtest/equity-curve';
 import type { BarSeries } from '../bars/bars';
 import { assertFinite, EngineInputError } from '../errors';
 import { maxNotionalAt } from '../futures/brackets';
@@ -48,6 +49,8 @@ export class SimBroker implements OrderPort {
   /** Fills since the runner last drained them (handed to the strategy's onFill) */
   readonly newFills: Fill[] = [];
 
+  /** Largest position notional the brackets allow at the current leverage (set with the leverage) */
+  private maxNotional: number;
   private readonly qtyRounder: StepRounder;
   private readonly priceRounder: StepRounder;
   private nextOrderId = 1;
@@ -82,6 +85,7 @@ export class SimBroker implements OrderPort {
   ) {
     this.walletBalance = config.initialBalance;
     this.leverage = config.leverage;
+    this.maxNotional = maxNotionalAt(config.brackets, config.leverage);
     this.qtyRounder = new StepRounder(config.stepSize);
     this.priceRounder = new StepRounder(config.tickSize);
   }
@@ -105,6 +109,7 @@ export class SimBroker implements OrderPort {
     }
     if (this.positionQty !== 0) throw new EngineInputError('leverage can only change while flat');
     this.leverage = leverage;
+    this.maxNotional = maxNotionalAt(this.config.brackets, leverage);
   }
 
   submit(request: OrderRequest): OrderView {
@@ -163,11 +168,17 @@ export class SimBroker implements OrderPort {
   }
 
   cancel(orderId: number): boolean {
-    for (const list of [this.inFlightOrders, this.openOrders]) {
-      const at = list.findIndex((o) => o.id === orderId);
-      if (at >= 0) {
+    if (this.cancelIn(this.inFlightOrders, orderId) || this.cancelIn(this.openOrders, orderId)) {
+      this.dirty = true;
+      return true;
+    }
+    return false;
+  }
+
+  private cancelIn(list: Order[], orderId: number): boolean {
+    for (let at = 0; at < list.length; at++) {
+      if ((list[at] as Order).id === orderId) {
         this.close(list, at, 'canceled', '');
-        this.dirty = true;
         return true;
       }
     }
@@ -207,35 +218,56 @@ export class SimBroker implements OrderPort {
    * Backtest fast path: runs the quiet bars from `from` (nothing pending, no funding due, no trigger or liquidation
    * in the bar's range) up to `to`, writing their equity; returns the first bar that needs processBar.
    */
-  skipQuiet(from: number, to: number, equity: Float64Array): number {
+  skipQuiet(from: number, to: number, equity: EquityCurve): number {
     if (this.inFlightOrders.length > 0 || Number.isNaN(this.nextFunding)) return from;
     if (this.dirty) this.recomputeBounds();
     if (this.trailingCount > 0) return from;
     // Stop before the next funding bar (found by binary search, not by reading every bar's time)
     const end = Math.min(to, this.fundingBar(from));
-    const wallet = this.walletBalance;
     const qty = this.positionQty;
     if (qty === 0 && this.downMax === Number.NEGATIVE_INFINITY && this.upMin === Number.POSITIVE_INFINITY) {
-      equity.fill(wallet, from, end);
+      equity.recordConstant(from, end, this.walletBalance);
       return end;
     }
-    const j = quietRun(this.bars, from, end, this.downMax, this.upMin, wallet, qty, this.entryPrice, equity);
+    const j = equity.recordQuiet(
+      this.bars,
+      from,
+      end,
+      this.downMax,
+      this.upMin,
+      this.walletBalance,
+      qty,
+      this.entryPrice,
+    );
     if (qty !== 0) this.barsInPosition += j - from;
     return j;
   }
 
   /** Index of the first bar at or after `from` whose open time reaches the next funding time (cached per funding) */
   private fundingBar(from: number): number {
-    if (this.fundingBarFor === this.nextFunding && this.fundingBarIndex >= from) return this.fundingBarIndex;
+    const target = this.nextFunding;
+    if (this.fundingBarFor === target && this.fundingBarIndex >= from) return this.fundingBarIndex;
     const time = this.bars.openTime;
+    const n = this.bars.length;
     let lo = from;
-    let hi = this.bars.length;
+    let hi = n;
+    // Bars are evenly spaced unless the data has gaps: check the bar the interval predicts first. A blind binary
+    // search over a long series costs ~20 cache misses, once per funding period of every run of a sweep
+    if (from < n) {
+      const guess = from + Math.ceil((target - (time[from] as number)) / this.bars.intervalMs);
+      if (guess > from && guess <= n) {
+        if ((time[guess - 1] as number) < target) {
+          lo = guess;
+          if (guess < n && (time[guess] as number) >= target) hi = guess;
+        } else hi = guess - 1;
+      }
+    }
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((time[mid] as number) < this.nextFunding) lo = mid + 1;
+      if ((time[mid] as number) < target) lo = mid + 1;
       else hi = mid;
     }
-    this.fundingBarFor = this.nextFunding;
+    this.fundingBarFor = target;
     this.fundingBarIndex = lo;
     return lo;
   }
@@ -318,10 +350,14 @@ export class SimBroker implements OrderPort {
       }
       this.inFlightOrders.shift();
       order.status = 'open';
-      this.openOrders.push(order);
       this.dirty = true;
-      if (order.type === 'market') this.fire(order, open, 'taker');
-      else if (order.type === 'limit' && (buy ? order.price >= open : order.price <= open)) {
+      // A market order fills at once: it never rests, so it skips the open list (fire finds it in no list)
+      if (order.type === 'market') {
+        this.fire(order, open, 'taker');
+        continue;
+      }
+      this.openOrders.push(order);
+      if (order.type === 'limit' && (buy ? order.price >= open : order.price <= open)) {
         // Marketable limit: takes liquidity at the open
         this.fire(order, open, 'taker');
       } else if (order.type === 'trailing-stop-market' && Number.isNaN(order.activationPrice)) {
@@ -459,12 +495,18 @@ export class SimBroker implements OrderPort {
   private fire(order: Order, price: number, liquidity: 'maker' | 'taker'): void {
     const cfg = this.config;
     const dir = order.side === 'buy' ? 1 : -1;
-    const at = this.openOrders.indexOf(order);
+    const at = order.type === 'market' ? -1 : this.openOrders.indexOf(order);
     const pos = this.positionQty;
     let qty = order.closePosition ? Math.abs(pos) : order.quantity - order.filledQty;
     if (order.reduceOnly) {
       if (pos === 0 || Math.sign(pos) === dir) {
-        this.close(this.openOrders, at, 'expired', 'reduce-only order would not reduce the position (-2022)');
+        this.close(
+          this.openOrders,
+          at,
+          'expired',
+          'reduce-only order would not reduce the position (-2022)',
+          order,
+        );
         return;
       }
       qty = Math.min(qty, Math.abs(pos));
@@ -481,26 +523,27 @@ export class SimBroker implements OrderPort {
     const increase = pos === 0 || Math.sign(pos) === dir ? qty : Math.max(0, qty - Math.abs(pos));
     if (increase > 0) {
       const sizeAfter = pos === 0 || Math.sign(pos) === dir ? Math.abs(pos) + qty : increase;
-      if (sizeAfter * fillPrice > maxNotionalAt(cfg.brackets, this.leverage)) {
+      if (sizeAfter * fillPrice > this.maxNotional) {
         this.close(
           this.openOrders,
           at,
           'rejected',
           'position would exceed the maximum notional at this leverage (-2027)',
+          order,
         );
         return;
       }
       const rate = liquidity === 'maker' ? cfg.makerFee : cfg.takerFee;
       const required = (increase * fillPrice) / this.leverage + qty * fillPrice * rate;
       if (required > this.available(fillPrice, qty - increase) + 1e-9) {
-        this.close(this.openOrders, at, 'rejected', 'margin is insufficient (-2019)');
+        this.close(this.openOrders, at, 'rejected', 'margin is insufficient (-2019)', order);
         return;
       }
     }
     this.applyFill(order.id, order.tag, dir, qty, fillPrice, liquidity);
     order.filledQty += qty;
     order.avgFillPrice = fillPrice;
-    this.close(this.openOrders, at, 'filled', '');
+    this.close(this.openOrders, at, 'filled', '', order);
   }
 
   /**
@@ -669,11 +712,12 @@ export class SimBroker implements OrderPort {
       this.winningTrades++;
       this.grossProfit += net;
     } else this.grossLoss -= net;
+    const side = this.tSide;
     this.tSide = 0;
     if (!this.retainHistory) return;
     this.trades.push(
       Object.freeze({
-        side: this.tSide > 0 ? 'long' : 'short',
+        side: side > 0 ? 'long' : 'short',
         entryTime: this.tEntryTime,
         exitTime: this.time,
         entryPrice: this.tEntryValue / this.tEntryQty,
@@ -688,54 +732,22 @@ export class SimBroker implements OrderPort {
     );
   }
 
-  private close(list: Order[], at: number, status: Order['status'], reason: string): void {
-    const order = list[at] as Order;
-    list.splice(at, 1);
+  /** Closes `order` and removes it from `list` where it sits at `at` (−1: in no list, a market order firing) */
+  private close(
+    list: Order[],
+    at: number,
+    status: Order['status'],
+    reason: string,
+    order = list[at] as Order,
+  ): void {
+    if (at >= 0) {
+      // Shift down by hand: splice would allocate the array of removed orders on every fill
+      for (let k = at + 1; k < list.length; k++) list[k - 1] = list[k] as Order;
+      list.pop();
+    }
     order.status = status;
     order.reason = reason;
     order.closedAt = this.time;
     if (this.retainHistory) this.closedOrders.push(order);
   }
-}
-
-/**
- * The quiet-bar loop: writes equity until a bar's range reaches a trigger. A leaf function reading three columns,
- * so V8 keeps one optimised version of it across runs.
- */
-function quietRun(
-  bars: BarSeries,
-  from: number,
-  to: number,
-  down: number,
-  up: number,
-  wallet: number,
-  qty: number,
-  entry: number,
-  equity: Float64Array,
-): number {
-  const close = bars.close;
-  // One-sided variants read one range column instead of two (these loops are memory-bound)
-  if (up === Number.POSITIVE_INFINITY) {
-    const low = bars.low;
-    for (let j = from; j < to; j++) {
-      if ((low[j] as number) <= down) return j;
-      equity[j] = wallet + qty * ((close[j] as number) - entry);
-    }
-    return to;
-  }
-  if (down === Number.NEGATIVE_INFINITY) {
-    const high = bars.high;
-    for (let j = from; j < to; j++) {
-      if ((high[j] as number) >= up) return j;
-      equity[j] = wallet + qty * ((close[j] as number) - entry);
-    }
-    return to;
-  }
-  const low = bars.low;
-  const high = bars.high;
-  for (let j = from; j < to; j++) {
-    if ((low[j] as number) <= down || (high[j] as number) >= up) return j;
-    equity[j] = wallet + qty * ((close[j] as number) - entry);
-  }
-  return to;
 }

@@ -1,4 +1,4 @@
-import { bracketFor, type LeverageBracket } from './brackets';
+import type { LeverageBracket } from './brackets';
 
 /** Inputs of Binance's liquidation price formula for a one-way (BOTH) position */
 export interface LiquidationInput {
@@ -44,13 +44,22 @@ export function liquidationPriceOneWay(
   const side = qty > 0 ? 1 : -1;
   const pos = Math.abs(qty);
   const base = walletBalance - otherMaintMargin + otherUnrealizedPnl;
-  let bracket = bracketFor(brackets, pos * entryPrice);
+  // Runs on every fill and funding payment: plain index loops over the table
+  let k = bracketIndex(brackets, pos * entryPrice);
   let lp = 0;
   for (let iter = 0; iter < brackets.length + 1; iter++) {
+    const bracket = brackets[k] as LeverageBracket;
     lp = (base + bracket.cum - side * pos * entryPrice) / (pos * bracket.maintMarginRatio - side * pos);
-    const at = bracketFor(brackets, pos * Math.max(lp, 0));
-    if (at === bracket) break;
-    bracket = at;
+    const at = bracketIndex(brackets, pos * Math.max(lp, 0));
+    if (at === k) break;
+    k = at;
   }
   return Math.max(lp, 0);
+}
+
+/** Index of the bracket where floor < notional ≤ cap (the first for 0, the last beyond the table), as bracketFor */
+function bracketIndex(brackets: readonly LeverageBracket[], notional: number): number {
+  const last = brackets.length - 1;
+  for (let k = 0; k < last; k++) if (notional <= (brackets[k] as LeverageBracket).notionalCap) return k;
+  return last;
 }

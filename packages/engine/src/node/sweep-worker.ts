@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { BarSeries } from '../bars/bars';
-import { runCombos } from '../optimise/sweep';
+import { runCombos, type SweepScratch, sweepScratch } from '../optimise/sweep';
 import { getBuiltInStrategy } from '../strategies/built-in';
 import type { SweepJob, SweepReply, SweepTask } from './sweep-protocol';
 
@@ -23,16 +23,24 @@ function window(start: number, end: number): BarSeries {
   return bars;
 }
 
-let cached = { start: -1, end: -1, bars: window(0, 0) };
+// The current window's bars and scratch (equity buffer, batch columns), kept across batches over the same window
+let cached: { start: number; end: number; bars: BarSeries; scratch: SweepScratch } | null = null;
 
 const port = parentPort;
 if (!port) throw new Error('sweep-worker must run as a worker thread');
 port.on('message', (task: SweepTask) => {
   try {
-    if (cached.start !== task.start || cached.end !== task.end) {
-      cached = { start: task.start, end: task.end, bars: window(task.start, task.end) };
+    if (cached === null || cached.start !== task.start || cached.end !== task.end) {
+      const bars = window(task.start, task.end);
+      cached = { start: task.start, end: task.end, bars, scratch: sweepScratch(bars) };
     }
-    const results = runCombos(getBuiltInStrategy(job.strategyId), task.combos, cached.bars, job.settings);
+    const results = runCombos(
+      getBuiltInStrategy(job.strategyId),
+      task.combos,
+      cached.bars,
+      job.settings,
+      cached.scratch,
+    );
     const reply: SweepReply = { results, error: null };
     port.postMessage(reply);
   } catch (error) {

@@ -3,6 +3,7 @@ import { type RunSettings, runBacktest } from '../backtest/runner';
 import type { BarSeries } from '../bars/bars';
 import { EngineInputError } from '../errors';
 import type { StrategyType } from '../strategy/registry';
+import type { PrepareCache } from '../strategy/strategy';
 
 /** Values to try per parameter; parameters not listed keep their base value */
 export type ParamSpace = Readonly<Record<string, readonly (number | string | boolean)[]>>;
@@ -84,16 +85,32 @@ export function rankResults(results: readonly SweepResult[], objective: Objectiv
     .map((x) => x.r);
 }
 
+/**
+ * What the runs of a sweep over one bar series share: the equity buffer and the batch columns. A worker keeps one
+ * across its batches, so each indicator column is computed once per worker, not once per batch.
+ */
+export interface SweepScratch {
+  readonly equity: Float64Array;
+  readonly prepareCache: PrepareCache;
+}
+
+const MAX_CACHED_COLUMNS = 64;
+
+/** Scratch space for sweep runs over `bars` (the bars must not change while it is in use) */
+export function sweepScratch(bars: BarSeries): SweepScratch {
+  return { equity: new Float64Array(bars.length), prepareCache: new Map() };
+}
+
 /** Runs every combination on this thread (the node runner spreads the same work over worker threads) */
 export function runCombos(
   type: StrategyType,
   combos: readonly Record<string, unknown>[],
   bars: BarSeries,
   settings: RunSettings = {},
+  scratch: SweepScratch = sweepScratch(bars),
 ): SweepResult[] {
-  const equity = new Float64Array(bars.length);
-  // Combinations that share indicator settings share their batch columns
-  const prepareCache = new Map<string, unknown>();
+  // Bounded: a worker's cache lives for its whole share of the sweep, and a column can be as long as the bars
+  if (scratch.prepareCache.size > MAX_CACHED_COLUMNS) scratch.prepareCache.clear();
   return combos.map((params) => {
     let parsed: Record<string, unknown>;
     try {
@@ -101,10 +118,11 @@ export function runCombos(
     } catch (error) {
       return { params, metrics: null, error: error instanceof Error ? error.message : String(error) };
     }
+    // Combinations that share indicator settings share their batch columns
     const { metrics } = runBacktest(type, parsed, bars, settings, {
-      equityBuffer: equity,
+      equityBuffer: scratch.equity,
       keepDetails: false,
-      prepareCache,
+      prepareCache: scratch.prepareCache,
     });
     return { params, metrics, error: null };
   });

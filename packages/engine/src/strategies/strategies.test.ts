@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { computeMetrics } from '../backtest/metrics';
 import { LiveSession, type RunSettings, runBacktest } from '../backtest/runner';
 import { BarSeries, generateBars, type KlineRow } from '../bars/bars';
 import type { StrategyType } from '../strategy/registry';
@@ -85,55 +86,79 @@ describe('built-in strategies', () => {
     expect(() => dcaStrategy.parseParams({ takeProfit: 'x' })).toThrow(/dca params: takeProfit/);
   });
 
-  describe.each(active)('%s', (type, params) => {
-    const bars = generateBars({ seed: 7, count: 3_000, startTime: T0, volatility: 0.002 });
+  describe.each(active.map(([type, params]) => ({ id: type.id, type, params })))(
+    '$id',
+    ({ type, params }) => {
+      const bars = generateBars({ seed: 7, count: 3_000, startTime: T0, volatility: 0.002 });
 
-    it('trades and gives identical results for the same seed', () => {
-      const a = runBacktest(type, params, bars, settings);
-      const b = runBacktest(
-        type,
-        params,
-        generateBars({ seed: 7, count: 3_000, startTime: T0, volatility: 0.002 }),
-        settings,
-      );
-      expect(a.fills.length).toBeGreaterThan(5);
-      expect(b.fills).toEqual(a.fills);
-      expect(b.metrics).toEqual(a.metrics);
-      const other = runBacktest(
-        type,
-        params,
-        generateBars({ seed: 8, count: 3_000, startTime: T0, volatility: 0.002 }),
-        settings,
-      );
-      expect(other.fills).not.toEqual(a.fills);
-    });
+      it('trades and gives identical results for the same seed', () => {
+        const a = runBacktest(type, params, bars, settings);
+        const b = runBacktest(
+          type,
+          params,
+          generateBars({ seed: 7, count: 3_000, startTime: T0, volatility: 0.002 }),
+          settings,
+        );
+        expect(a.fills.length).toBeGreaterThan(5);
+        expect(b.fills).toEqual(a.fills);
+        expect(b.metrics).toEqual(a.metrics);
+        const other = runBacktest(
+          type,
+          params,
+          generateBars({ seed: 8, count: 3_000, startTime: T0, volatility: 0.002 }),
+          settings,
+        );
+        expect(other.fills).not.toEqual(a.fills);
+      });
 
-    it('makes the same trades live (bar by bar from klines) as in the backtest', () => {
-      const backtest = runBacktest(type, params, bars, settings);
-      const live = new LiveSession(type, params, 60_000, settings);
-      const liveFills = [];
-      for (let i = 0; i < bars.length; i++) {
-        const row: KlineRow = [
-          bars.openTime[i] as number,
-          String(bars.open[i]),
-          String(bars.high[i]),
-          String(bars.low[i]),
-          String(bars.close[i]),
-          String(bars.volume[i]),
-        ];
-        liveFills.push(...live.onClosedKline(row).fills);
-      }
-      expect(liveFills).toEqual(backtest.fills);
-      expect(live.broker.trades).toEqual(backtest.trades);
-    });
+      it('makes the same trades live (bar by bar from klines) as in the backtest', () => {
+        const backtest = runBacktest(type, params, bars, settings);
+        const live = new LiveSession(type, params, 60_000, settings);
+        const liveFills = [];
+        const liveEquity: number[] = [];
+        for (let i = 0; i < bars.length; i++) {
+          const row: KlineRow = [
+            bars.openTime[i] as number,
+            String(bars.open[i]),
+            String(bars.high[i]),
+            String(bars.low[i]),
+            String(bars.close[i]),
+            String(bars.volume[i]),
+          ];
+          liveFills.push(...live.onClosedKline(row).fills);
+          liveEquity.push(live.broker.equityAt(bars.close[i] as number));
+        }
+        expect(liveFills).toEqual(backtest.fills);
+        expect(live.broker.trades).toEqual(backtest.trades);
+        // The backtest writes most bars' equity in its quiet-bar loop; it must be what bar-by-bar accounting gives
+        expect(Array.from(backtest.equity)).toEqual(liveEquity);
+      });
 
-    it('does not look ahead: cutting off the future leaves past decisions unchanged', () => {
-      const full = runBacktest(type, params, bars, settings);
-      const cut = runBacktest(type, params, bars.slice(0, 1_500), settings);
-      const past = full.fills.filter((f) => f.barIndex < 1_500);
-      expect(cut.fills).toEqual(past);
-    });
-  });
+      it('tracks the same maximum drawdown while running as a scan of its equity curve', () => {
+        const { metrics, equity } = runBacktest(type, params, bars, settings);
+        const scanned = computeMetrics({
+          equity,
+          length: equity.length,
+          intervalMs: bars.intervalMs,
+          initialBalance: metrics.initialBalance,
+          trades: [],
+          barsInPosition: 0,
+          feesPaid: 0,
+          fundingPaid: 0,
+          liquidations: 0,
+        });
+        expect(metrics.maxDrawdown).toBeGreaterThan(0);
+        expect(metrics.maxDrawdown).toBe(scanned.maxDrawdown);
+      });
+
+      it('does not look ahead: cutting off the future leaves past decisions unchanged', () => {
+        const full = runBacktest(type, params, bars, settings);
+        const cut = runBacktest(type, params, bars.slice(0, 1_500), settings);
+        const past = full.fills.filter((f) => f.barIndex < 1_500);
+        expect(cut.fills).toEqual(past);
+      });
+    },
+  );
 });
 
 describe('EMA crossover on crafted paths', () => {
