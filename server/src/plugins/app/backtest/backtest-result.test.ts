@@ -63,7 +63,7 @@ describe('downsampleEquity', () => {
 });
 
 describe('describeTrades', () => {
-  it("takes side and exit reason from each trade's closing fill", () => {
+  it("takes each trade's exit reason from its closing fill", () => {
     const fills = [
       fill({ orderId: 1, side: 'buy', positionAfter: 1 }),
       fill({ orderId: 2, side: 'sell', positionAfter: 0, time: 5 }), // closes a long by stop
@@ -83,7 +83,12 @@ describe('describeTrades', () => {
       order(6, 'market'),
       order(7, 'market'),
     ];
-    const trades = [trade({}), trade({}), trade({ liquidated: true }), trade({})];
+    const trades = [
+      trade({ side: 'long' }),
+      trade({ side: 'short' }),
+      trade({ side: 'long', liquidated: true }),
+      trade({ side: 'short' }),
+    ];
     const out = describeTrades(trades, fills, orders, 10);
     expect(out.map((t) => [t.id, t.side, t.exitReason])).toEqual([
       [1, 'long', 'stop-loss'],

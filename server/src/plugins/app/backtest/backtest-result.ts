@@ -61,9 +61,8 @@ const EXIT_REASON_BY_ORDER_TYPE: Partial<Record<OrderView['type'], BacktestTrade
 };
 
 /**
- * The engine's trades with an id, their side and how they ended. A trade closes on the fill that takes the position
- * to zero or through it, so the k-th such fill closes the k-th trade; its order type is the exit reason and its side
- * the trade's (a sell closes a long).
+ * The engine's trades with an id and how they ended. A trade closes on the fill that takes the position to zero or
+ * through it, so the k-th such fill closes the k-th trade, and its order type is the exit reason.
  */
 export function describeTrades(
   trades: readonly Trade[],
@@ -85,14 +84,13 @@ export function describeTrades(
   }
   return trades.slice(0, limit).map((t, k) => {
     const fill = closing[k];
-    const side: BacktestTrade['side'] = fill ? (fill.side === 'sell' ? 'long' : 'short') : t.side;
     const exitReason: BacktestTrade['exitReason'] =
       t.liquidated || fill?.liquidity === 'liquidation'
         ? 'liquidation'
         : ((fill && EXIT_REASON_BY_ORDER_TYPE[typeOf.get(fill.orderId) ?? 'market']) ?? 'signal');
     return {
       id: k + 1,
-      side,
+      side: t.side,
       entryTime: t.entryTime,
       entryPrice: t.entryPrice,
       exitTime: t.exitTime,
