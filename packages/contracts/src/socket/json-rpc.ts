@@ -69,7 +69,15 @@ export type SocketToolInfo = z.infer<typeof SocketToolInfoSchema>;
  * replaces the previous one; an empty list stops pushes. A new socket receives every stream until it sends one,
  * so a client that never subscribes still gets its pushes.
  */
-export const SOCKET_STREAMS = ['ticker', 'markPrice', 'order', 'position', 'balance', 'bot'] as const;
+export const SOCKET_STREAMS = [
+  'ticker',
+  'markPrice',
+  'order',
+  'position',
+  'balance',
+  'bot',
+  'backtest',
+] as const;
 export const StreamsSubscribeParamsSchema = z.object({
   streams: z.array(z.enum(SOCKET_STREAMS)),
 });
