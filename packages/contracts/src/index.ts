@@ -29,6 +29,7 @@ export {
   UserSchema,
 } from './auth/user';
 export {
+  BACKTEST_INTERVALS,
   BACKTEST_MAX_BARS,
   BACKTEST_MAX_CANDLES,
   BACKTEST_MAX_EQUITY_POINTS,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KlineIntervalSchema, SymbolSchema } from '../market/market';
+import { KLINE_INTERVALS, KlineIntervalSchema, SymbolSchema } from '../market/market';
 
 /**
  * Backtest jobs (issue 8): the browser posts a request, the server runs it off the event loop against klines it
@@ -16,6 +16,9 @@ export const BACKTEST_MAX_EQUITY_POINTS = 2_000;
 export const BACKTEST_MAX_CANDLES = 5_000;
 /** At most this many trades are kept in a run's detail (the metrics count all of them) */
 export const BACKTEST_MAX_TRADES = 10_000;
+
+/** Intervals a backtest runs on (the engine's fixed-length bars: up to 1d; 3d, 1w and 1M are not offered) */
+export const BACKTEST_INTERVALS = KLINE_INTERVALS.slice(0, KLINE_INTERVALS.indexOf('1d') + 1);
 
 export const BACKTEST_STATUSES = ['queued', 'running', 'completed', 'failed', 'canceled'] as const;
 export const BacktestStatusSchema = z.enum(BACKTEST_STATUSES);
@@ -94,10 +97,12 @@ export const BacktestRequestSchema = z
     /** Strategy parameters; the server validates them with the strategy's schema and fills defaults */
     params: z.record(z.string(), z.unknown(), { error: 'params must be an object' }).default({}),
     symbol: SymbolSchema,
-    interval: KlineIntervalSchema,
+    interval: KlineIntervalSchema.refine((i) => BACKTEST_INTERVALS.includes(i), {
+      error: `interval must be one of ${BACKTEST_INTERVALS.join(', ')} for a backtest`,
+    }),
     /** Open time of the first bar, ms */
     startTime: timeMs('startTime'),
-    /** End of the range (exclusive), ms; must be after startTime */
+    /** End of the range (exclusive), ms; must be after startTime, at most BACKTEST_MAX_BARS bars later */
     endTime: timeMs('endTime'),
     costs: BacktestCostsSchema.prefault({}),
   })
