@@ -30,7 +30,8 @@ function paramsToForm(strategy: BacktestStrategyInfo): Record<string, unknown> {
 }
 
 function renderParams(strategy: BacktestStrategyInfo) {
-  return <ParamsFields fields={describeParams(strategy.paramsJsonSchema)} />;
+  // Keyed by strategy: fields mount afresh with the new strategy's values when it changes
+  return <ParamsFields key={strategy.id} fields={describeParams(strategy.paramsJsonSchema)} />;
 }
 
 function scrollToForm() {

@@ -59,7 +59,7 @@ export function BacktestForm({
     defaultValues: defaultFormValues(strategies[0], paramsToForm, now()),
     mode: 'onTouched',
   });
-  const { register, formState, watch, setValue, clearErrors } = form;
+  const { register, formState, watch, setValue, clearErrors, getValues } = form;
   const { errors } = formState;
   const strategyId = watch('strategy');
   const strategy = strategies.find((s) => s.id === strategyId);
@@ -89,6 +89,7 @@ export function BacktestForm({
                 {(control) => (
                   <select
                     className={selectClassName}
+                    defaultValue={getValues('strategy')}
                     {...control}
                     {...register('strategy', {
                       onChange: (event: { target: { value: string } }) => {
@@ -130,7 +131,12 @@ export function BacktestForm({
                 </FormField>
                 <FormField label="Interval" error={message(errors.interval)}>
                   {(control) => (
-                    <select className={selectClassName} {...control} {...register('interval')}>
+                    <select
+                      className={selectClassName}
+                      defaultValue={getValues('interval')}
+                      {...control}
+                      {...register('interval')}
+                    >
                       {FORM_INTERVALS.map((interval) => (
                         <option key={interval} value={interval}>
                           {interval}
@@ -164,7 +170,12 @@ export function BacktestForm({
                 </FormField>
                 <FormField label="Margin mode" error={message(errors.costs?.marginMode)}>
                   {(control) => (
-                    <select className={selectClassName} {...control} {...register('costs.marginMode')}>
+                    <select
+                      className={selectClassName}
+                      defaultValue={getValues('costs.marginMode')}
+                      {...control}
+                      {...register('costs.marginMode')}
+                    >
                       <option value="cross">Cross</option>
                       <option value="isolated">Isolated</option>
                     </select>

@@ -28,7 +28,7 @@ function rangeHint(field: ParamField): string | undefined {
  * under `params` (the form's resolver validates them with the engine's schema)
  */
 export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
-  const { register, formState } = useFormContext<ParamsForm>();
+  const { register, formState, getValues } = useFormContext<ParamsForm>();
   if (fields.length === 0) return <p className="bt:text-sm bt:text-muted-foreground">No parameters.</p>;
   return (
     <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2">
@@ -54,7 +54,13 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
             {(control) => {
               if (field.kind === 'enum') {
                 return (
-                  <select className={selectClassName} {...control} {...register(name)}>
+                  // defaultValue: the DOM shows the form's value from the first paint, whatever the option order
+                  <select
+                    className={selectClassName}
+                    defaultValue={String(getValues(name) ?? '')}
+                    {...control}
+                    {...register(name)}
+                  >
                     {field.options.map((option) => (
                       <option key={option} value={option}>
                         {option}
