@@ -25,6 +25,13 @@ const ConfigSchema = z.object({
     .optional(),
   /** Base64 of 32 bytes; when unset the key is generated once into the data folder */
   masterKey: z.string().optional(),
+  /** Backtests run at once, each on its own worker thread (the rest wait queued) */
+  backtestConcurrency: z.coerce
+    .number({ error: 'KESTREL_BACKTEST_CONCURRENCY must be a number' })
+    .int('KESTREL_BACKTEST_CONCURRENCY must be a whole number')
+    .min(1, 'KESTREL_BACKTEST_CONCURRENCY must be at least 1')
+    .max(64, 'KESTREL_BACKTEST_CONCURRENCY must be at most 64')
+    .default(1),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -38,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: env.KESTREL_DATA_DIR || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     masterKey: env.KESTREL_MASTER_KEY || undefined,
+    backtestConcurrency: env.KESTREL_BACKTEST_CONCURRENCY || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the master key are secrets

@@ -113,8 +113,19 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     };
   }
 
-  async klines(symbol: string, interval: string, limit: number): Promise<Kline[]> {
-    const rows = (await this.client.get('/fapi/v1/klines', { symbol, interval, limit })) as unknown[][];
+  async klines(
+    symbol: string,
+    interval: string,
+    limit: number,
+    range: { startTime?: number; endTime?: number } = {},
+  ): Promise<Kline[]> {
+    const rows = (await this.client.get('/fapi/v1/klines', {
+      symbol,
+      interval,
+      limit,
+      ...(range.startTime === undefined ? {} : { startTime: range.startTime }),
+      ...(range.endTime === undefined ? {} : { endTime: range.endTime }),
+    })) as unknown[][];
     return rows.map((k) => ({
       openTime: num(k[0]),
       open: str(k[1]),

@@ -172,7 +172,16 @@ export interface ExchangeAdapter {
   syncTime(): Promise<number>;
   ping(): Promise<void>;
   ticker(symbol: string): Promise<Ticker>;
-  klines(symbol: string, interval: string, limit: number): Promise<Kline[]>;
+  /**
+   * Candles, oldest first: the latest `limit` ones, or from `range.startTime` forward (at most `limit`, none opening
+   * after `range.endTime`). Public market data: no keys needed. The last one may still be open
+   */
+  klines(
+    symbol: string,
+    interval: string,
+    limit: number,
+    range?: { startTime?: number; endTime?: number },
+  ): Promise<Kline[]>;
   account(keys: ExchangeKeys): Promise<AccountSnapshot>;
   keyPermissions(keys: ExchangeKeys): Promise<KeyPermissions>;
   positions(keys: ExchangeKeys, symbol?: string): Promise<Position[]>;
