@@ -94,9 +94,7 @@ test.describe('backtesting page (bots remote)', () => {
     // A phone: the page itself never scrolls sideways (wide tables scroll inside their own frame)
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(form.getByRole('button', { name: 'Run backtest' })).toBeVisible();
-    const overflow = await page
-      .locator('[data-remote="bots"]')
-      .evaluate((el) => el.scrollWidth - el.clientWidth);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
@@ -119,10 +117,13 @@ test.describe('backtesting page (bots remote)', () => {
 
     await form.getByLabel('Symbol').fill('BTCUSDT');
     for (const fast of ['5', '8']) {
+      const before = page.url();
       await form.getByLabel('Fast').fill(fast);
       await form.getByRole('button', { name: 'Run backtest' }).click();
+      // The new run's id replaces the last one in the address before its results can show
+      await expect.poll(() => page.url()).not.toBe(before);
+      await expect(page).toHaveURL(/[?&]run=[0-9a-f-]{36}/);
       await expect(results).toBeVisible({ timeout: 60_000 });
-      await expect(form.getByRole('button', { name: 'Run backtest' })).toBeEnabled();
     }
     const past = page.getByRole('table', { name: 'Past runs' });
     const completed = past

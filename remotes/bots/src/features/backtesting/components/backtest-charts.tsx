@@ -10,13 +10,14 @@ import {
   type SeriesMarker,
   type Time,
 } from 'lightweight-charts';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useChartTheme } from '../hooks/use-chart-theme';
 import { candleSeries, equitySeries, snapMarkers } from '../lib/chart-data';
 import { type ChartTheme, withAlpha } from '../lib/chart-theme';
 import { formatMoney, formatPercent, formatPrice } from '../lib/format';
 
 const CHART_HEIGHT = 320;
+const MAX_LABELLED_MARKERS = 24;
 
 function baseOptions(theme: ChartTheme) {
   return {
@@ -61,6 +62,7 @@ function useChart(
 /** Equity (top) and drawdown from the running peak (bottom pane, in percent) */
 export function EquityChart({ detail }: { detail: BacktestDetail }) {
   const ref = useRef<HTMLDivElement>(null);
+  const ids = useId();
   const theme = useChartTheme(ref);
   useChart(
     ref,
@@ -95,16 +97,13 @@ export function EquityChart({ detail }: { detail: BacktestDetail }) {
   );
   const last = detail.equity[detail.equity.length - 1];
   return (
-    <figure className="bt:flex bt:flex-col bt:gap-2">
+    // The chart library adds its own links and cells, so the canvas frame is not an image: the figure is described
+    <figure className="bt:flex bt:flex-col bt:gap-2" aria-describedby={`${ids}-equity`}>
       <figcaption className="bt:text-sm bt:font-medium">Equity and drawdown</figcaption>
-      <div
-        ref={ref}
-        role="img"
-        aria-label={`Equity and drawdown chart: ${detail.equity.length} points, ending at ${formatMoney(last?.equity)} USDT; largest drawdown ${formatPercent(detail.metrics?.maxDrawdown)}`}
-        data-chart="equity"
-        className="bt:w-full"
-        style={{ height: CHART_HEIGHT }}
-      />
+      <p id={`${ids}-equity`} className="bt:sr-only">
+        {`${detail.equity.length} points, ending at ${formatMoney(last?.equity)} USDT; largest drawdown ${formatPercent(detail.metrics?.maxDrawdown)}`}
+      </p>
+      <div ref={ref} data-chart="equity" className="bt:w-full" style={{ height: CHART_HEIGHT }} />
     </figure>
   );
 }
@@ -112,6 +111,7 @@ export function EquityChart({ detail }: { detail: BacktestDetail }) {
 /** The run's candles with its entries (arrows) and exits (dots) */
 export function CandleChart({ detail, candles }: { detail: BacktestDetail; candles: BacktestCandles }) {
   const ref = useRef<HTMLDivElement>(null);
+  const ids = useId();
   const theme = useChartTheme(ref);
   useChart(
     ref,
@@ -128,10 +128,13 @@ export function CandleChart({ detail, candles }: { detail: BacktestDetail; candl
         priceFormat: { type: 'custom', formatter: (v: number) => formatPrice(v), minMove: 0.0001 },
       });
       series.setData(data.map((c) => ({ ...c, time: c.time as Time })));
-      const markers = snapMarkers(
+      const snapped = snapMarkers(
         detail.markers,
         data.map((c) => c.time),
-      ).map((m): SeriesMarker<Time> => {
+      );
+      // Words help on a few marks; on many they only cover the candles (shape and colour still tell them apart)
+      const labelled = snapped.length <= MAX_LABELLED_MARKERS;
+      const markers = snapped.map((m): SeriesMarker<Time> => {
         const long = m.side === 'long';
         if (m.kind === 'entry') {
           return {
@@ -139,7 +142,7 @@ export function CandleChart({ detail, candles }: { detail: BacktestDetail; candl
             position: long ? 'belowBar' : 'aboveBar',
             shape: long ? 'arrowUp' : 'arrowDown',
             color: long ? t.success : t.destructive,
-            text: long ? 'Long' : 'Short',
+            ...(labelled ? { text: long ? 'Long' : 'Short' } : {}),
           };
         }
         return {
@@ -147,7 +150,7 @@ export function CandleChart({ detail, candles }: { detail: BacktestDetail; candl
           position: long ? 'aboveBar' : 'belowBar',
           shape: 'circle',
           color: t.foreground,
-          text: 'Exit',
+          ...(labelled ? { text: 'Exit' } : {}),
         };
       });
       createSeriesMarkers(series, markers);
@@ -155,18 +158,14 @@ export function CandleChart({ detail, candles }: { detail: BacktestDetail; candl
     [candles, detail.markers],
   );
   return (
-    <figure className="bt:flex bt:flex-col bt:gap-2">
+    <figure className="bt:flex bt:flex-col bt:gap-2" aria-describedby={`${ids}-candles`}>
       <figcaption className="bt:text-sm bt:font-medium">
         {detail.symbol} · {candles.interval} candles with entries and exits
       </figcaption>
-      <div
-        ref={ref}
-        role="img"
-        aria-label={`Candle chart of ${detail.symbol}: ${candles.candles.length} ${candles.interval} candles, ${detail.markers.length} entry and exit marks`}
-        data-chart="candles"
-        className="bt:w-full"
-        style={{ height: CHART_HEIGHT }}
-      />
+      <p id={`${ids}-candles`} className="bt:sr-only">
+        {`${candles.candles.length} candles; arrows mark entries (up: long, down: short), dots mark exits; ${detail.markers.length} marks`}
+      </p>
+      <div ref={ref} data-chart="candles" className="bt:w-full" style={{ height: CHART_HEIGHT }} />
     </figure>
   );
 }

@@ -21,9 +21,7 @@ export function MetricsCards({ metrics }: { metrics: BacktestMetrics }) {
           >
             {card.value}
           </dd>
-          <dd className="bt:truncate bt:text-xs bt:text-muted-foreground" title={card.hint}>
-            {card.hint}
-          </dd>
+          <dd className="bt:text-xs bt:text-muted-foreground">{card.hint}</dd>
         </div>
       ))}
     </dl>

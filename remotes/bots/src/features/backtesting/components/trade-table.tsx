@@ -6,7 +6,7 @@ import { ScrollRegion } from '../../../components/scroll-region';
 import { formatDateTime, formatMoney, formatPrice, toneOf } from '../lib/format';
 
 /** Rows rendered at first and added per "Show more": thousands of rows would stall the page for nothing */
-export const TRADE_PAGE_SIZE = 50;
+export const TRADE_PAGE_SIZE = 25;
 
 const EXIT_REASON_TEXT: Record<BacktestTrade['exitReason'], string> = {
   signal: 'Signal',
