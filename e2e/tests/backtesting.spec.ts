@@ -150,4 +150,28 @@ test.describe('backtesting page (bots remote)', () => {
     ).toHaveCount(1);
     await expect(comparison).toBeHidden();
   });
+  test('with the live socket down, the page polls the run through to its results', async ({ page }) => {
+    test.setTimeout(120_000);
+    // Every live socket the page opens is refused: progress can only come from polling the run
+    let socketsRefused = 0;
+    await page.routeWebSocket(/\/ws\//, (ws) => {
+      socketsRefused++;
+      ws.close({ code: 1011, reason: 'refused by the test' });
+    });
+    await signUp(page);
+    await page.goto('/backtesting');
+    const form = page.getByRole('form', { name: 'New backtest' });
+    const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+    await form.getByLabel('Start date').fill(isoDate(today - 5 * DAY_MS));
+    await form.getByLabel('End date').fill(isoDate(today - DAY_MS));
+    await form.getByRole('button', { name: 'Run backtest' }).click();
+
+    const results = page.getByRole('region', { name: /^Results: EMA crossover · BTCUSDT 1h/ });
+    await expect(results).toBeVisible({ timeout: 60_000 });
+    await expect(results.getByRole('term').first()).toHaveText('Total return');
+    expect(socketsRefused).toBeGreaterThan(0);
+    await expect(
+      page.getByRole('table', { name: 'Past runs' }).getByRole('row', { name: /BTCUSDT 1h/ }),
+    ).toContainText('Completed');
+  });
 });

@@ -14,7 +14,7 @@ import { BacktestForm } from '../../features/backtesting/components/backtest-for
 import { BacktestResults } from '../../features/backtesting/components/backtest-results';
 import { RunProgress } from '../../features/backtesting/components/run-progress';
 import { RunsComparison } from '../../features/backtesting/components/runs-comparison';
-import { useBacktestNotices } from '../../features/backtesting/hooks/use-backtest-notices';
+import { useBacktestNotices, useListFollowsRun } from '../../features/backtesting/hooks/use-backtest-notices';
 import { ParamsFields } from '../../features/strategy-params/components/params-fields';
 import {
   describeParams,
@@ -59,6 +59,7 @@ export default function BacktestingPage() {
   const strategies = useStrategies();
   const runs = useBacktests();
   const run = useBacktest(activeRunId);
+  useListFollowsRun(run.data);
   const create = useCreateBacktest();
   const cancel = useCancelBacktest();
   const remove = useDeleteBacktest();

@@ -1,6 +1,7 @@
 import type { BacktestDetail, BacktestNotice, BacktestSummary } from '@kestrel/contracts';
 import { useLiveEvent } from '@kestrel/shared-runtime/react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { backtestKeys } from '../api/backtest-keys';
 import { isActive } from '../api/get-backtest';
 
@@ -24,4 +25,30 @@ export function useBacktestNotices(): void {
       void queryClient.invalidateQueries({ queryKey: backtestKeys.list() });
     }
   });
+}
+
+/**
+ * Keeps the run's row in the past-runs list in step with the run on screen, whose detail is fresher while it is
+ * polled (socket down): its status, progress and figures are copied over, so the list needs no refetch of its own
+ */
+export function useListFollowsRun(run: BacktestDetail | undefined): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!run) return;
+    queryClient.setQueryData<BacktestSummary[]>(backtestKeys.list(), (runs) =>
+      runs?.map((row) =>
+        row.id === run.id &&
+        (row.status !== run.status || row.progress !== run.progress || row.metrics !== run.metrics)
+          ? {
+              ...row,
+              status: run.status,
+              progress: run.progress,
+              error: run.error,
+              finishedAt: run.finishedAt,
+              metrics: run.metrics,
+            }
+          : row,
+      ),
+    );
+  }, [queryClient, run]);
 }
