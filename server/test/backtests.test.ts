@@ -62,14 +62,14 @@ describe('backtest jobs against the simulator', () => {
   const get = (path: string, auth = token) => t.request({ method: 'GET', url: path, headers: bearer(auth) });
   const detail = (res: { json(): unknown }) => ErrorResponseSchema.parse(res.json()).detail;
 
-  /** 2 h of 1m bars ending 6 h before now: small, closed, inside the simulator's history */
+  /** 2 h of 1m bars, 07:00 to 09:00 (the 08:00 funding inside): small, closed, inside the simulator's history */
   const request = (overrides: Record<string, unknown> = {}) => ({
     strategy: 'ema-cross',
     params: { fast: 5, slow: 20 },
     symbol: 'BTCUSDT',
     interval: '1m',
-    startTime: NOW - 8 * HOUR,
-    endTime: NOW - 6 * HOUR,
+    startTime: NOW - 5 * HOUR,
+    endTime: NOW - 3 * HOUR,
     ...overrides,
   });
 
@@ -86,6 +86,17 @@ describe('backtest jobs against the simulator', () => {
     const ema = list.find((s) => s.id === 'ema-cross');
     expect(ema?.defaults).toMatchObject({ fast: 12, slow: 26 });
     expect(ema?.paramsJsonSchema).toMatchObject({ type: 'object' });
+  });
+
+  it('documents every backtest route in the OpenAPI document', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = (res.json() as { paths: Record<string, Record<string, unknown>> }).paths;
+    expect(Object.keys(paths['/api/v1/backtests/'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/api/v1/backtests/strategies'] ?? {})).toEqual(['get']);
+    expect(Object.keys(paths['/api/v1/backtests/{id}'] ?? {}).sort()).toEqual(['delete', 'get']);
+    expect(Object.keys(paths['/api/v1/backtests/{id}/candles'] ?? {})).toEqual(['get']);
+    expect(Object.keys(paths['/api/v1/backtests/{id}/cancel'] ?? {})).toEqual(['post']);
   });
 
   it('needs a signed-in user', async () => {
@@ -117,13 +128,17 @@ describe('backtest jobs against the simulator', () => {
     // 120 bars: one page from the exchange
     expect(adapter.klineCalls.length).toBe(calls + 1);
 
-    // The same bars straight from the exchange, and the engine run directly on them
+    // The same bars and funding rates straight from the exchange, and the engine run directly on them
+    const span = `symbol=BTCUSDT&startTime=${NOW - 5 * HOUR}&endTime=${NOW - 3 * HOUR - 1}`;
     const raw = (await (
-      await fetch(
-        `${url}/fapi/v1/klines?symbol=BTCUSDT&interval=1m&startTime=${NOW - 8 * HOUR}&endTime=${NOW - 6 * HOUR - 1}&limit=1500`,
-      )
+      await fetch(`${url}/fapi/v1/klines?${span}&interval=1m&limit=1500`)
     ).json()) as KlineRow[];
     expect(raw).toHaveLength(120);
+    const funding = (await (await fetch(`${url}/fapi/v1/fundingRate?${span}`)).json()) as {
+      fundingTime: number;
+      fundingRate: string;
+    }[];
+    expect(funding.map((f) => f.fundingTime)).toEqual([NOW - 4 * HOUR]);
     const direct = runBacktest(
       getBuiltInStrategy('ema-cross'),
       { fast: 5, slow: 20 },
@@ -140,10 +155,16 @@ describe('backtest jobs against the simulator', () => {
           stepSize: 0.001,
           minNotional: 100,
         },
+        fundingRates: {
+          time: funding.map((f) => f.fundingTime),
+          rate: funding.map((f) => Number(f.fundingRate)),
+        },
       },
     );
     expect(run.metrics).toEqual(direct.metrics);
     expect(direct.metrics.tradeCount).toBeGreaterThan(0);
+    // A position was open at 08:00, so the funding path is exercised (at the exchange's settled rate)
+    expect(direct.metrics.fundingPaid).not.toBe(0);
     expect(run.trades).toHaveLength(direct.trades.length);
     expect(run.trades[0]).toMatchObject({
       id: 1,
@@ -177,17 +198,26 @@ describe('backtest jobs against the simulator', () => {
 
     // A wider range: only the hour that is not cached yet is asked for
     const wider = BacktestSummaryResponseSchema.parse(
-      (await post('/api/v1/backtests', request({ endTime: NOW - 5 * HOUR }))).json(),
+      (await post('/api/v1/backtests', request({ endTime: NOW - 2 * HOUR }))).json(),
     ).data;
     const widerRun = await finished(wider.id);
     expect(widerRun.metrics?.bars).toBe(180);
     expect(adapter.klineCalls.slice(calls + 1)).toEqual([
-      { symbol: 'BTCUSDT', interval: '1m', startTime: NOW - 6 * HOUR, endTime: NOW - 5 * HOUR - 1 },
+      { symbol: 'BTCUSDT', interval: '1m', startTime: NOW - 3 * HOUR, endTime: NOW - 2 * HOUR - 1 },
     ]);
 
     const list = BacktestListResponseSchema.parse((await get('/api/v1/backtests')).json()).data;
     expect(list.slice(0, 3).map((r) => r.id)).toEqual([wider.id, again.id, summary.id]);
     expect(list[2]?.metrics).toEqual(direct.metrics);
+  });
+
+  it.each(['grid', 'dca', 'signal-rules'])('runs %s with its default parameters', async (strategy) => {
+    const created = await post('/api/v1/backtests', request({ strategy, params: {} }));
+    expect(created.statusCode).toBe(202);
+    const run = await finished(BacktestSummaryResponseSchema.parse(created.json()).data.id);
+    expect(run.status).toBe('completed');
+    expect(run.metrics?.bars).toBe(120);
+    expect(run.trades).toHaveLength(run.metrics?.tradeCount ?? -1);
   });
 
   it('pages through the exchange 1500 bars at a time', async () => {
@@ -317,7 +347,7 @@ describe('backtest jobs against the simulator', () => {
       { interval: '1w' },
       'body.interval: interval must be one of 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 8h, 12h, 1d for a backtest',
     ],
-    [{ endTime: NOW - 9 * HOUR }, 'body.endTime: endTime must be after startTime'],
+    [{ endTime: NOW - 6 * HOUR }, 'body.endTime: endTime must be after startTime'],
     [
       { startTime: NOW - 400 * 24 * HOUR, endTime: NOW - HOUR },
       'Invalid backtest: endTime: the range holds 575940 1m bars; a backtest takes at most 525600',
@@ -330,10 +360,46 @@ describe('backtest jobs against the simulator', () => {
     [{ costs: { initialBalance: 0 } }, 'body.costs.initialBalance: initialBalance must be greater than 0'],
     [{ costs: { leverage: 200 } }, 'body.costs.leverage: leverage must be at most 125'],
     [{ costs: { marginMode: 'portfolio' } }, 'body.costs.marginMode: marginMode must be cross or isolated'],
+    [{ costs: { feeRate: 0.001 } }, 'body.costs: Unrecognized key: "feeRate"'],
   ])('answers %j with a 400 naming the field', async (overrides, message) => {
     const res = await post('/api/v1/backtests', request(overrides));
     expect(res.statusCode).toBe(400);
     expect(detail(res)).toContain(message);
+  });
+
+  it('at start, fails the runs a stopped server left running and runs the ones it left queued', async () => {
+    const a = BacktestSummaryResponseSchema.parse((await post('/api/v1/backtests', request())).json()).data;
+    const b = BacktestSummaryResponseSchema.parse((await post('/api/v1/backtests', request())).json()).data;
+    await t.app.backtestService.idle();
+    // As a crash would leave them: one mid-run, one never started
+    await tdb.db.query(
+      `UPDATE backtests SET status = 'running', metrics = NULL, result = NULL, finished_at = NULL WHERE id = $1`,
+      [a.id],
+    );
+    await tdb.db.query(
+      `UPDATE backtests SET status = 'queued', metrics = NULL, result = NULL, finished_at = NULL WHERE id = $1`,
+      [b.id],
+    );
+    const restarted = await buildTestApp(
+      tdb.db,
+      { exchangeAdapter: adapter },
+      { KESTREL_EXCHANGE_BASE_URL: url },
+    );
+    try {
+      await restarted.app.backtestService.idle();
+      // Read through the first app: both share the database
+      const read = async (id: string) =>
+        BacktestDetailResponseSchema.parse((await get(`/api/v1/backtests/${id}`)).json()).data;
+      expect(await read(a.id)).toMatchObject({
+        status: 'failed',
+        error: 'The server stopped while this run was in progress; start it again',
+      });
+      const rerun = await read(b.id);
+      expect(rerun.status).toBe('completed');
+      expect(rerun.metrics?.bars).toBe(120);
+    } finally {
+      await restarted.app.close();
+    }
   });
 
   it('pushes status and progress to the owner over the live socket', async () => {

@@ -43,7 +43,7 @@ const numberLike = (field: string) =>
  * `makerFee`, `takerFee`, `slippageBps`; `funding: false` sets the funding rate to 0). Defaults are Binance's
  * regular tier (maker 0.02 %, taker 0.05 %).
  */
-export const BacktestCostsSchema = z.object({
+export const BacktestCostsSchema = z.strictObject({
   initialBalance: numberLike('initialBalance')
     .pipe(
       z
@@ -91,7 +91,7 @@ const timeMs = (field: string) =>
 
 /** POST /api/v1/backtests */
 export const BacktestRequestSchema = z
-  .object({
+  .strictObject({
     /** A built-in strategy id (GET /api/v1/backtests/strategies lists them), e.g. ema-cross, grid, dca, signal-rules */
     strategy: z.string({ error: 'strategy is required' }).trim().min(1, 'strategy is required'),
     /** Strategy parameters; the server validates them with the strategy's schema and fills defaults */

@@ -15,6 +15,7 @@ import {
 import {
   builtInStrategies,
   EngineInputError,
+  type FundingRates,
   intervalToMs,
   type RunSettings,
   resolveBrokerConfig,
@@ -30,7 +31,9 @@ import type { BacktestTask } from './backtest-protocol';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { chartCandles } from './backtest-result';
 import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
+import { fundingHistory } from './funding-history';
 import { type FetchProgress, KlineCache, type KlineSeriesKey } from './kline-cache';
+import { Throttle } from './throttle';
 
 /** Progress pushes (and their database writes) at most this often per run; status changes always go out */
 export const PROGRESS_PUSH_INTERVAL_MS = 250;
@@ -52,7 +55,7 @@ interface StoredSettings {
 
 export interface BacktestServiceDeps {
   db: Database;
-  exchange: Pick<ExchangeAdapter, 'klines' | 'symbolInfo'>;
+  exchange: Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory'>;
   /** Exchange environment name: the kline cache key */
   exchangeEnv: string;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
@@ -319,13 +322,11 @@ export class BacktestService {
       if (failed) await this.notify(userId, id, 'failed', failed.progress, message);
     };
     try {
-      let lastPush = Number.NEGATIVE_INFINITY;
+      const throttle = new Throttle(PROGRESS_PUSH_INTERVAL_MS, this.monotonicNow);
       // Progress writes and pushes go one after the other, so a late one never overtakes the final status
       let pending = Promise.resolve();
       const onProgress = (p: FetchProgress) => {
-        const now = this.monotonicNow();
-        if (now - lastPush < PROGRESS_PUSH_INTERVAL_MS) return;
-        lastPush = now;
+        if (!throttle.ready()) return;
         const progress = p.missing > 0 ? (FETCH_SHARE * p.fetched) / p.missing : FETCH_SHARE;
         pending = pending.then(() => this.progress(userId, id, progress));
       };
@@ -346,6 +347,21 @@ export class BacktestService {
         }
         throw err;
       }
+      // Funding at the rates the exchange actually settled (the engine's constant 0.01 % only where it has none)
+      let fundingRates: FundingRates | undefined;
+      if (settings.run.broker?.fundingRate !== 0) {
+        try {
+          fundingRates = await fundingHistory(this.deps.exchange, row.symbol, settings.span, signal);
+        } catch (err) {
+          if (signal.aborted) return;
+          const reason = exchangeHttpError(err);
+          if (reason instanceof HttpError) {
+            await fail(`Could not fetch ${row.symbol} funding rates from the exchange: ${reason.message}`);
+            return;
+          }
+          throw err;
+        }
+      }
       if (bars.openTime.length === 0) {
         await fail(
           `The exchange has no ${row.symbol} ${row.interval} bars between ${new Date(settings.span.start).toISOString()} ` +
@@ -358,7 +374,7 @@ export class BacktestService {
       const task: BacktestTask = {
         strategy: row.strategy,
         params,
-        settings: settings.run,
+        settings: fundingRates ? { ...settings.run, fundingRates } : settings.run,
         intervalMs: settings.intervalMs,
         ...bars,
         maxEquityPoints: BACKTEST_MAX_EQUITY_POINTS,

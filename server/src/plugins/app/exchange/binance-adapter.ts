@@ -7,6 +7,7 @@ import {
   type ExchangeCapabilities,
   type ExchangeKeys,
   ExchangeUnavailableError,
+  type FundingRate,
   type IncomeEntry,
   type KeyPermissions,
   type Kline,
@@ -136,6 +137,18 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       closeTime: num(k[6]),
       quoteVolume: str(k[7]),
       trades: num(k[8]),
+    }));
+  }
+
+  async fundingRateHistory(
+    symbol: string,
+    range: { startTime: number; endTime: number; limit: number },
+  ): Promise<FundingRate[]> {
+    const rows = (await this.client.get('/fapi/v1/fundingRate', { symbol, ...range })) as Raw[];
+    return rows.map((r) => ({
+      symbol: str(r.symbol),
+      fundingTime: num(r.fundingTime),
+      fundingRate: str(r.fundingRate),
     }));
   }
 

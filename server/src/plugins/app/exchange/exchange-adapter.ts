@@ -123,6 +123,13 @@ export interface Kline {
   trades: number;
 }
 
+/** One settled funding: the rate a position paid (long) or received (short) at `fundingTime` */
+export interface FundingRate {
+  symbol: string;
+  fundingTime: number;
+  fundingRate: Decimal;
+}
+
 export interface Trade {
   id: string;
   orderId: string;
@@ -182,6 +189,11 @@ export interface ExchangeAdapter {
     limit: number,
     range?: { startTime?: number; endTime?: number },
   ): Promise<Kline[]>;
+  /** Settled funding rates, oldest first, from `range.startTime` (at most `range.limit`, Binance allows 1000). Public */
+  fundingRateHistory(
+    symbol: string,
+    range: { startTime: number; endTime: number; limit: number },
+  ): Promise<FundingRate[]>;
   account(keys: ExchangeKeys): Promise<AccountSnapshot>;
   keyPermissions(keys: ExchangeKeys): Promise<KeyPermissions>;
   positions(keys: ExchangeKeys, symbol?: string): Promise<Position[]>;
