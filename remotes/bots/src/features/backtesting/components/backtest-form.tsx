@@ -223,7 +223,7 @@ export function BacktestForm({
                 </FormField>
                 <label className="bt:flex bt:items-center bt:gap-2 bt:self-end bt:pb-2 bt:text-sm bt:font-medium">
                   <input type="checkbox" className="bt:size-4" {...register('costs.funding')} />
-                  Charge funding every 8 h
+                  Charge funding (the exchange's settled rates)
                 </label>
               </div>
             </Fieldset>

@@ -171,7 +171,7 @@ export function metricCards(m: BacktestMetrics): MetricCard[] {
       label: m.fundingPaid < 0 ? 'Funding received' : 'Funding paid',
       value: formatMoney(Math.abs(m.fundingPaid)),
       tone: toneOf(-m.fundingPaid),
-      hint: 'USDT, settled every 8 h',
+      hint: "USDT, at the exchange's settled rates",
     },
     {
       key: 'tradeCount',
