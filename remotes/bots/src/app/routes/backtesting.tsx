@@ -1,7 +1,7 @@
 import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
 import { runtimeInstanceId } from '@kestrel/shared-runtime';
 import { Button, Card, CardContent, Spinner } from '@kestrel/ui';
-import { useCallback, useMemo } from 'react';
+import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import '../../styles.css';
 import { useCancelBacktest } from '../../features/backtesting/api/cancel-backtest';
@@ -64,12 +64,8 @@ export default function BacktestingPage() {
   const cancel = useCancelBacktest();
   const remove = useDeleteBacktest();
 
-  const onRun = useCallback(
-    (request: BacktestRequestInput) =>
-      create.mutate(request, { onSuccess: (summary) => openRun(summary.id) }),
-    [create, openRun],
-  );
-  const validateParams = useMemo(() => parseStrategyParams, []);
+  const onRun = (request: BacktestRequestInput) =>
+    create.mutate(request, { onSuccess: (summary) => openRun(summary.id) });
   const active = run.data && isActive(run.data.status) ? run.data : null;
 
   return (
@@ -112,7 +108,7 @@ export default function BacktestingPage() {
             strategies={strategies.data}
             renderParams={renderParams}
             paramsToForm={paramsToForm}
-            validateParams={validateParams}
+            validateParams={parseStrategyParams}
             onRun={onRun}
             running={create.isPending || active !== null}
             serverError={create.error?.message ?? null}
