@@ -66,7 +66,9 @@ export default function BacktestingPage() {
 
   const onRun = (request: BacktestRequestInput) =>
     create.mutate(request, { onSuccess: (summary) => openRun(summary.id) });
-  const active = run.data && isActive(run.data.status) ? run.data : null;
+  // The run going on screen: its detail, or right after the POST its queued summary, so the bar shows at once
+  const justQueued = create.data && create.data.id === activeRunId && !run.data ? create.data : null;
+  const active = run.data && isActive(run.data.status) ? run.data : justQueued;
 
   return (
     <section
@@ -116,7 +118,7 @@ export default function BacktestingPage() {
         )}
       </div>
 
-      {activeRunId && run.isPending && <Spinner label="Loading the run..." />}
+      {activeRunId && run.isPending && !justQueued && <Spinner label="Loading the run..." />}
       {activeRunId && run.error && (
         <p role="alert" className="bt:text-sm bt:text-destructive">
           The run could not be loaded: {run.error.message}
