@@ -92,6 +92,20 @@ describe('RemoteSlot', () => {
     expect(screen.getByText('Account loaded late')).toBeTruthy();
   });
 
+  it('keeps a remote that arrived in time on screen after the timeout has passed', async () => {
+    const { loader, calls } = controllableLoader();
+    render(
+      <RemoteLoaderProvider value={loader}>
+        <RemoteSlot remote="dashboard" module="./DashboardPage" title="Dashboard" />
+      </RemoteLoaderProvider>,
+    );
+    calls[0]?.resolve(Page);
+    await flush();
+    act(() => vi.advanceTimersByTime(60_000));
+    expect(screen.getByText('Dashboard content')).toBeTruthy();
+    expect(screen.queryByText('Dashboard is taking longer than usual')).toBeNull();
+  });
+
   it('contains a remote that throws while rendering; its neighbour keeps working', async () => {
     const { loader, calls } = controllableLoader();
     render(

@@ -73,8 +73,13 @@ export function RemoteSlot<P extends object>({
     // A slow remote gets the fallback, but still appears if it arrives later
     const timer = setTimeout(() => current && setState({ status: 'slow' }), wait);
     load<P>(remote, module, { fresh: attempt > 0 }).then(
-      (Component) => current && setState({ status: 'ready', Component }),
+      (Component) => {
+        // Settled: the slow fallback must not replace a page that already arrived
+        clearTimeout(timer);
+        if (current) setState({ status: 'ready', Component });
+      },
       (error: unknown) => {
+        clearTimeout(timer);
         if (!current) return;
         console.warn(`Remote module ${remote}/${module} failed to load`, error);
         setState({ status: 'failed', error });

@@ -1,5 +1,153 @@
-import { RemotePage } from '../../components/remote-page';
+import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
+import { runtimeInstanceId } from '@kestrel/shared-runtime';
+import { Button, Card, CardContent, Spinner } from '@kestrel/ui';
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import '../../styles.css';
+import { useCancelBacktest } from '../../features/backtesting/api/cancel-backtest';
+import { useCreateBacktest } from '../../features/backtesting/api/create-backtest';
+import { useDeleteBacktest } from '../../features/backtesting/api/delete-backtest';
+import { isActive, useBacktest } from '../../features/backtesting/api/get-backtest';
+import { useBacktests } from '../../features/backtesting/api/get-backtests';
+import { useStrategies } from '../../features/backtesting/api/get-strategies';
+import { BacktestForm } from '../../features/backtesting/components/backtest-form';
+import { BacktestResults } from '../../features/backtesting/components/backtest-results';
+import { RunProgress } from '../../features/backtesting/components/run-progress';
+import { RunsComparison } from '../../features/backtesting/components/runs-comparison';
+import { useBacktestNotices, useListFollowsRun } from '../../features/backtesting/hooks/use-backtest-notices';
+import { ParamsFields } from '../../features/strategy-params/components/params-fields';
+import {
+  describeParams,
+  paramsToFormValues,
+  parseStrategyParams,
+} from '../../features/strategy-params/lib/params-schema';
+
+/** The run on screen is in the URL (`?run=<id>`), so a reload or a shared link shows the same result */
+const RUN_PARAM = 'run';
+
+function paramsToForm(strategy: BacktestStrategyInfo): Record<string, unknown> {
+  return paramsToFormValues(strategy.defaults, describeParams(strategy.paramsJsonSchema));
+}
+
+function renderParams(strategy: BacktestStrategyInfo) {
+  // Keyed by strategy: fields mount afresh with the new strategy's values when it changes
+  return <ParamsFields key={strategy.id} fields={describeParams(strategy.paramsJsonSchema)} />;
+}
+
+function scrollToForm() {
+  document.getElementById('backtest-form')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
 
 export default function BacktestingPage() {
-  return <RemotePage title="Backtesting" />;
+  const [search, setSearch] = useSearchParams();
+  const activeRunId = search.get(RUN_PARAM);
+  const openRun = useCallback(
+    (id: string | null) =>
+      setSearch(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (id) next.set(RUN_PARAM, id);
+          else next.delete(RUN_PARAM);
+          return next;
+        },
+        { replace: false },
+      ),
+    [setSearch],
+  );
+
+  useBacktestNotices();
+  const strategies = useStrategies();
+  const runs = useBacktests();
+  const run = useBacktest(activeRunId);
+  useListFollowsRun(run.data);
+  const create = useCreateBacktest();
+  const cancel = useCancelBacktest();
+  const remove = useDeleteBacktest();
+
+  const onRun = (request: BacktestRequestInput) =>
+    create.mutate(request, { onSuccess: (summary) => openRun(summary.id) });
+  // The run going on screen: its detail, or right after the POST its queued summary, so the bar shows at once
+  const justQueued = create.data && create.data.id === activeRunId && !run.data ? create.data : null;
+  const active = run.data && isActive(run.data.status) ? run.data : justQueued;
+
+  return (
+    <section
+      data-remote="bots"
+      data-runtime-instance={runtimeInstanceId}
+      aria-labelledby="page-title"
+      className="bt:flex bt:min-w-0 bt:flex-col bt:gap-6"
+    >
+      <div className="bt:flex bt:flex-col bt:gap-1">
+        <h1 id="page-title" tabIndex={-1} className="bt:text-2xl bt:font-semibold bt:tracking-tight">
+          Backtesting
+        </h1>
+        <p className="bt:text-sm bt:text-muted-foreground">
+          Replay a strategy on past klines with futures fees, slippage and funding, then compare runs.
+        </p>
+      </div>
+
+      <div id="backtest-form" className="bt:scroll-mt-4">
+        {strategies.isPending ? (
+          <Card>
+            <CardContent>
+              <Spinner label="Loading strategies..." />
+            </CardContent>
+          </Card>
+        ) : strategies.error ? (
+          <Card>
+            <CardContent
+              role="alert"
+              className="bt:flex bt:flex-wrap bt:items-center bt:gap-3 bt:text-sm bt:text-destructive"
+            >
+              Strategies could not be loaded: {strategies.error.message}
+              <Button variant="outline" size="sm" onClick={() => strategies.refetch()}>
+                Retry
+              </Button>
+            </CardContent>
+          </Card>
+        ) : (
+          <BacktestForm
+            strategies={strategies.data}
+            renderParams={renderParams}
+            paramsToForm={paramsToForm}
+            validateParams={parseStrategyParams}
+            onRun={onRun}
+            running={create.isPending || active !== null}
+            serverError={create.error?.message ?? null}
+          />
+        )}
+      </div>
+
+      {activeRunId && run.isPending && !justQueued && <Spinner label="Loading the run..." />}
+      {activeRunId && run.error && (
+        <p role="alert" className="bt:text-sm bt:text-destructive">
+          The run could not be loaded: {run.error.message}
+        </p>
+      )}
+      {active && (
+        <RunProgress run={active} onCancel={() => cancel.mutate(active.id)} canceling={cancel.isPending} />
+      )}
+      {run.data && !isActive(run.data.status) && (
+        <BacktestResults detail={run.data} onRunAgain={scrollToForm} />
+      )}
+
+      <RunsComparison
+        runs={runs.data}
+        loading={runs.isPending}
+        error={runs.error}
+        onRetry={() => runs.refetch()}
+        activeRunId={activeRunId}
+        onOpen={openRun}
+        onDelete={(id) =>
+          remove.mutate(id, {
+            onSuccess: () => {
+              if (id === activeRunId) openRun(null);
+            },
+          })
+        }
+        deletingId={remove.isPending ? (remove.variables ?? null) : null}
+        deleteError={remove.error?.message ?? null}
+      />
+    </section>
+  );
 }

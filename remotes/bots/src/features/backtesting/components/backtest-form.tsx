@@ -1,0 +1,249 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input } from '@kestrel/ui';
+import { type ReactNode, useMemo } from 'react';
+import { type FieldError, FormProvider, useForm } from 'react-hook-form';
+import { FormField, selectClassName } from '../../../components/form-field';
+import {
+  type BacktestFormValues,
+  backtestFormSchema,
+  defaultFormValues,
+  FORM_INTERVALS,
+  type ParamsValidator,
+  toBacktestRequest,
+} from '../lib/backtest-form';
+
+export interface BacktestFormProps {
+  strategies: readonly BacktestStrategyInfo[];
+  /** The strategy's parameter fields (rendered inside this form's context, under `params`) */
+  renderParams: (strategy: BacktestStrategyInfo) => ReactNode;
+  /** The strategy's defaults as form values */
+  paramsToForm: (strategy: BacktestStrategyInfo) => Record<string, unknown>;
+  validateParams: ParamsValidator;
+  onRun: (request: BacktestRequestInput) => void;
+  running: boolean;
+  /** The server's refusal (400 `detail`), shown under the form */
+  serverError: string | null;
+  now?: () => number;
+}
+
+function message(error: FieldError | undefined): string | undefined {
+  return typeof error?.message === 'string' ? error.message : undefined;
+}
+
+function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset className="bt:flex bt:min-w-0 bt:flex-col bt:gap-3">
+      <legend className="bt:mb-3 bt:text-sm bt:font-semibold bt:text-muted-foreground bt:uppercase bt:tracking-wide">
+        {legend}
+      </legend>
+      {children}
+    </fieldset>
+  );
+}
+
+/** Strategy, its parameters, market, range and costs; checked in the browser with the server's own rules */
+export function BacktestForm({
+  strategies,
+  renderParams,
+  paramsToForm,
+  validateParams,
+  onRun,
+  running,
+  serverError,
+  now = Date.now,
+}: BacktestFormProps) {
+  const schema = useMemo(() => backtestFormSchema(validateParams, now), [validateParams, now]);
+  const form = useForm<BacktestFormValues>({
+    resolver: zodResolver(schema) as never,
+    defaultValues: defaultFormValues(strategies[0], paramsToForm, now()),
+    mode: 'onTouched',
+  });
+  const { register, formState, watch, setValue, clearErrors, getValues } = form;
+  const { errors } = formState;
+  const strategyId = watch('strategy');
+  const strategy = strategies.find((s) => s.id === strategyId);
+
+  const submit = form.handleSubmit((values) => {
+    const parsed = validateParams(values.strategy, values.params);
+    if (!parsed.success) return;
+    onRun(toBacktestRequest(values, parsed.params, now()));
+  });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>New backtest</CardTitle>
+        <CardDescription>Simulated on the exchange's klines with fees, slippage and funding.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <FormProvider {...form}>
+          <form
+            onSubmit={submit}
+            noValidate
+            aria-label="New backtest"
+            className="bt:flex bt:flex-col bt:gap-6"
+          >
+            <Fieldset legend="Strategy">
+              <FormField label="Strategy" hint={strategy?.description} error={message(errors.strategy)}>
+                {(control) => (
+                  <select
+                    className={selectClassName}
+                    defaultValue={getValues('strategy')}
+                    {...control}
+                    {...register('strategy', {
+                      onChange: (event: { target: { value: string } }) => {
+                        const next = strategies.find((s) => s.id === event.target.value);
+                        setValue('params', next ? paramsToForm(next) : {});
+                        clearErrors('params');
+                      },
+                    })}
+                  >
+                    {strategies.map((s) => (
+                      <option key={s.id} value={s.id}>
+                        {s.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </FormField>
+              {strategy && (
+                <fieldset className="bt:min-w-0">
+                  <legend className="bt:sr-only">{strategy.name} parameters</legend>
+                  {renderParams(strategy)}
+                </fieldset>
+              )}
+            </Fieldset>
+
+            <Fieldset legend="Market and range">
+              <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2 bt:lg:grid-cols-4">
+                <FormField label="Symbol" error={message(errors.symbol)}>
+                  {(control) => (
+                    <Input
+                      autoCapitalize="characters"
+                      autoComplete="off"
+                      spellCheck={false}
+                      className="bt:font-mono bt:uppercase"
+                      {...control}
+                      {...register('symbol')}
+                    />
+                  )}
+                </FormField>
+                <FormField label="Interval" error={message(errors.interval)}>
+                  {(control) => (
+                    <select
+                      className={selectClassName}
+                      defaultValue={getValues('interval')}
+                      {...control}
+                      {...register('interval')}
+                    >
+                      {FORM_INTERVALS.map((interval) => (
+                        <option key={interval} value={interval}>
+                          {interval}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </FormField>
+                <FormField label="Start date" hint="UTC, from 00:00" error={message(errors.startDate)}>
+                  {(control) => <Input type="date" {...control} {...register('startDate')} />}
+                </FormField>
+                <FormField label="End date" hint="UTC, through 23:59" error={message(errors.endDate)}>
+                  {(control) => <Input type="date" {...control} {...register('endDate')} />}
+                </FormField>
+              </div>
+            </Fieldset>
+
+            <Fieldset legend="Account and costs">
+              <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2 bt:lg:grid-cols-3">
+                <FormField label="Initial balance (USDT)" error={message(errors.costs?.initialBalance)}>
+                  {(control) => (
+                    <Input
+                      type="number"
+                      inputMode="decimal"
+                      step="any"
+                      className="bt:font-mono bt:tabular-nums"
+                      {...control}
+                      {...register('costs.initialBalance', { valueAsNumber: true })}
+                    />
+                  )}
+                </FormField>
+                <FormField label="Margin mode" error={message(errors.costs?.marginMode)}>
+                  {(control) => (
+                    <select
+                      className={selectClassName}
+                      defaultValue={getValues('costs.marginMode')}
+                      {...control}
+                      {...register('costs.marginMode')}
+                    >
+                      <option value="cross">Cross</option>
+                      <option value="isolated">Isolated</option>
+                    </select>
+                  )}
+                </FormField>
+                <FormField
+                  label="Slippage (bp)"
+                  hint="1 bp = 0.01 %"
+                  error={message(errors.costs?.slippageBps)}
+                >
+                  {(control) => (
+                    <Input
+                      type="number"
+                      inputMode="decimal"
+                      step="any"
+                      className="bt:font-mono bt:tabular-nums"
+                      {...control}
+                      {...register('costs.slippageBps', { valueAsNumber: true })}
+                    />
+                  )}
+                </FormField>
+                <FormField label="Maker fee (%)" error={message(errors.costs?.makerFeePct)}>
+                  {(control) => (
+                    <Input
+                      type="number"
+                      inputMode="decimal"
+                      step="any"
+                      className="bt:font-mono bt:tabular-nums"
+                      {...control}
+                      {...register('costs.makerFeePct', { valueAsNumber: true })}
+                    />
+                  )}
+                </FormField>
+                <FormField label="Taker fee (%)" error={message(errors.costs?.takerFeePct)}>
+                  {(control) => (
+                    <Input
+                      type="number"
+                      inputMode="decimal"
+                      step="any"
+                      className="bt:font-mono bt:tabular-nums"
+                      {...control}
+                      {...register('costs.takerFeePct', { valueAsNumber: true })}
+                    />
+                  )}
+                </FormField>
+                <label className="bt:flex bt:items-center bt:gap-2 bt:self-end bt:pb-2 bt:text-sm bt:font-medium">
+                  <input type="checkbox" className="bt:size-4" {...register('costs.funding')} />
+                  Charge funding (the exchange's settled rates)
+                </label>
+              </div>
+            </Fieldset>
+
+            {serverError && (
+              <p
+                role="alert"
+                className="bt:rounded-md bt:border bt:border-destructive bt:px-3 bt:py-2 bt:text-sm bt:text-destructive"
+              >
+                {serverError}
+              </p>
+            )}
+            <div className="bt:flex bt:justify-end">
+              <Button type="submit" disabled={running} className="bt:w-full bt:sm:w-auto">
+                {running ? 'Running…' : 'Run backtest'}
+              </Button>
+            </div>
+          </form>
+        </FormProvider>
+      </CardContent>
+    </Card>
+  );
+}

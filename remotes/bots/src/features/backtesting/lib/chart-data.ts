@@ -1,0 +1,71 @@
+import type { BacktestCandle, BacktestMarker, EquityPoint } from '@kestrel/contracts';
+
+/** Seconds since 1970, the chart library's time unit */
+export type ChartTime = number;
+
+/**
+ * Points on strictly increasing whole seconds, as the chart library requires: ms become seconds and a point that
+ * lands on the same second as the one before replaces it (the later value is the newer state)
+ */
+export function toChartSeries<T extends { time: number }>(points: readonly T[]): (T & { time: ChartTime })[] {
+  const out: (T & { time: ChartTime })[] = [];
+  for (const point of points) {
+    const time = Math.floor(point.time / 1000);
+    const last = out[out.length - 1];
+    if (last && time < last.time) continue;
+    if (last && time === last.time) out[out.length - 1] = { ...point, time };
+    else out.push({ ...point, time });
+  }
+  return out;
+}
+
+export function equitySeries(points: readonly EquityPoint[]) {
+  return toChartSeries(points).map((p) => ({
+    time: p.time,
+    equity: p.equity,
+    drawdown: -Math.abs(p.drawdown) * 100,
+  }));
+}
+
+export function candleSeries(candles: readonly BacktestCandle[]) {
+  return toChartSeries(candles).map(({ time, open, high, low, close }) => ({ time, open, high, low, close }));
+}
+
+export interface ChartMarker {
+  time: ChartTime;
+  kind: BacktestMarker['kind'];
+  side: BacktestMarker['side'];
+  price: number;
+}
+
+/**
+ * Markers moved onto the candle that holds them (the candles may be coarser than the run's bars), in time order;
+ * markers outside the candles' range are dropped
+ */
+export function snapMarkers(
+  markers: readonly BacktestMarker[],
+  candleTimes: readonly ChartTime[],
+): ChartMarker[] {
+  if (candleTimes.length === 0) return [];
+  const first = candleTimes[0] as number;
+  const snapped: ChartMarker[] = [];
+  for (const marker of markers) {
+    const t = Math.floor(marker.time / 1000);
+    if (t < first) continue;
+    // Last candle opening at or before the marker
+    let lo = 0;
+    let hi = candleTimes.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((candleTimes[mid] as number) <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    snapped.push({
+      time: candleTimes[lo] as number,
+      kind: marker.kind,
+      side: marker.side,
+      price: marker.price,
+    });
+  }
+  return snapped.sort((a, b) => a.time - b.time);
+}
