@@ -72,6 +72,7 @@ export {
 } from './exchange/connection-test';
 export {
   CancelOrderRequestSchema,
+  CONDITIONAL_ORDER_TYPES,
   type CreateOrderRequest,
   CreateOrderRequestSchema,
   type FuturesAccountInfo,
@@ -90,7 +91,9 @@ export {
   HistoryQuerySchema,
   LeverageResponseSchema,
   OptionalSymbolQuerySchema,
+  ORDER_TYPES,
   OrderIdParamsSchema,
+  OrderKindSchema,
   OrderSideSchema,
   OrderTypeSchema,
   type PnlSummary,
@@ -107,6 +110,7 @@ export {
   SymbolInfoSchema,
   SymbolQuerySchema,
   TimeInForceSchema,
+  WorkingTypeSchema,
 } from './futures/futures';
 export { type Health, HealthSchema } from './health';
 export {

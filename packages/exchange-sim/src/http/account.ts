@@ -118,22 +118,51 @@ function accountV3(ctx: RouteContext) {
         updateTime: account.updateTime,
       };
     }),
-    positions: fig.positions
-      .filter((pf) => !pf.position.amt.isZero())
-      .map((pf) => ({
-        symbol: pf.position.symbol,
-        positionSide: pf.position.positionSide,
-        positionAmt: fixed(pf.position.amt, pf.spec.quantityPrecision),
-        unrealizedProfit: f8(pf.unrealizedPnl),
-        isolatedMargin:
-          pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet.plus(pf.unrealizedPnl)) : '0',
-        notional: f8(pf.notional),
-        isolatedWallet: pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet) : '0',
-        initialMargin: f8(pf.initialMargin),
-        maintMargin: f8(pf.maintMargin),
-        updateTime: pf.position.updateTime,
-      })),
+    positions: [
+      ...fig.positions
+        .filter((pf) => !pf.position.amt.isZero())
+        .map((pf) => ({
+          symbol: pf.position.symbol,
+          positionSide: pf.position.positionSide,
+          positionAmt: fixed(pf.position.amt, pf.spec.quantityPrecision),
+          unrealizedProfit: f8(pf.unrealizedPnl),
+          isolatedMargin:
+            pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet.plus(pf.unrealizedPnl)) : '0',
+          notional: f8(pf.notional),
+          isolatedWallet: pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet) : '0',
+          initialMargin: f8(pf.initialMargin),
+          maintMargin: f8(pf.maintMargin),
+          updateTime: pf.position.updateTime,
+        })),
+      ...flatSymbolsWithOpenOrders(ctx, account, fig),
+    ],
   };
+}
+
+/** v3 lists "only symbols with position or open orders": a flat row for each symbol that only has orders */
+function flatSymbolsWithOpenOrders(
+  ctx: RouteContext,
+  account: ReturnType<typeof requireAccount>,
+  fig: ReturnType<RouteContext['exchange']['figures']>,
+) {
+  const held = new Set(
+    fig.positions.filter((pf) => !pf.position.amt.isZero()).map((pf) => pf.position.symbol),
+  );
+  const symbols = new Set(ctx.exchange.openOrders(account).map((o) => o.symbol));
+  return [...symbols]
+    .filter((s) => !held.has(s))
+    .map((symbol) => ({
+      symbol,
+      positionSide: account.dualSidePosition ? 'LONG' : 'BOTH',
+      positionAmt: '0',
+      unrealizedProfit: f8(0),
+      isolatedMargin: '0',
+      notional: f8(0),
+      isolatedWallet: '0',
+      initialMargin: f8(fig.openOrderMarginBySymbol.get(symbol) ?? 0),
+      maintMargin: f8(0),
+      updateTime: account.updateTime,
+    }));
 }
 
 function balances(ctx: RouteContext) {
