@@ -14,7 +14,7 @@ import {
 } from './events';
 import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
 import { initialMargin, maintMargin, notional, unrealizedPnl } from './margin';
-import { FUNDING_INTERVAL_MS, Market } from './market';
+import { type BookLevel, FUNDING_INTERVAL_MS, Market } from './market';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import type {
   Account,
@@ -50,6 +50,11 @@ export interface ExchangeOptions {
   takerRate?: string;
   /** Pins every symbol's premium over the index (mark = last price, funding rate known in advance) */
   constantPremium?: number;
+  /**
+   * Scales the synthetic book's level sizes (default 1: a level holds about a twentieth of a typical minute's
+   * volume); small values let tests see orders walk the book and fill in parts
+   */
+  bookDepth?: number;
 }
 
 export interface CreateAccountInput {
@@ -178,6 +183,17 @@ function isOpen(o: Order): boolean {
   return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
 }
 
+/** FOK: whether the levels within the limit price hold the whole quantity */
+function bookHolds(levels: Iterable<BookLevel>, qty: Decimal, within: (price: Decimal) => boolean): boolean {
+  let left = qty;
+  for (const level of levels) {
+    if (!within(level.price)) return false;
+    left = left.minus(level.qty);
+    if (left.lte(0)) return true;
+  }
+  return false;
+}
+
 /**
  * The simulated exchange: accounts, orders, positions and the matching, funding and liquidation that move them.
  * Nothing here knows HTTP; the `http/` and `ws/` layers translate Binance's protocol to these calls.
@@ -221,7 +237,7 @@ export class Exchange {
       options.symbols.map((spec) => new GeneratedFeed(spec, this.#seed, now - historyDays * DAY_MS));
     feeds.forEach((feed, i) => {
       const phase = (hash32(this.#seed, i) / 4294967296) * Math.PI * 2;
-      this.markets.set(feed.spec.symbol, new Market(feed, phase, options.constantPremium));
+      this.markets.set(feed.spec.symbol, new Market(feed, phase, options.constantPremium, options.bookDepth));
     });
     this.#processed = Math.floor(now / 1000) * 1000;
   }
@@ -486,14 +502,17 @@ export class Exchange {
       if (closing && input.quantity.gt(posAmt.abs())) throw errors.reduceOnlyReject();
     }
 
-    const fillPrice = new Decimal(input.side === 'BUY' ? book.ask : book.bid);
+    // The side of the book this order takes from: sellers for a buy, buyers for a sell
+    const takeSide = input.side === 'BUY' ? 'ASK' : 'BID';
+    const best = new Decimal((input.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
     checkNotional(spec, isMarket ? mark : price, input.quantity, input.reduceOnly === true);
 
-    const marketable = isMarket || (input.side === 'BUY' ? price.gte(fillPrice) : price.lte(fillPrice));
+    const within = (p: Decimal) => isMarket || (input.side === 'BUY' ? p.lte(price) : p.gte(price));
+    const marketable = within(best);
     if (tif === 'GTX' && marketable) throw errors.postOnlyReject();
 
     if (!reduceOnly)
-      this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? fillPrice : price, mark, posAmt, now);
+      this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? best : price, mark, posAmt, now);
 
     const order: Order = {
       orderId: this.#nextOrderId++,
@@ -519,9 +538,24 @@ export class Exchange {
 
     if (marketable) {
       // A reduce-only order never trades past the position: the rest would open the other side
-      const reducible = posAmt.abs();
-      const qty = reduceOnly ? Decimal.min(order.origQty, reducible) : order.origQty;
-      this.#fill(account, order, qty, fillPrice, false, now);
+      let want = reduceOnly ? Decimal.min(order.origQty, posAmt.abs()) : order.origQty;
+      if (tif === 'FOK' && !bookHolds(market.levels(now, takeSide), want, within)) {
+        this.#finish(account, order, 'EXPIRED', now);
+        return { ack, result: { ...order } };
+      }
+      // Walks the book level by level: one trade (and one ORDER_TRADE_UPDATE) per level taken
+      let deepest = best;
+      for (const level of market.levels(now, takeSide)) {
+        if (want.isZero() || !within(level.price)) break;
+        const take = Decimal.min(want, level.qty);
+        this.#fill(account, order, take, level.price, false, now);
+        want = want.minus(take);
+        deepest = level.price;
+      }
+      // A market order larger than the whole shown book: the book refills at its deepest price
+      if (isMarket && want.gt(0) && isOpen(order)) this.#fill(account, order, want, deepest, false, now);
+      // What a LIMIT GTC order could not take rests in the book; IOC (and market) remainders expire
+      if (isOpen(order) && (isMarket || tif === 'IOC')) this.#finish(account, order, 'EXPIRED', now);
     } else if (tif === 'IOC' || tif === 'FOK') {
       this.#finish(account, order, 'EXPIRED', now);
     }
@@ -610,7 +644,9 @@ export class Exchange {
       }
       qty = Decimal.min(qty, reducible);
     }
-    this.#fill(account, order, qty, order.price, true, t);
+    // A second of trading at the order's price takes at most what the best level of the other side holds
+    const counterparty = this.market(order.symbol).levelQty(t, order.side === 'BUY' ? 'ASK' : 'BID', 0);
+    this.#fill(account, order, Decimal.min(qty, counterparty), order.price, true, t);
   }
 
   cancelOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order {
@@ -728,8 +764,12 @@ export class Exchange {
 
     order.executedQty = order.executedQty.plus(qty);
     order.cumQuote = order.cumQuote.plus(qty.mul(price));
-    // A reduce-only order cut to the position size is done: the rest could only open a new position
-    order.status = order.executedQty.gte(order.origQty) || order.reduceOnly ? 'FILLED' : 'PARTIALLY_FILLED';
+    // A reduce-only order that has closed the position is done: the rest could only open a new one
+    const nothingToReduce = order.side === 'BUY' ? !p.amt.isNeg() : !p.amt.gt(0);
+    order.status =
+      order.executedQty.gte(order.origQty) || (order.reduceOnly && nothingToReduce)
+        ? 'FILLED'
+        : 'PARTIALLY_FILLED';
     if (order.status === 'FILLED') account.openOrders.delete(order.orderId);
     order.updateTime = t;
     const tradeId = this.#nextTradeId++;
