@@ -77,6 +77,18 @@ export interface PlaceOrderInput {
   price?: Decimal;
   reduceOnly?: boolean;
   newClientOrderId?: string;
+  /** GTD: expiry in ms (Binance keeps whole seconds) */
+  goodTillDate?: number;
+}
+
+/** PUT /fapi/v1/order: a new price and quantity for a resting LIMIT order */
+export interface ModifyOrderInput {
+  symbol: string;
+  orderId?: bigint;
+  clientOrderId?: string;
+  side: Side;
+  quantity: Decimal;
+  price: Decimal;
 }
 
 export interface PlaceAlgoInput {
@@ -138,6 +150,10 @@ export const DEFAULT_PERMISSIONS: KeyPermissions = {
 };
 
 const DEFAULT_LEVERAGE = 20;
+/** GTD orders must live at least this long (Binance: more than 600 s) */
+const GTD_MIN_MS = 600_000;
+/** Binance's upper bound for goodTillDate (9999-12-31T23:59:59Z) */
+const GTD_MAX_MS = 253_402_300_799_000;
 export const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 
 interface Screen {
@@ -383,6 +399,10 @@ export class Exchange {
     for (const account of accounts) {
       for (const { order, price } of this.#screen(account).open) {
         if (!isOpen(order)) continue;
+        if (order.goodTillDate > 0 && t >= order.goodTillDate) {
+          this.#finish(account, order, 'EXPIRED', t);
+          continue;
+        }
         const last = this.market(order.symbol).lastPrice(t);
         if (order.side === 'BUY' ? last <= price : last >= price) this.#executeResting(account, order, t);
       }
@@ -476,10 +496,20 @@ export class Exchange {
     const isMarket = input.type === 'MARKET';
     let tif: TimeInForce = 'GTC';
     let price = new Decimal(0);
+    let goodTillDate = 0;
     if (input.type === 'LIMIT') {
       if (!input.timeInForce) throw errors.mandatory('timeInForce');
       if (!input.price) throw errors.mandatory('price');
       tif = input.timeInForce;
+      if (tif === 'GTD') {
+        if (input.goodTillDate === undefined) throw errors.mandatory('goodTillDate');
+        // Binance keeps whole seconds of the expiry
+        goodTillDate = Math.floor(input.goodTillDate / 1000) * 1000;
+        if (goodTillDate <= now + GTD_MIN_MS || goodTillDate >= GTD_MAX_MS)
+          throw errors.invalidGoodTillDate();
+      } else if (input.goodTillDate !== undefined) {
+        throw errors.notRequired('goodTillDate');
+      }
       checkQuantity(spec, input.quantity, false);
       checkPrice(spec, input.price, input.side, mark);
       price = input.price;
@@ -528,6 +558,7 @@ export class Exchange {
       cumQuote: new Decimal(0),
       reduceOnly,
       status: 'NEW',
+      goodTillDate,
       time: now,
       updateTime: now,
     };
@@ -538,28 +569,98 @@ export class Exchange {
 
     if (marketable) {
       // A reduce-only order never trades past the position: the rest would open the other side
-      let want = reduceOnly ? Decimal.min(order.origQty, posAmt.abs()) : order.origQty;
+      const want = reduceOnly ? Decimal.min(order.origQty, posAmt.abs()) : order.origQty;
       if (tif === 'FOK' && !bookHolds(market.levels(now, takeSide), want, within)) {
         this.#finish(account, order, 'EXPIRED', now);
         return { ack, result: { ...order } };
       }
-      // Walks the book level by level: one trade (and one ORDER_TRADE_UPDATE) per level taken
-      let deepest = best;
-      for (const level of market.levels(now, takeSide)) {
-        if (want.isZero() || !within(level.price)) break;
-        const take = Decimal.min(want, level.qty);
-        this.#fill(account, order, take, level.price, false, now);
-        want = want.minus(take);
-        deepest = level.price;
-      }
-      // A market order larger than the whole shown book: the book refills at its deepest price
-      if (isMarket && want.gt(0) && isOpen(order)) this.#fill(account, order, want, deepest, false, now);
-      // What a LIMIT GTC order could not take rests in the book; IOC (and market) remainders expire
+      this.#takeFromBook(account, order, want, now);
+      // What a LIMIT GTC/GTD order could not take rests in the book; IOC (and market) remainders expire
       if (isOpen(order) && (isMarket || tif === 'IOC')) this.#finish(account, order, 'EXPIRED', now);
     } else if (tif === 'IOC' || tif === 'FOK') {
       this.#finish(account, order, 'EXPIRED', now);
     }
     return { ack, result: { ...order } };
+  }
+
+  /**
+   * Takes up to `want` from the other side of the book as taker, level by level within the order's limit price: one
+   * trade (and one ORDER_TRADE_UPDATE) per level. A market order larger than the whole shown book has the rest
+   * filled at its deepest price (the book refills)
+   */
+  #takeFromBook(account: Account, order: Order, want: Decimal, now: number): void {
+    const market = this.market(order.symbol);
+    const isMarket = order.type === 'MARKET';
+    const within = (p: Decimal) =>
+      isMarket || (order.side === 'BUY' ? p.lte(order.price) : p.gte(order.price));
+    let left = want;
+    let deepest: Decimal | undefined;
+    for (const level of market.levels(now, order.side === 'BUY' ? 'ASK' : 'BID')) {
+      if (left.isZero() || !isOpen(order) || !within(level.price)) break;
+      const take = Decimal.min(left, level.qty);
+      this.#fill(account, order, take, level.price, false, now);
+      left = left.minus(take);
+      deepest = level.price;
+    }
+    if (isMarket && left.gt(0) && deepest && isOpen(order))
+      this.#fill(account, order, left, deepest, false, now);
+  }
+
+  /**
+   * Binance's in-place amendment of a resting LIMIT order. Filters are checked first (a refusal leaves the order as
+   * it was); a quantity at or below what has filled, or a GTX price that would take, cancels the order instead; a
+   * price that now crosses the book trades at once as taker. Pushes ORDER_TRADE_UPDATE with x=AMENDMENT.
+   */
+  modifyOrder(account: Account, input: ModifyOrderInput): Order {
+    this.sync();
+    const now = this.clock.now();
+    const market = this.market(input.symbol);
+    const spec = market.spec;
+    const order = this.findOrder(account, spec.symbol, input.orderId, input.clientOrderId);
+    if (!order) throw errors.noSuchOrder();
+    if (!isOpen(order)) throw errors.cancelRejected();
+    if (order.type !== 'LIMIT') throw errors.invalidOrderType();
+    if (input.side !== order.side) throw errors.invalidSide();
+    const mark = new Decimal(market.markPrice(now));
+    checkQuantity(spec, input.quantity, false);
+    checkPrice(spec, input.price, input.side, mark);
+    if (input.quantity.eq(order.origQty) && input.price.eq(order.price)) throw errors.noNeedToModify();
+    checkNotional(spec, input.price, input.quantity, order.reduceOnly);
+
+    const book = market.book(now);
+    const best = new Decimal((order.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
+    const marketable = order.side === 'BUY' ? input.price.gte(best) : input.price.lte(best);
+    if (input.quantity.lte(order.executedQty) || (order.timeInForce === 'GTX' && marketable)) {
+      this.#finish(account, order, 'CANCELED', now);
+      return { ...order };
+    }
+    if (!order.reduceOnly) {
+      const posAmt =
+        account.positions.get(positionKey(spec.symbol, order.positionSide))?.amt ?? new Decimal(0);
+      const remaining = input.quantity.minus(order.executedQty);
+      // The order's margin is re-checked at its new size, as if it were not in the book yet
+      account.openOrders.delete(order.orderId);
+      try {
+        this.#checkMargin(
+          account,
+          spec,
+          this.config(account, spec.symbol).leverage,
+          { symbol: spec.symbol, side: order.side, type: 'LIMIT', quantity: remaining },
+          input.price,
+          mark,
+          posAmt,
+          now,
+        );
+      } finally {
+        account.openOrders.set(order.orderId, order);
+      }
+    }
+    order.price = input.price;
+    order.origQty = input.quantity;
+    order.updateTime = now;
+    this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'AMENDMENT' }, now));
+    if (marketable) this.#takeFromBook(account, order, order.origQty.minus(order.executedQty), now);
+    return { ...order };
   }
 
   #checkMargin(
@@ -926,6 +1027,7 @@ export class Exchange {
         cumQuote: new Decimal(0),
         reduceOnly: true,
         status: 'NEW',
+        goodTillDate: 0,
         time: t,
         updateTime: t,
       };
