@@ -1,6 +1,5 @@
 import { errors } from '../common/errors';
-import { Decimal, fixed } from '../common/format';
-import { hash32 } from '../common/rng';
+import { fixed } from '../common/format';
 import type { SymbolSpec } from '../common/symbols';
 import { klines, klinesWeight, parseInterval } from '../matching/klines';
 import {
