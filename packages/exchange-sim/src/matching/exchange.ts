@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import type { Clock } from '../common/clock';
 import { BinanceError, errors } from '../common/errors';
 import { Decimal } from '../common/format';
@@ -60,6 +61,8 @@ export interface ExchangeOptions {
 export interface CreateAccountInput {
   apiKey?: string;
   secretKey?: string;
+  /** PEM public key of an RSA or Ed25519 API key (instead of an HMAC secret) */
+  publicKey?: string;
   balances?: Record<string, string>;
   permissions?: Partial<KeyPermissions>;
   dualSidePosition?: boolean;
@@ -162,6 +165,17 @@ interface Screen {
   algos: AlgoOrder[];
   usdt: number;
   legs: Array<{ position: Position; amt: number; entry: number; isolatedWallet?: number }>;
+}
+
+/** Binance takes RSA (PKCS#8 / SPKI PEM) and Ed25519 public keys for API keys */
+function checkPublicKey(pem: string): void {
+  let type: string | undefined;
+  try {
+    type = createPublicKey(pem).asymmetricKeyType;
+  } catch {
+    throw new Error('publicKey must be a PEM public key (-----BEGIN PUBLIC KEY-----)');
+  }
+  if (type !== 'rsa' && type !== 'ed25519') throw new Error(`publicKey must be RSA or Ed25519, got ${type}`);
 }
 
 function positionKey(symbol: string, side: PositionSide): string {
@@ -290,6 +304,7 @@ export class Exchange {
       throw new Error('apiKey must be 16 to 128 letters or digits, as Binance keys are');
     }
     if (secretKey.length < 16) throw new Error('secretKey must be at least 16 characters');
+    if (input.publicKey !== undefined) checkPublicKey(input.publicKey);
     if (this.#byKey.has(apiKey)) throw new Error('An account with this apiKey already exists');
     const balances = new Map<string, Decimal>();
     for (const [asset, amount] of Object.entries(input.balances ?? { USDT: '10000' })) {
@@ -309,6 +324,7 @@ export class Exchange {
       id,
       apiKey,
       secretKey,
+      publicKey: input.publicKey,
       permissions: { ...DEFAULT_PERMISSIONS, ...input.permissions },
       createTime: now,
       dualSidePosition: input.dualSidePosition ?? false,

@@ -131,7 +131,10 @@ export interface SymbolConfig {
 export interface Account {
   id: number;
   apiKey: string;
+  /** HMAC secret; unused for a key registered with a public key */
   secretKey: string;
+  /** RSA or Ed25519 public key (PEM) of an asymmetric API key: requests are signed with its private key */
+  publicKey?: string;
   permissions: KeyPermissions;
   createTime: number;
   dualSidePosition: boolean;
