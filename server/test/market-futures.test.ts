@@ -337,6 +337,8 @@ describe('market and futures API against the simulator', () => {
     ]) {
       expect(create).toContain(word);
     }
+    // with what each field means
+    expect(create).toContain('the price that fires the order');
   });
 });
 

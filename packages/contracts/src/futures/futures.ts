@@ -50,10 +50,15 @@ export const CreateOrderRequestSchema = z
   .object({
     symbol: SymbolSchema,
     side: OrderSideSchema,
-    type: OrderTypeSchema,
+    type: OrderTypeSchema.describe(
+      'LIMIT and MARKET are plain orders; STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKET and ' +
+        'TRAILING_STOP_MARKET are conditional orders that wait for their trigger (kind "conditional")',
+    ),
     /** Required unless closePosition */
-    quantity: positiveDecimal.optional(),
-    price: positiveDecimal.optional(),
+    quantity: positiveDecimal.optional().describe('Base-asset quantity; required unless closePosition'),
+    price: positiveDecimal
+      .optional()
+      .describe('Limit price: required for LIMIT, STOP and TAKE_PROFIT, else not sent'),
     timeInForce: TimeInForceSchema.optional(),
     reduceOnly: z.boolean().optional(),
     positionSide: PositionSideSchema.optional(),
@@ -63,19 +68,34 @@ export const CreateOrderRequestSchema = z
       .regex(/^[.A-Za-z0-9:/_-]{1,36}$/, 'clientOrderId must be 1-36 characters of A-Z a-z 0-9 . : / _ -')
       .optional(),
     /** STOP*, TAKE_PROFIT*: the price that fires the order */
-    triggerPrice: positiveDecimal.optional(),
+    triggerPrice: positiveDecimal
+      .optional()
+      .describe('STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKET: the price that fires the order'),
     /** What the trigger watches; default CONTRACT_PRICE (the last price) */
-    workingType: WorkingTypeSchema.optional(),
+    workingType: WorkingTypeSchema.optional().describe(
+      'What the trigger watches: CONTRACT_PRICE (last price, default) or MARK_PRICE',
+    ),
     /** STOP_MARKET, TAKE_PROFIT_MARKET: close the whole position when fired (no quantity) */
-    closePosition: z.boolean().optional(),
+    closePosition: z
+      .boolean()
+      .optional()
+      .describe(
+        'STOP_MARKET, TAKE_PROFIT_MARKET: close the whole position when fired (no quantity, no reduceOnly)',
+      ),
     /** TRAILING_STOP_MARKET: start trailing once the price reaches this (default: at once) */
-    activationPrice: positiveDecimal.optional(),
+    activationPrice: positiveDecimal
+      .optional()
+      .describe('TRAILING_STOP_MARKET: start trailing once the price reaches this (default: at once)'),
     /** TRAILING_STOP_MARKET: how far the price may come back, in percent, 0.1 to 10 */
     callbackRate: positiveDecimal
       .refine((s) => Number(s) >= 0.1 && Number(s) <= 10, 'callbackRate must be between 0.1 and 10 (percent)')
-      .optional(),
+      .optional()
+      .describe('TRAILING_STOP_MARKET (required): how far the price may come back, in percent, 0.1 to 10'),
     /** Conditional orders: do not fire while mark and last price diverge too much */
-    priceProtect: z.boolean().optional(),
+    priceProtect: z
+      .boolean()
+      .optional()
+      .describe('Conditional orders: do not fire while mark and last price diverge too much'),
   })
   .superRefine((o, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -124,7 +144,12 @@ export const CreateOrderRequestSchema = z
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequestSchema>;
 
 /** `kind` from the order being canceled; without it a plain order is tried first, then a conditional one */
-export const CancelOrderRequestSchema = z.object({ symbol: SymbolSchema, kind: OrderKindSchema.optional() });
+export const CancelOrderRequestSchema = z.object({
+  symbol: SymbolSchema,
+  kind: OrderKindSchema.optional().describe(
+    'The kind of the order being canceled (from the order); without it a plain order is tried first, then a conditional one',
+  ),
+});
 export const OrderIdParamsSchema = z.object({
   id: z.string().regex(/^\d{1,20}$/, 'order id must be the exchange order id (digits)'),
 });
@@ -166,11 +191,16 @@ export const FuturesOrderSchema = z.object({
   /** The exchange's id: a decimal string, since Binance's exceed 2^53 */
   orderId: z.string(),
   clientOrderId: z.string(),
-  kind: OrderKindSchema,
+  kind: OrderKindSchema.describe('order: a plain order; conditional: a stop, take-profit or trailing stop'),
   symbol: z.string(),
   side: OrderSideSchema,
   type: z.string(),
-  status: z.string(),
+  status: z
+    .string()
+    .describe(
+      'Orders: NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED. Conditional orders: NEW (waiting), ' +
+        'TRIGGERED, FINISHED, CANCELED, REJECTED, EXPIRED',
+    ),
   price: decimal,
   averagePrice: decimal,
   quantity: decimal,
@@ -186,7 +216,10 @@ export const FuturesOrderSchema = z.object({
   /** Percent */
   callbackRate: decimal.nullable(),
   /** A conditional order that fired: the id of the order it placed */
-  triggeredOrderId: z.string().nullable(),
+  triggeredOrderId: z
+    .string()
+    .nullable()
+    .describe('A conditional order that fired: the id of the order it placed (its fills are there)'),
   /** Last change, ms since epoch (history is sorted on it, newest first) */
   updatedAt: z.number().int(),
 });
