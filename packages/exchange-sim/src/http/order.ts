@@ -18,6 +18,8 @@ const WEEK_MS = 7 * 86_400_000;
 /** Binance: at most 5 orders in one batchOrders placement or modification, 10 ids in one batch cancel */
 const MAX_BATCH_ORDERS = 5;
 const MAX_BATCH_CANCELS = 10;
+/** Binance: a batch placement or modification costs 5 in the 10 s ORDERS window and 1 in the minute one */
+const BATCH_ORDER_COST = { tenSeconds: 5, minute: 1 };
 
 function newOrder(ctx: RouteContext) {
   const account = requireAccount(ctx);
@@ -199,7 +201,7 @@ export const orderRoutes: Route[] = [
     path: '/fapi/v1/batchOrders',
     security: 'SIGNED',
     weight: 5,
-    countsAsOrder: true,
+    countsAsOrder: BATCH_ORDER_COST,
     handler: (ctx) => perItem(batchItems(ctx, 'batchOrders', MAX_BATCH_ORDERS), ctx, newOrder),
   },
   {
@@ -207,7 +209,7 @@ export const orderRoutes: Route[] = [
     path: '/fapi/v1/batchOrders',
     security: 'SIGNED',
     weight: 5,
-    countsAsOrder: true,
+    countsAsOrder: BATCH_ORDER_COST,
     handler: (ctx) => perItem(batchItems(ctx, 'batchOrders', MAX_BATCH_ORDERS), ctx, modifyOrder),
   },
   {

@@ -250,7 +250,8 @@ export class SimServer {
         if (!p.enableFutures || !p.enableReading) throw errors.rejectedKey(ip);
       }
       if (route.countsAsOrder && ctx.account) {
-        const counts = this.limiter.countOrder(ctx.account.id, now());
+        const cost = route.countsAsOrder === true ? undefined : route.countsAsOrder;
+        const counts = this.limiter.countOrder(ctx.account.id, now(), cost);
         extra['x-mbx-order-count-10s'] = String(counts.tenSeconds);
         extra['x-mbx-order-count-1m'] = String(counts.minute);
       }

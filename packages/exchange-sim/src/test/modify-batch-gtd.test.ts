@@ -158,6 +158,34 @@ describe('batch orders', () => {
     expect(arr((await client.signed('GET', '/fapi/v1/openOrders')).json)).toHaveLength(1);
   });
 
+  it('a batch costs 5 in the 10 s ORDERS window and 1 in the minute one', async () => {
+    h = await startSim({
+      feeds: [flatReplay('BTCUSDT', [{ fromMinute: -1000, price: 60000 }])],
+      rateLimits: { ordersPer10s: 12 },
+    });
+    const account = h.sim.exchange.createAccount({ balances: { USDT: '100000' } });
+    const client = new Client(h.url, account, h.clock);
+    const batch = () =>
+      client.signed('POST', '/fapi/v1/batchOrders', {
+        batchOrders: JSON.stringify([limit('59000.0', '0.010')]),
+      });
+    const first = await batch();
+    expect([first.headers.get('x-mbx-order-count-10s'), first.headers.get('x-mbx-order-count-1m')]).toEqual([
+      '5',
+      '1',
+    ]);
+    expect((await batch()).headers.get('x-mbx-order-count-10s')).toBe('10');
+    const third = await batch();
+    expect(third.status).toBe(429);
+    expect(obj(third.json)).toEqual({
+      code: -1015,
+      msg: 'Too many new orders; current limit is 12 orders per 10s.',
+    });
+    // A single order still fits
+    const single = await client.signed('POST', '/fapi/v1/order', limit('59000.0', '0.010'));
+    expect(single.headers.get('x-mbx-order-count-10s')).toBe('11');
+  });
+
   it('refuses more than 5 orders, or a list that is not JSON', async () => {
     const { client } = await start();
     const six = await client.signed('POST', '/fapi/v1/batchOrders', {
