@@ -30,8 +30,8 @@ export const WorkingTypeSchema = z.enum(['MARK_PRICE', 'CONTRACT_PRICE'], {
 export const OrderKindSchema = z.enum(['order', 'conditional'], {
   error: 'kind must be order or conditional',
 });
-export const TimeInForceSchema = z.enum(['GTC', 'IOC', 'FOK', 'GTX'], {
-  error: 'timeInForce must be GTC, IOC, FOK or GTX',
+export const TimeInForceSchema = z.enum(['GTC', 'IOC', 'FOK', 'GTX', 'GTD'], {
+  error: 'timeInForce must be GTC, IOC, FOK, GTX or GTD',
 });
 export const PositionSideSchema = z.enum(['BOTH', 'LONG', 'SHORT'], {
   error: 'positionSide must be BOTH, LONG or SHORT',
@@ -60,6 +60,14 @@ export const CreateOrderRequestSchema = z
       .optional()
       .describe('Limit price: required for LIMIT, STOP and TAKE_PROFIT, else not sent'),
     timeInForce: TimeInForceSchema.optional(),
+    goodTillDate: z
+      .number({ error: 'goodTillDate must be a time in ms since epoch' })
+      .int('goodTillDate must be a time in ms since epoch')
+      .positive('goodTillDate must be a time in ms since epoch')
+      .optional()
+      .describe(
+        'LIMIT with timeInForce GTD (required then): expiry in ms since epoch, more than 10 minutes ahead',
+      ),
     reduceOnly: z.boolean().optional(),
     positionSide: PositionSideSchema.optional(),
     /** The caller's own id (1-36 of A-Z a-z 0-9 . : / _ -): sending the same id twice cannot make two orders */
@@ -135,6 +143,14 @@ export const CreateOrderRequestSchema = z
         'quantity',
         'quantity is required (or closePosition for a STOP_MARKET / TAKE_PROFIT_MARKET order)',
       );
+    }
+    if (o.timeInForce === 'GTD' && o.type !== 'LIMIT')
+      issue('timeInForce', 'timeInForce GTD is only for LIMIT orders');
+    if (o.timeInForce === 'GTD' && o.goodTillDate === undefined) {
+      issue('goodTillDate', 'goodTillDate is required with timeInForce GTD');
+    }
+    if (o.timeInForce !== 'GTD' && o.goodTillDate !== undefined) {
+      issue('goodTillDate', 'goodTillDate is only for timeInForce GTD');
     }
     if (o.type === 'LIMIT' || o.type === 'MARKET') {
       if (o.workingType !== undefined) issue('workingType', 'workingType is only for conditional orders');
@@ -220,6 +236,8 @@ export const FuturesOrderSchema = z.object({
     .string()
     .nullable()
     .describe('A conditional order that fired: the id of the order it placed (its fills are there)'),
+  /** GTD orders: expiry, ms since epoch */
+  goodTillDate: z.number().int().nullable(),
   /** Last change, ms since epoch (history is sorted on it, newest first) */
   updatedAt: z.number().int(),
 });

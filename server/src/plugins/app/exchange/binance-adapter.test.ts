@@ -123,6 +123,24 @@ describe('BinanceUsdmAdapter against the simulator', () => {
     expect(Number(bars[4]?.high)).toBeGreaterThanOrEqual(Number(bars[4]?.low));
   });
 
+  it('places GTD orders that the exchange expires at their goodTillDate', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    const expiry = T0 + 15 * 60_000;
+    const placed = await adapter.placeOrder(keys, { ...limitBuy, timeInForce: 'GTD', goodTillDate: expiry });
+    expect(placed).toMatchObject({ status: 'NEW', timeInForce: 'GTD', goodTillDate: expiry });
+    const tooSoon = await adapter
+      .placeOrder(keys, { ...limitBuy, timeInForce: 'GTD', goodTillDate: T0 + 60_000 })
+      .catch((e: unknown) => e);
+    expect((tooSoon as ExchangeApiError).code).toBe(-5040);
+    clock.set(expiry);
+    sim.tick();
+    expect((await adapter.findOrder(keys, 'SOLUSDT', placed.clientOrderId))?.status).toBe('EXPIRED');
+    await expect(adapter.placeOrder(keys, { ...limitBuy, timeInForce: 'GTD' })).rejects.toThrow(
+      'timeInForce GTD is for LIMIT orders, with a goodTillDate',
+    );
+  });
+
   it('reports key permissions from apiRestrictions', async () => {
     const adapter = adapterFor();
     expect(await adapter.keyPermissions(await account())).toMatchObject({

@@ -93,6 +93,7 @@ function toOrder(r: Raw): Order {
     activationPrice: null,
     callbackRate: null,
     triggeredOrderId: null,
+    goodTillDate: num(r.goodTillDate) || null,
     updatedAt: num(r.updateTime ?? r.time),
   };
 }
@@ -120,6 +121,7 @@ function toConditionalOrder(r: Raw): Order {
     activationPrice: optional(r.activatePrice),
     callbackRate: optional(r.callbackRate),
     triggeredOrderId: optional(r.actualOrderId),
+    goodTillDate: num(r.goodTillDate) || null,
     updatedAt: num(r.updateTime ?? r.createTime),
   };
 }
@@ -157,6 +159,12 @@ function checkNewOrder(order: NewOrder): void {
   if (triggered && order.triggerPrice === undefined) throw bad(`A ${order.type} order needs a triggerPrice`);
   if (!triggered && order.triggerPrice !== undefined)
     throw bad(`A ${order.type} order takes no triggerPrice`);
+  if (order.timeInForce === 'GTD' && (order.type !== 'LIMIT' || order.goodTillDate === undefined)) {
+    throw bad('timeInForce GTD is for LIMIT orders, with a goodTillDate');
+  }
+  if (order.timeInForce !== 'GTD' && order.goodTillDate !== undefined) {
+    throw bad('goodTillDate is only for timeInForce GTD');
+  }
   if (order.type === 'TRAILING_STOP_MARKET' && order.callbackRate === undefined) {
     throw bad('A TRAILING_STOP_MARKET order needs a callbackRate');
   }
@@ -221,7 +229,7 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
         'TAKE_PROFIT_MARKET',
         'TRAILING_STOP_MARKET',
       ],
-      timeInForce: ['GTC', 'IOC', 'FOK', 'GTX'],
+      timeInForce: ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'],
     };
   }
 
@@ -387,6 +395,7 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
               timeInForce: order.type === 'LIMIT' ? (order.timeInForce ?? 'GTC') : undefined,
               reduceOnly: order.reduceOnly ? 'true' : undefined,
               positionSide: order.positionSide,
+              goodTillDate: order.timeInForce === 'GTD' ? order.goodTillDate : undefined,
               newClientOrderId: clientOrderId,
               newOrderRespType: 'RESULT',
             })) as Raw,

@@ -18,7 +18,8 @@ export const CONDITIONAL_ORDER_TYPES = [
 ] as const;
 export type ConditionalOrderType = (typeof CONDITIONAL_ORDER_TYPES)[number];
 export type OrderType = 'LIMIT' | 'MARKET' | ConditionalOrderType;
-export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX';
+/** GTD: good till `goodTillDate` (LIMIT orders) */
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX' | 'GTD';
 export type PositionSide = 'BOTH' | 'LONG' | 'SHORT';
 /** `order`: in the book or done; `conditional`: waiting for its trigger (or fired, see `triggeredOrderId`) */
 export type OrderKind = 'order' | 'conditional';
@@ -76,6 +77,8 @@ export interface NewOrder {
   callbackRate?: Decimal;
   /** Conditional orders: refuse to fire when mark and last price diverge too much */
   priceProtect?: boolean;
+  /** LIMIT with timeInForce GTD: expiry, ms since epoch (Binance: more than 600 s ahead, whole seconds) */
+  goodTillDate?: number;
   timeInForce?: TimeInForce;
   reduceOnly?: boolean;
   positionSide?: PositionSide;
@@ -107,6 +110,8 @@ export interface Order {
   callbackRate: Decimal | null;
   /** A conditional order that fired: the id of the order it placed */
   triggeredOrderId: string | null;
+  /** GTD orders: expiry, ms since epoch */
+  goodTillDate: number | null;
   /** ms since epoch */
   updatedAt: number;
 }
