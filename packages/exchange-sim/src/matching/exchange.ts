@@ -5,6 +5,7 @@ import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
 import { randomAlphanumeric } from '../common/secrets';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
+import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
 import {
   type AccountUpdate,
@@ -1369,6 +1370,47 @@ export class Exchange {
       availableBalance: crossWallet.plus(crossUnPnl).minus(crossPositionIM).minus(openOrderIM),
       positions,
     };
+  }
+
+  /**
+   * ADL quantile (0-4) of each open position of `account`, keyed `${symbol}:${positionSide}`, ranked against the
+   * same symbol and side of every account. Binance refreshes these every 30 s: they are computed at the marks of the
+   * last 30 s boundary
+   */
+  adlQuantiles(account: Account): Map<string, number> {
+    const t = Math.floor(this.clock.now() / 30_000) * 30_000;
+    const groups = new Map<string, AdlCandidate[]>();
+    for (const a of this.#accounts.values()) {
+      if (a.positions.size === 0) continue;
+      const fig = this.figures(a, t);
+      for (const pf of fig.positions) {
+        const p = pf.position;
+        if (p.amt.isZero()) continue;
+        const isolated = pf.marginType === 'ISOLATED';
+        const long = p.positionSide === 'LONG' || (p.positionSide === 'BOTH' && p.amt.gt(0));
+        const group = `${p.symbol}:${long ? 'LONG' : 'SHORT'}`;
+        const list = groups.get(group) ?? [];
+        list.push({
+          key: `${a.id}:${p.symbol}:${p.positionSide}`,
+          unrealizedPnl: pf.unrealizedPnl.toNumber(),
+          positionMargin: (isolated ? p.isolatedWallet : pf.initialMargin).toNumber(),
+          notional: pf.notional.toNumber(),
+          marginBalance: (isolated
+            ? p.isolatedWallet.plus(pf.unrealizedPnl)
+            : fig.crossWalletBalance.plus(fig.crossUnPnl)
+          ).toNumber(),
+        });
+        groups.set(group, list);
+      }
+    }
+    const out = new Map<string, number>();
+    const prefix = `${account.id}:`;
+    for (const list of groups.values()) {
+      for (const [key, q] of quantilesOf(list)) {
+        if (key.startsWith(prefix)) out.set(key.slice(prefix.length), q);
+      }
+    }
+    return out;
   }
 
   /** Applies a deposit or withdrawal from the admin API, booked as TRANSFER income */
