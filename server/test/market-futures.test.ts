@@ -161,7 +161,7 @@ describe('market and futures API against the simulator', () => {
     expect(bySymbol.data.some((p) => p.amount === '1')).toBe(true);
   });
 
-  it('history of orders and trades (limit default 100, symbol required) and symbol rules', async () => {
+  it('history of orders and trades (limit default 100, symbol optional) and symbol rules', async () => {
     const filled = await post('/api/futures/orders/create', {
       symbol: 'SOLUSDT',
       side: 'SELL',
@@ -179,9 +179,16 @@ describe('market and futures API against the simulator', () => {
     );
     const fill = trades.data.find((tr) => tr.orderId === orderId);
     expect(fill).toMatchObject({ side: 'SELL', quantity: '1', symbol: 'SOLUSDT' });
-    const noSymbol = await get('/api/futures/history/trades');
-    expect(noSymbol.statusCode).toBe(400);
-    expect(detail(noSymbol)).toMatch(/symbol is required for history/);
+    // Without a symbol: every symbol the account was active in, newest first
+    const allTrades = FuturesTradesResponseSchema.parse((await get('/api/futures/history/trades')).json());
+    expect(allTrades.data[0]).toMatchObject({ orderId, symbol: 'SOLUSDT' });
+    const times = allTrades.data.map((tr) => tr.time);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const allOrders = FuturesOrdersResponseSchema.parse(
+      (await get('/api/futures/history/orders?limit=2')).json(),
+    );
+    expect(allOrders.data).toHaveLength(2);
+    expect(allOrders.data[0]?.clientOrderId).toBe('hist-1');
 
     const rules = SymbolInfoResponseSchema.parse(
       (await get('/api/futures/symbols/info?symbol=btcusdt')).json(),
@@ -219,6 +226,56 @@ describe('market and futures API against the simulator', () => {
     expect(Number(risk.marginRatio)).toBeLessThan(0.3);
     const info = FuturesAccountInfoResponseSchema.parse((await get('/api/futures/account/info')).json()).data;
     expect(Number(info.positions[0]?.markPrice)).toBeGreaterThan(0);
+  });
+
+  it('conditional orders: created on the algo endpoint, listed with open orders, canceled by kind', async () => {
+    const last = Number(
+      TickerResponseSchema.parse((await get('/api/v1/market/ticker/SOLUSDT')).json()).data.lastPrice,
+    );
+    const below = (Math.floor(last * 50) / 100).toFixed(2);
+    const created = await post('/api/futures/orders/create', {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'STOP_MARKET',
+      triggerPrice: below,
+      closePosition: true,
+      clientOrderId: 'dash-stop',
+    });
+    expect(created.statusCode).toBe(201);
+    const body = FuturesOrderResponseSchema.parse(created.json());
+    expect(body.message).toBe('Conditional order placed');
+    expect(body.data).toMatchObject({
+      kind: 'conditional',
+      type: 'STOP_MARKET',
+      status: 'NEW',
+      closePosition: true,
+    });
+
+    const active = FuturesOrdersResponseSchema.parse((await get('/api/futures/orders/active')).json());
+    expect(active.data.filter((o) => o.kind === 'conditional').map((o) => o.clientOrderId)).toEqual([
+      'dash-stop',
+    ]);
+
+    const canceled = await post(`/api/futures/orders/${body.data.orderId}/cancel`, {
+      symbol: 'SOLUSDT',
+      kind: 'conditional',
+    });
+    expect(canceled.statusCode).toBe(200);
+    expect(FuturesOrderResponseSchema.parse(canceled.json()).data).toMatchObject({
+      kind: 'conditional',
+      status: 'CANCELED',
+    });
+    const again = await post(`/api/futures/orders/${body.data.orderId}/cancel`, { symbol: 'SOLUSDT' });
+    expect(again.statusCode).toBe(404);
+
+    const missing = await post('/api/futures/orders/create', {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'TRAILING_STOP_MARKET',
+      quantity: '1',
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(detail(missing)).toMatch(/callbackRate is required for a TRAILING_STOP_MARKET order/);
   });
 
   it("exchange rejections reach the browser as the exchange's sentence with a 400", async () => {
@@ -269,6 +326,19 @@ describe('market and futures API against the simulator', () => {
     ]) {
       expect(doc.paths, path).toHaveProperty([path]);
     }
+    // Conditional orders are part of the documented create body
+    const create = JSON.stringify(doc.paths['/api/futures/orders/create']);
+    for (const word of [
+      'TRAILING_STOP_MARKET',
+      'triggerPrice',
+      'callbackRate',
+      'closePosition',
+      'workingType',
+    ]) {
+      expect(create).toContain(word);
+    }
+    // with what each field means
+    expect(create).toContain('the price that fires the order');
   });
 });
 

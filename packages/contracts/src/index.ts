@@ -114,6 +114,7 @@ export {
 } from './exchange/connection-test';
 export {
   CancelOrderRequestSchema,
+  CONDITIONAL_ORDER_TYPES,
   type CreateOrderRequest,
   CreateOrderRequestSchema,
   type FuturesAccountInfo,
@@ -132,7 +133,9 @@ export {
   HistoryQuerySchema,
   LeverageResponseSchema,
   OptionalSymbolQuerySchema,
+  ORDER_TYPES,
   OrderIdParamsSchema,
+  OrderKindSchema,
   OrderSideSchema,
   OrderTypeSchema,
   type PnlSummary,
@@ -149,6 +152,7 @@ export {
   SymbolInfoSchema,
   SymbolQuerySchema,
   TimeInForceSchema,
+  WorkingTypeSchema,
 } from './futures/futures';
 export { type Health, HealthSchema } from './health';
 export {

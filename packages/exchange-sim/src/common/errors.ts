@@ -49,6 +49,8 @@ export enum ErrorCode {
   STOP_ORDER_SWITCH_ALGO = -4120,
   MIN_NOTIONAL = -4164,
   GTX_ORDER_REJECT = -5022,
+  NO_NEED_TO_MODIFY = -5027,
+  INVALID_GOOD_TILL_DATE = -5040,
 }
 
 /** A rejection in Binance's wire form: `{"code":…,"msg":…}` with an HTTP status */
@@ -215,6 +217,12 @@ export const errors = {
     new BinanceError(
       ErrorCode.MIN_NOTIONAL,
       `Order's notional must be no smaller than ${notional} (unless you choose reduce only).`,
+    ),
+  noNeedToModify: () => new BinanceError(ErrorCode.NO_NEED_TO_MODIFY, 'No need to modify the order.'),
+  invalidGoodTillDate: () =>
+    new BinanceError(
+      ErrorCode.INVALID_GOOD_TILL_DATE,
+      'The goodTillDate timestamp must be greater than the current time plus 600 seconds and smaller than 253402300799000',
     ),
   postOnlyReject: () =>
     new BinanceError(

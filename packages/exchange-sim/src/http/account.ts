@@ -46,6 +46,7 @@ function positionRisk(ctx: RouteContext) {
   const account = requireAccount(ctx);
   const symbol = optionalSymbol(ctx);
   const figures = ctx.exchange.figures(account, ctx.now);
+  const adl = ctx.exchange.adlQuantiles(account);
   return figures.positions
     .filter((pf) => !symbol || pf.position.symbol === symbol)
     .filter((pf) => !pf.position.amt.isZero())
@@ -74,7 +75,7 @@ function positionRisk(ctx: RouteContext) {
         maintMargin: f8(pf.maintMargin),
         positionInitialMargin: f8(pf.initialMargin),
         openOrderInitialMargin: f8(figures.openOrderMarginBySymbol.get(p.symbol) ?? 0),
-        adl: 0,
+        adl: adl.get(`${p.symbol}:${p.positionSide}`) ?? 0,
         bidNotional: '0',
         askNotional: '0',
         updateTime: p.updateTime,
@@ -118,22 +119,51 @@ function accountV3(ctx: RouteContext) {
         updateTime: account.updateTime,
       };
     }),
-    positions: fig.positions
-      .filter((pf) => !pf.position.amt.isZero())
-      .map((pf) => ({
-        symbol: pf.position.symbol,
-        positionSide: pf.position.positionSide,
-        positionAmt: fixed(pf.position.amt, pf.spec.quantityPrecision),
-        unrealizedProfit: f8(pf.unrealizedPnl),
-        isolatedMargin:
-          pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet.plus(pf.unrealizedPnl)) : '0',
-        notional: f8(pf.notional),
-        isolatedWallet: pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet) : '0',
-        initialMargin: f8(pf.initialMargin),
-        maintMargin: f8(pf.maintMargin),
-        updateTime: pf.position.updateTime,
-      })),
+    positions: [
+      ...fig.positions
+        .filter((pf) => !pf.position.amt.isZero())
+        .map((pf) => ({
+          symbol: pf.position.symbol,
+          positionSide: pf.position.positionSide,
+          positionAmt: fixed(pf.position.amt, pf.spec.quantityPrecision),
+          unrealizedProfit: f8(pf.unrealizedPnl),
+          isolatedMargin:
+            pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet.plus(pf.unrealizedPnl)) : '0',
+          notional: f8(pf.notional),
+          isolatedWallet: pf.marginType === 'ISOLATED' ? f8(pf.position.isolatedWallet) : '0',
+          initialMargin: f8(pf.initialMargin),
+          maintMargin: f8(pf.maintMargin),
+          updateTime: pf.position.updateTime,
+        })),
+      ...flatSymbolsWithOpenOrders(ctx, account, fig),
+    ],
   };
+}
+
+/** v3 lists "only symbols with position or open orders": a flat row for each symbol that only has orders */
+function flatSymbolsWithOpenOrders(
+  ctx: RouteContext,
+  account: ReturnType<typeof requireAccount>,
+  fig: ReturnType<RouteContext['exchange']['figures']>,
+) {
+  const held = new Set(
+    fig.positions.filter((pf) => !pf.position.amt.isZero()).map((pf) => pf.position.symbol),
+  );
+  const symbols = new Set(ctx.exchange.openOrders(account).map((o) => o.symbol));
+  return [...symbols]
+    .filter((s) => !held.has(s))
+    .map((symbol) => ({
+      symbol,
+      positionSide: account.dualSidePosition ? 'LONG' : 'BOTH',
+      positionAmt: '0',
+      unrealizedProfit: f8(0),
+      isolatedMargin: '0',
+      notional: f8(0),
+      isolatedWallet: '0',
+      initialMargin: f8(fig.openOrderMarginBySymbol.get(symbol) ?? 0),
+      maintMargin: f8(0),
+      updateTime: account.updateTime,
+    }));
 }
 
 function balances(ctx: RouteContext) {
@@ -174,12 +204,42 @@ function brackets(ctx: RouteContext) {
   return list;
 }
 
+/**
+ * GET /fapi/v1/adlQuantile: per symbol with a position, the quantile of each side. One-way mode and isolated hedge
+ * positions answer LONG, SHORT and BOTH; cross hedge positions answer "HEDGE" (a sign) instead of BOTH, and one
+ * value for both sides when both are open (here the higher of the two)
+ */
+function adlQuantile(ctx: RouteContext) {
+  const account = requireAccount(ctx);
+  const symbol = optionalSymbol(ctx);
+  const quantiles = ctx.exchange.adlQuantiles(account);
+  const symbols = [
+    ...new Set([...account.positions.values()].filter((p) => !p.amt.isZero()).map((p) => p.symbol)),
+  ];
+  return symbols
+    .filter((s) => !symbol || s === symbol)
+    .map((s) => {
+      const q = (side: string) => quantiles.get(`${s}:${side}`) ?? 0;
+      const crossHedge = account.dualSidePosition && ctx.exchange.config(account, s).marginType === 'CROSSED';
+      if (!crossHedge)
+        return { symbol: s, adlQuantile: { LONG: q('LONG'), SHORT: q('SHORT'), BOTH: q('BOTH') } };
+      const both = Math.max(q('LONG'), q('SHORT'));
+      const open = (side: string) => account.positions.get(`${s}:${side}`)?.amt.isZero() === false;
+      const shared = open('LONG') && open('SHORT');
+      return {
+        symbol: s,
+        adlQuantile: { LONG: shared ? both : q('LONG'), SHORT: shared ? both : q('SHORT'), HEDGE: 0 },
+      };
+    });
+}
+
 export const accountRoutes: Route[] = [
   { method: 'GET', path: '/fapi/v3/account', security: 'SIGNED', weight: 5, handler: accountV3 },
   { method: 'GET', path: '/fapi/v3/balance', security: 'SIGNED', weight: 5, handler: balances },
   { method: 'GET', path: '/fapi/v2/balance', security: 'SIGNED', weight: 5, handler: balances },
   { method: 'GET', path: '/fapi/v3/positionRisk', security: 'SIGNED', weight: 5, handler: positionRisk },
   { method: 'GET', path: '/fapi/v1/leverageBracket', security: 'SIGNED', weight: 1, handler: brackets },
+  { method: 'GET', path: '/fapi/v1/adlQuantile', security: 'SIGNED', weight: 5, handler: adlQuantile },
   {
     method: 'GET',
     path: '/fapi/v1/commissionRate',

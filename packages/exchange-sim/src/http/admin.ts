@@ -73,7 +73,8 @@ function accountView(a: Account, withSecret: boolean) {
   return {
     accountId: a.id,
     apiKey: a.apiKey,
-    ...(withSecret ? { secretKey: a.secretKey } : {}),
+    ...(withSecret && !a.publicKey ? { secretKey: a.secretKey } : {}),
+    keyType: a.publicKey ? 'ASYMMETRIC' : 'HMAC',
     dualSidePosition: a.dualSidePosition,
     permissions: a.permissions,
     balances: Object.fromEntries([...a.balances].map(([k, v]) => [k, v.toFixed()])),
@@ -110,6 +111,7 @@ export function handleAdmin(deps: AdminDeps, method: string, path: string, body:
           const account = deps.exchange.createAccount({
             apiKey: optionalString(o, 'apiKey'),
             secretKey: optionalString(o, 'secretKey'),
+            publicKey: optionalString(o, 'publicKey'),
             balances: balances as Record<string, string> | undefined,
             permissions: permissions(o.permissions),
             dualSidePosition: o.dualSidePosition as boolean | undefined,

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
 import { errors } from '../common/errors';
 import type { Exchange } from '../matching/exchange';
 import type { Account } from '../matching/types';
@@ -32,6 +32,21 @@ export function verifySignature(secret: string, rawQuery: string, rawBody: strin
     .update(q.rest + b.rest)
     .digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
+
+/**
+ * Binance's check for an RSA or Ed25519 API key: the same payload (`queryString + body`, signature left out),
+ * signed with the private key (RSA: RSASSA-PKCS1-v1_5 over SHA-256; Ed25519: pure), base64 then URL-encoded
+ */
+export function verifyAsymmetricSignature(publicKeyPem: string, rawQuery: string, rawBody: string): boolean {
+  const q = withoutSignature(rawQuery);
+  const b = withoutSignature(rawBody);
+  const signature = q.signature ?? b.signature;
+  if (!signature || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
+  const key = createPublicKey(publicKeyPem);
+  const payload = Buffer.from(q.rest + b.rest);
+  const sig = Buffer.from(signature, 'base64');
+  return verify(key.asymmetricKeyType === 'ed25519' ? null : 'sha256', payload, key, sig);
 }
 
 export function hasSignature(rawQuery: string, rawBody: string): boolean {
@@ -77,7 +92,10 @@ export function authenticateSigned(
   const account = accountForKey(exchange, apiKey, ip);
   if (!hasSignature(rawQuery, rawBody)) throw errors.mandatory('signature');
   if (!params.has('timestamp')) throw errors.mandatory('timestamp');
-  if (!verifySignature(account.secretKey, rawQuery, rawBody)) throw errors.badSignature();
+  const valid = account.publicKey
+    ? verifyAsymmetricSignature(account.publicKey, rawQuery, rawBody)
+    : verifySignature(account.secretKey, rawQuery, rawBody);
+  if (!valid) throw errors.badSignature();
   checkTimestamp(params, serverTime);
   return account;
 }

@@ -1,9 +1,14 @@
 import { errors } from '../common/errors';
-import { Decimal, fixed } from '../common/format';
-import { hash32 } from '../common/rng';
+import { fixed } from '../common/format';
 import type { SymbolSpec } from '../common/symbols';
 import { klines, klinesWeight, parseInterval } from '../matching/klines';
-import { FUNDING_INTERVAL_MS, INTEREST_RATE, type Market, nextFundingTime } from '../matching/market';
+import {
+  type BookLevel,
+  FUNDING_INTERVAL_MS,
+  INTEREST_RATE,
+  type Market,
+  nextFundingTime,
+} from '../matching/market';
 import { MINUTE_MS } from '../matching/price-feed';
 import { marketParam, marketsParam, type Route, type RouteContext, symbolWeight } from './route';
 
@@ -160,14 +165,13 @@ function premiumIndex(market: Market, ctx: RouteContext) {
 function bookTicker(market: Market, now: number) {
   const spec = market.spec;
   const { bid, ask } = market.book(now);
-  const size = (salt: number) =>
-    new Decimal(spec.minQty).mul(1 + (hash32(now, salt) % 500)).toFixed(spec.quantityPrecision);
+  const size = (side: 'BID' | 'ASK') => market.levelQty(now, side, 0).toFixed(spec.quantityPrecision);
   return {
     symbol: spec.symbol,
     bidPrice: px(spec, bid),
-    bidQty: size(1),
+    bidQty: size('BID'),
     askPrice: px(spec, ask),
-    askQty: size(2),
+    askQty: size('ASK'),
     time: now,
     lastUpdateId: aggTradeId(market, now),
   };
@@ -291,19 +295,17 @@ export const marketDataRoutes: Route[] = [
         throw errors.invalidParam('Invalid limit: valid limits are 5, 10, 20, 50, 100, 500, 1000.');
       }
       const spec = market.spec;
-      const tick = new Decimal(spec.tickSize);
-      const { bid } = market.book(ctx.now);
-      const level = (i: number, side: number) => {
-        const price = new Decimal(bid.toFixed(spec.pricePrecision)).plus(tick.mul(side > 0 ? i + 1 : -i));
-        const qty = new Decimal(spec.minQty).mul(1 + (hash32(ctx.now, i, side + 2) % (50 + i * 20)));
-        return [price.toFixed(spec.pricePrecision), qty.toFixed(spec.quantityPrecision)];
-      };
+      const book = market.depth(ctx.now, limit);
+      const row = (l: BookLevel) => [
+        l.price.toFixed(spec.pricePrecision),
+        l.qty.toFixed(spec.quantityPrecision),
+      ];
       return {
         lastUpdateId: aggTradeId(market, ctx.now),
         E: ctx.now,
         T: ctx.now,
-        bids: Array.from({ length: limit }, (_, i) => level(i, -1)),
-        asks: Array.from({ length: limit }, (_, i) => level(i, 1)),
+        bids: book.bids.map(row),
+        asks: book.asks.map(row),
       };
     },
   },

@@ -1,6 +1,7 @@
-import { errors } from '../common/errors';
+import { BinanceError, errors } from '../common/errors';
 import { fixed, plain } from '../common/format';
 import type { Order, OrderType, PositionSide, Side, TimeInForce } from '../matching/types';
+import { Params } from './params';
 import {
   marketParam,
   optionalSymbol,
@@ -12,7 +13,13 @@ import {
 import { orderView } from './views';
 
 const ALGO_TYPES = ['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'];
+const TIME_IN_FORCE: readonly TimeInForce[] = ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'];
 const WEEK_MS = 7 * 86_400_000;
+/** Binance: at most 5 orders in one batchOrders placement or modification, 10 ids in one batch cancel */
+const MAX_BATCH_ORDERS = 5;
+const MAX_BATCH_CANCELS = 10;
+/** Binance: a batch placement or modification costs 5 in the 10 s ORDERS window and 1 in the minute one */
+const BATCH_ORDER_COST = { tenSeconds: 5, minute: 1 };
 
 function newOrder(ctx: RouteContext) {
   const account = requireAccount(ctx);
@@ -39,15 +46,101 @@ function newOrder(ctx: RouteContext) {
       errors.invalidPositionSide,
     ),
     timeInForce:
-      type === 'LIMIT'
-        ? p.oneOf<TimeInForce>('timeInForce', ['GTC', 'IOC', 'FOK', 'GTX'], errors.invalidTif)
-        : undefined,
+      type === 'LIMIT' ? p.oneOf<TimeInForce>('timeInForce', TIME_IN_FORCE, errors.invalidTif) : undefined,
     quantity,
     price: p.decimal('price'),
     reduceOnly: p.bool('reduceOnly'),
     newClientOrderId: p.get('newClientOrderId'),
+    goodTillDate: p.int('goodTillDate'),
   });
   return orderView(respType === 'RESULT' ? result : ack, market.spec, { withCumQty: true });
+}
+
+function modifyOrder(ctx: RouteContext) {
+  const p = ctx.params;
+  const market = ctx.exchange.market(p.get('symbol'));
+  const side = p.oneOf<Side>('side', ['BUY', 'SELL'], errors.invalidSide);
+  if (!side) throw errors.mandatory('side');
+  const orderId = p.bigint('orderId');
+  const clientOrderId = p.get('origClientOrderId');
+  if (orderId === undefined && clientOrderId === undefined) throw errors.mandatory('orderId');
+  const quantity = p.decimal('quantity');
+  if (!quantity) throw errors.mandatory('quantity');
+  const price = p.decimal('price');
+  if (!price) throw errors.mandatory('price');
+  const order = ctx.exchange.modifyOrder(requireAccount(ctx), {
+    symbol: market.spec.symbol,
+    // orderId wins when both are sent
+    orderId,
+    clientOrderId: orderId === undefined ? clientOrderId : undefined,
+    side,
+    quantity,
+    price,
+  });
+  return orderView(order, market.spec, { withCumQty: true });
+}
+
+/**
+ * The JSON list of a batch parameter (`batchOrders`: objects of string values). Long integers stay exact: ids in
+ * these lists exceed 2^53
+ */
+function batchItems(ctx: RouteContext, name: string, max: number): Params[] {
+  const raw = ctx.params.required(name);
+  let list: unknown;
+  try {
+    list = JSON.parse(raw.replace(/:\s*(\d{16,})/g, ':"$1"'));
+  } catch {
+    throw errors.mandatory(name);
+  }
+  if (!Array.isArray(list) || list.length === 0) throw errors.mandatory(name);
+  if (list.length > max) throw errors.invalidParam(`Invalid ${name}: at most ${max} orders in one batch.`);
+  return list.map((item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw errors.mandatory(name);
+    const values = new Map<string, string>();
+    for (const [k, v] of Object.entries(item)) if (v !== null && v !== undefined) values.set(k, String(v));
+    return new Params(values);
+  });
+}
+
+/** Binance runs each item of a batch on its own: the answer lists, in order, the order or the item's error */
+function perItem(items: Params[], ctx: RouteContext, handler: (ctx: RouteContext) => unknown): unknown[] {
+  return items.map((params) => {
+    try {
+      return handler({ ...ctx, params });
+    } catch (e) {
+      if (e instanceof BinanceError) return e.toBody();
+      throw e;
+    }
+  });
+}
+
+/** An id list of a batch cancel: `[1,2]` for orderIdList (exact beyond 2^53), `["a","b"]` for client ids */
+function idList(ctx: RouteContext): Array<{ orderId?: bigint; clientOrderId?: string }> {
+  const ids = ctx.params.get('orderIdList');
+  const clientIds = ctx.params.get('origClientOrderIdList');
+  let list: Array<{ orderId?: bigint; clientOrderId?: string }>;
+  if (ids !== undefined) {
+    if (!/^\[\s*\d+(\s*,\s*\d+)*\s*\]$/.test(ids)) throw errors.mandatory('orderIdList');
+    list = (ids.match(/\d+/g) ?? []).map((d) => ({ orderId: BigInt(d) }));
+  } else if (clientIds !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(clientIds);
+    } catch {
+      throw errors.mandatory('origClientOrderIdList');
+    }
+    if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'string')) {
+      throw errors.mandatory('origClientOrderIdList');
+    }
+    list = parsed.map((clientOrderId: string) => ({ clientOrderId }));
+  } else {
+    throw errors.mandatory('orderIdList');
+  }
+  if (list.length === 0) throw errors.mandatory('orderIdList');
+  if (list.length > MAX_BATCH_CANCELS) {
+    throw errors.invalidParam(`Invalid orderIdList: at most ${MAX_BATCH_CANCELS} orders in one batch.`);
+  }
+  return list;
 }
 
 function lookup(ctx: RouteContext): { order: Order | undefined; symbol: string } {
@@ -94,6 +187,49 @@ export const orderRoutes: Route[] = [
     weight: 0,
     countsAsOrder: true,
     handler: newOrder,
+  },
+  {
+    method: 'PUT',
+    path: '/fapi/v1/order',
+    security: 'SIGNED',
+    weight: 1,
+    countsAsOrder: true,
+    handler: modifyOrder,
+  },
+  {
+    method: 'POST',
+    path: '/fapi/v1/batchOrders',
+    security: 'SIGNED',
+    weight: 5,
+    countsAsOrder: BATCH_ORDER_COST,
+    handler: (ctx) => perItem(batchItems(ctx, 'batchOrders', MAX_BATCH_ORDERS), ctx, newOrder),
+  },
+  {
+    method: 'PUT',
+    path: '/fapi/v1/batchOrders',
+    security: 'SIGNED',
+    weight: 5,
+    countsAsOrder: BATCH_ORDER_COST,
+    handler: (ctx) => perItem(batchItems(ctx, 'batchOrders', MAX_BATCH_ORDERS), ctx, modifyOrder),
+  },
+  {
+    method: 'DELETE',
+    path: '/fapi/v1/batchOrders',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      const spec = marketParam(ctx).spec;
+      return idList(ctx).map(({ orderId, clientOrderId }) => {
+        try {
+          const order = ctx.exchange.cancelOrder(account, spec.symbol, orderId, clientOrderId);
+          return orderView(order, spec, { withCumQty: true });
+        } catch (e) {
+          if (e instanceof BinanceError) return e.toBody();
+          throw e;
+        }
+      });
+    },
   },
   {
     method: 'GET',

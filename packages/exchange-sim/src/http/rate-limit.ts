@@ -1,5 +1,11 @@
 import { errors } from '../common/errors';
 
+/** What one request costs against the ORDERS limits */
+export interface OrderCost {
+  tenSeconds: number;
+  minute: number;
+}
+
 export interface RateLimitOptions {
   /** REQUEST_WEIGHT per IP per minute (Binance: 2400) */
   weightPerMinute?: number;
@@ -106,13 +112,21 @@ export class RateLimiter {
     return s;
   }
 
-  /** Counts one new order against the account's ORDERS limits; returns the counts for the response headers */
-  countOrder(accountId: number, now: number): { tenSeconds: number; minute: number } {
+  /**
+   * Counts a request against the account's ORDERS limits (one new order by default; batches cost more in the 10 s
+   * window); returns the counts for the response headers
+   */
+  countOrder(
+    accountId: number,
+    now: number,
+    cost: OrderCost = { tenSeconds: 1, minute: 1 },
+  ): { tenSeconds: number; minute: number } {
     const s = this.#orderState(accountId, now);
-    if (s.inTen >= this.ordersPer10s) throw errors.tooManyOrders(this.ordersPer10s, '10s');
-    if (s.inMinute >= this.ordersPerMinute) throw errors.tooManyOrders(this.ordersPerMinute, '1m');
-    s.inTen += 1;
-    s.inMinute += 1;
+    if (s.inTen + cost.tenSeconds > this.ordersPer10s) throw errors.tooManyOrders(this.ordersPer10s, '10s');
+    if (s.inMinute + cost.minute > this.ordersPerMinute)
+      throw errors.tooManyOrders(this.ordersPerMinute, '1m');
+    s.inTen += cost.tenSeconds;
+    s.inMinute += cost.minute;
     return { tenSeconds: s.inTen, minute: s.inMinute };
   }
 }

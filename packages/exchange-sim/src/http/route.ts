@@ -2,6 +2,7 @@ import type { Exchange } from '../matching/exchange';
 import type { Market } from '../matching/market';
 import type { Account } from '../matching/types';
 import type { Params } from './params';
+import type { OrderCost } from './rate-limit';
 
 /**
  * Binance's security types: NONE needs nothing, USER_STREAM only the API key, SIGNED key + signature + timestamp.
@@ -24,8 +25,8 @@ export interface Route {
   security: Security;
   /** IP request weight, or a function of the parameters (klines by limit, tickers with or without symbol) */
   weight: number | ((params: Params) => number);
-  /** Counts against the account's ORDERS limits */
-  countsAsOrder?: boolean;
+  /** Counts against the account's ORDERS limits: one order, or a cost of its own (batches) */
+  countsAsOrder?: boolean | OrderCost;
   handler: (ctx: RouteContext) => unknown;
 }
 

@@ -17,6 +17,7 @@ import { orderRoutes } from './order';
 import { Params } from './params';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
 import type { Route, RouteContext } from './route';
+import { WsApiServer } from './ws-api';
 
 const MAX_BODY = 1024 * 1024;
 
@@ -80,6 +81,7 @@ export class SimServer {
   readonly #paths = new Set<string>();
   readonly #server: Server;
   readonly #streams: StreamServer;
+  readonly #wsApi: WsApiServer;
   readonly #adminToken?: string;
   readonly #tickMs: number;
   readonly #held = new Set<ServerResponse>();
@@ -111,6 +113,12 @@ export class SimServer {
       });
     });
     this.#streams = new StreamServer(this.#server, this.exchange, this.listenKeys);
+    this.#wsApi = new WsApiServer(this.#server, {
+      route: (method, path) => this.route(method, path),
+      execute: (route, request) => this.execute(route, request),
+      usedWeight: (ip) => this.limiter.used(ip, this.exchange.clock.now()),
+      weightLimit: this.limiter.weightPerMinute,
+    });
   }
 
   /** Processes time up to the clock's now (fills, funding, liquidations) and pushes stream updates */
@@ -144,6 +152,7 @@ export class SimServer {
     for (const res of this.#held) res.destroy();
     this.#held.clear();
     await this.#streams.close();
+    await this.#wsApi.close();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -229,40 +238,60 @@ export class SimServer {
     // A JSON-typed body carries no parameters on Binance (the official SDK sends `{}` beside a full query)
     const isForm = !(req.headers['content-type'] ?? '').includes('json');
     const body = isForm ? rawBody : '';
+    const apiKey = req.headers['x-mbx-apikey'];
+    const { status, result, extra } = this.execute(route, {
+      rawQuery,
+      rawBody: body,
+      apiKey: Array.isArray(apiKey) ? apiKey[0] : apiKey,
+      ip,
+    });
+    if (await this.#applyFaults(this.faults.take(method, path, 'after'), res, headers())) return;
+    this.#reply(res, status, result, { ...headers(), ...extra });
+  }
+
+  /**
+   * One request through the pipeline after faults: clock sync → IP weight → authentication → order limits →
+   * handler. Shared by REST and the WebSocket API; Binance errors become `{code,msg}` results with their status
+   */
+  execute(
+    route: Route,
+    request: { rawQuery: string; rawBody: string; apiKey: string | undefined; ip: string },
+  ): { status: number; result: unknown; extra: Record<string, string> } {
+    const now = () => this.exchange.clock.now();
+    const { rawQuery, rawBody, apiKey, ip } = request;
     const extra: Record<string, string> = {};
-    let status = 200;
-    let result: unknown;
     try {
       this.exchange.sync();
-      const params = Params.parse(rawQuery, body);
+      const params = Params.parse(rawQuery, rawBody);
       const weight = typeof route.weight === 'function' ? route.weight(params) : route.weight;
       this.limiter.spend(ip, weight, now());
-      const apiKey = req.headers['x-mbx-apikey'];
-      const key = Array.isArray(apiKey) ? apiKey[0] : apiKey;
       const ctx: RouteContext = { exchange: this.exchange, params, now: now(), limits: this.limiter };
       if (route.security === 'USER_STREAM') {
-        ctx.account = accountForKey(this.exchange, key, ip);
+        ctx.account = accountForKey(this.exchange, apiKey, ip);
       } else if (route.security === 'SIGNED' || route.security === 'SIGNED_WALLET') {
-        ctx.account = authenticateSigned(this.exchange, key, ip, rawQuery, body, params, now());
+        ctx.account = authenticateSigned(this.exchange, apiKey, ip, rawQuery, rawBody, params, now());
       }
       if (ctx.account && route.security !== 'SIGNED_WALLET') {
         const p = ctx.account.permissions;
         if (!p.enableFutures || !p.enableReading) throw errors.rejectedKey(ip);
       }
       if (route.countsAsOrder && ctx.account) {
-        const counts = this.limiter.countOrder(ctx.account.id, now());
+        const cost = route.countsAsOrder === true ? undefined : route.countsAsOrder;
+        const counts = this.limiter.countOrder(ctx.account.id, now(), cost);
         extra['x-mbx-order-count-10s'] = String(counts.tenSeconds);
         extra['x-mbx-order-count-1m'] = String(counts.minute);
       }
-      result = route.handler(ctx);
+      return { status: 200, result: route.handler(ctx), extra };
     } catch (e) {
       if (!(e instanceof BinanceError)) throw e;
-      status = e.httpStatus;
-      result = e.toBody();
       if (e.httpStatus === 418 || e.httpStatus === 429) extra['retry-after'] = '60';
+      return { status: e.httpStatus, result: e.toBody(), extra };
     }
-    if (await this.#applyFaults(this.faults.take(method, path, 'after'), res, headers())) return;
-    this.#reply(res, status, result, { ...headers(), ...extra });
+  }
+
+  /** The route of a REST method and path, as the WebSocket API looks its methods up */
+  route(method: Route['method'], path: string): Route | undefined {
+    return this.#routes.get(`${method} ${path}`);
   }
 
   #admin(req: IncomingMessage, res: ServerResponse, method: string, path: string, rawBody: string): void {

@@ -35,7 +35,7 @@ export function orderView(
     origType: order.type,
     priceMatch: 'NONE',
     selfTradePreventionMode: 'EXPIRE_MAKER',
-    goodTillDate: 0,
+    goodTillDate: order.goodTillDate,
   });
   if (opts.withTime) view.time = order.time;
   view.updateTime = order.updateTime;

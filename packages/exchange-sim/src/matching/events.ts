@@ -4,7 +4,7 @@ import type { Order, Position } from './types';
 
 /** Execution details of one ORDER_TRADE_UPDATE */
 export interface Execution {
-  x: 'NEW' | 'TRADE' | 'CANCELED' | 'EXPIRED' | 'CALCULATED';
+  x: 'NEW' | 'TRADE' | 'CANCELED' | 'EXPIRED' | 'CALCULATED' | 'AMENDMENT';
   lastQty?: Decimal;
   lastPrice?: Decimal;
   commission?: Decimal;
@@ -108,7 +108,7 @@ export function orderTradeUpdate(
       ss: 0,
       V: 'EXPIRE_MAKER',
       pm: 'NONE',
-      gtd: 0,
+      gtd: order.goodTillDate,
       er: '0',
     },
   };

@@ -1,9 +1,11 @@
+import { createPublicKey } from 'node:crypto';
 import type { Clock } from '../common/clock';
 import { BinanceError, errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
 import { randomAlphanumeric } from '../common/secrets';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
+import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
 import {
   type AccountUpdate,
@@ -14,7 +16,7 @@ import {
 } from './events';
 import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
 import { initialMargin, maintMargin, notional, unrealizedPnl } from './margin';
-import { FUNDING_INTERVAL_MS, Market } from './market';
+import { type BookLevel, FUNDING_INTERVAL_MS, Market } from './market';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import type {
   Account,
@@ -50,11 +52,18 @@ export interface ExchangeOptions {
   takerRate?: string;
   /** Pins every symbol's premium over the index (mark = last price, funding rate known in advance) */
   constantPremium?: number;
+  /**
+   * Scales the synthetic book's level sizes (default 1: a level holds about a twentieth of a typical minute's
+   * volume); small values let tests see orders walk the book and fill in parts
+   */
+  bookDepth?: number;
 }
 
 export interface CreateAccountInput {
   apiKey?: string;
   secretKey?: string;
+  /** PEM public key of an RSA or Ed25519 API key (instead of an HMAC secret) */
+  publicKey?: string;
   balances?: Record<string, string>;
   permissions?: Partial<KeyPermissions>;
   dualSidePosition?: boolean;
@@ -72,6 +81,18 @@ export interface PlaceOrderInput {
   price?: Decimal;
   reduceOnly?: boolean;
   newClientOrderId?: string;
+  /** GTD: expiry in ms (Binance keeps whole seconds) */
+  goodTillDate?: number;
+}
+
+/** PUT /fapi/v1/order: a new price and quantity for a resting LIMIT order */
+export interface ModifyOrderInput {
+  symbol: string;
+  orderId?: bigint;
+  clientOrderId?: string;
+  side: Side;
+  quantity: Decimal;
+  price: Decimal;
 }
 
 export interface PlaceAlgoInput {
@@ -133,6 +154,10 @@ export const DEFAULT_PERMISSIONS: KeyPermissions = {
 };
 
 const DEFAULT_LEVERAGE = 20;
+/** GTD orders must live at least this long (Binance: more than 600 s) */
+const GTD_MIN_MS = 600_000;
+/** Binance's upper bound for goodTillDate (9999-12-31T23:59:59Z) */
+const GTD_MAX_MS = 253_402_300_799_000;
 export const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 
 interface Screen {
@@ -141,6 +166,17 @@ interface Screen {
   algos: AlgoOrder[];
   usdt: number;
   legs: Array<{ position: Position; amt: number; entry: number; isolatedWallet?: number }>;
+}
+
+/** Binance takes RSA (PKCS#8 / SPKI PEM) and Ed25519 public keys for API keys */
+function checkPublicKey(pem: string): void {
+  let type: string | undefined;
+  try {
+    type = createPublicKey(pem).asymmetricKeyType;
+  } catch {
+    throw new Error('publicKey must be a PEM public key (-----BEGIN PUBLIC KEY-----)');
+  }
+  if (type !== 'rsa' && type !== 'ed25519') throw new Error(`publicKey must be RSA or Ed25519, got ${type}`);
 }
 
 function positionKey(symbol: string, side: PositionSide): string {
@@ -176,6 +212,17 @@ function checkClientId(name: string, id: string | undefined, inUse: (id: string)
 
 function isOpen(o: Order): boolean {
   return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
+}
+
+/** FOK: whether the levels within the limit price hold the whole quantity */
+function bookHolds(levels: Iterable<BookLevel>, qty: Decimal, within: (price: Decimal) => boolean): boolean {
+  let left = qty;
+  for (const level of levels) {
+    if (!within(level.price)) return false;
+    left = left.minus(level.qty);
+    if (left.lte(0)) return true;
+  }
+  return false;
 }
 
 /**
@@ -221,7 +268,7 @@ export class Exchange {
       options.symbols.map((spec) => new GeneratedFeed(spec, this.#seed, now - historyDays * DAY_MS));
     feeds.forEach((feed, i) => {
       const phase = (hash32(this.#seed, i) / 4294967296) * Math.PI * 2;
-      this.markets.set(feed.spec.symbol, new Market(feed, phase, options.constantPremium));
+      this.markets.set(feed.spec.symbol, new Market(feed, phase, options.constantPremium, options.bookDepth));
     });
     this.#processed = Math.floor(now / 1000) * 1000;
   }
@@ -258,6 +305,7 @@ export class Exchange {
       throw new Error('apiKey must be 16 to 128 letters or digits, as Binance keys are');
     }
     if (secretKey.length < 16) throw new Error('secretKey must be at least 16 characters');
+    if (input.publicKey !== undefined) checkPublicKey(input.publicKey);
     if (this.#byKey.has(apiKey)) throw new Error('An account with this apiKey already exists');
     const balances = new Map<string, Decimal>();
     for (const [asset, amount] of Object.entries(input.balances ?? { USDT: '10000' })) {
@@ -277,6 +325,7 @@ export class Exchange {
       id,
       apiKey,
       secretKey,
+      publicKey: input.publicKey,
       permissions: { ...DEFAULT_PERMISSIONS, ...input.permissions },
       createTime: now,
       dualSidePosition: input.dualSidePosition ?? false,
@@ -367,6 +416,10 @@ export class Exchange {
     for (const account of accounts) {
       for (const { order, price } of this.#screen(account).open) {
         if (!isOpen(order)) continue;
+        if (order.goodTillDate > 0 && t >= order.goodTillDate) {
+          this.#finish(account, order, 'EXPIRED', t);
+          continue;
+        }
         const last = this.market(order.symbol).lastPrice(t);
         if (order.side === 'BUY' ? last <= price : last >= price) this.#executeResting(account, order, t);
       }
@@ -460,10 +513,20 @@ export class Exchange {
     const isMarket = input.type === 'MARKET';
     let tif: TimeInForce = 'GTC';
     let price = new Decimal(0);
+    let goodTillDate = 0;
     if (input.type === 'LIMIT') {
       if (!input.timeInForce) throw errors.mandatory('timeInForce');
       if (!input.price) throw errors.mandatory('price');
       tif = input.timeInForce;
+      if (tif === 'GTD') {
+        if (input.goodTillDate === undefined) throw errors.mandatory('goodTillDate');
+        // Binance keeps whole seconds of the expiry
+        goodTillDate = Math.floor(input.goodTillDate / 1000) * 1000;
+        if (goodTillDate <= now + GTD_MIN_MS || goodTillDate >= GTD_MAX_MS)
+          throw errors.invalidGoodTillDate();
+      } else if (input.goodTillDate !== undefined) {
+        throw errors.notRequired('goodTillDate');
+      }
       checkQuantity(spec, input.quantity, false);
       checkPrice(spec, input.price, input.side, mark);
       price = input.price;
@@ -486,14 +549,17 @@ export class Exchange {
       if (closing && input.quantity.gt(posAmt.abs())) throw errors.reduceOnlyReject();
     }
 
-    const fillPrice = new Decimal(input.side === 'BUY' ? book.ask : book.bid);
+    // The side of the book this order takes from: sellers for a buy, buyers for a sell
+    const takeSide = input.side === 'BUY' ? 'ASK' : 'BID';
+    const best = new Decimal((input.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
     checkNotional(spec, isMarket ? mark : price, input.quantity, input.reduceOnly === true);
 
-    const marketable = isMarket || (input.side === 'BUY' ? price.gte(fillPrice) : price.lte(fillPrice));
+    const within = (p: Decimal) => isMarket || (input.side === 'BUY' ? p.lte(price) : p.gte(price));
+    const marketable = within(best);
     if (tif === 'GTX' && marketable) throw errors.postOnlyReject();
 
     if (!reduceOnly)
-      this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? fillPrice : price, mark, posAmt, now);
+      this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? best : price, mark, posAmt, now);
 
     const order: Order = {
       orderId: this.#nextOrderId++,
@@ -509,6 +575,7 @@ export class Exchange {
       cumQuote: new Decimal(0),
       reduceOnly,
       status: 'NEW',
+      goodTillDate,
       time: now,
       updateTime: now,
     };
@@ -519,13 +586,98 @@ export class Exchange {
 
     if (marketable) {
       // A reduce-only order never trades past the position: the rest would open the other side
-      const reducible = posAmt.abs();
-      const qty = reduceOnly ? Decimal.min(order.origQty, reducible) : order.origQty;
-      this.#fill(account, order, qty, fillPrice, false, now);
+      const want = reduceOnly ? Decimal.min(order.origQty, posAmt.abs()) : order.origQty;
+      if (tif === 'FOK' && !bookHolds(market.levels(now, takeSide), want, within)) {
+        this.#finish(account, order, 'EXPIRED', now);
+        return { ack, result: { ...order } };
+      }
+      this.#takeFromBook(account, order, want, now);
+      // What a LIMIT GTC/GTD order could not take rests in the book; IOC (and market) remainders expire
+      if (isOpen(order) && (isMarket || tif === 'IOC')) this.#finish(account, order, 'EXPIRED', now);
     } else if (tif === 'IOC' || tif === 'FOK') {
       this.#finish(account, order, 'EXPIRED', now);
     }
     return { ack, result: { ...order } };
+  }
+
+  /**
+   * Takes up to `want` from the other side of the book as taker, level by level within the order's limit price: one
+   * trade (and one ORDER_TRADE_UPDATE) per level. A market order larger than the whole shown book has the rest
+   * filled at its deepest price (the book refills)
+   */
+  #takeFromBook(account: Account, order: Order, want: Decimal, now: number): void {
+    const market = this.market(order.symbol);
+    const isMarket = order.type === 'MARKET';
+    const within = (p: Decimal) =>
+      isMarket || (order.side === 'BUY' ? p.lte(order.price) : p.gte(order.price));
+    let left = want;
+    let deepest: Decimal | undefined;
+    for (const level of market.levels(now, order.side === 'BUY' ? 'ASK' : 'BID')) {
+      if (left.isZero() || !isOpen(order) || !within(level.price)) break;
+      const take = Decimal.min(left, level.qty);
+      this.#fill(account, order, take, level.price, false, now);
+      left = left.minus(take);
+      deepest = level.price;
+    }
+    if (isMarket && left.gt(0) && deepest && isOpen(order))
+      this.#fill(account, order, left, deepest, false, now);
+  }
+
+  /**
+   * Binance's in-place amendment of a resting LIMIT order. Filters are checked first (a refusal leaves the order as
+   * it was); a quantity at or below what has filled, or a GTX price that would take, cancels the order instead; a
+   * price that now crosses the book trades at once as taker. Pushes ORDER_TRADE_UPDATE with x=AMENDMENT.
+   */
+  modifyOrder(account: Account, input: ModifyOrderInput): Order {
+    this.sync();
+    const now = this.clock.now();
+    const market = this.market(input.symbol);
+    const spec = market.spec;
+    const order = this.findOrder(account, spec.symbol, input.orderId, input.clientOrderId);
+    if (!order) throw errors.noSuchOrder();
+    if (!isOpen(order)) throw errors.cancelRejected();
+    if (order.type !== 'LIMIT') throw errors.invalidOrderType();
+    if (input.side !== order.side) throw errors.invalidSide();
+    const mark = new Decimal(market.markPrice(now));
+    checkQuantity(spec, input.quantity, false);
+    checkPrice(spec, input.price, input.side, mark);
+    if (input.quantity.eq(order.origQty) && input.price.eq(order.price)) throw errors.noNeedToModify();
+    checkNotional(spec, input.price, input.quantity, order.reduceOnly);
+
+    const book = market.book(now);
+    const best = new Decimal((order.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
+    const marketable = order.side === 'BUY' ? input.price.gte(best) : input.price.lte(best);
+    if (input.quantity.lte(order.executedQty) || (order.timeInForce === 'GTX' && marketable)) {
+      this.#finish(account, order, 'CANCELED', now);
+      return { ...order };
+    }
+    if (!order.reduceOnly) {
+      const posAmt =
+        account.positions.get(positionKey(spec.symbol, order.positionSide))?.amt ?? new Decimal(0);
+      const remaining = input.quantity.minus(order.executedQty);
+      // The order's margin is re-checked at its new size, as if it were not in the book yet
+      account.openOrders.delete(order.orderId);
+      try {
+        this.#checkMargin(
+          account,
+          spec,
+          this.config(account, spec.symbol).leverage,
+          { symbol: spec.symbol, side: order.side, type: 'LIMIT', quantity: remaining },
+          input.price,
+          mark,
+          posAmt,
+          now,
+        );
+      } finally {
+        account.openOrders.set(order.orderId, order);
+      }
+    }
+    order.price = input.price;
+    order.origQty = input.quantity;
+    order.updateTime = now;
+    this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'AMENDMENT' }, now));
+    if (marketable) this.#takeFromBook(account, order, order.origQty.minus(order.executedQty), now);
+    return { ...order };
   }
 
   #checkMargin(
@@ -610,7 +762,9 @@ export class Exchange {
       }
       qty = Decimal.min(qty, reducible);
     }
-    this.#fill(account, order, qty, order.price, true, t);
+    // A second of trading at the order's price takes at most what the best level of the other side holds
+    const counterparty = this.market(order.symbol).levelQty(t, order.side === 'BUY' ? 'ASK' : 'BID', 0);
+    this.#fill(account, order, Decimal.min(qty, counterparty), order.price, true, t);
   }
 
   cancelOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order {
@@ -728,8 +882,12 @@ export class Exchange {
 
     order.executedQty = order.executedQty.plus(qty);
     order.cumQuote = order.cumQuote.plus(qty.mul(price));
-    // A reduce-only order cut to the position size is done: the rest could only open a new position
-    order.status = order.executedQty.gte(order.origQty) || order.reduceOnly ? 'FILLED' : 'PARTIALLY_FILLED';
+    // A reduce-only order that has closed the position is done: the rest could only open a new one
+    const nothingToReduce = order.side === 'BUY' ? !p.amt.isNeg() : !p.amt.gt(0);
+    order.status =
+      order.executedQty.gte(order.origQty) || (order.reduceOnly && nothingToReduce)
+        ? 'FILLED'
+        : 'PARTIALLY_FILLED';
     if (order.status === 'FILLED') account.openOrders.delete(order.orderId);
     order.updateTime = t;
     const tradeId = this.#nextTradeId++;
@@ -886,6 +1044,7 @@ export class Exchange {
         cumQuote: new Decimal(0),
         reduceOnly: true,
         status: 'NEW',
+        goodTillDate: 0,
         time: t,
         updateTime: t,
       };
@@ -1211,6 +1370,47 @@ export class Exchange {
       availableBalance: crossWallet.plus(crossUnPnl).minus(crossPositionIM).minus(openOrderIM),
       positions,
     };
+  }
+
+  /**
+   * ADL quantile (0-4) of each open position of `account`, keyed `${symbol}:${positionSide}`, ranked against the
+   * same symbol and side of every account. Binance refreshes these every 30 s: they are computed at the marks of the
+   * last 30 s boundary
+   */
+  adlQuantiles(account: Account): Map<string, number> {
+    const t = Math.floor(this.clock.now() / 30_000) * 30_000;
+    const groups = new Map<string, AdlCandidate[]>();
+    for (const a of this.#accounts.values()) {
+      if (a.positions.size === 0) continue;
+      const fig = this.figures(a, t);
+      for (const pf of fig.positions) {
+        const p = pf.position;
+        if (p.amt.isZero()) continue;
+        const isolated = pf.marginType === 'ISOLATED';
+        const long = p.positionSide === 'LONG' || (p.positionSide === 'BOTH' && p.amt.gt(0));
+        const group = `${p.symbol}:${long ? 'LONG' : 'SHORT'}`;
+        const list = groups.get(group) ?? [];
+        list.push({
+          key: `${a.id}:${p.symbol}:${p.positionSide}`,
+          unrealizedPnl: pf.unrealizedPnl.toNumber(),
+          positionMargin: (isolated ? p.isolatedWallet : pf.initialMargin).toNumber(),
+          notional: pf.notional.toNumber(),
+          marginBalance: (isolated
+            ? p.isolatedWallet.plus(pf.unrealizedPnl)
+            : fig.crossWalletBalance.plus(fig.crossUnPnl)
+          ).toNumber(),
+        });
+        groups.set(group, list);
+      }
+    }
+    const out = new Map<string, number>();
+    const prefix = `${account.id}:`;
+    for (const list of groups.values()) {
+      for (const [key, q] of quantilesOf(list)) {
+        if (key.startsWith(prefix)) out.set(key.slice(prefix.length), q);
+      }
+    }
+    return out;
   }
 
   /** Applies a deposit or withdrawal from the admin API, booked as TRANSFER income */

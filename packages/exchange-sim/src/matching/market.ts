@@ -1,5 +1,16 @@
+import { Decimal } from '../common/format';
+import { hash32 } from '../common/rng';
 import type { SymbolSpec } from '../common/symbols';
 import type { PriceSource } from './price-feed';
+
+/** One price level of the book: exact price and quantity */
+export interface BookLevel {
+  price: Decimal;
+  qty: Decimal;
+}
+
+/** Deepest level the book shows (GET /fapi/v1/depth limit=1000); a taker order sweeps at most this far */
+export const MAX_BOOK_LEVELS = 1000;
 
 export const FUNDING_INTERVAL_MS = 8 * 60 * 60 * 1000;
 /** Binance's interest rate component: 0.03% a day, 0.01% per 8 h */
@@ -28,13 +39,20 @@ export class Market {
   readonly feed: PriceSource;
   readonly #phase: number;
   readonly #constantPremium?: number;
+  readonly #levelBase: Decimal;
+  readonly #salt: number;
 
-  /** `constantPremium` pins the premium (tests: mark = last, a known funding rate) */
-  constructor(feed: PriceSource, phase: number, constantPremium?: number) {
+  /**
+   * `constantPremium` pins the premium (tests: mark = last, a known funding rate). `bookDepth` scales the size of
+   * the book's levels (1: a level holds about a twentieth of a typical minute's volume)
+   */
+  constructor(feed: PriceSource, phase: number, constantPremium?: number, bookDepth = 1) {
     this.spec = feed.spec;
     this.feed = feed;
     this.#phase = phase;
     this.#constantPremium = constantPremium;
+    this.#levelBase = new Decimal(feed.spec.baseVolumePerMinute).mul(bookDepth).div(20);
+    this.#salt = Math.floor(phase * 1e9);
   }
 
   lastPrice(ms: number): number {
@@ -68,5 +86,48 @@ export class Market {
   book(ms: number): { bid: number; ask: number } {
     const bid = this.lastPrice(ms);
     return { bid, ask: bid + Number(this.spec.tickSize) };
+  }
+
+  /**
+   * The synthetic order book at `ms` (the same for the same second), best level first: bids from the last price
+   * down, asks from one tick above it up, one tick apart. Sizes vary per level and second and grow with depth, in
+   * whole steps of at least the minimum quantity. Our own resting orders are not part of it.
+   */
+  depth(ms: number, levels: number): { bids: BookLevel[]; asks: BookLevel[] } {
+    const pp = this.spec.pricePrecision;
+    const tick = new Decimal(this.spec.tickSize);
+    const bid = new Decimal(this.book(ms).bid.toFixed(pp));
+    const n = Math.min(levels, MAX_BOOK_LEVELS);
+    return {
+      bids: Array.from({ length: n }, (_, i) => ({
+        price: bid.minus(tick.mul(i)),
+        qty: this.levelQty(ms, 'BID', i),
+      })),
+      asks: Array.from({ length: n }, (_, i) => ({
+        price: bid.plus(tick.mul(i + 1)),
+        qty: this.levelQty(ms, 'ASK', i),
+      })),
+    };
+  }
+
+  /** The levels of one side at `ms`, best first, produced as a taker order walks them (at most MAX_BOOK_LEVELS) */
+  *levels(ms: number, side: 'BID' | 'ASK'): Generator<BookLevel> {
+    const tick = new Decimal(this.spec.tickSize);
+    const bid = new Decimal(this.book(ms).bid.toFixed(this.spec.pricePrecision));
+    for (let i = 0; i < MAX_BOOK_LEVELS; i++) {
+      const price = side === 'BID' ? bid.minus(tick.mul(i)) : bid.plus(tick.mul(i + 1));
+      if (price.lte(0)) return;
+      yield { price, qty: this.levelQty(ms, side, i) };
+    }
+  }
+
+  /** Quantity resting at level `i` (0 = best) of one side during the second of `ms` */
+  levelQty(ms: number, side: 'BID' | 'ASK', i: number): Decimal {
+    const second = Math.floor(ms / 1000);
+    const u = hash32(this.#salt, second, i, side === 'BID' ? 1 : 2) / 4294967296;
+    const raw = this.#levelBase.mul(0.5 + u).mul(1 + i / 5);
+    const step = new Decimal(this.spec.stepSize);
+    const steps = raw.div(step).floor();
+    return Decimal.max(new Decimal(this.spec.minQty), steps.mul(step));
   }
 }

@@ -4,7 +4,8 @@ export type Side = 'BUY' | 'SELL';
 export type PositionSide = 'BOTH' | 'LONG' | 'SHORT';
 export type MarginType = 'CROSSED' | 'ISOLATED';
 export type OrderType = 'LIMIT' | 'MARKET' | 'LIQUIDATION';
-export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX';
+/** GTD: good till `goodTillDate`, then EXPIRED */
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX' | 'GTD';
 export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
 
 export interface Order {
@@ -21,6 +22,8 @@ export interface Order {
   cumQuote: Decimal;
   reduceOnly: boolean;
   status: OrderStatus;
+  /** GTD orders: expiry, ms since epoch on a whole second; 0 otherwise */
+  goodTillDate: number;
   time: number;
   updateTime: number;
 }
@@ -128,7 +131,10 @@ export interface SymbolConfig {
 export interface Account {
   id: number;
   apiKey: string;
+  /** HMAC secret; unused for a key registered with a public key */
   secretKey: string;
+  /** RSA or Ed25519 public key (PEM) of an asymmetric API key: requests are signed with its private key */
+  publicKey?: string;
   permissions: KeyPermissions;
   createTime: number;
   dualSidePosition: boolean;

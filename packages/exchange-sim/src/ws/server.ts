@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { toJson } from '../common/format';
 import type { ListenKeys } from '../http/listen-key';
+import { WS_API_PATH } from '../http/ws-api';
 import type { UserEvent } from '../matching/events';
 import type { Exchange } from '../matching/exchange';
 import { parseStream, type StreamName, streamPayload } from './payloads';
@@ -57,6 +58,8 @@ export class StreamServer {
 
   #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://sim');
+    // The WebSocket API (http/ws-api.ts) answers its own path
+    if (url.pathname === WS_API_PATH) return;
     const [route, mode, ...rest] = url.pathname.split('/').filter(Boolean);
     if (
       (route !== 'market' && route !== 'public' && route !== 'private') ||

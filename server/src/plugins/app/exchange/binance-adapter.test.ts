@@ -123,6 +123,24 @@ describe('BinanceUsdmAdapter against the simulator', () => {
     expect(Number(bars[4]?.high)).toBeGreaterThanOrEqual(Number(bars[4]?.low));
   });
 
+  it('places GTD orders that the exchange expires at their goodTillDate', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    const expiry = T0 + 15 * 60_000;
+    const placed = await adapter.placeOrder(keys, { ...limitBuy, timeInForce: 'GTD', goodTillDate: expiry });
+    expect(placed).toMatchObject({ status: 'NEW', timeInForce: 'GTD', goodTillDate: expiry });
+    const tooSoon = await adapter
+      .placeOrder(keys, { ...limitBuy, timeInForce: 'GTD', goodTillDate: T0 + 60_000 })
+      .catch((e: unknown) => e);
+    expect((tooSoon as ExchangeApiError).code).toBe(-5040);
+    clock.set(expiry);
+    sim.tick();
+    expect((await adapter.findOrder(keys, 'SOLUSDT', placed.clientOrderId))?.status).toBe('EXPIRED');
+    await expect(adapter.placeOrder(keys, { ...limitBuy, timeInForce: 'GTD' })).rejects.toThrow(
+      'timeInForce GTD is for LIMIT orders, with a goodTillDate',
+    );
+  });
+
   it('reports key permissions from apiRestrictions', async () => {
     const adapter = adapterFor();
     expect(await adapter.keyPermissions(await account())).toMatchObject({
@@ -264,5 +282,265 @@ describe('request weight', () => {
     const used = adapter.client.usedWeight;
     await expect(adapter.ping()).rejects.toBeInstanceOf(ExchangeRateLimitError);
     expect(adapter.client.usedWeight).toBe(used);
+  });
+});
+
+describe('conditional orders through /fapi/v1/algoOrder, in domain terms', () => {
+  /** A price `factor` × the last price of SOLUSDT, on its 0.01 tick */
+  async function solPrice(factor: number): Promise<string> {
+    const last = Number((await adapterFor().ticker('SOLUSDT')).lastPrice);
+    return (Math.floor(last * factor * 100) / 100).toFixed(2);
+  }
+
+  it('places stop, take-profit and trailing orders, lists them beside plain orders, and cancels each kind', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    await adapter.placeOrder(keys, { symbol: 'SOLUSDT', side: 'BUY', type: 'MARKET', quantity: '1' });
+    const plain = await adapter.placeOrder(keys, { ...limitBuy, clientOrderId: 'plain-1' });
+    const stop = await adapter.placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'STOP_MARKET',
+      triggerPrice: await solPrice(0.5),
+      closePosition: true,
+      workingType: 'MARK_PRICE',
+      clientOrderId: 'stop-1',
+    });
+    expect(stop).toMatchObject({
+      kind: 'conditional',
+      type: 'STOP_MARKET',
+      status: 'NEW',
+      clientOrderId: 'stop-1',
+      closePosition: true,
+      workingType: 'MARK_PRICE',
+      triggeredOrderId: null,
+    });
+    expect(Number(stop.triggerPrice)).toBe(Number(await solPrice(0.5)));
+    const takeProfit = await adapter.placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'TAKE_PROFIT',
+      quantity: '1',
+      price: await solPrice(1.5),
+      triggerPrice: await solPrice(1.5),
+      reduceOnly: true,
+    });
+    expect(takeProfit).toMatchObject({
+      kind: 'conditional',
+      type: 'TAKE_PROFIT',
+      quantity: '1',
+      reduceOnly: true,
+    });
+    const trailing = await adapter.placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'TRAILING_STOP_MARKET',
+      quantity: '1',
+      callbackRate: '2',
+      reduceOnly: true,
+    });
+    expect(trailing).toMatchObject({
+      type: 'TRAILING_STOP_MARKET',
+      callbackRate: '2',
+      activationPrice: null,
+    });
+
+    const open = await adapter.openOrders(keys);
+    expect(open.map((o) => `${o.kind}:${o.clientOrderId}`).sort()).toEqual(
+      [
+        'order:plain-1',
+        'conditional:stop-1',
+        `conditional:${takeProfit.clientOrderId}`,
+        `conditional:${trailing.clientOrderId}`,
+      ].sort(),
+    );
+
+    // The kind says which book to cancel in; without it the plain book is tried first, then the conditional one
+    const canceledStop = await adapter.cancelOrder(keys, 'SOLUSDT', {
+      orderId: stop.orderId,
+      kind: 'conditional',
+    });
+    expect(canceledStop).toMatchObject({ kind: 'conditional', status: 'CANCELED', clientOrderId: 'stop-1' });
+    const canceledTp = await adapter.cancelOrder(keys, 'SOLUSDT', { orderId: takeProfit.orderId });
+    expect(canceledTp).toMatchObject({ kind: 'conditional', status: 'CANCELED' });
+    const canceledPlain = await adapter.cancelOrder(keys, 'SOLUSDT', { orderId: plain.orderId });
+    expect(canceledPlain).toMatchObject({ kind: 'order', status: 'CANCELED' });
+    const again = await adapter
+      .cancelOrder(keys, 'SOLUSDT', { orderId: plain.orderId })
+      .catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ExchangeApiError);
+    expect((again as ExchangeApiError).code).toBe(-2011);
+    expect((await adapter.openOrders(keys, 'SOLUSDT')).map((o) => o.orderId)).toEqual([trailing.orderId]);
+
+    const history = await adapter.orderHistory(keys, 'SOLUSDT', 100);
+    expect(history.filter((o) => o.kind === 'conditional')).toHaveLength(3);
+    expect(history.find((o) => o.orderId === stop.orderId)?.status).toBe('CANCELED');
+  });
+
+  it('reports a fired stop as FINISHED with the id of the order it placed', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    await adapter.placeOrder(keys, { symbol: 'SOLUSDT', side: 'BUY', type: 'MARKET', quantity: '1' });
+    // A sell stop a hair below the price: the seeded walk crosses it within the simulated hours
+    const stop = await adapter.placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'STOP_MARKET',
+      triggerPrice: await solPrice(0.999),
+      closePosition: true,
+    });
+    let fired = stop;
+    for (let m = 1; m <= 600 && fired.status === 'NEW'; m += 10) {
+      clock.set(T0 + m * 60_000);
+      sim.tick();
+      const found = await adapter.findOrder(keys, 'SOLUSDT', stop.clientOrderId, 'conditional');
+      if (found) fired = found;
+    }
+    expect(fired.status).toBe('FINISHED');
+    expect(fired.triggeredOrderId).toMatch(/^\d+$/);
+    const history = await adapter.orderHistory(keys, 'SOLUSDT', 10);
+    const placed = history.find((o) => o.kind === 'order' && o.orderId === fired.triggeredOrderId);
+    expect(placed).toMatchObject({ type: 'MARKET', status: 'FILLED', executedQuantity: '1' });
+  });
+
+  it("passes the exchange's refusal of a trigger that would fire at once", async () => {
+    const keys = await account();
+    const err = await adapterFor()
+      .placeOrder(keys, {
+        symbol: 'SOLUSDT',
+        side: 'SELL',
+        type: 'STOP_MARKET',
+        quantity: '1',
+        triggerPrice: await solPrice(1.2),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExchangeApiError);
+    expect((err as ExchangeApiError).message).toBe('Order would immediately trigger.');
+  });
+
+  it('says what a conditional order lacks before asking the exchange', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    const used = adapter.client.usedWeight;
+    await expect(
+      adapter.placeOrder(keys, { symbol: 'SOLUSDT', side: 'SELL', type: 'STOP_MARKET', quantity: '1' }),
+    ).rejects.toThrow('A STOP_MARKET order needs a triggerPrice');
+    await expect(
+      adapter.placeOrder(keys, {
+        symbol: 'SOLUSDT',
+        side: 'SELL',
+        type: 'TRAILING_STOP_MARKET',
+        quantity: '1',
+      }),
+    ).rejects.toThrow('A TRAILING_STOP_MARKET order needs a callbackRate');
+    await expect(
+      adapter.placeOrder(keys, {
+        symbol: 'SOLUSDT',
+        side: 'SELL',
+        type: 'TAKE_PROFIT',
+        quantity: '1',
+        triggerPrice: '10',
+      }),
+    ).rejects.toThrow('A TAKE_PROFIT order needs a price');
+    expect(adapter.client.usedWeight).toBe(used);
+  });
+
+  it('a 5xx after a conditional order was accepted returns it (found by its client id), never sent twice', async () => {
+    const keys = await account();
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/algoOrder',
+      phase: 'after',
+      status: 503,
+      remaining: 1,
+    });
+    const order = await adapterFor().placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'BUY',
+      type: 'STOP_MARKET',
+      quantity: '1',
+      triggerPrice: await solPrice(2),
+      clientOrderId: 'algo-after-5xx',
+    });
+    expect(order).toMatchObject({ kind: 'conditional', clientOrderId: 'algo-after-5xx', status: 'NEW' });
+    expect((await adapterFor().openOrders(keys)).filter((o) => o.kind === 'conditional')).toHaveLength(1);
+  });
+
+  it('a 5xx before a conditional order was accepted says it was not placed', async () => {
+    const keys = await account();
+    await admin('POST', '/faults', {
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/algoOrder',
+      phase: 'before',
+      status: 502,
+      remaining: 1,
+    });
+    const err = await adapterFor()
+      .placeOrder(keys, {
+        symbol: 'SOLUSDT',
+        side: 'BUY',
+        type: 'STOP_MARKET',
+        quantity: '1',
+        triggerPrice: await solPrice(2),
+        clientOrderId: 'algo-before-5xx',
+      })
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/order algo-before-5xx was not placed/);
+    expect(await adapterFor().openOrders(keys)).toEqual([]);
+  });
+});
+
+describe('history without a symbol', () => {
+  it('fans out over the symbols the account was active in, newest first, honouring the limit', async () => {
+    const keys = await account({ balances: { USDT: '100000' } });
+    const adapter = adapterFor();
+    await adapter.placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '1',
+      clientOrderId: 'a',
+    });
+    clock.set(T0 + 5_000);
+    await adapter.placeOrder(keys, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.002',
+      clientOrderId: 'b',
+    });
+    clock.set(T0 + 10_000);
+    await adapter.placeOrder(keys, {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '1',
+      clientOrderId: 'c',
+    });
+    clock.set(T0 + 15_000);
+    // Never filled: found through the account's open-order symbols, not its income
+    const resting = await adapter.placeOrder(keys, { ...limitBuy, symbol: 'SOLUSDT', clientOrderId: 'd' });
+    expect(resting.status).toBe('NEW');
+
+    const all = await adapter.orderHistory(keys, undefined, 100);
+    expect(all.map((o) => o.clientOrderId)).toEqual(['d', 'c', 'b', 'a']);
+    expect((await adapter.orderHistory(keys, undefined, 2)).map((o) => o.clientOrderId)).toEqual(['d', 'c']);
+
+    const trades = await adapter.trades(keys, undefined, 100);
+    expect(trades.map((t) => t.symbol)).toEqual(['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
+    expect(trades.map((t) => t.side)).toEqual(['SELL', 'BUY', 'BUY']);
+    expect(await adapter.trades(keys, undefined, 1)).toHaveLength(1);
+    expect(await adapter.trades(keys, 'BTCUSDT', 100)).toHaveLength(1);
+  });
+
+  it('is empty for an account that never traded, at the cost of two calls', async () => {
+    const keys = await account();
+    const adapter = adapterFor();
+    await adapter.syncTime();
+    expect(await adapter.orderHistory(keys, undefined, 100)).toEqual([]);
+    // income (30) + account (5), plus the clock sync (1)
+    expect(adapter.client.usedWeight).toBeLessThanOrEqual(36 + 1);
   });
 });

@@ -5,10 +5,43 @@
 
 export type Decimal = string;
 export type OrderSide = 'BUY' | 'SELL';
-export type OrderType = 'LIMIT' | 'MARKET';
-export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX';
+/**
+ * Conditional orders wait for a trigger price before they become an order (STOP/TAKE_PROFIT: a limit order,
+ * the *_MARKET types and trailing stops: a market order)
+ */
+export const CONDITIONAL_ORDER_TYPES = [
+  'STOP',
+  'STOP_MARKET',
+  'TAKE_PROFIT',
+  'TAKE_PROFIT_MARKET',
+  'TRAILING_STOP_MARKET',
+] as const;
+export type ConditionalOrderType = (typeof CONDITIONAL_ORDER_TYPES)[number];
+export type OrderType = 'LIMIT' | 'MARKET' | ConditionalOrderType;
+/** GTD: good till `goodTillDate` (LIMIT orders) */
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX' | 'GTD';
 export type PositionSide = 'BOTH' | 'LONG' | 'SHORT';
-export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED' | 'EXPIRED';
+/** `order`: in the book or done; `conditional`: waiting for its trigger (or fired, see `triggeredOrderId`) */
+export type OrderKind = 'order' | 'conditional';
+/** Price a trigger watches: the mark price, or the last traded (contract) price */
+export type WorkingType = 'MARK_PRICE' | 'CONTRACT_PRICE';
+/**
+ * Orders: NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED. Conditional orders: NEW (waiting),
+ * TRIGGERED (fired, its order still working), FINISHED (its order done), CANCELED, REJECTED, EXPIRED
+ */
+export type OrderStatus =
+  | 'NEW'
+  | 'PARTIALLY_FILLED'
+  | 'FILLED'
+  | 'CANCELED'
+  | 'REJECTED'
+  | 'EXPIRED'
+  | 'TRIGGERED'
+  | 'FINISHED';
+
+export function isConditionalType(type: string): type is ConditionalOrderType {
+  return (CONDITIONAL_ORDER_TYPES as readonly string[]).includes(type);
+}
 
 export interface ExchangeKeys {
   apiKey: string;
@@ -28,9 +61,24 @@ export interface NewOrder {
   symbol: string;
   side: OrderSide;
   type: OrderType;
-  quantity: Decimal;
-  /** Required for LIMIT */
+  /** Required unless `closePosition` */
+  quantity?: Decimal;
+  /** Required for LIMIT, STOP and TAKE_PROFIT */
   price?: Decimal;
+  /** Conditional orders except trailing stops: the price that fires the order */
+  triggerPrice?: Decimal;
+  /** What the trigger watches (default CONTRACT_PRICE, the last price) */
+  workingType?: WorkingType;
+  /** STOP_MARKET / TAKE_PROFIT_MARKET: close the whole position when fired (no quantity) */
+  closePosition?: boolean;
+  /** TRAILING_STOP_MARKET: the price from which the stop starts trailing (default: at once) */
+  activationPrice?: Decimal;
+  /** TRAILING_STOP_MARKET: distance the price may come back, in percent (0.1 to 10) */
+  callbackRate?: Decimal;
+  /** Conditional orders: refuse to fire when mark and last price diverge too much */
+  priceProtect?: boolean;
+  /** LIMIT with timeInForce GTD: expiry, ms since epoch (Binance: more than 600 s ahead, whole seconds) */
+  goodTillDate?: number;
   timeInForce?: TimeInForce;
   reduceOnly?: boolean;
   positionSide?: PositionSide;
@@ -39,9 +87,10 @@ export interface NewOrder {
 }
 
 export interface Order {
-  /** The exchange's id, as a decimal string */
+  /** The exchange's id, as a decimal string (conditional orders: the exchange's id of the conditional order) */
   orderId: string;
   clientOrderId: string;
+  kind: OrderKind;
   symbol: string;
   side: OrderSide;
   type: string;
@@ -53,8 +102,25 @@ export interface Order {
   timeInForce: string;
   reduceOnly: boolean;
   positionSide: PositionSide;
+  /** '0' for orders without a trigger */
+  triggerPrice: Decimal;
+  workingType: WorkingType | null;
+  closePosition: boolean;
+  activationPrice: Decimal | null;
+  callbackRate: Decimal | null;
+  /** A conditional order that fired: the id of the order it placed */
+  triggeredOrderId: string | null;
+  /** GTD orders: expiry, ms since epoch */
+  goodTillDate: number | null;
   /** ms since epoch */
   updatedAt: number;
+}
+
+/** Which order to cancel or look up: by exchange id or by our client id; `kind` when the caller knows it */
+export interface OrderRef {
+  orderId?: string;
+  clientOrderId?: string;
+  kind?: OrderKind;
 }
 
 export interface Position {
@@ -197,19 +263,29 @@ export interface ExchangeAdapter {
   account(keys: ExchangeKeys): Promise<AccountSnapshot>;
   keyPermissions(keys: ExchangeKeys): Promise<KeyPermissions>;
   positions(keys: ExchangeKeys, symbol?: string): Promise<Position[]>;
+  /** Working orders and waiting conditional orders, optionally of one symbol */
   openOrders(keys: ExchangeKeys, symbol?: string): Promise<Order[]>;
-  /** Never retried blindly: a lost answer is resolved by looking the order up by its client order id */
+  /**
+   * Places an order, or a conditional order for the conditional types. Never retried blindly: a lost answer is
+   * resolved by looking the order up by its client order id
+   */
   placeOrder(keys: ExchangeKeys, order: NewOrder): Promise<Order>;
-  /** The order with this client order id, or undefined when the exchange has none */
-  findOrder(keys: ExchangeKeys, symbol: string, clientOrderId: string): Promise<Order | undefined>;
-  cancelOrder(
+  /** The order (of `kind`, default a plain order) with this client order id, or undefined when there is none */
+  findOrder(
     keys: ExchangeKeys,
     symbol: string,
-    ref: { orderId?: string; clientOrderId?: string },
-  ): Promise<Order>;
-  /** Orders of one symbol, any status, oldest first (Binance lists history per symbol) */
-  orderHistory(keys: ExchangeKeys, symbol: string, limit: number): Promise<Order[]>;
-  trades(keys: ExchangeKeys, symbol: string, limit: number): Promise<Trade[]>;
+    clientOrderId: string,
+    kind?: OrderKind,
+  ): Promise<Order | undefined>;
+  /** Cancels an order or a conditional order; without `ref.kind` a plain order is tried first */
+  cancelOrder(keys: ExchangeKeys, symbol: string, ref: OrderRef): Promise<Order>;
+  /**
+   * Orders and conditional orders of the exchange's recent window (Binance: 7 days), any status, newest first, at
+   * most `limit`. Without a symbol, every symbol the account was active in
+   */
+  orderHistory(keys: ExchangeKeys, symbol: string | undefined, limit: number): Promise<Order[]>;
+  /** Fills, newest first, at most `limit`; without a symbol, of every symbol the account was active in */
+  trades(keys: ExchangeKeys, symbol: string | undefined, limit: number): Promise<Trade[]>;
   /** Undefined when the exchange does not list the symbol */
   symbolInfo(symbol: string): Promise<SymbolInfo | undefined>;
   /** Income entries (realized PnL, fees, funding), oldest first; without a range, the exchange's last 7 days */

@@ -37,18 +37,6 @@ const errors = {
 };
 const open = (p: Position) => Number(p.amount) !== 0;
 
-/** Binance keeps order and trade history per symbol; asking for all symbols would cost a call per symbol */
-function historySymbol(symbol: string | undefined): string {
-  if (!symbol) {
-    throw new HttpError(
-      400,
-      'SYMBOL_REQUIRED',
-      'symbol is required for history: Binance keeps order and trade history per symbol, e.g. ?symbol=BTCUSDT',
-    );
-  }
-  return symbol;
-}
-
 /** The spec's futures calls (§7) on the signed-in user's connected Binance account */
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -124,7 +112,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Open orders, optionally of one symbol',
+        summary:
+          'Open orders and waiting conditional orders (stops, take-profits, trailing stops), optionally of one symbol',
         querystring: OptionalSymbolQuerySchema,
         response: { 200: FuturesOrdersResponseSchema, ...errors },
       },
@@ -142,7 +131,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Place an order; never sent twice (a lost answer is resolved by its client order id)',
+        summary:
+          'Place an order (LIMIT, MARKET) or a conditional order (STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKET, ' +
+          'TRAILING_STOP_MARKET); never sent twice (a lost answer is resolved by its client order id)',
         body: CreateOrderRequestSchema,
         response: { 201: FuturesOrderResponseSchema, ...errors },
       },
@@ -150,7 +141,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const k = await keys(request);
       const order = await viaExchange(() => adapter().placeOrder(k, request.body));
-      return reply.code(201).send({ success: true as const, data: order, message: 'Order placed' });
+      const message = order.kind === 'conditional' ? 'Conditional order placed' : 'Order placed';
+      return reply.code(201).send({ success: true as const, data: order, message });
     },
   );
 
@@ -160,7 +152,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Cancel an open order by its exchange order id',
+        summary:
+          'Cancel an open order or a waiting conditional order by its exchange id (kind from the order; without it ' +
+          'a plain order is tried first)',
         params: OrderIdParamsSchema,
         body: CancelOrderRequestSchema,
         response: { 200: FuturesOrderResponseSchema, ...errors },
@@ -169,7 +163,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const k = await keys(request);
       const order = await viaExchange(() =>
-        adapter().cancelOrder(k, request.body.symbol, { orderId: request.params.id }),
+        adapter().cancelOrder(k, request.body.symbol, {
+          orderId: request.params.id,
+          kind: request.body.kind,
+        }),
       );
       return { success: true as const, data: order, message: 'Order canceled' };
     },
@@ -201,16 +198,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Orders of a symbol, any status (limit default 100)',
+        summary:
+          'Orders and conditional orders of the last 7 days, any status, newest first (limit default 100); without ' +
+          'a symbol, of every symbol the account was active in',
         querystring: HistoryQuerySchema,
         response: { 200: FuturesOrdersResponseSchema, ...errors },
       },
     },
     async (request) => {
-      const symbol = historySymbol(request.query.symbol);
+      const { symbol, limit } = request.query;
       const k = await keys(request);
-      const data = await viaExchange(() => adapter().orderHistory(k, symbol, request.query.limit));
-      return { success: true as const, data, message: `Order history of ${symbol}` };
+      const data = await viaExchange(() => adapter().orderHistory(k, symbol, limit));
+      return { success: true as const, data, message: `Order history of ${symbol ?? 'all symbols'}` };
     },
   );
 
@@ -220,16 +219,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Fills of a symbol (limit default 100)',
+        summary:
+          'Fills of the last 7 days, newest first (limit default 100); without a symbol, of every symbol the ' +
+          'account was active in',
         querystring: HistoryQuerySchema,
         response: { 200: FuturesTradesResponseSchema, ...errors },
       },
     },
     async (request) => {
-      const symbol = historySymbol(request.query.symbol);
+      const { symbol, limit } = request.query;
       const k = await keys(request);
-      const data = await viaExchange(() => adapter().trades(k, symbol, request.query.limit));
-      return { success: true as const, data, message: `Trades of ${symbol}` };
+      const data = await viaExchange(() => adapter().trades(k, symbol, limit));
+      return { success: true as const, data, message: `Trades of ${symbol ?? 'all symbols'}` };
     },
   );
 
