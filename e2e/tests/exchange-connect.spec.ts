@@ -118,9 +118,11 @@ test.describe('connecting an exchange (exchange-connect remote in the shell and 
     await expect(topBarStatus(page)).toContainText('Error');
     expect(await browserStorageText(page)).not.toContain('f'.repeat(64));
 
-    // Escape closes the modal
-    await page.keyboard.press('Escape');
-    await expect(modal).toBeHidden();
+    // Escape closes the topmost layer first: the failure toast while it is up (Radix layers), then the modal
+    await expect(async () => {
+      await page.keyboard.press('Escape');
+      await expect(modal).toBeHidden({ timeout: 1000 });
+    }).toPass();
   });
 
   test('from settings, a key that can withdraw is refused with the reason on the card', async ({ page }) => {
