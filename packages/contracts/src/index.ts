@@ -140,6 +140,7 @@ export {
   JsonRpcNotificationSchema,
   type JsonRpcReply,
   JsonRpcReplySchema,
+  MAX_WATCHED_SYMBOLS,
   SOCKET_STREAMS,
   type SocketToolInfo,
   SocketToolInfoSchema,
@@ -166,6 +167,7 @@ export {
   OrderNoticeSchema,
   type PositionNotice,
   PositionNoticeSchema,
+  RESYNC_WILDCARD,
   type TickerNotice,
   TickerNoticeSchema,
 } from './socket/live-events';
