@@ -27,9 +27,26 @@ export type WebSocketFactory = (url: string) => WebSocketLike;
 /** Spec §4: the live socket is connected or closed; `connecting` covers the handshake and reconnect attempts */
 export type SocketStatus = 'connecting' | 'connected' | 'closed';
 
+/** Close code of the server's socket end when it refuses the token or the session has ended */
+export const SOCKET_UNAUTHORIZED_CLOSE = 4401;
+
+/** A call failed because the server refused the session; the user has to sign in again */
+export class SocketAuthError extends Error {
+  readonly requiresLogin = true;
+  constructor() {
+    super(MESSAGES.authExpired);
+    this.name = 'SocketAuthError';
+  }
+}
+
 export interface SocketBus {
   readonly status$: Observable<SocketStatus>;
   readonly status: SocketStatus;
+  /**
+   * True once the server refused the token (close 4401) and one refresh did not help: the bus stops, the session's
+   * auth data is cleared, and the user must sign in again. Back to false at the next `connect()`
+   */
+  readonly requiresLogin$: Observable<boolean>;
   /** The id in the socket URL, generated once per page */
   readonly clientId: string;
   /** Opens the socket (no-op while open or opening) */
@@ -58,6 +75,11 @@ export interface SocketBusDeps {
   baseUrl: () => string;
   /** Access token for the `token` query parameter, read at each connect */
   token: () => string | null;
+  /**
+   * The session's refresh and clear (spec §7, the same rule as the API wrapper's 401): a socket refused with 4401
+   * refreshes the token once and reconnects; if that fails, auth data is cleared and `requiresLogin` reported
+   */
+  auth?: { refresh(): Promise<boolean>; clear(): void };
   createWebSocket?: WebSocketFactory;
   clientId?: string;
   maxReconnectAttempts?: number;
@@ -68,7 +90,15 @@ export interface SocketBusDeps {
 
 const OPEN = 1;
 
+/** The close code of a close event (browser CloseEvent or the `ws` client's) */
+function closeCode(event: unknown): number | undefined {
+  const code = (event as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
 interface Pending {
+  /** The request as sent: re-sent on the next socket when the server refused the first one's token */
+  frame: string;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -86,6 +116,11 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   const requestTimeout = deps.requestTimeoutMs ?? SPEC.socketRequestTimeoutMs;
 
   const status = new BehaviorSubject<SocketStatus>('closed');
+  const requiresLogin = new BehaviorSubject<boolean>(false);
+  /** A refresh was already spent on a 4401 since the server last proved it accepted us (any frame from it) */
+  let refreshSpent = false;
+  /** The refresh a 4401 started, while it runs */
+  let refreshing: Promise<boolean> | undefined;
   const notifications = new Subject<{ method: string; params: unknown }>();
   const pending = new Map<number, Pending>();
   let socket: WebSocketLike | undefined;
@@ -99,11 +134,11 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     return `${deps.baseUrl().replace(/\/+$/, '')}/${encodeURIComponent(clientId)}?token=${encodeURIComponent(token)}`;
   }
 
-  function failPending(message: string) {
+  function failPending(message: string, error: () => Error = () => new Error(message)) {
     for (const [id, p] of pending) {
       clearTimeout(p.timer);
       pending.delete(id);
-      p.reject(new Error(message));
+      p.reject(error());
     }
   }
 
@@ -169,17 +204,27 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     ws.onopen = () => {
       if (socket !== ws) return;
       attempts = 0;
+      // Requests the previous socket carried when its token was refused: that server never ran them
+      for (const p of pending.values()) ws.send(p.frame);
       status.next('connected');
     };
     ws.onmessage = (event) => {
-      if (socket === ws) onMessage(event.data);
+      if (socket !== ws) return;
+      // Only an accepted socket hears from the server: the token was good, a later 4401 may refresh again
+      refreshSpent = false;
+      onMessage(event.data);
     };
     ws.onerror = () => {
       // a close event follows every error; reconnecting is handled there
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (socket !== ws) return;
       socket = undefined;
+      // A refused token is not a network fault: retrying it five times cannot help
+      if (closeCode(event) === SOCKET_UNAUTHORIZED_CLOSE) {
+        refused();
+        return;
+      }
       failPending(MESSAGES.socketNotConnected);
       status.next('closed');
       if (wanted && attempts < maxAttempts) {
@@ -189,9 +234,42 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     };
   }
 
+  /** The server refused the token: refresh once and reconnect, else the user must sign in again */
+  function refused() {
+    if (!wanted) {
+      failPending(MESSAGES.socketNotConnected);
+      status.next('closed');
+      return;
+    }
+    if (refreshSpent || !deps.auth) {
+      loginRequired();
+      return;
+    }
+    refreshSpent = true;
+    status.next('connecting');
+    // While it runs, a call or connect() waits for it rather than opening with the refused token
+    const attempt = deps.auth.refresh().catch(() => false);
+    refreshing = attempt;
+    void attempt.then((ok) => {
+      if (refreshing !== attempt) return; // disconnected meanwhile
+      refreshing = undefined;
+      if (ok) open();
+      else loginRequired();
+    });
+  }
+
+  function loginRequired() {
+    wanted = false;
+    failPending(MESSAGES.authExpired, () => new SocketAuthError());
+    status.next('closed');
+    requiresLogin.next(true);
+    deps.auth?.clear();
+  }
+
   function connect() {
     wanted = true;
-    if (socket || reconnectTimer !== undefined) return;
+    requiresLogin.next(false);
+    if (socket || reconnectTimer !== undefined || refreshing) return;
     attempts = 0;
     open();
   }
@@ -200,6 +278,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     wanted = false;
     if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
     reconnectTimer = undefined;
+    refreshing = undefined;
     const ws = socket;
     socket = undefined;
     failPending(MESSAGES.socketNotConnected);
@@ -211,7 +290,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   function whenConnected(): Promise<WebSocketLike> {
     if (socket && socket.readyState === OPEN && status.getValue() === 'connected')
       return Promise.resolve(socket);
-    if (!socket && reconnectTimer === undefined) connect();
+    if (!socket && reconnectTimer === undefined && !refreshing) connect();
     return new Promise<WebSocketLike>((resolve, reject) => {
       // Plain timers rather than RxJS `timeout`: its scheduler uses setInterval, and one clock is easier to test
       const timer = setTimeout(() => {
@@ -224,6 +303,14 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
         if (socket && socket.readyState === OPEN) resolve(socket);
         else reject(new Error(MESSAGES.socketNotConnected));
       });
+      // Refused for good: no point waiting out the connect wait
+      subscription.add(
+        requiresLogin.pipe(filter(Boolean)).subscribe(() => {
+          clearTimeout(timer);
+          queueMicrotask(() => subscription.unsubscribe());
+          reject(new SocketAuthError());
+        }),
+      );
     });
   }
 
@@ -240,18 +327,20 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
       method: 'tools/call',
       params: { name, arguments: args },
     };
+    const frame = JSON.stringify(request);
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
         reject(new Error(MESSAGES.socketRequestTimeout));
       }, requestTimeout);
       pending.set(id, {
+        frame,
         resolve: resolve as (value: unknown) => void,
         reject,
         timer,
         ...(schema ? { schema } : {}),
       });
-      ws.send(JSON.stringify(request));
+      ws.send(frame);
     });
   }
 
@@ -272,6 +361,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     get status() {
       return status.getValue();
     },
+    requiresLogin$: requiresLogin.pipe(distinctUntilChanged()),
     clientId,
     connect,
     disconnect,

@@ -18,7 +18,8 @@ import { LiveStreams, STREAM_LINGER_MS } from './live-streams';
 
 /** Records what the producers asked of the exchange's streams, and lets the test play exchange events */
 class RecordedStreams implements ExchangeStreams {
-  marketStreams: Array<{ topics: Map<string, MarketTopic>; closed: boolean; emit(e: MarketEvent): void }> = [];
+  marketStreams: Array<{ topics: Map<string, MarketTopic>; closed: boolean; emit(e: MarketEvent): void }> =
+    [];
   userStreams: Array<{ apiKey: string; closed: boolean; handlers: StreamHandlers<UserDataEvent> }> = [];
 
   marketStream(handlers: StreamHandlers<MarketEvent>): MarketStream {
@@ -71,7 +72,13 @@ const socket = (userId: string, symbols?: string[]): BusConnection => ({
 
 /** Symbols with an upstream market stream, from what the exchange side was asked */
 const upstream = () =>
-  [...new Set(streams.marketStreams.filter((m) => !m.closed).flatMap((m) => [...m.topics.values()].map((t) => t.symbol)))].sort();
+  [
+    ...new Set(
+      streams.marketStreams
+        .filter((m) => !m.closed)
+        .flatMap((m) => [...m.topics.values()].map((t) => t.symbol)),
+    ),
+  ].sort();
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -103,7 +110,9 @@ describe('market streams follow the sockets', () => {
     expect(streams.marketStreams).toHaveLength(1);
     expect(upstream()).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
     expect(
-      [...(streams.marketStreams[0]?.topics.values() ?? [])].filter((t) => t.symbol === 'SOLUSDT').map((t) => t.kind),
+      [...(streams.marketStreams[0]?.topics.values() ?? [])]
+        .filter((t) => t.symbol === 'SOLUSDT')
+        .map((t) => t.kind),
     ).toEqual(['ticker', 'markPrice']);
   });
 
@@ -196,7 +205,9 @@ describe('account streams follow the users', () => {
       reason: 'ORDER',
       time: 5,
       balances: [{ asset: 'USDT', walletBalance: '990', crossWalletBalance: '990', balanceChange: '0' }],
-      positions: [{ symbol, positionSide: 'BOTH', amount, entryPrice: '1', unrealizedPnl: '0', marginType: 'cross' }],
+      positions: [
+        { symbol, positionSide: 'BOTH', amount, entryPrice: '1', unrealizedPnl: '0', marginType: 'cross' },
+      ],
     });
     streams.userStreams[0]?.handlers.onEvent(account('ADAUSDT', '10'));
     expect(c.watch).toEqual(new Set(['SOLUSDT', 'XRPUSDT', 'ADAUSDT']));
