@@ -66,6 +66,7 @@ export class LiveStreams implements BusObserver {
   #market: MarketStream | undefined;
   readonly #linger: number;
   #closed = false;
+  #published = 0;
 
   constructor(private readonly deps: LiveStreamsDeps) {
     this.#linger = deps.lingerMs ?? STREAM_LINGER_MS;
@@ -74,6 +75,11 @@ export class LiveStreams implements BusObserver {
   /** Symbols with an upstream market stream right now */
   get marketSymbols(): string[] {
     return [...new Set((this.#market?.topics ?? []).map((t) => t.symbol))].sort();
+  }
+
+  /** Pushes this instance has published (NOTIFY committed) since start */
+  get publishedCount(): number {
+    return this.#published;
   }
 
   /** Users with a running user-data stream */
@@ -205,9 +211,14 @@ export class LiveStreams implements BusObserver {
   }
 
   #publish(target: PushTarget, event: LiveEvent, id: string): void {
-    this.deps.publish(target, event, { id }).catch((err: unknown) => {
-      this.deps.log.warn({ err, kind: event.kind }, 'live streams: push not published');
-    });
+    this.deps.publish(target, event, { id }).then(
+      () => {
+        this.#published += 1;
+      },
+      (err: unknown) => {
+        this.deps.log.warn({ err, kind: event.kind }, 'live streams: push not published');
+      },
+    );
   }
 
   #publishOrder(userId: string, o: OrderUpdateEvent): void {
