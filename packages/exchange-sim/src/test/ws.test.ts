@@ -97,6 +97,8 @@ describe('market streams', () => {
     step(2000);
     const t = obj((await s.next((x) => x.stream === 'btcusdt@ticker')).data);
     const mini = obj((await s.next((x) => x.stream === 'btcusdt@miniTicker')).data);
+    expect(shapeDiff(fixture('ws_24hr_ticker.json'), t, true)).toEqual([]);
+    expect(shapeDiff(fixture('ws_24hr_mini_ticker.json'), mini, true)).toEqual([]);
     const rest = obj((await request(h.url, 'GET', '/fapi/v1/ticker/24hr', { query: 'symbol=BTCUSDT' })).json);
     expect(t).toMatchObject({ e: '24hrTicker', s: 'BTCUSDT', c: rest.lastPrice, P: rest.priceChangePercent });
     expect(mini).toMatchObject({ e: '24hrMiniTicker', s: 'BTCUSDT', c: rest.lastPrice, o: rest.openPrice });
