@@ -25,7 +25,8 @@ const hangingProbe: ExchangeProbe = { testAccount: () => new Promise(() => {}) }
 let db: Database;
 const keyring = makeKeyring([generateMasterKey()]);
 const deps: AppDeps = { keyring, exchange: hangingProbe, logStream: { write: () => {} } };
-const config = loadConfig({ KESTREL_LOG_LEVEL: 'warn' });
+// The exchange at a closed loopback port: nothing here may reach a simulator someone runs on the default port
+const config = loadConfig({ KESTREL_LOG_LEVEL: 'warn', KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:9' });
 let app: Awaited<ReturnType<typeof buildApp>>;
 let port = 0;
 let auth: AuthResponse;

@@ -147,6 +147,30 @@ describe('live socket bus against a real ws server', () => {
     });
   });
 
+  it('sends the page’s stream choice, and sends it again on every new socket', async () => {
+    server = await startWsServer((frame, conn) => {
+      conn.socket.send(JSON.stringify(toolResult(frame.id, { ok: true })));
+    });
+    const b = busFor(server.url);
+    const choice = { streams: ['ticker' as const, 'order' as const], symbols: ['SOLUSDT'] };
+    await b.subscribe(choice); // not connected yet: kept for the socket to come
+    b.connect();
+    const first = await server.nextFrame();
+    expect(first).toMatchObject({ jsonrpc: '2.0', method: 'streams/subscribe', params: choice });
+    await until(b, 'connected');
+    await server.stop();
+    await until(b, 'closed');
+    await server.restart();
+    expect(await server.nextFrame()).toMatchObject({ method: 'streams/subscribe', params: choice });
+    // While connected, subscribe resolves once the server has answered
+    await until(b, 'connected');
+    await b.subscribe({ streams: ['markPrice'] });
+    expect(server.frames.at(-1)).toMatchObject({
+      method: 'streams/subscribe',
+      params: { streams: ['markPrice'] },
+    });
+  });
+
   it('frames calls as JSON-RPC 2.0 tools/call and resolves with the parsed result.content[0].text', async () => {
     server = await startWsServer((frame, conn) => {
       conn.socket.send(JSON.stringify(toolResult(frame.id, { status: 'ok', uptime: 3 })));

@@ -5,6 +5,8 @@ import {
   LIVE_EVENT_SCHEMAS,
   type LiveEventKind,
   type LiveEventNotice,
+  STREAMS_SUBSCRIBE_METHOD,
+  type StreamsSubscribeParams,
   type ToolCallRequest,
 } from '@kestrel/contracts';
 import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
@@ -58,6 +60,12 @@ export interface SocketBus {
    * `error.message`, `Not connected to MCP server` (no socket within 3 s) or `Request timeout` (no reply in 10 s)
    */
   callTool<T = unknown>(name: string, args?: Record<string, unknown>, schema?: ZodType<T>): Promise<T>;
+  /**
+   * Chooses the pushes this page wants (`streams/subscribe`): the stream kinds and, optionally, the symbols of
+   * market pushes (the server adds those of open positions). Kept and sent again on every reconnect; resolves once
+   * the open socket has taken it (at once while disconnected). One choice per page: a later call replaces it
+   */
+  subscribe(choice: StreamsSubscribeParams): Promise<void>;
   /** Every server push, raw */
   readonly notifications$: Observable<{ method: string; params: unknown }>;
   /** Server pushes of one kind, checked against their contract; malformed ones are dropped */
@@ -128,6 +136,8 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   let attempts = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let nextId = 1;
+  /** The page's choice of pushes, re-sent on every new socket */
+  let subscription: StreamsSubscribeParams | undefined;
 
   function url(): string {
     const token = deps.token() ?? '';
@@ -206,6 +216,8 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
       attempts = 0;
       // Requests the previous socket carried when its token was refused: that server never ran them
       for (const p of pending.values()) ws.send(p.frame);
+      // Every new socket starts with the server's defaults: tell it again what this page wants
+      sendSubscription(ws);
       status.next('connected');
     };
     ws.onmessage = (event) => {
@@ -314,20 +326,10 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     });
   }
 
-  async function callTool<T>(
-    name: string,
-    args: Record<string, unknown> = {},
-    schema?: ZodType<T>,
-  ): Promise<T> {
-    const ws = await whenConnected();
+  /** Sends one JSON-RPC request on `ws` and settles with its reply (10 s request timeout) */
+  function request<T>(ws: WebSocketLike, method: string, params: unknown, schema?: ZodType<T>): Promise<T> {
     const id = nextId++;
-    const request: ToolCallRequest = {
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name, arguments: args },
-    };
-    const frame = JSON.stringify(request);
+    const frame = JSON.stringify({ jsonrpc: '2.0', id, method, params });
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
@@ -342,6 +344,32 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
       });
       ws.send(frame);
     });
+  }
+
+  async function callTool<T>(
+    name: string,
+    args: Record<string, unknown> = {},
+    schema?: ZodType<T>,
+  ): Promise<T> {
+    const ws = await whenConnected();
+    const params: ToolCallRequest['params'] = { name, arguments: args };
+    return request(ws, 'tools/call', params, schema);
+  }
+
+  /** Sends the page's stream choice on a fresh socket; a failure only means the server's defaults apply */
+  function sendSubscription(ws: WebSocketLike) {
+    if (!subscription) return;
+    request(ws, STREAMS_SUBSCRIBE_METHOD, subscription).catch(() => {});
+  }
+
+  async function subscribe(choice: StreamsSubscribeParams): Promise<void> {
+    subscription = {
+      streams: [...choice.streams],
+      ...(choice.symbols ? { symbols: [...choice.symbols] } : {}),
+    };
+    if (socket && socket.readyState === OPEN && status.getValue() === 'connected') {
+      await request(socket, STREAMS_SUBSCRIBE_METHOD, subscription);
+    }
   }
 
   const shared$ = notifications.asObservable().pipe(share());
@@ -366,6 +394,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     connect,
     disconnect,
     callTool,
+    subscribe,
     notifications$: shared$,
     events$,
     tickers$: events$('ticker'),
