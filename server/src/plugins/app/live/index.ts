@@ -11,6 +11,23 @@ declare module 'fastify' {
   }
 }
 
+/** How long the exchange's symbol list is trusted before it is read again */
+const SYMBOLS_TTL_MS = 60 * 60_000;
+
+/** `isListed` through the adapter's symbol rules, each symbol's answer kept an hour (failures are not kept) */
+function listedSymbols(app: FastifyInstance): (symbol: string) => Promise<boolean> {
+  const cache = new Map<string, { at: number; listed: Promise<boolean> }>();
+  return (symbol) => {
+    const now = Date.now();
+    const hit = cache.get(symbol);
+    if (hit && now - hit.at <= SYMBOLS_TTL_MS) return hit.listed;
+    const listed = app.exchangeAdapter.symbolInfo(symbol).then((info) => info !== undefined);
+    cache.set(symbol, { at: now, listed });
+    listed.catch(() => cache.delete(symbol));
+    return listed;
+  };
+}
+
 /** Exchange streams → socket pushes, following the sockets of this instance (see `live-streams.ts`) */
 export default fp(
   async (app: FastifyInstance, { config }: AppOptions) => {
@@ -37,6 +54,7 @@ export default fp(
           .filter((p) => Number(p.amount) !== 0)
           .map((p) => p.symbol),
       defaultSymbols: config.liveSymbols,
+      isListed: listedSymbols(app),
       log: app.log,
     });
     const stopObserving = app.socketBus.observe(live);

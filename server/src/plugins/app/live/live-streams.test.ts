@@ -94,6 +94,7 @@ beforeEach(() => {
     keysFor: async (userId) => keys.get(userId),
     openPositionSymbols: async () => positions,
     defaultSymbols: ['BTCUSDT', 'ETHUSDT'],
+    isListed: async (symbol) => symbol !== 'NOPEUSDT',
     log: { warn() {}, info() {} },
   });
 });
@@ -106,8 +107,10 @@ describe('market streams follow the sockets', () => {
   it('opens one upstream stream per symbol whatever the number of sockets, with ticker and mark price', async () => {
     live.added(socket('alice'));
     live.added(socket('bob'));
-    live.added(socket('carol', ['SOLUSDT', 'BTCUSDT']));
+    live.added(socket('carol', ['SOLUSDT', 'BTCUSDT', 'NOPEUSDT']));
+    await vi.advanceTimersByTimeAsync(0);
     expect(streams.marketStreams).toHaveLength(1);
+    // NOPEUSDT is not listed by the exchange: it never reaches the shared upstream connection
     expect(upstream()).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
     expect(
       [...(streams.marketStreams[0]?.topics.values() ?? [])]

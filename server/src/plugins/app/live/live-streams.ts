@@ -26,6 +26,11 @@ export interface LiveStreamsDeps {
   openPositionSymbols(keys: ExchangeKeys): Promise<string[]>;
   /** Market pushes of a socket that did not pick symbols */
   defaultSymbols: readonly string[];
+  /**
+   * Whether the exchange lists a symbol: only listed symbols get an upstream stream, so a client asking for a
+   * made-up one cannot break the shared connection (the simulator refuses unknown streams outright)
+   */
+  isListed(symbol: string): Promise<boolean>;
   lingerMs?: number;
   log: {
     warn(obj: object, msg: string): void;
@@ -334,13 +339,31 @@ export class LiveStreams implements BusObserver {
       this.#symbolLinger.delete(symbol);
       return;
     }
-    if (n === 1 && !this.#closed) {
-      this.#market ??= this.deps.streams.marketStream({
-        onEvent: (e) => this.#marketEvent(e),
-        onError: (err) => this.deps.log.warn({ err: err.message }, 'live streams: market stream trouble'),
-      });
-      this.#market.add(this.#topics(symbol));
+    if (n === 1 && !this.#closed) void this.#startSymbol(symbol);
+  }
+
+  async #startSymbol(symbol: string): Promise<void> {
+    let listed: boolean;
+    try {
+      listed = await this.deps.isListed(symbol);
+    } catch (err) {
+      this.deps.log.warn(
+        { err, symbol },
+        'live streams: could not check the symbol; no market pushes for it',
+      );
+      return;
     }
+    if (!listed) {
+      this.deps.log.info({ symbol }, 'live streams: the exchange does not list this symbol');
+      return;
+    }
+    // Still wanted (or lingering: its linger timer removes it) once the check answered?
+    if ((!this.#demand.has(symbol) && !this.#symbolLinger.has(symbol)) || this.#closed) return;
+    this.#market ??= this.deps.streams.marketStream({
+      onEvent: (e) => this.#marketEvent(e),
+      onError: (err) => this.deps.log.warn({ err: err.message }, 'live streams: market stream trouble'),
+    });
+    this.#market.add(this.#topics(symbol));
   }
 
   #demandDown(symbol: string): void {
