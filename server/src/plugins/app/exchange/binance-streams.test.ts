@@ -191,6 +191,24 @@ describe('market streams', () => {
     await stepping(r.upcoming((e) => e.type === 'markPrice'));
   });
 
+  it('retries a refused connection with backoff, and recovers once what it asks for is served', async () => {
+    const errors: string[] = [];
+    const r = recorder<MarketEvent>();
+    const stream = adapterFor().streams?.marketStream({
+      ...r.handlers,
+      onError: (e) => errors.push(e.message),
+    }) as MarketStream;
+    toClose.push(stream);
+    // The simulator lists no XRPUSDT and refuses the handshake (HTTP 400), like an unknown stream
+    stream.add([{ symbol: 'XRPUSDT', kind: 'markPrice' }]);
+    await r.nextState((s) => s === 'reconnecting');
+    await r.nextState((s) => s === 'reconnecting');
+    expect(errors).toContain('stream refused with HTTP 400');
+    stream.remove([{ symbol: 'XRPUSDT', kind: 'markPrice' }]);
+    stream.add([{ symbol: 'SOLUSDT', kind: 'markPrice' }]);
+    await stepping(r.upcoming((e) => e.type === 'markPrice' && e.symbol === 'SOLUSDT'));
+  });
+
   it('reconnects when the exchange cuts a connection at its lifetime (Binance: 24 h)', async () => {
     const r = recorder<MarketEvent>();
     const stream = adapterFor().streams?.marketStream(r.handlers) as MarketStream;
