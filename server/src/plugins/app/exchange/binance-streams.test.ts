@@ -269,6 +269,38 @@ describe('user-data stream', () => {
     });
   });
 
+  it('turns conditional (algo) order updates into our terms', async () => {
+    const adapter = adapterFor();
+    const keys = await account();
+    const r = recorder<UserDataEvent>();
+    toClose.push(adapter.streams?.userDataStream(keys, r.handlers) as UserDataStream);
+    await r.state((s) => s === 'open');
+    // Placed the way Binance wants conditional orders since 2025-12: POST /fapi/v1/algoOrder
+    await adapter.client.signed('POST', '/fapi/v1/algoOrder', keys, {
+      algoType: 'CONDITIONAL',
+      symbol: 'SOLUSDT',
+      side: 'BUY',
+      type: 'STOP_MARKET',
+      quantity: '1',
+      triggerPrice: '900.00',
+      clientAlgoId: 'stop-1',
+    });
+    const placed = await r.next((e) => e.type === 'algoOrder' && e.status === 'NEW');
+    expect(placed).toMatchObject({
+      symbol: 'SOLUSDT',
+      clientAlgoId: 'stop-1',
+      orderType: 'STOP_MARKET',
+      side: 'BUY',
+      triggerPrice: '900',
+      quantity: '1',
+      reduceOnly: false,
+      closePosition: false,
+    });
+    expect(placed.type === 'algoOrder' && placed.algoId).toMatch(/^\d+$/);
+    await adapter.client.signed('DELETE', '/fapi/v1/algoOrder', keys, { clientAlgoId: 'stop-1' });
+    await r.next((e) => e.type === 'algoOrder' && e.status === 'CANCELED');
+  });
+
   it('keeps the listenKey alive past 60 minutes with its keepalive', async () => {
     // The keepalive runs on the wall clock every 20 ms; the simulator's key would die 60 simulated min after the last
     const adapter = adapterFor({ keepAliveMs: 20 });

@@ -288,7 +288,7 @@ export function toMarketEvent(d: Raw): MarketEvent | undefined {
   }
 }
 
-/** A user-data payload in our terms; undefined for events we do not map (ALGO_UPDATE, ACCOUNT_CONFIG_UPDATE, …) */
+/** A user-data payload in our terms; undefined for events we do not map (ACCOUNT_CONFIG_UPDATE, TRADE_LITE, …) */
 export function toUserDataEvent(d: Raw): UserDataEvent | undefined {
   if (d.e === 'ORDER_TRADE_UPDATE') {
     const o = (d.o ?? {}) as Raw;
@@ -314,6 +314,29 @@ export function toUserDataEvent(d: Raw): UserDataEvent | undefined {
       positionSide: (o.ps as PositionSide | undefined) ?? 'BOTH',
       reduceOnly: o.R === true,
       time: num(o.T ?? d.E),
+    };
+  }
+  if (d.e === 'ALGO_UPDATE') {
+    const o = (d.o ?? {}) as Raw;
+    const triggered = o.ai === undefined || o.ai === null || o.ai === '' ? undefined : String(o.ai);
+    const reason = typeof o.rm === 'string' && o.rm !== '' ? o.rm : undefined;
+    return {
+      type: 'algoOrder',
+      symbol: str(o.s),
+      algoId: str(o.aid),
+      clientAlgoId: o.caid === undefined || o.caid === null ? '' : String(o.caid),
+      orderType: str(o.o),
+      side: o.S === 'SELL' ? 'SELL' : 'BUY',
+      positionSide: (o.ps as PositionSide | undefined) ?? 'BOTH',
+      status: str(o.X),
+      triggerPrice: str(o.tp),
+      price: str(o.p),
+      quantity: str(o.q),
+      reduceOnly: o.R === true,
+      closePosition: o.cp === true,
+      ...(triggered ? { triggeredOrderId: triggered } : {}),
+      ...(reason ? { reason } : {}),
+      time: num(d.E ?? d.T),
     };
   }
   if (d.e === 'ACCOUNT_UPDATE') {

@@ -113,7 +113,32 @@ export interface AccountUpdateEvent {
   time: number;
 }
 
-export type UserDataEvent = OrderUpdateEvent | AccountUpdateEvent;
+/** A conditional (algo) order changed: placed, triggered, canceled, expired or rejected */
+export interface AlgoOrderUpdateEvent {
+  type: 'algoOrder';
+  symbol: string;
+  /** The exchange's algo id, as a decimal string */
+  algoId: string;
+  clientAlgoId: string;
+  /** STOP_MARKET, TAKE_PROFIT_MARKET, TRAILING_STOP_MARKET, STOP, TAKE_PROFIT */
+  orderType: string;
+  side: OrderSide;
+  positionSide: PositionSide;
+  /** NEW, TRIGGERING, TRIGGERED, FINISHED, CANCELED, EXPIRED, REJECTED */
+  status: string;
+  triggerPrice: Decimal;
+  price: Decimal;
+  quantity: Decimal;
+  reduceOnly: boolean;
+  closePosition: boolean;
+  /** Id of the order the trigger placed, once triggered */
+  triggeredOrderId?: string;
+  /** The exchange's reason for a rejection */
+  reason?: string;
+  time: number;
+}
+
+export type UserDataEvent = OrderUpdateEvent | AccountUpdateEvent | AlgoOrderUpdateEvent;
 
 /** `open` once connected (`gap`: after a reconnect, events may have been missed); `reconnecting` while down */
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';

@@ -222,6 +222,45 @@ describe('account streams follow the users', () => {
     expect(c.watch).toEqual(new Set(['SOLUSDT', 'ADAUSDT']));
   });
 
+  it('pushes order updates, conditional ones as orders marked algo, with ids that survive duplicates', async () => {
+    live.added(socket('alice'));
+    await vi.advanceTimersByTimeAsync(0);
+    const handlers = streams.userStreams[0]?.handlers;
+    handlers?.onEvent({
+      type: 'algoOrder',
+      symbol: 'SOLUSDT',
+      algoId: '9007199254740993',
+      clientAlgoId: 'stop-1',
+      orderType: 'STOP_MARKET',
+      side: 'SELL',
+      positionSide: 'BOTH',
+      status: 'TRIGGERED',
+      triggerPrice: '90',
+      price: '0',
+      quantity: '1',
+      reduceOnly: true,
+      closePosition: false,
+      triggeredOrderId: '77',
+      time: 8,
+    });
+    expect(published).toEqual([
+      {
+        target: 'alice',
+        event: {
+          kind: 'order',
+          data: expect.objectContaining({
+            orderId: '9007199254740993',
+            clientOrderId: 'stop-1',
+            status: 'TRIGGERED',
+            algo: true,
+            triggeredOrderId: '77',
+          }),
+        },
+        id: 'algo:9007199254740993:TRIGGERED:8',
+      },
+    ]);
+  });
+
   it('after a reconnect (events may be lost) tells the user to refetch balances and positions', async () => {
     live.added(socket('alice'));
     await vi.advanceTimersByTimeAsync(0);

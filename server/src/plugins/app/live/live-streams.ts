@@ -2,6 +2,7 @@ import { RESYNC_WILDCARD } from '@kestrel/contracts';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import type {
   AccountUpdateEvent,
+  AlgoOrderUpdateEvent,
   ExchangeStreams,
   MarketEvent,
   MarketStream,
@@ -186,6 +187,7 @@ export class LiveStreams implements BusObserver {
       {
         onEvent: (event) => {
           if (event.type === 'order') this.#publishOrder(userId, event);
+          else if (event.type === 'algoOrder') this.#publishAlgoOrder(userId, event);
           else this.#account(userId, user, amounts, event);
         },
         onState: (state, { gap }) => {
@@ -247,6 +249,30 @@ export class LiveStreams implements BusObserver {
         },
       },
       `order:${o.orderId}:${o.executionType}:${o.executedQuantity}:${o.time}`,
+    );
+  }
+
+  /** Conditional orders are orders to the pages too: the notice says `algo: true` and carries the algo id */
+  #publishAlgoOrder(userId: string, a: AlgoOrderUpdateEvent): void {
+    this.#publish(
+      userId,
+      {
+        kind: 'order',
+        data: {
+          symbol: a.symbol,
+          orderId: a.algoId,
+          clientOrderId: a.clientAlgoId,
+          status: a.status,
+          algo: true,
+          side: a.side,
+          type: a.orderType,
+          triggerPrice: a.triggerPrice,
+          quantity: a.quantity,
+          ...(a.triggeredOrderId ? { triggeredOrderId: a.triggeredOrderId } : {}),
+          time: a.time,
+        },
+      },
+      `algo:${a.algoId}:${a.status}:${a.time}`,
     );
   }
 
