@@ -34,7 +34,7 @@ test.describe('module federation', () => {
     // Settings (account remote) composes the exchange-connect remote's card grid through the federation runtime
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     const connections = page.locator('[data-remote="exchange_connect"]');
-    await expect(connections).toContainText('Rendered by the exchange_connect remote.');
+    await expect(connections.getByRole('article', { name: 'Binance' })).toContainText('Connect Exchange');
     await expect(connections.getByText('Coming Soon', { exact: true }).first()).toBeVisible();
   });
 

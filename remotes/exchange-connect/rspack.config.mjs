@@ -5,7 +5,7 @@ export default defineFederatedApp({
   dir: import.meta.dirname,
   title: 'Kestrel exchange connect (standalone)',
   exposes: {
-    './ConnectExchangeModal': './src/features/connect-modal/components/connect-exchange-modal.tsx',
-    './ExchangeConnections': './src/features/connections/components/exchange-connections.tsx',
+    './ConnectExchangeModal': './src/features/exchanges/components/connect-exchange-modal.tsx',
+    './ExchangeConnections': './src/features/exchanges/components/exchange-connections.tsx',
   },
 });

@@ -8,6 +8,7 @@ import type { Database } from './lib/database/database';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
 import authPlugin from './plugins/app/auth';
+import backtestPlugin from './plugins/app/backtest';
 import credentialsPlugin from './plugins/app/credentials';
 import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 import databasePlugin from './plugins/app/database';
@@ -20,6 +21,7 @@ import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
 import futuresRoutes from './routes/api/futures';
 import authRoutes from './routes/api/v1/auth';
+import backtestRoutes from './routes/api/v1/backtests';
 import credentialsRoutes from './routes/api/v1/credentials';
 import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import databaseRoutes from './routes/api/v1/database';
@@ -125,6 +127,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     credentialsPlugin,
     socketPlugin,
     liveStreamsPlugin,
+    backtestPlugin,
   ]) {
     await app.register(plugin, options);
   }
@@ -140,6 +143,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   );
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
+  await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(wsRoutes);
   return app;
 }

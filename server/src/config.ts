@@ -42,6 +42,13 @@ const ConfigSchema = z.object({
         }),
       ),
     ),
+  /** Backtests run at once, each on its own worker thread (the rest wait queued) */
+  backtestConcurrency: z.coerce
+    .number({ error: 'KESTREL_BACKTEST_CONCURRENCY must be a number' })
+    .int('KESTREL_BACKTEST_CONCURRENCY must be a whole number')
+    .min(1, 'KESTREL_BACKTEST_CONCURRENCY must be at least 1')
+    .max(64, 'KESTREL_BACKTEST_CONCURRENCY must be at most 64')
+    .default(1),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -56,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     masterKey: env.KESTREL_MASTER_KEY || undefined,
     liveSymbols: env.KESTREL_LIVE_SYMBOLS || undefined,
+    backtestConcurrency: env.KESTREL_BACKTEST_CONCURRENCY || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the master key are secrets

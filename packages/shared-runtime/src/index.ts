@@ -70,6 +70,7 @@ export {
   type CredentialsStore,
   createCredentialsStore,
   createExchangeState,
+  type DisconnectResult,
   type ExchangeConnection,
   type ExchangeConnections,
   type ExchangeState,

@@ -4,7 +4,6 @@ import { type ApiClient, createApiClient } from './api/api-client';
 import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
 import { createSession, type Session } from './auth/session';
 import { createSocketBus, type SocketBus, type WebSocketFactory } from './socket/socket-bus';
-import { createConnectionTester } from './state/connection-tester';
 import { createCredentialsStore, createExchangeState, type ExchangeState } from './state/exchange-state';
 import { createNotices, type Notices, type Notification, type ToastMessage } from './state/toast';
 import { createTradingEnvironment, type TradingEnvironment } from './state/trading-environment';
@@ -63,7 +62,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     auth: session,
     ...(deps.createWebSocket ? { createWebSocket: deps.createWebSocket } : {}),
   });
-  // The environment records the selected exchange, and connection tests follow the environment: bind late
+  // The environment records the selected exchange, and connections record the environment: bind late
   let exchanges: ExchangeState | undefined;
   const environment = createTradingEnvironment({
     storage,
@@ -72,7 +71,6 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
   });
   exchanges = createExchangeState({
     storage,
-    tester: createConnectionTester({ bus }),
     credentials: createCredentialsStore(api),
     testnet: () => environment.state.isTestnetMode,
     ...(deps.now ? { now: deps.now } : {}),

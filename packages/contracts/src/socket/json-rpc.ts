@@ -72,7 +72,15 @@ export type SocketToolInfo = z.infer<typeof SocketToolInfoSchema>;
  * `symbols` picks the symbols of the market pushes (ticker, markPrice), replacing the server's default watch list;
  * the symbols of the account's open positions are always added. Omitted: the list stays as it was.
  */
-export const SOCKET_STREAMS = ['ticker', 'markPrice', 'order', 'position', 'balance', 'bot'] as const;
+export const SOCKET_STREAMS = [
+  'ticker',
+  'markPrice',
+  'order',
+  'position',
+  'balance',
+  'bot',
+  'backtest',
+] as const;
 /** Most symbols one socket may watch at once */
 export const MAX_WATCHED_SYMBOLS = 50;
 export const StreamsSubscribeParamsSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BacktestStatusSchema } from '../backtest/backtest';
 
 /**
  * Server pushes on the live socket. They are small notices (what changed, with ids and the few figures a ticker
@@ -15,6 +16,7 @@ export const LIVE_EVENT_METHODS = {
   position: 'notifications/position',
   balance: 'notifications/balance',
   bot: 'notifications/bot',
+  backtest: 'notifications/backtest',
 } as const;
 export type LiveEventKind = keyof typeof LIVE_EVENT_METHODS;
 
@@ -51,6 +53,16 @@ export const BotNoticeSchema = z.looseObject({
   time: z.number(),
 });
 
+/** A backtest job changed status or made progress (progress pushes are throttled to one per 250 ms) */
+export const BacktestNoticeSchema = z.looseObject({
+  backtestId: z.string(),
+  status: BacktestStatusSchema,
+  /** 0..1 */
+  progress: z.number().min(0).max(1),
+  time: z.number(),
+  error: z.string().optional(),
+});
+
 export const LIVE_EVENT_SCHEMAS = {
   ticker: TickerNoticeSchema,
   markPrice: MarkPriceNoticeSchema,
@@ -58,6 +70,7 @@ export const LIVE_EVENT_SCHEMAS = {
   position: PositionNoticeSchema,
   balance: BalanceNoticeSchema,
   bot: BotNoticeSchema,
+  backtest: BacktestNoticeSchema,
 } as const;
 
 export type TickerNotice = z.infer<typeof TickerNoticeSchema>;
@@ -66,6 +79,7 @@ export type OrderNotice = z.infer<typeof OrderNoticeSchema>;
 export type PositionNotice = z.infer<typeof PositionNoticeSchema>;
 export type BalanceNotice = z.infer<typeof BalanceNoticeSchema>;
 export type BotNotice = z.infer<typeof BotNoticeSchema>;
+export type BacktestNotice = z.infer<typeof BacktestNoticeSchema>;
 export type LiveEventNotice = {
   [K in LiveEventKind]: z.infer<(typeof LIVE_EVENT_SCHEMAS)[K]>;
 };

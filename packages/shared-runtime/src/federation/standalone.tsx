@@ -5,6 +5,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router-dom';
 import { loadRuntimeConfig } from '../config/runtime-config';
+import { initKestrelRuntime } from '../runtime';
 import { registerRemotesFromConfig } from './remote-loader';
 
 export type StandalonePage = {
@@ -60,6 +61,8 @@ export function mountStandalone({ title, pages }: { title: string; pages: readon
   loadRuntimeConfig(`${__webpack_public_path__}config.json`).then(
     (config) => {
       registerRemotesFromConfig(config);
+      // The page's runtime, as the shell creates it: pages read session and exchange state through it
+      void initKestrelRuntime(config).start();
       root.render(
         <QueryClientProvider client={new QueryClient()}>
           <TooltipProvider>

@@ -7,7 +7,7 @@ import { createCircuitBreaker } from '../api/circuit-breaker';
 import { createSocketBus, type SocketBus, type WebSocketLike } from '../socket/socket-bus';
 import { createMemoryStorage, decodeBase64, STORAGE_KEYS } from '../storage/storage';
 import { startTestServer, type TestServer } from '../test/http-server';
-import { startWsServer, type TestWsServer, toolResult } from '../test/ws-server';
+import { startWsServer, type TestWsServer } from '../test/ws-server';
 import { createConnectionTester } from './connection-tester';
 import { EXCHANGE_CATALOGUE } from './exchange-catalogue';
 import {
@@ -45,32 +45,33 @@ afterEach(async () => {
   bus = undefined;
 });
 
-/** A real socket server answering test_binance_connection, and a real HTTP server for the credentials calls */
+const storeAt = (url: string) =>
+  createCredentialsStore(createApiClient({ baseUrl: () => url, breaker: createCircuitBreaker() }));
+
+type ValidateReply = { success: true; data: typeof account } | { success: false; error: string };
+
+/**
+ * A real HTTP server for the credentials calls: validate/binance answers as the server does (200 with the account,
+ * or 400 with the reason in `detail`), save and delete succeed. Against the real server: src/test/exchange-connect.server.test.ts
+ */
 async function setup(
-  reply: (args: Record<string, unknown>) => unknown = () => ({ success: true, data: account }),
+  reply: (body: unknown) => ValidateReply = () => ({ success: true, data: account }),
   extra: Partial<ExchangeStateDeps> = {},
 ) {
-  ws = await startWsServer((frame, conn) => {
-    const params = frame.params as { arguments: Record<string, unknown> };
-    conn.socket.send(JSON.stringify(toolResult(frame.id, reply(params.arguments))));
-  });
   http = await startTestServer({
-    'POST /api/v1/credentials/binance': () => ({ json: { success: true } }),
+    'POST /api/v1/credentials/validate/binance': (req) => {
+      const answer = reply(req.body);
+      return answer.success
+        ? { json: { ...answer, message: 'Binance connectivity OK' } }
+        : { status: 400, json: { detail: answer.error, message: answer.error, code: 'EXCHANGE_REJECTED' } };
+    },
+    'POST /api/v1/credentials/binance': () => ({ status: 201, json: { success: true } }),
     'DELETE /api/v1/credentials/binance': () => ({ json: { success: true } }),
   });
-  const wsUrl = ws.url;
-  const httpUrl = http.url;
-  bus = createSocketBus({
-    baseUrl: () => wsUrl,
-    token: () => 't',
-    createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
-  });
   const storage = createMemoryStorage();
-  const api = createApiClient({ baseUrl: () => httpUrl, breaker: createCircuitBreaker() });
   const state = createExchangeState({
     storage,
-    tester: createConnectionTester({ bus }),
-    credentials: createCredentialsStore(api),
+    credentials: storeAt(http.url),
     testnet: () => false,
     now: () => 1_700_000_000_000,
     ...extra,
@@ -79,7 +80,7 @@ async function setup(
   state.toasts$.subscribe((t) => toasts.push(t));
   const statuses: ConnectionStatus[] = [];
   state.connections$.subscribe((c) => statuses.push(c.binance.status));
-  return { state, storage, toasts, statuses, ws, http };
+  return { state, storage, toasts, statuses, http };
 }
 
 describe('exchange catalogue (spec §1, §3)', () => {
@@ -109,7 +110,7 @@ describe('exchange catalogue (spec §1, §3)', () => {
 
 describe('exchange connection (spec §4)', () => {
   it('goes disconnected → connecting → connected, selects the exchange and says so', async () => {
-    const { state, toasts, statuses, ws, http } = await setup();
+    const { state, toasts, statuses, http } = await setup();
     expect(await state.connect('binance', { apiKey: API_KEY, secretKey: SECRET })).toEqual({ success: true });
     expect(statuses).toEqual(['disconnected', 'connecting', 'connected']);
     expect(state.selectedExchange).toBe('binance');
@@ -117,14 +118,12 @@ describe('exchange connection (spec §4)', () => {
     expect(toasts).toEqual([
       { title: 'Exchange Connected', description: 'Successfully connected to Binance', variant: 'default' },
     ]);
-    expect(ws.frames[0]).toMatchObject({
-      method: 'tools/call',
-      params: {
-        name: 'test_binance_connection',
-        arguments: { api_key: API_KEY, secret_key: SECRET, testnet: false },
-      },
-    });
-    expect(http.requests[0]?.body).toEqual({ api_key: API_KEY, secret_key: SECRET, region: 'global' });
+    // Tested by the server first, then stored there
+    const body = { api_key: API_KEY, secret_key: SECRET, region: 'global' };
+    expect(http.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+      ['POST', '/api/v1/credentials/validate/binance', body],
+      ['POST', '/api/v1/credentials/binance', body],
+    ]);
   });
 
   it('persists connections base64-encoded, and never the secret key', async () => {
@@ -158,10 +157,7 @@ describe('exchange connection (spec §4)', () => {
   it('restores connections after a reload; an interrupted connect comes back disconnected', async () => {
     const { state, storage } = await setup();
     await state.connect('binance', { apiKey: API_KEY, secretKey: SECRET });
-    const reloaded = createExchangeState({
-      storage,
-      tester: createConnectionTester({ bus: bus as SocketBus }),
-    });
+    const reloaded = createExchangeState({ storage, credentials: storeAt(http?.url ?? '') });
     expect(reloaded.connections.binance.status).toBe('connected');
     expect(reloaded.selectedExchange).toBe('binance');
 
@@ -173,17 +169,14 @@ describe('exchange connection (spec §4)', () => {
       ),
       [STORAGE_KEYS.selectedExchange]: 'binance',
     });
-    const after = createExchangeState({
-      storage: interrupted,
-      tester: createConnectionTester({ bus: bus as SocketBus }),
-    });
+    const after = createExchangeState({ storage: interrupted, credentials: storeAt(http?.url ?? '') });
     expect(after.connections.binance.status).toBe('disconnected');
     expect(after.selectedExchange).toBeNull();
 
     const corrupt = createMemoryStorage({ [STORAGE_KEYS.exchangeConnections]: '%%%not base64' });
     expect(
-      createExchangeState({ storage: corrupt, tester: createConnectionTester({ bus: bus as SocketBus }) })
-        .connections.binance.status,
+      createExchangeState({ storage: corrupt, credentials: storeAt(http?.url ?? '') }).connections.binance
+        .status,
     ).toBe('disconnected');
   });
 
@@ -211,26 +204,26 @@ describe('exchange connection (spec §4)', () => {
   it('shows Connection Failed with the reason for other failures', async () => {
     const { state, toasts } = await setup(() => ({
       success: false,
-      error: 'Testnet credentials are no longer supported. Please use mainnet credentials.',
+      error: 'Authentication expired. Please sign in again.',
     }));
     await state.connect('binance', { apiKey: API_KEY, secretKey: SECRET });
     expect(toasts).toEqual([
       {
         title: 'Connection Failed',
-        description: 'Testnet credentials are no longer supported. Please use mainnet credentials.',
+        description: 'Authentication expired. Please sign in again.',
         variant: 'destructive',
       },
     ]);
   });
 
   it('requires both keys', async () => {
-    const { state, ws } = await setup();
+    const { state, http } = await setup();
     expect(await state.connect('binance', { apiKey: API_KEY, secretKey: '' })).toEqual({
       success: false,
       error: 'API Key and Secret Key are required',
     });
     expect(state.connections.binance.status).toBe('error');
-    expect(ws.frames).toHaveLength(0);
+    expect(http.requests).toHaveLength(0);
   });
 
   it('refuses exchanges that are not available, and any available one but binance', async () => {
@@ -268,20 +261,39 @@ describe('exchange connection (spec §4)', () => {
     });
     expect(state.selectedExchange).toBeNull();
     expect(storage.getItem(STORAGE_KEYS.selectedExchange)).toBeNull();
-    expect(http.requests.map((r) => r.method)).toEqual(['POST', 'DELETE']);
+    expect(http.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/v1/credentials/validate/binance',
+      'POST /api/v1/credentials/binance',
+      'DELETE /api/v1/credentials/binance',
+    ]);
     expect(toasts.at(-1)).toMatchObject({ title: 'Exchange Disconnected' });
+  });
+
+  it('keys the server no longer has (404) still disconnect; a server that cannot delete them changes nothing', async () => {
+    const { state, toasts, http } = await setup();
+    await state.connect('binance', { apiKey: API_KEY, secretKey: SECRET });
+    http.routes['DELETE /api/v1/credentials/binance'] = () => ({
+      status: 500,
+      json: { detail: 'Internal Server Error' },
+    });
+    expect(await state.disconnect('binance')).toEqual({ success: false, error: 'Internal Server Error' });
+    expect(state.connections.binance.status).toBe('connected');
+    expect(state.selectedExchange).toBe('binance');
+    expect(toasts.at(-1)).toEqual({
+      title: 'Connection Error',
+      description: 'Internal Server Error',
+      variant: 'destructive',
+    });
+
+    http.routes['DELETE /api/v1/credentials/binance'] = () => ({ status: 404, json: { detail: 'No keys' } });
+    expect(await state.disconnect('binance')).toEqual({ success: true });
+    expect(state.connections.binance.status).toBe('disconnected');
   });
 });
 
 describe('connectivity check (spec §7, §8)', () => {
   const stateAgainst = (url: string) =>
-    createExchangeState({
-      storage: createMemoryStorage(),
-      tester: createConnectionTester({ bus: { callTool: async () => ({}) } as unknown as SocketBus }),
-      credentials: createCredentialsStore(
-        createApiClient({ baseUrl: () => url, breaker: createCircuitBreaker() }),
-      ),
-    });
+    createExchangeState({ storage: createMemoryStorage(), credentials: storeAt(url) });
 
   it('reads data.connectivity_status and message', async () => {
     http = await startTestServer({
@@ -342,13 +354,7 @@ describe('sync with the keys the server holds', () => {
     message: 'Credentials found',
   };
   const against = (url: string, storage = createMemoryStorage()) =>
-    createExchangeState({
-      storage,
-      tester: createConnectionTester({ bus: { callTool: async () => ({}) } as unknown as SocketBus }),
-      credentials: createCredentialsStore(
-        createApiClient({ baseUrl: () => url, breaker: createCircuitBreaker() }),
-      ),
-    });
+    createExchangeState({ storage, credentials: storeAt(url) });
 
   it('shows binance connected and selected when the server has keys, loading meanwhile', async () => {
     http = await startTestServer({ 'GET /api/v1/credentials/binance': () => ({ json: stored }) });

@@ -1,4 +1,6 @@
 import {
+  type AccountTestResponse,
+  AccountTestResponseSchema,
   type BinanceCredentialsResponse,
   BinanceCredentialsResponseSchema,
   type CreateBinanceCredentialsInput,
@@ -11,7 +13,6 @@ import { z } from 'zod';
 import type { ApiClient, ApiResult } from '../api/api-client';
 import { EXCHANGE_TOASTS, MESSAGES, SPEC } from '../spec';
 import { decodeBase64, encodeBase64, type KeyValueStorage, readJson, STORAGE_KEYS } from '../storage/storage';
-import type { ConnectionTester } from './connection-tester';
 import { EXCHANGE_CATALOGUE, type ExchangeCatalogueEntry } from './exchange-catalogue';
 import type { ToastMessage } from './toast';
 
@@ -48,13 +49,20 @@ export interface CredentialsForm {
 }
 
 export type ConnectResult = { success: true } | { success: false; error: string; title?: string };
+export type DisconnectResult = { success: true } | { success: false; error: string };
 
 /** Server side of the credentials (POST/DELETE /api/v1/credentials/binance) */
 export interface CredentialsStore {
+  /**
+   * POST /api/v1/credentials/validate/binance: the server tries the keys against the exchange it is configured for
+   * (reads the futures account, refuses withdraw-enabled keys) without storing them
+   */
+  validate(payload: CreateBinanceCredentialsInput): Promise<ApiResult<AccountTestResponse>>;
   save(
     payload: CreateBinanceCredentialsInput,
   ): Promise<{ success: true } | { success: false; error: string }>;
-  remove(): Promise<unknown>;
+  /** DELETE /api/v1/credentials/binance; a 404 means there was nothing to delete */
+  remove(): Promise<ApiResult<unknown>>;
   /** GET /api/v1/credentials/binance/status */
   status(): Promise<ApiResult<CredentialsStatusResponse>>;
   /** GET /api/v1/credentials/binance: the stored keys, masked; 404 when none */
@@ -76,7 +84,8 @@ export interface ExchangeState {
   /** Toasts to show, as data (spec §8 "Exchange toasts") */
   readonly toasts$: Observable<ToastMessage>;
   connect(id: string, form: CredentialsForm): Promise<ConnectResult>;
-  disconnect(id: ExchangeId): Promise<void>;
+  /** Deletes the keys on the server, then resets the connection; if the server cannot delete them, nothing changes */
+  disconnect(id: ExchangeId): Promise<DisconnectResult>;
   /** Asks the server whether the stored keys still reach the exchange; failures toast as Connection Error */
   checkConnectivity(id: string): Promise<ConnectivityResult>;
   /** True while {@link ExchangeState.sync} runs: the shell shows "Initializing exchanges..." */
@@ -90,9 +99,9 @@ export interface ExchangeState {
 
 export interface ExchangeStateDeps {
   storage: KeyValueStorage;
-  tester: ConnectionTester;
-  credentials?: CredentialsStore;
-  /** Whether connection tests target the testnet (from the trading environment) */
+  /** The server's credentials API: connect tests the keys through it, then stores them there */
+  credentials: CredentialsStore;
+  /** The trading environment at connect time, recorded with the connection */
   testnet?: () => boolean;
   now?: () => number;
   /** Replaceable so the "available but not binance" rule is testable before a second exchange exists */
@@ -217,17 +226,17 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
     update(id, { status: 'connecting', error: null });
     if (!form.apiKey || !form.secretKey) return fail(id, MESSAGES.credentialsRequired);
     const testnet = deps.testnet?.() ?? SPEC.defaultEnvironment === 'testnet';
+    const payload = {
+      api_key: form.apiKey,
+      secret_key: form.secretKey,
+      region: SPEC.defaultCredentialsRegion,
+    };
     try {
-      const outcome = await deps.tester.test({ apiKey: form.apiKey, secretKey: form.secretKey, testnet });
-      if (!outcome.success) return fail(id, outcome.error);
-      if (deps.credentials) {
-        const saved = await deps.credentials.save({
-          api_key: form.apiKey,
-          secret_key: form.secretKey,
-          region: SPEC.defaultCredentialsRegion,
-        });
-        if (!saved.success) return fail(id, saved.error);
-      }
+      // Tested first, so keys the exchange refuses are never stored; the secret leaves the browser only here
+      const tested = await deps.credentials.validate(payload);
+      if (!tested.success) return fail(id, tested.error);
+      const saved = await deps.credentials.save(payload);
+      if (!saved.success) return fail(id, saved.error);
     } catch (error) {
       return fail(id, error instanceof Error ? error.message : String(error), EXCHANGE_TOASTS.errorTitle);
     }
@@ -247,18 +256,26 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
     return { success: true };
   }
 
-  async function disconnect(id: ExchangeId): Promise<void> {
+  async function disconnect(id: ExchangeId): Promise<DisconnectResult> {
     const entry = findExchange(id);
-    if (!entry) return;
+    if (!entry) return { success: false, error: MESSAGES.exchangeNotSupported };
+    let removed: ApiResult<unknown>;
     try {
-      await deps.credentials?.remove();
-    } catch {
-      // The local state still resets: the user asked to disconnect, and the server copy is removable later
+      removed = await deps.credentials.remove();
+    } catch (error) {
+      removed = { success: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    // Saying "disconnected" while the server still holds the keys (and bots could trade with them) would be a lie:
+    // the connection stays as it was and the reason is shown
+    if (!removed.success && removed.status !== 404) {
+      toasts.next({ title: EXCHANGE_TOASTS.errorTitle, description: removed.error, variant: 'destructive' });
+      return { success: false, error: removed.error };
     }
     update(id, { status: 'disconnected', credentials: null, error: null });
     if (selected.getValue() === id) selected.next(null);
     persist();
     toasts.next({ title: EXCHANGE_TOASTS.disconnectedTitle, description: entry.name, variant: 'default' });
+    return { success: true };
   }
 
   async function checkConnectivity(id: string): Promise<ConnectivityResult> {
@@ -267,7 +284,6 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
       return { success: false, error };
     };
     if (id !== 'binance') return failed(EXCHANGE_TOASTS.connectivityNotSupported);
-    if (!deps.credentials) return failed(EXCHANGE_TOASTS.connectivityCheckFailed);
     let result: ApiResult<CredentialsStatusResponse>;
     try {
       result = await deps.credentials.status();
@@ -290,7 +306,6 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
 
   const loading = new BehaviorSubject(false);
   async function sync(): Promise<void> {
-    if (!deps.credentials) return;
     loading.next(true);
     try {
       const result = await deps.credentials.load();
@@ -343,6 +358,8 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
 /** The server side of the credentials through the API client */
 export function createCredentialsStore(api: ApiClient): CredentialsStore {
   return {
+    validate: (payload) =>
+      api.post('/api/v1/credentials/validate/binance', payload, { schema: AccountTestResponseSchema }),
     async save(payload) {
       const result = await api.post('/api/v1/credentials/binance', payload);
       return result.success ? { success: true } : { success: false, error: result.error };

@@ -1,7 +1,7 @@
 import { Button } from '@kestrel/ui';
 import { useState } from 'react';
-import ConnectExchangeModal from '../../features/connect-modal/components/connect-exchange-modal';
-import ExchangeConnections from '../../features/connections/components/exchange-connections';
+import ConnectExchangeModal from '../../features/exchanges/components/connect-exchange-modal';
+import ExchangeConnections from '../../features/exchanges/components/exchange-connections';
 
 /** Standalone page only: both exposed components side by side for the team's own work */
 export default function StandaloneHome() {

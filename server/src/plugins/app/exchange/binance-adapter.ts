@@ -8,6 +8,7 @@ import {
   type ExchangeCapabilities,
   type ExchangeKeys,
   ExchangeUnavailableError,
+  type FundingRate,
   type IncomeEntry,
   type KeyPermissions,
   type Kline,
@@ -118,8 +119,19 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     };
   }
 
-  async klines(symbol: string, interval: string, limit: number): Promise<Kline[]> {
-    const rows = (await this.client.get('/fapi/v1/klines', { symbol, interval, limit })) as unknown[][];
+  async klines(
+    symbol: string,
+    interval: string,
+    limit: number,
+    range: { startTime?: number; endTime?: number } = {},
+  ): Promise<Kline[]> {
+    const rows = (await this.client.get('/fapi/v1/klines', {
+      symbol,
+      interval,
+      limit,
+      ...(range.startTime === undefined ? {} : { startTime: range.startTime }),
+      ...(range.endTime === undefined ? {} : { endTime: range.endTime }),
+    })) as unknown[][];
     return rows.map((k) => ({
       openTime: num(k[0]),
       open: str(k[1]),
@@ -130,6 +142,18 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       closeTime: num(k[6]),
       quoteVolume: str(k[7]),
       trades: num(k[8]),
+    }));
+  }
+
+  async fundingRateHistory(
+    symbol: string,
+    range: { startTime: number; endTime: number; limit: number },
+  ): Promise<FundingRate[]> {
+    const rows = (await this.client.get('/fapi/v1/fundingRate', { symbol, ...range })) as Raw[];
+    return rows.map((r) => ({
+      symbol: str(r.symbol),
+      fundingTime: num(r.fundingTime),
+      fundingRate: str(r.fundingRate),
     }));
   }
 

@@ -127,6 +127,13 @@ export interface Kline {
   trades: number;
 }
 
+/** One settled funding: the rate a position paid (long) or received (short) at `fundingTime` */
+export interface FundingRate {
+  symbol: string;
+  fundingTime: number;
+  fundingRate: Decimal;
+}
+
 export interface Trade {
   id: string;
   orderId: string;
@@ -178,7 +185,21 @@ export interface ExchangeAdapter {
   syncTime(): Promise<number>;
   ping(): Promise<void>;
   ticker(symbol: string): Promise<Ticker>;
-  klines(symbol: string, interval: string, limit: number): Promise<Kline[]>;
+  /**
+   * Candles, oldest first: the latest `limit` ones, or from `range.startTime` forward (at most `limit`, none opening
+   * after `range.endTime`). Public market data: no keys needed. The last one may still be open
+   */
+  klines(
+    symbol: string,
+    interval: string,
+    limit: number,
+    range?: { startTime?: number; endTime?: number },
+  ): Promise<Kline[]>;
+  /** Settled funding rates, oldest first, from `range.startTime` (at most `range.limit`, Binance allows 1000). Public */
+  fundingRateHistory(
+    symbol: string,
+    range: { startTime: number; endTime: number; limit: number },
+  ): Promise<FundingRate[]>;
   account(keys: ExchangeKeys): Promise<AccountSnapshot>;
   keyPermissions(keys: ExchangeKeys): Promise<KeyPermissions>;
   positions(keys: ExchangeKeys, symbol?: string): Promise<Position[]>;

@@ -1,0 +1,121 @@
+/**
+ * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
+ */
+// The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
+import type { AddressInfo } from 'node:net';
+import { RuntimeConfigSchema } from '@kestrel/contracts';
+import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import {
+  buildApp,
+  type Database,
+  generateMasterKey,
+  loadConfig,
+  makeKeyring,
+  openPgliteDatabase,
+} from '@kestrel/server';
+import { createKestrelRuntime, type KestrelRuntime } from '@kestrel/shared-runtime';
+import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ConnectExchangeModal from '../features/exchanges/components/connect-exchange-modal';
+
+// The modal in a page against the real server (Fastify on PGlite) and the Binance simulator: the keys typed in
+// are really tested and stored by the server, through the page's fetch and localStorage
+
+let db: Database;
+let sim: SimServer;
+let simUrl: string;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let runtime: KestrelRuntime;
+
+beforeAll(async () => {
+  sim = new SimServer({
+    clock: new ManualClock(Date.UTC(2026, 0, 15)),
+    historyDays: 1,
+    symbols: ['BTCUSDT'],
+  });
+  ({ url: simUrl } = await sim.listen(0));
+  db = await openPgliteDatabase();
+  app = await buildApp(
+    loadConfig({
+      KESTREL_LOG_LEVEL: 'warn',
+      KESTREL_EXCHANGE_ENV: 'simulator',
+      KESTREL_EXCHANGE_BASE_URL: simUrl,
+    }),
+    { database: db, keyring: makeKeyring([generateMasterKey()]), logStream: { write: () => {} } },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const apiBaseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const unused = 'http://127.0.0.1:1/mf-manifest.json';
+  runtime = createKestrelRuntime(
+    RuntimeConfigSchema.parse({
+      apiBaseUrl,
+      socketBaseUrl: 'ws://127.0.0.1:1/ws',
+      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
+    }),
+  );
+  const signedUp = await runtime.session.signUp({
+    email: 'modal-user@example.test',
+    password: 'correct horse battery staple',
+  });
+  expect(signedUp).toMatchObject({ success: true });
+}, 60_000);
+afterAll(async () => {
+  runtime?.dispose();
+  await app?.close();
+  await db?.close();
+  await sim?.close();
+});
+
+async function submit(user: ReturnType<typeof userEvent.setup>, apiKey: string, secretKey: string) {
+  const dialog = screen.getByRole('dialog', { name: 'Connect Exchange' });
+  await user.click(
+    within(within(dialog).getByRole('article', { name: 'Binance' })).getByRole('button', {
+      name: 'Connect Exchange',
+    }),
+  );
+  const form = screen.getByRole('form', { name: 'Connect Binance Exchange' });
+  await user.type(within(form).getByLabelText('API Key'), apiKey);
+  await user.type(within(form).getByLabelText('Secret Key'), secretKey);
+  await user.click(within(form).getByRole('button', { name: 'Connect Exchange' }));
+}
+
+describe('connect modal against the server and the simulator', () => {
+  it('a wrong secret ends on the card with the reason; the right one makes it Active, no secret in storage', async () => {
+    const keys = sim.exchange.createAccount({ balances: { USDT: '1000' } });
+    const user = userEvent.setup();
+    render(
+      <KestrelRuntimeProvider runtime={runtime}>
+        <ConnectExchangeModal open onOpenChange={() => {}} />
+      </KestrelRuntimeProvider>,
+    );
+
+    await submit(user, keys.apiKey, 'f'.repeat(64));
+    const card = await screen.findByRole('article', { name: 'Binance' }, { timeout: 10_000 });
+    const alert = within(card).getByRole('alert');
+    expect(alert.textContent).toMatch(
+      /^Connection ErrorBinance connectivity failed: the secret key does not match the API key/,
+    );
+
+    await submit(user, keys.apiKey, keys.secretKey);
+    expect(await screen.findByRole('status', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(runtime.exchanges.connections.binance.status).toBe('connected');
+    for (const storage of [localStorage, sessionStorage]) {
+      for (let i = 0; i < storage.length; i++) {
+        const value = storage.getItem(storage.key(i) ?? '') ?? '';
+        expect(value).not.toContain(keys.secretKey);
+        expect(atobOrEmpty(value)).not.toContain(keys.secretKey);
+      }
+    }
+    expect(localStorage.getItem('kestrel-exchange-connections')).toBeTruthy();
+  }, 30_000);
+});
+
+function atobOrEmpty(value: string): string {
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(value), (c) => c.charCodeAt(0)));
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS kline_coverage;
+DROP TABLE IF EXISTS klines;
+DROP TABLE IF EXISTS backtests;

@@ -1,0 +1,32 @@
+import type { BacktestMarker, BacktestMetrics, BacktestTrade, EquityPoint } from '@kestrel/contracts';
+import type { RunSettings } from '@kestrel/engine';
+
+/** What the server hands a backtest worker: the strategy by id (functions cannot cross threads) and the bars */
+export interface BacktestTask {
+  strategy: string;
+  params: Record<string, unknown>;
+  settings: RunSettings;
+  intervalMs: number;
+  /** Columns of the bars, transferred (not copied) to the worker */
+  openTime: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+  maxEquityPoints: number;
+  maxTrades: number;
+}
+
+/** What a finished run keeps: small enough to store as one row */
+export interface BacktestOutcome {
+  metrics: BacktestMetrics;
+  equity: EquityPoint[];
+  trades: BacktestTrade[];
+  markers: BacktestMarker[];
+}
+
+/** `input`: the engine refused the request (bad bars or parameters); `strategy`: the strategy threw */
+export type BacktestReply =
+  | { ok: true; outcome: BacktestOutcome }
+  | { ok: false; kind: 'input' | 'strategy' | 'internal'; message: string };

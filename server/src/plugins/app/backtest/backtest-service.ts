@@ -1,0 +1,457 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BACKTEST_MAX_BARS,
+  BACKTEST_MAX_CANDLES,
+  BACKTEST_MAX_EQUITY_POINTS,
+  BACKTEST_MAX_TRADES,
+  type BacktestCandles,
+  type BacktestDetail,
+  type BacktestNotice,
+  type BacktestRequest,
+  type BacktestStatus,
+  type BacktestStrategyInfo,
+  type BacktestSummary,
+} from '@kestrel/contracts';
+import {
+  builtInStrategies,
+  EngineInputError,
+  type FundingRates,
+  intervalToMs,
+  type RunSettings,
+  resolveBrokerConfig,
+} from '@kestrel/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../../lib/clock';
+import type { Database } from '../../../lib/database/database';
+import { HttpError } from '../../../lib/http-error';
+import type { ExchangeAdapter } from '../exchange/exchange-adapter';
+import { exchangeHttpError } from '../exchange/exchange-http-error';
+import type { LiveEvent, PushTarget } from '../socket/socket-bus';
+import type { BacktestTask } from './backtest-protocol';
+import { type BacktestRow, backtestRepository } from './backtest-repository';
+import { chartCandles } from './backtest-result';
+import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
+import { fundingHistory } from './funding-history';
+import { type FetchProgress, KlineCache, type KlineSeriesKey } from './kline-cache';
+import { Throttle } from './throttle';
+
+/** Progress pushes (and their database writes) at most this often per run; status changes always go out */
+export const PROGRESS_PUSH_INTERVAL_MS = 250;
+/** Share of the progress bar the kline download takes; the engine run and storing take the rest */
+const FETCH_SHARE = 0.9;
+/** Rows of GET /backtests */
+const LIST_LIMIT = 200;
+
+export const INTERRUPTED_ERROR = 'The server stopped while this run was in progress; start it again';
+export const CANCELED_ERROR = 'Canceled by the user';
+
+/** What the service keeps per run beside the request: what the worker needs and which bars it read */
+interface StoredSettings {
+  run: RunSettings;
+  intervalMs: number;
+  /** Open times of the bars: [start, end), multiples of the interval */
+  span: { start: number; end: number };
+}
+
+export interface BacktestServiceDeps {
+  db: Database;
+  exchange: Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory'>;
+  /** Exchange environment name: the kline cache key */
+  exchangeEnv: string;
+  publish(target: PushTarget, event: LiveEvent): Promise<void>;
+  workers: BacktestWorkers;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Runs at most this many at once (the rest wait queued) */
+  concurrency: number;
+  /** Monotonic milliseconds for throttling progress pushes */
+  monotonicNow?: () => number;
+}
+
+/**
+ * Backtest jobs: validates a request (strategy, its parameters through the engine, interval, range, symbol),
+ * stores it queued, and runs the queue at most `concurrency` at a time: klines from the cache (the missing spans
+ * from the exchange), the engine in a worker thread, the result stored with the run. Status changes and progress
+ * go to the owner's live sockets as `notifications/backtest`.
+ */
+export class BacktestService {
+  private readonly queue: string[] = [];
+  private readonly running = new Map<string, AbortController>();
+  private readonly klines: KlineCache;
+  private readonly monotonicNow: () => number;
+  private closed = false;
+  /** Settles when every started run has finished (for a clean shutdown and for tests) */
+  private active = new Set<Promise<void>>();
+
+  constructor(private readonly deps: BacktestServiceDeps) {
+    this.klines = new KlineCache(deps.db, deps.exchange);
+    this.monotonicNow = deps.monotonicNow ?? (() => performance.now());
+  }
+
+  /** The built-in strategies with their parameter schemas and defaults */
+  strategies(): BacktestStrategyInfo[] {
+    return [...builtInStrategies.values()].map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      paramsJsonSchema: s.paramsJsonSchema() as Record<string, unknown>,
+      defaults: s.parseParams({}),
+    }));
+  }
+
+  async create(userId: string, request: BacktestRequest): Promise<BacktestSummary> {
+    const type = builtInStrategies.get(request.strategy);
+    if (!type) {
+      throw badRequest(
+        `strategy: unknown strategy "${request.strategy}"; known: ${[...builtInStrategies.keys()].join(', ')}`,
+      );
+    }
+    // The account's leverage, when given, is the run's: it replaces the strategy's own leverage parameter
+    const hasLeverage = 'leverage' in type.paramsSchema.shape;
+    const rawParams =
+      request.costs.leverage !== undefined && hasLeverage
+        ? { ...request.params, leverage: request.costs.leverage }
+        : request.params;
+    let params: Record<string, unknown>;
+    try {
+      params = type.parseParams(rawParams);
+    } catch (err) {
+      if (err instanceof EngineInputError) throw badRequest(`params: ${err.message}`);
+      throw err;
+    }
+    const leverage =
+      request.costs.leverage ?? (typeof params.leverage === 'number' ? params.leverage : undefined) ?? 1;
+
+    const intervalMs = intervalToMs(request.interval);
+    const span = this.barSpan(request.startTime, request.endTime, intervalMs);
+    const bars = (span.end - span.start) / intervalMs;
+    if (bars > BACKTEST_MAX_BARS) {
+      throw badRequest(
+        `endTime: the range holds ${bars} ${request.interval} bars; a backtest takes at most ${BACKTEST_MAX_BARS} ` +
+          '(one year of 1m bars): shorten the range or use a longer interval',
+      );
+    }
+
+    let symbolInfo: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
+    try {
+      symbolInfo = await this.deps.exchange.symbolInfo(request.symbol);
+    } catch (err) {
+      throw exchangeHttpError(err);
+    }
+    if (!symbolInfo) throw badRequest(`symbol: ${request.symbol} is not listed on the exchange`);
+
+    const run: RunSettings = {
+      broker: {
+        initialBalance: request.costs.initialBalance,
+        leverage,
+        marginMode: request.costs.marginMode,
+        makerFee: request.costs.makerFeeRate,
+        takerFee: request.costs.takerFeeRate,
+        slippageBps: request.costs.slippageBps,
+        ...(request.costs.funding ? {} : { fundingRate: 0 }),
+        tickSize: Number(symbolInfo.tickSize),
+        stepSize: Number(symbolInfo.stepSize),
+        minNotional: Number(symbolInfo.minNotional),
+      },
+    };
+    try {
+      resolveBrokerConfig(run);
+    } catch (err) {
+      // Our own mapping or the exchange's symbol rules; the message names the field
+      throw badRequest(`costs: ${(err as Error).message}`);
+    }
+
+    const settings: StoredSettings = { run, intervalMs, span };
+    const row = await backtestRepository.insert(this.deps.db, {
+      id: randomUUID(),
+      user_id: userId,
+      strategy: type.id,
+      strategy_name: type.name,
+      symbol: request.symbol,
+      interval: request.interval,
+      start_time: request.startTime,
+      end_time: request.endTime,
+      exchange_env: this.deps.exchangeEnv,
+      request: { ...request, params, costs: { ...request.costs, leverage } },
+      settings: settings as unknown as Record<string, unknown>,
+      status: 'queued',
+      created_at: this.deps.clock.now(),
+    });
+    await this.notify(row.user_id, row.id, 'queued', 0);
+    this.queue.push(row.id);
+    this.pump();
+    return toSummary(row);
+  }
+
+  async list(userId: string): Promise<BacktestSummary[]> {
+    return (await backtestRepository.list(this.deps.db, userId, LIST_LIMIT)).map(toSummary);
+  }
+
+  async get(userId: string, id: string): Promise<BacktestDetail> {
+    const row = await backtestRepository.findWithResult(this.deps.db, userId, id);
+    if (!row) throw notFound();
+    return {
+      ...toSummary(row),
+      request: row.request as BacktestDetail['request'],
+      equity: row.result?.equity ?? [],
+      trades: row.result?.trades ?? [],
+      markers: row.result?.markers ?? [],
+    };
+  }
+
+  /** The run's bars from the kline cache, aggregated for the chart */
+  async candles(userId: string, id: string): Promise<BacktestCandles> {
+    const row = await backtestRepository.find(this.deps.db, userId, id);
+    if (!row) throw notFound();
+    const settings = row.settings as unknown as StoredSettings;
+    const bars = await this.klines.read(this.seriesKey(row, settings.intervalMs), settings.span);
+    return chartCandles(bars, row.interval as BacktestCandles['interval'], BACKTEST_MAX_CANDLES);
+  }
+
+  async cancel(userId: string, id: string): Promise<BacktestSummary> {
+    const row = await backtestRepository.find(this.deps.db, userId, id);
+    if (!row) throw notFound();
+    const canceled = await backtestRepository.finish(
+      this.deps.db,
+      id,
+      'canceled',
+      CANCELED_ERROR,
+      this.deps.clock.now(),
+    );
+    if (!canceled) {
+      throw new HttpError(
+        409,
+        'BACKTEST_FINISHED',
+        `This backtest has already ${row.status === 'canceled' ? 'been canceled' : row.status}; nothing to cancel`,
+      );
+    }
+    const queued = this.queue.indexOf(id);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    this.running.get(id)?.abort();
+    await this.notify(userId, id, 'canceled', canceled.progress, CANCELED_ERROR);
+    return toSummary(canceled);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (await backtestRepository.delete(this.deps.db, userId, id)) return;
+    const row = await backtestRepository.find(this.deps.db, userId, id);
+    if (!row) throw notFound();
+    throw new HttpError(
+      409,
+      'BACKTEST_ACTIVE',
+      `This backtest is ${row.status}: cancel it before deleting it`,
+    );
+  }
+
+  /** At start: fails the runs a stopped server left running (their owners are told) and queues the queued ones */
+  async recover(): Promise<void> {
+    const { failed, queued } = await backtestRepository.recover(
+      this.deps.db,
+      INTERRUPTED_ERROR,
+      this.deps.clock.now(),
+    );
+    for (const row of failed)
+      await this.notify(row.user_id, row.id, 'failed', row.progress, INTERRUPTED_ERROR);
+    if (failed.length > 0)
+      this.deps.log.warn({ count: failed.length }, 'interrupted backtests marked failed');
+    this.queue.push(...queued.map((r) => r.id));
+    this.pump();
+  }
+
+  /** Resolves when no run is executing (queued ones stay queued) */
+  async idle(): Promise<void> {
+    while (this.active.size > 0) await Promise.allSettled([...this.active]);
+  }
+
+  /** Stops taking runs and aborts the running ones (they are failed as interrupted at the next start) */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    for (const controller of this.running.values()) controller.abort();
+    await this.idle();
+  }
+
+  /** Open times [start, end) of the closed bars the range asks for, or a 400 when there are none */
+  private barSpan(startTime: number, endTime: number, intervalMs: number): { start: number; end: number } {
+    const start = Math.ceil(startTime / intervalMs) * intervalMs;
+    const lastClosedEnd = Math.floor(this.deps.clock.now().getTime() / intervalMs) * intervalMs;
+    const end = Math.min(Math.ceil(endTime / intervalMs) * intervalMs, lastClosedEnd);
+    if (start >= lastClosedEnd)
+      throw badRequest('startTime: the range starts after the last closed bar (now)');
+    if (start >= end) throw badRequest('endTime: the range holds no whole bar of this interval');
+    return { start, end };
+  }
+
+  private seriesKey(row: Pick<BacktestRow, 'exchange_env' | 'symbol' | 'interval'>, intervalMs: number) {
+    return {
+      env: row.exchange_env,
+      symbol: row.symbol,
+      interval: row.interval,
+      intervalMs,
+    } satisfies KlineSeriesKey;
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < this.deps.concurrency && this.queue.length > 0) {
+      const id = this.queue.shift() as string;
+      const controller = new AbortController();
+      this.running.set(id, controller);
+      const done = this.execute(id, controller.signal)
+        .catch((err: unknown) => this.deps.log.error({ err, backtestId: id }, 'backtest bookkeeping failed'))
+        .finally(() => {
+          this.running.delete(id);
+          this.active.delete(done);
+          this.pump();
+        });
+      this.active.add(done);
+    }
+  }
+
+  private async execute(id: string, signal: AbortSignal): Promise<void> {
+    const { db, clock } = this.deps;
+    if (!(await backtestRepository.markRunning(db, id, clock.now()))) return;
+    const row = await backtestRepository.findForRun(db, id);
+    if (!row) return;
+    const userId = row.user_id;
+    const settings = row.settings as unknown as StoredSettings;
+    const params = (row.request as { params: Record<string, unknown> }).params;
+    await this.notify(userId, id, 'running', 0);
+
+    const fail = async (message: string) => {
+      const failed = await backtestRepository.finish(db, id, 'failed', message, clock.now());
+      if (failed) await this.notify(userId, id, 'failed', failed.progress, message);
+    };
+    try {
+      const throttle = new Throttle(PROGRESS_PUSH_INTERVAL_MS, this.monotonicNow);
+      // Progress writes and pushes go one after the other, so a late one never overtakes the final status
+      let pending = Promise.resolve();
+      const onProgress = (p: FetchProgress) => {
+        if (!throttle.ready()) return;
+        const progress = p.missing > 0 ? (FETCH_SHARE * p.fetched) / p.missing : FETCH_SHARE;
+        pending = pending.then(() => this.progress(userId, id, progress));
+      };
+      let bars: Awaited<ReturnType<KlineCache['load']>>;
+      try {
+        bars = await this.klines.load(this.seriesKey(row, settings.intervalMs), settings.span, {
+          signal,
+          onProgress,
+        });
+      } catch (err) {
+        if (signal.aborted) return;
+        const reason = exchangeHttpError(err);
+        if (reason instanceof HttpError) {
+          await fail(
+            `Could not fetch ${row.symbol} ${row.interval} klines from the exchange: ${reason.message}`,
+          );
+          return;
+        }
+        throw err;
+      }
+      // Funding at the rates the exchange actually settled (the engine's constant 0.01 % only where it has none)
+      let fundingRates: FundingRates | undefined;
+      if (settings.run.broker?.fundingRate !== 0) {
+        try {
+          fundingRates = await fundingHistory(this.deps.exchange, row.symbol, settings.span, signal);
+        } catch (err) {
+          if (signal.aborted) return;
+          const reason = exchangeHttpError(err);
+          if (reason instanceof HttpError) {
+            await fail(`Could not fetch ${row.symbol} funding rates from the exchange: ${reason.message}`);
+            return;
+          }
+          throw err;
+        }
+      }
+      if (bars.openTime.length === 0) {
+        await fail(
+          `The exchange has no ${row.symbol} ${row.interval} bars between ${new Date(settings.span.start).toISOString()} ` +
+            `and ${new Date(settings.span.end).toISOString()}`,
+        );
+        return;
+      }
+      await pending;
+      await this.progress(userId, id, FETCH_SHARE);
+      const task: BacktestTask = {
+        strategy: row.strategy,
+        params,
+        settings: fundingRates ? { ...settings.run, fundingRates } : settings.run,
+        intervalMs: settings.intervalMs,
+        ...bars,
+        maxEquityPoints: BACKTEST_MAX_EQUITY_POINTS,
+        maxTrades: BACKTEST_MAX_TRADES,
+      };
+      const reply = await this.deps.workers.run(task, signal);
+      if (!reply.ok) {
+        if (reply.kind === 'internal')
+          this.deps.log.error({ backtestId: id, reason: reply.message }, 'backtest failed');
+        await fail(reply.kind === 'internal' ? `The backtest failed: ${reply.message}` : reply.message);
+        return;
+      }
+      if (await backtestRepository.complete(db, id, reply.outcome, clock.now())) {
+        await this.notify(userId, id, 'completed', 1);
+      }
+    } catch (err) {
+      if (err instanceof BacktestCanceledError || signal.aborted) return;
+      this.deps.log.error({ err, backtestId: id }, 'backtest failed');
+      await fail('The backtest failed on the server; the error was logged');
+    }
+  }
+
+  private async progress(userId: string, id: string, progress: number): Promise<void> {
+    const value = Math.min(1, Math.max(0, progress));
+    try {
+      await backtestRepository.setProgress(this.deps.db, id, value);
+      await this.notify(userId, id, 'running', value);
+    } catch (err) {
+      this.deps.log.warn({ err, backtestId: id }, 'backtest progress not recorded');
+    }
+  }
+
+  private async notify(
+    userId: string,
+    backtestId: string,
+    status: BacktestStatus,
+    progress: number,
+    error?: string,
+  ): Promise<void> {
+    const data: BacktestNotice = {
+      backtestId,
+      status,
+      progress: Math.min(1, Math.max(0, progress)),
+      time: this.deps.clock.now().getTime(),
+      ...(error === undefined ? {} : { error }),
+    };
+    try {
+      await this.deps.publish(userId, { kind: 'backtest', data });
+    } catch (err) {
+      // A lost push only delays the page (it also polls the run); the job itself goes on
+      this.deps.log.warn({ err, backtestId }, 'backtest push failed');
+    }
+  }
+}
+
+function toSummary(row: BacktestRow): BacktestSummary {
+  return {
+    id: row.id,
+    strategy: row.strategy,
+    strategyName: row.strategy_name,
+    symbol: row.symbol,
+    interval: row.interval as BacktestSummary['interval'],
+    startTime: row.start_time,
+    endTime: row.end_time,
+    status: row.status,
+    progress: row.progress,
+    createdAt: row.created_at.getTime(),
+    finishedAt: row.finished_at ? row.finished_at.getTime() : null,
+    error: row.error,
+    metrics: row.metrics,
+  };
+}
+
+function badRequest(message: string): HttpError {
+  return new HttpError(400, 'INVALID_BACKTEST', `Invalid backtest: ${message}`);
+}
+
+function notFound(): HttpError {
+  return new HttpError(404, 'BACKTEST_NOT_FOUND', 'No such backtest');
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppOptions } from '../../../app';
+import { BacktestService } from './backtest-service';
+import { BacktestWorkers } from './backtest-workers';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    backtestService: BacktestService;
+  }
+}
+
+/**
+ * Backtest jobs: the service, its worker threads (`config.backtestConcurrency`, default 1) and the recovery of runs
+ * a stopped server left behind. Bars come from the configured exchange's public klines, cached in the database.
+ */
+export default fp(
+  async (app: FastifyInstance, { config }: AppOptions) => {
+    const workers = new BacktestWorkers(config.backtestConcurrency);
+    const service = new BacktestService({
+      db: app.db,
+      exchange: app.exchangeAdapter,
+      exchangeEnv: config.exchange.env,
+      publish: (target, event) => app.socketBus.publish(target, event),
+      workers,
+      clock: app.clock,
+      log: app.log,
+      concurrency: config.backtestConcurrency,
+    });
+    app.decorate('backtestService', service);
+    app.addHook('onReady', async () => {
+      await service.recover();
+    });
+    // Before the socket bus and the database close (onClose runs in reverse registration order)
+    app.addHook('onClose', async () => {
+      await service.close();
+      await workers.close();
+    });
+  },
+  { name: 'backtest', dependencies: ['database', 'exchange', 'socket-bus'] },
+);
