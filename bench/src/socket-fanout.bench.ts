@@ -125,10 +125,13 @@ async function rawWs(): Promise<Figures> {
 
 async function kestrel(): Promise<Figures> {
   const db = await openPgliteDatabase();
-  const app = await buildApp(loadConfig({ KESTREL_LOG_LEVEL: 'silent' }), {
-    database: db,
-    keyring: makeKeyring([generateMasterKey()]),
-  });
+  const app = await buildApp(
+    loadConfig({ KESTREL_LOG_LEVEL: 'silent', KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:9' }),
+    {
+      database: db,
+      keyring: makeKeyring([generateMasterKey()]),
+    },
+  );
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const tokens: string[] = [];

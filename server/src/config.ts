@@ -25,6 +25,23 @@ const ConfigSchema = z.object({
     .optional(),
   /** Base64 of 32 bytes; when unset the key is generated once into the data folder */
   masterKey: z.string().optional(),
+  /** Symbols whose ticker and mark price are pushed to sockets that did not choose their own, comma separated */
+  liveSymbols: z
+    .string()
+    .default('BTCUSDT,ETHUSDT')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().regex(/^[A-Z0-9]{2,20}$/, {
+          error: 'KESTREL_LIVE_SYMBOLS must be symbols such as BTCUSDT,ETHUSDT',
+        }),
+      ),
+    ),
   /** Backtests run at once, each on its own worker thread (the rest wait queued) */
   backtestConcurrency: z.coerce
     .number({ error: 'KESTREL_BACKTEST_CONCURRENCY must be a number' })
@@ -45,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: env.KESTREL_DATA_DIR || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     masterKey: env.KESTREL_MASTER_KEY || undefined,
+    liveSymbols: env.KESTREL_LIVE_SYMBOLS || undefined,
     backtestConcurrency: env.KESTREL_BACKTEST_CONCURRENCY || undefined,
   });
   if (!parsed.success) {

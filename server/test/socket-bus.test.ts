@@ -303,6 +303,95 @@ describe('live socket (PGlite)', () => {
       expect((await s.request('streams/subscribe', { streams: ['nope'] })).error?.code).toBe(-32602);
     });
 
+    it('holds a push published while the token is still being checked, and delivers it after the check', async () => {
+      const user = await signUp(t);
+      // Hold the token check open: the socket is upgraded, and the check has not answered yet
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const check = vi.spyOn(t.app.authService, 'authenticate');
+      const real = check.getMockImplementation() ?? t.app.authService.authenticate.bind(t.app.authService);
+      let started: () => void = () => {};
+      const checking = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      check.mockImplementationOnce(async (header) => {
+        started();
+        await gate;
+        return real(header);
+      });
+      try {
+        const s = await TestSocket.open(wsUrl(base, user.access_token, 'racing-tab'));
+        sockets.push(s);
+        await checking;
+        const order = { symbol: 'BTCUSDT', orderId: '9', status: 'NEW', time: 9 };
+        await t.app.socketBus.publish(user.user.id, { kind: 'order', data: order });
+        expect(s.frames).toEqual([]); // nothing is sent before the check passes
+        release();
+        expect((await s.next((f) => f.method === 'notifications/order')).params).toEqual(order);
+      } finally {
+        check.mockRestore();
+      }
+    });
+
+    it('drops what was held for a socket whose token check fails', async () => {
+      const user = await signUp(t);
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const check = vi.spyOn(t.app.authService, 'authenticate').mockImplementationOnce(async () => {
+        await gate;
+        throw new (await import('../src/lib/http-error')).HttpError(
+          401,
+          'SESSION_ENDED',
+          'Session has ended.',
+        );
+      });
+      try {
+        const s = await TestSocket.open(wsUrl(base, user.access_token, 'refused-tab'));
+        await t.app.socketBus.publish(user.user.id, {
+          kind: 'balance',
+          data: { asset: 'USDT', time: 1 },
+        });
+        release();
+        expect((await s.closed).code).toBe(CLOSE_CODES.unauthorized);
+        expect(s.frames).toEqual([]);
+      } finally {
+        check.mockRestore();
+      }
+    });
+
+    it('sends market pushes to the sockets watching the symbol, once per event id', async () => {
+      const user = await signUp(t);
+      const s = await open(user.access_token, 'watching-tab');
+      const reply = await s.request('streams/subscribe', { streams: ['ticker'], symbols: ['solusdt'] });
+      expect(JSON.parse(reply.result?.content?.[0]?.text ?? '')).toEqual({
+        streams: ['ticker'],
+        symbols: ['SOLUSDT'],
+      });
+      // No live-streams service here (the exchange is unreachable): the test sets what the socket watches
+      const [conn] = t.app.socketBus.connections().filter((c) => c.userId === user.user.id);
+      expect(conn?.symbols).toEqual(new Set(['SOLUSDT']));
+      if (conn) conn.watch = new Set(['SOLUSDT']);
+      const ticker = (symbol: string, time: number) => ({ symbol, lastPrice: '1.5', time });
+      await t.app.socketBus.publish({ symbol: 'BTCUSDT' }, { kind: 'ticker', data: ticker('BTCUSDT', 1) });
+      // The same event published twice (two instances following the same stream) arrives once
+      for (let i = 0; i < 2; i++)
+        await t.app.socketBus.publish(
+          { symbol: 'SOLUSDT' },
+          { kind: 'ticker', data: ticker('SOLUSDT', 2) },
+          { id: 'ticker:SOLUSDT:2' },
+        );
+      await t.app.socketBus.publish({ symbol: 'SOLUSDT' }, { kind: 'ticker', data: ticker('SOLUSDT', 3) });
+      expect((await s.next()).params).toEqual(ticker('SOLUSDT', 2));
+      expect((await s.next()).params).toEqual(ticker('SOLUSDT', 3));
+      expect(
+        (await s.request('streams/subscribe', { streams: ['ticker'], symbols: ['BTC-USDT'] })).error?.message,
+      ).toMatch(/^Invalid params: symbols: /);
+    });
+
     it('delivers a push larger than NOTIFY’s 8000-byte limit intact (multi-byte text included)', async () => {
       const user = await signUp(t);
       const s = await open(user.access_token);

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
 import type { Database } from '../src/lib/database/database';
 import { openPostgresDatabase } from '../src/lib/database/postgres-database';
 import {
+  bearer,
   buildTestApp,
   openTestDatabase,
   postgresUrl,
@@ -83,5 +85,103 @@ describe.skipIf(!url)('live socket pushes across two server instances (PostgreSQ
     expect(Buffer.byteLength(JSON.stringify(data))).toBeGreaterThan(8000);
     await a.app.socketBus.publish(carol.user.id, { kind: 'bot', data });
     expect((await s.next()).params).toEqual(data);
+  });
+});
+
+// Both instances follow the same account's exchange stream (each has one of the user's sockets) and publish
+// every event; the bus drops the second copy, so each socket gets each notice once
+describe.skipIf(!url)('live exchange pushes with the user on two instances (PostgreSQL)', () => {
+  let tdb: TestDatabase;
+  let dbB: Database;
+  let a: TestApp;
+  let b: TestApp;
+  let sim: SimServer;
+  let simUrl: string;
+  const sockets: TestSocket[] = [];
+
+  beforeAll(async () => {
+    sim = new SimServer({
+      clock: new ManualClock(Date.UTC(2026, 0, 15, 12)),
+      historyDays: 2,
+      symbols: ['BTCUSDT'],
+    });
+    ({ url: simUrl } = await sim.listen(0));
+    tdb = await openTestDatabase('postgres');
+    const [row] = await tdb.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    dbB = await openPostgresDatabase({
+      connectionString: url as string,
+      schema: row?.schema as string,
+      max: 4,
+    });
+    const keyring = makeKeyring([generateMasterKey()]);
+    const env = { KESTREL_EXCHANGE_BASE_URL: simUrl, KESTREL_LIVE_SYMBOLS: 'BTCUSDT' };
+    a = await buildTestApp(tdb.db, { keyring }, env);
+    b = await buildTestApp(dbB, { keyring }, env);
+  });
+  afterAll(async () => {
+    await Promise.all(sockets.map((s) => s.close()));
+    await a?.app.close();
+    await b?.app.close();
+    await dbB?.close();
+    await tdb?.cleanup();
+    await sim?.close();
+  });
+
+  it('sends each order, balance and position notice once to each of the user’s sockets', async () => {
+    const alice = await signUp(a);
+    const created = (await (
+      await fetch(`${simUrl}/_sim/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ balances: { USDT: '1000' } }),
+      })
+    ).json()) as { apiKey: string; secretKey: string };
+    const stored = await a.request({
+      method: 'POST',
+      url: '/api/v1/credentials/binance',
+      headers: bearer(alice.access_token),
+      payload: { api_key: created.apiKey, secret_key: created.secretKey },
+    });
+    expect(stored.statusCode).toBe(201);
+    const onA = await TestSocket.open(wsUrl(await listenWs(a), alice.access_token, 'tab-a'));
+    const onB = await TestSocket.open(wsUrl(await listenWs(b), alice.access_token, 'tab-b'));
+    sockets.push(onA, onB);
+    await Promise.all([
+      onA.request('streams/subscribe', { streams: ['order', 'balance', 'position', 'bot'] }),
+      onB.request('streams/subscribe', { streams: ['order', 'balance', 'position', 'bot'] }),
+    ]);
+    await a.app.liveStreams?.whenUserStreamOpen(alice.user.id);
+    await b.app.liveStreams?.whenUserStreamOpen(alice.user.id);
+    const publishedBefore = [a, b].map((t) => t.app.liveStreams?.publishedCount ?? 0);
+
+    const placed = await a.request({
+      method: 'POST',
+      url: '/api/futures/orders/create',
+      headers: bearer(alice.access_token),
+      payload: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.010' },
+    });
+    expect(placed.statusCode).toBe(201);
+    // NEW, TRADE, one balance and one position: four pushes published by each instance
+    await vi.waitFor(() => {
+      for (const [i, t] of [a, b].entries())
+        expect((t.app.liveStreams?.publishedCount ?? 0) - (publishedBefore[i] ?? 0)).toBe(4);
+    });
+    // Everything published before these markers has reached the sockets when the markers do
+    for (const t of [a, b])
+      await t.app.socketBus.publish(alice.user.id, {
+        kind: 'bot',
+        data: { botId: 'marker', type: 'end', time: 1 },
+      });
+    for (const s of [onA, onB]) {
+      await s.next((f) => f.method === 'notifications/bot');
+      await s.next((f) => f.method === 'notifications/bot');
+      const kinds = s.frames.map((f) => `${f.method}:${f.params?.executionType ?? ''}`).sort();
+      expect(kinds).toEqual([
+        'notifications/balance:',
+        'notifications/order:NEW',
+        'notifications/order:TRADE',
+        'notifications/position:',
+      ]);
+    }
   });
 });

@@ -186,6 +186,7 @@ export {
   JsonRpcNotificationSchema,
   type JsonRpcReply,
   JsonRpcReplySchema,
+  MAX_WATCHED_SYMBOLS,
   SOCKET_STREAMS,
   type SocketToolInfo,
   SocketToolInfoSchema,
@@ -214,6 +215,7 @@ export {
   OrderNoticeSchema,
   type PositionNotice,
   PositionNoticeSchema,
+  RESYNC_WILDCARD,
   type TickerNotice,
   TickerNoticeSchema,
 } from './socket/live-events';

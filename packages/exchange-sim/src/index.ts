@@ -18,3 +18,4 @@ export { liquidationPrice } from './matching/margin';
 export { GeneratedFeed, type MinuteBar, type PriceSource } from './matching/price-feed';
 export { type ReplayBar, ReplayFeed } from './matching/replay-feed';
 export type { Account, KeyPermissions } from './matching/types';
+export { LIFETIME_CLOSE, type StreamServerOptions } from './ws/server';

@@ -47,6 +47,8 @@ export {
 } from './runtime';
 export {
   createSocketBus,
+  SOCKET_UNAUTHORIZED_CLOSE,
+  SocketAuthError,
   type SocketBus,
   type SocketBusDeps,
   type SocketStatus,

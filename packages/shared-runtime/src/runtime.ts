@@ -58,6 +58,8 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
   const bus = createSocketBus({
     baseUrl: () => config.socketBaseUrl,
     token: () => session.accessToken(),
+    // A refused socket follows the API wrapper's 401 rule: refresh once, else sign out (requiresLogin)
+    auth: session,
     ...(deps.createWebSocket ? { createWebSocket: deps.createWebSocket } : {}),
   });
   // The environment records the selected exchange, and connections record the environment: bind late

@@ -68,6 +68,9 @@ export type SocketToolInfo = z.infer<typeof SocketToolInfoSchema>;
  * Client → server: which push streams this socket wants (`streams/subscribe`, a request with an id). The list
  * replaces the previous one; an empty list stops pushes. A new socket receives every stream until it sends one,
  * so a client that never subscribes still gets its pushes.
+ *
+ * `symbols` picks the symbols of the market pushes (ticker, markPrice), replacing the server's default watch list;
+ * the symbols of the account's open positions are always added. Omitted: the list stays as it was.
  */
 export const SOCKET_STREAMS = [
   'ticker',
@@ -78,8 +81,19 @@ export const SOCKET_STREAMS = [
   'bot',
   'backtest',
 ] as const;
+/** Most symbols one socket may watch at once */
+export const MAX_WATCHED_SYMBOLS = 50;
 export const StreamsSubscribeParamsSchema = z.object({
   streams: z.array(z.enum(SOCKET_STREAMS)),
+  symbols: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9]{2,20}$/, { error: 'a symbol is 2-20 letters and digits, e.g. BTCUSDT' })
+        .transform((s) => s.toUpperCase()),
+    )
+    .max(MAX_WATCHED_SYMBOLS, { error: `at most ${MAX_WATCHED_SYMBOLS} symbols` })
+    .optional(),
 });
 export type StreamsSubscribeParams = z.infer<typeof StreamsSubscribeParamsSchema>;
 export const STREAMS_SUBSCRIBE_METHOD = 'streams/subscribe';

@@ -4,7 +4,11 @@ import { BacktestStatusSchema } from '../backtest/backtest';
 /**
  * Server pushes on the live socket. They are small notices (what changed, with ids and the few figures a ticker
  * shows), so pages invalidate their queries instead of keeping a second copy of the data. Decimals are strings.
+ *
+ * After the server lost its exchange stream for a while (events may be missing) it sends a balance notice with
+ * asset `*` and a position notice with symbol `*` (`reason: "RESYNC"`): refetch everything of the account.
  */
+export const RESYNC_WILDCARD = '*';
 export const LIVE_EVENT_METHODS = {
   ticker: 'notifications/ticker',
   markPrice: 'notifications/mark_price',

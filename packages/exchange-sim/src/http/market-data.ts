@@ -106,7 +106,8 @@ export function aggTradeId(market: Market, ms: number): number {
   return Math.max(0, Math.floor((ms - market.feed.firstOpenTime) / 1000));
 }
 
-function ticker24h(market: Market, now: number) {
+/** The rolling 24 h ticker of one market at `now` (REST ticker/24hr and the @ticker streams) */
+export function ticker24h(market: Market, now: number) {
   const spec = market.spec;
   const from = now - DAY_MS;
   const open = market.lastPrice(from);

@@ -5,7 +5,7 @@ import { BinanceError, errors } from '../common/errors';
 import { toJson } from '../common/format';
 import { DEFAULT_SYMBOLS, resolveSymbols, type SymbolSpec } from '../common/symbols';
 import { Exchange, type ExchangeOptions } from '../matching/exchange';
-import { StreamServer } from '../ws/server';
+import { StreamServer, type StreamServerOptions } from '../ws/server';
 import { accountRoutes } from './account';
 import { ADMIN_PREFIX, handleAdmin } from './admin';
 import { algoOrderRoutes } from './algo-order';
@@ -34,6 +34,8 @@ export interface SimServerOptions extends Partial<Omit<ExchangeOptions, 'symbols
    * clock and 0 (never: call `tick()` after moving the clock) with an injected clock.
    */
   tickMs?: number;
+  /** WebSocket connection lifetime and ping/pong timing (Binance's by default) */
+  streams?: StreamServerOptions;
 }
 
 export interface Listening {
@@ -112,7 +114,7 @@ export class SimServer {
         if (!res.headersSent) this.#reply(res, 500, errors.unknown().toBody(), {});
       });
     });
-    this.#streams = new StreamServer(this.#server, this.exchange, this.listenKeys);
+    this.#streams = new StreamServer(this.#server, this.exchange, this.listenKeys, options.streams);
     this.#wsApi = new WsApiServer(this.#server, {
       route: (method, path) => this.route(method, path),
       execute: (route, request) => this.execute(route, request),

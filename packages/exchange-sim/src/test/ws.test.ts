@@ -90,6 +90,52 @@ describe('market streams', () => {
     await expect(connect(`${h.wsUrl}/market/ws/BTCUSDT@aggTrade`).opened).rejects.toThrow('HTTP 400');
   });
 
+  it('pushes 24hrTicker and 24hrMiniTicker every 2 s with the REST ticker/24hr figures', async () => {
+    h = await startSim();
+    const s = connect(`${h.wsUrl}/market/stream?streams=btcusdt@ticker/btcusdt@miniTicker`);
+    await s.opened;
+    step(2000);
+    const t = obj((await s.next((x) => x.stream === 'btcusdt@ticker')).data);
+    const mini = obj((await s.next((x) => x.stream === 'btcusdt@miniTicker')).data);
+    expect(shapeDiff(fixture('ws_24hr_ticker.json'), t, true)).toEqual([]);
+    expect(shapeDiff(fixture('ws_24hr_mini_ticker.json'), mini, true)).toEqual([]);
+    const rest = obj((await request(h.url, 'GET', '/fapi/v1/ticker/24hr', { query: 'symbol=BTCUSDT' })).json);
+    expect(t).toMatchObject({ e: '24hrTicker', s: 'BTCUSDT', c: rest.lastPrice, P: rest.priceChangePercent });
+    expect(mini).toMatchObject({ e: '24hrMiniTicker', s: 'BTCUSDT', c: rest.lastPrice, o: rest.openPrice });
+    const count = s.seen.length;
+    step(1000);
+    step(1000);
+    await s.next(
+      (x) => x.stream === 'btcusdt@ticker' && obj(x.data).E === h.clock.now() - (h.clock.now() % 1000),
+    );
+    // One more of each after 2 s, none in between
+    expect(s.seen.length - count).toBe(2);
+  });
+
+  it('closes a connection once it has lived 24 h, as Binance does', async () => {
+    h = await startSim({ streams: { connectionLifetimeMs: 5 * 60_000 } });
+    const s = connect(`${h.wsUrl}/market/ws/btcusdt@markPrice`);
+    await s.opened;
+    step(4 * 60_000);
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+    step(60_000);
+    expect(await s.closed).toBe(1001);
+  });
+
+  it('pings every socket and drops one that stops answering', async () => {
+    h = await startSim({ streams: { pingIntervalMs: 20, pongTimeoutMs: 200 } });
+    const answering = connect(`${h.wsUrl}/market/ws/btcusdt@markPrice`);
+    // ws answers pings by itself unless told not to: this one plays a client that stopped answering
+    const silent = new WebSocket(`${h.wsUrl}/market/ws/btcusdt@markPrice`, { autoPong: false });
+    sockets.push(silent);
+    const pinged = new Promise<void>((resolve) => silent.once('ping', () => resolve()));
+    const closed = new Promise<number>((resolve) => silent.once('close', (code) => resolve(code)));
+    await answering.opened;
+    await pinged;
+    expect(await closed).toBe(1006);
+    expect(answering.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
   it('answers SUBSCRIBE and LIST_SUBSCRIPTIONS and then streams what was asked', async () => {
     h = await startSim();
     const s = connect(`${h.wsUrl}/market/ws`);

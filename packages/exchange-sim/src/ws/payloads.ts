@@ -1,10 +1,17 @@
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
-import { aggTradeId } from '../http/market-data';
+import { aggTradeId, ticker24h } from '../http/market-data';
 import { aggregate, barOpen, INTERVALS, type Interval } from '../matching/klines';
 import { type Market, nextFundingTime } from '../matching/market';
 
-export type StreamKind = 'aggTrade' | 'markPrice' | 'markPrice@1s' | 'kline' | 'bookTicker';
+export type StreamKind =
+  | 'aggTrade'
+  | 'markPrice'
+  | 'markPrice@1s'
+  | 'kline'
+  | 'bookTicker'
+  | 'ticker'
+  | 'miniTicker';
 
 /** A parsed stream name such as `btcusdt@kline_1m` */
 export interface StreamName {
@@ -29,6 +36,8 @@ export function parseStream(name: string, symbols: ReadonlySet<string>): StreamN
   if (kindRaw === 'markPrice') return { name, symbol, kind: 'markPrice', route: 'market' };
   if (kindRaw === 'markPrice@1s') return { name, symbol, kind: 'markPrice@1s', route: 'market' };
   if (kindRaw === 'bookTicker') return { name, symbol, kind: 'bookTicker', route: 'public' };
+  if (kindRaw === 'ticker') return { name, symbol, kind: 'ticker', route: 'market' };
+  if (kindRaw === 'miniTicker') return { name, symbol, kind: 'miniTicker', route: 'market' };
   if (kindRaw.startsWith('kline_')) {
     const interval = kindRaw.slice('kline_'.length);
     if (!(INTERVALS as readonly string[]).includes(interval)) return undefined;
@@ -76,6 +85,46 @@ export function streamPayload(stream: StreamName, market: Market, now: number): 
         P: market.indexPrice(now).toFixed(8),
         r: market.estimatedFundingRate(now).toFixed(8),
         T: nextFundingTime(now),
+      };
+    }
+    case 'ticker': {
+      // Binance's 24hrTicker (every 2 s, as Binance's update speed): the REST ticker/24hr figures, one-letter names
+      if (Math.floor(now / 1000) % 2 !== 0) return undefined;
+      const t = ticker24h(market, now);
+      return {
+        e: '24hrTicker',
+        E: now,
+        s: t.symbol,
+        p: t.priceChange,
+        P: t.priceChangePercent,
+        w: t.weightedAvgPrice,
+        c: t.lastPrice,
+        Q: t.lastQty,
+        o: t.openPrice,
+        h: t.highPrice,
+        l: t.lowPrice,
+        v: t.volume,
+        q: t.quoteVolume,
+        O: t.openTime,
+        C: t.closeTime,
+        F: t.firstId,
+        L: t.lastId,
+        n: t.count,
+      };
+    }
+    case 'miniTicker': {
+      if (Math.floor(now / 1000) % 2 !== 0) return undefined;
+      const t = ticker24h(market, now);
+      return {
+        e: '24hrMiniTicker',
+        E: now,
+        s: t.symbol,
+        c: t.lastPrice,
+        o: t.openPrice,
+        h: t.highPrice,
+        l: t.lowPrice,
+        v: t.volume,
+        q: t.quoteVolume,
       };
     }
     case 'bookTicker': {

@@ -19,9 +19,25 @@ interface Connection {
   listenKey?: string;
   /** User-data event types wanted (`events=` query); all when undefined */
   events?: Set<string>;
+  /** Simulated time the socket opened at: Binance cuts every connection after 24 h */
+  openedAt: number;
+  /** Wall-clock time of the last pong (or of the open) */
+  lastPongAt: number;
 }
 
 const MAX_STREAMS = 1024;
+
+export interface StreamServerOptions {
+  /** Simulated lifetime of a connection before the server closes it (Binance: 24 h) */
+  connectionLifetimeMs?: number;
+  /** Wall-clock interval of the server's ping frames (Binance: every 3 min) */
+  pingIntervalMs?: number;
+  /** A socket that has not answered a ping for this long (wall clock) is dropped (Binance: 10 min) */
+  pongTimeoutMs?: number;
+}
+
+/** Close code and reason when a connection reaches its lifetime; Binance's clients must simply reconnect */
+export const LIFETIME_CLOSE = { code: 1001, reason: 'connection lifetime of 24 h reached' } as const;
 
 /**
  * Binance's routed WebSocket paths on the simulator's HTTP server:
@@ -36,14 +52,34 @@ export class StreamServer {
   readonly #keys: ListenKeys;
   readonly #symbols: Set<string>;
   readonly #unsubscribe: Array<() => void> = [];
+  readonly #lifetimeMs: number;
+  readonly #pongTimeoutMs: number;
 
-  constructor(server: Server, exchange: Exchange, keys: ListenKeys) {
+  constructor(server: Server, exchange: Exchange, keys: ListenKeys, options: StreamServerOptions = {}) {
     this.#exchange = exchange;
     this.#keys = keys;
     this.#symbols = new Set(exchange.markets.keys());
+    this.#lifetimeMs = options.connectionLifetimeMs ?? 24 * 60 * 60_000;
+    this.#pongTimeoutMs = options.pongTimeoutMs ?? 10 * 60_000;
     server.on('upgrade', (req, socket, head) => this.#upgrade(req, socket, head));
     this.#unsubscribe.push(exchange.onTick((now) => this.#tick(now)));
     this.#unsubscribe.push(exchange.onUserEvent((id, event) => this.#userEvent(id, event)));
+    // Pings are transport-level, so they run on the wall clock: a jump of the simulated clock must not look like
+    // a client that stopped answering
+    const ping = setInterval(() => this.#ping(), options.pingIntervalMs ?? 3 * 60_000);
+    ping.unref();
+    this.#unsubscribe.push(() => clearInterval(ping));
+  }
+
+  #ping(): void {
+    const now = Date.now();
+    for (const conn of this.#connections) {
+      if (now - conn.lastPongAt > this.#pongTimeoutMs) {
+        conn.socket.terminate();
+        continue;
+      }
+      if (conn.socket.readyState === WebSocket.OPEN) conn.socket.ping();
+    }
   }
 
   get size(): number {
@@ -69,7 +105,13 @@ export class StreamServer {
       return;
     }
     const now = this.#exchange.clock.now();
-    const conn: Omit<Connection, 'socket'> = { route, combined: mode === 'stream', streams: new Map() };
+    const conn: Omit<Connection, 'socket'> = {
+      route,
+      combined: mode === 'stream',
+      streams: new Map(),
+      openedAt: now,
+      lastPongAt: Date.now(),
+    };
     if (route === 'private') {
       const key = url.searchParams.get('listenKey') ?? rest[0] ?? url.searchParams.get('streams') ?? '';
       const accountId = this.#keys.resolve(key, now);
@@ -98,6 +140,9 @@ export class StreamServer {
       this.#connections.add(connection);
       ws.on('close', () => this.#connections.delete(connection));
       ws.on('message', (data) => this.#message(connection, data));
+      ws.on('pong', () => {
+        connection.lastPongAt = Date.now();
+      });
     });
   }
 
@@ -158,6 +203,11 @@ export class StreamServer {
   #tick(now: number): void {
     for (const expired of this.#keys.expire(now)) this.closeListenKey(expired.key, now);
     if (this.#connections.size === 0) return;
+    for (const conn of this.#connections) {
+      if (now - conn.openedAt < this.#lifetimeMs) continue;
+      this.#connections.delete(conn);
+      conn.socket.close(LIFETIME_CLOSE.code, LIFETIME_CLOSE.reason);
+    }
     const cache = new Map<string, object | undefined>();
     for (const conn of this.#connections) {
       for (const stream of conn.streams.values()) {

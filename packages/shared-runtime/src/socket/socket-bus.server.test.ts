@@ -25,7 +25,8 @@ const hangingProbe: ExchangeProbe = { testAccount: () => new Promise(() => {}) }
 let db: Database;
 const keyring = makeKeyring([generateMasterKey()]);
 const deps: AppDeps = { keyring, exchange: hangingProbe, logStream: { write: () => {} } };
-const config = loadConfig({ KESTREL_LOG_LEVEL: 'warn' });
+// The exchange at a closed loopback port: nothing here may reach a simulator someone runs on the default port
+const config = loadConfig({ KESTREL_LOG_LEVEL: 'warn', KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:9' });
 let app: Awaited<ReturnType<typeof buildApp>>;
 let port = 0;
 let auth: AuthResponse;
@@ -93,14 +94,32 @@ describe('socket bus client against the real server', () => {
     await expect(b.callTool('no_such_tool')).rejects.toThrow(/^Unknown tool: no_such_tool\./);
   });
 
-  it('a refused token: the server closes with 4401 and its reason, the call fails as not connected', async () => {
-    const b = busFor('not-a-token', { maxReconnectAttempts: 0 });
-    await expect(b.callTool('get_server_status')).rejects.toThrow(MESSAGES.socketNotConnected);
+  it('a refused token: the server closes with 4401 and its reason, the call fails as signed out, no retry', async () => {
+    const before = closeCodes.filter((c) => c.code === 4401).length;
+    const b = busFor('not-a-token');
+    await expect(b.callTool('get_server_status')).rejects.toThrow(MESSAGES.authExpired);
     expect(closeCodes).toContainEqual({
       code: 4401,
       reason: 'Access token is invalid. Please sign in again.',
     });
+    // One refusal: the bus did not knock again with the same token
+    expect(closeCodes.filter((c) => c.code === 4401).length - before).toBe(1);
     expect(b.status).toBe('closed');
+  });
+
+  it('a refused token with a session to refresh: one refresh, then the call goes through on the new token', async () => {
+    let token = 'expired-or-forged';
+    const refresh = async () => {
+      token = auth.access_token;
+      return true;
+    };
+    bus = createSocketBus({
+      baseUrl: () => `ws://127.0.0.1:${port}/ws`,
+      token: () => token,
+      createWebSocket: wsClient,
+      auth: { refresh, clear: () => {} },
+    });
+    await expect(bus.callTool('get_server_status')).resolves.toMatchObject({ success: true });
   });
 
   it('times out a call the server does not answer in time with "Request timeout"', async () => {

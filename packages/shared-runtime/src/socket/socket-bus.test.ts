@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
+import { MESSAGES } from '../spec';
 import { startWsServer, type TestWsServer, toolResult } from '../test/ws-server';
 import { createSocketBus, type SocketBus, type SocketStatus, type WebSocketLike } from './socket-bus';
 
@@ -61,6 +62,113 @@ describe('live socket bus against a real ws server', () => {
     await call;
     expect(outcome).toBe('Not connected to MCP server');
     expect(server.connections).toHaveLength(0);
+  });
+
+  describe('a token refused with close code 4401 (the server end’s answer)', () => {
+    /** A bus whose session can refresh: `refreshTo` is the token a refresh yields, or null when it fails */
+    function refreshingBus(url: string, first: string, refreshTo: string | null) {
+      let token: string | null = first;
+      const auth = {
+        refresh: vi.fn(async () => {
+          if (refreshTo === null) return false;
+          token = refreshTo;
+          return true;
+        }),
+        clear: vi.fn(() => {
+          token = null;
+        }),
+      };
+      bus = createSocketBus({
+        baseUrl: () => url,
+        token: () => token,
+        createWebSocket: wsClient,
+        clientId: 'c-1',
+        auth,
+      });
+      const seen: boolean[] = [];
+      bus.requiresLogin$.subscribe((v) => seen.push(v));
+      return { b: bus, auth, seen };
+    }
+
+    it('refreshes the session once and reconnects with the new token', async () => {
+      server = await startWsServer(
+        (frame, conn) => conn.socket.send(JSON.stringify(toolResult(frame.id, { status: 'ok' }))),
+        { token: 'fresh', refuse: 'close-4401' },
+      );
+      const { b, auth, seen } = refreshingBus(server.url, 'stale', 'fresh');
+      await expect(b.callTool('get_server_status')).resolves.toEqual({ status: 'ok' });
+      expect(server.connections.map((c) => c.query.get('token'))).toEqual(['stale', 'fresh']);
+      expect(auth.refresh).toHaveBeenCalledTimes(1);
+      expect(auth.clear).not.toHaveBeenCalled();
+      expect(seen).toEqual([false]);
+    });
+
+    it('when the refresh fails: clears auth data, reports requiresLogin, fails calls at once, never reconnects', async () => {
+      server = await startWsServer(() => {}, { token: 'fresh', refuse: 'close-4401' });
+      const { b, auth, seen } = refreshingBus(server.url, 'stale', null);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      await expect(b.callTool('get_server_status')).rejects.toThrow(MESSAGES.authExpired);
+      expect(auth.refresh).toHaveBeenCalledTimes(1);
+      expect(auth.clear).toHaveBeenCalledTimes(1);
+      expect(seen).toEqual([false, true]);
+      // Not the five reconnect attempts of a network fault: the refused token is final
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(server.connections).toHaveLength(1);
+      expect(b.status).toBe('closed');
+    });
+
+    it('a second refusal right after a refresh is final: one refresh, never a loop', async () => {
+      server = await startWsServer(() => {}, { token: 'accepted-nowhere', refuse: 'close-4401' });
+      const { b, auth, seen } = refreshingBus(server.url, 'stale', 'also-refused');
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      await expect(b.callTool('get_server_status')).rejects.toThrow(MESSAGES.authExpired);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(server.connections.map((c) => c.query.get('token'))).toEqual(['stale', 'also-refused']);
+      expect(auth.refresh).toHaveBeenCalledTimes(1);
+      expect(auth.clear).toHaveBeenCalledTimes(1);
+      expect(seen.at(-1)).toBe(true);
+    });
+
+    it('without a session to refresh, the refusal is final at once', async () => {
+      server = await startWsServer(() => {}, { token: 'good', refuse: 'close-4401' });
+      const b = busFor(server.url, 'bad');
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      await expect(b.callTool('get_server_status')).rejects.toThrow(MESSAGES.authExpired);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(server.connections).toHaveLength(1);
+    });
+
+    it('connect() after signing in again starts afresh', async () => {
+      server = await startWsServer(() => {}, { token: 'fresh', refuse: 'close-4401' });
+      const { b, seen } = refreshingBus(server.url, 'stale', null);
+      await expect(b.callTool('get_server_status')).rejects.toThrow(MESSAGES.authExpired);
+      b.connect();
+      expect(seen.at(-1)).toBe(false);
+    });
+  });
+
+  it('sends the page’s stream choice, and sends it again on every new socket', async () => {
+    server = await startWsServer((frame, conn) => {
+      conn.socket.send(JSON.stringify(toolResult(frame.id, { ok: true })));
+    });
+    const b = busFor(server.url);
+    const choice = { streams: ['ticker' as const, 'order' as const], symbols: ['SOLUSDT'] };
+    await b.subscribe(choice); // not connected yet: kept for the socket to come
+    b.connect();
+    const first = await server.nextFrame();
+    expect(first).toMatchObject({ jsonrpc: '2.0', method: 'streams/subscribe', params: choice });
+    await until(b, 'connected');
+    await server.stop();
+    await until(b, 'closed');
+    await server.restart();
+    expect(await server.nextFrame()).toMatchObject({ method: 'streams/subscribe', params: choice });
+    // While connected, subscribe resolves once the server has answered
+    await until(b, 'connected');
+    await b.subscribe({ streams: ['markPrice'] });
+    expect(server.frames.at(-1)).toMatchObject({
+      method: 'streams/subscribe',
+      params: { streams: ['markPrice'] },
+    });
   });
 
   it('frames calls as JSON-RPC 2.0 tools/call and resolves with the parsed result.content[0].text', async () => {

@@ -5,6 +5,8 @@ import {
   LIVE_EVENT_SCHEMAS,
   type LiveEventKind,
   type LiveEventNotice,
+  STREAMS_SUBSCRIBE_METHOD,
+  type StreamsSubscribeParams,
   type ToolCallRequest,
 } from '@kestrel/contracts';
 import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
@@ -27,9 +29,26 @@ export type WebSocketFactory = (url: string) => WebSocketLike;
 /** Spec §4: the live socket is connected or closed; `connecting` covers the handshake and reconnect attempts */
 export type SocketStatus = 'connecting' | 'connected' | 'closed';
 
+/** Close code of the server's socket end when it refuses the token or the session has ended */
+export const SOCKET_UNAUTHORIZED_CLOSE = 4401;
+
+/** A call failed because the server refused the session; the user has to sign in again */
+export class SocketAuthError extends Error {
+  readonly requiresLogin = true;
+  constructor() {
+    super(MESSAGES.authExpired);
+    this.name = 'SocketAuthError';
+  }
+}
+
 export interface SocketBus {
   readonly status$: Observable<SocketStatus>;
   readonly status: SocketStatus;
+  /**
+   * True once the server refused the token (close 4401) and one refresh did not help: the bus stops, the session's
+   * auth data is cleared, and the user must sign in again. Back to false at the next `connect()`
+   */
+  readonly requiresLogin$: Observable<boolean>;
   /** The id in the socket URL, generated once per page */
   readonly clientId: string;
   /** Opens the socket (no-op while open or opening) */
@@ -41,6 +60,12 @@ export interface SocketBus {
    * `error.message`, `Not connected to MCP server` (no socket within 3 s) or `Request timeout` (no reply in 10 s)
    */
   callTool<T = unknown>(name: string, args?: Record<string, unknown>, schema?: ZodType<T>): Promise<T>;
+  /**
+   * Chooses the pushes this page wants (`streams/subscribe`): the stream kinds and, optionally, the symbols of
+   * market pushes (the server adds those of open positions). Kept and sent again on every reconnect; resolves once
+   * the open socket has taken it (at once while disconnected). One choice per page: a later call replaces it
+   */
+  subscribe(choice: StreamsSubscribeParams): Promise<void>;
   /** Every server push, raw */
   readonly notifications$: Observable<{ method: string; params: unknown }>;
   /** Server pushes of one kind, checked against their contract; malformed ones are dropped */
@@ -58,6 +83,11 @@ export interface SocketBusDeps {
   baseUrl: () => string;
   /** Access token for the `token` query parameter, read at each connect */
   token: () => string | null;
+  /**
+   * The session's refresh and clear (spec §7, the same rule as the API wrapper's 401): a socket refused with 4401
+   * refreshes the token once and reconnects; if that fails, auth data is cleared and `requiresLogin` reported
+   */
+  auth?: { refresh(): Promise<boolean>; clear(): void };
   createWebSocket?: WebSocketFactory;
   clientId?: string;
   maxReconnectAttempts?: number;
@@ -68,7 +98,15 @@ export interface SocketBusDeps {
 
 const OPEN = 1;
 
+/** The close code of a close event (browser CloseEvent or the `ws` client's) */
+function closeCode(event: unknown): number | undefined {
+  const code = (event as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
 interface Pending {
+  /** The request as sent: re-sent on the next socket when the server refused the first one's token */
+  frame: string;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -86,6 +124,11 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   const requestTimeout = deps.requestTimeoutMs ?? SPEC.socketRequestTimeoutMs;
 
   const status = new BehaviorSubject<SocketStatus>('closed');
+  const requiresLogin = new BehaviorSubject<boolean>(false);
+  /** A refresh was already spent on a 4401 since the server last proved it accepted us (any frame from it) */
+  let refreshSpent = false;
+  /** The refresh a 4401 started, while it runs */
+  let refreshing: Promise<boolean> | undefined;
   const notifications = new Subject<{ method: string; params: unknown }>();
   const pending = new Map<number, Pending>();
   let socket: WebSocketLike | undefined;
@@ -93,17 +136,19 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   let attempts = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let nextId = 1;
+  /** The page's choice of pushes, re-sent on every new socket */
+  let subscription: StreamsSubscribeParams | undefined;
 
   function url(): string {
     const token = deps.token() ?? '';
     return `${deps.baseUrl().replace(/\/+$/, '')}/${encodeURIComponent(clientId)}?token=${encodeURIComponent(token)}`;
   }
 
-  function failPending(message: string) {
+  function failPending(message: string, error: () => Error = () => new Error(message)) {
     for (const [id, p] of pending) {
       clearTimeout(p.timer);
       pending.delete(id);
-      p.reject(new Error(message));
+      p.reject(error());
     }
   }
 
@@ -169,17 +214,29 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     ws.onopen = () => {
       if (socket !== ws) return;
       attempts = 0;
+      // Requests the previous socket carried when its token was refused: that server never ran them
+      for (const p of pending.values()) ws.send(p.frame);
+      // Every new socket starts with the server's defaults: tell it again what this page wants
+      sendSubscription(ws);
       status.next('connected');
     };
     ws.onmessage = (event) => {
-      if (socket === ws) onMessage(event.data);
+      if (socket !== ws) return;
+      // Only an accepted socket hears from the server: the token was good, a later 4401 may refresh again
+      refreshSpent = false;
+      onMessage(event.data);
     };
     ws.onerror = () => {
       // a close event follows every error; reconnecting is handled there
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (socket !== ws) return;
       socket = undefined;
+      // A refused token is not a network fault: retrying it five times cannot help
+      if (closeCode(event) === SOCKET_UNAUTHORIZED_CLOSE) {
+        refused();
+        return;
+      }
       failPending(MESSAGES.socketNotConnected);
       status.next('closed');
       if (wanted && attempts < maxAttempts) {
@@ -189,9 +246,42 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     };
   }
 
+  /** The server refused the token: refresh once and reconnect, else the user must sign in again */
+  function refused() {
+    if (!wanted) {
+      failPending(MESSAGES.socketNotConnected);
+      status.next('closed');
+      return;
+    }
+    if (refreshSpent || !deps.auth) {
+      loginRequired();
+      return;
+    }
+    refreshSpent = true;
+    status.next('connecting');
+    // While it runs, a call or connect() waits for it rather than opening with the refused token
+    const attempt = deps.auth.refresh().catch(() => false);
+    refreshing = attempt;
+    void attempt.then((ok) => {
+      if (refreshing !== attempt) return; // disconnected meanwhile
+      refreshing = undefined;
+      if (ok) open();
+      else loginRequired();
+    });
+  }
+
+  function loginRequired() {
+    wanted = false;
+    failPending(MESSAGES.authExpired, () => new SocketAuthError());
+    status.next('closed');
+    requiresLogin.next(true);
+    deps.auth?.clear();
+  }
+
   function connect() {
     wanted = true;
-    if (socket || reconnectTimer !== undefined) return;
+    requiresLogin.next(false);
+    if (socket || reconnectTimer !== undefined || refreshing) return;
     attempts = 0;
     open();
   }
@@ -200,6 +290,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     wanted = false;
     if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
     reconnectTimer = undefined;
+    refreshing = undefined;
     const ws = socket;
     socket = undefined;
     failPending(MESSAGES.socketNotConnected);
@@ -211,7 +302,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   function whenConnected(): Promise<WebSocketLike> {
     if (socket && socket.readyState === OPEN && status.getValue() === 'connected')
       return Promise.resolve(socket);
-    if (!socket && reconnectTimer === undefined) connect();
+    if (!socket && reconnectTimer === undefined && !refreshing) connect();
     return new Promise<WebSocketLike>((resolve, reject) => {
       // Plain timers rather than RxJS `timeout`: its scheduler uses setInterval, and one clock is easier to test
       const timer = setTimeout(() => {
@@ -224,6 +315,34 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
         if (socket && socket.readyState === OPEN) resolve(socket);
         else reject(new Error(MESSAGES.socketNotConnected));
       });
+      // Refused for good: no point waiting out the connect wait
+      subscription.add(
+        requiresLogin.pipe(filter(Boolean)).subscribe(() => {
+          clearTimeout(timer);
+          queueMicrotask(() => subscription.unsubscribe());
+          reject(new SocketAuthError());
+        }),
+      );
+    });
+  }
+
+  /** Sends one JSON-RPC request on `ws` and settles with its reply (10 s request timeout) */
+  function request<T>(ws: WebSocketLike, method: string, params: unknown, schema?: ZodType<T>): Promise<T> {
+    const id = nextId++;
+    const frame = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(MESSAGES.socketRequestTimeout));
+      }, requestTimeout);
+      pending.set(id, {
+        frame,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer,
+        ...(schema ? { schema } : {}),
+      });
+      ws.send(frame);
     });
   }
 
@@ -233,26 +352,24 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     schema?: ZodType<T>,
   ): Promise<T> {
     const ws = await whenConnected();
-    const id = nextId++;
-    const request: ToolCallRequest = {
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name, arguments: args },
+    const params: ToolCallRequest['params'] = { name, arguments: args };
+    return request(ws, 'tools/call', params, schema);
+  }
+
+  /** Sends the page's stream choice on a fresh socket; a failure only means the server's defaults apply */
+  function sendSubscription(ws: WebSocketLike) {
+    if (!subscription) return;
+    request(ws, STREAMS_SUBSCRIBE_METHOD, subscription).catch(() => {});
+  }
+
+  async function subscribe(choice: StreamsSubscribeParams): Promise<void> {
+    subscription = {
+      streams: [...choice.streams],
+      ...(choice.symbols ? { symbols: [...choice.symbols] } : {}),
     };
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new Error(MESSAGES.socketRequestTimeout));
-      }, requestTimeout);
-      pending.set(id, {
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        timer,
-        ...(schema ? { schema } : {}),
-      });
-      ws.send(JSON.stringify(request));
-    });
+    if (socket && socket.readyState === OPEN && status.getValue() === 'connected') {
+      await request(socket, STREAMS_SUBSCRIBE_METHOD, subscription);
+    }
   }
 
   const shared$ = notifications.asObservable().pipe(share());
@@ -272,10 +389,12 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     get status() {
       return status.getValue();
     },
+    requiresLogin$: requiresLogin.pipe(distinctUntilChanged()),
     clientId,
     connect,
     disconnect,
     callTool,
+    subscribe,
     notifications$: shared$,
     events$,
     tickers$: events$('ticker'),

@@ -13,7 +13,15 @@ type FrameHandler = (frame: Record<string, unknown>, conn: WsConnection) => void
  * A real `ws` server on 127.0.0.1 for the bus tests. Port 0 on first start; `restart()` listens again on the same
  * port so a client can reconnect to it. Tests wait on `nextConnection()` / `nextFrame()`, never on sleeps.
  */
-export async function startWsServer(onFrame: FrameHandler = () => {}, options: { token?: string } = {}) {
+export async function startWsServer(
+  onFrame: FrameHandler = () => {},
+  options: {
+    /** The one token accepted (any when unset) */
+    token?: string;
+    /** How a wrong token is refused: HTTP 401 at the handshake, or (like the Kestrel server) accepted, then closed 4401 */
+    refuse?: 'handshake' | 'close-4401';
+  } = {},
+) {
   let port = 0;
   let wss: WebSocketServer | undefined;
   const connections: WsConnection[] = [];
@@ -28,7 +36,8 @@ export async function startWsServer(onFrame: FrameHandler = () => {}, options: {
       // Like the real endpoint: a wrong `token` query parameter is refused at the handshake with 401
       verifyClient: (info, done) => {
         const token = new URL(info.req.url ?? '/', 'http://localhost').searchParams.get('token');
-        if (options.token === undefined || token === options.token) done(true);
+        if (options.token === undefined || token === options.token || options.refuse === 'close-4401')
+          done(true);
         else done(false, 401, 'Unauthorized');
       },
     });
@@ -38,6 +47,11 @@ export async function startWsServer(onFrame: FrameHandler = () => {}, options: {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const conn: WsConnection = { socket, path: url.pathname, query: url.searchParams };
       connections.push(conn);
+      if (options.token !== undefined && url.searchParams.get('token') !== options.token) {
+        socket.close(4401, 'Access token is invalid. Please sign in again.');
+        waiters.shift()?.(conn);
+        return;
+      }
       socket.on('message', (data) => {
         const frame = JSON.parse(String(data)) as Record<string, unknown>;
         frames.push(frame);

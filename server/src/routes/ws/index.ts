@@ -10,7 +10,22 @@ export const CLOSE_CODES = { badClientId: 4400, unauthorized: 4401, slowConsumer
 /** A socket this far behind on pushes is closed rather than buffered without end (it reconnects and refetches) */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
+/** Pushes held for a socket while its token is checked (milliseconds); more than this and the rest are dropped */
+const MAX_HELD_FRAMES = 256;
+
 const CLIENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** The `sub` claim of a JWT read without verifying it: only to know whose pushes to hold during the check */
+function unverifiedSubject(token: string): string | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof claims.sub === 'string' && claims.sub.length <= 64 ? claims.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const MISSING_TOKEN = 'Not authenticated: pass the access token as the token query parameter';
 
 /** Close reasons are limited to 123 bytes by the protocol */
@@ -53,32 +68,59 @@ export default async function wsRoutes(app: FastifyInstance) {
         socket.close(CLOSE_CODES.unauthorized, MISSING_TOKEN);
         return;
       }
+      // Registered before the token check ends, so that a push published from the moment the socket opened is not
+      // lost: it is held and sent once the check passes, dropped if it fails. Whose pushes are held comes from the
+      // token's unverified payload; nothing reaches the socket before the check, and a token whose verified user
+      // differs from its payload's is refused by the check anyway
+      let held: string[] | undefined = [];
+      const connection: BusConnection = {
+        userId: unverifiedSubject(token) ?? '',
+        sessionId: '',
+        end(code, text) {
+          socket.close(code, reason(text));
+        },
+        streams: ALL_STREAMS,
+        symbols: undefined,
+        watch: new Set(),
+        send(frame) {
+          if (socket.readyState !== socket.OPEN) return false;
+          if (held) {
+            if (held.length >= MAX_HELD_FRAMES) return false;
+            held.push(frame);
+            return true;
+          }
+          if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+            socket.close(CLOSE_CODES.slowConsumer, 'Too far behind on pushes; reconnect and refetch');
+            return false;
+          }
+          socket.send(frame);
+          return true;
+        },
+      };
+      const remove = connection.userId ? app.socketBus.add(connection, { verified: false }) : () => {};
+      socket.on('close', remove);
+
       app.authService.authenticate(`Bearer ${token}`).then(
         (auth) => {
-          if (socket.readyState !== socket.OPEN) return;
-          const connection: BusConnection = {
-            userId: auth.userId,
-            sessionId: auth.sessionId,
-            end(code, text) {
-              socket.close(code, reason(text));
-            },
-            streams: ALL_STREAMS,
-            send(frame) {
-              if (socket.readyState !== socket.OPEN) return false;
-              if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-                socket.close(CLOSE_CODES.slowConsumer, 'Too far behind on pushes; reconnect and refetch');
-                return false;
-              }
-              socket.send(frame);
-              return true;
-            },
-          };
-          const remove = app.socketBus.add(connection);
-          socket.on('close', remove);
+          if (socket.readyState !== socket.OPEN || auth.userId !== connection.userId) {
+            remove();
+            held = undefined;
+            if (socket.readyState === socket.OPEN) {
+              socket.close(CLOSE_CODES.unauthorized, 'Access token is invalid. Please sign in again.');
+            }
+            return;
+          }
+          connection.sessionId = auth.sessionId;
+          const pending = held ?? [];
+          held = undefined;
+          for (const frame of pending) connection.send(frame);
+          app.socketBus.verified(connection);
           const ctx = {
             userId: auth.userId,
-            setStreams(streams: ReadonlySet<LiveEventKind>) {
+            setSubscription(streams: ReadonlySet<LiveEventKind>, symbols: ReadonlySet<string> | undefined) {
               connection.streams = streams;
+              if (symbols) connection.symbols = symbols;
+              app.socketBus.changed(connection);
             },
             logError(err: unknown, method: string) {
               request.log.error({ err, method }, 'socket request failed');
@@ -95,6 +137,8 @@ export default async function wsRoutes(app: FastifyInstance) {
           for (const text of early.splice(0)) onText(text);
         },
         (err: unknown) => {
+          remove();
+          held = undefined;
           if (err instanceof HttpError) {
             socket.close(CLOSE_CODES.unauthorized, reason(err.message));
             return;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BinanceClient, type BinanceClientOptions } from './binance-client';
+import { type BinanceStreamOptions, BinanceStreams } from './binance-streams';
 import {
   type AccountSnapshot,
   type ExchangeAdapter,
@@ -215,9 +216,12 @@ function toPosition(r: Raw): Position {
 export class BinanceUsdmAdapter implements ExchangeAdapter {
   readonly client: BinanceClient;
   readonly capabilities: ExchangeCapabilities;
+  readonly streams?: BinanceStreams;
 
-  constructor(options: BinanceClientOptions) {
+  /** `wsUrl` (stream base, routed paths below it) enables the live streams */
+  constructor(options: BinanceClientOptions & { wsUrl?: string; streams?: BinanceStreamOptions }) {
     this.client = new BinanceClient(options);
+    if (options.wsUrl) this.streams = new BinanceStreams(this.client, options.wsUrl, options.streams);
     this.capabilities = {
       hedgeMode: true,
       keyPermissions: options.walletUrl !== undefined,
@@ -231,6 +235,7 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
         'TRAILING_STOP_MARKET',
       ],
       timeInForce: ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'],
+      liveStreams: this.streams !== undefined,
     };
   }
 

@@ -100,11 +100,22 @@ export class BinanceClient {
     return this.request(method, path, params, { keys, wallet });
   }
 
+  /** A USER_STREAM call (listenKey): the API key in its header, no timestamp or signature */
+  keyed(method: 'POST' | 'PUT' | 'DELETE', path: string, apiKey: string): Promise<unknown> {
+    return this.request(method, path, {}, { apiKey, skipSync: true });
+  }
+
   async request(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     params: Params,
-    opts: { keys?: ExchangeKeys; wallet?: boolean; skipSync?: boolean; resynced?: boolean },
+    opts: {
+      keys?: ExchangeKeys;
+      apiKey?: string;
+      wallet?: boolean;
+      skipSync?: boolean;
+      resynced?: boolean;
+    },
   ): Promise<unknown> {
     const base = opts.wallet ? this.walletUrl : this.restUrl;
     if (!base) throw new ExchangeUnavailableError('this exchange environment has no wallet host', false);
@@ -120,6 +131,8 @@ export class BinanceClient {
       const signature = createHmac('sha256', opts.keys.secretKey).update(search.toString()).digest('hex');
       search.set('signature', signature);
       headers['X-MBX-APIKEY'] = opts.keys.apiKey;
+    } else if (opts.apiKey) {
+      headers['X-MBX-APIKEY'] = opts.apiKey;
     }
     const url = `${base}${path}${search.size ? `?${search.toString()}` : ''}`;
 

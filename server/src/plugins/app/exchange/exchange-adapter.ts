@@ -3,6 +3,8 @@
  * strings (Binance's exceed 2^53). Callers never see a Binance payload, so another venue can implement this too.
  */
 
+import type { ExchangeStreams } from './exchange-streams';
+
 export type Decimal = string;
 export type OrderSide = 'BUY' | 'SELL';
 /**
@@ -55,6 +57,8 @@ export interface ExchangeCapabilities {
   keyPermissions: boolean;
   orderTypes: readonly OrderType[];
   timeInForce: readonly TimeInForce[];
+  /** Live market and user-data streams (`adapter.streams`) are available */
+  liveStreams: boolean;
 }
 
 export interface NewOrder {
@@ -240,6 +244,8 @@ export interface IncomeEntry {
 
 export interface ExchangeAdapter {
   readonly capabilities: ExchangeCapabilities;
+  /** Present when `capabilities.liveStreams` */
+  readonly streams?: ExchangeStreams;
   /** Server time minus local time, ms, as last measured */
   readonly clockOffsetMs: number;
   syncTime(): Promise<number>;

@@ -35,6 +35,10 @@ describe('exchange endpoints from the environment', () => {
       walletUrl: 'http://10.0.0.5:4567',
       wsUrl: 'ws://10.0.0.5:4567',
     });
+    // The simulator serves streams on its REST port: its stream base follows a REST override
+    expect(resolveExchangeEndpoints({ KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:4999' }).wsUrl).toBe(
+      'ws://127.0.0.1:4999',
+    );
   });
 
   it('says what is wrong with a bad value', () => {

@@ -59,7 +59,11 @@ export function resolveExchangeEndpoints(env: NodeJS.ProcessEnv): ExchangeEndpoi
   return {
     env: name,
     restUrl,
-    wsUrl: override('KESTREL_EXCHANGE_WS_URL', d.wsUrl) as string,
+    // A REST override on the simulator moves its streams with it (same port, ws scheme)
+    wsUrl: override(
+      'KESTREL_EXCHANGE_WS_URL',
+      name === 'simulator' && env.KESTREL_EXCHANGE_BASE_URL ? restUrl.replace(/^http/, 'ws') : d.wsUrl,
+    ) as string,
     // A REST override on the simulator moves its wallet host with it
     walletUrl: override(
       'KESTREL_EXCHANGE_WALLET_URL',

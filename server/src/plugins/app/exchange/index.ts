@@ -15,7 +15,11 @@ export default fp(
   async (app: FastifyInstance, { config, deps }: AppOptions) => {
     const adapter =
       deps.exchangeAdapter ??
-      new BinanceUsdmAdapter({ restUrl: config.exchange.restUrl, walletUrl: config.exchange.walletUrl });
+      new BinanceUsdmAdapter({
+        restUrl: config.exchange.restUrl,
+        walletUrl: config.exchange.walletUrl,
+        wsUrl: config.exchange.wsUrl,
+      });
     app.decorate('exchangeAdapter', adapter);
     app.log.info(
       { exchange: config.exchange.env, restUrl: config.exchange.restUrl },

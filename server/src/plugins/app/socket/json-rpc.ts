@@ -14,7 +14,8 @@ export const TOOL_FAILED = 'Tool failed on the server; try again shortly';
 
 export interface FrameContext {
   userId: string;
-  setStreams(streams: ReadonlySet<LiveEventKind>): void;
+  /** New push streams; `symbols` (market pushes) only when the client sent a list */
+  setSubscription(streams: ReadonlySet<LiveEventKind>, symbols: ReadonlySet<string> | undefined): void;
   /** Unexpected failures go to the server log, never to the client */
   logError(err: unknown, method: string): void;
 }
@@ -133,12 +134,18 @@ export async function handleFrame(
           return errorFrame(
             id,
             JSON_RPC_ERRORS.invalidParams,
-            `Invalid params: streams must be a list of ${StreamsSubscribeParamsSchema.shape.streams.element.options.join(', ')}`,
+            parsed.error.issues[0]?.path[0] === 'symbols'
+              ? `Invalid params: symbols: ${parsed.error.issues[0].message}`
+              : `Invalid params: streams must be a list of ${StreamsSubscribeParamsSchema.shape.streams.element.options.join(', ')}`,
           );
         }
         const streams = new Set(parsed.data.streams);
-        ctx.setStreams(streams);
-        return resultFrame(id, toolResult({ streams: [...streams] }));
+        const symbols = parsed.data.symbols ? new Set(parsed.data.symbols) : undefined;
+        ctx.setSubscription(streams, symbols);
+        return resultFrame(
+          id,
+          toolResult({ streams: [...streams], ...(symbols ? { symbols: [...symbols] } : {}) }),
+        );
       }
       default:
         return errorFrame(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 64)}`);

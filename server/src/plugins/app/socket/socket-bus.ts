@@ -14,19 +14,61 @@ const STREAM_KINDS: readonly LiveEventKind[] = SOCKET_STREAMS;
 /** One push: its kind and the notice the contract describes for that kind */
 export type LiveEvent = { [K in LiveEventKind]: { kind: K; data: LiveEventNotice[K] } }[LiveEventKind];
 
-/** Where a push goes: one user's sockets, or every socket */
-export type PushTarget = string | 'all';
+/** Where a push goes: one user's sockets, every socket, or the sockets watching a symbol (market pushes) */
+export type PushTarget = string | 'all' | { symbol: string };
 
 /** A socket as the bus sees it; `streams` is what the client subscribed to (all until it says otherwise) */
 export interface BusConnection {
   readonly userId: string;
-  /** The sign-in session the socket's token belongs to: a socket ends with its session */
-  readonly sessionId: string;
+  /** The sign-in session the socket's token belongs to (empty while the token is being checked) */
+  sessionId: string;
   /** Closes the socket with an application close code */
   end(code: number, reason: string): void;
   streams: ReadonlySet<LiveEventKind>;
+  /** Symbols the client asked market pushes for (`streams/subscribe`); undefined: the server's default list */
+  symbols: ReadonlySet<string> | undefined;
+  /** Symbols whose market pushes this socket receives, kept by the live-streams service */
+  watch: ReadonlySet<string>;
   /** Sends one text frame; false when the socket cannot take it (closed or too far behind) */
   send(frame: string): boolean;
+}
+
+/** Told when sockets come, go or change their subscription (the live-streams service follows demand with it) */
+export interface BusObserver {
+  added(connection: BusConnection): void;
+  removed(connection: BusConnection): void;
+  changed(connection: BusConnection): void;
+}
+
+export interface PublishOptions {
+  /**
+   * Identity of the event: a push with an id already delivered in the last minute is dropped. Several server
+   * instances may each follow the same exchange stream and publish the same event; each socket gets it once
+   */
+  id?: string;
+}
+
+/** Ids of recently delivered pushes, forgotten after `ttlMs` or when more than `max` are held */
+export class RecentIds {
+  private readonly seen = new Map<string, number>();
+  constructor(
+    private readonly ttlMs = 60_000,
+    private readonly max = 20_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** True the first time an id is seen within the window */
+  firstTime(id: string): boolean {
+    const now = this.now();
+    // Insertion order is age order: drop the expired head, and the oldest beyond the cap
+    for (const [key, at] of this.seen) {
+      if (now - at < this.ttlMs && this.seen.size < this.max) break;
+      this.seen.delete(key);
+    }
+    if (this.seen.has(id)) return false;
+    this.seen.set(id, now);
+    return true;
+  }
 }
 
 export class InvalidLiveEventError extends Error {
@@ -39,7 +81,12 @@ export class InvalidLiveEventError extends Error {
 export const ALL_STREAMS: ReadonlySet<LiveEventKind> = new Set(STREAM_KINDS);
 
 interface FanoutMessage {
-  t: PushTarget;
+  /** A user id or 'all'; absent for a symbol target */
+  t?: string;
+  /** Symbol target (market pushes) */
+  s?: string;
+  /** Event identity, for dropping duplicates */
+  i?: string;
   k: LiveEventKind;
   p: unknown;
 }
@@ -51,6 +98,9 @@ interface FanoutMessage {
 export class SocketBus {
   private readonly byUser = new Map<string, Set<BusConnection>>();
   private readonly fanout: PgFanout;
+  private readonly observers = new Set<BusObserver>();
+  private readonly recent = new RecentIds();
+  private readonly announced = new Set<BusConnection>();
   private count = 0;
 
   constructor(db: Database, channel: string) {
@@ -74,8 +124,35 @@ export class SocketBus {
     await this.fanout.close();
   }
 
-  /** Registers a socket; returns the function that removes it */
-  add(connection: BusConnection): () => void {
+  /** Follows sockets coming, going and changing; returns the function that stops it */
+  observe(observer: BusObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  /** Every socket of this instance */
+  connections(): BusConnection[] {
+    return [...this.byUser.values()].flatMap((set) => [...set]);
+  }
+
+  /** Tells observers a socket changed its streams or symbols */
+  changed(connection: BusConnection): void {
+    if (this.announced.has(connection)) for (const o of this.observers) o.changed(connection);
+  }
+
+  /** The socket's token has been checked: observers hear of it now */
+  verified(connection: BusConnection): void {
+    if (this.announced.has(connection)) return;
+    this.announced.add(connection);
+    for (const o of this.observers) o.added(connection);
+  }
+
+  /**
+   * Registers a socket for delivery; returns the function that removes it. A socket added with
+   * `{ verified: false }` (its token is still being checked) gets pushes but observers hear of it only at
+   * `verified(connection)`, so nothing starts work for a user before the token is known to be theirs
+   */
+  add(connection: BusConnection, options: { verified?: boolean } = {}): () => void {
     let set = this.byUser.get(connection.userId);
     if (!set) {
       set = new Set();
@@ -83,6 +160,7 @@ export class SocketBus {
     }
     set.add(connection);
     this.count += 1;
+    if (options.verified ?? true) this.verified(connection);
     let removed = false;
     return () => {
       if (removed) return;
@@ -91,6 +169,7 @@ export class SocketBus {
       const current = this.byUser.get(connection.userId);
       current?.delete(connection);
       if (current?.size === 0) this.byUser.delete(connection.userId);
+      if (this.announced.delete(connection)) for (const o of this.observers) o.removed(connection);
     };
   }
 
@@ -104,7 +183,8 @@ export class SocketBus {
     code: number,
     reason: string,
   ): Promise<number> {
-    const all = [...this.byUser.values()].flatMap((set) => [...set]);
+    // Sockets still in their token check have no session yet: that check decides for them
+    const all = this.connections().filter((c) => c.sessionId !== '');
     if (all.length === 0) return 0;
     const live = await liveSessions([...new Set(all.map((c) => c.sessionId))]);
     let ended = 0;
@@ -120,7 +200,7 @@ export class SocketBus {
    * Publishes a push to `target` (a user id, or 'all') on every server instance. The notice is checked against its
    * contract first: a malformed push is a bug in the publisher, reported to it rather than sent to browsers.
    */
-  async publish(target: PushTarget, event: LiveEvent): Promise<void> {
+  async publish(target: PushTarget, event: LiveEvent, options: PublishOptions = {}): Promise<void> {
     const schema = LIVE_EVENT_SCHEMAS[event.kind];
     if (!schema) throw new InvalidLiveEventError(`Unknown push kind "${String(event.kind)}"`);
     const parsed = schema.safeParse(event.data);
@@ -130,7 +210,12 @@ export class SocketBus {
         `Invalid ${event.kind} push: ${issue?.path.join('.') || 'notice'}: ${issue?.message ?? 'invalid'}`,
       );
     }
-    const message: FanoutMessage = { t: target, k: event.kind, p: parsed.data };
+    const message: FanoutMessage = {
+      ...(typeof target === 'string' ? { t: target } : { s: target.symbol }),
+      ...(options.id ? { i: options.id } : {}),
+      k: event.kind,
+      p: parsed.data,
+    };
     await this.fanout.publish(JSON.stringify(message));
   }
 
@@ -144,7 +229,15 @@ export class SocketBus {
     }
     const method = LIVE_EVENT_METHODS[message.k];
     if (!method) return;
+    if (message.i !== undefined && !this.recent.firstTime(`${message.t ?? message.s}|${message.i}`)) return;
     const frame = JSON.stringify({ jsonrpc: '2.0', method, params: message.p });
+    if (message.s !== undefined) {
+      const symbol = message.s;
+      for (const set of this.byUser.values())
+        for (const c of set) if (c.watch.has(symbol) && c.streams.has(message.k)) c.send(frame);
+      return;
+    }
+    if (message.t === undefined) return;
     if (message.t === 'all') {
       for (const set of this.byUser.values())
         for (const c of set) if (c.streams.has(message.k)) c.send(frame);

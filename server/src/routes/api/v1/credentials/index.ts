@@ -48,12 +48,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: BinanceCredentialsResponseSchema, ...errors },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send({
-        success: true as const,
-        data: await app.credentialsService.save(requireAuth(request).userId, request.body),
-        message: 'Binance credentials saved',
-      }),
+    async (request, reply) => {
+      const userId = requireAuth(request).userId;
+      const data = await app.credentialsService.save(userId, request.body);
+      // The account's live pushes follow the new keys (this instance; others pick them up on their next start)
+      void app.liveStreams?.refreshUser(userId);
+      return reply.code(201).send({ success: true as const, data, message: 'Binance credentials saved' });
+    },
   );
 
   app.delete(
@@ -67,7 +68,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await app.credentialsService.remove(requireAuth(request).userId);
+      const userId = requireAuth(request).userId;
+      await app.credentialsService.remove(userId);
+      void app.liveStreams?.refreshUser(userId);
       return { success: true as const, message: 'Binance credentials deleted' };
     },
   );

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppOptions } from '../../../app';
+import { HttpError } from '../../../lib/http-error';
+import { LiveStreams } from './live-streams';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The pushes' producers; undefined when the exchange adapter has no live streams */
+    liveStreams: LiveStreams | undefined;
+  }
+}
+
+/** How long the exchange's symbol list is trusted before it is read again */
+const SYMBOLS_TTL_MS = 60 * 60_000;
+
+/** `isListed` through the adapter's symbol rules, each symbol's answer kept an hour (failures are not kept) */
+function listedSymbols(app: FastifyInstance): (symbol: string) => Promise<boolean> {
+  const cache = new Map<string, { at: number; listed: Promise<boolean> }>();
+  return (symbol) => {
+    const now = Date.now();
+    const hit = cache.get(symbol);
+    if (hit && now - hit.at <= SYMBOLS_TTL_MS) return hit.listed;
+    const listed = app.exchangeAdapter.symbolInfo(symbol).then((info) => info !== undefined);
+    cache.set(symbol, { at: now, listed });
+    listed.catch(() => cache.delete(symbol));
+    return listed;
+  };
+}
+
+/** Exchange streams → socket pushes, following the sockets of this instance (see `live-streams.ts`) */
+export default fp(
+  async (app: FastifyInstance, { config }: AppOptions) => {
+    const streams = app.exchangeAdapter.capabilities.liveStreams ? app.exchangeAdapter.streams : undefined;
+    if (!streams) {
+      app.decorate('liveStreams', undefined);
+      return;
+    }
+    const live = new LiveStreams({
+      streams,
+      publish: (target, event, options) => app.socketBus.publish(target, event, options),
+      keysFor: async (userId) => {
+        try {
+          const k = await app.credentialsService.keysFor(userId);
+          return { apiKey: k.apiKey, secretKey: k.secretKey };
+        } catch (err) {
+          // No stored keys is a 4xx from the vault: that user simply has no account stream
+          if (err instanceof HttpError && err.statusCode < 500) return undefined;
+          throw err;
+        }
+      },
+      openPositionSymbols: async (keys) =>
+        (await app.exchangeAdapter.positions(keys))
+          .filter((p) => Number(p.amount) !== 0)
+          .map((p) => p.symbol),
+      defaultSymbols: config.liveSymbols,
+      isListed: listedSymbols(app),
+      log: app.log,
+    });
+    const stopObserving = app.socketBus.observe(live);
+    app.decorate('liveStreams', live);
+    app.addHook('onClose', async () => {
+      stopObserving();
+      await live.close();
+    });
+  },
+  { name: 'live-streams', dependencies: ['socket-bus', 'exchange', 'credentials'] },
+);

@@ -1,0 +1,287 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ExchangeKeys } from '../exchange/exchange-adapter';
+import type {
+  ExchangeStreams,
+  MarketEvent,
+  MarketStream,
+  MarketTopic,
+  StreamHandlers,
+  UserDataEvent,
+  UserDataStream,
+} from '../exchange/exchange-streams';
+import type { BusConnection, LiveEvent, PushTarget } from '../socket/socket-bus';
+import { LiveStreams, STREAM_LINGER_MS } from './live-streams';
+
+// The producers' bookkeeping (who needs which upstream stream, and for how long) with the exchange side recorded
+// at the adapter's stream seam; the real streams are tested against the simulator in the adapter's and server's
+// suites. Time is faked: the linger is a rule with a number
+
+/** Records what the producers asked of the exchange's streams, and lets the test play exchange events */
+class RecordedStreams implements ExchangeStreams {
+  marketStreams: Array<{ topics: Map<string, MarketTopic>; closed: boolean; emit(e: MarketEvent): void }> =
+    [];
+  userStreams: Array<{ apiKey: string; closed: boolean; handlers: StreamHandlers<UserDataEvent> }> = [];
+
+  marketStream(handlers: StreamHandlers<MarketEvent>): MarketStream {
+    const topics = new Map<string, MarketTopic>();
+    const record = { topics, closed: false, emit: (e: MarketEvent) => handlers.onEvent(e) };
+    this.marketStreams.push(record);
+    return {
+      add: (ts) => {
+        for (const t of ts) topics.set(`${t.symbol}:${t.kind}`, t);
+      },
+      remove: (ts) => {
+        for (const t of ts) topics.delete(`${t.symbol}:${t.kind}`);
+      },
+      get topics() {
+        return [...topics.values()];
+      },
+      close: async () => {
+        record.closed = true;
+      },
+    };
+  }
+
+  userDataStream(keys: ExchangeKeys, handlers: StreamHandlers<UserDataEvent>): UserDataStream {
+    const record = { apiKey: keys.apiKey, closed: false, handlers };
+    this.userStreams.push(record);
+    return {
+      listenKey: 'k',
+      close: async () => {
+        record.closed = true;
+      },
+    };
+  }
+}
+
+let streams: RecordedStreams;
+let published: Array<{ target: PushTarget; event: LiveEvent; id?: string }>;
+let keys: Map<string, ExchangeKeys>;
+let positions: string[];
+let live: LiveStreams;
+
+const socket = (userId: string, symbols?: string[]): BusConnection => ({
+  userId,
+  sessionId: 's',
+  end() {},
+  streams: new Set(),
+  symbols: symbols ? new Set(symbols) : undefined,
+  watch: new Set(),
+  send: () => true,
+});
+
+/** Symbols with an upstream market stream, from what the exchange side was asked */
+const upstream = () =>
+  [
+    ...new Set(
+      streams.marketStreams
+        .filter((m) => !m.closed)
+        .flatMap((m) => [...m.topics.values()].map((t) => t.symbol)),
+    ),
+  ].sort();
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  streams = new RecordedStreams();
+  published = [];
+  keys = new Map([['alice', { apiKey: 'alice-key', secretKey: 'x' }]]);
+  positions = [];
+  live = new LiveStreams({
+    streams,
+    publish: async (target, event, options) => {
+      published.push({ target, event, id: options?.id });
+    },
+    keysFor: async (userId) => keys.get(userId),
+    openPositionSymbols: async () => positions,
+    defaultSymbols: ['BTCUSDT', 'ETHUSDT'],
+    isListed: async (symbol) => symbol !== 'NOPEUSDT',
+    log: { warn() {}, info() {} },
+  });
+});
+afterEach(async () => {
+  await live.close();
+  vi.useRealTimers();
+});
+
+describe('market streams follow the sockets', () => {
+  it('opens one upstream stream per symbol whatever the number of sockets, with ticker and mark price', async () => {
+    live.added(socket('alice'));
+    live.added(socket('bob'));
+    live.added(socket('carol', ['SOLUSDT', 'BTCUSDT', 'NOPEUSDT']));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(streams.marketStreams).toHaveLength(1);
+    // NOPEUSDT is not listed by the exchange: it never reaches the shared upstream connection
+    expect(upstream()).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
+    expect(
+      [...(streams.marketStreams[0]?.topics.values() ?? [])]
+        .filter((t) => t.symbol === 'SOLUSDT')
+        .map((t) => t.kind),
+    ).toEqual(['ticker', 'markPrice']);
+  });
+
+  it(`stops a symbol's stream ${STREAM_LINGER_MS / 1000} s after its last socket, not before`, async () => {
+    const a = socket('alice', ['SOLUSDT']);
+    const b = socket('bob', ['SOLUSDT', 'BTCUSDT']);
+    live.added(a);
+    live.added(b);
+    live.removed(b);
+    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    // a still watches SOLUSDT; BTCUSDT had only b
+    expect(upstream()).toEqual(['SOLUSDT']);
+    live.removed(a);
+    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS - 1);
+    expect(upstream()).toEqual(['SOLUSDT']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(upstream()).toEqual([]);
+    // No symbol left: the upstream connection itself is closed
+    expect(streams.marketStreams[0]?.closed).toBe(true);
+  });
+
+  it('a socket coming back within the linger keeps the stream it left (a page reload)', async () => {
+    const first = socket('alice', ['SOLUSDT']);
+    live.added(first);
+    live.removed(first);
+    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS / 2);
+    live.added(socket('alice', ['SOLUSDT']));
+    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS * 2);
+    expect(upstream()).toEqual(['SOLUSDT']);
+    expect(streams.marketStreams).toHaveLength(1);
+  });
+
+  it('follows a changed symbol list, and pushes market events to the symbol with their event id', async () => {
+    const c = socket('alice');
+    live.added(c);
+    expect(c.watch).toEqual(new Set(['BTCUSDT', 'ETHUSDT']));
+    c.symbols = new Set(['SOLUSDT']);
+    live.changed(c);
+    expect(c.watch).toEqual(new Set(['SOLUSDT']));
+    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    expect(upstream()).toEqual(['SOLUSDT']);
+    streams.marketStreams[0]?.emit({
+      type: 'markPrice',
+      symbol: 'SOLUSDT',
+      markPrice: '101.5',
+      indexPrice: '101.4',
+      fundingRate: '0.0001',
+      nextFundingTime: 2,
+      time: 1,
+    });
+    expect(published).toEqual([
+      {
+        target: { symbol: 'SOLUSDT' },
+        event: {
+          kind: 'markPrice',
+          data: expect.objectContaining({ symbol: 'SOLUSDT', markPrice: '101.5', time: 1 }),
+        },
+        id: 'markPrice:SOLUSDT:1',
+      },
+    ]);
+  });
+});
+
+describe('account streams follow the users', () => {
+  it('runs one user-data stream per user with keys, none for a user without, and stops it after the linger', async () => {
+    const a1 = socket('alice');
+    const a2 = socket('alice');
+    live.added(a1);
+    live.added(a2);
+    live.added(socket('bob'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(streams.userStreams.map((u) => u.apiKey)).toEqual(['alice-key']);
+    live.removed(a1);
+    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    expect(streams.userStreams[0]?.closed).toBe(false);
+    live.removed(a2);
+    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    expect(streams.userStreams[0]?.closed).toBe(true);
+    expect(live.streamingUsers).toEqual([]);
+  });
+
+  it('watches the symbols of open positions, from the start and as they open and close', async () => {
+    positions = ['XRPUSDT'];
+    const c = socket('alice', ['SOLUSDT']);
+    live.added(c);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(c.watch).toEqual(new Set(['SOLUSDT', 'XRPUSDT']));
+    const account = (symbol: string, amount: string): UserDataEvent => ({
+      type: 'account',
+      reason: 'ORDER',
+      time: 5,
+      balances: [{ asset: 'USDT', walletBalance: '990', crossWalletBalance: '990', balanceChange: '0' }],
+      positions: [
+        { symbol, positionSide: 'BOTH', amount, entryPrice: '1', unrealizedPnl: '0', marginType: 'cross' },
+      ],
+    });
+    streams.userStreams[0]?.handlers.onEvent(account('ADAUSDT', '10'));
+    expect(c.watch).toEqual(new Set(['SOLUSDT', 'XRPUSDT', 'ADAUSDT']));
+    expect(published.map((p) => [p.target, p.event.kind, p.id])).toEqual([
+      ['alice', 'balance', 'balance:USDT:ORDER:5'],
+      ['alice', 'position', 'position:ADAUSDT:BOTH:ORDER:5'],
+    ]);
+    streams.userStreams[0]?.handlers.onEvent(account('XRPUSDT', '0'));
+    expect(c.watch).toEqual(new Set(['SOLUSDT', 'ADAUSDT']));
+  });
+
+  it('pushes order updates, conditional ones as orders marked algo, with ids that survive duplicates', async () => {
+    live.added(socket('alice'));
+    await vi.advanceTimersByTimeAsync(0);
+    const handlers = streams.userStreams[0]?.handlers;
+    handlers?.onEvent({
+      type: 'algoOrder',
+      symbol: 'SOLUSDT',
+      algoId: '9007199254740993',
+      clientAlgoId: 'stop-1',
+      orderType: 'STOP_MARKET',
+      side: 'SELL',
+      positionSide: 'BOTH',
+      status: 'TRIGGERED',
+      triggerPrice: '90',
+      price: '0',
+      quantity: '1',
+      reduceOnly: true,
+      closePosition: false,
+      triggeredOrderId: '77',
+      time: 8,
+    });
+    expect(published).toEqual([
+      {
+        target: 'alice',
+        event: {
+          kind: 'order',
+          data: expect.objectContaining({
+            orderId: '9007199254740993',
+            clientOrderId: 'stop-1',
+            status: 'TRIGGERED',
+            algo: true,
+            triggeredOrderId: '77',
+          }),
+        },
+        id: 'algo:9007199254740993:TRIGGERED:8',
+      },
+    ]);
+  });
+
+  it('after a reconnect (events may be lost) tells the user to refetch balances and positions', async () => {
+    live.added(socket('alice'));
+    await vi.advanceTimersByTimeAsync(0);
+    const handlers = streams.userStreams[0]?.handlers;
+    handlers?.onState?.('open', { gap: false });
+    expect(published).toEqual([]);
+    handlers?.onState?.('open', { gap: true });
+    expect(published.map((p) => [p.target, p.event.kind, p.event.data])).toEqual([
+      ['alice', 'balance', expect.objectContaining({ asset: '*', reason: 'RESYNC' })],
+      ['alice', 'position', expect.objectContaining({ symbol: '*', reason: 'RESYNC' })],
+    ]);
+  });
+
+  it('restarts the account stream with the new keys when the user connects another account', async () => {
+    live.added(socket('alice'));
+    await vi.advanceTimersByTimeAsync(0);
+    keys.set('alice', { apiKey: 'alice-new', secretKey: 'y' });
+    await live.refreshUser('alice');
+    expect(streams.userStreams.map((u) => [u.apiKey, u.closed])).toEqual([
+      ['alice-key', true],
+      ['alice-new', false],
+    ]);
+  });
+});

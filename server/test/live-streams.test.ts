@@ -1,0 +1,137 @@
+import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
+import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
+
+/**
+ * The live path end to end: the simulator's streams → the adapter → the live-streams producers → the socket bus
+ * (NOTIFY) → a signed-in user's socket. Orders go through the REST API, as the browser sends them.
+ */
+describe('live pushes from the exchange', () => {
+  let tdb: TestDatabase;
+  let t: TestApp;
+  let sim: SimServer;
+  let clock: ManualClock;
+  let url: string;
+  let base: string;
+  const sockets: TestSocket[] = [];
+
+  beforeAll(async () => {
+    clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
+    sim = new SimServer({ clock, historyDays: 2, symbols: ['BTCUSDT', 'SOLUSDT'] });
+    ({ url } = await sim.listen(0));
+    tdb = await openTestDatabase('pglite');
+    t = await buildTestApp(tdb.db, {}, { KESTREL_EXCHANGE_BASE_URL: url, KESTREL_LIVE_SYMBOLS: 'SOLUSDT' });
+    base = await listenWs(t);
+  });
+  afterAll(async () => {
+    await Promise.all(sockets.map((s) => s.close()));
+    await t?.app.close();
+    await tdb?.cleanup();
+    await sim?.close();
+  });
+
+  /** A user with the simulator's keys stored, as after connecting Binance in the browser */
+  async function connectedUser() {
+    const auth = await signUp(t);
+    const res = await fetch(`${url}/_sim/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ balances: { USDT: '1000' } }),
+    });
+    const keys = (await res.json()) as { apiKey: string; secretKey: string };
+    const stored = await t.request({
+      method: 'POST',
+      url: '/api/v1/credentials/binance',
+      headers: bearer(auth.access_token),
+      payload: { api_key: keys.apiKey, secret_key: keys.secretKey },
+    });
+    expect(stored.statusCode).toBe(201);
+    return auth;
+  }
+
+  async function openSocket(token: string, clientId: string): Promise<TestSocket> {
+    const s = await TestSocket.open(wsUrl(base, token, clientId));
+    sockets.push(s);
+    await s.request('tools/list');
+    return s;
+  }
+
+  /** Moves the simulator's time a second at a time until `done` settles: market payloads flow only then */
+  async function stepping<T>(done: Promise<T>): Promise<T> {
+    let settled = false;
+    void done.finally(() => {
+      settled = true;
+    });
+    while (!settled) {
+      clock.set(clock.now() + 1000);
+      sim.tick();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return done;
+  }
+
+  const method =
+    (m: string, match: (p: Record<string, unknown>) => boolean = () => true) =>
+    (f: WsFrame) =>
+      f.method === m && match(f.params ?? {});
+
+  it('a signed-in user places an order through the REST API and gets the order, balance and position notices', async () => {
+    const auth = await connectedUser();
+    const s = await openSocket(auth.access_token, 'trader-tab');
+    await t.app.liveStreams?.whenUserStreamOpen(auth.user.id);
+
+    const placed = await t.request({
+      method: 'POST',
+      url: '/api/futures/orders/create',
+      headers: bearer(auth.access_token),
+      payload: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.010', clientOrderId: 'live-1' },
+    });
+    expect(placed.statusCode).toBe(201);
+    const orderId = placed.json().data.orderId as string;
+
+    const created = await s.next(method('notifications/order', (p) => p.executionType === 'NEW'));
+    expect(created.params).toMatchObject({
+      symbol: 'BTCUSDT',
+      orderId,
+      clientOrderId: 'live-1',
+      status: 'NEW',
+      side: 'BUY',
+    });
+    const filled = await s.next(method('notifications/order', (p) => p.executionType === 'TRADE'));
+    expect(filled.params).toMatchObject({ orderId, status: 'FILLED', executedQuantity: '0.010' });
+    const balance = await s.next(method('notifications/balance'));
+    expect(balance.params).toMatchObject({ asset: 'USDT', reason: 'ORDER' });
+    expect(Number(balance.params?.walletBalance)).toBeLessThan(1000); // the taker fee
+    const position = await s.next(method('notifications/position'));
+    expect(position.params).toMatchObject({ symbol: 'BTCUSDT', positionSide: 'BOTH', amount: '0.01' });
+
+    // Market pushes: the default watch list (SOLUSDT here) plus the symbol of the new position
+    await stepping(s.next(method('notifications/mark_price', (p) => p.symbol === 'BTCUSDT')));
+    await stepping(s.next(method('notifications/ticker', (p) => p.symbol === 'SOLUSDT')));
+    expect(t.app.liveStreams?.marketSymbols).toEqual(['BTCUSDT', 'SOLUSDT']);
+  });
+
+  it('shares one upstream market stream between users, and a socket can choose its symbols', async () => {
+    const a = await signUp(t);
+    const b = await signUp(t);
+    const sa = await openSocket(a.access_token, 'a-tab');
+    const sb = await openSocket(b.access_token, 'b-tab');
+    const reply = await sb.request('streams/subscribe', { streams: ['markPrice'], symbols: ['BTCUSDT'] });
+    expect(reply.error).toBeUndefined();
+    const [pa, pb] = await stepping(
+      Promise.all([
+        sa.next(method('notifications/mark_price', (p) => p.symbol === 'SOLUSDT')),
+        sb.next(method('notifications/mark_price', (p) => p.symbol === 'BTCUSDT')),
+      ]),
+    );
+    expect(pa.params?.markPrice).toMatch(/^\d+\.\d+$/);
+    expect(pb.params?.markPrice).toMatch(/^\d+\.\d+$/);
+    // b chose BTCUSDT and mark prices only: none of SOLUSDT's pushes and no tickers reach it
+    expect(
+      sb.frames.filter((f) => f.params?.symbol === 'SOLUSDT' || f.method === 'notifications/ticker'),
+    ).toEqual([]);
+    // Both symbols ride on the one upstream connection: the simulator sees one market socket at most per route
+    expect(t.app.liveStreams?.marketSymbols).toEqual(['BTCUSDT', 'SOLUSDT']);
+  });
+});
