@@ -165,8 +165,8 @@ Kestrel is running.
       ? `Binance simulator at http://127.0.0.1:${simPort} (demo account, 10000 USDT, withdrawals off)
   Demo API key:     ${demo.apiKey}
   Demo secret key:  ${demo.secretKey}
-              (for connecting Binance: POST /api/v1/credentials/binance, see /api/docs; the
-               Connect Binance form in the browser comes with the exchange-connect work)`
+              (after signing in, paste them into the Connect Exchange window that opens, or later
+               in Settings → Binance → Connect Exchange)`
       : `${exchangeEnv}${process.env.KESTREL_EXCHANGE_BASE_URL ? ` at ${process.env.KESTREL_EXCHANGE_BASE_URL}` : ''}`
   }
   Sign in:    open the URL above, choose "Create an account" (any email, a password of 8+ characters);
