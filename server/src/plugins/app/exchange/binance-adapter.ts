@@ -3,6 +3,7 @@ import { BinanceClient, type BinanceClientOptions } from './binance-client';
 import { type BinanceStreamOptions, BinanceStreams } from './binance-streams';
 import {
   type AccountSnapshot,
+  CONDITIONAL_ORDER_TYPES,
   type ExchangeAdapter,
   ExchangeApiError,
   type ExchangeCapabilities,
@@ -225,15 +226,7 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     this.capabilities = {
       hedgeMode: true,
       keyPermissions: options.walletUrl !== undefined,
-      orderTypes: [
-        'LIMIT',
-        'MARKET',
-        'STOP',
-        'STOP_MARKET',
-        'TAKE_PROFIT',
-        'TAKE_PROFIT_MARKET',
-        'TRAILING_STOP_MARKET',
-      ],
+      orderTypes: ['LIMIT', 'MARKET', ...CONDITIONAL_ORDER_TYPES],
       timeInForce: ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'],
       liveStreams: this.streams !== undefined,
     };

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input } from '@kestrel/ui';
-import { type ReactNode, useMemo } from 'react';
+import { type ComponentProps, type ReactNode, useMemo } from 'react';
 import { type FieldError, FormProvider, useForm } from 'react-hook-form';
 import { FormField, selectClassName } from '../../../components/form-field';
 import {
@@ -29,6 +29,13 @@ export interface BacktestFormProps {
 
 function message(error: FieldError | undefined): string | undefined {
   return typeof error?.message === 'string' ? error.message : undefined;
+}
+
+/** A number field for money, fees and rates: decimal keypad on phones, aligned monospace figures */
+function DecimalInput(props: ComponentProps<typeof Input>) {
+  return (
+    <Input type="number" inputMode="decimal" step="any" className="bt:font-mono bt:tabular-nums" {...props} />
+  );
 }
 
 function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
@@ -158,11 +165,7 @@ export function BacktestForm({
               <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2 bt:lg:grid-cols-3">
                 <FormField label="Initial balance (USDT)" error={message(errors.costs?.initialBalance)}>
                   {(control) => (
-                    <Input
-                      type="number"
-                      inputMode="decimal"
-                      step="any"
-                      className="bt:font-mono bt:tabular-nums"
+                    <DecimalInput
                       {...control}
                       {...register('costs.initialBalance', { valueAsNumber: true })}
                     />
@@ -187,38 +190,17 @@ export function BacktestForm({
                   error={message(errors.costs?.slippageBps)}
                 >
                   {(control) => (
-                    <Input
-                      type="number"
-                      inputMode="decimal"
-                      step="any"
-                      className="bt:font-mono bt:tabular-nums"
-                      {...control}
-                      {...register('costs.slippageBps', { valueAsNumber: true })}
-                    />
+                    <DecimalInput {...control} {...register('costs.slippageBps', { valueAsNumber: true })} />
                   )}
                 </FormField>
                 <FormField label="Maker fee (%)" error={message(errors.costs?.makerFeePct)}>
                   {(control) => (
-                    <Input
-                      type="number"
-                      inputMode="decimal"
-                      step="any"
-                      className="bt:font-mono bt:tabular-nums"
-                      {...control}
-                      {...register('costs.makerFeePct', { valueAsNumber: true })}
-                    />
+                    <DecimalInput {...control} {...register('costs.makerFeePct', { valueAsNumber: true })} />
                   )}
                 </FormField>
                 <FormField label="Taker fee (%)" error={message(errors.costs?.takerFeePct)}>
                   {(control) => (
-                    <Input
-                      type="number"
-                      inputMode="decimal"
-                      step="any"
-                      className="bt:font-mono bt:tabular-nums"
-                      {...control}
-                      {...register('costs.takerFeePct', { valueAsNumber: true })}
-                    />
+                    <DecimalInput {...control} {...register('costs.takerFeePct', { valueAsNumber: true })} />
                   )}
                 </FormField>
                 <label className="bt:flex bt:items-center bt:gap-2 bt:self-end bt:pb-2 bt:text-sm bt:font-medium">
