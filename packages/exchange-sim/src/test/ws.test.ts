@@ -85,6 +85,11 @@ describe('market streams', () => {
     const m = await s.next((x) => x.e === 'bookTicker');
     expect(shapeDiff(fixture('ws_book_ticker.json'), m, true)).toEqual([]);
     expect(Number(m.a)).toBeGreaterThan(Number(m.b));
+    // The same book as REST bookTicker in the same simulated second (the clock only moves by step())
+    const rest = obj(
+      (await request(h.url, 'GET', '/fapi/v1/ticker/bookTicker', { query: 'symbol=SOLUSDT' })).json,
+    );
+    expect(m).toMatchObject({ b: rest.bidPrice, B: rest.bidQty, a: rest.askPrice, A: rest.askQty });
     await expect(connect(`${h.wsUrl}/market/ws/solusdt@bookTicker`).opened).rejects.toThrow('HTTP 400');
     await expect(connect(`${h.wsUrl}/ws/btcusdt@aggTrade`).opened).rejects.toThrow('HTTP 404');
     await expect(connect(`${h.wsUrl}/market/ws/BTCUSDT@aggTrade`).opened).rejects.toThrow('HTTP 400');

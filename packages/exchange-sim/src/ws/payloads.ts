@@ -134,9 +134,10 @@ export function streamPayload(stream: StreamName, market: Market, now: number): 
         u: aggTradeId(market, now),
         s: spec.symbol,
         b: px(market, bid),
-        B: new Decimal(spec.minQty).mul(1 + (hash32(now, 1) % 500)).toFixed(spec.quantityPrecision),
+        // The best levels' sizes of the same book the depth endpoint, REST bookTicker and taker fills read
+        B: market.levelQty(now, 'BID', 0).toFixed(spec.quantityPrecision),
         a: px(market, ask),
-        A: new Decimal(spec.minQty).mul(1 + (hash32(now, 2) % 500)).toFixed(spec.quantityPrecision),
+        A: market.levelQty(now, 'ASK', 0).toFixed(spec.quantityPrecision),
         T: now,
         E: now,
       };
