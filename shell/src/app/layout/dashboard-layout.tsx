@@ -21,9 +21,10 @@ export function DashboardLayout() {
   // Collapsed by default on narrow screens, open on wide ones
   const [menuOpen, setMenuOpen] = useState(isWideScreen);
 
-  // Focus moves to the page on navigation, so keyboard and screen-reader users start at the new content
+  // Focus moves to the page on navigation, so keyboard and screen-reader users start at the new content. Keyed by the
+  // path: a page updating its query string (filters, the selected run) keeps the user's focus where it is.
   const firstRender = useRef(true);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each navigation, keyed by location
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of page, keyed by the path
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
@@ -31,7 +32,7 @@ export function DashboardLayout() {
     }
     main.current?.focus();
     if (!isWideScreen()) setMenuOpen(false);
-  }, [location.key]);
+  }, [location.pathname]);
 
   // Tooltips live in signed-in pages only, so the landing page does not load them
   return (

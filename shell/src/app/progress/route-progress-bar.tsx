@@ -13,10 +13,11 @@ export function RouteProgressBar() {
     return () => progress.current?.dispose();
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: restart on each navigation, keyed by location
+  // A route change is a new path: a page writing its own state into the query string (e.g. ?run=) is not one
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restart on each change of route, keyed by the path
   useEffect(() => {
     progress.current?.start();
-  }, [location.key]);
+  }, [location.pathname]);
 
   if (!state.visible) return null;
   return (
