@@ -32,7 +32,7 @@ class EmaCross implements Strategy {
   private started = false;
   // Backtest mode: the crossing bars (and +1 up / −1 down) found by one fused pass in prepare()
   private crossAt: Int32Array | null = null;
-  private crossDir = new Int8Array(0);
+  private crossDir: Int8Array = new Int8Array(0);
   private crossPtr = 0;
 
   constructor(private readonly p: EmaCrossParams) {
@@ -117,6 +117,11 @@ class EmaCross implements Strategy {
     let p = this.crossPtr;
     while (p < at.length && (at[p] as number) <= index) p++;
     return p < at.length ? (at[p] as number) : Number.POSITIVE_INFINITY;
+  }
+
+  /** Fills only matter for placing or clearing the stop-loss and take-profit */
+  needsFills(): boolean {
+    return this.p.stopLossPct > 0 || this.p.takeProfitPct > 0;
   }
 
   onFill(fill: Fill, ctx: StrategyContext): void {
