@@ -9,8 +9,10 @@ import type { BarSeries } from '../bars/bars';
  * same bar order, so the figure is the same double. The peak starts at the (positive) initial balance.
  */
 export class EquityCurve {
+  // Numeric initialisers, not bare declarations: a declared class field starts out undefined, V8 then keeps it as a
+  // tagged value, and the quiet loop seeded from it boxed its running peak and drawdown into a heap number per bar
   /** Highest equity so far (starts at the initial balance) */
-  peak: number;
+  peak = 0;
   /** Largest peak-to-trough fall so far, as a fraction of the peak */
   maxDrawdown = 0;
 

@@ -49,6 +49,7 @@ export class StrategyRunner {
 
   /** Hands bar i's fills and then the closed bar itself to the strategy */
   react(i: number): void {
+    this.broker.unseenFills = 0;
     this.driver.onBarClosed(i, this.broker.newFills);
   }
 
@@ -59,6 +60,11 @@ export class StrategyRunner {
 
   idleUntil(i: number): number {
     return this.driver.strategy.idleUntil(i);
+  }
+
+  /** Backtest mode: fill objects are only built for the history or for a strategy that reads them */
+  skipFillObjectsUnlessNeeded(): void {
+    if (!this.broker.retainHistory && !this.driver.strategy.needsFills()) this.broker.buildFills = false;
   }
 }
 
@@ -103,6 +109,7 @@ export function runBacktest(
   const close = bars.close;
   const curve = new EquityCurve(equity, config.initialBalance);
   runner.prepare(options.prepareCache);
+  runner.skipFillObjectsUnlessNeeded();
   drive(runner, broker, curve, close, n);
   return {
     metrics: computeMetrics({
@@ -147,7 +154,7 @@ function drive(
   let i = 0;
   while (i < n) {
     broker.processBar(i);
-    if (i >= wake || broker.newFills.length > 0) {
+    if (i >= wake || broker.unseenFills > 0) {
       runner.react(i);
       wake = runner.idleUntil(i);
     }

@@ -48,6 +48,13 @@ export class SimBroker implements OrderPort {
   readonly trades: Trade[] = [];
   /** Fills since the runner last drained them (handed to the strategy's onFill) */
   readonly newFills: Fill[] = [];
+  /** Executions since the runner last reacted, counted even when no fill object is built */
+  unseenFills = 0;
+  /**
+   * Build a fill object per execution (for the history and the strategy's onFill). A backtest that keeps no
+   * history turns it off for a strategy that ignores fills: freezing one cost more than the rest of its accounting.
+   */
+  buildFills = true;
 
   /** Largest position notional the brackets allow at the current leverage (set with the leverage) */
   private maxNotional: number;
@@ -675,6 +682,8 @@ export class SimBroker implements OrderPort {
     liquidity: Fill['liquidity'],
     realizedPnl: number,
   ): void {
+    this.unseenFills++;
+    if (!this.buildFills && !this.retainHistory) return;
     const fill: Fill = Object.freeze({
       orderId,
       tag,

@@ -33,8 +33,10 @@ function ramp(from: number, to: number, steps: number): number[] {
 }
 
 // Per strategy: parameters that trade a lot on the seeded random walk around 50,000
-const active: [StrategyType, Record<string, unknown>][] = [
+const active: [StrategyType, Record<string, unknown>, string?][] = [
   [emaCrossStrategy, { fast: 5, slow: 20, stopLossPct: 0.01, takeProfitPct: 0.02 }],
+  // Without stop-loss and take-profit it ignores fills, so a history-free backtest builds no fill objects
+  [emaCrossStrategy, { fast: 5, slow: 20 }, 'ema-cross without SL/TP'],
   [
     gridStrategy,
     { lower: 48_000, upper: 52_000, gridCount: 10, quantityPerGrid: 0.01, direction: 'neutral' },
@@ -86,7 +88,7 @@ describe('built-in strategies', () => {
     expect(() => dcaStrategy.parseParams({ takeProfit: 'x' })).toThrow(/dca params: takeProfit/);
   });
 
-  describe.each(active.map(([type, params]) => ({ id: type.id, type, params })))(
+  describe.each(active.map(([type, params, label]) => ({ id: label ?? type.id, type, params })))(
     '$id',
     ({ type, params }) => {
       const bars = generateBars({ seed: 7, count: 3_000, startTime: T0, volatility: 0.002 });
@@ -132,6 +134,10 @@ describe('built-in strategies', () => {
         expect(live.broker.trades).toEqual(backtest.trades);
         // The backtest writes most bars' equity in its quiet-bar loop; it must be what bar-by-bar accounting gives
         expect(Array.from(backtest.equity)).toEqual(liveEquity);
+        // A sweep's run keeps no history (and may build no fill objects) yet must account for every fill the same
+        const bare = runBacktest(type, params, bars, settings, { keepDetails: false });
+        expect(Array.from(bare.equity)).toEqual(liveEquity);
+        expect(bare.metrics).toEqual(backtest.metrics);
       });
 
       it('tracks the same maximum drawdown while running as a scan of its equity curve', () => {

@@ -43,6 +43,17 @@ export class GuardedStrategy {
     }
   }
 
+  /** Whether onFill can do anything with a fill (no onFill at all: it cannot) */
+  needsFills(): boolean {
+    if (this.inner.onFill === undefined) return false;
+    if (this.inner.needsFills === undefined) return true;
+    try {
+      return this.inner.needsFills() !== false;
+    } catch (error) {
+      throw new StrategyError(this.id, -1, 'needsFills', error);
+    }
+  }
+
   onFill(fill: Fill, ctx: StrategyContext): void {
     if (this.inner.onFill === undefined) return;
     try {

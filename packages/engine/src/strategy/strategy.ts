@@ -44,6 +44,12 @@ export interface Strategy {
    * fill comes first (fills always wake the strategy). Default i + 1. Lets the loop skip quiet bars.
    */
   idleUntil?(index: number): number;
+  /**
+   * Backtest only (optional): false when onFill ignores every fill this run can produce (say, no stop-loss or
+   * take-profit to place). A backtest that keeps no history then builds no fill objects; a bar with a fill still
+   * wakes the strategy. Default true.
+   */
+  needsFills?(): boolean;
 }
 
 /**

@@ -11,10 +11,14 @@ import {
 import { qtyForEquityFraction } from '../shared/position-sizing';
 import { type EmaCrossParams, EmaCrossParamsSchema } from './params';
 
-/** Bars where the EMAs cross and the direction (+1 up, −1 down) */
+/**
+ * Bars where the EMAs cross and the direction (+1 up, −1 down). Typed arrays: element loads from them compile to
+ * plain memory reads (a frozen JS array's went through a generic keyed-load stub on every bar the strategy saw).
+ * Never written after prepare: other runs of a sweep read the same arrays.
+ */
 interface Crossings {
-  at: readonly number[];
-  dirs: readonly number[];
+  at: Int32Array;
+  dirs: Int8Array;
 }
 
 /**
@@ -27,8 +31,8 @@ class EmaCross implements Strategy {
   private prevDiff = Number.NaN;
   private started = false;
   // Backtest mode: the crossing bars (and +1 up / −1 down) found by one fused pass in prepare()
-  private crossAt: readonly number[] | null = null;
-  private crossDir: readonly number[] = [];
+  private crossAt: Int32Array | null = null;
+  private crossDir: Int8Array = new Int8Array(0);
   private crossPtr = 0;
 
   constructor(private readonly p: EmaCrossParams) {
@@ -46,9 +50,12 @@ class EmaCross implements Strategy {
     let down: boolean;
     if (this.crossAt !== null) {
       const at = this.crossAt;
-      while (this.crossPtr < at.length && (at[this.crossPtr] as number) < ctx.index) this.crossPtr++;
-      if (at[this.crossPtr] !== ctx.index) return;
-      const dir = this.crossDir[this.crossPtr++] as number;
+      let p = this.crossPtr;
+      while (p < at.length && (at[p] as number) < ctx.index) p++;
+      this.crossPtr = p;
+      if (p === at.length || at[p] !== ctx.index) return;
+      const dir = this.crossDir[p] as number;
+      this.crossPtr = p + 1;
       up = dir > 0;
       down = dir < 0;
     } else {
@@ -96,8 +103,7 @@ class EmaCross implements Strategy {
       const at: number[] = [];
       const dirs: number[] = [];
       findCrossings(bars.close, bars.length, this.p.fast, this.p.slow, at, dirs);
-      // Frozen: other runs of the sweep read the same arrays
-      crossings = { at: Object.freeze(at), dirs: Object.freeze(dirs) };
+      crossings = { at: Int32Array.from(at), dirs: Int8Array.from(dirs) };
       cache.set(key, crossings);
     }
     this.crossAt = crossings.at;
@@ -111,6 +117,11 @@ class EmaCross implements Strategy {
     let p = this.crossPtr;
     while (p < at.length && (at[p] as number) <= index) p++;
     return p < at.length ? (at[p] as number) : Number.POSITIVE_INFINITY;
+  }
+
+  /** Fills only matter for placing or clearing the stop-loss and take-profit */
+  needsFills(): boolean {
+    return this.p.stopLossPct > 0 || this.p.takeProfitPct > 0;
   }
 
   onFill(fill: Fill, ctx: StrategyContext): void {
