@@ -33,6 +33,20 @@ async function admin(method: string, path: string, body?: unknown): Promise<Reco
   return (await res.json()) as Record<string, unknown>;
 }
 
+/**
+ * Makes the simulator fail the next `method path` request once, with an HTTP status or a timeout, either `before` it
+ * reaches the exchange (nothing happened) or `after` (it happened, the answer is lost)
+ */
+function failOnce(
+  method: 'GET' | 'POST',
+  path: string,
+  phase: 'before' | 'after',
+  failure: number | 'timeout',
+) {
+  const kind = failure === 'timeout' ? { kind: 'timeout' } : { kind: 'error', status: failure };
+  return admin('POST', '/faults', { ...kind, method, path, phase, remaining: 1 });
+}
+
 async function account(body: object = { balances: { USDT: '1000' } }): Promise<ExchangeKeys> {
   const created = await admin('POST', '/accounts', body);
   return { apiKey: String(created.apiKey), secretKey: String(created.secretKey) };
@@ -155,14 +169,7 @@ describe('BinanceUsdmAdapter against the simulator', () => {
 describe('order placement under faults: no duplicate, no lost order', () => {
   it('a 5xx after the order was executed returns the placed order (found by client order id)', async () => {
     const keys = await account();
-    await admin('POST', '/faults', {
-      kind: 'error',
-      method: 'POST',
-      path: '/fapi/v1/order',
-      phase: 'after',
-      status: 503,
-      remaining: 1,
-    });
+    await failOnce('POST', '/fapi/v1/order', 'after', 503);
     const order = await adapterFor().placeOrder(keys, { ...limitBuy, clientOrderId: 'after-5xx' });
     expect(order).toMatchObject({ clientOrderId: 'after-5xx', status: 'NEW' });
     expect(await openOrderCount(keys)).toBe(1);
@@ -170,13 +177,7 @@ describe('order placement under faults: no duplicate, no lost order', () => {
 
   it('a timeout after execution is resolved the same way, and the POST is not sent twice', async () => {
     const keys = await account();
-    await admin('POST', '/faults', {
-      kind: 'timeout',
-      method: 'POST',
-      path: '/fapi/v1/order',
-      phase: 'after',
-      remaining: 1,
-    });
+    await failOnce('POST', '/fapi/v1/order', 'after', 'timeout');
     const order = await adapterFor({ timeoutMs: 300 }).placeOrder(keys, {
       ...limitBuy,
       clientOrderId: 'after-timeout',
@@ -187,14 +188,7 @@ describe('order placement under faults: no duplicate, no lost order', () => {
 
   it('a 5xx before execution says clearly that the order was not placed', async () => {
     const keys = await account();
-    await admin('POST', '/faults', {
-      kind: 'error',
-      method: 'POST',
-      path: '/fapi/v1/order',
-      phase: 'before',
-      status: 502,
-      remaining: 1,
-    });
+    await failOnce('POST', '/fapi/v1/order', 'before', 502);
     const err = await adapterFor()
       .placeOrder(keys, { ...limitBuy, clientOrderId: 'before-5xx' })
       .catch((e: unknown) => e);
@@ -205,22 +199,8 @@ describe('order placement under faults: no duplicate, no lost order', () => {
 
   it('when the lookup fails too, the order is reported unknown with its client order id', async () => {
     const keys = await account();
-    await admin('POST', '/faults', {
-      kind: 'error',
-      method: 'POST',
-      path: '/fapi/v1/order',
-      phase: 'after',
-      status: 500,
-      remaining: 1,
-    });
-    await admin('POST', '/faults', {
-      kind: 'error',
-      method: 'GET',
-      path: '/fapi/v1/order',
-      phase: 'before',
-      status: 500,
-      remaining: 1,
-    });
+    await failOnce('POST', '/fapi/v1/order', 'after', 500);
+    await failOnce('GET', '/fapi/v1/order', 'before', 500);
     const err = await adapterFor()
       .placeOrder(keys, { ...limitBuy, clientOrderId: 'lost-answer' })
       .catch((e: unknown) => e);
@@ -447,14 +427,7 @@ describe('conditional orders through /fapi/v1/algoOrder, in domain terms', () =>
 
   it('a 5xx after a conditional order was accepted returns it (found by its client id), never sent twice', async () => {
     const keys = await account();
-    await admin('POST', '/faults', {
-      kind: 'error',
-      method: 'POST',
-      path: '/fapi/v1/algoOrder',
-      phase: 'after',
-      status: 503,
-      remaining: 1,
-    });
+    await failOnce('POST', '/fapi/v1/algoOrder', 'after', 503);
     const order = await adapterFor().placeOrder(keys, {
       symbol: 'SOLUSDT',
       side: 'BUY',
@@ -469,14 +442,7 @@ describe('conditional orders through /fapi/v1/algoOrder, in domain terms', () =>
 
   it('a 5xx before a conditional order was accepted says it was not placed', async () => {
     const keys = await account();
-    await admin('POST', '/faults', {
-      kind: 'error',
-      method: 'POST',
-      path: '/fapi/v1/algoOrder',
-      phase: 'before',
-      status: 502,
-      remaining: 1,
-    });
+    await failOnce('POST', '/fapi/v1/algoOrder', 'before', 502);
     const err = await adapterFor()
       .placeOrder(keys, {
         symbol: 'SOLUSDT',
