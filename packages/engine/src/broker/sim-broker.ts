@@ -222,15 +222,38 @@ export class SimBroker implements OrderPort {
   }
 
   /**
-   * Backtest fast path: runs the quiet bars from `from` (nothing pending, no funding due, no trigger or liquidation
-   * in the bar's range) up to `to`, writing their equity; returns the first bar that needs processBar.
+   * Backtest fast path: where a run of quiet bars from `from` (nothing pending, no funding due, no trigger or
+   * liquidation in the bar's range) must end at the latest: `from` itself when something is pending, else the next
+   * funding bar or `to`. Inside it a bar is quiet while its low stays above `quietDown` and its high below
+   * `quietUp`; such a bar changes nothing but `barsInPosition` (see `creditQuietBars`).
    */
-  skipQuiet(from: number, to: number, equity: EquityCurve): number {
+  quietEnd(from: number, to: number): number {
     if (this.inFlightOrders.length > 0 || Number.isNaN(this.nextFunding)) return from;
     if (this.dirty) this.recomputeBounds();
     if (this.trailingCount > 0) return from;
     // Stop before the next funding bar (found by binary search, not by reading every bar's time)
-    const end = Math.min(to, this.fundingBar(from));
+    return Math.min(to, this.fundingBar(from));
+  }
+
+  /** Below this low a bar may fire something (valid after `quietEnd`) */
+  get quietDown(): number {
+    return this.downMax;
+  }
+
+  /** Above this high a bar may fire something (valid after `quietEnd`) */
+  get quietUp(): number {
+    return this.upMin;
+  }
+
+  /** Accounts for `count` quiet bars run outside processBar */
+  creditQuietBars(count: number): void {
+    if (this.positionQty !== 0) this.barsInPosition += count;
+  }
+
+  /** Runs the quiet bars from `from` up to `to`, writing their equity; returns the first bar that needs processBar */
+  skipQuiet(from: number, to: number, equity: EquityCurve): number {
+    const end = this.quietEnd(from, to);
+    if (end <= from) return from;
     const qty = this.positionQty;
     if (qty === 0 && this.downMax === Number.NEGATIVE_INFINITY && this.upMin === Number.POSITIVE_INFINITY) {
       equity.recordConstant(from, end, this.walletBalance);
@@ -246,7 +269,7 @@ export class SimBroker implements OrderPort {
       qty,
       this.entryPrice,
     );
-    if (qty !== 0) this.barsInPosition += j - from;
+    this.creditQuietBars(j - from);
     return j;
   }
 

@@ -1,14 +1,17 @@
 import type { BarSeries } from '../../bars/bars';
+import type { OrderPort } from '../../broker/order-port';
 import type { Fill } from '../../broker/orders';
 import { Ema } from '../../indicators/average/ema/ema';
 import { strategyType } from '../../strategy/registry';
 import {
+  type FusedRun,
   INTERFACE_VERSION,
   type PrepareCache,
   type Strategy,
   type StrategyContext,
 } from '../../strategy/strategy';
 import { qtyForEquityFraction } from '../shared/position-sizing';
+import { emaCrossLoop } from './fused-loop';
 import { type EmaCrossParams, EmaCrossParamsSchema } from './params';
 
 /**
@@ -70,12 +73,11 @@ class EmaCross implements Strategy {
       down = prev >= 0 && diff < 0;
     }
     if (!up && !down) return;
-    this.act(ctx, up, down);
+    this.act(broker, ctx.close(0), up, down);
   }
 
-  private act(ctx: StrategyContext, up: boolean, down: boolean): void {
-    const broker = ctx.broker;
-    const c = ctx.close(0);
+  /** A crossing at a bar that closed at `c`: reverse, enter or exit (the same call from onBar and the fused loop) */
+  private act(broker: OrderPort, c: number, up: boolean, down: boolean): void {
     const pos = broker.positionQty;
     const side = this.p.side;
     const wantLong = up && side !== 'short';
@@ -117,6 +119,19 @@ class EmaCross implements Strategy {
     let p = this.crossPtr;
     while (p < at.length && (at[p] as number) <= index) p++;
     return p < at.length ? (at[p] as number) : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Without stop-loss and take-profit the strategy only sends market orders at crossings, so a history-free
+   * backtest can run as one fused loop: the EMAs, the broker's bar and the equity curve in a single pass.
+   */
+  runFused(run: FusedRun): boolean {
+    if (this.needsFills()) return false;
+    const { fast, slow, leverage } = this.p;
+    emaCrossLoop(run.broker, run.curve, run.bars, run.length, fast, slow, leverage, (c, up, down) =>
+      this.act(run.broker, c, up, down),
+    );
+    return true;
   }
 
   /** Fills only matter for placing or clearing the stop-loss and take-profit */
