@@ -62,6 +62,12 @@ export class StrategyRunner {
     return this.driver.strategy.idleUntil(i);
   }
 
+  /** History-free backtest: the strategy's own fused loop over every bar, if it has one (false: it has none) */
+  runFused(curve: EquityCurve, length: number): boolean {
+    if (this.broker.retainHistory) return false;
+    return this.driver.strategy.runFused({ broker: this.broker, curve, bars: this.series, length });
+  }
+
   /** Backtest mode: fill objects are only built for the history or for a strategy that reads them */
   skipFillObjectsUnlessNeeded(): void {
     if (!this.broker.retainHistory && !this.driver.strategy.needsFills()) this.broker.buildFills = false;
@@ -108,9 +114,11 @@ export function runBacktest(
   const broker = runner.broker;
   const close = bars.close;
   const curve = new EquityCurve(equity, config.initialBalance);
-  runner.prepare(options.prepareCache);
   runner.skipFillObjectsUnlessNeeded();
-  drive(runner, broker, curve, close, n);
+  if (!runner.runFused(curve, n)) {
+    runner.prepare(options.prepareCache);
+    drive(runner, broker, curve, close, n);
+  }
   return {
     metrics: computeMetrics({
       equity,

@@ -10,6 +10,8 @@ import type { OrderPort } from './order-port';
 import { type Fill, Order, type OrderRequest, type OrderView, type Trade } from './orders';
 
 const EMPTY_TAG = '';
+/** Why a reduce-only order that would not reduce expires (the one refusal that expires rather than rejects) */
+const REDUCE_ONLY_REFUSAL = 'reduce-only order would not reduce the position (-2022)';
 
 /**
  * A one-way USDⓈ-M futures account for one symbol, simulated bar by bar with no lookahead.
@@ -55,6 +57,14 @@ export class SimBroker implements OrderPort {
    * history turns it off for a strategy that ignores fills: freezing one cost more than the rest of its accounting.
    */
   buildFills = true;
+
+  // A market order queued as plain numbers by a fused backtest loop (see queueMarket): side +1/−1, 0 for none
+  private queuedSide = 0;
+  private queuedQty = 0;
+  private queuedTag = EMPTY_TAG;
+  // What the last execute() filled (fire() copies it onto the order)
+  private lastFillQty = 0;
+  private lastFillPrice = 0;
 
   /** Largest position notional the brackets allow at the current leverage (set with the leverage) */
   private maxNotional: number;
@@ -174,6 +184,23 @@ export class SimBroker implements OrderPort {
     return order;
   }
 
+  /**
+   * Fused backtest loops that keep no history: queues a market order as `submit({ type: 'market', side, quantity,
+   * tag })` would, filled at the next bar's open by the same rules, without the order object nobody would read
+   * (building one per signal was a large part of a round trip). One at a time; `cancelAll` drops it.
+   */
+  queueMarket(side: 'buy' | 'sell', quantity: number, tag: string): void {
+    if (this.retainHistory)
+      throw new EngineInputError('queueMarket is only for backtests that keep no history');
+    if (this.queuedSide !== 0) throw new EngineInputError('a queued market order is already waiting');
+    assertFinite(quantity, 'order quantity');
+    this.queuedSide = side === 'buy' ? 1 : -1;
+    this.queuedQty = this.roundQty(quantity);
+    this.queuedTag = tag;
+    // The id the order would have had, so later orders keep theirs
+    this.nextOrderId++;
+  }
+
   cancel(orderId: number): boolean {
     if (this.cancelIn(this.inFlightOrders, orderId) || this.cancelIn(this.openOrders, orderId)) {
       this.dirty = true;
@@ -193,6 +220,9 @@ export class SimBroker implements OrderPort {
   }
 
   cancelAll(): void {
+    this.queuedSide = 0;
+    // Nothing to cancel (a crossing strategy calls this on every signal): the cached bounds stay valid
+    if (this.inFlightOrders.length === 0 && this.openOrders.length === 0) return;
     while (this.inFlightOrders.length > 0) this.close(this.inFlightOrders, 0, 'canceled', '');
     while (this.openOrders.length > 0) this.close(this.openOrders, 0, 'canceled', '');
     this.dirty = true;
@@ -209,6 +239,7 @@ export class SimBroker implements OrderPort {
     this.time = t;
     if (
       this.inFlightOrders.length === 0 &&
+      this.queuedSide === 0 &&
       !this.dirty &&
       this.trailingCount === 0 &&
       t < this.nextFunding &&
@@ -222,15 +253,39 @@ export class SimBroker implements OrderPort {
   }
 
   /**
-   * Backtest fast path: runs the quiet bars from `from` (nothing pending, no funding due, no trigger or liquidation
-   * in the bar's range) up to `to`, writing their equity; returns the first bar that needs processBar.
+   * Backtest fast path: where a run of quiet bars from `from` (nothing pending, no funding due, no trigger or
+   * liquidation in the bar's range) must end at the latest: `from` itself when something is pending, else the next
+   * funding bar or `to`. Inside it a bar is quiet while its low stays above `quietDown` and its high below
+   * `quietUp`; such a bar changes nothing but `barsInPosition` (see `creditQuietBars`).
    */
-  skipQuiet(from: number, to: number, equity: EquityCurve): number {
-    if (this.inFlightOrders.length > 0 || Number.isNaN(this.nextFunding)) return from;
+  quietEnd(from: number, to: number): number {
+    if (this.inFlightOrders.length > 0 || this.queuedSide !== 0 || Number.isNaN(this.nextFunding))
+      return from;
     if (this.dirty) this.recomputeBounds();
     if (this.trailingCount > 0) return from;
     // Stop before the next funding bar (found by binary search, not by reading every bar's time)
-    const end = Math.min(to, this.fundingBar(from));
+    return Math.min(to, this.fundingBar(from));
+  }
+
+  /** Below this low a bar may fire something (valid after `quietEnd`) */
+  get quietDown(): number {
+    return this.downMax;
+  }
+
+  /** Above this high a bar may fire something (valid after `quietEnd`) */
+  get quietUp(): number {
+    return this.upMin;
+  }
+
+  /** Accounts for `count` quiet bars run outside processBar */
+  creditQuietBars(count: number): void {
+    if (this.positionQty !== 0) this.barsInPosition += count;
+  }
+
+  /** Runs the quiet bars from `from` up to `to`, writing their equity; returns the first bar that needs processBar */
+  skipQuiet(from: number, to: number, equity: EquityCurve): number {
+    const end = this.quietEnd(from, to);
+    if (end <= from) return from;
     const qty = this.positionQty;
     if (qty === 0 && this.downMax === Number.NEGATIVE_INFINITY && this.upMin === Number.POSITIVE_INFINITY) {
       equity.recordConstant(from, end, this.walletBalance);
@@ -246,7 +301,7 @@ export class SimBroker implements OrderPort {
       qty,
       this.entryPrice,
     );
-    if (qty !== 0) this.barsInPosition += j - from;
+    this.creditQuietBars(j - from);
     return j;
   }
 
@@ -287,6 +342,7 @@ export class SimBroker implements OrderPort {
     const c = bars.close[i] as number;
     if (this.time >= this.nextFunding || Number.isNaN(this.nextFunding)) this.settleFunding(o);
     if (this.inFlightOrders.length > 0) this.accept(o);
+    if (this.queuedSide !== 0) this.acceptQueued(o);
     if (this.dirty) this.recomputeBounds();
     if (this.openOrders.length > 0 || this.positionQty !== 0) {
       if (this.trailingCount > 0 || l <= this.downMax || h >= this.upMin) this.walk(o, h, l, c);
@@ -329,30 +385,21 @@ export class SimBroker implements OrderPort {
   }
 
   private accept(open: number): void {
-    const cfg = this.config;
     while (this.inFlightOrders.length > 0) {
       const order = this.inFlightOrders[0] as Order;
       const buy = order.side === 'buy';
-      if (!order.closePosition && order.quantity <= 0) {
-        this.close(this.inFlightOrders, 0, 'rejected', 'quantity is below the step size');
-        continue;
-      }
-      const ref = order.type === 'limit' ? order.price : open;
-      if (!order.reduceOnly && order.quantity * ref < cfg.minNotional) {
-        this.close(
-          this.inFlightOrders,
-          0,
-          'rejected',
-          `notional must be no smaller than ${cfg.minNotional} (-4164)`,
-        );
-        continue;
-      }
-      const wouldTrigger =
-        (order.type === 'stop-market' && (buy ? order.triggerPrice <= open : order.triggerPrice >= open)) ||
-        (order.type === 'take-profit-market' &&
-          (buy ? order.triggerPrice >= open : order.triggerPrice <= open));
-      if (wouldTrigger) {
-        this.close(this.inFlightOrders, 0, 'rejected', 'order would immediately trigger (-2021)');
+      const refusal = this.refusalAtAcceptance(
+        order.type,
+        buy,
+        order.quantity,
+        order.reduceOnly,
+        order.closePosition,
+        order.type === 'limit' ? order.price : open,
+        order.triggerPrice,
+        open,
+      );
+      if (refusal !== '') {
+        this.close(this.inFlightOrders, 0, 'rejected', refusal);
         continue;
       }
       this.inFlightOrders.shift();
@@ -371,6 +418,37 @@ export class SimBroker implements OrderPort {
         order.extreme = open;
       }
     }
+  }
+
+  /** The queued market order reaches the exchange: the same acceptance and fill as a submitted one */
+  private acceptQueued(open: number): void {
+    const dir = this.queuedSide;
+    this.queuedSide = 0;
+    const qty = this.queuedQty;
+    if (this.refusalAtAcceptance('market', dir > 0, qty, false, false, open, Number.NaN, open) !== '') return;
+    // A rejected or filled queued order leaves nothing behind (no history is kept)
+    this.execute(0, this.queuedTag, 'market', dir, qty, false, open, 'taker');
+  }
+
+  /** Why the exchange refuses an order when it arrives at a bar opening at `open` ('' if it accepts it) */
+  private refusalAtAcceptance(
+    type: Order['type'],
+    buy: boolean,
+    quantity: number,
+    reduceOnly: boolean,
+    closePosition: boolean,
+    ref: number,
+    trigger: number,
+    open: number,
+  ): string {
+    if (!closePosition && quantity <= 0) return 'quantity is below the step size';
+    if (!reduceOnly && quantity * ref < this.config.minNotional) {
+      return `notional must be no smaller than ${this.config.minNotional} (-4164)`;
+    }
+    const wouldTrigger =
+      (type === 'stop-market' && (buy ? trigger <= open : trigger >= open)) ||
+      (type === 'take-profit-market' && (buy ? trigger >= open : trigger <= open));
+    return wouldTrigger ? 'order would immediately trigger (-2021)' : '';
   }
 
   /** −1: fires when price falls to its level; +1: when it rises to it */
@@ -500,26 +578,56 @@ export class SimBroker implements OrderPort {
   }
 
   private fire(order: Order, price: number, liquidity: 'maker' | 'taker'): void {
-    const cfg = this.config;
-    const dir = order.side === 'buy' ? 1 : -1;
     const at = order.type === 'market' ? -1 : this.openOrders.indexOf(order);
+    const refusal = this.execute(
+      order.id,
+      order.tag,
+      order.type,
+      order.side === 'buy' ? 1 : -1,
+      order.closePosition ? Math.abs(this.positionQty) : order.quantity - order.filledQty,
+      order.reduceOnly,
+      price,
+      liquidity,
+    );
+    if (refusal === '') {
+      order.filledQty += this.lastFillQty;
+      order.avgFillPrice = this.lastFillPrice;
+      this.close(this.openOrders, at, 'filled', '', order);
+    } else {
+      this.close(
+        this.openOrders,
+        at,
+        refusal === REDUCE_ONLY_REFUSAL ? 'expired' : 'rejected',
+        refusal,
+        order,
+      );
+    }
+  }
+
+  /**
+   * Executes `qty` in direction `dir` at `price` (plus slippage for takers): the reduce-only, notional-cap and margin
+   * checks, then the fill. Returns '' when it filled (`lastFillQty`/`lastFillPrice` say how much and where), else why
+   * not (`REDUCE_ONLY_REFUSAL`: the order expires; anything else: it is rejected).
+   */
+  private execute(
+    orderId: number,
+    tag: string,
+    type: Order['type'],
+    dir: number,
+    requested: number,
+    reduceOnly: boolean,
+    price: number,
+    liquidity: 'maker' | 'taker',
+  ): string {
+    const cfg = this.config;
     const pos = this.positionQty;
-    let qty = order.closePosition ? Math.abs(pos) : order.quantity - order.filledQty;
-    if (order.reduceOnly) {
-      if (pos === 0 || Math.sign(pos) === dir) {
-        this.close(
-          this.openOrders,
-          at,
-          'expired',
-          'reduce-only order would not reduce the position (-2022)',
-          order,
-        );
-        return;
-      }
+    let qty = requested;
+    if (reduceOnly) {
+      if (pos === 0 || Math.sign(pos) === dir) return REDUCE_ONLY_REFUSAL;
       qty = Math.min(qty, Math.abs(pos));
     }
     let fillPrice = price;
-    if (liquidity === 'taker' && order.type !== 'limit' && (cfg.slippageBps > 0 || cfg.slippageImpact > 0)) {
+    if (liquidity === 'taker' && type !== 'limit' && (cfg.slippageBps > 0 || cfg.slippageImpact > 0)) {
       const volume = this.bars.volume[this.barIndex] as number;
       const impact = cfg.slippageImpact > 0 && volume > 0 ? (cfg.slippageImpact * qty) / volume : 0;
       fillPrice = this.priceRounder.round(
@@ -531,26 +639,17 @@ export class SimBroker implements OrderPort {
     if (increase > 0) {
       const sizeAfter = pos === 0 || Math.sign(pos) === dir ? Math.abs(pos) + qty : increase;
       if (sizeAfter * fillPrice > this.maxNotional) {
-        this.close(
-          this.openOrders,
-          at,
-          'rejected',
-          'position would exceed the maximum notional at this leverage (-2027)',
-          order,
-        );
-        return;
+        return 'position would exceed the maximum notional at this leverage (-2027)';
       }
       const rate = liquidity === 'maker' ? cfg.makerFee : cfg.takerFee;
       const required = (increase * fillPrice) / this.leverage + qty * fillPrice * rate;
-      if (required > this.available(fillPrice, qty - increase) + 1e-9) {
-        this.close(this.openOrders, at, 'rejected', 'margin is insufficient (-2019)', order);
-        return;
-      }
+      if (required > this.available(fillPrice, qty - increase) + 1e-9)
+        return 'margin is insufficient (-2019)';
     }
-    this.applyFill(order.id, order.tag, dir, qty, fillPrice, liquidity);
-    order.filledQty += qty;
-    order.avgFillPrice = fillPrice;
-    this.close(this.openOrders, at, 'filled', '', order);
+    this.applyFill(orderId, tag, dir, qty, fillPrice, liquidity);
+    this.lastFillQty = qty;
+    this.lastFillPrice = fillPrice;
+    return '';
   }
 
   /**

@@ -38,15 +38,18 @@ export class StepRounder {
   }
 
   round(value: number, mode: RoundMode = 'nearest'): number {
+    // Steps like 0.001 or 0.1 are one unit of a power of ten: dividing and multiplying by 1 are exact, so skipping
+    // them gives the same doubles for one division less (this runs several times per fill)
+    const units = this.units;
+    const ratio = units === 1 ? value * this.pow : (value * this.pow) / units;
     // A tiny epsilon keeps 2.9999999999 (meaning 3 steps) from rounding down to 2 steps
-    const ratio = (value * this.pow) / this.units;
     const count =
       mode === 'nearest'
         ? Math.round(ratio)
         : mode === 'down'
           ? Math.floor(ratio + 1e-9)
           : Math.ceil(ratio - 1e-9);
-    return (count * this.units) / this.pow;
+    return (units === 1 ? count : count * units) / this.pow;
   }
 }
 

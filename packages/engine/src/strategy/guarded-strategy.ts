@@ -1,7 +1,7 @@
 import type { BarSeries } from '../bars/bars';
 import type { Fill } from '../broker/orders';
 import { StrategyError } from '../errors';
-import type { PrepareCache, Strategy, StrategyContext } from './strategy';
+import type { FusedRun, PrepareCache, Strategy, StrategyContext } from './strategy';
 
 /**
  * Calls a strategy's hooks so that any throw becomes a StrategyError naming the strategy, hook and bar.
@@ -51,6 +51,17 @@ export class GuardedStrategy {
       return this.inner.needsFills() !== false;
     } catch (error) {
       throw new StrategyError(this.id, -1, 'needsFills', error);
+    }
+  }
+
+  /** Runs the strategy's own fused backtest loop if it has one for this configuration */
+  runFused(run: FusedRun): boolean {
+    if (this.inner.runFused === undefined) return false;
+    try {
+      return this.inner.runFused(run) === true;
+    } catch (error) {
+      if (error instanceof StrategyError) throw error;
+      throw new StrategyError(this.id, -1, 'runFused', error);
     }
   }
 

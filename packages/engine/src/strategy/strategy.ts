@@ -1,7 +1,9 @@
 import type { z } from 'zod';
+import type { EquityCurve } from '../backtest/equity-curve';
 import type { BarSeries } from '../bars/bars';
 import type { OrderPort } from '../broker/order-port';
 import type { Fill } from '../broker/orders';
+import type { SimBroker } from '../broker/sim-broker';
 
 /** Bumped when the strategy contract changes shape; the runner refuses other versions */
 export const INTERFACE_VERSION = 1 as const;
@@ -27,6 +29,14 @@ export interface StrategyContext {
 /** Batch columns shared by the runs of one sweep over the same bars, keyed by what they depend on */
 export type PrepareCache = Map<string, unknown>;
 
+/** What a fused backtest loop runs: every bar of `bars` up to `length` against `broker`, equity into `curve` */
+export interface FusedRun {
+  readonly broker: SimBroker;
+  readonly curve: EquityCurve;
+  readonly bars: BarSeries;
+  readonly length: number;
+}
+
 /** A running strategy: pure reactions to closed bars and fills, no clock or randomness of its own */
 export interface Strategy {
   /** Called once per closed bar, after that bar's fills were delivered */
@@ -50,6 +60,13 @@ export interface Strategy {
    * wakes the strategy. Default true.
    */
   needsFills?(): boolean;
+  /**
+   * Backtest only, history-free runs only (optional): runs the whole backtest loop itself and returns true, or
+   * returns false to take the generic loop. It must do per bar exactly what the generic loop does
+   * (`broker.processBar(i)`, the strategy's reaction, the equity record) so results are the same double for
+   * double; a fused loop can then compute its indicators in the same pass instead of a separate one.
+   */
+  runFused?(run: FusedRun): boolean;
 }
 
 /**

@@ -1,14 +1,18 @@
 import type { BarSeries } from '../../bars/bars';
+import type { OrderPort } from '../../broker/order-port';
 import type { Fill } from '../../broker/orders';
+import type { SimBroker } from '../../broker/sim-broker';
 import { Ema } from '../../indicators/average/ema/ema';
 import { strategyType } from '../../strategy/registry';
 import {
+  type FusedRun,
   INTERFACE_VERSION,
   type PrepareCache,
   type Strategy,
   type StrategyContext,
 } from '../../strategy/strategy';
 import { qtyForEquityFraction } from '../shared/position-sizing';
+import { emaCrossLoop } from './fused-loop';
 import { type EmaCrossParams, EmaCrossParamsSchema } from './params';
 
 /**
@@ -34,6 +38,8 @@ class EmaCross implements Strategy {
   private crossAt: Int32Array | null = null;
   private crossDir: Int8Array = new Int8Array(0);
   private crossPtr = 0;
+  /** Set while the fused loop runs: orders go to this broker's queue instead of becoming order objects */
+  private fusedBroker: SimBroker | null = null;
 
   constructor(private readonly p: EmaCrossParams) {
     this.fast = new Ema(p.fast);
@@ -70,12 +76,11 @@ class EmaCross implements Strategy {
       down = prev >= 0 && diff < 0;
     }
     if (!up && !down) return;
-    this.act(ctx, up, down);
+    this.act(broker, ctx.close(0), up, down);
   }
 
-  private act(ctx: StrategyContext, up: boolean, down: boolean): void {
-    const broker = ctx.broker;
-    const c = ctx.close(0);
+  /** A crossing at a bar that closed at `c`: reverse, enter or exit (the same call from onBar and the fused loop) */
+  private act(broker: OrderPort, c: number, up: boolean, down: boolean): void {
     const pos = broker.positionQty;
     const side = this.p.side;
     const wantLong = up && side !== 'short';
@@ -83,13 +88,15 @@ class EmaCross implements Strategy {
     if (pos === 0 && !wantLong && !wantShort) return;
     broker.cancelAll();
     const entry = wantLong || wantShort ? qtyForEquityFraction(broker, c, this.p.positionFraction) : 0;
-    if (up && pos < 0)
-      broker.submit({ side: 'buy', type: 'market', quantity: -pos + entry, tag: 'exit+entry' });
-    else if (down && pos > 0)
-      broker.submit({ side: 'sell', type: 'market', quantity: pos + entry, tag: 'exit+entry' });
-    else if (pos === 0 && entry > 0) {
-      broker.submit({ side: wantLong ? 'buy' : 'sell', type: 'market', quantity: entry, tag: 'entry' });
-    }
+    if (up && pos < 0) this.market(broker, 'buy', -pos + entry, 'exit+entry');
+    else if (down && pos > 0) this.market(broker, 'sell', pos + entry, 'exit+entry');
+    else if (pos === 0 && entry > 0) this.market(broker, wantLong ? 'buy' : 'sell', entry, 'entry');
+  }
+
+  /** A market order: submitted as usual, or queued as plain numbers inside the fused loop */
+  private market(broker: OrderPort, side: 'buy' | 'sell', quantity: number, tag: string): void {
+    if (this.fusedBroker !== null) this.fusedBroker.queueMarket(side, quantity, tag);
+    else broker.submit({ side, type: 'market', quantity, tag });
   }
 
   /**
@@ -117,6 +124,20 @@ class EmaCross implements Strategy {
     let p = this.crossPtr;
     while (p < at.length && (at[p] as number) <= index) p++;
     return p < at.length ? (at[p] as number) : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Without stop-loss and take-profit the strategy only sends market orders at crossings, so a history-free
+   * backtest can run as one fused loop: the EMAs, the broker's bar and the equity curve in a single pass.
+   */
+  runFused(run: FusedRun): boolean {
+    if (this.needsFills()) return false;
+    const { fast, slow, leverage } = this.p;
+    this.fusedBroker = run.broker;
+    emaCrossLoop(run.broker, run.curve, run.bars, run.length, fast, slow, leverage, (c, up, down) =>
+      this.act(run.broker, c, up, down),
+    );
+    return true;
   }
 
   /** Fills only matter for placing or clearing the stop-loss and take-profit */

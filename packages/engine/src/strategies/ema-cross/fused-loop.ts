@@ -1,0 +1,160 @@
+import type { EquityCurve } from '../../backtest/equity-curve';
+import type { BarSeries } from '../../bars/bars';
+import type { SimBroker } from '../../broker/sim-broker';
+
+// What the loop carries from bar to bar, in one Float64Array so the quiet-bar leaf function can take and give it
+// back without allocating: both EMAs, the previous fast − slow difference, the equity peak and the max drawdown
+const FAST = 0;
+const SLOW = 1;
+const PREV = 2;
+const PEAK = 3;
+const MAX_DRAWDOWN = 4;
+/** Set by `quietBars` when it stopped on a crossing (the bar before the index it returned) */
+const CROSSED = 5;
+
+/**
+ * The fused backtest loop of a crossing strategy without stops: per bar exactly what the generic loop does (the
+ * broker's bar, the strategy's reaction to a crossing, the equity record) with the EMAs of `findCrossings`
+ * (strategy.ts) computed in the same pass, so there is no separate pass over the closes.
+ *
+ * Bars where something may happen in the account (an order to fill, a funding time, a bar reaching the liquidation
+ * price) go through `broker.processBar`; the quiet bars between them run in `quietBars`, a small leaf function:
+ * in this big function the same loop spilled its running values to the stack and re-checked every array on every
+ * bar. Equality with the generic loop (every bar's equity, the account's totals) is tested.
+ */
+export function emaCrossLoop(
+  broker: SimBroker,
+  curve: EquityCurve,
+  bars: BarSeries,
+  n: number,
+  fp: number,
+  sp: number,
+  leverage: number,
+  act: (c: number, up: boolean, down: boolean) => void,
+): void {
+  const close = bars.close;
+  const values = curve.values;
+  const kf = 2 / (fp + 1);
+  const ks = 2 / (sp + 1);
+  const s = new Float64Array(6);
+  s[PEAK] = curve.peak;
+  s[MAX_DRAWDOWN] = curve.maxDrawdown;
+  // Warm-up, bar by bar: the seeds as findCrossings computes them; the strategy's first bar sets its leverage
+  let fe = 0;
+  let fs = 0;
+  let ss = 0;
+  const warm = Math.min(sp, n);
+  let i = 0;
+  for (; i < warm; i++) {
+    broker.processBar(i);
+    if (i === 0 && broker.leverage !== leverage) broker.setLeverage(leverage);
+    const v = close[i] as number;
+    if (i < fp - 1) fs += v;
+    else if (i === fp - 1) {
+      fs += v;
+      fe = fs / fp;
+    } else fe = (v - fe) * kf + fe;
+    ss += v;
+    recordEquity(s, values, i, broker.walletBalance + broker.positionQty * (v - broker.entryPrice));
+  }
+  s[FAST] = fe;
+  s[SLOW] = ss / sp;
+  s[PREV] = fe - ss / sp;
+  while (i < n) {
+    // A bar where something may happen: the broker runs it in full, then the strategy sees its close
+    broker.processBar(i);
+    const v = close[i] as number;
+    const fast = s[FAST] as number;
+    const slow = s[SLOW] as number;
+    const f = (v - fast) * kf + fast;
+    const sl = (v - slow) * ks + slow;
+    const diff = f - sl;
+    const prev = s[PREV] as number;
+    s[FAST] = f;
+    s[SLOW] = sl;
+    s[PREV] = diff;
+    if ((prev <= 0 && diff > 0) || (prev >= 0 && diff < 0)) act(v, diff > 0, diff < 0);
+    recordEquity(s, values, i, broker.walletBalance + broker.positionQty * (v - broker.entryPrice));
+    i++;
+    // Quiet bars up to the next event: the account is constant, only the EMAs and the equity move
+    const end = broker.quietEnd(i, n);
+    if (end <= i) continue;
+    const down = broker.quietDown;
+    const up = broker.quietUp;
+    // A one-sided bound (a position's liquidation price, nothing else resting) needs one range column only
+    const below = down === Number.NEGATIVE_INFINITY ? bars.high : bars.low;
+    const above = up === Number.POSITIVE_INFINITY ? below : bars.high;
+    const j = quietBars(s, close, below, above, values, i, end, down, up, kf, ks, broker);
+    broker.creditQuietBars(j - i);
+    i = j;
+    if (s[CROSSED] === 1) {
+      // The crossing bar's order goes out with it; the next bar is an event bar
+      const diff = s[PREV] as number;
+      act(close[i - 1] as number, diff > 0, diff < 0);
+    }
+  }
+  curve.peak = s[PEAK] as number;
+  curve.maxDrawdown = s[MAX_DRAWDOWN] as number;
+}
+
+/** Equity of bar i with the drawdown step of EquityCurve.record */
+function recordEquity(s: Float64Array, values: Float64Array, i: number, e: number): void {
+  values[i] = e;
+  const peak = Math.max(s[PEAK] as number, e);
+  s[PEAK] = peak;
+  s[MAX_DRAWDOWN] = Math.max(s[MAX_DRAWDOWN] as number, (peak - e) / peak);
+}
+
+/**
+ * Quiet bars from `from` up to `end`: stops at the first bar whose range reaches a bound (returns its index) or
+ * after the first crossing (returns the index after it, `s[CROSSED]` = 1). A leaf function with its state in locals.
+ */
+function quietBars(
+  s: Float64Array,
+  close: Float64Array,
+  below: Float64Array,
+  above: Float64Array,
+  values: Float64Array,
+  from: number,
+  end: number,
+  down: number,
+  up: number,
+  kf: number,
+  ks: number,
+  broker: SimBroker,
+): number {
+  const wallet = broker.walletBalance;
+  const qty = broker.positionQty;
+  const entry = broker.entryPrice;
+  let fe = s[FAST] as number;
+  let se = s[SLOW] as number;
+  let prev = s[PREV] as number;
+  let peak = s[PEAK] as number;
+  let maxDrawdown = s[MAX_DRAWDOWN] as number;
+  let crossed = 0;
+  let j = from;
+  while (j < end && (below[j] as number) > down && (above[j] as number) < up) {
+    const v = close[j] as number;
+    fe = (v - fe) * kf + fe;
+    se = (v - se) * ks + se;
+    const diff = fe - se;
+    const e = wallet + qty * (v - entry);
+    values[j] = e;
+    peak = Math.max(peak, e);
+    maxDrawdown = Math.max(maxDrawdown, (peak - e) / peak);
+    j++;
+    const cross = (prev <= 0 && diff > 0) || (prev >= 0 && diff < 0);
+    prev = diff;
+    if (cross) {
+      crossed = 1;
+      break;
+    }
+  }
+  s[FAST] = fe;
+  s[SLOW] = se;
+  s[PREV] = prev;
+  s[PEAK] = peak;
+  s[MAX_DRAWDOWN] = maxDrawdown;
+  s[CROSSED] = crossed;
+  return j;
+}
