@@ -664,7 +664,9 @@ export class SimBroker implements OrderPort {
     if (this.config.marginMode === 'isolated') {
       return this.walletBalance + realized - (this.isolatedWallet * (size - closing)) / size;
     }
-    return this.walletBalance + pos * (price - this.entryPrice) - ((size - closing) * price) / this.leverage;
+    const upnl = this.walletBalance + pos * (price - this.entryPrice);
+    // Closing all of it (a reversal) leaves no margin held: the same value without the division
+    return closing === size ? upnl : upnl - ((size - closing) * price) / this.leverage;
   }
 
   private applyFill(
@@ -702,7 +704,8 @@ export class SimBroker implements OrderPort {
       this.tExitValue += closeQty * price;
       this.tExitQty += closeQty;
       this.tFees += (fee * closeQty) / qty;
-      const left = this.qtyRounder.round(size - closeQty);
+      // A full close (every reversal) leaves exactly 0: no rounding (a division) needed
+      const left = closeQty === size ? 0 : this.qtyRounder.round(size - closeQty);
       if (isolated) this.isolatedWallet = left === 0 ? 0 : (this.isolatedWallet * left) / size;
       // Never -0: a flat short must compare and serialise as 0
       this.positionQty = left === 0 ? 0 : Math.sign(pos) * left;
