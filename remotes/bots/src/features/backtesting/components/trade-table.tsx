@@ -1,7 +1,7 @@
 import type { BacktestTrade } from '@kestrel/contracts';
 import { Button } from '@kestrel/ui';
 import { memo, useMemo, useState } from 'react';
-import { figureClassName, toneClassName } from '../../../components/form-field';
+import { figureClassName, toneClassName } from '../../../components/figures';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { formatDateTime, formatMoney, formatPrice, toneOf } from '../lib/format';
 import {
