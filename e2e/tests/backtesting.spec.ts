@@ -159,6 +159,84 @@ test.describe('backtesting page (bots remote)', () => {
     ).toHaveCount(1);
     await expect(comparison).toBeHidden();
   });
+
+  test('Cancel stops a long run: the page says so, the bar stops, the run is listed canceled, and a new run starts', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    await signUp(page);
+    await page.goto('/backtesting');
+    const form = page.getByRole('form', { name: 'New backtest' });
+    const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+    // 1m bars over most of the simulator's 90 days of history: ~125 000 bars, over 80 pages of klines to download
+    // before the engine even starts, far more than the test needs to press Cancel. No other test asks for 1m bars, so
+    // none is in the server's kline cache; a retry takes 3m bars, as a first try that failed before its Cancel leaves
+    // the whole 1m range cached (its run then jumps straight to 90 %)
+    const interval = testInfo.retry === 0 ? '1m' : '3m';
+    await form.getByLabel('Interval').selectOption(interval);
+    await form.getByLabel('Start date').fill(isoDate(today - 88 * DAY_MS));
+    await form.getByLabel('End date').fill(isoDate(today - DAY_MS));
+    await form.getByRole('button', { name: 'Run backtest' }).click();
+    await expect(page).toHaveURL(/[?&]run=[0-9a-f-]{36}/);
+    const canceledRunUrl = page.url();
+
+    // Every status the run's row in the past runs shows, recorded in the page so a brief one cannot slip past
+    await page.evaluate((name) => {
+      const seen: string[] = [];
+      (window as unknown as { rowStatuses: string[] }).rowStatuses = seen;
+      new MutationObserver(() => {
+        const row = [...document.querySelectorAll('table[aria-label="Past runs"] tbody tr')].find((r) =>
+          r.textContent?.includes(`BTCUSDT ${name}`),
+        );
+        const status = row?.querySelectorAll('td')[2]?.textContent?.trim();
+        if (status && seen[seen.length - 1] !== status) seen.push(status);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, interval);
+
+    // Downloading (1 to 89 %): the run is really working, not waiting in the server's queue behind another test's run
+    const bar = page.getByRole('progressbar', { name: 'Backtest progress' });
+    await expect(bar).toHaveAttribute('aria-valuetext', /^Running, ([1-9]|[1-8]\d)%$/, { timeout: 60_000 });
+    await expect(form.getByRole('button', { name: 'Running…' })).toBeDisabled();
+    const canceled = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && /\/api\/v1\/backtests\/[^/]+\/cancel$/.test(r.url()),
+    );
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    // The server's answer: stopped during the download
+    const { data: atCancel } = (await (await canceled).json()) as {
+      data: { status: string; progress: number };
+    };
+    expect(atCancel.status).toBe('canceled');
+    expect(atCancel.progress).toBeLessThan(0.9);
+
+    // What the trader sees: the bar is gone, the run says why it stopped, its row reads Canceled (no percentage)
+    await expect(page.getByRole('alert')).toHaveText('Canceled: Canceled by the user');
+    await expect(bar).toBeHidden();
+    const past = page.getByRole('table', { name: 'Past runs' });
+    const canceledRow = past.getByRole('row', { name: `EMA crossover · BTCUSDT ${interval}` });
+    await expect(canceledRow.getByText(/^Canceled$/)).toBeVisible();
+    await expect(canceledRow.getByRole('checkbox')).toBeDisabled();
+
+    // A new run starts and completes: the server's queue (one run at a time) is free again
+    await form.getByLabel('Interval').selectOption('1h');
+    await form.getByLabel('Start date').fill(isoDate(today - 3 * DAY_MS));
+    await form.getByRole('button', { name: 'Run backtest' }).click();
+    await expect.poll(() => page.url()).not.toBe(canceledRunUrl);
+    const results = page.getByRole('region', { name: /^Results: EMA crossover · BTCUSDT 1h/ });
+    await expect(results).toBeVisible({ timeout: 60_000 });
+    await expect(past.getByRole('row', { name: /EMA crossover · BTCUSDT 1h/ })).toContainText('Completed');
+
+    // Long after the cancel, the canceled run has not moved on: still Canceled, and no bar when it is opened again
+    await expect(canceledRow.getByText(/^Canceled$/)).toBeVisible();
+    await canceledRow.getByRole('button', { name: `View EMA crossover · BTCUSDT ${interval}` }).click();
+    await expect(page).toHaveURL(canceledRunUrl);
+    await expect(page.getByRole('alert')).toHaveText('Canceled: Canceled by the user');
+    await expect(bar).toBeHidden();
+    const statuses = await page.evaluate(() => (window as unknown as { rowStatuses: string[] }).rowStatuses);
+    expect(statuses.some((text) => /^Running \d+%$/.test(text))).toBe(true);
+    // Once canceled, never running again: no late progress push brought the bar or a percentage back
+    expect(statuses.slice(statuses.indexOf('Canceled'))).toEqual(['Canceled']);
+  });
+
   test('with the live socket down, the page polls the run through to its results', async ({ page }) => {
     test.setTimeout(120_000);
     // Every live socket the page opens is refused: progress can only come from polling the run

@@ -7,6 +7,7 @@ import './styles/ui.css';
 export { Badge, type BadgeProps, badgeVariants } from './components/badge';
 export { Button, type ButtonProps, buttonVariants } from './components/button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
+export { FormField, type FormFieldControlProps, type FormFieldProps } from './components/form-field';
 export { Input } from './components/input';
 export { RemoteFallback, type RemoteFallbackProps } from './components/remote-fallback';
 export { Spinner, type SpinnerProps } from './components/spinner';

@@ -8,8 +8,8 @@ import {
   SignupRequestSchema,
 } from '@kestrel/contracts';
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
-import { Button, Input } from '@kestrel/ui';
-import { useId, useState } from 'react';
+import { Button, FormField, Input } from '@kestrel/ui';
+import { useState } from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 
 type TextFieldProps = React.ComponentProps<'input'> & {
@@ -18,33 +18,12 @@ type TextFieldProps = React.ComponentProps<'input'> & {
   error?: FieldError | undefined;
 };
 
-/** Label, input, stated rule and error, wired for screen readers (aria-describedby, aria-invalid, live error) */
+/** A text input in ui's FormField: label, stated rule and announced error, wired for screen readers */
 function TextField({ label, hint, error, ...input }: TextFieldProps) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
   return (
-    <div className="sh:flex sh:flex-col sh:gap-1.5">
-      <label htmlFor={id} className="sh:text-sm sh:font-medium">
-        {label}
-      </label>
-      <Input
-        id={id}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        aria-invalid={Boolean(error)}
-        {...input}
-      />
-      {hint && (
-        <p id={hintId} className="sh:text-xs sh:text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      {error?.message && (
-        <p id={errorId} role="alert" className="sh:text-xs sh:text-destructive">
-          {error.message}
-        </p>
-      )}
-    </div>
+    <FormField label={label} hint={hint} error={error?.message}>
+      {(control) => <Input {...control} {...input} />}
+    </FormField>
   );
 }
 

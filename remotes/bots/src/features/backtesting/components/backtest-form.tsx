@@ -1,9 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input } from '@kestrel/ui';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  FormField,
+  Input,
+} from '@kestrel/ui';
 import { type ComponentProps, type ReactNode, useMemo } from 'react';
 import { type FieldError, FormProvider, useForm } from 'react-hook-form';
-import { FormField, selectClassName } from '../../../components/form-field';
+import { denseField, selectClassName } from '../../../components/form-controls';
 import {
   type BacktestFormValues,
   backtestFormSchema,
@@ -92,7 +101,12 @@ export function BacktestForm({
             className="bt:flex bt:flex-col bt:gap-6"
           >
             <Fieldset legend="Strategy">
-              <FormField label="Strategy" hint={strategy?.description} error={message(errors.strategy)}>
+              <FormField
+                {...denseField}
+                label="Strategy"
+                hint={strategy?.description}
+                error={message(errors.strategy)}
+              >
                 {(control) => (
                   <select
                     className={selectClassName}
@@ -124,7 +138,7 @@ export function BacktestForm({
 
             <Fieldset legend="Market and range">
               <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2 bt:lg:grid-cols-4">
-                <FormField label="Symbol" error={message(errors.symbol)}>
+                <FormField {...denseField} label="Symbol" error={message(errors.symbol)}>
                   {(control) => (
                     <Input
                       autoCapitalize="characters"
@@ -136,7 +150,7 @@ export function BacktestForm({
                     />
                   )}
                 </FormField>
-                <FormField label="Interval" error={message(errors.interval)}>
+                <FormField {...denseField} label="Interval" error={message(errors.interval)}>
                   {(control) => (
                     <select
                       className={selectClassName}
@@ -152,10 +166,20 @@ export function BacktestForm({
                     </select>
                   )}
                 </FormField>
-                <FormField label="Start date" hint="UTC, from 00:00" error={message(errors.startDate)}>
+                <FormField
+                  {...denseField}
+                  label="Start date"
+                  hint="UTC, from 00:00"
+                  error={message(errors.startDate)}
+                >
                   {(control) => <Input type="date" {...control} {...register('startDate')} />}
                 </FormField>
-                <FormField label="End date" hint="UTC, through 23:59" error={message(errors.endDate)}>
+                <FormField
+                  {...denseField}
+                  label="End date"
+                  hint="UTC, through 23:59"
+                  error={message(errors.endDate)}
+                >
                   {(control) => <Input type="date" {...control} {...register('endDate')} />}
                 </FormField>
               </div>
@@ -163,7 +187,11 @@ export function BacktestForm({
 
             <Fieldset legend="Account and costs">
               <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2 bt:lg:grid-cols-3">
-                <FormField label="Initial balance (USDT)" error={message(errors.costs?.initialBalance)}>
+                <FormField
+                  {...denseField}
+                  label="Initial balance (USDT)"
+                  error={message(errors.costs?.initialBalance)}
+                >
                   {(control) => (
                     <DecimalInput
                       {...control}
@@ -171,7 +199,7 @@ export function BacktestForm({
                     />
                   )}
                 </FormField>
-                <FormField label="Margin mode" error={message(errors.costs?.marginMode)}>
+                <FormField {...denseField} label="Margin mode" error={message(errors.costs?.marginMode)}>
                   {(control) => (
                     <select
                       className={selectClassName}
@@ -185,6 +213,7 @@ export function BacktestForm({
                   )}
                 </FormField>
                 <FormField
+                  {...denseField}
                   label="Slippage (bp)"
                   hint="1 bp = 0.01 %"
                   error={message(errors.costs?.slippageBps)}
@@ -193,12 +222,12 @@ export function BacktestForm({
                     <DecimalInput {...control} {...register('costs.slippageBps', { valueAsNumber: true })} />
                   )}
                 </FormField>
-                <FormField label="Maker fee (%)" error={message(errors.costs?.makerFeePct)}>
+                <FormField {...denseField} label="Maker fee (%)" error={message(errors.costs?.makerFeePct)}>
                   {(control) => (
                     <DecimalInput {...control} {...register('costs.makerFeePct', { valueAsNumber: true })} />
                   )}
                 </FormField>
-                <FormField label="Taker fee (%)" error={message(errors.costs?.takerFeePct)}>
+                <FormField {...denseField} label="Taker fee (%)" error={message(errors.costs?.takerFeePct)}>
                   {(control) => (
                     <DecimalInput {...control} {...register('costs.takerFeePct', { valueAsNumber: true })} />
                   )}

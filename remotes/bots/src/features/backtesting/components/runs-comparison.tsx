@@ -10,7 +10,7 @@ import {
   Spinner,
 } from '@kestrel/ui';
 import { useState } from 'react';
-import { figureClassName, toneClassName } from '../../../components/form-field';
+import { figureClassName, toneClassName } from '../../../components/figures';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { compareRuns, isComparable, selectedRuns, toggleRun } from '../lib/comparison';
 import { formatDate, formatInteger, formatPercent, formatRatio, toneOf } from '../lib/format';

@@ -135,6 +135,25 @@ describe('backtest pushes on the live socket', () => {
     });
   });
 
+  it('never bring a stopped run back to running (a late progress push after Cancel)', async () => {
+    const { push, queryClient } = await setup();
+    push({ backtestId: 'run-1', status: 'canceled', progress: 0.2, time: 5, error: 'Canceled by the user' });
+    push({ backtestId: 'run-1', status: 'running', progress: 0.21, time: 5 });
+    // A marker sent after both: once it is applied, the late progress push has been seen (pushes arrive in order)
+    push({ backtestId: 'run-0', status: 'failed', progress: 0.5, time: 6 });
+    await waitFor(() =>
+      expect(queryClient.getQueryData<BacktestSummary[]>(backtestKeys.list())?.[1]?.progress).toBe(0.5),
+    );
+    expect(queryClient.getQueryData<BacktestDetail>(backtestKeys.detail('run-1'))).toMatchObject({
+      status: 'canceled',
+      progress: 0.2,
+    });
+    expect(queryClient.getQueryData<BacktestSummary[]>(backtestKeys.list())?.[0]).toMatchObject({
+      status: 'canceled',
+      progress: 0.2,
+    });
+  });
+
   it('ignore malformed pushes', async () => {
     const { push, queryClient } = await setup();
     push({ backtestId: 'run-1', status: 'exploded', progress: 0.9, time: 3 });

@@ -9,11 +9,19 @@ import { isActive } from '../api/get-backtest';
  * Applies `notifications/backtest` pushes: progress and status go straight into the cached run and list row (the
  * bar moves without a request); when a run stops, its detail and the list are fetched again for the results.
  */
+/**
+ * A stopped run never runs again: a progress push the server sent just before it stopped the run can arrive after
+ * the stop (the download finishing its page while Cancel is handled), and must not bring the bar back
+ */
+function revives(run: BacktestSummary, notice: BacktestNotice): boolean {
+  return !isActive(run.status) && isActive(notice.status);
+}
+
 export function useBacktestNotices(): void {
   const queryClient = useQueryClient();
   useLiveEvent('backtest', (notice: BacktestNotice) => {
     const patch = <T extends BacktestSummary>(run: T): T =>
-      run.id === notice.backtestId
+      run.id === notice.backtestId && !revives(run, notice)
         ? { ...run, status: notice.status, progress: notice.progress, error: notice.error ?? run.error }
         : run;
     queryClient.setQueryData<BacktestDetail>(backtestKeys.detail(notice.backtestId), (run) =>

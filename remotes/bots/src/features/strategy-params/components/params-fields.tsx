@@ -1,6 +1,6 @@
-import { Input } from '@kestrel/ui';
+import { FormField, Input } from '@kestrel/ui';
 import { type FieldErrors, useFormContext } from 'react-hook-form';
-import { FormField, selectClassName, textareaClassName } from '../../../components/form-field';
+import { denseField, selectClassName, textareaClassName } from '../../../components/form-controls';
 import type { ParamField } from '../lib/params-schema';
 
 type ParamsForm = { params: Record<string, unknown> };
@@ -45,6 +45,7 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
         }
         return (
           <FormField
+            {...denseField}
             key={field.key}
             label={field.label}
             hint={rangeHint(field)}

@@ -1,43 +1,28 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CredentialsFormSchema, type CredentialsFormValues } from '@kestrel/contracts';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
-import { Button, Input } from '@kestrel/ui';
+import { Button, FormField, Input } from '@kestrel/ui';
 import { useEffect, useId, useState } from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 
-type FieldProps = React.ComponentProps<'input'> & {
+type KeyFieldProps = React.ComponentProps<'input'> & {
   label: string;
   error?: FieldError | undefined;
   /** Beside the input, inside the same row (the secret's show/hide toggle) */
   addon?: React.ReactNode;
 };
 
-/** Label, input and error wired for screen readers: the error is announced and described by the input */
-function Field({ label, error, addon, ...input }: FieldProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
+/** A key's input in ui's FormField (label, announced error), with room for a button beside it */
+function KeyField({ label, error, addon, ...input }: KeyFieldProps) {
   return (
-    <div className="xc:flex xc:flex-col xc:gap-1.5">
-      <label htmlFor={id} className="xc:text-sm xc:font-medium">
-        {label}
-      </label>
-      <div className="xc:flex xc:gap-2">
-        <Input
-          id={id}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? errorId : undefined}
-          autoComplete="off"
-          spellCheck={false}
-          {...input}
-        />
-        {addon}
-      </div>
-      {error?.message && (
-        <p id={errorId} role="alert" className="xc:text-xs xc:text-destructive">
-          {error.message}
-        </p>
+    <FormField label={label} error={error?.message}>
+      {(control) => (
+        <div className="xc:flex xc:gap-2">
+          <Input autoComplete="off" spellCheck={false} {...control} {...input} />
+          {addon}
+        </div>
       )}
-    </div>
+    </FormField>
   );
 }
 
@@ -91,14 +76,14 @@ export function BinanceCredentialsForm({ onCancel, onConnected, onFailed }: Bina
         <strong className="xc:font-mono">{serverHost(runtime.config.apiBaseUrl)}</strong> (the Kestrel server
         that calls Binance) to the key's API IP whitelist. Leave withdrawals disabled: such keys are refused.
       </p>
-      <Field
+      <KeyField
         label="API Key"
         type="text"
         placeholder="Your 64-character API key"
         error={errors.apiKey}
         {...form.register('apiKey')}
       />
-      <Field
+      <KeyField
         label="Secret Key"
         type={showSecret ? 'text' : 'password'}
         placeholder="Your 64-character secret key"
