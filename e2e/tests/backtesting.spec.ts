@@ -105,6 +105,39 @@ test.describe('backtesting page (bots remote)', () => {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
+  test('runs on weekly bars, and says when a range holds no closed monthly bar', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signUp(page);
+    await page.goto('/backtesting');
+    const form = page.getByRole('form', { name: 'New backtest' });
+    const now = new Date();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+
+    // This month's bar is still open: the form says so under End date, before asking the server
+    await form.getByLabel('Interval').selectOption('1M');
+    await form.getByLabel('Start date').fill(isoDate(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
+    await form.getByLabel('End date').fill(isoDate(today));
+    await form.getByRole('button', { name: 'Run backtest' }).click();
+    await expect(
+      form.getByText('This range holds no closed 1M bar: widen it or pick a shorter interval'),
+    ).toBeVisible();
+    await expect(page).not.toHaveURL(/[?&]run=/);
+
+    // Ten weeks of 1w bars, each opening on a Monday, from the simulator through the server's kline cache
+    await form.getByLabel('Interval').selectOption('1w');
+    await form.getByLabel('Start date').fill(isoDate(today - 70 * DAY_MS));
+    await form.getByLabel('End date').fill(isoDate(today - DAY_MS));
+    await form.getByLabel('Fast').fill('2');
+    await form.getByLabel('Slow').fill('4');
+    await form.getByRole('button', { name: 'Run backtest' }).click();
+    await expect(page).toHaveURL(/[?&]run=[0-9a-f-]{36}/);
+    const results = page.getByRole('region', { name: /^Results: EMA crossover · BTCUSDT 1w/ });
+    await expect(results).toBeVisible({ timeout: 90_000 });
+    await expect(results.getByRole('definition').first()).toHaveText(/^[+-]?\d+\.\d{2}%$/);
+    await expect(results.locator('[data-chart="candles"] canvas').first()).toBeVisible();
+    await expect(results.getByText('BTCUSDT · 1w candles with entries and exits')).toBeVisible();
+  });
+
   test("the server's refusal shows under the form, and two runs compare side by side", async ({ page }) => {
     test.setTimeout(120_000);
     await signUp(page);

@@ -7,7 +7,16 @@ export { computeMetrics, tradeStats } from './backtest/metrics';
 export type { BacktestOptions, BacktestResult, LiveStep, RunSettings } from './backtest/runner';
 export { LiveSession, resolveBrokerConfig, runBacktest, StrategyRunner } from './backtest/runner';
 export type { KlineRow, SyntheticBarsOptions } from './bars/bars';
-export { BarSeries, barsFromKlines, generateBars, intervalToMs } from './bars/bars';
+export { BarSeries, barsFromKlines, generateBars } from './bars/bars';
+export {
+  barOpenAtOrAfter,
+  barOpenTime,
+  countBars,
+  intervalToMs,
+  isCalendarInterval,
+  MONTH_NOMINAL_MS,
+  nextBarOpenTime,
+} from './bars/intervals';
 export type { BrokerConfig, BrokerSettingsInput, FundingRates } from './broker/config';
 export { BrokerSettingsSchema, brokerConfig } from './broker/config';
 export type { OrderPort } from './broker/order-port';

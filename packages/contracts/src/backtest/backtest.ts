@@ -17,8 +17,11 @@ export const BACKTEST_MAX_CANDLES = 5_000;
 /** At most this many trades are kept in a run's detail (the metrics count all of them) */
 export const BACKTEST_MAX_TRADES = 10_000;
 
-/** Intervals a backtest runs on (the engine's fixed-length bars: up to 1d; 3d, 1w and 1M are not offered) */
-export const BACKTEST_INTERVALS = KLINE_INTERVALS.slice(0, KLINE_INTERVALS.indexOf('1d') + 1);
+/**
+ * Intervals a backtest runs on: every Binance kline interval, 1m to 1M (3d bars open on multiples of 3 days since
+ * the epoch, 1w on Mondays, 1M on the 1st of each month: the engine's `barOpenTime` and `countBars` know how)
+ */
+export const BACKTEST_INTERVALS = KLINE_INTERVALS;
 
 export const BACKTEST_STATUSES = ['queued', 'running', 'completed', 'failed', 'canceled'] as const;
 export const BacktestStatusSchema = z.enum(BACKTEST_STATUSES);
@@ -97,9 +100,7 @@ export const BacktestRequestSchema = z
     /** Strategy parameters; the server validates them with the strategy's schema and fills defaults */
     params: z.record(z.string(), z.unknown(), { error: 'params must be an object' }).default({}),
     symbol: SymbolSchema,
-    interval: KlineIntervalSchema.refine((i) => BACKTEST_INTERVALS.includes(i), {
-      error: `interval must be one of ${BACKTEST_INTERVALS.join(', ')} for a backtest`,
-    }),
+    interval: KlineIntervalSchema,
     /** Open time of the first bar, ms */
     startTime: timeMs('startTime'),
     /** End of the range (exclusive), ms; must be after startTime, at most BACKTEST_MAX_BARS bars later */

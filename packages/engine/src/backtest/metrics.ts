@@ -11,7 +11,10 @@ export interface Metrics {
   annualisedReturn: number;
   /** Largest peak-to-trough equity fall, as a fraction of the peak */
   maxDrawdown: number;
-  /** Annualised, from daily returns (per-bar returns when the run is shorter than two days), risk-free rate 0 */
+  /**
+   * Annualised, from daily returns (per-bar returns when the run is shorter than two days or the bars are a day or
+   * longer: 3d, 1w, 1M bars give 365/3, 365/7 and 12 periods a year), risk-free rate 0
+   */
   sharpe: number;
   sortino: number;
   /** Annualised return / max drawdown */
@@ -32,6 +35,7 @@ export interface MetricsInput {
   equity: Float64Array;
   /** Number of bars of `equity` that were filled */
   length: number;
+  /** Bar length; 1M bars pass the nominal month (`intervalToMs('1M')`, a twelfth of 365 days): 12 bars = 1 year */
   intervalMs: number;
   initialBalance: number;
   /** The curve's maximum drawdown when it was tracked while writing it (EquityCurve); scanned from `equity` if absent */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BarSeries, barsFromKlines, generateBars, intervalToMs, type KlineRow } from './bars';
+import { BarSeries, barsFromKlines, generateBars, type KlineRow } from './bars';
+import { intervalToMs } from './intervals';
 
 describe('bars', () => {
   it('loads Binance kline rows (prices as strings) into columns', () => {

@@ -1,6 +1,7 @@
 import { assertFinite, EngineInputError } from '../errors';
 import { StepRounder } from '../math/rounding';
 import { createRandom } from '../random/prng';
+import { intervalToMs } from './intervals';
 
 /**
  * Columnar OHLCV bars: one Float64Array per field, so the hot loop reads contiguous numbers and never allocates.
@@ -18,7 +19,7 @@ export class BarSeries {
   volume: Float64Array;
 
   constructor(
-    /** Bar length in milliseconds (60_000 for 1m) */
+    /** Bar length in milliseconds (60_000 for 1m; for 1M bars, which vary, the nominal month of `intervalToMs`) */
     readonly intervalMs: number,
     capacity = 1024,
   ) {
@@ -94,32 +95,6 @@ export class BarSeries {
 
 /** One row of Binance `GET /fapi/v1/klines`: `[openTime,"o","h","l","c","vol",closeTime,…]` */
 export type KlineRow = readonly [number, string, string, string, string, string, ...unknown[]];
-
-const INTERVALS: Record<string, number> = {
-  '1m': 60_000,
-  '3m': 180_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '30m': 1_800_000,
-  '1h': 3_600_000,
-  '2h': 7_200_000,
-  '4h': 14_400_000,
-  '6h': 21_600_000,
-  '8h': 28_800_000,
-  '12h': 43_200_000,
-  '1d': 86_400_000,
-};
-
-/** Milliseconds of a Binance interval name ('1m', '4h', '1d'…) */
-export function intervalToMs(interval: string): number {
-  const ms = INTERVALS[interval];
-  if (ms === undefined) {
-    throw new EngineInputError(
-      `interval must be one of ${Object.keys(INTERVALS).join(', ')}, got "${interval}"`,
-    );
-  }
-  return ms;
-}
 
 /** Loads Binance kline rows (strings for prices, as the exchange sends them) into a columnar series */
 export function barsFromKlines(rows: readonly KlineRow[], interval: string): BarSeries {

@@ -355,6 +355,11 @@ export class SimBroker implements OrderPort {
     return this.equityAt(price);
   }
 
+  /**
+   * Settles every funding time up to this bar's open, at the open price, with the position held then. On bars longer
+   * than the funding period (1d and up) the times inside a bar all settle at the next bar's open, each at its own
+   * rate: a month of 1M holds ~90. A position closed inside the bar pays none of them; one opened inside it pays all.
+   */
   private settleFunding(open: number): void {
     const period = this.config.fundingIntervalHours * 3_600_000;
     if (Number.isNaN(this.nextFunding)) {

@@ -81,6 +81,12 @@ export interface Kline extends MinuteBar {
   closeTime: number;
 }
 
+/**
+ * The open bar of each feed and interval, summed over its minutes that have ended (they never change): a kline
+ * stream re-sends the open bar every second, and a 1M bar is up to 44 640 minutes to add up each time.
+ */
+const openBars = new WeakMap<PriceSource, Map<Interval, { open: number; upTo: number; bar?: Kline }>>();
+
 /** Aggregates 1-minute bars into one bar [open, next); the still-open bar is cut at `now` */
 export function aggregate(
   feed: PriceSource,
@@ -90,10 +96,45 @@ export function aggregate(
 ): Kline | undefined {
   const next = nextBarOpen(interval, open);
   const first = Math.max(open, feed.firstOpenTime);
-  let out: Kline | undefined;
-  for (let t = first; t < next && t <= now; t += MINUTE_MS) {
+  if (next <= now || interval === '1m') return addMinutes(feed, undefined, open, next, first, next, now).bar;
+  // Minutes that ended by `now`, summed once and kept; then the minute still running
+  const ended = Math.min(next, Math.floor(now / MINUTE_MS) * MINUTE_MS);
+  let cache = openBars.get(feed);
+  if (!cache) {
+    cache = new Map();
+    openBars.set(feed, cache);
+  }
+  const kept = cache.get(interval);
+  const resume = kept && kept.open === open && kept.upTo <= ended && kept.upTo >= first;
+  const from = resume ? kept.upTo : first;
+  const sum = addMinutes(
+    feed,
+    resume && kept.bar ? { ...kept.bar } : undefined,
+    open,
+    next,
+    from,
+    ended,
+    now,
+  );
+  if (sum.stopped) return sum.bar;
+  cache.set(interval, { open, upTo: Math.max(from, ended), ...(sum.bar ? { bar: { ...sum.bar } } : {}) });
+  return addMinutes(feed, sum.bar, open, next, Math.max(from, ended), next, now).bar;
+}
+
+/** Adds the minutes [from, to) that have started by `now` to `out`; stops at the first minute the feed lacks */
+function addMinutes(
+  feed: PriceSource,
+  start: Kline | undefined,
+  open: number,
+  next: number,
+  from: number,
+  to: number,
+  now: number,
+): { bar: Kline | undefined; stopped: boolean } {
+  let out = start;
+  for (let t = from; t < to && t <= now; t += MINUTE_MS) {
     const bar = feed.bar(t, now);
-    if (!bar) break;
+    if (!bar) return { bar: out, stopped: true };
     if (!out) {
       out = { ...bar, openTime: open, closeTime: next - 1 };
       continue;
@@ -107,7 +148,7 @@ export function aggregate(
     out.takerBuyBase += bar.takerBuyBase;
     out.takerBuyQuote += bar.takerBuyQuote;
   }
-  return out;
+  return { bar: out, stopped: false };
 }
 
 export interface KlineQuery {

@@ -77,6 +77,29 @@ describe('market streams', () => {
     expect(obj(obj(closed.data).k).t).toBe(minute(0));
   });
 
+  it('streams 3d, 1w and 1M klines with their calendar open and close times', async () => {
+    h = await startSim();
+    const s = connect(`${h.wsUrl}/market/stream?streams=btcusdt@kline_3d/btcusdt@kline_1w/btcusdt@kline_1M`);
+    await s.opened;
+    step(1000);
+    const k = async (i: string) => obj(obj((await s.next((x) => x.stream === `btcusdt@kline_${i}`)).data).k);
+    // T0 is Thursday 15 January 2026: day 20468 = 3 × 6822 + 2, so the 3d bar opened on Tuesday 13 January
+    expect(await k('3d')).toMatchObject({
+      i: '3d',
+      t: Date.UTC(2026, 0, 13),
+      T: Date.UTC(2026, 0, 16) - 1,
+      x: false,
+    });
+    expect(await k('1w')).toMatchObject({ i: '1w', t: Date.UTC(2026, 0, 12), T: Date.UTC(2026, 0, 19) - 1 });
+    const month = await k('1M');
+    expect(month).toMatchObject({ i: '1M', t: Date.UTC(2026, 0, 1), T: Date.UTC(2026, 1, 1) - 1, x: false });
+    // The same bar as REST serves in the same simulated second
+    const rest = (
+      await request(h.url, 'GET', '/fapi/v1/klines', { query: 'symbol=BTCUSDT&interval=1M&limit=1' })
+    ).json as unknown[][];
+    expect([month.o, month.h, month.l, month.c]).toEqual(rest[0]?.slice(1, 5));
+  });
+
   it('serves bookTicker on /public only and refuses legacy unrouted paths', async () => {
     h = await startSim();
     const s = connect(`${h.wsUrl}/public/ws/solusdt@bookTicker`);

@@ -155,4 +155,44 @@ describe('chartCandles', () => {
       volume: 6,
     });
   });
+
+  it('aggregates daily bars into weeks that open on Monday and months that open on the 1st', () => {
+    const day = 86_400_000;
+    // 60 days from Thursday 1 January 2026, 10 candles at most: weeks give 10 (a partial first week), so 1w
+    const start = Date.UTC(2026, 0, 1);
+    const daily = bars(60, day);
+    daily.openTime = daily.openTime.map((t) => start + t);
+    const weekly = chartCandles(daily, '1d', 10);
+    expect(weekly.interval).toBe('1w');
+    expect(weekly.candles.map((c) => new Date(c.time).toISOString().slice(0, 10))).toEqual([
+      '2025-12-29',
+      '2026-01-05',
+      '2026-01-12',
+      '2026-01-19',
+      '2026-01-26',
+      '2026-02-02',
+      '2026-02-09',
+      '2026-02-16',
+      '2026-02-23',
+    ]);
+    // The partial first week: Thursday 1 to Sunday 4 January (bars 0..3)
+    expect(weekly.candles[0]).toMatchObject({ open: 100, close: 103.5, high: 104, low: 99, volume: 8 });
+
+    const monthly = chartCandles(daily, '1d', 4);
+    expect(monthly.interval).toBe('1M');
+    expect(monthly.candles.map((c) => c.time)).toEqual([
+      Date.UTC(2026, 0, 1),
+      Date.UTC(2026, 1, 1),
+      Date.UTC(2026, 2, 1),
+    ]);
+    // January is bars 0..30, February 31..58, March 1st is bar 59
+    expect(monthly.candles[1]).toMatchObject({ open: 131, close: 158.5, volume: 56 });
+  });
+
+  it('keeps 1M bars as they are, at their own open times', () => {
+    const openTime = [Date.UTC(2025, 0, 1), Date.UTC(2025, 1, 1), Date.UTC(2025, 2, 1)];
+    const out = chartCandles({ ...bars(3, 1), openTime }, '1M', 5000);
+    expect(out.interval).toBe('1M');
+    expect(out.candles.map((c) => c.time)).toEqual(openTime);
+  });
 });

@@ -5,7 +5,7 @@ import type {
   EquityPoint,
   KLINE_INTERVALS,
 } from '@kestrel/contracts';
-import type { Fill, OrderView, Trade } from '@kestrel/engine';
+import { barOpenTime, type Fill, intervalToMs, type OrderView, type Trade } from '@kestrel/engine';
 
 /**
  * Pure shaping of an engine run into what the API stores and serves: a downsampled equity curve, the trade list with
@@ -117,20 +117,23 @@ export function tradeMarkers(trades: readonly BacktestTrade[]): BacktestMarker[]
 
 type Interval = (typeof KLINE_INTERVALS)[number];
 
-/** Chart intervals from fine to coarse, with their length (all align to the epoch, as Binance's do up to 1d) */
-const CHART_INTERVALS: readonly (readonly [Interval, number])[] = [
-  ['1m', 60_000],
-  ['3m', 180_000],
-  ['5m', 300_000],
-  ['15m', 900_000],
-  ['30m', 1_800_000],
-  ['1h', 3_600_000],
-  ['2h', 7_200_000],
-  ['4h', 14_400_000],
-  ['6h', 21_600_000],
-  ['8h', 28_800_000],
-  ['12h', 43_200_000],
-  ['1d', 86_400_000],
+/** Chart intervals from fine to coarse (every kline interval: a candle opens where the exchange's bar would) */
+const CHART_INTERVALS: readonly Interval[] = [
+  '1m',
+  '3m',
+  '5m',
+  '15m',
+  '30m',
+  '1h',
+  '2h',
+  '4h',
+  '6h',
+  '8h',
+  '12h',
+  '1d',
+  '3d',
+  '1w',
+  '1M',
 ];
 
 export interface BarColumns {
@@ -144,7 +147,9 @@ export interface BarColumns {
 
 /**
  * The bars as candles, aggregated to the finest interval at least as long as `interval` that gives at most
- * `maxCandles` (1d buckets when even those are too many: a chart of years of days is still readable)
+ * `maxCandles` (1M buckets when even those are too many). Buckets open where the exchange's bars of that interval
+ * open (3d on multiples of 3 days, 1w on Mondays, 1M on the 1st), so a 1d run shown as 1w candles matches a 1w chart;
+ * a bar that straddles two buckets (a 3d bar across a Monday) goes to the one it opens in.
  */
 export function chartCandles(
   bars: BarColumns,
@@ -152,16 +157,18 @@ export function chartCandles(
   maxCandles: number,
 ): { interval: Interval; candles: BacktestCandle[] } {
   const n = bars.openTime.length;
-  const baseMs = CHART_INTERVALS.find(([name]) => name === interval)?.[1] ?? 60_000;
+  const baseMs = intervalToMs(interval);
   const span = n > 0 ? (bars.openTime[n - 1] as number) - (bars.openTime[0] as number) + baseMs : 0;
-  const choice =
-    CHART_INTERVALS.find(([, ms]) => ms >= baseMs && Math.ceil(span / ms) + 1 <= maxCandles) ??
-    CHART_INTERVALS[CHART_INTERVALS.length - 1];
-  const [chosen, bucketMs] = choice as readonly [Interval, number];
+  const chosen =
+    CHART_INTERVALS.find((name) => {
+      const ms = intervalToMs(name);
+      return ms >= baseMs && Math.ceil(span / ms) + 1 <= maxCandles;
+    }) ?? '1M';
   const candles: BacktestCandle[] = [];
   let current: BacktestCandle | undefined;
   for (let i = 0; i < n; i++) {
-    const time = Math.floor((bars.openTime[i] as number) / bucketMs) * bucketMs;
+    const time =
+      chosen === interval ? (bars.openTime[i] as number) : barOpenTime(chosen, bars.openTime[i] as number);
     if (!current || current.time !== time) {
       current = {
         time,

@@ -13,7 +13,10 @@ import {
   type BacktestSummary,
 } from '@kestrel/contracts';
 import {
+  barOpenAtOrAfter,
+  barOpenTime,
   builtInStrategies,
+  countBars,
   EngineInputError,
   type FundingRates,
   intervalToMs,
@@ -49,7 +52,7 @@ export const CANCELED_ERROR = 'Canceled by the user';
 interface StoredSettings {
   run: RunSettings;
   intervalMs: number;
-  /** Open times of the bars: [start, end), multiples of the interval */
+  /** Open times of the bars: [start, end), bar open times of the interval (1M: 1sts of the month) */
   span: { start: number; end: number };
 }
 
@@ -123,8 +126,8 @@ export class BacktestService {
       request.costs.leverage ?? (typeof params.leverage === 'number' ? params.leverage : undefined) ?? 1;
 
     const intervalMs = intervalToMs(request.interval);
-    const span = this.barSpan(request.startTime, request.endTime, intervalMs);
-    const bars = (span.end - span.start) / intervalMs;
+    const span = this.barSpan(request.startTime, request.endTime, request.interval);
+    const bars = countBars(request.interval, span.start, span.end);
     if (bars > BACKTEST_MAX_BARS) {
       throw badRequest(
         `endTime: the range holds ${bars} ${request.interval} bars; a backtest takes at most ${BACKTEST_MAX_BARS} ` +
@@ -204,7 +207,7 @@ export class BacktestService {
     const row = await backtestRepository.find(this.deps.db, userId, id);
     if (!row) throw notFound();
     const settings = row.settings as unknown as StoredSettings;
-    const bars = await this.klines.read(this.seriesKey(row, settings.intervalMs), settings.span);
+    const bars = await this.klines.read(this.seriesKey(row), settings.span);
     return chartCandles(bars, row.interval as BacktestCandles['interval'], BACKTEST_MAX_CANDLES);
   }
 
@@ -272,22 +275,22 @@ export class BacktestService {
   }
 
   /** Open times [start, end) of the closed bars the range asks for, or a 400 when there are none */
-  private barSpan(startTime: number, endTime: number, intervalMs: number): { start: number; end: number } {
-    const start = Math.ceil(startTime / intervalMs) * intervalMs;
-    const lastClosedEnd = Math.floor(this.deps.clock.now().getTime() / intervalMs) * intervalMs;
-    const end = Math.min(Math.ceil(endTime / intervalMs) * intervalMs, lastClosedEnd);
+  private barSpan(startTime: number, endTime: number, interval: string): { start: number; end: number } {
+    const start = barOpenAtOrAfter(interval, startTime);
+    // The bar open now is not closed: the last closed one ends where it opens
+    const lastClosedEnd = barOpenTime(interval, this.deps.clock.now().getTime());
+    const end = Math.min(barOpenAtOrAfter(interval, endTime), lastClosedEnd);
     if (start >= lastClosedEnd)
       throw badRequest('startTime: the range starts after the last closed bar (now)');
     if (start >= end) throw badRequest('endTime: the range holds no whole bar of this interval');
     return { start, end };
   }
 
-  private seriesKey(row: Pick<BacktestRow, 'exchange_env' | 'symbol' | 'interval'>, intervalMs: number) {
+  private seriesKey(row: Pick<BacktestRow, 'exchange_env' | 'symbol' | 'interval'>) {
     return {
       env: row.exchange_env,
       symbol: row.symbol,
       interval: row.interval,
-      intervalMs,
     } satisfies KlineSeriesKey;
   }
 
@@ -332,7 +335,7 @@ export class BacktestService {
       };
       let bars: Awaited<ReturnType<KlineCache['load']>>;
       try {
-        bars = await this.klines.load(this.seriesKey(row, settings.intervalMs), settings.span, {
+        bars = await this.klines.load(this.seriesKey(row), settings.span, {
           signal,
           onProgress,
         });

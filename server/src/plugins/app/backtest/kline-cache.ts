@@ -1,3 +1,4 @@
+import { countBars, nextBarOpenTime } from '@kestrel/engine';
 import type { Database, Queryable } from '../../../lib/database/database';
 import type { ExchangeAdapter } from '../exchange/exchange-adapter';
 
@@ -8,8 +9,8 @@ export interface KlineSeriesKey {
   /** Exchange environment (simulator, testnet, mainnet): the same symbol differs between them */
   env: string;
   symbol: string;
+  /** Binance's name ('1m'…'1d', '3d', '1w', '1M'): spans and pages follow its bar open times (1M: calendar months) */
   interval: string;
-  intervalMs: number;
 }
 
 /** Closed bars as columns, oldest first */
@@ -22,7 +23,7 @@ export interface KlineColumns {
   volume: Float64Array;
 }
 
-/** A span [start, end) of bar open times */
+/** A span [start, end) of bar open times; both ends are bar open times of the series' interval */
 export interface Span {
   start: number;
   end: number;
@@ -61,8 +62,9 @@ export class KlineCache {
   ) {}
 
   /**
-   * Closed bars with open time in [start, end), both multiples of the interval and `end` no later than the last
-   * closed bar's end. Throws whatever the exchange throws; `signal` stops between pages
+   * Closed bars with open time in [start, end), both bar open times of the interval (a 1M span runs from a 1st of
+   * the month to a 1st) and `end` no later than the last closed bar's end. Throws whatever the exchange throws;
+   * `signal` stops between pages
    */
   async load(
     key: KlineSeriesKey,
@@ -70,7 +72,7 @@ export class KlineCache {
     options: { signal?: AbortSignal; onProgress?: (p: FetchProgress) => void } = {},
   ): Promise<KlineColumns> {
     const missing = missingSpans(span.start, span.end, await this.coverage(key, span));
-    const total = missing.reduce((sum, m) => sum + (m.end - m.start) / key.intervalMs, 0);
+    const total = missing.reduce((sum, m) => sum + countBars(key.interval, m.start, m.end), 0);
     let fetched = 0;
     for (const gap of missing) {
       let cursor = gap.start;
@@ -83,13 +85,14 @@ export class KlineCache {
         options.signal?.throwIfAborted();
         const rows = page.filter((k) => k.openTime >= cursor && k.openTime < gap.end);
         // The exchange has nothing from `cursor` to the gap's end (or answered out of range): the gap is done
-        const next = rows.length > 0 ? (rows.at(-1)?.openTime ?? cursor) + key.intervalMs : gap.end;
+        const next =
+          rows.length > 0 ? nextBarOpenTime(key.interval, rows.at(-1)?.openTime ?? cursor) : gap.end;
         const upTo = rows.length < KLINES_PAGE_LIMIT && page.length < KLINES_PAGE_LIMIT ? gap.end : next;
         await this.db.transaction(async (tx) => {
           await insertBars(tx, key, rows);
           await addCoverage(tx, key, { start: cursor, end: upTo });
         });
-        fetched += (upTo - cursor) / key.intervalMs;
+        fetched += countBars(key.interval, cursor, upTo);
         options.onProgress?.({ fetched: Math.min(fetched, total), missing: total });
         cursor = upTo;
       }

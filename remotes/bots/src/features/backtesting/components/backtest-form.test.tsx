@@ -49,6 +49,28 @@ describe('backtest form', () => {
     expect(screen.getByLabelText('Interval')).toHaveProperty('value', '1h');
   });
 
+  it("offers every Binance interval, 1m to 1M, by the exchange's names", () => {
+    renderForm();
+    const options = within(screen.getByLabelText('Interval')).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([
+      '1m',
+      '3m',
+      '5m',
+      '15m',
+      '30m',
+      '1h',
+      '2h',
+      '4h',
+      '6h',
+      '8h',
+      '12h',
+      '1d',
+      '3d',
+      '1w',
+      '1M',
+    ]);
+  });
+
   it("swaps the parameters for the new strategy's when the strategy changes", async () => {
     const { user } = renderForm();
     await user.selectOptions(screen.getByLabelText('Strategy'), 'grid');

@@ -74,6 +74,31 @@ describe('backtest form rules', () => {
     expect(issues(values({ interval: '1h', startDate: '2023-01-01', endDate: '2025-01-01' }))).toEqual({});
   });
 
+  it('counts 3d, 1w and 1M bars where they open, and refuses a range without a closed bar', () => {
+    // NOW is Sunday 15 June 2025: the June bar and the week from Monday 9 June are still open
+    expect(issues(values({ interval: '1M', startDate: '2025-01-01', endDate: '2025-06-15' }))).toEqual({});
+    expect(issues(values({ interval: '1M', startDate: '2025-06-01', endDate: '2025-06-15' }))).toEqual({
+      endDate: 'This range holds no closed 1M bar: widen it or pick a shorter interval',
+    });
+    expect(issues(values({ interval: '1M', startDate: '2025-03-02', endDate: '2025-03-31' })).endDate).toBe(
+      'This range holds no closed 1M bar: widen it or pick a shorter interval',
+    );
+    expect(issues(values({ interval: '1w', startDate: '2025-06-09', endDate: '2025-06-15' })).endDate).toBe(
+      'This range holds no closed 1w bar: widen it or pick a shorter interval',
+    );
+    expect(issues(values({ interval: '1w', startDate: '2025-06-02', endDate: '2025-06-15' }))).toEqual({});
+    // 2025-06-11 is a multiple of 3 days since the epoch; 12 to 13 June holds no 3d open
+    expect(issues(values({ interval: '3d', startDate: '2025-06-12', endDate: '2025-06-13' })).endDate).toBe(
+      'This range holds no closed 3d bar: widen it or pick a shorter interval',
+    );
+    const weekly = toBacktestRequest(
+      values({ interval: '1w', startDate: '2025-01-01', endDate: '2025-06-01' }),
+      {},
+      NOW,
+    );
+    expect(BacktestRequestSchema.safeParse(weekly).success).toBe(true);
+  });
+
   it("checks the strategy's parameters with the engine, under the parameter's field", () => {
     expect(issues(values({ strategy: 'ema-cross', params: { fast: 50, slow: 20 } }))).toEqual({
       'params.fast': 'fast must be below slow',

@@ -4,7 +4,7 @@ import {
   type BacktestRequestInput,
   type BacktestStrategyInfo,
 } from '@kestrel/contracts';
-import { intervalToMs } from '@kestrel/engine';
+import { barOpenTime, countBars } from '@kestrel/engine';
 import { z } from 'zod';
 
 const DAY_MS = 86_400_000;
@@ -20,7 +20,7 @@ export type ParamsValidator = (
   | { success: true; params: Record<string, unknown> }
   | { success: false; issues: { key: string; message: string }[] };
 
-/** Intervals a backtest runs on (1m..1d) */
+/** Intervals a backtest runs on (1m..1M), labelled with Binance's names as traders read them */
 export const FORM_INTERVALS = BACKTEST_INTERVALS;
 
 const dateText = (label: string) =>
@@ -75,8 +75,9 @@ export function dateRange(
 }
 
 /**
- * The form's schema: field rules, then the date range (end after start, not in the future, at most
- * BACKTEST_MAX_BARS bars) and the strategy's parameters, each issue on the field it is about
+ * The form's schema: field rules, then the date range (end after start, not in the future, at least one closed bar
+ * and at most BACKTEST_MAX_BARS bars, counted as the server does) and the strategy's parameters, each issue on the
+ * field it is about
  */
 export function backtestFormSchema(validateParams: ParamsValidator, now: () => number = Date.now) {
   return FormShape.superRefine((values, ctx) => {
@@ -91,8 +92,16 @@ export function backtestFormSchema(validateParams: ParamsValidator, now: () => n
       });
     } else {
       const { startTime, endTime } = dateRange(values.startDate, values.endDate, now());
-      const bars = Math.ceil((endTime - startTime) / intervalToMs(values.interval));
-      if (bars > BACKTEST_MAX_BARS) {
+      // Bars that open in the range and have closed (3d, 1w and 1M bars open on their calendar boundaries)
+      const closedEnd = Math.min(endTime, barOpenTime(values.interval, now()));
+      const bars = countBars(values.interval, startTime, closedEnd);
+      if (bars === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['endDate'],
+          message: `This range holds no closed ${values.interval} bar: widen it or pick a shorter interval`,
+        });
+      } else if (bars > BACKTEST_MAX_BARS) {
         ctx.addIssue({
           code: 'custom',
           path: ['endDate'],
