@@ -68,18 +68,31 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const opened: { database?: TestDatabase; app?: TestApp } = {};
   let closing: Promise<void> | undefined;
+  // In order (the app's exchange streams end before the simulator goes), and every part even when one fails to
+  // stop: a test run must not be left with a port or a schema behind
   const close = () =>
     (closing ??= (async () => {
-      await opened.app?.app.close();
-      await opened.database?.cleanup();
-      await sim.close();
+      try {
+        await opened.app?.app.close();
+      } finally {
+        try {
+          await opened.database?.cleanup();
+        } finally {
+          await sim.close();
+        }
+      }
     })());
   try {
-    // The simulator listens while the database opens (PGlite's start is the slow part)
-    const [{ url: simUrl }, database] = await Promise.all([
+    // The simulator listens while the database opens (PGlite's start is the slow part); both are awaited before
+    // a failure of either is thrown, so `close` finds whatever did start
+    const [listening, opening] = await Promise.allSettled([
       sim.listen(0),
       openTestDatabase(options.database).then((d) => (opened.database = d)),
     ]);
+    if (listening.status === 'rejected') throw listening.reason;
+    if (opening.status === 'rejected') throw opening.reason;
+    const simUrl = listening.value.url;
+    const database = opening.value;
     const deps = typeof options.deps === 'function' ? options.deps(simUrl) : (options.deps ?? {});
     const t = await buildTestApp(
       database.db,
