@@ -3,41 +3,23 @@ import {
   CredentialsStatusResponseSchema,
   ErrorResponseSchema,
 } from '@kestrel/contracts';
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import type { CreateAccountInput } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
+import { bearer, signUp, startTestServer, type TestServer } from './helper';
 
 /** The credentials calls against a real simulator: the keys are really tried, and withdraw-enabled keys refused */
 describe('credentials tested against the exchange (simulator)', () => {
-  let tdb: TestDatabase;
-  let t: TestApp;
-  let sim: SimServer;
-  let url: string;
+  let t: TestServer;
 
   beforeAll(async () => {
-    sim = new SimServer({
-      clock: new ManualClock(Date.UTC(2026, 0, 15)),
-      historyDays: 1,
-      symbols: ['BTCUSDT'],
-    });
-    ({ url } = await sim.listen(0));
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db, {}, { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: url });
+    t = await startTestServer();
   });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-    await sim?.close();
-  });
+  afterAll(() => t?.close());
 
-  async function simAccount(body: object): Promise<{ api_key: string; secret_key: string }> {
-    const res = await fetch(`${url}/_sim/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const created = (await res.json()) as { apiKey: string; secretKey: string };
-    return { api_key: created.apiKey, secret_key: created.secretKey };
+  /** A simulator account's keys, in the shape the credentials calls take */
+  function simAccount(input: CreateAccountInput): { api_key: string; secret_key: string } {
+    const { apiKey, secretKey } = t.demoKeys(input);
+    return { api_key: apiKey, secret_key: secretKey };
   }
   const post = (token: string, path: string, payload?: object) =>
     t.request({
@@ -50,7 +32,7 @@ describe('credentials tested against the exchange (simulator)', () => {
 
   it('a good key passes validate, test-connection (given and stored) and status, with its balance', async () => {
     const { access_token } = await signUp(t);
-    const keys = await simAccount({ balances: { USDT: '2500' } });
+    const keys = simAccount({ balances: { USDT: '2500' } });
     const validated = await post(access_token, '/validate/binance', keys);
     expect(validated.statusCode).toBe(200);
     const body = AccountTestResponseSchema.parse(validated.json());
@@ -70,7 +52,7 @@ describe('credentials tested against the exchange (simulator)', () => {
 
   it('refuses a key that can withdraw, saying why', async () => {
     const { access_token } = await signUp(t);
-    const keys = await simAccount({ balances: { USDT: '10' }, permissions: { enableWithdrawals: true } });
+    const keys = simAccount({ balances: { USDT: '10' }, permissions: { enableWithdrawals: true } });
     for (const res of [
       await post(access_token, '/validate/binance', keys),
       await post(access_token, '/test-connection', keys),
@@ -82,7 +64,7 @@ describe('credentials tested against the exchange (simulator)', () => {
 
   it('a wrong secret, an unknown key and a key without futures each get their own reason', async () => {
     const { access_token } = await signUp(t);
-    const keys = await simAccount({ balances: { USDT: '10' } });
+    const keys = simAccount({ balances: { USDT: '10' } });
     const wrongSecret = await post(access_token, '/validate/binance', {
       ...keys,
       secret_key: `${keys.secret_key.slice(0, -4)}XXXX`,
@@ -94,7 +76,7 @@ describe('credentials tested against the exchange (simulator)', () => {
     expect(unknown.statusCode).toBe(400);
     expect(detail(unknown)).toMatch(/API key is unknown to Binance/);
 
-    const noFutures = await simAccount({ permissions: { enableFutures: false } });
+    const noFutures = simAccount({ permissions: { enableFutures: false } });
     const res = await post(access_token, '/validate/binance', noFutures);
     expect(res.statusCode).toBe(400);
     expect(detail(res)).toMatch(/not enabled for futures/);
@@ -103,8 +85,8 @@ describe('credentials tested against the exchange (simulator)', () => {
 
   it('an exchange that is down gives 503 "Binance connectivity failed: exchange not reachable"', async () => {
     const { access_token } = await signUp(t);
-    const keys = await simAccount({ balances: { USDT: '10' } });
-    await fetch(`${url}/_sim/faults`, {
+    const keys = simAccount({ balances: { USDT: '10' } });
+    await fetch(`${t.simUrl}/_sim/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'error', status: 503, code: -1008, path: '/sapi', remaining: 1 }),

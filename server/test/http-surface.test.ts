@@ -4,7 +4,6 @@ import {
   ErrorResponseSchema,
   HealthSchema,
 } from '@kestrel/contracts';
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,32 +18,19 @@ import {
   PASSWORD,
   postgresUrl,
   signUp,
-  type TestApp,
-  type TestDatabase,
+  startTestServer,
+  type TestServer,
   uniqueEmail,
 } from './helper';
 
 const pgUp = (await postgresUrl()) !== undefined;
 
-let tdb: TestDatabase;
-let t: TestApp;
-let sim: SimServer;
+let t: TestServer;
 beforeAll(async () => {
   // A live exchange (the simulator): random requests reach the adapter's real paths, and a 503 can only mean a bug
-  sim = new SimServer({
-    clock: new ManualClock(Date.UTC(2026, 0, 15, 12)),
-    historyDays: 2,
-    symbols: ['BTCUSDT'],
-  });
-  const { url } = await sim.listen(0);
-  tdb = await openTestDatabase('pglite');
-  t = await buildTestApp(tdb.db, {}, { KESTREL_EXCHANGE_BASE_URL: url });
+  t = await startTestServer({ simulator: { historyDays: 2 } });
 });
-afterAll(async () => {
-  await t?.app.close();
-  await sim?.close();
-  await tdb?.cleanup();
-});
+afterAll(() => t?.close());
 
 const errorOf = (res: { json(): unknown }) => ErrorResponseSchema.parse(res.json());
 
@@ -258,7 +244,7 @@ describe('property: random requests to every route never get a 5xx', () => {
 
 describe('no secret in any answer or log line', () => {
   it('holds across a full session: sign-up, sign-in, failures, refresh, credentials, tests, errors', async () => {
-    const scan = await buildTestApp(tdb.db, {}, { KESTREL_LOG_LEVEL: 'trace' });
+    const scan = await buildTestApp(t.database.db, {}, { KESTREL_LOG_LEVEL: 'trace' });
     try {
       const email = uniqueEmail('scan');
       const password = 'scan-password-Q7x9ZpL2';
@@ -333,7 +319,7 @@ describe('no secret in any answer or log line', () => {
       await scan.request({ method: 'GET', url: '/api/v1/auth/sessions', headers: signupAuth });
       await scan.request({ method: 'POST', url: '/api/v1/auth/logout', headers: signupAuth });
 
-      const hashRow = await tdb.db.query<{ password_hash: string }>(
+      const hashRow = await t.database.db.query<{ password_hash: string }>(
         'SELECT password_hash FROM users WHERE id = $1',
         [signup.user.id],
       );
@@ -370,7 +356,7 @@ describe.each<Driver>(['pglite', 'postgres'])('migrations on %s', (driver) => {
   describe.skipIf(driver === 'postgres' && !pgUp)('', () => {
     it('apply at start, then again as a no-op, also when several instances start together', async () => {
       const own = driver === 'pglite' ? undefined : await openTestDatabase(driver);
-      const db = own?.db ?? tdb.db;
+      const db = own?.db ?? t.database.db;
       try {
         const expected = (await readMigrations()).length;
         const versions = await Promise.all([migrate(db), migrate(db), migrate(db)]);
@@ -416,7 +402,7 @@ describe('database health', () => {
     });
     expect(health.database.latency_ms).toBeGreaterThanOrEqual(0);
 
-    await tdb.db.close();
+    await t.database.db.close();
     const down = await t.request({ method: 'GET', url: '/api/v1/database/health' });
     expect(down.statusCode).toBe(503);
     expect(DatabaseHealthSchema.parse(down.json())).toMatchObject({

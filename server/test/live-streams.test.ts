@@ -1,6 +1,6 @@
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
+import { bearer, signUp, startTestServer, type TestServer } from './helper';
 import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
 
 /**
@@ -8,47 +8,23 @@ import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
  * (NOTIFY) → a signed-in user's socket. Orders go through the REST API, as the browser sends them.
  */
 describe('live pushes from the exchange', () => {
-  let tdb: TestDatabase;
-  let t: TestApp;
-  let sim: SimServer;
+  let t: TestServer;
   let clock: ManualClock;
-  let url: string;
   let base: string;
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
     clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
-    sim = new SimServer({ clock, historyDays: 2, symbols: ['BTCUSDT', 'SOLUSDT'] });
-    ({ url } = await sim.listen(0));
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db, {}, { KESTREL_EXCHANGE_BASE_URL: url, KESTREL_LIVE_SYMBOLS: 'SOLUSDT' });
+    t = await startTestServer({
+      simulator: { clock, historyDays: 2, symbols: ['BTCUSDT', 'SOLUSDT'] },
+      env: { KESTREL_LIVE_SYMBOLS: 'SOLUSDT' },
+    });
     base = await listenWs(t);
   });
   afterAll(async () => {
     await Promise.all(sockets.map((s) => s.close()));
-    await t?.app.close();
-    await tdb?.cleanup();
-    await sim?.close();
+    await t?.close();
   });
-
-  /** A user with the simulator's keys stored, as after connecting Binance in the browser */
-  async function connectedUser() {
-    const auth = await signUp(t);
-    const res = await fetch(`${url}/_sim/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ balances: { USDT: '1000' } }),
-    });
-    const keys = (await res.json()) as { apiKey: string; secretKey: string };
-    const stored = await t.request({
-      method: 'POST',
-      url: '/api/v1/credentials/binance',
-      headers: bearer(auth.access_token),
-      payload: { api_key: keys.apiKey, secret_key: keys.secretKey },
-    });
-    expect(stored.statusCode).toBe(201);
-    return auth;
-  }
 
   async function openSocket(token: string, clientId: string): Promise<TestSocket> {
     const s = await TestSocket.open(wsUrl(base, token, clientId));
@@ -65,7 +41,7 @@ describe('live pushes from the exchange', () => {
     });
     while (!settled) {
       clock.set(clock.now() + 1000);
-      sim.tick();
+      t.sim.tick();
       await new Promise((r) => setTimeout(r, 10));
     }
     return done;
@@ -77,7 +53,8 @@ describe('live pushes from the exchange', () => {
       f.method === m && match(f.params ?? {});
 
   it('a signed-in user places an order through the REST API and gets the order, balance and position notices', async () => {
-    const auth = await connectedUser();
+    // A user with the simulator's keys stored, as after connecting Binance in the browser
+    const { auth } = await t.connectedUser();
     const s = await openSocket(auth.access_token, 'trader-tab');
     await t.app.liveStreams?.whenUserStreamOpen(auth.user.id);
 

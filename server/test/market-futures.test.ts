@@ -13,7 +13,6 @@ import {
   SymbolInfoResponseSchema,
   TickerResponseSchema,
 } from '@kestrel/contracts';
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -21,48 +20,23 @@ import {
   closedLoopbackPort,
   openTestDatabase,
   signUp,
-  type TestApp,
-  type TestDatabase,
+  startTestServer,
+  type TestServer,
 } from './helper';
 
 /** The market and futures calls of the spec, through the real app, adapter and simulator */
 describe('market and futures API against the simulator', () => {
-  let tdb: TestDatabase;
-  let t: TestApp;
-  let sim: SimServer;
-  let url: string;
+  let t: TestServer;
   let token: string;
 
   beforeAll(async () => {
-    sim = new SimServer({
-      clock: new ManualClock(Date.UTC(2026, 0, 15, 12)),
+    t = await startTestServer({
       // 5 days: enough for the default 100 hourly bars
-      historyDays: 5,
-      symbols: ['BTCUSDT', 'SOLUSDT'],
+      simulator: { historyDays: 5, symbols: ['BTCUSDT', 'SOLUSDT'] },
     });
-    ({ url } = await sim.listen(0));
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db, {}, { KESTREL_EXCHANGE_BASE_URL: url });
-    token = (await signUp(t)).access_token;
-    const res = await fetch(`${url}/_sim/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ balances: { USDT: '1000' } }),
-    });
-    const created = (await res.json()) as { apiKey: string; secretKey: string };
-    const stored = await t.request({
-      method: 'POST',
-      url: '/api/v1/credentials/binance',
-      headers: bearer(token),
-      payload: { api_key: created.apiKey, secret_key: created.secretKey },
-    });
-    expect(stored.statusCode).toBe(201);
+    token = (await t.connectedUser()).auth.access_token;
   });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-    await sim?.close();
-  });
+  afterAll(() => t?.close());
 
   const get = (path: string, auth = token) => t.request({ method: 'GET', url: path, headers: bearer(auth) });
   const post = (path: string, payload: object, auth = token) =>

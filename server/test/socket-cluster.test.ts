@@ -1,4 +1,3 @@
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
 import type { Database } from '../src/lib/database/database';
@@ -9,8 +8,10 @@ import {
   openTestDatabase,
   postgresUrl,
   signUp,
+  startTestServer,
   type TestApp,
   type TestDatabase,
+  type TestServer,
 } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
@@ -91,58 +92,31 @@ describe.skipIf(!url)('live socket pushes across two server instances (PostgreSQ
 // Both instances follow the same account's exchange stream (each has one of the user's sockets) and publish
 // every event; the bus drops the second copy, so each socket gets each notice once
 describe.skipIf(!url)('live exchange pushes with the user on two instances (PostgreSQL)', () => {
-  let tdb: TestDatabase;
+  let a: TestServer;
   let dbB: Database;
-  let a: TestApp;
   let b: TestApp;
-  let sim: SimServer;
-  let simUrl: string;
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
-    sim = new SimServer({
-      clock: new ManualClock(Date.UTC(2026, 0, 15, 12)),
-      historyDays: 2,
-      symbols: ['BTCUSDT'],
-    });
-    ({ url: simUrl } = await sim.listen(0));
-    tdb = await openTestDatabase('postgres');
-    const [row] = await tdb.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    const env = { KESTREL_LIVE_SYMBOLS: 'BTCUSDT' };
+    a = await startTestServer({ database: 'postgres', simulator: { historyDays: 2 }, env });
+    const [row] = await a.database.db.query<{ schema: string }>('SELECT current_schema() AS schema');
     dbB = await openPostgresDatabase({
       connectionString: url as string,
       schema: row?.schema as string,
       max: 4,
     });
-    const keyring = makeKeyring([generateMasterKey()]);
-    const env = { KESTREL_EXCHANGE_BASE_URL: simUrl, KESTREL_LIVE_SYMBOLS: 'BTCUSDT' };
-    a = await buildTestApp(tdb.db, { keyring }, env);
-    b = await buildTestApp(dbB, { keyring }, env);
+    b = await buildTestApp(dbB, { keyring: a.keyring }, { KESTREL_EXCHANGE_BASE_URL: a.simUrl, ...env });
   });
   afterAll(async () => {
     await Promise.all(sockets.map((s) => s.close()));
-    await a?.app.close();
     await b?.app.close();
     await dbB?.close();
-    await tdb?.cleanup();
-    await sim?.close();
+    await a?.close();
   });
 
   it('sends each order, balance and position notice once to each of the user’s sockets', async () => {
-    const alice = await signUp(a);
-    const created = (await (
-      await fetch(`${simUrl}/_sim/accounts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ balances: { USDT: '1000' } }),
-      })
-    ).json()) as { apiKey: string; secretKey: string };
-    const stored = await a.request({
-      method: 'POST',
-      url: '/api/v1/credentials/binance',
-      headers: bearer(alice.access_token),
-      payload: { api_key: created.apiKey, secret_key: created.secretKey },
-    });
-    expect(stored.statusCode).toBe(201);
+    const { auth: alice } = await a.connectedUser();
     const onA = await TestSocket.open(wsUrl(await listenWs(a), alice.access_token, 'tab-a'));
     const onB = await TestSocket.open(wsUrl(await listenWs(b), alice.access_token, 'tab-b'));
     sockets.push(onA, onB);

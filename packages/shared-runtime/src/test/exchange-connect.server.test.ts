@@ -1,15 +1,6 @@
 // @vitest-environment node
-import type { AddressInfo } from 'node:net';
 import { RuntimeConfigSchema } from '@kestrel/contracts';
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
-import {
-  buildApp,
-  type Database,
-  generateMasterKey,
-  loadConfig,
-  makeKeyring,
-  openPgliteDatabase,
-} from '@kestrel/server';
+import { startTestServer, type TestServer } from '@kestrel/server/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
 import type { ToastMessage } from '../state/toast';
@@ -18,52 +9,20 @@ import { createMemoryStorage, decodeBase64 } from '../storage/storage';
 // The runtime's connect and disconnect against the real server (Fastify on PGlite) and the Binance simulator: the
 // keys are really tried by the server against the exchange, stored in its vault, and deleted again
 
-let db: Database;
-let sim: SimServer;
-let simUrl: string;
-let app: Awaited<ReturnType<typeof buildApp>>;
+let server: TestServer;
 let apiUrl: string;
 let runtime: KestrelRuntime | undefined;
 
 beforeAll(async () => {
-  sim = new SimServer({
-    clock: new ManualClock(Date.UTC(2026, 0, 15)),
-    historyDays: 1,
-    symbols: ['BTCUSDT'],
-  });
-  ({ url: simUrl } = await sim.listen(0));
-  db = await openPgliteDatabase();
-  const config = loadConfig({
-    KESTREL_LOG_LEVEL: 'warn',
-    KESTREL_EXCHANGE_ENV: 'simulator',
-    KESTREL_EXCHANGE_BASE_URL: simUrl,
-  });
-  app = await buildApp(config, {
-    database: db,
-    keyring: makeKeyring([generateMasterKey()]),
-    logStream: { write: () => {} },
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // The wall clock: the runtime judges the tokens' expiry by the real time
+  server = await startTestServer({ clock: 'wall' });
+  apiUrl = await server.listen();
 }, 60_000);
 afterEach(() => {
   runtime?.dispose();
   runtime = undefined;
 });
-afterAll(async () => {
-  await app?.close();
-  await db?.close();
-  await sim?.close();
-});
-
-async function simAccount(body: object = {}): Promise<{ apiKey: string; secretKey: string }> {
-  const res = await fetch(`${simUrl}/_sim/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ balances: { USDT: '1000' }, ...body }),
-  });
-  return (await res.json()) as { apiKey: string; secretKey: string };
-}
+afterAll(() => server?.close());
 
 /** A signed-up trader's runtime, as the shell wires it, with the toasts it emits */
 async function signedInRuntime() {
@@ -106,7 +65,7 @@ function storedText(storage: ReturnType<typeof createMemoryStorage>): string {
 describe('connecting Binance through the server (simulator)', () => {
   it('tests the keys, stores them server-side only, and disconnect deletes them there', async () => {
     const { runtime, storage, toasts } = await signedInRuntime();
-    const keys = await simAccount();
+    const keys = server.demoKeys();
     expect(await runtime.exchanges.connect('binance', keys)).toEqual({ success: true });
     expect(runtime.exchanges.connections.binance).toMatchObject({ status: 'connected', error: null });
     expect(toasts.at(-1)).toEqual({
@@ -139,7 +98,7 @@ describe('connecting Binance through the server (simulator)', () => {
     ['an unknown key', {}, { apiKey: 'Z'.repeat(64) }, /API key is unknown to Binance/],
   ])('%s ends in error with the reason, and nothing is stored', async (_case, account, override, reason) => {
     const { runtime, toasts } = await signedInRuntime();
-    const keys = { ...(await simAccount(account)), ...override };
+    const keys = { ...server.demoKeys(account), ...override };
     const result = await runtime.exchanges.connect('binance', keys);
     expect(result).toMatchObject({ success: false, error: expect.stringMatching(reason) });
     const binance = runtime.exchanges.connections.binance;
@@ -157,8 +116,8 @@ describe('connecting Binance through the server (simulator)', () => {
 
   it('an unreachable exchange ends in error saying so', async () => {
     const { runtime } = await signedInRuntime();
-    const keys = await simAccount();
-    await fetch(`${simUrl}/_sim/faults`, {
+    const keys = server.demoKeys();
+    await fetch(`${server.simUrl}/_sim/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'error', status: 503, code: -1008, path: '/sapi', remaining: 1 }),
@@ -173,8 +132,8 @@ describe('connecting Binance through the server (simulator)', () => {
   // Last: it stops the server for good
   it('an unreachable Kestrel server ends in error naming it', async () => {
     const { runtime } = await signedInRuntime();
-    const keys = await simAccount();
-    await app.close();
+    const keys = server.demoKeys();
+    await server.app.close();
     await runtime.exchanges.connect('binance', keys);
     expect(runtime.exchanges.connections.binance).toMatchObject({
       status: 'error',

@@ -2,17 +2,8 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import type { AddressInfo } from 'node:net';
 import { RuntimeConfigSchema } from '@kestrel/contracts';
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
-import {
-  buildApp,
-  type Database,
-  generateMasterKey,
-  loadConfig,
-  makeKeyring,
-  openPgliteDatabase,
-} from '@kestrel/server';
+import { startTestServer, type TestServer } from '@kestrel/server/testing';
 import { createKestrelRuntime, type KestrelRuntime } from '@kestrel/shared-runtime';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { render, screen, within } from '@testing-library/react';
@@ -23,30 +14,13 @@ import ConnectExchangeModal from '../features/exchanges/components/connect-excha
 // The modal in a page against the real server (Fastify on PGlite) and the Binance simulator: the keys typed in
 // are really tested and stored by the server, through the page's fetch and localStorage
 
-let db: Database;
-let sim: SimServer;
-let simUrl: string;
-let app: Awaited<ReturnType<typeof buildApp>>;
+let server: TestServer;
 let runtime: KestrelRuntime;
 
 beforeAll(async () => {
-  sim = new SimServer({
-    clock: new ManualClock(Date.UTC(2026, 0, 15)),
-    historyDays: 1,
-    symbols: ['BTCUSDT'],
-  });
-  ({ url: simUrl } = await sim.listen(0));
-  db = await openPgliteDatabase();
-  app = await buildApp(
-    loadConfig({
-      KESTREL_LOG_LEVEL: 'warn',
-      KESTREL_EXCHANGE_ENV: 'simulator',
-      KESTREL_EXCHANGE_BASE_URL: simUrl,
-    }),
-    { database: db, keyring: makeKeyring([generateMasterKey()]), logStream: { write: () => {} } },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const apiBaseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // The wall clock: the runtime judges the tokens' expiry by the real time
+  server = await startTestServer({ clock: 'wall' });
+  const apiBaseUrl = await server.listen();
   const unused = 'http://127.0.0.1:1/mf-manifest.json';
   runtime = createKestrelRuntime(
     RuntimeConfigSchema.parse({
@@ -63,9 +37,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   runtime?.dispose();
-  await app?.close();
-  await db?.close();
-  await sim?.close();
+  await server?.close();
 });
 
 async function submit(user: ReturnType<typeof userEvent.setup>, apiKey: string, secretKey: string) {
@@ -83,7 +55,7 @@ async function submit(user: ReturnType<typeof userEvent.setup>, apiKey: string, 
 
 describe('connect modal against the server and the simulator', () => {
   it('a wrong secret ends on the card with the reason; the right one makes it Active, no secret in storage', async () => {
-    const keys = sim.exchange.createAccount({ balances: { USDT: '1000' } });
+    const keys = server.demoKeys();
     const user = userEvent.setup();
     render(
       <KestrelRuntimeProvider runtime={runtime}>

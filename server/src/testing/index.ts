@@ -1,0 +1,28 @@
+// Test support for the server and its clients (`@kestrel/server/testing`): never imported by the production entry.
+// It needs the server's dev dependencies (the exchange simulator), so only test code may import it.
+export {
+  bearer,
+  buildTestApp,
+  closedLoopbackPort,
+  listenLoopback,
+  PASSWORD,
+  signUp,
+  type TestApp,
+  TestClock,
+  uniqueEmail,
+} from './test-app';
+export {
+  type Driver,
+  openTestDatabase,
+  pgliteSnapshot,
+  postgresUrl,
+  type TestDatabase,
+  type TestDatabaseSpec,
+} from './test-database';
+export {
+  type DemoKeys,
+  SIM_START,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from './test-server';
