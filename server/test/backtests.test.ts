@@ -10,6 +10,7 @@ import {
 import { barsFromKlines, getBuiltInStrategy, type KlineRow, runBacktest } from '@kestrel/engine';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LEASE_MS, MAX_ATTEMPTS } from '../src/plugins/app/backtest/backtest-runner';
 import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
 import type { Kline } from '../src/plugins/app/exchange/exchange-adapter';
 import {
@@ -385,39 +386,56 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
       expect(detail(res)).toContain(message);
     });
 
-    it('at start, fails the runs a stopped server left running and runs the ones it left queued', async () => {
+    it('takes back the runs of an instance that stopped once their lease ran out: run again, or failed after 3 claims', async () => {
+      const service = t.app.backtestService;
       const a = BacktestSummaryResponseSchema.parse((await post('/api/v1/backtests', request())).json()).data;
       const b = BacktestSummaryResponseSchema.parse((await post('/api/v1/backtests', request())).json()).data;
-      await t.app.backtestService.idle();
-      // As a crash would leave them: one mid-run, one never started
-      await tdb.db.query(
-        `UPDATE backtests SET status = 'running', metrics = NULL, result = NULL, finished_at = NULL WHERE id = $1`,
-        [a.id],
-      );
-      await tdb.db.query(
-        `UPDATE backtests SET status = 'queued', metrics = NULL, result = NULL, finished_at = NULL WHERE id = $1`,
-        [b.id],
-      );
-      const restarted = await buildTestApp(
-        tdb.db,
-        { exchangeAdapter: adapter },
-        { KESTREL_EXCHANGE_BASE_URL: url },
-      );
-      try {
-        await restarted.app.backtestService.idle();
-        // Read through the first app: both share the database
-        const read = async (id: string) =>
-          BacktestDetailResponseSchema.parse((await get(`/api/v1/backtests/${id}`)).json()).data;
-        expect(await read(a.id)).toMatchObject({
-          status: 'failed',
-          error: 'The server stopped while this run was in progress; start it again',
-        });
-        const rerun = await read(b.id);
-        expect(rerun.status).toBe('completed');
-        expect(rerun.metrics?.bars).toBe(120);
-      } finally {
-        await restarted.app.close();
+      await service.idle();
+      // As an instance killed mid-run leaves them: running, its lease renewed a moment ago, never to be renewed
+      // again. `a` was claimed once, `b` already MAX_ATTEMPTS times (each of its instances died)
+      const leaseEnd = new Date(t.clock.now().getTime() + LEASE_MS);
+      for (const [id, attempts] of [
+        [a.id, 1],
+        [b.id, MAX_ATTEMPTS],
+      ] as const) {
+        await tdb.db.query(
+          `UPDATE backtests SET status = 'running', metrics = NULL, result = NULL, finished_at = NULL,
+             brackets_source = NULL, lease_owner = 'killed-instance', lease_expires_at = $2, attempts = $3
+           WHERE id = $1`,
+          [id, leaseEnd, attempts],
+        );
       }
+      const read = async (id: string) =>
+        BacktestDetailResponseSchema.parse((await get(`/api/v1/backtests/${id}`)).json()).data;
+
+      // The lease still holds: nobody touches the runs
+      t.clock.advance(LEASE_MS);
+      await service.runner.tick();
+      await service.idle();
+      expect((await read(a.id)).status).toBe('running');
+      expect((await read(b.id)).status).toBe('running');
+
+      // One millisecond later it has expired: `a` goes back to the queue and runs here, `b` fails
+      t.clock.advance(1);
+      await service.runner.tick();
+      await service.idle();
+      const rerun = await read(a.id);
+      expect(rerun.status).toBe('completed');
+      expect(rerun.metrics?.bars).toBe(120);
+      expect(await read(b.id)).toMatchObject({
+        status: 'failed',
+        error: 'The server stopped while this run was in progress; start it again',
+        metrics: null,
+      });
+      const rows = await tdb.db.query<{ id: string; attempts: number; lease_owner: string }>(
+        'SELECT id, attempts, lease_owner FROM backtests WHERE id = ANY($1::uuid[])',
+        [[a.id, b.id]],
+      );
+      expect(rows.find((r) => r.id === a.id)).toMatchObject({
+        attempts: 2,
+        lease_owner: service.runner.owner,
+      });
+      expect(rows.find((r) => r.id === b.id)).toMatchObject({ attempts: MAX_ATTEMPTS });
     });
 
     it('pushes status and progress to the owner over the live socket', async () => {
