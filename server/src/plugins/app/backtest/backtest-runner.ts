@@ -52,8 +52,9 @@ export class BacktestRunner {
   readonly owner = randomUUID();
   private readonly running = new Map<string, AbortController>();
   /** Claims and runs in flight (for `idle`) */
-  private readonly active = new Set<Promise<void>>();
-  private claiming = false;
+  private readonly active = new Set<Promise<unknown>>();
+  /** The claim loop in progress; resolves true when it stopped for lack of room (runs may be left queued) */
+  private claiming: Promise<boolean> | undefined;
   private claimAgain = false;
   private closed = false;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -73,10 +74,12 @@ export class BacktestRunner {
     await this.tick();
   }
 
-  /** Tells every instance (this one included) that a run was queued */
+  /**
+   * A run was queued: this instance claims what it has room for, and wakes the others only when runs are left
+   * over (so a run created on an idle instance starts there, without a race between instances)
+   */
   async announce(): Promise<void> {
-    this.pump();
-    await this.deps.db.query('SELECT pg_notify($1, $2)', [this.deps.channel, WAKE]);
+    if (await this.pump()) await this.deps.db.query('SELECT pg_notify($1, $2)', [this.deps.channel, WAKE]);
   }
 
   /** Stops a run wherever it runs (its row is already canceled: this only stops the work early) */
@@ -100,7 +103,7 @@ export class BacktestRunner {
     } catch (err) {
       this.deps.log.warn({ err }, 'backtest lease round failed');
     }
-    this.pump();
+    void this.pump();
   }
 
   /** Renews the leases of the runs executing here; a run no longer held (canceled, taken back) is stopped */
@@ -165,7 +168,7 @@ export class BacktestRunner {
 
   private receive(payload: string): void {
     if (payload === WAKE) {
-      this.pump();
+      void this.pump();
       return;
     }
     if (payload.startsWith(CANCEL_PREFIX)) this.running.get(payload.slice(CANCEL_PREFIX.length))?.abort();
@@ -173,30 +176,40 @@ export class BacktestRunner {
 
   /**
    * Claims queued runs while this instance has room. One claim loop at a time: a wake arriving during it makes it
-   * go round once more rather than start a second loop
+   * go round once more rather than start a second loop. Resolves true when it stopped for lack of room
    */
-  private pump(): void {
-    if (this.closed) return;
+  private pump(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
     if (this.claiming) {
       this.claimAgain = true;
-      return;
+      return this.claiming;
     }
-    this.claiming = true;
-    const loop = this.claimLoop()
-      .catch((err: unknown) => this.deps.log.warn({ err }, 'backtest claim failed'))
+    const loop: Promise<boolean> = this.claimLoop()
+      .catch((err: unknown) => {
+        this.deps.log.warn({ err }, 'backtest claim failed');
+        return false;
+      })
       .finally(() => {
-        this.claiming = false;
+        this.claiming = undefined;
         // A wake that came after the loop's last look: go round again (added before this loop leaves `active`)
-        if (this.claimAgain) this.pump();
+        if (this.claimAgain) void this.pump();
         this.active.delete(loop);
       });
+    this.claiming = loop;
     this.active.add(loop);
+    return loop;
   }
 
-  private async claimLoop(): Promise<void> {
+  private async claimLoop(): Promise<boolean> {
+    let full = false;
     do {
       this.claimAgain = false;
-      while (!this.closed && this.running.size < this.deps.concurrency) {
+      full = false;
+      while (!this.closed) {
+        if (this.running.size >= this.deps.concurrency) {
+          full = true;
+          break;
+        }
         const row = await backtestRepository.claim(
           this.deps.db,
           this.owner,
@@ -207,6 +220,7 @@ export class BacktestRunner {
         this.run(row);
       }
     } while (this.claimAgain && !this.closed);
+    return full;
   }
 
   private run(row: BacktestRow): void {
@@ -221,7 +235,7 @@ export class BacktestRunner {
         this.running.delete(row.id);
         this.active.delete(done);
         // Room again: the next queued run, if any
-        this.pump();
+        void this.pump();
       });
     this.active.add(done);
   }
