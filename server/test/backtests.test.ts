@@ -7,21 +7,30 @@ import {
   BacktestSummaryResponseSchema,
   ErrorResponseSchema,
 } from '@kestrel/contracts';
-import { barsFromKlines, getBuiltInStrategy, type KlineRow, runBacktest } from '@kestrel/engine';
+import {
+  barsFromKlines,
+  getBuiltInStrategy,
+  type KlineRow,
+  parseLeverageBrackets,
+  runBacktest,
+} from '@kestrel/engine';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LEASE_MS, MAX_ATTEMPTS } from '../src/plugins/app/backtest/backtest-runner';
+import { BRACKETS_TTL_MS } from '../src/plugins/app/backtest/leverage-brackets';
 import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import type { Kline } from '../src/plugins/app/exchange/exchange-adapter';
+import type { ExchangeKeys, Kline } from '../src/plugins/app/exchange/exchange-adapter';
 import {
   bearer,
   buildTestApp,
   type Driver,
   openTestDatabase,
+  PASSWORD,
   postgresUrl,
   signUp,
   type TestApp,
   type TestDatabase,
+  uniqueEmail,
 } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
@@ -40,6 +49,11 @@ class RecordingAdapter extends BinanceUsdmAdapter {
   ): Promise<Kline[]> {
     this.klineCalls.push({ symbol, interval, ...range });
     return super.klines(symbol, interval, limit, range);
+  }
+  bracketCalls = 0;
+  override async leverageBrackets(keys: ExchangeKeys, symbol: string) {
+    this.bracketCalls += 1;
+    return super.leverageBrackets(keys, symbol);
   }
 }
 
@@ -139,6 +153,8 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
       expect(run.progress).toBe(1);
       expect(run.error).toBeNull();
       expect(run.finishedAt).not.toBeNull();
+      // This user has no exchange keys: the engine's default (BTCUSDT) table
+      expect(run.bracketsSource).toBe('default');
       // 120 bars: one page from the exchange
       expect(adapter.klineCalls.length).toBe(calls + 1);
 
@@ -472,6 +488,110 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
         await socket.close();
         await other.close();
       }
+    });
+
+    it("uses the symbol's own leverage brackets when the owner has keys stored, read once an hour, else the default", async () => {
+      const email = uniqueEmail('keyed');
+      let keyed = (await signUp(t, email)).access_token;
+      const account = (await (
+        await fetch(`${url}/_sim/accounts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ balances: { USDT: '1000' } }),
+        })
+      ).json()) as { apiKey: string; secretKey: string };
+      const stored = await post(
+        '/api/v1/credentials/binance',
+        { api_key: account.apiKey, secret_key: account.secretKey },
+        keyed,
+      );
+      expect(stored.statusCode).toBe(201);
+      // 75x on 20 000: the simulator's BTCUSDT table allows 75x up to 3 M notional, the default table only up to
+      // 250 k, so the strategy's 750 k entries are refused with the default table and go through with the real one
+      const body = request({ costs: { leverage: 75, initialBalance: '20000' } });
+      const run = async (auth: string) => {
+        const created = BacktestSummaryResponseSchema.parse(
+          (await post('/api/v1/backtests', body, auth)).json(),
+        );
+        return finished(created.data.id, auth);
+      };
+      const calls = adapter.bracketCalls;
+      const withKeys = await run(keyed);
+      const withoutKeys = await run(token);
+      expect(withKeys).toMatchObject({ status: 'completed', bracketsSource: 'exchange' });
+      expect(withoutKeys).toMatchObject({ status: 'completed', bracketsSource: 'default' });
+      expect(adapter.bracketCalls).toBe(calls + 1);
+
+      // The engine on the same bars with the simulator's own table gives the keyed run's figures
+      const span = `symbol=BTCUSDT&startTime=${NOW - 5 * HOUR}&endTime=${NOW - 3 * HOUR - 1}`;
+      const raw = (await (
+        await fetch(`${url}/fapi/v1/klines?${span}&interval=1m&limit=1500`)
+      ).json()) as KlineRow[];
+      const funding = (await (await fetch(`${url}/fapi/v1/fundingRate?${span}`)).json()) as {
+        fundingTime: number;
+        fundingRate: string;
+      }[];
+      const brackets = parseLeverageBrackets(
+        [{ symbol: 'BTCUSDT', brackets: sim.exchange.market('BTCUSDT').spec.brackets }],
+        'BTCUSDT',
+      );
+      const engineRun = (withBrackets: boolean) =>
+        runBacktest(getBuiltInStrategy('ema-cross'), withKeys.request.params, barsFromKlines(raw, '1m'), {
+          broker: {
+            initialBalance: 20000,
+            leverage: 75,
+            marginMode: 'cross',
+            makerFee: 0.0002,
+            takerFee: 0.0005,
+            slippageBps: 1,
+            tickSize: 0.1,
+            stepSize: 0.001,
+            minNotional: 100,
+          },
+          ...(withBrackets ? { brackets } : {}),
+          fundingRates: {
+            time: funding.map((f) => f.fundingTime),
+            rate: funding.map((f) => Number(f.fundingRate)),
+          },
+        }).metrics;
+      expect(withKeys.metrics).toEqual(engineRun(true));
+      expect(withKeys.metrics?.tradeCount).toBeGreaterThan(0);
+      expect(withoutKeys.metrics?.tradeCount).toBe(0);
+      expect(engineRun(false).tradeCount).toBe(0);
+
+      // Within the hour the table is reused; after it, read again. A failed read falls back to the default table
+      // (the run still completes) and logs no key
+      await run(keyed);
+      expect(adapter.bracketCalls).toBe(calls + 1);
+      t.clock.advance(BRACKETS_TTL_MS);
+      // (access tokens last 15 minutes: sign in again)
+      const signin = await t.request({
+        method: 'POST',
+        url: '/api/v1/auth/signin',
+        payload: { email, password: PASSWORD },
+      });
+      keyed = (signin.json() as { access_token: string }).access_token;
+      const fault = await fetch(`${url}/_sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          kind: 'error',
+          status: 500,
+          method: 'GET',
+          path: '/fapi/v1/leverageBracket',
+          phase: 'before',
+          remaining: 1,
+        }),
+      });
+      expect(fault.ok).toBe(true);
+      expect(await run(keyed)).toMatchObject({ status: 'completed', bracketsSource: 'default' });
+      expect(adapter.bracketCalls).toBe(calls + 2);
+      expect(await run(keyed)).toMatchObject({ status: 'completed', bracketsSource: 'exchange' });
+      expect(adapter.bracketCalls).toBe(calls + 3);
+      const logs = t.logs.join('\n');
+      expect(logs).toContain('leverage brackets not available from the exchange');
+      expect(logs).not.toContain(account.apiKey);
+      expect(logs).not.toContain(account.secretKey);
     });
   });
 });
