@@ -198,7 +198,10 @@ export class BacktestService {
       created_at: this.deps.clock.now(),
     });
     await this.notify(row.user_id, row.id, 'queued', 0);
-    await this.runner.announce();
+    // The run is stored: should the wake-up fail, the instances' periodic claim still finds it
+    await this.runner
+      .announce()
+      .catch((err: unknown) => this.deps.log.warn({ err, backtestId: row.id }, 'backtest wake-up failed'));
     return toSummary(row);
   }
 
