@@ -115,18 +115,21 @@ export const backtestRepository = {
   },
 
   /**
-   * Claims the next queued run for `owner` with a lease until `leaseUntil`: oldest first, except that a user who
-   * already has a run going waits behind the users who have none (one user's batch of runs does not hold everybody
-   * else up). `SKIP LOCKED` lets instances claim side by side without waiting on (or taking) each other's rows
+   * Claims the next queued run for `owner` with a lease until `leaseUntil`: the oldest run of a user with nothing
+   * running, else the oldest run (one user's batch of runs does not hold everybody else up). Both walk the queue
+   * index in order and stop at the first fit; COALESCE only tries the second when the first finds none.
+   * `SKIP LOCKED` lets instances claim side by side without waiting on (or taking) each other's rows
    */
   async claim(db: Queryable, owner: string, now: Date, leaseUntil: Date): Promise<BacktestRow | undefined> {
     const rows = await db.query(
       `UPDATE backtests SET status = 'running', started_at = $2, progress = 0, lease_owner = $1,
           lease_expires_at = $3, attempts = attempts + 1
-        WHERE id = (
-          SELECT q.id FROM backtests q WHERE q.status = 'queued'
-           ORDER BY (SELECT count(*) FROM backtests r WHERE r.user_id = q.user_id AND r.status = 'running'), q.seq
-           LIMIT 1 FOR UPDATE SKIP LOCKED)
+        WHERE id = COALESCE(
+          (SELECT q.id FROM backtests q
+            WHERE q.status = 'queued'
+              AND NOT EXISTS (SELECT 1 FROM backtests r WHERE r.user_id = q.user_id AND r.status = 'running')
+            ORDER BY q.seq LIMIT 1 FOR UPDATE SKIP LOCKED),
+          (SELECT q.id FROM backtests q WHERE q.status = 'queued' ORDER BY q.seq LIMIT 1 FOR UPDATE SKIP LOCKED))
           AND status = 'queued'
         RETURNING ${COLUMNS}`,
       [owner, now, leaseUntil],
