@@ -44,7 +44,6 @@ const FETCH_SHARE = 0.9;
 /** Rows of GET /backtests */
 const LIST_LIMIT = 200;
 
-export { INTERRUPTED_ERROR } from './backtest-runner';
 export const CANCELED_ERROR = 'Canceled by the user';
 
 /** What the service keeps per run beside the request: what the worker needs and which bars it read */
