@@ -127,6 +127,8 @@ export class BacktestRunner {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    // A claim already sent still lands (and registers its run): let it, so that run is stopped and handed back too
+    await this.claiming;
     const ids = this.runningIds;
     for (const controller of this.running.values()) controller.abort();
     await this.idle();
