@@ -66,6 +66,12 @@ test.describe('backtesting page (bots remote)', () => {
       'Trades',
     ]);
     await expect(figures.first()).toHaveText(/^[+-]?\d+\.\d{2}%$/);
+    // A new user has no Binance keys: the run used the default bracket table, and the page says so
+    await expect(
+      results.getByText(
+        "Liquidation uses BTCUSDT's default leverage brackets; connect your Binance keys for BTCUSDT's own.",
+      ),
+    ).toBeVisible();
 
     // lightweight-charts draws on canvases, loaded with the page's chart chunk
     await expect(results.locator('[data-chart="equity"] canvas').first()).toBeVisible();

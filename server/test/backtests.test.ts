@@ -7,20 +7,30 @@ import {
   BacktestSummaryResponseSchema,
   ErrorResponseSchema,
 } from '@kestrel/contracts';
-import { barsFromKlines, getBuiltInStrategy, type KlineRow, runBacktest } from '@kestrel/engine';
+import {
+  barsFromKlines,
+  getBuiltInStrategy,
+  type KlineRow,
+  parseLeverageBrackets,
+  runBacktest,
+} from '@kestrel/engine';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LEASE_MS, MAX_ATTEMPTS } from '../src/plugins/app/backtest/backtest-runner';
+import { BRACKETS_TTL_MS } from '../src/plugins/app/backtest/leverage-brackets';
 import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import type { Kline } from '../src/plugins/app/exchange/exchange-adapter';
+import type { ExchangeKeys, Kline } from '../src/plugins/app/exchange/exchange-adapter';
 import {
   bearer,
   buildTestApp,
   type Driver,
   openTestDatabase,
+  PASSWORD,
   postgresUrl,
   signUp,
   type TestApp,
   type TestDatabase,
+  uniqueEmail,
 } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
@@ -39,6 +49,11 @@ class RecordingAdapter extends BinanceUsdmAdapter {
   ): Promise<Kline[]> {
     this.klineCalls.push({ symbol, interval, ...range });
     return super.klines(symbol, interval, limit, range);
+  }
+  bracketCalls = 0;
+  override async leverageBrackets(keys: ExchangeKeys, symbol: string) {
+    this.bracketCalls += 1;
+    return super.leverageBrackets(keys, symbol);
   }
 }
 
@@ -138,6 +153,8 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
       expect(run.progress).toBe(1);
       expect(run.error).toBeNull();
       expect(run.finishedAt).not.toBeNull();
+      // This user has no exchange keys: the engine's default (BTCUSDT) table
+      expect(run.bracketsSource).toBe('default');
       // 120 bars: one page from the exchange
       expect(adapter.klineCalls.length).toBe(calls + 1);
 
@@ -381,39 +398,56 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
       expect(detail(res)).toContain(message);
     });
 
-    it('at start, fails the runs a stopped server left running and runs the ones it left queued', async () => {
+    it('takes back the runs of an instance that stopped once their lease ran out: run again, or failed after 3 claims', async () => {
+      const service = t.app.backtestService;
       const a = BacktestSummaryResponseSchema.parse((await post('/api/v1/backtests', request())).json()).data;
       const b = BacktestSummaryResponseSchema.parse((await post('/api/v1/backtests', request())).json()).data;
-      await t.app.backtestService.idle();
-      // As a crash would leave them: one mid-run, one never started
-      await tdb.db.query(
-        `UPDATE backtests SET status = 'running', metrics = NULL, result = NULL, finished_at = NULL WHERE id = $1`,
-        [a.id],
-      );
-      await tdb.db.query(
-        `UPDATE backtests SET status = 'queued', metrics = NULL, result = NULL, finished_at = NULL WHERE id = $1`,
-        [b.id],
-      );
-      const restarted = await buildTestApp(
-        tdb.db,
-        { exchangeAdapter: adapter },
-        { KESTREL_EXCHANGE_BASE_URL: url },
-      );
-      try {
-        await restarted.app.backtestService.idle();
-        // Read through the first app: both share the database
-        const read = async (id: string) =>
-          BacktestDetailResponseSchema.parse((await get(`/api/v1/backtests/${id}`)).json()).data;
-        expect(await read(a.id)).toMatchObject({
-          status: 'failed',
-          error: 'The server stopped while this run was in progress; start it again',
-        });
-        const rerun = await read(b.id);
-        expect(rerun.status).toBe('completed');
-        expect(rerun.metrics?.bars).toBe(120);
-      } finally {
-        await restarted.app.close();
+      await service.idle();
+      // As an instance killed mid-run leaves them: running, its lease renewed a moment ago, never to be renewed
+      // again. `a` was claimed once, `b` already MAX_ATTEMPTS times (each of its instances died)
+      const leaseEnd = new Date(t.clock.now().getTime() + LEASE_MS);
+      for (const [id, attempts] of [
+        [a.id, 1],
+        [b.id, MAX_ATTEMPTS],
+      ] as const) {
+        await tdb.db.query(
+          `UPDATE backtests SET status = 'running', metrics = NULL, result = NULL, finished_at = NULL,
+             brackets_source = NULL, lease_owner = 'killed-instance', lease_expires_at = $2, attempts = $3
+           WHERE id = $1`,
+          [id, leaseEnd, attempts],
+        );
       }
+      const read = async (id: string) =>
+        BacktestDetailResponseSchema.parse((await get(`/api/v1/backtests/${id}`)).json()).data;
+
+      // The lease still holds: nobody touches the runs
+      t.clock.advance(LEASE_MS);
+      await service.runner.tick();
+      await service.idle();
+      expect((await read(a.id)).status).toBe('running');
+      expect((await read(b.id)).status).toBe('running');
+
+      // One millisecond later it has expired: `a` goes back to the queue and runs here, `b` fails
+      t.clock.advance(1);
+      await service.runner.tick();
+      await service.idle();
+      const rerun = await read(a.id);
+      expect(rerun.status).toBe('completed');
+      expect(rerun.metrics?.bars).toBe(120);
+      expect(await read(b.id)).toMatchObject({
+        status: 'failed',
+        error: 'The server stopped while this run was in progress; start it again',
+        metrics: null,
+      });
+      const rows = await tdb.db.query<{ id: string; attempts: number; lease_owner: string }>(
+        'SELECT id, attempts, lease_owner FROM backtests WHERE id = ANY($1::uuid[])',
+        [[a.id, b.id]],
+      );
+      expect(rows.find((r) => r.id === a.id)).toMatchObject({
+        attempts: 2,
+        lease_owner: service.runner.owner,
+      });
+      expect(rows.find((r) => r.id === b.id)).toMatchObject({ attempts: MAX_ATTEMPTS });
     });
 
     it('pushes status and progress to the owner over the live socket', async () => {
@@ -450,6 +484,110 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
         await socket.close();
         await other.close();
       }
+    });
+
+    it("uses the symbol's own leverage brackets when the owner has keys stored, read once an hour, else the default", async () => {
+      const email = uniqueEmail('keyed');
+      let keyed = (await signUp(t, email)).access_token;
+      const account = (await (
+        await fetch(`${url}/_sim/accounts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ balances: { USDT: '1000' } }),
+        })
+      ).json()) as { apiKey: string; secretKey: string };
+      const stored = await post(
+        '/api/v1/credentials/binance',
+        { api_key: account.apiKey, secret_key: account.secretKey },
+        keyed,
+      );
+      expect(stored.statusCode).toBe(201);
+      // 75x on 20 000: the simulator's BTCUSDT table allows 75x up to 3 M notional, the default table only up to
+      // 250 k, so the strategy's 750 k entries are refused with the default table and go through with the real one
+      const body = request({ costs: { leverage: 75, initialBalance: '20000' } });
+      const run = async (auth: string) => {
+        const created = BacktestSummaryResponseSchema.parse(
+          (await post('/api/v1/backtests', body, auth)).json(),
+        );
+        return finished(created.data.id, auth);
+      };
+      const calls = adapter.bracketCalls;
+      const withKeys = await run(keyed);
+      const withoutKeys = await run(token);
+      expect(withKeys).toMatchObject({ status: 'completed', bracketsSource: 'exchange' });
+      expect(withoutKeys).toMatchObject({ status: 'completed', bracketsSource: 'default' });
+      expect(adapter.bracketCalls).toBe(calls + 1);
+
+      // The engine on the same bars with the simulator's own table gives the keyed run's figures
+      const span = `symbol=BTCUSDT&startTime=${NOW - 5 * HOUR}&endTime=${NOW - 3 * HOUR - 1}`;
+      const raw = (await (
+        await fetch(`${url}/fapi/v1/klines?${span}&interval=1m&limit=1500`)
+      ).json()) as KlineRow[];
+      const funding = (await (await fetch(`${url}/fapi/v1/fundingRate?${span}`)).json()) as {
+        fundingTime: number;
+        fundingRate: string;
+      }[];
+      const brackets = parseLeverageBrackets(
+        [{ symbol: 'BTCUSDT', brackets: sim.exchange.market('BTCUSDT').spec.brackets }],
+        'BTCUSDT',
+      );
+      const engineRun = (withBrackets: boolean) =>
+        runBacktest(getBuiltInStrategy('ema-cross'), withKeys.request.params, barsFromKlines(raw, '1m'), {
+          broker: {
+            initialBalance: 20000,
+            leverage: 75,
+            marginMode: 'cross',
+            makerFee: 0.0002,
+            takerFee: 0.0005,
+            slippageBps: 1,
+            tickSize: 0.1,
+            stepSize: 0.001,
+            minNotional: 100,
+          },
+          ...(withBrackets ? { brackets } : {}),
+          fundingRates: {
+            time: funding.map((f) => f.fundingTime),
+            rate: funding.map((f) => Number(f.fundingRate)),
+          },
+        }).metrics;
+      expect(withKeys.metrics).toEqual(engineRun(true));
+      expect(withKeys.metrics?.tradeCount).toBeGreaterThan(0);
+      expect(withoutKeys.metrics?.tradeCount).toBe(0);
+      expect(engineRun(false).tradeCount).toBe(0);
+
+      // Within the hour the table is reused; after it, read again. A failed read falls back to the default table
+      // (the run still completes) and logs no key
+      await run(keyed);
+      expect(adapter.bracketCalls).toBe(calls + 1);
+      t.clock.advance(BRACKETS_TTL_MS);
+      // (access tokens last 15 minutes: sign in again)
+      const signin = await t.request({
+        method: 'POST',
+        url: '/api/v1/auth/signin',
+        payload: { email, password: PASSWORD },
+      });
+      keyed = (signin.json() as { access_token: string }).access_token;
+      const fault = await fetch(`${url}/_sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          kind: 'error',
+          status: 500,
+          method: 'GET',
+          path: '/fapi/v1/leverageBracket',
+          phase: 'before',
+          remaining: 1,
+        }),
+      });
+      expect(fault.ok).toBe(true);
+      expect(await run(keyed)).toMatchObject({ status: 'completed', bracketsSource: 'default' });
+      expect(adapter.bracketCalls).toBe(calls + 2);
+      expect(await run(keyed)).toMatchObject({ status: 'completed', bracketsSource: 'exchange' });
+      expect(adapter.bracketCalls).toBe(calls + 3);
+      const logs = t.logs.join('\n');
+      expect(logs).toContain('leverage brackets not available from the exchange');
+      expect(logs).not.toContain(account.apiKey);
+      expect(logs).not.toContain(account.secretKey);
     });
   });
 });

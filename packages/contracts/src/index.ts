@@ -29,12 +29,15 @@ export {
   UserSchema,
 } from './auth/user';
 export {
+  BACKTEST_BRACKETS_SOURCES,
   BACKTEST_INTERVALS,
   BACKTEST_MAX_BARS,
   BACKTEST_MAX_CANDLES,
   BACKTEST_MAX_EQUITY_POINTS,
   BACKTEST_MAX_TRADES,
   BACKTEST_STATUSES,
+  type BacktestBracketsSource,
+  BacktestBracketsSourceSchema,
   type BacktestCandle,
   BacktestCandleSchema,
   type BacktestCandles,

@@ -207,6 +207,15 @@ export const BacktestMarkerSchema = z.object({
 export type BacktestMarker = z.infer<typeof BacktestMarkerSchema>;
 
 /** GET /api/v1/backtests/:id; equity, trades and markers are empty until the run completed */
+/**
+ * Which leverage brackets (maintenance margin tiers, so liquidation prices) a run used: `exchange`, the symbol's own
+ * table read from the exchange with the owner's keys; `default`, the engine's BTCUSDT table (the owner has no keys
+ * stored, or the exchange did not answer)
+ */
+export const BACKTEST_BRACKETS_SOURCES = ['exchange', 'default'] as const;
+export const BacktestBracketsSourceSchema = z.enum(BACKTEST_BRACKETS_SOURCES);
+export type BacktestBracketsSource = z.infer<typeof BacktestBracketsSourceSchema>;
+
 export const BacktestDetailSchema = BacktestSummarySchema.extend({
   /** The request with the strategy's defaults filled in */
   request: z.object({
@@ -228,6 +237,8 @@ export const BacktestDetailSchema = BacktestSummarySchema.extend({
   /** At most BACKTEST_MAX_TRADES (the first ones); metrics.tradeCount counts all */
   trades: z.array(BacktestTradeSchema),
   markers: z.array(BacktestMarkerSchema),
+  /** Leverage brackets the run used; null until it has completed */
+  bracketsSource: BacktestBracketsSourceSchema.nullable(),
 });
 export type BacktestDetail = z.infer<typeof BacktestDetailSchema>;
 

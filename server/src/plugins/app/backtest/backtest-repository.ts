@@ -1,4 +1,4 @@
-import type { BacktestMetrics, BacktestStatus } from '@kestrel/contracts';
+import type { BacktestBracketsSource, BacktestMetrics, BacktestStatus } from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
 import type { BacktestOutcome } from './backtest-protocol';
 
@@ -22,13 +22,19 @@ export interface BacktestRow {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  /** The instance that holds (or last held) the run */
+  lease_owner: string | null;
+  /** Times the run was claimed */
+  attempts: number;
+  brackets_source: BacktestBracketsSource | null;
 }
 
 export type BacktestRowWithResult = BacktestRow & { result: Omit<BacktestOutcome, 'metrics'> | null };
 
 /** Everything but the (large) result */
 const COLUMNS = `id, user_id, strategy, strategy_name, symbol, interval, start_time, end_time, exchange_env, request,
-  settings, status, progress, error, metrics, created_at, started_at, finished_at`;
+  settings, status, progress, error, metrics, created_at, started_at, finished_at, lease_owner, attempts,
+  brackets_source`;
 
 // node-postgres returns bigint as a string, PGlite as a number or bigint
 const toRow = <T extends BacktestRow>(r: Record<string, unknown>): T =>
@@ -37,13 +43,24 @@ const toRow = <T extends BacktestRow>(r: Record<string, unknown>): T =>
     start_time: Number(r.start_time),
     end_time: Number(r.end_time),
     progress: Number(r.progress),
+    attempts: Number(r.attempts),
   }) as T;
 
 /** Thin SQL for backtest jobs; reads and deletes are always addressed by the owner */
 export const backtestRepository = {
   async insert(
     db: Queryable,
-    row: Omit<BacktestRow, 'progress' | 'error' | 'metrics' | 'started_at' | 'finished_at'>,
+    row: Omit<
+      BacktestRow,
+      | 'progress'
+      | 'error'
+      | 'metrics'
+      | 'started_at'
+      | 'finished_at'
+      | 'lease_owner'
+      | 'attempts'
+      | 'brackets_source'
+    >,
   ) {
     const rows = await db.query(
       `INSERT INTO backtests (id, user_id, strategy, strategy_name, symbol, interval, start_time, end_time,
@@ -97,49 +114,136 @@ export const backtestRepository = {
     return rows[0] ? toRow<BacktestRowWithResult>(rows[0]) : undefined;
   },
 
-  /** A run by id alone: for the job runner, which got the id from its own queue */
-  async findForRun(db: Queryable, id: string): Promise<BacktestRow | undefined> {
-    const rows = await db.query(`SELECT ${COLUMNS} FROM backtests WHERE id = $1`, [id]);
+  /**
+   * Claims the next queued run for `owner` with a lease until `leaseUntil`: the oldest run of a user with nothing
+   * running, else the oldest run (one user's batch of runs does not hold everybody else up). Both walk the queue
+   * index in order and stop at the first fit; COALESCE only tries the second when the first finds none.
+   * `SKIP LOCKED` lets instances claim side by side without waiting on (or taking) each other's rows
+   */
+  async claim(db: Queryable, owner: string, now: Date, leaseUntil: Date): Promise<BacktestRow | undefined> {
+    const rows = await db.query(
+      `UPDATE backtests SET status = 'running', started_at = $2, progress = 0, lease_owner = $1,
+          lease_expires_at = $3, attempts = attempts + 1
+        WHERE id = COALESCE(
+          (SELECT q.id FROM backtests q
+            WHERE q.status = 'queued'
+              AND NOT EXISTS (SELECT 1 FROM backtests r WHERE r.user_id = q.user_id AND r.status = 'running')
+            ORDER BY q.seq LIMIT 1 FOR UPDATE SKIP LOCKED),
+          (SELECT q.id FROM backtests q WHERE q.status = 'queued' ORDER BY q.seq LIMIT 1 FOR UPDATE SKIP LOCKED))
+          AND status = 'queued'
+        RETURNING ${COLUMNS}`,
+      [owner, now, leaseUntil],
+    );
     return rows[0] ? toRow<BacktestRow>(rows[0]) : undefined;
   },
 
-  /** queued → running; false when the run is no longer queued (canceled or deleted meanwhile) */
-  async markRunning(db: Queryable, id: string, now: Date): Promise<boolean> {
-    const rows = await db.query(
-      `UPDATE backtests SET status = 'running', started_at = $2, progress = 0
-        WHERE id = $1 AND status = 'queued' RETURNING id`,
-      [id, now],
+  /**
+   * Extends `owner`'s leases on `ids`; returns the ids it still holds. A missing id was canceled, or its lease ran
+   * out and another instance took the run back: its worker must stop
+   */
+  async renew(db: Queryable, owner: string, ids: readonly string[], leaseUntil: Date): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await db.query<{ id: string }>(
+      `UPDATE backtests SET lease_expires_at = $3
+        WHERE id = ANY($2::uuid[]) AND status = 'running' AND lease_owner = $1 RETURNING id`,
+      [owner, ids, leaseUntil],
     );
-    return rows.length > 0;
+    return new Set(rows.map((r) => r.id));
   },
 
-  async setProgress(db: Queryable, id: string, progress: number): Promise<void> {
-    await db.query(`UPDATE backtests SET progress = $2 WHERE id = $1 AND status = 'running'`, [id, progress]);
-  },
-
-  /** running → completed with the result; false when the run was canceled meanwhile */
-  async complete(db: Queryable, id: string, outcome: BacktestOutcome, now: Date): Promise<boolean> {
-    const { metrics, ...result } = outcome;
-    const rows = await db.query(
-      `UPDATE backtests SET status = 'completed', progress = 1, metrics = $2, result = $3, finished_at = $4
-        WHERE id = $1 AND status = 'running' RETURNING id`,
-      [id, JSON.stringify(metrics), JSON.stringify(result), now],
+  /**
+   * Runs whose lease expired before `now` (their instance died or lost the database): back to the queue, or failed
+   * with `error` once they have been claimed `maxAttempts` times. A row is taken by one caller only (the UPDATE
+   * re-checks the lease after waiting on a concurrent renewal)
+   */
+  async reclaimExpired(
+    db: Queryable,
+    now: Date,
+    maxAttempts: number,
+    error: string,
+  ): Promise<{ requeued: BacktestRow[]; failed: BacktestRow[] }> {
+    const expired = `status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < $1)`;
+    const failed = await db.query(
+      `UPDATE backtests SET status = 'failed', error = $3, finished_at = $1, lease_expires_at = NULL
+        WHERE ${expired} AND attempts >= $2 RETURNING ${COLUMNS}`,
+      [now, maxAttempts, error],
     );
-    return rows.length > 0;
+    const requeued = await db.query(
+      `UPDATE backtests SET status = 'queued', progress = 0, started_at = NULL, lease_owner = NULL,
+          lease_expires_at = NULL
+        WHERE ${expired} AND attempts < $2 RETURNING ${COLUMNS}`,
+      [now, maxAttempts],
+    );
+    return {
+      requeued: requeued.map((r) => toRow<BacktestRow>(r)),
+      failed: failed.map((r) => toRow<BacktestRow>(r)),
+    };
   },
 
-  /** queued/running → failed or canceled; false when the run had already finished */
-  async finish(
+  /**
+   * A stopping instance hands its runs back to the queue at once (not counted as an attempt), so another instance
+   * goes on without waiting for the lease to run out
+   */
+  async release(db: Queryable, owner: string, ids: readonly string[]): Promise<BacktestRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.query(
+      `UPDATE backtests SET status = 'queued', progress = 0, started_at = NULL, lease_owner = NULL,
+          lease_expires_at = NULL, attempts = GREATEST(attempts - 1, 0)
+        WHERE id = ANY($2::uuid[]) AND status = 'running' AND lease_owner = $1 RETURNING ${COLUMNS}`,
+      [owner, ids],
+    );
+    return rows.map((r) => toRow<BacktestRow>(r));
+  },
+
+  /** Progress of a run `owner` still holds (a run taken back by another instance is left alone) */
+  async setProgress(db: Queryable, id: string, owner: string, progress: number): Promise<void> {
+    await db.query(
+      `UPDATE backtests SET progress = $3 WHERE id = $1 AND status = 'running' AND lease_owner = $2`,
+      [id, owner, progress],
+    );
+  },
+
+  /** running → completed with the result; false when the run was canceled or taken back meanwhile */
+  async complete(
     db: Queryable,
     id: string,
-    status: 'failed' | 'canceled',
+    owner: string,
+    outcome: BacktestOutcome,
+    bracketsSource: BacktestBracketsSource,
+    now: Date,
+  ): Promise<boolean> {
+    const { metrics, ...result } = outcome;
+    const rows = await db.query(
+      `UPDATE backtests SET status = 'completed', progress = 1, metrics = $3, result = $4, brackets_source = $5,
+          finished_at = $6, lease_expires_at = NULL
+        WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING id`,
+      [id, owner, JSON.stringify(metrics), JSON.stringify(result), bracketsSource, now],
+    );
+    return rows.length > 0;
+  },
+
+  /** running → failed by the instance running it; undefined when the run was canceled or taken back meanwhile */
+  async fail(
+    db: Queryable,
+    id: string,
+    owner: string,
     error: string,
     now: Date,
   ): Promise<BacktestRow | undefined> {
     const rows = await db.query(
-      `UPDATE backtests SET status = $2, error = $3, finished_at = $4
+      `UPDATE backtests SET status = 'failed', error = $3, finished_at = $4, lease_expires_at = NULL
+        WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING ${COLUMNS}`,
+      [id, owner, error, now],
+    );
+    return rows[0] ? toRow<BacktestRow>(rows[0]) : undefined;
+  },
+
+  /** queued/running → canceled by the user; undefined when the run had already finished */
+  async cancel(db: Queryable, id: string, error: string, now: Date): Promise<BacktestRow | undefined> {
+    const rows = await db.query(
+      `UPDATE backtests SET status = 'canceled', error = $2, finished_at = $3, lease_expires_at = NULL
         WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${COLUMNS}`,
-      [id, status, error, now],
+      [id, error, now],
     );
     return rows[0] ? toRow<BacktestRow>(rows[0]) : undefined;
   },
@@ -150,23 +254,5 @@ export const backtestRepository = {
       [userId, id],
     );
     return rows.length > 0;
-  },
-
-  /** At start: runs left 'running' by a stopped server fail; queued ones are returned to be queued again */
-  async recover(
-    db: Queryable,
-    error: string,
-    now: Date,
-  ): Promise<{ failed: BacktestRow[]; queued: BacktestRow[] }> {
-    const failed = await db.query(
-      `UPDATE backtests SET status = 'failed', error = $1, finished_at = $2 WHERE status = 'running'
-        RETURNING ${COLUMNS}`,
-      [error, now],
-    );
-    const queued = await db.query(`SELECT ${COLUMNS} FROM backtests WHERE status = 'queued' ORDER BY seq`);
-    return {
-      failed: failed.map((r) => toRow<BacktestRow>(r)),
-      queued: queued.map((r) => toRow<BacktestRow>(r)),
-    };
   },
 };

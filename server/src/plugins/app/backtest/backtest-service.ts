@@ -27,15 +27,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
-import type { ExchangeAdapter } from '../exchange/exchange-adapter';
+import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter';
 import { exchangeHttpError } from '../exchange/exchange-http-error';
 import type { LiveEvent, PushTarget } from '../socket/socket-bus';
 import type { BacktestTask } from './backtest-protocol';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { chartCandles } from './backtest-result';
+import { BacktestRunner } from './backtest-runner';
 import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
 import { fundingHistory } from './funding-history';
 import { type FetchProgress, KlineCache, type KlineSeriesKey } from './kline-cache';
+import { LeverageBrackets } from './leverage-brackets';
 import { Throttle } from './throttle';
 
 /** Progress pushes (and their database writes) at most this often per run; status changes always go out */
@@ -45,7 +47,6 @@ const FETCH_SHARE = 0.9;
 /** Rows of GET /backtests */
 const LIST_LIMIT = 200;
 
-export const INTERRUPTED_ERROR = 'The server stopped while this run was in progress; start it again';
 export const CANCELED_ERROR = 'Canceled by the user';
 
 /** What the service keeps per run beside the request: what the worker needs and which bars it read */
@@ -58,37 +59,55 @@ interface StoredSettings {
 
 export interface BacktestServiceDeps {
   db: Database;
-  exchange: Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory'>;
+  exchange: Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory' | 'leverageBrackets'>;
+  /** The user's stored exchange keys (for the symbol's leverage brackets), or undefined when they have none */
+  keysFor(userId: string): Promise<ExchangeKeys | undefined>;
   /** Exchange environment name: the kline cache key */
   exchangeEnv: string;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   workers: BacktestWorkers;
   clock: Clock;
   log: FastifyBaseLogger;
-  /** Runs at most this many at once (the rest wait queued) */
+  /** Runs at most this many at once on this instance (the rest wait queued, for this or another instance) */
   concurrency: number;
+  /** NOTIFY channel of the job queue, shared by the instances on the database schema */
+  channel: string;
   /** Monotonic milliseconds for throttling progress pushes */
   monotonicNow?: () => number;
 }
 
 /**
  * Backtest jobs: validates a request (strategy, its parameters through the engine, interval, range, symbol),
- * stores it queued, and runs the queue at most `concurrency` at a time: klines from the cache (the missing spans
- * from the exchange), the engine in a worker thread, the result stored with the run. Status changes and progress
- * go to the owner's live sockets as `notifications/backtest`.
+ * stores it queued, and runs what `BacktestRunner` claims from the database queue (shared by every instance):
+ * klines from the cache (the missing spans from the exchange), the symbol's leverage brackets, the engine in a
+ * worker thread, the result stored with the run. Status changes and progress go to the owner's live sockets (on
+ * any instance) as `notifications/backtest`.
  */
 export class BacktestService {
-  private readonly queue: string[] = [];
-  private readonly running = new Map<string, AbortController>();
   private readonly klines: KlineCache;
+  private readonly brackets: LeverageBrackets;
   private readonly monotonicNow: () => number;
-  private closed = false;
-  /** Settles when every started run has finished (for a clean shutdown and for tests) */
-  private active = new Set<Promise<void>>();
+  /** The database queue: claims, leases, wake-ups and cancels across instances */
+  readonly runner: BacktestRunner;
 
   constructor(private readonly deps: BacktestServiceDeps) {
     this.klines = new KlineCache(deps.db, deps.exchange);
+    this.brackets = new LeverageBrackets({
+      exchange: deps.exchange,
+      keysFor: deps.keysFor,
+      clock: deps.clock,
+      log: deps.log,
+    });
     this.monotonicNow = deps.monotonicNow ?? (() => performance.now());
+    this.runner = new BacktestRunner({
+      db: deps.db,
+      clock: deps.clock,
+      log: deps.log,
+      channel: deps.channel,
+      concurrency: deps.concurrency,
+      execute: (row, signal) => this.execute(row, signal),
+      notify: (row, status, error) => this.notify(row.user_id, row.id, status, row.progress, error),
+    });
   }
 
   /** The built-in strategies with their parameter schemas and defaults */
@@ -181,8 +200,10 @@ export class BacktestService {
       created_at: this.deps.clock.now(),
     });
     await this.notify(row.user_id, row.id, 'queued', 0);
-    this.queue.push(row.id);
-    this.pump();
+    // The run is stored: should the wake-up fail, the instances' periodic claim still finds it
+    await this.runner
+      .announce()
+      .catch((err: unknown) => this.deps.log.warn({ err, backtestId: row.id }, 'backtest wake-up failed'));
     return toSummary(row);
   }
 
@@ -199,6 +220,7 @@ export class BacktestService {
       equity: row.result?.equity ?? [],
       trades: row.result?.trades ?? [],
       markers: row.result?.markers ?? [],
+      bracketsSource: row.brackets_source,
     };
   }
 
@@ -214,13 +236,7 @@ export class BacktestService {
   async cancel(userId: string, id: string): Promise<BacktestSummary> {
     const row = await backtestRepository.find(this.deps.db, userId, id);
     if (!row) throw notFound();
-    const canceled = await backtestRepository.finish(
-      this.deps.db,
-      id,
-      'canceled',
-      CANCELED_ERROR,
-      this.deps.clock.now(),
-    );
+    const canceled = await backtestRepository.cancel(this.deps.db, id, CANCELED_ERROR, this.deps.clock.now());
     if (!canceled) {
       throw new HttpError(
         409,
@@ -228,9 +244,11 @@ export class BacktestService {
         `This backtest has already ${row.status === 'canceled' ? 'been canceled' : row.status}; nothing to cancel`,
       );
     }
-    const queued = this.queue.indexOf(id);
-    if (queued >= 0) this.queue.splice(queued, 1);
-    this.running.get(id)?.abort();
+    // The row says canceled already (a claim skips it, its runner's writes miss it); this stops the work early
+    // (sent even for a run read as queued: an instance may have claimed it between that read and the cancel)
+    await this.runner
+      .stop(id)
+      .catch((err: unknown) => this.deps.log.warn({ err, backtestId: id }, 'backtest stop not sent'));
     await this.notify(userId, id, 'canceled', canceled.progress, CANCELED_ERROR);
     return toSummary(canceled);
   }
@@ -246,32 +264,19 @@ export class BacktestService {
     );
   }
 
-  /** At start: fails the runs a stopped server left running (their owners are told) and queues the queued ones */
-  async recover(): Promise<void> {
-    const { failed, queued } = await backtestRepository.recover(
-      this.deps.db,
-      INTERRUPTED_ERROR,
-      this.deps.clock.now(),
-    );
-    for (const row of failed)
-      await this.notify(row.user_id, row.id, 'failed', row.progress, INTERRUPTED_ERROR);
-    if (failed.length > 0)
-      this.deps.log.warn({ count: failed.length }, 'interrupted backtests marked failed');
-    this.queue.push(...queued.map((r) => r.id));
-    this.pump();
+  /** Starts taking runs from the queue (and taking back the runs of instances that stopped) */
+  async start(): Promise<void> {
+    await this.runner.start();
   }
 
-  /** Resolves when no run is executing (queued ones stay queued) */
+  /** Resolves when nothing is being claimed or executed on this instance (queued runs may remain) */
   async idle(): Promise<void> {
-    while (this.active.size > 0) await Promise.allSettled([...this.active]);
+    await this.runner.idle();
   }
 
-  /** Stops taking runs and aborts the running ones (they are failed as interrupted at the next start) */
+  /** Stops taking runs; the running ones are stopped and handed back to the queue for another instance */
   async close(): Promise<void> {
-    this.closed = true;
-    this.queue.length = 0;
-    for (const controller of this.running.values()) controller.abort();
-    await this.idle();
+    await this.runner.close();
   }
 
   /** Open times [start, end) of the closed bars the range asks for, or a 400 when there are none */
@@ -294,34 +299,18 @@ export class BacktestService {
     } satisfies KlineSeriesKey;
   }
 
-  private pump(): void {
-    while (!this.closed && this.running.size < this.deps.concurrency && this.queue.length > 0) {
-      const id = this.queue.shift() as string;
-      const controller = new AbortController();
-      this.running.set(id, controller);
-      const done = this.execute(id, controller.signal)
-        .catch((err: unknown) => this.deps.log.error({ err, backtestId: id }, 'backtest bookkeeping failed'))
-        .finally(() => {
-          this.running.delete(id);
-          this.active.delete(done);
-          this.pump();
-        });
-      this.active.add(done);
-    }
-  }
-
-  private async execute(id: string, signal: AbortSignal): Promise<void> {
+  /** Runs one claimed run; every write is conditional on this instance still holding it */
+  private async execute(row: BacktestRow, signal: AbortSignal): Promise<void> {
     const { db, clock } = this.deps;
-    if (!(await backtestRepository.markRunning(db, id, clock.now()))) return;
-    const row = await backtestRepository.findForRun(db, id);
-    if (!row) return;
+    const { id } = row;
+    const owner = this.runner.owner;
     const userId = row.user_id;
     const settings = row.settings as unknown as StoredSettings;
     const params = (row.request as { params: Record<string, unknown> }).params;
     await this.notify(userId, id, 'running', 0);
 
     const fail = async (message: string) => {
-      const failed = await backtestRepository.finish(db, id, 'failed', message, clock.now());
+      const failed = await backtestRepository.fail(db, id, owner, message, clock.now());
       if (failed) await this.notify(userId, id, 'failed', failed.progress, message);
     };
     try {
@@ -365,6 +354,9 @@ export class BacktestService {
           throw err;
         }
       }
+      // The symbol's own brackets when the owner has keys (else the default table): liquidation depends on them
+      const brackets = await this.brackets.forRun(userId, row.symbol);
+      if (signal.aborted) return;
       if (bars.openTime.length === 0) {
         await fail(
           `The exchange has no ${row.symbol} ${row.interval} bars between ${new Date(settings.span.start).toISOString()} ` +
@@ -377,7 +369,11 @@ export class BacktestService {
       const task: BacktestTask = {
         strategy: row.strategy,
         params,
-        settings: fundingRates ? { ...settings.run, fundingRates } : settings.run,
+        settings: {
+          ...settings.run,
+          ...(fundingRates ? { fundingRates } : {}),
+          ...(brackets.brackets ? { brackets: brackets.brackets } : {}),
+        },
         intervalMs: settings.intervalMs,
         ...bars,
         maxEquityPoints: BACKTEST_MAX_EQUITY_POINTS,
@@ -390,7 +386,7 @@ export class BacktestService {
         await fail(reply.kind === 'internal' ? `The backtest failed: ${reply.message}` : reply.message);
         return;
       }
-      if (await backtestRepository.complete(db, id, reply.outcome, clock.now())) {
+      if (await backtestRepository.complete(db, id, owner, reply.outcome, brackets.source, clock.now())) {
         await this.notify(userId, id, 'completed', 1);
       }
     } catch (err) {
@@ -403,7 +399,7 @@ export class BacktestService {
   private async progress(userId: string, id: string, progress: number): Promise<void> {
     const value = Math.min(1, Math.max(0, progress));
     try {
-      await backtestRepository.setProgress(this.deps.db, id, value);
+      await backtestRepository.setProgress(this.deps.db, id, this.runner.owner, value);
       await this.notify(userId, id, 'running', value);
     } catch (err) {
       this.deps.log.warn({ err, backtestId: id }, 'backtest progress not recorded');

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { HttpError } from '../../../lib/http-error';
+import { channelFor } from '../socket/socket-bus';
 import { BacktestService } from './backtest-service';
 import { BacktestWorkers } from './backtest-workers';
 
@@ -11,8 +13,9 @@ declare module 'fastify' {
 }
 
 /**
- * Backtest jobs: the service, its worker threads (`config.backtestConcurrency`, default 1) and the recovery of runs
- * a stopped server left behind. Bars come from the configured exchange's public klines, cached in the database.
+ * Backtest jobs: the service, its worker threads (`config.backtestConcurrency`, default 1) and the database queue
+ * it shares with the other instances on the database (started once the app is ready). Bars come from the
+ * configured exchange's public klines, cached in the database.
  */
 export default fp(
   async (app: FastifyInstance, { config }: AppOptions) => {
@@ -20,16 +23,27 @@ export default fp(
     const service = new BacktestService({
       db: app.db,
       exchange: app.exchangeAdapter,
+      keysFor: async (userId) => {
+        try {
+          const k = await app.credentialsService.keysFor(userId);
+          return { apiKey: k.apiKey, secretKey: k.secretKey };
+        } catch (err) {
+          // No stored keys (or unreadable ones) is a 4xx from the vault: the run uses the default brackets
+          if (err instanceof HttpError && err.statusCode < 500) return undefined;
+          throw err;
+        }
+      },
       exchangeEnv: config.exchange.env,
       publish: (target, event) => app.socketBus.publish(target, event),
       workers,
       clock: app.clock,
       log: app.log,
       concurrency: config.backtestConcurrency,
+      channel: await channelFor(app.db, 'kestrel_backtest'),
     });
     app.decorate('backtestService', service);
     app.addHook('onReady', async () => {
-      await service.recover();
+      await service.start();
     });
     // Before the socket bus and the database close (onClose runs in reverse registration order)
     app.addHook('onClose', async () => {
@@ -37,5 +51,5 @@ export default fp(
       await workers.close();
     });
   },
-  { name: 'backtest', dependencies: ['database', 'exchange', 'socket-bus'] },
+  { name: 'backtest', dependencies: ['database', 'exchange', 'socket-bus', 'credentials'] },
 );

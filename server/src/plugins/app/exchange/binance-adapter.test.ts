@@ -137,6 +137,34 @@ describe('BinanceUsdmAdapter against the simulator', () => {
     expect(Number(bars[4]?.high)).toBeGreaterThanOrEqual(Number(bars[4]?.low));
   });
 
+  it("reads a symbol's leverage brackets with the account's keys, and passes the refusal of an unknown symbol", async () => {
+    const adapter = adapterFor();
+    const keys = await account();
+    const tiers = await adapter.leverageBrackets(keys, 'SOLUSDT');
+    // The same table the exchange answers to any signed client
+    const raw = sim.exchange.market('SOLUSDT').spec.brackets;
+    expect(tiers).toEqual(
+      raw.map((b) => ({
+        bracket: b.bracket,
+        initialLeverage: b.initialLeverage,
+        notionalFloor: b.notionalFloor,
+        notionalCap: b.notionalCap,
+        maintMarginRatio: b.maintMarginRatio,
+        cum: b.cum,
+      })),
+    );
+    expect(tiers?.[0]).toMatchObject({ bracket: 1, notionalFloor: 0 });
+    const refused = await adapter.leverageBrackets(keys, 'NOPEUSDT').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ExchangeApiError);
+    expect((refused as ExchangeApiError).code).toBe(-1121);
+    // Signed: without a key the exchange knows there are no brackets
+    const unknownKey = await adapter
+      .leverageBrackets({ apiKey: 'nope', secretKey: 'nope' }, 'SOLUSDT')
+      .catch((e: unknown) => e);
+    expect(unknownKey).toBeInstanceOf(ExchangeApiError);
+    expect((unknownKey as ExchangeApiError).code).toBe(-2014);
+  });
+
   it('places GTD orders that the exchange expires at their goodTillDate', async () => {
     const keys = await account();
     const adapter = adapterFor();

@@ -14,6 +14,7 @@ import {
   isConditionalType,
   type KeyPermissions,
   type Kline,
+  type LeverageBracketTier,
   type NewOrder,
   type Order,
   type OrderKind,
@@ -559,6 +560,23 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       income: str(i.income),
       asset: str(i.asset),
       time: num(i.time),
+    }));
+  }
+
+  async leverageBrackets(keys: ExchangeKeys, symbol: string): Promise<LeverageBracketTier[] | undefined> {
+    const reply = (await this.client.signed('GET', '/fapi/v1/leverageBracket', keys, { symbol })) as
+      | Raw
+      | Raw[];
+    // Documented as one object for a symbol; Binance (and the simulator) answer an array of one
+    const entry = (Array.isArray(reply) ? reply : [reply]).find((e) => e.symbol === symbol);
+    if (!entry || !Array.isArray(entry.brackets)) return undefined;
+    return (entry.brackets as Raw[]).map((b) => ({
+      bracket: num(b.bracket),
+      initialLeverage: num(b.initialLeverage),
+      notionalFloor: num(b.notionalFloor),
+      notionalCap: num(b.notionalCap),
+      maintMarginRatio: num(b.maintMarginRatio),
+      cum: num(b.cum),
     }));
   }
 

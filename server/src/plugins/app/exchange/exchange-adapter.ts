@@ -200,6 +200,20 @@ export interface FundingRate {
   fundingRate: Decimal;
 }
 
+/**
+ * One notional tier of a symbol's leverage brackets. Numbers, as Binance sends them: they are table constants
+ * (caps, ratios), not prices or quantities, and the engine computes with them as numbers
+ */
+export interface LeverageBracketTier {
+  bracket: number;
+  initialLeverage: number;
+  notionalFloor: number;
+  notionalCap: number;
+  maintMarginRatio: number;
+  /** Maintenance amount: the part of the margin the tier's ratio over-counts */
+  cum: number;
+}
+
 export interface Trade {
   id: string;
   orderId: string;
@@ -299,6 +313,11 @@ export interface ExchangeAdapter {
     keys: ExchangeKeys,
     range: { startTime?: number; endTime?: number; limit: number },
   ): Promise<IncomeEntry[]>;
+  /**
+   * The symbol's leverage brackets (maintenance margin tiers) as they apply to this account. Binance serves them
+   * only signed (USER_DATA), though they are the same for every regular account; undefined for an unknown symbol
+   */
+  leverageBrackets(keys: ExchangeKeys, symbol: string): Promise<LeverageBracketTier[] | undefined>;
   setLeverage(
     keys: ExchangeKeys,
     symbol: string,

@@ -248,9 +248,12 @@ export class SocketBus {
   }
 }
 
-/** The NOTIFY channel of a database schema: instances sharing a schema share pushes, other schemas stay apart */
-export async function channelFor(db: Database): Promise<string> {
+/**
+ * The NOTIFY channel of a database schema: instances sharing a schema share pushes (and, with prefix
+ * `kestrel_backtest`, the backtest queue's wake-ups), other schemas stay apart
+ */
+export async function channelFor(db: Database, prefix = 'kestrel_socket'): Promise<string> {
   const [row] = await db.query<{ schema: string | null }>('SELECT current_schema() AS schema');
   const schema = (row?.schema ?? 'public').toLowerCase().replace(/[^a-z0-9_]/g, '_');
-  return `kestrel_socket_${schema}`.slice(0, 63);
+  return `${prefix}_${schema}`.slice(0, 63);
 }

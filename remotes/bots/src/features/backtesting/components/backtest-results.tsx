@@ -56,6 +56,11 @@ export function BacktestResults({ detail, onRunAgain }: { detail: BacktestDetail
         </p>
       </div>
       {detail.metrics && <MetricsCards metrics={detail.metrics} />}
+      {detail.bracketsSource === 'default' && (
+        <p className="bt:text-sm bt:text-muted-foreground">
+          {`Liquidation uses BTCUSDT's default leverage brackets; connect your Binance keys for ${detail.symbol}'s own.`}
+        </p>
+      )}
       <Card>
         <CardContent>
           <Suspense fallback={<Spinner label="Loading charts..." />}>

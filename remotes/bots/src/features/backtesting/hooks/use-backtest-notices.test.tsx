@@ -62,6 +62,7 @@ function detail(run: BacktestSummary): BacktestDetail {
     equity: [],
     trades: [],
     markers: [],
+    bracketsSource: null,
   };
 }
 

@@ -46,7 +46,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Start a backtest (202: queued; progress and completion arrive on the live socket)',
         description:
           'Klines come from the configured exchange and are cached; parameters are checked with the strategy ' +
-          'schema (400 naming the field). At most one year of 1m bars (525600 bars) per run.',
+          'schema (400 naming the field). At most one year of 1m bars (525600 bars) per run. The run waits in a ' +
+          'queue shared by every server instance and runs on whichever has room. Liquidation uses the ' +
+          "symbol's leverage brackets read from the exchange with the user's stored keys, else the default " +
+          '(BTCUSDT) table: the detail says which in `bracketsSource`.',
         body: BacktestRequestSchema,
         response: {
           202: BacktestSummaryResponseSchema,
@@ -82,6 +85,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'One backtest: request, status, metrics, equity curve, trades and chart markers',
+        description:
+          "`bracketsSource`: `exchange` when the run used the symbol's own leverage brackets (read with the " +
+          "user's keys), `default` when it used the engine's BTCUSDT table (no keys stored, or the exchange did " +
+          'not answer); null until the run has completed.',
         params: BacktestIdParamsSchema,
         response: { 200: BacktestDetailResponseSchema, ...errors },
       },
@@ -116,6 +123,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Cancel a queued or running backtest (409 when it has already finished)',
+        description:
+          'The run is canceled at once; the server instance running it stops fetching or terminates its worker.',
         params: BacktestIdParamsSchema,
         response: { 200: BacktestSummaryResponseSchema, ...errors, 409: ErrorResponseSchema },
       },

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { migrate } from '../src/lib/database/migrate';
+import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
+import { BacktestRunner, LEASE_MS, LEASE_RENEW_MS } from '../src/plugins/app/backtest/backtest-runner';
+import { openTestDatabase, TestClock, type TestDatabase } from './helper';
+
+const T0 = Date.UTC(2026, 0, 15, 12);
+
+/** Polls with the real setTimeout (only setInterval is faked here) */
+async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+// The runner's own timer: leases renewed every LEASE_RENEW_MS (not sooner), and a run canceled behind its back
+// (a lost cancel notification) stopped at the next renewal
+describe('backtest runner timing', () => {
+  let tdb: TestDatabase;
+  let userId: string;
+  beforeAll(async () => {
+    tdb = await openTestDatabase('pglite');
+    await migrate(tdb.db);
+    userId = randomUUID();
+    await tdb.db.query(
+      `INSERT INTO users (id, email, email_normalized, password_hash, created_at) VALUES ($1, $2, $2, 'x', $3)`,
+      [userId, `${userId}@example.test`, new Date(T0)],
+    );
+  });
+  afterAll(async () => {
+    await tdb?.cleanup();
+  });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const queue = async () =>
+    (
+      await backtestRepository.insert(tdb.db, {
+        id: randomUUID(),
+        user_id: userId,
+        strategy: 'ema-cross',
+        strategy_name: 'EMA crossover',
+        symbol: 'BTCUSDT',
+        interval: '1m',
+        start_time: 0,
+        end_time: 60_000,
+        exchange_env: 'simulator',
+        request: {},
+        settings: {},
+        status: 'queued',
+        created_at: new Date(T0),
+      })
+    ).id;
+  const lease = async (id: string) => {
+    const [row] = await tdb.db.query<{ lease_expires_at: Date | null; status: string }>(
+      'SELECT lease_expires_at, status FROM backtests WHERE id = $1',
+      [id],
+    );
+    return row;
+  };
+
+  it('renews its lease every 10 s and stops a run that was canceled behind its back', async () => {
+    const clock = new TestClock(T0);
+    let stopped = false;
+    const runner = new BacktestRunner({
+      db: tdb.db,
+      clock,
+      log: Fastify({ logger: false }).log,
+      channel: 'kestrel_backtest_timing_test',
+      concurrency: 1,
+      // Work that only ends when stopped
+      execute: (_row, signal) =>
+        new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => {
+            stopped = true;
+            resolve();
+          }),
+        ),
+      notify: async () => {},
+    });
+    const id = await queue();
+    await runner.start();
+    await until(async () => runner.runningIds.includes(id));
+    expect((await lease(id))?.lease_expires_at?.getTime()).toBe(T0 + LEASE_MS);
+
+    clock.advance(LEASE_RENEW_MS);
+    await vi.advanceTimersByTimeAsync(LEASE_RENEW_MS - 1);
+    expect((await lease(id))?.lease_expires_at?.getTime()).toBe(T0 + LEASE_MS);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(
+      async () => (await lease(id))?.lease_expires_at?.getTime() === T0 + LEASE_RENEW_MS + LEASE_MS,
+    );
+
+    // Canceled without a notification reaching this runner: its next renewal misses and stops the work
+    await backtestRepository.cancel(tdb.db, id, 'Canceled by the user', clock.now());
+    clock.advance(LEASE_RENEW_MS);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(LEASE_RENEW_MS);
+    await until(async () => stopped);
+    await runner.idle();
+    expect(runner.runningIds).toEqual([]);
+    expect((await lease(id))?.status).toBe('canceled');
+    await runner.close();
+  });
+});
