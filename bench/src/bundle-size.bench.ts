@@ -50,7 +50,7 @@ function report(name: string, files: Loaded[], jsTargetKb: number) {
   console.info(
     `${name.padEnd(11)} JS ${kb(sum('js', 'bytes')).padStart(9)} (gzip ${kb(jsGzip).padStart(8)}, ${((jsGzip / (jsTargetKb * 1024)) * 100).toFixed(0)}% of ${jsTargetKb} KB target: ${verdict})   CSS ${kb(sum('css', 'bytes')).padStart(8)} (gzip ${kb(sum('css', 'gzip'))})   files ${files.length}`,
   );
-  for (const f of files.sort((a, b) => b.gzip - a.gzip).slice(0, 6)) {
+  for (const f of files.sort((a, b) => b.gzip - a.gzip)) {
     console.info(`    ${kb(f.gzip).padStart(8)} gzip  ${new URL(f.url).host}${new URL(f.url).pathname}`);
   }
 }

@@ -1,7 +1,7 @@
 import { createQueryClient } from '@kestrel/shared-runtime/react';
+import { RouterProvider } from '@kestrel/shared-runtime/router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { RouterProvider } from 'react-router-dom';
 import { AppErrorBoundary } from './errors/error-boundaries';
 import { RuntimeNotices } from './notices/notices';
 import { createAppRouter } from './router';

@@ -1,5 +1,5 @@
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from '@kestrel/shared-runtime/router';
 import { FullScreenSpinner } from './full-screen-spinner';
 import { remotePages } from './paths';
 import { RouteProgressBar } from './progress/route-progress-bar';

@@ -1,9 +1,9 @@
+import { BrowserRouter, Link, Navigate, Route, Routes } from '@kestrel/shared-runtime/router';
 import { Spinner } from '@kestrel/ui';
 import { TooltipProvider } from '@kestrel/ui/tooltip';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router-dom';
 import { loadRuntimeConfig } from '../config/runtime-config';
 import { initKestrelRuntime } from '../runtime';
 import { registerRemotesFromConfig } from './remote-loader';

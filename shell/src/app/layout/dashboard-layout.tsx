@@ -1,8 +1,8 @@
 import { runtimeInstanceId } from '@kestrel/shared-runtime';
+import { NavLink, Outlet, useLocation } from '@kestrel/shared-runtime/router';
 import { Button } from '@kestrel/ui';
 import { TooltipProvider } from '@kestrel/ui/tooltip';
 import { useEffect, useRef, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { ConnectExchangePrompt } from '../auth/connect-exchange-prompt';
 import { NavigationErrorBoundary } from '../errors/error-boundaries';
 import { sidebarPages } from '../paths';
