@@ -1,14 +1,15 @@
 import { getKestrelRuntime, type Notification, type ToastMessage } from '@kestrel/shared-runtime';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentProps, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
 import type { Theme } from '../theme/theme-store';
 import { holdFeed } from './held-feed';
+import type * as NoticeAreasModule from './notices';
 
 /**
  * The notice areas' code (sonner, Radix toast) is ~20 KB gzip that most visits to the public pages never use: it
  * loads with the first message instead of with the page. A failed load costs the notices, not the page.
  */
-const NoticeAreas = lazy(() =>
+const NoticeAreas = lazy<ComponentType<ComponentProps<typeof NoticeAreasModule.NoticeAreas>>>(() =>
   import('./notices').then(
     (m) => ({ default: m.NoticeAreas }),
     (error: unknown) => {
