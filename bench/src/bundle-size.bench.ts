@@ -42,15 +42,19 @@ async function measure(page: Page, url: string, ready: (page: Page) => Promise<v
   return (await Promise.all(loaded)).filter((x): x is Loaded => x !== null);
 }
 
-function report(name: string, files: Loaded[], jsTargetKb: number) {
+/** `jsTargetKb` undefined: a share of a page (the modal), with no target of its own */
+function report(name: string, files: Loaded[], jsTargetKb?: number) {
   const sum = (kind: 'js' | 'css', key: 'bytes' | 'gzip') =>
     files.filter((f) => f.kind === kind).reduce((a, f) => a + f[key], 0);
   const jsGzip = sum('js', 'gzip');
-  const verdict = jsGzip <= jsTargetKb * 1024 ? 'within' : 'OVER';
+  const target =
+    jsTargetKb === undefined
+      ? ''
+      : `, ${((jsGzip / (jsTargetKb * 1024)) * 100).toFixed(0)}% of ${jsTargetKb} KB target: ${jsGzip <= jsTargetKb * 1024 ? 'within' : 'OVER'}`;
   console.info(
-    `${name.padEnd(11)} JS ${kb(sum('js', 'bytes')).padStart(9)} (gzip ${kb(jsGzip).padStart(8)}, ${((jsGzip / (jsTargetKb * 1024)) * 100).toFixed(0)}% of ${jsTargetKb} KB target: ${verdict})   CSS ${kb(sum('css', 'bytes')).padStart(8)} (gzip ${kb(sum('css', 'gzip'))})   files ${files.length}`,
+    `${name.padEnd(11)} JS ${kb(sum('js', 'bytes')).padStart(9)} (gzip ${kb(jsGzip).padStart(8)}${target})   CSS ${kb(sum('css', 'bytes')).padStart(8)} (gzip ${kb(sum('css', 'gzip'))})   files ${files.length}`,
   );
-  for (const f of files.sort((a, b) => b.gzip - a.gzip).slice(0, 6)) {
+  for (const f of files.sort((a, b) => b.gzip - a.gzip)) {
     console.info(`    ${kb(f.gzip).padStart(8)} gzip  ${new URL(f.url).host}${new URL(f.url).pathname}`);
   }
 }
@@ -116,11 +120,33 @@ export default async function bundleSize(): Promise<void> {
     await signUpPage.waitForURL(/\/dashboard$/);
     await signUpPage.close();
     const fresh = await browser.newContext({ storageState: await context.storageState() });
-    const dashboard = await measure(await fresh.newPage(), `${shell}/dashboard`, async (page) => {
+    // A new trader has no exchange, so the connect modal opens 1 s after the page (spec §2) and brings the
+    // exchange-connect remote; whether that beats network idle varies from run to run. So /dashboard is measured
+    // as a trader who chose "Skip for Now" in this tab sees it, and the modal on its own line: what a page with
+    // the modal loads beyond that.
+    const skipped = await browser.newContext({ storageState: await context.storageState() });
+    await skipped.addInitScript(() => {
+      const user = JSON.parse(localStorage.getItem('kestrel-user') ?? '{}') as { id?: string };
+      sessionStorage.setItem(`kestrel-connect-prompt-skipped:${user.id}`, '1');
+    });
+    const dashboard = await measure(await skipped.newPage(), `${shell}/dashboard`, async (page) => {
       await page.locator('section[data-remote="dashboard"]').waitFor();
     });
+    const withModal = await measure(await fresh.newPage(), `${shell}/dashboard`, async (page) => {
+      await page.getByRole('dialog', { name: 'Connect Exchange' }).waitFor();
+    });
+    if (dashboard.some((f) => new URL(f.url).port === String(SHELL_PORT + 3))) {
+      throw new Error(
+        'The connect modal opened anyway: the skip key no longer matches connect-exchange-prompt.tsx',
+      );
+    }
+    const onDashboard = new Set(dashboard.map((f) => f.url));
     report('landing', landing, 150);
     report('/dashboard', dashboard, 250);
+    report(
+      '+ modal',
+      withModal.filter((f) => !onDashboard.has(f.url)),
+    );
   } finally {
     await browser.close();
     stop();

@@ -1,23 +1,18 @@
-import { createQueryClient } from '@kestrel/shared-runtime/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@kestrel/shared-runtime/router';
 import { useState } from 'react';
-import { RouterProvider } from 'react-router-dom';
 import { AppErrorBoundary } from './errors/error-boundaries';
-import { RuntimeNotices } from './notices/notices';
+import { RuntimeNotices } from './notices/runtime-notices';
 import { createAppRouter } from './router';
 import { ThemeProvider, useTheme } from './theme/theme-context';
 import type { ThemeStore } from './theme/theme-store';
 
 export function App({ themeStore }: { themeStore: ThemeStore }) {
   const [router] = useState(createAppRouter);
-  const [queryClient] = useState(createQueryClient);
   return (
     <AppErrorBoundary>
       <ThemeProvider store={themeStore}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-          <ThemedNotices />
-        </QueryClientProvider>
+        <RouterProvider router={router} />
+        <ThemedNotices />
       </ThemeProvider>
     </AppErrorBoundary>
   );

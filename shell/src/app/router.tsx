@@ -1,10 +1,8 @@
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from '@kestrel/shared-runtime/router';
 import { FullScreenSpinner } from './full-screen-spinner';
 import { remotePages } from './paths';
 import { RouteProgressBar } from './progress/route-progress-bar';
-import { LandingPage } from './routes/landing';
-import { OnboardingPage } from './routes/onboarding';
 import { RouterErrorPage } from './routes/router-error';
 
 function RootLayout() {
@@ -23,8 +21,12 @@ export const routes: RouteObject[] = [
     // Shown while the first route's code loads (a deep link straight into a signed-in page)
     hydrateFallbackElement: <FullScreenSpinner label="Loading..." />,
     children: [
-      { path: '/', element: <LandingPage /> },
-      { path: '/onboarding', element: <OnboardingPage /> },
+      // Lazy too: the sign-in and sign-up forms (react-hook-form, resolvers) are no part of a signed-in page
+      { path: '/', lazy: async () => ({ Component: (await import('./routes/landing')).LandingPage }) },
+      {
+        path: '/onboarding',
+        lazy: async () => ({ Component: (await import('./routes/onboarding')).OnboardingPage }),
+      },
       {
         // Loaded on first use, so the public pages do not pay for the layout (and its tooltips)
         lazy: async () => ({ Component: (await import('./layout/protected-layout')).ProtectedLayout }),

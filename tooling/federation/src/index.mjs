@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import rspack from '@rspack/core';
 
@@ -80,10 +80,7 @@ export function sharedSingletons(deps, appDir) {
   singleton('react/', 'react');
   singleton('react-dom');
   singleton('react-dom/', 'react-dom');
-  singleton('react-router');
-  singleton('react-router-dom');
   singleton('@tanstack/react-query');
-  singleton('rxjs');
   if ('@kestrel/shared-runtime' in deps) {
     const { version } = readPackageJson('@kestrel/shared-runtime', appDir);
     // Two runtimes would mean two sessions and two sockets: refuse a mismatched one instead of loading it
@@ -101,6 +98,27 @@ export function sharedSingletons(deps, appDir) {
     }
   }
   return shared;
+}
+
+/**
+ * react-router 7 points every export condition at its development build (dev warnings on); its production build
+ * sits beside it. Both entry points must move together: `index` and `dom` from different builds would be two
+ * routers with separate contexts.
+ * @param {string} appDir
+ */
+function reactRouterProductionBuild(appDir) {
+  const fromApp = createRequire(join(appDir, 'package.json'));
+  let routerDom;
+  try {
+    routerDom = fromApp.resolve('react-router-dom');
+  } catch {
+    return {}; // the app does not route
+  }
+  const dist = dirname(dirname(createRequire(routerDom).resolve('react-router')));
+  return {
+    'react-router$': join(dist, 'production/index.mjs'),
+    'react-router/dom$': join(dist, 'production/dom-export.mjs'),
+  };
 }
 
 /**
@@ -135,7 +153,10 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
       cssChunkFilename: production ? '[name].[contenthash:8].css' : '[name].css',
       clean: true,
     },
-    resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+    resolve: {
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+      alias: production ? reactRouterProductionBuild(dir) : {},
+    },
     module: {
       rules: [
         {
@@ -186,6 +207,8 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         manifest: true,
         // Types travel through workspace packages; the dts plugin loops in dev and fails silently in builds
         dts: false,
+        // Browser-only: drops the runtime's Node loading paths
+        experiments: { optimization: { target: 'web' } },
       }),
     ],
     optimization: {

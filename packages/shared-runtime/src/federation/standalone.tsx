@@ -1,9 +1,8 @@
+import { BrowserRouter, Link, Navigate, Route, Routes } from '@kestrel/shared-runtime/router';
 import { Spinner } from '@kestrel/ui';
-import { TooltipProvider } from '@kestrel/ui/tooltip';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router-dom';
 import { loadRuntimeConfig } from '../config/runtime-config';
 import { initKestrelRuntime } from '../runtime';
 import { registerRemotesFromConfig } from './remote-loader';
@@ -65,9 +64,7 @@ export function mountStandalone({ title, pages }: { title: string; pages: readon
       void initKestrelRuntime(config).start();
       root.render(
         <QueryClientProvider client={new QueryClient()}>
-          <TooltipProvider>
-            <StandaloneApp title={title} pages={pages} />
-          </TooltipProvider>
+          <StandaloneApp title={title} pages={pages} />
         </QueryClientProvider>,
       );
     },

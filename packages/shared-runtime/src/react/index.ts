@@ -10,5 +10,4 @@ export {
   useSocketStatus,
   useTradingEnvironment,
 } from './hooks';
-export { createQueryClient, queryRetryDelay, shouldRetryQuery } from './query-client';
 export { useObservable } from './use-observable';

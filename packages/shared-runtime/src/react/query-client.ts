@@ -1,3 +1,5 @@
+// Its own entry point (`@kestrel/shared-runtime/query`), not part of `/react`: every shared entry point is loaded
+// whole with what it imports, and the public pages use `/react` without needing TanStack Query
 import { QueryClient } from '@tanstack/react-query';
 import { isClientError } from '../api/api-error';
 import { SPEC } from '../spec';

@@ -47,6 +47,22 @@ describe('Tooltip delays (spec §9: 700 ms open, 300 ms skip)', () => {
     expect(tip('First tip')).not.toBeNull();
   });
 
+  it('opens after 700 ms without a TooltipProvider above too', () => {
+    render(
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button>First</Button>
+        </TooltipTrigger>
+        <TooltipContent>First tip</TooltipContent>
+      </Tooltip>,
+    );
+    hover(screen.getByRole('button', { name: 'First' }));
+    advance(699);
+    expect(tip('First tip')).toBeNull();
+    advance(1);
+    expect(tip('First tip')).not.toBeNull();
+  });
+
   it('opens the next tooltip at once when moved within 300 ms, and waits again after that', () => {
     twoTooltips();
     const first = screen.getByRole('button', { name: 'First' });

@@ -47,7 +47,7 @@ async function submit(user: ReturnType<typeof userEvent.setup>, apiKey: string, 
       name: 'Connect Exchange',
     }),
   );
-  const form = screen.getByRole('form', { name: 'Connect Binance Exchange' });
+  const form = await screen.findByRole('form', { name: 'Connect Binance Exchange' });
   await user.type(within(form).getByLabelText('API Key'), apiKey);
   await user.type(within(form).getByLabelText('Secret Key'), secretKey);
   await user.click(within(form).getByRole('button', { name: 'Connect Exchange' }));

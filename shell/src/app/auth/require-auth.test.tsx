@@ -1,5 +1,5 @@
+import { MemoryRouter, Route, Routes, useLocation } from '@kestrel/shared-runtime/router';
 import { cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProtectedGate, preloadSignedInArea, type ReturnTo } from './require-auth';
 

@@ -1,8 +1,8 @@
 import type { SessionState } from '@kestrel/shared-runtime';
 import { loadRemoteComponent } from '@kestrel/shared-runtime/federation';
 import { useExchangesLoading, useSession } from '@kestrel/shared-runtime/react';
+import { Navigate, useLocation } from '@kestrel/shared-runtime/router';
 import { type ReactNode, useEffect } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
 import { FullScreenSpinner } from '../full-screen-spinner';
 
 /** Where a signed-out visitor was going, carried to / and back after sign-in */

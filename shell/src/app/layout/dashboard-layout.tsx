@@ -1,8 +1,7 @@
 import { runtimeInstanceId } from '@kestrel/shared-runtime';
+import { NavLink, Outlet, useLocation } from '@kestrel/shared-runtime/router';
 import { Button } from '@kestrel/ui';
-import { TooltipProvider } from '@kestrel/ui/tooltip';
 import { useEffect, useRef, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { ConnectExchangePrompt } from '../auth/connect-exchange-prompt';
 import { NavigationErrorBoundary } from '../errors/error-boundaries';
 import { sidebarPages } from '../paths';
@@ -34,9 +33,9 @@ export function DashboardLayout() {
     if (!isWideScreen()) setMenuOpen(false);
   }, [location.pathname]);
 
-  // Tooltips live in signed-in pages only, so the landing page does not load them
+  // No TooltipProvider here: a page with tooltips loads Radix Tooltip itself (`@kestrel/ui/tooltip`), others never do
   return (
-    <TooltipProvider>
+    <>
       <a
         href="#main"
         className="sh:sr-only sh:focus:not-sr-only sh:focus:fixed sh:focus:top-2 sh:focus:left-2 sh:focus:z-50 sh:focus:rounded-md sh:focus:bg-background sh:focus:px-3 sh:focus:py-2"
@@ -107,6 +106,6 @@ export function DashboardLayout() {
           <ConnectExchangePrompt />
         </div>
       </div>
-    </TooltipProvider>
+    </>
   );
 }

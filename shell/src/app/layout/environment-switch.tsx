@@ -1,19 +1,24 @@
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
 import { useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { Badge, Button } from '@kestrel/ui';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@kestrel/ui/dialog';
-import { useState } from 'react';
+import { type ComponentProps, type ComponentType, lazy, Suspense, useState } from 'react';
+import type * as ConfirmMainnetDialogModule from './confirm-mainnet-dialog';
 
 /**
- * Testnet / mainnet badge and switch (spec §4). Going LIVE asks first: a trader should never reach real money by
- * one stray click. The runtime emits the spec's toast for each switch.
+ * Radix Dialog (~13 KB gzip with its styles) loads when the trader asks for mainnet, not with every signed-in page.
+ * If it cannot load, the switch does nothing: never LIVE without the confirmation.
+ */
+const ConfirmMainnetDialog = lazy<ComponentType<ComponentProps<typeof ConfirmMainnetDialogModule.default>>>(
+  () =>
+    import('./confirm-mainnet-dialog').catch((error: unknown) => {
+      console.error('The mainnet confirmation could not load', error);
+      return { default: () => null };
+    }),
+);
+
+/**
+ * Testnet / mainnet badge and switch (spec §4). Going LIVE asks first. The runtime emits the spec's toast for each
+ * switch.
  */
 export function EnvironmentSwitch() {
   const { currentEnvironment } = useTradingEnvironment();
@@ -35,30 +40,17 @@ export function EnvironmentSwitch() {
       <Button variant="ghost" size="sm" onClick={() => (live ? switchTo('testnet') : setConfirming(true))}>
         {live ? 'Switch to testnet' : 'Switch to mainnet'}
       </Button>
-      <Dialog open={confirming} onOpenChange={setConfirming}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Switch to LIVE trading?</DialogTitle>
-            <DialogDescription>
-              On mainnet your bots and orders trade with real money on your exchange account.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setConfirming(false)}>
-              Stay on testnet
-            </Button>
-            <Button
-              variant="destructive"
-              onClick={() => {
-                setConfirming(false);
-                switchTo('mainnet');
-              }}
-            >
-              Switch to mainnet
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      {confirming && (
+        <Suspense fallback={null}>
+          <ConfirmMainnetDialog
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => {
+              setConfirming(false);
+              switchTo('mainnet');
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
 import { useSession } from '@kestrel/shared-runtime/react';
+import { useNavigate } from '@kestrel/shared-runtime/router';
 import { Button } from '@kestrel/ui';
-import { useNavigate } from 'react-router-dom';
 import { forgetConnectPromptSkips } from '../auth/connect-exchange-prompt';
 
 /** Who is signed in, and sign-out (which always clears local data, even when the server is unreachable) */

@@ -1,4 +1,4 @@
-import { getKestrelRuntime, type Notification, type ToastMessage } from '@kestrel/shared-runtime';
+import type { Notification, ToastMessage } from '@kestrel/shared-runtime';
 import {
   Toast,
   ToastClose,
@@ -89,13 +89,20 @@ export function SingleToast({ toasts$ }: { toasts$: Observable<ToastMessage> }) 
   );
 }
 
-/** Both toast types, fed by the page's runtime, so a remote's `runtime.notices` calls land here */
-export function RuntimeNotices({ theme }: { theme: Theme }) {
-  const runtime = getKestrelRuntime();
+/** Both toast types; loaded with the first message (see `runtime-notices.tsx`) */
+export function NoticeAreas({
+  theme,
+  notifications$,
+  toasts$,
+}: {
+  theme: Theme;
+  notifications$: Observable<Notification>;
+  toasts$: Observable<ToastMessage>;
+}) {
   return (
     <>
-      <NotificationArea theme={theme} notifications$={runtime.notifications$} />
-      <SingleToast toasts$={runtime.toasts$} />
+      <NotificationArea theme={theme} notifications$={notifications$} />
+      <SingleToast toasts$={toasts$} />
     </>
   );
 }

@@ -1,5 +1,5 @@
+import { MemoryRouter, useNavigate } from '@kestrel/shared-runtime/router';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter, useNavigate } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RouteProgressBar } from './route-progress-bar';
 

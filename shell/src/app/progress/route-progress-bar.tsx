@@ -1,5 +1,5 @@
+import { useLocation } from '@kestrel/shared-runtime/router';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
 import { createRouteProgress, type RouteProgressState } from './route-progress';
 
 /** Thin bar at the top of the window on every route change */

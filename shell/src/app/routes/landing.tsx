@@ -1,7 +1,7 @@
 import { useSession } from '@kestrel/shared-runtime/react';
+import { Link, useLocation, useNavigate } from '@kestrel/shared-runtime/router';
 import { Button, Card, CardContent, CardHeader, CardTitle } from '@kestrel/ui';
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { SignInForm, SignUpForm } from '../auth/auth-forms';
 import { type ReturnTo, usePreloadWhenSignedIn } from '../auth/require-auth';
 

@@ -1,7 +1,7 @@
 import { useExchangeConnections, useSession } from '@kestrel/shared-runtime/react';
+import { Link } from '@kestrel/shared-runtime/router';
 import { Badge, Button, Card, CardContent, CardHeader, CardTitle } from '@kestrel/ui';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 
 type Step = { title: string; done: boolean; body: ReactNode; action: ReactNode };
 

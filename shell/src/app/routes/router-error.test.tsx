@@ -1,5 +1,5 @@
+import { createMemoryRouter, RouterProvider } from '@kestrel/shared-runtime/router';
 import { cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RouterErrorPage } from './router-error';
 

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams } from '@kestrel/shared-runtime/router';
 import { RemotePage } from '../../components/remote-page';
 
 export default function AgentPage() {

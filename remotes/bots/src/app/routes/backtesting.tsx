@@ -1,8 +1,8 @@
 import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
 import { runtimeInstanceId } from '@kestrel/shared-runtime';
+import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { Button, Card, CardContent, Spinner } from '@kestrel/ui';
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import '../../styles.css';
 import { useCancelBacktest } from '../../features/backtesting/api/cancel-backtest';
 import { useCreateBacktest } from '../../features/backtesting/api/create-backtest';

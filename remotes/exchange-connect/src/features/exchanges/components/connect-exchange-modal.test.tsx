@@ -37,7 +37,8 @@ const card = (name: string) => within(dialog()).getByRole('article', { name });
 
 async function openBinanceForm(user: ReturnType<typeof userEvent.setup>) {
   await user.click(within(card('Binance')).getByRole('button', { name: 'Connect Exchange' }));
-  return screen.getByRole('form', { name: 'Connect Binance Exchange' });
+  // The form's code loads on this step
+  return screen.findByRole('form', { name: 'Connect Binance Exchange' });
 }
 
 async function fillAndSubmit(user: ReturnType<typeof userEvent.setup>, apiKey = API_KEY, secret = SECRET) {

@@ -9,9 +9,16 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@kestrel/ui/dialog';
-import { useEffect, useRef, useState } from 'react';
-import { BinanceCredentialsForm } from './binance-credentials-form';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ExchangeGrid } from './exchange-grid';
+
+/**
+ * The form (react-hook-form, zod and the contracts' schemas: ~39 KB gzip) loads on the Binance step, not with the
+ * modal that opens by itself for every trader without an exchange
+ */
+const BinanceCredentialsForm = lazy(() =>
+  import('./binance-credentials-form').then((m) => ({ default: m.BinanceCredentialsForm })),
+);
 
 /** Spec §4, §9: after a successful connect the modal closes this long later */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
@@ -137,12 +144,14 @@ function ConnectSteps({
               Binance connected.
             </p>
           ) : (
-            <BinanceCredentialsForm
-              onCancel={() => setStep('selection')}
-              onConnected={onConnected}
-              // Swallowed here: the reason shows on the Binance card of the selection (and in a toast)
-              onFailed={() => setStep('selection')}
-            />
+            <Suspense fallback={<p className="xc:text-sm xc:text-muted-foreground">Loading...</p>}>
+              <BinanceCredentialsForm
+                onCancel={() => setStep('selection')}
+                onConnected={onConnected}
+                // Swallowed here: the reason shows on the Binance card of the selection (and in a toast)
+                onFailed={() => setStep('selection')}
+              />
+            </Suspense>
           )}
         </>
       )}

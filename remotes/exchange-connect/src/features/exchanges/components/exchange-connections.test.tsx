@@ -117,7 +117,7 @@ describe('exchange connections (settings)', () => {
       }),
     );
     const dialog = screen.getByRole('dialog', { name: 'Connect Exchange' });
-    expect(within(dialog).getByRole('form', { name: 'Connect Binance Exchange' })).toBeTruthy();
+    expect(await within(dialog).findByRole('form', { name: 'Connect Binance Exchange' })).toBeTruthy();
   });
 
   it('Disconnect deletes the server copy and returns the card to Available, with a toast', async () => {

@@ -1,0 +1,39 @@
+import { Button } from '@kestrel/ui';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@kestrel/ui/dialog';
+
+/** Going LIVE asks first: a trader should never reach real money by one stray click */
+export default function ConfirmMainnetDialog({
+  onConfirm,
+  onCancel,
+}: {
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Dialog open onOpenChange={(open) => !open && onCancel()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Switch to LIVE trading?</DialogTitle>
+          <DialogDescription>
+            On mainnet your bots and orders trade with real money on your exchange account.
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={onCancel}>
+            Stay on testnet
+          </Button>
+          <Button variant="destructive" onClick={onConfirm}>
+            Switch to mainnet
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
