@@ -125,10 +125,15 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest queue shared by two inst
       return BacktestSummaryResponseSchema.parse(res.json()).data;
     };
     const rows = (ids: string[]) =>
-      tdb.db.query<{ id: string; status: string; attempts: number; lease_owner: string | null }>(
-        'SELECT id, status, attempts, lease_owner FROM backtests WHERE id = ANY($1::uuid[])',
-        [ids],
-      );
+      tdb.db.query<{
+        id: string;
+        status: string;
+        attempts: number;
+        lease_owner: string | null;
+        progress: number;
+      }>('SELECT id, status, attempts, lease_owner, progress FROM backtests WHERE id = ANY($1::uuid[])', [
+        ids,
+      ]);
     const bothIdle = () => Promise.all([a.app.backtestService.idle(), b.app.backtestService.idle()]);
 
     it('drains one queue with both instances, each run claimed once', async () => {
@@ -203,6 +208,11 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest queue shared by two inst
       expect(calls).toBe(1);
       expect(runnerAdapter.fundingCalls).toBe(runsOnA ? fundingBefore.a : fundingBefore.b);
       expect((await rows([run.id]))[0]?.status).toBe('canceled');
+      // The held page's progress report comes after the cancel: it must neither be stored nor pushed (a late
+      // "running" push brought the run back to running on the page)
+      const progressBefore = (await rows([run.id]))[0]?.progress;
+      expect(await backtestRepository.setProgress(tdb.db, run.id, String(owner), 0.5)).toBe(false);
+      expect((await rows([run.id]))[0]?.progress).toBe(progressBefore);
 
       // The owner's sockets on both instances heard the run start (pushed by the instance running it) and end
       for (const socket of [onA, onB]) {

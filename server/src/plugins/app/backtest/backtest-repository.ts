@@ -195,12 +195,13 @@ export const backtestRepository = {
     return rows.map((r) => toRow<BacktestRow>(r));
   },
 
-  /** Progress of a run `owner` still holds (a run taken back by another instance is left alone) */
-  async setProgress(db: Queryable, id: string, owner: string, progress: number): Promise<void> {
-    await db.query(
-      `UPDATE backtests SET progress = $3 WHERE id = $1 AND status = 'running' AND lease_owner = $2`,
+  /** Progress of a run `owner` still holds; false when it no longer does (canceled, or taken back by another instance) */
+  async setProgress(db: Queryable, id: string, owner: string, progress: number): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE backtests SET progress = $3 WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING id`,
       [id, owner, progress],
     );
+    return rows.length > 0;
   },
 
   /** running → completed with the result; false when the run was canceled or taken back meanwhile */

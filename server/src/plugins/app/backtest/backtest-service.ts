@@ -399,8 +399,10 @@ export class BacktestService {
   private async progress(userId: string, id: string, progress: number): Promise<void> {
     const value = Math.min(1, Math.max(0, progress));
     try {
-      await backtestRepository.setProgress(this.deps.db, id, this.runner.owner, value);
-      await this.notify(userId, id, 'running', value);
+      // A run canceled (or taken back) meanwhile gets no late "running" push that would revive it on the page
+      if (await backtestRepository.setProgress(this.deps.db, id, this.runner.owner, value)) {
+        await this.notify(userId, id, 'running', value);
+      }
     } catch (err) {
       this.deps.log.warn({ err, backtestId: id }, 'backtest progress not recorded');
     }
