@@ -2,8 +2,8 @@ import type { EquityCurve } from '../../backtest/equity-curve';
 import type { BarSeries } from '../../bars/bars';
 import type { SimBroker } from '../../broker/sim-broker';
 
-// What the loop carries from bar to bar, in one Float64Array so the quiet-bar leaf function can take and give it
-// back without allocating: both EMAs, the previous fast − slow difference, the equity peak and the max drawdown
+// What the loop carries from bar to bar, in one Float64Array so `quietBars` can take and give it back without
+// allocating: both EMAs, the previous fast − slow difference, the equity peak and the max drawdown
 const FAST = 0;
 const SLOW = 1;
 const PREV = 2;
@@ -18,9 +18,9 @@ const CROSSED = 5;
  * (strategy.ts) computed in the same pass, so there is no separate pass over the closes.
  *
  * Bars where something may happen in the account (an order to fill, a funding time, a bar reaching the liquidation
- * price) go through `broker.processBar`; the quiet bars between them run in `quietBars`, a small leaf function:
- * in this big function the same loop spilled its running values to the stack and re-checked every array on every
- * bar. Equality with the generic loop (every bar's equity, the account's totals) is tested.
+ * price) go through `broker.processBar`; the quiet bars between them run on locals in `quietBars` (V8 inlines
+ * it; keeping it apart keeps the per-bar loop readable beside the event-bar code). Equality with the generic loop
+ * (every bar's equity, the account's totals) is tested in fused-loop.test.ts.
  */
 export function emaCrossLoop(
   broker: SimBroker,
@@ -107,7 +107,7 @@ function recordEquity(s: Float64Array, values: Float64Array, i: number, e: numbe
 
 /**
  * Quiet bars from `from` up to `end`: stops at the first bar whose range reaches a bound (returns its index) or
- * after the first crossing (returns the index after it, `s[CROSSED]` = 1). A leaf function with its state in locals.
+ * after the first crossing (returns the index after it, `s[CROSSED]` = 1). Its running state stays in locals.
  */
 function quietBars(
   s: Float64Array,
