@@ -1,8 +1,8 @@
-import type {
-  BacktestCandle,
-  BacktestMarker,
-  BacktestTrade,
-  EquityPoint,
+import {
+  type BacktestCandle,
+  type BacktestMarker,
+  type BacktestTrade,
+  type EquityPoint,
   KLINE_INTERVALS,
 } from '@kestrel/contracts';
 import { barOpenTime, type Fill, intervalToMs, type OrderView, type Trade } from '@kestrel/engine';
@@ -117,24 +117,8 @@ export function tradeMarkers(trades: readonly BacktestTrade[]): BacktestMarker[]
 
 type Interval = (typeof KLINE_INTERVALS)[number];
 
-/** Chart intervals from fine to coarse (every kline interval: a candle opens where the exchange's bar would) */
-const CHART_INTERVALS: readonly Interval[] = [
-  '1m',
-  '3m',
-  '5m',
-  '15m',
-  '30m',
-  '1h',
-  '2h',
-  '4h',
-  '6h',
-  '8h',
-  '12h',
-  '1d',
-  '3d',
-  '1w',
-  '1M',
-];
+/** Chart intervals from fine to coarse: every kline interval, so a candle opens where the exchange's bar would */
+const CHART_INTERVALS: readonly Interval[] = KLINE_INTERVALS;
 
 export interface BarColumns {
   openTime: ArrayLike<number>;

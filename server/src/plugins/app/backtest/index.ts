@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
-import { HttpError } from '../../../lib/http-error';
 import { channelFor } from '../socket/socket-bus';
 import { BacktestService } from './backtest-service';
 import { BacktestWorkers } from './backtest-workers';
@@ -23,16 +22,8 @@ export default fp(
     const service = new BacktestService({
       db: app.db,
       exchange: app.exchangeAdapter,
-      keysFor: async (userId) => {
-        try {
-          const k = await app.credentialsService.keysFor(userId);
-          return { apiKey: k.apiKey, secretKey: k.secretKey };
-        } catch (err) {
-          // No stored keys (or unreadable ones) is a 4xx from the vault: the run uses the default brackets
-          if (err instanceof HttpError && err.statusCode < 500) return undefined;
-          throw err;
-        }
-      },
+      // No stored keys: the run uses the default brackets
+      keysFor: (userId) => app.credentialsService.storedKeys(userId),
       exchangeEnv: config.exchange.env,
       publish: (target, event) => app.socketBus.publish(target, event),
       workers,

@@ -110,6 +110,20 @@ export class CredentialsService {
     return credentials;
   }
 
+  /**
+   * The user's keys for work the server starts on its own (the account stream, a backtest's leverage brackets), or
+   * undefined when none are stored or they cannot be read (the vault's 4xx); other failures throw
+   */
+  async storedKeys(userId: string): Promise<Pick<ExchangeCredentials, 'apiKey' | 'secretKey'> | undefined> {
+    try {
+      const { apiKey, secretKey } = await this.keysFor(userId);
+      return { apiKey, secretKey };
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode < 500) return undefined;
+      throw err;
+    }
+  }
+
   async status(userId: string): Promise<CredentialsStatusResponse> {
     const credentials = await this.loadSecret(userId);
     if (!credentials) {

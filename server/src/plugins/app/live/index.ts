@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
-import { HttpError } from '../../../lib/http-error';
 import { LiveStreams } from './live-streams';
 
 declare module 'fastify' {
@@ -39,16 +38,8 @@ export default fp(
     const live = new LiveStreams({
       streams,
       publish: (target, event, options) => app.socketBus.publish(target, event, options),
-      keysFor: async (userId) => {
-        try {
-          const k = await app.credentialsService.keysFor(userId);
-          return { apiKey: k.apiKey, secretKey: k.secretKey };
-        } catch (err) {
-          // No stored keys is a 4xx from the vault: that user simply has no account stream
-          if (err instanceof HttpError && err.statusCode < 500) return undefined;
-          throw err;
-        }
-      },
+      // No stored keys: that user simply has no account stream
+      keysFor: (userId) => app.credentialsService.storedKeys(userId),
       openPositionSymbols: async (keys) =>
         (await app.exchangeAdapter.positions(keys))
           .filter((p) => Number(p.amount) !== 0)
