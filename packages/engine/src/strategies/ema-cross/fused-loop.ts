@@ -1,6 +1,7 @@
 import type { EquityCurve } from '../../backtest/equity-curve';
 import type { BarSeries } from '../../bars/bars';
 import type { SimBroker } from '../../broker/sim-broker';
+import { emaCrossSeeds } from './seeds';
 
 // What the loop carries from bar to bar, in one Float64Array so `quietBars` can take and give it back without
 // allocating: both EMAs, the previous fast − slow difference, the equity peak and the max drawdown
@@ -39,27 +40,21 @@ export function emaCrossLoop(
   const s = new Float64Array(6);
   s[PEAK] = curve.peak;
   s[MAX_DRAWDOWN] = curve.maxDrawdown;
-  // Warm-up, bar by bar: the seeds as findCrossings computes them; the strategy's first bar sets its leverage
-  let fe = 0;
-  let fs = 0;
-  let ss = 0;
+  // Warm-up: the bars before the slow EMA exists; the strategy's first bar sets its leverage
   const warm = Math.min(sp, n);
   let i = 0;
   for (; i < warm; i++) {
     broker.processBar(i);
     if (i === 0 && broker.leverage !== leverage) broker.setLeverage(leverage);
     const v = close[i] as number;
-    if (i < fp - 1) fs += v;
-    else if (i === fp - 1) {
-      fs += v;
-      fe = fs / fp;
-    } else fe = (v - fe) * kf + fe;
-    ss += v;
     recordEquity(s, values, i, broker.walletBalance + broker.positionQty * (v - broker.entryPrice));
   }
-  s[FAST] = fe;
-  s[SLOW] = ss / sp;
-  s[PREV] = fe - ss / sp;
+  if (n >= sp) {
+    const seeds = emaCrossSeeds(close, fp, sp);
+    s[FAST] = seeds.fast;
+    s[SLOW] = seeds.slow;
+    s[PREV] = seeds.fast - seeds.slow;
+  }
   while (i < n) {
     // A bar where something may happen: the broker runs it in full, then the strategy sees its close
     broker.processBar(i);

@@ -14,6 +14,7 @@ import {
 import { qtyForEquityFraction } from '../shared/position-sizing';
 import { emaCrossLoop } from './fused-loop';
 import { type EmaCrossParams, EmaCrossParamsSchema } from './params';
+import { emaCrossSeeds } from './seeds';
 
 /**
  * Bars where the EMAs cross and the direction (+1 up, −1 down). Typed arrays: element loads from them compile to
@@ -194,24 +195,12 @@ function findCrossings(
   at: number[],
   dirs: number[],
 ): void {
+  if (n < sp) return;
   const kf = 2 / (fp + 1);
   const ks = 2 / (sp + 1);
-  let fe = 0;
-  let fs = 0;
-  let ss = 0;
-  // Warm-up: seeds (fast is shorter than slow, so it is stable first)
-  const warm = Math.min(sp, n);
-  for (let i = 0; i < warm; i++) {
-    const v = close[i] as number;
-    if (i < fp - 1) fs += v;
-    else if (i === fp - 1) {
-      fs += v;
-      fe = fs / fp;
-    } else fe = (v - fe) * kf + fe;
-    ss += v;
-  }
-  if (n < sp) return;
-  let se = ss / sp;
+  const seeds = emaCrossSeeds(close, fp, sp);
+  let fe = seeds.fast;
+  let se = seeds.slow;
   let prev = fe - se;
   for (let i = sp; i < n; i++) {
     const v = close[i] as number;
