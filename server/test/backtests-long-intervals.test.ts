@@ -5,20 +5,11 @@ import {
   BacktestSummaryResponseSchema,
 } from '@kestrel/contracts';
 import { barsFromKlines, getBuiltInStrategy, type KlineRow, runBacktest } from '@kestrel/engine';
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
 import type { Kline } from '../src/plugins/app/exchange/exchange-adapter';
-import {
-  bearer,
-  buildTestApp,
-  type Driver,
-  openTestDatabase,
-  postgresUrl,
-  signUp,
-  type TestApp,
-  type TestDatabase,
-} from './helper';
+import { bearer, type Driver, postgresUrl, signUp, startTestServer, type TestServer } from './helper';
 
 /**
  * Backtests on 3d, 1w and 1M bars through the API: the bars the exchange serves at their calendar open times, the
@@ -47,27 +38,25 @@ const pgUp = (await postgresUrl()) !== undefined;
 
 describe.each<Driver>(['pglite', 'postgres'])('backtests on 3d, 1w and 1M bars on %s', (driver) => {
   describe.skipIf(driver === 'postgres' && !pgUp)('', () => {
-    let tdb: TestDatabase;
-    let t: TestApp;
-    let sim: SimServer;
+    let t: TestServer;
     let url: string;
     let adapter: RecordingAdapter;
     let token: string;
 
     beforeAll(async () => {
-      // History from 29 June 2025: whole months from July
-      sim = new SimServer({ clock: new ManualClock(NOW), historyDays: 200, symbols: ['BTCUSDT'] });
-      ({ url } = await sim.listen(0));
-      adapter = new RecordingAdapter({ restUrl: url });
-      tdb = await openTestDatabase(driver);
-      t = await buildTestApp(tdb.db, { exchangeAdapter: adapter }, { KESTREL_EXCHANGE_BASE_URL: url });
+      t = await startTestServer({
+        database: driver,
+        // History from 29 June 2025: whole months from July
+        simulator: { clock: new ManualClock(NOW), historyDays: 200, symbols: ['BTCUSDT'] },
+        deps: (simUrl) => {
+          adapter = new RecordingAdapter({ restUrl: simUrl });
+          return { exchangeAdapter: adapter };
+        },
+      });
+      url = t.simUrl;
       token = (await signUp(t)).access_token;
     }, 60_000);
-    afterAll(async () => {
-      await t?.app.close();
-      await tdb?.cleanup();
-      await sim?.close();
-    });
+    afterAll(() => t?.close());
 
     const post = (payload: object) =>
       t.request({ method: 'POST', url: '/api/v1/backtests', headers: bearer(token), payload });
