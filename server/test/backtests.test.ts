@@ -14,7 +14,7 @@ import {
   parseLeverageBrackets,
   runBacktest,
 } from '@kestrel/engine';
-import { ManualClock, SimServer } from '@kestrel/exchange-sim';
+import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LEASE_MS, MAX_ATTEMPTS } from '../src/plugins/app/backtest/backtest-runner';
 import { BRACKETS_TTL_MS } from '../src/plugins/app/backtest/leverage-brackets';
@@ -22,14 +22,12 @@ import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter'
 import type { ExchangeKeys, Kline } from '../src/plugins/app/exchange/exchange-adapter';
 import {
   bearer,
-  buildTestApp,
   type Driver,
-  openTestDatabase,
   PASSWORD,
   postgresUrl,
   signUp,
-  type TestApp,
-  type TestDatabase,
+  startTestServer,
+  type TestServer,
   uniqueEmail,
 } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
@@ -61,28 +59,26 @@ const pgUp = (await postgresUrl()) !== undefined;
 
 describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the simulator', (driver) => {
   describe.skipIf(driver === 'postgres' && !pgUp)('', () => {
-    let tdb: TestDatabase;
-    let t: TestApp;
-    let sim: SimServer;
+    let t: TestServer;
     let url: string;
     let adapter: RecordingAdapter;
     let token: string;
     let otherToken: string;
 
     beforeAll(async () => {
-      sim = new SimServer({ clock: new ManualClock(NOW), historyDays: 3, symbols: ['BTCUSDT'] });
-      ({ url } = await sim.listen(0));
-      adapter = new RecordingAdapter({ restUrl: url });
-      tdb = await openTestDatabase(driver);
-      t = await buildTestApp(tdb.db, { exchangeAdapter: adapter }, { KESTREL_EXCHANGE_BASE_URL: url });
+      t = await startTestServer({
+        database: driver,
+        simulator: { clock: new ManualClock(NOW), historyDays: 3, symbols: ['BTCUSDT'] },
+        deps: (simUrl) => {
+          adapter = new RecordingAdapter({ restUrl: simUrl });
+          return { exchangeAdapter: adapter };
+        },
+      });
+      url = t.simUrl;
       token = (await signUp(t)).access_token;
       otherToken = (await signUp(t)).access_token;
     });
-    afterAll(async () => {
-      await t?.app.close();
-      await tdb?.cleanup();
-      await sim?.close();
-    });
+    afterAll(() => t?.close());
 
     const post = (path: string, payload?: object, auth = token) =>
       t.request({ method: 'POST', url: path, headers: bearer(auth), ...(payload ? { payload } : {}) });
@@ -410,7 +406,7 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
         [a.id, 1],
         [b.id, MAX_ATTEMPTS],
       ] as const) {
-        await tdb.db.query(
+        await t.database.db.query(
           `UPDATE backtests SET status = 'running', metrics = NULL, result = NULL, finished_at = NULL,
              brackets_source = NULL, lease_owner = 'killed-instance', lease_expires_at = $2, attempts = $3
            WHERE id = $1`,
@@ -439,7 +435,7 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
         error: 'The server stopped while this run was in progress; start it again',
         metrics: null,
       });
-      const rows = await tdb.db.query<{ id: string; attempts: number; lease_owner: string }>(
+      const rows = await t.database.db.query<{ id: string; attempts: number; lease_owner: string }>(
         'SELECT id, attempts, lease_owner FROM backtests WHERE id = ANY($1::uuid[])',
         [[a.id, b.id]],
       );
@@ -528,7 +524,7 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
         fundingRate: string;
       }[];
       const brackets = parseLeverageBrackets(
-        [{ symbol: 'BTCUSDT', brackets: sim.exchange.market('BTCUSDT').spec.brackets }],
+        [{ symbol: 'BTCUSDT', brackets: t.sim.exchange.market('BTCUSDT').spec.brackets }],
         'BTCUSDT',
       );
       const engineRun = (withBrackets: boolean) =>
