@@ -4,6 +4,13 @@ import { signUp } from '../support/auth';
 
 /** axe-core: no serious or critical WCAG A/AA violation (contrast included) */
 async function expectAccessible(page: Page) {
+  // Colours ease for a moment after a theme switch (transition-colors): judge contrast once they have settled, not
+  // halfway between the two themes
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
