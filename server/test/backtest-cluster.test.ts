@@ -8,8 +8,6 @@ import { migrate } from '../src/lib/database/migrate';
 import { openPostgresDatabase } from '../src/lib/database/postgres-database';
 import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
 import { BacktestRunner, LEASE_MS } from '../src/plugins/app/backtest/backtest-runner';
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import type { Kline } from '../src/plugins/app/exchange/exchange-adapter';
 import { channelFor } from '../src/plugins/app/socket/socket-bus';
 import {
   bearer,
@@ -22,33 +20,12 @@ import {
   TestClock,
   type TestDatabase,
 } from './helper';
+import { RecordingAdapter } from './recording-adapter';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-
-/** The real adapter, counting the exchange calls this instance made */
-class RecordingAdapter extends BinanceUsdmAdapter {
-  readonly klineCalls: { startTime?: number }[] = [];
-  fundingCalls = 0;
-  override async klines(
-    symbol: string,
-    interval: string,
-    limit: number,
-    range: { startTime?: number; endTime?: number } = {},
-  ): Promise<Kline[]> {
-    this.klineCalls.push({ startTime: range.startTime });
-    return super.klines(symbol, interval, limit, range);
-  }
-  override async fundingRateHistory(
-    symbol: string,
-    range: { startTime: number; endTime: number; limit: number },
-  ) {
-    this.fundingCalls += 1;
-    return super.fundingRateHistory(symbol, range);
-  }
-}
 
 const pgUrl = await postgresUrl();
 
@@ -163,18 +140,13 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest queue shared by two inst
       await onB.request('tools/list');
       // 1800 bars not cached yet: two pages. The first is held 1.5 s by the exchange, so the run is surely still
       // fetching when canceled; a run that was not stopped would go on to ask for the second page
-      const fault = await fetch(`${url}/_sim/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          kind: 'latency',
-          path: '/fapi/v1/klines',
-          phase: 'before',
-          ms: 1500,
-          remaining: 1,
-        }),
+      sim.faults.add({
+        kind: 'latency',
+        path: '/fapi/v1/klines',
+        phase: 'before',
+        ms: 1500,
+        remaining: 1,
       });
-      expect(fault.ok).toBe(true);
       const callsBefore = { a: adapterA.klineCalls.length, b: adapterB.klineCalls.length };
       const fundingBefore = { a: adapterA.fundingCalls, b: adapterB.fundingCalls };
       const run = await create(a, {
@@ -309,18 +281,13 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest queue shared by two inst
       extra.clock.advance(b.clock.now().getTime() - extra.clock.now().getTime());
       let closed = false;
       try {
-        const fault = await fetch(`${url}/_sim/faults`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            kind: 'latency',
-            path: '/fapi/v1/klines',
-            phase: 'before',
-            ms: 1000,
-            remaining: 1,
-          }),
+        sim.faults.add({
+          kind: 'latency',
+          path: '/fapi/v1/klines',
+          phase: 'before',
+          ms: 1000,
+          remaining: 1,
         });
-        expect(fault.ok).toBe(true);
         // Created on the idle new instance: it claims the run itself
         const run = await create(extra, request(0, 1));
         const stopping = extra.app.backtestService.runner.owner;

@@ -7,9 +7,8 @@ import {
 import { barsFromKlines, getBuiltInStrategy, type KlineRow, runBacktest } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import type { Kline } from '../src/plugins/app/exchange/exchange-adapter';
 import { bearer, type Driver, postgresUrl, signUp, startTestServer, type TestServer } from './helper';
+import { RecordingAdapter } from './recording-adapter';
 
 /**
  * Backtests on 3d, 1w and 1M bars through the API: the bars the exchange serves at their calendar open times, the
@@ -20,19 +19,6 @@ import { bearer, type Driver, postgresUrl, signUp, startTestServer, type TestSer
 const NOW = Date.UTC(2026, 0, 15, 12);
 const DAY = 86_400_000;
 const utc = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
-
-class RecordingAdapter extends BinanceUsdmAdapter {
-  readonly klineCalls: { interval: string; startTime?: number; endTime?: number }[] = [];
-  override async klines(
-    symbol: string,
-    interval: string,
-    limit: number,
-    range: { startTime?: number; endTime?: number } = {},
-  ): Promise<Kline[]> {
-    this.klineCalls.push({ interval, ...range });
-    return super.klines(symbol, interval, limit, range);
-  }
-}
 
 const pgUp = (await postgresUrl()) !== undefined;
 
@@ -139,7 +125,7 @@ describe.each<Driver>(['pglite', 'postgres'])('backtests on 3d, 1w and 1M bars o
         utc(2025, 11, 1),
       ]);
       expect(adapter.klineCalls.slice(calls)).toEqual([
-        { interval: '1M', startTime: utc(2025, 8, 1), endTime: utc(2025, 12, 1) - 1 },
+        { symbol: 'BTCUSDT', interval: '1M', startTime: utc(2025, 8, 1), endTime: utc(2025, 12, 1) - 1 },
       ]);
       const { raw, result } = await direct('1M', utc(2025, 8, 1), utc(2025, 12, 1), first.detail);
       // Each bar closes 1 ms before the next month opens: 31, 30, 31 and 30 days
@@ -162,8 +148,8 @@ describe.each<Driver>(['pglite', 'postgres'])('backtests on 3d, 1w and 1M bars o
         '2025-12-01',
       ]);
       expect(adapter.klineCalls.slice(calls + 1)).toEqual([
-        { interval: '1M', startTime: utc(2025, 7, 1), endTime: utc(2025, 8, 1) - 1 },
-        { interval: '1M', startTime: utc(2025, 12, 1), endTime: utc(2026, 1, 1) - 1 },
+        { symbol: 'BTCUSDT', interval: '1M', startTime: utc(2025, 7, 1), endTime: utc(2025, 8, 1) - 1 },
+        { symbol: 'BTCUSDT', interval: '1M', startTime: utc(2025, 12, 1), endTime: utc(2026, 1, 1) - 1 },
       ]);
       expect(wider.detail.metrics).toEqual(
         (await direct('1M', utc(2025, 7, 1), utc(2026, 1, 1), wider.detail)).result.metrics,

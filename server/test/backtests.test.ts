@@ -18,8 +18,6 @@ import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LEASE_MS, MAX_ATTEMPTS } from '../src/plugins/app/backtest/backtest-runner';
 import { BRACKETS_TTL_MS } from '../src/plugins/app/backtest/leverage-brackets';
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import type { ExchangeKeys, Kline } from '../src/plugins/app/exchange/exchange-adapter';
 import {
   bearer,
   type Driver,
@@ -30,30 +28,12 @@ import {
   type TestServer,
   uniqueEmail,
 } from './helper';
+import { RecordingAdapter } from './recording-adapter';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-
-/** The real adapter, recording which kline ranges it was asked for (to see what the cache saved) */
-class RecordingAdapter extends BinanceUsdmAdapter {
-  readonly klineCalls: { symbol: string; interval: string; startTime?: number; endTime?: number }[] = [];
-  override async klines(
-    symbol: string,
-    interval: string,
-    limit: number,
-    range: { startTime?: number; endTime?: number } = {},
-  ): Promise<Kline[]> {
-    this.klineCalls.push({ symbol, interval, ...range });
-    return super.klines(symbol, interval, limit, range);
-  }
-  bracketCalls = 0;
-  override async leverageBrackets(keys: ExchangeKeys, symbol: string) {
-    this.bracketCalls += 1;
-    return super.leverageBrackets(keys, symbol);
-  }
-}
 
 const pgUp = (await postgresUrl()) !== undefined;
 
@@ -297,18 +277,13 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
 
     it('cancels a running run and a queued one; a run still going cannot be deleted', async () => {
       // The exchange holds the first run's kline request for a second, so it is surely running when canceled
-      const fault = await fetch(`${url}/_sim/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          kind: 'latency',
-          path: '/fapi/v1/klines',
-          phase: 'before',
-          ms: 1000,
-          remaining: 1,
-        }),
+      t.sim.faults.add({
+        kind: 'latency',
+        path: '/fapi/v1/klines',
+        phase: 'before',
+        ms: 1000,
+        remaining: 1,
       });
-      expect(fault.ok).toBe(true);
       const first = BacktestSummaryResponseSchema.parse(
         (
           await post('/api/v1/backtests', request({ startTime: NOW - 70 * HOUR, endTime: NOW - 65 * HOUR }))
@@ -563,19 +538,14 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
         payload: { email, password: PASSWORD },
       });
       keyed = (signin.json() as { access_token: string }).access_token;
-      const fault = await fetch(`${url}/_sim/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          kind: 'error',
-          status: 500,
-          method: 'GET',
-          path: '/fapi/v1/leverageBracket',
-          phase: 'before',
-          remaining: 1,
-        }),
+      t.sim.faults.add({
+        kind: 'error',
+        status: 500,
+        method: 'GET',
+        path: '/fapi/v1/leverageBracket',
+        phase: 'before',
+        remaining: 1,
       });
-      expect(fault.ok).toBe(true);
       expect(await run(keyed)).toMatchObject({ status: 'completed', bracketsSource: 'default' });
       expect(adapter.bracketCalls).toBe(calls + 2);
       expect(await run(keyed)).toMatchObject({ status: 'completed', bracketsSource: 'exchange' });
