@@ -9,7 +9,8 @@ import { strategyType } from '../strategy/registry';
 import { INTERFACE_VERSION, type StrategyContext } from '../strategy/strategy';
 import { lookaheadCheck } from './lookahead';
 import { computeMetrics } from './metrics';
-import { LiveSession, type RunSettings, runBacktest } from './runner';
+import { type RunSettings, runBacktest } from './runner';
+import { replayLive } from './test-live-replay';
 
 /**
  * 3d, 1w and 1M bars on hand-built series: funding that falls inside a long bar, metrics annualised from bars
@@ -129,19 +130,7 @@ describe('funding on bars longer than 8 hours', () => {
       const bars = retime(interval, barOpenAtOrAfter(interval, from), walk);
       const params = { fast: 5, slow: 20 };
       const backtest = runBacktest(emaCrossStrategy, params, bars, costs);
-      const live = new LiveSession(emaCrossStrategy, params, bars.intervalMs, costs);
-      const equity: number[] = [];
-      for (let i = 0; i < bars.length; i++) {
-        live.onClosedKline([
-          bars.openTime[i] as number,
-          String(bars.open[i]),
-          String(bars.high[i]),
-          String(bars.low[i]),
-          String(bars.close[i]),
-          String(bars.volume[i]),
-        ]);
-        equity.push(live.broker.equityAt(bars.close[i] as number));
-      }
+      const { session: live, equity } = replayLive(emaCrossStrategy, params, bars, costs);
       expect(Math.abs(backtest.metrics.fundingPaid), interval).toBeGreaterThan(0);
       expect(backtest.metrics.fundingPaid, interval).toBe(live.broker.fundingPaid);
       expect(Array.from(backtest.equity), interval).toEqual(equity);

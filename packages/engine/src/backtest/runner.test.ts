@@ -6,7 +6,8 @@ import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
 import { strategyType } from '../strategy/registry';
 import { INTERFACE_VERSION, type StrategyContext } from '../strategy/strategy';
 import { computeMetrics } from './metrics';
-import { LiveSession, runBacktest } from './runner';
+import { runBacktest } from './runner';
+import { replayLive } from './test-live-replay';
 
 const T0 = Date.UTC(2025, 0, 1, 1, 0);
 
@@ -136,19 +137,7 @@ describe('funding in the quiet-bar loop', () => {
       const settings = { broker: { fundingRate: 0.001, minNotional: 5 } };
       const params = { fast: 20, slow: 120 };
       const backtest = runBacktest(emaCrossStrategy, params, bars, settings);
-      const live = new LiveSession(emaCrossStrategy, params, 60_000, settings);
-      const equity: number[] = [];
-      for (let i = 0; i < bars.length; i++) {
-        live.onClosedKline([
-          bars.openTime[i] as number,
-          String(bars.open[i]),
-          String(bars.high[i]),
-          String(bars.low[i]),
-          String(bars.close[i]),
-          String(bars.volume[i]),
-        ]);
-        equity.push(live.broker.equityAt(bars.close[i] as number));
-      }
+      const { session: live, equity } = replayLive(emaCrossStrategy, params, bars, settings);
       expect(Math.abs(backtest.metrics.fundingPaid)).toBeGreaterThan(0);
       expect(backtest.metrics.fundingPaid).toBe(live.broker.fundingPaid);
       expect(Array.from(backtest.equity)).toEqual(equity);

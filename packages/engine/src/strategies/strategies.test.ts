@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../backtest/metrics';
-import { LiveSession, type RunSettings, runBacktest } from '../backtest/runner';
-import { BarSeries, generateBars, type KlineRow } from '../bars/bars';
+import { type RunSettings, runBacktest } from '../backtest/runner';
+import { replayLive } from '../backtest/test-live-replay';
+import { BarSeries, generateBars } from '../bars/bars';
 import type { StrategyType } from '../strategy/registry';
 import { INTERFACE_VERSION } from '../strategy/strategy';
 import { builtInStrategies, getBuiltInStrategy } from './built-in';
@@ -115,21 +116,11 @@ describe('built-in strategies', () => {
 
       it('makes the same trades live (bar by bar from klines) as in the backtest', () => {
         const backtest = runBacktest(type, params, bars, settings);
-        const live = new LiveSession(type, params, 60_000, settings);
-        const liveFills = [];
-        const liveEquity: number[] = [];
-        for (let i = 0; i < bars.length; i++) {
-          const row: KlineRow = [
-            bars.openTime[i] as number,
-            String(bars.open[i]),
-            String(bars.high[i]),
-            String(bars.low[i]),
-            String(bars.close[i]),
-            String(bars.volume[i]),
-          ];
-          liveFills.push(...live.onClosedKline(row).fills);
-          liveEquity.push(live.broker.equityAt(bars.close[i] as number));
-        }
+        const {
+          session: live,
+          fills: liveFills,
+          equity: liveEquity,
+        } = replayLive(type, params, bars, settings);
         expect(liveFills).toEqual(backtest.fills);
         expect(live.broker.trades).toEqual(backtest.trades);
         // The backtest writes most bars' equity in its quiet-bar loop; it must be what bar-by-bar accounting gives
