@@ -72,7 +72,6 @@ export class SimBroker implements OrderPort {
   private readonly priceRounder: StepRounder;
   private nextOrderId = 1;
   private barIndex = -1;
-  private time = Number.NaN;
   private nextFunding = Number.NaN;
   private fundingPtr = 0;
   private fundingBarFor = Number.NaN;
@@ -84,7 +83,8 @@ export class SimBroker implements OrderPort {
   private dirty = false;
   // The open round trip
   private tSide = 0;
-  private tEntryTime = 0;
+  /** Bar of the round trip's first fill (its time is only read for the trade history) */
+  private tEntryBar = 0;
   private tEntryValue = 0;
   private tEntryQty = 0;
   private tExitValue = 0;
@@ -234,15 +234,13 @@ export class SimBroker implements OrderPort {
    */
   processBar(i: number): void {
     const bars = this.bars;
-    const t = bars.openTime[i] as number;
     this.barIndex = i;
-    this.time = t;
     if (
       this.inFlightOrders.length === 0 &&
       this.queuedSide === 0 &&
       !this.dirty &&
       this.trailingCount === 0 &&
-      t < this.nextFunding &&
+      this.fundingNotDue(i) &&
       (bars.low[i] as number) > this.downMax &&
       (bars.high[i] as number) < this.upMin
     ) {
@@ -265,6 +263,22 @@ export class SimBroker implements OrderPort {
     if (this.trailingCount > 0) return from;
     // Stop before the next funding bar (found by binary search, not by reading every bar's time)
     return Math.min(to, this.fundingBar(from));
+  }
+
+  /**
+   * Open time of the bar being processed (NaN before the first). Read only where it is needed, not on every bar:
+   * on the event bars of a backtest this column is a cache miss (the quiet loops never touch it).
+   */
+  private get time(): number {
+    return this.barIndex < 0 ? Number.NaN : (this.bars.openTime[this.barIndex] as number);
+  }
+
+  /**
+   * No funding time falls at or before bar i's open. Known from the index alone before the funding bar that
+   * `fundingBar` found (bars are only ever appended, so the bars before it stay before the funding time).
+   */
+  private fundingNotDue(i: number): boolean {
+    return (this.fundingBarFor === this.nextFunding && i < this.fundingBarIndex) || this.time < this.nextFunding;
   }
 
   /** Below this low a bar may fire something (valid after `quietEnd`) */
@@ -340,7 +354,8 @@ export class SimBroker implements OrderPort {
     const h = bars.high[i] as number;
     const l = bars.low[i] as number;
     const c = bars.close[i] as number;
-    if (this.time >= this.nextFunding || Number.isNaN(this.nextFunding)) this.settleFunding(o);
+    // Also when nextFunding is still NaN (the first bar): settleFunding sets it
+    if (!this.fundingNotDue(i)) this.settleFunding(o);
     if (this.inFlightOrders.length > 0) this.accept(o);
     if (this.queuedSide !== 0) this.acceptQueued(o);
     if (this.dirty) this.recomputeBounds();
@@ -810,7 +825,7 @@ export class SimBroker implements OrderPort {
 
   private openTrade(dir: number): void {
     this.tSide = dir;
-    this.tEntryTime = this.time;
+    this.tEntryBar = this.barIndex;
     this.tEntryValue = 0;
     this.tEntryQty = 0;
     this.tExitValue = 0;
@@ -834,7 +849,7 @@ export class SimBroker implements OrderPort {
     this.trades.push(
       Object.freeze({
         side: side > 0 ? 'long' : 'short',
-        entryTime: this.tEntryTime,
+        entryTime: this.bars.openTime[this.tEntryBar] as number,
         exitTime: this.time,
         entryPrice: this.tEntryValue / this.tEntryQty,
         exitPrice: this.tExitValue / this.tExitQty,

@@ -73,13 +73,30 @@ export function emaCrossLoop(
     i++;
     // Quiet bars up to the next event: the account is constant, only the EMAs and the equity move
     const end = broker.quietEnd(i, n);
-    if (end <= i) continue;
+    const last = s[PREV] as number;
+    const side = last > 0 ? 1 : last < 0 ? -1 : 0;
     const down = broker.quietDown;
     const up = broker.quietUp;
-    // A one-sided bound (a position's liquidation price, nothing else resting) needs one range column only
-    const below = down === Number.NEGATIVE_INFINITY ? bars.high : bars.low;
-    const above = up === Number.POSITIVE_INFINITY ? below : bars.high;
-    const j = quietBars(s, close, below, above, values, i, end, down, up, kf, ks, broker);
+    // The quiet loop runs on one side of a crossing (the sign of the last difference) and one range column (the
+    // account's one bound: a long's liquidation below, a short's above, or none when flat); a difference of exactly
+    // zero and bounds on both sides (never, with market orders only) go bar by bar through processBar
+    if (end <= i || side === 0 || (down !== Number.NEGATIVE_INFINITY && up !== Number.POSITIVE_INFINITY))
+      continue;
+    const short = up !== Number.POSITIVE_INFINITY;
+    const j = quietBars(
+      s,
+      close,
+      short ? bars.high : bars.low,
+      values,
+      i,
+      end,
+      short ? -1 : 1,
+      short ? -up : down,
+      side,
+      kf,
+      ks,
+      broker,
+    );
     broker.creditQuietBars(j - i);
     i = j;
     if (s[CROSSED] === 1) {
@@ -101,19 +118,23 @@ function recordEquity(s: Float64Array, values: Float64Array, i: number, e: numbe
 }
 
 /**
- * Quiet bars from `from` up to `end`: stops at the first bar whose range reaches a bound (returns its index) or
- * after the first crossing (returns the index after it, `s[CROSSED]` = 1). Its running state stays in locals.
+ * Quiet bars from `from` up to `end`: stops at the first bar whose range reaches the bound (returns its index) or
+ * after the first bar where the difference leaves the side `dir` it started on (returns the index after it;
+ * `s[CROSSED]` = 1 when it crossed to the other side, 0 when it only touched zero). A bar is quiet while
+ * `sign × range[j] > bound`: `low > liquidation` for a long (sign 1), `−high > −liquidation` for a short (sign −1),
+ * `low > −∞` when flat (negating is exact, so the comparisons are the generic loop's). Staying on the side
+ * (`(fast − slow)·dir > 0`) is one test where the generic crossing test takes two. Its running state stays in locals.
  */
 function quietBars(
   s: Float64Array,
   close: Float64Array,
-  below: Float64Array,
-  above: Float64Array,
+  range: Float64Array,
   values: Float64Array,
   from: number,
   end: number,
-  down: number,
-  up: number,
+  sign: number,
+  bound: number,
+  dir: number,
   kf: number,
   ks: number,
   broker: SimBroker,
@@ -123,33 +144,27 @@ function quietBars(
   const entry = broker.entryPrice;
   let fe = s[FAST] as number;
   let se = s[SLOW] as number;
-  let prev = s[PREV] as number;
   let peak = s[PEAK] as number;
   let maxDrawdown = s[MAX_DRAWDOWN] as number;
-  let crossed = 0;
+  let diff = s[PREV] as number;
   let j = from;
-  while (j < end && (below[j] as number) > down && (above[j] as number) < up) {
+  while (j < end && sign * (range[j] as number) > bound) {
     const v = close[j] as number;
     fe = (v - fe) * kf + fe;
     se = (v - se) * ks + se;
-    const diff = fe - se;
     const e = wallet + qty * (v - entry);
     values[j] = e;
     peak = Math.max(peak, e);
     maxDrawdown = Math.max(maxDrawdown, (peak - e) / peak);
     j++;
-    const cross = (prev <= 0 && diff > 0) || (prev >= 0 && diff < 0);
-    prev = diff;
-    if (cross) {
-      crossed = 1;
-      break;
-    }
+    diff = fe - se;
+    if (!(diff * dir > 0)) break;
   }
   s[FAST] = fe;
   s[SLOW] = se;
-  s[PREV] = prev;
+  s[PREV] = diff;
   s[PEAK] = peak;
   s[MAX_DRAWDOWN] = maxDrawdown;
-  s[CROSSED] = crossed;
+  s[CROSSED] = diff * dir < 0 ? 1 : 0;
   return j;
 }
