@@ -278,7 +278,9 @@ export class SimBroker implements OrderPort {
    * `fundingBar` found (bars are only ever appended, so the bars before it stay before the funding time).
    */
   private fundingNotDue(i: number): boolean {
-    return (this.fundingBarFor === this.nextFunding && i < this.fundingBarIndex) || this.time < this.nextFunding;
+    return (
+      (this.fundingBarFor === this.nextFunding && i < this.fundingBarIndex) || this.time < this.nextFunding
+    );
   }
 
   /** Below this low a bar may fire something (valid after `quietEnd`) */
