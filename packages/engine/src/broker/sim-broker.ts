@@ -233,7 +233,6 @@ export class SimBroker implements OrderPort {
    * inlines into the backtest loop: the usual bar (nothing pending, no funding, no trigger in range) returns here.
    */
   processBar(i: number): void {
-    const bars = this.bars;
     this.barIndex = i;
     if (
       this.inFlightOrders.length === 0 &&
@@ -241,8 +240,7 @@ export class SimBroker implements OrderPort {
       !this.dirty &&
       this.trailingCount === 0 &&
       this.fundingNotDue(i) &&
-      (bars.low[i] as number) > this.downMax &&
-      (bars.high[i] as number) < this.upMin
+      !this.rangeReaches(i)
     ) {
       if (this.positionQty !== 0) this.barsInPosition++;
       return;
@@ -350,19 +348,30 @@ export class SimBroker implements OrderPort {
     return lo;
   }
 
+  /**
+   * Bar i's range reaches a cached trigger bound. An infinite bound is not compared: a backtest's quiet loop streams
+   * only the range column of the bound it checks, so the other column would be a cache miss on every event bar.
+   */
+  private rangeReaches(i: number): boolean {
+    const bars = this.bars;
+    return (
+      (this.downMax !== Number.NEGATIVE_INFINITY && (bars.low[i] as number) <= this.downMax) ||
+      (this.upMin !== Number.POSITIVE_INFINITY && (bars.high[i] as number) >= this.upMin)
+    );
+  }
+
   private processBarFully(i: number): void {
     const bars = this.bars;
     const o = bars.open[i] as number;
-    const h = bars.high[i] as number;
-    const l = bars.low[i] as number;
-    const c = bars.close[i] as number;
     // Also when nextFunding is still NaN (the first bar): settleFunding sets it
     if (!this.fundingNotDue(i)) this.settleFunding(o);
     if (this.inFlightOrders.length > 0) this.accept(o);
     if (this.queuedSide !== 0) this.acceptQueued(o);
     if (this.dirty) this.recomputeBounds();
     if (this.openOrders.length > 0 || this.positionQty !== 0) {
-      if (this.trailingCount > 0 || l <= this.downMax || h >= this.upMin) this.walk(o, h, l, c);
+      if (this.trailingCount > 0 || this.rangeReaches(i)) {
+        this.walk(o, bars.high[i] as number, bars.low[i] as number, bars.close[i] as number);
+      }
       if (this.positionQty !== 0) this.barsInPosition++;
     }
   }

@@ -3,15 +3,23 @@ import type { BarSeries } from '../../bars/bars';
 import type { SimBroker } from '../../broker/sim-broker';
 import { emaCrossSeeds } from './seeds';
 
-// What the loop carries from bar to bar, in one Float64Array so `quietBars` can take and give it back without
-// allocating: both EMAs, the previous fast − slow difference, the equity peak and the max drawdown
+// What the quiet loop and the event bars hand each other, in one Float64Array (no allocation per event): both
+// EMAs, the last fast − slow difference, the equity peak and the max drawdown; then what `eventBars` sets for the
+// quiet run it opens: where it must end, the range column and bound it checks, and the side of the crossing
 const FAST = 0;
 const SLOW = 1;
 const PREV = 2;
 const PEAK = 3;
 const MAX_DRAWDOWN = 4;
-/** Set by `quietBars` when it stopped on a crossing (the bar before the index it returned) */
-const CROSSED = 5;
+const END = 5;
+/** 1: the run checks `low > bound`; −1: `−high > bound` */
+const SIGN = 6;
+const BOUND = 7;
+/** The sign of the difference the run started on: it stops after the first bar that leaves it */
+const DIR = 8;
+/** The open of the last quiet bar, written only so that reading the open column cannot be optimised away */
+const OPEN_SEEN = 9;
+const STATE_SIZE = 10;
 
 /**
  * The fused backtest loop of a crossing strategy without stops: per bar exactly what the generic loop does (the
@@ -19,9 +27,11 @@ const CROSSED = 5;
  * (strategy.ts) computed in the same pass, so there is no separate pass over the closes.
  *
  * Bars where something may happen in the account (an order to fill, a funding time, a bar reaching the liquidation
- * price) go through `broker.processBar`; the quiet bars between them run on locals in `quietBars` (V8 inlines
- * it; keeping it apart keeps the per-bar loop readable beside the event-bar code). Equality with the generic loop
- * (every bar's equity, the account's totals) is tested in fused-loop.test.ts.
+ * price) go through `broker.processBar` in `eventBars`; the quiet bars between them run here, on locals. The quiet
+ * loop is the body of this function and the event bars a call out of it, not the other way round: inlined into a
+ * function with the event-bar code around it, the loop lost registers to that code and kept an EMA on the stack
+ * (a store and a reload in its critical chain on every bar). Equality with the generic loop (every bar's equity, the
+ * account's totals) is tested in fused-loop.test.ts.
  */
 export function emaCrossLoop(
   broker: SimBroker,
@@ -34,29 +44,109 @@ export function emaCrossLoop(
   act: (c: number, up: boolean, down: boolean) => void,
 ): void {
   const close = bars.close;
+  const open = bars.open;
+  const low = bars.low;
+  const high = bars.high;
   const values = curve.values;
   const kf = 2 / (fp + 1);
   const ks = 2 / (sp + 1);
-  const s = new Float64Array(6);
+  const s = new Float64Array(STATE_SIZE);
   s[PEAK] = curve.peak;
   s[MAX_DRAWDOWN] = curve.maxDrawdown;
   // Warm-up: the bars before the slow EMA exists; the strategy's first bar sets its leverage
   const warm = Math.min(sp, n);
-  let i = 0;
-  for (; i < warm; i++) {
+  for (let i = 0; i < warm; i++) {
     broker.processBar(i);
     if (i === 0 && broker.leverage !== leverage) broker.setLeverage(leverage);
     const v = close[i] as number;
     recordEquity(s, values, i, broker.walletBalance + broker.positionQty * (v - broker.entryPrice));
   }
-  if (n >= sp) {
-    const seeds = emaCrossSeeds(close, fp, sp);
-    s[FAST] = seeds.fast;
-    s[SLOW] = seeds.slow;
-    s[PREV] = seeds.fast - seeds.slow;
-  }
+  if (n < sp) return finish(s, curve);
+  const seeds = emaCrossSeeds(close, fp, sp);
+  s[FAST] = seeds.fast;
+  s[SLOW] = seeds.slow;
+  s[PREV] = seeds.fast - seeds.slow;
+  let i = warm;
+  let crossed = false;
   while (i < n) {
-    // A bar where something may happen: the broker runs it in full, then the strategy sees its close
+    i = eventBars(s, broker, bars, values, i, n, kf, ks, crossed, act);
+    if (i >= n) break;
+    // Quiet bars up to the next event: the account is constant, only the EMAs and the equity move. A bar is quiet
+    // while `sign × range[j] > bound`: `low > liquidation` for a long, `−high > −liquidation` for a short, `low > −∞`
+    // when flat (negating is exact, so the comparisons are the generic loop's). The run stops after the first bar
+    // whose difference leaves the side `dir` it started on: one test where the generic crossing test takes two.
+    const end = s[END] as number;
+    const sign = s[SIGN] as number;
+    const bound = s[BOUND] as number;
+    const dir = s[DIR] as number;
+    const range = sign > 0 ? low : high;
+    const wallet = broker.walletBalance;
+    const qty = broker.positionQty;
+    const entry = broker.entryPrice;
+    let fe = s[FAST] as number;
+    let se = s[SLOW] as number;
+    let peak = s[PEAK] as number;
+    let maxDrawdown = s[MAX_DRAWDOWN] as number;
+    let diff = s[PREV] as number;
+    let openSeen = 0;
+    let j = i;
+    while (j < end && sign * (range[j] as number) > bound) {
+      const v = close[j] as number;
+      // Streamed along for the event bar's fill price, which otherwise missed the cache on every fill (~10 %)
+      openSeen = open[j] as number;
+      fe = (v - fe) * kf + fe;
+      se = (v - se) * ks + se;
+      const e = wallet + qty * (v - entry);
+      values[j] = e;
+      peak = Math.max(peak, e);
+      maxDrawdown = Math.max(maxDrawdown, (peak - e) / peak);
+      j++;
+      diff = fe - se;
+      if (!(diff * dir > 0)) break;
+    }
+    s[FAST] = fe;
+    s[SLOW] = se;
+    s[PREV] = diff;
+    s[PEAK] = peak;
+    s[MAX_DRAWDOWN] = maxDrawdown;
+    s[OPEN_SEEN] = openSeen;
+    // Crossed to the other side (not when the difference only touched zero): the strategy acts on that bar
+    crossed = diff * dir < 0;
+    broker.creditQuietBars(j - i);
+    i = j;
+  }
+  finish(s, curve);
+}
+
+function finish(s: Float64Array, curve: EquityCurve): void {
+  curve.peak = s[PEAK] as number;
+  curve.maxDrawdown = s[MAX_DRAWDOWN] as number;
+}
+
+/**
+ * The bars from `i` where something may happen, each in full: the crossing that ended the last quiet run sends its
+ * order first (`crossed`), then the broker's bar, the EMAs with the generic crossing test, the equity. Returns the
+ * first bar of the next quiet run, with its end, range column, bound and side in `s`, or `n`.
+ */
+function eventBars(
+  s: Float64Array,
+  broker: SimBroker,
+  bars: BarSeries,
+  values: Float64Array,
+  from: number,
+  n: number,
+  kf: number,
+  ks: number,
+  crossed: boolean,
+  act: (c: number, up: boolean, down: boolean) => void,
+): number {
+  const close = bars.close;
+  if (crossed) {
+    const diff = s[PREV] as number;
+    act(close[from - 1] as number, diff > 0, diff < 0);
+  }
+  let i = from;
+  while (i < n) {
     broker.processBar(i);
     const v = close[i] as number;
     const fast = s[FAST] as number;
@@ -71,42 +161,22 @@ export function emaCrossLoop(
     if ((prev <= 0 && diff > 0) || (prev >= 0 && diff < 0)) act(v, diff > 0, diff < 0);
     recordEquity(s, values, i, broker.walletBalance + broker.positionQty * (v - broker.entryPrice));
     i++;
-    // Quiet bars up to the next event: the account is constant, only the EMAs and the equity move
     const end = broker.quietEnd(i, n);
-    const last = s[PREV] as number;
-    const side = last > 0 ? 1 : last < 0 ? -1 : 0;
+    const side = diff > 0 ? 1 : diff < 0 ? -1 : 0;
     const down = broker.quietDown;
     const up = broker.quietUp;
-    // The quiet loop runs on one side of a crossing (the sign of the last difference) and one range column (the
-    // account's one bound: a long's liquidation below, a short's above, or none when flat); a difference of exactly
-    // zero and bounds on both sides (never, with market orders only) go bar by bar through processBar
+    // A quiet run needs a side (a difference of exactly zero goes bar by bar) and at most one bound: the account's
+    // liquidation price, below a long or above a short (never two, with market orders only)
     if (end <= i || side === 0 || (down !== Number.NEGATIVE_INFINITY && up !== Number.POSITIVE_INFINITY))
       continue;
     const short = up !== Number.POSITIVE_INFINITY;
-    const j = quietBars(
-      s,
-      close,
-      short ? bars.high : bars.low,
-      values,
-      i,
-      end,
-      short ? -1 : 1,
-      short ? -up : down,
-      side,
-      kf,
-      ks,
-      broker,
-    );
-    broker.creditQuietBars(j - i);
-    i = j;
-    if (s[CROSSED] === 1) {
-      // The crossing bar's order goes out with it; the next bar is an event bar
-      const diff = s[PREV] as number;
-      act(close[i - 1] as number, diff > 0, diff < 0);
-    }
+    s[END] = end;
+    s[SIGN] = short ? -1 : 1;
+    s[BOUND] = short ? -up : down;
+    s[DIR] = side;
+    return i;
   }
-  curve.peak = s[PEAK] as number;
-  curve.maxDrawdown = s[MAX_DRAWDOWN] as number;
+  return n;
 }
 
 /** Equity of bar i with the drawdown step of EquityCurve.record */
@@ -115,56 +185,4 @@ function recordEquity(s: Float64Array, values: Float64Array, i: number, e: numbe
   const peak = Math.max(s[PEAK] as number, e);
   s[PEAK] = peak;
   s[MAX_DRAWDOWN] = Math.max(s[MAX_DRAWDOWN] as number, (peak - e) / peak);
-}
-
-/**
- * Quiet bars from `from` up to `end`: stops at the first bar whose range reaches the bound (returns its index) or
- * after the first bar where the difference leaves the side `dir` it started on (returns the index after it;
- * `s[CROSSED]` = 1 when it crossed to the other side, 0 when it only touched zero). A bar is quiet while
- * `sign × range[j] > bound`: `low > liquidation` for a long (sign 1), `−high > −liquidation` for a short (sign −1),
- * `low > −∞` when flat (negating is exact, so the comparisons are the generic loop's). Staying on the side
- * (`(fast − slow)·dir > 0`) is one test where the generic crossing test takes two. Its running state stays in locals.
- */
-function quietBars(
-  s: Float64Array,
-  close: Float64Array,
-  range: Float64Array,
-  values: Float64Array,
-  from: number,
-  end: number,
-  sign: number,
-  bound: number,
-  dir: number,
-  kf: number,
-  ks: number,
-  broker: SimBroker,
-): number {
-  const wallet = broker.walletBalance;
-  const qty = broker.positionQty;
-  const entry = broker.entryPrice;
-  let fe = s[FAST] as number;
-  let se = s[SLOW] as number;
-  let peak = s[PEAK] as number;
-  let maxDrawdown = s[MAX_DRAWDOWN] as number;
-  let diff = s[PREV] as number;
-  let j = from;
-  while (j < end && sign * (range[j] as number) > bound) {
-    const v = close[j] as number;
-    fe = (v - fe) * kf + fe;
-    se = (v - se) * ks + se;
-    const e = wallet + qty * (v - entry);
-    values[j] = e;
-    peak = Math.max(peak, e);
-    maxDrawdown = Math.max(maxDrawdown, (peak - e) / peak);
-    j++;
-    diff = fe - se;
-    if (!(diff * dir > 0)) break;
-  }
-  s[FAST] = fe;
-  s[SLOW] = se;
-  s[PREV] = diff;
-  s[PEAK] = peak;
-  s[MAX_DRAWDOWN] = maxDrawdown;
-  s[CROSSED] = diff * dir < 0 ? 1 : 0;
-  return j;
 }
