@@ -27,8 +27,10 @@ export class SimBroker implements OrderPort {
   positionQty = 0;
   entryPrice = 0;
   liquidationPrice = Number.NaN;
-  walletBalance: number;
-  leverage: number;
+  // Set in the constructor, but initialised here: a field only declared starts out undefined, V8 then keeps it as
+  // a tagged value and every write of a fractional balance allocated a new heap number (see CONTEXT.md, Speed)
+  walletBalance = 0;
+  leverage = 1;
   /** Margin held by the position in isolated mode */
   isolatedWallet = 0;
   feesPaid = 0;
@@ -67,7 +69,7 @@ export class SimBroker implements OrderPort {
   private lastFillPrice = 0;
 
   /** Largest position notional the brackets allow at the current leverage (set with the leverage) */
-  private maxNotional: number;
+  private maxNotional = 0;
   private readonly qtyRounder: StepRounder;
   private readonly priceRounder: StepRounder;
   private nextOrderId = 1;
