@@ -64,9 +64,12 @@ export class SimBroker implements OrderPort {
   private queuedSide = 0;
   private queuedQty = 0;
   private queuedTag = EMPTY_TAG;
-  // What the last execute() filled (fire() copies it onto the order)
-  private lastFillQty = 0;
-  private lastFillPrice = 0;
+  // The execution in progress: the quantity and price asked for when `execute` is called, what filled and where once
+  // it returns '' (fire() copies that onto the order). Numbers travel between the fill steps in fields, not
+  // arguments: V8 boxes a number argument into a new heap object when it does not inline the call, and these
+  // steps are too big to inline (the fill path of a reversal allocated ~170 bytes per round trip that way).
+  private execQty = 0;
+  private execPrice = 0;
 
   /** Largest position notional the brackets allow at the current leverage (set with the leverage) */
   private maxNotional = 0;
@@ -460,7 +463,9 @@ export class SimBroker implements OrderPort {
     const qty = this.queuedQty;
     if (this.refusalAtAcceptance('market', dir > 0, qty, false, false, open, Number.NaN, open) !== '') return;
     // A rejected or filled queued order leaves nothing behind (no history is kept)
-    this.execute(0, this.queuedTag, 'market', dir, qty, false, open, 'taker');
+    this.execQty = qty;
+    this.execPrice = open;
+    this.execute(0, this.queuedTag, 'market', dir, false, 'taker');
   }
 
   /** Why the exchange refuses an order when it arrives at a bar opening at `open` ('' if it accepts it) */
@@ -612,19 +617,19 @@ export class SimBroker implements OrderPort {
 
   private fire(order: Order, price: number, liquidity: 'maker' | 'taker'): void {
     const at = order.type === 'market' ? -1 : this.openOrders.indexOf(order);
+    this.execQty = order.closePosition ? Math.abs(this.positionQty) : order.quantity - order.filledQty;
+    this.execPrice = price;
     const refusal = this.execute(
       order.id,
       order.tag,
       order.type,
       order.side === 'buy' ? 1 : -1,
-      order.closePosition ? Math.abs(this.positionQty) : order.quantity - order.filledQty,
       order.reduceOnly,
-      price,
       liquidity,
     );
     if (refusal === '') {
-      order.filledQty += this.lastFillQty;
-      order.avgFillPrice = this.lastFillPrice;
+      order.filledQty += this.execQty;
+      order.avgFillPrice = this.execPrice;
       this.close(this.openOrders, at, 'filled', '', order);
     } else {
       this.close(
@@ -638,23 +643,22 @@ export class SimBroker implements OrderPort {
   }
 
   /**
-   * Executes `qty` in direction `dir` at `price` (plus slippage for takers): the reduce-only, notional-cap and margin
-   * checks, then the fill. Returns '' when it filled (`lastFillQty`/`lastFillPrice` say how much and where), else why
-   * not (`REDUCE_ONLY_REFUSAL`: the order expires; anything else: it is rejected).
+   * Executes `execQty` in direction `dir` at `execPrice` (plus slippage for takers): the reduce-only, notional-cap and
+   * margin checks, then the fill. Returns '' when it filled (`execQty`/`execPrice` then say how much and where), else
+   * why not (`REDUCE_ONLY_REFUSAL`: the order expires; anything else: it is rejected).
    */
   private execute(
     orderId: number,
     tag: string,
     type: Order['type'],
     dir: number,
-    requested: number,
     reduceOnly: boolean,
-    price: number,
     liquidity: 'maker' | 'taker',
   ): string {
     const cfg = this.config;
     const pos = this.positionQty;
-    let qty = requested;
+    const price = this.execPrice;
+    let qty = this.execQty;
     if (reduceOnly) {
       if (pos === 0 || Math.sign(pos) === dir) return REDUCE_ONLY_REFUSAL;
       qty = Math.min(qty, Math.abs(pos));
@@ -679,8 +683,8 @@ export class SimBroker implements OrderPort {
       if (required > this.available(fillPrice, qty - increase) + 1e-9)
         return 'margin is insufficient (-2019)';
     }
-    this.lastFillQty = qty;
-    this.lastFillPrice = fillPrice;
+    this.execQty = qty;
+    this.execPrice = fillPrice;
     this.applyFill(orderId, tag, dir, liquidity);
     return '';
   }
@@ -702,14 +706,10 @@ export class SimBroker implements OrderPort {
     return closing === size ? upnl : upnl - ((size - closing) * price) / this.leverage;
   }
 
-  /**
-   * Books the fill `execute` decided: `lastFillQty` at `lastFillPrice`. The two numbers come through fields, not
-   * arguments: V8 boxes a number argument into a new heap object when it does not inline the call, and this one is
-   * too big to inline (the fill path of a reversal allocated ~170 bytes per round trip that way).
-   */
+  /** Books the fill `execute` decided: `execQty` at `execPrice` */
   private applyFill(orderId: number, tag: string, dir: number, liquidity: 'maker' | 'taker'): void {
-    const qty = this.lastFillQty;
-    const price = this.lastFillPrice;
+    const qty = this.execQty;
+    const price = this.execPrice;
     const cfg = this.config;
     const isolated = cfg.marginMode === 'isolated';
     const fee = qty * price * (liquidity === 'maker' ? cfg.makerFee : cfg.takerFee);
