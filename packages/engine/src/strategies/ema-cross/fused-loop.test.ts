@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type RunSettings, runBacktest } from '../../backtest/runner';
-import { type BarSeries, generateBars } from '../../bars/bars';
+import { BarSeries, generateBars } from '../../bars/bars';
 import { emaCrossStrategy } from './strategy';
 
 const T0 = Date.UTC(2025, 0, 1, 0, 0);
@@ -68,6 +68,27 @@ describe('EMA crossover fused backtest loop', () => {
     });
     expect(reasons(costly)).toContain('margin is insufficient (-2019)');
   });
+
+  it.each([200, 201])(
+    'treats a difference of exactly zero as the generic loop does (%i flat bars: no side to run quietly on)',
+    (flatBars) => {
+      // Constant closes make both EMAs the same number: the difference is exactly 0, and the first move away from
+      // it is a crossing for the generic test, whichever bar it falls on
+      const walk = generateBars({ seed: 5, count: 3_000, startTime: T0, volatility: 0.002 });
+      const bars = new BarSeries(60_000, flatBars + walk.length);
+      for (let i = 0; i < flatBars; i++) bars.append(T0 + i * 60_000, 50_000, 50_000, 50_000, 50_000, 10);
+      for (let k = 0; k < walk.length; k++) {
+        const [o, h, l, c] = [walk.open, walk.high, walk.low, walk.close].map(
+          (column) => column[k] as number,
+        );
+        bars.append(T0 + (flatBars + k) * 60_000, o as number, h as number, l as number, c as number, 10);
+      }
+      for (const side of ['both', 'long', 'short']) {
+        const generic = expectSame({ fast: 5, slow: 20, side }, bars, { broker: { takerFee: 0.0004 } });
+        expect(generic.metrics.tradeCount).toBeGreaterThan(20);
+      }
+    },
+  );
 
   it('stays flat and equal on a series shorter than the slow EMA', () => {
     const short = generateBars({ seed: 3, count: 15, startTime: T0 });
