@@ -96,6 +96,10 @@ describe('SimBroker accounting (hand-computed)', () => {
     const trade = b.trades[0];
     expect(trade?.maxQuantity).toBe(2);
     expect(trade?.exitPrice).toBeCloseTo(97.5, 12); // (0.5 × 120 + 1.5 × 90) / 2
+    // Opened at bar 1's open, closed at bar 3's (each order fills at the open after the bar that sent it)
+    expect(trade?.entryTime).toBe(T0 + 60_000);
+    expect(trade?.exitTime).toBe(T0 + 3 * 60_000);
+    expect(b.fills.map((f) => f.time)).toEqual([T0 + 60_000, T0 + 2 * 60_000, T0 + 3 * 60_000]);
     expect(b.trades).toHaveLength(1);
   });
 
