@@ -25,11 +25,9 @@ const STATE_SIZE = 9;
  * (strategy.ts) computed in the same pass, so there is no separate pass over the closes.
  *
  * Bars where something may happen in the account (an order to fill, a funding time, a bar reaching the liquidation
- * price) go through `broker.processBar` in `eventBars`; the quiet bars between them run here, on locals. The quiet
- * loop is the body of this function and the event bars a call out of it, not the other way round: inlined into a
- * function with the event-bar code around it, the loop lost registers to that code and kept an EMA on the stack
- * (a store and a reload in its critical chain on every bar). Equality with the generic loop (every bar's equity, the
- * account's totals) is tested in fused-loop.test.ts.
+ * price) go through `broker.processBar` in `eventBars`; the quiet bars between them run in the inner loop here, on
+ * locals. Equality with the generic loop (every bar's equity, the account's totals) is tested in
+ * fused-loop.test.ts.
  */
 export function emaCrossLoop(
   broker: SimBroker,
