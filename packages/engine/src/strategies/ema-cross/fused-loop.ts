@@ -57,7 +57,10 @@ export function emaCrossLoop(
     const v = close[i] as number;
     recordEquity(s, values, i, broker.walletBalance + broker.positionQty * (v - broker.entryPrice));
   }
-  if (n < sp) return finish(s, curve);
+  if (n < sp) {
+    finish(s, curve);
+    return;
+  }
   const seeds = emaCrossSeeds(close, fp, sp);
   s[FAST] = seeds.fast;
   s[SLOW] = seeds.slow;
