@@ -643,9 +643,9 @@ export class SimBroker implements OrderPort {
   }
 
   /**
-   * Executes `execQty` in direction `dir` at `execPrice` (plus slippage for takers): the reduce-only, notional-cap and
-   * margin checks, then the fill. Returns '' when it filled (`execQty`/`execPrice` then say how much and where), else
-   * why not (`REDUCE_ONLY_REFUSAL`: the order expires; anything else: it is rejected).
+   * Executes `execQty` in direction `dir` at `execPrice` (plus slippage for takers): the reduce-only, notional-cap
+   * and margin checks, then the fill. Returns '' when it filled (`execQty`/`execPrice` then say how much and where),
+   * else why not (`REDUCE_ONLY_REFUSAL`: the order expires; anything else: it is rejected).
    */
   private execute(
     orderId: number,
@@ -811,7 +811,7 @@ export class SimBroker implements OrderPort {
     this.dirty = true;
   }
 
-  /** Fill objects are built for the history or for a strategy that reads them (checked before the call: see applyFill) */
+  /** Fill objects are built for the history or for a strategy that reads them (checked before calling recordFill) */
   private fillObjectsWanted(): boolean {
     return this.buildFills || this.retainHistory;
   }

@@ -89,9 +89,9 @@ export function emaCrossLoop(
     let maxDrawdown = s[MAX_DRAWDOWN] as number;
     let diff = s[PREV] as number;
     let j = i;
-    // `open > 0` holds for every real price; it reads the open column along with the others, so the fill at the
-    // next event bar finds its price in cache (it missed on every fill: ~10 % of the run). A bar failing it would
-    // merely go through processBar like any event bar.
+    // `open > 0` always holds (a BarSeries refuses a low ≤ 0 and an open below the low): the test is there to read
+    // the open column along with the others, so the fill at the next event bar finds its price in cache (it missed
+    // on every fill: ~10 % of the run). A bar failing it would merely go through processBar like any event bar.
     while (j < end && sign * (range[j] as number) > bound && (open[j] as number) > 0) {
       const v = close[j] as number;
       fe = (v - fe) * kf + fe;
