@@ -7,8 +7,9 @@ import type { Database } from '../src/lib/database/database';
 import { migrate } from '../src/lib/database/migrate';
 import { openPostgresDatabase } from '../src/lib/database/postgres-database';
 import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
-import { BacktestRunner, LEASE_MS } from '../src/plugins/app/backtest/backtest-runner';
+import { LEASE_MS } from '../src/plugins/app/backtest/backtest-runner';
 import { channelFor } from '../src/plugins/app/socket/socket-bus';
+import { runnerWithEndlessWork } from './backtest-helper';
 import {
   bearer,
   buildTestApp,
@@ -209,21 +210,11 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest queue shared by two inst
       // A third instance that claims a run and then stops answering: the real runner, whose work never ends
       // until stopped, and whose heartbeat is never called again (a frozen or killed process)
       const deadClock = new TestClock(b.clock.now().getTime());
-      let stoppedByLeaseLoss = false;
-      const dead = new BacktestRunner({
+      const { runner: dead, stopped: stoppedByLeaseLoss } = runnerWithEndlessWork({
         db: tdb.db,
         clock: deadClock,
         log: a.app.log,
         channel: await channelFor(tdb.db, 'kestrel_backtest'),
-        concurrency: 1,
-        execute: (_row, signal) =>
-          new Promise<void>((resolve) =>
-            signal.addEventListener('abort', () => {
-              stoppedByLeaseLoss = true;
-              resolve();
-            }),
-          ),
-        notify: async () => {},
       });
       // A queued copy of the finished run, inserted without a wake-up so that the dead instance claims it
       const id = randomUUID();
@@ -261,10 +252,10 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest queue shared by two inst
       });
 
       // Should the dead instance wake up, its next heartbeat finds the run gone and stops its work
-      expect(stoppedByLeaseLoss).toBe(false);
+      expect(stoppedByLeaseLoss()).toBe(false);
       await dead.heartbeat();
       await dead.idle();
-      expect(stoppedByLeaseLoss).toBe(true);
+      expect(stoppedByLeaseLoss()).toBe(true);
       expect((await rows([id]))[0]?.status).toBe('completed');
       await dead.close();
       // A's clock catches up with B's, so later leases compare on one time

@@ -3,7 +3,8 @@ import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../src/lib/database/migrate';
 import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
-import { BacktestRunner, LEASE_MS, LEASE_RENEW_MS } from '../src/plugins/app/backtest/backtest-runner';
+import { LEASE_MS, LEASE_RENEW_MS } from '../src/plugins/app/backtest/backtest-runner';
+import { runnerWithEndlessWork } from './backtest-helper';
 import { openTestDatabase, TestClock, type TestDatabase } from './helper';
 
 const T0 = Date.UTC(2026, 0, 15, 12);
@@ -69,22 +70,11 @@ describe('backtest runner timing', () => {
 
   it('renews its lease every 10 s and stops a run that was canceled behind its back', async () => {
     const clock = new TestClock(T0);
-    let stopped = false;
-    const runner = new BacktestRunner({
+    const { runner, stopped } = runnerWithEndlessWork({
       db: tdb.db,
       clock,
       log: Fastify({ logger: false }).log,
       channel: 'kestrel_backtest_timing_test',
-      concurrency: 1,
-      // Work that only ends when stopped
-      execute: (_row, signal) =>
-        new Promise<void>((resolve) =>
-          signal.addEventListener('abort', () => {
-            stopped = true;
-            resolve();
-          }),
-        ),
-      notify: async () => {},
     });
     const id = await queue();
     await runner.start();
@@ -102,9 +92,9 @@ describe('backtest runner timing', () => {
     // Canceled without a notification reaching this runner: its next renewal misses and stops the work
     await backtestRepository.cancel(tdb.db, id, 'Canceled by the user', clock.now());
     clock.advance(LEASE_RENEW_MS);
-    expect(stopped).toBe(false);
+    expect(stopped()).toBe(false);
     await vi.advanceTimersByTimeAsync(LEASE_RENEW_MS);
-    await until(async () => stopped);
+    await until(async () => stopped());
     await runner.idle();
     expect(runner.runningIds).toEqual([]);
     expect((await lease(id))?.status).toBe('canceled');
