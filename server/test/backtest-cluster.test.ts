@@ -9,7 +9,7 @@ import { openPostgresDatabase } from '../src/lib/database/postgres-database';
 import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
 import { LEASE_MS } from '../src/plugins/app/backtest/backtest-runner';
 import { channelFor } from '../src/plugins/app/socket/socket-bus';
-import { runnerWithEndlessWork } from './backtest-helper';
+import { insertQueuedBacktest, insertUser, runnerWithEndlessWork } from './backtest-helper';
 import {
   bearer,
   buildTestApp,
@@ -329,32 +329,8 @@ describe.each<Driver>(['pglite', 'postgres'])('claiming queued backtests on %s',
 
     it('takes the oldest run first, but a user with a run going waits behind users with none', async () => {
       const at = new Date(NOW);
-      const user = async () => {
-        const id = randomUUID();
-        await tdb.db.query(
-          `INSERT INTO users (id, email, email_normalized, password_hash, created_at) VALUES ($1, $2, $2, 'x', $3)`,
-          [id, `${id}@example.test`, at],
-        );
-        return id;
-      };
-      const queue = async (owner: string, name: string) => {
-        const row = await backtestRepository.insert(tdb.db, {
-          id: randomUUID(),
-          user_id: owner,
-          strategy: 'ema-cross',
-          strategy_name: name,
-          symbol: 'BTCUSDT',
-          interval: '1m',
-          start_time: 0,
-          end_time: 60_000,
-          exchange_env: 'simulator',
-          request: {},
-          settings: {},
-          status: 'queued',
-          created_at: at,
-        });
-        return row.id;
-      };
+      const user = () => insertUser(tdb.db, at);
+      const queue = (owner: string, name: string) => insertQueuedBacktest(tdb.db, owner, name, at);
       const x = await user();
       const y = await user();
       const names = new Map<string, string>();

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../src/lib/database/database';
+import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
 import { BacktestRunner, type BacktestRunnerDeps } from '../src/plugins/app/backtest/backtest-runner';
 
 /**
@@ -23,4 +26,39 @@ export function runnerWithEndlessWork(deps: Omit<BacktestRunnerDeps, 'concurrenc
     notify: async () => {},
   });
   return { runner, stopped: () => stopped };
+}
+
+/** A bare user row (no sign-up, no session), for tests that drive the backtest queue without the HTTP app */
+export async function insertUser(db: Database, createdAt: Date): Promise<string> {
+  const id = randomUUID();
+  await db.query(
+    `INSERT INTO users (id, email, email_normalized, password_hash, created_at) VALUES ($1, $2, $2, 'x', $3)`,
+    [id, `${id}@example.test`, createdAt],
+  );
+  return id;
+}
+
+/** A queued EMA-crossover run of one minute, straight into the table (no wake-up sent); returns its id */
+export async function insertQueuedBacktest(
+  db: Database,
+  userId: string,
+  strategyName: string,
+  createdAt: Date,
+): Promise<string> {
+  const row = await backtestRepository.insert(db, {
+    id: randomUUID(),
+    user_id: userId,
+    strategy: 'ema-cross',
+    strategy_name: strategyName,
+    symbol: 'BTCUSDT',
+    interval: '1m',
+    start_time: 0,
+    end_time: 60_000,
+    exchange_env: 'simulator',
+    request: {},
+    settings: {},
+    status: 'queued',
+    created_at: createdAt,
+  });
+  return row.id;
 }

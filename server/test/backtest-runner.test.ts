@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../src/lib/database/migrate';
 import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
 import { LEASE_MS, LEASE_RENEW_MS } from '../src/plugins/app/backtest/backtest-runner';
-import { runnerWithEndlessWork } from './backtest-helper';
+import { insertQueuedBacktest, insertUser, runnerWithEndlessWork } from './backtest-helper';
 import { openTestDatabase, TestClock, type TestDatabase } from './helper';
 
 const T0 = Date.UTC(2026, 0, 15, 12);
@@ -26,11 +25,7 @@ describe('backtest runner timing', () => {
   beforeAll(async () => {
     tdb = await openTestDatabase('pglite');
     await migrate(tdb.db);
-    userId = randomUUID();
-    await tdb.db.query(
-      `INSERT INTO users (id, email, email_normalized, password_hash, created_at) VALUES ($1, $2, $2, 'x', $3)`,
-      [userId, `${userId}@example.test`, new Date(T0)],
-    );
+    userId = await insertUser(tdb.db, new Date(T0));
   });
   afterAll(async () => {
     await tdb?.cleanup();
@@ -42,24 +37,7 @@ describe('backtest runner timing', () => {
     vi.useRealTimers();
   });
 
-  const queue = async () =>
-    (
-      await backtestRepository.insert(tdb.db, {
-        id: randomUUID(),
-        user_id: userId,
-        strategy: 'ema-cross',
-        strategy_name: 'EMA crossover',
-        symbol: 'BTCUSDT',
-        interval: '1m',
-        start_time: 0,
-        end_time: 60_000,
-        exchange_env: 'simulator',
-        request: {},
-        settings: {},
-        status: 'queued',
-        created_at: new Date(T0),
-      })
-    ).id;
+  const queue = () => insertQueuedBacktest(tdb.db, userId, 'EMA crossover', new Date(T0));
   const lease = async (id: string) => {
     const [row] = await tdb.db.query<{ lease_expires_at: Date | null; status: string }>(
       'SELECT lease_expires_at, status FROM backtests WHERE id = $1',
