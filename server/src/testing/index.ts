@@ -1,5 +1,8 @@
 // Test support for the server and its clients (`@kestrel/server/testing`): never imported by the production entry.
 // It needs the server's dev dependencies (the exchange simulator), so only test code may import it.
+
+// The app's decorations (app.socketBus…), declared by its plugins: see the main entry
+export type {} from '../index';
 export {
   bearer,
   buildTestApp,

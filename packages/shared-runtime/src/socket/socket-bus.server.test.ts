@@ -2,15 +2,12 @@
 import type { AddressInfo } from 'node:net';
 import type { AuthResponse } from '@kestrel/contracts';
 import {
-  type AppDeps,
-  buildApp,
-  type Database,
-  type ExchangeProbe,
-  generateMasterKey,
-  loadConfig,
-  makeKeyring,
-  openPgliteDatabase,
-} from '@kestrel/server';
+  buildTestApp,
+  openTestDatabase,
+  signUp,
+  type TestApp,
+  type TestDatabase,
+} from '@kestrel/server/testing';
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -20,22 +17,21 @@ import { createSocketBus, type SocketBus, type SocketStatus, type WebSocketLike 
 // The bus client against the real server end (Fastify + @fastify/websocket on PGlite), on loopback port 0
 
 /** Never answers: the exchange "hangs", so the client's request timeout is what ends the call */
-const hangingProbe: ExchangeProbe = { testAccount: () => new Promise(() => {}) };
+const hangingProbe = { testAccount: () => new Promise<never>(() => {}) };
 
-let db: Database;
-const keyring = makeKeyring([generateMasterKey()]);
-const deps: AppDeps = { keyring, exchange: hangingProbe, logStream: { write: () => {} } };
-// The exchange at a closed loopback port: nothing here may reach a simulator someone runs on the default port
-const config = loadConfig({ KESTREL_LOG_LEVEL: 'warn', KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:9' });
-let app: Awaited<ReturnType<typeof buildApp>>;
+let database: TestDatabase;
+let server: TestApp;
+let keyring: TestApp['keyring'] | undefined;
 let port = 0;
 let auth: AuthResponse;
 let bus: SocketBus | undefined;
 
+/** The server on `atPort` (0: any); a restart keeps the database and keys, so issued tokens stay valid */
 async function start(atPort: number): Promise<void> {
-  app = await buildApp(config, { ...deps, database: db });
-  await app.listen({ host: '127.0.0.1', port: atPort });
-  port = (app.server.address() as AddressInfo).port;
+  server = await buildTestApp(database.db, { exchange: hangingProbe, ...(keyring && { keyring }) });
+  keyring = server.keyring;
+  await server.app.listen({ host: '127.0.0.1', port: atPort });
+  port = (server.app.server.address() as AddressInfo).port;
 }
 
 /** Close codes seen by the client's sockets, to check what a refused token looks like from the browser side */
@@ -61,22 +57,17 @@ const until = (b: SocketBus, wanted: SocketStatus) =>
   firstValueFrom(b.status$.pipe(filter((s) => s === wanted))).then(() => undefined);
 
 beforeAll(async () => {
-  db = await openPgliteDatabase();
+  database = await openTestDatabase();
   await start(0);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/signup',
-    payload: { email: 'bus-client@example.test', password: 'correct horse battery staple' },
-  });
-  auth = res.json();
+  auth = await signUp(server);
 }, 60_000);
 afterEach(() => {
   bus?.disconnect();
   bus = undefined;
 });
 afterAll(async () => {
-  await app.close();
-  await db.close();
+  await server.app.close();
+  await database.cleanup();
 });
 
 describe('socket bus client against the real server', () => {
@@ -136,7 +127,7 @@ describe('socket bus client against the real server', () => {
     await b.callTool('get_server_status'); // connected and registered
     const next = firstValueFrom(b.orders$);
     const order = { symbol: 'BTCUSDT', orderId: '77', status: 'NEW', time: 123 };
-    await app.socketBus.publish(auth.user.id, { kind: 'order', data: order });
+    await server.app.socketBus.publish(auth.user.id, { kind: 'order', data: order });
     expect(await next).toEqual(order);
   });
 
@@ -144,7 +135,7 @@ describe('socket bus client against the real server', () => {
     const b = busFor(auth.access_token);
     await b.callTool('get_server_status');
     const closed = until(b, 'closed');
-    await app.close();
+    await server.app.close();
     await closed;
     const reconnected = until(b, 'connected');
     await start(port); // the same address the client keeps retrying
