@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../..');
+// The workspace's own Biome, as `pnpm lint` runs it
+const biome = createRequire(join(root, 'package.json')).resolve('@biomejs/biome/bin/biome');
+
+/** Where a probe file sits (relative to the repository root) and the one module it imports */
+type Probe = readonly [path: string, specifier: string];
+
+const forbidden: readonly (readonly [...Probe, message: string])[] = [
+  ['packages/contracts/src/probe.ts', '@kestrel/engine', 'packages/contracts imports no workspace package'],
+  ['packages/ui/src/probe.tsx', '@kestrel/shared-runtime', 'packages/ui imports no workspace package'],
+  ['packages/exchange-sim/src/probe.ts', '@kestrel/contracts', 'packages/exchange-sim imports no workspace'],
+  ['packages/engine/src/probe.ts', '@kestrel/server', 'packages/engine imports only @kestrel/contracts'],
+  [
+    'packages/shared-runtime/src/probe.ts',
+    '@kestrel/server/testing',
+    'packages/shared-runtime may import only',
+  ],
+  ['packages/shared-runtime/src/probe.test.ts', '@kestrel/server', 'packages/shared-runtime may import only'],
+  [
+    'remotes/dashboard/src/probe.tsx',
+    '@kestrel/remote-bots',
+    'Remotes and the shell never import each other',
+  ],
+  ['remotes/dashboard/src/probe.tsx', '@kestrel/engine', 'A remote may import only'],
+  ['remotes/account/src/probe.tsx', '@kestrel/server', 'A remote may import only'],
+  ['remotes/account/src/probe.test.tsx', '@kestrel/server', 'A remote may import only'],
+  ['remotes/bots/src/probe.tsx', '@kestrel/server/testing', 'A remote may import only'],
+  ['shell/src/probe.tsx', '@kestrel/engine', 'The shell may import only'],
+  ['server/src/probe.ts', '@kestrel/exchange-sim', 'The server may import only'],
+  ['server/src/probe.ts', '@kestrel/shared-runtime', 'The server may import only'],
+  // The folder rules keep the repository-wide ones: deep imports and the direct router import
+  [
+    'packages/engine/src/probe.ts',
+    '@kestrel/contracts/src/market/market',
+    'Import a workspace package by its name',
+  ],
+  ['remotes/bots/src/probe.tsx', 'react-router-dom', "Import routing from '@kestrel/shared-runtime/router'"],
+];
+
+const allowed: readonly Probe[] = [
+  ['packages/contracts/src/probe.ts', 'zod'],
+  ['packages/engine/src/probe.ts', '@kestrel/contracts'],
+  ['packages/shared-runtime/src/probe.ts', '@kestrel/ui/dialog'],
+  ['packages/shared-runtime/src/probe.test.ts', '@kestrel/server/testing'],
+  ['remotes/bots/src/probe.tsx', '@kestrel/engine'],
+  ['remotes/account/src/probe.tsx', '@kestrel/shared-runtime/react'],
+  ['remotes/exchange-connect/src/test/probe.server.test.tsx', '@kestrel/server/testing'],
+  ['shell/src/probe.tsx', '@kestrel/shared-runtime/router'],
+  ['server/src/probe.ts', '@kestrel/engine'],
+  ['server/src/testing/probe.ts', '@kestrel/exchange-sim'],
+  ['server/test/probe.test.ts', '@kestrel/exchange-sim'],
+  ['bench/src/probe.ts', '@kestrel/server'],
+];
+
+interface Diagnostic {
+  category: string;
+  message: string;
+  location: { path: string };
+}
+
+let dir: string;
+/** noRestrictedImports messages per file of the scratch copy */
+const found = new Map<string, string[]>();
+/** Each probe gets a file of its own (one import per file), numbered in the order of the two tables */
+const probes: readonly Probe[] = [
+  ...forbidden.map(([path, specifier]) => [path, specifier] as const),
+  ...allowed,
+];
+const fileOf = (i: number) => (probes[i] as Probe)[0].replace(/probe(\.[a-z.]+)$/, `probe-${i}$1`);
+const messagesFor = (i: number) => found.get(fileOf(i)) ?? [];
+
+// Biome prints no diagnostics for stdin input (by design), so the probes are files in a scratch folder laid out
+// like the repository, linted with a copy of the real biome.json
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kestrel-lint-rules-'));
+  await copyFile(join(root, 'biome.json'), join(dir, 'biome.json'));
+  for (const [i, [, specifier]] of probes.entries()) {
+    const file = join(dir, fileOf(i));
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `import { thing } from '${specifier}';\n\nexport const used = thing;\n`);
+  }
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [biome, 'lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', '.'],
+    { cwd: dir },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' })); // exit code 1 when anything is flagged
+  const diagnostics = (JSON.parse(stdout) as { diagnostics: Diagnostic[] }).diagnostics;
+  for (const d of diagnostics.filter((d) => d.category === 'lint/style/noRestrictedImports')) {
+    found.set(d.location.path, [...(found.get(d.location.path) ?? []), d.message]);
+  }
+}, 60_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('biome.json enforces the import table of ../shared/ARCHITECTURE.md', () => {
+  it.each(forbidden.map(([path, specifier, message], i) => [path, specifier, message, i] as const))(
+    '%s may not import %s',
+    (_path, _specifier, message, i) => {
+      expect(messagesFor(i)).toContainEqual(expect.stringContaining(message));
+    },
+  );
+
+  it.each(allowed.map(([path, specifier], i) => [path, specifier, forbidden.length + i] as const))(
+    '%s may import %s',
+    (_path, _specifier, i) => {
+      expect(messagesFor(i)).toEqual([]);
+    },
+  );
+});
