@@ -11,7 +11,6 @@ import { startWsServer, type TestWsServer } from '../test/ws-server';
 import { createConnectionTester } from './connection-tester';
 import { EXCHANGE_CATALOGUE } from './exchange-catalogue';
 import {
-  CONNECTION_STATUS_LABELS,
   type ConnectionStatus,
   createCredentialsStore,
   createExchangeState,
@@ -454,16 +453,7 @@ async function afterEachCleanup() {
   bus = undefined;
 }
 
-describe('labels and form rules (spec §2, §5)', () => {
-  it('labels connection statuses Connected, Connecting..., Error, Disconnected', () => {
-    expect(CONNECTION_STATUS_LABELS).toEqual({
-      connected: 'Connected',
-      connecting: 'Connecting...',
-      error: 'Error',
-      disconnected: 'Disconnected',
-    });
-  });
-
+describe('form rules (spec §5)', () => {
   it('requires both form fields with the spec messages, and no length rule', () => {
     const empty = CredentialsFormSchema.safeParse({ apiKey: '', secretKey: '' });
     expect(empty.success ? [] : empty.error.issues.map((i) => i.message)).toEqual([

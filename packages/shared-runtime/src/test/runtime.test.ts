@@ -89,15 +89,21 @@ describe('the wired runtime', () => {
     expect(storage.keys()).toEqual([]);
   });
 
-  it('gathers exchange and environment toasts in one stream for the shell', async () => {
+  it('gathers the exchange, environment and remotes’ toasts in one stream for the shell, notifications apart', async () => {
     runtime = createKestrelRuntime(configFor('http://127.0.0.1:1', 'ws://127.0.0.1:1'), {
       storage: createMemoryStorage(),
     });
     const titles: string[] = [];
+    const notified: string[] = [];
     runtime.toasts$.subscribe((t) => titles.push(t.title));
+    runtime.notifications$.subscribe((n) => notified.push(n.title));
     runtime.environment.switchTo('mainnet');
+    // What a remote calls: its messages join the runtime's own, in the order they were sent
+    runtime.notices.toast({ title: 'Bot stopped', variant: 'destructive' });
+    runtime.notices.notify({ type: 'success', title: 'Order filled', description: '0.010 BTC at 64,210.5' });
     await runtime.exchanges.connect('kraken', { apiKey: 'k', secretKey: 's' });
-    expect(titles).toEqual(['Switched to Mainnet', 'Exchange Not Available']);
+    expect(titles).toEqual(['Switched to Mainnet', 'Bot stopped', 'Exchange Not Available']);
+    expect(notified).toEqual(['Order filled']);
   });
 
   it('creates one runtime per page', () => {
