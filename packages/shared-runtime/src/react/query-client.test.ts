@@ -1,5 +1,5 @@
 // happy-dom, not node: TanStack Query never runs refetch intervals where there is no window (server rendering)
-import { QueryObserver } from '@tanstack/react-query';
+import { focusManager, onlineManager, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/api-error';
 import { createQueryClient } from './query-client';
@@ -12,15 +12,46 @@ describe('QueryClient cache policy (spec §9)', () => {
     vi.useRealTimers();
   });
 
-  it('uses stale 5 min, cache 10 min, refetch every 5 min, none on focus, always on reconnect', () => {
-    const defaults = createQueryClient().getDefaultOptions();
-    expect(defaults.queries).toMatchObject({
-      staleTime: 300_000,
-      gcTime: 600_000,
-      refetchInterval: 300_000,
-      refetchOnWindowFocus: false,
-      refetchOnReconnect: 'always',
-    });
+  it('serves data up to 5 min old from the cache, and fetches again when a page asks later', async () => {
+    const client = createQueryClient();
+    const queryFn = vi.fn(async () => 'data');
+    const options = { queryKey: ['futures', 'positions'], queryFn };
+    await client.fetchQuery(options);
+    await vi.advanceTimersByTimeAsync(299_999);
+    await client.fetchQuery(options);
+    expect(queryFn).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await client.fetchQuery(options);
+    expect(queryFn).toHaveBeenCalledTimes(2);
+  });
+
+  it('forgets data no page has used for 10 min', async () => {
+    const client = createQueryClient();
+    await client.fetchQuery({ queryKey: ['market', 'klines'], queryFn: async () => 'candles' });
+    await vi.advanceTimersByTimeAsync(599_999);
+    expect(client.getQueryData(['market', 'klines'])).toBe('candles');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(client.getQueryData(['market', 'klines'])).toBeUndefined();
+  });
+
+  it('does not refetch when the window regains focus, and refetches fresh data when the network returns', async () => {
+    const client = createQueryClient();
+    client.mount();
+    const queryFn = vi.fn(async () => 'data');
+    const observer = new QueryObserver(client, { queryKey: ['account', 'balance'], queryFn });
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    focusManager.setFocused(false);
+    focusManager.setFocused(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(queryFn).toHaveBeenCalledTimes(1);
+    onlineManager.setOnline(false);
+    onlineManager.setOnline(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(queryFn).toHaveBeenCalledTimes(2);
+    unsubscribe();
+    client.unmount();
+    focusManager.setFocused(undefined);
   });
 
   it('refetches an observed query every 5 minutes', async () => {
