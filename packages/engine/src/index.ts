@@ -6,7 +6,7 @@ export type { Metrics, MetricsInput, TradeStats } from './backtest/metrics';
 export { computeMetrics, tradeStats } from './backtest/metrics';
 export type { BacktestOptions, BacktestResult, LiveStep, RunSettings } from './backtest/runner';
 export { LiveSession, resolveBrokerConfig, runBacktest, StrategyRunner } from './backtest/runner';
-export type { KlineRow, SyntheticBarsOptions } from './bars/bars';
+export type { BarColumns, KlineRow, SyntheticBarsOptions } from './bars/bars';
 export { BarSeries, barsFromKlines, generateBars } from './bars/bars';
 export {
   barOpenAtOrAfter,

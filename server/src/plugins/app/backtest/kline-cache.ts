@@ -1,4 +1,4 @@
-import { countBars, nextBarOpenTime } from '@kestrel/engine';
+import { type BarColumns, countBars, nextBarOpenTime } from '@kestrel/engine';
 import type { Database, Queryable } from '../../../lib/database/database';
 import type { ExchangeAdapter } from '../exchange/exchange-adapter';
 
@@ -11,16 +11,6 @@ export interface KlineSeriesKey {
   symbol: string;
   /** Binance's name ('1m'…'1d', '3d', '1w', '1M'): spans and pages follow its bar open times (1M: calendar months) */
   interval: string;
-}
-
-/** Closed bars as columns, oldest first */
-export interface KlineColumns {
-  openTime: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
 }
 
 /** A span [start, end) of bar open times; both ends are bar open times of the series' interval */
@@ -70,7 +60,7 @@ export class KlineCache {
     key: KlineSeriesKey,
     span: Span,
     options: { signal?: AbortSignal; onProgress?: (p: FetchProgress) => void } = {},
-  ): Promise<KlineColumns> {
+  ): Promise<BarColumns> {
     const missing = missingSpans(span.start, span.end, await this.coverage(key, span));
     const total = missing.reduce((sum, m) => sum + countBars(key.interval, m.start, m.end), 0);
     let fetched = 0;
@@ -101,8 +91,8 @@ export class KlineCache {
   }
 
   /** Cached bars in [start, end) without asking the exchange */
-  async read(key: KlineSeriesKey, span: Span): Promise<KlineColumns> {
-    const rows = await this.db.query<Record<keyof KlineColumns, number[] | null>>(
+  async read(key: KlineSeriesKey, span: Span): Promise<BarColumns> {
+    const rows = await this.db.query<Record<keyof BarColumns, number[] | null>>(
       `SELECT array_agg(open_time::float8 ORDER BY open_time) AS "openTime",
               array_agg(open ORDER BY open_time) AS open, array_agg(high ORDER BY open_time) AS high,
               array_agg(low ORDER BY open_time) AS low, array_agg(close ORDER BY open_time) AS close,
@@ -112,7 +102,7 @@ export class KlineCache {
       [key.env, key.symbol, key.interval, span.start, span.end],
     );
     const row = rows[0];
-    const column = (name: keyof KlineColumns) => Float64Array.from((row?.[name] ?? []).map(Number));
+    const column = (name: keyof BarColumns) => Float64Array.from((row?.[name] ?? []).map(Number));
     return {
       openTime: column('openTime'),
       open: column('open'),
