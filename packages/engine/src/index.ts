@@ -75,7 +75,7 @@ export type {
 export { walkForward, walkForwardWindows } from './optimise/walk-forward';
 export type { Random } from './random/prng';
 export { createRandom } from './random/prng';
-export { builtInStrategies, getBuiltInStrategy } from './strategies/built-in';
+export { builtInStrategies, getBuiltInStrategy, strategyCatalogue } from './strategies/built-in';
 export { DcaParamsSchema, safetyOrderPlan } from './strategies/dca/params';
 export { dcaStrategy } from './strategies/dca/strategy';
 export { EmaCrossParamsSchema } from './strategies/ema-cross/params';

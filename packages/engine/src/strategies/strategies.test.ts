@@ -1,3 +1,4 @@
+import { BacktestStrategyInfoSchema } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../backtest/metrics';
 import { type RunSettings, runBacktest } from '../backtest/runner';
@@ -5,7 +6,7 @@ import { replayLive } from '../backtest/test-live-replay';
 import { BarSeries, generateBars } from '../bars/bars';
 import type { StrategyType } from '../strategy/registry';
 import { INTERFACE_VERSION } from '../strategy/strategy';
-import { builtInStrategies, getBuiltInStrategy } from './built-in';
+import { builtInStrategies, getBuiltInStrategy, strategyCatalogue } from './built-in';
 import { safetyOrderPlan } from './dca/params';
 import { dcaStrategy } from './dca/strategy';
 import { emaCrossStrategy } from './ema-cross/strategy';
@@ -79,6 +80,20 @@ describe('built-in strategies', () => {
     }
     expect(getBuiltInStrategy('grid')).toBe(gridStrategy);
     expect(() => getBuiltInStrategy('nope')).toThrow(/unknown strategy "nope"/);
+  });
+
+  it('are listed for the API as its schema says, with defaults every strategy accepts', () => {
+    const catalogue = strategyCatalogue();
+    expect(catalogue.map((entry) => entry.id)).toEqual([...builtInStrategies.keys()]);
+    for (const entry of catalogue) {
+      expect(BacktestStrategyInfoSchema.parse(entry)).toEqual(entry);
+      expect(getBuiltInStrategy(entry.id).parseParams(entry.defaults)).toEqual(entry.defaults);
+      expect(Object.keys(entry.paramsJsonSchema.properties as object)).toEqual(Object.keys(entry.defaults));
+    }
+    expect(catalogue.find((entry) => entry.id === 'ema-cross')?.defaults).toMatchObject({
+      fast: 12,
+      slow: 26,
+    });
   });
 
   it('reject bad parameters naming the field', () => {

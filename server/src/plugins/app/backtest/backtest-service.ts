@@ -22,6 +22,7 @@ import {
   intervalToMs,
   type RunSettings,
   resolveBrokerConfig,
+  strategyCatalogue,
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
@@ -112,13 +113,7 @@ export class BacktestService {
 
   /** The built-in strategies with their parameter schemas and defaults */
   strategies(): BacktestStrategyInfo[] {
-    return [...builtInStrategies.values()].map((s) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description,
-      paramsJsonSchema: s.paramsJsonSchema() as Record<string, unknown>,
-      defaults: s.parseParams({}),
-    }));
+    return strategyCatalogue();
   }
 
   async create(userId: string, request: BacktestRequest): Promise<BacktestSummary> {
