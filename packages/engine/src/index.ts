@@ -94,6 +94,14 @@ export { BarContext } from './strategy/bar-context';
 export { GuardedStrategy } from './strategy/guarded-strategy';
 export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';
-export type { PrepareCache, Strategy, StrategyContext, StrategyDefinition } from './strategy/strategy';
-export { INTERFACE_VERSION } from './strategy/strategy';
+export type {
+  BacktestFastPath,
+  FusedRun,
+  PrepareCache,
+  Strategy,
+  StrategyContext,
+  StrategyDefinition,
+  StrategyInstance,
+} from './strategy/strategy';
+export { hasBacktestFastPath, INTERFACE_VERSION } from './strategy/strategy';
 export { StrategyDriver } from './strategy/strategy-driver';
