@@ -89,6 +89,8 @@ export interface BacktestResult {
   equity: Float64Array;
   trades: readonly Trade[];
   fills: readonly Fill[];
+  /** Executions of the run (liquidations included): `fills.length` with details kept, still counted without */
+  fillCount: number;
   orders: readonly OrderView[];
 }
 
@@ -140,6 +142,7 @@ export function runBacktest(
     equity: equity.subarray(0, n),
     trades: keep ? broker.trades : [],
     fills: keep ? broker.fills : [],
+    fillCount: broker.fillCount,
     orders: keep
       ? [...broker.closedOrders, ...broker.openOrders, ...broker.inFlightOrders].sort((a, b) => a.id - b.id)
       : [],

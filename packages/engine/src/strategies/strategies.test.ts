@@ -144,6 +144,10 @@ describe('built-in strategies', () => {
         const bare = runBacktest(type, params, bars, settings, { keepDetails: false });
         expect(Array.from(bare.equity)).toEqual(liveEquity);
         expect(bare.metrics).toEqual(backtest.metrics);
+        // Fills are counted on every path (the EMA crossover without SL/TP takes its fused loop here)
+        expect(backtest.fillCount).toBe(backtest.fills.length);
+        expect(bare.fills).toEqual([]);
+        expect(bare.fillCount).toBe(backtest.fills.length);
       });
 
       it('tracks the same maximum drawdown while running as a scan of its equity curve', () => {
