@@ -185,7 +185,8 @@ export interface LiveStep {
 
 /**
  * Live (bar by bar) mode: feed each kline as it closes; the strategy runs against the simulated account
- * (paper trading). The server's bot runtime uses the same StrategyRunner shape with its own OrderPort.
+ * (paper trading). A bot runtime trading on the exchange (not built yet) is to use `StrategyDriver` with its own
+ * OrderPort: the same per-bar calls as here.
  */
 export class LiveSession {
   readonly series: BarSeries;
