@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonBigSafe } from './json-bigint';
 
@@ -13,6 +14,27 @@ describe('parseJsonBigSafe', () => {
     const text =
       '{"a":12,"b":-3.25e2,"c":"x,12345678901234567890,y","d":9007199254740991,"e":"q\\"1234567890123456789"}';
     expect(parseJsonBigSafe(text)).toEqual(JSON.parse(text));
+  });
+
+  it('reads any JSON without long integers exactly as JSON.parse does', () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        expect(parseJsonBigSafe(text)).toEqual(JSON.parse(text));
+      }),
+    );
+  });
+
+  it('turns every integer beyond 2^53 into its exact digits, wherever it sits', () => {
+    const unsafe = fc
+      .bigInt({ min: 2n ** 53n + 1n, max: 2n ** 64n })
+      .chain((n) => fc.constantFrom(n, -n))
+      .map(String);
+    fc.assert(
+      fc.property(unsafe, fc.string(), (digits, key) => {
+        const text = `{${JSON.stringify(key)}:[${digits},{"id":${digits}}]}`;
+        expect(parseJsonBigSafe(text)).toEqual({ [key]: [digits, { id: digits }] });
+      }),
+    );
   });
 
   it('still throws on malformed JSON', () => {
