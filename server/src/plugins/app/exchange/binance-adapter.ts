@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BinanceClient, type BinanceClientOptions } from './binance-client';
-import { type BinanceStreamOptions, BinanceStreams } from './binance-streams';
+import type { BinanceStreamOptions } from './binance-stream-options';
+import { BinanceStreams } from './binance-streams';
 import {
   type AccountSnapshot,
   CONDITIONAL_ORDER_TYPES,

@@ -1,7 +1,7 @@
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BinanceUsdmAdapter } from './binance-adapter';
-import type { BinanceStreamOptions } from './binance-streams';
+import type { BinanceStreamOptions } from './binance-stream-options';
 import type { ExchangeKeys } from './exchange-adapter';
 import type {
   MarketEvent,
