@@ -1,9 +1,7 @@
-import { parseFrame, toMarketEvent } from './binance-stream-events';
+import { readStreamMessage, toMarketEvent } from './binance-stream-events';
 import type { BinanceStreamOptions } from './binance-stream-options';
 import type { MarketEvent, MarketStream, MarketTopic, StreamHandlers } from './exchange-streams';
-import { ResilientSocket } from './resilient-socket';
-
-type Raw = Record<string, unknown>;
+import { asError, ResilientSocket } from './resilient-socket';
 
 /** Streams per SUBSCRIBE message and in a connection URL (Binance allows 1024 per connection) */
 const STREAMS_PER_MESSAGE = 100;
@@ -163,18 +161,22 @@ class RouteConnection {
   }
 
   #message(text: string): void {
-    const frame = parseFrame(text);
-    if (!frame) {
-      this.handlers.onError?.(new Error('malformed market stream frame'));
+    let event: MarketEvent | undefined;
+    try {
+      const message = readStreamMessage('market stream message', text);
+      if ('reply' in message) {
+        if (message.reply.error) {
+          const reason = JSON.stringify(message.reply.error);
+          this.handlers.onError?.(new Error(`stream request refused: ${reason}`));
+        }
+        return;
+      }
+      event = toMarketEvent(message.event);
+    } catch (err) {
+      // An unreadable message is reported and skipped; the stream goes on
+      this.handlers.onError?.(asError(err));
       return;
     }
-    if ('result' in frame || 'error' in frame) {
-      if (frame.error)
-        this.handlers.onError?.(new Error(`stream request refused: ${JSON.stringify(frame.error)}`));
-      return;
-    }
-    const data = (frame.data ?? frame) as Raw;
-    const event = toMarketEvent(data);
     if (event) this.handlers.onEvent(event);
   }
 }

@@ -1,77 +1,116 @@
-import type { OrderStatus, PositionSide } from './exchange-adapter';
+import {
+  AccountUpdateSchema,
+  AlgoUpdateSchema,
+  BookTickerEventSchema,
+  CombinedFrameSchema,
+  KlineEventSchema,
+  MarkPriceEventSchema,
+  OrderTradeUpdateSchema,
+  StreamEventSchema,
+  TickerEventSchema,
+} from './binance-event-schemas';
+import { readAnswer } from './binance-schemas';
+import { ExchangeResponseError } from './exchange-adapter';
 import type { MarketEvent, UserDataEvent } from './exchange-streams';
 import { parseJsonBigSafe } from './json-bigint';
 
-type Raw = Record<string, unknown>;
-
-const str = (v: unknown): string => (v === undefined || v === null ? '0' : String(v));
-const num = (v: unknown): number => Number(v ?? 0);
-
-/** A stream frame as an object; undefined when it is not JSON or not an object */
-export function parseFrame(text: string): Raw | undefined {
-  try {
-    const v = parseJsonBigSafe(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : undefined;
-  } catch {
-    return undefined;
-  }
+/** An event as it came, before its own fields are read */
+export interface WireEvent {
+  e: string;
+  [field: string]: unknown;
 }
 
-/** A market payload in our terms; undefined for events we do not map */
-export function toMarketEvent(d: Raw): MarketEvent | undefined {
-  switch (d.e) {
-    case '24hrTicker':
+/** A stream message: an event (unwrapped from a combined stream), or the answer to a SUBSCRIBE/UNSUBSCRIBE */
+export type StreamMessage = { event: WireEvent } | { reply: { error?: unknown } };
+
+/**
+ * One stream message, read; an ExchangeResponseError (naming `source`) when it is not JSON or neither an event
+ * nor a reply
+ */
+export function readStreamMessage(source: string, text: string): StreamMessage {
+  let value: unknown;
+  try {
+    value = parseJsonBigSafe(text);
+  } catch {
+    throw new ExchangeResponseError(source, [{ path: '', message: 'expected JSON' }]);
+  }
+  if (typeof value === 'object' && value !== null && ('result' in value || 'error' in value)) {
+    return { reply: { error: 'error' in value ? value.error : undefined } };
+  }
+  if (typeof value === 'object' && value !== null && 'stream' in value) {
+    const frame = readAnswer(source, CombinedFrameSchema, value);
+    return { event: readAnswer(source, StreamEventSchema, frame.data, ['data']) };
+  }
+  return { event: readAnswer(source, StreamEventSchema, value) };
+}
+
+const source = (event: WireEvent) => `${event.e} event`;
+
+/**
+ * A market event in our terms; undefined for event types we do not map. Throws ExchangeResponseError when an
+ * event we map lacks a field or has one of the wrong type
+ */
+export function toMarketEvent(event: WireEvent): MarketEvent | undefined {
+  switch (event.e) {
+    case '24hrTicker': {
+      const d = readAnswer(source(event), TickerEventSchema, event);
       return {
         type: 'ticker',
-        symbol: str(d.s),
-        lastPrice: str(d.c),
-        priceChange: str(d.p),
-        priceChangePercent: str(d.P),
-        openPrice: str(d.o),
-        highPrice: str(d.h),
-        lowPrice: str(d.l),
-        volume: str(d.v),
-        quoteVolume: str(d.q),
-        time: num(d.E),
+        symbol: d.s,
+        lastPrice: d.c,
+        priceChange: d.p,
+        priceChangePercent: d.P,
+        openPrice: d.o,
+        highPrice: d.h,
+        lowPrice: d.l,
+        volume: d.v,
+        quoteVolume: d.q,
+        time: d.E,
       };
-    case 'markPriceUpdate':
+    }
+    case 'markPriceUpdate': {
+      const d = readAnswer(source(event), MarkPriceEventSchema, event);
       return {
         type: 'markPrice',
-        symbol: str(d.s),
-        markPrice: str(d.p),
-        indexPrice: str(d.i),
-        fundingRate: str(d.r),
-        nextFundingTime: num(d.T),
-        time: num(d.E),
+        symbol: d.s,
+        markPrice: d.p,
+        indexPrice: d.i,
+        fundingRate: d.r,
+        nextFundingTime: d.T,
+        time: d.E,
       };
-    case 'bookTicker':
+    }
+    case 'bookTicker': {
+      const d = readAnswer(source(event), BookTickerEventSchema, event);
       return {
         type: 'bookTicker',
-        symbol: str(d.s),
-        bidPrice: str(d.b),
-        bidQuantity: str(d.B),
-        askPrice: str(d.a),
-        askQuantity: str(d.A),
-        time: num(d.E ?? d.T),
+        symbol: d.s,
+        bidPrice: d.b,
+        bidQuantity: d.B,
+        askPrice: d.a,
+        askQuantity: d.A,
+        time: d.E,
       };
+    }
     case 'kline': {
-      const k = (d.k ?? {}) as Raw;
+      const d = readAnswer(source(event), KlineEventSchema, event);
+      const k = d.k;
       return {
         type: 'kline',
-        symbol: str(d.s),
-        interval: str(k.i),
-        closed: k.x === true,
-        time: num(d.E),
+        symbol: d.s,
+        interval: k.i,
+        closed: k.x,
+        time: d.E,
         kline: {
-          openTime: num(k.t),
-          open: str(k.o),
-          high: str(k.h),
-          low: str(k.l),
-          close: str(k.c),
-          volume: str(k.v),
-          closeTime: num(k.T),
-          quoteVolume: str(k.q),
-          trades: num(k.n),
+          openTime: k.t,
+          open: k.o,
+          high: k.h,
+          low: k.l,
+          close: k.c,
+          volume: k.v,
+          closeTime: k.T,
+          quoteVolume: k.q,
+          trades: k.n,
         },
       };
     }
@@ -80,78 +119,85 @@ export function toMarketEvent(d: Raw): MarketEvent | undefined {
   }
 }
 
-/** A user-data payload in our terms; undefined for events we do not map (ACCOUNT_CONFIG_UPDATE, TRADE_LITE, …) */
-export function toUserDataEvent(d: Raw): UserDataEvent | undefined {
-  if (d.e === 'ORDER_TRADE_UPDATE') {
-    const o = (d.o ?? {}) as Raw;
-    return {
-      type: 'order',
-      symbol: str(o.s),
-      orderId: str(o.i),
-      clientOrderId: str(o.c),
-      side: o.S === 'SELL' ? 'SELL' : 'BUY',
-      orderType: str(o.o),
-      // Binance says CALCULATED for a liquidation fill
-      executionType: o.x === 'CALCULATED' ? 'LIQUIDATION' : str(o.x),
-      status: str(o.X) as OrderStatus,
-      price: str(o.p),
-      averagePrice: str(o.ap),
-      quantity: str(o.q),
-      executedQuantity: str(o.z),
-      lastFilledQuantity: str(o.l),
-      lastFilledPrice: str(o.L),
-      commission: str(o.n),
-      commissionAsset: o.N === undefined || o.N === null ? '' : String(o.N),
-      realizedPnl: str(o.rp),
-      positionSide: (o.ps as PositionSide | undefined) ?? 'BOTH',
-      reduceOnly: o.R === true,
-      time: num(o.T ?? d.E),
-    };
+/**
+ * A user-data event in our terms; undefined for event types we do not map (ACCOUNT_CONFIG_UPDATE, TRADE_LITE, …).
+ * Throws ExchangeResponseError when an event we map lacks a field or has one of the wrong type
+ */
+export function toUserDataEvent(event: WireEvent): UserDataEvent | undefined {
+  switch (event.e) {
+    case 'ORDER_TRADE_UPDATE': {
+      const o = readAnswer(source(event), OrderTradeUpdateSchema, event).o;
+      return {
+        type: 'order',
+        symbol: o.s,
+        orderId: o.i,
+        clientOrderId: o.c,
+        side: o.S,
+        orderType: o.o,
+        // Binance says CALCULATED for a liquidation fill
+        executionType: o.x === 'CALCULATED' ? 'LIQUIDATION' : o.x,
+        status: o.X,
+        price: o.p,
+        averagePrice: o.ap,
+        quantity: o.q,
+        executedQuantity: o.z,
+        lastFilledQuantity: o.l,
+        lastFilledPrice: o.L,
+        // Not pushed when the fill paid none
+        commission: o.n ?? '0',
+        commissionAsset: o.N ?? '',
+        realizedPnl: o.rp,
+        positionSide: o.ps,
+        reduceOnly: o.R,
+        time: o.T,
+      };
+    }
+    case 'ALGO_UPDATE': {
+      const d = readAnswer(source(event), AlgoUpdateSchema, event);
+      const o = d.o;
+      return {
+        type: 'algoOrder',
+        symbol: o.s,
+        algoId: o.aid,
+        clientAlgoId: o.caid,
+        orderType: o.o,
+        side: o.S,
+        positionSide: o.ps,
+        status: o.X,
+        triggerPrice: o.tp,
+        price: o.p,
+        quantity: o.q,
+        reduceOnly: o.R,
+        closePosition: o.cp,
+        ...(o.ai ? { triggeredOrderId: o.ai } : {}),
+        ...(o.rm ? { reason: o.rm } : {}),
+        time: d.E,
+      };
+    }
+    case 'ACCOUNT_UPDATE': {
+      const d = readAnswer(source(event), AccountUpdateSchema, event);
+      return {
+        type: 'account',
+        reason: d.a.m,
+        time: d.E,
+        balances: d.a.B.map((b) => ({
+          asset: b.a,
+          walletBalance: b.wb,
+          crossWalletBalance: b.cw,
+          balanceChange: b.bc,
+        })),
+        // Left out by Binance when only balances moved
+        positions: (d.a.P ?? []).map((p) => ({
+          symbol: p.s,
+          positionSide: p.ps,
+          amount: p.pa,
+          entryPrice: p.ep,
+          unrealizedPnl: p.up,
+          marginType: p.mt,
+        })),
+      };
+    }
+    default:
+      return undefined;
   }
-  if (d.e === 'ALGO_UPDATE') {
-    const o = (d.o ?? {}) as Raw;
-    const triggered = o.ai === undefined || o.ai === null || o.ai === '' ? undefined : String(o.ai);
-    const reason = typeof o.rm === 'string' && o.rm !== '' ? o.rm : undefined;
-    return {
-      type: 'algoOrder',
-      symbol: str(o.s),
-      algoId: str(o.aid),
-      clientAlgoId: o.caid === undefined || o.caid === null ? '' : String(o.caid),
-      orderType: str(o.o),
-      side: o.S === 'SELL' ? 'SELL' : 'BUY',
-      positionSide: (o.ps as PositionSide | undefined) ?? 'BOTH',
-      status: str(o.X),
-      triggerPrice: str(o.tp),
-      price: str(o.p),
-      quantity: str(o.q),
-      reduceOnly: o.R === true,
-      closePosition: o.cp === true,
-      ...(triggered ? { triggeredOrderId: triggered } : {}),
-      ...(reason ? { reason } : {}),
-      time: num(d.E ?? d.T),
-    };
-  }
-  if (d.e === 'ACCOUNT_UPDATE') {
-    const a = (d.a ?? {}) as Raw;
-    return {
-      type: 'account',
-      reason: str(a.m),
-      time: num(d.E),
-      balances: ((a.B as Raw[] | undefined) ?? []).map((b) => ({
-        asset: str(b.a),
-        walletBalance: str(b.wb),
-        crossWalletBalance: str(b.cw),
-        balanceChange: str(b.bc),
-      })),
-      positions: ((a.P as Raw[] | undefined) ?? []).map((p) => ({
-        symbol: str(p.s),
-        positionSide: (p.ps as PositionSide | undefined) ?? 'BOTH',
-        amount: str(p.pa),
-        entryPrice: str(p.ep),
-        unrealizedPnl: str(p.up),
-        marginType: str(p.mt),
-      })),
-    };
-  }
-  return undefined;
 }

@@ -1,6 +1,7 @@
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BinanceUsdmAdapter } from './binance-adapter';
+import { IgnoredAnswer } from './binance-schemas';
 import type { BinanceStreamOptions } from './binance-stream-options';
 import type { ExchangeKeys } from './exchange-adapter';
 import type {
@@ -276,7 +277,7 @@ describe('user-data stream', () => {
     toClose.push(adapter.streams?.userDataStream(keys, r.handlers) as UserDataStream);
     await r.state((s) => s === 'open');
     // Placed the way Binance wants conditional orders since 2025-12: POST /fapi/v1/algoOrder
-    await adapter.client.signed('POST', '/fapi/v1/algoOrder', keys, {
+    await adapter.client.signed('POST', '/fapi/v1/algoOrder', keys, IgnoredAnswer, {
       algoType: 'CONDITIONAL',
       symbol: 'SOLUSDT',
       side: 'BUY',
@@ -297,7 +298,9 @@ describe('user-data stream', () => {
       closePosition: false,
     });
     expect(placed.type === 'algoOrder' && placed.algoId).toMatch(/^\d+$/);
-    await adapter.client.signed('DELETE', '/fapi/v1/algoOrder', keys, { clientAlgoId: 'stop-1' });
+    await adapter.client.signed('DELETE', '/fapi/v1/algoOrder', keys, IgnoredAnswer, {
+      clientAlgoId: 'stop-1',
+    });
     await r.next((e) => e.type === 'algoOrder' && e.status === 'CANCELED');
   });
 

@@ -1,15 +1,13 @@
 import type { BinanceClient } from './binance-client';
-import { parseFrame, toUserDataEvent } from './binance-stream-events';
+import { IgnoredAnswer, ListenKeySchema } from './binance-schemas';
+import { readStreamMessage, toUserDataEvent } from './binance-stream-events';
 import type { BinanceStreamOptions } from './binance-stream-options';
 import { ExchangeApiError, type ExchangeKeys } from './exchange-adapter';
 import type { StreamHandlers, UserDataEvent, UserDataStream } from './exchange-streams';
-import { ResilientSocket } from './resilient-socket';
-
-type Raw = Record<string, unknown>;
+import { asError, ResilientSocket } from './resilient-socket';
 
 /** Binance: "listenKey does not exist" on keepalive */
 const LISTEN_KEY_UNKNOWN = -1125;
-const str = (v: unknown): string => (v === undefined || v === null ? '0' : String(v));
 
 /**
  * The user-data stream of one account: listenKey created (POST) before each connection, kept alive (PUT) every
@@ -32,8 +30,8 @@ export class BinanceUserDataStream implements UserDataStream {
     this.#socket = new ResilientSocket(options, {
       url: async () => {
         // POST returns the account's live key (and extends it) or a new one
-        const r = (await client.keyed('POST', '/fapi/v1/listenKey', keys.apiKey)) as Raw;
-        this.#listenKey = str(r.listenKey);
+        const r = await client.keyed('POST', '/fapi/v1/listenKey', keys.apiKey, ListenKeySchema);
+        this.#listenKey = r.listenKey;
         return `${wsUrl}/private/ws/${this.#listenKey}`;
       },
       onOpen: () => {},
@@ -52,26 +50,29 @@ export class BinanceUserDataStream implements UserDataStream {
   async #keepListenKeyAlive(): Promise<void> {
     if (!this.#listenKey) return;
     try {
-      await this.client.keyed('PUT', '/fapi/v1/listenKey', this.keys.apiKey);
+      await this.client.keyed('PUT', '/fapi/v1/listenKey', this.keys.apiKey, IgnoredAnswer);
     } catch (err) {
-      this.handlers.onError?.(err as Error);
+      this.handlers.onError?.(asError(err));
       // The key is gone: a new connection creates a new one
       if (err instanceof ExchangeApiError && err.code === LISTEN_KEY_UNKNOWN) this.#socket.restart();
     }
   }
 
   #message(text: string): void {
-    const frame = parseFrame(text);
-    if (!frame) {
-      this.handlers.onError?.(new Error('malformed user stream frame'));
+    let event: UserDataEvent | undefined;
+    try {
+      const message = readStreamMessage('user stream message', text);
+      if ('reply' in message) return;
+      if (message.event.e === 'listenKeyExpired') {
+        this.#socket.restart();
+        return;
+      }
+      event = toUserDataEvent(message.event);
+    } catch (err) {
+      // An unreadable message is reported and skipped; the stream goes on
+      this.handlers.onError?.(asError(err));
       return;
     }
-    const data = (frame.data ?? frame) as Raw;
-    if (data.e === 'listenKeyExpired') {
-      this.#socket.restart();
-      return;
-    }
-    const event = toUserDataEvent(data);
     if (event) this.handlers.onEvent(event);
   }
 
@@ -80,7 +81,9 @@ export class BinanceUserDataStream implements UserDataStream {
     this.#socket.stop();
     if (this.closeListenKey && this.#listenKey) {
       this.#listenKey = undefined;
-      await this.client.keyed('DELETE', '/fapi/v1/listenKey', this.keys.apiKey).catch(() => {});
+      await this.client
+        .keyed('DELETE', '/fapi/v1/listenKey', this.keys.apiKey, IgnoredAnswer)
+        .catch(() => {});
     }
   }
 }

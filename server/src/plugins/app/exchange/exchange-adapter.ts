@@ -158,6 +158,12 @@ export interface AssetBalance {
   availableBalance: Decimal;
 }
 
+/**
+ * A position as the account overview lists it. Binance's v3 account carries no entry, mark or liquidation price:
+ * read `positions()` for those
+ */
+export type AccountPosition = Omit<Position, 'entryPrice' | 'markPrice' | 'liquidationPrice'>;
+
 export interface AccountSnapshot {
   totalWalletBalance: Decimal;
   totalUnrealizedPnl: Decimal;
@@ -166,7 +172,7 @@ export interface AccountSnapshot {
   totalMaintMargin: Decimal;
   availableBalance: Decimal;
   assets: AssetBalance[];
-  positions: Position[];
+  positions: AccountPosition[];
 }
 
 export interface KeyPermissions {
@@ -359,6 +365,29 @@ export class ExchangeRateLimitError extends Error {
   ) {
     super(message);
     this.name = 'ExchangeRateLimitError';
+  }
+}
+
+/** One unreadable field of an exchange answer: `path` like `[0].markPrice` (empty for the whole answer) */
+export interface ExchangeResponseIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * The exchange answered, but with something we cannot read: a field missing or of the wrong type. Nothing is
+ * guessed in its place. `source` names the answer (`GET /fapi/v3/positionRisk`, `ORDER_TRADE_UPDATE event`)
+ */
+export class ExchangeResponseError extends Error {
+  constructor(
+    readonly source: string,
+    readonly issues: readonly ExchangeResponseIssue[],
+  ) {
+    const [first] = issues;
+    const what = first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'unreadable answer';
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    super(`${source}: ${what}${more}`);
+    this.name = 'ExchangeResponseError';
   }
 }
 

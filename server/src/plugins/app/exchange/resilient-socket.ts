@@ -2,6 +2,11 @@ import WebSocket from 'ws';
 import type { BinanceStreamOptions } from './binance-stream-options';
 import type { StreamState } from './exchange-streams';
 
+/** A thrown value as an Error, for `onError` */
+export function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
 /** What a socket's owner does at each step of the connection's life */
 export interface SocketCallbacks {
   /** The URL to open; may do I/O first (the user stream creates its listenKey here) */
@@ -99,7 +104,7 @@ export class ResilientSocket {
     try {
       url = await this.cb.url();
     } catch (err) {
-      this.cb.onError(err as Error);
+      this.cb.onError(asError(err));
       this.#scheduleReconnect();
       return;
     }
