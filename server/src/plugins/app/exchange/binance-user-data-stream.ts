@@ -12,7 +12,7 @@ const LISTEN_KEY_UNKNOWN = -1125;
 /**
  * The user-data stream of one account: listenKey created (POST) before each connection, kept alive (PUT) every
  * 50 min, replaced when Binance says `listenKeyExpired` or a keepalive answers -1125, closed (DELETE) at the end
- * unless the caller shares the key.
+ * unless the caller shares the key. An event it cannot read goes to `onError`, followed by `open` with a gap.
  */
 export class BinanceUserDataStream implements UserDataStream {
   #listenKey: string | undefined;
@@ -69,8 +69,9 @@ export class BinanceUserDataStream implements UserDataStream {
       }
       event = toUserDataEvent(message.event);
     } catch (err) {
-      // An unreadable message is reported and skipped; the stream goes on
+      // Reported and skipped; as after a reconnect, the caller is told that an account event may be missing
       this.handlers.onError?.(asError(err));
+      this.handlers.onState?.('open', { gap: true });
       return;
     }
     if (event) this.handlers.onEvent(event);
