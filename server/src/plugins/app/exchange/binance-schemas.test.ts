@@ -209,6 +209,9 @@ describe('a malformed answer is a typed error naming the answer and the field', 
     expect(failure(() => read('GET /fapi/v3/account', AccountSchema, []))).toBe(
       'GET /fapi/v3/account: expected an object',
     );
+    expect(failure(() => read('GET /fapi/v1/klines', KlinesSchema, [{}]))).toBe(
+      'GET /fapi/v1/klines: [0]: expected a list',
+    );
   });
 
   it('refuses an order side, status or id it does not know instead of guessing', () => {

@@ -95,7 +95,10 @@ export const algoStatus = z
 /** Texts of zod's own issues (a missing or mistyped object or array) in the same words as the fields' */
 function wireIssueText(issue: { code: string; input?: unknown; expected?: unknown }): string | undefined {
   if (issue.code !== 'invalid_type') return undefined;
-  return expected(issue.expected === 'array' ? 'a list' : `an ${String(issue.expected)}`)(issue);
+  const what = String(issue.expected);
+  const words =
+    what === 'array' || what === 'tuple' ? 'a list' : what === 'object' ? 'an object' : `a ${what}`;
+  return expected(words)(issue);
 }
 
 /** `[0].markPrice` from zod's path */
