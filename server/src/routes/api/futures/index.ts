@@ -32,6 +32,7 @@ const errors = {
   429: ErrorResponseSchema,
   503: ErrorResponseSchema,
 };
+/** The signed-in caller (every route here is behind `authenticate`) */
 const user = (request: FastifyRequest) => requireAuth(request).userId;
 
 /** The spec's futures calls (§7) on the signed-in user's connected Binance account */
