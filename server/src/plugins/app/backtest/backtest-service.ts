@@ -37,7 +37,8 @@ import { chartCandles } from './backtest-result';
 import { BacktestRunner } from './backtest-runner';
 import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
 import { fundingHistory } from './funding-history';
-import { type FetchProgress, KlineCache, type KlineSeriesKey } from './kline-cache';
+import { type FetchProgress, KlineCache } from './kline-cache';
+import { type KlineSeriesKey, klineRepository } from './kline-repository';
 import { LeverageBrackets } from './leverage-brackets';
 import { Throttle } from './throttle';
 
@@ -92,7 +93,7 @@ export class BacktestService {
   readonly runner: BacktestRunner;
 
   constructor(private readonly deps: BacktestServiceDeps) {
-    this.klines = new KlineCache(deps.db, deps.exchange);
+    this.klines = new KlineCache(deps.db, klineRepository, deps.exchange);
     this.brackets = new LeverageBrackets({
       exchange: deps.exchange,
       keysFor: deps.keysFor,
