@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../lib/http-error';
+import { ExchangeUnreachableError } from '../credentials/exchange-probe';
+import { adapterProbe } from './adapter-probe';
 import { BinanceUsdmAdapter } from './binance-adapter';
 import {
   ExchangeApiError,
@@ -634,6 +636,26 @@ describe('answers the adapter cannot read', () => {
         /order odd-twice .*GET \/fapi\/v1\/order: side: expected BUY or SELL.*look it up by this client order id/,
       );
       expect(await openOrderCount(keys)).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a credentials check whose account answer cannot be read says so, as a connectivity failure', async () => {
+    const keys = await account();
+    const proxy = await corrupting((method, path, body) =>
+      method === 'GET' && path === '/fapi/v3/account'
+        ? body.replace(/"totalWalletBalance":"[^"]*",/, '')
+        : body,
+    );
+    try {
+      const probe = adapterProbe(new BinanceUsdmAdapter({ restUrl: proxy.url, timeoutMs: 2000 }));
+      const err = await probe.testAccount('binance', { ...keys, region: 'global' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExchangeUnreachableError);
+      expect((err as Error).message).toBe(
+        'the exchange sent an answer Kestrel could not read: ' +
+          'GET /fapi/v3/account: totalWalletBalance: missing (expected a decimal string)',
+      );
     } finally {
       await proxy.close();
     }

@@ -30,6 +30,7 @@ const errors = {
   404: ErrorResponseSchema,
   409: ErrorResponseSchema,
   429: ErrorResponseSchema,
+  502: ErrorResponseSchema,
   503: ErrorResponseSchema,
 };
 /** The signed-in caller (every route here is behind `authenticate`) */

@@ -16,6 +16,7 @@ const errors = {
   400: ErrorResponseSchema,
   401: ErrorResponseSchema,
   429: ErrorResponseSchema,
+  502: ErrorResponseSchema,
   503: ErrorResponseSchema,
 };
 
