@@ -14,6 +14,7 @@ import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 import databasePlugin from './plugins/app/database';
 import exchangePlugin from './plugins/app/exchange';
 import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
+import exchangeServicesPlugin from './plugins/app/exchange/services';
 import liveStreamsPlugin from './plugins/app/live';
 import secretsPlugin from './plugins/app/secrets';
 import socketPlugin from './plugins/app/socket';
@@ -125,6 +126,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     authPlugin,
     exchangePlugin,
     credentialsPlugin,
+    exchangeServicesPlugin,
     socketPlugin,
     liveStreamsPlugin,
     backtestPlugin,

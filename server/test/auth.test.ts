@@ -461,6 +461,32 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
         const res = await me(auth.access_token);
         expect(MeResponseSchema.parse(res.json()).user).toEqual(auth.user);
       });
+
+      // Last in the file: it moves the app's clock past every session's end
+      it('liveSessionIds (the open sockets’ re-check) leaves out ended, expired and unknown sessions', async () => {
+        const email = uniqueEmail();
+        const first = await signUp(t, email);
+        const second = AuthResponseSchema.parse((await signin(email, PASSWORD, '10.6.0.1')).json());
+        const list = await t.request({
+          method: 'GET',
+          url: '/api/v1/auth/sessions',
+          headers: bearer(first.access_token),
+        });
+        const sessions = SessionListResponseSchema.parse(list.json()).sessions;
+        const firstId = sessions.find((s) => s.current)?.id ?? '';
+        const ids = sessions.map((s) => s.id);
+        expect(ids).toHaveLength(2);
+        const unknown = '00000000-0000-4000-8000-000000000000';
+        expect(await t.app.authService.liveSessionIds([...ids, unknown])).toEqual(new Set(ids));
+
+        await t.request({ method: 'POST', url: '/api/v1/auth/logout', headers: bearer(second.access_token) });
+        expect(await t.app.authService.liveSessionIds(ids)).toEqual(new Set([firstId]));
+
+        t.clock.advance(SESSION_LIFETIME_MS - 1);
+        expect(await t.app.authService.liveSessionIds(ids)).toEqual(new Set([firstId]));
+        t.clock.advance(1);
+        expect(await t.app.authService.liveSessionIds(ids)).toEqual(new Set());
+      });
     });
   });
 });

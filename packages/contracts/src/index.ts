@@ -161,6 +161,7 @@ export { type Health, HealthSchema } from './health';
 export {
   KLINE_INTERVALS,
   type Kline,
+  type KlineInterval,
   KlineIntervalSchema,
   KlineSchema,
   KlinesQuerySchema,

@@ -6,7 +6,7 @@ export type { Metrics, MetricsInput, TradeStats } from './backtest/metrics';
 export { computeMetrics, tradeStats } from './backtest/metrics';
 export type { BacktestOptions, BacktestResult, LiveStep, RunSettings } from './backtest/runner';
 export { LiveSession, resolveBrokerConfig, runBacktest, StrategyRunner } from './backtest/runner';
-export type { KlineRow, SyntheticBarsOptions } from './bars/bars';
+export type { BarColumns, KlineRow, SyntheticBarsOptions } from './bars/bars';
 export { BarSeries, barsFromKlines, generateBars } from './bars/bars';
 export {
   barOpenAtOrAfter,
@@ -75,7 +75,7 @@ export type {
 export { walkForward, walkForwardWindows } from './optimise/walk-forward';
 export type { Random } from './random/prng';
 export { createRandom } from './random/prng';
-export { builtInStrategies, getBuiltInStrategy } from './strategies/built-in';
+export { builtInStrategies, getBuiltInStrategy, strategyCatalogue } from './strategies/built-in';
 export { DcaParamsSchema, safetyOrderPlan } from './strategies/dca/params';
 export { dcaStrategy } from './strategies/dca/strategy';
 export { EmaCrossParamsSchema } from './strategies/ema-cross/params';
@@ -94,6 +94,14 @@ export { BarContext } from './strategy/bar-context';
 export { GuardedStrategy } from './strategy/guarded-strategy';
 export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';
-export type { PrepareCache, Strategy, StrategyContext, StrategyDefinition } from './strategy/strategy';
-export { INTERFACE_VERSION } from './strategy/strategy';
+export type {
+  BacktestFastPath,
+  FusedRun,
+  PrepareCache,
+  Strategy,
+  StrategyContext,
+  StrategyDefinition,
+  StrategyInstance,
+} from './strategy/strategy';
+export { hasBacktestFastPath, INTERFACE_VERSION } from './strategy/strategy';
 export { StrategyDriver } from './strategy/strategy-driver';

@@ -12,7 +12,10 @@ export const SymbolSchema = z
 
 export const SymbolParamsSchema = z.object({ symbol: SymbolSchema });
 
-/** Binance's kline intervals */
+/**
+ * Binance's kline intervals: the vocabulary on the wire, owned here. Bar math over them (lengths, where bars open,
+ * calendar months) lives in `@kestrel/engine` (`bars/intervals.ts`), which imports this list.
+ */
 export const KLINE_INTERVALS = [
   '1m',
   '3m',
@@ -30,6 +33,8 @@ export const KLINE_INTERVALS = [
   '1w',
   '1M',
 ] as const;
+/** One of Binance's kline interval names ('1m' … '1d', '3d', '1w', '1M') */
+export type KlineInterval = (typeof KLINE_INTERVALS)[number];
 export const KlineIntervalSchema = z.enum(KLINE_INTERVALS, {
   error: `interval must be one of ${KLINE_INTERVALS.join(', ')}`,
 });

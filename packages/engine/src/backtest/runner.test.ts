@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { BarSeries, generateBars } from '../bars/bars';
 import { EngineInputError, StrategyError } from '../errors';
 import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
+import { GuardedStrategy } from '../strategy/guarded-strategy';
 import { strategyType } from '../strategy/registry';
-import { INTERFACE_VERSION, type StrategyContext } from '../strategy/strategy';
+import { hasBacktestFastPath, INTERFACE_VERSION, type StrategyContext } from '../strategy/strategy';
 import { computeMetrics } from './metrics';
 import { runBacktest } from './runner';
 import { replayLive } from './test-live-replay';
@@ -71,6 +72,51 @@ describe('runner guard rails', () => {
     const params = { levels: [1, 2] };
     expect(() => runBacktest(type, params, bars)).toThrow(StrategyError);
     expect(params.levels).toEqual([1, 2]);
+  });
+
+  it('runs a strategy with only onBar on every bar, and uses the speed hooks of one that has them', () => {
+    const seen: number[] = [];
+    const plain = { onBar: (ctx: StrategyContext) => void seen.push(ctx.index) };
+    expect(hasBacktestFastPath(plain)).toBe(false);
+    runBacktest(probe(plain.onBar), {}, bars, {}, { keepDetails: false });
+    expect(seen).toEqual(Array.from({ length: bars.length }, (_, i) => i));
+
+    const woken: number[] = [];
+    const sparse = {
+      onBar: (ctx: StrategyContext) => void woken.push(ctx.index),
+      // Wakes every tenth bar: the loop skips the others
+      idleUntil: (i: number) => i + 10,
+    };
+    expect(hasBacktestFastPath(sparse)).toBe(true);
+    const type = strategyType({
+      id: 'sparse',
+      name: 'sparse',
+      description: 'test strategy',
+      interfaceVersion: INTERFACE_VERSION,
+      params: z.object({}),
+      warmupBars: () => 0,
+      create: () => sparse,
+    });
+    runBacktest(type, {}, bars);
+    expect(woken).toEqual([0, 10, 20, 30, 40]);
+  });
+
+  it('names the strategy when a speed hook fails or answers nonsense', () => {
+    const guarded = (hooks: object) => new GuardedStrategy('hooked', { onBar: () => {}, ...hooks });
+    expect(() => guarded({ idleUntil: (i: number) => i }).idleUntil(4)).toThrow(
+      'strategy "hooked" failed in idleUntil at bar 4: idleUntil(4) returned 4, expected a later bar index',
+    );
+    expect(() =>
+      guarded({
+        prepare: () => {
+          throw new Error('no columns');
+        },
+      }).prepare(bars, new Map()),
+    ).toThrow(/strategy "hooked" failed in prepare.*no columns/);
+    // Without the hooks: the generic loop's defaults
+    expect(guarded({}).idleUntil(4)).toBe(5);
+    expect(guarded({}).needsFills()).toBe(false);
+    expect(new GuardedStrategy('filled', { onBar: () => {}, onFill: () => {} }).needsFills()).toBe(true);
   });
 
   it('names the bad broker setting', () => {

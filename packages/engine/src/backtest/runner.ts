@@ -89,6 +89,8 @@ export interface BacktestResult {
   equity: Float64Array;
   trades: readonly Trade[];
   fills: readonly Fill[];
+  /** Executions of the run (liquidations included): `fills.length` with details kept, still counted without */
+  fillCount: number;
   orders: readonly OrderView[];
 }
 
@@ -140,6 +142,7 @@ export function runBacktest(
     equity: equity.subarray(0, n),
     trades: keep ? broker.trades : [],
     fills: keep ? broker.fills : [],
+    fillCount: broker.fillCount,
     orders: keep
       ? [...broker.closedOrders, ...broker.openOrders, ...broker.inFlightOrders].sort((a, b) => a.id - b.id)
       : [],
@@ -182,7 +185,8 @@ export interface LiveStep {
 
 /**
  * Live (bar by bar) mode: feed each kline as it closes; the strategy runs against the simulated account
- * (paper trading). The server's bot runtime uses the same StrategyRunner shape with its own OrderPort.
+ * (paper trading). A bot runtime trading on the exchange (not built yet) is to use `StrategyDriver` with its own
+ * OrderPort: the same per-bar calls as here.
  */
 export class LiveSession {
   readonly series: BarSeries;

@@ -62,6 +62,25 @@ describe('bars', () => {
     expect(s.close[1]).toBe(11);
   });
 
+  it('wraps columns handed over by a worker message without copying them, and refuses uneven ones', () => {
+    const source = generateBars({ seed: 3, count: 5 });
+    const columns = {
+      openTime: source.openTime,
+      open: source.open,
+      high: source.high,
+      low: source.low,
+      close: source.close,
+      volume: source.volume,
+    };
+    const series = BarSeries.fromColumns(60_000, columns);
+    expect(series.length).toBe(5);
+    expect(series.close).toBe(source.close);
+    expect(series.intervalMs).toBe(60_000);
+    expect(() => BarSeries.fromColumns(60_000, { ...columns, low: source.low.subarray(0, 4) })).toThrow(
+      'bar column low has 4 values, openTime has 5',
+    );
+  });
+
   it('generates the same bars for the same seed and different ones otherwise', () => {
     const a = generateBars({ seed: 5, count: 100 });
     const b = generateBars({ seed: 5, count: 100 });

@@ -4,12 +4,51 @@ import { createRandom } from '../random/prng';
 import { intervalToMs } from './intervals';
 
 /**
+ * The bars as columns, oldest first: one Float64Array per field, bar i at index i of each. The one shape bars have
+ * wherever they travel as columns (the kline cache's reads, worker messages, shared memory of a sweep).
+ */
+export interface BarColumns {
+  openTime: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+}
+
+const COLUMN_NAMES = ['openTime', 'open', 'high', 'low', 'close', 'volume'] as const;
+
+/**
  * Columnar OHLCV bars: one Float64Array per field, so the hot loop reads contiguous numbers and never allocates.
  *
  * The same class serves backtests (filled once, `length === capacity`) and live runs (bars appended as they
  * close; the arrays grow by doubling, so read them through the series, not through a saved array reference).
  */
-export class BarSeries {
+export class BarSeries implements BarColumns {
+  /**
+   * A series over existing columns (views, no copy: a worker's transferred or shared columns). The bars are taken
+   * as they are, without `append`'s checks: they come from a series or a cache that made them.
+   */
+  static fromColumns(intervalMs: number, columns: BarColumns): BarSeries {
+    const n = columns.openTime.length;
+    for (const name of COLUMN_NAMES) {
+      if (columns[name].length !== n) {
+        throw new EngineInputError(
+          `bar column ${name} has ${columns[name].length} values, openTime has ${n}`,
+        );
+      }
+    }
+    const series = new BarSeries(intervalMs, 1);
+    series.openTime = columns.openTime;
+    series.open = columns.open;
+    series.high = columns.high;
+    series.low = columns.low;
+    series.close = columns.close;
+    series.volume = columns.volume;
+    series.length = n;
+    return series;
+  }
+
   length = 0;
   openTime: Float64Array;
   open: Float64Array;

@@ -1,3 +1,4 @@
+import { KLINE_INTERVALS } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   barOpenAtOrAfter,
@@ -28,6 +29,21 @@ describe('kline intervals', () => {
     expect(() => intervalToMs('1y')).toThrow(/interval must be one of 1m, .*1d, 3d, 1w, 1M, got "1y"/);
     expect(() => barOpenTime('2d', 0)).toThrow(/got "2d"/);
     expect(() => countBars('1mo', 0, DAY)).toThrow(/got "1mo"/);
+    // Names that are properties of every object are not intervals either
+    expect(() => intervalToMs('constructor')).toThrow(/got "constructor"/);
+  });
+
+  it('does bar math for every interval of the API vocabulary, each bar longer than the one before', () => {
+    const start = utc(2024, 2, 27, 13, 7);
+    const lengths = KLINE_INTERVALS.map((interval) => {
+      const open = barOpenTime(interval, start);
+      const next = nextBarOpenTime(interval, open);
+      expect(open).toBeLessThanOrEqual(start);
+      expect(next).toBeGreaterThan(start);
+      return next - open;
+    });
+    expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+    expect(new Set(lengths).size).toBe(KLINE_INTERVALS.length);
   });
 
   it('aligns 3d bars to multiples of 3 days since the epoch', () => {

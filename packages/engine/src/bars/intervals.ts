@@ -1,9 +1,12 @@
+import { KLINE_INTERVALS, type KlineInterval } from '@kestrel/contracts';
 import { EngineInputError } from '../errors';
 
 /**
- * Binance's kline intervals and where their bars open. Everything up to 1d is a fixed length aligned to the epoch;
- * 3d bars are 3 days aligned to multiples of 3 days since the epoch; 1w bars open on Monday 00:00 UTC; 1M bars open
- * on the 1st of each month 00:00 UTC and last 28 to 31 days. A bar closes 1 ms before the next one opens.
+ * Bar math over Binance's kline intervals: their lengths and where their bars open. The names themselves are
+ * `@kestrel/contracts`' `KLINE_INTERVALS` (they are on the wire). Everything up to 1d is a fixed length aligned to
+ * the epoch; 3d bars are 3 days aligned to multiples of 3 days since the epoch; 1w bars open on Monday 00:00 UTC;
+ * 1M bars open on the 1st of each month 00:00 UTC and last 28 to 31 days. A bar closes 1 ms before the next one
+ * opens.
  */
 
 const MINUTE = 60_000;
@@ -19,7 +22,8 @@ const MONDAY_OFFSET = 4 * DAY;
  */
 export const MONTH_NOMINAL_MS = (365 * DAY) / 12;
 
-const FIXED: Readonly<Record<string, number>> = {
+/** Every interval but the calendar month has a fixed length (the type makes a new interval in the list fail here) */
+const FIXED: Readonly<Record<Exclude<KlineInterval, '1M'>, number>> = {
   '1m': MINUTE,
   '3m': 3 * MINUTE,
   '5m': 5 * MINUTE,
@@ -36,12 +40,12 @@ const FIXED: Readonly<Record<string, number>> = {
   '1w': 7 * DAY,
 };
 
-const NAMES = [...Object.keys(FIXED), '1M'];
+const LENGTHS: ReadonlyMap<string, number> = new Map(Object.entries(FIXED));
 
 function fixedLength(interval: string): number | undefined {
-  const ms = FIXED[interval];
+  const ms = LENGTHS.get(interval);
   if (ms === undefined && interval !== '1M') {
-    throw new EngineInputError(`interval must be one of ${NAMES.join(', ')}, got "${interval}"`);
+    throw new EngineInputError(`interval must be one of ${KLINE_INTERVALS.join(', ')}, got "${interval}"`);
   }
   return ms;
 }

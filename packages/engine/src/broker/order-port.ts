@@ -2,7 +2,8 @@ import type { OrderRequest, OrderView } from './orders';
 
 /**
  * What a strategy may do with an account. The engine's simulated broker implements it for backtests and paper
- * runs; the server's bot runtime implements it over the exchange adapter, so strategy code is the same in both.
+ * runs; a bot runtime in the server (not built yet) is to implement it over the exchange adapter, so strategy code
+ * is the same in both.
  */
 export interface OrderPort {
   /** Signed position amount (positive long, negative short, 0 flat) */

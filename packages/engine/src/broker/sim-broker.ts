@@ -41,6 +41,8 @@ export class SimBroker implements OrderPort {
   barsInPosition = 0;
   /** Closed round trips, counted even when history is not retained */
   tradeCount = 0;
+  /** Executions (liquidations included), counted even when history is not retained or no fill object is built */
+  fillCount = 0;
   winningTrades = 0;
   grossProfit = 0;
   grossLoss = 0;
@@ -760,6 +762,7 @@ export class SimBroker implements OrderPort {
     }
     this.updateLiquidation();
     this.unseenFills++;
+    this.fillCount++;
     if (this.fillObjectsWanted()) this.recordFill(orderId, tag, dir, qty, price, fee, liquidity, realized);
   }
 
@@ -789,6 +792,7 @@ export class SimBroker implements OrderPort {
     this.closeTrade(true);
     this.updateLiquidation();
     this.unseenFills++;
+    this.fillCount++;
     if (this.fillObjectsWanted()) {
       this.recordFill(0, 'liquidation', -Math.sign(pos), qty, price, fee, 'liquidation', realized);
     }

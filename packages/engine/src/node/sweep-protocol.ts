@@ -1,16 +1,11 @@
 import type { RunSettings } from '../backtest/runner';
+import type { BarColumns } from '../bars/bars';
 import type { SweepResult } from '../optimise/sweep';
 
 /** Shared-memory columns of the bar series */
-export interface SharedBars {
+export interface SharedBars extends BarColumns {
   intervalMs: number;
   length: number;
-  openTime: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
 }
 
 export interface SweepJob {

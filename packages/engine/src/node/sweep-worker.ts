@@ -12,15 +12,15 @@ const job = workerData as SweepJob;
 
 /** A series over [start, end) of the shared columns: views, no copy */
 function window(start: number, end: number): BarSeries {
-  const bars = new BarSeries(job.bars.intervalMs, 1);
-  bars.openTime = job.bars.openTime.subarray(start, end);
-  bars.open = job.bars.open.subarray(start, end);
-  bars.high = job.bars.high.subarray(start, end);
-  bars.low = job.bars.low.subarray(start, end);
-  bars.close = job.bars.close.subarray(start, end);
-  bars.volume = job.bars.volume.subarray(start, end);
-  bars.length = end - start;
-  return bars;
+  const { intervalMs, openTime, open, high, low, close, volume } = job.bars;
+  return BarSeries.fromColumns(intervalMs, {
+    openTime: openTime.subarray(start, end),
+    open: open.subarray(start, end),
+    high: high.subarray(start, end),
+    low: low.subarray(start, end),
+    close: close.subarray(start, end),
+    volume: volume.subarray(start, end),
+  });
 }
 
 // The current window's bars and scratch (equity buffer, batch columns), kept across batches over the same window

@@ -1,3 +1,4 @@
+import type { BacktestStrategyInfo } from '@kestrel/contracts';
 import { EngineInputError } from '../errors';
 import type { StrategyType } from '../strategy/registry';
 import { dcaStrategy } from './dca/strategy';
@@ -17,4 +18,19 @@ export function getBuiltInStrategy(id: string): StrategyType {
       `unknown strategy "${id}"; known: ${[...builtInStrategies.keys()].join(', ')}`,
     );
   return type;
+}
+
+/**
+ * The built-in strategies as the API lists them (`GET /api/v1/backtests/strategies`): id, name, description, the
+ * JSON schema a form renders and the parameters with every default filled. The one mapping from the registry to the
+ * catalogue: the server answers with it, the bots remote reads the server's answer.
+ */
+export function strategyCatalogue(): BacktestStrategyInfo[] {
+  return [...builtInStrategies.values()].map((type) => ({
+    id: type.id,
+    name: type.name,
+    description: type.description,
+    paramsJsonSchema: type.paramsJsonSchema() as Record<string, unknown>,
+    defaults: type.parseParams({}),
+  }));
 }

@@ -1,3 +1,4 @@
+import { BacktestStrategyInfoSchema } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../backtest/metrics';
 import { type RunSettings, runBacktest } from '../backtest/runner';
@@ -5,7 +6,7 @@ import { replayLive } from '../backtest/test-live-replay';
 import { BarSeries, generateBars } from '../bars/bars';
 import type { StrategyType } from '../strategy/registry';
 import { INTERFACE_VERSION } from '../strategy/strategy';
-import { builtInStrategies, getBuiltInStrategy } from './built-in';
+import { builtInStrategies, getBuiltInStrategy, strategyCatalogue } from './built-in';
 import { safetyOrderPlan } from './dca/params';
 import { dcaStrategy } from './dca/strategy';
 import { emaCrossStrategy } from './ema-cross/strategy';
@@ -81,6 +82,20 @@ describe('built-in strategies', () => {
     expect(() => getBuiltInStrategy('nope')).toThrow(/unknown strategy "nope"/);
   });
 
+  it('are listed for the API as its schema says, with defaults every strategy accepts', () => {
+    const catalogue = strategyCatalogue();
+    expect(catalogue.map((entry) => entry.id)).toEqual([...builtInStrategies.keys()]);
+    for (const entry of catalogue) {
+      expect(BacktestStrategyInfoSchema.parse(entry)).toEqual(entry);
+      expect(getBuiltInStrategy(entry.id).parseParams(entry.defaults)).toEqual(entry.defaults);
+      expect(Object.keys(entry.paramsJsonSchema.properties as object)).toEqual(Object.keys(entry.defaults));
+    }
+    expect(catalogue.find((entry) => entry.id === 'ema-cross')?.defaults).toMatchObject({
+      fast: 12,
+      slow: 26,
+    });
+  });
+
   it('reject bad parameters naming the field', () => {
     expect(() => emaCrossStrategy.parseParams({ fast: 30, slow: 10 })).toThrow(
       /ema-cross params: fast: fast must be below slow/,
@@ -129,6 +144,10 @@ describe('built-in strategies', () => {
         const bare = runBacktest(type, params, bars, settings, { keepDetails: false });
         expect(Array.from(bare.equity)).toEqual(liveEquity);
         expect(bare.metrics).toEqual(backtest.metrics);
+        // Fills are counted on every path (the EMA crossover without SL/TP takes its fused loop here)
+        expect(backtest.fillCount).toBe(backtest.fills.length);
+        expect(bare.fills).toEqual([]);
+        expect(bare.fillCount).toBe(backtest.fills.length);
       });
 
       it('tracks the same maximum drawdown while running as a scan of its equity curve', () => {

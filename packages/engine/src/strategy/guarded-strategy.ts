@@ -1,17 +1,32 @@
 import type { BarSeries } from '../bars/bars';
 import type { Fill } from '../broker/orders';
 import { StrategyError } from '../errors';
-import type { FusedRun, PrepareCache, Strategy, StrategyContext } from './strategy';
+import {
+  type BacktestFastPath,
+  type FusedRun,
+  hasBacktestFastPath,
+  type PrepareCache,
+  type Strategy,
+  type StrategyContext,
+} from './strategy';
+
+/** The hooks of a strategy without a fast path: every one absent, so each method below takes its default */
+const NO_FAST_PATH: BacktestFastPath = Object.freeze({});
 
 /**
  * Calls a strategy's hooks so that any throw becomes a StrategyError naming the strategy, hook and bar.
  * Fills are frozen objects and bars are read through the context, so hooks cannot corrupt the run's inputs.
+ * The backtest speed hooks (`BacktestFastPath`) default to the generic loop's behaviour when the strategy has none.
  */
 export class GuardedStrategy {
+  private readonly fast: BacktestFastPath;
+
   constructor(
     readonly id: string,
     private readonly inner: Strategy,
-  ) {}
+  ) {
+    this.fast = hasBacktestFastPath(inner) ? inner : NO_FAST_PATH;
+  }
 
   onBar(ctx: StrategyContext): void {
     try {
@@ -22,18 +37,18 @@ export class GuardedStrategy {
   }
 
   prepare(bars: BarSeries, cache: PrepareCache): void {
-    if (this.inner.prepare === undefined) return;
+    if (this.fast.prepare === undefined) return;
     try {
-      this.inner.prepare(bars, cache);
+      this.fast.prepare(bars, cache);
     } catch (error) {
       throw new StrategyError(this.id, -1, 'prepare', error);
     }
   }
 
   idleUntil(index: number): number {
-    if (this.inner.idleUntil === undefined) return index + 1;
+    if (this.fast.idleUntil === undefined) return index + 1;
     try {
-      const next = this.inner.idleUntil(index);
+      const next = this.fast.idleUntil(index);
       // Output check: a hint that goes backwards or is not a number would stall or skip the run
       if (!(next > index))
         throw new Error(`idleUntil(${index}) returned ${next}, expected a later bar index`);
@@ -46,9 +61,9 @@ export class GuardedStrategy {
   /** Whether onFill can do anything with a fill (no onFill at all: it cannot) */
   needsFills(): boolean {
     if (this.inner.onFill === undefined) return false;
-    if (this.inner.needsFills === undefined) return true;
+    if (this.fast.needsFills === undefined) return true;
     try {
-      return this.inner.needsFills() !== false;
+      return this.fast.needsFills() !== false;
     } catch (error) {
       throw new StrategyError(this.id, -1, 'needsFills', error);
     }
@@ -56,9 +71,9 @@ export class GuardedStrategy {
 
   /** Runs the strategy's own fused backtest loop if it has one for this configuration */
   runFused(run: FusedRun): boolean {
-    if (this.inner.runFused === undefined) return false;
+    if (this.fast.runFused === undefined) return false;
     try {
-      return this.inner.runFused(run) === true;
+      return this.fast.runFused(run) === true;
     } catch (error) {
       if (error instanceof StrategyError) throw error;
       throw new StrategyError(this.id, -1, 'runFused', error);

@@ -6,8 +6,9 @@ import { GuardedStrategy } from './guarded-strategy';
 import type { StrategyType } from './registry';
 
 /**
- * Drives one strategy against any OrderPort: the simulated broker in backtests and paper sessions, the exchange
- * adapter in the server's bot runtime. Per closed bar: hand over that bar's fills, then the bar.
+ * Drives one strategy against any OrderPort: the simulated broker in backtests and paper sessions; the server's bot
+ * runtime (not built yet) is to drive it with a port over the exchange adapter. Per closed bar: hand over that
+ * bar's fills, then the bar.
  */
 export class StrategyDriver {
   readonly ctx: BarContext;

@@ -37,36 +37,62 @@ export interface FusedRun {
   readonly length: number;
 }
 
-/** A running strategy: pure reactions to closed bars and fills, no clock or randomness of its own */
+/**
+ * A running strategy: pure reactions to closed bars and fills, no clock or randomness of its own. This is all a
+ * strategy author writes; it trades the same live, on paper and in backtests. Backtest speed hooks are a separate,
+ * optional interface (`BacktestFastPath`).
+ */
 export interface Strategy {
   /** Called once per closed bar, after that bar's fills were delivered */
   onBar(ctx: StrategyContext): void;
   /** Called for every fill (optional; default: ignore) */
   onFill?(fill: Fill, ctx: StrategyContext): void;
+}
+
+/**
+ * Backtest-only speed hooks a strategy may add to `Strategy` (every one optional). The live path never calls them
+ * and must trade identically without them: the live-vs-backtest test of each built-in strategy holds them to that.
+ * The runner finds them with `hasBacktestFastPath`.
+ */
+export interface BacktestFastPath {
   /**
-   * Backtest only (optional): called once with the whole series before the first bar, to compute indicator columns
-   * in batch. Values at bar i may use bars ≤ i only; the live mode never calls it and must trade identically.
-   * `cache` lives as long as the bars do not change (one sweep): store columns that other parameter sets reuse.
+   * Called once with the whole series before the first bar, to compute indicator columns in batch. Values at bar i
+   * may use bars ≤ i only. `cache` lives as long as the bars do not change (one sweep): store columns that other
+   * parameter sets reuse.
    */
   prepare?(bars: BarSeries, cache: PrepareCache): void;
   /**
-   * Backtest only (optional): after onBar at bar i, the next bar index whose onBar can change anything, unless a
-   * fill comes first (fills always wake the strategy). Default i + 1. Lets the loop skip quiet bars.
+   * After onBar at bar i, the next bar index whose onBar can change anything, unless a fill comes first (fills
+   * always wake the strategy). Default i + 1. Lets the loop skip quiet bars.
    */
   idleUntil?(index: number): number;
   /**
-   * Backtest only (optional): false when onFill ignores every fill this run can produce (say, no stop-loss or
-   * take-profit to place). A backtest that keeps no history then builds no fill objects; a bar with a fill still
-   * wakes the strategy. Default true.
+   * False when onFill ignores every fill this run can produce (say, no stop-loss or take-profit to place). A
+   * backtest that keeps no history then builds no fill objects; a bar with a fill still wakes the strategy.
+   * Default true.
    */
   needsFills?(): boolean;
   /**
-   * Backtest only, history-free runs only (optional): runs the whole backtest loop itself and returns true, or
-   * returns false to take the generic loop. It must do per bar exactly what the generic loop does
-   * (`broker.processBar(i)`, the strategy's reaction, the equity record) so results are the same double for
-   * double; a fused loop can then compute its indicators in the same pass instead of a separate one.
+   * History-free runs only: runs the whole backtest loop itself and returns true, or returns false to take the
+   * generic loop. It must do per bar exactly what the generic loop does (`broker.processBar(i)`, the strategy's
+   * reaction, the equity record) so results are the same double for double; a fused loop can then compute its
+   * indicators in the same pass instead of a separate one.
    */
   runFused?(run: FusedRun): boolean;
+}
+
+/** What `StrategyDefinition.create` returns: a strategy, with backtest speed hooks or without */
+export type StrategyInstance = Strategy | (Strategy & BacktestFastPath);
+
+/** True when the strategy brings at least one backtest speed hook */
+export function hasBacktestFastPath(strategy: Strategy): strategy is Strategy & BacktestFastPath {
+  const s = strategy as Strategy & BacktestFastPath;
+  return (
+    typeof s.prepare === 'function' ||
+    typeof s.idleUntil === 'function' ||
+    typeof s.needsFills === 'function' ||
+    typeof s.runFused === 'function'
+  );
 }
 
 /**
@@ -81,5 +107,5 @@ export interface StrategyDefinition<S extends z.ZodObject> {
   readonly params: S;
   /** Bars to replay before the strategy's signals mean anything (live start-up, walk-forward windows) */
   warmupBars(params: z.output<S>): number;
-  create(params: z.output<S>): Strategy;
+  create(params: z.output<S>): StrategyInstance;
 }

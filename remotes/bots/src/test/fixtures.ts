@@ -1,15 +1,9 @@
 import type { BacktestMetrics, BacktestStrategyInfo, BacktestSummary } from '@kestrel/contracts';
-import { builtInStrategies } from '@kestrel/engine';
+import { strategyCatalogue } from '@kestrel/engine';
 
-/** The strategy catalogue as the server builds it: from the engine's own built-in strategies */
+/** The strategy catalogue as the server answers it: the engine's own mapping of its built-in strategies */
 export function engineCatalogue(): BacktestStrategyInfo[] {
-  return [...builtInStrategies.values()].map((s) => ({
-    id: s.id,
-    name: s.name,
-    description: s.description,
-    paramsJsonSchema: s.paramsJsonSchema() as Record<string, unknown>,
-    defaults: s.parseParams({}),
-  }));
+  return strategyCatalogue();
 }
 
 export function metrics(overrides: Partial<BacktestMetrics> = {}): BacktestMetrics {

@@ -1,6 +1,11 @@
 import type { Fill } from '../../broker/orders';
 import { strategyType } from '../../strategy/registry';
-import { INTERFACE_VERSION, type Strategy, type StrategyContext } from '../../strategy/strategy';
+import {
+  type BacktestFastPath,
+  INTERFACE_VERSION,
+  type Strategy,
+  type StrategyContext,
+} from '../../strategy/strategy';
 import { type DcaParams, DcaParamsSchema, safetyOrderPlan } from './params';
 
 /**
@@ -8,7 +13,7 @@ import { type DcaParams, DcaParamsSchema, safetyOrderPlan } from './params';
  * reduce-only take-profit (and optionally a stop) at the average entry ± the target. When the position closes the
  * remaining safety orders are cancelled and a new cycle starts on the next bar.
  */
-class Dca implements Strategy {
+class Dca implements Strategy, BacktestFastPath {
   private readonly plan: { deviation: number; size: number }[];
   private inCycle = false;
   private exitIds: number[] = [];

@@ -5,6 +5,7 @@ import type { SimBroker } from '../../broker/sim-broker';
 import { Ema } from '../../indicators/average/ema/ema';
 import { strategyType } from '../../strategy/registry';
 import {
+  type BacktestFastPath,
   type FusedRun,
   INTERFACE_VERSION,
   type PrepareCache,
@@ -30,7 +31,7 @@ interface Crossings {
  * Goes long when the fast EMA crosses above the slow one and short when it crosses below (or only exits, for a
  * one-sided setting); optional stop-loss and take-profit are placed once the entry fills.
  */
-class EmaCross implements Strategy {
+class EmaCross implements Strategy, BacktestFastPath {
   private readonly fast: Ema;
   private readonly slow: Ema;
   private prevDiff = Number.NaN;

@@ -1,6 +1,11 @@
 import type { Fill } from '../../broker/orders';
 import { strategyType } from '../../strategy/registry';
-import { INTERFACE_VERSION, type Strategy, type StrategyContext } from '../../strategy/strategy';
+import {
+  type BacktestFastPath,
+  INTERFACE_VERSION,
+  type Strategy,
+  type StrategyContext,
+} from '../../strategy/strategy';
 import { type GridParams, GridParamsSchema, gridLevels } from './params';
 
 /**
@@ -9,7 +14,7 @@ import { type GridParams, GridParamsSchema, gridLevels } from './params';
  * grid step. Long grids first buy the position the sells above will unwind (their sells are reduce-only); short
  * grids mirror that; neutral grids start flat.
  */
-class Grid implements Strategy {
+class Grid implements Strategy, BacktestFastPath {
   private readonly levels: number[];
   private started = false;
   private stopped = false;

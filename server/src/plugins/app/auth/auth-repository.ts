@@ -99,6 +99,15 @@ export const authRepository = {
     );
   },
 
+  /** Those of `ids` whose session is neither revoked nor expired at `now` */
+  async liveSessionIds(db: Queryable, ids: readonly string[], now: Date): Promise<string[]> {
+    const rows = await db.query<{ id: string }>(
+      'SELECT id FROM sessions WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL AND expires_at > $2',
+      [ids, now],
+    );
+    return rows.map((r) => r.id);
+  },
+
   async insertRefreshToken(db: Queryable, tokenHash: Buffer, sessionId: string, at: Date): Promise<void> {
     await db.query('INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES ($1, $2, $3)', [
       tokenHash,

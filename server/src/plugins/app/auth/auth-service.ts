@@ -235,6 +235,12 @@ export class AuthService {
     }));
   }
 
+  /** Which of these sessions are still live now (open sockets are re-checked against their sessions with it) */
+  async liveSessionIds(sessionIds: readonly string[]): Promise<ReadonlySet<string>> {
+    if (sessionIds.length === 0) return new Set();
+    return new Set(await this.repo.liveSessionIds(this.db, sessionIds, this.clock.now()));
+  }
+
   /** Another user's session answers exactly like a missing one, so ids cannot be probed */
   async revokeSession(auth: AuthContext, sessionId: string): Promise<void> {
     const done = await this.repo.revokeSession(

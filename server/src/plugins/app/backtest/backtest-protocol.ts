@@ -1,19 +1,13 @@
 import type { BacktestMarker, BacktestMetrics, BacktestTrade, EquityPoint } from '@kestrel/contracts';
-import type { RunSettings } from '@kestrel/engine';
+import type { BarColumns, RunSettings } from '@kestrel/engine';
 
 /** What the server hands a backtest worker: the strategy by id (functions cannot cross threads) and the bars */
-export interface BacktestTask {
+/** The columns of the bars are transferred (not copied) to the worker */
+export interface BacktestTask extends BarColumns {
   strategy: string;
   params: Record<string, unknown>;
   settings: RunSettings;
   intervalMs: number;
-  /** Columns of the bars, transferred (not copied) to the worker */
-  openTime: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
   maxEquityPoints: number;
   maxTrades: number;
 }

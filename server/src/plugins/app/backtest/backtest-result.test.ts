@@ -116,7 +116,7 @@ describe('describeTrades', () => {
 
 describe('chartCandles', () => {
   const bars = (n: number, intervalMs: number) => {
-    const openTime = Array.from({ length: n }, (_, i) => i * intervalMs);
+    const openTime = Float64Array.from({ length: n }, (_, i) => i * intervalMs);
     return {
       openTime,
       open: openTime.map((_, i) => 100 + i),
@@ -191,7 +191,7 @@ describe('chartCandles', () => {
 
   it('keeps 1M bars as they are, at their own open times', () => {
     const openTime = [Date.UTC(2025, 0, 1), Date.UTC(2025, 1, 1), Date.UTC(2025, 2, 1)];
-    const out = chartCandles({ ...bars(3, 1), openTime }, '1M', 5000);
+    const out = chartCandles({ ...bars(3, 1), openTime: Float64Array.from(openTime) }, '1M', 5000);
     expect(out.interval).toBe('1M');
     expect(out.candles.map((c) => c.time)).toEqual(openTime);
   });

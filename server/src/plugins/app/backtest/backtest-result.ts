@@ -4,8 +4,16 @@ import {
   type BacktestTrade,
   type EquityPoint,
   KLINE_INTERVALS,
+  type KlineInterval,
 } from '@kestrel/contracts';
-import { barOpenTime, type Fill, intervalToMs, type OrderView, type Trade } from '@kestrel/engine';
+import {
+  type BarColumns,
+  barOpenTime,
+  type Fill,
+  intervalToMs,
+  type OrderView,
+  type Trade,
+} from '@kestrel/engine';
 
 /**
  * Pure shaping of an engine run into what the API stores and serves: a downsampled equity curve, the trade list with
@@ -115,19 +123,8 @@ export function tradeMarkers(trades: readonly BacktestTrade[]): BacktestMarker[]
   return markers.sort((a, b) => a.time - b.time);
 }
 
-type Interval = (typeof KLINE_INTERVALS)[number];
-
 /** Chart intervals from fine to coarse: every kline interval, so a candle opens where the exchange's bar would */
-const CHART_INTERVALS: readonly Interval[] = KLINE_INTERVALS;
-
-export interface BarColumns {
-  openTime: ArrayLike<number>;
-  open: ArrayLike<number>;
-  high: ArrayLike<number>;
-  low: ArrayLike<number>;
-  close: ArrayLike<number>;
-  volume: ArrayLike<number>;
-}
+const CHART_INTERVALS: readonly KlineInterval[] = KLINE_INTERVALS;
 
 /**
  * The bars as candles, aggregated to the finest interval at least as long as `interval` that gives at most
@@ -137,9 +134,9 @@ export interface BarColumns {
  */
 export function chartCandles(
   bars: BarColumns,
-  interval: Interval,
+  interval: KlineInterval,
   maxCandles: number,
-): { interval: Interval; candles: BacktestCandle[] } {
+): { interval: KlineInterval; candles: BacktestCandle[] } {
   const n = bars.openTime.length;
   const baseMs = intervalToMs(interval);
   const span = n > 0 ? (bars.openTime[n - 1] as number) - (bars.openTime[0] as number) + baseMs : 0;

@@ -22,6 +22,7 @@ import {
   intervalToMs,
   type RunSettings,
   resolveBrokerConfig,
+  strategyCatalogue,
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
@@ -36,7 +37,8 @@ import { chartCandles } from './backtest-result';
 import { BacktestRunner } from './backtest-runner';
 import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
 import { fundingHistory } from './funding-history';
-import { type FetchProgress, KlineCache, type KlineSeriesKey } from './kline-cache';
+import { type FetchProgress, KlineCache } from './kline-cache';
+import { type KlineSeriesKey, klineRepository } from './kline-repository';
 import { LeverageBrackets } from './leverage-brackets';
 import { Throttle } from './throttle';
 
@@ -91,7 +93,7 @@ export class BacktestService {
   readonly runner: BacktestRunner;
 
   constructor(private readonly deps: BacktestServiceDeps) {
-    this.klines = new KlineCache(deps.db, deps.exchange);
+    this.klines = new KlineCache(deps.db, klineRepository, deps.exchange);
     this.brackets = new LeverageBrackets({
       exchange: deps.exchange,
       keysFor: deps.keysFor,
@@ -112,13 +114,7 @@ export class BacktestService {
 
   /** The built-in strategies with their parameter schemas and defaults */
   strategies(): BacktestStrategyInfo[] {
-    return [...builtInStrategies.values()].map((s) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description,
-      paramsJsonSchema: s.paramsJsonSchema() as Record<string, unknown>,
-      defaults: s.parseParams({}),
-    }));
+    return strategyCatalogue();
   }
 
   async create(userId: string, request: BacktestRequest): Promise<BacktestSummary> {

@@ -16,15 +16,7 @@ import { describeTrades, downsampleEquity, tradeMarkers } from './backtest-resul
 
 export function runTask(task: BacktestTask): BacktestReply {
   try {
-    const n = task.openTime.length;
-    const bars = new BarSeries(task.intervalMs, 1);
-    bars.openTime = task.openTime;
-    bars.open = task.open;
-    bars.high = task.high;
-    bars.low = task.low;
-    bars.close = task.close;
-    bars.volume = task.volume;
-    bars.length = n;
+    const bars = BarSeries.fromColumns(task.intervalMs, task);
     const result = runBacktest(getBuiltInStrategy(task.strategy), task.params, bars, task.settings);
     const trades = describeTrades(result.trades, result.fills, result.orders, task.maxTrades);
     return {

@@ -1,6 +1,6 @@
 import type { FundingRates } from '@kestrel/engine';
 import type { ExchangeAdapter } from '../exchange/exchange-adapter';
-import type { Span } from './kline-cache';
+import type { Span } from './kline-repository';
 
 /** Binance's largest fundingRate page */
 export const FUNDING_PAGE_LIMIT = 1000;

@@ -2,6 +2,11 @@ import type { PnlSummary, RiskAssessment } from '@kestrel/contracts';
 import { sumDecimals } from './decimal-sum';
 import type { AccountSnapshot, IncomeEntry, Position } from './exchange-adapter';
 
+/** A position with a non-zero amount; the exchange also lists flat ones (each symbol, each side in hedge mode) */
+export function isOpenPosition(position: Pick<Position, 'amount'>): boolean {
+  return Number(position.amount) !== 0;
+}
+
 /** Realized figures from income entries, per symbol and in total; unrealized from the account now */
 export function pnlSummary(
   income: readonly IncomeEntry[],
@@ -39,7 +44,7 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
 
 /** Margin ratio, effective leverage and each open position's distance to liquidation */
 export function riskAssessment(account: AccountSnapshot, positions: readonly Position[]): RiskAssessment {
-  const open = positions.filter((p) => Number(p.amount) !== 0);
+  const open = positions.filter(isOpenPosition);
   const marginBalance = Number(account.totalMarginBalance);
   const marginRatio = ratio(Number(account.totalMaintMargin), marginBalance);
   const notional = open.reduce((acc, p) => acc + Math.abs(Number(p.notional)), 0);

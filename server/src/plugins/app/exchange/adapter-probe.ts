@@ -5,10 +5,12 @@ import {
   ExchangeRejectedError,
   ExchangeUnreachableError,
 } from '../credentials/exchange-probe';
+import { isOpenPosition } from './account-figures';
 import {
   type ExchangeAdapter,
   ExchangeApiError,
   ExchangeRateLimitError,
+  ExchangeResponseError,
   ExchangeUnavailableError,
 } from './exchange-adapter';
 
@@ -61,11 +63,17 @@ export function adapterProbe(adapter: ExchangeAdapter): ExchangeProbe {
           canWithdraw: permissions.canWithdraw,
           canDeposit: true,
           assetsCount: account.assets.length,
-          positionsCount: account.positions.filter((p) => Number(p.amount) !== 0).length,
+          positionsCount: account.positions.filter(isOpenPosition).length,
         };
       } catch (err) {
         if (err instanceof ExchangeUnavailableError || err instanceof ExchangeRateLimitError) {
           throw new ExchangeUnreachableError(err.message);
+        }
+        // The keys may be fine; what came back is not Binance's documented answer (a proxy page, an API change)
+        if (err instanceof ExchangeResponseError) {
+          throw new ExchangeUnreachableError(
+            `the exchange sent an answer Kestrel could not read: ${err.message}`,
+          );
         }
         if (err instanceof ExchangeApiError) throw rejection(err);
         throw err;

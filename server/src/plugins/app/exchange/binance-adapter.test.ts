@@ -1,13 +1,20 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HttpError } from '../../../lib/http-error';
+import { ExchangeUnreachableError } from '../credentials/exchange-probe';
+import { adapterProbe } from './adapter-probe';
 import { BinanceUsdmAdapter } from './binance-adapter';
 import {
   ExchangeApiError,
   type ExchangeKeys,
   ExchangeRateLimitError,
+  ExchangeResponseError,
   ExchangeUnavailableError,
   OrderStatusUnknownError,
 } from './exchange-adapter';
+import { exchangeHttpError } from './exchange-http-error';
 
 // The simulator's clock sits months away from the machine's: every signed call proves the offset sync works
 const T0 = Date.UTC(2026, 0, 15, 9, 30, 20);
@@ -536,5 +543,121 @@ describe('history without a symbol', () => {
     expect(await adapter.orderHistory(keys, undefined, 100)).toEqual([]);
     // income (30) + account (5), plus the clock sync (1)
     expect(adapter.client.usedWeight).toBeLessThanOrEqual(36 + 1);
+  });
+});
+
+/**
+ * The simulator behind a pass-through that edits the body of matching answers, the way a changed or broken
+ * exchange answer would look; everything else reaches the adapter byte for byte
+ */
+async function corrupting(
+  edit: (method: string, path: string, body: string) => string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const upstream = await fetch(`${url}${req.url ?? '/'}`, {
+      method: req.method,
+      headers: { 'x-mbx-apikey': String(req.headers['x-mbx-apikey'] ?? '') },
+    });
+    const body = await upstream.text();
+    const weight = upstream.headers.get('x-mbx-used-weight-1m');
+    res.writeHead(upstream.status, {
+      'content-type': 'application/json',
+      ...(weight ? { 'x-mbx-used-weight-1m': weight } : {}),
+    });
+    const path = new URL(req.url ?? '/', 'http://proxy').pathname;
+    res.end(edit(req.method ?? 'GET', path, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('answers the adapter cannot read', () => {
+  it('a missing field is an error naming the endpoint and the field (a 502 for the browser), never "0"', async () => {
+    const keys = await account();
+    await adapterFor().placeOrder(keys, { symbol: 'SOLUSDT', side: 'BUY', type: 'MARKET', quantity: '1' });
+    const proxy = await corrupting((method, path, body) =>
+      method === 'GET' && path === '/fapi/v3/positionRisk' ? body.replace(/"markPrice":"[^"]*",/, '') : body,
+    );
+    try {
+      const adapter = new BinanceUsdmAdapter({ restUrl: proxy.url, timeoutMs: 2000 });
+      const err = await adapter.positions(keys, 'SOLUSDT').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExchangeResponseError);
+      expect((err as Error).message).toBe(
+        'GET /fapi/v3/positionRisk: [0].markPrice: missing (expected a decimal string)',
+      );
+      expect(exchangeHttpError(err)).toEqual(
+        new HttpError(
+          502,
+          'EXCHANGE_BAD_ANSWER',
+          'The exchange sent an answer Kestrel could not read: ' +
+            'GET /fapi/v3/positionRisk: [0].markPrice: missing (expected a decimal string)',
+        ),
+      );
+      // Unaffected answers still read
+      expect((await adapter.account(keys)).positions.map((p) => p.symbol)).toEqual(['SOLUSDT']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('an accepted order whose answer cannot be read is looked up by its client id, not sent again', async () => {
+    const keys = await account();
+    const proxy = await corrupting((method, path, body) =>
+      method === 'POST' && path === '/fapi/v1/order'
+        ? body.replace('"status":"NEW"', '"status":"PENDING"')
+        : body,
+    );
+    try {
+      const adapter = new BinanceUsdmAdapter({ restUrl: proxy.url, timeoutMs: 2000 });
+      const order = await adapter.placeOrder(keys, { ...limitBuy, clientOrderId: 'odd-answer' });
+      expect(order).toMatchObject({ clientOrderId: 'odd-answer', status: 'NEW', quantity: '1' });
+      expect(await openOrderCount(keys)).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('when the lookup cannot be read either, the order is reported unknown with its client id', async () => {
+    const keys = await account();
+    const proxy = await corrupting((_method, path, body) =>
+      path === '/fapi/v1/order' ? body.replace(/"side":"BUY"/, '"side":"LONG"') : body,
+    );
+    try {
+      const adapter = new BinanceUsdmAdapter({ restUrl: proxy.url, timeoutMs: 2000 });
+      const err = await adapter
+        .placeOrder(keys, { ...limitBuy, clientOrderId: 'odd-twice' })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OrderStatusUnknownError);
+      expect((err as Error).message).toMatch(
+        /order odd-twice .*GET \/fapi\/v1\/order: side: expected BUY or SELL.*look it up by this client order id/,
+      );
+      expect(await openOrderCount(keys)).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a credentials check whose account answer cannot be read says so, as a connectivity failure', async () => {
+    const keys = await account();
+    const proxy = await corrupting((method, path, body) =>
+      method === 'GET' && path === '/fapi/v3/account'
+        ? body.replace(/"totalWalletBalance":"[^"]*",/, '')
+        : body,
+    );
+    try {
+      const probe = adapterProbe(new BinanceUsdmAdapter({ restUrl: proxy.url, timeoutMs: 2000 }));
+      const err = await probe.testAccount('binance', { ...keys, region: 'global' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExchangeUnreachableError);
+      expect((err as Error).message).toBe(
+        'the exchange sent an answer Kestrel could not read: ' +
+          'GET /fapi/v3/account: totalWalletBalance: missing (expected a decimal string)',
+      );
+    } finally {
+      await proxy.close();
+    }
   });
 });

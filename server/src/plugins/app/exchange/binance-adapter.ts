@@ -1,13 +1,44 @@
 import { randomBytes } from 'node:crypto';
+import { ORDER_TYPES, TimeInForceSchema } from '@kestrel/contracts';
+import type { z } from 'zod';
 import { BinanceClient, type BinanceClientOptions } from './binance-client';
-import { type BinanceStreamOptions, BinanceStreams } from './binance-streams';
+import {
+  AccountConfigSchema,
+  AccountSchema,
+  AlgoOrderSchema,
+  AlgoOrdersSchema,
+  ApiRestrictionsSchema,
+  CanceledAlgoOrderSchema,
+  ExchangeInfoSchema,
+  ExchangeSymbolSchema,
+  FundingRatesSchema,
+  IgnoredAnswer,
+  IncomeSchema,
+  KlinesSchema,
+  LeverageBracketsSchema,
+  LeverageSchema,
+  LotSizeFilterSchema,
+  MinNotionalFilterSchema,
+  OrderSchema,
+  OrdersSchema,
+  PositionRiskSchema,
+  PriceFilterSchema,
+  readAnswer,
+  Ticker24hSchema,
+  UserTradesSchema,
+  type WireAlgoOrder,
+  type WireOrder,
+  type WirePosition,
+} from './binance-schemas';
+import type { BinanceStreamOptions } from './binance-stream-options';
+import { BinanceStreams } from './binance-streams';
 import {
   type AccountSnapshot,
-  CONDITIONAL_ORDER_TYPES,
   type ExchangeAdapter,
   ExchangeApiError,
   type ExchangeCapabilities,
   type ExchangeKeys,
+  ExchangeResponseError,
   ExchangeUnavailableError,
   type FundingRate,
   type IncomeEntry,
@@ -19,17 +50,12 @@ import {
   type Order,
   type OrderKind,
   type OrderRef,
-  type OrderStatus,
   OrderStatusUnknownError,
   type Position,
-  type PositionSide,
   type SymbolInfo,
   type Ticker,
   type Trade,
-  type WorkingType,
 } from './exchange-adapter';
-
-type Raw = Record<string, unknown>;
 
 const CLIENT_ID = /^[.A-Za-z0-9:/_-]{1,36}$/;
 /** Binance: "Order does not exist." */
@@ -44,11 +70,11 @@ export const HISTORY_MAX_SYMBOLS = 20;
 /** Per-symbol history calls in flight at once */
 const HISTORY_CONCURRENCY = 4;
 
-const str = (v: unknown): string => (v === undefined || v === null ? '0' : String(v));
-const num = (v: unknown): number => Number(v ?? 0);
-/** Binance writes "" (algo orders) or "0" for a field that does not apply */
-const optional = (v: unknown): string | null =>
-  v === undefined || v === null || v === '' || Number(v) === 0 ? null : String(v);
+/** Binance writes "" (algo orders) or a zero for a field that does not apply: null to us */
+const unlessZero = (v: string | undefined): string | null =>
+  v === undefined || v === '' || Number(v) === 0 ? null : v;
+/** Binance writes 0 for "no goodTillDate" */
+const unlessZeroTime = (v: number | undefined): number | null => (v ? v : null);
 const isNotFound = (err: unknown): boolean =>
   err instanceof ExchangeApiError && (err.code === ORDER_DOES_NOT_EXIST || err.code === UNKNOWN_ORDER);
 
@@ -75,76 +101,60 @@ export function newClientOrderId(now = Date.now()): string {
   return `kst-${now.toString(36)}-${randomBytes(6).toString('hex')}`;
 }
 
-function toOrder(r: Raw): Order {
+function toOrder(r: WireOrder): Order {
   return {
-    orderId: str(r.orderId),
-    clientOrderId: str(r.clientOrderId),
+    orderId: r.orderId,
+    clientOrderId: r.clientOrderId,
     kind: 'order',
-    symbol: str(r.symbol),
-    side: r.side === 'SELL' ? 'SELL' : 'BUY',
-    type: str(r.type),
-    status: str(r.status) as OrderStatus,
-    price: str(r.price),
-    averagePrice: str(r.avgPrice),
-    quantity: str(r.origQty),
-    executedQuantity: str(r.executedQty),
-    timeInForce: str(r.timeInForce),
-    reduceOnly: r.reduceOnly === true,
-    positionSide: (r.positionSide as PositionSide | undefined) ?? 'BOTH',
-    triggerPrice: str(r.stopPrice),
+    symbol: r.symbol,
+    side: r.side,
+    type: r.type,
+    status: r.status,
+    price: r.price,
+    // Absent only while nothing was executed (the schema checks it)
+    averagePrice: r.avgPrice ?? '0',
+    quantity: r.origQty,
+    executedQuantity: r.executedQty,
+    timeInForce: r.timeInForce,
+    reduceOnly: r.reduceOnly,
+    positionSide: r.positionSide,
+    triggerPrice: r.stopPrice,
     workingType: null,
     closePosition: false,
     activationPrice: null,
     callbackRate: null,
     triggeredOrderId: null,
-    goodTillDate: num(r.goodTillDate) || null,
-    updatedAt: num(r.updateTime ?? r.time),
+    goodTillDate: unlessZeroTime(r.goodTillDate),
+    updatedAt: r.updateTime,
   };
 }
 
 /** A conditional order as /fapi/v1/algoOrder writes it. Its fills belong to the order it placed when it fired */
-function toConditionalOrder(r: Raw): Order {
+function toConditionalOrder(r: WireAlgoOrder): Order {
   return {
-    orderId: str(r.algoId),
-    clientOrderId: str(r.clientAlgoId),
+    orderId: r.algoId,
+    clientOrderId: r.clientAlgoId,
     kind: 'conditional',
-    symbol: str(r.symbol),
-    side: r.side === 'SELL' ? 'SELL' : 'BUY',
-    type: str(r.orderType),
-    status: str(r.algoStatus) as OrderStatus,
-    price: str(r.price),
-    averagePrice: str(optional(r.actualPrice)),
-    quantity: str(r.quantity),
+    symbol: r.symbol,
+    side: r.side,
+    type: r.orderType,
+    status: r.algoStatus,
+    price: r.price,
+    // The fill price of the order it placed; nothing filled (or not fired yet, then absent) is 0
+    averagePrice: unlessZero(r.actualPrice) ?? '0',
+    quantity: r.quantity,
     executedQuantity: '0',
-    timeInForce: str(r.timeInForce),
-    reduceOnly: r.reduceOnly === true,
-    positionSide: (r.positionSide as PositionSide | undefined) ?? 'BOTH',
-    triggerPrice: str(r.triggerPrice),
-    workingType: r.workingType === 'MARK_PRICE' ? 'MARK_PRICE' : ('CONTRACT_PRICE' as WorkingType),
-    closePosition: r.closePosition === true,
-    activationPrice: optional(r.activatePrice),
-    callbackRate: optional(r.callbackRate),
-    triggeredOrderId: optional(r.actualOrderId),
-    goodTillDate: num(r.goodTillDate) || null,
-    updatedAt: num(r.updateTime ?? r.createTime),
-  };
-}
-
-function toTrade(t: Raw): Trade {
-  return {
-    id: str(t.id),
-    orderId: str(t.orderId),
-    symbol: str(t.symbol),
-    side: t.side === 'SELL' ? 'SELL' : 'BUY',
-    positionSide: (t.positionSide as PositionSide | undefined) ?? 'BOTH',
-    price: str(t.price),
-    quantity: str(t.qty),
-    quoteQuantity: str(t.quoteQty),
-    realizedPnl: str(t.realizedPnl),
-    commission: str(t.commission),
-    commissionAsset: str(t.commissionAsset),
-    maker: t.maker === true,
-    time: num(t.time),
+    timeInForce: r.timeInForce,
+    reduceOnly: r.reduceOnly,
+    positionSide: r.positionSide,
+    triggerPrice: r.triggerPrice,
+    workingType: r.workingType,
+    closePosition: r.closePosition,
+    activationPrice: unlessZero(r.activatePrice),
+    callbackRate: unlessZero(r.callbackRate),
+    triggeredOrderId: unlessZero(r.actualOrderId),
+    goodTillDate: unlessZeroTime(r.goodTillDate),
+    updatedAt: r.updateTime,
   };
 }
 
@@ -198,19 +208,19 @@ function conditionalParams(order: NewOrder) {
 
 const newestFirst = (a: { updatedAt: number }, b: { updatedAt: number }) => b.updatedAt - a.updatedAt;
 
-function toPosition(r: Raw): Position {
+function toPosition(r: WirePosition): Position {
   return {
-    symbol: str(r.symbol),
-    positionSide: (r.positionSide as PositionSide | undefined) ?? 'BOTH',
-    amount: str(r.positionAmt),
-    entryPrice: str(r.entryPrice),
-    markPrice: str(r.markPrice),
-    unrealizedPnl: str(r.unRealizedProfit ?? r.unrealizedProfit),
-    liquidationPrice: str(r.liquidationPrice),
-    notional: str(r.notional),
-    initialMargin: str(r.initialMargin),
-    maintenanceMargin: str(r.maintMargin),
-    updatedAt: num(r.updateTime),
+    symbol: r.symbol,
+    positionSide: r.positionSide,
+    amount: r.positionAmt,
+    entryPrice: r.entryPrice,
+    markPrice: r.markPrice,
+    unrealizedPnl: r.unRealizedProfit,
+    liquidationPrice: r.liquidationPrice,
+    notional: r.notional,
+    initialMargin: r.initialMargin,
+    maintenanceMargin: r.maintMargin,
+    updatedAt: r.updateTime,
   };
 }
 
@@ -227,8 +237,8 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     this.capabilities = {
       hedgeMode: true,
       keyPermissions: options.walletUrl !== undefined,
-      orderTypes: ['LIMIT', 'MARKET', ...CONDITIONAL_ORDER_TYPES],
-      timeInForce: ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'],
+      orderTypes: ORDER_TYPES,
+      timeInForce: TimeInForceSchema.options,
       liveStreams: this.streams !== undefined,
     };
   }
@@ -242,22 +252,22 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
   }
 
   async ping(): Promise<void> {
-    await this.client.get('/fapi/v1/ping');
+    await this.client.get('/fapi/v1/ping', IgnoredAnswer);
   }
 
   async ticker(symbol: string): Promise<Ticker> {
-    const r = (await this.client.get('/fapi/v1/ticker/24hr', { symbol })) as Raw;
+    const r = await this.client.get('/fapi/v1/ticker/24hr', Ticker24hSchema, { symbol });
     return {
-      symbol: str(r.symbol),
-      lastPrice: str(r.lastPrice),
-      priceChange: str(r.priceChange),
-      priceChangePercent: str(r.priceChangePercent),
-      highPrice: str(r.highPrice),
-      lowPrice: str(r.lowPrice),
-      volume: str(r.volume),
-      quoteVolume: str(r.quoteVolume),
-      openTime: num(r.openTime),
-      closeTime: num(r.closeTime),
+      symbol: r.symbol,
+      lastPrice: r.lastPrice,
+      priceChange: r.priceChange,
+      priceChangePercent: r.priceChangePercent,
+      highPrice: r.highPrice,
+      lowPrice: r.lowPrice,
+      volume: r.volume,
+      quoteVolume: r.quoteVolume,
+      openTime: r.openTime,
+      closeTime: r.closeTime,
     };
   }
 
@@ -267,23 +277,23 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     limit: number,
     range: { startTime?: number; endTime?: number } = {},
   ): Promise<Kline[]> {
-    const rows = (await this.client.get('/fapi/v1/klines', {
+    const rows = await this.client.get('/fapi/v1/klines', KlinesSchema, {
       symbol,
       interval,
       limit,
       ...(range.startTime === undefined ? {} : { startTime: range.startTime }),
       ...(range.endTime === undefined ? {} : { endTime: range.endTime }),
-    })) as unknown[][];
-    return rows.map((k) => ({
-      openTime: num(k[0]),
-      open: str(k[1]),
-      high: str(k[2]),
-      low: str(k[3]),
-      close: str(k[4]),
-      volume: str(k[5]),
-      closeTime: num(k[6]),
-      quoteVolume: str(k[7]),
-      trades: num(k[8]),
+    });
+    return rows.map(([openTime, open, high, low, close, volume, closeTime, quoteVolume, trades]) => ({
+      openTime,
+      open,
+      high,
+      low,
+      close,
+      volume,
+      closeTime,
+      quoteVolume,
+      trades,
     }));
   }
 
@@ -291,33 +301,36 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     symbol: string,
     range: { startTime: number; endTime: number; limit: number },
   ): Promise<FundingRate[]> {
-    const rows = (await this.client.get('/fapi/v1/fundingRate', { symbol, ...range })) as Raw[];
-    return rows.map((r) => ({
-      symbol: str(r.symbol),
-      fundingTime: num(r.fundingTime),
-      fundingRate: str(r.fundingRate),
-    }));
+    const rows = await this.client.get('/fapi/v1/fundingRate', FundingRatesSchema, { symbol, ...range });
+    return rows.map((r) => ({ symbol: r.symbol, fundingTime: r.fundingTime, fundingRate: r.fundingRate }));
   }
 
   async account(keys: ExchangeKeys): Promise<AccountSnapshot> {
-    const r = (await this.client.signed('GET', '/fapi/v3/account', keys)) as Raw;
-    const assets = (r.assets as Raw[] | undefined) ?? [];
-    const positions = (r.positions as Raw[] | undefined) ?? [];
+    const r = await this.client.signed('GET', '/fapi/v3/account', keys, AccountSchema);
     return {
-      totalWalletBalance: str(r.totalWalletBalance),
-      totalUnrealizedPnl: str(r.totalUnrealizedProfit),
-      totalMarginBalance: str(r.totalMarginBalance),
-      totalInitialMargin: str(r.totalInitialMargin),
-      totalMaintMargin: str(r.totalMaintMargin),
-      availableBalance: str(r.availableBalance),
-      assets: assets.map((a) => ({
-        asset: str(a.asset),
-        walletBalance: str(a.walletBalance),
-        unrealizedPnl: str(a.unrealizedProfit),
-        marginBalance: str(a.marginBalance),
-        availableBalance: str(a.availableBalance),
+      totalWalletBalance: r.totalWalletBalance,
+      totalUnrealizedPnl: r.totalUnrealizedProfit,
+      totalMarginBalance: r.totalMarginBalance,
+      totalInitialMargin: r.totalInitialMargin,
+      totalMaintMargin: r.totalMaintMargin,
+      availableBalance: r.availableBalance,
+      assets: r.assets.map((a) => ({
+        asset: a.asset,
+        walletBalance: a.walletBalance,
+        unrealizedPnl: a.unrealizedProfit,
+        marginBalance: a.marginBalance,
+        availableBalance: a.availableBalance,
       })),
-      positions: positions.map(toPosition),
+      positions: r.positions.map((p) => ({
+        symbol: p.symbol,
+        positionSide: p.positionSide,
+        amount: p.positionAmt,
+        unrealizedPnl: p.unrealizedProfit,
+        notional: p.notional,
+        initialMargin: p.initialMargin,
+        maintenanceMargin: p.maintMargin,
+        updatedAt: p.updateTime,
+      })),
     };
   }
 
@@ -327,32 +340,30 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
    */
   async keyPermissions(keys: ExchangeKeys): Promise<KeyPermissions> {
     if (this.client.walletUrl) {
-      const r = (await this.client.signed('GET', '/sapi/v1/account/apiRestrictions', keys, {}, true)) as Raw;
+      const path = '/sapi/v1/account/apiRestrictions';
+      const r = await this.client.signed('GET', path, keys, ApiRestrictionsSchema, {}, true);
       return {
-        canRead: r.enableReading === true,
-        canTradeFutures: r.enableFutures === true,
-        canWithdraw: r.enableWithdrawals === true,
-        ipRestricted: r.ipRestrict === true,
+        canRead: r.enableReading,
+        canTradeFutures: r.enableFutures,
+        canWithdraw: r.enableWithdrawals,
+        ipRestricted: r.ipRestrict,
       };
     }
-    const c = (await this.client.signed('GET', '/fapi/v1/accountConfig', keys)) as Raw;
-    return {
-      canRead: true,
-      canTradeFutures: c.canTrade === true,
-      canWithdraw: c.canWithdraw === true,
-      ipRestricted: false,
-    };
+    const c = await this.client.signed('GET', '/fapi/v1/accountConfig', keys, AccountConfigSchema);
+    return { canRead: true, canTradeFutures: c.canTrade, canWithdraw: c.canWithdraw, ipRestricted: false };
   }
 
   async positions(keys: ExchangeKeys, symbol?: string): Promise<Position[]> {
-    const rows = (await this.client.signed('GET', '/fapi/v3/positionRisk', keys, { symbol })) as Raw[];
+    const rows = await this.client.signed('GET', '/fapi/v3/positionRisk', keys, PositionRiskSchema, {
+      symbol,
+    });
     return rows.map(toPosition);
   }
 
   async openOrders(keys: ExchangeKeys, symbol?: string): Promise<Order[]> {
     const [orders, conditional] = await Promise.all([
-      this.client.signed('GET', '/fapi/v1/openOrders', keys, { symbol }) as Promise<Raw[]>,
-      this.client.signed('GET', '/fapi/v1/openAlgoOrders', keys, { symbol }) as Promise<Raw[]>,
+      this.client.signed('GET', '/fapi/v1/openOrders', keys, OrdersSchema, { symbol }),
+      this.client.signed('GET', '/fapi/v1/openAlgoOrders', keys, AlgoOrdersSchema, { symbol }),
     ]);
     return [...orders.map(toOrder), ...conditional.map(toConditionalOrder)];
   }
@@ -365,15 +376,15 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
   ): Promise<Order | undefined> {
     try {
       if (kind === 'conditional') {
-        const r = (await this.client.signed('GET', '/fapi/v1/algoOrder', keys, {
+        const r = await this.client.signed('GET', '/fapi/v1/algoOrder', keys, AlgoOrderSchema, {
           clientAlgoId: clientOrderId,
-        })) as Raw;
+        });
         return toConditionalOrder(r);
       }
-      const r = (await this.client.signed('GET', '/fapi/v1/order', keys, {
+      const r = await this.client.signed('GET', '/fapi/v1/order', keys, OrderSchema, {
         symbol,
         origClientOrderId: clientOrderId,
-      })) as Raw;
+      });
       return toOrder(r);
     } catch (err) {
       if (err instanceof ExchangeApiError && err.code === ORDER_DOES_NOT_EXIST) return undefined;
@@ -385,7 +396,8 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
    * Sends the order once: plain types to /fapi/v1/order, conditional types to /fapi/v1/algoOrder (Binance refuses
    * them on /fapi/v1/order since 2025-12-09). When the answer is lost (5xx, timeout, reset) the order may exist:
    * it is looked up by its client order id before anything else, and the caller gets the order, a clear "not
-   * placed" error, or OrderStatusUnknownError when even the lookup fails. Nothing here re-sends the POST.
+   * placed" error, or OrderStatusUnknownError when even the lookup fails. An accepted order whose answer cannot
+   * be read is looked up the same way. Nothing here re-sends the POST.
    */
   async placeOrder(keys: ExchangeKeys, order: NewOrder): Promise<Order> {
     const clientOrderId = order.clientOrderId ?? newClientOrderId();
@@ -402,14 +414,14 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     const send = conditional
       ? async () =>
           toConditionalOrder(
-            (await this.client.signed('POST', '/fapi/v1/algoOrder', keys, {
+            await this.client.signed('POST', '/fapi/v1/algoOrder', keys, AlgoOrderSchema, {
               ...conditionalParams(order),
               clientAlgoId: clientOrderId,
-            })) as Raw,
+            }),
           )
       : async () =>
           toOrder(
-            (await this.client.signed('POST', '/fapi/v1/order', keys, {
+            await this.client.signed('POST', '/fapi/v1/order', keys, OrderSchema, {
               symbol: order.symbol,
               side: order.side,
               type: order.type,
@@ -421,19 +433,26 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
               goodTillDate: order.timeInForce === 'GTD' ? order.goodTillDate : undefined,
               newClientOrderId: clientOrderId,
               newOrderRespType: 'RESULT',
-            })) as Raw,
+            }),
           );
     try {
       return await send();
     } catch (err) {
-      if (!(err instanceof ExchangeUnavailableError) || !err.maybeExecuted) throw err;
+      // Accepted (HTTP 200) but unreadable: the order exists, only its state is unknown
+      const unreadable = err instanceof ExchangeResponseError;
+      const lost = err instanceof ExchangeUnavailableError && err.maybeExecuted;
+      if (!unreadable && !lost) throw err;
       let found: Order | undefined;
       try {
         found = await this.findOrder(keys, order.symbol, clientOrderId, kind);
       } catch (lookupError) {
-        throw new OrderStatusUnknownError(clientOrderId, lookupError as Error);
+        throw new OrderStatusUnknownError(
+          clientOrderId,
+          lookupError instanceof Error ? lookupError : new Error(String(lookupError)),
+        );
       }
       if (found) return found;
+      if (unreadable) throw new OrderStatusUnknownError(clientOrderId, err);
       throw new ExchangeUnavailableError(
         `${err.message}; order ${clientOrderId} was not placed (the exchange has no order with that id)`,
         false,
@@ -447,11 +466,11 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     }
     if (ref.kind === 'conditional') return this.#cancelConditional(keys, ref);
     try {
-      const r = (await this.client.signed('DELETE', '/fapi/v1/order', keys, {
+      const r = await this.client.signed('DELETE', '/fapi/v1/order', keys, OrderSchema, {
         symbol,
         orderId: ref.orderId,
         origClientOrderId: ref.orderId ? undefined : ref.clientOrderId,
-      })) as Raw;
+      });
       return toOrder(r);
     } catch (err) {
       // Kind unknown: an id the order book does not know may be a conditional order's
@@ -467,10 +486,10 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
   /** Binance answers a conditional cancel with ids only: the order is read back for the caller */
   async #cancelConditional(keys: ExchangeKeys, ref: OrderRef): Promise<Order> {
     const id = ref.orderId ? { algoId: ref.orderId } : { clientAlgoId: ref.clientOrderId };
-    const r = (await this.client.signed('DELETE', '/fapi/v1/algoOrder', keys, id)) as Raw;
-    const after = (await this.client.signed('GET', '/fapi/v1/algoOrder', keys, {
-      algoId: str(r.algoId),
-    })) as Raw;
+    const r = await this.client.signed('DELETE', '/fapi/v1/algoOrder', keys, CanceledAlgoOrderSchema, id);
+    const after = await this.client.signed('GET', '/fapi/v1/algoOrder', keys, AlgoOrderSchema, {
+      algoId: r.algoId,
+    });
     return toConditionalOrder(after);
   }
 
@@ -478,8 +497,8 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     const symbols = symbol ? [symbol] : await this.#activeSymbols(keys);
     const perSymbol = await mapLimited(symbols, HISTORY_CONCURRENCY, async (s) => {
       const [orders, conditional] = await Promise.all([
-        this.client.signed('GET', '/fapi/v1/allOrders', keys, { symbol: s, limit }) as Promise<Raw[]>,
-        this.client.signed('GET', '/fapi/v1/allAlgoOrders', keys, { symbol: s, limit }) as Promise<Raw[]>,
+        this.client.signed('GET', '/fapi/v1/allOrders', keys, OrdersSchema, { symbol: s, limit }),
+        this.client.signed('GET', '/fapi/v1/allAlgoOrders', keys, AlgoOrdersSchema, { symbol: s, limit }),
       ]);
       // Binance lists oldest first: reversed, so the stable sort keeps same-millisecond orders newest first
       return [...orders.map(toOrder).reverse(), ...conditional.map(toConditionalOrder).reverse()];
@@ -490,11 +509,29 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
   async trades(keys: ExchangeKeys, symbol: string | undefined, limit: number): Promise<Trade[]> {
     const symbols = symbol ? [symbol] : await this.#activeSymbols(keys);
     const perSymbol = await mapLimited(symbols, HISTORY_CONCURRENCY, async (s) => {
-      const rows = (await this.client.signed('GET', '/fapi/v1/userTrades', keys, {
+      const rows = await this.client.signed('GET', '/fapi/v1/userTrades', keys, UserTradesSchema, {
         symbol: s,
         limit,
-      })) as Raw[];
-      return rows.map(toTrade).reverse();
+      });
+      return rows
+        .map(
+          (t): Trade => ({
+            id: t.id,
+            orderId: t.orderId,
+            symbol: t.symbol,
+            side: t.side,
+            positionSide: t.positionSide,
+            price: t.price,
+            quantity: t.qty,
+            quoteQuantity: t.quoteQty,
+            realizedPnl: t.realizedPnl,
+            commission: t.commission,
+            commissionAsset: t.commissionAsset,
+            maker: t.maker,
+            time: t.time,
+          }),
+        )
+        .reverse();
     });
     return perSymbol
       .flat()
@@ -509,17 +546,15 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
    */
   async #activeSymbols(keys: ExchangeKeys): Promise<string[]> {
     const [income, account] = await Promise.all([
-      this.client.signed('GET', '/fapi/v1/income', keys, { limit: 1000 }) as Promise<Raw[]>,
-      this.client.signed('GET', '/fapi/v3/account', keys) as Promise<Raw>,
+      this.client.signed('GET', '/fapi/v1/income', keys, IncomeSchema, { limit: 1000 }),
+      this.client.signed('GET', '/fapi/v3/account', keys, AccountSchema),
     ]);
     const lastSeen = new Map<string, number>();
-    for (const p of (account.positions as Raw[] | undefined) ?? []) {
-      if (p.symbol) lastSeen.set(String(p.symbol), Number.POSITIVE_INFINITY);
-    }
+    for (const p of account.positions) lastSeen.set(p.symbol, Number.POSITIVE_INFINITY);
     for (const i of income) {
+      // Account-wide entries (transfers) have no symbol
       if (!i.symbol) continue;
-      const s = String(i.symbol);
-      lastSeen.set(s, Math.max(lastSeen.get(s) ?? 0, num(i.time)));
+      lastSeen.set(i.symbol, Math.max(lastSeen.get(i.symbol) ?? 0, i.time));
     }
     return [...lastSeen.entries()]
       .sort((a, b) => b[1] - a[1])
@@ -527,25 +562,39 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       .map(([s]) => s);
   }
 
+  /** Only the asked symbol of exchangeInfo is read in full: another symbol's oddity does not fail this one */
   async symbolInfo(symbol: string): Promise<SymbolInfo | undefined> {
-    const info = (await this.client.get('/fapi/v1/exchangeInfo')) as { symbols?: Raw[] };
-    const s = info.symbols?.find((x) => x.symbol === symbol);
-    if (!s) return undefined;
-    const filters = (s.filters as Raw[] | undefined) ?? [];
-    const filter = (type: string) => filters.find((f) => f.filterType === type) ?? {};
+    const source = 'GET /fapi/v1/exchangeInfo';
+    const info = await this.client.get('/fapi/v1/exchangeInfo', ExchangeInfoSchema);
+    const index = info.symbols.findIndex((x) => x.symbol === symbol);
+    if (index < 0) return undefined;
+    const at = ['symbols', index];
+    const s = readAnswer(source, ExchangeSymbolSchema, info.symbols[index], at);
+    const filter = <S extends z.ZodType>(type: string, schema: S): z.output<S> => {
+      const i = s.filters.findIndex((f) => f.filterType === type);
+      if (i < 0) {
+        throw new ExchangeResponseError(source, [
+          { path: `symbols[${index}].filters`, message: `missing (expected a ${type} filter)` },
+        ]);
+      }
+      return readAnswer(source, schema, s.filters[i], [...at, 'filters', i]);
+    };
+    const price = filter('PRICE_FILTER', PriceFilterSchema);
+    const lot = filter('LOT_SIZE', LotSizeFilterSchema);
+    const notional = filter('MIN_NOTIONAL', MinNotionalFilterSchema);
     return {
-      symbol: str(s.symbol),
-      status: str(s.status),
-      baseAsset: str(s.baseAsset),
-      quoteAsset: str(s.quoteAsset),
-      pricePrecision: num(s.pricePrecision),
-      quantityPrecision: num(s.quantityPrecision),
-      tickSize: str(filter('PRICE_FILTER').tickSize),
-      stepSize: str(filter('LOT_SIZE').stepSize),
-      minQuantity: str(filter('LOT_SIZE').minQty),
-      maxQuantity: str(filter('LOT_SIZE').maxQty),
-      minNotional: str(filter('MIN_NOTIONAL').notional),
-      orderTypes: ((s.orderTypes as unknown[] | undefined) ?? []).map(String),
+      symbol: s.symbol,
+      status: s.status,
+      baseAsset: s.baseAsset,
+      quoteAsset: s.quoteAsset,
+      pricePrecision: s.pricePrecision,
+      quantityPrecision: s.quantityPrecision,
+      tickSize: price.tickSize,
+      stepSize: lot.stepSize,
+      minQuantity: lot.minQty,
+      maxQuantity: lot.maxQty,
+      minNotional: notional.notional,
+      orderTypes: s.orderTypes,
     };
   }
 
@@ -553,35 +602,34 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     keys: ExchangeKeys,
     range: { startTime?: number; endTime?: number; limit: number },
   ): Promise<IncomeEntry[]> {
-    const rows = (await this.client.signed('GET', '/fapi/v1/income', keys, range)) as Raw[];
+    const rows = await this.client.signed('GET', '/fapi/v1/income', keys, IncomeSchema, range);
     return rows.map((i) => ({
-      symbol: str(i.symbol),
-      incomeType: str(i.incomeType),
-      income: str(i.income),
-      asset: str(i.asset),
-      time: num(i.time),
+      symbol: i.symbol,
+      incomeType: i.incomeType,
+      income: i.income,
+      asset: i.asset,
+      time: i.time,
     }));
   }
 
   async leverageBrackets(keys: ExchangeKeys, symbol: string): Promise<LeverageBracketTier[] | undefined> {
-    const reply = (await this.client.signed('GET', '/fapi/v1/leverageBracket', keys, { symbol })) as
-      | Raw
-      | Raw[];
-    // Documented as one object for a symbol; Binance (and the simulator) answer an array of one
-    const entry = (Array.isArray(reply) ? reply : [reply]).find((e) => e.symbol === symbol);
-    if (!entry || !Array.isArray(entry.brackets)) return undefined;
-    return (entry.brackets as Raw[]).map((b) => ({
-      bracket: num(b.bracket),
-      initialLeverage: num(b.initialLeverage),
-      notionalFloor: num(b.notionalFloor),
-      notionalCap: num(b.notionalCap),
-      maintMarginRatio: num(b.maintMarginRatio),
-      cum: num(b.cum),
-    }));
+    const entries = await this.client.signed(
+      'GET',
+      '/fapi/v1/leverageBracket',
+      keys,
+      LeverageBracketsSchema,
+      {
+        symbol,
+      },
+    );
+    return entries.find((e) => e.symbol === symbol)?.brackets;
   }
 
   async setLeverage(keys: ExchangeKeys, symbol: string, leverage: number) {
-    const r = (await this.client.signed('POST', '/fapi/v1/leverage', keys, { symbol, leverage })) as Raw;
-    return { symbol: str(r.symbol), leverage: num(r.leverage) };
+    const r = await this.client.signed('POST', '/fapi/v1/leverage', keys, LeverageSchema, {
+      symbol,
+      leverage,
+    });
+    return { symbol: r.symbol, leverage: r.leverage };
   }
 }

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import type { z } from 'zod';
+import { ErrorBodySchema, readAnswer, ServerTimeSchema } from './binance-schemas';
 import {
   ExchangeApiError,
   type ExchangeKeys,
@@ -75,36 +77,45 @@ export class BinanceClient {
   /** Measures server time minus local time from /fapi/v1/time, assuming a symmetric round trip */
   async syncTime(): Promise<number> {
     const sent = this.#now();
-    const body = (await this.request('GET', '/fapi/v1/time', {}, { skipSync: true })) as {
-      serverTime: number;
-    };
+    const answer = await this.request('GET', '/fapi/v1/time', {}, { skipSync: true });
+    const body = readAnswer('GET /fapi/v1/time', ServerTimeSchema, answer);
     const received = this.#now();
     this.#offset = Math.round(body.serverTime - (sent + received) / 2);
     this.#syncedAt = received;
     return this.#offset;
   }
 
-  /** A public (unsigned) call */
-  get(path: string, params: Params = {}): Promise<unknown> {
-    return this.request('GET', path, params, { skipSync: true });
+  /** A public (unsigned) call; its answer read with `schema` */
+  async get<S extends z.ZodType>(path: string, schema: S, params: Params = {}): Promise<z.output<S>> {
+    const answer = await this.request('GET', path, params, { skipSync: true });
+    return readAnswer(`GET ${path}`, schema, answer);
   }
 
-  /** A signed call; the wallet host when `wallet` is set */
-  signed(
+  /** A signed call, its answer read with `schema`; the wallet host when `wallet` is set */
+  async signed<S extends z.ZodType>(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
     keys: ExchangeKeys,
+    schema: S,
     params: Params = {},
     wallet = false,
-  ): Promise<unknown> {
-    return this.request(method, path, params, { keys, wallet });
+  ): Promise<z.output<S>> {
+    const answer = await this.request(method, path, params, { keys, wallet });
+    return readAnswer(`${method} ${path}`, schema, answer);
   }
 
   /** A USER_STREAM call (listenKey): the API key in its header, no timestamp or signature */
-  keyed(method: 'POST' | 'PUT' | 'DELETE', path: string, apiKey: string): Promise<unknown> {
-    return this.request(method, path, {}, { apiKey, skipSync: true });
+  async keyed<S extends z.ZodType>(
+    method: 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    apiKey: string,
+    schema: S,
+  ): Promise<z.output<S>> {
+    const answer = await this.request(method, path, {}, { apiKey, skipSync: true });
+    return readAnswer(`${method} ${path}`, schema, answer);
   }
 
+  /** The answer as parsed JSON, unread: callers go through `get`, `signed` or `keyed` */
   async request(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
@@ -161,22 +172,23 @@ export class BinanceClient {
       );
     }
     if (res.status >= 500) {
-      const parsed = safeParse(text);
+      const refusal = errorBody(safeParse(text));
       // -1008 (overloaded) is the one 5xx Binance documents as "not executed"
-      const notExecuted = isErrorBody(parsed) && parsed.code === -1008;
+      const notExecuted = refusal?.code === -1008;
       throw new ExchangeUnavailableError(
-        `Binance answered HTTP ${res.status}${isErrorBody(parsed) ? `: ${parsed.msg}` : ''}`,
+        `Binance answered HTTP ${res.status}${refusal ? `: ${refusal.msg}` : ''}`,
         !notExecuted,
       );
     }
     const parsed = safeParse(text);
     if (res.status >= 400) {
-      if (isErrorBody(parsed)) {
-        if (parsed.code === -1021 && opts.keys && !opts.resynced) {
+      const refusal = errorBody(parsed);
+      if (refusal) {
+        if (refusal.code === -1021 && opts.keys && !opts.resynced) {
           await this.syncTime();
           return this.request(method, path, params, { ...opts, resynced: true });
         }
-        throw new ExchangeApiError(res.status, parsed.code, parsed.msg);
+        throw new ExchangeApiError(res.status, refusal.code, refusal.msg);
       }
       throw new ExchangeApiError(res.status, 0, `Binance answered HTTP ${res.status}`);
     }
@@ -219,22 +231,24 @@ function safeParse(text: string): unknown {
   }
 }
 
-function isErrorBody(v: unknown): v is { code: number; msg: string } {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { code?: unknown }).code === 'number' &&
-    typeof (v as { msg?: unknown }).msg === 'string'
-  );
+/** Binance's refusal (`{"code":-1121,"msg":"Invalid symbol."}`), if that is what the body is */
+function errorBody(v: unknown): { code: number; msg: string } | undefined {
+  const result = ErrorBodySchema.safeParse(v);
+  return result.success ? result.data : undefined;
 }
 
 /** Refused/unresolvable = never sent; timeout or a reset after sending = maybe executed */
 function networkError(err: unknown, base: string): ExchangeUnavailableError {
-  const e = err as { name?: string; cause?: { code?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+  const name = err instanceof Error ? err.name : undefined;
+  if (name === 'TimeoutError' || name === 'AbortError') {
     return new ExchangeUnavailableError(`no answer from ${new URL(base).host} in time`, true);
   }
-  const code = e.cause?.code ?? 'network error';
+  // undici puts the system error (ECONNREFUSED, …) in `cause`
+  const cause = err instanceof Error ? err.cause : undefined;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string'
+      ? cause.code
+      : 'network error';
   const neverSent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
   return new ExchangeUnavailableError(`cannot reach ${new URL(base).host} (${code})`, !neverSent);
 }

@@ -1,7 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
 import { BinanceUsdmAdapter } from './binance-adapter';
-import type { BinanceStreamOptions } from './binance-streams';
+import { IgnoredAnswer } from './binance-schemas';
+import type { BinanceStreamOptions } from './binance-stream-options';
 import type { ExchangeKeys } from './exchange-adapter';
 import type {
   MarketEvent,
@@ -276,7 +279,7 @@ describe('user-data stream', () => {
     toClose.push(adapter.streams?.userDataStream(keys, r.handlers) as UserDataStream);
     await r.state((s) => s === 'open');
     // Placed the way Binance wants conditional orders since 2025-12: POST /fapi/v1/algoOrder
-    await adapter.client.signed('POST', '/fapi/v1/algoOrder', keys, {
+    await adapter.client.signed('POST', '/fapi/v1/algoOrder', keys, IgnoredAnswer, {
       algoType: 'CONDITIONAL',
       symbol: 'SOLUSDT',
       side: 'BUY',
@@ -297,7 +300,9 @@ describe('user-data stream', () => {
       closePosition: false,
     });
     expect(placed.type === 'algoOrder' && placed.algoId).toMatch(/^\d+$/);
-    await adapter.client.signed('DELETE', '/fapi/v1/algoOrder', keys, { clientAlgoId: 'stop-1' });
+    await adapter.client.signed('DELETE', '/fapi/v1/algoOrder', keys, IgnoredAnswer, {
+      clientAlgoId: 'stop-1',
+    });
     await r.next((e) => e.type === 'algoOrder' && e.status === 'CANCELED');
   });
 
@@ -363,5 +368,68 @@ describe('user-data stream', () => {
       headers: { 'X-MBX-APIKEY': keys.apiKey },
     });
     expect(((await res.json()) as { code: number }).code).toBe(-1125);
+  });
+});
+
+/** The simulator's streams behind a pass-through that edits the frames `edit` picks out */
+async function corruptingStreams(edit: (frame: string) => string): Promise<{ wsUrl: string; close(): void }> {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  server.on('connection', (client, req) => {
+    const upstream = new WebSocket(`${wsUrl}${req.url ?? ''}`);
+    upstream.on('message', (data) => client.send(edit(data.toString())));
+    upstream.on('close', () => client.close());
+    client.on('close', () => upstream.close());
+  });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    wsUrl: `ws://127.0.0.1:${port}`,
+    close: () => {
+      for (const c of server.clients) c.terminate();
+      server.close();
+    },
+  };
+}
+
+describe('stream events the adapter cannot read', () => {
+  it('a broken order event is reported, the stream says events may be missing, and goes on', async () => {
+    let broken = 0;
+    const proxy = await corruptingStreams((frame) => {
+      if (broken > 0 || !frame.includes('"x":"NEW"')) return frame;
+      broken += 1;
+      return frame.replace('"X":"NEW"', '"X":"WAITING"');
+    });
+    try {
+      const adapter = new BinanceUsdmAdapter({ restUrl: url, wsUrl: proxy.wsUrl, streams: fast });
+      const keys = await account();
+      const r = recorder<UserDataEvent>();
+      const errors: Error[] = [];
+      const stream = adapter.streams?.userDataStream(keys, {
+        ...r.handlers,
+        onError: (err) => errors.push(err),
+      }) as UserDataStream;
+      toClose.push(stream);
+      await r.state((s) => s === 'open');
+      const gap = r.nextState((s, gap) => s === 'open' && gap);
+      await adapter.placeOrder(keys, {
+        symbol: 'SOLUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '1',
+        price: '50.00',
+        clientOrderId: 'unreadable',
+      });
+      await gap;
+      expect(errors.map((e) => e.message)).toEqual([
+        expect.stringMatching(/^ORDER_TRADE_UPDATE event: o\.X: expected NEW, PARTIALLY_FILLED, /),
+      ]);
+      await adapter.cancelOrder(keys, 'SOLUSDT', { clientOrderId: 'unreadable' });
+      expect(await r.next((e) => e.type === 'order')).toMatchObject({
+        clientOrderId: 'unreadable',
+        status: 'CANCELED',
+      });
+    } finally {
+      proxy.close();
+    }
   });
 });

@@ -1,22 +1,17 @@
-/** Exact sum of decimal strings (exchange amounts have at most 8 decimals; kept exact with bigint, 8 places) */
-const SCALE = 8;
+import { Decimal } from 'decimal.js';
 
-function toUnits(d: string): bigint {
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(d.trim());
-  if (!m) throw new Error(`not a decimal: ${d}`);
-  const frac = (m[3] ?? '').slice(0, SCALE).padEnd(SCALE, '0');
-  const units = BigInt(m[2] ?? '0') * 10n ** BigInt(SCALE) + BigInt(frac);
-  return m[1] ? -units : units;
-}
+/** Own configuration: the exchange simulator sets the shared default one when it runs in the same process */
+const Exact = Decimal.clone({ precision: 64 });
+/** How Binance writes amounts: no exponent, no sign other than a leading minus */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-function fromUnits(u: bigint): string {
-  const neg = u < 0n;
-  const abs = neg ? -u : u;
-  const base = 10n ** BigInt(SCALE);
-  const frac = (abs % base).toString().padStart(SCALE, '0').replace(/0+$/, '');
-  return `${neg ? '-' : ''}${abs / base}${frac ? `.${frac}` : ''}`;
-}
-
+/** Exact sum of decimal strings (exchange amounts), written in plain notation without trailing zeros */
 export function sumDecimals(values: readonly string[]): string {
-  return fromUnits(values.reduce((acc, v) => acc + toUnits(v), 0n));
+  let sum = new Exact(0);
+  for (const v of values) {
+    if (!DECIMAL.test(v)) throw new Error(`not a decimal: ${v}`);
+    sum = sum.plus(v);
+  }
+  // decimal.js writes negative zero as "-0"
+  return sum.isZero() ? '0' : sum.toFixed();
 }

@@ -3,30 +3,34 @@
  * strings (Binance's exceed 2^53). Callers never see a Binance payload, so another venue can implement this too.
  */
 
+import type {
+  OrderKindSchema,
+  OrderSideSchema,
+  OrderTypeSchema,
+  PositionSideSchema,
+  TimeInForceSchema,
+  WorkingTypeSchema,
+} from '@kestrel/contracts';
+import { CONDITIONAL_ORDER_TYPES as CONTRACT_CONDITIONAL_TYPES } from '@kestrel/contracts';
+import type { LeverageBracket } from '@kestrel/engine';
+import type { z } from 'zod';
 import type { ExchangeStreams } from './exchange-streams';
 
 export type Decimal = string;
-export type OrderSide = 'BUY' | 'SELL';
+export type OrderSide = z.infer<typeof OrderSideSchema>;
+export type OrderType = z.infer<typeof OrderTypeSchema>;
 /**
  * Conditional orders wait for a trigger price before they become an order (STOP/TAKE_PROFIT: a limit order,
  * the *_MARKET types and trailing stops: a market order)
  */
-export const CONDITIONAL_ORDER_TYPES = [
-  'STOP',
-  'STOP_MARKET',
-  'TAKE_PROFIT',
-  'TAKE_PROFIT_MARKET',
-  'TRAILING_STOP_MARKET',
-] as const;
-export type ConditionalOrderType = (typeof CONDITIONAL_ORDER_TYPES)[number];
-export type OrderType = 'LIMIT' | 'MARKET' | ConditionalOrderType;
+export type ConditionalOrderType = Exclude<OrderType, 'LIMIT' | 'MARKET'>;
 /** GTD: good till `goodTillDate` (LIMIT orders) */
-export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX' | 'GTD';
-export type PositionSide = 'BOTH' | 'LONG' | 'SHORT';
+export type TimeInForce = z.infer<typeof TimeInForceSchema>;
+export type PositionSide = z.infer<typeof PositionSideSchema>;
 /** `order`: in the book or done; `conditional`: waiting for its trigger (or fired, see `triggeredOrderId`) */
-export type OrderKind = 'order' | 'conditional';
+export type OrderKind = z.infer<typeof OrderKindSchema>;
 /** Price a trigger watches: the mark price, or the last traded (contract) price */
-export type WorkingType = 'MARK_PRICE' | 'CONTRACT_PRICE';
+export type WorkingType = z.infer<typeof WorkingTypeSchema>;
 /**
  * Orders: NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED. Conditional orders: NEW (waiting),
  * TRIGGERED (fired, its order still working), FINISHED (its order done), CANCELED, REJECTED, EXPIRED
@@ -42,8 +46,12 @@ export type OrderStatus =
   | 'FINISHED';
 
 export function isConditionalType(type: string): type is ConditionalOrderType {
-  return (CONDITIONAL_ORDER_TYPES as readonly string[]).includes(type);
+  return (CONTRACT_CONDITIONAL_TYPES as readonly string[]).includes(type);
 }
+
+/** The conditional types of the contracts' order types, typed as such */
+export const CONDITIONAL_ORDER_TYPES: readonly ConditionalOrderType[] =
+  CONTRACT_CONDITIONAL_TYPES.filter(isConditionalType);
 
 export interface ExchangeKeys {
   apiKey: string;
@@ -150,6 +158,12 @@ export interface AssetBalance {
   availableBalance: Decimal;
 }
 
+/**
+ * A position as the account overview lists it. Binance's v3 account carries no entry, mark or liquidation price:
+ * read `positions()` for those
+ */
+export type AccountPosition = Omit<Position, 'entryPrice' | 'markPrice' | 'liquidationPrice'>;
+
 export interface AccountSnapshot {
   totalWalletBalance: Decimal;
   totalUnrealizedPnl: Decimal;
@@ -158,7 +172,7 @@ export interface AccountSnapshot {
   totalMaintMargin: Decimal;
   availableBalance: Decimal;
   assets: AssetBalance[];
-  positions: Position[];
+  positions: AccountPosition[];
 }
 
 export interface KeyPermissions {
@@ -201,18 +215,10 @@ export interface FundingRate {
 }
 
 /**
- * One notional tier of a symbol's leverage brackets. Numbers, as Binance sends them: they are table constants
- * (caps, ratios), not prices or quantities, and the engine computes with them as numbers
+ * One notional tier of a symbol's leverage brackets: the engine's `LeverageBracket` (numbers, as Binance sends
+ * them: table constants the engine computes with, not prices or quantities)
  */
-export interface LeverageBracketTier {
-  bracket: number;
-  initialLeverage: number;
-  notionalFloor: number;
-  notionalCap: number;
-  maintMarginRatio: number;
-  /** Maintenance amount: the part of the margin the tier's ratio over-counts */
-  cum: number;
-}
+export type LeverageBracketTier = LeverageBracket;
 
 export interface Trade {
   id: string;
@@ -359,6 +365,29 @@ export class ExchangeRateLimitError extends Error {
   ) {
     super(message);
     this.name = 'ExchangeRateLimitError';
+  }
+}
+
+/** One unreadable field of an exchange answer: `path` like `[0].markPrice` (empty for the whole answer) */
+export interface ExchangeResponseIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * The exchange answered, but with something we cannot read: a field missing or of the wrong type. Nothing is
+ * guessed in its place. `source` names the answer (`GET /fapi/v3/positionRisk`, `ORDER_TRADE_UPDATE event`)
+ */
+export class ExchangeResponseError extends Error {
+  constructor(
+    readonly source: string,
+    readonly issues: readonly ExchangeResponseIssue[],
+  ) {
+    const [first] = issues;
+    const what = first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'unreadable answer';
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    super(`${source}: ${what}${more}`);
+    this.name = 'ExchangeResponseError';
   }
 }
 

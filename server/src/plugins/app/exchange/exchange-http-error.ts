@@ -2,6 +2,7 @@ import { HttpError } from '../../../lib/http-error';
 import {
   ExchangeApiError,
   ExchangeRateLimitError,
+  ExchangeResponseError,
   ExchangeUnavailableError,
   OrderStatusUnknownError,
 } from './exchange-adapter';
@@ -13,7 +14,8 @@ const KEY_REFUSED = new Set([-2014, -2015, -1022]);
 
 /**
  * An adapter error as the browser should see it: the exchange's own sentence (e.g. "Order's notional must be no
- * smaller than 5 USDT") with a 4xx, unreachable as 503, rate limits as 429. Anything else is rethrown untouched.
+ * smaller than 5 USDT") with a 4xx, unreachable as 503, rate limits as 429, an answer we cannot read as 502 (with
+ * the answer and field, never its value). Anything else is rethrown untouched.
  */
 export function exchangeHttpError(err: unknown): unknown {
   if (err instanceof OrderStatusUnknownError) return new HttpError(503, 'ORDER_STATUS_UNKNOWN', err.message);
@@ -22,6 +24,13 @@ export function exchangeHttpError(err: unknown): unknown {
       503,
       'EXCHANGE_UNREACHABLE',
       `Binance connectivity failed: exchange not reachable (${err.message})`,
+    );
+  }
+  if (err instanceof ExchangeResponseError) {
+    return new HttpError(
+      502,
+      'EXCHANGE_BAD_ANSWER',
+      `The exchange sent an answer Kestrel could not read: ${err.message}`,
     );
   }
   if (err instanceof ExchangeRateLimitError) {

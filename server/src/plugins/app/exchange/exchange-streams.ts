@@ -140,7 +140,10 @@ export interface AlgoOrderUpdateEvent {
 
 export type UserDataEvent = OrderUpdateEvent | AccountUpdateEvent | AlgoOrderUpdateEvent;
 
-/** `open` once connected (`gap`: after a reconnect, events may have been missed); `reconnecting` while down */
+/**
+ * `open` once connected (`gap`: after a reconnect, or a user-data event that could not be read, events may have
+ * been missed); `reconnecting` while down
+ */
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 export interface StreamHandlers<E> {

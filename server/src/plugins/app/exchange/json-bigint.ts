@@ -1,44 +1,15 @@
+import { isInteger, isSafeNumber, parse } from 'lossless-json';
+
+/** Integers beyond Number.MAX_SAFE_INTEGER as decimal strings, every other number as `JSON.parse` reads it */
+const parseNumber = (text: string): number | string =>
+  isInteger(text) && !isSafeNumber(text) ? text : Number(text);
+
 /**
  * JSON.parse that keeps integers beyond Number.MAX_SAFE_INTEGER exact: Binance sends order ids as bare 64-bit
- * integers (real ETHUSDT ids exceed 2^53), which `JSON.parse` silently rounds. Such integers are quoted before
- * parsing, so they arrive as decimal strings; everything else parses as usual. Node 20 has no `JSON.parse` source
- * access, hence the small scanner (strings are skipped, so digits inside them are never touched).
+ * integers (real ETHUSDT ids exceed 2^53), which `JSON.parse` silently rounds; here they arrive as decimal strings.
+ * Node 20's `JSON.parse` has no source access, hence lossless-json; a repeated key keeps its last value, as in
+ * `JSON.parse`. Throws a SyntaxError on malformed JSON.
  */
 export function parseJsonBigSafe(text: string): unknown {
-  let out = '';
-  let last = 0;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      i += 1;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i += 2;
-        else if (d === 0x22) break;
-        else i += 1;
-      }
-      i += 1;
-      continue;
-    }
-    if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
-      const start = i;
-      i += 1;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if ((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d)
-          i += 1;
-        else break;
-      }
-      const token = text.slice(start, i);
-      if (/^-?\d{16,}$/.test(token) && !Number.isSafeInteger(Number(token))) {
-        out += `${text.slice(last, start)}"${token}"`;
-        last = i;
-      }
-      continue;
-    }
-    i += 1;
-  }
-  return JSON.parse(last === 0 ? text : out + text.slice(last));
+  return parse(text, null, { parseNumber, onDuplicateKey: ({ newValue }) => newValue });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { isOpenPosition } from '../exchange/account-figures';
 import { LiveStreams } from './live-streams';
 
 declare module 'fastify' {
@@ -17,7 +18,7 @@ const SYMBOLS_TTL_MS = 60 * 60_000;
 function listedSymbols(app: FastifyInstance): (symbol: string) => Promise<boolean> {
   const cache = new Map<string, { at: number; listed: Promise<boolean> }>();
   return (symbol) => {
-    const now = Date.now();
+    const now = app.clock.now().getTime();
     const hit = cache.get(symbol);
     if (hit && now - hit.at <= SYMBOLS_TTL_MS) return hit.listed;
     const listed = app.exchangeAdapter.symbolInfo(symbol).then((info) => info !== undefined);
@@ -41,9 +42,7 @@ export default fp(
       // No stored keys: that user simply has no account stream
       keysFor: (userId) => app.credentialsService.storedKeys(userId),
       openPositionSymbols: async (keys) =>
-        (await app.exchangeAdapter.positions(keys))
-          .filter((p) => Number(p.amount) !== 0)
-          .map((p) => p.symbol),
+        (await app.exchangeAdapter.positions(keys)).filter(isOpenPosition).map((p) => p.symbol),
       defaultSymbols: config.liveSymbols,
       isListed: listedSymbols(app),
       log: app.log,

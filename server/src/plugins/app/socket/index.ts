@@ -59,13 +59,7 @@ export default fp(
     const recheck = setInterval(() => {
       bus
         .endSocketsOfEndedSessions(
-          async (ids) => {
-            const rows = await app.db.query<{ id: string }>(
-              'SELECT id FROM sessions WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL AND expires_at > $2',
-              [ids, app.clock.now()],
-            );
-            return new Set(rows.map((r) => r.id));
-          },
+          (ids) => app.authService.liveSessionIds(ids),
           SESSION_ENDED_CLOSE.code,
           SESSION_ENDED_CLOSE.reason,
         )

@@ -18,12 +18,9 @@ import {
   SymbolParamsSchema,
   SymbolQuerySchema,
 } from '@kestrel/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpError } from '../../../lib/http-error';
 import { requireAuth } from '../../../plugins/app/auth';
-import { pnlSummary, riskAssessment } from '../../../plugins/app/exchange/account-figures';
-import type { ExchangeKeys, Position } from '../../../plugins/app/exchange/exchange-adapter';
-import { viaExchange } from '../../../plugins/app/exchange/exchange-http-error';
 
 const tags = ['futures'];
 const security = [{ bearer: [] }];
@@ -33,19 +30,16 @@ const errors = {
   404: ErrorResponseSchema,
   409: ErrorResponseSchema,
   429: ErrorResponseSchema,
+  502: ErrorResponseSchema,
   503: ErrorResponseSchema,
 };
-const open = (p: Position) => Number(p.amount) !== 0;
+/** The signed-in caller (every route here is behind `authenticate`) */
+const user = (request: FastifyRequest) => requireAuth(request).userId;
 
 /** The spec's futures calls (§7) on the signed-in user's connected Binance account */
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
-
-  const keys = async (request: Parameters<typeof requireAuth>[0]): Promise<ExchangeKeys> => {
-    const k = await app.credentialsService.keysFor(requireAuth(request).userId);
-    return { apiKey: k.apiKey, secretKey: k.secretKey };
-  };
-  const adapter = () => app.exchangeAdapter;
+  const futures = app.futuresService;
 
   app.get(
     '/account/info',
@@ -57,18 +51,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: FuturesAccountInfoResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const k = await keys(request);
-      // positionRisk, not the account's position list: only it carries mark and liquidation prices
-      const [account, positions] = await viaExchange(() =>
-        Promise.all([adapter().account(k), adapter().positions(k)]),
-      );
-      return {
-        success: true as const,
-        data: { ...account, positions: positions.filter(open) },
-        message: 'Account loaded',
-      };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await futures.accountInfo(user(request)),
+      message: 'Account loaded',
+    }),
   );
 
   app.get(
@@ -81,11 +68,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: FuturesPositionsResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const k = await keys(request);
-      const positions = await viaExchange(() => adapter().positions(k));
-      return { success: true as const, data: positions.filter(open), message: 'Open positions' };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await futures.openPositions(user(request)),
+      message: 'Open positions',
+    }),
   );
 
   app.get(
@@ -99,11 +86,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: FuturesPositionsResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const k = await keys(request);
-      const data = await viaExchange(() => adapter().positions(k, request.params.symbol));
-      return { success: true as const, data, message: `Positions of ${request.params.symbol}` };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await futures.positions(user(request), request.params.symbol),
+      message: `Positions of ${request.params.symbol}`,
+    }),
   );
 
   app.get(
@@ -118,11 +105,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: FuturesOrdersResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const k = await keys(request);
-      const data = await viaExchange(() => adapter().openOrders(k, request.query.symbol));
-      return { success: true as const, data, message: 'Open orders' };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await futures.openOrders(user(request), request.query.symbol),
+      message: 'Open orders',
+    }),
   );
 
   app.post(
@@ -139,8 +126,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const k = await keys(request);
-      const order = await viaExchange(() => adapter().placeOrder(k, request.body));
+      const order = await futures.placeOrder(user(request), request.body);
       const message = order.kind === 'conditional' ? 'Conditional order placed' : 'Order placed';
       return reply.code(201).send({ success: true as const, data: order, message });
     },
@@ -160,16 +146,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: FuturesOrderResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const k = await keys(request);
-      const order = await viaExchange(() =>
-        adapter().cancelOrder(k, request.body.symbol, {
-          orderId: request.params.id,
-          kind: request.body.kind,
-        }),
-      );
-      return { success: true as const, data: order, message: 'Order canceled' };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await futures.cancelOrder(user(request), request.body.symbol, {
+        orderId: request.params.id,
+        kind: request.body.kind,
+      }),
+      message: 'Order canceled',
+    }),
   );
 
   app.post(
@@ -184,10 +168,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const k = await keys(request);
-      const data = await viaExchange(() =>
-        adapter().setLeverage(k, request.body.symbol, request.body.leverage),
-      );
+      const data = await futures.setLeverage(user(request), request.body.symbol, request.body.leverage);
       return { success: true as const, data, message: `Leverage of ${data.symbol} set to ${data.leverage}x` };
     },
   );
@@ -207,8 +188,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { symbol, limit } = request.query;
-      const k = await keys(request);
-      const data = await viaExchange(() => adapter().orderHistory(k, symbol, limit));
+      const data = await futures.orderHistory(user(request), symbol, limit);
       return { success: true as const, data, message: `Order history of ${symbol ?? 'all symbols'}` };
     },
   );
@@ -228,8 +208,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { symbol, limit } = request.query;
-      const k = await keys(request);
-      const data = await viaExchange(() => adapter().trades(k, symbol, limit));
+      const data = await futures.trades(user(request), symbol, limit);
       return { success: true as const, data, message: `Trades of ${symbol ?? 'all symbols'}` };
     },
   );
@@ -245,13 +224,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SymbolInfoResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const { symbol } = request.query;
-      const data = await viaExchange(() => adapter().symbolInfo(symbol));
-      if (!data)
-        throw new HttpError(404, 'SYMBOL_NOT_FOUND', `${symbol} is not a futures symbol of this exchange`);
-      return { success: true as const, data, message: `Trading rules of ${symbol}` };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await futures.symbolInfo(request.query.symbol),
+      message: `Trading rules of ${request.query.symbol}`,
+    }),
   );
 
   app.get(
@@ -264,20 +241,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: PnlSummaryResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const k = await keys(request);
-      // No range: Binance answers its own last 7 days (by its clock, which ours may not match yet)
-      const [income, account] = await viaExchange(() =>
-        Promise.all([adapter().income(k, { limit: 1000 }), adapter().account(k)]),
-      );
-      const to = Date.now() + adapter().clockOffsetMs;
-      const from = to - 7 * 86_400_000;
-      return {
-        success: true as const,
-        data: pnlSummary(income, account, { from, to }),
-        message: 'PnL of the last 7 days',
-      };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await futures.pnl(user(request)),
+      message: 'PnL of the last 7 days',
+    }),
   );
 
   app.get(
@@ -291,11 +259,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const k = await keys(request);
-      const [account, positions] = await viaExchange(() =>
-        Promise.all([adapter().account(k), adapter().positions(k)]),
-      );
-      const data = riskAssessment(account, positions);
+      const data = await futures.risk(user(request));
       return { success: true as const, data, message: `Risk ${data.level}` };
     },
   );

@@ -9,7 +9,6 @@ import {
   TickerResponseSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { viaExchange } from '../../../../plugins/app/exchange/exchange-http-error';
 
 const tags = ['market'];
 const security = [{ bearer: [] }];
@@ -17,6 +16,7 @@ const errors = {
   400: ErrorResponseSchema,
   401: ErrorResponseSchema,
   429: ErrorResponseSchema,
+  502: ErrorResponseSchema,
   503: ErrorResponseSchema,
 };
 
@@ -26,6 +26,7 @@ const errors = {
  */
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
+  const market = app.marketService;
 
   app.get(
     '/ticker/:symbol',
@@ -38,10 +39,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: TickerResponseSchema, ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await viaExchange(() => app.exchangeAdapter.ticker(request.params.symbol)),
-    }),
+    async (request) => ({ success: true as const, data: await market.ticker(request.params.symbol) }),
   );
 
   app.get(
@@ -56,12 +54,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: KlinesResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const { symbol } = request.params;
-      const { interval, limit } = request.query;
-      const klines = await viaExchange(() => app.exchangeAdapter.klines(symbol, interval, limit));
-      return { success: true as const, data: { symbol, interval, klines } };
-    },
+    async (request) => ({
+      success: true as const,
+      data: await market.klines(request.params.symbol, request.query.interval, request.query.limit),
+    }),
   );
 
   app.get(
@@ -75,11 +71,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: MarketDataResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const symbols = [...new Set(request.query.symbols)];
-      const data = await viaExchange(() => Promise.all(symbols.map((s) => app.exchangeAdapter.ticker(s))));
-      return { success: true as const, data };
-    },
+    async (request) => ({ success: true as const, data: await market.tickers(request.query.symbols) }),
   );
 
   app.get(
@@ -92,38 +84,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: MarketStatusResponseSchema, 401: ErrorResponseSchema },
       },
     },
-    async () => {
-      const environment = app.config.exchange.env;
-      const started = performance.now();
-      try {
-        const clockOffsetMs = await app.exchangeAdapter.syncTime();
-        const latencyMs = Math.round(performance.now() - started);
-        return {
-          success: true as const,
-          data: {
-            exchange: 'binance' as const,
-            environment,
-            reachable: true,
-            clockOffsetMs,
-            latencyMs,
-            message: 'Binance connectivity OK',
-          },
-        };
-      } catch (err) {
-        // Status is a question, not a failure: an unreachable exchange is a normal answer here
-        return {
-          success: true as const,
-          data: {
-            exchange: 'binance' as const,
-            environment,
-            reachable: false,
-            clockOffsetMs: null,
-            latencyMs: null,
-            message: `Binance connectivity failed: exchange not reachable (${(err as Error).message})`,
-          },
-        };
-      }
-    },
+    async () => ({ success: true as const, data: await market.status() }),
   );
 };
 export default routes;

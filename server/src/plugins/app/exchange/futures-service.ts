@@ -1,0 +1,130 @@
+import type { CreateOrderRequest, FuturesAccountInfo, PnlSummary, RiskAssessment } from '@kestrel/contracts';
+import type { Clock } from '../../../lib/clock';
+import { HttpError } from '../../../lib/http-error';
+import type { CredentialsService } from '../credentials/credentials-service';
+import { isOpenPosition, pnlSummary, riskAssessment } from './account-figures';
+import type {
+  ExchangeAdapter,
+  ExchangeKeys,
+  Order,
+  OrderRef,
+  Position,
+  SymbolInfo,
+  Trade,
+} from './exchange-adapter';
+import { viaExchange } from './exchange-http-error';
+
+/** Binance's default income window, which the PnL summary covers */
+export const PNL_WINDOW_MS = 7 * 86_400_000;
+/** Income entries read for the PnL summary (Binance's largest page) */
+export const PNL_INCOME_LIMIT = 1000;
+
+/**
+ * The futures calls of the signed-in user's connected account: keys from the vault, exchange errors as HTTP
+ * errors (`exchange-http-error.ts`), the open-position filter, the PnL window by the injected clock and the risk
+ * figures (`account-figures.ts` does the maths)
+ */
+export class FuturesService {
+  constructor(
+    private readonly credentials: Pick<CredentialsService, 'keysFor'>,
+    private readonly exchange: ExchangeAdapter,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Balances and margin with the open positions (positionRisk: only it carries mark and liquidation prices) */
+  async accountInfo(userId: string): Promise<FuturesAccountInfo> {
+    const k = await this.keys(userId);
+    const [account, positions] = await viaExchange(() =>
+      Promise.all([this.exchange.account(k), this.exchange.positions(k)]),
+    );
+    return { ...account, positions: positions.filter(isOpenPosition) };
+  }
+
+  /** Positions with a non-zero amount, every symbol */
+  async openPositions(userId: string): Promise<Position[]> {
+    const k = await this.keys(userId);
+    return (await viaExchange(() => this.exchange.positions(k))).filter(isOpenPosition);
+  }
+
+  /** Positions of one symbol as the exchange lists them (both sides in hedge mode), open or flat */
+  async positions(userId: string, symbol: string): Promise<Position[]> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.positions(k, symbol));
+  }
+
+  async openOrders(userId: string, symbol: string | undefined): Promise<Order[]> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.openOrders(k, symbol));
+  }
+
+  /** Sent once: a lost answer is resolved by the adapter through the client order id, never re-sent */
+  async placeOrder(userId: string, order: CreateOrderRequest): Promise<Order> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.placeOrder(k, order));
+  }
+
+  /** Without `kind` the adapter tries a plain order first, then a conditional one */
+  async cancelOrder(userId: string, symbol: string, ref: OrderRef): Promise<Order> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.cancelOrder(k, symbol, ref));
+  }
+
+  async setLeverage(
+    userId: string,
+    symbol: string,
+    leverage: number,
+  ): Promise<{ symbol: string; leverage: number }> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.setLeverage(k, symbol, leverage));
+  }
+
+  async orderHistory(userId: string, symbol: string | undefined, limit: number): Promise<Order[]> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.orderHistory(k, symbol, limit));
+  }
+
+  async trades(userId: string, symbol: string | undefined, limit: number): Promise<Trade[]> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.trades(k, symbol, limit));
+  }
+
+  /** Public trading rules; a symbol the exchange does not list is a 404 */
+  async symbolInfo(symbol: string): Promise<SymbolInfo> {
+    const info = await viaExchange(() => this.exchange.symbolInfo(symbol));
+    if (!info)
+      throw new HttpError(404, 'SYMBOL_NOT_FOUND', `${symbol} is not a futures symbol of this exchange`);
+    return info;
+  }
+
+  /**
+   * Realized PnL, fees and funding of the 7 days up to the clock's now, and unrealized PnL now. The window is sent
+   * to the exchange, so the figures cover exactly the window the answer states
+   */
+  async pnl(userId: string): Promise<PnlSummary> {
+    const k = await this.keys(userId);
+    const to = this.clock.now().getTime();
+    const window = { from: to - PNL_WINDOW_MS, to };
+    const [income, account] = await viaExchange(() =>
+      Promise.all([
+        this.exchange.income(k, { startTime: window.from, endTime: window.to, limit: PNL_INCOME_LIMIT }),
+        this.exchange.account(k),
+      ]),
+    );
+    return pnlSummary(income, account, window);
+  }
+
+  /** Margin ratio, effective leverage and each open position's distance to liquidation (flat ones left out) */
+  async risk(userId: string): Promise<RiskAssessment> {
+    const k = await this.keys(userId);
+    const [account, positions] = await viaExchange(() =>
+      Promise.all([this.exchange.account(k), this.exchange.positions(k)]),
+    );
+    return riskAssessment(account, positions);
+  }
+
+  /** The user's stored keys (a clear 400 when none are stored), without the region the exchange does not need */
+  private async keys(userId: string): Promise<ExchangeKeys> {
+    const { apiKey, secretKey } = await this.credentials.keysFor(userId);
+    return { apiKey, secretKey };
+  }
+}

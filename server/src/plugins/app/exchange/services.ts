@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppOptions } from '../../../app';
+import { FuturesService } from './futures-service';
+import { MarketService } from './market-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The signed-in user's futures account: orders, positions, history, PnL and risk */
+    futuresService: FuturesService;
+    /** Public market data and the exchange's status */
+    marketService: MarketService;
+  }
+}
+
+/**
+ * Wires the services the market and futures routes call. Apart from the `exchange` plugin (the adapter), because
+ * the futures service reads keys from the vault, which itself tests keys through the adapter
+ */
+export default fp(
+  async (app: FastifyInstance, { config }: AppOptions) => {
+    app.decorate('marketService', new MarketService(app.exchangeAdapter, config.exchange.env));
+    app.decorate(
+      'futuresService',
+      new FuturesService(app.credentialsService, app.exchangeAdapter, app.clock),
+    );
+  },
+  { name: 'exchange-services', dependencies: ['exchange', 'credentials'] },
+);
