@@ -15,15 +15,26 @@ import {
   type UserEvent,
 } from './events';
 import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
+import { addUsdt, income, usdt } from './ledger';
 import { initialMargin, maintMargin, notional, unrealizedPnl } from './margin';
 import { type BookLevel, FUNDING_INTERVAL_MS, Market } from './market';
 import { GeneratedFeed, type PriceSource } from './price-feed';
+import {
+  config,
+  createState,
+  type ExchangeState,
+  emit,
+  isOpen,
+  market,
+  newClientOrderId,
+  openAlgoOrders,
+  openOrders,
+  positionKey,
+} from './state';
 import type {
   Account,
   AlgoOrder,
   AlgoOrderType,
-  Income,
-  IncomeType,
   KeyPermissions,
   MarginType,
   Order,
@@ -153,7 +164,6 @@ export const DEFAULT_PERMISSIONS: KeyPermissions = {
   enableFixReadOnly: false,
 };
 
-const DEFAULT_LEVERAGE = 20;
 /** GTD orders must live at least this long (Binance: more than 600 s) */
 const GTD_MIN_MS = 600_000;
 /** Binance's upper bound for goodTillDate (9999-12-31T23:59:59Z) */
@@ -177,10 +187,6 @@ function checkPublicKey(pem: string): void {
     throw new Error('publicKey must be a PEM public key (-----BEGIN PUBLIC KEY-----)');
   }
   if (type !== 'rsa' && type !== 'ed25519') throw new Error(`publicKey must be RSA or Ed25519, got ${type}`);
-}
-
-function positionKey(symbol: string, side: PositionSide): string {
-  return `${symbol}:${side}`;
 }
 
 /**
@@ -210,10 +216,6 @@ function checkClientId(name: string, id: string | undefined, inUse: (id: string)
   if (inUse(id)) throw errors.duplicateClientId();
 }
 
-function isOpen(o: Order): boolean {
-  return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
-}
-
 /** FOK: whether the levels within the limit price hold the whole quantity */
 function bookHolds(levels: Iterable<BookLevel>, qty: Decimal, within: (price: Decimal) => boolean): boolean {
   let left = qty;
@@ -233,31 +235,22 @@ function bookHolds(levels: Iterable<BookLevel>, qty: Decimal, within: (price: De
  */
 export class Exchange {
   readonly clock: Clock;
-  readonly markets = new Map<string, Market>();
-  readonly #accounts = new Map<number, Account>();
-  readonly #byKey = new Map<string, Account>();
-  readonly #userListeners = new Set<(accountId: number, event: UserEvent) => void>();
+  readonly markets: Map<string, Market>;
+  readonly #s: ExchangeState;
   readonly #tickListeners = new Set<(now: number) => void>();
-  readonly #makerRate: Decimal;
-  readonly #takerRate: Decimal;
-  readonly #seed: number;
   #processed: number;
-  #nextOrderId: bigint;
-  #nextTradeId = 1;
-  #nextTranId = 1;
-  #nextAccountId = 1;
-  #nextAlgoId = 1_000_000;
-  readonly #lastFunding = new Map<string, { rate: number; time: number }>();
   readonly #screens = new WeakMap<Account, Screen>();
-  /** Bumped on every change of any account, so cached screens know they are stale */
-  #version = 0;
 
   constructor(options: ExchangeOptions) {
     this.clock = options.clock;
-    this.#seed = options.seed ?? 1;
-    this.#makerRate = new Decimal(options.makerRate ?? '0.0002');
-    this.#takerRate = new Decimal(options.takerRate ?? '0.0005');
-    this.#nextOrderId = options.firstOrderId ?? 8_389_765_612_825_190_000n;
+    const seed = options.seed ?? 1;
+    this.#s = createState({
+      clock: options.clock,
+      makerRate: new Decimal(options.makerRate ?? '0.0002'),
+      takerRate: new Decimal(options.takerRate ?? '0.0005'),
+      firstOrderId: options.firstOrderId ?? 8_389_765_612_825_190_000n,
+    });
+    this.markets = this.#s.markets;
     const now = this.clock.now();
     const historyDays = options.historyDays ?? YEAR_DAYS;
     if (!(historyDays >= 0)) throw new Error(`historyDays must be 0 or more, got ${historyDays}`);
@@ -265,9 +258,9 @@ export class Exchange {
       throw new Error('The simulator needs at least one symbol');
     const feeds =
       options.feeds ??
-      options.symbols.map((spec) => new GeneratedFeed(spec, this.#seed, now - historyDays * DAY_MS));
+      options.symbols.map((spec) => new GeneratedFeed(spec, seed, now - historyDays * DAY_MS));
     feeds.forEach((feed, i) => {
-      const phase = (hash32(this.#seed, i) / 4294967296) * Math.PI * 2;
+      const phase = (hash32(seed, i) / 4294967296) * Math.PI * 2;
       this.markets.set(feed.spec.symbol, new Market(feed, phase, options.constantPremium, options.bookDepth));
     });
     this.#processed = Math.floor(now / 1000) * 1000;
@@ -277,8 +270,8 @@ export class Exchange {
 
   /** Listens to every account's user-data events (ORDER_TRADE_UPDATE, ACCOUNT_UPDATE, …) */
   onUserEvent(listener: (accountId: number, event: UserEvent) => void): () => void {
-    this.#userListeners.add(listener);
-    return () => this.#userListeners.delete(listener);
+    this.#s.userListeners.add(listener);
+    return () => this.#s.userListeners.delete(listener);
   }
 
   /** Called after each {@link sync} that moved time, with the new time; market streams push from here */
@@ -287,18 +280,10 @@ export class Exchange {
     return () => this.#tickListeners.delete(listener);
   }
 
-  /** Records a change and tells listeners; the event is only built when someone listens (it costs a figures pass) */
-  #emit(account: Account, make: () => UserEvent): void {
-    this.#version++;
-    if (this.#userListeners.size === 0) return;
-    const event = make();
-    for (const l of this.#userListeners) l(account.id, event);
-  }
-
   // ---- accounts ------------------------------------------------------------------------------------------------
 
   createAccount(input: CreateAccountInput = {}): Account {
-    const id = this.#nextAccountId++;
+    const id = this.#s.nextAccountId++;
     const apiKey = input.apiKey ?? randomAlphanumeric(64);
     const secretKey = input.secretKey ?? randomAlphanumeric(64);
     if (!/^[A-Za-z0-9]{16,128}$/.test(apiKey)) {
@@ -306,7 +291,7 @@ export class Exchange {
     }
     if (secretKey.length < 16) throw new Error('secretKey must be at least 16 characters');
     if (input.publicKey !== undefined) checkPublicKey(input.publicKey);
-    if (this.#byKey.has(apiKey)) throw new Error('An account with this apiKey already exists');
+    if (this.#s.byKey.has(apiKey)) throw new Error('An account with this apiKey already exists');
     const balances = new Map<string, Decimal>();
     for (const [asset, amount] of Object.entries(input.balances ?? { USDT: '10000' })) {
       if (!/^[A-Z0-9]{2,10}$/.test(asset)) throw new Error(`Balance asset "${asset}" is not an asset name`);
@@ -330,8 +315,8 @@ export class Exchange {
       createTime: now,
       dualSidePosition: input.dualSidePosition ?? false,
       balances,
-      makerRate: new Decimal(input.makerRate ?? this.#makerRate),
-      takerRate: new Decimal(input.takerRate ?? this.#takerRate),
+      makerRate: new Decimal(input.makerRate ?? this.#s.makerRate),
+      takerRate: new Decimal(input.takerRate ?? this.#s.takerRate),
       configs: new Map(),
       positions: new Map(),
       orders: new Map(),
@@ -342,45 +327,37 @@ export class Exchange {
       updateTime: now,
     };
     for (const [asset, amount] of balances) {
-      if (amount.gt(0)) this.#income(account, '', 'TRANSFER', amount, 'TRANSFER', asset);
+      if (amount.gt(0)) income(this.#s, account, '', 'TRANSFER', amount, 'TRANSFER', asset);
     }
-    this.#accounts.set(id, account);
-    this.#byKey.set(apiKey, account);
+    this.#s.accounts.set(id, account);
+    this.#s.byKey.set(apiKey, account);
     return account;
   }
 
   accountByKey(apiKey: string): Account | undefined {
-    return this.#byKey.get(apiKey);
+    return this.#s.byKey.get(apiKey);
   }
 
   account(id: number): Account | undefined {
-    return this.#accounts.get(id);
+    return this.#s.accounts.get(id);
   }
 
   // ---- market --------------------------------------------------------------------------------------------------
 
   market(symbol: string | undefined): Market {
-    if (symbol === undefined || symbol === '') throw errors.mandatory('symbol');
-    const m = this.markets.get(symbol);
-    if (!m) throw errors.badSymbol();
-    return m;
+    return market(this.#s, symbol);
   }
 
   /** Funding rate settled at the last funding time before `now` */
   lastFunding(symbol: string, now: number): { rate: number; time: number } {
     const time = Math.floor(now / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
-    const known = this.#lastFunding.get(symbol);
+    const known = this.#s.lastFunding.get(symbol);
     if (known && known.time === time) return known;
     return { rate: this.market(symbol).estimatedFundingRate(time), time };
   }
 
   config(account: Account, symbol: string): { leverage: number; marginType: MarginType } {
-    let c = account.configs.get(symbol);
-    if (!c) {
-      c = { leverage: DEFAULT_LEVERAGE, marginType: 'CROSSED' };
-      account.configs.set(symbol, c);
-    }
-    return c;
+    return config(account, symbol);
   }
 
   // ---- time ----------------------------------------------------------------------------------------------------
@@ -389,7 +366,7 @@ export class Exchange {
   sync(): void {
     const target = Math.floor(this.clock.now() / 1000) * 1000;
     if (target <= this.#processed) return;
-    const active = [...this.#accounts.values()].filter(
+    const active = [...this.#s.accounts.values()].filter(
       (a) => a.positions.size > 0 || a.openOrders.size > 0 || this.openAlgoOrders(a).length > 0,
     );
     if (active.length === 0) {
@@ -440,12 +417,12 @@ export class Exchange {
    */
   #screen(account: Account): Screen {
     const cached = this.#screens.get(account);
-    if (cached && cached.version === this.#version) return cached;
+    if (cached && cached.version === this.#s.version) return cached;
     const screen: Screen = {
-      version: this.#version,
+      version: this.#s.version,
       open: this.openOrders(account).map((order) => ({ order, price: order.price.toNumber() })),
       algos: this.openAlgoOrders(account),
-      usdt: this.#usdt(account).toNumber(),
+      usdt: usdt(account).toNumber(),
       legs: [...account.positions.values()]
         .filter((p) => !p.amt.isZero())
         .map((p) => ({
@@ -464,15 +441,9 @@ export class Exchange {
 
   // ---- orders --------------------------------------------------------------------------------------------------
 
-  /** Binance generates 22 random letters and digits when the client sends no id */
-  #newClientOrderId(): string {
-    return randomAlphanumeric(22);
-  }
-
   /** Open orders of an account, optionally for one symbol */
   openOrders(account: Account, symbol?: string): Order[] {
-    const all = [...account.openOrders.values()];
-    return symbol ? all.filter((o) => o.symbol === symbol) : all;
+    return openOrders(account, symbol);
   }
 
   findOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order | undefined {
@@ -562,8 +533,8 @@ export class Exchange {
       this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? best : price, mark, posAmt, now);
 
     const order: Order = {
-      orderId: this.#nextOrderId++,
-      clientOrderId: input.newClientOrderId ?? this.#newClientOrderId(),
+      orderId: this.#s.nextOrderId++,
+      clientOrderId: input.newClientOrderId ?? newClientOrderId(),
       symbol: spec.symbol,
       side: input.side,
       positionSide,
@@ -582,7 +553,7 @@ export class Exchange {
     account.orders.set(order.orderId, order);
     account.openOrders.set(order.orderId, order);
     const ack = { ...order };
-    this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, now));
+    emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, now));
 
     if (marketable) {
       // A reduce-only order never trades past the position: the rest would open the other side
@@ -675,7 +646,7 @@ export class Exchange {
     order.price = input.price;
     order.origQty = input.quantity;
     order.updateTime = now;
-    this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'AMENDMENT' }, now));
+    emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'AMENDMENT' }, now));
     if (marketable) this.#takeFromBook(account, order, order.origQty.minus(order.executedQty), now);
     return { ...order };
   }
@@ -787,7 +758,7 @@ export class Exchange {
     account.openOrders.delete(order.orderId);
     order.updateTime = t;
     const spec = this.market(order.symbol).spec;
-    this.#emit(account, () => orderTradeUpdate(order, spec, { x: status }, t));
+    emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: status }, t));
   }
 
   // ---- fills, positions, money ---------------------------------------------------------------------------------
@@ -808,39 +779,6 @@ export class Exchange {
       account.positions.set(key, p);
     }
     return p;
-  }
-
-  #usdt(account: Account): Decimal {
-    return account.balances.get('USDT') ?? new Decimal(0);
-  }
-
-  #addUsdt(account: Account, delta: Decimal): void {
-    this.#version++;
-    account.balances.set('USDT', this.#usdt(account).plus(delta));
-  }
-
-  #income(
-    account: Account,
-    symbol: string,
-    type: IncomeType,
-    amount: Decimal,
-    info: string,
-    asset = 'USDT',
-    tradeId = '',
-    time = this.clock.now(),
-  ): void {
-    if (amount.isZero()) return;
-    const entry: Income = {
-      tranId: this.#nextTranId++,
-      symbol,
-      incomeType: type,
-      income: amount,
-      asset,
-      info,
-      time,
-      tradeId,
-    };
-    account.income.push(entry);
   }
 
   /** Moves a position by a fill; returns the realized PnL. Isolated margin follows the position size. */
@@ -878,7 +816,7 @@ export class Exchange {
     const signed = order.side === 'BUY' ? qty : qty.neg();
     const realized = this.#applyToPosition(account, p, signed, price, t);
     const commission = qty.mul(price).mul(maker ? account.makerRate : account.takerRate);
-    this.#addUsdt(account, realized.minus(commission));
+    addUsdt(this.#s, account, realized.minus(commission));
 
     order.executedQty = order.executedQty.plus(qty);
     order.cumQuote = order.cumQuote.plus(qty.mul(price));
@@ -890,7 +828,7 @@ export class Exchange {
         : 'PARTIALLY_FILLED';
     if (order.status === 'FILLED') account.openOrders.delete(order.orderId);
     order.updateTime = t;
-    const tradeId = this.#nextTradeId++;
+    const tradeId = this.#s.nextTradeId++;
     account.trades.push({
       id: tradeId,
       orderId: order.orderId,
@@ -905,8 +843,8 @@ export class Exchange {
       maker,
       time: t,
     });
-    this.#income(account, order.symbol, 'REALIZED_PNL', realized, '', 'USDT', String(tradeId), t);
-    this.#income(account, order.symbol, 'COMMISSION', commission.neg(), '', 'USDT', String(tradeId), t);
+    income(this.#s, account, order.symbol, 'REALIZED_PNL', realized, '', 'USDT', String(tradeId), t);
+    income(this.#s, account, order.symbol, 'COMMISSION', commission.neg(), '', 'USDT', String(tradeId), t);
     account.updateTime = t;
     const exec: Execution = {
       x: order.type === 'LIQUIDATION' ? 'CALCULATED' : 'TRADE',
@@ -917,8 +855,8 @@ export class Exchange {
       maker,
       realizedPnl: realized,
     };
-    this.#emit(account, () => orderTradeUpdate(order, spec, exec, t));
-    this.#emit(account, () => this.#accountUpdate(account, 'ORDER', [p], t));
+    emit(this.#s, account, () => orderTradeUpdate(order, spec, exec, t));
+    emit(this.#s, account, () => this.#accountUpdate(account, 'ORDER', [p], t));
     if (p.amt.isZero()) this.#dropIfFlat(account, p);
   }
 
@@ -970,15 +908,15 @@ export class Exchange {
       if (p.amt.isZero()) continue;
       const market = this.market(p.symbol);
       const rate = market.estimatedFundingRate(t);
-      this.#lastFunding.set(p.symbol, { rate, time: t });
+      this.#s.lastFunding.set(p.symbol, { rate, time: t });
       // Positive rate: longs pay shorts. fee = positionAmt × mark × rate
       const fee = p.amt.mul(market.markPrice(t)).mul(rate);
-      this.#addUsdt(account, fee.neg());
+      addUsdt(this.#s, account, fee.neg());
       if (this.config(account, p.symbol).marginType === 'ISOLATED') {
         p.isolatedWallet = p.isolatedWallet.minus(fee);
         anyIsolated = true;
       }
-      this.#income(account, p.symbol, 'FUNDING_FEE', fee.neg(), 'FUNDING_FEE', 'USDT', '', t);
+      income(this.#s, account, p.symbol, 'FUNDING_FEE', fee.neg(), 'FUNDING_FEE', 'USDT', '', t);
       touched.push(p);
     }
     if (touched.length === 0) return;
@@ -986,7 +924,7 @@ export class Exchange {
     const isolated = anyIsolated
       ? touched.filter((p) => this.config(account, p.symbol).marginType === 'ISOLATED')
       : [];
-    this.#emit(account, () => this.#accountUpdate(account, 'FUNDING_FEE', isolated, t));
+    emit(this.#s, account, () => this.#accountUpdate(account, 'FUNDING_FEE', isolated, t));
   }
 
   #checkLiquidation(account: Account, t: number, markOf: (symbol: string) => number): void {
@@ -1031,7 +969,7 @@ export class Exchange {
       const margin = p.isolatedWallet;
       const qty = p.amt.abs();
       const order: Order = {
-        orderId: this.#nextOrderId++,
+        orderId: this.#s.nextOrderId++,
         clientOrderId: `autoclose-${t}`,
         symbol: p.symbol,
         side: p.amt.isNeg() ? 'BUY' : 'SELL',
@@ -1049,32 +987,30 @@ export class Exchange {
         updateTime: t,
       };
       account.orders.set(order.orderId, order);
-      this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, t));
-      const walletBefore = this.#usdt(account);
+      emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, t));
+      const walletBefore = usdt(account);
       this.#fill(account, order, qty, mark, false, t);
       let clearance: Decimal;
       if (isolated) {
         // Whatever the isolated margin still held after the close goes to the insurance fund
-        const closeResult = this.#usdt(account).minus(walletBefore);
+        const closeResult = usdt(account).minus(walletBefore);
         clearance = margin.plus(closeResult);
       } else {
         const crossLeft = this.figures(account, t).crossWalletBalance;
         clearance = Decimal.min(qty.mul(mark).mul(spec.liquidationFee), Decimal.max(0, crossLeft));
       }
-      this.#addUsdt(account, clearance.neg());
-      this.#income(account, p.symbol, 'INSURANCE_CLEAR', clearance.neg(), 'LIQUIDATION', 'USDT', '', t);
+      addUsdt(this.#s, account, clearance.neg());
+      income(this.#s, account, p.symbol, 'INSURANCE_CLEAR', clearance.neg(), 'LIQUIDATION', 'USDT', '', t);
       const cross = this.figures(account, t).crossWalletBalance;
-      if (cross.isNeg()) this.#addUsdt(account, cross.neg());
-      this.#emit(account, () => this.#accountUpdate(account, 'ORDER', [p], t));
+      if (cross.isNeg()) addUsdt(this.#s, account, cross.neg());
+      emit(this.#s, account, () => this.#accountUpdate(account, 'ORDER', [p], t));
     }
   }
 
   // ---- conditional (algo) orders ------------------------------------------------------------------------------
 
   openAlgoOrders(account: Account, symbol?: string): AlgoOrder[] {
-    return [...account.algoOrders.values()].filter(
-      (a) => a.status === 'NEW' && (!symbol || a.symbol === symbol),
-    );
+    return openAlgoOrders(account, symbol);
   }
 
   findAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder | undefined {
@@ -1128,8 +1064,8 @@ export class Exchange {
       this.openAlgoOrders(account).some((a) => a.clientAlgoId === id),
     );
     const algo: AlgoOrder = {
-      algoId: this.#nextAlgoId++,
-      clientAlgoId: input.clientAlgoId ?? this.#newClientOrderId(),
+      algoId: this.#s.nextAlgoId++,
+      clientAlgoId: input.clientAlgoId ?? newClientOrderId(),
       symbol: spec.symbol,
       side: input.side,
       positionSide,
@@ -1183,7 +1119,7 @@ export class Exchange {
   #emitAlgo(account: Account, a: AlgoOrder, t: number): void {
     const spec = this.market(a.symbol).spec;
     const order = a.actualOrderId ? account.orders.get(BigInt(a.actualOrderId)) : undefined;
-    this.#emit(account, () => ({
+    emit(this.#s, account, () => ({
       e: 'ALGO_UPDATE',
       T: t,
       E: t,
@@ -1281,7 +1217,7 @@ export class Exchange {
     }
     this.config(account, symbol).leverage = leverage;
     const now = this.clock.now();
-    this.#emit(account, () => ({
+    emit(this.#s, account, () => ({
       e: 'ACCOUNT_CONFIG_UPDATE',
       E: now,
       T: now,
@@ -1314,7 +1250,7 @@ export class Exchange {
 
   /** The account's margin picture at the mark prices of `t` (default now) */
   figures(account: Account, t = this.clock.now()): AccountFigures {
-    const wallet = this.#usdt(account);
+    const wallet = usdt(account);
     let isolatedWallets = new Decimal(0);
     let crossUnPnl = new Decimal(0);
     let unrealized = new Decimal(0);
@@ -1380,7 +1316,7 @@ export class Exchange {
   adlQuantiles(account: Account): Map<string, number> {
     const t = Math.floor(this.clock.now() / 30_000) * 30_000;
     const groups = new Map<string, AdlCandidate[]>();
-    for (const a of this.#accounts.values()) {
+    for (const a of this.#s.accounts.values()) {
       if (a.positions.size === 0) continue;
       const fig = this.figures(a, t);
       for (const pf of fig.positions) {
@@ -1418,7 +1354,7 @@ export class Exchange {
     const next = (account.balances.get(asset) ?? new Decimal(0)).plus(amount);
     if (next.isNeg()) throw new Error(`Transfer would leave ${asset} negative`);
     account.balances.set(asset, next);
-    this.#version++;
-    this.#income(account, '', 'TRANSFER', amount, 'TRANSFER', asset);
+    this.#s.version++;
+    income(this.#s, account, '', 'TRANSFER', amount, 'TRANSFER', asset);
   }
 }
