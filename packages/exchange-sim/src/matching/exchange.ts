@@ -1,10 +1,9 @@
-import { createPublicKey } from 'node:crypto';
 import type { Clock } from '../common/clock';
 import { BinanceError, errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
-import { randomAlphanumeric } from '../common/secrets';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
+import { type CreateAccountInput, createAccount, transfer } from './accounts';
 import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
 import {
@@ -35,7 +34,6 @@ import type {
   Account,
   AlgoOrder,
   AlgoOrderType,
-  KeyPermissions,
   MarginType,
   Order,
   OrderType,
@@ -68,18 +66,6 @@ export interface ExchangeOptions {
    * volume); small values let tests see orders walk the book and fill in parts
    */
   bookDepth?: number;
-}
-
-export interface CreateAccountInput {
-  apiKey?: string;
-  secretKey?: string;
-  /** PEM public key of an RSA or Ed25519 API key (instead of an HMAC secret) */
-  publicKey?: string;
-  balances?: Record<string, string>;
-  permissions?: Partial<KeyPermissions>;
-  dualSidePosition?: boolean;
-  makerRate?: string;
-  takerRate?: string;
 }
 
 export interface PlaceOrderInput {
@@ -150,20 +136,6 @@ export interface AccountFigures {
   positions: PositionFigures[];
 }
 
-export const DEFAULT_PERMISSIONS: KeyPermissions = {
-  ipRestrict: false,
-  enableReading: true,
-  enableWithdrawals: false,
-  enableInternalTransfer: false,
-  permitsUniversalTransfer: false,
-  enableVanillaOptions: false,
-  enableFutures: true,
-  enableMargin: false,
-  enableSpotAndMarginTrading: false,
-  enableFixApiTrade: false,
-  enableFixReadOnly: false,
-};
-
 /** GTD orders must live at least this long (Binance: more than 600 s) */
 const GTD_MIN_MS = 600_000;
 /** Binance's upper bound for goodTillDate (9999-12-31T23:59:59Z) */
@@ -176,17 +148,6 @@ interface Screen {
   algos: AlgoOrder[];
   usdt: number;
   legs: Array<{ position: Position; amt: number; entry: number; isolatedWallet?: number }>;
-}
-
-/** Binance takes RSA (PKCS#8 / SPKI PEM) and Ed25519 public keys for API keys */
-function checkPublicKey(pem: string): void {
-  let type: string | undefined;
-  try {
-    type = createPublicKey(pem).asymmetricKeyType;
-  } catch {
-    throw new Error('publicKey must be a PEM public key (-----BEGIN PUBLIC KEY-----)');
-  }
-  if (type !== 'rsa' && type !== 'ed25519') throw new Error(`publicKey must be RSA or Ed25519, got ${type}`);
 }
 
 /**
@@ -282,56 +243,9 @@ export class Exchange {
 
   // ---- accounts ------------------------------------------------------------------------------------------------
 
+  /** Opens an account (as the admin API does); throws an Error naming the bad field */
   createAccount(input: CreateAccountInput = {}): Account {
-    const id = this.#s.nextAccountId++;
-    const apiKey = input.apiKey ?? randomAlphanumeric(64);
-    const secretKey = input.secretKey ?? randomAlphanumeric(64);
-    if (!/^[A-Za-z0-9]{16,128}$/.test(apiKey)) {
-      throw new Error('apiKey must be 16 to 128 letters or digits, as Binance keys are');
-    }
-    if (secretKey.length < 16) throw new Error('secretKey must be at least 16 characters');
-    if (input.publicKey !== undefined) checkPublicKey(input.publicKey);
-    if (this.#s.byKey.has(apiKey)) throw new Error('An account with this apiKey already exists');
-    const balances = new Map<string, Decimal>();
-    for (const [asset, amount] of Object.entries(input.balances ?? { USDT: '10000' })) {
-      if (!/^[A-Z0-9]{2,10}$/.test(asset)) throw new Error(`Balance asset "${asset}" is not an asset name`);
-      let value: Decimal;
-      try {
-        value = new Decimal(amount);
-      } catch {
-        throw new Error(`Balance of ${asset} must be a decimal string, got "${amount}"`);
-      }
-      if (value.isNeg() || !value.isFinite()) throw new Error(`Balance of ${asset} must be 0 or more`);
-      balances.set(asset, value);
-    }
-    if (!balances.has('USDT')) balances.set('USDT', new Decimal(0));
-    const now = this.clock.now();
-    const account: Account = {
-      id,
-      apiKey,
-      secretKey,
-      publicKey: input.publicKey,
-      permissions: { ...DEFAULT_PERMISSIONS, ...input.permissions },
-      createTime: now,
-      dualSidePosition: input.dualSidePosition ?? false,
-      balances,
-      makerRate: new Decimal(input.makerRate ?? this.#s.makerRate),
-      takerRate: new Decimal(input.takerRate ?? this.#s.takerRate),
-      configs: new Map(),
-      positions: new Map(),
-      orders: new Map(),
-      openOrders: new Map(),
-      algoOrders: new Map(),
-      trades: [],
-      income: [],
-      updateTime: now,
-    };
-    for (const [asset, amount] of balances) {
-      if (amount.gt(0)) income(this.#s, account, '', 'TRANSFER', amount, 'TRANSFER', asset);
-    }
-    this.#s.accounts.set(id, account);
-    this.#s.byKey.set(apiKey, account);
-    return account;
+    return createAccount(this.#s, input);
   }
 
   accountByKey(apiKey: string): Account | undefined {
@@ -1351,10 +1265,6 @@ export class Exchange {
 
   /** Applies a deposit or withdrawal from the admin API, booked as TRANSFER income */
   transfer(account: Account, asset: string, amount: Decimal): void {
-    const next = (account.balances.get(asset) ?? new Decimal(0)).plus(amount);
-    if (next.isNeg()) throw new Error(`Transfer would leave ${asset} negative`);
-    account.balances.set(asset, next);
-    this.#s.version++;
-    income(this.#s, account, '', 'TRANSFER', amount, 'TRANSFER', asset);
+    transfer(this.#s, account, asset, amount);
   }
 }
