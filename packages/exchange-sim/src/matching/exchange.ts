@@ -3,19 +3,13 @@ import { BinanceError, errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
+import { type AccountFigures, accountUpdate, checkMargin, figures } from './account-figures';
 import { type CreateAccountInput, createAccount, transfer } from './accounts';
 import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
-import {
-  type AccountUpdate,
-  accountUpdatePosition,
-  type Execution,
-  orderTradeUpdate,
-  type UserEvent,
-} from './events';
+import { type Execution, orderTradeUpdate, type UserEvent } from './events';
 import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
 import { addUsdt, income, usdt } from './ledger';
-import { initialMargin, maintMargin, notional, unrealizedPnl } from './margin';
 import { type BookLevel, FUNDING_INTERVAL_MS, Market } from './market';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import {
@@ -24,7 +18,7 @@ import {
   type ExchangeState,
   emit,
   isOpen,
-  market,
+  marketOf,
   newClientOrderId,
   openAlgoOrders,
   openOrders,
@@ -108,32 +102,6 @@ export interface PlaceAlgoInput {
   activatePrice?: Decimal;
   callbackRate?: Decimal;
   clientAlgoId?: string;
-}
-
-export interface PositionFigures {
-  position: Position;
-  spec: SymbolSpec;
-  marginType: MarginType;
-  leverage: number;
-  mark: Decimal;
-  notional: Decimal;
-  unrealizedPnl: Decimal;
-  initialMargin: Decimal;
-  maintMargin: Decimal;
-}
-
-/** An account's margin picture at one moment, in USDT */
-export interface AccountFigures {
-  walletBalance: Decimal;
-  crossWalletBalance: Decimal;
-  crossUnPnl: Decimal;
-  unrealizedPnl: Decimal;
-  positionInitialMargin: Decimal;
-  openOrderInitialMargin: Decimal;
-  openOrderMarginBySymbol: Map<string, Decimal>;
-  maintMargin: Decimal;
-  availableBalance: Decimal;
-  positions: PositionFigures[];
 }
 
 /** GTD orders must live at least this long (Binance: more than 600 s) */
@@ -259,7 +227,7 @@ export class Exchange {
   // ---- market --------------------------------------------------------------------------------------------------
 
   market(symbol: string | undefined): Market {
-    return market(this.#s, symbol);
+    return marketOf(this.#s, symbol);
   }
 
   /** Funding rate settled at the last funding time before `now` */
@@ -444,7 +412,7 @@ export class Exchange {
     if (tif === 'GTX' && marketable) throw errors.postOnlyReject();
 
     if (!reduceOnly)
-      this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? best : price, mark, posAmt, now);
+      checkMargin(this.#s, account, spec, cfg.leverage, input, isMarket ? best : price, mark, posAmt, now);
 
     const order: Order = {
       orderId: this.#s.nextOrderId++,
@@ -543,11 +511,12 @@ export class Exchange {
       // The order's margin is re-checked at its new size, as if it were not in the book yet
       account.openOrders.delete(order.orderId);
       try {
-        this.#checkMargin(
+        checkMargin(
+          this.#s,
           account,
           spec,
           this.config(account, spec.symbol).leverage,
-          { symbol: spec.symbol, side: order.side, type: 'LIMIT', quantity: remaining },
+          { side: order.side, quantity: remaining },
           input.price,
           mark,
           posAmt,
@@ -563,76 +532,6 @@ export class Exchange {
     emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'AMENDMENT' }, now));
     if (marketable) this.#takeFromBook(account, order, order.origQty.minus(order.executedQty), now);
     return { ...order };
-  }
-
-  #checkMargin(
-    account: Account,
-    spec: SymbolSpec,
-    leverage: number,
-    input: PlaceOrderInput,
-    price: Decimal,
-    mark: Decimal,
-    posAmt: Decimal,
-    now: number,
-  ): void {
-    const signed = input.side === 'BUY' ? input.quantity : input.quantity.neg();
-    const after = posAmt.plus(signed);
-    if (after.abs().mul(price).gt(maxNotionalAtLeverage(spec, leverage))) throw errors.maxPosition();
-    const figures = this.figures(account, now);
-    const before = figures.openOrderMarginBySymbol.get(spec.symbol) ?? new Decimal(0);
-    const withOrder = this.#openOrderMargin(account, spec.symbol, leverage, {
-      side: input.side,
-      qty: input.quantity,
-      price,
-    });
-    const direction = input.side === 'BUY' ? 1 : -1;
-    // Opening loss: buying above the mark (or selling below) is a loss the moment the order fills
-    const openLoss = input.quantity.mul(Decimal.max(0, price.minus(mark).mul(direction)));
-    const required = withOrder.minus(before).plus(openLoss);
-    if (required.gt(figures.availableBalance)) throw errors.marginInsufficient();
-  }
-
-  /**
-   * Initial margin held by open orders of one symbol: per position side, the part of the resting buys (sells) that
-   * would grow the position beyond what it closes, at the order prices; one-way mode holds the larger side
-   */
-  #openOrderMargin(
-    account: Account,
-    symbol: string,
-    leverage: number,
-    extra?: { side: Side; qty: Decimal; price: Decimal },
-  ): Decimal {
-    const orders = this.openOrders(account, symbol).map((o) => ({
-      side: o.side,
-      positionSide: o.positionSide,
-      reduceOnly: o.reduceOnly,
-      qty: o.origQty.minus(o.executedQty),
-      price: o.price,
-    }));
-    if (extra) {
-      orders.push({
-        side: extra.side,
-        positionSide: account.dualSidePosition ? (extra.side === 'BUY' ? 'LONG' : 'SHORT') : 'BOTH',
-        reduceOnly: false,
-        qty: extra.qty,
-        price: extra.price,
-      });
-    }
-    const sideMargin = (side: Side, positionSide: PositionSide): Decimal => {
-      const list = orders.filter((o) => o.side === side && o.positionSide === positionSide && !o.reduceOnly);
-      if (list.length === 0) return new Decimal(0);
-      const amt = account.positions.get(positionKey(symbol, positionSide))?.amt ?? new Decimal(0);
-      let closable = side === 'BUY' ? Decimal.max(0, amt.neg()) : Decimal.max(0, amt);
-      let total = new Decimal(0);
-      for (const o of list.sort((a, b) => (side === 'BUY' ? b.price.cmp(a.price) : a.price.cmp(b.price)))) {
-        const closes = Decimal.min(closable, o.qty);
-        closable = closable.minus(closes);
-        total = total.plus(o.qty.minus(closes).mul(o.price));
-      }
-      return total.div(leverage);
-    };
-    if (account.dualSidePosition) return sideMargin('BUY', 'LONG').plus(sideMargin('SELL', 'SHORT'));
-    return Decimal.max(sideMargin('BUY', 'BOTH'), sideMargin('SELL', 'BOTH'));
   }
 
   #executeResting(account: Account, order: Order, t: number): void {
@@ -770,49 +669,13 @@ export class Exchange {
       realizedPnl: realized,
     };
     emit(this.#s, account, () => orderTradeUpdate(order, spec, exec, t));
-    emit(this.#s, account, () => this.#accountUpdate(account, 'ORDER', [p], t));
+    emit(this.#s, account, () => accountUpdate(this.#s, account, 'ORDER', [p], t));
     if (p.amt.isZero()) this.#dropIfFlat(account, p);
   }
 
   #dropIfFlat(account: Account, p: Position): void {
     if (p.amt.isZero() && p.isolatedWallet.isZero())
       account.positions.delete(positionKey(p.symbol, p.positionSide));
-  }
-
-  #breakEven(account: Account, p: Position): Decimal {
-    const dir = p.amt.isNeg() ? -1 : 1;
-    return p.entryPrice.mul(new Decimal(1).plus(account.takerRate.mul(dir)));
-  }
-
-  #accountUpdate(account: Account, reason: string, positions: Position[], t: number): AccountUpdate {
-    const figures = this.figures(account, t);
-    return {
-      e: 'ACCOUNT_UPDATE',
-      E: t,
-      T: t,
-      a: {
-        m: reason,
-        B: [
-          {
-            a: 'USDT',
-            wb: figures.walletBalance.toFixed(8),
-            cw: figures.crossWalletBalance.toFixed(8),
-            bc: '0',
-          },
-        ],
-        P: positions.map((p) => {
-          const spec = this.market(p.symbol).spec;
-          const mark = this.market(p.symbol).markPrice(t);
-          return accountUpdatePosition(
-            p,
-            unrealizedPnl(p, mark),
-            this.config(account, p.symbol).marginType,
-            this.#breakEven(account, p),
-            spec,
-          );
-        }),
-      },
-    };
   }
 
   #settleFunding(account: Account, t: number): void {
@@ -838,7 +701,7 @@ export class Exchange {
     const isolated = anyIsolated
       ? touched.filter((p) => this.config(account, p.symbol).marginType === 'ISOLATED')
       : [];
-    emit(this.#s, account, () => this.#accountUpdate(account, 'FUNDING_FEE', isolated, t));
+    emit(this.#s, account, () => accountUpdate(this.#s, account, 'FUNDING_FEE', isolated, t));
   }
 
   #checkLiquidation(account: Account, t: number, markOf: (symbol: string) => number): void {
@@ -917,7 +780,7 @@ export class Exchange {
       income(this.#s, account, p.symbol, 'INSURANCE_CLEAR', clearance.neg(), 'LIQUIDATION', 'USDT', '', t);
       const cross = this.figures(account, t).crossWalletBalance;
       if (cross.isNeg()) addUsdt(this.#s, account, cross.neg());
-      emit(this.#s, account, () => this.#accountUpdate(account, 'ORDER', [p], t));
+      emit(this.#s, account, () => accountUpdate(this.#s, account, 'ORDER', [p], t));
     }
   }
 
@@ -1164,62 +1027,7 @@ export class Exchange {
 
   /** The account's margin picture at the mark prices of `t` (default now) */
   figures(account: Account, t = this.clock.now()): AccountFigures {
-    const wallet = usdt(account);
-    let isolatedWallets = new Decimal(0);
-    let crossUnPnl = new Decimal(0);
-    let unrealized = new Decimal(0);
-    let crossPositionIM = new Decimal(0);
-    let positionIM = new Decimal(0);
-    let maint = new Decimal(0);
-    const positions: PositionFigures[] = [];
-    for (const p of account.positions.values()) {
-      const market = this.market(p.symbol);
-      const cfg = this.config(account, p.symbol);
-      const mark = new Decimal(market.markPrice(t).toFixed(8));
-      const upnl = unrealizedPnl(p, mark);
-      const im = initialMargin(p, mark, cfg.leverage);
-      const mm = maintMargin(p, mark, market.spec.brackets);
-      positions.push({
-        position: p,
-        spec: market.spec,
-        marginType: cfg.marginType,
-        leverage: cfg.leverage,
-        mark,
-        notional: notional(p, mark),
-        unrealizedPnl: upnl,
-        initialMargin: im,
-        maintMargin: mm,
-      });
-      unrealized = unrealized.plus(upnl);
-      positionIM = positionIM.plus(im);
-      maint = maint.plus(mm);
-      if (cfg.marginType === 'ISOLATED') {
-        isolatedWallets = isolatedWallets.plus(p.isolatedWallet);
-      } else {
-        crossUnPnl = crossUnPnl.plus(upnl);
-        crossPositionIM = crossPositionIM.plus(im);
-      }
-    }
-    const bySymbol = new Map<string, Decimal>();
-    let openOrderIM = new Decimal(0);
-    for (const symbol of new Set(this.openOrders(account).map((o) => o.symbol))) {
-      const m = this.#openOrderMargin(account, symbol, this.config(account, symbol).leverage);
-      bySymbol.set(symbol, m);
-      openOrderIM = openOrderIM.plus(m);
-    }
-    const crossWallet = wallet.minus(isolatedWallets);
-    return {
-      walletBalance: wallet,
-      crossWalletBalance: crossWallet,
-      crossUnPnl,
-      unrealizedPnl: unrealized,
-      positionInitialMargin: positionIM,
-      openOrderInitialMargin: openOrderIM,
-      openOrderMarginBySymbol: bySymbol,
-      maintMargin: maint,
-      availableBalance: crossWallet.plus(crossUnPnl).minus(crossPositionIM).minus(openOrderIM),
-      positions,
-    };
+    return figures(this.#s, account, t);
   }
 
   /**

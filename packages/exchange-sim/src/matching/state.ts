@@ -60,7 +60,7 @@ export function createState(options: {
 }
 
 /** The market of a symbol; -1102 when none is given, -1121 when it is not listed */
-export function market(s: ExchangeState, symbol: string | undefined): Market {
+export function marketOf(s: ExchangeState, symbol: string | undefined): Market {
   if (symbol === undefined || symbol === '') throw errors.mandatory('symbol');
   const m = s.markets.get(symbol);
   if (!m) throw errors.badSymbol();
