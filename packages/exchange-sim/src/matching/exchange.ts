@@ -7,7 +7,8 @@ import { type AccountFigures, accountUpdate, checkMargin, figures } from './acco
 import { type CreateAccountInput, createAccount, transfer } from './accounts';
 import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
-import { type Execution, orderTradeUpdate, type UserEvent } from './events';
+import { orderTradeUpdate, type UserEvent } from './events';
+import { fill, finish } from './execution';
 import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
 import { addUsdt, income, usdt } from './ledger';
 import { type BookLevel, FUNDING_INTERVAL_MS, Market } from './market';
@@ -276,7 +277,7 @@ export class Exchange {
       for (const { order, price } of this.#screen(account).open) {
         if (!isOpen(order)) continue;
         if (order.goodTillDate > 0 && t >= order.goodTillDate) {
-          this.#finish(account, order, 'EXPIRED', t);
+          finish(this.#s, account, order, 'EXPIRED', t);
           continue;
         }
         const last = this.market(order.symbol).lastPrice(t);
@@ -441,14 +442,14 @@ export class Exchange {
       // A reduce-only order never trades past the position: the rest would open the other side
       const want = reduceOnly ? Decimal.min(order.origQty, posAmt.abs()) : order.origQty;
       if (tif === 'FOK' && !bookHolds(market.levels(now, takeSide), want, within)) {
-        this.#finish(account, order, 'EXPIRED', now);
+        finish(this.#s, account, order, 'EXPIRED', now);
         return { ack, result: { ...order } };
       }
       this.#takeFromBook(account, order, want, now);
       // What a LIMIT GTC/GTD order could not take rests in the book; IOC (and market) remainders expire
-      if (isOpen(order) && (isMarket || tif === 'IOC')) this.#finish(account, order, 'EXPIRED', now);
+      if (isOpen(order) && (isMarket || tif === 'IOC')) finish(this.#s, account, order, 'EXPIRED', now);
     } else if (tif === 'IOC' || tif === 'FOK') {
-      this.#finish(account, order, 'EXPIRED', now);
+      finish(this.#s, account, order, 'EXPIRED', now);
     }
     return { ack, result: { ...order } };
   }
@@ -468,12 +469,12 @@ export class Exchange {
     for (const level of market.levels(now, order.side === 'BUY' ? 'ASK' : 'BID')) {
       if (left.isZero() || !isOpen(order) || !within(level.price)) break;
       const take = Decimal.min(left, level.qty);
-      this.#fill(account, order, take, level.price, false, now);
+      fill(this.#s, account, order, take, level.price, false, now);
       left = left.minus(take);
       deepest = level.price;
     }
     if (isMarket && left.gt(0) && deepest && isOpen(order))
-      this.#fill(account, order, left, deepest, false, now);
+      fill(this.#s, account, order, left, deepest, false, now);
   }
 
   /**
@@ -501,7 +502,7 @@ export class Exchange {
     const best = new Decimal((order.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
     const marketable = order.side === 'BUY' ? input.price.gte(best) : input.price.lte(best);
     if (input.quantity.lte(order.executedQty) || (order.timeInForce === 'GTX' && marketable)) {
-      this.#finish(account, order, 'CANCELED', now);
+      finish(this.#s, account, order, 'CANCELED', now);
       return { ...order };
     }
     if (!order.reduceOnly) {
@@ -541,14 +542,14 @@ export class Exchange {
       const reducible = order.side === 'BUY' ? Decimal.max(0, amt.neg()) : Decimal.max(0, amt);
       // Binance expires a reduce-only order that no longer has anything to reduce
       if (reducible.isZero()) {
-        this.#finish(account, order, 'EXPIRED', t);
+        finish(this.#s, account, order, 'EXPIRED', t);
         return;
       }
       qty = Decimal.min(qty, reducible);
     }
     // A second of trading at the order's price takes at most what the best level of the other side holds
     const counterparty = this.market(order.symbol).levelQty(t, order.side === 'BUY' ? 'ASK' : 'BID', 0);
-    this.#fill(account, order, Decimal.min(qty, counterparty), order.price, true, t);
+    fill(this.#s, account, order, Decimal.min(qty, counterparty), order.price, true, t);
   }
 
   cancelOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order {
@@ -556,127 +557,18 @@ export class Exchange {
     this.market(symbol);
     const order = this.findOrder(account, symbol, orderId, clientOrderId);
     if (!order || !isOpen(order)) throw errors.cancelRejected();
-    this.#finish(account, order, 'CANCELED', this.clock.now());
+    finish(this.#s, account, order, 'CANCELED', this.clock.now());
     return { ...order };
   }
 
   cancelAll(account: Account, symbol: string): void {
     this.sync();
     this.market(symbol);
-    for (const o of this.openOrders(account, symbol)) this.#finish(account, o, 'CANCELED', this.clock.now());
-  }
-
-  #finish(account: Account, order: Order, status: 'CANCELED' | 'EXPIRED', t: number): void {
-    order.status = status;
-    account.openOrders.delete(order.orderId);
-    order.updateTime = t;
-    const spec = this.market(order.symbol).spec;
-    emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: status }, t));
+    for (const o of this.openOrders(account, symbol))
+      finish(this.#s, account, o, 'CANCELED', this.clock.now());
   }
 
   // ---- fills, positions, money ---------------------------------------------------------------------------------
-
-  #position(account: Account, symbol: string, side: PositionSide, t: number): Position {
-    const key = positionKey(symbol, side);
-    let p = account.positions.get(key);
-    if (!p) {
-      p = {
-        symbol,
-        positionSide: side,
-        amt: new Decimal(0),
-        entryPrice: new Decimal(0),
-        isolatedWallet: new Decimal(0),
-        accumulatedRealized: new Decimal(0),
-        updateTime: t,
-      };
-      account.positions.set(key, p);
-    }
-    return p;
-  }
-
-  /** Moves a position by a fill; returns the realized PnL. Isolated margin follows the position size. */
-  #applyToPosition(account: Account, p: Position, signedQty: Decimal, price: Decimal, t: number): Decimal {
-    const cfg = this.config(account, p.symbol);
-    const isolated = cfg.marginType === 'ISOLATED';
-    let realized = new Decimal(0);
-    const amt = p.amt;
-    if (amt.isZero() || amt.isNeg() === signedQty.isNeg()) {
-      const newAmt = amt.plus(signedQty);
-      p.entryPrice = amt.abs().mul(p.entryPrice).plus(signedQty.abs().mul(price)).div(newAmt.abs());
-      p.amt = newAmt;
-      if (isolated) p.isolatedWallet = p.isolatedWallet.plus(signedQty.abs().mul(price).div(cfg.leverage));
-    } else {
-      const closeQty = Decimal.min(signedQty.abs(), amt.abs());
-      realized = closeQty.mul(price.minus(p.entryPrice)).mul(amt.isNeg() ? -1 : 1);
-      if (isolated) p.isolatedWallet = p.isolatedWallet.minus(p.isolatedWallet.mul(closeQty).div(amt.abs()));
-      const rest = signedQty.abs().minus(closeQty);
-      p.amt = amt.plus(signedQty.isNeg() ? closeQty.neg() : closeQty);
-      if (p.amt.isZero()) p.entryPrice = new Decimal(0);
-      if (rest.gt(0)) {
-        p.amt = signedQty.isNeg() ? rest.neg() : rest;
-        p.entryPrice = price;
-        if (isolated) p.isolatedWallet = p.isolatedWallet.plus(rest.mul(price).div(cfg.leverage));
-      }
-      p.accumulatedRealized = p.accumulatedRealized.plus(realized);
-    }
-    p.updateTime = t;
-    return realized;
-  }
-
-  #fill(account: Account, order: Order, qty: Decimal, price: Decimal, maker: boolean, t: number): void {
-    const spec = this.market(order.symbol).spec;
-    const p = this.#position(account, order.symbol, order.positionSide, t);
-    const signed = order.side === 'BUY' ? qty : qty.neg();
-    const realized = this.#applyToPosition(account, p, signed, price, t);
-    const commission = qty.mul(price).mul(maker ? account.makerRate : account.takerRate);
-    addUsdt(this.#s, account, realized.minus(commission));
-
-    order.executedQty = order.executedQty.plus(qty);
-    order.cumQuote = order.cumQuote.plus(qty.mul(price));
-    // A reduce-only order that has closed the position is done: the rest could only open a new one
-    const nothingToReduce = order.side === 'BUY' ? !p.amt.isNeg() : !p.amt.gt(0);
-    order.status =
-      order.executedQty.gte(order.origQty) || (order.reduceOnly && nothingToReduce)
-        ? 'FILLED'
-        : 'PARTIALLY_FILLED';
-    if (order.status === 'FILLED') account.openOrders.delete(order.orderId);
-    order.updateTime = t;
-    const tradeId = this.#s.nextTradeId++;
-    account.trades.push({
-      id: tradeId,
-      orderId: order.orderId,
-      symbol: order.symbol,
-      side: order.side,
-      positionSide: order.positionSide,
-      price,
-      qty,
-      quoteQty: qty.mul(price),
-      commission,
-      realizedPnl: realized,
-      maker,
-      time: t,
-    });
-    income(this.#s, account, order.symbol, 'REALIZED_PNL', realized, '', 'USDT', String(tradeId), t);
-    income(this.#s, account, order.symbol, 'COMMISSION', commission.neg(), '', 'USDT', String(tradeId), t);
-    account.updateTime = t;
-    const exec: Execution = {
-      x: order.type === 'LIQUIDATION' ? 'CALCULATED' : 'TRADE',
-      lastQty: qty,
-      lastPrice: price,
-      commission,
-      tradeId,
-      maker,
-      realizedPnl: realized,
-    };
-    emit(this.#s, account, () => orderTradeUpdate(order, spec, exec, t));
-    emit(this.#s, account, () => accountUpdate(this.#s, account, 'ORDER', [p], t));
-    if (p.amt.isZero()) this.#dropIfFlat(account, p);
-  }
-
-  #dropIfFlat(account: Account, p: Position): void {
-    if (p.amt.isZero() && p.isolatedWallet.isZero())
-      account.positions.delete(positionKey(p.symbol, p.positionSide));
-  }
 
   #settleFunding(account: Account, t: number): void {
     const touched: Position[] = [];
@@ -736,7 +628,7 @@ export class Exchange {
    */
   #liquidate(account: Account, positions: Position[], t: number, markOf: (symbol: string) => number): void {
     for (const p of positions) {
-      for (const o of this.openOrders(account, p.symbol)) this.#finish(account, o, 'CANCELED', t);
+      for (const o of this.openOrders(account, p.symbol)) finish(this.#s, account, o, 'CANCELED', t);
     }
     for (const p of positions) {
       if (p.amt.isZero()) continue;
@@ -766,7 +658,7 @@ export class Exchange {
       account.orders.set(order.orderId, order);
       emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, t));
       const walletBefore = usdt(account);
-      this.#fill(account, order, qty, mark, false, t);
+      fill(this.#s, account, order, qty, mark, false, t);
       let clearance: Decimal;
       if (isolated) {
         // Whatever the isolated margin still held after the close goes to the insurance fund
