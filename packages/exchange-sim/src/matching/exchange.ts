@@ -7,11 +7,12 @@ import { type AccountFigures, accountUpdate, checkMargin, figures } from './acco
 import { type CreateAccountInput, createAccount, transfer } from './accounts';
 import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
+import { bookHolds, executeResting, takeFromBook } from './book';
 import { orderTradeUpdate, type UserEvent } from './events';
 import { fill, finish } from './execution';
 import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
 import { addUsdt, income, usdt } from './ledger';
-import { type BookLevel, FUNDING_INTERVAL_MS, Market } from './market';
+import { FUNDING_INTERVAL_MS, Market } from './market';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import {
   config,
@@ -146,17 +147,6 @@ function checkClientId(name: string, id: string | undefined, inUse: (id: string)
   if (inUse(id)) throw errors.duplicateClientId();
 }
 
-/** FOK: whether the levels within the limit price hold the whole quantity */
-function bookHolds(levels: Iterable<BookLevel>, qty: Decimal, within: (price: Decimal) => boolean): boolean {
-  let left = qty;
-  for (const level of levels) {
-    if (!within(level.price)) return false;
-    left = left.minus(level.qty);
-    if (left.lte(0)) return true;
-  }
-  return false;
-}
-
 /**
  * The simulated exchange: accounts, orders, positions and the matching, funding and liquidation that move them.
  * Nothing here knows HTTP; the `http/` and `ws/` layers translate Binance's protocol to these calls.
@@ -281,7 +271,7 @@ export class Exchange {
           continue;
         }
         const last = this.market(order.symbol).lastPrice(t);
-        if (order.side === 'BUY' ? last <= price : last >= price) this.#executeResting(account, order, t);
+        if (order.side === 'BUY' ? last <= price : last >= price) executeResting(this.#s, account, order, t);
       }
       for (const algo of this.#screen(account).algos) {
         if (algo.status !== 'NEW') continue;
@@ -445,36 +435,13 @@ export class Exchange {
         finish(this.#s, account, order, 'EXPIRED', now);
         return { ack, result: { ...order } };
       }
-      this.#takeFromBook(account, order, want, now);
+      takeFromBook(this.#s, account, order, want, now);
       // What a LIMIT GTC/GTD order could not take rests in the book; IOC (and market) remainders expire
       if (isOpen(order) && (isMarket || tif === 'IOC')) finish(this.#s, account, order, 'EXPIRED', now);
     } else if (tif === 'IOC' || tif === 'FOK') {
       finish(this.#s, account, order, 'EXPIRED', now);
     }
     return { ack, result: { ...order } };
-  }
-
-  /**
-   * Takes up to `want` from the other side of the book as taker, level by level within the order's limit price: one
-   * trade (and one ORDER_TRADE_UPDATE) per level. A market order larger than the whole shown book has the rest
-   * filled at its deepest price (the book refills)
-   */
-  #takeFromBook(account: Account, order: Order, want: Decimal, now: number): void {
-    const market = this.market(order.symbol);
-    const isMarket = order.type === 'MARKET';
-    const within = (p: Decimal) =>
-      isMarket || (order.side === 'BUY' ? p.lte(order.price) : p.gte(order.price));
-    let left = want;
-    let deepest: Decimal | undefined;
-    for (const level of market.levels(now, order.side === 'BUY' ? 'ASK' : 'BID')) {
-      if (left.isZero() || !isOpen(order) || !within(level.price)) break;
-      const take = Decimal.min(left, level.qty);
-      fill(this.#s, account, order, take, level.price, false, now);
-      left = left.minus(take);
-      deepest = level.price;
-    }
-    if (isMarket && left.gt(0) && deepest && isOpen(order))
-      fill(this.#s, account, order, left, deepest, false, now);
   }
 
   /**
@@ -531,25 +498,8 @@ export class Exchange {
     order.origQty = input.quantity;
     order.updateTime = now;
     emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'AMENDMENT' }, now));
-    if (marketable) this.#takeFromBook(account, order, order.origQty.minus(order.executedQty), now);
+    if (marketable) takeFromBook(this.#s, account, order, order.origQty.minus(order.executedQty), now);
     return { ...order };
-  }
-
-  #executeResting(account: Account, order: Order, t: number): void {
-    let qty = order.origQty.minus(order.executedQty);
-    if (order.reduceOnly) {
-      const amt = account.positions.get(positionKey(order.symbol, order.positionSide))?.amt ?? new Decimal(0);
-      const reducible = order.side === 'BUY' ? Decimal.max(0, amt.neg()) : Decimal.max(0, amt);
-      // Binance expires a reduce-only order that no longer has anything to reduce
-      if (reducible.isZero()) {
-        finish(this.#s, account, order, 'EXPIRED', t);
-        return;
-      }
-      qty = Decimal.min(qty, reducible);
-    }
-    // A second of trading at the order's price takes at most what the best level of the other side holds
-    const counterparty = this.market(order.symbol).levelQty(t, order.side === 'BUY' ? 'ASK' : 'BID', 0);
-    fill(this.#s, account, order, Decimal.min(qty, counterparty), order.price, true, t);
   }
 
   cancelOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order {
