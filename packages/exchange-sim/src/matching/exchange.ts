@@ -3,16 +3,26 @@ import { BinanceError, errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
-import { type AccountFigures, accountUpdate, checkMargin, figures } from './account-figures';
+import { type AccountFigures, accountUpdate, figures } from './account-figures';
 import { type CreateAccountInput, createAccount, transfer } from './accounts';
 import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
-import { bookHolds, executeResting, takeFromBook } from './book';
+import { executeResting } from './book';
 import { orderTradeUpdate, type UserEvent } from './events';
 import { fill, finish } from './execution';
-import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
+import { checkPrice, checkPriceFilter, checkQuantity } from './filters';
 import { addUsdt, income, usdt } from './ledger';
 import { FUNDING_INTERVAL_MS, Market } from './market';
+import { checkClientId, positionSideFor } from './order-rules';
+import {
+  cancelAll,
+  cancelOrder,
+  findOrder,
+  type ModifyOrderInput,
+  modifyOrder,
+  type PlaceOrderInput,
+  placeOrder,
+} from './orders';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import {
   config,
@@ -32,7 +42,6 @@ import type {
   AlgoOrderType,
   MarginType,
   Order,
-  OrderType,
   Position,
   PositionSide,
   Side,
@@ -64,30 +73,6 @@ export interface ExchangeOptions {
   bookDepth?: number;
 }
 
-export interface PlaceOrderInput {
-  symbol: string;
-  side: Side;
-  positionSide?: PositionSide;
-  type: OrderType;
-  timeInForce?: TimeInForce;
-  quantity: Decimal;
-  price?: Decimal;
-  reduceOnly?: boolean;
-  newClientOrderId?: string;
-  /** GTD: expiry in ms (Binance keeps whole seconds) */
-  goodTillDate?: number;
-}
-
-/** PUT /fapi/v1/order: a new price and quantity for a resting LIMIT order */
-export interface ModifyOrderInput {
-  symbol: string;
-  orderId?: bigint;
-  clientOrderId?: string;
-  side: Side;
-  quantity: Decimal;
-  price: Decimal;
-}
-
 export interface PlaceAlgoInput {
   symbol: string;
   side: Side;
@@ -106,45 +91,12 @@ export interface PlaceAlgoInput {
   clientAlgoId?: string;
 }
 
-/** GTD orders must live at least this long (Binance: more than 600 s) */
-const GTD_MIN_MS = 600_000;
-/** Binance's upper bound for goodTillDate (9999-12-31T23:59:59Z) */
-const GTD_MAX_MS = 253_402_300_799_000;
-export const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
-
 interface Screen {
   version: number;
   open: Array<{ order: Order; price: number }>;
   algos: AlgoOrder[];
   usdt: number;
   legs: Array<{ position: Position; amt: number; entry: number; isolatedWallet?: number }>;
-}
-
-/**
- * The position side an order trades in: one-way mode takes only BOTH; hedge mode needs LONG or SHORT and refuses
- * `reduceOnly` (closing is implied by the side)
- */
-function positionSideFor(
-  account: Account,
-  requested: PositionSide | undefined,
-  reduceOnly: boolean | undefined,
-) {
-  const side = requested ?? 'BOTH';
-  if (account.dualSidePosition) {
-    if (side === 'BOTH') throw errors.positionSideMismatch();
-    if (reduceOnly !== undefined) throw errors.notRequired('reduceonly');
-  } else if (side !== 'BOTH') {
-    throw errors.positionSideMismatch();
-  }
-  return side;
-}
-
-/** Binance's client id rule (`^[.A-Z:/a-z0-9_-]{1,36}$`), unique among open orders */
-function checkClientId(name: string, id: string | undefined, inUse: (id: string) => boolean): void {
-  if (id === undefined) return;
-  if (id.length > 36) throw errors.clientIdLength();
-  if (!CLIENT_ORDER_ID.test(id)) throw errors.illegalChars(name, '^[\\.A-Z\\:/a-z0-9_-]{1,36}$');
-  if (inUse(id)) throw errors.duplicateClientId();
 }
 
 /**
@@ -319,16 +271,9 @@ export class Exchange {
     return openOrders(account, symbol);
   }
 
+  /** An order by id, or by client id (the open one, else the newest) */
   findOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order | undefined {
-    if (orderId !== undefined) {
-      const o = account.orders.get(orderId);
-      return o && o.symbol === symbol ? o : undefined;
-    }
-    // A client id is unique among open orders; the newest order wins among closed ones
-    const matches = [...account.orders.values()].filter(
-      (o) => o.symbol === symbol && o.clientOrderId === clientOrderId,
-    );
-    return matches.find(isOpen) ?? matches[matches.length - 1];
+    return findOrder(account, symbol, orderId, clientOrderId);
   }
 
   /**
@@ -337,185 +282,26 @@ export class Exchange {
    */
   placeOrder(account: Account, input: PlaceOrderInput): { ack: Order; result: Order } {
     this.sync();
-    return this.#place(account, input, this.clock.now());
-  }
-
-  /** Placement at simulated time `now`, without syncing: also used when a conditional order triggers mid-step */
-  #place(account: Account, input: PlaceOrderInput, now: number): { ack: Order; result: Order } {
-    const market = this.market(input.symbol);
-    const spec = market.spec;
-    const cfg = this.config(account, spec.symbol);
-
-    const positionSide = positionSideFor(account, input.positionSide, input.reduceOnly);
-
-    checkClientId('newClientOrderId', input.newClientOrderId, (id) =>
-      this.openOrders(account).some((o) => o.clientOrderId === id),
-    );
-
-    const mark = new Decimal(market.markPrice(now));
-    const book = market.book(now);
-    const isMarket = input.type === 'MARKET';
-    let tif: TimeInForce = 'GTC';
-    let price = new Decimal(0);
-    let goodTillDate = 0;
-    if (input.type === 'LIMIT') {
-      if (!input.timeInForce) throw errors.mandatory('timeInForce');
-      if (!input.price) throw errors.mandatory('price');
-      tif = input.timeInForce;
-      if (tif === 'GTD') {
-        if (input.goodTillDate === undefined) throw errors.mandatory('goodTillDate');
-        // Binance keeps whole seconds of the expiry
-        goodTillDate = Math.floor(input.goodTillDate / 1000) * 1000;
-        if (goodTillDate <= now + GTD_MIN_MS || goodTillDate >= GTD_MAX_MS)
-          throw errors.invalidGoodTillDate();
-      } else if (input.goodTillDate !== undefined) {
-        throw errors.notRequired('goodTillDate');
-      }
-      checkQuantity(spec, input.quantity, false);
-      checkPrice(spec, input.price, input.side, mark);
-      price = input.price;
-    } else {
-      if (input.price) throw errors.notRequired('price');
-      checkQuantity(spec, input.quantity, true);
-    }
-
-    // Reduce-only: one-way orders flagged so, and hedge-mode orders that close a side
-    const closing =
-      account.dualSidePosition &&
-      ((positionSide === 'LONG' && input.side === 'SELL') ||
-        (positionSide === 'SHORT' && input.side === 'BUY'));
-    const reduceOnly = input.reduceOnly === true || closing;
-    const pos = account.positions.get(positionKey(spec.symbol, positionSide));
-    const posAmt = pos?.amt ?? new Decimal(0);
-    if (reduceOnly) {
-      const reduces = input.side === 'BUY' ? posAmt.lt(0) : posAmt.gt(0);
-      if (!reduces) throw errors.reduceOnlyReject();
-      if (closing && input.quantity.gt(posAmt.abs())) throw errors.reduceOnlyReject();
-    }
-
-    // The side of the book this order takes from: sellers for a buy, buyers for a sell
-    const takeSide = input.side === 'BUY' ? 'ASK' : 'BID';
-    const best = new Decimal((input.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
-    checkNotional(spec, isMarket ? mark : price, input.quantity, input.reduceOnly === true);
-
-    const within = (p: Decimal) => isMarket || (input.side === 'BUY' ? p.lte(price) : p.gte(price));
-    const marketable = within(best);
-    if (tif === 'GTX' && marketable) throw errors.postOnlyReject();
-
-    if (!reduceOnly)
-      checkMargin(this.#s, account, spec, cfg.leverage, input, isMarket ? best : price, mark, posAmt, now);
-
-    const order: Order = {
-      orderId: this.#s.nextOrderId++,
-      clientOrderId: input.newClientOrderId ?? newClientOrderId(),
-      symbol: spec.symbol,
-      side: input.side,
-      positionSide,
-      type: input.type,
-      timeInForce: tif,
-      price,
-      origQty: input.quantity,
-      executedQty: new Decimal(0),
-      cumQuote: new Decimal(0),
-      reduceOnly,
-      status: 'NEW',
-      goodTillDate,
-      time: now,
-      updateTime: now,
-    };
-    account.orders.set(order.orderId, order);
-    account.openOrders.set(order.orderId, order);
-    const ack = { ...order };
-    emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, now));
-
-    if (marketable) {
-      // A reduce-only order never trades past the position: the rest would open the other side
-      const want = reduceOnly ? Decimal.min(order.origQty, posAmt.abs()) : order.origQty;
-      if (tif === 'FOK' && !bookHolds(market.levels(now, takeSide), want, within)) {
-        finish(this.#s, account, order, 'EXPIRED', now);
-        return { ack, result: { ...order } };
-      }
-      takeFromBook(this.#s, account, order, want, now);
-      // What a LIMIT GTC/GTD order could not take rests in the book; IOC (and market) remainders expire
-      if (isOpen(order) && (isMarket || tif === 'IOC')) finish(this.#s, account, order, 'EXPIRED', now);
-    } else if (tif === 'IOC' || tif === 'FOK') {
-      finish(this.#s, account, order, 'EXPIRED', now);
-    }
-    return { ack, result: { ...order } };
+    return placeOrder(this.#s, account, input, this.clock.now());
   }
 
   /**
-   * Binance's in-place amendment of a resting LIMIT order. Filters are checked first (a refusal leaves the order as
-   * it was); a quantity at or below what has filled, or a GTX price that would take, cancels the order instead; a
-   * price that now crosses the book trades at once as taker. Pushes ORDER_TRADE_UPDATE with x=AMENDMENT.
+   * Binance's in-place amendment of a resting LIMIT order (see the `modifyOrder` function); pushes
+   * ORDER_TRADE_UPDATE with x=AMENDMENT
    */
   modifyOrder(account: Account, input: ModifyOrderInput): Order {
     this.sync();
-    const now = this.clock.now();
-    const market = this.market(input.symbol);
-    const spec = market.spec;
-    const order = this.findOrder(account, spec.symbol, input.orderId, input.clientOrderId);
-    if (!order) throw errors.noSuchOrder();
-    if (!isOpen(order)) throw errors.cancelRejected();
-    if (order.type !== 'LIMIT') throw errors.invalidOrderType();
-    if (input.side !== order.side) throw errors.invalidSide();
-    const mark = new Decimal(market.markPrice(now));
-    checkQuantity(spec, input.quantity, false);
-    checkPrice(spec, input.price, input.side, mark);
-    if (input.quantity.eq(order.origQty) && input.price.eq(order.price)) throw errors.noNeedToModify();
-    checkNotional(spec, input.price, input.quantity, order.reduceOnly);
-
-    const book = market.book(now);
-    const best = new Decimal((order.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
-    const marketable = order.side === 'BUY' ? input.price.gte(best) : input.price.lte(best);
-    if (input.quantity.lte(order.executedQty) || (order.timeInForce === 'GTX' && marketable)) {
-      finish(this.#s, account, order, 'CANCELED', now);
-      return { ...order };
-    }
-    if (!order.reduceOnly) {
-      const posAmt =
-        account.positions.get(positionKey(spec.symbol, order.positionSide))?.amt ?? new Decimal(0);
-      const remaining = input.quantity.minus(order.executedQty);
-      // The order's margin is re-checked at its new size, as if it were not in the book yet
-      account.openOrders.delete(order.orderId);
-      try {
-        checkMargin(
-          this.#s,
-          account,
-          spec,
-          this.config(account, spec.symbol).leverage,
-          { side: order.side, quantity: remaining },
-          input.price,
-          mark,
-          posAmt,
-          now,
-        );
-      } finally {
-        account.openOrders.set(order.orderId, order);
-      }
-    }
-    order.price = input.price;
-    order.origQty = input.quantity;
-    order.updateTime = now;
-    emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'AMENDMENT' }, now));
-    if (marketable) takeFromBook(this.#s, account, order, order.origQty.minus(order.executedQty), now);
-    return { ...order };
+    return modifyOrder(this.#s, account, input);
   }
 
   cancelOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order {
     this.sync();
-    this.market(symbol);
-    const order = this.findOrder(account, symbol, orderId, clientOrderId);
-    if (!order || !isOpen(order)) throw errors.cancelRejected();
-    finish(this.#s, account, order, 'CANCELED', this.clock.now());
-    return { ...order };
+    return cancelOrder(this.#s, account, symbol, orderId, clientOrderId);
   }
 
   cancelAll(account: Account, symbol: string): void {
     this.sync();
-    this.market(symbol);
-    for (const o of this.openOrders(account, symbol))
-      finish(this.#s, account, o, 'CANCELED', this.clock.now());
+    cancelAll(this.#s, account, symbol);
   }
 
   // ---- fills, positions, money ---------------------------------------------------------------------------------
@@ -792,7 +578,8 @@ export class Exchange {
     }
     try {
       const closing = a.closePosition || a.reduceOnly;
-      const { result } = this.#place(
+      const { result } = placeOrder(
+        this.#s,
         account,
         {
           symbol: a.symbol,
