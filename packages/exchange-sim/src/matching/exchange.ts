@@ -1,5 +1,5 @@
 import type { Clock } from '../common/clock';
-import { BinanceError, errors } from '../common/errors';
+import { errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
@@ -7,13 +7,19 @@ import { type AccountFigures, accountUpdate, figures } from './account-figures';
 import { type CreateAccountInput, createAccount, transfer } from './accounts';
 import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
+import {
+  cancelAlgo,
+  cancelAllAlgo,
+  findAlgo,
+  type PlaceAlgoInput,
+  placeAlgo,
+  triggerAlgo,
+} from './algo-orders';
 import { executeResting } from './book';
 import { orderTradeUpdate, type UserEvent } from './events';
 import { fill, finish } from './execution';
-import { checkPrice, checkPriceFilter, checkQuantity } from './filters';
 import { addUsdt, income, usdt } from './ledger';
 import { FUNDING_INTERVAL_MS, Market } from './market';
-import { checkClientId, positionSideFor } from './order-rules';
 import {
   cancelAll,
   cancelOrder,
@@ -31,22 +37,10 @@ import {
   emit,
   isOpen,
   marketOf,
-  newClientOrderId,
   openAlgoOrders,
   openOrders,
-  positionKey,
 } from './state';
-import type {
-  Account,
-  AlgoOrder,
-  AlgoOrderType,
-  MarginType,
-  Order,
-  Position,
-  PositionSide,
-  Side,
-  TimeInForce,
-} from './types';
+import type { Account, AlgoOrder, MarginType, Order, Position } from './types';
 
 const YEAR_DAYS = 365;
 const DAY_MS = 86_400_000;
@@ -71,24 +65,6 @@ export interface ExchangeOptions {
    * volume); small values let tests see orders walk the book and fill in parts
    */
   bookDepth?: number;
-}
-
-export interface PlaceAlgoInput {
-  symbol: string;
-  side: Side;
-  positionSide?: PositionSide;
-  type: AlgoOrderType;
-  timeInForce?: TimeInForce;
-  quantity?: Decimal;
-  price?: Decimal;
-  triggerPrice?: Decimal;
-  workingType?: 'MARK_PRICE' | 'CONTRACT_PRICE';
-  closePosition?: boolean;
-  reduceOnly?: boolean;
-  priceProtect?: boolean;
-  activatePrice?: Decimal;
-  callbackRate?: Decimal;
-  clientAlgoId?: string;
 }
 
 interface Screen {
@@ -229,7 +205,7 @@ export class Exchange {
         if (algo.status !== 'NEW') continue;
         const market = this.market(algo.symbol);
         const price = algo.workingType === 'MARK_PRICE' ? markOf(algo.symbol) : market.lastPrice(t);
-        if (reachesTrigger(algo, price)) this.#triggerAlgo(account, algo, t);
+        if (reachesTrigger(algo, price)) triggerAlgo(this.#s, account, algo, t);
       }
       if (t % FUNDING_INTERVAL_MS === 0) this.#settleFunding(account, t);
       if (account.positions.size > 0) this.#checkLiquidation(account, t, markOf);
@@ -419,9 +395,7 @@ export class Exchange {
   }
 
   findAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder | undefined {
-    if (algoId !== undefined) return account.algoOrders.get(algoId);
-    const matches = [...account.algoOrders.values()].filter((a) => a.clientAlgoId === clientAlgoId);
-    return matches.find((a) => a.status === 'NEW') ?? matches[matches.length - 1];
+    return findAlgo(account, algoId, clientAlgoId);
   }
 
   /**
@@ -430,177 +404,17 @@ export class Exchange {
    */
   placeAlgo(account: Account, input: PlaceAlgoInput): AlgoOrder {
     this.sync();
-    const now = this.clock.now();
-    const market = this.market(input.symbol);
-    const spec = market.spec;
-    const closePosition = input.closePosition === true;
-    const marketType = input.type.endsWith('_MARKET');
-    if (closePosition && input.type !== 'STOP_MARKET' && input.type !== 'TAKE_PROFIT_MARKET') {
-      throw errors.notRequired('closePosition');
-    }
-    if (closePosition && input.quantity) throw errors.notRequired('quantity');
-    if (closePosition && input.reduceOnly !== undefined) throw errors.notRequired('reduceOnly');
-    if (!closePosition && !input.quantity) throw errors.mandatory('quantity');
-    const positionSide = positionSideFor(account, input.positionSide, input.reduceOnly);
-    if (input.quantity) checkQuantity(spec, input.quantity, marketType);
-    const mark = market.markPrice(now);
-    const working = input.workingType === 'MARK_PRICE' ? mark : market.lastPrice(now);
-    let price = new Decimal(0);
-    if (!marketType) {
-      if (!input.price) throw errors.mandatory('price');
-      checkPrice(spec, input.price, input.side, mark);
-      price = input.price;
-    }
-    let triggerPrice = new Decimal(0);
-    if (input.type === 'TRAILING_STOP_MARKET') {
-      const rate = input.callbackRate;
-      if (!rate) throw errors.mandatory('callbackRate');
-      if (rate.lt('0.1') || rate.gt(10)) throw errors.invalidParam('Invalid callBackRate.');
-      const activate = input.activatePrice;
-      if (activate && (input.side === 'BUY' ? activate.gte(working) : activate.lte(working))) {
-        throw errors.wouldTrigger();
-      }
-    } else {
-      if (!input.triggerPrice) throw errors.mandatory('triggerPrice');
-      triggerPrice = input.triggerPrice;
-      checkPriceFilter(spec, triggerPrice);
-    }
-    checkClientId('clientAlgoId', input.clientAlgoId, (id) =>
-      this.openAlgoOrders(account).some((a) => a.clientAlgoId === id),
-    );
-    const algo: AlgoOrder = {
-      algoId: this.#s.nextAlgoId++,
-      clientAlgoId: input.clientAlgoId ?? newClientOrderId(),
-      symbol: spec.symbol,
-      side: input.side,
-      positionSide,
-      orderType: input.type,
-      timeInForce: input.timeInForce ?? 'GTC',
-      quantity: input.quantity,
-      closePosition,
-      price,
-      triggerPrice,
-      workingType: input.workingType ?? 'CONTRACT_PRICE',
-      priceProtect: input.priceProtect ?? false,
-      reduceOnly: input.reduceOnly ?? false,
-      activatePrice: input.activatePrice,
-      callbackRate: input.callbackRate,
-      activated: false,
-      status: 'NEW',
-      actualOrderId: '',
-      rejectReason: '',
-      createTime: now,
-      updateTime: now,
-      triggerTime: 0,
-    };
-    if (algo.orderType !== 'TRAILING_STOP_MARKET' && reachesTrigger(algo, working))
-      throw errors.wouldTrigger();
-    if (algo.orderType === 'TRAILING_STOP_MARKET') reachesTrigger(algo, working);
-    account.algoOrders.set(algo.algoId, algo);
-    this.#emitAlgo(account, algo, now);
-    return { ...algo };
+    return placeAlgo(this.#s, account, input);
   }
 
   cancelAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder {
     this.sync();
-    const algo = this.findAlgo(account, algoId, clientAlgoId);
-    if (algo?.status !== 'NEW') throw errors.cancelRejected();
-    algo.status = 'CANCELED';
-    algo.updateTime = this.clock.now();
-    this.#emitAlgo(account, algo, algo.updateTime);
-    return { ...algo };
+    return cancelAlgo(this.#s, account, algoId, clientAlgoId);
   }
 
   cancelAllAlgo(account: Account, symbol: string): void {
     this.sync();
-    this.market(symbol);
-    for (const a of this.openAlgoOrders(account, symbol)) {
-      a.status = 'CANCELED';
-      a.updateTime = this.clock.now();
-      this.#emitAlgo(account, a, a.updateTime);
-    }
-  }
-
-  #emitAlgo(account: Account, a: AlgoOrder, t: number): void {
-    const spec = this.market(a.symbol).spec;
-    const order = a.actualOrderId ? account.orders.get(BigInt(a.actualOrderId)) : undefined;
-    emit(this.#s, account, () => ({
-      e: 'ALGO_UPDATE',
-      T: t,
-      E: t,
-      o: {
-        caid: a.clientAlgoId,
-        aid: a.algoId,
-        at: 'CONDITIONAL',
-        o: a.orderType,
-        s: a.symbol,
-        S: a.side,
-        ps: a.positionSide,
-        f: a.timeInForce,
-        q: a.quantity ? a.quantity.toFixed(spec.quantityPrecision) : '0',
-        X: a.status,
-        ai: a.actualOrderId,
-        ap:
-          order && !order.executedQty.isZero() ? order.cumQuote.div(order.executedQty).toFixed(5) : '0.00000',
-        aq: order ? order.executedQty.toFixed(5) : '0.00000',
-        act: '0',
-        tp: a.triggerPrice.toFixed(),
-        p: a.price.toFixed(),
-        V: 'EXPIRE_MAKER',
-        wt: a.workingType,
-        pm: 'NONE',
-        cp: a.closePosition,
-        pP: a.priceProtect,
-        R: a.reduceOnly,
-        tt: a.triggerTime,
-        gtd: 0,
-        rm: a.rejectReason,
-      },
-    }));
-  }
-
-  /** Sends a triggered conditional order to matching; a refusal there marks it REJECTED with Binance's reason */
-  #triggerAlgo(account: Account, a: AlgoOrder, t: number): void {
-    a.status = 'TRIGGERED';
-    a.triggerTime = t;
-    a.updateTime = t;
-    let quantity = a.quantity;
-    if (a.closePosition) {
-      const amt = account.positions.get(positionKey(a.symbol, a.positionSide))?.amt ?? new Decimal(0);
-      const closes = a.side === 'BUY' ? amt.lt(0) : amt.gt(0);
-      quantity = closes ? amt.abs() : undefined;
-    }
-    if (!quantity) {
-      a.status = 'EXPIRED';
-      a.rejectReason = 'No position to close';
-      this.#emitAlgo(account, a, t);
-      return;
-    }
-    try {
-      const closing = a.closePosition || a.reduceOnly;
-      const { result } = placeOrder(
-        this.#s,
-        account,
-        {
-          symbol: a.symbol,
-          side: a.side,
-          positionSide: a.positionSide,
-          type: a.orderType.endsWith('_MARKET') ? 'MARKET' : 'LIMIT',
-          timeInForce: a.orderType.endsWith('_MARKET') ? undefined : a.timeInForce,
-          quantity,
-          price: a.orderType.endsWith('_MARKET') ? undefined : a.price,
-          reduceOnly: account.dualSidePosition ? undefined : closing || undefined,
-        },
-        t,
-      );
-      a.actualOrderId = result.orderId.toString();
-      if (result.status !== 'NEW' && result.status !== 'PARTIALLY_FILLED') a.status = 'FINISHED';
-    } catch (e) {
-      if (!(e instanceof BinanceError)) throw e;
-      a.status = 'REJECTED';
-      a.rejectReason = e.message;
-    }
-    this.#emitAlgo(account, a, t);
+    cancelAllAlgo(this.#s, account, symbol);
   }
 
   // ---- settings ------------------------------------------------------------------------------------------------
