@@ -3,7 +3,7 @@ import { errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
 import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
-import { type AccountFigures, accountUpdate, figures } from './account-figures';
+import { type AccountFigures, figures } from './account-figures';
 import { type CreateAccountInput, createAccount, transfer } from './accounts';
 import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
 import { reachesTrigger } from './algo';
@@ -16,9 +16,10 @@ import {
   triggerAlgo,
 } from './algo-orders';
 import { executeResting } from './book';
-import { orderTradeUpdate, type UserEvent } from './events';
-import { fill, finish } from './execution';
-import { addUsdt, income, usdt } from './ledger';
+import type { UserEvent } from './events';
+import { finish } from './execution';
+import { lastFunding, settleFunding } from './funding';
+import { checkLiquidation } from './liquidation';
 import { FUNDING_INTERVAL_MS, Market } from './market';
 import {
   cancelAll,
@@ -30,6 +31,7 @@ import {
   placeOrder,
 } from './orders';
 import { GeneratedFeed, type PriceSource } from './price-feed';
+import { screen } from './screen';
 import {
   config,
   createState,
@@ -40,7 +42,7 @@ import {
   openAlgoOrders,
   openOrders,
 } from './state';
-import type { Account, AlgoOrder, MarginType, Order, Position } from './types';
+import type { Account, AlgoOrder, MarginType, Order } from './types';
 
 const YEAR_DAYS = 365;
 const DAY_MS = 86_400_000;
@@ -67,14 +69,6 @@ export interface ExchangeOptions {
   bookDepth?: number;
 }
 
-interface Screen {
-  version: number;
-  open: Array<{ order: Order; price: number }>;
-  algos: AlgoOrder[];
-  usdt: number;
-  legs: Array<{ position: Position; amt: number; entry: number; isolatedWallet?: number }>;
-}
-
 /**
  * The simulated exchange: accounts, orders, positions and the matching, funding and liquidation that move them.
  * Nothing here knows HTTP; the `http/` and `ws/` layers translate Binance's protocol to these calls.
@@ -87,7 +81,6 @@ export class Exchange {
   readonly #s: ExchangeState;
   readonly #tickListeners = new Set<(now: number) => void>();
   #processed: number;
-  readonly #screens = new WeakMap<Account, Screen>();
 
   constructor(options: ExchangeOptions) {
     this.clock = options.clock;
@@ -151,10 +144,7 @@ export class Exchange {
 
   /** Funding rate settled at the last funding time before `now` */
   lastFunding(symbol: string, now: number): { rate: number; time: number } {
-    const time = Math.floor(now / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
-    const known = this.#s.lastFunding.get(symbol);
-    if (known && known.time === time) return known;
-    return { rate: this.market(symbol).estimatedFundingRate(time), time };
+    return lastFunding(this.#s, symbol, now);
   }
 
   config(account: Account, symbol: string): { leverage: number; marginType: MarginType } {
@@ -192,7 +182,7 @@ export class Exchange {
       return m;
     };
     for (const account of accounts) {
-      for (const { order, price } of this.#screen(account).open) {
+      for (const { order, price } of screen(this.#s, account).open) {
         if (!isOpen(order)) continue;
         if (order.goodTillDate > 0 && t >= order.goodTillDate) {
           finish(this.#s, account, order, 'EXPIRED', t);
@@ -201,43 +191,15 @@ export class Exchange {
         const last = this.market(order.symbol).lastPrice(t);
         if (order.side === 'BUY' ? last <= price : last >= price) executeResting(this.#s, account, order, t);
       }
-      for (const algo of this.#screen(account).algos) {
+      for (const algo of screen(this.#s, account).algos) {
         if (algo.status !== 'NEW') continue;
         const market = this.market(algo.symbol);
         const price = algo.workingType === 'MARK_PRICE' ? markOf(algo.symbol) : market.lastPrice(t);
         if (reachesTrigger(algo, price)) triggerAlgo(this.#s, account, algo, t);
       }
-      if (t % FUNDING_INTERVAL_MS === 0) this.#settleFunding(account, t);
-      if (account.positions.size > 0) this.#checkLiquidation(account, t, markOf);
+      if (t % FUNDING_INTERVAL_MS === 0) settleFunding(this.#s, account, t);
+      if (account.positions.size > 0) checkLiquidation(this.#s, account, t, markOf);
     }
-  }
-
-  /**
-   * Plain-number view of what the per-second loop looks at, rebuilt only after something changed: converting
-   * decimals every simulated second would make an 8-hour jump take seconds
-   */
-  #screen(account: Account): Screen {
-    const cached = this.#screens.get(account);
-    if (cached && cached.version === this.#s.version) return cached;
-    const screen: Screen = {
-      version: this.#s.version,
-      open: this.openOrders(account).map((order) => ({ order, price: order.price.toNumber() })),
-      algos: this.openAlgoOrders(account),
-      usdt: usdt(account).toNumber(),
-      legs: [...account.positions.values()]
-        .filter((p) => !p.amt.isZero())
-        .map((p) => ({
-          position: p,
-          amt: p.amt.toNumber(),
-          entry: p.entryPrice.toNumber(),
-          isolatedWallet:
-            this.config(account, p.symbol).marginType === 'ISOLATED'
-              ? p.isolatedWallet.toNumber()
-              : undefined,
-        })),
-    };
-    this.#screens.set(account, screen);
-    return screen;
   }
 
   // ---- orders --------------------------------------------------------------------------------------------------
@@ -281,112 +243,6 @@ export class Exchange {
   }
 
   // ---- fills, positions, money ---------------------------------------------------------------------------------
-
-  #settleFunding(account: Account, t: number): void {
-    const touched: Position[] = [];
-    let anyIsolated = false;
-    for (const p of account.positions.values()) {
-      if (p.amt.isZero()) continue;
-      const market = this.market(p.symbol);
-      const rate = market.estimatedFundingRate(t);
-      this.#s.lastFunding.set(p.symbol, { rate, time: t });
-      // Positive rate: longs pay shorts. fee = positionAmt × mark × rate
-      const fee = p.amt.mul(market.markPrice(t)).mul(rate);
-      addUsdt(this.#s, account, fee.neg());
-      if (this.config(account, p.symbol).marginType === 'ISOLATED') {
-        p.isolatedWallet = p.isolatedWallet.minus(fee);
-        anyIsolated = true;
-      }
-      income(this.#s, account, p.symbol, 'FUNDING_FEE', fee.neg(), 'FUNDING_FEE', 'USDT', '', t);
-      touched.push(p);
-    }
-    if (touched.length === 0) return;
-    // Cross funding sends only balances; isolated positions also send the position (its wallet moved)
-    const isolated = anyIsolated
-      ? touched.filter((p) => this.config(account, p.symbol).marginType === 'ISOLATED')
-      : [];
-    emit(this.#s, account, () => accountUpdate(this.#s, account, 'FUNDING_FEE', isolated, t));
-  }
-
-  #checkLiquidation(account: Account, t: number, markOf: (symbol: string) => number): void {
-    // Decided in doubles (a liquidation a hair early or late is within any real exchange's tolerance); the
-    // liquidation itself is booked in exact decimals
-    const screen = this.#screen(account);
-    let crossBalance = screen.usdt;
-    let crossMaint = 0;
-    const cross: Position[] = [];
-    for (const leg of screen.legs) {
-      const mark = markOf(leg.position.symbol);
-      const upnl = leg.amt * (mark - leg.entry);
-      const n = Math.abs(leg.amt * mark);
-      const b = this.market(leg.position.symbol).spec.brackets.find((x) => n <= x.notionalCap);
-      const mm = b ? n * b.maintMarginRatio - b.cum : n;
-      if (leg.isolatedWallet !== undefined) {
-        crossBalance -= leg.isolatedWallet;
-        if (leg.isolatedWallet + upnl <= mm) this.#liquidate(account, [leg.position], t, markOf);
-      } else {
-        crossBalance += upnl;
-        crossMaint += mm;
-        cross.push(leg.position);
-      }
-    }
-    if (cross.length > 0 && crossBalance <= crossMaint) this.#liquidate(account, cross, t, markOf);
-  }
-
-  /**
-   * Closes positions at the mark price with LIQUIDATION orders ("autoclose-…"). Isolated: the position's whole
-   * margin is lost (what the close leaves goes to the insurance fund). Cross: the clearance fee (notional ×
-   * liquidationFee) is taken from what is left, and a negative wallet is reset to 0 by the insurance fund.
-   */
-  #liquidate(account: Account, positions: Position[], t: number, markOf: (symbol: string) => number): void {
-    for (const p of positions) {
-      for (const o of this.openOrders(account, p.symbol)) finish(this.#s, account, o, 'CANCELED', t);
-    }
-    for (const p of positions) {
-      if (p.amt.isZero()) continue;
-      const spec = this.market(p.symbol).spec;
-      const mark = new Decimal(markOf(p.symbol)).toDecimalPlaces(spec.pricePrecision);
-      const isolated = this.config(account, p.symbol).marginType === 'ISOLATED';
-      const margin = p.isolatedWallet;
-      const qty = p.amt.abs();
-      const order: Order = {
-        orderId: this.#s.nextOrderId++,
-        clientOrderId: `autoclose-${t}`,
-        symbol: p.symbol,
-        side: p.amt.isNeg() ? 'BUY' : 'SELL',
-        positionSide: p.positionSide,
-        type: 'LIQUIDATION',
-        timeInForce: 'IOC',
-        price: mark,
-        origQty: qty,
-        executedQty: new Decimal(0),
-        cumQuote: new Decimal(0),
-        reduceOnly: true,
-        status: 'NEW',
-        goodTillDate: 0,
-        time: t,
-        updateTime: t,
-      };
-      account.orders.set(order.orderId, order);
-      emit(this.#s, account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, t));
-      const walletBefore = usdt(account);
-      fill(this.#s, account, order, qty, mark, false, t);
-      let clearance: Decimal;
-      if (isolated) {
-        // Whatever the isolated margin still held after the close goes to the insurance fund
-        const closeResult = usdt(account).minus(walletBefore);
-        clearance = margin.plus(closeResult);
-      } else {
-        const crossLeft = this.figures(account, t).crossWalletBalance;
-        clearance = Decimal.min(qty.mul(mark).mul(spec.liquidationFee), Decimal.max(0, crossLeft));
-      }
-      addUsdt(this.#s, account, clearance.neg());
-      income(this.#s, account, p.symbol, 'INSURANCE_CLEAR', clearance.neg(), 'LIQUIDATION', 'USDT', '', t);
-      const cross = this.figures(account, t).crossWalletBalance;
-      if (cross.isNeg()) addUsdt(this.#s, account, cross.neg());
-      emit(this.#s, account, () => accountUpdate(this.#s, account, 'ORDER', [p], t));
-    }
-  }
 
   // ---- conditional (algo) orders ------------------------------------------------------------------------------
 

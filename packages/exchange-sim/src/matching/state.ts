@@ -4,6 +4,7 @@ import { Decimal } from '../common/format';
 import { randomAlphanumeric } from '../common/secrets';
 import type { UserEvent } from './events';
 import type { Market } from './market';
+import type { Screen } from './screen';
 import type { Account, AlgoOrder, MarginType, Order, PositionSide } from './types';
 
 const DEFAULT_LEVERAGE = 20;
@@ -33,6 +34,7 @@ export interface ExchangeState {
   nextAlgoId: number;
   /** Bumped on every change of any account, so cached screens know they are stale */
   version: number;
+  readonly screens: WeakMap<Account, Screen>;
 }
 
 export function createState(options: {
@@ -56,6 +58,7 @@ export function createState(options: {
     nextAccountId: 1,
     nextAlgoId: 1_000_000,
     version: 0,
+    screens: new WeakMap(),
   };
 }
 
