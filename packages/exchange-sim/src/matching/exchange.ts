@@ -1,11 +1,10 @@
 import type { Clock } from '../common/clock';
-import { errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
-import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
+import type { SymbolSpec } from '../common/symbols';
 import { type AccountFigures, figures } from './account-figures';
 import { type CreateAccountInput, createAccount, transfer } from './accounts';
-import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
+import { accountAdlQuantiles } from './adl';
 import { reachesTrigger } from './algo';
 import {
   cancelAlgo,
@@ -32,11 +31,11 @@ import {
 } from './orders';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import { screen } from './screen';
+import { setDualSide, setLeverage, setMarginType } from './settings';
 import {
   config,
   createState,
   type ExchangeState,
-  emit,
   isOpen,
   marketOf,
   openAlgoOrders,
@@ -281,45 +280,17 @@ export class Exchange {
     leverage: number,
   ): { leverage: number; maxNotionalValue: number } {
     this.sync();
-    const spec = this.market(symbol).spec;
-    if (!Number.isInteger(leverage) || leverage < 1 || leverage > maxLeverage(spec)) {
-      throw errors.invalidLeverage(String(leverage));
-    }
-    const cap = maxNotionalAtLeverage(spec, leverage);
-    for (const p of account.positions.values()) {
-      if (p.symbol === symbol && p.amt.abs().mul(this.market(symbol).markPrice(this.clock.now())).gt(cap)) {
-        throw errors.maxPosition();
-      }
-    }
-    this.config(account, symbol).leverage = leverage;
-    const now = this.clock.now();
-    emit(this.#s, account, () => ({
-      e: 'ACCOUNT_CONFIG_UPDATE',
-      E: now,
-      T: now,
-      ac: { s: symbol, l: leverage },
-    }));
-    return { leverage, maxNotionalValue: cap };
+    return setLeverage(this.#s, account, symbol, leverage);
   }
 
   setMarginType(account: Account, symbol: string, marginType: MarginType): void {
     this.sync();
-    this.market(symbol);
-    const cfg = this.config(account, symbol);
-    if (cfg.marginType === marginType) throw errors.noNeedMarginType();
-    if (this.openOrders(account, symbol).length > 0) throw errors.marginTypeOpenOrders();
-    if ([...account.positions.values()].some((p) => p.symbol === symbol && !p.amt.isZero())) {
-      throw errors.marginTypePosition();
-    }
-    cfg.marginType = marginType;
+    setMarginType(this.#s, account, symbol, marginType);
   }
 
   setDualSide(account: Account, dual: boolean): void {
     this.sync();
-    if (account.dualSidePosition === dual) throw errors.noNeedPositionSide();
-    if (this.openOrders(account).length > 0) throw errors.positionSideOpenOrders();
-    if ([...account.positions.values()].some((p) => !p.amt.isZero())) throw errors.positionSidePosition();
-    account.dualSidePosition = dual;
+    setDualSide(account, dual);
   }
 
   // ---- figures -------------------------------------------------------------------------------------------------
@@ -335,39 +306,7 @@ export class Exchange {
    * last 30 s boundary
    */
   adlQuantiles(account: Account): Map<string, number> {
-    const t = Math.floor(this.clock.now() / 30_000) * 30_000;
-    const groups = new Map<string, AdlCandidate[]>();
-    for (const a of this.#s.accounts.values()) {
-      if (a.positions.size === 0) continue;
-      const fig = this.figures(a, t);
-      for (const pf of fig.positions) {
-        const p = pf.position;
-        if (p.amt.isZero()) continue;
-        const isolated = pf.marginType === 'ISOLATED';
-        const long = p.positionSide === 'LONG' || (p.positionSide === 'BOTH' && p.amt.gt(0));
-        const group = `${p.symbol}:${long ? 'LONG' : 'SHORT'}`;
-        const list = groups.get(group) ?? [];
-        list.push({
-          key: `${a.id}:${p.symbol}:${p.positionSide}`,
-          unrealizedPnl: pf.unrealizedPnl.toNumber(),
-          positionMargin: (isolated ? p.isolatedWallet : pf.initialMargin).toNumber(),
-          notional: pf.notional.toNumber(),
-          marginBalance: (isolated
-            ? p.isolatedWallet.plus(pf.unrealizedPnl)
-            : fig.crossWalletBalance.plus(fig.crossUnPnl)
-          ).toNumber(),
-        });
-        groups.set(group, list);
-      }
-    }
-    const out = new Map<string, number>();
-    const prefix = `${account.id}:`;
-    for (const list of groups.values()) {
-      for (const [key, q] of quantilesOf(list)) {
-        if (key.startsWith(prefix)) out.set(key.slice(prefix.length), q);
-      }
-    }
-    return out;
+    return accountAdlQuantiles(this.#s, account);
   }
 
   /** Applies a deposit or withdrawal from the admin API, booked as TRANSFER income */
