@@ -73,6 +73,8 @@ export interface ExchangeOptions {
  * Nothing here knows HTTP; the `http/` and `ws/` layers translate Binance's protocol to these calls.
  * Time only moves through {@link Exchange.sync}, which replays every second since the last call in order, so a test
  * that jumps the clock 8 hours sees the same fills, funding and liquidations as a live run.
+ * This class is the small core: it owns the {@link ExchangeState} and the clock's progress, and each call syncs time,
+ * then hands over to the module of its concern (`orders.ts`, `algo-orders.ts`, `settings.ts`, `funding.ts`, …).
  */
 export class Exchange {
   readonly clock: Clock;
@@ -127,16 +129,19 @@ export class Exchange {
     return createAccount(this.#s, input);
   }
 
+  /** The account of an API key */
   accountByKey(apiKey: string): Account | undefined {
     return this.#s.byKey.get(apiKey);
   }
 
+  /** The account of an id */
   account(id: number): Account | undefined {
     return this.#s.accounts.get(id);
   }
 
   // ---- market --------------------------------------------------------------------------------------------------
 
+  /** The market of a symbol; -1102 when none is given, -1121 when it is not listed */
   market(symbol: string | undefined): Market {
     return marketOf(this.#s, symbol);
   }
@@ -146,6 +151,7 @@ export class Exchange {
     return lastFunding(this.#s, symbol, now);
   }
 
+  /** The account's leverage and margin type for a symbol (20×, cross until changed) */
   config(account: Account, symbol: string): { leverage: number; marginType: MarginType } {
     return config(account, symbol);
   }
@@ -170,6 +176,7 @@ export class Exchange {
     for (const l of this.#tickListeners) l(target);
   }
 
+  /** One simulated second: GTD expiry and resting fills, conditional triggers, funding, liquidation */
   #step(t: number, accounts: Account[]): void {
     const marks = new Map<string, number>();
     const markOf = (symbol: string): number => {
@@ -222,33 +229,32 @@ export class Exchange {
     return placeOrder(this.#s, account, input, this.clock.now());
   }
 
-  /**
-   * Binance's in-place amendment of a resting LIMIT order (see the `modifyOrder` function); pushes
-   * ORDER_TRADE_UPDATE with x=AMENDMENT
-   */
+  /** Amends a resting LIMIT order in place, as Binance's `PUT /fapi/v1/order` does (rules in `orders.ts`) */
   modifyOrder(account: Account, input: ModifyOrderInput): Order {
     this.sync();
     return modifyOrder(this.#s, account, input);
   }
 
+  /** Cancels an open order by id or client id; -2011 when it is unknown or no longer open */
   cancelOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order {
     this.sync();
     return cancelOrder(this.#s, account, symbol, orderId, clientOrderId);
   }
 
+  /** Cancels every open order of a symbol */
   cancelAll(account: Account, symbol: string): void {
     this.sync();
     cancelAll(this.#s, account, symbol);
   }
 
-  // ---- fills, positions, money ---------------------------------------------------------------------------------
-
   // ---- conditional (algo) orders ------------------------------------------------------------------------------
 
+  /** Untriggered conditional orders of an account, optionally for one symbol */
   openAlgoOrders(account: Account, symbol?: string): AlgoOrder[] {
     return openAlgoOrders(account, symbol);
   }
 
+  /** A conditional order by id, or by client id (the untriggered one, else the newest) */
   findAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder | undefined {
     return findAlgo(account, algoId, clientAlgoId);
   }
@@ -262,11 +268,13 @@ export class Exchange {
     return placeAlgo(this.#s, account, input);
   }
 
+  /** Cancels an untriggered conditional order; -2011 otherwise */
   cancelAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder {
     this.sync();
     return cancelAlgo(this.#s, account, algoId, clientAlgoId);
   }
 
+  /** Cancels every untriggered conditional order of a symbol */
   cancelAllAlgo(account: Account, symbol: string): void {
     this.sync();
     cancelAllAlgo(this.#s, account, symbol);
@@ -274,6 +282,7 @@ export class Exchange {
 
   // ---- settings ------------------------------------------------------------------------------------------------
 
+  /** Sets a symbol's leverage; pushes ACCOUNT_CONFIG_UPDATE */
   setLeverage(
     account: Account,
     symbol: string,
@@ -283,13 +292,16 @@ export class Exchange {
     return setLeverage(this.#s, account, symbol, leverage);
   }
 
+  /** Switches a symbol between CROSSED and ISOLATED margin */
   setMarginType(account: Account, symbol: string, marginType: MarginType): void {
     this.sync();
     setMarginType(this.#s, account, symbol, marginType);
   }
 
+  /** Switches the account between one-way and hedge (dual-side) position mode */
   setDualSide(account: Account, dual: boolean): void {
     this.sync();
+    /** Switches the account between one-way and hedge (dual-side) position mode */
     setDualSide(account, dual);
   }
 
