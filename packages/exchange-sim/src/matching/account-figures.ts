@@ -4,7 +4,7 @@ import { maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
 import { type AccountUpdate, accountUpdatePosition } from './events';
 import { usdt } from './ledger';
 import { initialMargin, maintMargin, notional, unrealizedPnl } from './margin';
-import { config, type ExchangeState, marketOf, openOrders, positionAmt } from './state';
+import { closableBy, config, type ExchangeState, marketOf, openOrders, positionAmt } from './state';
 import type { Account, MarginType, Position, PositionSide, Side } from './types';
 
 /**
@@ -128,7 +128,7 @@ export function openOrderMargin(
     const list = orders.filter((o) => o.side === side && o.positionSide === positionSide && !o.reduceOnly);
     if (list.length === 0) return new Decimal(0);
     const amt = positionAmt(account, symbol, positionSide);
-    let closable = side === 'BUY' ? Decimal.max(0, amt.neg()) : Decimal.max(0, amt);
+    let closable = closableBy(side, amt);
     let total = new Decimal(0);
     for (const o of list.sort((a, b) => (side === 'BUY' ? b.price.cmp(a.price) : a.price.cmp(b.price)))) {
       const closes = Decimal.min(closable, o.qty);

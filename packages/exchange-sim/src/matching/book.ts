@@ -1,10 +1,21 @@
 import { Decimal } from '../common/format';
 import { fill, finish } from './execution';
-import type { BookLevel } from './market';
-import { type ExchangeState, isOpen, marketOf, positionAmt } from './state';
-import type { Account, Order } from './types';
+import type { BookLevel, Market } from './market';
+import { closableBy, type ExchangeState, isOpen, marketOf, positionAmt } from './state';
+import type { Account, Order, Side } from './types';
 
 /** Our orders against the synthetic book: takers walk it level by level, resting orders fill as makers */
+
+/** Best price of the side an order of `side` takes from (the ask for a buy, the bid for a sell) */
+export function bestOpposite(market: Market, side: Side, now: number): Decimal {
+  const book = market.book(now);
+  return new Decimal((side === 'BUY' ? book.ask : book.bid).toFixed(market.spec.pricePrecision));
+}
+
+/** Whether a price is within an order's limit: at or below it for a buy, at or above for a sell; any for MARKET */
+export function withinLimit(side: Side, limit: Decimal, isMarket: boolean): (price: Decimal) => boolean {
+  return (p) => isMarket || (side === 'BUY' ? p.lte(limit) : p.gte(limit));
+}
 
 /** FOK: whether the levels within the limit price hold the whole quantity */
 export function bookHolds(
@@ -35,7 +46,7 @@ export function takeFromBook(
 ): void {
   const market = marketOf(s, order.symbol);
   const isMarket = order.type === 'MARKET';
-  const within = (p: Decimal) => isMarket || (order.side === 'BUY' ? p.lte(order.price) : p.gte(order.price));
+  const within = withinLimit(order.side, order.price, isMarket);
   let left = want;
   let deepest: Decimal | undefined;
   for (const level of market.levels(now, order.side === 'BUY' ? 'ASK' : 'BID')) {
@@ -56,7 +67,7 @@ export function executeResting(s: ExchangeState, account: Account, order: Order,
   let qty = order.origQty.minus(order.executedQty);
   if (order.reduceOnly) {
     const amt = positionAmt(account, order.symbol, order.positionSide);
-    const reducible = order.side === 'BUY' ? Decimal.max(0, amt.neg()) : Decimal.max(0, amt);
+    const reducible = closableBy(order.side, amt);
     // Binance expires a reduce-only order that no longer has anything to reduce
     if (reducible.isZero()) {
       finish(s, account, order, 'EXPIRED', t);

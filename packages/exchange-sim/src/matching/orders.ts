@@ -1,7 +1,7 @@
 import { errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { checkMargin } from './account-figures';
-import { bookHolds, takeFromBook } from './book';
+import { bestOpposite, bookHolds, takeFromBook, withinLimit } from './book';
 import { orderTradeUpdate } from './events';
 import { finish } from './execution';
 import { checkNotional, checkPrice, checkQuantity } from './filters';
@@ -89,7 +89,6 @@ export function placeOrder(
   );
 
   const mark = new Decimal(market.markPrice(now));
-  const book = market.book(now);
   const isMarket = input.type === 'MARKET';
   let tif: TimeInForce = 'GTC';
   let price = new Decimal(0);
@@ -129,10 +128,10 @@ export function placeOrder(
 
   // The side of the book this order takes from: sellers for a buy, buyers for a sell
   const takeSide = input.side === 'BUY' ? 'ASK' : 'BID';
-  const best = new Decimal((input.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
+  const best = bestOpposite(market, input.side, now);
   checkNotional(spec, isMarket ? mark : price, input.quantity, input.reduceOnly === true);
 
-  const within = (p: Decimal) => isMarket || (input.side === 'BUY' ? p.lte(price) : p.gte(price));
+  const within = withinLimit(input.side, price, isMarket);
   const marketable = within(best);
   if (tif === 'GTX' && marketable) throw errors.postOnlyReject();
 
@@ -198,9 +197,7 @@ export function modifyOrder(s: ExchangeState, account: Account, input: ModifyOrd
   if (input.quantity.eq(order.origQty) && input.price.eq(order.price)) throw errors.noNeedToModify();
   checkNotional(spec, input.price, input.quantity, order.reduceOnly);
 
-  const book = market.book(now);
-  const best = new Decimal((order.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
-  const marketable = order.side === 'BUY' ? input.price.gte(best) : input.price.lte(best);
+  const marketable = withinLimit(order.side, input.price, false)(bestOpposite(market, order.side, now));
   if (input.quantity.lte(order.executedQty) || (order.timeInForce === 'GTX' && marketable)) {
     finish(s, account, order, 'CANCELED', now);
     return { ...order };

@@ -5,7 +5,7 @@ import { randomAlphanumeric } from '../common/secrets';
 import type { UserEvent } from './events';
 import type { Market } from './market';
 import type { Screen } from './screen';
-import type { Account, AlgoOrder, MarginType, Order, PositionSide } from './types';
+import type { Account, AlgoOrder, MarginType, Order, PositionSide, Side } from './types';
 
 const DEFAULT_LEVERAGE = 20;
 
@@ -95,6 +95,11 @@ export function positionKey(symbol: string, side: PositionSide): string {
 /** Signed amount of an account's position (0 when it has none) */
 export function positionAmt(account: Account, symbol: string, side: PositionSide): Decimal {
   return account.positions.get(positionKey(symbol, side))?.amt ?? new Decimal(0);
+}
+
+/** How much of a position of signed amount `amt` an order of `side` closes at most: a buy closes a short, a sell a long */
+export function closableBy(side: Side, amt: Decimal): Decimal {
+  return side === 'BUY' ? Decimal.max(0, amt.neg()) : Decimal.max(0, amt);
 }
 
 export function isOpen(o: Order): boolean {
