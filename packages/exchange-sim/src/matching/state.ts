@@ -14,7 +14,7 @@ export type UserListener = (accountId: number, event: UserEvent) => void;
 
 /**
  * Everything the simulated exchange holds, shared by the modules of `matching/` (accounts, orders, fills, funding,
- * liquidation…), each a set of plain functions over it; {@link Exchange} owns one and composes them
+ * liquidation…), each a set of plain functions over it; `Exchange` (exchange.ts) owns one and composes them
  */
 export interface ExchangeState {
   readonly clock: Clock;
@@ -34,9 +34,11 @@ export interface ExchangeState {
   nextAlgoId: number;
   /** Bumped on every change of any account, so cached screens know they are stale */
   version: number;
+  /** Per account, the plain-number view the per-second loop last read (`screen.ts`) */
   readonly screens: WeakMap<Account, Screen>;
 }
 
+/** An exchange with no markets or accounts yet; ids start at `firstOrderId` (orders), 1 and 1,000,000 (algo) */
 export function createState(options: {
   clock: Clock;
   makerRate: Decimal;
