@@ -1,4 +1,4 @@
-import { FormField, Input } from '@kestrel/ui';
+import { Field, Input } from '@kestrel/ui';
 import { type FieldErrors, useFormContext } from 'react-hook-form';
 import { denseField, selectClassName, textareaClassName } from '../../../components/form-controls';
 import type { ParamField } from '../lib/params-schema';
@@ -44,7 +44,7 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
           );
         }
         return (
-          <FormField
+          <Field
             {...denseField}
             key={field.key}
             label={field.label}
@@ -91,7 +91,7 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
                 />
               );
             }}
-          </FormField>
+          </Field>
         );
       })}
     </div>
