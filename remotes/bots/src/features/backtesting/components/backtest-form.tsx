@@ -1,9 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input } from '@kestrel/ui';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Field,
+  Input,
+  NativeSelect,
+} from '@kestrel/ui';
 import { type ComponentProps, type ReactNode, useMemo } from 'react';
 import { type FieldError, FormProvider, useForm } from 'react-hook-form';
-import { denseField, selectClassName } from '../../../components/form-controls';
+import { denseField } from '../../../components/form-controls';
 import {
   type BacktestFormValues,
   backtestFormSchema,
@@ -99,8 +109,7 @@ export function BacktestForm({
                 error={message(errors.strategy)}
               >
                 {(control) => (
-                  <select
-                    className={selectClassName}
+                  <NativeSelect
                     defaultValue={getValues('strategy')}
                     {...control}
                     {...register('strategy', {
@@ -116,7 +125,7 @@ export function BacktestForm({
                         {s.name}
                       </option>
                     ))}
-                  </select>
+                  </NativeSelect>
                 )}
               </Field>
               {strategy && (
@@ -143,18 +152,13 @@ export function BacktestForm({
                 </Field>
                 <Field {...denseField} label="Interval" error={message(errors.interval)}>
                   {(control) => (
-                    <select
-                      className={selectClassName}
-                      defaultValue={getValues('interval')}
-                      {...control}
-                      {...register('interval')}
-                    >
+                    <NativeSelect defaultValue={getValues('interval')} {...control} {...register('interval')}>
                       {FORM_INTERVALS.map((interval) => (
                         <option key={interval} value={interval}>
                           {interval}
                         </option>
                       ))}
-                    </select>
+                    </NativeSelect>
                   )}
                 </Field>
                 <Field
@@ -192,15 +196,14 @@ export function BacktestForm({
                 </Field>
                 <Field {...denseField} label="Margin mode" error={message(errors.costs?.marginMode)}>
                   {(control) => (
-                    <select
-                      className={selectClassName}
+                    <NativeSelect
                       defaultValue={getValues('costs.marginMode')}
                       {...control}
                       {...register('costs.marginMode')}
                     >
                       <option value="cross">Cross</option>
                       <option value="isolated">Isolated</option>
-                    </select>
+                    </NativeSelect>
                   )}
                 </Field>
                 <Field
