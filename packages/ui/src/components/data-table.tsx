@@ -69,12 +69,7 @@ function SortableHead<TData>({ header }: { header: Header<TData, unknown> }) {
   const direction = ariaSort(header as Header<never, unknown>);
   const right = header.column.columnDef.meta?.align === 'right';
   return (
-    <TableHead
-      scope="col"
-      aria-sort={direction}
-      className={cn('ui:p-0', right && 'ui:text-right')}
-      style={{ width: header.column.columnDef.size }}
-    >
+    <TableHead scope="col" aria-sort={direction} className={cn('ui:p-0', right && 'ui:text-right')}>
       <button
         type="button"
         onClick={header.column.getToggleSortingHandler()}
@@ -155,7 +150,9 @@ export function DataTable<TData, TValue = unknown>({
   });
   const scrollRef = React.useRef<HTMLElement>(null);
   const rows = table.getRowModel().rows;
+  // Hooks run unconditionally; a table that is not virtualised leaves the virtualizer off (no scroll listeners)
   const virtualizer = useVirtualizer({
+    enabled: Boolean(virtualize),
     count: virtualize ? rows.length : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => virtualize?.rowHeight ?? 0,
