@@ -11,9 +11,10 @@ export {
 export type { FaultInput, FaultKind, FaultRule } from './http/faults';
 export type { RateLimitOptions } from './http/rate-limit';
 export { type Listening, SimServer, type SimServerOptions } from './http/server';
+export type { CreateAccountInput } from './matching/accounts';
 export type { UserEvent } from './matching/events';
-export { type CreateAccountInput, Exchange, type ExchangeOptions } from './matching/exchange';
-export { INTERVALS, type Interval } from './matching/klines';
+export { Exchange, type ExchangeOptions } from './matching/exchange';
+export { barOpen, INTERVALS, type Interval, nextBarOpen } from './matching/klines';
 export { liquidationPrice } from './matching/margin';
 export { GeneratedFeed, type MinuteBar, type PriceSource } from './matching/price-feed';
 export { type ReplayBar, ReplayFeed } from './matching/replay-feed';

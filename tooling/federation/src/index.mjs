@@ -81,6 +81,8 @@ export function sharedSingletons(deps, appDir) {
   singleton('react-dom');
   singleton('react-dom/', 'react-dom');
   singleton('@tanstack/react-query');
+  // `@kestrel/ui/form` binds fields through react-hook-form's context: the app's `useForm` must be the same copy
+  singleton('react-hook-form');
   if ('@kestrel/shared-runtime' in deps) {
     const { version } = readPackageJson('@kestrel/shared-runtime', appDir);
     // Two runtimes would mean two sessions and two sockets: refuse a mismatched one instead of loading it

@@ -1,6 +1,6 @@
 import { errors } from '../common/errors';
 import { Decimal, fixed, plain } from '../common/format';
-import type { AccountFigures, PositionFigures } from '../matching/exchange';
+import type { AccountFigures, PositionFigures } from '../matching/account-figures';
 import { liquidationPrice } from '../matching/margin';
 import {
   marketParam,

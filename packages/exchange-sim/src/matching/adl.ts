@@ -1,3 +1,7 @@
+import { figures } from './account-figures';
+import type { ExchangeState } from './state';
+import type { Account } from './types';
+
 /**
  * Binance's auto-deleveraging queue, as GET /fapi/v1/adlQuantile and positionRisk `adl` show it. A position's
  * ranking is PnL% × effective leverage when it is in profit and PnL% ÷ effective leverage when it is not, with
@@ -37,5 +41,46 @@ export function adlQuantiles(candidates: readonly AdlCandidate[]): Map<string, n
     // The share of profitable positions ranked at or below this one, in fifths: the top fifth is 4
     out.set(c.key, Math.min(4, Math.ceil(((i + 1) / profitable.length) * 5) - 1));
   });
+  return out;
+}
+
+/**
+ * ADL quantile (0-4) of each open position of `account`, keyed `${symbol}:${positionSide}`, ranked against the
+ * same symbol and side of every account. Binance refreshes these every 30 s: they are computed at the marks of the
+ * last 30 s boundary
+ */
+export function accountAdlQuantiles(s: ExchangeState, account: Account): Map<string, number> {
+  const t = Math.floor(s.clock.now() / 30_000) * 30_000;
+  const groups = new Map<string, AdlCandidate[]>();
+  for (const a of s.accounts.values()) {
+    if (a.positions.size === 0) continue;
+    const fig = figures(s, a, t);
+    for (const pf of fig.positions) {
+      const p = pf.position;
+      if (p.amt.isZero()) continue;
+      const isolated = pf.marginType === 'ISOLATED';
+      const long = p.positionSide === 'LONG' || (p.positionSide === 'BOTH' && p.amt.gt(0));
+      const group = `${p.symbol}:${long ? 'LONG' : 'SHORT'}`;
+      const list = groups.get(group) ?? [];
+      list.push({
+        key: `${a.id}:${p.symbol}:${p.positionSide}`,
+        unrealizedPnl: pf.unrealizedPnl.toNumber(),
+        positionMargin: (isolated ? p.isolatedWallet : pf.initialMargin).toNumber(),
+        notional: pf.notional.toNumber(),
+        marginBalance: (isolated
+          ? p.isolatedWallet.plus(pf.unrealizedPnl)
+          : fig.crossWalletBalance.plus(fig.crossUnPnl)
+        ).toNumber(),
+      });
+      groups.set(group, list);
+    }
+  }
+  const out = new Map<string, number>();
+  const prefix = `${account.id}:`;
+  for (const list of groups.values()) {
+    for (const [key, q] of adlQuantiles(list)) {
+      if (key.startsWith(prefix)) out.set(key.slice(prefix.length), q);
+    }
+  }
   return out;
 }

@@ -1,38 +1,47 @@
-import { createPublicKey } from 'node:crypto';
 import type { Clock } from '../common/clock';
-import { BinanceError, errors } from '../common/errors';
 import { Decimal } from '../common/format';
 import { hash32 } from '../common/rng';
-import { randomAlphanumeric } from '../common/secrets';
-import { maxLeverage, maxNotionalAtLeverage, type SymbolSpec } from '../common/symbols';
-import { type AdlCandidate, adlQuantiles as quantilesOf } from './adl';
+import type { SymbolSpec } from '../common/symbols';
+import { type AccountFigures, figures } from './account-figures';
+import { type CreateAccountInput, createAccount, transfer } from './accounts';
+import { accountAdlQuantiles } from './adl';
 import { reachesTrigger } from './algo';
 import {
-  type AccountUpdate,
-  accountUpdatePosition,
-  type Execution,
-  orderTradeUpdate,
-  type UserEvent,
-} from './events';
-import { checkNotional, checkPrice, checkPriceFilter, checkQuantity } from './filters';
-import { initialMargin, maintMargin, notional, unrealizedPnl } from './margin';
-import { type BookLevel, FUNDING_INTERVAL_MS, Market } from './market';
+  cancelAlgo,
+  cancelAllAlgo,
+  findAlgo,
+  type PlaceAlgoInput,
+  placeAlgo,
+  triggerAlgo,
+} from './algo-orders';
+import { executeResting } from './book';
+import type { UserEvent } from './events';
+import { finish } from './execution';
+import { lastFunding, settleFunding } from './funding';
+import { checkLiquidation } from './liquidation';
+import { FUNDING_INTERVAL_MS, Market } from './market';
+import {
+  cancelAll,
+  cancelOrder,
+  findOrder,
+  type ModifyOrderInput,
+  modifyOrder,
+  type PlaceOrderInput,
+  placeOrder,
+} from './orders';
 import { GeneratedFeed, type PriceSource } from './price-feed';
-import type {
-  Account,
-  AlgoOrder,
-  AlgoOrderType,
-  Income,
-  IncomeType,
-  KeyPermissions,
-  MarginType,
-  Order,
-  OrderType,
-  Position,
-  PositionSide,
-  Side,
-  TimeInForce,
-} from './types';
+import { screen } from './screen';
+import { setDualSide, setLeverage, setMarginType } from './settings';
+import {
+  config,
+  createState,
+  type ExchangeState,
+  isOpen,
+  marketOf,
+  openAlgoOrders,
+  openOrders,
+} from './state';
+import type { Account, AlgoOrder, MarginType, Order } from './types';
 
 const YEAR_DAYS = 365;
 const DAY_MS = 86_400_000;
@@ -59,205 +68,31 @@ export interface ExchangeOptions {
   bookDepth?: number;
 }
 
-export interface CreateAccountInput {
-  apiKey?: string;
-  secretKey?: string;
-  /** PEM public key of an RSA or Ed25519 API key (instead of an HMAC secret) */
-  publicKey?: string;
-  balances?: Record<string, string>;
-  permissions?: Partial<KeyPermissions>;
-  dualSidePosition?: boolean;
-  makerRate?: string;
-  takerRate?: string;
-}
-
-export interface PlaceOrderInput {
-  symbol: string;
-  side: Side;
-  positionSide?: PositionSide;
-  type: OrderType;
-  timeInForce?: TimeInForce;
-  quantity: Decimal;
-  price?: Decimal;
-  reduceOnly?: boolean;
-  newClientOrderId?: string;
-  /** GTD: expiry in ms (Binance keeps whole seconds) */
-  goodTillDate?: number;
-}
-
-/** PUT /fapi/v1/order: a new price and quantity for a resting LIMIT order */
-export interface ModifyOrderInput {
-  symbol: string;
-  orderId?: bigint;
-  clientOrderId?: string;
-  side: Side;
-  quantity: Decimal;
-  price: Decimal;
-}
-
-export interface PlaceAlgoInput {
-  symbol: string;
-  side: Side;
-  positionSide?: PositionSide;
-  type: AlgoOrderType;
-  timeInForce?: TimeInForce;
-  quantity?: Decimal;
-  price?: Decimal;
-  triggerPrice?: Decimal;
-  workingType?: 'MARK_PRICE' | 'CONTRACT_PRICE';
-  closePosition?: boolean;
-  reduceOnly?: boolean;
-  priceProtect?: boolean;
-  activatePrice?: Decimal;
-  callbackRate?: Decimal;
-  clientAlgoId?: string;
-}
-
-export interface PositionFigures {
-  position: Position;
-  spec: SymbolSpec;
-  marginType: MarginType;
-  leverage: number;
-  mark: Decimal;
-  notional: Decimal;
-  unrealizedPnl: Decimal;
-  initialMargin: Decimal;
-  maintMargin: Decimal;
-}
-
-/** An account's margin picture at one moment, in USDT */
-export interface AccountFigures {
-  walletBalance: Decimal;
-  crossWalletBalance: Decimal;
-  crossUnPnl: Decimal;
-  unrealizedPnl: Decimal;
-  positionInitialMargin: Decimal;
-  openOrderInitialMargin: Decimal;
-  openOrderMarginBySymbol: Map<string, Decimal>;
-  maintMargin: Decimal;
-  availableBalance: Decimal;
-  positions: PositionFigures[];
-}
-
-export const DEFAULT_PERMISSIONS: KeyPermissions = {
-  ipRestrict: false,
-  enableReading: true,
-  enableWithdrawals: false,
-  enableInternalTransfer: false,
-  permitsUniversalTransfer: false,
-  enableVanillaOptions: false,
-  enableFutures: true,
-  enableMargin: false,
-  enableSpotAndMarginTrading: false,
-  enableFixApiTrade: false,
-  enableFixReadOnly: false,
-};
-
-const DEFAULT_LEVERAGE = 20;
-/** GTD orders must live at least this long (Binance: more than 600 s) */
-const GTD_MIN_MS = 600_000;
-/** Binance's upper bound for goodTillDate (9999-12-31T23:59:59Z) */
-const GTD_MAX_MS = 253_402_300_799_000;
-export const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
-
-interface Screen {
-  version: number;
-  open: Array<{ order: Order; price: number }>;
-  algos: AlgoOrder[];
-  usdt: number;
-  legs: Array<{ position: Position; amt: number; entry: number; isolatedWallet?: number }>;
-}
-
-/** Binance takes RSA (PKCS#8 / SPKI PEM) and Ed25519 public keys for API keys */
-function checkPublicKey(pem: string): void {
-  let type: string | undefined;
-  try {
-    type = createPublicKey(pem).asymmetricKeyType;
-  } catch {
-    throw new Error('publicKey must be a PEM public key (-----BEGIN PUBLIC KEY-----)');
-  }
-  if (type !== 'rsa' && type !== 'ed25519') throw new Error(`publicKey must be RSA or Ed25519, got ${type}`);
-}
-
-function positionKey(symbol: string, side: PositionSide): string {
-  return `${symbol}:${side}`;
-}
-
-/**
- * The position side an order trades in: one-way mode takes only BOTH; hedge mode needs LONG or SHORT and refuses
- * `reduceOnly` (closing is implied by the side)
- */
-function positionSideFor(
-  account: Account,
-  requested: PositionSide | undefined,
-  reduceOnly: boolean | undefined,
-) {
-  const side = requested ?? 'BOTH';
-  if (account.dualSidePosition) {
-    if (side === 'BOTH') throw errors.positionSideMismatch();
-    if (reduceOnly !== undefined) throw errors.notRequired('reduceonly');
-  } else if (side !== 'BOTH') {
-    throw errors.positionSideMismatch();
-  }
-  return side;
-}
-
-/** Binance's client id rule (`^[.A-Z:/a-z0-9_-]{1,36}$`), unique among open orders */
-function checkClientId(name: string, id: string | undefined, inUse: (id: string) => boolean): void {
-  if (id === undefined) return;
-  if (id.length > 36) throw errors.clientIdLength();
-  if (!CLIENT_ORDER_ID.test(id)) throw errors.illegalChars(name, '^[\\.A-Z\\:/a-z0-9_-]{1,36}$');
-  if (inUse(id)) throw errors.duplicateClientId();
-}
-
-function isOpen(o: Order): boolean {
-  return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
-}
-
-/** FOK: whether the levels within the limit price hold the whole quantity */
-function bookHolds(levels: Iterable<BookLevel>, qty: Decimal, within: (price: Decimal) => boolean): boolean {
-  let left = qty;
-  for (const level of levels) {
-    if (!within(level.price)) return false;
-    left = left.minus(level.qty);
-    if (left.lte(0)) return true;
-  }
-  return false;
-}
-
 /**
  * The simulated exchange: accounts, orders, positions and the matching, funding and liquidation that move them.
  * Nothing here knows HTTP; the `http/` and `ws/` layers translate Binance's protocol to these calls.
  * Time only moves through {@link Exchange.sync}, which replays every second since the last call in order, so a test
  * that jumps the clock 8 hours sees the same fills, funding and liquidations as a live run.
+ * This class is the small core: it owns the {@link ExchangeState} and the clock's progress, and each call syncs time,
+ * then hands over to the module of its concern (`orders.ts`, `algo-orders.ts`, `settings.ts`, `funding.ts`, …).
  */
 export class Exchange {
   readonly clock: Clock;
-  readonly markets = new Map<string, Market>();
-  readonly #accounts = new Map<number, Account>();
-  readonly #byKey = new Map<string, Account>();
-  readonly #userListeners = new Set<(accountId: number, event: UserEvent) => void>();
+  readonly markets: Map<string, Market>;
+  readonly #s: ExchangeState;
   readonly #tickListeners = new Set<(now: number) => void>();
-  readonly #makerRate: Decimal;
-  readonly #takerRate: Decimal;
-  readonly #seed: number;
   #processed: number;
-  #nextOrderId: bigint;
-  #nextTradeId = 1;
-  #nextTranId = 1;
-  #nextAccountId = 1;
-  #nextAlgoId = 1_000_000;
-  readonly #lastFunding = new Map<string, { rate: number; time: number }>();
-  readonly #screens = new WeakMap<Account, Screen>();
-  /** Bumped on every change of any account, so cached screens know they are stale */
-  #version = 0;
 
   constructor(options: ExchangeOptions) {
     this.clock = options.clock;
-    this.#seed = options.seed ?? 1;
-    this.#makerRate = new Decimal(options.makerRate ?? '0.0002');
-    this.#takerRate = new Decimal(options.takerRate ?? '0.0005');
-    this.#nextOrderId = options.firstOrderId ?? 8_389_765_612_825_190_000n;
+    const seed = options.seed ?? 1;
+    this.#s = createState({
+      clock: options.clock,
+      makerRate: new Decimal(options.makerRate ?? '0.0002'),
+      takerRate: new Decimal(options.takerRate ?? '0.0005'),
+      firstOrderId: options.firstOrderId ?? 8_389_765_612_825_190_000n,
+    });
+    this.markets = this.#s.markets;
     const now = this.clock.now();
     const historyDays = options.historyDays ?? YEAR_DAYS;
     if (!(historyDays >= 0)) throw new Error(`historyDays must be 0 or more, got ${historyDays}`);
@@ -265,9 +100,9 @@ export class Exchange {
       throw new Error('The simulator needs at least one symbol');
     const feeds =
       options.feeds ??
-      options.symbols.map((spec) => new GeneratedFeed(spec, this.#seed, now - historyDays * DAY_MS));
+      options.symbols.map((spec) => new GeneratedFeed(spec, seed, now - historyDays * DAY_MS));
     feeds.forEach((feed, i) => {
-      const phase = (hash32(this.#seed, i) / 4294967296) * Math.PI * 2;
+      const phase = (hash32(seed, i) / 4294967296) * Math.PI * 2;
       this.markets.set(feed.spec.symbol, new Market(feed, phase, options.constantPremium, options.bookDepth));
     });
     this.#processed = Math.floor(now / 1000) * 1000;
@@ -277,8 +112,8 @@ export class Exchange {
 
   /** Listens to every account's user-data events (ORDER_TRADE_UPDATE, ACCOUNT_UPDATE, …) */
   onUserEvent(listener: (accountId: number, event: UserEvent) => void): () => void {
-    this.#userListeners.add(listener);
-    return () => this.#userListeners.delete(listener);
+    this.#s.userListeners.add(listener);
+    return () => this.#s.userListeners.delete(listener);
   }
 
   /** Called after each {@link sync} that moved time, with the new time; market streams push from here */
@@ -287,100 +122,38 @@ export class Exchange {
     return () => this.#tickListeners.delete(listener);
   }
 
-  /** Records a change and tells listeners; the event is only built when someone listens (it costs a figures pass) */
-  #emit(account: Account, make: () => UserEvent): void {
-    this.#version++;
-    if (this.#userListeners.size === 0) return;
-    const event = make();
-    for (const l of this.#userListeners) l(account.id, event);
-  }
-
   // ---- accounts ------------------------------------------------------------------------------------------------
 
+  /** Opens an account (as the admin API does); throws an Error naming the bad field */
   createAccount(input: CreateAccountInput = {}): Account {
-    const id = this.#nextAccountId++;
-    const apiKey = input.apiKey ?? randomAlphanumeric(64);
-    const secretKey = input.secretKey ?? randomAlphanumeric(64);
-    if (!/^[A-Za-z0-9]{16,128}$/.test(apiKey)) {
-      throw new Error('apiKey must be 16 to 128 letters or digits, as Binance keys are');
-    }
-    if (secretKey.length < 16) throw new Error('secretKey must be at least 16 characters');
-    if (input.publicKey !== undefined) checkPublicKey(input.publicKey);
-    if (this.#byKey.has(apiKey)) throw new Error('An account with this apiKey already exists');
-    const balances = new Map<string, Decimal>();
-    for (const [asset, amount] of Object.entries(input.balances ?? { USDT: '10000' })) {
-      if (!/^[A-Z0-9]{2,10}$/.test(asset)) throw new Error(`Balance asset "${asset}" is not an asset name`);
-      let value: Decimal;
-      try {
-        value = new Decimal(amount);
-      } catch {
-        throw new Error(`Balance of ${asset} must be a decimal string, got "${amount}"`);
-      }
-      if (value.isNeg() || !value.isFinite()) throw new Error(`Balance of ${asset} must be 0 or more`);
-      balances.set(asset, value);
-    }
-    if (!balances.has('USDT')) balances.set('USDT', new Decimal(0));
-    const now = this.clock.now();
-    const account: Account = {
-      id,
-      apiKey,
-      secretKey,
-      publicKey: input.publicKey,
-      permissions: { ...DEFAULT_PERMISSIONS, ...input.permissions },
-      createTime: now,
-      dualSidePosition: input.dualSidePosition ?? false,
-      balances,
-      makerRate: new Decimal(input.makerRate ?? this.#makerRate),
-      takerRate: new Decimal(input.takerRate ?? this.#takerRate),
-      configs: new Map(),
-      positions: new Map(),
-      orders: new Map(),
-      openOrders: new Map(),
-      algoOrders: new Map(),
-      trades: [],
-      income: [],
-      updateTime: now,
-    };
-    for (const [asset, amount] of balances) {
-      if (amount.gt(0)) this.#income(account, '', 'TRANSFER', amount, 'TRANSFER', asset);
-    }
-    this.#accounts.set(id, account);
-    this.#byKey.set(apiKey, account);
-    return account;
+    return createAccount(this.#s, input);
   }
 
+  /** The account of an API key */
   accountByKey(apiKey: string): Account | undefined {
-    return this.#byKey.get(apiKey);
+    return this.#s.byKey.get(apiKey);
   }
 
+  /** The account of an id */
   account(id: number): Account | undefined {
-    return this.#accounts.get(id);
+    return this.#s.accounts.get(id);
   }
 
   // ---- market --------------------------------------------------------------------------------------------------
 
+  /** The market of a symbol; -1102 when none is given, -1121 when it is not listed */
   market(symbol: string | undefined): Market {
-    if (symbol === undefined || symbol === '') throw errors.mandatory('symbol');
-    const m = this.markets.get(symbol);
-    if (!m) throw errors.badSymbol();
-    return m;
+    return marketOf(this.#s, symbol);
   }
 
   /** Funding rate settled at the last funding time before `now` */
   lastFunding(symbol: string, now: number): { rate: number; time: number } {
-    const time = Math.floor(now / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
-    const known = this.#lastFunding.get(symbol);
-    if (known && known.time === time) return known;
-    return { rate: this.market(symbol).estimatedFundingRate(time), time };
+    return lastFunding(this.#s, symbol, now);
   }
 
+  /** The account's leverage and margin type for a symbol (20×, cross until changed) */
   config(account: Account, symbol: string): { leverage: number; marginType: MarginType } {
-    let c = account.configs.get(symbol);
-    if (!c) {
-      c = { leverage: DEFAULT_LEVERAGE, marginType: 'CROSSED' };
-      account.configs.set(symbol, c);
-    }
-    return c;
+    return config(account, symbol);
   }
 
   // ---- time ----------------------------------------------------------------------------------------------------
@@ -389,7 +162,7 @@ export class Exchange {
   sync(): void {
     const target = Math.floor(this.clock.now() / 1000) * 1000;
     if (target <= this.#processed) return;
-    const active = [...this.#accounts.values()].filter(
+    const active = [...this.#s.accounts.values()].filter(
       (a) => a.positions.size > 0 || a.openOrders.size > 0 || this.openAlgoOrders(a).length > 0,
     );
     if (active.length === 0) {
@@ -403,6 +176,7 @@ export class Exchange {
     for (const l of this.#tickListeners) l(target);
   }
 
+  /** One simulated second: GTD expiry and resting fills, conditional triggers, funding, liquidation */
   #step(t: number, accounts: Account[]): void {
     const marks = new Map<string, number>();
     const markOf = (symbol: string): number => {
@@ -414,77 +188,36 @@ export class Exchange {
       return m;
     };
     for (const account of accounts) {
-      for (const { order, price } of this.#screen(account).open) {
+      for (const { order, price } of screen(this.#s, account).open) {
         if (!isOpen(order)) continue;
         if (order.goodTillDate > 0 && t >= order.goodTillDate) {
-          this.#finish(account, order, 'EXPIRED', t);
+          finish(this.#s, account, order, 'EXPIRED', t);
           continue;
         }
         const last = this.market(order.symbol).lastPrice(t);
-        if (order.side === 'BUY' ? last <= price : last >= price) this.#executeResting(account, order, t);
+        if (order.side === 'BUY' ? last <= price : last >= price) executeResting(this.#s, account, order, t);
       }
-      for (const algo of this.#screen(account).algos) {
+      for (const algo of screen(this.#s, account).algos) {
         if (algo.status !== 'NEW') continue;
         const market = this.market(algo.symbol);
         const price = algo.workingType === 'MARK_PRICE' ? markOf(algo.symbol) : market.lastPrice(t);
-        if (reachesTrigger(algo, price)) this.#triggerAlgo(account, algo, t);
+        if (reachesTrigger(algo, price)) triggerAlgo(this.#s, account, algo, t);
       }
-      if (t % FUNDING_INTERVAL_MS === 0) this.#settleFunding(account, t);
-      if (account.positions.size > 0) this.#checkLiquidation(account, t, markOf);
+      if (t % FUNDING_INTERVAL_MS === 0) settleFunding(this.#s, account, t);
+      if (account.positions.size > 0) checkLiquidation(this.#s, account, t, markOf);
     }
-  }
-
-  /**
-   * Plain-number view of what the per-second loop looks at, rebuilt only after something changed: converting
-   * decimals every simulated second would make an 8-hour jump take seconds
-   */
-  #screen(account: Account): Screen {
-    const cached = this.#screens.get(account);
-    if (cached && cached.version === this.#version) return cached;
-    const screen: Screen = {
-      version: this.#version,
-      open: this.openOrders(account).map((order) => ({ order, price: order.price.toNumber() })),
-      algos: this.openAlgoOrders(account),
-      usdt: this.#usdt(account).toNumber(),
-      legs: [...account.positions.values()]
-        .filter((p) => !p.amt.isZero())
-        .map((p) => ({
-          position: p,
-          amt: p.amt.toNumber(),
-          entry: p.entryPrice.toNumber(),
-          isolatedWallet:
-            this.config(account, p.symbol).marginType === 'ISOLATED'
-              ? p.isolatedWallet.toNumber()
-              : undefined,
-        })),
-    };
-    this.#screens.set(account, screen);
-    return screen;
   }
 
   // ---- orders --------------------------------------------------------------------------------------------------
 
-  /** Binance generates 22 random letters and digits when the client sends no id */
-  #newClientOrderId(): string {
-    return randomAlphanumeric(22);
-  }
-
   /** Open orders of an account, optionally for one symbol */
   openOrders(account: Account, symbol?: string): Order[] {
-    const all = [...account.openOrders.values()];
-    return symbol ? all.filter((o) => o.symbol === symbol) : all;
+    return openOrders(account, symbol);
   }
 
+  /** An order by id, or by client id (the open one, else the newest) */
   findOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order | undefined {
-    if (orderId !== undefined) {
-      const o = account.orders.get(orderId);
-      return o && o.symbol === symbol ? o : undefined;
-    }
-    // A client id is unique among open orders; the newest order wins among closed ones
-    const matches = [...account.orders.values()].filter(
-      (o) => o.symbol === symbol && o.clientOrderId === clientOrderId,
-    );
-    return matches.find(isOpen) ?? matches[matches.length - 1];
+    return findOrder(account, symbol, orderId, clientOrderId);
   }
 
   /**
@@ -493,594 +226,37 @@ export class Exchange {
    */
   placeOrder(account: Account, input: PlaceOrderInput): { ack: Order; result: Order } {
     this.sync();
-    return this.#place(account, input, this.clock.now());
+    return placeOrder(this.#s, account, input, this.clock.now());
   }
 
-  /** Placement at simulated time `now`, without syncing: also used when a conditional order triggers mid-step */
-  #place(account: Account, input: PlaceOrderInput, now: number): { ack: Order; result: Order } {
-    const market = this.market(input.symbol);
-    const spec = market.spec;
-    const cfg = this.config(account, spec.symbol);
-
-    const positionSide = positionSideFor(account, input.positionSide, input.reduceOnly);
-
-    checkClientId('newClientOrderId', input.newClientOrderId, (id) =>
-      this.openOrders(account).some((o) => o.clientOrderId === id),
-    );
-
-    const mark = new Decimal(market.markPrice(now));
-    const book = market.book(now);
-    const isMarket = input.type === 'MARKET';
-    let tif: TimeInForce = 'GTC';
-    let price = new Decimal(0);
-    let goodTillDate = 0;
-    if (input.type === 'LIMIT') {
-      if (!input.timeInForce) throw errors.mandatory('timeInForce');
-      if (!input.price) throw errors.mandatory('price');
-      tif = input.timeInForce;
-      if (tif === 'GTD') {
-        if (input.goodTillDate === undefined) throw errors.mandatory('goodTillDate');
-        // Binance keeps whole seconds of the expiry
-        goodTillDate = Math.floor(input.goodTillDate / 1000) * 1000;
-        if (goodTillDate <= now + GTD_MIN_MS || goodTillDate >= GTD_MAX_MS)
-          throw errors.invalidGoodTillDate();
-      } else if (input.goodTillDate !== undefined) {
-        throw errors.notRequired('goodTillDate');
-      }
-      checkQuantity(spec, input.quantity, false);
-      checkPrice(spec, input.price, input.side, mark);
-      price = input.price;
-    } else {
-      if (input.price) throw errors.notRequired('price');
-      checkQuantity(spec, input.quantity, true);
-    }
-
-    // Reduce-only: one-way orders flagged so, and hedge-mode orders that close a side
-    const closing =
-      account.dualSidePosition &&
-      ((positionSide === 'LONG' && input.side === 'SELL') ||
-        (positionSide === 'SHORT' && input.side === 'BUY'));
-    const reduceOnly = input.reduceOnly === true || closing;
-    const pos = account.positions.get(positionKey(spec.symbol, positionSide));
-    const posAmt = pos?.amt ?? new Decimal(0);
-    if (reduceOnly) {
-      const reduces = input.side === 'BUY' ? posAmt.lt(0) : posAmt.gt(0);
-      if (!reduces) throw errors.reduceOnlyReject();
-      if (closing && input.quantity.gt(posAmt.abs())) throw errors.reduceOnlyReject();
-    }
-
-    // The side of the book this order takes from: sellers for a buy, buyers for a sell
-    const takeSide = input.side === 'BUY' ? 'ASK' : 'BID';
-    const best = new Decimal((input.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
-    checkNotional(spec, isMarket ? mark : price, input.quantity, input.reduceOnly === true);
-
-    const within = (p: Decimal) => isMarket || (input.side === 'BUY' ? p.lte(price) : p.gte(price));
-    const marketable = within(best);
-    if (tif === 'GTX' && marketable) throw errors.postOnlyReject();
-
-    if (!reduceOnly)
-      this.#checkMargin(account, spec, cfg.leverage, input, isMarket ? best : price, mark, posAmt, now);
-
-    const order: Order = {
-      orderId: this.#nextOrderId++,
-      clientOrderId: input.newClientOrderId ?? this.#newClientOrderId(),
-      symbol: spec.symbol,
-      side: input.side,
-      positionSide,
-      type: input.type,
-      timeInForce: tif,
-      price,
-      origQty: input.quantity,
-      executedQty: new Decimal(0),
-      cumQuote: new Decimal(0),
-      reduceOnly,
-      status: 'NEW',
-      goodTillDate,
-      time: now,
-      updateTime: now,
-    };
-    account.orders.set(order.orderId, order);
-    account.openOrders.set(order.orderId, order);
-    const ack = { ...order };
-    this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, now));
-
-    if (marketable) {
-      // A reduce-only order never trades past the position: the rest would open the other side
-      const want = reduceOnly ? Decimal.min(order.origQty, posAmt.abs()) : order.origQty;
-      if (tif === 'FOK' && !bookHolds(market.levels(now, takeSide), want, within)) {
-        this.#finish(account, order, 'EXPIRED', now);
-        return { ack, result: { ...order } };
-      }
-      this.#takeFromBook(account, order, want, now);
-      // What a LIMIT GTC/GTD order could not take rests in the book; IOC (and market) remainders expire
-      if (isOpen(order) && (isMarket || tif === 'IOC')) this.#finish(account, order, 'EXPIRED', now);
-    } else if (tif === 'IOC' || tif === 'FOK') {
-      this.#finish(account, order, 'EXPIRED', now);
-    }
-    return { ack, result: { ...order } };
-  }
-
-  /**
-   * Takes up to `want` from the other side of the book as taker, level by level within the order's limit price: one
-   * trade (and one ORDER_TRADE_UPDATE) per level. A market order larger than the whole shown book has the rest
-   * filled at its deepest price (the book refills)
-   */
-  #takeFromBook(account: Account, order: Order, want: Decimal, now: number): void {
-    const market = this.market(order.symbol);
-    const isMarket = order.type === 'MARKET';
-    const within = (p: Decimal) =>
-      isMarket || (order.side === 'BUY' ? p.lte(order.price) : p.gte(order.price));
-    let left = want;
-    let deepest: Decimal | undefined;
-    for (const level of market.levels(now, order.side === 'BUY' ? 'ASK' : 'BID')) {
-      if (left.isZero() || !isOpen(order) || !within(level.price)) break;
-      const take = Decimal.min(left, level.qty);
-      this.#fill(account, order, take, level.price, false, now);
-      left = left.minus(take);
-      deepest = level.price;
-    }
-    if (isMarket && left.gt(0) && deepest && isOpen(order))
-      this.#fill(account, order, left, deepest, false, now);
-  }
-
-  /**
-   * Binance's in-place amendment of a resting LIMIT order. Filters are checked first (a refusal leaves the order as
-   * it was); a quantity at or below what has filled, or a GTX price that would take, cancels the order instead; a
-   * price that now crosses the book trades at once as taker. Pushes ORDER_TRADE_UPDATE with x=AMENDMENT.
-   */
+  /** Amends a resting LIMIT order in place, as Binance's `PUT /fapi/v1/order` does (rules in `orders.ts`) */
   modifyOrder(account: Account, input: ModifyOrderInput): Order {
     this.sync();
-    const now = this.clock.now();
-    const market = this.market(input.symbol);
-    const spec = market.spec;
-    const order = this.findOrder(account, spec.symbol, input.orderId, input.clientOrderId);
-    if (!order) throw errors.noSuchOrder();
-    if (!isOpen(order)) throw errors.cancelRejected();
-    if (order.type !== 'LIMIT') throw errors.invalidOrderType();
-    if (input.side !== order.side) throw errors.invalidSide();
-    const mark = new Decimal(market.markPrice(now));
-    checkQuantity(spec, input.quantity, false);
-    checkPrice(spec, input.price, input.side, mark);
-    if (input.quantity.eq(order.origQty) && input.price.eq(order.price)) throw errors.noNeedToModify();
-    checkNotional(spec, input.price, input.quantity, order.reduceOnly);
-
-    const book = market.book(now);
-    const best = new Decimal((order.side === 'BUY' ? book.ask : book.bid).toFixed(spec.pricePrecision));
-    const marketable = order.side === 'BUY' ? input.price.gte(best) : input.price.lte(best);
-    if (input.quantity.lte(order.executedQty) || (order.timeInForce === 'GTX' && marketable)) {
-      this.#finish(account, order, 'CANCELED', now);
-      return { ...order };
-    }
-    if (!order.reduceOnly) {
-      const posAmt =
-        account.positions.get(positionKey(spec.symbol, order.positionSide))?.amt ?? new Decimal(0);
-      const remaining = input.quantity.minus(order.executedQty);
-      // The order's margin is re-checked at its new size, as if it were not in the book yet
-      account.openOrders.delete(order.orderId);
-      try {
-        this.#checkMargin(
-          account,
-          spec,
-          this.config(account, spec.symbol).leverage,
-          { symbol: spec.symbol, side: order.side, type: 'LIMIT', quantity: remaining },
-          input.price,
-          mark,
-          posAmt,
-          now,
-        );
-      } finally {
-        account.openOrders.set(order.orderId, order);
-      }
-    }
-    order.price = input.price;
-    order.origQty = input.quantity;
-    order.updateTime = now;
-    this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'AMENDMENT' }, now));
-    if (marketable) this.#takeFromBook(account, order, order.origQty.minus(order.executedQty), now);
-    return { ...order };
+    return modifyOrder(this.#s, account, input);
   }
 
-  #checkMargin(
-    account: Account,
-    spec: SymbolSpec,
-    leverage: number,
-    input: PlaceOrderInput,
-    price: Decimal,
-    mark: Decimal,
-    posAmt: Decimal,
-    now: number,
-  ): void {
-    const signed = input.side === 'BUY' ? input.quantity : input.quantity.neg();
-    const after = posAmt.plus(signed);
-    if (after.abs().mul(price).gt(maxNotionalAtLeverage(spec, leverage))) throw errors.maxPosition();
-    const figures = this.figures(account, now);
-    const before = figures.openOrderMarginBySymbol.get(spec.symbol) ?? new Decimal(0);
-    const withOrder = this.#openOrderMargin(account, spec.symbol, leverage, {
-      side: input.side,
-      qty: input.quantity,
-      price,
-    });
-    const direction = input.side === 'BUY' ? 1 : -1;
-    // Opening loss: buying above the mark (or selling below) is a loss the moment the order fills
-    const openLoss = input.quantity.mul(Decimal.max(0, price.minus(mark).mul(direction)));
-    const required = withOrder.minus(before).plus(openLoss);
-    if (required.gt(figures.availableBalance)) throw errors.marginInsufficient();
-  }
-
-  /**
-   * Initial margin held by open orders of one symbol: per position side, the part of the resting buys (sells) that
-   * would grow the position beyond what it closes, at the order prices; one-way mode holds the larger side
-   */
-  #openOrderMargin(
-    account: Account,
-    symbol: string,
-    leverage: number,
-    extra?: { side: Side; qty: Decimal; price: Decimal },
-  ): Decimal {
-    const orders = this.openOrders(account, symbol).map((o) => ({
-      side: o.side,
-      positionSide: o.positionSide,
-      reduceOnly: o.reduceOnly,
-      qty: o.origQty.minus(o.executedQty),
-      price: o.price,
-    }));
-    if (extra) {
-      orders.push({
-        side: extra.side,
-        positionSide: account.dualSidePosition ? (extra.side === 'BUY' ? 'LONG' : 'SHORT') : 'BOTH',
-        reduceOnly: false,
-        qty: extra.qty,
-        price: extra.price,
-      });
-    }
-    const sideMargin = (side: Side, positionSide: PositionSide): Decimal => {
-      const list = orders.filter((o) => o.side === side && o.positionSide === positionSide && !o.reduceOnly);
-      if (list.length === 0) return new Decimal(0);
-      const amt = account.positions.get(positionKey(symbol, positionSide))?.amt ?? new Decimal(0);
-      let closable = side === 'BUY' ? Decimal.max(0, amt.neg()) : Decimal.max(0, amt);
-      let total = new Decimal(0);
-      for (const o of list.sort((a, b) => (side === 'BUY' ? b.price.cmp(a.price) : a.price.cmp(b.price)))) {
-        const closes = Decimal.min(closable, o.qty);
-        closable = closable.minus(closes);
-        total = total.plus(o.qty.minus(closes).mul(o.price));
-      }
-      return total.div(leverage);
-    };
-    if (account.dualSidePosition) return sideMargin('BUY', 'LONG').plus(sideMargin('SELL', 'SHORT'));
-    return Decimal.max(sideMargin('BUY', 'BOTH'), sideMargin('SELL', 'BOTH'));
-  }
-
-  #executeResting(account: Account, order: Order, t: number): void {
-    let qty = order.origQty.minus(order.executedQty);
-    if (order.reduceOnly) {
-      const amt = account.positions.get(positionKey(order.symbol, order.positionSide))?.amt ?? new Decimal(0);
-      const reducible = order.side === 'BUY' ? Decimal.max(0, amt.neg()) : Decimal.max(0, amt);
-      // Binance expires a reduce-only order that no longer has anything to reduce
-      if (reducible.isZero()) {
-        this.#finish(account, order, 'EXPIRED', t);
-        return;
-      }
-      qty = Decimal.min(qty, reducible);
-    }
-    // A second of trading at the order's price takes at most what the best level of the other side holds
-    const counterparty = this.market(order.symbol).levelQty(t, order.side === 'BUY' ? 'ASK' : 'BID', 0);
-    this.#fill(account, order, Decimal.min(qty, counterparty), order.price, true, t);
-  }
-
+  /** Cancels an open order by id or client id; -2011 when it is unknown or no longer open */
   cancelOrder(account: Account, symbol: string, orderId?: bigint, clientOrderId?: string): Order {
     this.sync();
-    this.market(symbol);
-    const order = this.findOrder(account, symbol, orderId, clientOrderId);
-    if (!order || !isOpen(order)) throw errors.cancelRejected();
-    this.#finish(account, order, 'CANCELED', this.clock.now());
-    return { ...order };
+    return cancelOrder(this.#s, account, symbol, orderId, clientOrderId);
   }
 
+  /** Cancels every open order of a symbol */
   cancelAll(account: Account, symbol: string): void {
     this.sync();
-    this.market(symbol);
-    for (const o of this.openOrders(account, symbol)) this.#finish(account, o, 'CANCELED', this.clock.now());
-  }
-
-  #finish(account: Account, order: Order, status: 'CANCELED' | 'EXPIRED', t: number): void {
-    order.status = status;
-    account.openOrders.delete(order.orderId);
-    order.updateTime = t;
-    const spec = this.market(order.symbol).spec;
-    this.#emit(account, () => orderTradeUpdate(order, spec, { x: status }, t));
-  }
-
-  // ---- fills, positions, money ---------------------------------------------------------------------------------
-
-  #position(account: Account, symbol: string, side: PositionSide, t: number): Position {
-    const key = positionKey(symbol, side);
-    let p = account.positions.get(key);
-    if (!p) {
-      p = {
-        symbol,
-        positionSide: side,
-        amt: new Decimal(0),
-        entryPrice: new Decimal(0),
-        isolatedWallet: new Decimal(0),
-        accumulatedRealized: new Decimal(0),
-        updateTime: t,
-      };
-      account.positions.set(key, p);
-    }
-    return p;
-  }
-
-  #usdt(account: Account): Decimal {
-    return account.balances.get('USDT') ?? new Decimal(0);
-  }
-
-  #addUsdt(account: Account, delta: Decimal): void {
-    this.#version++;
-    account.balances.set('USDT', this.#usdt(account).plus(delta));
-  }
-
-  #income(
-    account: Account,
-    symbol: string,
-    type: IncomeType,
-    amount: Decimal,
-    info: string,
-    asset = 'USDT',
-    tradeId = '',
-    time = this.clock.now(),
-  ): void {
-    if (amount.isZero()) return;
-    const entry: Income = {
-      tranId: this.#nextTranId++,
-      symbol,
-      incomeType: type,
-      income: amount,
-      asset,
-      info,
-      time,
-      tradeId,
-    };
-    account.income.push(entry);
-  }
-
-  /** Moves a position by a fill; returns the realized PnL. Isolated margin follows the position size. */
-  #applyToPosition(account: Account, p: Position, signedQty: Decimal, price: Decimal, t: number): Decimal {
-    const cfg = this.config(account, p.symbol);
-    const isolated = cfg.marginType === 'ISOLATED';
-    let realized = new Decimal(0);
-    const amt = p.amt;
-    if (amt.isZero() || amt.isNeg() === signedQty.isNeg()) {
-      const newAmt = amt.plus(signedQty);
-      p.entryPrice = amt.abs().mul(p.entryPrice).plus(signedQty.abs().mul(price)).div(newAmt.abs());
-      p.amt = newAmt;
-      if (isolated) p.isolatedWallet = p.isolatedWallet.plus(signedQty.abs().mul(price).div(cfg.leverage));
-    } else {
-      const closeQty = Decimal.min(signedQty.abs(), amt.abs());
-      realized = closeQty.mul(price.minus(p.entryPrice)).mul(amt.isNeg() ? -1 : 1);
-      if (isolated) p.isolatedWallet = p.isolatedWallet.minus(p.isolatedWallet.mul(closeQty).div(amt.abs()));
-      const rest = signedQty.abs().minus(closeQty);
-      p.amt = amt.plus(signedQty.isNeg() ? closeQty.neg() : closeQty);
-      if (p.amt.isZero()) p.entryPrice = new Decimal(0);
-      if (rest.gt(0)) {
-        p.amt = signedQty.isNeg() ? rest.neg() : rest;
-        p.entryPrice = price;
-        if (isolated) p.isolatedWallet = p.isolatedWallet.plus(rest.mul(price).div(cfg.leverage));
-      }
-      p.accumulatedRealized = p.accumulatedRealized.plus(realized);
-    }
-    p.updateTime = t;
-    return realized;
-  }
-
-  #fill(account: Account, order: Order, qty: Decimal, price: Decimal, maker: boolean, t: number): void {
-    const spec = this.market(order.symbol).spec;
-    const p = this.#position(account, order.symbol, order.positionSide, t);
-    const signed = order.side === 'BUY' ? qty : qty.neg();
-    const realized = this.#applyToPosition(account, p, signed, price, t);
-    const commission = qty.mul(price).mul(maker ? account.makerRate : account.takerRate);
-    this.#addUsdt(account, realized.minus(commission));
-
-    order.executedQty = order.executedQty.plus(qty);
-    order.cumQuote = order.cumQuote.plus(qty.mul(price));
-    // A reduce-only order that has closed the position is done: the rest could only open a new one
-    const nothingToReduce = order.side === 'BUY' ? !p.amt.isNeg() : !p.amt.gt(0);
-    order.status =
-      order.executedQty.gte(order.origQty) || (order.reduceOnly && nothingToReduce)
-        ? 'FILLED'
-        : 'PARTIALLY_FILLED';
-    if (order.status === 'FILLED') account.openOrders.delete(order.orderId);
-    order.updateTime = t;
-    const tradeId = this.#nextTradeId++;
-    account.trades.push({
-      id: tradeId,
-      orderId: order.orderId,
-      symbol: order.symbol,
-      side: order.side,
-      positionSide: order.positionSide,
-      price,
-      qty,
-      quoteQty: qty.mul(price),
-      commission,
-      realizedPnl: realized,
-      maker,
-      time: t,
-    });
-    this.#income(account, order.symbol, 'REALIZED_PNL', realized, '', 'USDT', String(tradeId), t);
-    this.#income(account, order.symbol, 'COMMISSION', commission.neg(), '', 'USDT', String(tradeId), t);
-    account.updateTime = t;
-    const exec: Execution = {
-      x: order.type === 'LIQUIDATION' ? 'CALCULATED' : 'TRADE',
-      lastQty: qty,
-      lastPrice: price,
-      commission,
-      tradeId,
-      maker,
-      realizedPnl: realized,
-    };
-    this.#emit(account, () => orderTradeUpdate(order, spec, exec, t));
-    this.#emit(account, () => this.#accountUpdate(account, 'ORDER', [p], t));
-    if (p.amt.isZero()) this.#dropIfFlat(account, p);
-  }
-
-  #dropIfFlat(account: Account, p: Position): void {
-    if (p.amt.isZero() && p.isolatedWallet.isZero())
-      account.positions.delete(positionKey(p.symbol, p.positionSide));
-  }
-
-  #breakEven(account: Account, p: Position): Decimal {
-    const dir = p.amt.isNeg() ? -1 : 1;
-    return p.entryPrice.mul(new Decimal(1).plus(account.takerRate.mul(dir)));
-  }
-
-  #accountUpdate(account: Account, reason: string, positions: Position[], t: number): AccountUpdate {
-    const figures = this.figures(account, t);
-    return {
-      e: 'ACCOUNT_UPDATE',
-      E: t,
-      T: t,
-      a: {
-        m: reason,
-        B: [
-          {
-            a: 'USDT',
-            wb: figures.walletBalance.toFixed(8),
-            cw: figures.crossWalletBalance.toFixed(8),
-            bc: '0',
-          },
-        ],
-        P: positions.map((p) => {
-          const spec = this.market(p.symbol).spec;
-          const mark = this.market(p.symbol).markPrice(t);
-          return accountUpdatePosition(
-            p,
-            unrealizedPnl(p, mark),
-            this.config(account, p.symbol).marginType,
-            this.#breakEven(account, p),
-            spec,
-          );
-        }),
-      },
-    };
-  }
-
-  #settleFunding(account: Account, t: number): void {
-    const touched: Position[] = [];
-    let anyIsolated = false;
-    for (const p of account.positions.values()) {
-      if (p.amt.isZero()) continue;
-      const market = this.market(p.symbol);
-      const rate = market.estimatedFundingRate(t);
-      this.#lastFunding.set(p.symbol, { rate, time: t });
-      // Positive rate: longs pay shorts. fee = positionAmt × mark × rate
-      const fee = p.amt.mul(market.markPrice(t)).mul(rate);
-      this.#addUsdt(account, fee.neg());
-      if (this.config(account, p.symbol).marginType === 'ISOLATED') {
-        p.isolatedWallet = p.isolatedWallet.minus(fee);
-        anyIsolated = true;
-      }
-      this.#income(account, p.symbol, 'FUNDING_FEE', fee.neg(), 'FUNDING_FEE', 'USDT', '', t);
-      touched.push(p);
-    }
-    if (touched.length === 0) return;
-    // Cross funding sends only balances; isolated positions also send the position (its wallet moved)
-    const isolated = anyIsolated
-      ? touched.filter((p) => this.config(account, p.symbol).marginType === 'ISOLATED')
-      : [];
-    this.#emit(account, () => this.#accountUpdate(account, 'FUNDING_FEE', isolated, t));
-  }
-
-  #checkLiquidation(account: Account, t: number, markOf: (symbol: string) => number): void {
-    // Decided in doubles (a liquidation a hair early or late is within any real exchange's tolerance); the
-    // liquidation itself is booked in exact decimals
-    const screen = this.#screen(account);
-    let crossBalance = screen.usdt;
-    let crossMaint = 0;
-    const cross: Position[] = [];
-    for (const leg of screen.legs) {
-      const mark = markOf(leg.position.symbol);
-      const upnl = leg.amt * (mark - leg.entry);
-      const n = Math.abs(leg.amt * mark);
-      const b = this.market(leg.position.symbol).spec.brackets.find((x) => n <= x.notionalCap);
-      const mm = b ? n * b.maintMarginRatio - b.cum : n;
-      if (leg.isolatedWallet !== undefined) {
-        crossBalance -= leg.isolatedWallet;
-        if (leg.isolatedWallet + upnl <= mm) this.#liquidate(account, [leg.position], t, markOf);
-      } else {
-        crossBalance += upnl;
-        crossMaint += mm;
-        cross.push(leg.position);
-      }
-    }
-    if (cross.length > 0 && crossBalance <= crossMaint) this.#liquidate(account, cross, t, markOf);
-  }
-
-  /**
-   * Closes positions at the mark price with LIQUIDATION orders ("autoclose-…"). Isolated: the position's whole
-   * margin is lost (what the close leaves goes to the insurance fund). Cross: the clearance fee (notional ×
-   * liquidationFee) is taken from what is left, and a negative wallet is reset to 0 by the insurance fund.
-   */
-  #liquidate(account: Account, positions: Position[], t: number, markOf: (symbol: string) => number): void {
-    for (const p of positions) {
-      for (const o of this.openOrders(account, p.symbol)) this.#finish(account, o, 'CANCELED', t);
-    }
-    for (const p of positions) {
-      if (p.amt.isZero()) continue;
-      const spec = this.market(p.symbol).spec;
-      const mark = new Decimal(markOf(p.symbol)).toDecimalPlaces(spec.pricePrecision);
-      const isolated = this.config(account, p.symbol).marginType === 'ISOLATED';
-      const margin = p.isolatedWallet;
-      const qty = p.amt.abs();
-      const order: Order = {
-        orderId: this.#nextOrderId++,
-        clientOrderId: `autoclose-${t}`,
-        symbol: p.symbol,
-        side: p.amt.isNeg() ? 'BUY' : 'SELL',
-        positionSide: p.positionSide,
-        type: 'LIQUIDATION',
-        timeInForce: 'IOC',
-        price: mark,
-        origQty: qty,
-        executedQty: new Decimal(0),
-        cumQuote: new Decimal(0),
-        reduceOnly: true,
-        status: 'NEW',
-        goodTillDate: 0,
-        time: t,
-        updateTime: t,
-      };
-      account.orders.set(order.orderId, order);
-      this.#emit(account, () => orderTradeUpdate(order, spec, { x: 'NEW' }, t));
-      const walletBefore = this.#usdt(account);
-      this.#fill(account, order, qty, mark, false, t);
-      let clearance: Decimal;
-      if (isolated) {
-        // Whatever the isolated margin still held after the close goes to the insurance fund
-        const closeResult = this.#usdt(account).minus(walletBefore);
-        clearance = margin.plus(closeResult);
-      } else {
-        const crossLeft = this.figures(account, t).crossWalletBalance;
-        clearance = Decimal.min(qty.mul(mark).mul(spec.liquidationFee), Decimal.max(0, crossLeft));
-      }
-      this.#addUsdt(account, clearance.neg());
-      this.#income(account, p.symbol, 'INSURANCE_CLEAR', clearance.neg(), 'LIQUIDATION', 'USDT', '', t);
-      const cross = this.figures(account, t).crossWalletBalance;
-      if (cross.isNeg()) this.#addUsdt(account, cross.neg());
-      this.#emit(account, () => this.#accountUpdate(account, 'ORDER', [p], t));
-    }
+    cancelAll(this.#s, account, symbol);
   }
 
   // ---- conditional (algo) orders ------------------------------------------------------------------------------
 
+  /** Untriggered conditional orders of an account, optionally for one symbol */
   openAlgoOrders(account: Account, symbol?: string): AlgoOrder[] {
-    return [...account.algoOrders.values()].filter(
-      (a) => a.status === 'NEW' && (!symbol || a.symbol === symbol),
-    );
+    return openAlgoOrders(account, symbol);
   }
 
+  /** A conditional order by id, or by client id (the untriggered one, else the newest) */
   findAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder | undefined {
-    if (algoId !== undefined) return account.algoOrders.get(algoId);
-    const matches = [...account.algoOrders.values()].filter((a) => a.clientAlgoId === clientAlgoId);
-    return matches.find((a) => a.status === 'NEW') ?? matches[matches.length - 1];
+    return findAlgo(account, algoId, clientAlgoId);
   }
 
   /**
@@ -1089,287 +265,51 @@ export class Exchange {
    */
   placeAlgo(account: Account, input: PlaceAlgoInput): AlgoOrder {
     this.sync();
-    const now = this.clock.now();
-    const market = this.market(input.symbol);
-    const spec = market.spec;
-    const closePosition = input.closePosition === true;
-    const marketType = input.type.endsWith('_MARKET');
-    if (closePosition && input.type !== 'STOP_MARKET' && input.type !== 'TAKE_PROFIT_MARKET') {
-      throw errors.notRequired('closePosition');
-    }
-    if (closePosition && input.quantity) throw errors.notRequired('quantity');
-    if (closePosition && input.reduceOnly !== undefined) throw errors.notRequired('reduceOnly');
-    if (!closePosition && !input.quantity) throw errors.mandatory('quantity');
-    const positionSide = positionSideFor(account, input.positionSide, input.reduceOnly);
-    if (input.quantity) checkQuantity(spec, input.quantity, marketType);
-    const mark = market.markPrice(now);
-    const working = input.workingType === 'MARK_PRICE' ? mark : market.lastPrice(now);
-    let price = new Decimal(0);
-    if (!marketType) {
-      if (!input.price) throw errors.mandatory('price');
-      checkPrice(spec, input.price, input.side, mark);
-      price = input.price;
-    }
-    let triggerPrice = new Decimal(0);
-    if (input.type === 'TRAILING_STOP_MARKET') {
-      const rate = input.callbackRate;
-      if (!rate) throw errors.mandatory('callbackRate');
-      if (rate.lt('0.1') || rate.gt(10)) throw errors.invalidParam('Invalid callBackRate.');
-      const activate = input.activatePrice;
-      if (activate && (input.side === 'BUY' ? activate.gte(working) : activate.lte(working))) {
-        throw errors.wouldTrigger();
-      }
-    } else {
-      if (!input.triggerPrice) throw errors.mandatory('triggerPrice');
-      triggerPrice = input.triggerPrice;
-      checkPriceFilter(spec, triggerPrice);
-    }
-    checkClientId('clientAlgoId', input.clientAlgoId, (id) =>
-      this.openAlgoOrders(account).some((a) => a.clientAlgoId === id),
-    );
-    const algo: AlgoOrder = {
-      algoId: this.#nextAlgoId++,
-      clientAlgoId: input.clientAlgoId ?? this.#newClientOrderId(),
-      symbol: spec.symbol,
-      side: input.side,
-      positionSide,
-      orderType: input.type,
-      timeInForce: input.timeInForce ?? 'GTC',
-      quantity: input.quantity,
-      closePosition,
-      price,
-      triggerPrice,
-      workingType: input.workingType ?? 'CONTRACT_PRICE',
-      priceProtect: input.priceProtect ?? false,
-      reduceOnly: input.reduceOnly ?? false,
-      activatePrice: input.activatePrice,
-      callbackRate: input.callbackRate,
-      activated: false,
-      status: 'NEW',
-      actualOrderId: '',
-      rejectReason: '',
-      createTime: now,
-      updateTime: now,
-      triggerTime: 0,
-    };
-    if (algo.orderType !== 'TRAILING_STOP_MARKET' && reachesTrigger(algo, working))
-      throw errors.wouldTrigger();
-    if (algo.orderType === 'TRAILING_STOP_MARKET') reachesTrigger(algo, working);
-    account.algoOrders.set(algo.algoId, algo);
-    this.#emitAlgo(account, algo, now);
-    return { ...algo };
+    return placeAlgo(this.#s, account, input);
   }
 
+  /** Cancels an untriggered conditional order; -2011 otherwise */
   cancelAlgo(account: Account, algoId?: number, clientAlgoId?: string): AlgoOrder {
     this.sync();
-    const algo = this.findAlgo(account, algoId, clientAlgoId);
-    if (algo?.status !== 'NEW') throw errors.cancelRejected();
-    algo.status = 'CANCELED';
-    algo.updateTime = this.clock.now();
-    this.#emitAlgo(account, algo, algo.updateTime);
-    return { ...algo };
+    return cancelAlgo(this.#s, account, algoId, clientAlgoId);
   }
 
+  /** Cancels every untriggered conditional order of a symbol */
   cancelAllAlgo(account: Account, symbol: string): void {
     this.sync();
-    this.market(symbol);
-    for (const a of this.openAlgoOrders(account, symbol)) {
-      a.status = 'CANCELED';
-      a.updateTime = this.clock.now();
-      this.#emitAlgo(account, a, a.updateTime);
-    }
-  }
-
-  #emitAlgo(account: Account, a: AlgoOrder, t: number): void {
-    const spec = this.market(a.symbol).spec;
-    const order = a.actualOrderId ? account.orders.get(BigInt(a.actualOrderId)) : undefined;
-    this.#emit(account, () => ({
-      e: 'ALGO_UPDATE',
-      T: t,
-      E: t,
-      o: {
-        caid: a.clientAlgoId,
-        aid: a.algoId,
-        at: 'CONDITIONAL',
-        o: a.orderType,
-        s: a.symbol,
-        S: a.side,
-        ps: a.positionSide,
-        f: a.timeInForce,
-        q: a.quantity ? a.quantity.toFixed(spec.quantityPrecision) : '0',
-        X: a.status,
-        ai: a.actualOrderId,
-        ap:
-          order && !order.executedQty.isZero() ? order.cumQuote.div(order.executedQty).toFixed(5) : '0.00000',
-        aq: order ? order.executedQty.toFixed(5) : '0.00000',
-        act: '0',
-        tp: a.triggerPrice.toFixed(),
-        p: a.price.toFixed(),
-        V: 'EXPIRE_MAKER',
-        wt: a.workingType,
-        pm: 'NONE',
-        cp: a.closePosition,
-        pP: a.priceProtect,
-        R: a.reduceOnly,
-        tt: a.triggerTime,
-        gtd: 0,
-        rm: a.rejectReason,
-      },
-    }));
-  }
-
-  /** Sends a triggered conditional order to matching; a refusal there marks it REJECTED with Binance's reason */
-  #triggerAlgo(account: Account, a: AlgoOrder, t: number): void {
-    a.status = 'TRIGGERED';
-    a.triggerTime = t;
-    a.updateTime = t;
-    let quantity = a.quantity;
-    if (a.closePosition) {
-      const amt = account.positions.get(positionKey(a.symbol, a.positionSide))?.amt ?? new Decimal(0);
-      const closes = a.side === 'BUY' ? amt.lt(0) : amt.gt(0);
-      quantity = closes ? amt.abs() : undefined;
-    }
-    if (!quantity) {
-      a.status = 'EXPIRED';
-      a.rejectReason = 'No position to close';
-      this.#emitAlgo(account, a, t);
-      return;
-    }
-    try {
-      const closing = a.closePosition || a.reduceOnly;
-      const { result } = this.#place(
-        account,
-        {
-          symbol: a.symbol,
-          side: a.side,
-          positionSide: a.positionSide,
-          type: a.orderType.endsWith('_MARKET') ? 'MARKET' : 'LIMIT',
-          timeInForce: a.orderType.endsWith('_MARKET') ? undefined : a.timeInForce,
-          quantity,
-          price: a.orderType.endsWith('_MARKET') ? undefined : a.price,
-          reduceOnly: account.dualSidePosition ? undefined : closing || undefined,
-        },
-        t,
-      );
-      a.actualOrderId = result.orderId.toString();
-      if (result.status !== 'NEW' && result.status !== 'PARTIALLY_FILLED') a.status = 'FINISHED';
-    } catch (e) {
-      if (!(e instanceof BinanceError)) throw e;
-      a.status = 'REJECTED';
-      a.rejectReason = e.message;
-    }
-    this.#emitAlgo(account, a, t);
+    cancelAllAlgo(this.#s, account, symbol);
   }
 
   // ---- settings ------------------------------------------------------------------------------------------------
 
+  /** Sets a symbol's leverage; pushes ACCOUNT_CONFIG_UPDATE */
   setLeverage(
     account: Account,
     symbol: string,
     leverage: number,
   ): { leverage: number; maxNotionalValue: number } {
     this.sync();
-    const spec = this.market(symbol).spec;
-    if (!Number.isInteger(leverage) || leverage < 1 || leverage > maxLeverage(spec)) {
-      throw errors.invalidLeverage(String(leverage));
-    }
-    const cap = maxNotionalAtLeverage(spec, leverage);
-    for (const p of account.positions.values()) {
-      if (p.symbol === symbol && p.amt.abs().mul(this.market(symbol).markPrice(this.clock.now())).gt(cap)) {
-        throw errors.maxPosition();
-      }
-    }
-    this.config(account, symbol).leverage = leverage;
-    const now = this.clock.now();
-    this.#emit(account, () => ({
-      e: 'ACCOUNT_CONFIG_UPDATE',
-      E: now,
-      T: now,
-      ac: { s: symbol, l: leverage },
-    }));
-    return { leverage, maxNotionalValue: cap };
+    return setLeverage(this.#s, account, symbol, leverage);
   }
 
+  /** Switches a symbol between CROSSED and ISOLATED margin */
   setMarginType(account: Account, symbol: string, marginType: MarginType): void {
     this.sync();
-    this.market(symbol);
-    const cfg = this.config(account, symbol);
-    if (cfg.marginType === marginType) throw errors.noNeedMarginType();
-    if (this.openOrders(account, symbol).length > 0) throw errors.marginTypeOpenOrders();
-    if ([...account.positions.values()].some((p) => p.symbol === symbol && !p.amt.isZero())) {
-      throw errors.marginTypePosition();
-    }
-    cfg.marginType = marginType;
+    setMarginType(this.#s, account, symbol, marginType);
   }
 
+  /** Switches the account between one-way and hedge (dual-side) position mode */
   setDualSide(account: Account, dual: boolean): void {
     this.sync();
-    if (account.dualSidePosition === dual) throw errors.noNeedPositionSide();
-    if (this.openOrders(account).length > 0) throw errors.positionSideOpenOrders();
-    if ([...account.positions.values()].some((p) => !p.amt.isZero())) throw errors.positionSidePosition();
-    account.dualSidePosition = dual;
+    /** Switches the account between one-way and hedge (dual-side) position mode */
+    setDualSide(account, dual);
   }
 
   // ---- figures -------------------------------------------------------------------------------------------------
 
   /** The account's margin picture at the mark prices of `t` (default now) */
   figures(account: Account, t = this.clock.now()): AccountFigures {
-    const wallet = this.#usdt(account);
-    let isolatedWallets = new Decimal(0);
-    let crossUnPnl = new Decimal(0);
-    let unrealized = new Decimal(0);
-    let crossPositionIM = new Decimal(0);
-    let positionIM = new Decimal(0);
-    let maint = new Decimal(0);
-    const positions: PositionFigures[] = [];
-    for (const p of account.positions.values()) {
-      const market = this.market(p.symbol);
-      const cfg = this.config(account, p.symbol);
-      const mark = new Decimal(market.markPrice(t).toFixed(8));
-      const upnl = unrealizedPnl(p, mark);
-      const im = initialMargin(p, mark, cfg.leverage);
-      const mm = maintMargin(p, mark, market.spec.brackets);
-      positions.push({
-        position: p,
-        spec: market.spec,
-        marginType: cfg.marginType,
-        leverage: cfg.leverage,
-        mark,
-        notional: notional(p, mark),
-        unrealizedPnl: upnl,
-        initialMargin: im,
-        maintMargin: mm,
-      });
-      unrealized = unrealized.plus(upnl);
-      positionIM = positionIM.plus(im);
-      maint = maint.plus(mm);
-      if (cfg.marginType === 'ISOLATED') {
-        isolatedWallets = isolatedWallets.plus(p.isolatedWallet);
-      } else {
-        crossUnPnl = crossUnPnl.plus(upnl);
-        crossPositionIM = crossPositionIM.plus(im);
-      }
-    }
-    const bySymbol = new Map<string, Decimal>();
-    let openOrderIM = new Decimal(0);
-    for (const symbol of new Set(this.openOrders(account).map((o) => o.symbol))) {
-      const m = this.#openOrderMargin(account, symbol, this.config(account, symbol).leverage);
-      bySymbol.set(symbol, m);
-      openOrderIM = openOrderIM.plus(m);
-    }
-    const crossWallet = wallet.minus(isolatedWallets);
-    return {
-      walletBalance: wallet,
-      crossWalletBalance: crossWallet,
-      crossUnPnl,
-      unrealizedPnl: unrealized,
-      positionInitialMargin: positionIM,
-      openOrderInitialMargin: openOrderIM,
-      openOrderMarginBySymbol: bySymbol,
-      maintMargin: maint,
-      availableBalance: crossWallet.plus(crossUnPnl).minus(crossPositionIM).minus(openOrderIM),
-      positions,
-    };
+    return figures(this.#s, account, t);
   }
 
   /**
@@ -1378,47 +318,11 @@ export class Exchange {
    * last 30 s boundary
    */
   adlQuantiles(account: Account): Map<string, number> {
-    const t = Math.floor(this.clock.now() / 30_000) * 30_000;
-    const groups = new Map<string, AdlCandidate[]>();
-    for (const a of this.#accounts.values()) {
-      if (a.positions.size === 0) continue;
-      const fig = this.figures(a, t);
-      for (const pf of fig.positions) {
-        const p = pf.position;
-        if (p.amt.isZero()) continue;
-        const isolated = pf.marginType === 'ISOLATED';
-        const long = p.positionSide === 'LONG' || (p.positionSide === 'BOTH' && p.amt.gt(0));
-        const group = `${p.symbol}:${long ? 'LONG' : 'SHORT'}`;
-        const list = groups.get(group) ?? [];
-        list.push({
-          key: `${a.id}:${p.symbol}:${p.positionSide}`,
-          unrealizedPnl: pf.unrealizedPnl.toNumber(),
-          positionMargin: (isolated ? p.isolatedWallet : pf.initialMargin).toNumber(),
-          notional: pf.notional.toNumber(),
-          marginBalance: (isolated
-            ? p.isolatedWallet.plus(pf.unrealizedPnl)
-            : fig.crossWalletBalance.plus(fig.crossUnPnl)
-          ).toNumber(),
-        });
-        groups.set(group, list);
-      }
-    }
-    const out = new Map<string, number>();
-    const prefix = `${account.id}:`;
-    for (const list of groups.values()) {
-      for (const [key, q] of quantilesOf(list)) {
-        if (key.startsWith(prefix)) out.set(key.slice(prefix.length), q);
-      }
-    }
-    return out;
+    return accountAdlQuantiles(this.#s, account);
   }
 
   /** Applies a deposit or withdrawal from the admin API, booked as TRANSFER income */
   transfer(account: Account, asset: string, amount: Decimal): void {
-    const next = (account.balances.get(asset) ?? new Decimal(0)).plus(amount);
-    if (next.isNeg()) throw new Error(`Transfer would leave ${asset} negative`);
-    account.balances.set(asset, next);
-    this.#version++;
-    this.#income(account, '', 'TRANSFER', amount, 'TRANSFER', asset);
+    transfer(this.#s, account, asset, amount);
   }
 }

@@ -1,6 +1,13 @@
 import { errors } from '../common/errors';
 import { MINUTE_MS, type MinuteBar, type PriceSource } from './price-feed';
 
+/*
+ * The simulator keeps its own intervals and bar math on purpose instead of importing the platform's (contracts
+ * `market.ts`, engine `intervals.ts`): it plays Binance, a separate system, and sharing our code would make it agree
+ * with our bugs. Agreement with the engine on bar boundaries is checked from the server side, through the
+ * package's exported `INTERVALS`, `barOpen` and `nextBarOpen`.
+ */
+
 const HOUR = 60 * MINUTE_MS;
 const DAY = 24 * HOUR;
 // 1970-01-01 was a Thursday; Binance's weekly bars open on Monday 00:00 UTC

@@ -10,4 +10,5 @@ export {
   useSocketStatus,
   useTradingEnvironment,
 } from './hooks';
+export { RemotePage, type RemotePageProps } from './remote-page';
 export { useObservable } from './use-observable';

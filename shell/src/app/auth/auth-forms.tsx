@@ -8,7 +8,7 @@ import {
   SignupRequestSchema,
 } from '@kestrel/contracts';
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
-import { Button, FormField, Input } from '@kestrel/ui';
+import { Button, Field, Input } from '@kestrel/ui';
 import { useState } from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 
@@ -18,12 +18,12 @@ type TextFieldProps = React.ComponentProps<'input'> & {
   error?: FieldError | undefined;
 };
 
-/** A text input in ui's FormField: label, stated rule and announced error, wired for screen readers */
+/** A text input in ui's Field: label, stated rule and announced error, wired for screen readers */
 function TextField({ label, hint, error, ...input }: TextFieldProps) {
   return (
-    <FormField label={label} hint={hint} error={error?.message}>
+    <Field label={label} hint={hint} error={error?.message}>
       {(control) => <Input {...control} {...input} />}
-    </FormField>
+    </Field>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
-import { runtimeInstanceId } from '@kestrel/shared-runtime';
+import { RemotePage } from '@kestrel/shared-runtime/react';
 import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { Button, Card, CardContent, Spinner } from '@kestrel/ui';
 import { useCallback } from 'react';
@@ -71,21 +71,11 @@ export default function BacktestingPage() {
   const active = run.data && isActive(run.data.status) ? run.data : justQueued;
 
   return (
-    <section
-      data-remote="bots"
-      data-runtime-instance={runtimeInstanceId}
-      aria-labelledby="page-title"
-      className="bt:flex bt:min-w-0 bt:flex-col bt:gap-6"
+    <RemotePage
+      remote="bots"
+      title="Backtesting"
+      description="Replay a strategy on past klines with futures fees, slippage and funding, then compare runs."
     >
-      <div className="bt:flex bt:flex-col bt:gap-1">
-        <h1 id="page-title" tabIndex={-1} className="bt:text-2xl bt:font-semibold bt:tracking-tight">
-          Backtesting
-        </h1>
-        <p className="bt:text-sm bt:text-muted-foreground">
-          Replay a strategy on past klines with futures fees, slippage and funding, then compare runs.
-        </p>
-      </div>
-
       <div id="backtest-form" className="bt:scroll-mt-4">
         {strategies.isPending ? (
           <Card>
@@ -148,6 +138,6 @@ export default function BacktestingPage() {
         deletingId={remove.isPending ? (remove.variables ?? null) : null}
         deleteError={remove.error?.message ?? null}
       />
-    </section>
+    </RemotePage>
   );
 }

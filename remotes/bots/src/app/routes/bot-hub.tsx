@@ -1,5 +1,14 @@
-import { RemotePage } from '../../components/remote-page';
+import '../../styles.css';
+import { RemotePage } from '@kestrel/shared-runtime/react';
+import { EmptyState } from '@kestrel/ui';
 
 export default function BotHubPage() {
-  return <RemotePage title="Bot hub" />;
+  return (
+    <RemotePage remote="bots" title="Bot hub">
+      <EmptyState
+        title="No bots yet"
+        description="The bots you create will be listed here with their strategy and status."
+      />
+    </RemotePage>
+  );
 }

@@ -1,5 +1,14 @@
-import { RemotePage } from '../../components/remote-page';
+import '../../styles.css';
+import { RemotePage } from '@kestrel/shared-runtime/react';
+import { EmptyState } from '@kestrel/ui';
 
 export default function HistoryPage() {
-  return <RemotePage title="Trading history" />;
+  return (
+    <RemotePage remote="dashboard" title="Trading history">
+      <EmptyState
+        title="No trades yet"
+        description="Your filled orders and trades will be listed here, newest first."
+      />
+    </RemotePage>
+  );
 }

@@ -1,87 +1,55 @@
 import type { BacktestCandles, BacktestDetail } from '@kestrel/contracts';
+import { formatPercent, formatPrice, formatUsdt } from '@kestrel/ui';
 import {
   AreaSeries,
   CandlestickSeries,
-  ColorType,
-  createChart,
+  ChartCanvas,
+  type ChartConfig,
+  ChartContainer,
   createSeriesMarkers,
   type IChartApi,
   LineSeries,
   type SeriesMarker,
   type Time,
-} from 'lightweight-charts';
-import { useEffect, useId, useRef } from 'react';
-import { useChartTheme } from '../hooks/use-chart-theme';
+  withAlpha,
+} from '@kestrel/ui/chart';
+import { useCallback } from 'react';
 import { candleSeries, equitySeries, snapMarkers } from '../lib/chart-data';
-import { type ChartTheme, withAlpha } from '../lib/chart-theme';
-import { formatMoney, formatPercent, formatPrice } from '../lib/format';
 
 const CHART_HEIGHT = 320;
 const MAX_LABELLED_MARKERS = 24;
 
-function baseOptions(theme: ChartTheme) {
-  return {
-    autoSize: true,
-    layout: {
-      background: { type: ColorType.Solid, color: theme.background },
-      textColor: theme.muted,
-      fontFamily: getComputedStyle(document.documentElement).getPropertyValue('--font-mono') || 'monospace',
-      attributionLogo: true,
-      panes: { separatorColor: theme.border },
-    },
-    grid: {
-      vertLines: { color: withAlpha(theme.border, 0.5) },
-      horzLines: { color: withAlpha(theme.border, 0.5) },
-    },
-    rightPriceScale: { borderColor: theme.border },
-    timeScale: { borderColor: theme.border, timeVisible: true, secondsVisible: false },
-    crosshair: {
-      horzLine: { labelBackgroundColor: theme.primary },
-      vertLine: { labelBackgroundColor: theme.primary },
-    },
-  } as const;
-}
+const equityConfig = {
+  equity: { label: 'Equity', color: 'var(--primary)' },
+  drawdown: { label: 'Drawdown', color: 'var(--destructive)' },
+} satisfies ChartConfig;
 
-/** Creates the chart once the theme is known and removes it on unmount; `build` adds the series */
-function useChart(
-  container: React.RefObject<HTMLDivElement | null>,
-  theme: ChartTheme | null,
-  build: (chart: IChartApi, theme: ChartTheme) => void,
-  deps: readonly unknown[],
-) {
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `build` is recreated each render; deps name its inputs
-  useEffect(() => {
-    if (!container.current || !theme) return;
-    const chart = createChart(container.current, { ...baseOptions(theme), height: CHART_HEIGHT });
-    build(chart, theme);
-    chart.timeScale().fitContent();
-    return () => chart.remove();
-  }, [container, theme, ...deps]);
-}
+const candleConfig = {
+  up: { label: 'Rising candle, long entry', color: 'var(--success)' },
+  down: { label: 'Falling candle, short entry', color: 'var(--destructive)' },
+  exit: { label: 'Exit', color: 'var(--foreground)' },
+} satisfies ChartConfig;
+
+type Colors<TConfig extends ChartConfig> = { colors: Record<keyof TConfig, string> };
 
 /** Equity (top) and drawdown from the running peak (bottom pane, in percent) */
 export function EquityChart({ detail }: { detail: BacktestDetail }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const ids = useId();
-  const theme = useChartTheme(ref);
-  useChart(
-    ref,
-    theme,
-    (chart, t) => {
+  const build = useCallback(
+    (chart: IChartApi, { colors }: Colors<typeof equityConfig>) => {
       const points = equitySeries(detail.equity);
       const equity = chart.addSeries(LineSeries, {
-        color: t.primary,
+        color: colors.equity,
         lineWidth: 2,
-        priceFormat: { type: 'custom', formatter: (v: number) => formatMoney(v), minMove: 0.01 },
+        priceFormat: { type: 'custom', formatter: (v: number) => formatUsdt(v), minMove: 0.01 },
         title: 'Equity',
       });
       equity.setData(points.map((p) => ({ time: p.time as Time, value: p.equity })));
       const drawdown = chart.addSeries(
         AreaSeries,
         {
-          lineColor: t.destructive,
-          topColor: withAlpha(t.destructive, 0.05),
-          bottomColor: withAlpha(t.destructive, 0.35),
+          lineColor: colors.drawdown,
+          topColor: withAlpha(colors.drawdown, 0.05),
+          bottomColor: withAlpha(colors.drawdown, 0.35),
           lineWidth: 1,
           invertFilledArea: true,
           priceFormat: { type: 'custom', formatter: (v: number) => formatPercent(v / 100), minMove: 0.01 },
@@ -97,34 +65,28 @@ export function EquityChart({ detail }: { detail: BacktestDetail }) {
   );
   const last = detail.equity[detail.equity.length - 1];
   return (
-    // The chart library adds its own links and cells, so the canvas frame is not an image: the figure is described
-    <figure className="bt:flex bt:flex-col bt:gap-2" aria-describedby={`${ids}-equity`}>
-      <figcaption className="bt:text-sm bt:font-medium">Equity and drawdown</figcaption>
-      <p id={`${ids}-equity`} className="bt:sr-only">
-        {`${detail.equity.length} points, ending at ${formatMoney(last?.equity)} USDT; largest drawdown ${formatPercent(detail.metrics?.maxDrawdown)}`}
-      </p>
-      <div ref={ref} data-chart="equity" className="bt:w-full" style={{ height: CHART_HEIGHT }} />
-    </figure>
+    <ChartContainer
+      config={equityConfig}
+      title="Equity and drawdown"
+      description={`${detail.equity.length} points, ending at ${formatUsdt(last?.equity)} USDT; largest drawdown ${formatPercent(detail.metrics?.maxDrawdown)}`}
+    >
+      <ChartCanvas<typeof equityConfig> data-chart="equity" height={CHART_HEIGHT} build={build} />
+    </ChartContainer>
   );
 }
 
 /** The run's candles with its entries (arrows) and exits (dots) */
 export function CandleChart({ detail, candles }: { detail: BacktestDetail; candles: BacktestCandles }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const ids = useId();
-  const theme = useChartTheme(ref);
-  useChart(
-    ref,
-    theme,
-    (chart, t) => {
+  const build = useCallback(
+    (chart: IChartApi, { colors }: Colors<typeof candleConfig>) => {
       const data = candleSeries(candles.candles);
       const series = chart.addSeries(CandlestickSeries, {
-        upColor: t.success,
-        downColor: t.destructive,
-        borderUpColor: t.success,
-        borderDownColor: t.destructive,
-        wickUpColor: t.success,
-        wickDownColor: t.destructive,
+        upColor: colors.up,
+        downColor: colors.down,
+        borderUpColor: colors.up,
+        borderDownColor: colors.down,
+        wickUpColor: colors.up,
+        wickDownColor: colors.down,
         priceFormat: { type: 'custom', formatter: (v: number) => formatPrice(v), minMove: 0.0001 },
       });
       series.setData(data.map((c) => ({ ...c, time: c.time as Time })));
@@ -141,7 +103,7 @@ export function CandleChart({ detail, candles }: { detail: BacktestDetail; candl
             time: m.time as Time,
             position: long ? 'belowBar' : 'aboveBar',
             shape: long ? 'arrowUp' : 'arrowDown',
-            color: long ? t.success : t.destructive,
+            color: long ? colors.up : colors.down,
             ...(labelled ? { text: long ? 'Long' : 'Short' } : {}),
           };
         }
@@ -149,7 +111,7 @@ export function CandleChart({ detail, candles }: { detail: BacktestDetail; candl
           time: m.time as Time,
           position: long ? 'aboveBar' : 'belowBar',
           shape: 'circle',
-          color: t.foreground,
+          color: colors.exit,
           ...(labelled ? { text: 'Exit' } : {}),
         };
       });
@@ -158,15 +120,13 @@ export function CandleChart({ detail, candles }: { detail: BacktestDetail; candl
     [candles, detail.markers],
   );
   return (
-    <figure className="bt:flex bt:flex-col bt:gap-2" aria-describedby={`${ids}-candles`}>
-      <figcaption className="bt:text-sm bt:font-medium">
-        {detail.symbol} · {candles.interval} candles with entries and exits
-      </figcaption>
-      <p id={`${ids}-candles`} className="bt:sr-only">
-        {`${candles.candles.length} candles; arrows mark entries (up: long, down: short), dots mark exits; ${detail.markers.length} marks`}
-      </p>
-      <div ref={ref} data-chart="candles" className="bt:w-full" style={{ height: CHART_HEIGHT }} />
-    </figure>
+    <ChartContainer
+      config={candleConfig}
+      title={`${detail.symbol} · ${candles.interval} candles with entries and exits`}
+      description={`${candles.candles.length} candles; arrows mark entries (up: long, down: short), dots mark exits; ${detail.markers.length} marks`}
+    >
+      <ChartCanvas<typeof candleConfig> data-chart="candles" height={CHART_HEIGHT} build={build} />
+    </ChartContainer>
   );
 }
 

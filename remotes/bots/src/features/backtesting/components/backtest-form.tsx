@@ -7,12 +7,13 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-  FormField,
+  Field,
   Input,
+  NativeSelect,
 } from '@kestrel/ui';
 import { type ComponentProps, type ReactNode, useMemo } from 'react';
 import { type FieldError, FormProvider, useForm } from 'react-hook-form';
-import { denseField, selectClassName } from '../../../components/form-controls';
+import { denseField } from '../../../components/form-controls';
 import {
   type BacktestFormValues,
   backtestFormSchema,
@@ -101,15 +102,14 @@ export function BacktestForm({
             className="bt:flex bt:flex-col bt:gap-6"
           >
             <Fieldset legend="Strategy">
-              <FormField
+              <Field
                 {...denseField}
                 label="Strategy"
                 hint={strategy?.description}
                 error={message(errors.strategy)}
               >
                 {(control) => (
-                  <select
-                    className={selectClassName}
+                  <NativeSelect
                     defaultValue={getValues('strategy')}
                     {...control}
                     {...register('strategy', {
@@ -125,9 +125,9 @@ export function BacktestForm({
                         {s.name}
                       </option>
                     ))}
-                  </select>
+                  </NativeSelect>
                 )}
-              </FormField>
+              </Field>
               {strategy && (
                 <fieldset className="bt:min-w-0">
                   <legend className="bt:sr-only">{strategy.name} parameters</legend>
@@ -138,7 +138,7 @@ export function BacktestForm({
 
             <Fieldset legend="Market and range">
               <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2 bt:lg:grid-cols-4">
-                <FormField {...denseField} label="Symbol" error={message(errors.symbol)}>
+                <Field {...denseField} label="Symbol" error={message(errors.symbol)}>
                   {(control) => (
                     <Input
                       autoCapitalize="characters"
@@ -149,45 +149,40 @@ export function BacktestForm({
                       {...register('symbol')}
                     />
                   )}
-                </FormField>
-                <FormField {...denseField} label="Interval" error={message(errors.interval)}>
+                </Field>
+                <Field {...denseField} label="Interval" error={message(errors.interval)}>
                   {(control) => (
-                    <select
-                      className={selectClassName}
-                      defaultValue={getValues('interval')}
-                      {...control}
-                      {...register('interval')}
-                    >
+                    <NativeSelect defaultValue={getValues('interval')} {...control} {...register('interval')}>
                       {FORM_INTERVALS.map((interval) => (
                         <option key={interval} value={interval}>
                           {interval}
                         </option>
                       ))}
-                    </select>
+                    </NativeSelect>
                   )}
-                </FormField>
-                <FormField
+                </Field>
+                <Field
                   {...denseField}
                   label="Start date"
                   hint="UTC, from 00:00"
                   error={message(errors.startDate)}
                 >
                   {(control) => <Input type="date" {...control} {...register('startDate')} />}
-                </FormField>
-                <FormField
+                </Field>
+                <Field
                   {...denseField}
                   label="End date"
                   hint="UTC, through 23:59"
                   error={message(errors.endDate)}
                 >
                   {(control) => <Input type="date" {...control} {...register('endDate')} />}
-                </FormField>
+                </Field>
               </div>
             </Fieldset>
 
             <Fieldset legend="Account and costs">
               <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2 bt:lg:grid-cols-3">
-                <FormField
+                <Field
                   {...denseField}
                   label="Initial balance (USDT)"
                   error={message(errors.costs?.initialBalance)}
@@ -198,21 +193,20 @@ export function BacktestForm({
                       {...register('costs.initialBalance', { valueAsNumber: true })}
                     />
                   )}
-                </FormField>
-                <FormField {...denseField} label="Margin mode" error={message(errors.costs?.marginMode)}>
+                </Field>
+                <Field {...denseField} label="Margin mode" error={message(errors.costs?.marginMode)}>
                   {(control) => (
-                    <select
-                      className={selectClassName}
+                    <NativeSelect
                       defaultValue={getValues('costs.marginMode')}
                       {...control}
                       {...register('costs.marginMode')}
                     >
                       <option value="cross">Cross</option>
                       <option value="isolated">Isolated</option>
-                    </select>
+                    </NativeSelect>
                   )}
-                </FormField>
-                <FormField
+                </Field>
+                <Field
                   {...denseField}
                   label="Slippage (bp)"
                   hint="1 bp = 0.01 %"
@@ -221,17 +215,17 @@ export function BacktestForm({
                   {(control) => (
                     <DecimalInput {...control} {...register('costs.slippageBps', { valueAsNumber: true })} />
                   )}
-                </FormField>
-                <FormField {...denseField} label="Maker fee (%)" error={message(errors.costs?.makerFeePct)}>
+                </Field>
+                <Field {...denseField} label="Maker fee (%)" error={message(errors.costs?.makerFeePct)}>
                   {(control) => (
                     <DecimalInput {...control} {...register('costs.makerFeePct', { valueAsNumber: true })} />
                   )}
-                </FormField>
-                <FormField {...denseField} label="Taker fee (%)" error={message(errors.costs?.takerFeePct)}>
+                </Field>
+                <Field {...denseField} label="Taker fee (%)" error={message(errors.costs?.takerFeePct)}>
                   {(control) => (
                     <DecimalInput {...control} {...register('costs.takerFeePct', { valueAsNumber: true })} />
                   )}
-                </FormField>
+                </Field>
                 <label className="bt:flex bt:items-center bt:gap-2 bt:self-end bt:pb-2 bt:text-sm bt:font-medium">
                   <input type="checkbox" className="bt:size-4" {...register('costs.funding')} />
                   Charge funding (the exchange's settled rates)

@@ -1,8 +1,17 @@
 import type { BacktestDetail } from '@kestrel/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Spinner } from '@kestrel/ui';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  formatDate,
+  formatDateTime,
+  Spinner,
+} from '@kestrel/ui';
 import { lazy, Suspense } from 'react';
 import { useBacktestCandles } from '../api/get-backtest-candles';
-import { formatDate, formatDateTime } from '../lib/format';
 import { MetricsCards } from './metrics-cards';
 import { TradeTable } from './trade-table';
 

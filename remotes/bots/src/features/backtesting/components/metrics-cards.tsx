@@ -1,5 +1,5 @@
 import type { BacktestMetrics } from '@kestrel/contracts';
-import { toneClassName } from '../../../components/figures';
+import { toneClassName } from '@kestrel/ui';
 import { metricCards } from '../lib/format';
 
 /** The run's summary figures as a grid of small cards (two per row on a phone) */

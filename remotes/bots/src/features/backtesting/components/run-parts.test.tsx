@@ -1,4 +1,5 @@
 import type { BacktestTrade } from '@kestrel/contracts';
+import { toneClassName } from '@kestrel/ui';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -48,11 +49,13 @@ describe('trade table', () => {
       .getAllByRole('row')
       .slice(1);
     const pnl = rows.map((row) => within(row).getAllByRole('cell')[9]);
-    expect(pnl.map((c) => [c?.textContent, c?.className.includes('bt:text-success')])).toEqual([
+    // The design system's profit and loss colours (tokens success and destructive)
+    const [green, red] = [toneClassName('positive'), toneClassName('negative')];
+    expect(pnl.map((c) => [c?.textContent, c?.className.split(' ').includes(green)])).toEqual([
       ['+12.35', true],
       ['-3.20', false],
     ]);
-    expect(pnl[1]?.className).toContain('bt:text-destructive');
+    expect(pnl[1]?.className.split(' ')).toContain(red);
     expect(rows[0]?.textContent).toContain('Take profit');
   });
 

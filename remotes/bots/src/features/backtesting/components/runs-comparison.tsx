@@ -7,13 +7,18 @@ import {
   CardContent,
   CardDescription,
   CardHeader,
+  figureClassName,
+  formatDate,
+  formatInteger,
+  formatPercent,
+  formatRatio,
+  ScrollRegion,
   Spinner,
+  toneClassName,
+  toneOf,
 } from '@kestrel/ui';
 import { useState } from 'react';
-import { figureClassName, toneClassName } from '../../../components/figures';
-import { ScrollRegion } from '../../../components/scroll-region';
 import { compareRuns, isComparable, selectedRuns, toggleRun } from '../lib/comparison';
-import { formatDate, formatInteger, formatPercent, formatRatio, toneOf } from '../lib/format';
 
 const STATUS_BADGE: Record<BacktestStatus, { text: string; variant: BadgeProps['variant'] }> = {
   queued: { text: 'Queued', variant: 'secondary' },

@@ -1,15 +1,22 @@
 import type { BacktestTrade } from '@kestrel/contracts';
-import { Button } from '@kestrel/ui';
-import { memo, useMemo, useState } from 'react';
-import { figureClassName, toneClassName } from '../../../components/figures';
-import { ScrollRegion } from '../../../components/scroll-region';
-import { formatDateTime, formatMoney, formatPrice, toneOf } from '../lib/format';
+import {
+  Button,
+  figureClassName,
+  formatDateTime,
+  formatPnl,
+  formatPrice,
+  formatQuantity,
+  formatUsdt,
+} from '@kestrel/ui';
+import { type ColumnDef, DataTable, type SortingState } from '@kestrel/ui/table';
+import { memo, type ReactNode, useMemo, useState } from 'react';
 import {
   DEFAULT_TRADE_SORT,
   EXIT_REASON_TEXT,
   nextTradeSort,
   SIDE_TEXT,
   sortTrades,
+  TRADE_COLUMNS,
   type TradeColumn,
   type TradeSort,
 } from '../lib/trade-sort';
@@ -17,57 +24,49 @@ import {
 /** Rows rendered at first and added per "Show more": thousands of rows would stall the page for nothing */
 export const TRADE_PAGE_SIZE = 25;
 
-const HEADERS: readonly { column: TradeColumn; label: string; align: 'left' | 'right' }[] = [
-  { column: 'id', label: '#', align: 'right' },
-  { column: 'side', label: 'Side', align: 'left' },
-  { column: 'entryTime', label: 'Entry (UTC)', align: 'left' },
-  { column: 'entryPrice', label: 'Entry price', align: 'right' },
-  { column: 'exitTime', label: 'Exit (UTC)', align: 'left' },
-  { column: 'exitPrice', label: 'Exit price', align: 'right' },
-  { column: 'quantity', label: 'Quantity', align: 'right' },
-  { column: 'fees', label: 'Fees', align: 'right' },
-  { column: 'funding', label: 'Funding', align: 'right' },
-  { column: 'pnl', label: 'Net PnL', align: 'right' },
-  { column: 'exitReason', label: 'Exit reason', align: 'left' },
+const time = 'bt:font-mono bt:tabular-nums';
+const figure: Meta = { align: 'right', cellClassName: figureClassName };
+
+type Meta = NonNullable<ColumnDef<BacktestTrade>['meta']>;
+
+/** A column of the trade table: sortable by its raw value (`sortTrades` does the sorting), shown as `show` says */
+function column(id: TradeColumn, header: string, show: (trade: BacktestTrade) => ReactNode, meta?: Meta) {
+  const def: ColumnDef<BacktestTrade> = {
+    id,
+    header,
+    accessorFn: (trade) => trade[id],
+    cell: ({ row }) => show(row.original),
+  };
+  return meta ? { ...def, meta } : def;
+}
+
+/** The columns, in `TRADE_COLUMNS` order */
+const COLUMNS: ColumnDef<BacktestTrade>[] = [
+  column('id', '#', (t) => t.id, {
+    align: 'right',
+    cellClassName: `${figureClassName} bt:text-muted-foreground`,
+  }),
+  column('side', 'Side', (t) => SIDE_TEXT[t.side], {
+    cellClassName: (t) => (t.side === 'long' ? 'bt:text-success' : 'bt:text-destructive'),
+  }),
+  column('entryTime', 'Entry (UTC)', (t) => formatDateTime(t.entryTime), { cellClassName: time }),
+  column('entryPrice', 'Entry price', (t) => formatPrice(t.entryPrice), figure),
+  column('exitTime', 'Exit (UTC)', (t) => formatDateTime(t.exitTime), { cellClassName: time }),
+  column('exitPrice', 'Exit price', (t) => formatPrice(t.exitPrice), figure),
+  column('quantity', 'Quantity', (t) => formatQuantity(t.quantity), figure),
+  column('fees', 'Fees', (t) => formatUsdt(t.fees), figure),
+  column('funding', 'Funding', (t) => formatUsdt(t.funding), figure),
+  column('pnl', 'Net PnL', (t) => formatPnl(t.pnl).text, {
+    align: 'right',
+    cellClassName: (t) => `${figureClassName} bt:font-medium ${formatPnl(t.pnl).className}`,
+  }),
+  column('exitReason', 'Exit reason', (t) => EXIT_REASON_TEXT[t.exitReason]),
 ];
 
-/** The visible mark of a header's order; an unsorted column shows it can be sorted */
-const SORT_ARROW = { ascending: '▲', descending: '▼', none: '↕' } as const;
+const tradeId = (trade: BacktestTrade) => String(trade.id);
 
-const th = 'bt:whitespace-nowrap bt:p-0 bt:text-xs bt:font-medium bt:text-muted-foreground';
-const td = 'bt:whitespace-nowrap bt:px-3 bt:py-1.5';
-
-/** A column header that sorts: a real button, so click, Enter and Space all work and focus shows */
-function SortHeader({
-  label,
-  align,
-  direction,
-  onSort,
-}: {
-  label: string;
-  align: 'left' | 'right';
-  direction: TradeSort['direction'] | undefined;
-  onSort: () => void;
-}) {
-  return (
-    <th
-      scope="col"
-      aria-sort={direction}
-      className={`${th} ${align === 'right' ? 'bt:text-right' : 'bt:text-left'}`}
-    >
-      <button
-        type="button"
-        onClick={onSort}
-        className={`bt:inline-flex bt:w-full bt:items-center bt:gap-1 bt:px-3 bt:py-2 bt:font-medium bt:hover:text-foreground bt:focus-visible:outline-2 bt:focus-visible:outline-ring ${
-          align === 'right' ? 'bt:flex-row-reverse' : ''
-        } ${direction ? 'bt:text-foreground' : ''}`}
-      >
-        {label}
-        {/* The arrow is for the eye; screen readers hear aria-sort on the header */}
-        <span aria-hidden="true">{SORT_ARROW[direction ?? 'none']}</span>
-      </button>
-    </th>
-  );
+function isTradeColumn(id: string | undefined): id is TradeColumn {
+  return (TRADE_COLUMNS as readonly string[]).includes(id ?? '');
 }
 
 /** Closed round trips, first to last until a header sorts them; net PnL green or red */
@@ -82,6 +81,10 @@ export const TradeTable = memo(function TradeTable({
   const [sort, setSort] = useState<TradeSort>(DEFAULT_TRADE_SORT);
   // Up to BACKTEST_MAX_TRADES rows: sorted again only when the trades or the order change, not on "Show more"
   const sorted = useMemo(() => sortTrades(trades, sort), [trades, sort]);
+  const sorting = useMemo<SortingState>(
+    () => [{ id: sort.column, desc: sort.direction === 'descending' }],
+    [sort],
+  );
   if (trades.length === 0) {
     return (
       <p className="bt:text-sm bt:text-muted-foreground">No trades: the strategy never entered a position.</p>
@@ -90,44 +93,20 @@ export const TradeTable = memo(function TradeTable({
   const visible = sorted.slice(0, shown);
   return (
     <div className="bt:flex bt:flex-col bt:gap-3">
-      <ScrollRegion label="Trades (scrolls sideways)">
-        <table className="bt:w-full bt:border-collapse bt:text-sm" aria-label="Trades">
-          <thead>
-            <tr className="bt:border-b bt:border-border">
-              {HEADERS.map(({ column, label, align }) => (
-                <SortHeader
-                  key={column}
-                  label={label}
-                  align={align}
-                  direction={sort.column === column ? sort.direction : undefined}
-                  onSort={() => setSort((current) => nextTradeSort(current, column))}
-                />
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {visible.map((trade) => (
-              <tr key={trade.id} className="bt:border-b bt:border-border bt:last:border-0">
-                <td className={`${td} ${figureClassName} bt:text-muted-foreground`}>{trade.id}</td>
-                <td className={`${td} ${trade.side === 'long' ? 'bt:text-success' : 'bt:text-destructive'}`}>
-                  {SIDE_TEXT[trade.side]}
-                </td>
-                <td className={`${td} bt:font-mono bt:tabular-nums`}>{formatDateTime(trade.entryTime)}</td>
-                <td className={`${td} ${figureClassName}`}>{formatPrice(trade.entryPrice)}</td>
-                <td className={`${td} bt:font-mono bt:tabular-nums`}>{formatDateTime(trade.exitTime)}</td>
-                <td className={`${td} ${figureClassName}`}>{formatPrice(trade.exitPrice)}</td>
-                <td className={`${td} ${figureClassName}`}>{trade.quantity}</td>
-                <td className={`${td} ${figureClassName}`}>{formatMoney(trade.fees)}</td>
-                <td className={`${td} ${figureClassName}`}>{formatMoney(trade.funding)}</td>
-                <td className={`${td} ${figureClassName} bt:font-medium ${toneClassName(toneOf(trade.pnl))}`}>
-                  {formatMoney(trade.pnl, { signed: true })}
-                </td>
-                <td className={td}>{EXIT_REASON_TEXT[trade.exitReason]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+      <DataTable
+        columns={COLUMNS}
+        data={visible}
+        label="Trades"
+        getRowId={tradeId}
+        // All kept trades are sorted here (ties in entry order), then paged: the table shows the order it is given
+        manualSorting
+        sorting={sorting}
+        onSortingChange={(update) => {
+          const next = typeof update === 'function' ? update(sorting) : update;
+          const column = next[0]?.id;
+          if (isTradeColumn(column)) setSort((current) => nextTradeSort(current, column));
+        }}
+      />
       <div className="bt:flex bt:flex-wrap bt:items-center bt:justify-between bt:gap-2 bt:text-xs bt:text-muted-foreground">
         <span>
           Showing {visible.length} of {totalCount} trades

@@ -1,5 +1,6 @@
 import type { BacktestMetrics, BacktestSummary } from '@kestrel/contracts';
-import { formatInteger, formatPercent, formatProfitFactor, formatRatio, type Tone, toneOf } from './format';
+import { formatInteger, formatPercent, formatRatio, type Tone, toneOf } from '@kestrel/ui';
+import { formatProfitFactor } from './format';
 
 type MetricKey = keyof BacktestMetrics;
 

@@ -1,58 +1,14 @@
+import { NO_VALUE } from '@kestrel/ui';
 import { describe, expect, it } from 'vitest';
 import { metrics } from '../../../test/fixtures';
-import {
-  formatDateTime,
-  formatMoney,
-  formatPercent,
-  formatPrice,
-  formatProfitFactor,
-  formatRatio,
-  metricCards,
-  NO_VALUE,
-  toneOf,
-} from './format';
+import { formatProfitFactor, metricCards } from './format';
 
-describe('figure formatting', () => {
-  it('shows fractions as percentages with two decimals, gains signed on request', () => {
-    expect(formatPercent(0.12345)).toBe('12.35%');
-    expect(formatPercent(0.1, { signed: true })).toBe('+10.00%');
-    expect(formatPercent(-0.034, { signed: true })).toBe('-3.40%');
-    expect(formatPercent(0, { signed: true })).toBe('0.00%');
-  });
-
-  it('shows money with thousands separators and never a signed zero', () => {
-    expect(formatMoney(1234567.891)).toBe('1,234,567.89');
-    expect(formatMoney(12.5, { signed: true })).toBe('+12.50');
-    expect(formatMoney(-0.001, { signed: true })).toBe('0.00');
-    expect(formatMoney(-7.456, { signed: true })).toBe('-7.46');
-  });
-
-  it('shows a dash for figures that do not exist', () => {
-    expect(formatRatio(Number.NaN)).toBe(NO_VALUE);
-    expect(formatPercent(Number.POSITIVE_INFINITY)).toBe(NO_VALUE);
-    expect(formatMoney(null)).toBe(NO_VALUE);
-  });
-
+// How each figure reads (signs, rounding, dashes) is @kestrel/ui's formatter, tested there
+describe('profit factor', () => {
   it('reads a missing profit factor as no losing trade, or as nothing without trades', () => {
     expect(formatProfitFactor(null, 3)).toBe('∞');
     expect(formatProfitFactor(null, 0)).toBe(NO_VALUE);
     expect(formatProfitFactor(1.456, 3)).toBe('1.46');
-  });
-
-  it('gives prices the precision their size calls for', () => {
-    expect(formatPrice(64_123.456)).toBe('64,123.46');
-    expect(formatPrice(1.23456)).toBe('1.2346');
-    expect(formatPrice(0.000123456)).toBe('0.000123');
-  });
-
-  it('colours gains and losses, and float noise as neither', () => {
-    expect(toneOf(0.01)).toBe('positive');
-    expect(toneOf(-0.01)).toBe('negative');
-    expect(toneOf(1e-12)).toBe('neutral');
-  });
-
-  it('writes times in UTC', () => {
-    expect(formatDateTime(Date.UTC(2025, 0, 31, 14, 5, 59))).toBe('2025-01-31 14:05');
   });
 });
 

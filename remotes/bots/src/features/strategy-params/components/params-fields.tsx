@@ -1,6 +1,6 @@
-import { FormField, Input } from '@kestrel/ui';
+import { Field, Input, NativeSelect, Textarea } from '@kestrel/ui';
 import { type FieldErrors, useFormContext } from 'react-hook-form';
-import { denseField, selectClassName, textareaClassName } from '../../../components/form-controls';
+import { denseField } from '../../../components/form-controls';
 import type { ParamField } from '../lib/params-schema';
 
 type ParamsForm = { params: Record<string, unknown> };
@@ -44,7 +44,7 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
           );
         }
         return (
-          <FormField
+          <Field
             {...denseField}
             key={field.key}
             label={field.label}
@@ -56,25 +56,20 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
               if (field.kind === 'enum') {
                 return (
                   // defaultValue: the DOM shows the form's value from the first paint, whatever the option order
-                  <select
-                    className={selectClassName}
-                    defaultValue={String(getValues(name) ?? '')}
-                    {...control}
-                    {...register(name)}
-                  >
+                  <NativeSelect defaultValue={String(getValues(name) ?? '')} {...control} {...register(name)}>
                     {field.options.map((option) => (
                       <option key={option} value={option}>
                         {option}
                       </option>
                     ))}
-                  </select>
+                  </NativeSelect>
                 );
               }
               if (field.kind === 'json') {
                 return (
-                  <textarea
+                  <Textarea
                     spellCheck={false}
-                    className={textareaClassName}
+                    className="bt:font-mono bt:text-xs"
                     {...control}
                     {...register(name)}
                   />
@@ -91,7 +86,7 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
                 />
               );
             }}
-          </FormField>
+          </Field>
         );
       })}
     </div>

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CredentialsFormSchema, type CredentialsFormValues } from '@kestrel/contracts';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
-import { Button, FormField, Input } from '@kestrel/ui';
+import { Button, Field, Input } from '@kestrel/ui';
 import { useEffect, useId, useState } from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 
@@ -12,17 +12,17 @@ type KeyFieldProps = React.ComponentProps<'input'> & {
   addon?: React.ReactNode;
 };
 
-/** A key's input in ui's FormField (label, announced error), with room for a button beside it */
+/** A key's input in ui's Field (label, announced error), with room for a button beside it */
 function KeyField({ label, error, addon, ...input }: KeyFieldProps) {
   return (
-    <FormField label={label} error={error?.message}>
+    <Field label={label} error={error?.message}>
       {(control) => (
         <div className="xc:flex xc:gap-2">
           <Input autoComplete="off" spellCheck={false} {...control} {...input} />
           {addon}
         </div>
       )}
-    </FormField>
+    </Field>
   );
 }
 

@@ -29,6 +29,11 @@ function toRgba(color: string, fallback: string): string {
   return `rgba(${r}, ${g}, ${b}, ${((a ?? 255) / 255).toFixed(3)})`;
 }
 
+/** Any CSS colour resolved by the browser, as `rgba(r, g, b, a)`; `fallback` where it cannot be read */
+export function resolveColor(color: string, fallback: string): string {
+  return toRgba(color, fallback);
+}
+
 /** Reads the current theme's tokens from the element (light on :root, dark under `.dark`) */
 export function readChartTheme(element: Element): ChartTheme {
   const style = getComputedStyle(element);

@@ -3,13 +3,13 @@ import { useId } from 'react';
 import { cn } from '../lib/cn';
 
 /** What a field's control is given, spread onto it, to be tied to the field's label, hint and error */
-export interface FormFieldControlProps {
+export interface FieldControlProps {
   id: string;
   'aria-invalid': boolean;
   'aria-describedby'?: string;
 }
 
-export interface FormFieldProps {
+export interface FieldProps {
   /** The control's accessible name */
   label: string;
   /** A rule or note under the control, read with it (aria-describedby) */
@@ -26,11 +26,11 @@ export interface FormFieldProps {
   errorReplacesHint?: boolean;
   className?: string;
   /** The control, any kind (input, select, textarea, a custom input): spread the given props onto it */
-  children: (control: FormFieldControlProps) => React.ReactNode;
+  children: (control: FieldControlProps) => React.ReactNode;
 }
 
 /** Label, control, hint and error under it, wired for screen readers (label for, aria-describedby, aria-invalid) */
-export function FormField({
+export function Field({
   label,
   hint,
   error,
@@ -38,7 +38,7 @@ export function FormField({
   errorReplacesHint = false,
   className,
   children,
-}: FormFieldProps) {
+}: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -46,7 +46,7 @@ export function FormField({
   // Only texts on screen are referenced: the hint first (the rule), then what broke it
   const describedBy = [showHint ? hintId : undefined, error ? errorId : undefined].filter(Boolean).join(' ');
   return (
-    <div data-slot="form-field" className={cn('ui:flex ui:min-w-0 ui:flex-col ui:gap-1.5', className)}>
+    <div data-slot="field" className={cn('ui:flex ui:min-w-0 ui:flex-col ui:gap-1.5', className)}>
       <label htmlFor={id} className="ui:text-sm ui:font-medium">
         {label}
       </label>

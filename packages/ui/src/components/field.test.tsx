@@ -2,25 +2,25 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { FormField, type FormFieldProps } from './form-field';
+import { Field, type FieldProps } from './field';
 import { Input } from './input';
 
-function TextField(props: Omit<FormFieldProps, 'children'>) {
-  return <FormField {...props}>{(control) => <Input {...control} />}</FormField>;
+function TextField(props: Omit<FieldProps, 'children'>) {
+  return <Field {...props}>{(control) => <Input {...control} />}</Field>;
 }
 
 /** A select whose error shows until a side is picked */
 function Side() {
   const [side, setSide] = useState('');
   return (
-    <FormField label="Side" error={side ? undefined : 'Pick a side'}>
+    <Field label="Side" error={side ? undefined : 'Pick a side'}>
       {(control) => (
         <select {...control} value={side} onChange={(e) => setSide(e.target.value)}>
           <option value="">—</option>
           <option value="long">Long</option>
         </select>
       )}
-    </FormField>
+    </Field>
   );
 }
 
@@ -30,7 +30,7 @@ function description(control: HTMLElement): string {
   return ids.map((id) => document.getElementById(id)?.textContent ?? `<missing #${id}>`).join(' | ');
 }
 
-describe('FormField', () => {
+describe('Field', () => {
   it('names the control by its label and reads the hint with it', () => {
     render(<TextField label="Password" hint="8 to 128 characters" />);
     const input = screen.getByRole('textbox', { name: 'Password' });
@@ -93,7 +93,7 @@ describe('FormField', () => {
 
   it('keeps its own layout classes and takes the caller’s', () => {
     const { container } = render(<TextField label="Params" className="bt:sm:col-span-2" />);
-    const field = container.querySelector('[data-slot="form-field"]');
+    const field = container.querySelector('[data-slot="field"]');
     expect(field?.className.split(' ')).toEqual(expect.arrayContaining(['ui:flex', 'bt:sm:col-span-2']));
   });
 });

@@ -1,0 +1,62 @@
+import { errors } from '../common/errors';
+import { maxLeverage, maxNotionalAtLeverage } from '../common/symbols';
+import { config, type ExchangeState, emit, marketOf, openOrders } from './state';
+import type { Account, MarginType } from './types';
+
+/** Per-symbol leverage (capped by the notional brackets) and margin type, and the account's position mode */
+
+/**
+ * Sets a symbol's leverage (-4028 outside 1 to the top bracket's, -2027 when an open position exceeds the new cap);
+ * pushes ACCOUNT_CONFIG_UPDATE
+ */
+export function setLeverage(
+  s: ExchangeState,
+  account: Account,
+  symbol: string,
+  leverage: number,
+): { leverage: number; maxNotionalValue: number } {
+  const spec = marketOf(s, symbol).spec;
+  if (!Number.isInteger(leverage) || leverage < 1 || leverage > maxLeverage(spec)) {
+    throw errors.invalidLeverage(String(leverage));
+  }
+  const cap = maxNotionalAtLeverage(spec, leverage);
+  for (const p of account.positions.values()) {
+    if (p.symbol === symbol && p.amt.abs().mul(marketOf(s, symbol).markPrice(s.clock.now())).gt(cap)) {
+      throw errors.maxPosition();
+    }
+  }
+  config(account, symbol).leverage = leverage;
+  const now = s.clock.now();
+  emit(s, account, () => ({
+    e: 'ACCOUNT_CONFIG_UPDATE',
+    E: now,
+    T: now,
+    ac: { s: symbol, l: leverage },
+  }));
+  return { leverage, maxNotionalValue: cap };
+}
+
+/** Switches CROSSED/ISOLATED; refused while the symbol has open orders or a position */
+export function setMarginType(
+  s: ExchangeState,
+  account: Account,
+  symbol: string,
+  marginType: MarginType,
+): void {
+  marketOf(s, symbol);
+  const cfg = config(account, symbol);
+  if (cfg.marginType === marginType) throw errors.noNeedMarginType();
+  if (openOrders(account, symbol).length > 0) throw errors.marginTypeOpenOrders();
+  if ([...account.positions.values()].some((p) => p.symbol === symbol && !p.amt.isZero())) {
+    throw errors.marginTypePosition();
+  }
+  cfg.marginType = marginType;
+}
+
+/** Switches one-way/hedge mode; refused while the account has open orders or positions */
+export function setDualSide(account: Account, dual: boolean): void {
+  if (account.dualSidePosition === dual) throw errors.noNeedPositionSide();
+  if (openOrders(account).length > 0) throw errors.positionSideOpenOrders();
+  if ([...account.positions.values()].some((p) => !p.amt.isZero())) throw errors.positionSidePosition();
+  account.dualSidePosition = dual;
+}

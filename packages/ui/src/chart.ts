@@ -1,0 +1,25 @@
+import './styles/ui.css';
+
+// Pages draw through ui's copy of the chart library: a series built by a second copy would double the download
+export {
+  AreaSeries,
+  CandlestickSeries,
+  createSeriesMarkers,
+  HistogramSeries,
+  type IChartApi,
+  LineSeries,
+  type SeriesMarker,
+  type Time,
+} from 'lightweight-charts';
+export {
+  ChartCanvas,
+  type ChartCanvasProps,
+  type ChartConfig,
+  ChartContainer,
+  type ChartContainerProps,
+  type ChartContextValue,
+  type ChartTheme,
+  chartBaseOptions,
+  useChart,
+  withAlpha,
+} from './components/chart';

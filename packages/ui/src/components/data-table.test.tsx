@@ -1,0 +1,124 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { type ColumnDef, DataTable } from './data-table';
+
+interface Position {
+  symbol: string;
+  size: number;
+  pnl: number;
+}
+
+const POSITIONS: Position[] = [
+  { symbol: 'ETHUSDT', size: 2, pnl: -12.5 },
+  { symbol: 'BTCUSDT', size: 0.015, pnl: 40 },
+  { symbol: 'SOLUSDT', size: 10, pnl: 3.25 },
+];
+
+const columns: ColumnDef<Position>[] = [
+  { accessorKey: 'symbol', header: 'Symbol' },
+  { accessorKey: 'size', header: 'Size', meta: { align: 'right' } },
+  {
+    accessorKey: 'pnl',
+    header: 'PnL',
+    meta: { align: 'right', cellClassName: (row) => (row.pnl < 0 ? 'loss' : 'gain') },
+  },
+];
+
+function symbols(table: HTMLElement): string[] {
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[0]?.textContent ?? '');
+}
+
+describe('DataTable', () => {
+  it('is a named table in a named, focusable scroll frame, rows in the given order', () => {
+    render(<DataTable columns={columns} data={POSITIONS} label="Positions" />);
+    const table = screen.getByRole('table', { name: 'Positions' });
+    expect(symbols(table)).toEqual(['ETHUSDT', 'BTCUSDT', 'SOLUSDT']);
+    const frame = screen.getByRole('region', { name: 'Positions (scrolls sideways)' });
+    expect(frame.tabIndex).toBe(0);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .every((h) => h.getAttribute('aria-sort') === null),
+    ).toBe(true);
+  });
+
+  it('sorts on a header click, ascending first, then flips; aria-sort says which way', async () => {
+    const user = userEvent.setup();
+    render(<DataTable columns={columns} data={POSITIONS} label="Positions" />);
+    const table = screen.getByRole('table', { name: 'Positions' });
+    const pnl = within(table).getByRole('columnheader', { name: 'PnL' });
+    await user.click(within(pnl).getByRole('button', { name: 'PnL' }));
+    expect(symbols(table)).toEqual(['ETHUSDT', 'SOLUSDT', 'BTCUSDT']);
+    expect(pnl.getAttribute('aria-sort')).toBe('ascending');
+    expect(pnl.textContent).toContain('▲');
+    await user.click(within(pnl).getByRole('button', { name: 'PnL' }));
+    expect(symbols(table)).toEqual(['BTCUSDT', 'SOLUSDT', 'ETHUSDT']);
+    expect(pnl.getAttribute('aria-sort')).toBe('descending');
+    // A third click flips again: a sorted table never silently falls back to the unsorted order
+    await user.click(within(pnl).getByRole('button', { name: 'PnL' }));
+    expect(pnl.getAttribute('aria-sort')).toBe('ascending');
+  });
+
+  it('sorts words alphabetically and from the keyboard, one column at a time', async () => {
+    const user = userEvent.setup();
+    render(<DataTable columns={columns} data={POSITIONS} label="Positions" />);
+    const table = screen.getByRole('table', { name: 'Positions' });
+    within(table).getByRole('button', { name: 'Symbol' }).focus();
+    await user.keyboard('{Enter}');
+    expect(symbols(table)).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
+    within(table).getByRole('button', { name: 'Size' }).focus();
+    await user.keyboard(' ');
+    expect(symbols(table)).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
+    const sorted = within(table)
+      .getAllByRole('columnheader')
+      .filter((h) => h.getAttribute('aria-sort') !== null);
+    expect(sorted.map((h) => h.textContent)).toEqual(['Size▲']);
+  });
+
+  it("applies a column's per-row cell classes", () => {
+    render(<DataTable columns={columns} data={POSITIONS} label="Positions" />);
+    const cell = screen.getByRole('cell', { name: '-12.5' });
+    expect(cell.className).toContain('loss');
+    expect(screen.getByRole('cell', { name: '40' }).className).toContain('gain');
+  });
+
+  it('shows the empty state instead of a table without rows', () => {
+    render(<DataTable columns={columns} data={[]} label="Positions" empty={<p>No open positions</p>} />);
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByText('No open positions')).toBeTruthy();
+  });
+
+  it('renders only a window of 10,000 rows, and still tells screen readers the full count', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => ({ symbol: `S${i}`, size: i, pnl: i % 7 }));
+    // happy-dom lays nothing out: give the scroll frame the 320 px a browser would
+    const frameHeight = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(320);
+    const frameWidth = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+    onTestFinished(() => {
+      frameHeight.mockRestore();
+      frameWidth.mockRestore();
+    });
+    const user = userEvent.setup();
+    render(
+      <DataTable
+        columns={columns}
+        data={many}
+        label="Fills"
+        virtualize={{ rowHeight: 32, height: 320, overscan: 5 }}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Fills' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(10 + 2 * 5);
+    expect(table.getAttribute('aria-rowcount')).toBe('10001');
+    expect(rows[0]?.getAttribute('aria-rowindex')).toBe('2');
+    // Sorting works on every row, not only those in the DOM: descending by size puts the last row first
+    await user.click(within(table).getByRole('button', { name: 'Size' }));
+    await user.click(within(table).getByRole('button', { name: 'Size' }));
+    expect(symbols(table)[0]).toBe('S9999');
+  });
+});

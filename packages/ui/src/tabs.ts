@@ -1,0 +1,3 @@
+import './styles/ui.css';
+
+export { Tabs, TabsContent, TabsList, TabsTrigger } from './components/tabs';

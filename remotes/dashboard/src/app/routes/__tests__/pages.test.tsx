@@ -1,0 +1,37 @@
+import { runtimeInstanceId } from '@kestrel/shared-runtime';
+import { render, screen } from '@testing-library/react';
+import type { ComponentType } from 'react';
+import { describe, expect, it } from 'vitest';
+import AnalyticsPage from '../analytics';
+import DashboardPage from '../dashboard';
+import HistoryPage from '../history';
+import PortfolioPage from '../portfolio';
+import RiskPage from '../risk';
+
+// Each page as the shell mounts it: its title, and until it has data, what it will hold
+const pages: [string, ComponentType, string][] = [
+  ['Dashboard', DashboardPage, 'No trading activity yet'],
+  ['Portfolio', PortfolioPage, 'No positions yet'],
+  ['Trading history', HistoryPage, 'No trades yet'],
+  ['Analytics', AnalyticsPage, 'No history to analyse yet'],
+  ['Risk management', RiskPage, 'No exposure yet'],
+];
+
+describe.each(pages)('the %s page', (title, Page, empty) => {
+  it('is a region named by its one h1, marked as rendered by this remote and the shared runtime', () => {
+    render(<Page />);
+    const region = screen.getByRole('region', { name: title });
+    expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual([title]);
+    expect(region.getAttribute('data-remote')).toBe('dashboard');
+    expect(region.getAttribute('data-runtime-instance')).toBe(runtimeInstanceId);
+  });
+
+  it('says honestly that there is nothing yet, with no placeholder text and no figures', () => {
+    render(<Page />);
+    expect(screen.getByRole('heading', { level: 2, name: empty })).toBeTruthy();
+    const text = screen.getByRole('region', { name: title }).textContent ?? '';
+    expect(text).not.toContain('Rendered by');
+    // No made-up balance or PnL: no digit anywhere on an empty page
+    expect(text).not.toMatch(/\d/);
+  });
+});
