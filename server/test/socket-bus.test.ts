@@ -4,7 +4,6 @@ import type { ExchangeCredentials, ExchangeProbe } from '../src/plugins/app/cred
 import { SESSION_RECHECK_MS } from '../src/plugins/app/socket';
 import { CHUNK_CHARS } from '../src/plugins/app/socket/pg-fanout';
 import { InvalidLiveEventError } from '../src/plugins/app/socket/socket-bus';
-import { TESTNET_UNSUPPORTED } from '../src/plugins/app/socket/socket-tools';
 import { CLOSE_CODES } from '../src/routes/ws';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
@@ -164,11 +163,8 @@ describe('live socket (PGlite)', () => {
         await s.tool('test_binance_connection', { api_key: KEY, secret_key: SECRET, testnet: true }),
       ).toEqual({
         success: false,
-        error: TESTNET_UNSUPPORTED,
+        error: 'Testnet credentials are no longer supported. Please use mainnet credentials.',
       });
-      expect(TESTNET_UNSUPPORTED).toBe(
-        'Testnet credentials are no longer supported. Please use mainnet credentials.',
-      );
       expect(probe.calls.length).toBe(before);
     });
 
