@@ -160,8 +160,14 @@ export class SteeredFeed implements PriceSource {
     }
     const t = Math.floor(ms / 1000) * 1000;
     const { points } = s;
+    // The last point at or before t (the first is the command's own second); paths may have a thousand points
     let i = 0;
-    while (i + 1 < points.length && (points[i + 1] as { at: number }).at <= t) i++;
+    let hi = points.length - 1;
+    while (i < hi) {
+      const mid = (i + hi + 1) >> 1;
+      if ((points[mid] as { at: number }).at <= t) i = mid;
+      else hi = mid - 1;
+    }
     const a = points[i] as { at: number; price: number };
     const b = points[i + 1];
     if (!b) return a.price;
