@@ -89,6 +89,13 @@ describe('the admin API sets a price', () => {
     step(45_000);
     expect(await lastPrice(client)).toBe(Number(x));
     expect(obj((await admin('GET', '/BTCUSDT')).json).mode).toBe('held');
+    const all = arr((await admin('GET', '')).json).map(obj);
+    expect(all.map((p) => [p.symbol, p.mode])).toEqual([
+      ['BTCUSDT', 'held'],
+      ['ETHUSDT', 'walk'],
+      ['SOLUSDT', 'walk'],
+    ]);
+    expect((await admin('POST', '/BTCUSDT/extra', { price: x })).status).toBe(404);
   });
 
   it('refuses prices off the filters, malformed commands and unknown symbols with errors naming them', async () => {
