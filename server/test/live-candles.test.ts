@@ -133,6 +133,21 @@ describe('live candles', () => {
     expect(t.app.liveStreams?.candleStreams).not.toContain('SOLUSDT@5m');
   });
 
+  it('applies subscriptions in the order they were sent, even when the first waits for the symbol check', async () => {
+    const { s, candles } = await openSocket();
+    // Sent back to back: the first checks its candle symbol with the exchange, the second has nothing to check
+    const first = s.request('streams/subscribe', {
+      streams: ['candle'],
+      candles: [{ symbol: 'BTCUSDT', interval: '4h' }],
+    });
+    const second = s.request('streams/subscribe', { streams: ['ticker'], candles: [] });
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.error, b.error]).toEqual([undefined, undefined]);
+    // The second stands: tickers (the default symbols) and no candles
+    await stepping(s.next((f) => f.method === 'notifications/ticker'));
+    expect(candles).toEqual([]);
+  });
+
   it('refuses unknown symbols and intervals naming them, and keeps the previous pairs', async () => {
     const { s } = await openSocket();
     await s.request('streams/subscribe', {

@@ -4,6 +4,7 @@ import {
   type LiveEventKind,
   SocketToolNameSchema,
   STREAMS_SUBSCRIBE_METHOD,
+  type StreamsSubscribeParams,
   StreamsSubscribeParamsSchema,
 } from '@kestrel/contracts';
 import type { z } from 'zod';
@@ -43,6 +44,46 @@ function resultFrame(id: string | number, result: unknown): string {
 /** MCP's tool result shape: the value as a JSON string in content[0].text */
 function toolResult(value: unknown) {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+/** The `streams/subscribe` in progress per socket: each waits for the one before, so they apply in sent order */
+const subscribeQueue = new WeakMap<FrameContext, Promise<unknown>>();
+
+function inOrder<T>(ctx: FrameContext, run: () => Promise<T>): Promise<T> {
+  const next = (subscribeQueue.get(ctx) ?? Promise.resolve()).then(run, run);
+  subscribeQueue.set(ctx, next.catch(() => {}));
+  return next;
+}
+
+/** Applies one checked `streams/subscribe`; candle symbols the exchange does not list refuse the whole request */
+async function subscribe(
+  id: string | number,
+  params: StreamsSubscribeParams,
+  ctx: FrameContext,
+): Promise<string> {
+  const streams = new Set(params.streams);
+  const symbols = params.symbols ? new Set(params.symbols) : undefined;
+  const pairs = params.candles;
+  if (pairs && pairs.length > 0) {
+    const unknown = await ctx.unlisted([...new Set(pairs.map((p) => p.symbol))]);
+    if (unknown.length > 0) {
+      return errorFrame(
+        id,
+        JSON_RPC_ERRORS.invalidParams,
+        `Invalid params: candles: the exchange does not list ${unknown.map((s) => s.slice(0, 20)).join(', ')}`,
+      );
+    }
+  }
+  const candles = pairs ? new Set(pairs.map((p) => candleKey(p.symbol, p.interval))) : undefined;
+  ctx.setSubscription(streams, symbols, candles);
+  return resultFrame(
+    id,
+    toolResult({
+      streams: [...streams],
+      ...(symbols ? { symbols: [...symbols] } : {}),
+      ...(pairs ? { candles: uniquePairs(pairs) } : {}),
+    }),
+  );
 }
 
 /** The first problem of a `streams/subscribe` request, in words naming the field */
@@ -165,29 +206,7 @@ export async function handleFrame(
         if (!parsed.success) {
           return errorFrame(id, JSON_RPC_ERRORS.invalidParams, subscribeError(parsed.error.issues[0]));
         }
-        const streams = new Set(parsed.data.streams);
-        const symbols = parsed.data.symbols ? new Set(parsed.data.symbols) : undefined;
-        const pairs = parsed.data.candles;
-        if (pairs && pairs.length > 0) {
-          const unknown = await ctx.unlisted([...new Set(pairs.map((p) => p.symbol))]);
-          if (unknown.length > 0) {
-            return errorFrame(
-              id,
-              JSON_RPC_ERRORS.invalidParams,
-              `Invalid params: candles: the exchange does not list ${unknown.map((s) => s.slice(0, 20)).join(', ')}`,
-            );
-          }
-        }
-        const candles = pairs ? new Set(pairs.map((p) => candleKey(p.symbol, p.interval))) : undefined;
-        ctx.setSubscription(streams, symbols, candles);
-        return resultFrame(
-          id,
-          toolResult({
-            streams: [...streams],
-            ...(symbols ? { symbols: [...symbols] } : {}),
-            ...(pairs ? { candles: uniquePairs(pairs) } : {}),
-          }),
-        );
+        return await inOrder(ctx, () => subscribe(id, parsed.data, ctx));
       }
       default:
         return errorFrame(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 64)}`);
