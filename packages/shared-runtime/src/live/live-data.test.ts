@@ -74,7 +74,8 @@ async function subscribes(b: SocketBus) {
 describe('page-level subscriptions', () => {
   it('merges the watches of several components into one debounced streams/subscribe, counting references', async () => {
     const s = await answeringServer();
-    const { b, l } = setUp(s.url);
+    const warnings: string[] = [];
+    const { b, l } = setUp(s.url, { warn: (m) => warnings.push(m) });
     b.connect();
     await until(b, 'connected');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -113,6 +114,13 @@ describe('page-level subscriptions', () => {
         candles: [{ symbol: 'ETHUSDT', interval: '15m' }],
       },
     ]);
+
+    // A malformed symbol is left out (the socket would refuse the whole subscription for it), with a warning
+    const bad = l.watch({ symbols: ['BTC-USDT'] });
+    await vi.advanceTimersByTimeAsync(LIVE_SUBSCRIBE_DEBOUNCE_MS);
+    expect(await subscribes(b)).toHaveLength(2);
+    expect(warnings).toEqual(['Live data: "BTC-USDT" is not a symbol such as BTCUSDT; not watched']);
+    bad();
 
     // Everything unmounted: the socket is told it watches nothing
     watchList();

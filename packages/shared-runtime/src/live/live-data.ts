@@ -79,6 +79,9 @@ function animationFrame(cb: () => void): () => void {
 
 const pairKey = (symbol: string, interval: string) => `${symbol}|${interval}`;
 
+/** What the socket accepts as a symbol: one bad symbol would make it refuse the whole merged subscription */
+const SYMBOL = /^[A-Z0-9]{2,20}$/;
+
 function addRef(refs: Map<string, number>, key: string) {
   refs.set(key, (refs.get(key) ?? 0) + 1);
 }
@@ -169,11 +172,15 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
   };
 
   function watch(what: LiveWatch): () => void {
-    const symbols = [...new Set((what.symbols ?? []).map((s) => s.toUpperCase()))];
-    const candles = (what.candles ?? []).map((c) => ({
-      symbol: c.symbol.toUpperCase(),
-      interval: c.interval,
-    }));
+    const valid = (symbol: string) => {
+      if (SYMBOL.test(symbol)) return true;
+      warn(`Live data: "${symbol.slice(0, 24)}" is not a symbol such as BTCUSDT; not watched`);
+      return false;
+    };
+    const symbols = [...new Set((what.symbols ?? []).map((s) => s.toUpperCase()))].filter(valid);
+    const candles = (what.candles ?? [])
+      .map((c) => ({ symbol: c.symbol.toUpperCase(), interval: c.interval }))
+      .filter((c) => valid(c.symbol));
     const keys = [...new Set(candles.map((c) => pairKey(c.symbol, c.interval)))];
     for (const s of symbols) addRef(symbolRefs, s);
     for (const c of candles) pairs.set(pairKey(c.symbol, c.interval), c);
