@@ -165,6 +165,7 @@ describe('live candles', () => {
     expect(unknown.error).toEqual({
       code: -32602,
       message: 'Invalid params: candles: the exchange does not list NOPEUSDT',
+      data: { unlisted: ['NOPEUSDT'] },
     });
     const interval = await s.request('streams/subscribe', {
       streams: ['candle'],

@@ -60,6 +60,7 @@ export {
   SocketAuthError,
   type SocketBus,
   type SocketBusDeps,
+  SocketRequestError,
   type SocketStatus,
   type WebSocketFactory,
   type WebSocketLike,

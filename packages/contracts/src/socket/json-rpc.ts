@@ -74,7 +74,8 @@ export type SocketToolInfo = z.infer<typeof SocketToolInfoSchema>;
  * the symbols of the account's open positions are always added. Omitted: the list stays as it was.
  *
  * `candles` picks the (symbol, interval) pairs of the candle pushes, replacing the previous pairs (none at first).
- * Symbols the exchange does not list are refused (-32602) naming them. Omitted: the pairs stay as they were.
+ * Symbols the exchange does not list are refused (-32602) naming them, also as `error.data.unlisted` (a list).
+ * Omitted: the pairs stay as they were.
  */
 export const SOCKET_STREAMS = [
   'ticker',

@@ -77,12 +77,17 @@ describe('live data from the simulator to the page', () => {
     for (const m of mounted) m.unsubscribe();
   });
 
-  it('a watch of a symbol the exchange does not list is refused by the server, and the page is told why', async () => {
-    const sub = live.candles$('NOPEUSDT', '1m').subscribe();
+  it('a chart on a symbol the exchange does not list is refused, and the rest of the page keeps streaming', async () => {
+    const watchList = live.tickers$(['ETHUSDT']);
+    const mounted = [live.candles$('NOPEUSDT', '1m').subscribe(), watchList.subscribe()];
     await new Promise((r) => setTimeout(r, 200));
-    expect(warnings.at(-1)).toBe(
+    expect(warnings).toContain(
       'Live data: the socket refused the subscription (Invalid params: candles: the exchange does not list NOPEUSDT)',
     );
-    sub.unsubscribe();
+    // Sent again without the refused symbol: the market watch gets its tickers
+    expect(live.subscription).toMatchObject({ symbols: ['ETHUSDT'], candles: [] });
+    const latest = await stepUntil(watchList, (m) => m.has('ETHUSDT'));
+    expect(latest.get('ETHUSDT')?.symbol).toBe('ETHUSDT');
+    for (const m of mounted) m.unsubscribe();
   });
 });

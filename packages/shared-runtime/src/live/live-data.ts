@@ -11,7 +11,7 @@ import {
   type TickerNotice,
 } from '@kestrel/contracts';
 import { BehaviorSubject, distinctUntilChanged, filter, map, merge, Observable, Subject } from 'rxjs';
-import type { SocketBus, SocketStatus } from '../socket/socket-bus';
+import { type SocketBus, SocketRequestError, type SocketStatus } from '../socket/socket-bus';
 import { SPEC } from '../spec';
 
 /** `live`: pushes flow; `paused`: the socket is down, pages show "live data paused" and poll */
@@ -77,6 +77,13 @@ function animationFrame(cb: () => void): () => void {
   return () => clearTimeout(id);
 }
 
+/** The symbols a refused `streams/subscribe` names in `error.data.unlisted` */
+function unlistedSymbols(error: unknown): string[] {
+  if (!(error instanceof SocketRequestError)) return [];
+  const unlisted = (error.data as { unlisted?: unknown } | undefined)?.unlisted;
+  return Array.isArray(unlisted) ? unlisted.filter((s): s is string => typeof s === 'string') : [];
+}
+
 const pairKey = (symbol: string, interval: string) => `${symbol}|${interval}`;
 
 /** What the socket accepts as a symbol: one bad symbol would make it refuse the whole merged subscription */
@@ -135,6 +142,8 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
   const symbolRefs = new Map<string, number>();
   const candleRefs = new Map<string, number>();
   const pairs = new Map<string, CandleStream>();
+  /** Candle symbols the server refused (the exchange does not list them): left out for the page's life */
+  const refused = new Set<string>();
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
   let sent: StreamsSubscribeParams | undefined;
   let sentKey = '';
@@ -142,7 +151,10 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
   const flush = () => {
     flushTimer = undefined;
     const symbols = [...symbolRefs.keys()].sort();
-    const candles = [...candleRefs.keys()].sort().map((k) => pairs.get(k) as CandleStream);
+    const candles = [...candleRefs.keys()]
+      .sort()
+      .map((k) => pairs.get(k) as CandleStream)
+      .filter((c) => !refused.has(c.symbol));
     if (symbols.length > MAX_WATCHED_SYMBOLS) {
       warn(
         `Live data: ${symbols.length} symbols watched, the socket takes ${MAX_WATCHED_SYMBOLS}; the rest wait`,
@@ -161,10 +173,16 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
     sentKey = key;
     sent = choice;
     bus.subscribe(choice).catch((error: unknown) => {
-      // The server keeps the previous choice; the bus re-sends this one on the next socket
       warn(
         `Live data: the socket refused the subscription (${error instanceof Error ? error.message : 'error'})`,
       );
+      // Candles of symbols the exchange does not list: send the rest without them, so one bad chart does not stop
+      // every other watch of the page (the server keeps the previous subscription meanwhile)
+      const unlisted = unlistedSymbols(error);
+      if (unlisted.length === 0) return;
+      for (const s of unlisted) refused.add(s);
+      sentKey = '';
+      schedule();
     });
   };
   const schedule = () => {

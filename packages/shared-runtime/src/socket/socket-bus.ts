@@ -13,6 +13,18 @@ import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Su
 import type { ZodType } from 'zod';
 import { MESSAGES, SPEC } from '../spec';
 
+/** The server answered a request with a JSON-RPC error: its message, code and `data` */
+export class SocketRequestError extends Error {
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'SocketRequestError';
+  }
+}
+
 /** The part of the browser's WebSocket the bus uses; the `ws` client fits it in Node tests */
 export interface WebSocketLike {
   readonly readyState: number;
@@ -175,7 +187,8 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
       pending.delete(id);
       clearTimeout(p.timer);
       if ('error' in reply.data) {
-        p.reject(new Error(reply.data.error.message));
+        const { message, code, data } = reply.data.error;
+        p.reject(new SocketRequestError(message, code, data));
         return;
       }
       const text = reply.data.result.content[0]?.text ?? '';

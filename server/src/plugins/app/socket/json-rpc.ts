@@ -33,8 +33,13 @@ export interface FrameContext {
   logError(err: unknown, method: string): void;
 }
 
-export function errorFrame(id: JsonRpcId, code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+/** A JSON-RPC error reply; `data` carries what a client acts on (e.g. the refused symbols) */
+export function errorFrame(id: JsonRpcId, code: number, message: string, data?: unknown): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  });
 }
 
 function resultFrame(id: string | number, result: unknown): string {
@@ -51,7 +56,10 @@ const subscribeQueue = new WeakMap<FrameContext, Promise<unknown>>();
 
 function inOrder<T>(ctx: FrameContext, run: () => Promise<T>): Promise<T> {
   const next = (subscribeQueue.get(ctx) ?? Promise.resolve()).then(run, run);
-  subscribeQueue.set(ctx, next.catch(() => {}));
+  subscribeQueue.set(
+    ctx,
+    next.catch(() => {}),
+  );
   return next;
 }
 
@@ -71,6 +79,7 @@ async function subscribe(
         id,
         JSON_RPC_ERRORS.invalidParams,
         `Invalid params: candles: the exchange does not list ${unknown.map((s) => s.slice(0, 20)).join(', ')}`,
+        { unlisted: unknown },
       );
     }
   }
