@@ -90,7 +90,9 @@ export class LiveStreams implements BusObserver {
   readonly #users = new Map<string, UserEntry>();
   /** Sockets per watched symbol or candle stream (see `parseDemandKey`) */
   readonly #demand = new Map<string, number>();
+  /** Forming-candle throttles per `candleKey` */
   readonly #candleThrottle = new Map<string, CandleThrottle>();
+  /** Upstream streams no socket needs any more, waiting out the linger, per demand key */
   readonly #lingering = new Map<string, ReturnType<typeof setTimeout>>();
   /** What each socket was counted under in #demand */
   readonly #counted = new Map<BusConnection, ReadonlySet<string>>();
