@@ -106,6 +106,20 @@ export {
   ExchangeParamsSchema,
   TestConnectionRequestSchema,
 } from './credentials/binance-credentials';
+export {
+  type DashboardOverview,
+  DashboardOverviewResponseSchema,
+  DashboardOverviewSchema,
+  type DashboardPortfolio,
+  DashboardPortfolioResponseSchema,
+  DashboardPortfolioSchema,
+  type PortfolioAsset,
+  PortfolioAssetSchema,
+  type PositionAllocation,
+  PositionAllocationSchema,
+  type RealizedPnl,
+  RealizedPnlSchema,
+} from './dashboard/dashboard';
 export { type DatabaseHealth, DatabaseHealthSchema } from './database/database-health';
 export {
   type ConnectionTestReply,
