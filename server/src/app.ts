@@ -17,6 +17,7 @@ import exchangePlugin from './plugins/app/exchange';
 import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
 import liveStreamsPlugin from './plugins/app/live';
+import recorderPlugin from './plugins/app/recorder';
 import secretsPlugin from './plugins/app/secrets';
 import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
@@ -129,6 +130,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     exchangePlugin,
     credentialsPlugin,
     exchangeServicesPlugin,
+    recorderPlugin,
     dashboardPlugin,
     socketPlugin,
     liveStreamsPlugin,

@@ -1,9 +1,20 @@
-import type { DashboardOverview, DashboardPortfolio } from '@kestrel/contracts';
+import {
+  DASHBOARD_DEFAULT_RANGE_MS,
+  type DashboardOverview,
+  type DashboardPortfolio,
+  EQUITY_MAX_POINTS,
+  type EquityHistory,
+  type EquityQuery,
+  type IncomePage,
+  type IncomeQuery,
+} from '@kestrel/contracts';
 import type { Clock } from '../../../lib/clock';
+import type { Queryable } from '../../../lib/database/database';
 import type { CredentialsService } from '../credentials/credentials-service';
 import { type ExchangeAdapter, ExchangeApiError, type ExchangeKeys } from '../exchange/exchange-adapter';
 import { viaExchange } from '../exchange/exchange-http-error';
 import { readIncome } from '../exchange/income-pages';
+import type { RecorderRepository } from '../recorder/recorder-repository';
 import {
   dashboardOverview,
   dashboardPortfolio,
@@ -14,6 +25,12 @@ import {
 
 /** Bots do not exist yet: the overview counts none */
 const ACTIVE_BOTS = 0;
+const MINUTE_MS = 60_000;
+
+/** Whole minutes per bucket so that [from, to] fits in `EQUITY_MAX_POINTS` buckets (one minute at least) */
+export function equityBucketMs(from: number, to: number): number {
+  return MINUTE_MS * Math.max(1, Math.ceil((to - from + 1) / (MINUTE_MS * EQUITY_MAX_POINTS)));
+}
 
 /**
  * The cockpit's figures of the signed-in user's connected account: keys from the vault (a clear 400 without),
@@ -24,7 +41,38 @@ export class DashboardService {
     private readonly credentials: Pick<CredentialsService, 'keysFor'>,
     private readonly exchange: ExchangeAdapter,
     private readonly clock: Clock,
+    /** The account recorder's tables: equity snapshots and imported income */
+    private readonly history: { db: Queryable; repo: RecorderRepository },
   ) {}
+
+  /**
+   * The recorded equity of [from, to] (default: the 30 days up to now), oldest first, downsampled to at most
+   * `EQUITY_MAX_POINTS` buckets. Read from the database: no exchange call, and no keys needed
+   */
+  async equity(userId: string, query: EquityQuery): Promise<EquityHistory> {
+    const { from, to } = this.range(query);
+    const bucketMs = equityBucketMs(from, to);
+    const points = await this.history.repo.equity(this.history.db, userId, { from, to, bucketMs });
+    return { from, to, bucketMs, points };
+  }
+
+  /** The imported income of [from, to] (default: the 30 days up to now), filtered, newest first, one page */
+  async income(userId: string, query: IncomeQuery): Promise<IncomePage> {
+    const { from, to } = this.range(query);
+    const { page, pageSize } = query;
+    const [found, sync] = await Promise.all([
+      this.history.repo.income(this.history.db, userId, {
+        from,
+        to,
+        type: query.type,
+        symbol: query.symbol,
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      }),
+      this.history.repo.sync(this.history.db, userId),
+    ]);
+    return { from, to, page, pageSize, ...found, syncedTo: sync?.synced_to ?? null };
+  }
 
   /**
    * Balances, margin, today's realized PnL (00:00 UTC up to now, from the income history), counts of open
@@ -77,6 +125,11 @@ export class DashboardService {
       if (err instanceof ExchangeApiError) return undefined;
       throw err;
     }
+  }
+
+  private range(query: { from?: number; to?: number }): { from: number; to: number } {
+    const to = query.to ?? this.clock.now().getTime();
+    return { from: query.from ?? Math.max(0, to - DASHBOARD_DEFAULT_RANGE_MS), to };
   }
 
   private async keys(userId: string): Promise<ExchangeKeys> {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { recorderRepository } from '../recorder/recorder-repository';
 import { DashboardService } from './dashboard-service';
 
 declare module 'fastify' {
@@ -9,13 +10,16 @@ declare module 'fastify' {
   }
 }
 
-/** Wires the dashboard service; after `credentials` (keys) and `exchange` (the adapter) */
+/** Wires the dashboard service: keys from `credentials`, the adapter, the recorder's tables for history */
 export default fp(
   async (app: FastifyInstance) => {
     app.decorate(
       'dashboardService',
-      new DashboardService(app.credentialsService, app.exchangeAdapter, app.clock),
+      new DashboardService(app.credentialsService, app.exchangeAdapter, app.clock, {
+        db: app.db,
+        repo: recorderRepository,
+      }),
     );
   },
-  { name: 'dashboard', dependencies: ['exchange', 'credentials'] },
+  { name: 'dashboard', dependencies: ['database', 'exchange', 'credentials'] },
 );

@@ -1,7 +1,11 @@
 import {
   DashboardOverviewResponseSchema,
   DashboardPortfolioResponseSchema,
+  EquityHistoryResponseSchema,
+  EquityQuerySchema,
   ErrorResponseSchema,
+  IncomePageResponseSchema,
+  IncomeQuerySchema,
 } from '@kestrel/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -56,6 +60,46 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       success: true as const,
       data: await dashboard.portfolio(user(request)),
       message: 'Portfolio',
+    }),
+  );
+
+  app.get(
+    '/equity',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Recorded equity snapshots (one a minute) of a range, oldest first, downsampled to at most 1000 points ' +
+          '(each bucket: its last snapshot and its lowest margin balance)',
+        querystring: EquityQuerySchema,
+        response: { 200: EquityHistoryResponseSchema, 400: ErrorResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await dashboard.equity(user(request), request.query),
+      message: 'Equity history',
+    }),
+  );
+
+  app.get(
+    '/income',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Imported income history (realized PnL, commission, funding, transfers…) of a range, newest first, ' +
+          'filtered by type and symbol, paged',
+        querystring: IncomeQuerySchema,
+        response: { 200: IncomePageResponseSchema, 400: ErrorResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await dashboard.income(user(request), request.query),
+      message: 'Income history',
     }),
   );
 };
