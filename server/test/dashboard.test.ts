@@ -148,6 +148,31 @@ describe('dashboard overview and portfolio against the simulator', () => {
     expect(marginShare).toBeCloseTo(Number(position?.initialMargin) / Number(p.totals.marginBalance), 4);
   });
 
+  it('other assets are valued at their USDT symbol’s last price; an asset without one has no value', async () => {
+    const user = await signUp(t);
+    const keys = t.demoKeys({ balances: { USDT: '1000', BTC: '0.01', BNB: '2' } });
+    const stored = await t.request({
+      method: 'POST',
+      url: '/api/v1/credentials/binance',
+      headers: bearer(user.access_token),
+      payload: { api_key: keys.apiKey, secret_key: keys.secretKey },
+    });
+    expect(stored.statusCode).toBe(201);
+    const res = await get('/api/v1/dashboard/portfolio', user.access_token);
+    const p = DashboardPortfolioResponseSchema.parse(res.json()).data;
+    const btcPrice = (await get('/api/v1/market/ticker/BTCUSDT')).json() as { data: { lastPrice: string } };
+    const by = new Map(p.assets.map((a) => [a.asset, a]));
+    expect([...by.keys()].sort()).toEqual(['BNB', 'BTC', 'USDT']);
+    const btcValue = 0.01 * Number(btcPrice.data.lastPrice);
+    expect(Number(by.get('BTC')?.usdtValue)).toBeCloseTo(btcValue, 6);
+    expect(by.get('BNB')).toMatchObject({ usdtValue: null, share: null });
+    // Shares are of the valued assets
+    expect(Number(by.get('USDT')?.share)).toBeCloseTo(1000 / (1000 + btcValue), 4);
+    expect(Number(by.get('BTC')?.share)).toBeCloseTo(btcValue / (1000 + btcValue), 4);
+    expect(p.positions).toEqual([]);
+    expect(p.allocation).toEqual({ grossExposure: '0', netExposure: '0', positions: [] });
+  });
+
   it('today’s PnL runs from 00:00 UTC of the server clock: the fills drop out at midnight', async () => {
     // Called on the service: half a day on, the test's access token has expired
     const overview = () => t.app.dashboardService.overview(userId);

@@ -47,8 +47,9 @@ export function backoffMs(failures: number): number {
  * Records every connected account while the server runs: an equity snapshot each minute of `clock` and the
  * exchange's income history (imported once, 90 days back, then kept up to date every `INCOME_SYNC_MS`). Every
  * instance on the database records; a snapshot is keyed by user and minute and an income entry by Binance's
- * (income type, tranId), so a second instance's copy is dropped by the database, and an instance skips the exchange
- * call for a minute another one already recorded. A user whose keys or exchange calls fail is logged (no keys, no
+ * (income type, tranId), so a second instance's copy is dropped by the database; an instance skips the exchange
+ * call for a minute another one already recorded, and the income read when another one synced less than
+ * `INCOME_SYNC_MS` ago. A user whose keys or exchange calls fail is logged (no keys, no
  * request) and left alone with a doubling backoff.
  */
 export class AccountRecorder {
@@ -130,11 +131,7 @@ export class AccountRecorder {
       if (!keys) return;
       if (snapshotDue) await this.snapshot(userId, keys, minute, now);
       state.lastMinute = minute;
-      if (incomeDue) {
-        const complete = await this.syncIncome(userId, keys, now);
-        // An import cut short by its page budget continues next round
-        state.nextIncomeAt = complete ? now + INCOME_SYNC_MS : now;
-      }
+      if (incomeDue) state.nextIncomeAt = await this.syncIncome(userId, keys, now);
       state.failures = 0;
       state.retryAt = 0;
     } catch (err) {
@@ -166,9 +163,14 @@ export class AccountRecorder {
     });
   }
 
-  /** Reads the income since the mark (or 90 days back) and stores what is new; false when cut short */
-  private async syncIncome(userId: string, keys: ExchangeKeys, now: number): Promise<boolean> {
+  /**
+   * Reads the income since the mark (or 90 days back) and stores what is new; returns when the next sync is due
+   * (now when cut short). Another instance's recent sync counts as this one's: no exchange call then
+   */
+  private async syncIncome(userId: string, keys: ExchangeKeys, now: number): Promise<number> {
     const sync = await this.deps.repo.sync(this.deps.db, userId);
+    if (sync?.synced_to != null && sync.synced_to > now - INCOME_SYNC_MS)
+      return sync.synced_to + INCOME_SYNC_MS;
     const from =
       sync?.synced_to == null
         ? now - INCOME_HISTORY_MS
@@ -177,7 +179,8 @@ export class AccountRecorder {
     await this.deps.repo.insertIncome(this.deps.db, userId, entries);
     const reached = complete ? now : (entries[entries.length - 1]?.time ?? from);
     await this.deps.repo.markSynced(this.deps.db, userId, reached, now);
-    return complete;
+    // An import cut short by its page budget continues next round
+    return complete ? now + INCOME_SYNC_MS : now;
   }
 }
 
