@@ -31,9 +31,13 @@ export const DashboardOverviewSchema = z.object({
   unrealizedPnl: decimal,
   initialMargin: decimal,
   maintenanceMargin: decimal,
-  /** Maintenance margin / margin balance, 4 decimals ("0" without margin); the exchange liquidates at 1 */
+  /**
+   * Maintenance margin / margin balance, 4 decimals; the exchange liquidates at 1. "0" without maintenance margin,
+   * "1.0000" when margin is held and the margin balance is zero or negative
+   */
   marginRatio: decimal.describe(
-    'Maintenance margin / margin balance, 4 decimals; the exchange liquidates the account at 1',
+    'Maintenance margin / margin balance, 4 decimals; the exchange liquidates the account at 1 ' +
+      '("0" without maintenance margin, "1.0000" when the margin balance is gone)',
   ),
   /** Realized PnL, commission and funding since 00:00 UTC today (the server's clock), up to `asOf` */
   today: RealizedPnlSchema.describe('Income since 00:00 UTC today, up to asOf'),
