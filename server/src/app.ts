@@ -16,6 +16,7 @@ import databasePlugin from './plugins/app/database';
 import exchangePlugin from './plugins/app/exchange';
 import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
+import historyPlugin from './plugins/app/history';
 import liveStreamsPlugin from './plugins/app/live';
 import recorderPlugin from './plugins/app/recorder';
 import secretsPlugin from './plugins/app/secrets';
@@ -30,6 +31,7 @@ import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import dashboardRoutes from './routes/api/v1/dashboard';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
+import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
 import wsRoutes from './routes/ws';
 
@@ -134,6 +136,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     exchangeServicesPlugin,
     recorderPlugin,
     dashboardPlugin,
+    historyPlugin,
     socketPlugin,
     liveStreamsPlugin,
     backtestPlugin,
@@ -152,6 +155,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   );
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
   await app.register(dashboardRoutes, { ...options, prefix: '/api/v1/dashboard' });
+  await app.register(historyRoutes, { ...options, prefix: '/api/v1/dashboard/history' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(wsRoutes);

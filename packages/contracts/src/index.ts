@@ -139,6 +139,28 @@ export {
   type RealizedPnl,
   RealizedPnlSchema,
 } from './dashboard/dashboard';
+export {
+  type AssetAmount,
+  AssetAmountSchema,
+  HISTORY_DEFAULT_RANGE_MS,
+  HISTORY_MAX_PAGE_SIZE,
+  type HistoryOrder,
+  HistoryOrderSchema,
+  ORDER_SORT_FIELDS,
+  type OrderHistoryPage,
+  OrderHistoryPageResponseSchema,
+  OrderHistoryPageSchema,
+  type OrderHistoryQuery,
+  OrderHistoryQuerySchema,
+  type OrderSortField,
+  TRADE_SORT_FIELDS,
+  type TradeHistoryPage,
+  TradeHistoryPageResponseSchema,
+  TradeHistoryPageSchema,
+  type TradeHistoryQuery,
+  TradeHistoryQuerySchema,
+  type TradeSortField,
+} from './dashboard/history';
 export { type DatabaseHealth, DatabaseHealthSchema } from './database/database-health';
 export {
   type ConnectionTestReply,

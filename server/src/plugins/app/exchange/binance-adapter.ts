@@ -21,6 +21,7 @@ import {
   MinNotionalFilterSchema,
   OrderSchema,
   OrdersSchema,
+  PlacedOrdersSchema,
   PositionRiskSchema,
   PriceFilterSchema,
   readAnswer,
@@ -51,6 +52,7 @@ import {
   type OrderKind,
   type OrderRef,
   OrderStatusUnknownError,
+  type PlacedOrder,
   type Position,
   type SymbolInfo,
   type Ticker,
@@ -126,6 +128,25 @@ function toOrder(r: WireOrder): Order {
     triggeredOrderId: null,
     goodTillDate: unlessZeroTime(r.goodTillDate),
     updatedAt: r.updateTime,
+  };
+}
+
+/** A fill as /fapi/v1/userTrades writes it */
+function toTrade(t: z.output<typeof UserTradesSchema>[number]): Trade {
+  return {
+    id: t.id,
+    orderId: t.orderId,
+    symbol: t.symbol,
+    side: t.side,
+    positionSide: t.positionSide,
+    price: t.price,
+    quantity: t.qty,
+    quoteQuantity: t.quoteQty,
+    realizedPnl: t.realizedPnl,
+    commission: t.commission,
+    commissionAsset: t.commissionAsset,
+    maker: t.maker,
+    time: t.time,
   };
 }
 
@@ -513,30 +534,35 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
         symbol: s,
         limit,
       });
-      return rows
-        .map(
-          (t): Trade => ({
-            id: t.id,
-            orderId: t.orderId,
-            symbol: t.symbol,
-            side: t.side,
-            positionSide: t.positionSide,
-            price: t.price,
-            quantity: t.qty,
-            quoteQuantity: t.quoteQty,
-            realizedPnl: t.realizedPnl,
-            commission: t.commission,
-            commissionAsset: t.commissionAsset,
-            maker: t.maker,
-            time: t.time,
-          }),
-        )
-        .reverse();
+      return rows.map(toTrade).reverse();
     });
     return perSymbol
       .flat()
       .sort((a, b) => b.time - a.time)
       .slice(0, limit);
+  }
+
+  async tradesFrom(keys: ExchangeKeys, symbol: string, fromId: string, limit: number): Promise<Trade[]> {
+    const rows = await this.client.signed('GET', '/fapi/v1/userTrades', keys, UserTradesSchema, {
+      symbol,
+      fromId,
+      limit,
+    });
+    return rows.map(toTrade);
+  }
+
+  async ordersFrom(
+    keys: ExchangeKeys,
+    symbol: string,
+    orderId: string,
+    limit: number,
+  ): Promise<PlacedOrder[]> {
+    const rows = await this.client.signed('GET', '/fapi/v1/allOrders', keys, PlacedOrdersSchema, {
+      symbol,
+      orderId,
+      limit,
+    });
+    return rows.map((r) => ({ ...toOrder(r), placedAt: r.time }));
   }
 
   /**

@@ -253,6 +253,8 @@ export const OrderSchema = z
     }
   });
 export const OrdersSchema = z.array(OrderSchema);
+/** GET /fapi/v1/allOrders also writes when each order was placed */
+export const PlacedOrdersSchema = z.array(z.intersection(OrderSchema, z.object({ time })));
 
 /**
  * A conditional order (algoOrder, openAlgoOrders, allAlgoOrders). Fields that do not apply are "" (or absent:

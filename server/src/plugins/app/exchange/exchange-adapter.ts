@@ -128,6 +128,12 @@ export interface Order {
   updatedAt: number;
 }
 
+/** An order with the time it was placed (the order history lists it) */
+export interface PlacedOrder extends Order {
+  /** ms since epoch */
+  placedAt: number;
+}
+
 /** Which order to cancel or look up: by exchange id or by our client id; `kind` when the caller knows it */
 export interface OrderRef {
   orderId?: string;
@@ -319,6 +325,13 @@ export interface ExchangeAdapter {
   orderHistory(keys: ExchangeKeys, symbol: string | undefined, limit: number): Promise<Order[]>;
   /** Fills, newest first, at most `limit`; without a symbol, of every symbol the account was active in */
   trades(keys: ExchangeKeys, symbol: string | undefined, limit: number): Promise<Trade[]>;
+  /**
+   * Fills of one symbol with an id from `fromId` on, oldest first, at most `limit` (1000 at most): the account's
+   * whole retained history page by page, whatever its age
+   */
+  tradesFrom(keys: ExchangeKeys, symbol: string, fromId: string, limit: number): Promise<Trade[]>;
+  /** Plain orders of one symbol with an id from `orderId` on, any status, oldest first, at most `limit` */
+  ordersFrom(keys: ExchangeKeys, symbol: string, orderId: string, limit: number): Promise<PlacedOrder[]>;
   /** Undefined when the exchange does not list the symbol */
   symbolInfo(symbol: string): Promise<SymbolInfo | undefined>;
   /** Income entries (realized PnL, fees, funding), oldest first; without a range, the exchange's last 7 days */

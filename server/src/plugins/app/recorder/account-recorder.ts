@@ -4,6 +4,8 @@ import type { Database } from '../../../lib/database/database';
 import type { CredentialsService } from '../credentials/credentials-service';
 import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter';
 import { readIncome } from '../exchange/income-pages';
+import { importHistory } from './history-import';
+import { type HistoryRepository, historyRepository } from './history-repository';
 import type { RecorderRepository } from './recorder-repository';
 
 export const MINUTE_MS = 60_000;
@@ -20,6 +22,10 @@ export const INCOME_OVERLAP_MS = 10 * MINUTE_MS;
  * takes more than 150 of the minute's 2400 from the user's own requests
  */
 export const INCOME_PAGES_PER_ROUND = 5;
+/** Orders and fills are read again this often per user (2 calls of weight 5 per symbol) */
+export const HISTORY_SYNC_MS = MINUTE_MS;
+/** A history read imports first when the last import is older than this (and the recorder runs) */
+export const HISTORY_FRESH_MS = 10_000;
 /** A failing user is retried after 30 s, doubling up to 30 min */
 export const BACKOFF_BASE_MS = 30_000;
 export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
@@ -30,15 +36,20 @@ export interface AccountRecorderDeps {
   db: Database;
   repo: RecorderRepository;
   credentials: Pick<CredentialsService, 'usersWithKeys' | 'storedKeys'>;
-  exchange: Pick<ExchangeAdapter, 'account' | 'income'>;
+  exchange: Pick<ExchangeAdapter, 'account' | 'income' | 'tradesFrom' | 'ordersFrom'>;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The order and fill import's tables (default: the real repository) */
+  history?: HistoryRepository;
 }
 
 /** Per-user state of this instance: what is done and when to try again */
 interface UserState {
   lastMinute?: number;
   nextIncomeAt: number;
+  nextHistoryAt: number;
+  /** When orders and fills were last imported by this instance */
+  historyAt?: number;
   failures: number;
   retryAt: number;
 }
@@ -54,11 +65,14 @@ export function backoffMs(failures: number): number {
  * instance on the database records; a snapshot is keyed by user and minute and an income entry by Binance's
  * (income type, tranId), so a second instance's copy is dropped by the database; an instance skips the exchange
  * call for a minute another one already recorded, and the income read when another one synced less than
- * `INCOME_SYNC_MS` ago. A user whose keys or exchange calls fail is logged (no keys, no
- * request) and left alone with a doubling backoff.
+ * `INCOME_SYNC_MS` ago. Orders and fills are imported too (`history-import.ts`), every `HISTORY_SYNC_MS` and when a
+ * history read finds them older than `HISTORY_FRESH_MS`. A user whose keys or exchange calls fail is logged (no
+ * keys, no request) and left alone with a doubling backoff.
  */
 export class AccountRecorder {
   private readonly users = new Map<string, UserState>();
+  /** A user's order and fill import in progress: a round and a reader share it */
+  private readonly historyRuns = new Map<string, Promise<void>>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -123,13 +137,14 @@ export class AccountRecorder {
 
   private async recordUser(userId: string): Promise<void> {
     const now = this.deps.clock.now().getTime();
-    const state = this.users.get(userId) ?? { nextIncomeAt: now, failures: 0, retryAt: 0 };
+    const state = this.state(userId, now);
     this.users.set(userId, state);
     if (now < state.retryAt) return;
     const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
     const snapshotDue = state.lastMinute !== minute;
     const incomeDue = now >= state.nextIncomeAt;
-    if (!snapshotDue && !incomeDue) return;
+    const historyDue = now >= state.nextHistoryAt;
+    if (!snapshotDue && !incomeDue && !historyDue) return;
     try {
       const keys = await this.deps.credentials.storedKeys(userId);
       // Keys removed (or unreadable) since the list was read: nothing to record
@@ -137,6 +152,7 @@ export class AccountRecorder {
       if (snapshotDue) await this.snapshot(userId, keys, minute, now);
       state.lastMinute = minute;
       if (incomeDue) state.nextIncomeAt = await this.syncIncome(userId, keys, now);
+      if (historyDue) await this.history(userId, keys, now, HISTORY_SYNC_MS);
       state.failures = 0;
       state.retryAt = 0;
     } catch (err) {
@@ -151,6 +167,58 @@ export class AccountRecorder {
         .markFailed(this.deps.db, userId, state.failures, state.retryAt, errorText(err), now)
         .catch(() => {});
     }
+  }
+
+  /**
+   * Imports the user's orders and fills now when the recorder runs and this instance's last import is older than
+   * `HISTORY_FRESH_MS`, so a history read shows a fill of a moment ago; shares an import in progress. Never
+   * throws: a failure is logged and the stored rows are read as they are
+   */
+  async refreshHistory(userId: string): Promise<void> {
+    if (!this.timer || this.closed) return;
+    const now = this.deps.clock.now().getTime();
+    const state = this.state(userId, now);
+    if (state.historyAt !== undefined && now - state.historyAt < HISTORY_FRESH_MS) return;
+    if (now < state.retryAt) return;
+    try {
+      const keys = await this.deps.credentials.storedKeys(userId);
+      if (keys) await this.history(userId, keys, now, HISTORY_FRESH_MS);
+    } catch (err) {
+      this.deps.log.warn(
+        { userId, err: errorText(err) },
+        'account recorder: importing orders and fills failed',
+      );
+    }
+  }
+
+  private state(userId: string, now: number): UserState {
+    let state = this.users.get(userId);
+    if (!state) {
+      state = { nextIncomeAt: now, nextHistoryAt: now, failures: 0, retryAt: 0 };
+      this.users.set(userId, state);
+    }
+    return state;
+  }
+
+  /** One import of orders and fills at a time per user; the next is due `HISTORY_SYNC_MS` later */
+  private history(userId: string, keys: ExchangeKeys, now: number, freshMs: number): Promise<void> {
+    const running = this.historyRuns.get(userId);
+    if (running) return running;
+    const run = importHistory(
+      { db: this.deps.db, repo: this.deps.history ?? historyRepository, exchange: this.deps.exchange },
+      userId,
+      keys,
+      now,
+      freshMs,
+    )
+      .then(() => {
+        const state = this.state(userId, now);
+        state.historyAt = now;
+        state.nextHistoryAt = now + HISTORY_SYNC_MS;
+      })
+      .finally(() => this.historyRuns.delete(userId));
+    this.historyRuns.set(userId, run);
+    return run;
   }
 
   private async snapshot(userId: string, keys: ExchangeKeys, minute: number, now: number): Promise<void> {
