@@ -196,6 +196,10 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
       }
       expect(walked).toEqual(all.items.map((x) => x.id));
 
+      // The filter's choices: every symbol with history
+      const symbols = await get('/api/v1/dashboard/history/symbols');
+      expect(symbols.json().data).toEqual(['BTCUSDT', 'SOLUSDT']);
+
       // A range that ends before the first fill has none
       expect((await trades(`?from=0&to=${SIM_START - 1}`)).total).toBe(0);
     });

@@ -146,6 +146,7 @@ export {
   HISTORY_MAX_PAGE_SIZE,
   type HistoryOrder,
   HistoryOrderSchema,
+  HistorySymbolsResponseSchema,
   ORDER_SORT_FIELDS,
   type OrderHistoryPage,
   OrderHistoryPageResponseSchema,

@@ -151,3 +151,6 @@ const ok = <T extends z.ZodType>(data: T) =>
   z.object({ success: z.literal(true), data, message: z.string() });
 export const TradeHistoryPageResponseSchema = ok(TradeHistoryPageSchema);
 export const OrderHistoryPageResponseSchema = ok(OrderHistoryPageSchema);
+
+/** GET /api/v1/dashboard/history/symbols: every symbol the account has imported orders, fills or income in */
+export const HistorySymbolsResponseSchema = ok(z.array(z.string()));

@@ -86,6 +86,11 @@ export class HistoryService {
     private readonly clock: Clock,
   ) {}
 
+  /** Symbols the filter can pick: every one with imported orders, fills or income */
+  symbols(userId: string): Promise<string[]> {
+    return this.repos.history.historySymbols(this.db, userId);
+  }
+
   async trades(userId: string, query: TradeHistoryQuery): Promise<TradeHistoryPage> {
     await this.recorder.refreshHistory(userId);
     const filter = this.filter(query);

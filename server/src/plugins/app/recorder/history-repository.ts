@@ -85,6 +85,18 @@ export const historyRepository = {
     return rows.map((r) => String(r.symbol)).sort();
   },
 
+  /** Every symbol with imported orders, fills or income, A to Z (the history page's symbol filter) */
+  async historySymbols(db: Queryable, userId: string): Promise<string[]> {
+    const rows = await db.query(
+      `SELECT symbol FROM trade_history WHERE user_id = $1
+       UNION SELECT symbol FROM order_history WHERE user_id = $1
+       UNION SELECT symbol FROM income_entries WHERE user_id = $1 AND symbol <> ''
+       ORDER BY symbol`,
+      [userId],
+    );
+    return rows.map((r) => String(r.symbol));
+  },
+
   /** The id a symbol's import goes on from ("0" before the first import) */
   async cursor(db: Queryable, userId: string, symbol: string, kind: HistoryKind): Promise<string> {
     const [row] = await db.query(

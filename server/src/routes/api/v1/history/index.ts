@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import {
   ErrorResponseSchema,
+  HistorySymbolsResponseSchema,
   IncomeQuerySchema,
   OrderHistoryPageResponseSchema,
   OrderHistoryQuerySchema,
@@ -37,6 +38,24 @@ function sendCsv(reply: FastifyReply, file: CsvExport) {
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const history = app.historyService;
+
+  app.get(
+    '/symbols',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Every symbol the account has imported orders, fills or income in, A to Z (the filter’s choices)',
+        response: { 200: HistorySymbolsResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await history.symbols(user(request)),
+      message: 'History symbols',
+    }),
+  );
 
   app.get(
     '/trades',
