@@ -1,14 +1,43 @@
 import '../../styles.css';
-import { RemotePage } from '@kestrel/shared-runtime/react';
-import { EmptyState } from '@kestrel/ui';
+import { RemotePage, useExchangeConnections, useExchangesLoading } from '@kestrel/shared-runtime/react';
+import { EmptyState, Spinner } from '@kestrel/ui';
+import type { ReactNode } from 'react';
+import { ConnectExchangeButton } from '../../features/history/components/connect-exchange-button';
+import { HistoryView } from '../../features/history/components/history-view';
 
+/**
+ * The account's trading history: trades, orders and income, filtered, sorted and paged by the server from what
+ * the account recorder imported, exported as CSV. Without a connected exchange there is no history to show: the
+ * page says so and offers the connect modal
+ */
 export default function HistoryPage() {
+  const connections = useExchangeConnections();
+  const loading = useExchangesLoading();
+  const connected = Object.values(connections).some((c) => c.status === 'connected');
+
+  let body: ReactNode;
+  if (connected) body = <HistoryView />;
+  else if (loading) {
+    body = (
+      <div
+        role="status"
+        className="db:flex db:items-center db:gap-2 db:py-12 db:text-sm db:text-muted-foreground"
+      >
+        <Spinner /> Loading your exchange connection…
+      </div>
+    );
+  } else {
+    body = (
+      <EmptyState
+        title="No exchange connected"
+        description="Connect your Binance account to see its trades, orders and income here."
+        action={<ConnectExchangeButton />}
+      />
+    );
+  }
   return (
     <RemotePage remote="dashboard" title="Trading history">
-      <EmptyState
-        title="No trades yet"
-        description="Your filled orders and trades will be listed here, newest first."
-      />
+      {body}
     </RemotePage>
   );
 }
