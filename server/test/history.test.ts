@@ -213,6 +213,7 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
       expect(res.headers['content-disposition']).toMatch(
         /^attachment; filename="kestrel-trades-\d{8}-\d{8}\.csv"$/,
       );
+      expect(res.headers['access-control-expose-headers']).toBe('content-disposition');
       const rows = parseCsv(res.body);
       expect(rows[0]?.slice(0, 4)).toEqual(['time', 'symbol', 'side', 'positionSide']);
       const sol = simAccount().trades.filter((x) => x.symbol === 'SOLUSDT');

@@ -86,8 +86,12 @@ export class HistoryService {
     private readonly clock: Clock,
   ) {}
 
-  /** Symbols the filter can pick: every one with imported orders, fills or income */
-  symbols(userId: string): Promise<string[]> {
+  /**
+   * Symbols the filter can pick: every one with imported orders, fills or income (after the import a read of the
+   * same moment started, so the list names the symbols of the rows it shows)
+   */
+  async symbols(userId: string): Promise<string[]> {
+    await this.recorder.refreshHistory(userId);
     return this.repos.history.historySymbols(this.db, userId);
   }
 

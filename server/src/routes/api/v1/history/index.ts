@@ -24,11 +24,15 @@ const user = (request: FastifyRequest) => requireAuth(request).userId;
 
 /** Sends an export as a download, line by line as the database pages are read */
 function sendCsv(reply: FastifyReply, file: CsvExport) {
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${file.filename}"`)
-    .header('cache-control', 'no-store')
-    .send(Readable.from(file.lines));
+  return (
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${file.filename}"`)
+      // The page runs on another origin: it may read the file name only when the header is exposed
+      .header('access-control-expose-headers', 'content-disposition')
+      .header('cache-control', 'no-store')
+      .send(Readable.from(file.lines))
+  );
 }
 
 /**

@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { expect, type Page, test } from '@playwright/test';
+import { signUp } from '../support/auth';
+import { E2E_API_PORT, E2E_SIM_PORT } from '../support/ports';
+
+type Keys = { apiKey: string; secretKey: string };
+const API = `http://127.0.0.1:${E2E_API_PORT}`;
+
+/** A simulator account of this test's own: the demo account is shared by every spec */
+async function simAccount(): Promise<Keys> {
+  const res = await fetch(`http://127.0.0.1:${E2E_SIM_PORT}/_sim/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ balances: { USDT: '10000' } }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Keys;
+}
+
+/** The signed-in page's access token (the runtime keeps it in localStorage) */
+const accessToken = (page: Page) => page.evaluate(() => localStorage.getItem('kestrel-access-token') ?? '');
+
+async function connect(page: Page, keys: Keys) {
+  const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
+  await modal
+    .getByRole('article', { name: 'Binance' })
+    .getByRole('button', { name: 'Connect Exchange' })
+    .click();
+  const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
+  await form.getByLabel('API Key').fill(keys.apiKey);
+  await form.getByLabel('Secret Key').fill(keys.secretKey);
+  await form.getByRole('button', { name: 'Connect Exchange' }).click();
+  await expect(page.getByText('Successfully connected to Binance', { exact: true })).toBeVisible();
+  await expect(modal).toBeHidden();
+}
+
+test.describe('trading history (dashboard remote, the recorder’s import)', () => {
+  test('a market order’s fill appears in Trades, filters by symbol and exports as CSV', async ({ page }) => {
+    test.setTimeout(90_000);
+    const keys = await simAccount();
+    await signUp(page, { keepConnectModal: true });
+    await connect(page, keys);
+
+    // A market order through the API, as /portfolio would place it
+    const placed = await fetch(`${API}/api/futures/orders/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await accessToken(page)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.002' }),
+    });
+    expect(placed.status, await placed.clone().text()).toBe(201);
+    const order = ((await placed.json()) as { data: { orderId: string } }).data;
+
+    await page.goto('/history');
+    const region = page.getByRole('region', { name: 'Trading history' });
+    const trades = region.getByRole('table', { name: 'Trades' });
+    // A read imports what is new once the last import is 10 s old: reload until the recorder has the fill
+    await expect(async () => {
+      await page.reload();
+      await expect(trades.getByRole('row').filter({ hasText: 'BTCUSDT' }).first()).toBeVisible({
+        timeout: 3_000,
+      });
+    }).toPass({ timeout: 45_000, intervals: [2_000, 5_000] });
+    await expect(region.getByText(/^1 trade, fees /)).toBeVisible();
+    const row = trades.getByRole('row').filter({ hasText: 'BTCUSDT' }).first();
+    await expect(row).toContainText('Buy');
+    await expect(row).toContainText('0.002');
+
+    // The order is listed too, filled
+    await region.getByRole('tab', { name: 'Orders' }).click();
+    const orders = region.getByRole('table', { name: 'Orders' });
+    await expect(orders.getByRole('row').filter({ hasText: 'BTCUSDT' })).toContainText('Filled');
+
+    // Filtered by another symbol: nothing; by BTCUSDT: the fill again
+    await region.getByRole('tab', { name: 'Trades' }).click();
+    const symbol = region.getByLabel('Symbol', { exact: true });
+    await expect(symbol.locator('option', { hasText: 'BTCUSDT' })).toHaveCount(1);
+    await symbol.selectOption('BTCUSDT');
+    await expect(trades.getByRole('row').filter({ hasText: 'BTCUSDT' })).toHaveCount(1);
+    await region.getByLabel('Side', { exact: true }).selectOption('SELL');
+    await expect(region.getByRole('heading', { name: 'No trades in this range' })).toBeVisible();
+    await region.getByLabel('Side', { exact: true }).selectOption('');
+
+    // The export is the server's CSV of what is filtered
+    const download = page.waitForEvent('download');
+    await region.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^kestrel-trades-\d{8}-\d{8}\.csv$/);
+    const lines = (await readFile(await file.path(), 'utf8')).trimEnd().split('\r\n');
+    expect(lines[0]?.split(',').slice(0, 3)).toEqual(['time', 'symbol', 'side']);
+    expect(lines).toHaveLength(2);
+    const fields = lines[1]?.split(',') ?? [];
+    expect(fields.slice(1, 3)).toEqual(['BTCUSDT', 'BUY']);
+    expect(fields.at(-1)).toBe(order.orderId);
+  });
+
+  test('without an exchange the page offers to connect one', async ({ page }) => {
+    await signUp(page);
+    await page.goto('/history');
+    const region = page.getByRole('region', { name: 'Trading history' });
+    await expect(region.getByRole('heading', { name: 'No exchange connected' })).toBeVisible();
+    await region.getByRole('button', { name: 'Connect exchange' }).click();
+    await expect(page.getByRole('dialog', { name: 'Connect Exchange' })).toBeVisible();
+  });
+});
