@@ -84,6 +84,8 @@ function useHistoryPages<T extends { page: number; pageSize: number; total: numb
     initialPageParam: 1,
     getNextPageParam: nextPage,
     placeholderData: keepPreviousData,
+    // Thousands of rows: comparing every loaded row with the last answer costs more than it saves
+    structuralSharing: false,
     // No timed refetch of every loaded page: account notices refetch the ['dashboard'] prefix when fills come
     refetchInterval: false,
     enabled,

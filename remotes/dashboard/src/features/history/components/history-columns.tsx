@@ -96,8 +96,13 @@ export const ORDER_COLUMNS = sortable<HistoryOrder>('orders', [
   {
     id: 'averagePrice',
     header: 'Avg price',
+    // The average carries more decimals than the tick: shown at the limit price's, else by magnitude
     cell: ({ row }) =>
-      Number(row.original.averagePrice) === 0 ? NO_VALUE : asWritten(row.original.averagePrice, formatPrice),
+      Number(row.original.averagePrice) === 0
+        ? NO_VALUE
+        : formatPrice(Number(row.original.averagePrice), {
+            precision: Number(row.original.price) === 0 ? undefined : decimalsOf(row.original.price),
+          }),
     meta: figure,
   },
   {

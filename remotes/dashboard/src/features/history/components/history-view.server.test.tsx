@@ -82,7 +82,7 @@ describe('the history view on 10,000 fills', () => {
     renderView();
     const table = await screen.findByRole('table', { name: 'Trades' }, { timeout: 20_000 });
     // 30 days back from NOW: 10,000 fills a minute apart are all in it
-    expect(screen.getByText('10,000 trades, fees 10 USDT, realized PnL +2,500.00 USDT')).toBeTruthy();
+    expect(screen.getByText('10,000 trades, fees 10.00 USDT, realized PnL +2,500.00 USDT')).toBeTruthy();
     // One page loaded (200 rows + the header row), of which only a window is in the DOM
     expect(table.getAttribute('aria-rowcount')).toBe('201');
     const rendered = dataRows(table).length;
