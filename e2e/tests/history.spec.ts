@@ -91,6 +91,16 @@ test.describe('trading history (dashboard remote, the recorder’s import)', () 
     const fields = lines[1]?.split(',') ?? [];
     expect(fields.slice(1, 3)).toEqual(['BTCUSDT', 'BUY']);
     expect(fields.at(-1)).toBe(order.orderId);
+
+    // Live: a fill made while the page is open appears without a reload (the order notice refetches the history)
+    const again = await fetch(`${API}/api/futures/orders/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await accessToken(page)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.002' }),
+    });
+    expect(again.status, await again.clone().text()).toBe(201);
+    await expect(region.getByText(/^2 trades, fees /)).toBeVisible({ timeout: 20_000 });
+    await expect(trades.getByRole('row').filter({ hasText: 'Sell' })).toHaveCount(1);
   });
 
   test('without an exchange the page offers to connect one', async ({ page }) => {

@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { exportHistory } from '../api/export-history';
 import { useIncomeHistory, useOrderHistory, useTradeHistory } from '../api/get-history';
 import { useHistorySymbols } from '../api/get-history-symbols';
+import { useLateFills } from '../api/use-late-fills';
 import { type HistoryFilter, presetFrom } from '../lib/history-filter';
 import { INCOME_COLUMNS, ORDER_COLUMNS, TRADE_COLUMNS } from './history-columns';
 import { HistoryFilters, type HistoryTab, type RangeChoice } from './history-filters';
@@ -78,6 +79,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
   const orders = useOrderHistory(filter, tab === 'orders');
   const income = useIncomeHistory(filter, tab === 'income');
   const symbols = useHistorySymbols(true);
+  useLateFills();
 
   const sorting: SortingState = useMemo(() => [{ id: filter.sort, desc: filter.order === 'desc' }], [filter]);
   const onSortingChange = (next: SortingState) => {
