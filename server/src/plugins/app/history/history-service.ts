@@ -17,6 +17,12 @@ import type { HistoryFilter, HistoryRepository } from '../recorder/history-repos
 import type { RecorderRepository } from '../recorder/recorder-repository';
 import { type CsvColumn, csvRows } from './csv';
 
+/**
+ * How long a read waits for the import it started before answering from what is stored (the import goes on, and
+ * the page's next read has it): a slow exchange does not hold the history page
+ */
+export const IMPORT_WAIT_MS = 2_000;
+
 /** A CSV download: its file name and its text, produced page by page as it is sent */
 export interface CsvExport {
   filename: string;
@@ -91,12 +97,12 @@ export class HistoryService {
    * same moment started, so the list names the symbols of the rows it shows)
    */
   async symbols(userId: string): Promise<string[]> {
-    await this.recorder.refreshHistory(userId);
+    await this.fresh(userId);
     return this.repos.history.historySymbols(this.db, userId);
   }
 
   async trades(userId: string, query: TradeHistoryQuery): Promise<TradeHistoryPage> {
-    await this.recorder.refreshHistory(userId);
+    await this.fresh(userId);
     const filter = this.filter(query);
     const [found, importedAt] = await Promise.all([
       this.repos.history.trades(this.db, userId, { ...filter, sort: query.sort }),
@@ -106,7 +112,7 @@ export class HistoryService {
   }
 
   async orders(userId: string, query: OrderHistoryQuery): Promise<OrderHistoryPage> {
-    await this.recorder.refreshHistory(userId);
+    await this.fresh(userId);
     const filter = this.filter(query);
     const [found, importedAt] = await Promise.all([
       this.repos.history.orders(this.db, userId, {
@@ -122,7 +128,7 @@ export class HistoryService {
 
   /** Every fill matching the filter (page and pageSize ignored), in the asked order */
   async tradesCsv(userId: string, query: TradeHistoryQuery): Promise<CsvExport> {
-    await this.recorder.refreshHistory(userId);
+    await this.fresh(userId);
     const filter = this.filter(query);
     return {
       filename: filename('trades', filter.from, filter.to),
@@ -134,7 +140,7 @@ export class HistoryService {
 
   /** Every order matching the filter (page and pageSize ignored), in the asked order */
   async ordersCsv(userId: string, query: OrderHistoryQuery): Promise<CsvExport> {
-    await this.recorder.refreshHistory(userId);
+    await this.fresh(userId);
     const filter = this.filter(query);
     return {
       filename: filename('orders', filter.from, filter.to),
@@ -171,6 +177,17 @@ export class HistoryService {
         return page.items;
       }),
     };
+  }
+
+  /** Imports what is new first, waiting at most `IMPORT_WAIT_MS` */
+  private async fresh(userId: string): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, IMPORT_WAIT_MS);
+      timer.unref?.();
+    });
+    await Promise.race([this.recorder.refreshHistory(userId), waited]);
+    clearTimeout(timer);
   }
 
   private filter(query: TradeHistoryQuery | OrderHistoryQuery): HistoryFilter {
