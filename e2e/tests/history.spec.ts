@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { E2E_API_PORT, E2E_SIM_PORT } from '../support/ports';
@@ -61,6 +62,20 @@ test.describe('trading history (dashboard remote, the recorder’s import)', () 
       });
     }).toPass({ timeout: 45_000, intervals: [2_000, 5_000] });
     await expect(region.getByText(/^1 trade, fees /)).toBeVisible();
+    // Accessible in both themes (axe, WCAG A/AA)
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((t) => localStorage.setItem('kestrel-theme', t), theme);
+      await page.reload();
+      await expect(trades).toBeVisible();
+      const audit = await new AxeBuilder({ page })
+        .include('section[data-remote="dashboard"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      expect(
+        audit.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+        theme,
+      ).toEqual([]);
+    }
     const row = trades.getByRole('row').filter({ hasText: 'BTCUSDT' }).first();
     await expect(row).toContainText('Buy');
     await expect(row).toContainText('0.002');
