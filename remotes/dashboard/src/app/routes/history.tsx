@@ -17,16 +17,8 @@ export default function HistoryPage() {
 
   let body: ReactNode;
   if (connected) body = <HistoryView />;
-  else if (loading) {
-    body = (
-      <div
-        role="status"
-        className="db:flex db:items-center db:gap-2 db:py-12 db:text-sm db:text-muted-foreground"
-      >
-        <Spinner /> Loading your exchange connection…
-      </div>
-    );
-  } else {
+  else if (loading) body = <Spinner label="Loading your exchange connection…" className="db:py-12" />;
+  else {
     body = (
       <EmptyState
         title="No exchange connected"

@@ -57,16 +57,7 @@ export function HistoryTable<T>({
     [hasNextPage, isFetchingNextPage, fetchNextPage],
   );
 
-  if (status === 'pending') {
-    return (
-      <div
-        role="status"
-        className="db:flex db:items-center db:gap-2 db:py-12 db:text-sm db:text-muted-foreground"
-      >
-        <Spinner /> Loading {label.toLowerCase()}…
-      </div>
-    );
-  }
+  if (status === 'pending') return <Spinner label={`Loading ${label.toLowerCase()}…`} className="db:py-12" />;
   if (status === 'error' && rows.length === 0) {
     return (
       <EmptyState
