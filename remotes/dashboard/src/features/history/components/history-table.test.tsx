@@ -18,6 +18,7 @@ const props = (over: Partial<HistoryTableProps<FuturesTrade>>): HistoryTableProp
   hasNextPage: false,
   isFetchingNextPage: false,
   fetchNextPage: () => {},
+  resetKey: '',
   ...over,
 });
 

@@ -1,7 +1,7 @@
 import { Button, EmptyState, Spinner } from '@kestrel/ui';
 import { type ColumnDef, DataTable, type SortingState } from '@kestrel/ui/table';
 import type * as React from 'react';
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 
 /** One line per row: the virtualiser needs a fixed height */
 export const HISTORY_ROW_HEIGHT = 33;
@@ -26,6 +26,8 @@ export interface HistoryTableProps<T> {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => void;
+  /** Changes with the filter and order: the view goes back to the first row */
+  resetKey: string;
 }
 
 /**
@@ -46,7 +48,14 @@ export function HistoryTable<T>({
   hasNextPage,
   isFetchingNextPage,
   fetchNextPage,
+  resetKey,
 }: HistoryTableProps<T>) {
+  const wrapper = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the filter or order changes, on purpose
+  useEffect(() => {
+    const frame = wrapper.current?.querySelector('[data-slot="scroll-region"]');
+    if (frame) frame.scrollTop = 0;
+  }, [resetKey]);
   // Scroll events do not bubble; the capture phase sees the table's own scrolling frame
   const onScroll = useCallback(
     (event: React.UIEvent<HTMLDivElement>) => {
@@ -72,7 +81,7 @@ export function HistoryTable<T>({
     );
   }
   return (
-    <div onScrollCapture={onScroll} className="db:flex db:min-w-0 db:flex-col db:gap-2">
+    <div ref={wrapper} onScrollCapture={onScroll} className="db:flex db:min-w-0 db:flex-col db:gap-2">
       <DataTable
         label={label}
         columns={columns}

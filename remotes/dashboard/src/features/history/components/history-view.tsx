@@ -104,6 +104,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
     }
   };
 
+  const resetKey = JSON.stringify(filter);
   const t = useMemo(() => flatten(trades.data), [trades.data]);
   const o = useMemo(() => flatten(orders.data), [orders.data]);
   const i = useMemo(() => flatten(income.data), [income.data]);
@@ -159,6 +160,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No trades in this range"
+          resetKey={resetKey}
           {...tableState(trades)}
         />
       </TabsContent>
@@ -171,6 +173,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No orders in this range"
+          resetKey={resetKey}
           {...tableState(orders)}
         />
       </TabsContent>
@@ -183,6 +186,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No income in this range"
+          resetKey={resetKey}
           {...tableState(income)}
         />
       </TabsContent>
