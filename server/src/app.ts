@@ -7,6 +7,7 @@ import type { Keyring } from './lib/crypto/master-key';
 import type { Database } from './lib/database/database';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
+import analyticsPlugin from './plugins/app/analytics';
 import authPlugin from './plugins/app/auth';
 import backtestPlugin from './plugins/app/backtest';
 import credentialsPlugin from './plugins/app/credentials';
@@ -28,6 +29,7 @@ import backtestRoutes from './routes/api/v1/backtests';
 import credentialsRoutes from './routes/api/v1/credentials';
 import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import dashboardRoutes from './routes/api/v1/dashboard';
+import analyticsRoutes from './routes/api/v1/dashboard/analytics';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import marketRoutes from './routes/api/v1/market';
@@ -134,6 +136,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     exchangeServicesPlugin,
     recorderPlugin,
     dashboardPlugin,
+    analyticsPlugin,
     socketPlugin,
     liveStreamsPlugin,
     backtestPlugin,
@@ -152,6 +155,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   );
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
   await app.register(dashboardRoutes, { ...options, prefix: '/api/v1/dashboard' });
+  await app.register(analyticsRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(wsRoutes);

@@ -107,6 +107,20 @@ export {
   TestConnectionRequestSchema,
 } from './credentials/binance-credentials';
 export {
+  type Analytics,
+  type AnalyticsDay,
+  AnalyticsDaySchema,
+  type AnalyticsEquityPoint,
+  AnalyticsEquityPointSchema,
+  type AnalyticsQuery,
+  AnalyticsQuerySchema,
+  AnalyticsResponseSchema,
+  AnalyticsSchema,
+  type AnalyticsSymbol,
+  AnalyticsSymbolSchema,
+  TRANSFER_INCOME_TYPES,
+} from './dashboard/analytics';
+export {
   DASHBOARD_DEFAULT_RANGE_MS,
   type DashboardOverview,
   DashboardOverviewResponseSchema,
