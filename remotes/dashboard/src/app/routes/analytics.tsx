@@ -10,7 +10,12 @@ import {
 } from '../../features/analytics/components/analytics-view';
 import { ConnectExchangeButton } from '../../features/analytics/components/connect-exchange-button';
 import { RangePicker } from '../../features/analytics/components/range-picker';
-import { type AnalyticsRange, rangeFromParams, rangeToParams } from '../../features/analytics/lib/range';
+import {
+  type AnalyticsRange,
+  rangeFromParams,
+  rangeToParams,
+  resolveRange,
+} from '../../features/analytics/lib/range';
 
 /** The range lives in the address (`?range=90d`, `?from=…&to=…`): a reload or a shared link keeps it */
 function useRange(): [AnalyticsRange, (range: AnalyticsRange) => void] {
@@ -49,6 +54,8 @@ export default function AnalyticsPage() {
       connected,
       connectAction,
       updating: query.isPlaceholderData,
+      // A preset's calendar shows its whole span, also the days before the first record
+      calendarFrom: range.preset === 'all' ? undefined : resolveRange(range, Date.now()).from,
     };
   }
 

@@ -20,6 +20,8 @@ export type AnalyticsViewProps =
       connected: boolean;
       connectAction: ReactNode;
       updating?: boolean;
+      /** Where the calendar starts when the chosen range starts before the first record (a preset's whole span) */
+      calendarFrom?: number;
     };
 
 /** Whether the range holds anything to show */
@@ -105,8 +107,8 @@ export function AnalyticsView(props: AnalyticsViewProps) {
           No equity was recorded in this range.
         </p>
       )}
-      <div className="db:grid db:min-w-0 db:grid-cols-1 db:gap-4 db:xl:grid-cols-2">
-        <PnlCalendar days={a.daily} from={a.from} to={a.to} />
+      <div className="db:grid db:min-w-0 db:grid-cols-1 db:gap-4 db:2xl:grid-cols-2">
+        <PnlCalendar days={a.daily} from={Math.min(a.from, props.calendarFrom ?? a.from)} to={a.to} />
         <SymbolTable symbols={a.symbols} />
       </div>
       <p className="db:text-xs db:text-muted-foreground">

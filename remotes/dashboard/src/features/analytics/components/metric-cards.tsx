@@ -45,7 +45,8 @@ export function MetricCards({ analytics: a }: { analytics: Analytics }) {
   return (
     <div className="db:grid db:grid-cols-2 db:gap-3 db:lg:grid-cols-4">
       <Card title="Net PnL" value={`${net.text} USDT`} valueClassName={net.className}>
-        Realized {formatPnl(num(t.realizedPnl)).text} · fees and funding included
+        Realized {formatPnl(num(t.realizedPnl)).text}, fees {formatUsdt(num(t.commission))}, funding{' '}
+        {formatUsdt(num(t.fundingFee))}
       </Card>
       <Card title="Max drawdown" value={dd ? formatPercent(num(dd.ratio)) : NO_VALUE}>
         {dd ? `${formatUsdt(num(dd.amount))} USDT from the peak` : 'No equity recorded in this range'}
