@@ -108,6 +108,8 @@ export const analyticsRepository = {
     userId: string,
     range: { from: number; to: number; bucketMs: number },
   ): Promise<EquityBucketRow[]> {
+    // One ordered pass for the running peak, then plain aggregates per bucket (cheaper than window partitions);
+    // the bucket's last equity is read back by primary key
     const rows = await db.query(
       `WITH s AS (
          SELECT minute, margin_balance AS e,
@@ -115,15 +117,14 @@ export const analyticsRepository = {
            FROM equity_snapshots
           WHERE user_id = $1 AND minute >= $2 AND minute <= $3
        ), b AS (
-         SELECT *, floor((${ms('minute')} - $4::float8) / $5::float8) AS bucket, peak - e AS dd,
-                CASE WHEN peak > 0 THEN ((peak - e) / peak)::float8 ELSE 0 END AS ddr
-           FROM s
+         SELECT floor((${ms('minute')} - $4::float8) / $5::float8) AS bucket, max(minute) AS last,
+                min(e) AS low, max(peak - e) AS dd,
+                max(CASE WHEN peak > 0 THEN (peak::float8 - e::float8) / peak::float8 ELSE 0 END) AS ddr
+           FROM s GROUP BY 1
        )
-       SELECT DISTINCT ON (bucket) ${ms('minute')} AS t, e::text AS e, (min(e) OVER w)::text AS low,
-              (max(dd) OVER w)::text AS dd, max(ddr) OVER w AS ddr
-         FROM b
-       WINDOW w AS (PARTITION BY bucket)
-        ORDER BY bucket, minute DESC`,
+       SELECT ${ms('b.last')} AS t, q.margin_balance::text AS e, b.low::text AS low, b.dd::text AS dd, b.ddr
+         FROM b JOIN equity_snapshots q ON q.user_id = $1 AND q.minute = b.last
+        ORDER BY b.bucket`,
       [userId, toDate(range.from), toDate(range.to), range.from, range.bucketMs],
     );
     return rows.map((r) => ({
@@ -141,13 +142,19 @@ export const analyticsRepository = {
     userId: string,
     range: { from: number; to: number },
   ): Promise<DayEquityRow[]> {
+    // The day's first and last minute by plain aggregates, their balances read back by primary key
     const rows = await db.query(
-      `SELECT day, (array_agg(margin_balance ORDER BY minute ASC))[1]::text AS first,
-              (array_agg(margin_balance ORDER BY minute DESC))[1]::text AS last
-         FROM (SELECT floor(${ms('minute')} / ${DAY_MS}) * ${DAY_MS} AS day, minute, margin_balance
-                 FROM equity_snapshots
-                WHERE user_id = $1 AND minute >= $2 AND minute <= $3) s
-        GROUP BY day ORDER BY day`,
+      `WITH d AS (
+         SELECT floor(${ms('minute')} / ${DAY_MS}) * ${DAY_MS} AS day, min(minute) AS first, max(minute) AS last
+           FROM equity_snapshots
+          WHERE user_id = $1 AND minute >= $2 AND minute <= $3
+          GROUP BY 1
+       )
+       SELECT d.day, f.margin_balance::text AS first, l.margin_balance::text AS last
+         FROM d
+         JOIN equity_snapshots f ON f.user_id = $1 AND f.minute = d.first
+         JOIN equity_snapshots l ON l.user_id = $1 AND l.minute = d.last
+        ORDER BY d.day`,
       [userId, toDate(Math.floor(range.from / DAY_MS) * DAY_MS - DAY_MS), toDate(range.to)],
     );
     return rows.map((r) => ({ day: num(r.day), first: text(r.first), last: text(r.last) }));
