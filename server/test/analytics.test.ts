@@ -1,5 +1,7 @@
 import { AnalyticsResponseSchema, ErrorResponseSchema, type IncomeEntry } from '@kestrel/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYTICS_FRESH_MS } from '../src/plugins/app/analytics/analytics-service';
+import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
 import { recorderRepository } from '../src/plugins/app/recorder/recorder-repository';
 import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
 
@@ -13,6 +15,15 @@ const D2 = D1 + DAY;
 const D3 = D2 + DAY;
 const D4 = D3 + DAY;
 
+/** The real adapter, counting income reads */
+class CountingAdapter extends BinanceUsdmAdapter {
+  incomeCalls = 0;
+  override async income(...args: Parameters<BinanceUsdmAdapter['income']>) {
+    this.incomeCalls += 1;
+    return super.income(...args);
+  }
+}
+
 /**
  * GET /api/v1/dashboard/analytics on the real app and PGlite: rows stored through the recorder's repository, every
  * figure checked against values worked out by hand below; then the figures after real trades on the simulator
@@ -21,9 +32,16 @@ describe('account analytics', () => {
   let t: TestServer;
   let token: string;
   let userId: string;
+  let adapter: CountingAdapter;
 
   beforeAll(async () => {
-    t = await startTestServer({ simulator: { symbols: ['BTCUSDT', 'ETHUSDT'] } });
+    t = await startTestServer({
+      simulator: { symbols: ['BTCUSDT', 'ETHUSDT'] },
+      deps: (simUrl) => {
+        adapter = new CountingAdapter({ restUrl: simUrl });
+        return { exchangeAdapter: adapter };
+      },
+    });
     const user = await signUp(t);
     token = user.access_token;
     userId = user.user.id;
@@ -245,5 +263,14 @@ describe('account analytics', () => {
     expect(a.daily.map((d) => [d.day, d.net])).toEqual([[Date.UTC(2026, 0, 15), a.totals.net]]);
     expect(a.equity.length).toBeGreaterThan(0);
     expect(Number(a.equity[0]?.equity)).toBe(1000);
+
+    // Just imported: readers at once make no income call; once stale, two readers at once share one
+    const range = `?from=${SIM_START - DAY}&to=${SIM_START + DAY}`;
+    const calls = adapter.incomeCalls;
+    await Promise.all([analytics(range, auth), analytics(range, auth)]);
+    expect(adapter.incomeCalls).toBe(calls);
+    t.clock.advance(ANALYTICS_FRESH_MS + 1);
+    await Promise.all([analytics(range, auth), analytics(range, auth)]);
+    expect(adapter.incomeCalls).toBe(calls + 1);
   });
 });

@@ -75,7 +75,9 @@ export function MetricCards({ analytics: a }: { analytics: Analytics }) {
         value={`${formatPnl(num(t.fundingFee)).text} USDT`}
         valueClassName={formatPnl(num(t.fundingFee)).className}
       >
-        {Number(t.fundingFee) < 0 ? 'Paid' : 'Received'} on open positions
+        {Number(t.fundingFee) === 0
+          ? 'No funding in this range'
+          : `${Number(t.fundingFee) < 0 ? 'Paid' : 'Received'} on open positions`}
       </Card>
     </div>
   );
