@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { E2E_API_PORT, E2E_SIM_PORT } from '../support/ports';
@@ -51,6 +52,23 @@ async function marketOrder(page: Page, side: 'BUY' | 'SELL') {
 }
 
 const analytics = (page: Page) => page.locator('section[data-remote="dashboard"]');
+
+/** No serious WCAG A/AA violation on the page, once theme transitions have settled */
+async function expectAccessible(page: Page) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'),
+  );
+  const results = await new AxeBuilder({ page })
+    .include('section[data-remote="dashboard"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+}
 
 test.describe('analytics on the recorded history (simulator)', () => {
   test.afterEach(async () => {
@@ -113,6 +131,11 @@ test.describe('analytics on the recorded history (simulator)', () => {
       page$.getByRole('figure', { name: 'Equity and drawdown' }).locator('canvas').first(),
     ).toBeVisible();
     await expect(page$.getByRole('alert')).toHaveCount(0);
+
+    // Both themes: the figures, the calendar and the table pass axe (contrast included)
+    await expectAccessible(page);
+    await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
+    await expectAccessible(page);
   });
 
   test('without an exchange: the empty state offers the connect modal', async ({ page }) => {
