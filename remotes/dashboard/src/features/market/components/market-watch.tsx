@@ -1,0 +1,50 @@
+import { Button, Spinner } from '@kestrel/ui';
+import { useMarketData } from '../api/get-market-data';
+import { useSymbolPrecisions } from '../api/get-symbol-info';
+import { useTickerFeed } from '../hooks/use-ticker-feed';
+import { MarketWatchTable } from './market-watch-table';
+
+export interface MarketWatchProps {
+  symbols: readonly string[];
+  selected: string;
+  onSelect: (symbol: string) => void;
+  /** The live socket is up: pushes move the rows, REST only refreshes the volumes */
+  live: boolean;
+}
+
+/** The market watch panel: public market data, so it works before any exchange is connected */
+export function MarketWatch({ symbols, selected, onSelect, live }: MarketWatchProps) {
+  const query = useMarketData(symbols, { live });
+  const feed = useTickerFeed(symbols);
+  const precisions = useSymbolPrecisions(symbols);
+  return (
+    <section
+      aria-labelledby="market-watch-title"
+      className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
+    >
+      <h2 id="market-watch-title" className="db:text-base db:font-semibold">
+        Market watch
+      </h2>
+      {query.isPending ? (
+        <div className="db:py-6 db:text-sm">
+          <Spinner label="Loading prices…" />
+        </div>
+      ) : query.isError && !query.data ? (
+        <div role="alert" className="db:flex db:flex-col db:items-start db:gap-2 db:py-4 db:text-sm">
+          <p>Prices could not be loaded: {query.error.message}</p>
+          <Button variant="outline" size="sm" onClick={() => query.refetch()}>
+            Retry
+          </Button>
+        </div>
+      ) : (
+        <MarketWatchTable
+          tickers={query.data ?? []}
+          live={feed}
+          precisions={precisions}
+          selected={selected}
+          onSelect={onSelect}
+        />
+      )}
+    </section>
+  );
+}
