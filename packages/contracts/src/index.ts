@@ -199,11 +199,14 @@ export {
   RuntimeConfigSchema,
 } from './runtime-config';
 export {
+  type CandleStream,
+  CandleStreamSchema,
   JSON_RPC_ERRORS,
   type JsonRpcNotification,
   JsonRpcNotificationSchema,
   type JsonRpcReply,
   JsonRpcReplySchema,
+  MAX_WATCHED_CANDLES,
   MAX_WATCHED_SYMBOLS,
   SOCKET_STREAMS,
   type SocketToolInfo,
@@ -223,6 +226,8 @@ export {
   BalanceNoticeSchema,
   type BotNotice,
   BotNoticeSchema,
+  type CandleNotice,
+  CandleNoticeSchema,
   LIVE_EVENT_METHODS,
   LIVE_EVENT_SCHEMAS,
   type LiveEventKind,
