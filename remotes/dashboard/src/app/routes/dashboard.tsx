@@ -4,7 +4,7 @@ import {
   RemotePage,
   useExchangeConnections,
   useExchangesLoading,
-  useSocketStatus,
+  useLiveStatus,
 } from '@kestrel/shared-runtime/react';
 import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { Badge } from '@kestrel/ui';
@@ -20,7 +20,6 @@ import { useOverview } from '../../features/overview/api/get-overview';
 import { AccountCards, type AccountCardsProps } from '../../features/overview/components/account-cards';
 import { BotsSummary } from '../../features/overview/components/bots-summary';
 import { ConnectExchangeButton } from '../../features/overview/components/connect-exchange-button';
-import { useAccountNotices } from '../../features/overview/hooks/use-account-notices';
 
 const isInterval = (value: string | null): value is KlineInterval =>
   value !== null && (KLINE_INTERVALS as readonly string[]).includes(value);
@@ -60,10 +59,9 @@ export default function DashboardPage() {
   const connections = useExchangeConnections();
   const exchangesLoading = useExchangesLoading();
   const connected = Object.values(connections).some((c) => c.status === 'connected');
-  const live = useSocketStatus() === 'connected';
-  useAccountNotices();
+  const live = useLiveStatus() === 'live';
 
-  const overview = useOverview(connected, { live });
+  const overview = useOverview(connected);
   const fills = useRecentFills(connected);
   const fillSymbols = fills.data?.map((f) => f.symbol) ?? [];
   const precisionSymbols = [...new Set([...watchList, ...fillSymbols])];
@@ -106,10 +104,9 @@ export default function DashboardPage() {
           onIntervalChange={setInterval}
           pricePrecision={precisions.get(symbol)?.price}
           accountConnected={connected}
-          live={live}
         />
         <div className="db:flex db:min-w-0 db:flex-col db:gap-4">
-          <MarketWatch symbols={watchList} selected={symbol} onSelect={setSymbol} live={live} />
+          <MarketWatch symbols={watchList} selected={symbol} onSelect={setSymbol} />
           <section
             aria-labelledby="bots-summary-title"
             className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"

@@ -8,8 +8,6 @@ import { chartKeys } from './chart-keys';
 /** The spec's klines default (§9): interval 1h, 100 candles */
 export const DEFAULT_INTERVAL: KlineInterval = '1h';
 export const CANDLE_LIMIT = 100;
-/** How often candles are asked for while the live socket is down (the page falls back to polling) */
-export const KLINES_POLL_MS = 10_000;
 
 export async function getKlines(
   api: ApiClient,
@@ -17,7 +15,7 @@ export async function getKlines(
   interval: KlineInterval,
   limit: number,
   signal?: AbortSignal,
-): Promise<Candle[]> {
+): Promise<readonly Candle[]> {
   const reply = unwrap(
     await api.get(`/api/v1/market/klines/${encodeURIComponent(symbol)}`, {
       query: { interval, limit },
@@ -40,11 +38,11 @@ export function getKlinesQueryOptions(
   });
 }
 
-/** Candles of one symbol and interval; polled while the live socket is down */
-export function useKlines(symbol: string, interval: KlineInterval, { live }: { live: boolean }) {
+/**
+ * Candles of one symbol and interval. Candle pushes keep them current (see `useCandles`), so the default
+ * five-minute refetch is off; the runtime still polls them while the socket is down and refetches on resume
+ */
+export function useKlines(symbol: string, interval: KlineInterval) {
   const { api } = useKestrelRuntime();
-  return useQuery({
-    ...getKlinesQueryOptions(api, symbol, interval, CANDLE_LIMIT),
-    refetchInterval: live ? false : KLINES_POLL_MS,
-  });
+  return useQuery({ ...getKlinesQueryOptions(api, symbol, interval, CANDLE_LIMIT), refetchInterval: false });
 }

@@ -1,7 +1,7 @@
 import type { KlineInterval } from '@kestrel/contracts';
 import { Button, Spinner } from '@kestrel/ui';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@kestrel/ui/select';
-import { Tabs, TabsList, TabsTrigger } from '@kestrel/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@kestrel/ui/tabs';
 import { lazy, Suspense, useMemo, useSyncExternalStore } from 'react';
 import { useActiveOrders } from '../api/get-active-orders';
 import { useActivePositions } from '../api/get-active-positions';
@@ -16,6 +16,8 @@ const PriceChart = lazy(() => import('./price-chart'));
 export const CHART_INTERVALS: readonly KlineInterval[] = ['1m', '5m', '15m', '1h', '4h', '1d'];
 
 const PHONE = '(max-width: 639px)';
+const PHONE_HEIGHT = 300;
+const DESKTOP_HEIGHT = 420;
 function subscribePhone(onChange: () => void) {
   const query = window.matchMedia(PHONE);
   query.addEventListener('change', onChange);
@@ -28,7 +30,7 @@ function useChartHeight(): number {
     () => window.matchMedia(PHONE).matches,
     () => false,
   );
-  return phone ? 300 : 420;
+  return phone ? PHONE_HEIGHT : DESKTOP_HEIGHT;
 }
 
 export interface ChartPanelProps {
@@ -41,8 +43,6 @@ export interface ChartPanelProps {
   pricePrecision: number | undefined;
   /** An exchange account is connected: the position, orders and fills are drawn */
   accountConnected: boolean;
-  /** The live socket is up (else the candles are polled) */
-  live: boolean;
 }
 
 /** The main chart with its symbol and interval pickers */
@@ -54,10 +54,9 @@ export function ChartPanel({
   onIntervalChange,
   pricePrecision,
   accountConnected,
-  live,
 }: ChartPanelProps) {
   const height = useChartHeight();
-  const candles = useCandles(symbol, interval, { live });
+  const candles = useCandles(symbol, interval);
   const positions = useActivePositions(accountConnected);
   const orders = useActiveOrders(symbol, accountConnected);
   const trades = useSymbolTrades(symbol, accountConnected);
@@ -80,24 +79,25 @@ export function ChartPanel({
       aria-labelledby="price-chart-title"
       className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
     >
-      <div className="db:flex db:flex-wrap db:items-center db:justify-between db:gap-2">
-        <h2 id="price-chart-title" className="db:text-base db:font-semibold">
-          Price chart
-        </h2>
-        <div className="db:flex db:flex-wrap db:items-center db:gap-2">
-          <Select value={symbol} onValueChange={onSymbolChange}>
-            <SelectTrigger aria-label="Chart symbol" className="db:w-36">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {symbols.map((s) => (
-                <SelectItem key={s} value={s}>
-                  {s}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <Tabs value={interval} onValueChange={(v) => onIntervalChange(v as KlineInterval)}>
+      {/* The interval tabs own the chart as their panel (a tab list without panels points at nothing) */}
+      <Tabs value={interval} onValueChange={(v) => onIntervalChange(v as KlineInterval)} className="db:gap-3">
+        <div className="db:flex db:flex-wrap db:items-center db:justify-between db:gap-2">
+          <h2 id="price-chart-title" className="db:text-base db:font-semibold">
+            Price chart
+          </h2>
+          <div className="db:flex db:flex-wrap db:items-center db:gap-2">
+            <Select value={symbol} onValueChange={onSymbolChange}>
+              <SelectTrigger aria-label="Chart symbol" className="db:w-36">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {symbols.map((s) => (
+                  <SelectItem key={s} value={s}>
+                    {s}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
             <TabsList aria-label="Chart interval">
               {CHART_INTERVALS.map((i) => (
                 <TabsTrigger key={i} value={i} className="db:px-2">
@@ -105,17 +105,19 @@ export function ChartPanel({
                 </TabsTrigger>
               ))}
             </TabsList>
-          </Tabs>
+          </div>
         </div>
-      </div>
-      <ChartBody
-        title={title}
-        height={height}
-        query={candles}
-        pricePrecision={pricePrecision}
-        lines={lines}
-        fills={fills}
-      />
+        <TabsContent value={interval}>
+          <ChartBody
+            title={title}
+            height={height}
+            query={candles}
+            pricePrecision={pricePrecision}
+            lines={lines}
+            fills={fills}
+          />
+        </TabsContent>
+      </Tabs>
       {overlayError && (
         <p role="alert" className="db:text-sm db:text-destructive">
           Your position, orders and fills could not be drawn: {overlayError.message}
@@ -182,6 +184,7 @@ function ChartBody({
         lines={lines}
         fills={fills}
         height={height}
+        compact={height < DESKTOP_HEIGHT}
       />
     </Suspense>
   );

@@ -49,7 +49,7 @@ function toMarkers(fills: readonly FillMarker[], colors: Colors): SeriesMarker<T
     position: f.side === 'BUY' ? 'belowBar' : 'aboveBar',
     shape: f.side === 'BUY' ? 'arrowUp' : 'arrowDown',
     color: f.side === 'BUY' ? colors.up : colors.down,
-    ...(labelled ? { text: f.side === 'BUY' ? 'Buy' : 'Sell' } : {}),
+    ...(labelled ? { text: `${f.side === 'BUY' ? 'Buy' : 'Sell'} ${formatQuantity(f.quantity)}` } : {}),
   }));
 }
 
@@ -62,6 +62,8 @@ export interface PriceChartProps {
   lines: readonly PriceLine[];
   fills: readonly FillMarker[];
   height: number;
+  /** A narrow screen: order lines show only their price on the axis, so the labels leave the candles visible */
+  compact?: boolean;
 }
 
 /**
@@ -76,6 +78,7 @@ export default function PriceChart({
   lines,
   fills,
   height,
+  compact = false,
 }: PriceChartProps) {
   const latest = useRef({ candles, lines, fills });
   latest.current = { candles, lines, fills };
@@ -87,22 +90,25 @@ export default function PriceChart({
     bars: readonly Candle[];
   } | null>(null);
 
-  const drawLines = useCallback((wanted: readonly PriceLine[]) => {
-    const p = parts.current;
-    if (!p) return;
-    for (const line of p.drawn) p.series.removePriceLine(line);
-    p.drawn = wanted.map((line) =>
-      p.series.createPriceLine({
-        price: line.price,
-        title: line.title,
-        color: lineColor(line, p.colors),
-        lineWidth: 1,
-        // Solid for the position, dashed for orders that may never fill
-        lineStyle: line.kind === 'entry' || line.kind === 'liquidation' ? 0 : 2,
-        axisLabelVisible: true,
-      }),
-    );
-  }, []);
+  const drawLines = useCallback(
+    (wanted: readonly PriceLine[]) => {
+      const p = parts.current;
+      if (!p) return;
+      for (const line of p.drawn) p.series.removePriceLine(line);
+      p.drawn = wanted.map((line) =>
+        p.series.createPriceLine({
+          price: line.price,
+          title: compact && (line.kind === 'buy' || line.kind === 'sell') ? '' : line.title,
+          color: lineColor(line, p.colors),
+          lineWidth: 1,
+          // Solid for the position, dashed for orders that may never fill
+          lineStyle: line.kind === 'entry' || line.kind === 'liquidation' ? 0 : 2,
+          axisLabelVisible: true,
+        }),
+      );
+    },
+    [compact],
+  );
 
   const build = useCallback(
     (chart: IChartApi, { colors }: { colors: Colors }) => {

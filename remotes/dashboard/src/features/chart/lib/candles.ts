@@ -23,25 +23,34 @@ export function toCandles(klines: readonly Kline[]): Candle[] {
   }));
 }
 
-/** What a price push does to the bars */
-export type PriceApplied =
-  /** It fell inside the forming bar, which now closes at it (high and low stretched to it) */
-  | { kind: 'updated'; candles: Candle[] }
-  /** It is past the forming bar's close: a new bar began, which only the exchange can give whole */
-  | { kind: 'rolled' }
-  /** Older than the forming bar, or nothing to apply it to */
-  | { kind: 'ignored' };
+/** A candle push as the chart needs it (the contract's `CandleNotice` fields) */
+export interface CandlePush {
+  openTime: number;
+  closeTime: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+}
 
-/** Moves the forming (last) bar to a traded price at `time` */
-export function applyPrice(candles: readonly Candle[], price: number, time: number): PriceApplied {
+/**
+ * The bars after a candle push: the forming bar replaced, or a new bar appended (the oldest dropped, so the chart
+ * keeps its length); a push older than the last bar changes nothing (returns the same array). A gap (a push more
+ * than one bar ahead) is appended too: the exchange's bars in between come with the next REST answer.
+ */
+export function applyCandle(candles: readonly Candle[], push: CandlePush): readonly Candle[] {
   const last = candles[candles.length - 1];
-  if (!last || !Number.isFinite(price) || time < last.openTime) return { kind: 'ignored' };
-  if (time > last.closeTime) return { kind: 'rolled' };
-  const next: Candle = {
-    ...last,
-    close: price,
-    high: Math.max(last.high, price),
-    low: Math.min(last.low, price),
+  const bar: Candle = {
+    openTime: push.openTime,
+    closeTime: push.closeTime,
+    open: Number(push.open),
+    high: Number(push.high),
+    low: Number(push.low),
+    close: Number(push.close),
+    volume: Number(push.volume),
   };
-  return { kind: 'updated', candles: [...candles.slice(0, -1), next] };
+  if (!last || push.openTime < last.openTime) return candles;
+  if (push.openTime === last.openTime) return [...candles.slice(0, -1), bar];
+  return [...candles.slice(1), bar];
 }

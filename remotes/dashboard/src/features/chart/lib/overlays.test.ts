@@ -132,6 +132,18 @@ describe('chart overlays', () => {
     ]);
   });
 
+  it('sum the fills of one side within a bar into one marker at their average price', () => {
+    const [marker, ...rest] = fillMarkers(
+      [
+        { ...trade(T0 + 60_000, 'BUY'), price: '100', quantity: '1' },
+        { ...trade(T0 + 120_000, 'BUY'), price: '130', quantity: '2' },
+      ],
+      candles,
+    );
+    expect(rest).toEqual([]);
+    expect(marker).toEqual({ time: T0, side: 'BUY', price: 120, quantity: 3 });
+  });
+
   it('place each fill on the bar it happened in, oldest first, leaving out fills before the first bar', () => {
     const markers = fillMarkers(
       [trade(T0 + 2 * HOUR + 5, 'SELL'), trade(T0 + HOUR + 30 * 60_000, 'BUY'), trade(T0 - 1, 'BUY')],

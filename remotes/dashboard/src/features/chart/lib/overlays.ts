@@ -10,12 +10,14 @@ export interface PriceLine {
   title: string;
 }
 
-/** A fill drawn on the bar it happened in */
+/** The user's fills of one side within one bar, drawn on that bar */
 export interface FillMarker {
   /** The bar's open time, ms since epoch */
   time: number;
   side: 'BUY' | 'SELL';
+  /** Average price of the fills */
   price: number;
+  /** Total quantity */
   quantity: number;
 }
 
@@ -72,20 +74,33 @@ export function orderLines(orders: readonly FuturesOrder[], symbol: string): Pri
 }
 
 /**
- * Fills placed on the bar they happened in (markers must sit on a bar's time); fills before the first bar are
- * off the chart and left out. Sorted by time, as the chart library requires.
+ * Fills placed on the bar they happened in (markers must sit on a bar's time), one marker per bar and side with
+ * the fills' total quantity and average price; fills before the first bar are off the chart and left out. Sorted
+ * by time, as the chart library requires.
  */
 export function fillMarkers(trades: readonly FuturesTrade[], candles: readonly Candle[]): FillMarker[] {
   const first = candles[0];
   if (!first) return [];
-  const markers: FillMarker[] = [];
+  const byBar = new Map<string, FillMarker & { notional: number }>();
   for (const t of trades) {
     if (t.time < first.openTime) continue;
     const bar = barAt(candles, t.time);
     if (!bar) continue;
-    markers.push({ time: bar.openTime, side: t.side, price: Number(t.price), quantity: Number(t.quantity) });
+    const key = `${bar.openTime}|${t.side}`;
+    const quantity = Number(t.quantity);
+    const notional = quantity * Number(t.price);
+    const seen = byBar.get(key);
+    if (seen) {
+      seen.quantity += quantity;
+      seen.notional += notional;
+      seen.price = seen.notional / seen.quantity;
+    } else {
+      byBar.set(key, { time: bar.openTime, side: t.side, price: Number(t.price), quantity, notional });
+    }
   }
-  return markers.sort((a, b) => a.time - b.time);
+  return [...byBar.values()]
+    .map(({ notional: _, ...marker }) => marker)
+    .sort((a, b) => a.time - b.time || a.side.localeCompare(b.side));
 }
 
 /** The bar whose span holds `time` (bars are sorted by open time); the last bar takes anything after it */

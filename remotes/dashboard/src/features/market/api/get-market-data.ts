@@ -6,11 +6,10 @@ import { marketKeys } from './market-keys';
 
 /**
  * How often the 24 h tickers are asked for again while live pushes are flowing: a ticker push carries price, change,
- * high, low and base volume, but not the quote volume the table sorts by
+ * high, low and base volume, but not the quote volume the table sorts by. (While the socket is down the runtime
+ * polls every `['market', …]` query.)
  */
 export const MARKET_DATA_REFRESH_MS = 60_000;
-/** How often they are asked for while the live socket is down (the page falls back to polling) */
-export const MARKET_DATA_POLL_MS = 5_000;
 
 /** 24 h tickers of the watched symbols (one call, at most 50 symbols) */
 export async function getMarketData(
@@ -34,14 +33,14 @@ export function getMarketDataQueryOptions(api: ApiClient, symbols: readonly stri
   });
 }
 
-/** The watch list's tickers; polled faster while the live socket is down */
-export function useMarketData(symbols: readonly string[], { live }: { live: boolean }) {
+/** The watch list's tickers (live pushes move them between answers) */
+export function useMarketData(symbols: readonly string[]) {
   const { api } = useKestrelRuntime();
   return useQuery({
     ...getMarketDataQueryOptions(api, symbols),
     enabled: symbols.length > 0,
     // A symbol added to the list keeps the table on screen while its row loads
     placeholderData: keepPreviousData,
-    refetchInterval: live ? MARKET_DATA_REFRESH_MS : MARKET_DATA_POLL_MS,
+    refetchInterval: MARKET_DATA_REFRESH_MS,
   });
 }

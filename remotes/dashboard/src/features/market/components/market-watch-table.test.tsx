@@ -33,13 +33,13 @@ const precisions = new Map<string, SymbolPrecision>([
   ['SOLUSDT', { price: 3, quantity: 0 }],
 ]);
 
-function renderTable(live: Record<string, TickerNotice> = {}, onSelect = vi.fn()) {
+function renderTable(live: ReadonlyMap<string, TickerNotice> = new Map(), onSelect = vi.fn()) {
   const props = { tickers, precisions, selected: 'BTCUSDT', onSelect };
   const view = render(<MarketWatchTable {...props} live={live} />);
   return {
     ...view,
     onSelect,
-    update: (next: Record<string, TickerNotice>) =>
+    update: (next: ReadonlyMap<string, TickerNotice>) =>
       view.rerender(<MarketWatchTable {...props} live={next} />),
   };
 }
@@ -94,18 +94,28 @@ describe('the market watch', () => {
     const { update } = renderTable();
     await user.click(screen.getByRole('button', { name: /24h %/ }));
     expect(order()).toEqual(['ETHUSDT', 'BTCUSDT', 'SOLUSDT']);
-    update({
-      ETHUSDT: { symbol: 'ETHUSDT', lastPrice: '3400.00', priceChangePercent: '5.10', time: AT + 1_000 },
-    });
+    update(
+      new Map([
+        [
+          'ETHUSDT',
+          { symbol: 'ETHUSDT', lastPrice: '3400.00', priceChangePercent: '5.10', time: AT + 1_000 },
+        ],
+      ]),
+    );
     expect(within(row('ETHUSDT')).getByText('3,400.00')).toBeTruthy();
     expect(within(row('ETHUSDT')).getByText('+5.10%')).toBeTruthy();
     expect(order()).toEqual(['BTCUSDT', 'SOLUSDT', 'ETHUSDT']);
   });
 
   it('ignores a push older than the ticker it would overwrite', () => {
-    renderTable({
-      BTCUSDT: { symbol: 'BTCUSDT', lastPrice: '60000.00', priceChangePercent: '-6.00', time: AT - 5_000 },
-    });
+    renderTable(
+      new Map([
+        [
+          'BTCUSDT',
+          { symbol: 'BTCUSDT', lastPrice: '60000.00', priceChangePercent: '-6.00', time: AT - 5_000 },
+        ],
+      ]),
+    );
     expect(within(row('BTCUSDT')).getByText('65,000.1')).toBeTruthy();
   });
 

@@ -17,7 +17,7 @@ const compactUsd = new Intl.NumberFormat('en-US', {
 export interface MarketWatchTableProps {
   tickers: readonly Ticker[];
   /** Latest live push per symbol */
-  live: Readonly<Record<string, TickerNotice | undefined>>;
+  live: ReadonlyMap<string, TickerNotice>;
   precisions: ReadonlyMap<string, SymbolPrecision>;
   /** The chart's symbol (its row is marked) */
   selected: string;

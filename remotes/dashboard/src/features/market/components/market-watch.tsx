@@ -1,21 +1,20 @@
+import { useLiveTickers } from '@kestrel/shared-runtime/react';
 import { Button, Spinner } from '@kestrel/ui';
 import { useMarketData } from '../api/get-market-data';
 import { useSymbolPrecisions } from '../api/get-symbol-info';
-import { useTickerFeed } from '../hooks/use-ticker-feed';
 import { MarketWatchTable } from './market-watch-table';
 
 export interface MarketWatchProps {
   symbols: readonly string[];
   selected: string;
   onSelect: (symbol: string) => void;
-  /** The live socket is up: pushes move the rows, REST only refreshes the volumes */
-  live: boolean;
 }
 
 /** The market watch panel: public market data, so it works before any exchange is connected */
-export function MarketWatch({ symbols, selected, onSelect, live }: MarketWatchProps) {
-  const query = useMarketData(symbols, { live });
-  const feed = useTickerFeed(symbols);
+export function MarketWatch({ symbols, selected, onSelect }: MarketWatchProps) {
+  const query = useMarketData(symbols);
+  // Rows move with each push (at most once per frame); the REST answer fills in until the first one
+  const feed = useLiveTickers(symbols);
   const precisions = useSymbolPrecisions(symbols);
   return (
     <section

@@ -26,10 +26,7 @@ function figure(value: unknown): number | undefined {
  * REST answer must not take a price back). Pushes carry price, change, high, low; the quote volume stays the
  * ticker's unless a push sends one.
  */
-export function watchRows(
-  tickers: readonly Ticker[],
-  live: Readonly<Record<string, TickerNotice | undefined>>,
-): WatchRow[] {
+export function watchRows(tickers: readonly Ticker[], live: ReadonlyMap<string, TickerNotice>): WatchRow[] {
   return tickers.map((t) => {
     const row: WatchRow = {
       symbol: t.symbol,
@@ -40,7 +37,7 @@ export function watchRows(
       quoteVolume: Number(t.quoteVolume),
       time: t.closeTime,
     };
-    const push = live[t.symbol];
+    const push = live.get(t.symbol);
     if (!push || push.time < row.time) return row;
     return {
       ...row,

@@ -4,9 +4,6 @@ import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { overviewKeys } from './overview-keys';
 
-/** How often the cards are read again while the live socket is down (account pushes otherwise refresh them) */
-export const OVERVIEW_POLL_MS = 15_000;
-
 /** Balances, PnL, margin and counts of the connected account */
 export async function getOverview(api: ApiClient, signal?: AbortSignal): Promise<DashboardOverview> {
   return unwrap(
@@ -21,12 +18,11 @@ export function getOverviewQueryOptions(api: ApiClient) {
   });
 }
 
-/** Only asked for with an exchange connected; polled while the live socket is down */
-export function useOverview(enabled: boolean, { live }: { live: boolean }) {
+/**
+ * Only asked for with an exchange connected. Account notices on the live socket refetch it (the runtime maps them
+ * to `['dashboard', …]`), as does its polling while the socket is down
+ */
+export function useOverview(enabled: boolean) {
   const { api } = useKestrelRuntime();
-  return useQuery({
-    ...getOverviewQueryOptions(api),
-    enabled,
-    ...(live ? {} : { refetchInterval: OVERVIEW_POLL_MS }),
-  });
+  return useQuery({ ...getOverviewQueryOptions(api), enabled });
 }
