@@ -61,14 +61,13 @@ test.describe('the dashboard on live data (simulator)', () => {
     await expect(page$.getByRole('alert')).toHaveCount(0);
 
     // Another symbol: the chart's title follows, and the address keeps the choice
-    await page$.getByRole('combobox', { name: 'Chart symbol' }).click();
-    await page.getByRole('option', { name: 'ETHUSDT' }).click();
+    await page$.getByRole('combobox', { name: 'Chart symbol' }).selectOption('ETHUSDT');
     await expect(page$.getByRole('figure', { name: 'ETHUSDT · 1h' })).toHaveAttribute(
       'data-candles',
       /^[1-9]/,
     );
     await expect(page).toHaveURL(/symbol=ETHUSDT/);
-    await page$.getByRole('tab', { name: '15m' }).click();
+    await page$.getByRole('group', { name: 'Chart interval' }).getByRole('button', { name: '15m' }).click();
     await expect(
       page$.getByRole('figure', { name: 'ETHUSDT · 15m' }).locator('canvas').first(),
     ).toBeVisible();

@@ -1,7 +1,5 @@
 import type { KlineInterval } from '@kestrel/contracts';
-import { Button, Spinner } from '@kestrel/ui';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@kestrel/ui/select';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@kestrel/ui/tabs';
+import { Button, cn, NativeSelect, Spinner } from '@kestrel/ui';
 import { lazy, Suspense, useMemo, useSyncExternalStore } from 'react';
 import { useActiveOrders } from '../api/get-active-orders';
 import { useActivePositions } from '../api/get-active-positions';
@@ -79,45 +77,57 @@ export function ChartPanel({
       aria-labelledby="price-chart-title"
       className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
     >
-      {/* The interval tabs own the chart as their panel (a tab list without panels points at nothing) */}
-      <Tabs value={interval} onValueChange={(v) => onIntervalChange(v as KlineInterval)} className="db:gap-3">
-        <div className="db:flex db:flex-wrap db:items-center db:justify-between db:gap-2">
-          <h2 id="price-chart-title" className="db:text-base db:font-semibold">
-            Price chart
-          </h2>
-          <div className="db:flex db:flex-wrap db:items-center db:gap-2">
-            <Select value={symbol} onValueChange={onSymbolChange}>
-              <SelectTrigger aria-label="Chart symbol" className="db:w-36">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {symbols.map((s) => (
-                  <SelectItem key={s} value={s}>
-                    {s}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            <TabsList aria-label="Chart interval">
-              {CHART_INTERVALS.map((i) => (
-                <TabsTrigger key={i} value={i} className="db:px-2">
-                  {i}
-                </TabsTrigger>
-              ))}
-            </TabsList>
-          </div>
+      {/*
+        A native select and plain toggle buttons rather than ui's Radix Select and Tabs: the page's weight budget
+        (Radix Select with floating-ui and Tabs cost ~40 KB gzip with their stylesheets), and a native picker is the
+        better one on a phone
+      */}
+      <div className="db:flex db:flex-wrap db:items-center db:justify-between db:gap-2">
+        <h2 id="price-chart-title" className="db:text-base db:font-semibold">
+          Price chart
+        </h2>
+        <div className="db:flex db:flex-wrap db:items-center db:gap-2">
+          <NativeSelect
+            aria-label="Chart symbol"
+            value={symbol}
+            onChange={(e) => onSymbolChange(e.target.value)}
+            className="db:w-36"
+          >
+            {symbols.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </NativeSelect>
+          <fieldset
+            aria-label="Chart interval"
+            className="db:m-0 db:inline-flex db:h-9 db:items-center db:rounded-lg db:border-0 db:bg-muted db:p-1"
+          >
+            {CHART_INTERVALS.map((i) => (
+              <button
+                key={i}
+                type="button"
+                aria-pressed={i === interval}
+                onClick={() => onIntervalChange(i)}
+                className={cn(
+                  'db:h-full db:cursor-pointer db:rounded-md db:px-2 db:text-sm db:font-medium db:text-muted-foreground db:hover:text-foreground db:focus-visible:outline-2 db:focus-visible:outline-ring',
+                  i === interval && 'db:bg-background db:text-foreground db:shadow-sm',
+                )}
+              >
+                {i}
+              </button>
+            ))}
+          </fieldset>
         </div>
-        <TabsContent value={interval}>
-          <ChartBody
-            title={title}
-            height={height}
-            query={candles}
-            pricePrecision={pricePrecision}
-            lines={lines}
-            fills={fills}
-          />
-        </TabsContent>
-      </Tabs>
+      </div>
+      <ChartBody
+        title={title}
+        height={height}
+        query={candles}
+        pricePrecision={pricePrecision}
+        lines={lines}
+        fills={fills}
+      />
       {overlayError && (
         <p role="alert" className="db:text-sm db:text-destructive">
           Your position, orders and fills could not be drawn: {overlayError.message}
