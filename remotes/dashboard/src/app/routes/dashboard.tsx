@@ -15,7 +15,7 @@ import { useRecentFills } from '../../features/fills/api/get-recent-fills';
 import { RecentFillsPanel } from '../../features/fills/components/recent-fills-panel';
 import { useSymbolPrecisions } from '../../features/market/api/get-symbol-info';
 import { MarketWatch } from '../../features/market/components/market-watch';
-import { DEFAULT_WATCH_LIST } from '../../features/market/lib/watch-list';
+import { useWatchList } from '../../features/market/hooks/use-watch-list';
 import { useOverview } from '../../features/overview/api/get-overview';
 import { AccountCards, type AccountCardsProps } from '../../features/overview/components/account-cards';
 import { BotsSummary } from '../../features/overview/components/bots-summary';
@@ -54,7 +54,8 @@ function useChartChoice(watchList: readonly string[]) {
  * work before an exchange is connected; the account's figures say how to connect one.
  */
 export default function DashboardPage() {
-  const watchList = DEFAULT_WATCH_LIST;
+  const watch = useWatchList();
+  const watchList = watch.symbols;
   const { symbol, interval, setSymbol, setInterval } = useChartChoice(watchList);
   const connections = useExchangeConnections();
   const exchangesLoading = useExchangesLoading();
@@ -106,7 +107,14 @@ export default function DashboardPage() {
           accountConnected={connected}
         />
         <div className="db:flex db:min-w-0 db:flex-col db:gap-4">
-          <MarketWatch symbols={watchList} selected={symbol} onSelect={setSymbol} />
+          <MarketWatch
+            symbols={watchList}
+            selected={symbol}
+            onSelect={setSymbol}
+            onAdd={watch.add}
+            onRemove={watch.remove}
+            onReset={watch.reset}
+          />
           <section
             aria-labelledby="bots-summary-title"
             className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"

@@ -33,12 +33,17 @@ const precisions = new Map<string, SymbolPrecision>([
   ['SOLUSDT', { price: 3, quantity: 0 }],
 ]);
 
-function renderTable(live: ReadonlyMap<string, TickerNotice> = new Map(), onSelect = vi.fn()) {
-  const props = { tickers, precisions, selected: 'BTCUSDT', onSelect };
+function renderTable(
+  live: ReadonlyMap<string, TickerNotice> = new Map(),
+  onSelect = vi.fn(),
+  onRemove = vi.fn(),
+) {
+  const props = { tickers, precisions, selected: 'BTCUSDT', onSelect, onRemove };
   const view = render(<MarketWatchTable {...props} live={live} />);
   return {
     ...view,
     onSelect,
+    onRemove,
     update: (next: ReadonlyMap<string, TickerNotice>) =>
       view.rerender(<MarketWatchTable {...props} live={next} />),
   };
@@ -126,5 +131,25 @@ describe('the market watch', () => {
     expect(screen.getByRole('button', { name: 'ETHUSDT' }).getAttribute('aria-pressed')).toBe('false');
     await user.click(screen.getByRole('button', { name: 'ETHUSDT' }));
     expect(onSelect).toHaveBeenCalledWith('ETHUSDT');
+  });
+
+  it('takes a symbol off the list with its row’s remove button, but never the last one', async () => {
+    const user = userEvent.setup();
+    const { onRemove, unmount } = renderTable();
+    await user.click(screen.getByRole('button', { name: 'Remove SOLUSDT from the watch list' }));
+    expect(onRemove).toHaveBeenCalledWith('SOLUSDT');
+    unmount();
+    render(
+      <MarketWatchTable
+        tickers={tickers.slice(0, 1)}
+        live={new Map()}
+        precisions={precisions}
+        selected="BTCUSDT"
+        onSelect={vi.fn()}
+        onRemove={vi.fn()}
+      />,
+    );
+    expect(screen.getByRole('button', { name: 'BTCUSDT' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
   });
 });

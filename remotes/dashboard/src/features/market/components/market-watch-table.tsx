@@ -22,10 +22,19 @@ export interface MarketWatchTableProps {
   /** The chart's symbol (its row is marked) */
   selected: string;
   onSelect: (symbol: string) => void;
+  /** Takes a symbol off the list (offered while more than one is left) */
+  onRemove?: (symbol: string) => void;
 }
 
 /** The watch list: sortable by symbol, last price, 24 h change and volume; a symbol's button picks the chart */
-export function MarketWatchTable({ tickers, live, precisions, selected, onSelect }: MarketWatchTableProps) {
+export function MarketWatchTable({
+  tickers,
+  live,
+  precisions,
+  selected,
+  onSelect,
+  onRemove,
+}: MarketWatchTableProps) {
   const rows = useMemo(() => watchRows(tickers, live), [tickers, live]);
   const columns = useMemo<ColumnDef<WatchRow, unknown>[]>(
     () => [
@@ -74,8 +83,28 @@ export function MarketWatchTable({ tickers, live, precisions, selected, onSelect
         cell: ({ row }) => compactUsd.format(row.original.quoteVolume),
         meta: { align: 'right', cellClassName: figureClassName },
       },
+      ...(onRemove && tickers.length > 1
+        ? [
+            {
+              id: 'remove',
+              enableSorting: false,
+              header: () => <span className="db:sr-only">Remove</span>,
+              cell: ({ row }) => (
+                <button
+                  type="button"
+                  aria-label={`Remove ${row.original.symbol} from the watch list`}
+                  onClick={() => onRemove(row.original.symbol)}
+                  className="db:cursor-pointer db:rounded db:px-1 db:text-muted-foreground db:hover:text-foreground db:focus-visible:outline-2 db:focus-visible:outline-ring"
+                >
+                  <span aria-hidden="true">×</span>
+                </button>
+              ),
+              meta: { cellClassName: 'db:w-6 db:px-1' },
+            } satisfies ColumnDef<WatchRow, unknown>,
+          ]
+        : []),
     ],
-    [precisions, selected, onSelect],
+    [precisions, selected, onSelect, onRemove, tickers.length],
   );
   return (
     <DataTable

@@ -2,16 +2,21 @@ import { useLiveTickers } from '@kestrel/shared-runtime/react';
 import { Button, Spinner } from '@kestrel/ui';
 import { useMarketData } from '../api/get-market-data';
 import { useSymbolPrecisions } from '../api/get-symbol-info';
+import { AddSymbolForm } from './add-symbol-form';
 import { MarketWatchTable } from './market-watch-table';
 
 export interface MarketWatchProps {
   symbols: readonly string[];
   selected: string;
   onSelect: (symbol: string) => void;
+  onAdd: (symbol: string) => void;
+  onRemove: (symbol: string) => void;
+  /** Back to the default list: offered when the list cannot be loaded (a symbol the exchange stopped listing) */
+  onReset: () => void;
 }
 
 /** The market watch panel: public market data, so it works before any exchange is connected */
-export function MarketWatch({ symbols, selected, onSelect }: MarketWatchProps) {
+export function MarketWatch({ symbols, selected, onSelect, onAdd, onRemove, onReset }: MarketWatchProps) {
   const query = useMarketData(symbols);
   // Rows move with each push (at most once per frame); the REST answer fills in until the first one
   const feed = useLiveTickers(symbols);
@@ -31,9 +36,14 @@ export function MarketWatch({ symbols, selected, onSelect }: MarketWatchProps) {
       ) : query.isError && !query.data ? (
         <div role="alert" className="db:flex db:flex-col db:items-start db:gap-2 db:py-4 db:text-sm">
           <p>Prices could not be loaded: {query.error.message}</p>
-          <Button variant="outline" size="sm" onClick={() => query.refetch()}>
-            Retry
-          </Button>
+          <div className="db:flex db:flex-wrap db:gap-2">
+            <Button variant="outline" size="sm" onClick={() => query.refetch()}>
+              Retry
+            </Button>
+            <Button variant="outline" size="sm" onClick={onReset}>
+              Reset the watch list
+            </Button>
+          </div>
         </div>
       ) : (
         <MarketWatchTable
@@ -42,8 +52,10 @@ export function MarketWatch({ symbols, selected, onSelect }: MarketWatchProps) {
           precisions={precisions}
           selected={selected}
           onSelect={onSelect}
+          onRemove={onRemove}
         />
       )}
+      <AddSymbolForm symbols={symbols} onAdd={onAdd} />
     </section>
   );
 }
