@@ -85,4 +85,22 @@ test.describe('the dashboard on live data (simulator)', () => {
     await page$.getByRole('button', { name: 'Connect exchange' }).first().click();
     await expect(page.getByRole('dialog', { name: 'Connect Exchange' })).toBeVisible();
   });
+
+  test('with the live socket down the page says live data is paused and still shows prices and candles', async ({
+    page,
+  }) => {
+    await page.routeWebSocket(/\/ws\//, (ws) => ws.close({ code: 1011, reason: 'refused by the test' }));
+    await signUp(page);
+    const page$ = dashboard(page);
+    await expect(page$.getByRole('status').filter({ hasText: 'Live data paused' })).toBeVisible();
+    await expect(page$.getByRole('figure', { name: 'BTCUSDT · 1h' })).toHaveAttribute(
+      'data-candles',
+      /^[1-9]/,
+    );
+    const btc = page$
+      .getByRole('table', { name: 'Market watch' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: 'BTCUSDT' }) });
+    await expect(btc.getByRole('cell').nth(1)).toHaveText(/^\d{1,3}(,\d{3})*\.\d+$/);
+  });
 });
