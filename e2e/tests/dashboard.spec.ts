@@ -50,7 +50,9 @@ test.describe('the dashboard on live data (simulator)', () => {
     // The market watch: the watched symbols with prices
     const watch = page$.getByRole('table', { name: 'Market watch' });
     for (const symbol of ['BTCUSDT', 'ETHUSDT', 'SOLUSDT']) {
-      const row = watch.getByRole('row').filter({ has: page.getByRole('button', { name: symbol }) });
+      const row = watch
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: symbol, exact: true }) });
       await expect(row.getByRole('cell').nth(1)).toHaveText(/^\d{1,3}(,\d{3})*\.\d+$/);
     }
 
@@ -71,7 +73,10 @@ test.describe('the dashboard on live data (simulator)', () => {
     await expect(
       page$.getByRole('figure', { name: 'ETHUSDT · 15m' }).locator('canvas').first(),
     ).toBeVisible();
-    await expect(page$.getByRole('button', { name: 'ETHUSDT' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page$.getByRole('button', { name: 'ETHUSDT', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
   });
 
   test('without an exchange the chart and market watch work and the cards offer the connect modal', async ({
@@ -100,7 +105,7 @@ test.describe('the dashboard on live data (simulator)', () => {
     const btc = page$
       .getByRole('table', { name: 'Market watch' })
       .getByRole('row')
-      .filter({ has: page.getByRole('button', { name: 'BTCUSDT' }) });
+      .filter({ has: page.getByRole('button', { name: 'BTCUSDT', exact: true }) });
     await expect(btc.getByRole('cell').nth(1)).toHaveText(/^\d{1,3}(,\d{3})*\.\d+$/);
   });
 });
