@@ -96,7 +96,7 @@ export default function DashboardPage() {
       <section aria-label="Account" className="db:min-w-0">
         <AccountCards {...cards} />
       </section>
-      <div className="db:grid db:min-w-0 db:grid-cols-1 db:items-start db:gap-4 db:xl:grid-cols-[minmax(0,1fr)_24rem]">
+      <div className="db:grid db:min-w-0 db:grid-cols-1 db:items-start db:gap-4 db:xl:grid-cols-[minmax(0,1fr)_26rem]">
         <ChartPanel
           symbols={watchList}
           symbol={symbol}

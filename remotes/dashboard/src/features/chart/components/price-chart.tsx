@@ -1,15 +1,17 @@
-import { formatPrice, formatQuantity } from '@kestrel/ui';
+import { cn, formatPercent, formatPrice, formatQuantity, toneClassName, toneOf } from '@kestrel/ui';
 import {
   CandlestickSeries,
   ChartCanvas,
   type ChartConfig,
   ChartContainer,
   createSeriesMarkers,
+  HistogramSeries,
   type IChartApi,
   type SeriesMarker,
   type Time,
+  withAlpha,
 } from '@kestrel/ui/chart';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Candle } from '../lib/candles';
 import type { FillMarker, PriceLine } from '../lib/overlays';
 
@@ -34,6 +36,13 @@ const bar = (c: Candle) => ({
   high: c.high,
   low: c.low,
   close: c.close,
+});
+
+/** A bar's volume, tinted by its direction and faint, so it reads under the candles without covering them */
+const volumeBar = (c: Candle, colors: Colors) => ({
+  time: toTime(c.openTime),
+  value: c.volume,
+  color: withAlpha(c.close >= c.open ? colors.up : colors.down, 0.35),
 });
 
 function lineColor(line: PriceLine, colors: Colors): string {
@@ -80,10 +89,12 @@ export default function PriceChart({
   height,
   compact = false,
 }: PriceChartProps) {
+  const [hovered, setHovered] = useState<Candle | null>(null);
   const latest = useRef({ candles, lines, fills });
   latest.current = { candles, lines, fills };
   const parts = useRef<{
     series: Series;
+    volume: Series;
     markers: Markers;
     colors: Colors;
     drawn: ReturnType<Series['createPriceLine']>[];
@@ -126,10 +137,25 @@ export default function PriceChart({
           minMove,
         },
       });
+      // Volume in the bottom fifth, on its own scale
+      const volume = chart.addSeries(HistogramSeries, {
+        priceScaleId: 'volume',
+        priceFormat: { type: 'volume' },
+        lastValueVisible: false,
+        priceLineVisible: false,
+      });
+      chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
       const bars = latest.current.candles;
       series.setData(bars.map(bar));
+      volume.setData(bars.map((c) => volumeBar(c, colors)));
       const markers = createSeriesMarkers(series, toMarkers(latest.current.fills, colors));
-      parts.current = { series, markers, colors, drawn: [], bars };
+      chart.subscribeCrosshairMove((param) => {
+        const time = typeof param.time === 'number' ? param.time * 1000 : undefined;
+        setHovered(
+          time === undefined ? null : (latest.current.candles.find((c) => c.openTime === time) ?? null),
+        );
+      });
+      parts.current = { series, volume, markers, colors, drawn: [], bars };
       drawLines(latest.current.lines);
     },
     [pricePrecision, drawLines],
@@ -144,8 +170,13 @@ export default function PriceChart({
       p.bars.length === candles.length &&
       p.bars[0]?.openTime === candles[0]?.openTime &&
       p.bars[p.bars.length - 1]?.openTime === last?.openTime;
-    if (sameBars && last) p.series.update(bar(last));
-    else p.series.setData(candles.map(bar));
+    if (sameBars && last) {
+      p.series.update(bar(last));
+      p.volume.update(volumeBar(last, p.colors));
+    } else {
+      p.series.setData(candles.map(bar));
+      p.volume.setData(candles.map((c) => volumeBar(c, p.colors)));
+    }
     p.bars = candles;
   }, [candles]);
 
@@ -172,7 +203,42 @@ export default function PriceChart({
       : '');
   return (
     <ChartContainer config={config} title={title} description={description} data-candles={candles.length}>
+      <BarLegend candle={hovered ?? last} pricePrecision={pricePrecision} />
       <ChartCanvas<typeof config> data-chart="price" height={height} build={build} />
     </ChartContainer>
+  );
+}
+
+/** Open, high, low, close, change and volume of the bar under the crosshair, else of the forming bar */
+function BarLegend({
+  candle,
+  pricePrecision,
+}: {
+  candle: Candle | undefined;
+  pricePrecision: number | undefined;
+}) {
+  if (!candle) return null;
+  const price = (v: number) => formatPrice(v, { precision: pricePrecision });
+  const change = candle.open === 0 ? undefined : (candle.close - candle.open) / candle.open;
+  const tone = toneClassName(toneOf(change, { digits: 4 }));
+  return (
+    <p className="db:flex db:flex-wrap db:gap-x-3 db:font-mono db:text-xs db:tabular-nums db:text-muted-foreground">
+      {(
+        [
+          ['O', price(candle.open)],
+          ['H', price(candle.high)],
+          ['L', price(candle.low)],
+          ['C', price(candle.close)],
+        ] as const
+      ).map(([label, value]) => (
+        <span key={label}>
+          {label} <span className={cn('db:text-foreground', tone)}>{value}</span>
+        </span>
+      ))}
+      <span className={tone}>{formatPercent(change, { signed: true })}</span>
+      <span>
+        Vol <span className="db:text-foreground">{formatQuantity(candle.volume)}</span>
+      </span>
+    </p>
   );
 }

@@ -86,7 +86,7 @@ describe('chart overlays', () => {
       'BTCUSDT',
     );
     expect(lines).toEqual([
-      { kind: 'entry', price: 58810.8, title: 'Entry' },
+      { kind: 'entry', price: 58810.8, title: 'Long 0.040' },
       { kind: 'liquidation', price: 44120.3, title: 'Liq.' },
     ]);
   });
@@ -106,7 +106,7 @@ describe('chart overlays', () => {
       ],
       'BTCUSDT',
     );
-    expect(lines.map((l) => l.title)).toEqual(['Entry Long', 'Liq. Long', 'Entry Short', 'Liq. Short']);
+    expect(lines.map((l) => l.title)).toEqual(['Long 0.040', 'Liq. Long', 'Short 0.010', 'Liq. Short']);
   });
 
   it('put a limit order at its price and a stop or take-profit at its trigger', () => {

@@ -6,7 +6,7 @@ export interface PriceLine {
   /** Position lines: entry, liquidation; orders: their side */
   kind: 'entry' | 'liquidation' | 'buy' | 'sell';
   price: number;
-  /** The axis label, short: "Entry", "Liq.", "Limit buy 0.010", "TP sell close" */
+  /** The axis label, short: "Long 0.040" (the entry), "Liq.", "Limit buy 0.010", "TP sell close" */
   title: string;
 }
 
@@ -33,8 +33,10 @@ export function positionLines(positions: readonly FuturesPosition[], symbol: str
     if (p.symbol !== symbol || Number(p.amount) === 0) continue;
     const side = Number(p.amount) > 0 ? 'Long' : 'Short';
     const hedge = p.positionSide === 'BOTH' ? '' : ` ${side}`;
+    const size = p.amount.replace(/^-/, '');
     const entry = positive(p.entryPrice);
-    if (entry !== undefined) lines.push({ kind: 'entry', price: entry, title: `Entry${hedge}` });
+    // The entry line says what is held: "Long 0.040" at the entry price
+    if (entry !== undefined) lines.push({ kind: 'entry', price: entry, title: `${side} ${size}` });
     // Binance reports 0 when the position cannot be liquidated (enough margin for any price)
     const liquidation = positive(p.liquidationPrice);
     if (liquidation !== undefined)
