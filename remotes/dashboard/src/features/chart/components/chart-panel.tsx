@@ -6,6 +6,7 @@ import { useActivePositions } from '../api/get-active-positions';
 import { useSymbolTrades } from '../api/get-symbol-trades';
 import { useCandles } from '../hooks/use-candles';
 import { fillMarkers, orderLines, positionLines } from '../lib/overlays';
+import { MarkLine } from './mark-line';
 
 // The chart library loads with the chart, after the rest of the page
 const PriceChart = lazy(() => import('./price-chart'));
@@ -120,6 +121,7 @@ export function ChartPanel({
           </fieldset>
         </div>
       </div>
+      <MarkLine symbol={symbol} pricePrecision={pricePrecision} />
       <ChartBody
         title={title}
         height={height}
