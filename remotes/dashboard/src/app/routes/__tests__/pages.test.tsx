@@ -2,14 +2,13 @@ import { runtimeInstanceId } from '@kestrel/shared-runtime';
 import { render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { describe, expect, it } from 'vitest';
-import DashboardPage from '../dashboard';
 import HistoryPage from '../history';
 import PortfolioPage from '../portfolio';
 import RiskPage from '../risk';
 
-// Each page still without data as the shell mounts it (analytics has its own tests): its title, and until it has data, what it will hold
+// Each page still without data as the shell mounts it (dashboard and analytics have their own tests): its title, and
+// until it has data, what it will hold
 const pages: [string, ComponentType, string][] = [
-  ['Dashboard', DashboardPage, 'No trading activity yet'],
   ['Portfolio', PortfolioPage, 'No positions yet'],
   ['Trading history', HistoryPage, 'No trades yet'],
   ['Risk management', RiskPage, 'No exposure yet'],
