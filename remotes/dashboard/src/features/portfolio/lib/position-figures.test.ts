@@ -1,0 +1,50 @@
+import type { FuturesAccountInfo, FuturesPosition } from '@kestrel/contracts';
+import { describe, expect, it } from 'vitest';
+import { liquidationPrice, marginAllocation, positionLeverage, positionRoe } from './position-figures';
+
+const position: FuturesPosition = {
+  symbol: 'BTCUSDT',
+  positionSide: 'BOTH',
+  amount: '-0.010',
+  entryPrice: '65000',
+  markPrice: '64000',
+  unrealizedPnl: '10',
+  liquidationPrice: '70000',
+  notional: '-640',
+  initialMargin: '32',
+  maintenanceMargin: '2.56',
+  updatedAt: 0,
+};
+
+describe('position figures', () => {
+  it("reads leverage and ROE as Binance's columns do, a short's notional being negative", () => {
+    expect(positionLeverage(position)).toBe(20);
+    expect(positionRoe(position)).toBeCloseTo(0.3125);
+  });
+
+  it('has no leverage, ROE or liquidation price where the exchange gives no margin or none', () => {
+    const flat = { ...position, initialMargin: '0', liquidationPrice: '0' };
+    expect(positionLeverage(flat)).toBeNull();
+    expect(positionRoe(flat)).toBeNull();
+    expect(liquidationPrice(flat)).toBeNull();
+  });
+
+  it('splits the margin balance into positions, open orders and what is free', () => {
+    const account: FuturesAccountInfo = {
+      totalWalletBalance: '990',
+      totalUnrealizedPnl: '10',
+      totalMarginBalance: '1000',
+      totalInitialMargin: '52',
+      totalMaintMargin: '2.56',
+      availableBalance: '948',
+      assets: [],
+      positions: [position],
+    };
+    expect(marginAllocation(account).map((s) => [s.label, s.value, s.share])).toEqual([
+      ['BTCUSDT', 32, 0.032],
+      ['Open orders', 20, 0.02],
+      ['Available', 948, 0.948],
+    ]);
+    expect(marginAllocation({ ...account, totalMarginBalance: '0' })).toEqual([]);
+  });
+});
