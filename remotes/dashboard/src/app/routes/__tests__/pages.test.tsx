@@ -5,13 +5,12 @@ import { describe, expect, it } from 'vitest';
 import AnalyticsPage from '../analytics';
 import DashboardPage from '../dashboard';
 import HistoryPage from '../history';
-import PortfolioPage from '../portfolio';
 import RiskPage from '../risk';
 
-// Each page as the shell mounts it: its title, and until it has data, what it will hold
+// Each page as the shell mounts it: its title, and until it has data, what it will hold (/portfolio, which has
+// data, is tested in portfolio.server.test.tsx)
 const pages: [string, ComponentType, string][] = [
   ['Dashboard', DashboardPage, 'No trading activity yet'],
-  ['Portfolio', PortfolioPage, 'No positions yet'],
   ['Trading history', HistoryPage, 'No trades yet'],
   ['Analytics', AnalyticsPage, 'No history to analyse yet'],
   ['Risk management', RiskPage, 'No exposure yet'],

@@ -10,7 +10,9 @@ import { orderKeys } from './order-keys';
  * status. Give a `clientOrderId`: sent again after an unknown status, the same id cannot make a second order.
  */
 export async function createOrder(api: ApiClient, request: CreateOrderRequest): Promise<FuturesOrder> {
-  const result = await api.post('/api/futures/orders/create', request, { schema: FuturesOrderResponseSchema });
+  const result = await api.post('/api/futures/orders/create', request, {
+    schema: FuturesOrderResponseSchema,
+  });
   if (!result.success) throw new OrderFailureError(classifyFailure(result));
   return result.data.data;
 }

@@ -27,7 +27,13 @@ const long: FuturesPosition = {
 describe('what an action will do, in words', () => {
   it('closes a long at market with a reduce-only sell of its whole size', () => {
     const order = closeOrder(long, { type: 'MARKET' });
-    expect(order).toEqual({ symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.01', reduceOnly: true });
+    expect(order).toEqual({
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '0.01',
+      reduceOnly: true,
+    });
     expect(describeClose(long, order, p)).toBe('Close 0.010 BTCUSDT long at market, reduce-only');
   });
 
@@ -43,7 +49,9 @@ describe('what an action will do, in words', () => {
       timeInForce: 'GTC',
       positionSide: 'SHORT',
     });
-    expect(describeClose(short, order, p)).toBe('Close 0.500 BTCUSDT short with a limit buy at 64,000.0, reduce-only');
+    expect(describeClose(short, order, p)).toBe(
+      'Close 0.500 BTCUSDT short with a limit buy at 64,000.0, reduce-only',
+    );
   });
 
   it('describes new orders, leverage and cancels with the symbol precision', () => {
@@ -52,7 +60,14 @@ describe('what an action will do, in words', () => {
     ).toBe('Buy 0.010 BTCUSDT at 50,000.0, limit, good till canceled');
     expect(
       describeOrder(
-        { symbol: 'BTCUSDT', side: 'SELL', type: 'STOP_MARKET', quantity: '0.01', triggerPrice: '60000', reduceOnly: true },
+        {
+          symbol: 'BTCUSDT',
+          side: 'SELL',
+          type: 'STOP_MARKET',
+          quantity: '0.01',
+          triggerPrice: '60000',
+          reduceOnly: true,
+        },
         p,
       ),
     ).toBe('Sell 0.010 BTCUSDT at market once the last price reaches 60,000.0 (stop), reduce-only');

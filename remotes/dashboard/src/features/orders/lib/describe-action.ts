@@ -12,11 +12,14 @@ export function precisionOf(info: { tickSize: string; stepSize: string } | undef
 }
 
 const price = (value: string, p: Precision) => formatPrice(Number(value), { precision: p.price });
-const size = (value: string, p: Precision) => formatQuantity(Math.abs(Number(value)), { precision: p.quantity });
+const size = (value: string, p: Precision) =>
+  formatQuantity(Math.abs(Number(value)), { precision: p.quantity });
 const sideWord = (side: 'BUY' | 'SELL') => (side === 'BUY' ? 'Buy' : 'Sell');
 
 /** Long or short: the position side in hedge mode, else the sign of the amount */
-export function positionDirection(position: Pick<FuturesPosition, 'amount' | 'positionSide'>): 'long' | 'short' {
+export function positionDirection(
+  position: Pick<FuturesPosition, 'amount' | 'positionSide'>,
+): 'long' | 'short' {
   if (position.positionSide === 'LONG') return 'long';
   if (position.positionSide === 'SHORT') return 'short';
   return Number(position.amount) < 0 ? 'short' : 'long';
@@ -70,7 +73,9 @@ export function describeClose(position: FuturesPosition, order: CreateOrderReque
 
 /** "Set BTCUSDT leverage from 20x to 10x" */
 export function describeLeverage(symbol: string, from: number | null, to: number): string {
-  return from === null ? `Set ${symbol} leverage to ${to}x` : `Set ${symbol} leverage from ${from}x to ${to}x`;
+  return from === null
+    ? `Set ${symbol} leverage to ${to}x`
+    : `Set ${symbol} leverage from ${from}x to ${to}x`;
 }
 
 const TYPE_WORDS: Record<string, string> = {
@@ -89,7 +94,9 @@ export const orderTypeWords = (type: string) => TYPE_WORDS[type] ?? type.toLower
 /** "Cancel the buy limit order for 0.010 BTCUSDT at 60,000.0" */
 export function describeCancel(order: FuturesOrder, p: Precision): string {
   const what = `the ${order.side === 'BUY' ? 'buy' : 'sell'} ${orderTypeWords(order.type)} order`;
-  const amount = order.closePosition ? `closing the ${order.symbol} position` : `for ${size(order.quantity, p)} ${order.symbol}`;
+  const amount = order.closePosition
+    ? `closing the ${order.symbol} position`
+    : `for ${size(order.quantity, p)} ${order.symbol}`;
   const limit = Number(order.price) > 0 ? ` at ${price(order.price, p)}` : '';
   const trigger = Number(order.triggerPrice) > 0 ? `, trigger ${price(order.triggerPrice, p)}` : '';
   return `Cancel ${what} ${amount}${limit}${trigger}`;

@@ -47,9 +47,12 @@ describe('order ticket rules', () => {
       success: true,
       data: { type: 'MARKET', quantity: '0.002' },
     });
-    expect(check({ type: 'STOP_MARKET', quantity: '0.002', triggerPrice: '60000', reduceOnly: true })).toMatchObject(
-      { success: true, data: { type: 'STOP_MARKET', triggerPrice: '60000', reduceOnly: true } },
-    );
+    expect(
+      check({ type: 'STOP_MARKET', quantity: '0.002', triggerPrice: '60000', reduceOnly: true }),
+    ).toMatchObject({
+      success: true,
+      data: { type: 'STOP_MARKET', triggerPrice: '60000', reduceOnly: true },
+    });
   });
 
   it("names the symbol's rule a quantity or price breaks", () => {
@@ -63,9 +66,9 @@ describe('order ticket rules', () => {
     expect(messages({ quantity: '2000', price: '65000' }).quantity).toBe(
       "Quantity must be at most BTCUSDT's maximum quantity 1000",
     );
-    expect(messages({ type: 'TAKE_PROFIT_MARKET', quantity: '0.002', triggerPrice: '1.23' }).triggerPrice).toBe(
-      "Trigger price must be a multiple of BTCUSDT's tick size 0.10",
-    );
+    expect(
+      messages({ type: 'TAKE_PROFIT_MARKET', quantity: '0.002', triggerPrice: '1.23' }).triggerPrice,
+    ).toBe("Trigger price must be a multiple of BTCUSDT's tick size 0.10");
   });
 
   it("refuses a limit order worth less than the symbol's minimum notional, but leaves a market order to the exchange", () => {
@@ -83,6 +86,8 @@ describe('order ticket rules', () => {
     expect(messages({ type: 'STOP_MARKET', quantity: '0.002' }).triggerPrice).toBe(
       'triggerPrice is required for a STOP_MARKET order',
     );
-    expect(messages({ quantity: '-1', price: '65000' }).quantity).toBe('must be a decimal string such as "0.01"');
+    expect(messages({ quantity: '-1', price: '65000' }).quantity).toBe(
+      'must be a decimal string such as "0.01"',
+    );
   });
 });

@@ -6,12 +6,16 @@ import { portfolioKeys } from './portfolio-keys';
 
 /** Balances per asset, margin totals and the open positions with mark and liquidation prices, in one snapshot */
 export async function getAccountInfo(api: ApiClient, signal?: AbortSignal): Promise<FuturesAccountInfo> {
-  return unwrap(await api.get('/api/futures/account/info', { schema: FuturesAccountInfoResponseSchema, signal }))
-    .data;
+  return unwrap(
+    await api.get('/api/futures/account/info', { schema: FuturesAccountInfoResponseSchema, signal }),
+  ).data;
 }
 
 export function getAccountInfoQueryOptions(api: ApiClient) {
-  return queryOptions({ queryKey: portfolioKeys.account(), queryFn: ({ signal }) => getAccountInfo(api, signal) });
+  return queryOptions({
+    queryKey: portfolioKeys.account(),
+    queryFn: ({ signal }) => getAccountInfo(api, signal),
+  });
 }
 
 /** The connected account; asked for only while an exchange is connected, refreshed as mark prices move */

@@ -5,9 +5,17 @@ import { queryOptions, useQueries } from '@tanstack/react-query';
 import { portfolioKeys } from './portfolio-keys';
 
 /** A symbol's trading rules: tick size, lot step, minimum quantity and notional */
-export async function getSymbolInfo(api: ApiClient, symbol: string, signal?: AbortSignal): Promise<SymbolInfo> {
+export async function getSymbolInfo(
+  api: ApiClient,
+  symbol: string,
+  signal?: AbortSignal,
+): Promise<SymbolInfo> {
   return unwrap(
-    await api.get('/api/futures/symbols/info', { query: { symbol }, schema: SymbolInfoResponseSchema, signal }),
+    await api.get('/api/futures/symbols/info', {
+      query: { symbol },
+      schema: SymbolInfoResponseSchema,
+      signal,
+    }),
   ).data;
 }
 

@@ -1,14 +1,18 @@
 import type { FuturesAccountInfo, FuturesPosition } from '@kestrel/contracts';
 
 /** Leverage in use: notional over initial margin (Binance's initial margin is notional / leverage) */
-export function positionLeverage(position: Pick<FuturesPosition, 'notional' | 'initialMargin'>): number | null {
+export function positionLeverage(
+  position: Pick<FuturesPosition, 'notional' | 'initialMargin'>,
+): number | null {
   const margin = Number(position.initialMargin);
   if (!(margin > 0)) return null;
   return Math.round(Math.abs(Number(position.notional)) / margin);
 }
 
 /** Return on equity as a fraction: unrealized PnL over the margin put up, as Binance's ROE column */
-export function positionRoe(position: Pick<FuturesPosition, 'unrealizedPnl' | 'initialMargin'>): number | null {
+export function positionRoe(
+  position: Pick<FuturesPosition, 'unrealizedPnl' | 'initialMargin'>,
+): number | null {
   const margin = Number(position.initialMargin);
   return margin > 0 ? Number(position.unrealizedPnl) / margin : null;
 }
@@ -48,7 +52,8 @@ export function marginAllocation(account: FuturesAccountInfo): AllocationSlice[]
   const available = Math.max(0, Number(account.availableBalance));
   // What is neither position margin nor free: margin reserved by open orders
   const orders = Math.max(0, Number(account.totalInitialMargin) - positionsMargin);
-  if (orders > 0.005) slices.push({ key: 'orders', label: 'Open orders', value: orders, share: orders / total });
+  if (orders > 0.005)
+    slices.push({ key: 'orders', label: 'Open orders', value: orders, share: orders / total });
   slices.push({ key: 'available', label: 'Available', value: available, share: available / total });
   return slices;
 }

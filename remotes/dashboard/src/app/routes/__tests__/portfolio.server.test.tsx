@@ -1,0 +1,191 @@
+/**
+ * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
+ */
+// The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
+import { RuntimeConfigSchema } from '@kestrel/contracts';
+import { startTestServer, type TestServer } from '@kestrel/server/testing';
+import { createKestrelRuntime, type KestrelRuntime } from '@kestrel/shared-runtime';
+import { type RemoteComponentLoader, RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
+import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ComponentType } from 'react';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import PortfolioPage from '../portfolio';
+
+// The page against the real server (Fastify on PGlite) and the Binance simulator (BTCUSDT at 65,000, tick 0.10,
+// step 0.001, minimum notional 100 USDT; a fresh demo account holds 1,000 USDT): every order is really placed
+
+let server: TestServer;
+let runtime: KestrelRuntime;
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: 'wall' });
+  const apiBaseUrl = await server.listen();
+  const unused = 'http://127.0.0.1:1/mf-manifest.json';
+  runtime = createKestrelRuntime(
+    RuntimeConfigSchema.parse({
+      apiBaseUrl,
+      socketBaseUrl: 'ws://127.0.0.1:1/ws',
+      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
+    }),
+  );
+  const signedUp = await runtime.session.signUp({
+    email: 'portfolio-user@example.test',
+    password: 'correct horse battery staple',
+  });
+  expect(signedUp).toMatchObject({ success: true });
+}, 60_000);
+afterAll(async () => {
+  runtime?.dispose();
+  await server?.close();
+});
+
+function renderPage(load?: RemoteComponentLoader) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const page = (
+    <KestrelRuntimeProvider runtime={runtime}>
+      <QueryClientProvider client={queryClient}>
+        <PortfolioPage />
+      </QueryClientProvider>
+    </KestrelRuntimeProvider>
+  );
+  render(load ? <RemoteLoaderProvider value={load}>{page}</RemoteLoaderProvider> : page);
+  return { user: userEvent.setup(), queryClient };
+}
+
+/** An account figure by its term */
+const figure = (term: string) =>
+  screen.queryByText(term, { selector: 'dt' })?.nextElementSibling?.textContent;
+const ticket = () => screen.getByRole('form', { name: 'Order ticket' });
+const dialog = () => screen.getByRole('dialog');
+
+async function reviewOrder(
+  user: ReturnType<typeof userEvent.setup>,
+  order: { type?: string; quantity: string; price?: string },
+) {
+  const form = ticket();
+  if (order.type) await user.selectOptions(within(form).getByLabelText('Type'), order.type);
+  const quantity = within(form).getByLabelText(/^Quantity/);
+  await user.clear(quantity);
+  await user.type(quantity, order.quantity);
+  if (order.price !== undefined) {
+    const price = within(form).getByLabelText('Limit price');
+    await user.clear(price);
+    await user.type(price, order.price);
+  }
+  await user.click(within(form).getByRole('button', { name: 'Review order' }));
+}
+
+/** Stands in for the exchange-connect remote's modal */
+function Modal({ open }: { open: boolean }) {
+  return open ? <div role="dialog" aria-label="Connect Exchange" /> : null;
+}
+
+describe('the portfolio page', () => {
+  it('without a connected exchange says so, shows no figure, and its button opens the connect modal', async () => {
+    const load = vi.fn(async () => Modal as ComponentType<never>);
+    const { user } = renderPage(load as unknown as RemoteComponentLoader);
+    const region = screen.getByRole('region', { name: 'Portfolio' });
+    expect(within(region).getByRole('heading', { level: 2, name: 'No exchange connected' })).toBeTruthy();
+    expect(region.textContent).not.toMatch(/\d/);
+    await user.click(within(region).getByRole('button', { name: 'Connect exchange' }));
+    expect(await screen.findByRole('dialog', { name: 'Connect Exchange' })).toBeTruthy();
+    expect(load).toHaveBeenCalledWith('exchange_connect', './ConnectExchangeModal', { fresh: false });
+  });
+
+  it('places a limit order after confirming, lists it, and cancels it after confirming', async () => {
+    const keys = server.demoKeys();
+    expect(await runtime.exchanges.connect('binance', keys)).toMatchObject({ success: true });
+    const { user } = renderPage();
+
+    await waitFor(() => expect(figure('Margin balance')).toBe('1,000.00'), { timeout: 10_000 });
+    expect(figure('Available')).toBe('1,000.00');
+    expect(figure('Unrealized PnL')).toBe('0.00');
+    expect(screen.getByText('No open positions')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('No open orders')).toBeTruthy());
+
+    // The symbol's tick size, checked in the browser with the rule named; nothing is sent
+    await reviewOrder(user, { quantity: '0.010', price: '30000.05' });
+    expect(
+      await within(ticket()).findByText("Price must be a multiple of BTCUSDT's tick size 0.10"),
+    ).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await reviewOrder(user, { quantity: '0.010', price: '30000.0' });
+    expect(
+      within(dialog()).getByText('Buy 0.010 BTCUSDT at 30,000.0, limit, good till canceled'),
+    ).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Place order' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 });
+    expect(within(ticket()).getByRole('status').textContent).toMatch(
+      /^Order placed: Buy 0\.010 BTCUSDT at 30,000\.0, limit, good till canceled \(order \d+, new\)$/,
+    );
+
+    const orders = await screen.findByRole('table', { name: 'Open orders' }, { timeout: 10_000 });
+    const row = within(orders).getAllByRole('row')[1] as HTMLElement;
+    expect(row.textContent).toContain('30,000.0');
+    expect(row.textContent).toContain('0.010');
+    await user.click(within(row).getByRole('button', { name: /^Cancel buy limit BTCUSDT order \d+$/ }));
+    expect(
+      within(dialog()).getByText('Cancel the buy limit order for 0.010 BTCUSDT at 30,000.0'),
+    ).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Cancel order' }));
+    expect(await screen.findByText('No open orders', {}, { timeout: 10_000 })).toBeTruthy();
+  }, 60_000);
+
+  it("shows the exchange's reason for an order below the minimum notional and changes nothing else", async () => {
+    const { user } = renderPage();
+    expect(await screen.findByText('No open positions', {}, { timeout: 10_000 })).toBeTruthy();
+    await reviewOrder(user, { type: 'MARKET', quantity: '0.001' });
+    expect(within(dialog()).getByText('Buy 0.001 BTCUSDT at market')).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Place order' }));
+    const alert = await within(dialog()).findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert.textContent).toMatch(/^Binance refused it: .*notional must be no smaller than 100/);
+    await user.click(within(dialog()).getByRole('button', { name: 'Back' }));
+    expect(within(ticket()).getByRole('alert').textContent).toBe(alert.textContent);
+    // The form keeps what was typed; no position appeared
+    expect(within(ticket()).getByLabelText(/^Quantity/)).toHaveProperty('value', '0.001');
+    expect(screen.getByText('No open positions')).toBeTruthy();
+  }, 60_000);
+
+  it('opens a position at market, shows its liquidation price, and closes it at market after confirming', async () => {
+    // 100 USDT in cross margin: a 0.002 BTC long has a liquidation price (with 1,000 USDT it would have none)
+    const keys = server.demoKeys({ balances: { USDT: '100' } });
+    expect(await runtime.exchanges.connect('binance', keys)).toMatchObject({ success: true });
+    const { user } = renderPage();
+    expect(await screen.findByText('No open positions', {}, { timeout: 10_000 })).toBeTruthy();
+    await reviewOrder(user, { type: 'MARKET', quantity: '0.002' });
+    await user.click(within(dialog()).getByRole('button', { name: 'Place order' }));
+
+    const positions = await screen.findByRole('table', { name: 'Positions' }, { timeout: 10_000 });
+    const header = within(positions)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent?.replace(/[▲▼↕]/g, ''));
+    expect(header).toEqual([
+      'Symbol',
+      'Side',
+      'Size',
+      'Entry',
+      'Mark',
+      'Liq. price',
+      'Margin',
+      'Leverage',
+      'Unrealized PnL',
+      'ROE',
+      'Actions',
+    ]);
+    const cells = within(within(positions).getAllByRole('row')[1] as HTMLElement).getAllByRole('cell');
+    expect(cells.slice(0, 3).map((c) => c.textContent)).toEqual(['BTCUSDT', 'Long', '0.002 BTC']);
+    // A long at 20x is liquidated well below its entry: a real price with the symbol's one decimal
+    expect(cells[5]?.textContent).toMatch(/^\d{2},\d{3}\.\d$/);
+    expect(Number(cells[5]?.textContent?.replace(/,/g, ''))).toBeLessThan(65_000);
+    expect(screen.getByRole('figure', { name: 'Margin allocation' }).textContent).toContain('BTCUSDT');
+
+    await user.click(within(positions).getByRole('button', { name: 'Market close BTCUSDT long' }));
+    expect(within(dialog()).getByText('Close 0.002 BTCUSDT long at market, reduce-only')).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Close position' }));
+    expect(await screen.findByText('No open positions', {}, { timeout: 10_000 })).toBeTruthy();
+  }, 60_000);
+});
