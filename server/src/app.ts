@@ -11,11 +11,13 @@ import authPlugin from './plugins/app/auth';
 import backtestPlugin from './plugins/app/backtest';
 import credentialsPlugin from './plugins/app/credentials';
 import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
+import dashboardPlugin from './plugins/app/dashboard';
 import databasePlugin from './plugins/app/database';
 import exchangePlugin from './plugins/app/exchange';
 import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
 import liveStreamsPlugin from './plugins/app/live';
+import recorderPlugin from './plugins/app/recorder';
 import secretsPlugin from './plugins/app/secrets';
 import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
@@ -25,6 +27,7 @@ import authRoutes from './routes/api/v1/auth';
 import backtestRoutes from './routes/api/v1/backtests';
 import credentialsRoutes from './routes/api/v1/credentials';
 import credentialsHooks from './routes/api/v1/credentials/autohooks';
+import dashboardRoutes from './routes/api/v1/dashboard';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import marketRoutes from './routes/api/v1/market';
@@ -127,6 +130,8 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     exchangePlugin,
     credentialsPlugin,
     exchangeServicesPlugin,
+    recorderPlugin,
+    dashboardPlugin,
     socketPlugin,
     liveStreamsPlugin,
     backtestPlugin,
@@ -144,6 +149,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     { prefix: '/api/v1/credentials' },
   );
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
+  await app.register(dashboardRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(wsRoutes);

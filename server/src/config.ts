@@ -49,6 +49,11 @@ const ConfigSchema = z.object({
     .min(1, 'KESTREL_BACKTEST_CONCURRENCY must be at least 1')
     .max(64, 'KESTREL_BACKTEST_CONCURRENCY must be at most 64')
     .default(1),
+  /** The account recorder's timer (equity snapshots each minute, income sync): on unless `off` */
+  accountRecorder: z
+    .enum(['on', 'off'], { error: 'KESTREL_ACCOUNT_RECORDER must be on or off' })
+    .default('on')
+    .transform((v) => v === 'on'),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -64,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     masterKey: env.KESTREL_MASTER_KEY || undefined,
     liveSymbols: env.KESTREL_LIVE_SYMBOLS || undefined,
     backtestConcurrency: env.KESTREL_BACKTEST_CONCURRENCY || undefined,
+    accountRecorder: env.KESTREL_ACCOUNT_RECORDER || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the master key are secrets

@@ -62,6 +62,8 @@ export async function buildTestApp(
       KESTREL_LOG_LEVEL: 'info',
       KESTREL_CORS_ORIGINS: 'http://shell.test',
       KESTREL_EXCHANGE_BASE_URL: `http://127.0.0.1:${await closedLoopbackPort()}`,
+      // Tests drive the recorder with `app.accountRecorder.tick()`; a test wanting its timer passes `on`
+      KESTREL_ACCOUNT_RECORDER: 'off',
       ...env,
     }),
     { database: db, clock, keyring, logStream: { write: (line) => void logs.push(line) }, ...deps },

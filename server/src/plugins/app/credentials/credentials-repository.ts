@@ -69,6 +69,15 @@ export const credentialsRepository = {
     return rows.length > 0;
   },
 
+  /** Ids of the users with keys stored for `exchange` (the account recorder's round) */
+  async userIds(db: Queryable, exchange: string): Promise<string[]> {
+    const rows = await db.query<{ user_id: string }>(
+      'SELECT user_id FROM exchange_credentials WHERE exchange = $1 ORDER BY user_id',
+      [exchange],
+    );
+    return rows.map((r) => r.user_id);
+  },
+
   /** Every row, locked, for master-key rotation inside one transaction */
   async lockAll(db: Queryable): Promise<CredentialRow[]> {
     const rows = await db.query<DbRow & Record<string, unknown>>(

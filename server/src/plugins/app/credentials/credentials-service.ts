@@ -110,6 +110,11 @@ export class CredentialsService {
     return credentials;
   }
 
+  /** The users with Binance keys stored (the account recorder follows each of them) */
+  async usersWithKeys(): Promise<string[]> {
+    return this.repo.userIds(this.db, EXCHANGE);
+  }
+
   /**
    * The user's keys for work the server starts on its own (the account stream, a backtest's leverage brackets), or
    * undefined when none are stored or they cannot be read (the vault's 4xx); other failures throw

@@ -9,12 +9,12 @@ export function isOpenPosition(position: Pick<Position, 'amount'>): boolean {
 
 /** Realized figures from income entries, per symbol and in total; unrealized from the account now */
 export function pnlSummary(
-  income: readonly IncomeEntry[],
+  income: readonly Pick<IncomeEntry, 'symbol' | 'incomeType' | 'income' | 'asset' | 'time'>[],
   account: AccountSnapshot,
   window: { from: number; to: number },
 ): PnlSummary {
   const kinds = { realizedPnl: 'REALIZED_PNL', commission: 'COMMISSION', fundingFee: 'FUNDING_FEE' } as const;
-  const pick = (rows: readonly IncomeEntry[], type: string) =>
+  const pick = (rows: readonly Pick<IncomeEntry, 'incomeType' | 'income'>[], type: string) =>
     sumDecimals(rows.filter((r) => r.incomeType === type).map((r) => r.income));
   const relevant = income.filter((r) => Object.values(kinds).includes(r.incomeType as never));
   const symbols = [...new Set(relevant.map((r) => r.symbol).filter(Boolean))].sort();

@@ -608,7 +608,10 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       incomeType: i.incomeType,
       income: i.income,
       asset: i.asset,
+      info: i.info,
       time: i.time,
+      tranId: i.tranId,
+      tradeId: i.tradeId,
     }));
   }
 

@@ -323,9 +323,21 @@ export const LotSizeFilterSchema = z.object({ stepSize: decimal, minQty: decimal
 /** The field is `notional` (spot's is `minNotional`) */
 export const MinNotionalFilterSchema = z.object({ notional: decimal });
 
-/** GET /fapi/v1/income; `symbol` is "" for account-wide entries (transfers) */
+/**
+ * GET /fapi/v1/income; `symbol` is "" for account-wide entries (transfers). `tranId` is unique per income type and
+ * account (Binance: "tranId is unique in the same incomeType for a user"); `tradeId` is "" unless a fill booked it
+ */
 export const IncomeSchema = z.array(
-  z.object({ symbol: text, incomeType: text, income: decimal, asset: text, time }),
+  z.object({
+    symbol: text,
+    incomeType: text,
+    income: decimal,
+    asset: text,
+    info: text,
+    time,
+    tranId: id,
+    tradeId: text,
+  }),
 );
 
 const BracketEntrySchema = z.object({

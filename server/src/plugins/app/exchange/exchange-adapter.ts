@@ -255,11 +255,18 @@ export interface SymbolInfo {
 export type IncomeType = 'REALIZED_PNL' | 'COMMISSION' | 'FUNDING_FEE' | 'TRANSFER' | string;
 
 export interface IncomeEntry {
+  /** "" for account-wide entries (transfers) */
   symbol: string;
   incomeType: IncomeType;
   income: Decimal;
   asset: string;
+  /** The exchange's note (e.g. the transfer kind) */
+  info: string;
   time: number;
+  /** The exchange's id of the entry, unique per income type and account (a decimal string) */
+  tranId: string;
+  /** The fill that booked it, "" otherwise */
+  tradeId: string;
 }
 
 export interface ExchangeAdapter {

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { FuturesPositionSchema, PositionSideSchema } from '../futures/futures';
+
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
+const ms = z.number().int();
+
+/** Realized figures of one window from the exchange's income history; fees and funding paid are negative */
+export const RealizedPnlSchema = z.object({
+  /** Window, ms since epoch, both ends inclusive */
+  from: ms,
+  to: ms,
+  realizedPnl: decimal,
+  commission: decimal,
+  fundingFee: decimal,
+  /** realizedPnl + commission + fundingFee */
+  net: decimal,
+});
+export type RealizedPnl = z.infer<typeof RealizedPnlSchema>;
+
+/**
+ * GET /api/v1/dashboard/overview: the account cards. Money in the account's margin currency (USDT for a
+ * single-asset account), decimal strings as the exchange writes them
+ */
+export const DashboardOverviewSchema = z.object({
+  walletBalance: decimal,
+  /** Wallet balance + unrealized PnL */
+  marginBalance: decimal,
+  /** What new orders may still use */
+  availableMargin: decimal,
+  unrealizedPnl: decimal,
+  initialMargin: decimal,
+  maintenanceMargin: decimal,
+  /** Maintenance margin / margin balance, 4 decimals ("0" without margin); the exchange liquidates at 1 */
+  marginRatio: decimal.describe(
+    'Maintenance margin / margin balance, 4 decimals; the exchange liquidates the account at 1',
+  ),
+  /** Realized PnL, commission and funding since 00:00 UTC today (the server's clock), up to `asOf` */
+  today: RealizedPnlSchema.describe('Income since 00:00 UTC today, up to asOf'),
+  /** Positions with a non-zero amount */
+  openPositions: z.number().int().nonnegative(),
+  /** Working orders and waiting conditional orders */
+  openOrders: z.number().int().nonnegative(),
+  /** Running bots; always 0 until bots exist */
+  activeBots: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('Running bots of the user; always 0 until the bot runtime exists'),
+  /** When the figures were read (server clock), ms since epoch */
+  asOf: ms,
+});
+export type DashboardOverview = z.infer<typeof DashboardOverviewSchema>;
+
+/** One asset of the futures wallet; `usdtValue` and `share` are null when the asset has no USDT price */
+export const PortfolioAssetSchema = z.object({
+  asset: z.string(),
+  walletBalance: decimal,
+  unrealizedPnl: decimal,
+  marginBalance: decimal,
+  availableBalance: decimal,
+  /** Margin balance valued in USDT (USDT itself at 1, others at the `<asset>USDT` last price) */
+  usdtValue: decimal.nullable(),
+  /** usdtValue / the sum of the valued assets' usdtValue, 4 decimals */
+  share: decimal.nullable(),
+});
+export type PortfolioAsset = z.infer<typeof PortfolioAssetSchema>;
+
+/** One open position's weight in the account */
+export const PositionAllocationSchema = z.object({
+  symbol: z.string(),
+  positionSide: PositionSideSchema,
+  /** |notional| in the quote asset */
+  exposure: decimal,
+  /** exposure / gross exposure, 4 decimals */
+  exposureShare: decimal,
+  /** Initial margin / account margin balance, 4 decimals ("0" without margin balance) */
+  marginShare: decimal,
+});
+export type PositionAllocation = z.infer<typeof PositionAllocationSchema>;
+
+/**
+ * GET /api/v1/dashboard/portfolio: per-asset balances, the open positions and how the account is split between
+ * them. Assets with nothing in them are left out
+ */
+export const DashboardPortfolioSchema = z.object({
+  totals: z.object({
+    walletBalance: decimal,
+    unrealizedPnl: decimal,
+    marginBalance: decimal,
+    availableBalance: decimal,
+  }),
+  assets: z.array(PortfolioAssetSchema),
+  /** Open positions only */
+  positions: z.array(FuturesPositionSchema),
+  allocation: z.object({
+    /** Sum of |notional| of the open positions */
+    grossExposure: decimal,
+    /** Longs minus shorts (signed notional) */
+    netExposure: decimal,
+    positions: z.array(PositionAllocationSchema),
+  }),
+  /** When the figures were read (server clock), ms since epoch */
+  asOf: ms,
+});
+export type DashboardPortfolio = z.infer<typeof DashboardPortfolioSchema>;
+
+const ok = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.literal(true), data, message: z.string() });
+export const DashboardOverviewResponseSchema = ok(DashboardOverviewSchema);
+export const DashboardPortfolioResponseSchema = ok(DashboardPortfolioSchema);
+
+/** Most points an equity answer carries; longer ranges are downsampled to this many buckets */
+export const EQUITY_MAX_POINTS = 1000;
+/** Default span of the equity and income reads when `from` is not given */
+export const DASHBOARD_DEFAULT_RANGE_MS = 30 * 86_400_000;
+/** Income types Binance books on a USDⓈ-M account (others may appear; the filter accepts any upper-case name) */
+export const INCOME_TYPES = [
+  'TRANSFER',
+  'WELCOME_BONUS',
+  'REALIZED_PNL',
+  'FUNDING_FEE',
+  'COMMISSION',
+  'INSURANCE_CLEAR',
+  'REFERRAL_KICKBACK',
+  'COMMISSION_REBATE',
+  'API_REBATE',
+  'CONTEST_REWARD',
+  'CROSS_COLLATERAL_TRANSFER',
+  'OPTIONS_PREMIUM_FEE',
+  'OPTIONS_SETTLE_PROFIT',
+  'INTERNAL_TRANSFER',
+  'AUTO_EXCHANGE',
+  'DELIVERED_SETTELMENT',
+  'COIN_SWAP_DEPOSIT',
+  'COIN_SWAP_WITHDRAW',
+  'POSITION_LIMIT_INCREASE_FEE',
+  'STRATEGY_UMFUTURES_TRANSFER',
+  'FEE_RETURN',
+  'BFUSD_REWARD',
+] as const;
+
+const msParam = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a time in ms since epoch` })
+    .int(`${name} must be a time in ms since epoch`)
+    .nonnegative(`${name} must be a time in ms since epoch`);
+
+/** A time range, ms since epoch, both ends inclusive: `to` defaults to now, `from` to 30 days before `to` */
+const rangeQuery = {
+  from: msParam('from').optional().describe('Start, ms since epoch (default: 30 days before to)'),
+  to: msParam('to').optional().describe('End, ms since epoch, inclusive (default: now)'),
+};
+const fromBeforeTo = (q: { from?: number; to?: number }) =>
+  q.from === undefined || q.to === undefined || q.from <= q.to;
+
+/** GET /api/v1/dashboard/equity?from&to */
+export const EquityQuerySchema = z
+  .strictObject(rangeQuery)
+  .refine(fromBeforeTo, { message: 'from must not be after to', path: ['from'] });
+export type EquityQuery = z.infer<typeof EquityQuerySchema>;
+
+/**
+ * One recorded equity point: the last snapshot of its bucket (one minute when not downsampled), plus the lowest
+ * margin balance seen in the bucket, so a drawdown survives downsampling
+ */
+export const EquitySnapshotSchema = z.object({
+  /** The minute the snapshot was taken in, ms since epoch */
+  time: ms,
+  walletBalance: decimal,
+  unrealizedPnl: decimal,
+  marginBalance: decimal,
+  maintenanceMargin: decimal,
+  /** Lowest margin balance of the bucket (equals marginBalance when the bucket holds one snapshot) */
+  marginBalanceLow: decimal,
+});
+export type EquitySnapshot = z.infer<typeof EquitySnapshotSchema>;
+
+/** The recorder's equity snapshots of a range, oldest first, at most `EQUITY_MAX_POINTS` */
+export const EquityHistorySchema = z.object({
+  from: ms,
+  to: ms,
+  /** Bucket width in ms: 60000 when every snapshot is returned, wider when downsampled */
+  bucketMs: z.number().int().positive(),
+  points: z.array(EquitySnapshotSchema),
+});
+export type EquityHistory = z.infer<typeof EquityHistorySchema>;
+
+/** GET /api/v1/dashboard/income?from&to&type&symbol&page&pageSize: newest first */
+export const IncomeQuerySchema = z
+  .strictObject({
+    ...rangeQuery,
+    type: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z_]{1,40}$/, `type must be an income type such as ${INCOME_TYPES.slice(2, 5).join(', ')}`)
+      .optional()
+      .describe(`Only this income type: ${INCOME_TYPES.join(', ')}`),
+    symbol: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{1,20}$/, 'symbol must be letters and digits, e.g. BTCUSDT')
+      .optional(),
+    page: z.coerce
+      .number({ error: 'page must be a number' })
+      .int('page must be a whole number')
+      .min(1, 'page must be at least 1')
+      .default(1),
+    pageSize: z.coerce
+      .number({ error: 'pageSize must be a number' })
+      .int('pageSize must be a whole number')
+      .min(1, 'pageSize must be at least 1')
+      .max(1000, 'pageSize must be at most 1000')
+      .default(100),
+  })
+  .refine(fromBeforeTo, { message: 'from must not be after to', path: ['from'] });
+export type IncomeQuery = z.infer<typeof IncomeQuerySchema>;
+
+/** One entry of the account's income history as Binance booked it; amounts paid are negative */
+export const IncomeEntrySchema = z.object({
+  /** Binance's id, unique per income type and account */
+  tranId: z.string(),
+  incomeType: z.string(),
+  /** "" for account-wide entries (transfers) */
+  symbol: z.string(),
+  income: decimal,
+  asset: z.string(),
+  info: z.string(),
+  /** The fill that booked it, "" otherwise */
+  tradeId: z.string(),
+  time: ms,
+});
+export type IncomeEntry = z.infer<typeof IncomeEntrySchema>;
+
+export const IncomePageSchema = z.object({
+  from: ms,
+  to: ms,
+  page: z.number().int().positive(),
+  pageSize: z.number().int().positive(),
+  /** Entries matching the filter, all pages */
+  total: z.number().int().nonnegative(),
+  items: z.array(IncomeEntrySchema),
+  /** Up to when the account's income has been imported, ms since epoch; null before the first import */
+  syncedTo: ms.nullable(),
+});
+export type IncomePage = z.infer<typeof IncomePageSchema>;
+
+export const EquityHistoryResponseSchema = ok(EquityHistorySchema);
+export const IncomePageResponseSchema = ok(IncomePageSchema);

@@ -1,0 +1,139 @@
+import {
+  DASHBOARD_DEFAULT_RANGE_MS,
+  type DashboardOverview,
+  type DashboardPortfolio,
+  EQUITY_MAX_POINTS,
+  type EquityHistory,
+  type EquityQuery,
+  type IncomePage,
+  type IncomeQuery,
+} from '@kestrel/contracts';
+import type { Clock } from '../../../lib/clock';
+import type { Queryable } from '../../../lib/database/database';
+import type { CredentialsService } from '../credentials/credentials-service';
+import { type ExchangeAdapter, ExchangeApiError, type ExchangeKeys } from '../exchange/exchange-adapter';
+import { viaExchange } from '../exchange/exchange-http-error';
+import { readIncome } from '../exchange/income-pages';
+import type { RecorderRepository } from '../recorder/recorder-repository';
+import {
+  dashboardOverview,
+  dashboardPortfolio,
+  isHeld,
+  realizedPnl,
+  startOfUtcDay,
+} from './dashboard-figures';
+
+/** Bots do not exist yet: the overview counts none */
+const ACTIVE_BOTS = 0;
+const MINUTE_MS = 60_000;
+
+/** Whole minutes per bucket so that [from, to] fits in `EQUITY_MAX_POINTS` buckets (one minute at least) */
+export function equityBucketMs(from: number, to: number): number {
+  return MINUTE_MS * Math.max(1, Math.ceil((to - from + 1) / (MINUTE_MS * EQUITY_MAX_POINTS)));
+}
+
+/**
+ * The cockpit's figures of the signed-in user's connected account: keys from the vault (a clear 400 without),
+ * exchange errors as HTTP errors, today's window by the injected clock (`dashboard-figures.ts` does the maths)
+ */
+export class DashboardService {
+  constructor(
+    private readonly credentials: Pick<CredentialsService, 'keysFor'>,
+    private readonly exchange: ExchangeAdapter,
+    private readonly clock: Clock,
+    /** The account recorder's tables: equity snapshots and imported income */
+    private readonly history: { db: Queryable; repo: RecorderRepository },
+  ) {}
+
+  /**
+   * The recorded equity of [from, to] (default: the 30 days up to now), oldest first, downsampled to at most
+   * `EQUITY_MAX_POINTS` buckets. Read from the database: no exchange call, and no keys needed
+   */
+  async equity(userId: string, query: EquityQuery): Promise<EquityHistory> {
+    const { from, to } = this.range(query);
+    const bucketMs = equityBucketMs(from, to);
+    const points = await this.history.repo.equity(this.history.db, userId, { from, to, bucketMs });
+    return { from, to, bucketMs, points };
+  }
+
+  /** The imported income of [from, to] (default: the 30 days up to now), filtered, newest first, one page */
+  async income(userId: string, query: IncomeQuery): Promise<IncomePage> {
+    const { from, to } = this.range(query);
+    const { page, pageSize } = query;
+    const [found, sync] = await Promise.all([
+      this.history.repo.income(this.history.db, userId, {
+        from,
+        to,
+        type: query.type,
+        symbol: query.symbol,
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      }),
+      this.history.repo.sync(this.history.db, userId),
+    ]);
+    return { from, to, page, pageSize, ...found, syncedTo: sync?.synced_to ?? null };
+  }
+
+  /**
+   * Balances, margin, today's realized PnL (00:00 UTC up to now, from the income history), counts of open
+   * positions and orders
+   */
+  async overview(userId: string): Promise<DashboardOverview> {
+    const k = await this.keys(userId);
+    const asOf = this.clock.now().getTime();
+    const window = { from: startOfUtcDay(asOf), to: asOf };
+    const [account, openOrders, income] = await viaExchange(() =>
+      Promise.all([
+        this.exchange.account(k),
+        this.exchange.openOrders(k),
+        readIncome(this.exchange, k, window),
+      ]),
+    );
+    return dashboardOverview({
+      account,
+      openOrders,
+      today: realizedPnl(income.entries, window),
+      activeBots: ACTIVE_BOTS,
+      asOf,
+    });
+  }
+
+  /** Per-asset balances valued in USDT, open positions and the allocation between them */
+  async portfolio(userId: string): Promise<DashboardPortfolio> {
+    const k = await this.keys(userId);
+    const asOf = this.clock.now().getTime();
+    const [account, positions] = await viaExchange(() =>
+      Promise.all([this.exchange.account(k), this.exchange.positions(k)]),
+    );
+    const others = account.assets
+      .filter(isHeld)
+      .map((a) => a.asset)
+      .filter((a) => a !== 'USDT');
+    const prices = new Map(
+      await viaExchange(() =>
+        Promise.all(others.map(async (asset) => [asset, await this.usdtPrice(asset)] as const)),
+      ),
+    );
+    return dashboardPortfolio({ account, positions, prices, asOf });
+  }
+
+  /** USDT per unit of `asset`: the last price of `<asset>USDT`, undefined when the exchange lists no such symbol */
+  private async usdtPrice(asset: string): Promise<string | undefined> {
+    try {
+      return (await this.exchange.ticker(`${asset}USDT`)).lastPrice;
+    } catch (err) {
+      if (err instanceof ExchangeApiError) return undefined;
+      throw err;
+    }
+  }
+
+  private range(query: { from?: number; to?: number }): { from: number; to: number } {
+    const to = query.to ?? this.clock.now().getTime();
+    return { from: query.from ?? Math.max(0, to - DASHBOARD_DEFAULT_RANGE_MS), to };
+  }
+
+  private async keys(userId: string): Promise<ExchangeKeys> {
+    const { apiKey, secretKey } = await this.credentials.keysFor(userId);
+    return { apiKey, secretKey };
+  }
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { recorderRepository } from '../recorder/recorder-repository';
+import { DashboardService } from './dashboard-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The cockpit's figures of the signed-in user's account */
+    dashboardService: DashboardService;
+  }
+}
+
+/** Wires the dashboard service: keys from `credentials`, the adapter, the recorder's tables for history */
+export default fp(
+  async (app: FastifyInstance) => {
+    app.decorate(
+      'dashboardService',
+      new DashboardService(app.credentialsService, app.exchangeAdapter, app.clock, {
+        db: app.db,
+        repo: recorderRepository,
+      }),
+    );
+  },
+  { name: 'dashboard', dependencies: ['database', 'exchange', 'credentials'] },
+);

@@ -1,0 +1,191 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../../lib/clock';
+import type { Database } from '../../../lib/database/database';
+import type { CredentialsService } from '../credentials/credentials-service';
+import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter';
+import { readIncome } from '../exchange/income-pages';
+import type { RecorderRepository } from './recorder-repository';
+
+export const MINUTE_MS = 60_000;
+/** How often the timer asks whether work is due (the work itself is paced by `app.clock`) */
+export const RECORDER_TICK_MS = 5_000;
+/** Income is read again this often per user (weight 30 a call: 100 users cost 600 of Binance's 2400 a minute) */
+export const INCOME_SYNC_MS = 5 * MINUTE_MS;
+/** Binance keeps income for three months: the first import reaches back this far */
+export const INCOME_HISTORY_MS = 90 * 86_400_000;
+/** Each round re-reads this much before the mark: entries Binance books a little late are still picked up */
+export const INCOME_OVERLAP_MS = 10 * MINUTE_MS;
+/** A failing user is retried after 30 s, doubling up to 30 min */
+export const BACKOFF_BASE_MS = 30_000;
+export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
+/** Users handled at once in a round */
+const CONCURRENCY = 4;
+
+export interface AccountRecorderDeps {
+  db: Database;
+  repo: RecorderRepository;
+  credentials: Pick<CredentialsService, 'usersWithKeys' | 'storedKeys'>;
+  exchange: Pick<ExchangeAdapter, 'account' | 'income'>;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+/** Per-user state of this instance: what is done and when to try again */
+interface UserState {
+  lastMinute?: number;
+  nextIncomeAt: number;
+  failures: number;
+  retryAt: number;
+}
+
+/** Delay before retry number `failures` (1 = first failure) */
+export function backoffMs(failures: number): number {
+  return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1), BACKOFF_MAX_MS);
+}
+
+/**
+ * Records every connected account while the server runs: an equity snapshot each minute of `clock` and the
+ * exchange's income history (imported once, 90 days back, then kept up to date every `INCOME_SYNC_MS`). Every
+ * instance on the database records; a snapshot is keyed by user and minute and an income entry by Binance's
+ * (income type, tranId), so a second instance's copy is dropped by the database; an instance skips the exchange
+ * call for a minute another one already recorded, and the income read when another one synced less than
+ * `INCOME_SYNC_MS` ago. A user whose keys or exchange calls fail is logged (no keys, no
+ * request) and left alone with a doubling backoff.
+ */
+export class AccountRecorder {
+  private readonly users = new Map<string, UserState>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(private readonly deps: AccountRecorderDeps) {}
+
+  /** Starts the timer; each firing runs `tick` */
+  start(): void {
+    if (this.closed || this.timer) return;
+    this.timer = setInterval(() => void this.tick(), RECORDER_TICK_MS);
+    this.timer.unref?.();
+    void this.tick();
+  }
+
+  /**
+   * One round: every user with keys gets the snapshot of the current minute and, when due, an income sync. A call
+   * during a round runs one more round after it (resolving then), so a caller that moved the clock sees its effect.
+   * Public for tests, which move the clock and call it instead of waiting for the timer
+   */
+  tick(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        await this.round();
+      } while (this.again && !this.closed);
+    })().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Stops the timer and waits for the round in progress */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private async round(): Promise<void> {
+    let userIds: string[];
+    try {
+      userIds = await this.deps.credentials.usersWithKeys();
+    } catch (err) {
+      this.deps.log.warn({ err: errorText(err) }, 'account recorder: listing users failed');
+      return;
+    }
+    for (const id of this.users.keys()) if (!userIds.includes(id)) this.users.delete(id);
+    const queue = [...userIds];
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined && !this.closed; id = queue.shift())
+        await this.recordUser(id);
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  }
+
+  private async recordUser(userId: string): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    const state = this.users.get(userId) ?? { nextIncomeAt: now, failures: 0, retryAt: 0 };
+    this.users.set(userId, state);
+    if (now < state.retryAt) return;
+    const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+    const snapshotDue = state.lastMinute !== minute;
+    const incomeDue = now >= state.nextIncomeAt;
+    if (!snapshotDue && !incomeDue) return;
+    try {
+      const keys = await this.deps.credentials.storedKeys(userId);
+      // Keys removed (or unreadable) since the list was read: nothing to record
+      if (!keys) return;
+      if (snapshotDue) await this.snapshot(userId, keys, minute, now);
+      state.lastMinute = minute;
+      if (incomeDue) state.nextIncomeAt = await this.syncIncome(userId, keys, now);
+      state.failures = 0;
+      state.retryAt = 0;
+    } catch (err) {
+      state.failures += 1;
+      const delay = backoffMs(state.failures);
+      state.retryAt = now + delay;
+      this.deps.log.warn(
+        { userId, failures: state.failures, retryInMs: delay, err: errorText(err) },
+        'account recorder: recording the account failed; retrying later',
+      );
+      await this.deps.repo
+        .markFailed(this.deps.db, userId, state.failures, state.retryAt, errorText(err), now)
+        .catch(() => {});
+    }
+  }
+
+  private async snapshot(userId: string, keys: ExchangeKeys, minute: number, now: number): Promise<void> {
+    // Another instance recorded this minute already: no exchange call
+    if (await this.deps.repo.hasSnapshot(this.deps.db, userId, minute)) return;
+    const account = await this.deps.exchange.account(keys);
+    await this.deps.repo.insertSnapshot(this.deps.db, {
+      user_id: userId,
+      minute,
+      taken_at: now,
+      wallet_balance: account.totalWalletBalance,
+      unrealized_pnl: account.totalUnrealizedPnl,
+      margin_balance: account.totalMarginBalance,
+      maintenance_margin: account.totalMaintMargin,
+    });
+  }
+
+  /**
+   * Reads the income since the mark (or 90 days back) and stores what is new; returns when the next sync is due
+   * (now when cut short). Another instance's recent sync counts as this one's: no exchange call then
+   */
+  private async syncIncome(userId: string, keys: ExchangeKeys, now: number): Promise<number> {
+    const sync = await this.deps.repo.sync(this.deps.db, userId);
+    if (sync?.synced_to != null && sync.synced_to > now - INCOME_SYNC_MS)
+      return sync.synced_to + INCOME_SYNC_MS;
+    const from =
+      sync?.synced_to == null
+        ? now - INCOME_HISTORY_MS
+        : Math.max(now - INCOME_HISTORY_MS, sync.synced_to - INCOME_OVERLAP_MS);
+    const { entries, complete } = await readIncome(this.deps.exchange, keys, { from, to: now });
+    await this.deps.repo.insertIncome(this.deps.db, userId, entries);
+    const reached = complete ? now : (entries[entries.length - 1]?.time ?? from);
+    await this.deps.repo.markSynced(this.deps.db, userId, reached, now);
+    // An import cut short by its page budget continues next round
+    return complete ? now + INCOME_SYNC_MS : now;
+  }
+}
+
+/** What went wrong, without request details: adapter errors name the call and the exchange's reason, never keys */
+function errorText(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}

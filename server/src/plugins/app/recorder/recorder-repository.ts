@@ -1,0 +1,207 @@
+import type { EquitySnapshot, IncomeEntry } from '@kestrel/contracts';
+import type { Queryable } from '../../../lib/database/database';
+
+/** A snapshot as the recorder writes it; times in ms since epoch */
+export interface EquitySnapshotRow {
+  user_id: string;
+  /** The minute (floored) the snapshot stands for */
+  minute: number;
+  taken_at: number;
+  wallet_balance: string;
+  unrealized_pnl: string;
+  margin_balance: string;
+  maintenance_margin: string;
+}
+
+/** Where a user's income import stands */
+export interface IncomeSyncRow {
+  user_id: string;
+  synced_to: number | null;
+  failures: number;
+  retry_at: number | null;
+}
+
+const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
+const toDate = (t: number) => new Date(t);
+// node-postgres returns bigint/float8 as number or string depending on type; normalise
+const num = (v: unknown): number => Number(v);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Thin SQL of the account recorder; every write is idempotent (a second instance's copy is a no-op) */
+export const recorderRepository = {
+  /** Whether the user's snapshot of this minute exists (so a second instance skips the exchange call) */
+  async hasSnapshot(db: Queryable, userId: string, minute: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM equity_snapshots WHERE user_id = $1 AND minute = $2', [
+      userId,
+      toDate(minute),
+    ]);
+    return rows.length > 0;
+  },
+
+  /** True when written, false when the minute was already recorded (by this or another instance) */
+  async insertSnapshot(db: Queryable, row: EquitySnapshotRow): Promise<boolean> {
+    const rows = await db.query(
+      `INSERT INTO equity_snapshots
+         (user_id, minute, taken_at, wallet_balance, unrealized_pnl, margin_balance, maintenance_margin)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (user_id, minute) DO NOTHING
+       RETURNING user_id`,
+      [
+        row.user_id,
+        toDate(row.minute),
+        toDate(row.taken_at),
+        row.wallet_balance,
+        row.unrealized_pnl,
+        row.margin_balance,
+        row.maintenance_margin,
+      ],
+    );
+    return rows.length > 0;
+  },
+
+  /**
+   * Snapshots of [from, to] in buckets of `bucketMs` starting at `from`: each bucket's last snapshot and its lowest
+   * margin balance, oldest first
+   */
+  async equity(
+    db: Queryable,
+    userId: string,
+    range: { from: number; to: number; bucketMs: number },
+  ): Promise<EquitySnapshot[]> {
+    const rows = await db.query(
+      `SELECT DISTINCT ON (bucket) t AS time, wallet_balance::text, unrealized_pnl::text, margin_balance::text,
+              maintenance_margin::text, (min(margin_balance) OVER (PARTITION BY bucket))::text AS low
+         FROM (SELECT *, ${ms('minute')} AS t,
+                      floor((${ms('minute')} - $2::float8) / $3::float8) AS bucket
+                 FROM equity_snapshots
+                WHERE user_id = $1 AND minute >= $4 AND minute <= $5) s
+        ORDER BY bucket, minute DESC`,
+      [userId, range.from, range.bucketMs, toDate(range.from), toDate(range.to)],
+    );
+    return rows.map((r) => ({
+      time: num(r.time),
+      walletBalance: String(r.wallet_balance),
+      unrealizedPnl: String(r.unrealized_pnl),
+      marginBalance: String(r.margin_balance),
+      maintenanceMargin: String(r.maintenance_margin),
+      marginBalanceLow: String(r.low),
+    }));
+  },
+
+  /** Stores entries not yet stored (key: user, income type, tranId); returns how many were new */
+  async insertIncome(db: Queryable, userId: string, entries: readonly IncomeEntry[]): Promise<number> {
+    let added = 0;
+    // One statement per 200 entries: a page of 1000 is five round trips, well under any parameter limit
+    for (let i = 0; i < entries.length; i += 200) {
+      const chunk = entries.slice(i, i + 200);
+      const params: unknown[] = [userId];
+      const values = chunk.map((e) => {
+        const at = params.length;
+        params.push(e.incomeType, e.tranId, e.symbol, e.income, e.asset, e.info, e.tradeId, toDate(e.time));
+        return `($1, ${Array.from({ length: 8 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
+      });
+      const rows = await db.query(
+        `INSERT INTO income_entries (user_id, income_type, tran_id, symbol, income, asset, info, trade_id, time)
+         VALUES ${values.join(', ')}
+         ON CONFLICT (user_id, income_type, tran_id) DO NOTHING
+         RETURNING tran_id`,
+        params,
+      );
+      added += rows.length;
+    }
+    return added;
+  },
+
+  /** Entries of [from, to] matching the filter, newest first, one page, and how many match in all */
+  async income(
+    db: Queryable,
+    userId: string,
+    q: { from: number; to: number; type?: string; symbol?: string; offset: number; limit: number },
+  ): Promise<{ items: IncomeEntry[]; total: number }> {
+    const where = ['user_id = $1', 'time >= $2', 'time <= $3'];
+    const params: unknown[] = [userId, toDate(q.from), toDate(q.to)];
+    if (q.type !== undefined) {
+      params.push(q.type);
+      where.push(`income_type = $${params.length}`);
+    }
+    if (q.symbol !== undefined) {
+      params.push(q.symbol);
+      where.push(`symbol = $${params.length}`);
+    }
+    const filter = where.join(' AND ');
+    const [count] = await db.query(`SELECT count(*)::int AS n FROM income_entries WHERE ${filter}`, params);
+    const rows = await db.query(
+      `SELECT income_type, tran_id, symbol, income::text, asset, info, trade_id, ${ms('time')} AS t
+         FROM income_entries WHERE ${filter}
+        ORDER BY time DESC, income_type, tran_id DESC
+        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, q.limit, q.offset],
+    );
+    return {
+      total: num(count?.n ?? 0),
+      items: rows.map((r) => ({
+        tranId: String(r.tran_id),
+        incomeType: String(r.income_type),
+        symbol: String(r.symbol),
+        income: String(r.income),
+        asset: String(r.asset),
+        info: String(r.info),
+        tradeId: String(r.trade_id),
+        time: num(r.t),
+      })),
+    };
+  },
+
+  async sync(db: Queryable, userId: string): Promise<IncomeSyncRow | undefined> {
+    const rows = await db.query(
+      `SELECT user_id, ${ms('synced_to')} AS synced_to, failures, ${ms('retry_at')} AS retry_at
+         FROM income_sync WHERE user_id = $1`,
+      [userId],
+    );
+    const r = rows[0];
+    return (
+      r && {
+        user_id: String(r.user_id),
+        synced_to: numOrNull(r.synced_to),
+        failures: num(r.failures),
+        retry_at: numOrNull(r.retry_at),
+      }
+    );
+  },
+
+  /**
+   * Moves the import mark forward (never back: an instance that read less than another keeps the further mark) and
+   * clears the backoff
+   */
+  async markSynced(db: Queryable, userId: string, syncedTo: number, now: number): Promise<void> {
+    await db.query(
+      `INSERT INTO income_sync (user_id, synced_to, failures, retry_at, last_error, updated_at)
+       VALUES ($1, $2, 0, NULL, NULL, $3)
+       ON CONFLICT (user_id) DO UPDATE SET
+         synced_to = GREATEST(income_sync.synced_to, EXCLUDED.synced_to),
+         failures = 0, retry_at = NULL, last_error = NULL, updated_at = EXCLUDED.updated_at`,
+      [userId, toDate(syncedTo), toDate(now)],
+    );
+  },
+
+  /** Records a failed round: the user is left alone until `retryAt` */
+  async markFailed(
+    db: Queryable,
+    userId: string,
+    failures: number,
+    retryAt: number,
+    error: string,
+    now: number,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO income_sync (user_id, synced_to, failures, retry_at, last_error, updated_at)
+       VALUES ($1, NULL, $2, $3, $4, $5)
+       ON CONFLICT (user_id) DO UPDATE SET
+         failures = EXCLUDED.failures, retry_at = EXCLUDED.retry_at, last_error = EXCLUDED.last_error,
+         updated_at = EXCLUDED.updated_at`,
+      [userId, failures, toDate(retryAt), error, toDate(now)],
+    );
+  },
+};
+
+export type RecorderRepository = typeof recorderRepository;
