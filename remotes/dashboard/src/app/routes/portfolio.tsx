@@ -11,6 +11,7 @@ import { OpenOrdersTable } from '../../features/orders/components/open-orders-ta
 import { OrderTicket } from '../../features/orders/components/order-ticket';
 import { PositionActions } from '../../features/orders/components/position-actions';
 import { useAccountInfo } from '../../features/portfolio/api/get-account-info';
+import { usePortfolio } from '../../features/portfolio/api/get-portfolio';
 import { useSymbolsInfo } from '../../features/portfolio/api/get-symbol-info';
 import { AccountFigures, BalancesTable } from '../../features/portfolio/components/account-summary';
 import { AllocationChart } from '../../features/portfolio/components/allocation-chart';
@@ -19,6 +20,8 @@ import { marginAllocation } from '../../features/portfolio/lib/position-figures'
 
 /** Mark prices, PnL and liquidation prices move all the time; the socket's notices cover fills and balances only */
 export const PORTFOLIO_POLL_MS = 5_000;
+/** Balances per asset and the allocation move with fills (which the socket and this page's orders invalidate) */
+export const ALLOCATION_POLL_MS = 30_000;
 const DEFAULT_SYMBOL = 'BTCUSDT';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -73,6 +76,7 @@ export default function PortfolioPage() {
   const connected = Object.values(connections).some((c) => c.status === 'connected');
   const account = useAccountInfo(connected, PORTFOLIO_POLL_MS);
   const orders = useOpenOrders(connected, PORTFOLIO_POLL_MS);
+  const portfolio = usePortfolio(connected, ALLOCATION_POLL_MS);
   const create = useCreateOrder();
   const [ticketSymbol, setTicketSymbol] = useState<string | null>(null);
 
@@ -132,13 +136,28 @@ export default function PortfolioPage() {
             />
             <Card>
               <CardContent className="db:pt-6">
-                <AllocationChart slices={marginAllocation(data)} />
+                {portfolio.isPending ? (
+                  <Spinner label="Loading the allocation…" />
+                ) : portfolio.isError ? (
+                  <LoadError error={portfolio.error} retry={() => portfolio.refetch()} />
+                ) : (
+                  <AllocationChart
+                    slices={marginAllocation(portfolio.data)}
+                    allocation={portfolio.data.allocation}
+                  />
+                )}
               </CardContent>
             </Card>
           </div>
         </div>
         <Section id="portfolio-balances" title="Balances">
-          <BalancesTable account={data} />
+          {portfolio.isPending ? (
+            <Spinner label="Loading balances…" />
+          ) : portfolio.isError ? (
+            <LoadError error={portfolio.error} retry={() => portfolio.refetch()} />
+          ) : (
+            <BalancesTable assets={portfolio.data.assets} />
+          )}
         </Section>
       </>
     );

@@ -103,6 +103,18 @@ describe('the portfolio page', () => {
     await waitFor(() => expect(figure('Margin balance')).toBe('1,000.00'), { timeout: 10_000 });
     expect(figure('Available')).toBe('1,000.00');
     expect(figure('Unrealized PnL')).toBe('0.00');
+    // Balances per asset from the dashboard's portfolio call, valued in USDT
+    const balances = await screen.findByRole('table', { name: 'Balances' }, { timeout: 10_000 });
+    const usdt = within(within(balances).getAllByRole('row')[1] as HTMLElement).getAllByRole('cell');
+    expect(usdt.map((c) => c.textContent)).toEqual([
+      'USDT',
+      '1,000.00',
+      '0.00',
+      '1,000.00',
+      '1,000.00',
+      '1,000.00',
+      '100.0%',
+    ]);
     expect(screen.getByText('No open positions')).toBeTruthy();
     await waitFor(() => expect(screen.getByText('No open orders')).toBeTruthy());
 

@@ -5,5 +5,6 @@
 export const portfolioKeys = {
   all: ['futures'] as const,
   account: () => [...portfolioKeys.all, 'account'] as const,
+  portfolio: () => [...portfolioKeys.all, 'portfolio'] as const,
   symbolInfo: (symbol: string) => [...portfolioKeys.all, 'symbols', symbol] as const,
 };

@@ -1,8 +1,8 @@
-import type { FuturesAccountInfo } from '@kestrel/contracts';
-import { cn, figureClassName, formatPercent, formatPnl, formatUsdt } from '@kestrel/ui';
+import type { FuturesAccountInfo, PortfolioAsset } from '@kestrel/contracts';
+import { cn, figureClassName, formatPercent, formatPnl, formatUsdt, NO_VALUE } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 
-type Asset = FuturesAccountInfo['assets'][number];
+type Asset = PortfolioAsset;
 
 const usdt = (value: string) => formatUsdt(Number(value));
 
@@ -79,18 +79,35 @@ const columns: ColumnDef<Asset>[] = [
     meta: { align: 'right', cellClassName: figureClassName },
     cell: ({ row }) => usdt(row.original.availableBalance),
   },
+  {
+    id: 'value',
+    header: 'Value (USDT)',
+    accessorFn: (a) => (a.usdtValue === null ? -1 : Number(a.usdtValue)),
+    meta: { align: 'right', cellClassName: figureClassName },
+    cell: ({ row }) => (row.original.usdtValue === null ? NO_VALUE : usdt(row.original.usdtValue)),
+  },
+  {
+    id: 'share',
+    header: 'Share',
+    accessorFn: (a) => (a.share === null ? -1 : Number(a.share)),
+    meta: { align: 'right', cellClassName: figureClassName },
+    cell: ({ row }) =>
+      row.original.share === null ? NO_VALUE : formatPercent(Number(row.original.share), { digits: 1 }),
+  },
 ];
 
-/** Balances per margin asset (USDT, and USDC or BNB in multi-asset mode); zero balances are left out */
-export function BalancesTable({ account }: { account: FuturesAccountInfo }) {
-  const assets = account.assets.filter((a) => Number(a.walletBalance) !== 0 || Number(a.marginBalance) !== 0);
+/**
+ * Balances per asset of the futures wallet (USDT, and BTC, USDC or BNB in multi-asset mode), valued in USDT; an
+ * asset without a USDT price shows no value rather than a wrong one
+ */
+export function BalancesTable({ assets }: { assets: readonly PortfolioAsset[] }) {
   return (
     <DataTable
       label="Balances"
       columns={columns}
       data={assets}
       getRowId={(a) => a.asset}
-      initialSorting={[{ id: 'margin', desc: true }]}
+      initialSorting={[{ id: 'value', desc: true }]}
       empty={
         <p className="db:py-6 db:text-center db:text-sm db:text-muted-foreground">
           No balance in this futures wallet

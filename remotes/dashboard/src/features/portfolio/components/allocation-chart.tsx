@@ -1,4 +1,5 @@
-import { cn, formatPercent, formatUsdt } from '@kestrel/ui';
+import type { DashboardPortfolio } from '@kestrel/contracts';
+import { formatPercent, formatUsdt } from '@kestrel/ui';
 import { type ChartConfig, ChartContainer } from '@kestrel/ui/chart';
 import type { AllocationSlice } from '../lib/position-figures';
 
@@ -11,7 +12,14 @@ function colorOf(slice: AllocationSlice, index: number): string {
 }
 
 /** Where the margin balance sits: one stacked bar, and the same figures as a list (readable without the colours) */
-export function AllocationChart({ slices }: { slices: readonly AllocationSlice[] }) {
+export function AllocationChart({
+  slices,
+  allocation,
+}: {
+  slices: readonly AllocationSlice[];
+  /** Gross and net exposure of the open positions */
+  allocation: DashboardPortfolio['allocation'];
+}) {
   const config: ChartConfig = Object.fromEntries(
     slices.map((s, i) => [s.key.replace(/[^A-Za-z0-9_-]/g, '_'), { label: s.label, color: colorOf(s, i) }]),
   );
@@ -44,7 +52,7 @@ export function AllocationChart({ slices }: { slices: readonly AllocationSlice[]
               style={{ background: `var(--color-${keyOf(s)})` }}
             />
             <span className="db:min-w-0 db:flex-1 db:truncate">{s.label}</span>
-            <span className={cn('db:font-mono db:tabular-nums db:text-muted-foreground')}>
+            <span className="db:font-mono db:tabular-nums db:text-muted-foreground">
               {formatUsdt(s.value)}
             </span>
             <span className="db:w-16 db:text-right db:font-mono db:tabular-nums">
@@ -53,6 +61,18 @@ export function AllocationChart({ slices }: { slices: readonly AllocationSlice[]
           </li>
         ))}
       </ul>
+      <dl className="db:grid db:grid-cols-2 db:gap-2 db:border-t db:border-border db:pt-3 db:text-sm">
+        <div>
+          <dt className="db:text-muted-foreground">Gross exposure</dt>
+          <dd className="db:font-mono db:tabular-nums">{formatUsdt(Number(allocation.grossExposure))}</dd>
+        </div>
+        <div>
+          <dt className="db:text-muted-foreground">Net exposure</dt>
+          <dd className="db:font-mono db:tabular-nums">
+            {formatUsdt(Number(allocation.netExposure), { signed: true })}
+          </dd>
+        </div>
+      </dl>
     </ChartContainer>
   );
 }

@@ -1,4 +1,4 @@
-import type { FuturesAccountInfo, FuturesPosition } from '@kestrel/contracts';
+import type { DashboardPortfolio, FuturesPosition } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
 import { liquidationPrice, marginAllocation, positionLeverage, positionRoe } from './position-figures';
 
@@ -29,22 +29,32 @@ describe('position figures', () => {
     expect(liquidationPrice(flat)).toBeNull();
   });
 
-  it('splits the margin balance into positions, open orders and what is free', () => {
-    const account: FuturesAccountInfo = {
-      totalWalletBalance: '990',
-      totalUnrealizedPnl: '10',
-      totalMarginBalance: '1000',
-      totalInitialMargin: '52',
-      totalMaintMargin: '2.56',
-      availableBalance: '948',
+  it('splits the margin balance into positions, margin held by open orders, and what is free', () => {
+    const portfolio: DashboardPortfolio = {
+      totals: { walletBalance: '990', unrealizedPnl: '10', marginBalance: '1000', availableBalance: '948' },
       assets: [],
       positions: [position],
+      allocation: {
+        grossExposure: '640',
+        netExposure: '-640',
+        positions: [
+          {
+            symbol: 'BTCUSDT',
+            positionSide: 'BOTH',
+            exposure: '640',
+            exposureShare: '1',
+            marginShare: '0.032',
+          },
+        ],
+      },
+      asOf: 0,
     };
-    expect(marginAllocation(account).map((s) => [s.label, s.value, s.share])).toEqual([
+    expect(marginAllocation(portfolio).map((s) => [s.label, s.value, s.share])).toEqual([
       ['BTCUSDT', 32, 0.032],
       ['Open orders', 20, 0.02],
       ['Available', 948, 0.948],
     ]);
-    expect(marginAllocation({ ...account, totalMarginBalance: '0' })).toEqual([]);
+    const empty = { ...portfolio, totals: { ...portfolio.totals, marginBalance: '0' } };
+    expect(marginAllocation(empty)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { FuturesAccountInfo, FuturesPosition } from '@kestrel/contracts';
+import type { DashboardPortfolio, FuturesPosition } from '@kestrel/contracts';
 
 /** Leverage in use: notional over initial margin (Binance's initial margin is notional / leverage) */
 export function positionLeverage(
@@ -33,27 +33,24 @@ export interface AllocationSlice {
 }
 
 /**
- * Where the margin balance is: the initial margin of each position, margin held by open orders, and what is free.
- * Shares of the margin balance; nothing when the balance is not positive.
+ * Where the margin balance is: each position's initial margin (the server's `marginShare`), what is free, and the
+ * rest (margin held by open orders). Nothing when the margin balance is not positive.
  */
-export function marginAllocation(account: FuturesAccountInfo): AllocationSlice[] {
-  const total = Number(account.totalMarginBalance);
+export function marginAllocation(portfolio: DashboardPortfolio): AllocationSlice[] {
+  const total = Number(portfolio.totals.marginBalance);
   if (!(total > 0)) return [];
-  const slices: AllocationSlice[] = account.positions
+  const slices: AllocationSlice[] = portfolio.allocation.positions
     .map((p) => ({
       key: `${p.symbol}-${p.positionSide}`,
       label: p.positionSide === 'BOTH' ? p.symbol : `${p.symbol} ${p.positionSide.toLowerCase()}`,
-      value: Number(p.initialMargin),
+      share: Number(p.marginShare),
     }))
-    .filter((s) => s.value > 0)
-    .sort((a, b) => b.value - a.value)
-    .map((s) => ({ ...s, share: s.value / total }));
-  const positionsMargin = slices.reduce((sum, s) => sum + s.value, 0);
-  const available = Math.max(0, Number(account.availableBalance));
-  // What is neither position margin nor free: margin reserved by open orders
-  const orders = Math.max(0, Number(account.totalInitialMargin) - positionsMargin);
-  if (orders > 0.005)
-    slices.push({ key: 'orders', label: 'Open orders', value: orders, share: orders / total });
+    .filter((s) => s.share > 0)
+    .sort((a, b) => b.share - a.share)
+    .map((s) => ({ ...s, value: s.share * total }));
+  const available = Math.max(0, Number(portfolio.totals.availableBalance));
+  const held = total - available - slices.reduce((sum, s) => sum + s.value, 0);
+  if (held > 0.005) slices.push({ key: 'orders', label: 'Open orders', value: held, share: held / total });
   slices.push({ key: 'available', label: 'Available', value: available, share: available / total });
   return slices;
 }
