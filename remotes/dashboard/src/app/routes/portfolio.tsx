@@ -9,7 +9,7 @@ import { useCreateOrder } from '../../features/orders/api/create-order';
 import { useOpenOrders } from '../../features/orders/api/get-open-orders';
 import { OpenOrdersTable } from '../../features/orders/components/open-orders-table';
 import { OrderTicket } from '../../features/orders/components/order-ticket';
-import { PositionActions } from '../../features/orders/components/position-actions';
+import { CloseActions, LeverageAction } from '../../features/orders/components/position-actions';
 import { useAccountInfo } from '../../features/portfolio/api/get-account-info';
 import { usePortfolio } from '../../features/portfolio/api/get-portfolio';
 import { useSymbolsInfo } from '../../features/portfolio/api/get-symbol-info';
@@ -92,11 +92,15 @@ export default function PortfolioPage() {
   const infoKey = [...info.keys()].join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: `infoKey` stands for the map's content (a new Map each render)
   const infoOf = useCallback((symbol: string) => info.get(symbol), [infoKey]);
-  const renderActions = useCallback(
-    (position: FuturesPosition, leverage: number | null) => (
-      <PositionActions position={position} info={infoOf(position.symbol)} leverage={leverage} />
-    ),
+  const renderClose = useCallback(
+    (position: FuturesPosition) => <CloseActions position={position} info={infoOf(position.symbol)} />,
     [infoOf],
+  );
+  const renderLeverage = useCallback(
+    (position: FuturesPosition, leverage: number | null) => (
+      <LeverageAction position={position} leverage={leverage} />
+    ),
+    [],
   );
 
   const keysMissing = account.error instanceof ApiError && account.error.code === 'CREDENTIALS_NOT_FOUND';
@@ -112,11 +116,16 @@ export default function PortfolioPage() {
     body = (
       <>
         <AccountFigures account={data} />
-        <div className="db:grid db:grid-cols-1 db:gap-6 db:xl:grid-cols-[minmax(0,1fr)_22rem]">
+        <Section id="portfolio-positions" title="Positions">
+          <PositionsTable
+            positions={data.positions}
+            infoOf={infoOf}
+            renderClose={renderClose}
+            renderLeverage={renderLeverage}
+          />
+        </Section>
+        <div className="db:grid db:grid-cols-1 db:gap-6 db:lg:grid-cols-[minmax(0,1fr)_20rem]">
           <div className="db:flex db:min-w-0 db:flex-col db:gap-6">
-            <Section id="portfolio-positions" title="Positions">
-              <PositionsTable positions={data.positions} infoOf={infoOf} renderActions={renderActions} />
-            </Section>
             <Section id="portfolio-orders" title="Open orders">
               {orders.isPending ? (
                 <Spinner label="Loading open orders…" />
@@ -124,6 +133,15 @@ export default function PortfolioPage() {
                 <LoadError error={orders.error} retry={() => orders.refetch()} />
               ) : (
                 <OpenOrdersTable orders={orders.data} infoOf={infoOf} />
+              )}
+            </Section>
+            <Section id="portfolio-balances" title="Balances">
+              {portfolio.isPending ? (
+                <Spinner label="Loading balances…" />
+              ) : portfolio.isError ? (
+                <LoadError error={portfolio.error} retry={() => portfolio.refetch()} />
+              ) : (
+                <BalancesTable assets={portfolio.data.assets} />
               )}
             </Section>
           </div>
@@ -135,7 +153,7 @@ export default function PortfolioPage() {
               place={(order) => create.mutateAsync(order)}
             />
             <Card>
-              <CardContent className="db:pt-6">
+              <CardContent>
                 {portfolio.isPending ? (
                   <Spinner label="Loading the allocation…" />
                 ) : portfolio.isError ? (
@@ -150,15 +168,6 @@ export default function PortfolioPage() {
             </Card>
           </div>
         </div>
-        <Section id="portfolio-balances" title="Balances">
-          {portfolio.isPending ? (
-            <Spinner label="Loading balances…" />
-          ) : portfolio.isError ? (
-            <LoadError error={portfolio.error} retry={() => portfolio.refetch()} />
-          ) : (
-            <BalancesTable assets={portfolio.data.assets} />
-          )}
-        </Section>
       </>
     );
   }

@@ -186,7 +186,7 @@ describe('the portfolio page', () => {
       'Leverage',
       'Unrealized PnL',
       'ROE',
-      'Actions',
+      'Close',
     ]);
     const cells = within(within(positions).getAllByRole('row')[1] as HTMLElement).getAllByRole('cell');
     expect(cells.slice(0, 3).map((c) => c.textContent)).toEqual(['BTCUSDT', 'Long', '0.002 BTC']);
@@ -194,6 +194,40 @@ describe('the portfolio page', () => {
     expect(cells[5]?.textContent).toMatch(/^\d{2},\d{3}\.\d$/);
     expect(Number(cells[5]?.textContent?.replace(/,/g, ''))).toBeLessThan(65_000);
     expect(screen.getByRole('figure', { name: 'Margin allocation' }).textContent).toContain('BTCUSDT');
+
+    // Leverage: the sentence names both values; the margin shown follows the exchange's answer
+    await user.click(
+      within(positions).getByRole('button', { name: /^Change leverage of BTCUSDT long, now \d+x$/ }),
+    );
+    const leverage = within(dialog()).getByLabelText('Leverage');
+    await user.clear(leverage);
+    await user.type(leverage, '5');
+    expect(within(dialog()).getByText(/^Set BTCUSDT leverage from \d+x to 5x$/)).toBeTruthy();
+    await user.click(within(dialog()).getByRole('button', { name: 'Set leverage' }));
+    await waitFor(
+      () =>
+        expect(
+          within(positions).getByRole('button', { name: /^Change leverage of BTCUSDT long/ }).textContent,
+        ).toBe('5x'),
+      { timeout: 10_000 },
+    );
+
+    // A reduce-only limit close starts at the mark price on the tick; the price is checked against the tick size
+    await user.click(within(positions).getByRole('button', { name: 'Limit close BTCUSDT long' }));
+    expect(
+      within(dialog()).getByText(
+        /^Close 0\.002 BTCUSDT long with a limit sell at \d{2},\d{3}\.\d, reduce-only$/,
+      ),
+    ).toBeTruthy();
+    const price = within(dialog()).getByLabelText('Limit price');
+    await user.clear(price);
+    await user.type(price, '70000.05');
+    expect(within(dialog()).getByText("Price must be a multiple of BTCUSDT's tick size 0.10")).toBeTruthy();
+    expect(within(dialog()).getByRole('button', { name: 'Place close order' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    await user.click(within(dialog()).getByRole('button', { name: 'Back' }));
 
     await user.click(within(positions).getByRole('button', { name: 'Market close BTCUSDT long' }));
     expect(within(dialog()).getByText('Close 0.002 BTCUSDT long at market, reduce-only')).toBeTruthy();

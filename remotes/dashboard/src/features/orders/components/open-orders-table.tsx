@@ -117,16 +117,64 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
     ];
   }, [infoOf]);
 
+  const cancelLabel = (o: FuturesOrder) =>
+    `Cancel ${o.side === 'BUY' ? 'buy' : 'sell'} ${orderTypeWords(o.type)} ${o.symbol} order ${o.orderId}`;
   return (
     <>
-      <DataTable
-        label="Open orders"
-        columns={columns}
-        data={orders}
-        getRowId={(o) => `${o.kind}-${o.orderId}`}
-        initialSorting={[{ id: 'updatedAt', desc: true }]}
-        empty={<p className="db:py-6 db:text-center db:text-sm db:text-muted-foreground">No open orders</p>}
-      />
+      {orders.length === 0 ? (
+        <p className="db:py-6 db:text-center db:text-sm db:text-muted-foreground">No open orders</p>
+      ) : (
+        <>
+          {/* Phones: one line per order with its Cancel in view; wider screens: the table */}
+          <ul aria-label="Open orders" className="db:flex db:flex-col db:gap-2 db:md:hidden">
+            {orders.map((o) => {
+              const p = precisionOf(infoOf(o.symbol));
+              return (
+                <li
+                  key={`${o.kind}-${o.orderId}`}
+                  className="db:flex db:items-center db:gap-3 db:rounded-xl db:border db:border-border db:p-3 db:text-sm"
+                >
+                  <div className="db:flex db:min-w-0 db:flex-1 db:flex-col db:gap-0.5">
+                    <span>
+                      <span className={o.side === 'BUY' ? 'db:text-success' : 'db:text-destructive'}>
+                        {o.side === 'BUY' ? 'Buy' : 'Sell'}
+                      </span>{' '}
+                      <span className="db:font-medium">{o.symbol}</span> {orderTypeWords(o.type)}
+                      {o.reduceOnly ? ', reduce-only' : ''}
+                    </span>
+                    <span className="db:font-mono db:tabular-nums db:text-muted-foreground">
+                      {o.closePosition
+                        ? 'Whole position'
+                        : formatQuantity(Number(o.quantity), { precision: p.quantity })}
+                      {positive(o.price) ? ` @ ${formatPrice(Number(o.price), { precision: p.price })}` : ''}
+                      {positive(o.triggerPrice)
+                        ? ` · trigger ${formatPrice(Number(o.triggerPrice), { precision: p.price })}`
+                        : ''}
+                    </span>
+                  </div>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    aria-label={cancelLabel(o)}
+                    onClick={() => setCancelling(o)}
+                  >
+                    Cancel
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="db:hidden db:md:block">
+            <DataTable
+              label="Open orders"
+              columns={columns}
+              data={orders}
+              getRowId={(o) => `${o.kind}-${o.orderId}`}
+              initialSorting={[{ id: 'updatedAt', desc: true }]}
+            />
+          </div>
+        </>
+      )}
       {cancelling && (
         <ConfirmActionDialog
           open

@@ -20,8 +20,6 @@ export interface PositionActionsProps {
   leverage: number | null;
 }
 
-type Open = 'market' | 'limit' | 'leverage' | null;
-
 /** A limit price rounded to the symbol's tick, as a starting value the trader edits */
 function roundToTick(price: string, info: SymbolInfo | undefined): string {
   if (!info) return price;
@@ -44,20 +42,16 @@ function leverageError(value: string): string | undefined {
     : 'Leverage must be a whole number between 1 and 125';
 }
 
-/** Market close, reduce-only limit close and leverage of one position, each behind its confirmation */
-export function PositionActions({ position, info, leverage }: PositionActionsProps) {
-  const [open, setOpen] = useState<Open>(null);
+/** Market close and reduce-only limit close of one position, each behind its confirmation */
+export function CloseActions({ position, info }: Omit<PositionActionsProps, 'leverage'>) {
+  const [open, setOpen] = useState<'market' | 'limit' | null>(null);
   const [limitPrice, setLimitPrice] = useState('');
-  const [newLeverage, setNewLeverage] = useState('');
   const create = useCreateOrder();
-  const setLev = useSetLeverage();
   const p = precisionOf(info);
   const name = `${position.symbol} ${positionDirection(position)}`;
-
   const market = closeOrder(position, { type: 'MARKET' });
   const limit = closeOrder(position, { type: 'LIMIT', price: limitPrice });
   const limitError = priceError(limitPrice, info);
-  const levError = leverageError(newLeverage);
   const close = () => setOpen(null);
 
   return (
@@ -68,7 +62,7 @@ export function PositionActions({ position, info, leverage }: PositionActionsPro
         aria-label={`Market close ${name}`}
         onClick={() => setOpen('market')}
       >
-        Market close
+        Market
       </Button>
       <Button
         size="sm"
@@ -79,20 +73,8 @@ export function PositionActions({ position, info, leverage }: PositionActionsPro
           setOpen('limit');
         }}
       >
-        Limit close
+        Limit
       </Button>
-      <Button
-        size="sm"
-        variant="ghost"
-        aria-label={`Change leverage of ${name}`}
-        onClick={() => {
-          setNewLeverage(leverage === null ? '' : String(leverage));
-          setOpen('leverage');
-        }}
-      >
-        {leverage === null ? 'Leverage' : `${leverage}x`}
-      </Button>
-
       <ConfirmActionDialog
         open={open === 'market'}
         onOpenChange={(next) => !next && close()}
@@ -123,9 +105,33 @@ export function PositionActions({ position, info, leverage }: PositionActionsPro
           )}
         </Field>
       </ConfirmActionDialog>
+    </div>
+  );
+}
+
+/** The position's leverage as a button that changes it, behind a confirmation */
+export function LeverageAction({ position, leverage }: Omit<PositionActionsProps, 'info'>) {
+  const [open, setOpen] = useState(false);
+  const [newLeverage, setNewLeverage] = useState('');
+  const setLev = useSetLeverage();
+  const levError = leverageError(newLeverage);
+  return (
+    <>
+      <Button
+        size="sm"
+        variant="ghost"
+        className="db:font-mono db:tabular-nums db:underline db:decoration-dotted db:underline-offset-4"
+        aria-label={`Change leverage of ${position.symbol} ${positionDirection(position)}${leverage === null ? '' : `, now ${leverage}x`}`}
+        onClick={() => {
+          setNewLeverage(leverage === null ? '' : String(leverage));
+          setOpen(true);
+        }}
+      >
+        {leverage === null ? 'Set' : `${leverage}x`}
+      </Button>
       <ConfirmActionDialog
-        open={open === 'leverage'}
-        onOpenChange={(next) => !next && close()}
+        open={open}
+        onOpenChange={setOpen}
         title="Change leverage"
         sentence={
           levError
@@ -153,6 +159,6 @@ export function PositionActions({ position, info, leverage }: PositionActionsPro
           )}
         </Field>
       </ConfirmActionDialog>
-    </div>
+    </>
   );
 }

@@ -50,7 +50,9 @@ export function marginAllocation(portfolio: DashboardPortfolio): AllocationSlice
     .map((s) => ({ ...s, value: s.share * total }));
   const available = Math.max(0, Number(portfolio.totals.availableBalance));
   const held = total - available - slices.reduce((sum, s) => sum + s.value, 0);
-  if (held > 0.005) slices.push({ key: 'orders', label: 'Open orders', value: held, share: held / total });
+  // Below a tenth of a percent it is rounding between the exchange's figures, not margin held
+  if (held / total >= 0.001)
+    slices.push({ key: 'orders', label: 'Open orders', value: held, share: held / total });
   slices.push({ key: 'available', label: 'Available', value: available, share: available / total });
   return slices;
 }
