@@ -98,9 +98,9 @@ test.describe('portfolio page (dashboard remote)', () => {
     await confirmDialog(page).getByRole('button', { name: 'Place order' }).click();
     const position = positions.getByRole('row').filter({ hasText: 'BTCUSDT' });
     await expect(position).toHaveCount(1);
-    await expect(position.getByRole('cell').nth(1)).toHaveText('Long');
-    await expect(position.getByRole('cell').nth(2)).toHaveText('0.002 BTC');
-    await expect(position.getByRole('cell').nth(5)).toHaveText(/^\d{1,3}(,\d{3})*\.\d$/);
+    await expect(position.getByRole('cell').nth(0)).toHaveText('BTCUSDTLong');
+    await expect(position.getByRole('cell').nth(1)).toHaveText('0.002 BTC');
+    await expect(position.getByRole('cell').nth(4)).toHaveText(/^\d{1,3}(,\d{3})*\.\d$/);
 
     await position.getByRole('button', { name: 'Market close BTCUSDT long' }).click();
     await expect(confirmDialog(page)).toContainText('Close 0.002 BTCUSDT long at market, reduce-only');

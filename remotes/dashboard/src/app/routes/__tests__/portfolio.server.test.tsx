@@ -177,7 +177,6 @@ describe('the portfolio page', () => {
       .map((h) => h.textContent?.replace(/[▲▼↕]/g, ''));
     expect(header).toEqual([
       'Symbol',
-      'Side',
       'Size',
       'Entry',
       'Mark',
@@ -189,10 +188,10 @@ describe('the portfolio page', () => {
       'Close',
     ]);
     const cells = within(within(positions).getAllByRole('row')[1] as HTMLElement).getAllByRole('cell');
-    expect(cells.slice(0, 3).map((c) => c.textContent)).toEqual(['BTCUSDT', 'Long', '0.002 BTC']);
+    expect(cells.slice(0, 2).map((c) => c.textContent)).toEqual(['BTCUSDTLong', '0.002 BTC']);
     // A long at 20x is liquidated well below its entry: a real price with the symbol's one decimal
-    expect(cells[5]?.textContent).toMatch(/^\d{2},\d{3}\.\d$/);
-    expect(Number(cells[5]?.textContent?.replace(/,/g, ''))).toBeLessThan(65_000);
+    expect(cells[4]?.textContent).toMatch(/^\d{2},\d{3}\.\d$/);
+    expect(Number(cells[4]?.textContent?.replace(/,/g, ''))).toBeLessThan(65_000);
     expect(screen.getByRole('figure', { name: 'Margin allocation' }).textContent).toContain('BTCUSDT');
 
     // Leverage: the sentence names both values; the margin shown follows the exchange's answer

@@ -1,13 +1,5 @@
 import type { FuturesOrder, SymbolInfo } from '@kestrel/contracts';
-import {
-  Badge,
-  Button,
-  figureClassName,
-  formatDateTime,
-  formatPrice,
-  formatQuantity,
-  NO_VALUE,
-} from '@kestrel/ui';
+import { Button, figureClassName, formatPrice, formatQuantity, NO_VALUE } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 import { useMemo, useState } from 'react';
 import { useCancelOrder } from '../api/cancel-order';
@@ -20,6 +12,9 @@ export interface OpenOrdersTableProps {
 }
 
 const positive = (value: string) => Number(value) > 0;
+/** The Cancel button's name: which order it cancels */
+const cancelLabel = (o: FuturesOrder) =>
+  `Cancel ${o.side === 'BUY' ? 'buy' : 'sell'} ${orderTypeWords(o.type)} ${o.symbol} order ${o.orderId}`;
 
 /** Open orders and waiting stops / take-profits, each with a Cancel behind a confirmation */
 export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
@@ -34,25 +29,30 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
         cell: ({ row }) => <span className="db:font-medium">{row.original.symbol}</span>,
       },
       {
-        accessorKey: 'side',
-        header: 'Side',
-        cell: ({ row }) => (
-          <span className={row.original.side === 'BUY' ? 'db:text-success' : 'db:text-destructive'}>
-            {row.original.side === 'BUY' ? 'Buy' : 'Sell'}
-          </span>
-        ),
-      },
-      {
-        accessorKey: 'type',
-        header: 'Type',
-        cell: ({ row }) => (
-          <span className="db:inline-flex db:flex-wrap db:items-center db:gap-1 db:whitespace-nowrap">
-            {orderTypeWords(row.original.type)}
-            {row.original.kind === 'conditional' && <Badge variant="outline">conditional</Badge>}
-            {row.original.reduceOnly && <Badge variant="secondary">reduce-only</Badge>}
-            {row.original.closePosition && <Badge variant="secondary">close position</Badge>}
-          </span>
-        ),
+        id: 'order',
+        header: 'Order',
+        accessorFn: (o) => `${o.side} ${o.type}`,
+        cell: ({ row }) => {
+          const o = row.original;
+          const flags = [
+            o.kind === 'conditional' ? 'conditional' : null,
+            o.reduceOnly ? 'reduce-only' : null,
+            o.closePosition ? 'closes position' : null,
+          ].filter(Boolean);
+          return (
+            <span className="db:flex db:flex-col db:whitespace-nowrap">
+              <span>
+                <span className={o.side === 'BUY' ? 'db:text-success' : 'db:text-destructive'}>
+                  {o.side === 'BUY' ? 'Buy' : 'Sell'}
+                </span>{' '}
+                {orderTypeWords(o.type)}
+              </span>
+              {flags.length > 0 && (
+                <span className="db:text-xs db:text-muted-foreground">{flags.join(' · ')}</span>
+              )}
+            </span>
+          );
+        },
       },
       {
         id: 'quantity',
@@ -93,21 +93,15 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
           formatQuantity(Number(row.original.executedQuantity), { precision: p(row.original).quantity }),
       },
       {
-        accessorKey: 'updatedAt',
-        header: 'Updated (UTC)',
-        meta: { cellClassName: 'db:whitespace-nowrap db:font-mono db:tabular-nums' },
-        cell: ({ row }) => formatDateTime(row.original.updatedAt),
-      },
-      {
         id: 'actions',
-        header: () => <span className="db:sr-only">Actions</span>,
+        header: () => <span className="db:sr-only">Cancel</span>,
         enableSorting: false,
         meta: { align: 'right' },
         cell: ({ row }) => (
           <Button
             size="sm"
             variant="outline"
-            aria-label={`Cancel ${row.original.side === 'BUY' ? 'buy' : 'sell'} ${orderTypeWords(row.original.type)} ${row.original.symbol} order ${row.original.orderId}`}
+            aria-label={cancelLabel(row.original)}
             onClick={() => setCancelling(row.original)}
           >
             Cancel
@@ -117,8 +111,8 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
     ];
   }, [infoOf]);
 
-  const cancelLabel = (o: FuturesOrder) =>
-    `Cancel ${o.side === 'BUY' ? 'buy' : 'sell'} ${orderTypeWords(o.type)} ${o.symbol} order ${o.orderId}`;
+  // Newest first, as the exchange lists them
+  const sorted = useMemo(() => [...orders].sort((a, b) => b.updatedAt - a.updatedAt), [orders]);
   return (
     <>
       {orders.length === 0 ? (
@@ -127,7 +121,7 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
         <>
           {/* Phones: one line per order with its Cancel in view; wider screens: the table */}
           <ul aria-label="Open orders" className="db:flex db:flex-col db:gap-2 db:md:hidden">
-            {orders.map((o) => {
+            {sorted.map((o) => {
               const p = precisionOf(infoOf(o.symbol));
               return (
                 <li
@@ -168,9 +162,8 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
             <DataTable
               label="Open orders"
               columns={columns}
-              data={orders}
+              data={sorted}
               getRowId={(o) => `${o.kind}-${o.orderId}`}
-              initialSorting={[{ id: 'updatedAt', desc: true }]}
             />
           </div>
         </>

@@ -38,18 +38,16 @@ export function PositionsTable({ positions, infoOf, renderClose, renderLeverage 
       {
         accessorKey: 'symbol',
         header: 'Symbol',
-        cell: ({ row }) => <span className="db:font-medium">{row.original.symbol}</span>,
-      },
-      {
-        id: 'side',
-        header: 'Side',
-        accessorFn: (p) => (isShort(p) ? 'Short' : 'Long'),
-        cell: ({ row }) =>
-          isShort(row.original) ? (
-            <Badge variant="destructive">Short</Badge>
-          ) : (
-            <Badge variant="success">Long</Badge>
-          ),
+        cell: ({ row }) => (
+          <span className="db:inline-flex db:items-center db:gap-2 db:whitespace-nowrap">
+            <span className="db:font-medium">{row.original.symbol}</span>
+            {isShort(row.original) ? (
+              <Badge variant="destructive">Short</Badge>
+            ) : (
+              <Badge variant="success">Long</Badge>
+            )}
+          </span>
+        ),
       },
       {
         id: 'size',
