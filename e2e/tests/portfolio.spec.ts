@@ -73,7 +73,7 @@ test.describe('portfolio page (dashboard remote)', () => {
     const orders = region.getByRole('table', { name: 'Open orders' });
     const order = orders.getByRole('row').filter({ hasText: '30,000.0' });
     await expect(order).toHaveCount(1);
-    await expect(order).toContainText('0.010');
+    await expect(order).toContainText('0.000 / 0.010');
 
     await order.getByRole('button', { name: /^Cancel buy limit BTCUSDT order \d+$/ }).click();
     await expect(confirmDialog(page)).toContainText(

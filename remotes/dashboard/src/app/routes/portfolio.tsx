@@ -135,15 +135,6 @@ export default function PortfolioPage() {
                 <OpenOrdersTable orders={orders.data} infoOf={infoOf} />
               )}
             </Section>
-            <Section id="portfolio-balances" title="Balances">
-              {portfolio.isPending ? (
-                <Spinner label="Loading balances…" />
-              ) : portfolio.isError ? (
-                <LoadError error={portfolio.error} retry={() => portfolio.refetch()} />
-              ) : (
-                <BalancesTable assets={portfolio.data.assets} />
-              )}
-            </Section>
           </div>
           <div className="db:flex db:min-w-0 db:flex-col db:gap-6">
             <OrderTicket
@@ -168,6 +159,15 @@ export default function PortfolioPage() {
             </Card>
           </div>
         </div>
+        <Section id="portfolio-balances" title="Balances">
+          {portfolio.isPending ? (
+            <Spinner label="Loading balances…" />
+          ) : portfolio.isError ? (
+            <LoadError error={portfolio.error} retry={() => portfolio.refetch()} />
+          ) : (
+            <BalancesTable assets={portfolio.data.assets} />
+          )}
+        </Section>
       </>
     );
   }

@@ -138,7 +138,7 @@ describe('the portfolio page', () => {
     const orders = await screen.findByRole('table', { name: 'Open orders' }, { timeout: 10_000 });
     const row = within(orders).getAllByRole('row')[1] as HTMLElement;
     expect(row.textContent).toContain('30,000.0');
-    expect(row.textContent).toContain('0.010');
+    expect(row.textContent).toContain('0.000 / 0.010');
     await user.click(within(row).getByRole('button', { name: /^Cancel buy limit BTCUSDT order \d+$/ }));
     expect(
       within(dialog()).getByText('Cancel the buy limit order for 0.010 BTCUSDT at 30,000.0'),
@@ -183,8 +183,7 @@ describe('the portfolio page', () => {
       'Liq. price',
       'Margin',
       'Leverage',
-      'Unrealized PnL',
-      'ROE',
+      'PnL (ROE)',
       'Close',
     ]);
     const cells = within(within(positions).getAllByRole('row')[1] as HTMLElement).getAllByRole('cell');

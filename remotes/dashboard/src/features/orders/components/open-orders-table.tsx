@@ -1,5 +1,5 @@
 import type { FuturesOrder, SymbolInfo } from '@kestrel/contracts';
-import { Button, figureClassName, formatPrice, formatQuantity, NO_VALUE } from '@kestrel/ui';
+import { Button, cn, figureClassName, formatPrice, formatQuantity, NO_VALUE } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 import { useMemo, useState } from 'react';
 import { useCancelOrder } from '../api/cancel-order';
@@ -56,13 +56,16 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
       },
       {
         id: 'quantity',
-        header: 'Quantity',
+        header: 'Filled / quantity',
         accessorFn: (o) => Number(o.quantity),
-        meta: { align: 'right', cellClassName: figureClassName },
-        cell: ({ row }) =>
-          row.original.closePosition
+        meta: { align: 'right', cellClassName: cn(figureClassName, 'db:whitespace-nowrap') },
+        cell: ({ row }) => {
+          const o = row.original;
+          const filled = formatQuantity(Number(o.executedQuantity), { precision: p(o).quantity });
+          return o.closePosition
             ? 'Whole position'
-            : formatQuantity(Number(row.original.quantity), { precision: p(row.original).quantity }),
+            : `${filled} / ${formatQuantity(Number(o.quantity), { precision: p(o).quantity })}`;
+        },
       },
       {
         id: 'price',
@@ -83,14 +86,6 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
           positive(row.original.triggerPrice)
             ? formatPrice(Number(row.original.triggerPrice), { precision: p(row.original).price })
             : NO_VALUE,
-      },
-      {
-        id: 'filled',
-        header: 'Filled',
-        accessorFn: (o) => Number(o.executedQuantity),
-        meta: { align: 'right', cellClassName: figureClassName },
-        cell: ({ row }) =>
-          formatQuantity(Number(row.original.executedQuantity), { precision: p(row.original).quantity }),
       },
       {
         id: 'actions',

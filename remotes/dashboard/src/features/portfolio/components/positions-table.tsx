@@ -98,23 +98,23 @@ export function PositionsTable({ positions, infoOf, renderClose, renderLeverage 
       },
       {
         id: 'pnl',
-        header: 'Unrealized PnL',
+        header: 'PnL (ROE)',
         accessorFn: (p) => Number(p.unrealizedPnl),
         meta: {
           align: 'right',
           cellClassName: (p) => cn(figureClassName, formatPnl(Number(p.unrealizedPnl)).className),
         },
-        cell: ({ row }) => formatPnl(Number(row.original.unrealizedPnl)).text,
-      },
-      {
-        id: 'roe',
-        header: 'ROE',
-        accessorFn: (p) => positionRoe(p) ?? 0,
-        meta: {
-          align: 'right',
-          cellClassName: (p) => cn(figureClassName, toneClassName(toneOf(positionRoe(p), { digits: 4 }))),
-        },
-        cell: ({ row }) => formatPercent(positionRoe(row.original), { signed: true }),
+        // Binance's own column: the unrealized PnL in USDT, the return on the margin under it
+        cell: ({ row }) => (
+          <span className="db:flex db:flex-col db:items-end db:leading-tight">
+            <span>{formatPnl(Number(row.original.unrealizedPnl)).text}</span>
+            <span
+              className={cn('db:text-xs', toneClassName(toneOf(positionRoe(row.original), { digits: 4 })))}
+            >
+              {formatPercent(positionRoe(row.original), { signed: true })}
+            </span>
+          </span>
+        ),
       },
       {
         id: 'close',
