@@ -193,6 +193,14 @@ describe('the portfolio page', () => {
     expect(Number(cells[4]?.textContent?.replace(/,/g, ''))).toBeLessThan(65_000);
     expect(screen.getByRole('figure', { name: 'Margin allocation' }).textContent).toContain('BTCUSDT');
 
+    // An open order on the symbol holds margin too; the position's leverage is still the exchange's default 20x
+    await reviewOrder(user, { type: 'LIMIT', quantity: '0.002', price: '50000.0' });
+    await user.click(within(dialog()).getByRole('button', { name: 'Place order' }));
+    await screen.findByRole('table', { name: 'Open orders' }, { timeout: 10_000 });
+    expect(
+      within(positions).getByRole('button', { name: /^Change leverage of BTCUSDT long/ }).textContent,
+    ).toBe('20x');
+
     // Leverage: the sentence names both values; the margin shown follows the exchange's answer
     await user.click(
       within(positions).getByRole('button', { name: /^Change leverage of BTCUSDT long, now \d+x$/ }),
@@ -200,7 +208,7 @@ describe('the portfolio page', () => {
     const leverage = within(dialog()).getByLabelText('Leverage');
     await user.clear(leverage);
     await user.type(leverage, '5');
-    expect(within(dialog()).getByText(/^Set BTCUSDT leverage from \d+x to 5x$/)).toBeTruthy();
+    expect(within(dialog()).getByText('Set BTCUSDT leverage from 20x to 5x')).toBeTruthy();
     await user.click(within(dialog()).getByRole('button', { name: 'Set leverage' }));
     await waitFor(
       () =>
