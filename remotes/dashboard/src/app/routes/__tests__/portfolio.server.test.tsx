@@ -134,6 +134,9 @@ describe('the portfolio page', () => {
     expect(within(ticket()).getByRole('status').textContent).toMatch(
       /^Order placed: Buy 0\.010 BTCUSDT at 30,000\.0, limit, good till canceled \(order \d+, new\)$/,
     );
+    // Typing the next order clears the last confirmation
+    await user.clear(within(ticket()).getByLabelText('Limit price'));
+    expect(within(ticket()).queryByRole('status')).toBeNull();
 
     const orders = await screen.findByRole('table', { name: 'Open orders' }, { timeout: 10_000 });
     const row = within(orders).getAllByRole('row')[1] as HTMLElement;

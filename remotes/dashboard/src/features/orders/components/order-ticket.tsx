@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { CreateOrderRequest, FuturesOrder, SymbolInfo } from '@kestrel/contracts';
 import { Button, Card, CardContent, CardDescription, CardHeader, cn, Input, NativeSelect } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { describeOrder, precisionOf } from '../lib/describe-action';
 import { failureText, type OrderFailure } from '../lib/order-failure';
@@ -48,6 +48,11 @@ export function OrderTicket({ defaultSymbol, infoOf, onSymbolChange, place }: Or
   const [placed, setPlaced] = useState<string | null>(null);
   // Kept after a "status unknown": sending the same order again under the same id cannot place it twice
   const pendingId = useRef<{ key: string; id: string } | null>(null);
+  // A confirmation of the last order must not linger beside a new one being typed
+  useEffect(() => {
+    const subscription = form.watch(() => setPlaced(null));
+    return () => subscription.unsubscribe();
+  }, [form]);
   const [type, side, symbol] = useWatch({ control: form.control, name: ['type', 'side', 'symbol'] });
   const info = infoOf(symbol.trim().toUpperCase());
   const p = precisionOf(info);

@@ -6,13 +6,30 @@ type Asset = PortfolioAsset;
 
 const usdt = (value: string) => formatUsdt(Number(value));
 
-function Figure({ term, value, className }: { term: string; value: string; className?: string }) {
+function Figure({
+  term,
+  value,
+  className,
+  valueClassName,
+}: {
+  term: string;
+  value: string;
+  className?: string;
+  valueClassName?: string;
+}) {
   return (
-    <div className="db:flex db:min-w-0 db:flex-col db:gap-1 db:rounded-xl db:border db:border-border db:bg-card db:p-4">
+    <div
+      className={cn(
+        'db:flex db:min-w-0 db:flex-col db:gap-1 db:rounded-xl db:border db:border-border db:bg-card db:p-4',
+        className,
+      )}
+    >
       <dt className="db:text-xs db:font-medium db:text-muted-foreground db:uppercase db:tracking-wide">
         {term}
       </dt>
-      <dd className={cn('db:truncate db:font-mono db:text-xl db:font-semibold db:tabular-nums', className)}>
+      <dd
+        className={cn('db:truncate db:font-mono db:text-xl db:font-semibold db:tabular-nums', valueClassName)}
+      >
         {value}
       </dd>
     </div>
@@ -28,7 +45,7 @@ export function AccountFigures({ account }: { account: FuturesAccountInfo }) {
     <dl aria-label="Account" className="db:grid db:grid-cols-2 db:gap-3 db:lg:grid-cols-5">
       <Figure term="Margin balance" value={usdt(account.totalMarginBalance)} />
       <Figure term="Wallet balance" value={usdt(account.totalWalletBalance)} />
-      <Figure term="Unrealized PnL" value={pnl.text} className={pnl.className} />
+      <Figure term="Unrealized PnL" value={pnl.text} valueClassName={pnl.className} />
       <Figure term="Available" value={usdt(account.availableBalance)} />
       <Figure
         term="Margin ratio"
