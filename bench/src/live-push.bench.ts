@@ -5,7 +5,10 @@
  * machine: a bare `ws` client on the simulator's own private stream (the exchange hop alone), and a `tools/call`
  * round trip on the same live socket (the browser ↔ server hop, there and back).
  *
- *   pnpm --filter @kestrel/bench bench live-push      (BENCH_ORDERS to change the size)
+ * Then candles: a closing 1m bar ticked by the simulator → its kline stream → the live-streams producer (closing
+ * bars skip the 4/s throttle of forming ones) → the bus client's `candles$`.
+ *
+ *   pnpm --filter @kestrel/bench bench live-push      (BENCH_ORDERS, BENCH_CANDLES to change the sizes)
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +25,7 @@ import { createSocketBus, type WebSocketLike } from '@kestrel/shared-runtime';
 import { WebSocket } from 'ws';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 200);
+const CANDLES = Number(process.env.BENCH_CANDLES ?? 100);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
@@ -32,8 +36,9 @@ const fmt = (xs: number[]) => {
 
 export default async function run(): Promise<void> {
   // A manual clock: no background ticks, so nothing but our orders moves through the streams
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
   const sim = new SimServer({
-    clock: new ManualClock(Date.UTC(2026, 0, 15, 12)),
+    clock,
     historyDays: 2,
     symbols: ['SOLUSDT'],
   });
@@ -131,6 +136,29 @@ export default async function run(): Promise<void> {
     `ratio push/bare exchange stream: p50 ×${(push.p50 / exchangeHop.p50).toFixed(2)}, p99 ×${(push.p99 / exchangeHop.p99).toFixed(2)}; ` +
       `Kestrel's own hops add p50 ${(push.p50 - exchangeHop.p50).toFixed(2)} ms`,
   );
+
+  // Candles: wait for the upstream kline stream, then one closing bar at a time
+  const closedAt = new Map<number, number>();
+  bus.candles$.subscribe((c) => {
+    if (c.closed) closedAt.set(c.openTime, performance.now());
+  });
+  await bus.subscribe({ streams: ['candle'], candles: [{ symbol: 'SOLUSDT', interval: '1m' }] });
+  while (closedAt.size === 0) {
+    clock.set(clock.now() + 60_000);
+    sim.tick();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const candleLatency: number[] = [];
+  for (let i = 0; i < CANDLES; i++) {
+    const barOpen = clock.now(); // on a minute boundary: this bar closes at the next tick
+    clock.set(barOpen + 60_000);
+    const t0 = performance.now();
+    sim.tick();
+    while (!closedAt.has(barOpen)) await new Promise((resolve) => setImmediate(resolve));
+    candleLatency.push((closedAt.get(barOpen) ?? Number.NaN) - t0);
+  }
+  console.info(`${CANDLES} closing 1m candles, one at a time`);
+  console.info(`simulator tick → Kestrel → browser bus client (candles$):     ${line(fmt(candleLatency))}`);
 
   raw.terminate();
   bus.disconnect();

@@ -49,6 +49,8 @@ export interface AppDeps {
   testnetExchange?: ExchangeProbe;
   /** Where log lines go (one JSON object per line); stdout by default */
   logStream?: { write(line: string): void };
+  /** How long an upstream exchange stream outlives its last socket (`STREAM_LINGER_MS` by default; tests shorten it) */
+  liveStreamLingerMs?: number;
 }
 
 /** What every plugin and route of the app receives as options */

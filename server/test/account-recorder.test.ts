@@ -181,6 +181,12 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
       const fees = await income('?type=commission&pageSize=1&page=2');
       expect(fees).toMatchObject({ total: 2, page: 2, pageSize: 1 });
       expect(fees.items.map((i) => i.incomeType)).toEqual(['COMMISSION']);
+      // Sorted on another column: the largest amount first (the deposit)
+      const largest = await income('?sort=income&order=desc&pageSize=1');
+      expect(largest.items.map((i) => [i.incomeType, Number(i.income)])).toEqual([['TRANSFER', 1000]]);
+      const ascending = await income('?sort=income&order=asc');
+      const amounts = ascending.items.map((i) => Number(i.income));
+      expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
 
       // A restart: a new recorder on the same database, its import mark forgotten too
       await t.database.db.query('DELETE FROM income_sync WHERE user_id = $1', [userId]);
@@ -322,7 +328,7 @@ describe('equity and income reads', () => {
     const size = await get('/api/v1/dashboard/income?pageSize=5000');
     expect(size.statusCode).toBe(400);
     expect(ErrorResponseSchema.parse(size.json()).detail).toMatch(/pageSize must be at most 1000/);
-    const unknown = await get('/api/v1/dashboard/income?sort=time');
+    const unknown = await get('/api/v1/dashboard/income?sortBy=time');
     expect(unknown.statusCode).toBe(400);
     const empty = IncomePageResponseSchema.parse((await get('/api/v1/dashboard/income')).json()).data;
     expect(empty).toMatchObject({ total: 0, items: [], syncedTo: null });

@@ -208,5 +208,11 @@ describe('dashboard overview and portfolio against the simulator', () => {
         expect.arrayContaining(['200', '400', '401', '502', '503']),
       );
     }
+    // The recorder's reads touch only the database: no exchange statuses
+    for (const path of ['/api/v1/dashboard/equity', '/api/v1/dashboard/income']) {
+      const op = doc.paths[path]?.get;
+      expect(op?.tags).toEqual(['dashboard']);
+      expect(Object.keys(op?.responses ?? {}).sort()).toEqual(['200', '400', '401']);
+    }
   });
 });

@@ -16,6 +16,13 @@ export type { UserEvent } from './matching/events';
 export { Exchange, type ExchangeOptions } from './matching/exchange';
 export { barOpen, INTERVALS, type Interval, nextBarOpen } from './matching/klines';
 export { liquidationPrice } from './matching/margin';
+export {
+  type PriceCommand,
+  PriceCommandError,
+  type PriceControlState,
+  type PriceMode,
+  type PricePoint,
+} from './matching/price-control';
 export { GeneratedFeed, type MinuteBar, type PriceSource } from './matching/price-feed';
 export { type ReplayBar, ReplayFeed } from './matching/replay-feed';
 export type { Account, KeyPermissions } from './matching/types';

@@ -38,6 +38,15 @@ export {
 } from './fallback/browser-signing';
 export { runtimeInstanceId } from './instance';
 export {
+  type AccountChange,
+  createLiveData,
+  LIVE_SUBSCRIBE_DEBOUNCE_MS,
+  type LiveData,
+  type LiveDataDeps,
+  type LiveStatus,
+  type LiveWatch,
+} from './live/live-data';
+export {
   createKestrelRuntime,
   getKestrelRuntime,
   initKestrelRuntime,
@@ -51,6 +60,7 @@ export {
   SocketAuthError,
   type SocketBus,
   type SocketBusDeps,
+  SocketRequestError,
   type SocketStatus,
   type WebSocketFactory,
   type WebSocketLike,

@@ -3,6 +3,7 @@ import { merge, type Observable, type Subscription } from 'rxjs';
 import { type ApiClient, createApiClient } from './api/api-client';
 import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
 import { createSession, type Session } from './auth/session';
+import { createLiveData, type LiveData } from './live/live-data';
 import { createSocketBus, type SocketBus, type WebSocketFactory } from './socket/socket-bus';
 import { createCredentialsStore, createExchangeState, type ExchangeState } from './state/exchange-state';
 import { createNotices, type Notices, type Notification, type ToastMessage } from './state/toast';
@@ -17,6 +18,8 @@ export interface KestrelRuntime {
   readonly session: Session;
   readonly api: ApiClient;
   readonly bus: SocketBus;
+  /** Page-level live data over the bus: merged watches, live/paused, typed pushes (pages use this, not `bus.subscribe`) */
+  readonly live: LiveData;
   readonly exchanges: ExchangeState;
   readonly environment: TradingEnvironment;
   /** Where remotes (and the runtime's services) ask for toasts and notifications */
@@ -62,6 +65,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     auth: session,
     ...(deps.createWebSocket ? { createWebSocket: deps.createWebSocket } : {}),
   });
+  const live = createLiveData({ bus });
   // The environment records the selected exchange, and connections record the environment: bind late
   let exchanges: ExchangeState | undefined;
   const environment = createTradingEnvironment({
@@ -86,6 +90,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     session,
     api,
     bus,
+    live,
     exchanges,
     environment,
     notices,
@@ -113,6 +118,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
       sessionWatch?.unsubscribe();
       sessionWatch = undefined;
       bus.disconnect();
+      live.dispose();
       breaker.dispose();
     },
   };

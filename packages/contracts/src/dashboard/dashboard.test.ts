@@ -11,10 +11,19 @@ const messages = (r: { success: boolean; error?: z.ZodError }) => r.error?.issue
 
 describe('dashboard queries', () => {
   it('income: page 1 of 100 by default; type and symbol upper-cased; query strings coerced', () => {
-    expect(IncomeQuerySchema.parse({})).toEqual({ page: 1, pageSize: 100 });
+    expect(IncomeQuerySchema.parse({})).toEqual({ sort: 'time', order: 'desc', page: 1, pageSize: 100 });
     expect(
       IncomeQuerySchema.parse({ from: '10', to: '20', type: 'funding_fee', symbol: 'btcusdt', page: '3' }),
-    ).toEqual({ from: 10, to: 20, type: 'FUNDING_FEE', symbol: 'BTCUSDT', page: 3, pageSize: 100 });
+    ).toEqual({
+      from: 10,
+      to: 20,
+      type: 'FUNDING_FEE',
+      symbol: 'BTCUSDT',
+      sort: 'time',
+      order: 'desc',
+      page: 3,
+      pageSize: 100,
+    });
   });
 
   it('says what is wrong', () => {
@@ -28,6 +37,10 @@ describe('dashboard queries', () => {
       'pageSize must be at most 1000',
     ]);
     expect(messages(IncomeQuerySchema.safeParse({ page: '0' }))).toEqual(['page must be at least 1']);
+    expect(messages(IncomeQuerySchema.safeParse({ sort: 'amount' }))).toEqual([
+      'sort must be one of time, income, incomeType, symbol',
+    ]);
+    expect(messages(IncomeQuerySchema.safeParse({ order: 'up' }))).toEqual(['order must be asc or desc']);
     expect(messages(IncomeQuerySchema.safeParse({ type: 'pnl!' }))[0]).toMatch(
       /^type must be an income type/,
     );

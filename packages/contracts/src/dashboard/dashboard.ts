@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FuturesPositionSchema, PositionSideSchema } from '../futures/futures';
+import { SymbolSchema } from '../market/market';
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
 const ms = z.number().int();
@@ -30,9 +31,13 @@ export const DashboardOverviewSchema = z.object({
   unrealizedPnl: decimal,
   initialMargin: decimal,
   maintenanceMargin: decimal,
-  /** Maintenance margin / margin balance, 4 decimals ("0" without margin); the exchange liquidates at 1 */
+  /**
+   * Maintenance margin / margin balance, 4 decimals; the exchange liquidates at 1. "0" without maintenance margin,
+   * "1.0000" when margin is held and the margin balance is zero or negative
+   */
   marginRatio: decimal.describe(
-    'Maintenance margin / margin balance, 4 decimals; the exchange liquidates the account at 1',
+    'Maintenance margin / margin balance, 4 decimals; the exchange liquidates the account at 1 ' +
+      '("0" without maintenance margin, "1.0000" when the margin balance is gone)',
   ),
   /** Realized PnL, commission and funding since 00:00 UTC today (the server's clock), up to `asOf` */
   today: RealizedPnlSchema.describe('Income since 00:00 UTC today, up to asOf'),
@@ -185,7 +190,11 @@ export const EquityHistorySchema = z.object({
 });
 export type EquityHistory = z.infer<typeof EquityHistorySchema>;
 
-/** GET /api/v1/dashboard/income?from&to&type&symbol&page&pageSize: newest first */
+/** Columns the income history can be sorted on */
+export const INCOME_SORT_FIELDS = ['time', 'income', 'incomeType', 'symbol'] as const;
+export type IncomeSortField = (typeof INCOME_SORT_FIELDS)[number];
+
+/** GET /api/v1/dashboard/income?from&to&type&symbol&sort&order&page&pageSize: newest first by default */
 export const IncomeQuerySchema = z
   .strictObject({
     ...rangeQuery,
@@ -196,12 +205,12 @@ export const IncomeQuerySchema = z
       .regex(/^[A-Z_]{1,40}$/, `type must be an income type such as ${INCOME_TYPES.slice(2, 5).join(', ')}`)
       .optional()
       .describe(`Only this income type: ${INCOME_TYPES.join(', ')}`),
-    symbol: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z0-9]{1,20}$/, 'symbol must be letters and digits, e.g. BTCUSDT')
-      .optional(),
+    symbol: SymbolSchema.optional().describe('Only entries of this symbol (transfers have none)'),
+    sort: z
+      .enum(INCOME_SORT_FIELDS, { error: `sort must be one of ${INCOME_SORT_FIELDS.join(', ')}` })
+      .default('time')
+      .describe('Column to sort on (ties: newest first)'),
+    order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
     page: z.coerce
       .number({ error: 'page must be a number' })
       .int('page must be a whole number')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KlineIntervalSchema } from '../market/market';
 
 /** The live socket's tools (spec §7) */
 export const SocketToolNameSchema = z.enum([
@@ -71,6 +72,10 @@ export type SocketToolInfo = z.infer<typeof SocketToolInfoSchema>;
  *
  * `symbols` picks the symbols of the market pushes (ticker, markPrice), replacing the server's default watch list;
  * the symbols of the account's open positions are always added. Omitted: the list stays as it was.
+ *
+ * `candles` picks the (symbol, interval) pairs of the candle pushes, replacing the previous pairs (none at first).
+ * Symbols the exchange does not list are refused (-32602) naming them, also as `error.data.unlisted` (a list).
+ * Omitted: the pairs stay as they were.
  */
 export const SOCKET_STREAMS = [
   'ticker',
@@ -80,19 +85,28 @@ export const SOCKET_STREAMS = [
   'balance',
   'bot',
   'backtest',
+  'candle',
 ] as const;
 /** Most symbols one socket may watch at once */
 export const MAX_WATCHED_SYMBOLS = 50;
+/** Most (symbol, interval) candle streams one socket may watch at once */
+export const MAX_WATCHED_CANDLES = 10;
+const WatchedSymbolSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9]{2,20}$/, { error: 'a symbol is 2-20 letters and digits, e.g. BTCUSDT' })
+  .transform((s) => s.toUpperCase());
+/** One candle stream: a symbol and one of Binance's kline intervals */
+export const CandleStreamSchema = z.object({ symbol: WatchedSymbolSchema, interval: KlineIntervalSchema });
+export type CandleStream = z.infer<typeof CandleStreamSchema>;
 export const StreamsSubscribeParamsSchema = z.object({
   streams: z.array(z.enum(SOCKET_STREAMS)),
   symbols: z
-    .array(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9]{2,20}$/, { error: 'a symbol is 2-20 letters and digits, e.g. BTCUSDT' })
-        .transform((s) => s.toUpperCase()),
-    )
+    .array(WatchedSymbolSchema)
     .max(MAX_WATCHED_SYMBOLS, { error: `at most ${MAX_WATCHED_SYMBOLS} symbols` })
+    .optional(),
+  candles: z
+    .array(CandleStreamSchema)
+    .max(MAX_WATCHED_CANDLES, { error: `at most ${MAX_WATCHED_CANDLES} candle streams` })
     .optional(),
 });
 export type StreamsSubscribeParams = z.infer<typeof StreamsSubscribeParamsSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BacktestStatusSchema } from '../backtest/backtest';
+import { KlineIntervalSchema } from '../market/market';
 
 /**
  * Server pushes on the live socket. They are small notices (what changed, with ids and the few figures a ticker
@@ -17,6 +18,7 @@ export const LIVE_EVENT_METHODS = {
   balance: 'notifications/balance',
   bot: 'notifications/bot',
   backtest: 'notifications/backtest',
+  candle: 'notifications/candle',
 } as const;
 export type LiveEventKind = keyof typeof LIVE_EVENT_METHODS;
 
@@ -63,6 +65,25 @@ export const BacktestNoticeSchema = z.looseObject({
   error: z.string().optional(),
 });
 
+/**
+ * One candle of a (symbol, interval) a socket subscribed to: the forming bar (at most 4 pushes a second per
+ * stream, the latest figures win) and, once, the bar that just closed (`closed: true`). Times are the bar's open
+ * and close in ms; prices and volume are decimal strings as the exchange sends them
+ */
+export const CandleNoticeSchema = z.looseObject({
+  symbol: z.string(),
+  interval: KlineIntervalSchema,
+  openTime: z.number(),
+  closeTime: z.number(),
+  open: z.string(),
+  high: z.string(),
+  low: z.string(),
+  close: z.string(),
+  volume: z.string(),
+  closed: z.boolean(),
+  time: z.number(),
+});
+
 export const LIVE_EVENT_SCHEMAS = {
   ticker: TickerNoticeSchema,
   markPrice: MarkPriceNoticeSchema,
@@ -71,6 +92,7 @@ export const LIVE_EVENT_SCHEMAS = {
   balance: BalanceNoticeSchema,
   bot: BotNoticeSchema,
   backtest: BacktestNoticeSchema,
+  candle: CandleNoticeSchema,
 } as const;
 
 export type TickerNotice = z.infer<typeof TickerNoticeSchema>;
@@ -80,6 +102,7 @@ export type PositionNotice = z.infer<typeof PositionNoticeSchema>;
 export type BalanceNotice = z.infer<typeof BalanceNoticeSchema>;
 export type BotNotice = z.infer<typeof BotNoticeSchema>;
 export type BacktestNotice = z.infer<typeof BacktestNoticeSchema>;
+export type CandleNotice = z.infer<typeof CandleNoticeSchema>;
 export type LiveEventNotice = {
   [K in LiveEventKind]: z.infer<(typeof LIVE_EVENT_SCHEMAS)[K]>;
 };

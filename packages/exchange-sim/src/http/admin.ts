@@ -1,6 +1,7 @@
 import { ManualClock } from '../common/clock';
 import { Decimal } from '../common/format';
 import type { Exchange } from '../matching/exchange';
+import { type PriceCommand, PriceCommandError, type PriceControlState } from '../matching/price-control';
 import type { Account, KeyPermissions } from '../matching/types';
 import type { FaultInput, Faults } from './faults';
 
@@ -87,15 +88,62 @@ function accountFor(deps: AdminDeps, id: string | undefined): Account {
   return account;
 }
 
+function priceView(exchange: Exchange, state: PriceControlState) {
+  const pp = exchange.market(state.symbol).spec.pricePrecision;
+  return {
+    symbol: state.symbol,
+    mode: state.mode,
+    lastPrice: state.lastPrice.toFixed(pp),
+    markPrice: state.markPrice.toFixed(8),
+    indexPrice: state.indexPrice.toFixed(8),
+    ...(state.target !== undefined ? { target: state.target.toFixed(pp) } : {}),
+    ...(state.until !== undefined ? { until: state.until } : {}),
+    time: state.time,
+  };
+}
+
+/** `GET /prices`, and `GET|POST|DELETE /prices/:symbol`: reading, setting and releasing a symbol's price */
+function prices(deps: AdminDeps, method: string, parts: string[], body: Record<string, unknown>): AdminReply {
+  const { exchange } = deps;
+  if (parts.length === 1 && method === 'GET') {
+    return {
+      status: 200,
+      body: [...exchange.markets.keys()].map((s) => priceView(exchange, exchange.priceControl(s))),
+    };
+  }
+  const symbol = (parts[1] ?? '').toUpperCase();
+  if (parts.length !== 2 || !['GET', 'POST', 'DELETE'].includes(method)) {
+    throw new AdminError(404, `No admin route ${method} /${parts.join('/')}`);
+  }
+  if (!exchange.hasSymbol(symbol)) {
+    throw new AdminError(
+      404,
+      `No symbol ${symbol} on the simulator; listed: ${[...exchange.markets.keys()].join(', ')}`,
+    );
+  }
+  if (method === 'GET') return { status: 200, body: priceView(exchange, exchange.priceControl(symbol)) };
+  if (method === 'DELETE') return { status: 200, body: priceView(exchange, exchange.releasePrice(symbol)) };
+  try {
+    return {
+      status: 200,
+      body: priceView(exchange, exchange.setPrice(symbol, body as unknown as PriceCommand)),
+    };
+  } catch (e) {
+    if (e instanceof PriceCommandError) throw new AdminError(400, e.message);
+    throw e;
+  }
+}
+
 /**
  * The simulator's own API (JSON in, JSON out): accounts with keys, balances and key permissions; fault injection;
- * dropping sockets; moving a manual clock. Errors are `{ "error": "…" }` with 400/404/409.
+ * dropping sockets; moving a manual clock; setting, driving and releasing prices. Errors are `{ "error": "…" }` with 400/404/409.
  */
 export function handleAdmin(deps: AdminDeps, method: string, path: string, body: unknown): AdminReply {
   try {
     const parts = path.slice(ADMIN_PREFIX.length).split('/').filter(Boolean);
     const route = `${method} /${parts.map((p, i) => (i === 1 && /^\d+$/.test(p) ? ':id' : p)).join('/')}`;
     const o = objectBody(body);
+    if (parts[0] === 'prices') return prices(deps, method, parts, o);
     switch (route) {
       case 'GET /health':
         return { status: 200, body: { ok: true, time: deps.exchange.clock.now() } };

@@ -29,6 +29,7 @@ import {
   type PlaceOrderInput,
   placeOrder,
 } from './orders';
+import { type PriceCommand, type PriceControlState, parsePriceCommand, SteeredFeed } from './price-control';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import { screen } from './screen';
 import { setDualSide, setLeverage, setMarginType } from './settings';
@@ -81,6 +82,7 @@ export class Exchange {
   readonly markets: Map<string, Market>;
   readonly #s: ExchangeState;
   readonly #tickListeners = new Set<(now: number) => void>();
+  readonly #steered = new Map<string, SteeredFeed>();
   #processed: number;
 
   constructor(options: ExchangeOptions) {
@@ -103,7 +105,13 @@ export class Exchange {
       options.symbols.map((spec) => new GeneratedFeed(spec, seed, now - historyDays * DAY_MS));
     feeds.forEach((feed, i) => {
       const phase = (hash32(seed, i) / 4294967296) * Math.PI * 2;
-      this.markets.set(feed.spec.symbol, new Market(feed, phase, options.constantPremium, options.bookDepth));
+      // Every price is read through the steered feed, so a price set by a test moves everything Binance-facing
+      const steered = new SteeredFeed(feed);
+      this.#steered.set(feed.spec.symbol, steered);
+      this.markets.set(
+        feed.spec.symbol,
+        new Market(steered, phase, options.constantPremium, options.bookDepth),
+      );
     });
     this.#processed = Math.floor(now / 1000) * 1000;
   }
@@ -158,13 +166,18 @@ export class Exchange {
 
   // ---- time ----------------------------------------------------------------------------------------------------
 
+  /** Accounts the per-second loop has something to do for */
+  #active(): Account[] {
+    return [...this.#s.accounts.values()].filter(
+      (a) => a.positions.size > 0 || a.openOrders.size > 0 || this.openAlgoOrders(a).length > 0,
+    );
+  }
+
   /** Processes every whole second up to the clock's now: resting fills, funding, liquidations; then ticks */
   sync(): void {
     const target = Math.floor(this.clock.now() / 1000) * 1000;
     if (target <= this.#processed) return;
-    const active = [...this.#s.accounts.values()].filter(
-      (a) => a.positions.size > 0 || a.openOrders.size > 0 || this.openAlgoOrders(a).length > 0,
-    );
+    const active = this.#active();
     if (active.length === 0) {
       this.#processed = target;
     } else {
@@ -176,8 +189,11 @@ export class Exchange {
     for (const l of this.#tickListeners) l(target);
   }
 
-  /** One simulated second: GTD expiry and resting fills, conditional triggers, funding, liquidation */
-  #step(t: number, accounts: Account[]): void {
+  /**
+   * One simulated second: GTD expiry and resting fills, conditional triggers, funding, liquidation. A price command
+   * re-runs the current second at the new price without funding, which that second has already settled
+   */
+  #step(t: number, accounts: Account[], funding = true): void {
     const marks = new Map<string, number>();
     const markOf = (symbol: string): number => {
       let m = marks.get(symbol);
@@ -203,9 +219,64 @@ export class Exchange {
         const price = algo.workingType === 'MARK_PRICE' ? markOf(algo.symbol) : market.lastPrice(t);
         if (reachesTrigger(algo, price)) triggerAlgo(this.#s, account, algo, t);
       }
-      if (t % FUNDING_INTERVAL_MS === 0) settleFunding(this.#s, account, t);
+      if (funding && t % FUNDING_INTERVAL_MS === 0) settleFunding(this.#s, account, t);
       if (account.positions.size > 0) checkLiquidation(this.#s, account, t, markOf);
     }
+  }
+
+  // ---- price control (admin API, tests) ---------------------------------------------------------------------
+
+  #steeredFeed(symbol: string): SteeredFeed {
+    const feed = this.#steered.get(symbol);
+    if (!feed)
+      throw new Error(
+        `No symbol ${symbol} on the simulator; listed: ${[...this.#steered.keys()].join(', ')}`,
+      );
+    return feed;
+  }
+
+  /** Whether the simulator lists a symbol */
+  hasSymbol(symbol: string): boolean {
+    return this.#steered.has(symbol);
+  }
+
+  /**
+   * Moves a symbol's price from now on (`price-control.ts`: a jump, a path, a straight move to a target), then
+   * holds it until {@link releasePrice}. Resting orders, conditional orders and liquidations react at once, as a
+   * trade at the new price would make them on Binance; market streams push it on the next second. Throws an Error
+   * naming the bad field (price off the tick, ≤ 0, outside the symbol's min/max) or the unknown symbol
+   */
+  setPrice(symbol: string, command: PriceCommand): PriceControlState {
+    const feed = this.#steeredFeed(symbol);
+    const points = parsePriceCommand(feed.spec, command);
+    this.sync();
+    const now = this.clock.now();
+    feed.steer(points, now);
+    this.#step(now, this.#active(), false);
+    return this.priceControl(symbol);
+  }
+
+  /** Hands a symbol back to its random walk (or replay), continuing from the price it has now, without a jump */
+  releasePrice(symbol: string): PriceControlState {
+    const feed = this.#steeredFeed(symbol);
+    this.sync();
+    feed.release(this.clock.now());
+    return this.priceControl(symbol);
+  }
+
+  /** A symbol's price now and who moves it */
+  priceControl(symbol: string): PriceControlState {
+    const feed = this.#steeredFeed(symbol);
+    const now = this.clock.now();
+    const market = this.market(symbol);
+    return {
+      symbol,
+      ...feed.mode(now),
+      lastPrice: market.lastPrice(now),
+      markPrice: market.markPrice(now),
+      indexPrice: market.indexPrice(now),
+      time: now,
+    };
   }
 
   // ---- orders --------------------------------------------------------------------------------------------------

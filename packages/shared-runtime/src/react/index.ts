@@ -10,5 +10,6 @@ export {
   useSocketStatus,
   useTradingEnvironment,
 } from './hooks';
+export { useLiveCandles, useLiveMarkPrices, useLiveStatus, useLiveTickers } from './live-hooks';
 export { RemotePage, type RemotePageProps } from './remote-page';
 export { useObservable } from './use-observable';

@@ -2,7 +2,9 @@
 // whole with what it imports, and the public pages use `/react` without needing TanStack Query
 import { QueryClient } from '@tanstack/react-query';
 import { isClientError } from '../api/api-error';
+import type { LiveData } from '../live/live-data';
 import { SPEC } from '../spec';
+import { connectLiveQueries } from './live-queries';
 
 /** Spec §9 "Query retries": none on HTTP 4xx, else fewer than 3 */
 export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
@@ -18,10 +20,11 @@ export function queryRetryDelay(attemptIndex: number): number {
 
 /**
  * The QueryClient with the spec's cache policy (§9 "Data cache"): stale 5 min, cache 10 min, refetch every 5 min,
- * none on window focus, always on reconnect; mutations retried once. The shell creates one and shares it.
+ * none on window focus, always on reconnect; mutations retried once. The shell creates one and shares it. With
+ * `live` (the runtime's live data) its queries under `LIVE_QUERY_KEYS` follow the socket (`connectLiveQueries`).
  */
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
+export function createQueryClient(options: { live?: LiveData } = {}): QueryClient {
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: SPEC.queryStaleTimeMs,
@@ -35,4 +38,15 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: SPEC.mutationRetries },
     },
   });
+  if (options.live) connectLiveQueries(client, options.live);
+  return client;
 }
+
+export {
+  ACCOUNT_NOTICE_KEYS,
+  connectLiveQueries,
+  LIVE_POLL_INTERVAL_MS,
+  LIVE_QUERY_KEYS,
+  LIVE_REFETCH_COALESCE_MS,
+  type LiveQueriesOptions,
+} from './live-queries';

@@ -13,6 +13,18 @@ import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Su
 import type { ZodType } from 'zod';
 import { MESSAGES, SPEC } from '../spec';
 
+/** The server answered a request with a JSON-RPC error: its message, code and `data` */
+export class SocketRequestError extends Error {
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'SocketRequestError';
+  }
+}
+
 /** The part of the browser's WebSocket the bus uses; the `ws` client fits it in Node tests */
 export interface WebSocketLike {
   readonly readyState: number;
@@ -62,8 +74,9 @@ export interface SocketBus {
   callTool<T = unknown>(name: string, args?: Record<string, unknown>, schema?: ZodType<T>): Promise<T>;
   /**
    * Chooses the pushes this page wants (`streams/subscribe`): the stream kinds and, optionally, the symbols of
-   * market pushes (the server adds those of open positions). Kept and sent again on every reconnect; resolves once
-   * the open socket has taken it (at once while disconnected). One choice per page: a later call replaces it
+   * market pushes (the server adds those of open positions) and the candle streams. Kept and sent again on every
+   * reconnect; resolves once the open socket has taken it (at once while disconnected). One choice per page: a
+   * later call replaces it. Pages do not call it: they watch through `runtime.live`, which merges their wishes
    */
   subscribe(choice: StreamsSubscribeParams): Promise<void>;
   /** Every server push, raw */
@@ -76,6 +89,7 @@ export interface SocketBus {
   readonly positions$: Observable<LiveEventNotice['position']>;
   readonly balances$: Observable<LiveEventNotice['balance']>;
   readonly botEvents$: Observable<LiveEventNotice['bot']>;
+  readonly candles$: Observable<LiveEventNotice['candle']>;
 }
 
 export interface SocketBusDeps {
@@ -173,7 +187,8 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
       pending.delete(id);
       clearTimeout(p.timer);
       if ('error' in reply.data) {
-        p.reject(new Error(reply.data.error.message));
+        const { message, code, data } = reply.data.error;
+        p.reject(new SocketRequestError(message, code, data));
         return;
       }
       const text = reply.data.result.content[0]?.text ?? '';
@@ -366,6 +381,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     subscription = {
       streams: [...choice.streams],
       ...(choice.symbols ? { symbols: [...choice.symbols] } : {}),
+      ...(choice.candles ? { candles: choice.candles.map((c) => ({ ...c })) } : {}),
     };
     if (socket && socket.readyState === OPEN && status.getValue() === 'connected') {
       await request(socket, STREAMS_SUBSCRIBE_METHOD, subscription);
@@ -403,5 +419,6 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     positions$: events$('position'),
     balances$: events$('balance'),
     botEvents$: events$('bot'),
+    candles$: events$('candle'),
   };
 }

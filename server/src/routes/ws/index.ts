@@ -82,6 +82,7 @@ export default async function wsRoutes(app: FastifyInstance) {
         streams: ALL_STREAMS,
         symbols: undefined,
         watch: new Set(),
+        candles: new Set(),
         send(frame) {
           if (socket.readyState !== socket.OPEN) return false;
           if (held) {
@@ -117,11 +118,19 @@ export default async function wsRoutes(app: FastifyInstance) {
           app.socketBus.verified(connection);
           const ctx = {
             userId: auth.userId,
-            setSubscription(streams: ReadonlySet<LiveEventKind>, symbols: ReadonlySet<string> | undefined) {
+            setSubscription(
+              streams: ReadonlySet<LiveEventKind>,
+              symbols: ReadonlySet<string> | undefined,
+              candles: ReadonlySet<string> | undefined,
+            ) {
               connection.streams = streams;
               if (symbols) connection.symbols = symbols;
+              if (candles) connection.candles = candles;
               app.socketBus.changed(connection);
             },
+            // Without live streams no candle flows anyway; the list is not checked then
+            unlisted: async (symbols: readonly string[]) =>
+              app.liveStreams ? app.liveStreams.unlisted(symbols) : [],
             logError(err: unknown, method: string) {
               request.log.error({ err, method }, 'socket request failed');
             },

@@ -1,4 +1,5 @@
 import { createQueryClient } from '@kestrel/shared-runtime/query';
+import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RequireAuth } from '../auth/require-auth';
 import { DashboardLayout } from './dashboard-layout';
@@ -11,7 +12,9 @@ let queryClient: ReturnType<typeof createQueryClient> | undefined;
 
 /** Every signed-in page: the spec's protected route behaviour around the dashboard layout */
 export function ProtectedLayout() {
-  queryClient ??= createQueryClient();
+  const { live } = useKestrelRuntime();
+  // Queries under the live key prefixes follow the socket: notices, polling while paused, one refetch on resume
+  queryClient ??= createQueryClient({ live });
   return (
     <QueryClientProvider client={queryClient}>
       <RequireAuth>

@@ -27,6 +27,17 @@ function share(a: Decimal.Value, b: Decimal.Value, places = 4): string {
   return Number(q) === 0 ? '0' : q;
 }
 
+/**
+ * Maintenance margin / margin balance to 4 decimals: "0" without maintenance margin, "1.0000" (liquidation) when
+ * margin is held but the margin balance is gone (zero or negative), where the quotient means nothing
+ */
+export function marginRatio(maintenanceMargin: string, marginBalance: string): string {
+  const maint = new Exact(maintenanceMargin);
+  if (maint.lte(0)) return '0';
+  if (new Exact(marginBalance).lte(0)) return '1.0000';
+  return share(maint, marginBalance);
+}
+
 /** Realized PnL, commission and funding of the entries, and their sum */
 export function realizedPnl(
   income: readonly Pick<IncomeEntry, 'incomeType' | 'income'>[],
@@ -62,7 +73,7 @@ export function dashboardOverview(input: {
     unrealizedPnl: account.totalUnrealizedPnl,
     initialMargin: account.totalInitialMargin,
     maintenanceMargin: account.totalMaintMargin,
-    marginRatio: share(account.totalMaintMargin, account.totalMarginBalance),
+    marginRatio: marginRatio(account.totalMaintMargin, account.totalMarginBalance),
     today: input.today,
     openPositions: account.positions.filter(isOpenPosition).length,
     openOrders: input.openOrders.length,

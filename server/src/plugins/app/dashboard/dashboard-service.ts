@@ -56,7 +56,7 @@ export class DashboardService {
     return { from, to, bucketMs, points };
   }
 
-  /** The imported income of [from, to] (default: the 30 days up to now), filtered, newest first, one page */
+  /** The imported income of [from, to] (default: the 30 days up to now), filtered, sorted (newest first), one page */
   async income(userId: string, query: IncomeQuery): Promise<IncomePage> {
     const { from, to } = this.range(query);
     const { page, pageSize } = query;
@@ -66,6 +66,8 @@ export class DashboardService {
         to,
         type: query.type,
         symbol: query.symbol,
+        sort: query.sort,
+        order: query.order,
         offset: (page - 1) * pageSize,
         limit: pageSize,
       }),

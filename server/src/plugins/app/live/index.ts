@@ -30,7 +30,7 @@ function listedSymbols(app: FastifyInstance): (symbol: string) => Promise<boolea
 
 /** Exchange streams → socket pushes, following the sockets of this instance (see `live-streams.ts`) */
 export default fp(
-  async (app: FastifyInstance, { config }: AppOptions) => {
+  async (app: FastifyInstance, { config, deps }: AppOptions) => {
     const streams = app.exchangeAdapter.capabilities.liveStreams ? app.exchangeAdapter.streams : undefined;
     if (!streams) {
       app.decorate('liveStreams', undefined);
@@ -45,6 +45,7 @@ export default fp(
         (await app.exchangeAdapter.positions(keys)).filter(isOpenPosition).map((p) => p.symbol),
       defaultSymbols: config.liveSymbols,
       isListed: listedSymbols(app),
+      ...(deps.liveStreamLingerMs !== undefined ? { lingerMs: deps.liveStreamLingerMs } : {}),
       log: app.log,
     });
     const stopObserving = app.socketBus.observe(live);

@@ -10,7 +10,7 @@ import type {
   UserDataStream,
 } from '../exchange/exchange-streams';
 import type { BusConnection, LiveEvent, PushTarget } from '../socket/socket-bus';
-import { LiveStreams, STREAM_LINGER_MS } from './live-streams';
+import { CANDLE_PUSH_MIN_MS, LiveStreams, STREAM_LINGER_MS } from './live-streams';
 
 // The producers' bookkeeping (who needs which upstream stream, and for how long) with the exchange side recorded
 // at the adapter's stream seam; the real streams are tested against the simulator in the adapter's and server's
@@ -28,10 +28,10 @@ class RecordedStreams implements ExchangeStreams {
     this.marketStreams.push(record);
     return {
       add: (ts) => {
-        for (const t of ts) topics.set(`${t.symbol}:${t.kind}`, t);
+        for (const t of ts) topics.set(`${t.symbol}:${t.kind}:${t.interval ?? ''}`, t);
       },
       remove: (ts) => {
-        for (const t of ts) topics.delete(`${t.symbol}:${t.kind}`);
+        for (const t of ts) topics.delete(`${t.symbol}:${t.kind}:${t.interval ?? ''}`);
       },
       get topics() {
         return [...topics.values()];
@@ -67,6 +67,7 @@ const socket = (userId: string, symbols?: string[]): BusConnection => ({
   streams: new Set(),
   symbols: symbols ? new Set(symbols) : undefined,
   watch: new Set(),
+  candles: new Set(),
   send: () => true,
 });
 
@@ -176,6 +177,76 @@ describe('market streams follow the sockets', () => {
         id: 'markPrice:SOLUSDT:1',
       },
     ]);
+  });
+});
+
+describe('candle streams', () => {
+  /** A kline event of the 1m bar opening at 60 000, with close price `close` */
+  const kline = (close: string, time: number, closed = false): MarketEvent => ({
+    type: 'kline',
+    symbol: 'SOLUSDT',
+    interval: '1m',
+    kline: {
+      openTime: 60_000,
+      open: '100',
+      high: '110',
+      low: '90',
+      close,
+      volume: '5',
+      closeTime: 119_999,
+      quoteVolume: '500',
+      trades: 3,
+    },
+    closed,
+    time,
+  });
+  /** Close prices of the candle pushes so far */
+  const closes = () => published.map((p) => (p.event.kind === 'candle' ? p.event.data.close : undefined));
+
+  it('opens one kline stream per (symbol, interval) and throttles the forming bar, the latest figures winning', async () => {
+    const a = socket('alice', []);
+    a.candles = new Set(['SOLUSDT|1m']);
+    const b = socket('bob', []);
+    b.candles = new Set(['SOLUSDT|1m', 'SOLUSDT|1h']);
+    live.added(a);
+    live.added(b);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(live.candleStreams).toEqual(['SOLUSDT@1h', 'SOLUSDT@1m']);
+    const market = streams.marketStreams[0];
+    market?.emit(kline('101', 1));
+    market?.emit(kline('102', 2));
+    market?.emit(kline('103', 3));
+    // The first goes out at once, the rest wait and only the latest of them is sent
+    expect(closes()).toEqual(['101']);
+    await vi.advanceTimersByTimeAsync(CANDLE_PUSH_MIN_MS - 1);
+    expect(closes()).toEqual(['101']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(closes()).toEqual(['101', '103']);
+    expect(published[1]).toMatchObject({
+      target: { symbol: 'SOLUSDT', interval: '1m' },
+      id: 'candle:SOLUSDT:1m:60000:3',
+    });
+  });
+
+  it('sends a closing bar at once and drops a held-back forming update of that bar', async () => {
+    const a = socket('alice', []);
+    a.candles = new Set(['SOLUSDT|1m']);
+    live.added(a);
+    await vi.advanceTimersByTimeAsync(0);
+    const market = streams.marketStreams[0];
+    market?.emit(kline('101', 1));
+    market?.emit(kline('104', 2));
+    market?.emit(kline('105', 3, true));
+    await vi.advanceTimersByTimeAsync(CANDLE_PUSH_MIN_MS * 2);
+    expect(published.map((p) => p.event.data)).toEqual([
+      expect.objectContaining({ close: '101', closed: false }),
+      expect.objectContaining({ close: '105', closed: true, openTime: 60_000, closeTime: 119_999 }),
+    ]);
+    // Unwatched, the kline stream lingers like the others and then stops
+    a.candles = new Set();
+    live.changed(a);
+    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    expect(live.candleStreams).toEqual([]);
   });
 });
 

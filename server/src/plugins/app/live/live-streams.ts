@@ -1,22 +1,46 @@
-import { RESYNC_WILDCARD } from '@kestrel/contracts';
+import { type KlineInterval, RESYNC_WILDCARD } from '@kestrel/contracts';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import type {
   AccountUpdateEvent,
   AlgoOrderUpdateEvent,
   ExchangeStreams,
+  KlineEvent,
   MarketEvent,
   MarketStream,
   MarketTopic,
   OrderUpdateEvent,
   UserDataStream,
 } from '../exchange/exchange-streams';
-import type { BusConnection, BusObserver, LiveEvent, PublishOptions, PushTarget } from '../socket/socket-bus';
+import {
+  type BusConnection,
+  type BusObserver,
+  candleKey,
+  type LiveEvent,
+  type PublishOptions,
+  type PushTarget,
+} from '../socket/socket-bus';
 
 /** How long an upstream stream outlives its last socket: a page reload or a quick reconnect reuses it */
 export const STREAM_LINGER_MS = 30_000;
 
 /** The market streams kept per watched symbol: what the ticker and mark-price pushes need */
 const MARKET_KINDS = ['ticker', 'markPrice'] as const;
+
+/** Least time between two pushes of one forming candle (4 a second); a closing candle is pushed at once */
+export const CANDLE_PUSH_MIN_MS = 250;
+
+/** What a demand key names: a symbol (ticker and mark price) or a `candleKey` (one kline stream) */
+function parseDemandKey(key: string): { symbol: string; interval?: string } {
+  const [symbol = key, interval] = key.split('|');
+  return interval ? { symbol, interval } : { symbol };
+}
+
+/** The forming candle pushes of one (symbol, interval): when the last went out, and the latest one held back */
+interface CandleThrottle {
+  lastAt: number;
+  pending?: KlineEvent;
+  timer?: ReturnType<typeof setTimeout>;
+}
 
 export interface LiveStreamsDeps {
   streams: ExchangeStreams;
@@ -64,9 +88,12 @@ const positionKey = (symbol: string, side: string) => `${symbol}|${side}`;
  */
 export class LiveStreams implements BusObserver {
   readonly #users = new Map<string, UserEntry>();
-  /** Sockets per watched symbol */
+  /** Sockets per watched symbol or candle stream (see `parseDemandKey`) */
   readonly #demand = new Map<string, number>();
-  readonly #symbolLinger = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Forming-candle throttles per `candleKey` */
+  readonly #candleThrottle = new Map<string, CandleThrottle>();
+  /** Upstream streams no socket needs any more, waiting out the linger, per demand key */
+  readonly #lingering = new Map<string, ReturnType<typeof setTimeout>>();
   /** What each socket was counted under in #demand */
   readonly #counted = new Map<BusConnection, ReadonlySet<string>>();
   #market: MarketStream | undefined;
@@ -78,9 +105,25 @@ export class LiveStreams implements BusObserver {
     this.#linger = deps.lingerMs ?? STREAM_LINGER_MS;
   }
 
-  /** Symbols with an upstream market stream right now */
+  /** Symbols with an upstream ticker/mark-price stream right now */
   get marketSymbols(): string[] {
-    return [...new Set((this.#market?.topics ?? []).map((t) => t.symbol))].sort();
+    return [
+      ...new Set((this.#market?.topics ?? []).filter((t) => t.kind !== 'kline').map((t) => t.symbol)),
+    ].sort();
+  }
+
+  /** Upstream candle streams right now, as `SYMBOL@interval` */
+  get candleStreams(): string[] {
+    return (this.#market?.topics ?? [])
+      .filter((t) => t.kind === 'kline')
+      .map((t) => `${t.symbol}@${t.interval}`)
+      .sort();
+  }
+
+  /** Which of these symbols the exchange does not list (a failed check counts as listed: the stream just stays quiet) */
+  async unlisted(symbols: readonly string[]): Promise<string[]> {
+    const listed = await Promise.all(symbols.map((s) => this.deps.isListed(s).catch(() => true)));
+    return symbols.filter((_, i) => !listed[i]);
   }
 
   /** Pushes this instance has published (NOTIFY committed) since start */
@@ -148,8 +191,10 @@ export class LiveStreams implements BusObserver {
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const t of this.#symbolLinger.values()) clearTimeout(t);
-    this.#symbolLinger.clear();
+    for (const t of this.#lingering.values()) clearTimeout(t);
+    this.#lingering.clear();
+    for (const t of this.#candleThrottle.values()) clearTimeout(t.timer);
+    this.#candleThrottle.clear();
     await Promise.all(
       [...this.#users.values()].map((u) => {
         if (u.linger) clearTimeout(u.linger);
@@ -338,11 +383,14 @@ export class LiveStreams implements BusObserver {
 
   // ---- market --------------------------------------------------------------------------------------------------
 
-  /** Recomputes what a socket watches: its own list (or the default one) plus its user's open positions */
+  /**
+   * Recomputes what a socket watches: its own list (or the default one) plus its user's open positions, and the
+   * candle streams it asked for
+   */
   #rewatch(connection: BusConnection, user: UserEntry): void {
     const wanted = new Set([...(connection.symbols ?? this.deps.defaultSymbols), ...user.positions]);
     connection.watch = wanted;
-    this.#count(connection, wanted);
+    this.#count(connection, new Set([...wanted, ...connection.candles]));
   }
 
   #count(connection: BusConnection, wanted: ReadonlySet<string>): void {
@@ -352,23 +400,26 @@ export class LiveStreams implements BusObserver {
     this.#counted.set(connection, wanted);
   }
 
-  #topics(symbol: string): MarketTopic[] {
+  #topics(key: string): MarketTopic[] {
+    const { symbol, interval } = parseDemandKey(key);
+    if (interval) return [{ symbol, kind: 'kline', interval }];
     return MARKET_KINDS.map((kind) => ({ symbol, kind }));
   }
 
-  #demandUp(symbol: string): void {
-    const n = (this.#demand.get(symbol) ?? 0) + 1;
-    this.#demand.set(symbol, n);
-    const pending = this.#symbolLinger.get(symbol);
+  #demandUp(key: string): void {
+    const n = (this.#demand.get(key) ?? 0) + 1;
+    this.#demand.set(key, n);
+    const pending = this.#lingering.get(key);
     if (pending) {
       clearTimeout(pending);
-      this.#symbolLinger.delete(symbol);
+      this.#lingering.delete(key);
       return;
     }
-    if (n === 1 && !this.#closed) void this.#startSymbol(symbol);
+    if (n === 1 && !this.#closed) void this.#startMarket(key);
   }
 
-  async #startSymbol(symbol: string): Promise<void> {
+  async #startMarket(key: string): Promise<void> {
+    const { symbol } = parseDemandKey(key);
     let listed: boolean;
     try {
       listed = await this.deps.isListed(symbol);
@@ -384,26 +435,29 @@ export class LiveStreams implements BusObserver {
       return;
     }
     // Still wanted (or lingering: its linger timer removes it) once the check answered?
-    if ((!this.#demand.has(symbol) && !this.#symbolLinger.has(symbol)) || this.#closed) return;
+    if ((!this.#demand.has(key) && !this.#lingering.has(key)) || this.#closed) return;
     this.#market ??= this.deps.streams.marketStream({
       onEvent: (e) => this.#marketEvent(e),
       onError: (err) => this.deps.log.warn({ err: err.message }, 'live streams: market stream trouble'),
     });
-    this.#market.add(this.#topics(symbol));
+    this.#market.add(this.#topics(key));
   }
 
-  #demandDown(symbol: string): void {
-    const n = (this.#demand.get(symbol) ?? 0) - 1;
+  #demandDown(key: string): void {
+    const n = (this.#demand.get(key) ?? 0) - 1;
     if (n > 0) {
-      this.#demand.set(symbol, n);
+      this.#demand.set(key, n);
       return;
     }
-    this.#demand.delete(symbol);
-    this.#symbolLinger.set(
-      symbol,
+    this.#demand.delete(key);
+    this.#lingering.set(
+      key,
       setTimeout(() => {
-        this.#symbolLinger.delete(symbol);
-        this.#market?.remove(this.#topics(symbol));
+        this.#lingering.delete(key);
+        this.#market?.remove(this.#topics(key));
+        const throttle = this.#candleThrottle.get(key);
+        clearTimeout(throttle?.timer);
+        this.#candleThrottle.delete(key);
         if (this.#market && this.#market.topics.length === 0) {
           void this.#market.close();
           this.#market = undefined;
@@ -446,6 +500,76 @@ export class LiveStreams implements BusObserver {
         },
         `markPrice:${e.symbol}:${e.time}`,
       );
+    } else if (e.type === 'kline') {
+      this.#candle(e);
     }
+  }
+
+  /**
+   * A forming candle goes out at most every `CANDLE_PUSH_MIN_MS` (the latest figures, sent when the wait is over);
+   * a closing candle goes out at once and replaces a held-back update of the same bar
+   */
+  #candle(e: KlineEvent): void {
+    const key = candleKey(e.symbol, e.interval);
+    if (!this.#demand.has(key) && !this.#lingering.has(key)) return;
+    let throttle = this.#candleThrottle.get(key);
+    if (!throttle) {
+      throttle = { lastAt: Number.NEGATIVE_INFINITY };
+      this.#candleThrottle.set(key, throttle);
+    }
+    const now = Date.now();
+    if (e.closed) {
+      if (throttle.pending?.kline.openTime === e.kline.openTime) {
+        clearTimeout(throttle.timer);
+        throttle.timer = undefined;
+        throttle.pending = undefined;
+      }
+      this.#publishCandle(e);
+      return;
+    }
+    if (throttle.timer) {
+      throttle.pending = e;
+      return;
+    }
+    const wait = throttle.lastAt + CANDLE_PUSH_MIN_MS - now;
+    if (wait <= 0) {
+      throttle.lastAt = now;
+      this.#publishCandle(e);
+      return;
+    }
+    const t = throttle;
+    t.pending = e;
+    t.timer = setTimeout(() => {
+      t.timer = undefined;
+      const held = t.pending;
+      t.pending = undefined;
+      if (!held || this.#closed) return;
+      t.lastAt = Date.now();
+      this.#publishCandle(held);
+    }, wait);
+  }
+
+  #publishCandle(e: KlineEvent): void {
+    const k = e.kline;
+    this.#publish(
+      { symbol: e.symbol, interval: e.interval },
+      {
+        kind: 'candle',
+        data: {
+          symbol: e.symbol,
+          interval: e.interval as KlineInterval,
+          openTime: k.openTime,
+          closeTime: k.closeTime,
+          open: k.open,
+          high: k.high,
+          low: k.low,
+          close: k.close,
+          volume: k.volume,
+          closed: e.closed,
+          time: e.time,
+        },
+      },
+      `candle:${e.symbol}:${e.interval}:${k.openTime}:${e.closed ? 'closed' : e.time}`,
+    );
   }
 }

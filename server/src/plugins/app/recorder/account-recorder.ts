@@ -15,6 +15,11 @@ export const INCOME_SYNC_MS = 5 * MINUTE_MS;
 export const INCOME_HISTORY_MS = 90 * 86_400_000;
 /** Each round re-reads this much before the mark: entries Binance books a little late are still picked up */
 export const INCOME_OVERLAP_MS = 10 * MINUTE_MS;
+/**
+ * Income pages read per user per round (weight 30 each): a long first import goes on a minute later, so it never
+ * takes more than 150 of the minute's 2400 from the user's own requests
+ */
+export const INCOME_PAGES_PER_ROUND = 5;
 /** A failing user is retried after 30 s, doubling up to 30 min */
 export const BACKOFF_BASE_MS = 30_000;
 export const BACKOFF_MAX_MS = 30 * MINUTE_MS;
@@ -175,12 +180,17 @@ export class AccountRecorder {
       sync?.synced_to == null
         ? now - INCOME_HISTORY_MS
         : Math.max(now - INCOME_HISTORY_MS, sync.synced_to - INCOME_OVERLAP_MS);
-    const { entries, complete } = await readIncome(this.deps.exchange, keys, { from, to: now });
+    const { entries, complete } = await readIncome(
+      this.deps.exchange,
+      keys,
+      { from, to: now },
+      INCOME_PAGES_PER_ROUND,
+    );
     await this.deps.repo.insertIncome(this.deps.db, userId, entries);
     const reached = complete ? now : (entries[entries.length - 1]?.time ?? from);
     await this.deps.repo.markSynced(this.deps.db, userId, reached, now);
-    // An import cut short by its page budget continues next round
-    return complete ? now + INCOME_SYNC_MS : now;
+    // An import cut short by its page budget goes on a minute later
+    return complete ? now + INCOME_SYNC_MS : now + MINUTE_MS;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { EquitySnapshot, IncomeEntry } from '@kestrel/contracts';
+import type { EquitySnapshot, IncomeEntry, IncomeSortField } from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
 
 /** A snapshot as the recorder writes it; times in ms since epoch */
@@ -20,6 +20,15 @@ export interface IncomeSyncRow {
   failures: number;
   retry_at: number | null;
 }
+
+/** Sort columns, from a fixed list (never from the request's text) */
+const INCOME_ORDER: Record<IncomeSortField, string> = {
+  time: 'e.time',
+  // Qualified: a bare `income` would sort the text the SELECT list makes of it
+  income: 'e.income',
+  incomeType: 'e.income_type',
+  symbol: 'e.symbol',
+};
 
 const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 const toDate = (t: number) => new Date(t);
@@ -116,7 +125,16 @@ export const recorderRepository = {
   async income(
     db: Queryable,
     userId: string,
-    q: { from: number; to: number; type?: string; symbol?: string; offset: number; limit: number },
+    q: {
+      from: number;
+      to: number;
+      type?: string;
+      symbol?: string;
+      sort: IncomeSortField;
+      order: 'asc' | 'desc';
+      offset: number;
+      limit: number;
+    },
   ): Promise<{ items: IncomeEntry[]; total: number }> {
     const where = ['user_id = $1', 'time >= $2', 'time <= $3'];
     const params: unknown[] = [userId, toDate(q.from), toDate(q.to)];
@@ -132,8 +150,9 @@ export const recorderRepository = {
     const [count] = await db.query(`SELECT count(*)::int AS n FROM income_entries WHERE ${filter}`, params);
     const rows = await db.query(
       `SELECT income_type, tran_id, symbol, income::text, asset, info, trade_id, ${ms('time')} AS t
-         FROM income_entries WHERE ${filter}
-        ORDER BY time DESC, income_type, tran_id DESC
+         FROM income_entries e WHERE ${filter}
+        ORDER BY ${INCOME_ORDER[q.sort]} ${q.order === 'asc' ? 'ASC' : 'DESC'}, e.time DESC, e.income_type,
+                 e.tran_id DESC
         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, q.limit, q.offset],
     );

@@ -1,10 +1,14 @@
 import {
+  type CandleStream,
   JSON_RPC_ERRORS,
   type LiveEventKind,
   SocketToolNameSchema,
   STREAMS_SUBSCRIBE_METHOD,
+  type StreamsSubscribeParams,
   StreamsSubscribeParamsSchema,
 } from '@kestrel/contracts';
+import type { z } from 'zod';
+import { candleKey } from './socket-bus';
 import { callTool, InvalidToolArgumentsError, SOCKET_TOOLS, type SocketToolDeps } from './socket-tools';
 
 type JsonRpcId = string | number | null;
@@ -14,14 +18,28 @@ export const TOOL_FAILED = 'Tool failed on the server; try again shortly';
 
 export interface FrameContext {
   userId: string;
-  /** New push streams; `symbols` (market pushes) only when the client sent a list */
-  setSubscription(streams: ReadonlySet<LiveEventKind>, symbols: ReadonlySet<string> | undefined): void;
+  /**
+   * New push streams; `symbols` (market pushes) and `candles` (`candleKey(symbol, interval)`) only when the client
+   * sent a list
+   */
+  setSubscription(
+    streams: ReadonlySet<LiveEventKind>,
+    symbols: ReadonlySet<string> | undefined,
+    candles: ReadonlySet<string> | undefined,
+  ): void;
+  /** Which of these symbols the exchange does not list (candle streams of them are refused) */
+  unlisted(symbols: readonly string[]): Promise<string[]>;
   /** Unexpected failures go to the server log, never to the client */
   logError(err: unknown, method: string): void;
 }
 
-export function errorFrame(id: JsonRpcId, code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+/** A JSON-RPC error reply; `data` carries what a client acts on (e.g. the refused symbols) */
+export function errorFrame(id: JsonRpcId, code: number, message: string, data?: unknown): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  });
 }
 
 function resultFrame(id: string | number, result: unknown): string {
@@ -31,6 +49,70 @@ function resultFrame(id: string | number, result: unknown): string {
 /** MCP's tool result shape: the value as a JSON string in content[0].text */
 function toolResult(value: unknown) {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+/** The `streams/subscribe` in progress per socket: each waits for the one before, so they apply in sent order */
+const subscribeQueue = new WeakMap<FrameContext, Promise<unknown>>();
+
+function inOrder<T>(ctx: FrameContext, run: () => Promise<T>): Promise<T> {
+  const next = (subscribeQueue.get(ctx) ?? Promise.resolve()).then(run, run);
+  subscribeQueue.set(
+    ctx,
+    next.catch(() => {}),
+  );
+  return next;
+}
+
+/** Applies one checked `streams/subscribe`; candle symbols the exchange does not list refuse the whole request */
+async function subscribe(
+  id: string | number,
+  params: StreamsSubscribeParams,
+  ctx: FrameContext,
+): Promise<string> {
+  const streams = new Set(params.streams);
+  const symbols = params.symbols ? new Set(params.symbols) : undefined;
+  const pairs = params.candles;
+  if (pairs && pairs.length > 0) {
+    const unknown = await ctx.unlisted([...new Set(pairs.map((p) => p.symbol))]);
+    if (unknown.length > 0) {
+      return errorFrame(
+        id,
+        JSON_RPC_ERRORS.invalidParams,
+        `Invalid params: candles: the exchange does not list ${unknown.map((s) => s.slice(0, 20)).join(', ')}`,
+        { unlisted: unknown },
+      );
+    }
+  }
+  const candles = pairs ? new Set(pairs.map((p) => candleKey(p.symbol, p.interval))) : undefined;
+  ctx.setSubscription(streams, symbols, candles);
+  return resultFrame(
+    id,
+    toolResult({
+      streams: [...streams],
+      ...(symbols ? { symbols: [...symbols] } : {}),
+      ...(pairs ? { candles: uniquePairs(pairs) } : {}),
+    }),
+  );
+}
+
+/** The first problem of a `streams/subscribe` request, in words naming the field */
+function subscribeError(issue: z.core.$ZodIssue | undefined): string {
+  const field = issue?.path[0];
+  if (field === 'symbols') return `Invalid params: symbols: ${issue?.message}`;
+  if (field === 'candles') {
+    // candles.2.interval → candles[2].interval
+    const where = issue?.path
+      .slice(1)
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('');
+    return `Invalid params: candles${where}: ${issue?.message}`;
+  }
+  return `Invalid params: streams must be a list of ${StreamsSubscribeParamsSchema.shape.streams.element.options.join(', ')}`;
+}
+
+function uniquePairs(pairs: readonly CandleStream[]): CandleStream[] {
+  const seen = new Map(pairs.map((p) => [candleKey(p.symbol, p.interval), p]));
+  return [...seen.values()];
 }
 
 function isId(value: unknown): value is string | number {
@@ -131,21 +213,9 @@ export async function handleFrame(
       case STREAMS_SUBSCRIBE_METHOD: {
         const parsed = StreamsSubscribeParamsSchema.safeParse(params);
         if (!parsed.success) {
-          return errorFrame(
-            id,
-            JSON_RPC_ERRORS.invalidParams,
-            parsed.error.issues[0]?.path[0] === 'symbols'
-              ? `Invalid params: symbols: ${parsed.error.issues[0].message}`
-              : `Invalid params: streams must be a list of ${StreamsSubscribeParamsSchema.shape.streams.element.options.join(', ')}`,
-          );
+          return errorFrame(id, JSON_RPC_ERRORS.invalidParams, subscribeError(parsed.error.issues[0]));
         }
-        const streams = new Set(parsed.data.streams);
-        const symbols = parsed.data.symbols ? new Set(parsed.data.symbols) : undefined;
-        ctx.setSubscription(streams, symbols);
-        return resultFrame(
-          id,
-          toolResult({ streams: [...streams], ...(symbols ? { symbols: [...symbols] } : {}) }),
-        );
+        return await inOrder(ctx, () => subscribe(id, parsed.data, ctx));
       }
       default:
         return errorFrame(id, JSON_RPC_ERRORS.methodNotFound, `Method not found: ${method.slice(0, 64)}`);

@@ -14,8 +14,16 @@ const STREAM_KINDS: readonly LiveEventKind[] = SOCKET_STREAMS;
 /** One push: its kind and the notice the contract describes for that kind */
 export type LiveEvent = { [K in LiveEventKind]: { kind: K; data: LiveEventNotice[K] } }[LiveEventKind];
 
-/** Where a push goes: one user's sockets, every socket, or the sockets watching a symbol (market pushes) */
-export type PushTarget = string | 'all' | { symbol: string };
+/**
+ * Where a push goes: one user's sockets, every socket, the sockets watching a symbol (ticker, mark price), or the
+ * sockets watching a symbol's candles of one interval
+ */
+export type PushTarget = string | 'all' | { symbol: string; interval?: string };
+
+/** How a (symbol, interval) candle stream is named in `BusConnection.candles` */
+export function candleKey(symbol: string, interval: string): string {
+  return `${symbol}|${interval}`;
+}
 
 /** A socket as the bus sees it; `streams` is what the client subscribed to (all until it says otherwise) */
 export interface BusConnection {
@@ -29,6 +37,8 @@ export interface BusConnection {
   symbols: ReadonlySet<string> | undefined;
   /** Symbols whose market pushes this socket receives, kept by the live-streams service */
   watch: ReadonlySet<string>;
+  /** Candle streams the client asked for (`candleKey(symbol, interval)`); none until it subscribes to some */
+  candles: ReadonlySet<string>;
   /** Sends one text frame; false when the socket cannot take it (closed or too far behind) */
   send(frame: string): boolean;
 }
@@ -85,6 +95,8 @@ interface FanoutMessage {
   t?: string;
   /** Symbol target (market pushes) */
   s?: string;
+  /** Interval of a candle push (with `s`) */
+  n?: string;
   /** Event identity, for dropping duplicates */
   i?: string;
   k: LiveEventKind;
@@ -211,7 +223,9 @@ export class SocketBus {
       );
     }
     const message: FanoutMessage = {
-      ...(typeof target === 'string' ? { t: target } : { s: target.symbol }),
+      ...(typeof target === 'string'
+        ? { t: target }
+        : { s: target.symbol, ...(target.interval ? { n: target.interval } : {}) }),
       ...(options.id ? { i: options.id } : {}),
       k: event.kind,
       p: parsed.data,
@@ -231,6 +245,12 @@ export class SocketBus {
     if (!method) return;
     if (message.i !== undefined && !this.recent.firstTime(`${message.t ?? message.s}|${message.i}`)) return;
     const frame = JSON.stringify({ jsonrpc: '2.0', method, params: message.p });
+    if (message.s !== undefined && message.n !== undefined) {
+      const key = candleKey(message.s, message.n);
+      for (const set of this.byUser.values())
+        for (const c of set) if (c.candles.has(key) && c.streams.has(message.k)) c.send(frame);
+      return;
+    }
     if (message.s !== undefined) {
       const symbol = message.s;
       for (const set of this.byUser.values())

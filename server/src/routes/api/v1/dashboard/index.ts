@@ -90,8 +90,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary:
-          'Imported income history (realized PnL, commission, funding, transfers…) of a range, newest first, ' +
-          'filtered by type and symbol, paged',
+          'Imported income history (realized PnL, commission, funding, transfers…) of a range, filtered by type ' +
+          'and symbol, sorted (default newest first) and paged',
         querystring: IncomeQuerySchema,
         response: { 200: IncomePageResponseSchema, 400: ErrorResponseSchema, 401: ErrorResponseSchema },
       },

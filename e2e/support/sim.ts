@@ -1,0 +1,49 @@
+import { E2E_SIM_PORT } from './ports';
+
+/** The simulator's admin API of the e2e copy */
+const SIM_ADMIN = `http://127.0.0.1:${E2E_SIM_PORT}/_sim`;
+
+/**
+ * What `POST /_sim/prices/{symbol}` takes (packages/exchange-sim CONTEXT.md): a jump now, a path of points, or a
+ * straight move to a target; prices are decimal strings on the symbol's tick
+ */
+export type SimPriceCommand =
+  | { price: string }
+  | { path: ReadonlyArray<{ price: string; afterMs: number }> }
+  | { target: string; overMs: number };
+
+/** The simulator's answer: who moves the price now, and the last and mark prices */
+export interface SimPrice {
+  symbol: string;
+  mode: 'walk' | 'held' | 'path';
+  lastPrice: string;
+  markPrice: string;
+  indexPrice: string;
+  target?: string;
+  until?: number;
+  time: number;
+}
+
+async function call(method: 'POST' | 'DELETE', symbol: string, body?: SimPriceCommand): Promise<SimPrice> {
+  const res = await fetch(`${SIM_ADMIN}/prices/${symbol}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (!res.ok)
+    throw new Error(`The simulator refused ${method} prices/${symbol}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as SimPrice;
+}
+
+/**
+ * Moves a symbol's price on the e2e simulator (resting orders fill, stops trigger, positions liquidate at once);
+ * the price then holds until {@link releaseSimPrice}. Release it at the end of the test: the simulator is shared
+ */
+export function setSimPrice(symbol: string, command: SimPriceCommand): Promise<SimPrice> {
+  return call('POST', symbol, command);
+}
+
+/** Hands a symbol back to the simulator's random walk, continuing from the price it was set to */
+export function releaseSimPrice(symbol: string): Promise<SimPrice> {
+  return call('DELETE', symbol);
+}

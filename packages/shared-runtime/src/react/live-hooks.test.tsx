@@ -1,0 +1,118 @@
+import { RuntimeConfigSchema, SOCKET_STREAMS } from '@kestrel/contracts';
+import { act, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
+import type { WebSocketLike } from '../socket/socket-bus';
+import { createMemoryStorage } from '../storage/storage';
+import { startWsServer, type TestWsServer, toolResult } from '../test/ws-server';
+import { KestrelRuntimeProvider } from './hooks';
+import { useLiveCandles, useLiveStatus, useLiveTickers } from './live-hooks';
+
+const config = RuntimeConfigSchema.parse({
+  apiBaseUrl: 'http://127.0.0.1:1',
+  socketBaseUrl: 'ws://127.0.0.1:1',
+  remotes: {
+    dashboard: 'http://127.0.0.1:1/a.json',
+    bots: 'http://127.0.0.1:1/b.json',
+    exchange_connect: 'http://127.0.0.1:1/c.json',
+    account: 'http://127.0.0.1:1/d.json',
+  },
+});
+
+function Watch({ symbols }: { symbols: string[] }) {
+  const status = useLiveStatus();
+  const tickers = useLiveTickers(symbols);
+  return (
+    <p>
+      {status}: {symbols.map((s) => `${s}=${tickers.get(s)?.lastPrice ?? '-'}`).join(' ')}
+    </p>
+  );
+}
+
+function Chart() {
+  const [close, setClose] = useState('none');
+  useLiveCandles('SOLUSDT', '5m', (c) => setClose(`${c.close}${c.closed ? ' closed' : ''}`));
+  return <p>candle {close}</p>;
+}
+
+let runtime: KestrelRuntime | undefined;
+let ws: TestWsServer | undefined;
+afterEach(async () => {
+  runtime?.dispose();
+  await ws?.stop();
+  ws = undefined;
+});
+
+describe('live hooks', () => {
+  it('show live tickers and candles of what the mounted components watch, and the paused state', async () => {
+    ws = await startWsServer((frame, conn) => {
+      if ('id' in frame) conn.socket.send(JSON.stringify(toolResult(frame.id, { ok: true })));
+    });
+    const server = ws;
+    runtime = createKestrelRuntime(
+      { ...config, socketBaseUrl: server.url },
+      {
+        storage: createMemoryStorage(),
+        createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+      },
+    );
+    const r = runtime;
+    act(() => r.bus.connect());
+    const view = render(
+      <KestrelRuntimeProvider runtime={r}>
+        <Watch symbols={['BTCUSDT', 'ETHUSDT']} />
+        <Chart />
+      </KestrelRuntimeProvider>,
+    );
+    await screen.findByText('live: BTCUSDT=- ETHUSDT=-');
+    // The two components' watches reach the server as one subscription
+    const subscribed = await server.nextFrame();
+    expect(subscribed).toMatchObject({
+      method: 'streams/subscribe',
+      params: {
+        streams: [...SOCKET_STREAMS],
+        symbols: ['BTCUSDT', 'ETHUSDT'],
+        candles: [{ symbol: 'SOLUSDT', interval: '5m' }],
+      },
+    });
+
+    act(() => {
+      server.broadcast({
+        jsonrpc: '2.0',
+        method: 'notifications/ticker',
+        params: { symbol: 'ETHUSDT', lastPrice: '3120.55', time: 1 },
+      });
+      server.broadcast({
+        jsonrpc: '2.0',
+        method: 'notifications/candle',
+        params: {
+          symbol: 'SOLUSDT',
+          interval: '5m',
+          openTime: 0,
+          closeTime: 299_999,
+          open: '150',
+          high: '151',
+          low: '149',
+          close: '150.5',
+          volume: '10',
+          closed: true,
+          time: 300_000,
+        },
+      });
+    });
+    expect(await screen.findByText('live: BTCUSDT=- ETHUSDT=3120.55')).toBeTruthy();
+    expect(await screen.findByText('candle 150.5 closed')).toBeTruthy();
+
+    await act(async () => {
+      await server.stop();
+    });
+    expect(await screen.findByText('paused: BTCUSDT=- ETHUSDT=3120.55')).toBeTruthy();
+
+    // Unmounted: the runtime tells the socket it watches nothing any more
+    view.unmount();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(r.live.subscription).toEqual({ streams: [...SOCKET_STREAMS], symbols: [], candles: [] });
+  });
+});
