@@ -2,8 +2,13 @@ import '../../styles.css';
 import type { FuturesPosition } from '@kestrel/contracts';
 import { ApiError } from '@kestrel/shared-runtime';
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
-import { RemotePage, useExchangeConnections } from '@kestrel/shared-runtime/react';
-import { Button, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
+import {
+  RemotePage,
+  useExchangeConnections,
+  useLiveMarkPrices,
+  useLiveStatus,
+} from '@kestrel/shared-runtime/react';
+import { Badge, Button, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useCreateOrder } from '../../features/orders/api/create-order';
 import { useOpenOrders } from '../../features/orders/api/get-open-orders';
@@ -16,9 +21,12 @@ import { useSymbolsInfo } from '../../features/portfolio/api/get-symbol-info';
 import { AccountFigures, BalancesTable } from '../../features/portfolio/components/account-summary';
 import { AllocationChart } from '../../features/portfolio/components/allocation-chart';
 import { PositionsTable } from '../../features/portfolio/components/positions-table';
-import { marginAllocation } from '../../features/portfolio/lib/position-figures';
+import { marginAllocation, remark, remarkAccount } from '../../features/portfolio/lib/position-figures';
 
-/** Mark prices, PnL and liquidation prices move all the time; the socket's notices cover fills and balances only */
+/**
+ * Liquidation prices and margins move with the mark price, which no account notice reports: the snapshot is read
+ * this often (mark and PnL between two reads come from the socket's mark price pushes)
+ */
 export const PORTFOLIO_POLL_MS = 5_000;
 /** Balances per asset and the allocation move with fills (which the socket and this page's orders invalidate) */
 export const ALLOCATION_POLL_MS = 30_000;
@@ -80,6 +88,17 @@ export default function PortfolioPage() {
   const create = useCreateOrder();
   const [ticketSymbol, setTicketSymbol] = useState<string | null>(null);
 
+  const live = useLiveStatus();
+  const positionSymbols = useMemo(() => (account.data?.positions ?? []).map((p) => p.symbol), [account.data]);
+  const marks = useLiveMarkPrices(positionSymbols);
+  const shown = useMemo(() => {
+    if (!account.data) return undefined;
+    const remarked = account.data.positions.map((p) => {
+      const push = marks.get(p.symbol);
+      return push ? remark(p, push.markPrice) : p;
+    });
+    return remarkAccount(account.data, remarked);
+  }, [account.data, marks]);
   const positions = account.data?.positions ?? [];
   const defaultSymbol = positions[0]?.symbol ?? DEFAULT_SYMBOL;
   const symbols = useMemo(() => {
@@ -107,14 +126,22 @@ export default function PortfolioPage() {
   let body: ReactNode;
   if (!connected || keysMissing) {
     body = <NotConnected />;
-  } else if (account.isPending) {
-    body = <Spinner label="Loading your account…" />;
-  } else if (account.isError) {
-    body = <LoadError error={account.error} retry={() => account.refetch()} />;
+  } else if (!shown) {
+    body = account.isError ? (
+      <LoadError error={account.error} retry={() => account.refetch()} />
+    ) : (
+      <Spinner label="Loading your account…" />
+    );
   } else {
-    const data = account.data;
+    const data = shown;
     body = (
       <>
+        {account.isError && (
+          // The last snapshot stays on screen, said to be old: a blank page would hide open positions
+          <p role="alert" className="db:text-sm db:text-destructive">
+            Could not refresh your account ({account.error.message}); showing the last figures read.
+          </p>
+        )}
         <AccountFigures account={data} />
         <Section id="portfolio-positions" title="Positions">
           <PositionsTable
@@ -177,6 +204,14 @@ export default function PortfolioPage() {
       remote="dashboard"
       title="Portfolio"
       description="Balances, positions and open orders of your Binance futures account."
+      actions={
+        connected &&
+        live === 'paused' && (
+          <Badge variant="warning" role="status">
+            Live data paused: refreshing every 5 s
+          </Badge>
+        )
+      }
     >
       {body}
     </RemotePage>

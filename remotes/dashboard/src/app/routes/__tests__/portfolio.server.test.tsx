@@ -243,4 +243,57 @@ describe('the portfolio page', () => {
     await user.click(within(dialog()).getByRole('button', { name: 'Close position' }));
     expect(await screen.findByText('No open positions', {}, { timeout: 10_000 })).toBeTruthy();
   }, 60_000);
+
+  it('says so when the account cannot be read, and loads it on Retry', async () => {
+    const fault = server.sim.faults.add({
+      kind: 'error',
+      method: 'GET',
+      path: '/fapi/v3/positionRisk',
+      status: 500,
+    });
+    const { user } = renderPage();
+    const alert = await screen.findByRole('alert', {}, { timeout: 20_000 });
+    expect(alert.textContent).toMatch(/^Could not load your account: /);
+    server.sim.faults.remove(fault.id);
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(figure('Margin balance')).toMatch(/^\d+\.\d{2}$/), { timeout: 10_000 });
+  }, 60_000);
+
+  it('shows "status unknown" for an order whose answer was lost, and the order exists once', async () => {
+    // The exchange takes the order but its answer is lost, and the lookup by client order id fails too
+    const lost = server.sim.faults.add({
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'after',
+      status: 503,
+    });
+    const lookup = server.sim.faults.add({
+      kind: 'error',
+      method: 'GET',
+      path: '/fapi/v1/order',
+      status: 500,
+    });
+    const { user } = renderPage();
+    // The previous test left a buy at 50,000.0 open
+    expect(await screen.findByRole('table', { name: 'Open orders' }, { timeout: 10_000 })).toBeTruthy();
+    await reviewOrder(user, { type: 'LIMIT', quantity: '0.002', price: '51000.0' });
+    await user.click(within(dialog()).getByRole('button', { name: 'Place order' }));
+    const alert = await within(dialog()).findByRole('alert', {}, { timeout: 30_000 });
+    expect(alert.textContent).toMatch(/^Status unknown: .*Kestrel does not resend it\.$/);
+    expect(within(dialog()).getByRole('button', { name: 'Place order' })).toHaveProperty('disabled', true);
+    server.sim.faults.remove(lost.id);
+    server.sim.faults.remove(lookup.id);
+
+    // The lists are read again: the order is there, once
+    await user.click(within(dialog()).getByRole('button', { name: 'Back' }));
+    const orders = await screen.findByRole('table', { name: 'Open orders' }, { timeout: 10_000 });
+    await waitFor(() =>
+      expect(
+        within(orders)
+          .getAllByRole('row')
+          .filter((r) => r.textContent?.includes('51,000.0')).length,
+      ).toBe(1),
+    );
+  }, 90_000);
 });

@@ -3,7 +3,7 @@ import type { ApiClient } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { classifyFailure, OrderFailureError } from '../lib/order-failure';
-import { orderKeys } from './order-keys';
+import { invalidateAccount } from './order-keys';
 
 /** Cancels an open order or a waiting conditional order (its `kind` tells the server which) */
 export async function cancelOrder(
@@ -26,6 +26,6 @@ export function useCancelOrder() {
     mutationFn: (order: FuturesOrder) => cancelOrder(api, order),
     retry: false,
     // Even a refusal ("Unknown order sent.") means the list on screen is out of date
-    onSettled: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+    onSettled: () => invalidateAccount(queryClient),
   });
 }

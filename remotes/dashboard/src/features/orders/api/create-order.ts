@@ -3,7 +3,7 @@ import type { ApiClient } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { classifyFailure, OrderFailureError } from '../lib/order-failure';
-import { orderKeys } from './order-keys';
+import { invalidateAccount } from './order-keys';
 
 /**
  * Places an order; a failure throws an `OrderFailureError` saying whether it was refused, not sent, or of unknown
@@ -24,11 +24,11 @@ export function useCreateOrder() {
     mutationFn: (request: CreateOrderRequest) => createOrder(api, request),
     // Never resent by the client: a retry after a lost answer could open a second position
     retry: false,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+    onSuccess: () => invalidateAccount(queryClient),
     onError: (error) => {
       // A refusal changed nothing; an unknown status may have placed it, so the lists are asked again
       if (error instanceof OrderFailureError && error.failure.kind === 'unknown') {
-        return queryClient.invalidateQueries({ queryKey: orderKeys.all });
+        return invalidateAccount(queryClient);
       }
     },
   });

@@ -3,7 +3,7 @@ import type { ApiClient } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { classifyFailure, OrderFailureError } from '../lib/order-failure';
-import { orderKeys } from './order-keys';
+import { invalidateAccount } from './order-keys';
 
 /** Sets a symbol's leverage (1-125; the exchange may refuse a value its brackets do not allow for the position) */
 export async function setLeverage(
@@ -22,6 +22,6 @@ export function useSetLeverage() {
     mutationFn: (request: { symbol: string; leverage: number }) => setLeverage(api, request),
     retry: false,
     // Margin and liquidation price move with the leverage
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+    onSuccess: () => invalidateAccount(queryClient),
   });
 }

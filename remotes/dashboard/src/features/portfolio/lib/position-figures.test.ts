@@ -1,6 +1,13 @@
 import type { DashboardPortfolio, FuturesPosition } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
-import { liquidationPrice, marginAllocation, positionLeverage, positionRoe } from './position-figures';
+import {
+  liquidationPrice,
+  marginAllocation,
+  positionLeverage,
+  positionRoe,
+  remark,
+  remarkAccount,
+} from './position-figures';
 
 const position: FuturesPosition = {
   symbol: 'BTCUSDT',
@@ -56,5 +63,26 @@ describe('position figures', () => {
     ]);
     const empty = { ...portfolio, totals: { ...portfolio.totals, marginBalance: '0' } };
     expect(marginAllocation(empty)).toEqual([]);
+  });
+
+  it('re-marks a short at a pushed mark price, and moves the account totals by the same PnL', () => {
+    const moved = remark(position, '63000');
+    expect(moved).toMatchObject({ markPrice: '63000', notional: '-630', unrealizedPnl: '20' });
+    expect(remark(position, 'NaN')).toBe(position);
+    const account = {
+      totalWalletBalance: '990',
+      totalUnrealizedPnl: '10',
+      totalMarginBalance: '1000',
+      totalInitialMargin: '32',
+      totalMaintMargin: '2.56',
+      availableBalance: '958',
+      assets: [],
+      positions: [position],
+    };
+    expect(remarkAccount(account, [moved])).toMatchObject({
+      totalUnrealizedPnl: '20',
+      totalMarginBalance: '1010',
+      positions: [moved],
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { DashboardPortfolio, FuturesPosition } from '@kestrel/contracts';
+import type { DashboardPortfolio, FuturesAccountInfo, FuturesPosition } from '@kestrel/contracts';
 
 /** Leverage in use: notional over initial margin (Binance's initial margin is notional / leverage) */
 export function positionLeverage(
@@ -55,4 +55,41 @@ export function marginAllocation(portfolio: DashboardPortfolio): AllocationSlice
     slices.push({ key: 'orders', label: 'Open orders', value: held, share: held / total });
   slices.push({ key: 'available', label: 'Available', value: available, share: available / total });
   return slices;
+}
+
+/**
+ * A position re-marked at a pushed mark price: its mark, notional and unrealized PnL follow the price between two
+ * REST snapshots (liquidation price and margin stay the snapshot's until the next one)
+ */
+export function remark(position: FuturesPosition, markPrice: string): FuturesPosition {
+  const amount = Number(position.amount);
+  const mark = Number(markPrice);
+  if (!Number.isFinite(mark) || mark <= 0) return position;
+  return {
+    ...position,
+    markPrice,
+    notional: String(amount * mark),
+    unrealizedPnl: String(amount * (mark - Number(position.entryPrice))),
+  };
+}
+
+/**
+ * The account totals moved by the same amount as its positions' re-marked PnL, so the cards and the rows agree
+ * between two snapshots
+ */
+export function remarkAccount(
+  account: FuturesAccountInfo,
+  positions: readonly FuturesPosition[],
+): FuturesAccountInfo {
+  let delta = 0;
+  account.positions.forEach((p, i) => {
+    delta += Number(positions[i]?.unrealizedPnl ?? p.unrealizedPnl) - Number(p.unrealizedPnl);
+  });
+  if (delta === 0) return account;
+  return {
+    ...account,
+    totalUnrealizedPnl: String(Number(account.totalUnrealizedPnl) + delta),
+    totalMarginBalance: String(Number(account.totalMarginBalance) + delta),
+    positions: [...positions],
+  };
 }
