@@ -3,13 +3,11 @@ import { render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { describe, expect, it } from 'vitest';
 import HistoryPage from '../history';
-import PortfolioPage from '../portfolio';
 import RiskPage from '../risk';
 
-// Each page still without data as the shell mounts it (dashboard and analytics have their own tests): its title, and
+// Each page still without data as the shell mounts it (the pages with data have their own tests): its title, and
 // until it has data, what it will hold
 const pages: [string, ComponentType, string][] = [
-  ['Portfolio', PortfolioPage, 'No positions yet'],
   ['Trading history', HistoryPage, 'No trades yet'],
   ['Risk management', RiskPage, 'No exposure yet'],
 ];
