@@ -77,11 +77,11 @@ describe('risk limits and the kill switch against the simulator', () => {
     ).toEqual({ ...NO_LIMITS, updatedAt: null });
 
     for (const [body, text] of [
-      [{ ...NO_LIMITS, maxLeverage: 0 }, 'maxLeverage must be between 1 and 125'],
-      [{ ...NO_LIMITS, maxLeverage: 126 }, 'maxLeverage must be between 1 and 125'],
-      [{ ...NO_LIMITS, dailyLossLimit: -5 }, 'dailyLossLimit must be greater than 0'],
-      [{ ...NO_LIMITS, maxDrawdownPercent: 150 }, 'maxDrawdownPercent must be between 0.01 and 100'],
-      [{ ...NO_LIMITS, maxPositionNotional: 'lots' }, 'maxPositionNotional must be a number'],
+      [{ ...NO_LIMITS, maxLeverage: 0 }, 'Max leverage must be between 1 and 125'],
+      [{ ...NO_LIMITS, maxLeverage: 126 }, 'Max leverage must be between 1 and 125'],
+      [{ ...NO_LIMITS, dailyLossLimit: -5 }, 'Daily loss limit must be greater than 0'],
+      [{ ...NO_LIMITS, maxDrawdownPercent: 150 }, 'Max drawdown must be between 0.01 and 100'],
+      [{ ...NO_LIMITS, maxPositionNotional: 'lots' }, 'Max position notional must be a number'],
     ] as const) {
       const res = await put(body);
       expect(res.statusCode).toBe(400);
@@ -265,6 +265,9 @@ describe('risk limits and the kill switch against the simulator', () => {
     ).toBe(201);
     expect(sim().orders).toHaveLength(2);
     expect(sim().algos).toHaveLength(1);
+    // What the page's confirmation counts
+    const before = RiskOverviewResponseSchema.parse((await get('/api/v1/risk/overview')).json()).data;
+    expect([before.openOrders, before.positions.length]).toEqual([3, 2]);
 
     const res = await post('/api/v1/risk/kill-switch', {});
     expect(res.statusCode).toBe(200);

@@ -231,6 +231,8 @@ export {
   type RiskLimitName,
   RiskLimitNameSchema,
   type RiskLimits,
+  RiskLimitsFormSchema,
+  type RiskLimitsFormValues,
   RiskLimitsResponseSchema,
   RiskLimitsSchema,
   type RiskOverview,

@@ -7,7 +7,7 @@ const ms = z.number().int();
 /** Highest leverage Binance allows on any USDⓈ-M symbol */
 export const MAX_EXCHANGE_LEVERAGE = 125;
 
-/** A positive limit (at most `max`), or null for "no limit" (an empty form field) */
+/** A positive limit (within `range`), or null for "no limit" (an empty form field); `name` is the form's label */
 const limit = (name: string, range?: { min: number; max: number }) =>
   z
     .number({ error: `${name} must be a number` })
@@ -23,25 +23,50 @@ const limit = (name: string, range?: { min: number; max: number }) =>
  */
 export const RiskLimitsSchema = z.object({
   /** Largest effective leverage (open notional / margin balance) an order may take the account to, 1–125 */
-  maxLeverage: limit('maxLeverage', { min: 1, max: MAX_EXCHANGE_LEVERAGE }).describe(
+  maxLeverage: limit('Max leverage', { min: 1, max: MAX_EXCHANGE_LEVERAGE }).describe(
     'Largest effective leverage (open notional / margin balance), 1–125; null: no limit',
   ),
   /** Largest loss of the UTC day (realized since 00:00 UTC + unrealized now), USDT */
-  dailyLossLimit: limit('dailyLossLimit').describe(
+  dailyLossLimit: limit('Daily loss limit').describe(
     'USDT; today’s loss = −(realized PnL, fees and funding since 00:00 UTC + unrealized PnL now); at or ' +
       'above it new exposure is refused until the next UTC day. null: no limit',
   ),
   /** Largest fall of the margin balance from its recorded peak, percent */
-  maxDrawdownPercent: limit('maxDrawdownPercent', { min: 0.01, max: 100 }).describe(
+  maxDrawdownPercent: limit('Max drawdown', { min: 0.01, max: 100 }).describe(
     'Percent below the highest recorded margin balance (the account recorder’s snapshots); at or above it new ' +
       'exposure is refused until the limit is raised. null: no limit',
   ),
   /** Largest notional of one symbol's position after an order, USDT */
-  maxPositionNotional: limit('maxPositionNotional').describe(
+  maxPositionNotional: limit('Max position notional').describe(
     'USDT: largest notional of any one symbol’s position after an order. null: no limit',
   ),
 });
 export type RiskLimits = z.infer<typeof RiskLimitsSchema>;
+
+/** A form field's text: empty is null ("no limit"), anything else must read as a number */
+const fieldText = (limit: z.ZodType<number | null, number | null>, label: string) =>
+  z
+    .string()
+    .trim()
+    .transform((text, ctx) => {
+      if (text === '') return null;
+      const n = Number(text);
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a number (or empty for no limit)` });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .pipe(limit);
+
+/** The limits form: the fields as typed (text), read into `RiskLimits` by the same rules */
+export const RiskLimitsFormSchema = z.object({
+  maxLeverage: fieldText(RiskLimitsSchema.shape.maxLeverage, 'Max leverage'),
+  dailyLossLimit: fieldText(RiskLimitsSchema.shape.dailyLossLimit, 'Daily loss limit'),
+  maxDrawdownPercent: fieldText(RiskLimitsSchema.shape.maxDrawdownPercent, 'Max drawdown'),
+  maxPositionNotional: fieldText(RiskLimitsSchema.shape.maxPositionNotional, 'Max position notional'),
+});
+export type RiskLimitsFormValues = z.input<typeof RiskLimitsFormSchema>;
 
 /** The limits and when they were last changed (null: never set) */
 export const StoredRiskLimitsSchema = RiskLimitsSchema.extend({ updatedAt: ms.nullable() });
@@ -122,6 +147,8 @@ export const RiskOverviewSchema = z.object({
   maintenanceMargin: decimal,
   /** Maintenance margin / margin balance (the exchange liquidates at 1) */
   marginRatio: z.number(),
+  /** Open orders, conditional ones included (what the kill switch would cancel) */
+  openOrders: z.number().int(),
   /** Σ |notional| / margin balance */
   grossLeverage: z.number(),
   /** |Σ signed notional| / margin balance */

@@ -93,9 +93,10 @@ export class RiskService {
     const k = await this.keys(userId);
     const asOf = this.clock.now().getTime();
     const today = { from: startOfUtcDay(asOf), to: asOf };
-    const [account, allPositions, income, limits, peak] = await Promise.all([
+    const [account, allPositions, openOrders, income, limits, peak] = await Promise.all([
       viaExchange(() => this.exchange.account(k)),
       viaExchange(() => this.exchange.positions(k)),
+      viaExchange(() => this.exchange.openOrders(k)),
       viaExchange(() => readIncome(this.exchange, k, today)),
       this.guard.limits(userId),
       this.store.repo.equityPeak(this.store.db, userId),
@@ -137,6 +138,7 @@ export class RiskService {
       marginBalance: account.totalMarginBalance,
       maintenanceMargin: account.totalMaintMargin,
       marginRatio: Number(marginRatio(account.totalMaintMargin, account.totalMarginBalance)),
+      openOrders: openOrders.length,
       grossLeverage: leverage(gross),
       netLeverage: leverage(net),
       positions: positions.map((p) => riskPosition(p, atrBySymbol.get(p.symbol) ?? null)),
