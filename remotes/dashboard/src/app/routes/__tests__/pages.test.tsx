@@ -6,15 +6,14 @@ import AnalyticsPage from '../analytics';
 import DashboardPage from '../dashboard';
 import HistoryPage from '../history';
 import PortfolioPage from '../portfolio';
-import RiskPage from '../risk';
 
-// Each page as the shell mounts it: its title, and until it has data, what it will hold
+// Each page as the shell mounts it: its title, and until it has data, what it will hold (/risk, which has data,
+// is tested in risk.server.test.tsx)
 const pages: [string, ComponentType, string][] = [
   ['Dashboard', DashboardPage, 'No trading activity yet'],
   ['Portfolio', PortfolioPage, 'No positions yet'],
   ['Trading history', HistoryPage, 'No trades yet'],
   ['Analytics', AnalyticsPage, 'No history to analyse yet'],
-  ['Risk management', RiskPage, 'No exposure yet'],
 ];
 
 describe.each(pages)('the %s page', (title, Page, empty) => {
