@@ -80,7 +80,7 @@ export default function RiskPage() {
         {o && (
           <>
             <RiskCards overview={o} />
-            <div className="db:grid db:gap-4 db:lg:grid-cols-2">
+            <div className="db:grid db:items-start db:gap-4 db:lg:grid-cols-2">
               <Section id="risk-limit-usage" title="Limits" description="How close each limit is to breaking">
                 <LimitUsageList usage={o.usage} />
               </Section>
@@ -115,7 +115,7 @@ export default function RiskPage() {
             </Section>
           </>
         )}
-        <div className="db:grid db:gap-4 db:lg:grid-cols-2">
+        <div className="db:grid db:items-start db:gap-4 db:lg:grid-cols-2">
           {o && (
             <Section id="risk-exposure" title="Exposure" description="Open notional by symbol and direction">
               <ExposureChart exposure={o.exposure} />

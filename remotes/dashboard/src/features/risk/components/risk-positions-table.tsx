@@ -30,7 +30,10 @@ const fixed = (n: number | null, digits: number) =>
     ? NO_VALUE
     : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** Open positions with their distance to liquidation, in percent of the mark and in ATR(14) of 1h candles */
+/**
+ * Open positions with their distance to liquidation, in percent of the mark and in ATR(14) of 1h candles; those
+ * columns come first, so a phone shows them without scrolling sideways
+ */
 export function RiskPositionsTable({
   positions,
   precisions,
@@ -49,6 +52,42 @@ export function RiskPositionsTable({
           cellClassName: (p: RiskPosition) =>
             side(p) === 'Long' ? 'db:text-success' : 'db:text-destructive',
         },
+      },
+      {
+        id: 'distance',
+        header: 'To liq. %',
+        accessorFn: (p) => p.liquidationDistancePercent ?? Number.POSITIVE_INFINITY,
+        cell: ({ row }) => {
+          const d = row.original.liquidationDistancePercent;
+          return d === null ? NO_VALUE : `${fixed(d, 2)}%`;
+        },
+        meta: { align: 'right', cellClassName: figureClassName },
+      },
+      {
+        id: 'atrs',
+        header: 'To liq. ATRs',
+        accessorFn: (p) => p.liquidationDistanceAtr ?? Number.POSITIVE_INFINITY,
+        cell: ({ row }) => fixed(row.original.liquidationDistanceAtr, 1),
+        meta: {
+          align: 'right',
+          cellClassName: (p: RiskPosition) =>
+            cn(
+              figureClassName,
+              p.liquidationDistanceAtr !== null &&
+                p.liquidationDistanceAtr < ATR_DANGER &&
+                'db:text-destructive',
+            ),
+        },
+      },
+      {
+        id: 'pnl',
+        header: 'uPnL',
+        accessorFn: (p) => Number(p.unrealizedPnl),
+        cell: ({ getValue }) => {
+          const pnl = formatPnl(getValue<number>());
+          return <span className={pnl.className}>{pnl.text}</span>;
+        },
+        meta: { align: 'right', cellClassName: figureClassName },
       },
       {
         id: 'size',
@@ -87,42 +126,6 @@ export function RiskPositionsTable({
                 precision: precisions.get(row.original.symbol)?.price,
               })
             : NO_VALUE,
-        meta: { align: 'right', cellClassName: figureClassName },
-      },
-      {
-        id: 'distance',
-        header: 'To liq. %',
-        accessorFn: (p) => p.liquidationDistancePercent ?? Number.POSITIVE_INFINITY,
-        cell: ({ row }) => {
-          const d = row.original.liquidationDistancePercent;
-          return d === null ? NO_VALUE : `${fixed(d, 2)}%`;
-        },
-        meta: { align: 'right', cellClassName: figureClassName },
-      },
-      {
-        id: 'atrs',
-        header: 'To liq. ATRs',
-        accessorFn: (p) => p.liquidationDistanceAtr ?? Number.POSITIVE_INFINITY,
-        cell: ({ row }) => fixed(row.original.liquidationDistanceAtr, 1),
-        meta: {
-          align: 'right',
-          cellClassName: (p: RiskPosition) =>
-            cn(
-              figureClassName,
-              p.liquidationDistanceAtr !== null &&
-                p.liquidationDistanceAtr < ATR_DANGER &&
-                'db:text-destructive',
-            ),
-        },
-      },
-      {
-        id: 'pnl',
-        header: 'uPnL',
-        accessorFn: (p) => Number(p.unrealizedPnl),
-        cell: ({ getValue }) => {
-          const pnl = formatPnl(getValue<number>());
-          return <span className={pnl.className}>{pnl.text}</span>;
-        },
         meta: { align: 'right', cellClassName: figureClassName },
       },
     ],
