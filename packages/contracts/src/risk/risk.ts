@@ -129,15 +129,22 @@ export type Exposure = z.infer<typeof ExposureSchema>;
  * positions (days every symbol has); VaR = the loss at the 5th percentile of those scenarios (sorted ascending,
  * the value at index ⌊0.05 × n⌋), reported as a positive USDT amount (0 when even that day is a gain)
  */
-export const ValueAtRiskSchema = z.object({
-  /** USDT, positive = a loss; null without positions or with fewer than 10 scenario days */
-  value: z.number().nullable(),
-  confidence: z.literal(0.95),
-  horizonDays: z.literal(1),
-  /** Scenario days used */
-  observations: z.number().int(),
-  method: z.string(),
-});
+export const ValueAtRiskSchema = z
+  .object({
+    /** USDT, positive = a loss; null without positions or with fewer than 10 scenario days */
+    value: z.number().nullable(),
+    confidence: z.literal(0.95),
+    horizonDays: z.literal(1),
+    /** Scenario days used */
+    observations: z.number().int(),
+    method: z.string(),
+  })
+  .describe(
+    '1-day 95 % historical VaR of the current positions, USDT (positive = a loss). Method: the last 90 daily ' +
+      'closes of each held symbol give daily returns r = close / previous close − 1; each day’s scenario PnL = ' +
+      'Σ signed notional × r over the positions (days every symbol has); VaR = −(the scenario PnL at index ' +
+      '⌊0.05 n⌋ of the n sorted ascending), at least 0; null without positions or with fewer than 10 days',
+  );
 export type ValueAtRisk = z.infer<typeof ValueAtRiskSchema>;
 
 /** GET /api/v1/risk/overview */
