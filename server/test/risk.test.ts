@@ -327,6 +327,44 @@ describe('risk limits and the kill switch against the simulator', () => {
     );
   });
 
+  it('hedge mode: closes of either leg pass a broken limit, and the kill switch flattens both legs', async () => {
+    const auth = await signUp(t);
+    const keys = t.demoKeys({ dualSidePosition: true });
+    const hedged = bearer(auth.access_token);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/v1/credentials/binance',
+          headers: hedged,
+          payload: { api_key: keys.apiKey, secret_key: keys.secretKey },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const send = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      t.request({ method, url, headers: hedged, payload });
+    const hedgeOrder = (body: Record<string, unknown>) =>
+      send('POST', '/api/futures/orders/create', { symbol: 'SOLUSDT', type: 'MARKET', ...body });
+    expect((await hedgeOrder({ side: 'BUY', positionSide: 'LONG', quantity: '6' })).statusCode).toBe(201);
+    expect((await hedgeOrder({ side: 'SELL', positionSide: 'SHORT', quantity: '3' })).statusCode).toBe(201);
+    // 900 USDT open on 1,000: 0.9×
+    await send('PUT', '/api/v1/risk/limits', { ...NO_LIMITS, maxLeverage: 1 });
+    // Adding to either leg (to 1.1×) is refused; taking from either leg passes
+    refusal(await hedgeOrder({ side: 'BUY', positionSide: 'LONG', quantity: '2' }));
+    refusal(await hedgeOrder({ side: 'SELL', positionSide: 'SHORT', quantity: '2' }));
+    expect((await hedgeOrder({ side: 'SELL', positionSide: 'LONG', quantity: '1' })).statusCode).toBe(201);
+
+    const res = await send('POST', '/api/v1/risk/kill-switch', {});
+    const result = KillSwitchResponseSchema.parse(res.json()).data;
+    expect(result.failed).toBe(0);
+    expect(result.positions.map((p) => [p.positionSide, Number(p.amount), p.ok]).sort()).toEqual([
+      ['LONG', 5, true],
+      ['SHORT', -3, true],
+    ]);
+    const account = t.sim.exchange.accountByKey(keys.apiKey);
+    expect([...(account?.positions.values() ?? [])].filter((p) => !p.amt.isZero())).toEqual([]);
+  });
+
   it('the kill switch without keys is a clear 400, and nothing is recorded', async () => {
     const stranger = await signUp(t);
     const res = await t.request({
