@@ -19,6 +19,7 @@ import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
 import liveStreamsPlugin from './plugins/app/live';
 import recorderPlugin from './plugins/app/recorder';
+import riskPlugin, { riskGuardPlugin } from './plugins/app/risk';
 import secretsPlugin from './plugins/app/secrets';
 import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
@@ -33,6 +34,7 @@ import analyticsRoutes from './routes/api/v1/dashboard/analytics';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import marketRoutes from './routes/api/v1/market';
+import riskRoutes from './routes/api/v1/risk';
 import wsRoutes from './routes/ws';
 
 /** Largest JSON body accepted; our requests are a few hundred bytes */
@@ -133,7 +135,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     authPlugin,
     exchangePlugin,
     credentialsPlugin,
+    riskGuardPlugin,
     exchangeServicesPlugin,
+    riskPlugin,
     recorderPlugin,
     dashboardPlugin,
     analyticsPlugin,
@@ -156,6 +160,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
   await app.register(dashboardRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(analyticsRoutes, { ...options, prefix: '/api/v1/dashboard' });
+  await app.register(riskRoutes, { ...options, prefix: '/api/v1/risk' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(wsRoutes);

@@ -3,14 +3,10 @@ import { render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { describe, expect, it } from 'vitest';
 import HistoryPage from '../history';
-import RiskPage from '../risk';
 
 // Each page still without data as the shell mounts it (the pages with data have their own tests): its title, and
 // until it has data, what it will hold
-const pages: [string, ComponentType, string][] = [
-  ['Trading history', HistoryPage, 'No trades yet'],
-  ['Risk management', RiskPage, 'No exposure yet'],
-];
+const pages: [string, ComponentType, string][] = [['Trading history', HistoryPage, 'No trades yet']];
 
 describe.each(pages)('the %s page', (title, Page, empty) => {
   it('is a region named by its one h1, marked as rendered by this remote and the shared runtime', () => {
