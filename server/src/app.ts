@@ -7,6 +7,7 @@ import type { Keyring } from './lib/crypto/master-key';
 import type { Database } from './lib/database/database';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
+import analyticsPlugin from './plugins/app/analytics';
 import authPlugin from './plugins/app/auth';
 import backtestPlugin from './plugins/app/backtest';
 import credentialsPlugin from './plugins/app/credentials';
@@ -19,6 +20,7 @@ import exchangeServicesPlugin from './plugins/app/exchange/services';
 import historyPlugin from './plugins/app/history';
 import liveStreamsPlugin from './plugins/app/live';
 import recorderPlugin from './plugins/app/recorder';
+import riskPlugin, { riskGuardPlugin } from './plugins/app/risk';
 import secretsPlugin from './plugins/app/secrets';
 import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
@@ -29,10 +31,12 @@ import backtestRoutes from './routes/api/v1/backtests';
 import credentialsRoutes from './routes/api/v1/credentials';
 import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import dashboardRoutes from './routes/api/v1/dashboard';
+import analyticsRoutes from './routes/api/v1/dashboard/analytics';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
+import riskRoutes from './routes/api/v1/risk';
 import wsRoutes from './routes/ws';
 
 /** Largest JSON body accepted; our requests are a few hundred bytes */
@@ -133,9 +137,12 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     authPlugin,
     exchangePlugin,
     credentialsPlugin,
+    riskGuardPlugin,
     exchangeServicesPlugin,
+    riskPlugin,
     recorderPlugin,
     dashboardPlugin,
+    analyticsPlugin,
     historyPlugin,
     socketPlugin,
     liveStreamsPlugin,
@@ -155,7 +162,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   );
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
   await app.register(dashboardRoutes, { ...options, prefix: '/api/v1/dashboard' });
+  await app.register(analyticsRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(historyRoutes, { ...options, prefix: '/api/v1/dashboard/history' });
+  await app.register(riskRoutes, { ...options, prefix: '/api/v1/risk' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(wsRoutes);

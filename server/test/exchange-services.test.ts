@@ -51,6 +51,7 @@ describe('FuturesService and MarketService against the simulator', () => {
       t.app.credentialsService,
       new ListingFlatBtc({ restUrl: t.simUrl }),
       t.clock,
+      t.app.riskGuard,
     );
     await market({ side: 'BUY', quantity: '1' });
     expect((await service.positions(userId, 'BTCUSDT')).map((p) => p.amount)).toEqual(['0']);

@@ -253,6 +253,7 @@ export const FuturesPositionSchema = z.object({
   unrealizedPnl: decimal,
   liquidationPrice: decimal,
   notional: decimal,
+  /** The position's own initial margin at the mark price (open orders' margin not included): |notional| / leverage */
   initialMargin: decimal,
   maintenanceMargin: decimal,
   updatedAt: z.number().int(),

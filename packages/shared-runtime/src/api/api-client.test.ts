@@ -82,6 +82,24 @@ describe('API client against a real HTTP server', () => {
     expect(await client.get('/bare')).toMatchObject({ success: false, error: "HTTP 418: I'm a teapot" });
   });
 
+  it("carries the server's error code, so a caller can tell a refused order from one whose status is unknown", async () => {
+    server = await startTestServer({
+      'POST /unknown': () => ({
+        status: 503,
+        json: {
+          success: false,
+          detail: 'not confirmed',
+          message: 'not confirmed',
+          code: 'ORDER_STATUS_UNKNOWN',
+        },
+      }),
+      'POST /plain': () => ({ status: 503, json: { detail: 'down' } }),
+    });
+    const client = createApiClient({ baseUrl: () => server.url, breaker: createCircuitBreaker() });
+    expect(await client.post('/unknown')).toMatchObject({ status: 503, code: 'ORDER_STATUS_UNKNOWN' });
+    expect(await client.post('/plain')).not.toHaveProperty('code');
+  });
+
   it('says which backend it could not reach', async () => {
     const base = await unusedBaseUrl();
     server = await startTestServer({});

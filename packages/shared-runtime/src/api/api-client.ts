@@ -11,6 +11,8 @@ export type ApiResult<T> =
       error: string;
       message?: string;
       status?: number;
+      /** The server's error code (`ORDER_STATUS_UNKNOWN`, `EXCHANGE_REJECTED`…) when its body names one */
+      code?: string;
       requiresLogin?: boolean;
       /** The backend could not be reached at all (network, CORS, timeout) */
       unreachable?: true;
@@ -69,7 +71,11 @@ type RawFailure = { kind: 'unreachable' };
  * Any error body, read tolerantly: our server sends `{ detail, message, code }` (contracts' ErrorResponseSchema),
  * but a proxy or an older server may send either field alone, or FastAPI-style `detail: [{ msg }]`
  */
-const ErrorBodySchema = z.looseObject({ detail: z.unknown().optional(), message: z.unknown().optional() });
+const ErrorBodySchema = z.looseObject({
+  detail: z.unknown().optional(),
+  message: z.unknown().optional(),
+  code: z.unknown().optional(),
+});
 
 /** Builds the URL, joining base and path without doubled or missing slashes */
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
@@ -78,6 +84,13 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
   return url.toString();
+}
+
+/** The server's error code, when the body is ours (`{ detail, message, code }`) */
+function errorCode(body: unknown): string | undefined {
+  const parsed = ErrorBodySchema.safeParse(body);
+  const code = parsed.success ? parsed.data.code : undefined;
+  return typeof code === 'string' && code ? code : undefined;
 }
 
 /** The server's own words (detail or message), else `HTTP {status}: {text}` (spec §8 "API wrapper") */
@@ -175,7 +188,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
     if (reply.status < 200 || reply.status >= 300) {
       const error = errorText(reply.status, reply.statusText, reply.body);
-      return { success: false, error, message: error, status: reply.status };
+      const code = errorCode(reply.body);
+      return { success: false, error, message: error, status: reply.status, ...(code ? { code } : {}) };
     }
     if (reply.bodyError) {
       return {

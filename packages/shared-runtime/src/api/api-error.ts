@@ -5,18 +5,21 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly status: number | undefined;
   readonly requiresLogin: boolean;
+  /** The server's error code, e.g. `CREDENTIALS_NOT_FOUND` (no exchange keys stored) */
+  readonly code: string | undefined;
 
-  constructor(message: string, status?: number, requiresLogin = false) {
+  constructor(message: string, status?: number, requiresLogin = false, code?: string) {
     super(message);
     this.status = status;
     this.requiresLogin = requiresLogin;
+    this.code = code;
   }
 }
 
 /** The data of a successful result, else throws an {@link ApiError} carrying the status */
 export function unwrap<T>(result: ApiResult<T>): T {
   if (result.success) return result.data;
-  throw new ApiError(result.error, result.status, result.requiresLogin ?? false);
+  throw new ApiError(result.error, result.status, result.requiresLogin ?? false, result.code);
 }
 
 /** True for HTTP 4xx: the request itself is wrong, so repeating it cannot help */

@@ -1,14 +1,145 @@
 import '../../styles.css';
-import { RemotePage } from '@kestrel/shared-runtime/react';
-import { EmptyState } from '@kestrel/ui';
+import { KLINE_INTERVALS, type KlineInterval } from '@kestrel/contracts';
+import {
+  RemotePage,
+  useExchangeConnections,
+  useExchangesLoading,
+  useLiveStatus,
+} from '@kestrel/shared-runtime/react';
+import { useSearchParams } from '@kestrel/shared-runtime/router';
+import { Badge } from '@kestrel/ui';
+import { useCallback, useMemo } from 'react';
+import { DEFAULT_INTERVAL } from '../../features/chart/api/get-klines';
+import { ChartPanel } from '../../features/chart/components/chart-panel';
+import { useRecentFills } from '../../features/fills/api/get-recent-fills';
+import { RecentFillsPanel } from '../../features/fills/components/recent-fills-panel';
+import { useSymbolPrecisions } from '../../features/market/api/get-symbol-info';
+import { MarketWatch } from '../../features/market/components/market-watch';
+import { useWatchList } from '../../features/market/hooks/use-watch-list';
+import { useOverview } from '../../features/overview/api/get-overview';
+import { AccountCards, type AccountCardsProps } from '../../features/overview/components/account-cards';
+import { BotsSummary } from '../../features/overview/components/bots-summary';
+import { ConnectExchangeButton } from '../../features/overview/components/connect-exchange-button';
 
+const isInterval = (value: string | null): value is KlineInterval =>
+  value !== null && (KLINE_INTERVALS as readonly string[]).includes(value);
+
+/** The chart's symbol and interval live in the address (`?symbol=ETHUSDT&interval=15m`): a reload keeps them */
+function useChartChoice(watchList: readonly string[]) {
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('symbol');
+  const symbol = asked && watchList.includes(asked) ? asked : (watchList[0] as string);
+  const askedInterval = params.get('interval');
+  const interval = isInterval(askedInterval) ? askedInterval : DEFAULT_INTERVAL;
+  const set = useCallback(
+    (key: 'symbol' | 'interval', value: string) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set(key, value);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const setSymbol = useCallback((s: string) => set('symbol', s), [set]);
+  const setInterval = useCallback((i: KlineInterval) => set('interval', i), [set]);
+  return { symbol, interval, setSymbol, setInterval };
+}
+
+/**
+ * The trader's cockpit: account cards, the main chart with the position, orders and fills on it, the market watch,
+ * recent fills and the bots summary. Market data is public to signed-in users, so the chart and the market watch
+ * work before an exchange is connected; the account's figures say how to connect one.
+ */
 export default function DashboardPage() {
+  const watch = useWatchList();
+  const watchList = watch.symbols;
+  const { symbol, interval, setSymbol, setInterval } = useChartChoice(watchList);
+  const connections = useExchangeConnections();
+  const exchangesLoading = useExchangesLoading();
+  const connected = Object.values(connections).some((c) => c.status === 'connected');
+  const live = useLiveStatus() === 'live';
+
+  const overview = useOverview(connected);
+  const fills = useRecentFills(connected);
+  const fillSymbols = fills.data?.map((f) => f.symbol) ?? [];
+  const precisionSymbols = [...new Set([...watchList, ...fillSymbols])];
+  const precisions = useSymbolPrecisions(precisionSymbols);
+  const connectAction = useMemo(() => <ConnectExchangeButton />, []);
+
+  let cards: AccountCardsProps;
+  if (!connected) cards = exchangesLoading ? { state: 'loading' } : { state: 'no-exchange', connectAction };
+  else if (overview.isPending) cards = { state: 'loading' };
+  else if (overview.isError && !overview.data) {
+    cards = { state: 'error', message: overview.error.message, onRetry: () => void overview.refetch() };
+  } else cards = { state: 'ready', overview: overview.data as NonNullable<typeof overview.data> };
+
   return (
-    <RemotePage remote="dashboard" title="Dashboard">
-      <EmptyState
-        title="No trading activity yet"
-        description="Your balance, open positions, today's profit and loss and running bots will show here."
-      />
+    <RemotePage
+      remote="dashboard"
+      title="Dashboard"
+      actions={
+        live ? (
+          <Badge variant="outline">
+            <span aria-hidden="true" className="db:size-2 db:rounded-full db:bg-success" />
+            Live
+          </Badge>
+        ) : (
+          <Badge variant="warning" role="status">
+            Live data paused
+          </Badge>
+        )
+      }
+    >
+      <section aria-label="Account" className="db:min-w-0">
+        <AccountCards {...cards} />
+      </section>
+      <div className="db:grid db:min-w-0 db:grid-cols-1 db:items-start db:gap-4 db:xl:grid-cols-[minmax(0,1fr)_26rem]">
+        <ChartPanel
+          symbols={watchList}
+          symbol={symbol}
+          onSymbolChange={setSymbol}
+          interval={interval}
+          onIntervalChange={setInterval}
+          pricePrecision={precisions.get(symbol)?.price}
+          accountConnected={connected}
+        />
+        <div className="db:flex db:min-w-0 db:flex-col db:gap-4">
+          <MarketWatch
+            symbols={watchList}
+            selected={symbol}
+            onSelect={setSymbol}
+            onAdd={watch.add}
+            onRemove={watch.remove}
+            onReset={watch.reset}
+          />
+          <section
+            aria-labelledby="bots-summary-title"
+            className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
+          >
+            <h2 id="bots-summary-title" className="db:text-base db:font-semibold">
+              Bots
+            </h2>
+            <BotsSummary activeBots={overview.data?.activeBots ?? 0} />
+          </section>
+        </div>
+      </div>
+      {!connected && !exchangesLoading ? (
+        <RecentFillsPanel state="no-exchange" connectAction={connectAction} precisions={precisions} />
+      ) : !connected || fills.isPending ? (
+        <RecentFillsPanel state="loading" precisions={precisions} />
+      ) : fills.isError && !fills.data ? (
+        <RecentFillsPanel
+          state="error"
+          message={fills.error.message}
+          onRetry={() => void fills.refetch()}
+          precisions={precisions}
+        />
+      ) : (
+        <RecentFillsPanel state="ready" fills={fills.data ?? []} precisions={precisions} />
+      )}
     </RemotePage>
   );
 }

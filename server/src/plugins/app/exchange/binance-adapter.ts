@@ -239,7 +239,8 @@ function toPosition(r: WirePosition): Position {
     unrealizedPnl: r.unRealizedProfit,
     liquidationPrice: r.liquidationPrice,
     notional: r.notional,
-    initialMargin: r.initialMargin,
+    // Binance's initialMargin adds the symbol's open orders; the position's own is what leverage and ROE divide by
+    initialMargin: r.positionInitialMargin,
     maintenanceMargin: r.maintMargin,
     updatedAt: r.updateTime,
   };

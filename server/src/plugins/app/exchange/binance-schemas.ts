@@ -214,6 +214,8 @@ export const PositionRiskSchema = z.array(
     liquidationPrice: decimal,
     notional: decimal,
     initialMargin: decimal,
+    /** initialMargin without the margin of the symbol's open orders */
+    positionInitialMargin: decimal,
     maintMargin: decimal,
     updateTime: time,
   }),

@@ -151,6 +151,7 @@ export interface Position {
   unrealizedPnl: Decimal;
   liquidationPrice: Decimal;
   notional: Decimal;
+  /** The position's initial margin at the mark price, open orders' margin not included */
   initialMargin: Decimal;
   maintenanceMargin: Decimal;
   updatedAt: number;

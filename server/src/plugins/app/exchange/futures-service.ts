@@ -20,6 +20,15 @@ export const PNL_WINDOW_MS = 7 * 86_400_000;
 export const PNL_INCOME_LIMIT = 1000;
 
 /**
+ * Checks an order or a leverage change against the user's account limits before it is sent; throws an HTTP error
+ * (422 `RISK_LIMIT`) to refuse. `RiskGuard` (`plugins/app/risk/risk-guard.ts`) is the one implementation
+ */
+export interface OrderGuard {
+  checkOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<void>;
+  checkLeverage(userId: string, symbol: string, leverage: number): Promise<void>;
+}
+
+/**
  * The futures calls of the signed-in user's connected account: keys from the vault, exchange errors as HTTP
  * errors (`exchange-http-error.ts`), the open-position filter, the PnL window by the injected clock and the risk
  * figures (`account-figures.ts` does the maths)
@@ -29,6 +38,8 @@ export class FuturesService {
     private readonly credentials: Pick<CredentialsService, 'keysFor'>,
     private readonly exchange: ExchangeAdapter,
     private readonly clock: Clock,
+    /** Every order and leverage change passes it before it is sent */
+    private readonly guard: OrderGuard,
   ) {}
 
   /** Balances and margin with the open positions (positionRisk: only it carries mark and liquidation prices) */
@@ -57,9 +68,13 @@ export class FuturesService {
     return viaExchange(() => this.exchange.openOrders(k, symbol));
   }
 
-  /** Sent once: a lost answer is resolved by the adapter through the client order id, never re-sent */
+  /**
+   * Checked against the user's account limits, then sent once: a lost answer is resolved by the adapter through
+   * the client order id, never re-sent
+   */
   async placeOrder(userId: string, order: CreateOrderRequest): Promise<Order> {
     const k = await this.keys(userId);
+    await this.guard.checkOrder(userId, k, order);
     return viaExchange(() => this.exchange.placeOrder(k, order));
   }
 
@@ -75,6 +90,7 @@ export class FuturesService {
     leverage: number,
   ): Promise<{ symbol: string; leverage: number }> {
     const k = await this.keys(userId);
+    await this.guard.checkLeverage(userId, symbol, leverage);
     return viaExchange(() => this.exchange.setLeverage(k, symbol, leverage));
   }
 

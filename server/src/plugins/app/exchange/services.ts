@@ -15,15 +15,16 @@ declare module 'fastify' {
 
 /**
  * Wires the services the market and futures routes call. Apart from the `exchange` plugin (the adapter), because
- * the futures service reads keys from the vault, which itself tests keys through the adapter
+ * the futures service reads keys from the vault, which itself tests keys through the adapter, and passes every
+ * order through the risk guard
  */
 export default fp(
   async (app: FastifyInstance, { config }: AppOptions) => {
     app.decorate('marketService', new MarketService(app.exchangeAdapter, config.exchange.env));
     app.decorate(
       'futuresService',
-      new FuturesService(app.credentialsService, app.exchangeAdapter, app.clock),
+      new FuturesService(app.credentialsService, app.exchangeAdapter, app.clock, app.riskGuard),
     );
   },
-  { name: 'exchange-services', dependencies: ['exchange', 'credentials'] },
+  { name: 'exchange-services', dependencies: ['exchange', 'credentials', 'risk-guard'] },
 );

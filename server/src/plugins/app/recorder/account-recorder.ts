@@ -73,6 +73,7 @@ export class AccountRecorder {
   private readonly users = new Map<string, UserState>();
   /** A user's order and fill import in progress: a round and a reader share it */
   private readonly historyRuns = new Map<string, Promise<void>>();
+  private readonly refreshing = new Map<string, Promise<void>>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -108,6 +109,25 @@ export class AccountRecorder {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /**
+   * Imports the user's new income now when the last import is older than `maxAgeMs` (a page about to read it wants
+   * a trade closed a moment ago). Only once the first import has finished (that one is the timer's); callers
+   * asking at once share one exchange call. Throws what the exchange or the vault threw
+   */
+  async refreshIncome(userId: string, maxAgeMs: number): Promise<void> {
+    const pending = this.refreshing.get(userId);
+    if (pending) return pending;
+    const run = (async () => {
+      const now = this.deps.clock.now().getTime();
+      const sync = await this.deps.repo.sync(this.deps.db, userId);
+      if (this.closed || sync?.synced_to == null || sync.synced_to > now - maxAgeMs) return;
+      const keys = await this.deps.credentials.storedKeys(userId);
+      if (keys) await this.syncIncome(userId, keys, now, maxAgeMs);
+    })().finally(() => this.refreshing.delete(userId));
+    this.refreshing.set(userId, run);
+    return run;
   }
 
   /** Stops the timer and waits for the round in progress */
@@ -240,10 +260,14 @@ export class AccountRecorder {
    * Reads the income since the mark (or 90 days back) and stores what is new; returns when the next sync is due
    * (now when cut short). Another instance's recent sync counts as this one's: no exchange call then
    */
-  private async syncIncome(userId: string, keys: ExchangeKeys, now: number): Promise<number> {
+  private async syncIncome(
+    userId: string,
+    keys: ExchangeKeys,
+    now: number,
+    maxAgeMs = INCOME_SYNC_MS,
+  ): Promise<number> {
     const sync = await this.deps.repo.sync(this.deps.db, userId);
-    if (sync?.synced_to != null && sync.synced_to > now - INCOME_SYNC_MS)
-      return sync.synced_to + INCOME_SYNC_MS;
+    if (sync?.synced_to != null && sync.synced_to > now - maxAgeMs) return sync.synced_to + INCOME_SYNC_MS;
     const from =
       sync?.synced_to == null
         ? now - INCOME_HISTORY_MS

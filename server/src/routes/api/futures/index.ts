@@ -29,6 +29,8 @@ const errors = {
   401: ErrorResponseSchema,
   404: ErrorResponseSchema,
   409: ErrorResponseSchema,
+  /** An account limit refused the order or leverage (`RISK_LIMIT`) */
+  422: ErrorResponseSchema,
   429: ErrorResponseSchema,
   502: ErrorResponseSchema,
   503: ErrorResponseSchema,

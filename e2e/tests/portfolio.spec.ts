@@ -1,0 +1,110 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { signUp } from '../support/auth';
+import { E2E_API_PORT } from '../support/ports';
+
+type Keys = { apiKey: string; secretKey: string };
+
+/**
+ * A simulator account of its own (through the simulator's admin API), not the shared demo account: suites run in
+ * parallel, and a position opened here must not show up in another test. 100 USDT in cross margin, so a 0.002 BTC
+ * long has a liquidation price.
+ */
+async function simAccount(): Promise<Keys> {
+  const res = await fetch(`http://127.0.0.1:${E2E_API_PORT + 100}/_sim/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ balances: { USDT: '100' } }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Keys;
+}
+
+const portfolio = (page: Page) => page.getByRole('region', { name: 'Portfolio' });
+const ticket = (page: Page) => page.getByRole('form', { name: 'Order ticket' });
+const confirmDialog = (page: Page) => page.getByRole('dialog');
+
+/** Connects the keys from the page's own empty state: its button opens the exchange-connect remote's modal */
+async function connectFromEmptyState(page: Page, keys: Keys) {
+  await expect(portfolio(page).getByRole('heading', { name: 'No exchange connected' })).toBeVisible();
+  await portfolio(page).getByRole('button', { name: 'Connect exchange' }).click();
+  const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
+  await modal
+    .getByRole('article', { name: 'Binance' })
+    .getByRole('button', { name: 'Connect Exchange' })
+    .click();
+  const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
+  await form.getByLabel('API Key').fill(keys.apiKey);
+  await form.getByLabel('Secret Key').fill(keys.secretKey);
+  await form.getByRole('button', { name: 'Connect Exchange' }).click();
+  await expect(page.getByText('Successfully connected to Binance', { exact: true })).toBeVisible();
+  await expect(modal).toBeHidden();
+}
+
+async function review(form: Locator, order: { type: string; quantity: string; price?: string }) {
+  await form.getByLabel('Type').selectOption(order.type);
+  await form.getByLabel(/^Quantity/).fill(order.quantity);
+  if (order.price) await form.getByLabel('Limit price').fill(order.price);
+  await form.getByRole('button', { name: 'Review order' }).click();
+}
+
+test.describe('portfolio page (dashboard remote)', () => {
+  test('places and cancels a limit order, opens and closes a position, and shows a refusal in the exchange’s words', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const keys = await simAccount();
+    await signUp(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' }).click();
+    await connectFromEmptyState(page, keys);
+
+    const region = portfolio(page);
+    await expect(region.getByText('Margin balance', { exact: true })).toBeVisible();
+    const positions = region.getByRole('table', { name: 'Positions' });
+    await expect(region.getByText('No open positions')).toBeVisible();
+    await expect(region.getByText('No open orders')).toBeVisible();
+
+    // A limit buy far under the price: confirmed in a sentence, then listed among open orders
+    await review(ticket(page), { type: 'LIMIT', quantity: '0.010', price: '30000.0' });
+    await expect(confirmDialog(page)).toContainText(
+      'Buy 0.010 BTCUSDT at 30,000.0, limit, good till canceled',
+    );
+    await confirmDialog(page).getByRole('button', { name: 'Place order' }).click();
+    await expect(confirmDialog(page)).toBeHidden();
+    const orders = region.getByRole('table', { name: 'Open orders' });
+    const order = orders.getByRole('row').filter({ hasText: '30,000.0' });
+    await expect(order).toHaveCount(1);
+    await expect(order).toContainText('0.000 / 0.010');
+
+    await order.getByRole('button', { name: /^Cancel buy limit BTCUSDT order \d+$/ }).click();
+    await expect(confirmDialog(page)).toContainText(
+      'Cancel the buy limit order for 0.010 BTCUSDT at 30,000.0',
+    );
+    await confirmDialog(page).getByRole('button', { name: 'Cancel order' }).click();
+    await expect(region.getByText('No open orders')).toBeVisible();
+
+    // Below the minimum notional (0.001 BTC ≈ 65 USDT < 100): the exchange's reason, and nothing else changes
+    await review(ticket(page), { type: 'MARKET', quantity: '0.001' });
+    await confirmDialog(page).getByRole('button', { name: 'Place order' }).click();
+    await expect(confirmDialog(page).getByRole('alert')).toHaveText(
+      /^Binance refused it: .*notional must be no smaller than 100/,
+    );
+    await confirmDialog(page).getByRole('button', { name: 'Back' }).click();
+    await expect(ticket(page).getByRole('alert')).toContainText('notional must be no smaller than 100');
+    await expect(region.getByText('No open positions')).toBeVisible();
+
+    // A small market buy: the position appears with a liquidation price in the symbol's precision
+    await review(ticket(page), { type: 'MARKET', quantity: '0.002' });
+    await expect(confirmDialog(page)).toContainText('Buy 0.002 BTCUSDT at market');
+    await confirmDialog(page).getByRole('button', { name: 'Place order' }).click();
+    const position = positions.getByRole('row').filter({ hasText: 'BTCUSDT' });
+    await expect(position).toHaveCount(1);
+    await expect(position.getByRole('cell').nth(0)).toHaveText('BTCUSDTLong');
+    await expect(position.getByRole('cell').nth(1)).toHaveText('0.002 BTC');
+    await expect(position.getByRole('cell').nth(4)).toHaveText(/^\d{1,3}(,\d{3})*\.\d$/);
+
+    await position.getByRole('button', { name: 'Market close BTCUSDT long' }).click();
+    await expect(confirmDialog(page)).toContainText('Close 0.002 BTCUSDT long at market, reduce-only');
+    await confirmDialog(page).getByRole('button', { name: 'Close position' }).click();
+    await expect(region.getByText('No open positions')).toBeVisible();
+  });
+});

@@ -1,0 +1,133 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { signUp, type TestUser } from '../support/auth';
+import { E2E_API_PORT, E2E_SIM_PORT } from '../support/ports';
+
+type Keys = { apiKey: string; secretKey: string };
+const API = `http://127.0.0.1:${E2E_API_PORT}`;
+
+/**
+ * An account of its own on the simulator: the kill switch closes everything the account holds, so this test must
+ * not share the demo account with the other suites
+ */
+async function simAccount(): Promise<Keys> {
+  const res = await fetch(`http://127.0.0.1:${E2E_SIM_PORT}/_sim/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ balances: { USDT: '1000' }, permissions: { enableFutures: true } }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Keys;
+}
+
+/** The same user's API, for what the page itself does not offer (placing orders lives on /portfolio) */
+async function apiAs(user: TestUser) {
+  const res = await fetch(`${API}/api/v1/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  expect(res.status).toBe(200);
+  const { access_token } = (await res.json()) as { access_token: string };
+  return async (method: 'GET' | 'POST', path: string, body?: object) => {
+    const r = await fetch(`${API}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> & { data?: unknown } };
+  };
+}
+
+async function connect(page: Page, keys: Keys) {
+  const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
+  await expect(modal).toBeVisible();
+  await modal
+    .getByRole('article', { name: 'Binance' })
+    .getByRole('button', { name: 'Connect Exchange' })
+    .click();
+  const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
+  await form.getByLabel('API Key').fill(keys.apiKey);
+  await form.getByLabel('Secret Key').fill(keys.secretKey);
+  await form.getByRole('button', { name: 'Connect Exchange' }).click();
+  await expect(page.getByText('Successfully connected to Binance', { exact: true })).toBeVisible();
+  await expect(modal).toBeHidden();
+}
+
+const riskPage = (page: Page) => page.locator('section[data-remote="dashboard"]');
+const events = (page: Page): Locator => page.getByRole('list', { name: 'Risk events' });
+
+test('/risk: a max-leverage limit refuses a larger order; the kill switch cancels every order and flattens every position', async ({
+  page,
+}) => {
+  const keys = await simAccount();
+  const user = await signUp(page, { keepConnectModal: true });
+  await connect(page, keys);
+  const api = await apiAs(user);
+
+  await page.goto('/risk');
+  await expect(riskPage(page).getByRole('heading', { level: 1, name: 'Risk management' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'Margin ratio' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'No exposure yet' })).toBeVisible();
+
+  // The limit, from the page's form
+  const form = page.getByRole('form', { name: 'Account limits' });
+  await form.getByLabel(/^Max leverage/).fill('2');
+  await form.getByRole('button', { name: 'Save limits' }).click();
+  await expect(page.getByText('Risk limits saved', { exact: true })).toBeVisible();
+  await expect(events(page).getByText('Limits changed: max leverage 2×')).toBeVisible();
+
+  // 0.05 BTC at about 65,000 is over 3× of 1,000 USDT: refused by the server, with the figures
+  const refused = await api('POST', '/api/futures/orders/create', {
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'MARKET',
+    quantity: '0.05',
+  });
+  expect(refused.status).toBe(422);
+  expect(refused.body).toMatchObject({ code: 'RISK_LIMIT' });
+  const text = String(refused.body.detail);
+  expect(text).toMatch(/^Order refused: it would take leverage to [\d.]+×, above your limit of 2×$/);
+  await page.reload();
+  await expect(events(page).getByText(text, { exact: true })).toBeVisible();
+
+  // Within the limit: a position and a resting order (the answer's text shows if the exchange refuses one)
+  const place = async (order: object) =>
+    expect(
+      (await api('POST', '/api/futures/orders/create', { symbol: 'BTCUSDT', ...order })).body,
+    ).toMatchObject({
+      success: true,
+    });
+  await place({ side: 'BUY', type: 'MARKET', quantity: '0.005' });
+  const ticker = await api('GET', '/api/v1/market/ticker/BTCUSDT');
+  const price = Number((ticker.body.data as { lastPrice: string }).lastPrice);
+  // Over the 100 USDT minimum notional at 80 % of the price
+  await place({
+    side: 'BUY',
+    type: 'LIMIT',
+    quantity: '0.003',
+    price: (Math.floor(price * 0.8 * 10) / 10).toFixed(1),
+    timeInForce: 'GTC',
+  });
+
+  await page.reload();
+  const table = page.getByRole('table', { name: 'Positions at risk' });
+  await expect(table.getByRole('cell', { name: 'BTCUSDT', exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Kill switch' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Stop all trading?' });
+  await expect(
+    dialog.getByText('Cancel 1 order and close 1 position at market.', { exact: true }),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel orders and close positions' }).click();
+  await expect(
+    page.getByText('Canceled 1 of 1 order, closed 1 of 1 position', { exact: true }),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'No exposure yet' })).toBeVisible();
+  await expect(
+    events(page).getByText('Kill switch: canceled 1 of 1 orders, closed 1 of 1 positions'),
+  ).toBeVisible();
+
+  // The exchange's own answer: nothing open, nothing held
+  expect((await api('GET', '/api/futures/orders/active')).body.data).toEqual([]);
+  expect((await api('GET', '/api/futures/positions/active')).body.data).toEqual([]);
+});

@@ -1,0 +1,203 @@
+import type { KlineInterval } from '@kestrel/contracts';
+import { Button, cn, NativeSelect, Spinner } from '@kestrel/ui';
+import { lazy, Suspense, useMemo, useSyncExternalStore } from 'react';
+import { useActiveOrders } from '../api/get-active-orders';
+import { useActivePositions } from '../api/get-active-positions';
+import { useSymbolTrades } from '../api/get-symbol-trades';
+import { useCandles } from '../hooks/use-candles';
+import { fillMarkers, orderLines, positionLines } from '../lib/overlays';
+import { MarkLine } from './mark-line';
+
+// The chart library loads with the chart, after the rest of the page
+const PriceChart = lazy(() => import('./price-chart'));
+
+/** The intervals offered: scalping to swing; the API takes any of Binance's */
+export const CHART_INTERVALS: readonly KlineInterval[] = ['1m', '5m', '15m', '1h', '4h', '1d'];
+
+const PHONE = '(max-width: 639px)';
+const PHONE_HEIGHT = 300;
+const DESKTOP_HEIGHT = 420;
+function subscribePhone(onChange: () => void) {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+/** Shorter on phones, so the chart and the market watch below it both fit a screen */
+function useChartHeight(): number {
+  const phone = useSyncExternalStore(
+    subscribePhone,
+    () => window.matchMedia(PHONE).matches,
+    () => false,
+  );
+  return phone ? PHONE_HEIGHT : DESKTOP_HEIGHT;
+}
+
+export interface ChartPanelProps {
+  symbols: readonly string[];
+  symbol: string;
+  onSymbolChange: (symbol: string) => void;
+  interval: KlineInterval;
+  onIntervalChange: (interval: KlineInterval) => void;
+  /** Decimals of the symbol's prices, once its rules are known */
+  pricePrecision: number | undefined;
+  /** An exchange account is connected: the position, orders and fills are drawn */
+  accountConnected: boolean;
+}
+
+/** The main chart with its symbol and interval pickers */
+export function ChartPanel({
+  symbols,
+  symbol,
+  onSymbolChange,
+  interval,
+  onIntervalChange,
+  pricePrecision,
+  accountConnected,
+}: ChartPanelProps) {
+  const height = useChartHeight();
+  const candles = useCandles(symbol, interval);
+  const positions = useActivePositions(accountConnected);
+  const orders = useActiveOrders(symbol, accountConnected);
+  const trades = useSymbolTrades(symbol, accountConnected);
+
+  const lines = useMemo(
+    () => [...positionLines(positions.data ?? [], symbol), ...orderLines(orders.data ?? [], symbol)],
+    [positions.data, orders.data, symbol],
+  );
+  const bars = candles.data;
+  const firstOpen = bars?.[0]?.openTime;
+  const lastOpen = bars?.[bars.length - 1]?.openTime;
+  // Markers move only when a bar is added or dropped, not on every price tick
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the bars' span stands for the bars
+  const fills = useMemo(() => fillMarkers(trades.data ?? [], bars ?? []), [trades.data, firstOpen, lastOpen]);
+  const overlayError = [positions, orders, trades].find((q) => q.isError)?.error;
+  const title = `${symbol} · ${interval}`;
+
+  return (
+    <section
+      aria-labelledby="price-chart-title"
+      className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
+    >
+      {/*
+        A native select and plain toggle buttons rather than ui's Radix Select and Tabs: the page's weight budget
+        (Radix Select with floating-ui and Tabs cost ~40 KB gzip with their stylesheets), and a native picker is the
+        better one on a phone
+      */}
+      <div className="db:flex db:flex-wrap db:items-center db:justify-between db:gap-2">
+        <h2 id="price-chart-title" className="db:text-base db:font-semibold">
+          Price chart
+        </h2>
+        <div className="db:flex db:flex-wrap db:items-center db:gap-2">
+          <NativeSelect
+            aria-label="Chart symbol"
+            value={symbol}
+            onChange={(e) => onSymbolChange(e.target.value)}
+            className="db:w-36"
+          >
+            {symbols.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </NativeSelect>
+          <fieldset
+            aria-label="Chart interval"
+            className="db:m-0 db:inline-flex db:h-9 db:items-center db:rounded-lg db:border-0 db:bg-muted db:p-1"
+          >
+            {CHART_INTERVALS.map((i) => (
+              <button
+                key={i}
+                type="button"
+                aria-pressed={i === interval}
+                onClick={() => onIntervalChange(i)}
+                className={cn(
+                  'db:h-full db:cursor-pointer db:rounded-md db:px-2 db:text-sm db:font-medium db:text-muted-foreground db:hover:text-foreground db:focus-visible:outline-2 db:focus-visible:outline-ring',
+                  i === interval && 'db:bg-background db:text-foreground db:shadow-sm',
+                )}
+              >
+                {i}
+              </button>
+            ))}
+          </fieldset>
+        </div>
+      </div>
+      <MarkLine symbol={symbol} pricePrecision={pricePrecision} />
+      <ChartBody
+        title={title}
+        height={height}
+        query={candles}
+        pricePrecision={pricePrecision}
+        lines={lines}
+        fills={fills}
+      />
+      {overlayError && (
+        <p role="alert" className="db:text-sm db:text-destructive">
+          Your position, orders and fills could not be drawn: {overlayError.message}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ChartBody({
+  title,
+  height,
+  query,
+  pricePrecision,
+  lines,
+  fills,
+}: {
+  title: string;
+  height: number;
+  query: ReturnType<typeof useCandles>;
+  pricePrecision: number | undefined;
+  lines: Parameters<typeof PriceChart>[0]['lines'];
+  fills: Parameters<typeof PriceChart>[0]['fills'];
+}) {
+  const loading = (
+    <div className="db:flex db:items-center db:justify-center" style={{ height }}>
+      <Spinner label="Loading candles…" />
+    </div>
+  );
+  if (query.isPending) return loading;
+  if (query.isError) {
+    return (
+      <div
+        role="alert"
+        className="db:flex db:flex-col db:items-center db:justify-center db:gap-2 db:text-center db:text-sm"
+        style={{ height }}
+      >
+        <p>
+          The candles of {title} could not be loaded: {query.error.message}
+        </p>
+        <Button variant="outline" size="sm" onClick={() => query.refetch()}>
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  if (query.data.length === 0) {
+    return (
+      <div
+        className="db:flex db:items-center db:justify-center db:text-sm db:text-muted-foreground"
+        style={{ height }}
+      >
+        The exchange has no candles of {title} yet.
+      </div>
+    );
+  }
+  return (
+    <Suspense fallback={loading}>
+      <PriceChart
+        key={title}
+        title={title}
+        candles={query.data}
+        pricePrecision={pricePrecision}
+        lines={lines}
+        fills={fills}
+        height={height}
+        compact={height < DESKTOP_HEIGHT}
+      />
+    </Suspense>
+  );
+}

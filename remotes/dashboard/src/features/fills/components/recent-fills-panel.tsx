@@ -1,0 +1,58 @@
+import type { FuturesTrade } from '@kestrel/contracts';
+import { Button, EmptyState, Spinner } from '@kestrel/ui';
+import type { ReactNode } from 'react';
+import { type FillPrecision, RecentFillsTable } from './recent-fills';
+
+export type RecentFillsPanelProps = {
+  precisions: ReadonlyMap<string, FillPrecision>;
+} & (
+  | { state: 'no-exchange'; connectAction: ReactNode }
+  | { state: 'loading' }
+  | { state: 'error'; message: string; onRetry: () => void }
+  | { state: 'ready'; fills: readonly FuturesTrade[] }
+);
+
+/** The recent fills panel with its loading, empty (no exchange, no fills) and error states */
+export function RecentFillsPanel(props: RecentFillsPanelProps) {
+  let body: ReactNode;
+  if (props.state === 'no-exchange') {
+    body = (
+      <EmptyState
+        title="No exchange connected"
+        description="Your fills show here once your Binance account is connected."
+        action={props.connectAction}
+      />
+    );
+  } else if (props.state === 'loading') {
+    body = <Spinner label="Loading your fills…" className="db:py-4" />;
+  } else if (props.state === 'error') {
+    body = (
+      <div role="alert" className="db:flex db:flex-col db:items-start db:gap-2 db:text-sm">
+        <p>Your fills could not be loaded: {props.message}</p>
+        <Button variant="outline" size="sm" onClick={props.onRetry}>
+          Retry
+        </Button>
+      </div>
+    );
+  } else if (props.fills.length === 0) {
+    body = (
+      <EmptyState
+        title="No fills yet"
+        description="Your trades of the last 7 days show here as soon as an order fills."
+      />
+    );
+  } else {
+    body = <RecentFillsTable fills={props.fills} precisions={props.precisions} />;
+  }
+  return (
+    <section
+      aria-labelledby="recent-fills-title"
+      className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
+    >
+      <h2 id="recent-fills-title" className="db:text-base db:font-semibold">
+        Recent fills
+      </h2>
+      {body}
+    </section>
+  );
+}

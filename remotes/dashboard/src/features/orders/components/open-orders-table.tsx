@@ -1,0 +1,179 @@
+import type { FuturesOrder, SymbolInfo } from '@kestrel/contracts';
+import { Button, cn, figureClassName, formatPrice, formatQuantity, NO_VALUE } from '@kestrel/ui';
+import { type ColumnDef, DataTable } from '@kestrel/ui/table';
+import { useMemo, useState } from 'react';
+import { useCancelOrder } from '../api/cancel-order';
+import { describeCancel, orderTypeWords, precisionOf } from '../lib/describe-action';
+import { ConfirmActionDialog } from './confirm-action-dialog';
+
+export interface OpenOrdersTableProps {
+  orders: readonly FuturesOrder[];
+  infoOf: (symbol: string) => SymbolInfo | undefined;
+}
+
+const positive = (value: string) => Number(value) > 0;
+/** The Cancel button's name: which order it cancels */
+const cancelLabel = (o: FuturesOrder) =>
+  `Cancel ${o.side === 'BUY' ? 'buy' : 'sell'} ${orderTypeWords(o.type)} ${o.symbol} order ${o.orderId}`;
+
+/** Open orders and waiting stops / take-profits, each with a Cancel behind a confirmation */
+export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
+  const [cancelling, setCancelling] = useState<FuturesOrder | null>(null);
+  const cancel = useCancelOrder();
+  const columns = useMemo<ColumnDef<FuturesOrder>[]>(() => {
+    const p = (o: FuturesOrder) => precisionOf(infoOf(o.symbol));
+    return [
+      {
+        accessorKey: 'symbol',
+        header: 'Symbol',
+        cell: ({ row }) => <span className="db:font-medium">{row.original.symbol}</span>,
+      },
+      {
+        id: 'order',
+        header: 'Order',
+        accessorFn: (o) => `${o.side} ${o.type}`,
+        cell: ({ row }) => {
+          const o = row.original;
+          const flags = [
+            o.kind === 'conditional' ? 'conditional' : null,
+            o.reduceOnly ? 'reduce-only' : null,
+            o.closePosition ? 'closes position' : null,
+          ].filter(Boolean);
+          return (
+            <span className="db:flex db:flex-col db:whitespace-nowrap">
+              <span>
+                <span className={o.side === 'BUY' ? 'db:text-success' : 'db:text-destructive'}>
+                  {o.side === 'BUY' ? 'Buy' : 'Sell'}
+                </span>{' '}
+                {orderTypeWords(o.type)}
+              </span>
+              {flags.length > 0 && (
+                <span className="db:text-xs db:text-muted-foreground">{flags.join(' · ')}</span>
+              )}
+            </span>
+          );
+        },
+      },
+      {
+        id: 'quantity',
+        header: 'Filled / quantity',
+        accessorFn: (o) => Number(o.quantity),
+        meta: { align: 'right', cellClassName: cn(figureClassName, 'db:whitespace-nowrap') },
+        cell: ({ row }) => {
+          const o = row.original;
+          const filled = formatQuantity(Number(o.executedQuantity), { precision: p(o).quantity });
+          return o.closePosition
+            ? 'Whole position'
+            : `${filled} / ${formatQuantity(Number(o.quantity), { precision: p(o).quantity })}`;
+        },
+      },
+      {
+        id: 'price',
+        header: 'Price',
+        accessorFn: (o) => Number(o.price),
+        meta: { align: 'right', cellClassName: figureClassName },
+        cell: ({ row }) =>
+          positive(row.original.price)
+            ? formatPrice(Number(row.original.price), { precision: p(row.original).price })
+            : 'Market',
+      },
+      {
+        id: 'trigger',
+        header: 'Trigger',
+        accessorFn: (o) => Number(o.triggerPrice),
+        meta: { align: 'right', cellClassName: figureClassName },
+        cell: ({ row }) =>
+          positive(row.original.triggerPrice)
+            ? formatPrice(Number(row.original.triggerPrice), { precision: p(row.original).price })
+            : NO_VALUE,
+      },
+      {
+        id: 'actions',
+        header: () => <span className="db:sr-only">Cancel</span>,
+        enableSorting: false,
+        meta: { align: 'right' },
+        cell: ({ row }) => (
+          <Button
+            size="sm"
+            variant="outline"
+            aria-label={cancelLabel(row.original)}
+            onClick={() => setCancelling(row.original)}
+          >
+            Cancel
+          </Button>
+        ),
+      },
+    ];
+  }, [infoOf]);
+
+  // Newest first, as the exchange lists them
+  const sorted = useMemo(() => [...orders].sort((a, b) => b.updatedAt - a.updatedAt), [orders]);
+  return (
+    <>
+      {orders.length === 0 ? (
+        <p className="db:py-6 db:text-center db:text-sm db:text-muted-foreground">No open orders</p>
+      ) : (
+        <>
+          {/* Phones: one line per order with its Cancel in view; wider screens: the table */}
+          <ul aria-label="Open orders" className="db:flex db:flex-col db:gap-2 db:md:hidden">
+            {sorted.map((o) => {
+              const p = precisionOf(infoOf(o.symbol));
+              return (
+                <li
+                  key={`${o.kind}-${o.orderId}`}
+                  className="db:flex db:items-center db:gap-3 db:rounded-xl db:border db:border-border db:p-3 db:text-sm"
+                >
+                  <div className="db:flex db:min-w-0 db:flex-1 db:flex-col db:gap-0.5">
+                    <span>
+                      <span className={o.side === 'BUY' ? 'db:text-success' : 'db:text-destructive'}>
+                        {o.side === 'BUY' ? 'Buy' : 'Sell'}
+                      </span>{' '}
+                      <span className="db:font-medium">{o.symbol}</span> {orderTypeWords(o.type)}
+                      {o.reduceOnly ? ', reduce-only' : ''}
+                    </span>
+                    <span className="db:font-mono db:tabular-nums db:text-muted-foreground">
+                      {o.closePosition
+                        ? 'Whole position'
+                        : formatQuantity(Number(o.quantity), { precision: p.quantity })}
+                      {positive(o.price) ? ` @ ${formatPrice(Number(o.price), { precision: p.price })}` : ''}
+                      {positive(o.triggerPrice)
+                        ? ` · trigger ${formatPrice(Number(o.triggerPrice), { precision: p.price })}`
+                        : ''}
+                    </span>
+                  </div>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    aria-label={cancelLabel(o)}
+                    onClick={() => setCancelling(o)}
+                  >
+                    Cancel
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="db:hidden db:md:block">
+            <DataTable
+              label="Open orders"
+              columns={columns}
+              data={sorted}
+              getRowId={(o) => `${o.kind}-${o.orderId}`}
+            />
+          </div>
+        </>
+      )}
+      {cancelling && (
+        <ConfirmActionDialog
+          open
+          onOpenChange={(next) => !next && setCancelling(null)}
+          title="Cancel order"
+          sentence={describeCancel(cancelling, precisionOf(infoOf(cancelling.symbol)))}
+          confirmLabel="Cancel order"
+          destructive
+          onConfirm={() => cancel.mutateAsync(cancelling)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+import type { CreateOrderRequest, FuturesOrder, FuturesPosition } from '@kestrel/contracts';
+import { formatPrice, formatQuantity, stepDecimals } from '@kestrel/ui';
+
+/** Decimals of a symbol's prices and sizes, from its tick size and lot step when known */
+export interface Precision {
+  price?: number | undefined;
+  quantity?: number | undefined;
+}
+
+export function precisionOf(info: { tickSize: string; stepSize: string } | undefined): Precision {
+  return info ? { price: stepDecimals(info.tickSize), quantity: stepDecimals(info.stepSize) } : {};
+}
+
+const price = (value: string, p: Precision) => formatPrice(Number(value), { precision: p.price });
+const size = (value: string, p: Precision) =>
+  formatQuantity(Math.abs(Number(value)), { precision: p.quantity });
+const sideWord = (side: 'BUY' | 'SELL') => (side === 'BUY' ? 'Buy' : 'Sell');
+
+/** Long or short: the position side in hedge mode, else the sign of the amount */
+export function positionDirection(
+  position: Pick<FuturesPosition, 'amount' | 'positionSide'>,
+): 'long' | 'short' {
+  if (position.positionSide === 'LONG') return 'long';
+  if (position.positionSide === 'SHORT') return 'short';
+  return Number(position.amount) < 0 ? 'short' : 'long';
+}
+
+/** What placing this order does, in one sentence: "Buy 0.010 BTCUSDT at 60,000.0, limit, good till canceled" */
+export function describeOrder(order: CreateOrderRequest, p: Precision): string {
+  const head = `${sideWord(order.side)} ${size(order.quantity ?? '0', p)} ${order.symbol}`;
+  const tail = order.reduceOnly ? ', reduce-only' : '';
+  switch (order.type) {
+    case 'LIMIT':
+      return `${head} at ${price(order.price ?? '0', p)}, limit, good till canceled${tail}`;
+    case 'MARKET':
+      return `${head} at market${tail}`;
+    case 'STOP_MARKET':
+      return `${head} at market once the last price reaches ${price(order.triggerPrice ?? '0', p)} (stop)${tail}`;
+    case 'TAKE_PROFIT_MARKET':
+      return `${head} at market once the last price reaches ${price(order.triggerPrice ?? '0', p)} (take-profit)${tail}`;
+    default:
+      return `${head}, ${order.type}${tail}`;
+  }
+}
+
+/** The order that closes a position: opposite side, its whole size, reduce-only (hedge mode: by position side) */
+export function closeOrder(
+  position: FuturesPosition,
+  how: { type: 'MARKET' } | { type: 'LIMIT'; price: string },
+): CreateOrderRequest {
+  const direction = positionDirection(position);
+  const hedged = position.positionSide !== 'BOTH';
+  return {
+    symbol: position.symbol,
+    side: direction === 'long' ? 'SELL' : 'BUY',
+    type: how.type,
+    quantity: position.amount.replace(/^-/, ''),
+    ...(how.type === 'LIMIT' ? { price: how.price, timeInForce: 'GTC' as const } : {}),
+    // Binance refuses reduceOnly in hedge mode: there the position side alone makes the order a close
+    ...(hedged ? { positionSide: position.positionSide } : { reduceOnly: true }),
+  };
+}
+
+/** "Close 0.010 BTCUSDT long at market, reduce-only" */
+export function describeClose(position: FuturesPosition, order: CreateOrderRequest, p: Precision): string {
+  const head = `Close ${size(position.amount, p)} ${position.symbol} ${positionDirection(position)}`;
+  const how =
+    order.type === 'LIMIT'
+      ? ` with a limit ${order.side === 'BUY' ? 'buy' : 'sell'} at ${price(order.price ?? '0', p)}`
+      : ' at market';
+  return `${head}${how}, reduce-only`;
+}
+
+/** "Set BTCUSDT leverage from 20x to 10x" */
+export function describeLeverage(symbol: string, from: number | null, to: number): string {
+  return from === null
+    ? `Set ${symbol} leverage to ${to}x`
+    : `Set ${symbol} leverage from ${from}x to ${to}x`;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  LIMIT: 'limit',
+  MARKET: 'market',
+  STOP: 'stop limit',
+  STOP_MARKET: 'stop market',
+  TAKE_PROFIT: 'take-profit limit',
+  TAKE_PROFIT_MARKET: 'take-profit market',
+  TRAILING_STOP_MARKET: 'trailing stop',
+};
+
+/** An order's type in words: "stop market" */
+export const orderTypeWords = (type: string) => TYPE_WORDS[type] ?? type.toLowerCase();
+
+/** "Cancel the buy limit order for 0.010 BTCUSDT at 60,000.0" */
+export function describeCancel(order: FuturesOrder, p: Precision): string {
+  const what = `the ${order.side === 'BUY' ? 'buy' : 'sell'} ${orderTypeWords(order.type)} order`;
+  const amount = order.closePosition
+    ? `closing the ${order.symbol} position`
+    : `for ${size(order.quantity, p)} ${order.symbol}`;
+  const limit = Number(order.price) > 0 ? ` at ${price(order.price, p)}` : '';
+  const trigger = Number(order.triggerPrice) > 0 ? `, trigger ${price(order.triggerPrice, p)}` : '';
+  return `Cancel ${what} ${amount}${limit}${trigger}`;
+}

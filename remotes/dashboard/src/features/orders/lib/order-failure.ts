@@ -1,0 +1,54 @@
+import type { ApiResult } from '@kestrel/shared-runtime';
+
+/**
+ * Why an order (or a close, a cancel, a leverage change) did not go through, as the trader must read it:
+ * - `refused`: the exchange or the server said no; nothing was placed, the reason is Binance's sentence
+ * - `unknown`: it may or may not have been placed (the answer was lost); it must not be sent again blindly
+ * - `not-sent`: it never left (the circuit breaker was open, the exchange was unreachable before sending)
+ */
+export type OrderFailure =
+  | { kind: 'refused'; reason: string }
+  | { kind: 'unknown'; reason: string }
+  | { kind: 'not-sent'; reason: string };
+
+/** The failure as a thrown error, for TanStack Query's mutation state */
+export class OrderFailureError extends Error {
+  override readonly name = 'OrderFailureError';
+  constructor(readonly failure: OrderFailure) {
+    super(failure.reason);
+  }
+}
+
+/**
+ * Sorts a failed call that changes the account. Only an answer that says "not placed" counts as such: a 4xx, a
+ * 429, the server's EXCHANGE_UNREACHABLE (it checked that the exchange has no such order) or a call that never
+ * left. A lost answer, a 5xx without that proof, or ORDER_STATUS_UNKNOWN are "status unknown".
+ */
+export function classifyFailure(result: Extract<ApiResult<unknown>, { success: false }>): OrderFailure {
+  const reason = result.error;
+  if (result.code === 'ORDER_STATUS_UNKNOWN') return { kind: 'unknown', reason };
+  // The request may have reached the server (a timeout, a dropped connection): its fate is unknown
+  if (result.unreachable) return { kind: 'unknown', reason };
+  if (result.status === undefined) return { kind: 'not-sent', reason };
+  if (result.status >= 400 && result.status < 500) return { kind: 'refused', reason };
+  if (result.code === 'EXCHANGE_UNREACHABLE') return { kind: 'not-sent', reason };
+  return { kind: 'unknown', reason };
+}
+
+/** The failure behind an error thrown by a mutation (anything else reads as unknown: it may have been sent) */
+export function failureOf(error: unknown): OrderFailure {
+  if (error instanceof OrderFailureError) return error.failure;
+  return { kind: 'unknown', reason: error instanceof Error ? error.message : String(error) };
+}
+
+/** What the trader reads */
+export function failureText(failure: OrderFailure): string {
+  switch (failure.kind) {
+    case 'refused':
+      return `Binance refused it: ${failure.reason}`;
+    case 'not-sent':
+      return `Not sent: ${failure.reason}`;
+    case 'unknown':
+      return `Status unknown: ${failure.reason}. Check open orders and positions before trying again; Kestrel does not resend it.`;
+  }
+}

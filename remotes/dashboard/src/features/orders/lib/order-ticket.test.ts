@@ -1,0 +1,93 @@
+import type { SymbolInfo } from '@kestrel/contracts';
+import { describe, expect, it } from 'vitest';
+import { defaultTicketValues, type TicketValues, ticketSchema } from './order-ticket';
+
+/** BTCUSDT's rules as the simulator and Binance list them */
+const btc: SymbolInfo = {
+  symbol: 'BTCUSDT',
+  status: 'TRADING',
+  baseAsset: 'BTC',
+  quoteAsset: 'USDT',
+  pricePrecision: 2,
+  quantityPrecision: 3,
+  tickSize: '0.10',
+  stepSize: '0.001',
+  minQuantity: '0.001',
+  maxQuantity: '1000',
+  minNotional: '100',
+  orderTypes: ['LIMIT', 'MARKET', 'STOP_MARKET', 'TAKE_PROFIT_MARKET'],
+};
+
+function check(values: Partial<TicketValues>) {
+  return ticketSchema(btc).safeParse({ ...defaultTicketValues('BTCUSDT'), ...values });
+}
+
+function messages(values: Partial<TicketValues>): Record<string, string> {
+  const result = check(values);
+  if (result.success) return {};
+  // The first message of each field, as the form shows it
+  return Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]).reverse());
+}
+
+describe('order ticket rules', () => {
+  it('turns a limit ticket into the request the server takes: good till canceled, no empty fields', () => {
+    const result = check({ side: 'SELL', quantity: '0.010', price: '70000.0' });
+    expect(result.success && result.data).toEqual({
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'LIMIT',
+      quantity: '0.010',
+      price: '70000.0',
+      timeInForce: 'GTC',
+    });
+  });
+
+  it('sends a market order without a price and a stop with its trigger, reduce-only when ticked', () => {
+    expect(check({ type: 'MARKET', quantity: '0.002', price: '123' })).toMatchObject({
+      success: true,
+      data: { type: 'MARKET', quantity: '0.002' },
+    });
+    expect(
+      check({ type: 'STOP_MARKET', quantity: '0.002', triggerPrice: '60000', reduceOnly: true }),
+    ).toMatchObject({
+      success: true,
+      data: { type: 'STOP_MARKET', triggerPrice: '60000', reduceOnly: true },
+    });
+  });
+
+  it("names the symbol's rule a quantity or price breaks", () => {
+    expect(messages({ quantity: '0.0105', price: '65000.05' })).toEqual({
+      quantity: "Quantity must be a multiple of BTCUSDT's step size 0.001",
+      price: "Price must be a multiple of BTCUSDT's tick size 0.10",
+    });
+    expect(messages({ quantity: '0.0001', price: '65000' }).quantity).toBe(
+      "Quantity must be at least BTCUSDT's minimum quantity 0.001",
+    );
+    expect(messages({ quantity: '2000', price: '65000' }).quantity).toBe(
+      "Quantity must be at most BTCUSDT's maximum quantity 1000",
+    );
+    expect(
+      messages({ type: 'TAKE_PROFIT_MARKET', quantity: '0.002', triggerPrice: '1.23' }).triggerPrice,
+    ).toBe("Trigger price must be a multiple of BTCUSDT's tick size 0.10");
+  });
+
+  it("refuses a limit order worth less than the symbol's minimum notional, but leaves a market order to the exchange", () => {
+    expect(messages({ quantity: '0.001', price: '65000' }).quantity).toBe(
+      "Order value 65.00 USDT is below BTCUSDT's minimum notional 100 USDT (price × quantity)",
+    );
+    expect(check({ type: 'MARKET', quantity: '0.001' }).success).toBe(true);
+  });
+
+  it("says what is missing with the contract's words", () => {
+    expect(messages({ quantity: '', price: '' })).toEqual({
+      quantity: 'quantity is required (or closePosition for a STOP_MARKET / TAKE_PROFIT_MARKET order)',
+      price: 'price is required for a LIMIT order',
+    });
+    expect(messages({ type: 'STOP_MARKET', quantity: '0.002' }).triggerPrice).toBe(
+      'triggerPrice is required for a STOP_MARKET order',
+    );
+    expect(messages({ quantity: '-1', price: '65000' }).quantity).toBe(
+      'must be a decimal string such as "0.01"',
+    );
+  });
+});

@@ -1,0 +1,130 @@
+import type { DashboardOverview } from '@kestrel/contracts';
+import {
+  Button,
+  cn,
+  EmptyState,
+  formatInteger,
+  formatPercent,
+  formatPnl,
+  formatUsdt,
+  Spinner,
+} from '@kestrel/ui';
+import type { ReactNode } from 'react';
+
+/** Margin ratio from which the card warns (Binance liquidates at 100%) */
+export const MARGIN_RATIO_WARNING = 0.5;
+
+export type AccountCardsProps =
+  | { state: 'no-exchange'; connectAction: ReactNode }
+  | { state: 'loading' }
+  | { state: 'error'; message: string; onRetry: () => void }
+  | { state: 'ready'; overview: DashboardOverview };
+
+const frame =
+  'db:flex db:min-w-0 db:flex-col db:gap-1 db:rounded-xl db:border db:border-border db:bg-card db:p-3 db:text-card-foreground db:sm:p-4';
+
+function FigureCard({
+  title,
+  value,
+  valueClassName,
+  unit,
+  children,
+}: {
+  title: string;
+  value: string;
+  valueClassName?: string;
+  unit?: string;
+  children?: ReactNode;
+}) {
+  const id = `account-card-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
+  return (
+    <article aria-labelledby={id} className={frame}>
+      <h3 id={id} className="db:text-sm db:font-medium db:text-muted-foreground">
+        {title}
+      </h3>
+      <p className="db:flex db:items-baseline db:gap-1.5">
+        <span
+          className={cn(
+            'db:font-mono db:text-lg db:font-semibold db:tabular-nums db:sm:text-2xl',
+            valueClassName,
+          )}
+        >
+          {value}
+        </span>
+        {unit && <span className="db:text-xs db:text-muted-foreground">{unit}</span>}
+      </p>
+      {children && <div className="db:text-xs db:text-muted-foreground">{children}</div>}
+    </article>
+  );
+}
+
+/** A label and a figure on one line under a card's main figure */
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <span className="db:mr-3 db:inline-block">
+      {label} <span className="db:font-mono db:tabular-nums db:text-foreground">{children}</span>
+    </span>
+  );
+}
+
+/** The account at a glance: balance, unrealized and today's PnL, available margin with the margin ratio */
+export function AccountCards(props: AccountCardsProps) {
+  if (props.state === 'no-exchange') {
+    return (
+      <EmptyState
+        title="No exchange connected"
+        description="Connect your Binance account to see your balance, margin and profit and loss here."
+        action={props.connectAction}
+      />
+    );
+  }
+  if (props.state === 'loading') {
+    return (
+      <div className={cn(frame, 'db:items-start db:py-6')}>
+        <Spinner label="Loading your account…" />
+      </div>
+    );
+  }
+  if (props.state === 'error') {
+    return (
+      <div role="alert" className={cn(frame, 'db:items-start db:gap-2 db:text-sm')}>
+        <p>Your account could not be loaded: {props.message}</p>
+        <Button variant="outline" size="sm" onClick={props.onRetry}>
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  const o = props.overview;
+  const unrealized = formatPnl(Number(o.unrealizedPnl));
+  const today = formatPnl(Number(o.today.net));
+  const ratio = Number(o.marginRatio);
+  return (
+    <div className="db:grid db:grid-cols-2 db:gap-3 db:xl:grid-cols-4">
+      <FigureCard title="Wallet balance" value={formatUsdt(Number(o.walletBalance))} unit="USDT">
+        <Detail label="Margin balance">{formatUsdt(Number(o.marginBalance))}</Detail>
+      </FigureCard>
+      <FigureCard
+        title="Unrealized PnL"
+        value={unrealized.text}
+        valueClassName={unrealized.className}
+        unit="USDT"
+      >
+        <Detail label="Positions">{formatInteger(o.openPositions)}</Detail>
+        <Detail label="Open orders">{formatInteger(o.openOrders)}</Detail>
+      </FigureCard>
+      <FigureCard title="Today's PnL" value={today.text} valueClassName={today.className} unit="USDT">
+        <Detail label="Realized">{formatPnl(Number(o.today.realizedPnl)).text}</Detail>
+        <Detail label="Fees">{formatUsdt(Number(o.today.commission))}</Detail>
+        <Detail label="Funding">{formatUsdt(Number(o.today.fundingFee))}</Detail>
+      </FigureCard>
+      <FigureCard title="Available margin" value={formatUsdt(Number(o.availableMargin))} unit="USDT">
+        <Detail label="Margin ratio">
+          <span className={ratio >= MARGIN_RATIO_WARNING ? 'db:text-destructive' : undefined}>
+            {formatPercent(ratio)}
+          </span>
+        </Detail>
+      </FigureCard>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import type { KillSwitchResult } from '@kestrel/contracts';
+import { Button } from '@kestrel/ui';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@kestrel/ui/dialog';
+import { useState } from 'react';
+import { killSwitchPlan, plural } from '../lib/risk-words';
+
+/**
+ * The kill switch: a destructive button, a confirmation saying exactly what will happen, then every outcome.
+ * Counts are the page's latest figures; the server acts on what is open when it runs
+ */
+export function KillSwitch({
+  openOrders,
+  openPositions,
+  onConfirm,
+  pending,
+  result,
+  error,
+}: {
+  openOrders: number;
+  openPositions: number;
+  onConfirm: () => void;
+  pending: boolean;
+  result: KillSwitchResult | undefined;
+  error: string | undefined;
+}) {
+  const [open, setOpen] = useState(false);
+  const plan = killSwitchPlan(openOrders, openPositions);
+  return (
+    <div className="db:flex db:flex-col db:gap-3">
+      <div>
+        <Button variant="destructive" onClick={() => setOpen(true)} disabled={pending}>
+          {pending ? 'Stopping everything…' : 'Kill switch'}
+        </Button>
+      </div>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Stop all trading?</DialogTitle>
+            <DialogDescription>{plan}</DialogDescription>
+          </DialogHeader>
+          <p className="db:text-sm db:text-muted-foreground">
+            Every open order is canceled, conditional orders too, then every position is closed with a
+            reduce-only market order, which fills at the market price. Bots will be stopped too once they
+            exist.
+          </p>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">Keep trading</Button>
+            </DialogClose>
+            <Button
+              variant="destructive"
+              onClick={() => {
+                setOpen(false);
+                onConfirm();
+              }}
+            >
+              Cancel orders and close positions
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+      {error && (
+        <p role="alert" className="db:text-sm db:text-destructive">
+          The kill switch failed: {error}
+        </p>
+      )}
+      {result && <KillSwitchOutcome result={result} />}
+    </div>
+  );
+}
+
+function KillSwitchOutcome({ result }: { result: KillSwitchResult }) {
+  const canceled = result.orders.filter((o) => o.ok).length;
+  const closed = result.positions.filter((p) => p.ok).length;
+  const summary =
+    `Canceled ${canceled} of ${plural(result.orders.length, 'order')}, closed ${closed} of ` +
+    `${plural(result.positions.length, 'position')}` +
+    (result.failed > 0 ? `; ${result.failed} failed` : '');
+  return (
+    <div role="status" className="db:flex db:flex-col db:gap-2 db:text-sm">
+      <p className={result.failed > 0 ? 'db:font-medium db:text-destructive' : 'db:font-medium'}>{summary}</p>
+      <ul className="db:flex db:flex-col db:gap-1 db:text-xs" aria-label="Kill switch outcomes">
+        {result.orders.map((o) => (
+          <li key={`order-${o.orderId}`}>
+            {o.ok ? 'Canceled' : 'Not canceled'} {o.kind === 'conditional' ? 'conditional order' : 'order'}{' '}
+            {o.orderId} ({o.symbol}){o.error ? `: ${o.error}` : ''}
+          </li>
+        ))}
+        {result.positions.map((p) => (
+          <li key={`position-${p.symbol}-${p.positionSide}`}>
+            {p.ok ? 'Closed' : 'Not closed'} {p.symbol} position of {p.amount.replace('-', '')}
+            {Number(p.amount) < 0 ? ' short' : ' long'}
+            {p.error ? `: ${p.error}` : ''}
+          </li>
+        ))}
+        {result.errors.map((e) => (
+          <li key={e}>{e}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS risk_events;
+DROP TABLE IF EXISTS risk_limits;

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { RiskGuard } from './risk-guard';
+import { riskRepository } from './risk-repository';
+import { RiskService } from './risk-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The account limits every order passes before it is sent (`FuturesService`, later the order manager) */
+    riskGuard: RiskGuard;
+    /** Limits, risk figures, the risk audit and the kill switch of the signed-in user */
+    riskService: RiskService;
+  }
+}
+
+/**
+ * The guard, apart from the service: `FuturesService` needs the guard (so this comes before `exchange-services`),
+ * and the kill switch needs `FuturesService` (so the service comes after)
+ */
+export const riskGuardPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate(
+      'riskGuard',
+      new RiskGuard(app.exchangeAdapter, app.clock, { db: app.db, repo: riskRepository }),
+    );
+  },
+  { name: 'risk-guard', dependencies: ['database', 'exchange'] },
+);
+
+/** Wires the risk service: keys from `credentials`, orders through `futuresService`, the guard's limits */
+export default fp(
+  async (app: FastifyInstance) => {
+    app.decorate(
+      'riskService',
+      new RiskService(
+        app.credentialsService,
+        app.exchangeAdapter,
+        app.futuresService,
+        app.riskGuard,
+        app.clock,
+        {
+          db: app.db,
+          repo: riskRepository,
+        },
+      ),
+    );
+  },
+  { name: 'risk', dependencies: ['risk-guard', 'exchange-services', 'credentials'] },
+);
