@@ -2,13 +2,13 @@ import '../../styles.css';
 import { RemotePage, useExchangeConnections, useExchangesLoading } from '@kestrel/shared-runtime/react';
 import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { useCallback, useMemo } from 'react';
+import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useAnalytics } from '../../features/analytics/api/get-analytics';
 import {
   AnalyticsView,
   type AnalyticsViewProps,
   hasHistory,
 } from '../../features/analytics/components/analytics-view';
-import { ConnectExchangeButton } from '../../features/analytics/components/connect-exchange-button';
 import { RangePicker } from '../../features/analytics/components/range-picker';
 import {
   type AnalyticsRange,

@@ -9,17 +9,17 @@ import {
 import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { Badge } from '@kestrel/ui';
 import { useCallback, useMemo } from 'react';
+import { useSymbolPrecisions } from '../../api/get-symbol-info';
+import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { DEFAULT_INTERVAL } from '../../features/chart/api/get-klines';
 import { ChartPanel } from '../../features/chart/components/chart-panel';
 import { useRecentFills } from '../../features/fills/api/get-recent-fills';
 import { RecentFillsPanel } from '../../features/fills/components/recent-fills-panel';
-import { useSymbolPrecisions } from '../../features/market/api/get-symbol-info';
 import { MarketWatch } from '../../features/market/components/market-watch';
 import { useWatchList } from '../../features/market/hooks/use-watch-list';
 import { useOverview } from '../../features/overview/api/get-overview';
 import { AccountCards, type AccountCardsProps } from '../../features/overview/components/account-cards';
 import { BotsSummary } from '../../features/overview/components/bots-summary';
-import { ConnectExchangeButton } from '../../features/overview/components/connect-exchange-button';
 
 const isInterval = (value: string | null): value is KlineInterval =>
   value !== null && (KLINE_INTERVALS as readonly string[]).includes(value);

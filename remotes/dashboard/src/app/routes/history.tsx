@@ -2,7 +2,7 @@ import '../../styles.css';
 import { RemotePage, useExchangeConnections, useExchangesLoading } from '@kestrel/shared-runtime/react';
 import { EmptyState, Spinner } from '@kestrel/ui';
 import type { ReactNode } from 'react';
-import { ConnectExchangeButton } from '../../features/history/components/connect-exchange-button';
+import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { HistoryView } from '../../features/history/components/history-view';
 
 /**

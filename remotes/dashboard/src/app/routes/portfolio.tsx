@@ -1,7 +1,6 @@
 import '../../styles.css';
 import type { FuturesPosition } from '@kestrel/contracts';
 import { ApiError } from '@kestrel/shared-runtime';
-import { RemoteSlot } from '@kestrel/shared-runtime/federation';
 import {
   RemotePage,
   useExchangeConnections,
@@ -10,6 +9,8 @@ import {
 } from '@kestrel/shared-runtime/react';
 import { Badge, Button, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { useSymbolsInfo } from '../../api/get-symbol-info';
+import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useCreateOrder } from '../../features/orders/api/create-order';
 import { useOpenOrders } from '../../features/orders/api/get-open-orders';
 import { OpenOrdersTable } from '../../features/orders/components/open-orders-table';
@@ -17,7 +18,6 @@ import { OrderTicket } from '../../features/orders/components/order-ticket';
 import { CloseActions, LeverageAction } from '../../features/orders/components/position-actions';
 import { useAccountInfo } from '../../features/portfolio/api/get-account-info';
 import { usePortfolio } from '../../features/portfolio/api/get-portfolio';
-import { useSymbolsInfo } from '../../features/portfolio/api/get-symbol-info';
 import { AccountFigures, BalancesTable } from '../../features/portfolio/components/account-summary';
 import { AllocationChart } from '../../features/portfolio/components/allocation-chart';
 import { PositionsTable } from '../../features/portfolio/components/positions-table';
@@ -58,24 +58,12 @@ function LoadError({ error, retry }: { error: Error; retry: () => void }) {
 }
 
 function NotConnected() {
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <EmptyState
-        title="No exchange connected"
-        description="Connect your Binance futures account to see your balances, positions and open orders and to trade from here."
-        action={<Button onClick={() => setOpen(true)}>Connect exchange</Button>}
-      />
-      {open && (
-        <RemoteSlot
-          remote="exchange_connect"
-          module="./ConnectExchangeModal"
-          title="Connect Exchange"
-          quiet
-          props={{ open, onOpenChange: setOpen }}
-        />
-      )}
-    </>
+    <EmptyState
+      title="No exchange connected"
+      description="Connect your Binance futures account to see your balances, positions and open orders and to trade from here."
+      action={<ConnectExchangeButton />}
+    />
   );
 }
 

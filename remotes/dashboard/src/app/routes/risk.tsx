@@ -6,13 +6,13 @@ import {
   useKestrelRuntime,
 } from '@kestrel/shared-runtime/react';
 import { EmptyState } from '@kestrel/ui';
+import { useSymbolPrecisions } from '../../api/get-symbol-info';
+import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useRiskEvents } from '../../features/risk/api/get-risk-events';
 import { useRiskLimits } from '../../features/risk/api/get-risk-limits';
 import { useRiskOverview } from '../../features/risk/api/get-risk-overview';
-import { useSymbolPrecisions } from '../../features/risk/api/get-symbol-precisions';
 import { useKillSwitch } from '../../features/risk/api/trigger-kill-switch';
 import { useUpdateRiskLimits } from '../../features/risk/api/update-risk-limits';
-import { ConnectExchangeButton } from '../../features/risk/components/connect-exchange-button';
 import { ExposureChart } from '../../features/risk/components/exposure-chart';
 import { KillSwitch } from '../../features/risk/components/kill-switch';
 import { LimitUsageList } from '../../features/risk/components/limit-usage';

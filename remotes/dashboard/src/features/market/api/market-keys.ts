@@ -5,9 +5,4 @@
 export const marketKeys = {
   all: ['market'] as const,
   tickers: (symbols: readonly string[]) => [...marketKeys.all, 'tickers', [...symbols]] as const,
-  /**
-   * A symbol's trading rules sit under `['futures', 'symbols', …]`, the prefix the runtime's live refetching leaves
-   * alone: rules do not move with prices or the account
-   */
-  symbolInfo: (symbol: string) => ['futures', 'symbols', symbol] as const,
 };

@@ -2,7 +2,7 @@ import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Button, Field, Input } from '@kestrel/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { getSymbolInfoQueryOptions } from '../api/get-symbol-info';
+import { getSymbolInfoQueryOptions } from '../../../api/get-symbol-info';
 import { addSymbolProblem } from '../lib/watch-list';
 
 export interface AddSymbolFormProps {

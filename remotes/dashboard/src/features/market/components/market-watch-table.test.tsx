@@ -2,7 +2,7 @@ import type { Ticker, TickerNotice } from '@kestrel/contracts';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { SymbolPrecision } from '../api/get-symbol-info';
+import type { SymbolPrecision } from '../../../api/get-symbol-info';
 import { MarketWatchTable } from './market-watch-table';
 
 const AT = Date.UTC(2026, 0, 5, 12);

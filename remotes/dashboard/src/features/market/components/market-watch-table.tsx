@@ -2,7 +2,7 @@ import type { Ticker, TickerNotice } from '@kestrel/contracts';
 import { cn, figureClassName, formatPercent, formatPrice, toneClassName, toneOf } from '@kestrel/ui';
 import { type ColumnDef, DataTable, type SortingState } from '@kestrel/ui/table';
 import { useMemo } from 'react';
-import type { SymbolPrecision } from '../api/get-symbol-info';
+import type { SymbolPrecision } from '../../../api/get-symbol-info';
 import { type WatchRow, watchRows } from '../lib/watch-rows';
 
 /** Largest 24 h volume first: where a trader looks first */

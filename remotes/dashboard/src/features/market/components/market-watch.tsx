@@ -1,7 +1,7 @@
 import { useLiveTickers } from '@kestrel/shared-runtime/react';
 import { Button, Spinner } from '@kestrel/ui';
+import { useSymbolPrecisions } from '../../../api/get-symbol-info';
 import { useMarketData } from '../api/get-market-data';
-import { useSymbolPrecisions } from '../api/get-symbol-info';
 import { AddSymbolForm } from './add-symbol-form';
 import { MarketWatchTable } from './market-watch-table';
 

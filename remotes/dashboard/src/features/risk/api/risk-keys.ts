@@ -8,6 +8,3 @@ export const riskKeys = {
   limits: () => [...riskKeys.all, 'limits'] as const,
   events: () => [...riskKeys.all, 'events'] as const,
 };
-
-/** Trading rules of a symbol: never refetched by the socket (`['futures', 'symbols', …]`) */
-export const symbolRulesKey = (symbol: string) => ['futures', 'symbols', 'info', symbol] as const;
