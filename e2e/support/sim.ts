@@ -47,3 +47,26 @@ export function setSimPrice(symbol: string, command: SimPriceCommand): Promise<S
 export function releaseSimPrice(symbol: string): Promise<SimPrice> {
   return call('DELETE', symbol);
 }
+
+/** An exchange key pair, as the simulator's admin API creates it */
+export interface SimKeys {
+  apiKey: string;
+  secretKey: string;
+}
+
+/**
+ * A simulator account of the test's own (`POST /_sim/accounts`, e.g. `{ balances: { USDT: '1000' } }` or a key whose
+ * permissions differ): the demo account is shared by every spec of the run, so a test that trades or reads figures
+ * opens its own
+ */
+export async function createSimAccount(body: object): Promise<SimKeys> {
+  const res = await fetch(`${SIM_ADMIN}/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) {
+    throw new Error(`The simulator refused a new account: ${res.status} ${await res.text()}`);
+  }
+  return (await res.json()) as SimKeys;
+}

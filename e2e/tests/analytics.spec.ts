@@ -3,9 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { E2E_API_PORT, E2E_SIM_PORT } from '../support/ports';
-import { releaseSimPrice, setSimPrice } from '../support/sim';
-
-type Keys = { apiKey: string; secretKey: string };
+import { createSimAccount, releaseSimPrice, type SimKeys, setSimPrice } from '../support/sim';
 
 const SIM = `http://127.0.0.1:${E2E_SIM_PORT}`;
 const usdt = (v: number, signed = false) =>
@@ -15,22 +13,8 @@ const usdt = (v: number, signed = false) =>
     signDisplay: signed ? 'exceptZero' : 'negative',
   }).format(v);
 
-/**
- * A simulator account of its own (1000 USDT, futures on, no withdrawals) rather than the demo keys: the demo
- * account is shared by every suite of the run, and another suite's trades on it would change this one's PnL
- */
-async function simAccount(): Promise<Keys> {
-  const res = await fetch(`${SIM}/_sim/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ balances: { USDT: '1000' } }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Keys;
-}
-
 /** The simulator's own income record of the account (signed fapi call, as Binance is asked) */
-async function simIncome(keys: Keys): Promise<{ incomeType: string; income: string }[]> {
+async function simIncome(keys: SimKeys): Promise<{ incomeType: string; income: string }[]> {
   const query = `limit=1000&timestamp=${Date.now()}`;
   const signature = createHmac('sha256', keys.secretKey).update(query).digest('hex');
   const res = await fetch(`${SIM}/fapi/v1/income?${query}&signature=${signature}`, {
@@ -77,7 +61,7 @@ test.describe('analytics on the recorded history (simulator)', () => {
 
   test('a round trip shows its realized PnL, fees and day as the simulator booked them', async ({ page }) => {
     test.setTimeout(120_000);
-    const keys = await simAccount();
+    const keys = await createSimAccount({ balances: { USDT: '1000' } });
     await signUp(page, { keepConnectModal: true });
     const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
     await modal

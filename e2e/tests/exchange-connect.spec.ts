@@ -3,31 +3,18 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
-import { E2E_API_PORT } from '../support/ports';
-
-type Keys = { apiKey: string; secretKey: string };
+import { createSimAccount, type SimKeys } from '../support/sim';
 
 /** The simulator's demo account that scripts/start.mjs created for this run (key and secret in its data folder) */
-function demoKeys(): Keys {
+function demoKeys(): SimKeys {
   return JSON.parse(readFileSync(join(import.meta.dirname, '../../.data/e2e/sim-demo-account.json'), 'utf8'));
-}
-
-/** A further simulator account through its admin API, e.g. one whose key can withdraw */
-async function simAccount(body: object): Promise<Keys> {
-  const res = await fetch(`http://127.0.0.1:${E2E_API_PORT + 100}/_sim/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Keys;
 }
 
 const connectModal = (page: Page) => page.getByRole('dialog', { name: 'Connect Exchange' });
 const binanceCard = (scope: Page | Locator) => scope.getByRole('article', { name: 'Binance' });
 const topBarStatus = (page: Page) => page.getByRole('banner').getByRole('status');
 
-async function submitKeys(dialog: Locator, keys: Keys) {
+async function submitKeys(dialog: Locator, keys: SimKeys) {
   const form = dialog.getByRole('form', { name: 'Connect Binance Exchange' });
   await form.getByLabel('API Key').fill(keys.apiKey);
   await form.getByLabel('Secret Key').fill(keys.secretKey);
@@ -126,7 +113,10 @@ test.describe('connecting an exchange (exchange-connect remote in the shell and 
   });
 
   test('from settings, a key that can withdraw is refused with the reason on the card', async ({ page }) => {
-    const keys = await simAccount({ balances: { USDT: '100' }, permissions: { enableWithdrawals: true } });
+    const keys = await createSimAccount({
+      balances: { USDT: '100' },
+      permissions: { enableWithdrawals: true },
+    });
     await signUp(page);
     await page.goto('/settings');
     await binanceCard(page).getByRole('button', { name: 'Connect Exchange' }).click();

@@ -2,45 +2,21 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
-import { E2E_API_PORT, E2E_SIM_PORT } from '../support/ports';
+import { connectBinance } from '../support/exchange';
+import { E2E_API_PORT } from '../support/ports';
+import { createSimAccount } from '../support/sim';
 
-type Keys = { apiKey: string; secretKey: string };
 const API = `http://127.0.0.1:${E2E_API_PORT}`;
-
-/** A simulator account of this test's own: the demo account is shared by every spec */
-async function simAccount(): Promise<Keys> {
-  const res = await fetch(`http://127.0.0.1:${E2E_SIM_PORT}/_sim/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ balances: { USDT: '10000' } }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Keys;
-}
 
 /** The signed-in page's access token (the runtime keeps it in localStorage) */
 const accessToken = (page: Page) => page.evaluate(() => localStorage.getItem('kestrel-access-token') ?? '');
 
-async function connect(page: Page, keys: Keys) {
-  const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
-  await modal
-    .getByRole('article', { name: 'Binance' })
-    .getByRole('button', { name: 'Connect Exchange' })
-    .click();
-  const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
-  await form.getByLabel('API Key').fill(keys.apiKey);
-  await form.getByLabel('Secret Key').fill(keys.secretKey);
-  await form.getByRole('button', { name: 'Connect Exchange' }).click();
-  await expect(page.getByText('Successfully connected to Binance', { exact: true })).toBeVisible();
-  await expect(modal).toBeHidden();
-}
-
 test.describe('trading history (dashboard remote, the recorder’s import)', () => {
   test('a market order’s fill appears in Trades, filters by symbol and exports as CSV', async ({ page }) => {
     test.setTimeout(90_000);
-    const keys = await simAccount();
+    const keys = await createSimAccount({ balances: { USDT: '10000' } });
     await signUp(page, { keepConnectModal: true });
-    await connect(page, keys);
+    await connectBinance(page, keys);
 
     // A market order through the API, as /portfolio would place it
     const placed = await fetch(`${API}/api/futures/orders/create`, {

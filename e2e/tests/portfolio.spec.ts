@@ -1,43 +1,17 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
-import { E2E_API_PORT } from '../support/ports';
-
-type Keys = { apiKey: string; secretKey: string };
-
-/**
- * A simulator account of its own (through the simulator's admin API), not the shared demo account: suites run in
- * parallel, and a position opened here must not show up in another test. 100 USDT in cross margin, so a 0.002 BTC
- * long has a liquidation price.
- */
-async function simAccount(): Promise<Keys> {
-  const res = await fetch(`http://127.0.0.1:${E2E_API_PORT + 100}/_sim/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ balances: { USDT: '100' } }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Keys;
-}
+import { connectBinance } from '../support/exchange';
+import { createSimAccount, type SimKeys } from '../support/sim';
 
 const portfolio = (page: Page) => page.getByRole('region', { name: 'Portfolio' });
 const ticket = (page: Page) => page.getByRole('form', { name: 'Order ticket' });
 const confirmDialog = (page: Page) => page.getByRole('dialog');
 
 /** Connects the keys from the page's own empty state: its button opens the exchange-connect remote's modal */
-async function connectFromEmptyState(page: Page, keys: Keys) {
+async function connectFromEmptyState(page: Page, keys: SimKeys) {
   await expect(portfolio(page).getByRole('heading', { name: 'No exchange connected' })).toBeVisible();
   await portfolio(page).getByRole('button', { name: 'Connect exchange' }).click();
-  const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
-  await modal
-    .getByRole('article', { name: 'Binance' })
-    .getByRole('button', { name: 'Connect Exchange' })
-    .click();
-  const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
-  await form.getByLabel('API Key').fill(keys.apiKey);
-  await form.getByLabel('Secret Key').fill(keys.secretKey);
-  await form.getByRole('button', { name: 'Connect Exchange' }).click();
-  await expect(page.getByText('Successfully connected to Binance', { exact: true })).toBeVisible();
-  await expect(modal).toBeHidden();
+  await connectBinance(page, keys);
 }
 
 async function review(form: Locator, order: { type: string; quantity: string; price?: string }) {
@@ -52,7 +26,7 @@ test.describe('portfolio page (dashboard remote)', () => {
     page,
   }) => {
     test.setTimeout(90_000);
-    const keys = await simAccount();
+    const keys = await createSimAccount({ balances: { USDT: '100' } });
     await signUp(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Portfolio' }).click();
     await connectFromEmptyState(page, keys);

@@ -1,23 +1,10 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { signUp, type TestUser } from '../support/auth';
-import { E2E_API_PORT, E2E_SIM_PORT } from '../support/ports';
+import { connectBinance } from '../support/exchange';
+import { E2E_API_PORT } from '../support/ports';
+import { createSimAccount } from '../support/sim';
 
-type Keys = { apiKey: string; secretKey: string };
 const API = `http://127.0.0.1:${E2E_API_PORT}`;
-
-/**
- * An account of its own on the simulator: the kill switch closes everything the account holds, so this test must
- * not share the demo account with the other suites
- */
-async function simAccount(): Promise<Keys> {
-  const res = await fetch(`http://127.0.0.1:${E2E_SIM_PORT}/_sim/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ balances: { USDT: '1000' }, permissions: { enableFutures: true } }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Keys;
-}
 
 /** The same user's API, for what the page itself does not offer (placing orders lives on /portfolio) */
 async function apiAs(user: TestUser) {
@@ -38,30 +25,15 @@ async function apiAs(user: TestUser) {
   };
 }
 
-async function connect(page: Page, keys: Keys) {
-  const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
-  await expect(modal).toBeVisible();
-  await modal
-    .getByRole('article', { name: 'Binance' })
-    .getByRole('button', { name: 'Connect Exchange' })
-    .click();
-  const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
-  await form.getByLabel('API Key').fill(keys.apiKey);
-  await form.getByLabel('Secret Key').fill(keys.secretKey);
-  await form.getByRole('button', { name: 'Connect Exchange' }).click();
-  await expect(page.getByText('Successfully connected to Binance', { exact: true })).toBeVisible();
-  await expect(modal).toBeHidden();
-}
-
 const riskPage = (page: Page) => page.locator('section[data-remote="dashboard"]');
 const events = (page: Page): Locator => page.getByRole('list', { name: 'Risk events' });
 
 test('/risk: a max-leverage limit refuses a larger order; the kill switch cancels every order and flattens every position', async ({
   page,
 }) => {
-  const keys = await simAccount();
+  const keys = await createSimAccount({ balances: { USDT: '1000' }, permissions: { enableFutures: true } });
   const user = await signUp(page, { keepConnectModal: true });
-  await connect(page, keys);
+  await connectBinance(page, keys);
   const api = await apiAs(user);
 
   await page.goto('/risk');
