@@ -1,4 +1,6 @@
-import './styles/ui.css';
+// ui's stylesheet travels with the main entry, a shared module loaded once per page; importing the sheet here too
+// would add a copy of it per entry point (stylesheets are never shared)
+import '@kestrel/ui';
 
 export {
   Form,
