@@ -68,8 +68,9 @@ function readPackageJson(pkg, appDir) {
  * serves everyone, and a remote that is down cannot stop the others from starting.
  * @param {Record<string, string>} deps the app's dependencies (from its package.json)
  * @param {string} appDir the app's folder
+ * @param {boolean} [isHost] the shell: provides `@kestrel/contracts` without consuming it
  */
-export function sharedSingletons(deps, appDir) {
+export function sharedSingletons(deps, appDir, isHost = false) {
   /** @type {Record<string, object>} */
   const shared = {};
   /** @param {string} key shared key; a trailing slash shares every subpath (react-dom/client, react/jsx-runtime) */
@@ -90,6 +91,11 @@ export function sharedSingletons(deps, appDir) {
     shared['@kestrel/shared-runtime'] = strict;
     shared['@kestrel/shared-runtime/'] = strict;
   }
+  // Remotes take the contracts from the share scope (the shell only provides them: see `contractsForRemotes`)
+  if ('@kestrel/contracts' in deps && !isHost) {
+    const { version } = readPackageJson('@kestrel/contracts', appDir);
+    shared['@kestrel/contracts'] = { singleton: true, requiredVersion: `^${version}`, version };
+  }
   if ('@kestrel/ui' in deps) {
     const manifest = readPackageJson('@kestrel/ui', appDir);
     const ui = { singleton: true, requiredVersion: `^${manifest.version}`, version: manifest.version };
@@ -104,6 +110,29 @@ export function sharedSingletons(deps, appDir) {
     shared['tailwind-merge'] = { singleton: true, requiredVersion: twMerge };
   }
   return shared;
+}
+
+/**
+ * The shell provides `@kestrel/contracts` to the share scope without consuming it itself. Its own code (through
+ * the runtime) keeps a tree-shaken copy of the few schemas the landing page needs; a remote that asks for the
+ * contracts gets the whole module from the shell's build, whose chunks reuse the zod chunk the page already has.
+ * Consumed by the shell too it would cost the landing the whole contracts (+6 KB gzip); bundled by each remote it
+ * costs /dashboard a second zod (26 KB).
+ * @param {string} appDir
+ * @param {Record<string, string>} deps
+ */
+function contractsForRemotes(appDir, deps) {
+  if (!('@kestrel/contracts' in deps)) return [];
+  const { version } = readPackageJson('@kestrel/contracts', appDir);
+  const entry = createRequire(join(appDir, 'package.json')).resolve('@kestrel/contracts');
+  return [
+    new rspack.sharing.ProvideSharedPlugin({
+      provides: {
+        [entry]: { shareKey: '@kestrel/contracts', version, singleton: true, requiredVersion: `^${version}` },
+      },
+      enhanced: true,
+    }),
+  ];
 }
 
 /**
@@ -207,7 +236,7 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         exposes: isHost ? undefined : exposes,
         // Remotes are registered at run time from config.json, never baked into the build
         remotes: {},
-        shared: sharedSingletons(deps, dir),
+        shared: sharedSingletons(deps, dir, isHost),
         shareStrategy: 'loaded-first',
         runtimePlugins: runtimePlugins.map((p) => join(dir, p)),
         manifest: true,
@@ -216,6 +245,7 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         // Browser-only: drops the runtime's Node loading paths
         experiments: { optimization: { target: 'web' } },
       }),
+      ...(isHost ? contractsForRemotes(dir, deps) : []),
     ],
     optimization: {
       minimizer: [
