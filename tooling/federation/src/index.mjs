@@ -135,6 +135,14 @@ function contractsForRemotes(appDir, deps) {
   ];
 }
 
+/** The MF runtime core the enhanced plugin runs on (the shell's copy serves every remote on its pages) */
+function runtimeCorePath() {
+  const fromEnhanced = createRequire(require.resolve('@module-federation/enhanced/rspack'));
+  const fromTools = createRequire(fromEnhanced.resolve('@module-federation/runtime-tools'));
+  // its ESM build (`require.resolve` lands on the CommonJS one beside it)
+  return join(dirname(fromTools.resolve('@module-federation/runtime-core')), 'index.js');
+}
+
 /**
  * react-router 7 points every export condition at its development build (dev warnings on); its production build
  * sits beside it. Both entry points must move together: `index` and `dom` from different builds would be two
@@ -170,9 +178,13 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const deps = { ...pkg.dependencies };
   const port = Number(process.env.PORT ?? DEFAULT_PORTS[name]);
+  // Production remotes leave the MF runtime core to the shell (see `standaloneRuntimeCore`); dev servers keep their own
+  const externalRuntime = production && !isHost;
+  const htmlPublicPath = process.env.KESTREL_PUBLIC_PATH ?? '/';
 
   /** @type {import('@rspack/core').Configuration} */
   const config = {
+    name,
     context: dir,
     mode: production ? 'production' : 'development',
     devtool: production ? 'source-map' : 'cheap-module-source-map',
@@ -225,9 +237,11 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         title,
         // Absolute script URLs in the page: a deep link such as /kestrel/agent-42 must not resolve them
         // against its own path. Chunks still load from wherever the app is hosted (output.publicPath 'auto').
-        publicPath: process.env.KESTREL_PUBLIC_PATH ?? '/',
+        publicPath: htmlPublicPath,
         // Only the app's own entry: without this the remote's page would also inject remoteEntry.js
         chunks: ['main'],
+        // A production remote's own page first loads the MF runtime core its remoteEntry.js leaves to the shell
+        templateParameters: { runtimeCore: externalRuntime ? `${htmlPublicPath}${STANDALONE_RUNTIME}` : '' },
       }),
       new RuntimeConfigPlugin(),
       new ModuleFederationPlugin({
@@ -243,7 +257,11 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         // Types travel through workspace packages; the dts plugin loops in dev and fails silently in builds
         dts: false,
         // Browser-only: drops the runtime's Node loading paths
-        experiments: { optimization: { target: 'web' } },
+        experiments: {
+          optimization: { target: 'web' },
+          ...(isHost && production ? { provideExternalRuntime: true } : {}),
+          ...(externalRuntime ? { externalRuntime: true } : {}),
+        },
       }),
       ...(isHost ? contractsForRemotes(dir, deps) : []),
     ],
@@ -265,5 +283,34 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
       client: { overlay: { errors: true, warnings: false } },
     },
   };
-  return config;
+  return externalRuntime ? [config, standaloneRuntimeCore(name, dir)] : config;
+}
+
+/** The file a production remote's standalone page loads before its entry: the MF runtime core, as a page global */
+const STANDALONE_RUNTIME = 'mf-runtime-core.js';
+
+/**
+ * A remote's `remoteEntry.js` does not embed the MF runtime core (~17 KB gzip): it takes the shell's, which the
+ * shell's build puts on the page (`provideExternalRuntime`). The remote's standalone page has no shell, so a second
+ * small build emits the core beside the remote's files and the page loads it first. Its own build, because the MF
+ * plugin would put the federation runtime, which needs the core already there, in front of any entry of its own.
+ * @param {string} name
+ * @param {string} dir
+ * @returns {import('@rspack/core').Configuration}
+ */
+function standaloneRuntimeCore(name, dir) {
+  return {
+    name: `${name}-runtime-core`,
+    // After the app's build, whose `output.clean` would otherwise remove this file
+    dependencies: [name],
+    context: dir,
+    mode: 'production',
+    devtool: false,
+    target: 'web',
+    entry: { 'mf-runtime-core': join(import.meta.dirname, 'standalone-runtime.mjs') },
+    output: { path: join(dir, 'dist'), filename: STANDALONE_RUNTIME, clean: false },
+    resolve: { alias: { '@kestrel/federation/runtime-core$': runtimeCorePath() } },
+    optimization: { minimizer: [new rspack.SwcJsMinimizerRspackPlugin()] },
+    performance: { hints: false },
+  };
 }
