@@ -259,7 +259,8 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         // Browser-only: drops the runtime's Node loading paths
         experiments: {
           optimization: { target: 'web' },
-          ...(isHost && production ? { provideExternalRuntime: true } : {}),
+          // In development too: a production remote needs the core from whichever shell loads it
+          ...(isHost ? { provideExternalRuntime: true } : {}),
           ...(externalRuntime ? { externalRuntime: true } : {}),
         },
       }),
