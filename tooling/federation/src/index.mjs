@@ -68,8 +68,9 @@ function readPackageJson(pkg, appDir) {
  * serves everyone, and a remote that is down cannot stop the others from starting.
  * @param {Record<string, string>} deps the app's dependencies (from its package.json)
  * @param {string} appDir the app's folder
+ * @param {boolean} [isHost] the shell: provides `@kestrel/contracts` without consuming it
  */
-export function sharedSingletons(deps, appDir) {
+export function sharedSingletons(deps, appDir, isHost = false) {
   /** @type {Record<string, object>} */
   const shared = {};
   /** @param {string} key shared key; a trailing slash shares every subpath (react-dom/client, react/jsx-runtime) */
@@ -90,6 +91,11 @@ export function sharedSingletons(deps, appDir) {
     shared['@kestrel/shared-runtime'] = strict;
     shared['@kestrel/shared-runtime/'] = strict;
   }
+  // Remotes take the contracts from the share scope (the shell only provides them: see `contractsForRemotes`)
+  if ('@kestrel/contracts' in deps && !isHost) {
+    const { version } = readPackageJson('@kestrel/contracts', appDir);
+    shared['@kestrel/contracts'] = { singleton: true, requiredVersion: `^${version}`, version };
+  }
   if ('@kestrel/ui' in deps) {
     const manifest = readPackageJson('@kestrel/ui', appDir);
     const ui = { singleton: true, requiredVersion: `^${manifest.version}`, version: manifest.version };
@@ -98,8 +104,43 @@ export function sharedSingletons(deps, appDir) {
     for (const subpath of Object.keys(manifest.exports)) {
       if (!subpath.endsWith('.css')) shared[`@kestrel/ui${subpath.slice(1)}`] = ui;
     }
+    // `cn` is bundled into every ui entry point that uses it; its tailwind-merge (~9 KB gzip, nearly all of it the
+    // default class map `cn` needs anyway) is shared so a page holds one copy, not one per entry point and app
+    const twMerge = manifest.dependencies['tailwind-merge'];
+    shared['tailwind-merge'] = { singleton: true, requiredVersion: twMerge };
   }
   return shared;
+}
+
+/**
+ * The shell provides `@kestrel/contracts` to the share scope without consuming it itself. Its own code (through
+ * the runtime) keeps a tree-shaken copy of the few schemas the landing page needs; a remote that asks for the
+ * contracts gets the whole module from the shell's build, whose chunks reuse the zod chunk the page already has.
+ * Consumed by the shell too it would cost the landing the whole contracts (+6 KB gzip); bundled by each remote it
+ * costs /dashboard a second zod (26 KB).
+ * @param {string} appDir
+ * @param {Record<string, string>} deps
+ */
+function contractsForRemotes(appDir, deps) {
+  if (!('@kestrel/contracts' in deps)) return [];
+  const { version } = readPackageJson('@kestrel/contracts', appDir);
+  const entry = createRequire(join(appDir, 'package.json')).resolve('@kestrel/contracts');
+  return [
+    new rspack.sharing.ProvideSharedPlugin({
+      provides: {
+        [entry]: { shareKey: '@kestrel/contracts', version, singleton: true, requiredVersion: `^${version}` },
+      },
+      enhanced: true,
+    }),
+  ];
+}
+
+/** The MF runtime core the enhanced plugin runs on (the shell's copy serves every remote on its pages) */
+function runtimeCorePath() {
+  const fromEnhanced = createRequire(require.resolve('@module-federation/enhanced/rspack'));
+  const fromTools = createRequire(fromEnhanced.resolve('@module-federation/runtime-tools'));
+  // its ESM build (`require.resolve` lands on the CommonJS one beside it)
+  return join(dirname(fromTools.resolve('@module-federation/runtime-core')), 'index.js');
 }
 
 /**
@@ -137,9 +178,13 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const deps = { ...pkg.dependencies };
   const port = Number(process.env.PORT ?? DEFAULT_PORTS[name]);
+  // Production remotes leave the MF runtime core to the shell (see `standaloneRuntimeCore`); dev servers keep their own
+  const externalRuntime = production && !isHost;
+  const htmlPublicPath = process.env.KESTREL_PUBLIC_PATH ?? '/';
 
   /** @type {import('@rspack/core').Configuration} */
   const config = {
+    name,
     context: dir,
     mode: production ? 'production' : 'development',
     devtool: production ? 'source-map' : 'cheap-module-source-map',
@@ -192,9 +237,11 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         title,
         // Absolute script URLs in the page: a deep link such as /kestrel/agent-42 must not resolve them
         // against its own path. Chunks still load from wherever the app is hosted (output.publicPath 'auto').
-        publicPath: process.env.KESTREL_PUBLIC_PATH ?? '/',
+        publicPath: htmlPublicPath,
         // Only the app's own entry: without this the remote's page would also inject remoteEntry.js
         chunks: ['main'],
+        // A production remote's own page first loads the MF runtime core its remoteEntry.js leaves to the shell
+        templateParameters: { runtimeCore: externalRuntime ? `${htmlPublicPath}${STANDALONE_RUNTIME}` : '' },
       }),
       new RuntimeConfigPlugin(),
       new ModuleFederationPlugin({
@@ -203,15 +250,21 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         exposes: isHost ? undefined : exposes,
         // Remotes are registered at run time from config.json, never baked into the build
         remotes: {},
-        shared: sharedSingletons(deps, dir),
+        shared: sharedSingletons(deps, dir, isHost),
         shareStrategy: 'loaded-first',
         runtimePlugins: runtimePlugins.map((p) => join(dir, p)),
         manifest: true,
         // Types travel through workspace packages; the dts plugin loops in dev and fails silently in builds
         dts: false,
         // Browser-only: drops the runtime's Node loading paths
-        experiments: { optimization: { target: 'web' } },
+        experiments: {
+          optimization: { target: 'web' },
+          // In development too: a production remote needs the core from whichever shell loads it
+          ...(isHost ? { provideExternalRuntime: true } : {}),
+          ...(externalRuntime ? { externalRuntime: true } : {}),
+        },
       }),
+      ...(isHost ? contractsForRemotes(dir, deps) : []),
     ],
     optimization: {
       minimizer: [
@@ -231,5 +284,34 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
       client: { overlay: { errors: true, warnings: false } },
     },
   };
-  return config;
+  return externalRuntime ? [config, standaloneRuntimeCore(name, dir)] : config;
+}
+
+/** The file a production remote's standalone page loads before its entry: the MF runtime core, as a page global */
+const STANDALONE_RUNTIME = 'mf-runtime-core.js';
+
+/**
+ * A remote's `remoteEntry.js` does not embed the MF runtime core (~17 KB gzip): it takes the shell's, which the
+ * shell's build puts on the page (`provideExternalRuntime`). The remote's standalone page has no shell, so a second
+ * small build emits the core beside the remote's files and the page loads it first. Its own build, because the MF
+ * plugin would put the federation runtime, which needs the core already there, in front of any entry of its own.
+ * @param {string} name
+ * @param {string} dir
+ * @returns {import('@rspack/core').Configuration}
+ */
+function standaloneRuntimeCore(name, dir) {
+  return {
+    name: `${name}-runtime-core`,
+    // After the app's build, whose `output.clean` would otherwise remove this file
+    dependencies: [name],
+    context: dir,
+    mode: 'production',
+    devtool: false,
+    target: 'web',
+    entry: { 'mf-runtime-core': join(import.meta.dirname, 'standalone-runtime.mjs') },
+    output: { path: join(dir, 'dist'), filename: STANDALONE_RUNTIME, clean: false },
+    resolve: { alias: { '@kestrel/federation/runtime-core$': runtimeCorePath() } },
+    optimization: { minimizer: [new rspack.SwcJsMinimizerRspackPlugin()] },
+    performance: { hints: false },
+  };
 }
