@@ -62,6 +62,10 @@ if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL) {
       '127.0.0.1',
       '--history-days',
       '90',
+      // The server's budget (KESTREL_EXCHANGE_WEIGHT_LIMIT) must be the simulator's, or one of them refuses first
+      ...(process.env.KESTREL_EXCHANGE_WEIGHT_LIMIT
+        ? ['--weight-limit', process.env.KESTREL_EXCHANGE_WEIGHT_LIMIT]
+        : []),
     ],
     { cwd: join(repo, 'packages/exchange-sim'), stdio: ['ignore', 'ignore', 'inherit'] },
   );

@@ -31,6 +31,9 @@ const events = (page: Page): Locator => page.getByRole('list', { name: 'Risk eve
 test('/risk: a max-leverage limit refuses a larger order; the kill switch cancels every order and flattens every position', async ({
   page,
 }) => {
+  // Three page loads, each reading a day's and an hour's candles for VaR and ATR: more than the default 30 s on a
+  // busy machine
+  test.setTimeout(90_000);
   const keys = await createSimAccount({ balances: { USDT: '1000' }, permissions: { enableFutures: true } });
   const user = await signUp(page, { keepConnectModal: true });
   await connectBinance(page, keys);

@@ -10,12 +10,13 @@ import { SimServer } from './http/server';
 import { GeneratedFeed, type PriceSource } from './matching/price-feed';
 import { ReplayFeed } from './matching/replay-feed';
 
-const USAGE = `Usage: exchange-sim [--port N] [--host H] [--seed N] [--symbols A,B] [--history-days N] [--demo-account]
+const USAGE = `Usage: exchange-sim [--port N] [--host H] [--seed N] [--symbols A,B] [--history-days N] [--weight-limit N] [--demo-account]
   --port          TCP port (default 4567; 0 picks a free one)
   --host          interface to bind (default 127.0.0.1)
   --seed          price generator seed (default 1)
   --symbols       comma-separated; known: ${KNOWN_SYMBOLS.map((s) => s.symbol).join(', ')}
   --history-days  days of 1m history before now (default 365)
+  --weight-limit  REQUEST_WEIGHT per IP per minute before 429 (default 2400, as Binance)
   --replay        SYMBOL=file.csv: prices of SYMBOL from a 1m klines CSV (Binance's column order), moved in time
                   so the first bar opens --history-days ago; repeatable
   --admin-token   require this token in x-sim-admin-token for /_sim
@@ -43,6 +44,7 @@ try {
       seed: { type: 'string' },
       symbols: { type: 'string' },
       'history-days': { type: 'string' },
+      'weight-limit': { type: 'string' },
       'admin-token': { type: 'string' },
       replay: { type: 'string', multiple: true },
       'demo-account': { type: 'boolean' },
@@ -60,6 +62,13 @@ if (values.help) {
 const port = integer('port', values.port as string | undefined, 4567, 0, 65535);
 const seed = integer('seed', values.seed as string | undefined, 1, 0, 2 ** 31 - 1);
 const historyDays = integer('history-days', values['history-days'] as string | undefined, 365, 0, 3650);
+const weightLimit = integer(
+  'weight-limit',
+  values['weight-limit'] as string | undefined,
+  2400,
+  1,
+  10_000_000,
+);
 const symbols = ((values.symbols as string | undefined) ?? DEFAULT_SYMBOLS.join(','))
   .split(',')
   .map((s) => s.trim())
@@ -91,6 +100,7 @@ try {
     historyDays,
     feeds,
     adminToken: values['admin-token'] as string | undefined,
+    rateLimits: { weightPerMinute: weightLimit },
   });
 } catch (e) {
   fail(e instanceof Error ? e.message : String(e));

@@ -9,6 +9,7 @@ describe('exchange endpoints from the environment', () => {
       restUrl: 'http://127.0.0.1:8100',
       wsUrl: 'ws://127.0.0.1:8100',
       walletUrl: 'http://127.0.0.1:8100',
+      weightLimit: 2400,
     });
     expect(resolveExchangeEndpoints({ KESTREL_SIM_PORT: '9123' }).restUrl).toBe('http://127.0.0.1:9123');
   });
@@ -19,6 +20,7 @@ describe('exchange endpoints from the environment', () => {
       restUrl: 'https://fapi.binance.com',
       wsUrl: 'wss://fstream.binance.com',
       walletUrl: 'https://api.binance.com',
+      weightLimit: 2400,
     });
     const testnet = resolveExchangeEndpoints({ KESTREL_EXCHANGE_ENV: 'testnet' });
     expect(testnet.restUrl).toBe('https://demo-fapi.binance.com');
@@ -49,5 +51,12 @@ describe('exchange endpoints from the environment', () => {
       /KESTREL_EXCHANGE_BASE_URL must be/,
     );
     expect(() => loadConfig({ KESTREL_SIM_PORT: 'x' })).toThrow(/KESTREL_SIM_PORT must be a port number/);
+    expect(() => loadConfig({ KESTREL_EXCHANGE_WEIGHT_LIMIT: '1.5' })).toThrow(
+      'Invalid server configuration: KESTREL_EXCHANGE_WEIGHT_LIMIT must be a whole number of request weight a minute',
+    );
+  });
+
+  it("takes the minute's request weight from KESTREL_EXCHANGE_WEIGHT_LIMIT (a simulator started to grant it)", () => {
+    expect(resolveExchangeEndpoints({ KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000' }).weightLimit).toBe(24000);
   });
 });

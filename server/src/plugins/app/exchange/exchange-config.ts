@@ -11,17 +11,22 @@ export interface ExchangeEndpoints {
   wsUrl: string;
   /** Spot/wallet host for /sapi key checks; testnet has none */
   walletUrl?: string;
+  /** REQUEST_WEIGHT a minute the exchange allows this server's IP (Binance: 2400); the client keeps under 90 % of it */
+  weightLimit: number;
 }
 
 /** Port of the simulator that the start command runs beside the server (API port + 100 unless set) */
 export const DEFAULT_SIM_PORT = 8100;
+/** Binance's REQUEST_WEIGHT per IP per minute */
+export const BINANCE_WEIGHT_LIMIT = 2400;
 
 const url = z.url({ protocol: /^(https?|wss?)$/, error: 'must be an http(s) or ws(s) URL' });
 
 /**
  * Exchange endpoints from the environment: KESTREL_EXCHANGE_ENV (simulator by default, the embedded setup),
  * KESTREL_EXCHANGE_BASE_URL / _WS_URL / _WALLET_URL override the environment's defaults, KESTREL_SIM_PORT places the
- * local simulator.
+ * local simulator, KESTREL_EXCHANGE_WEIGHT_LIMIT is the minute's request weight (only a simulator started with the
+ * same `--weight-limit` grants more than Binance's 2400).
  */
 export function resolveExchangeEndpoints(env: NodeJS.ProcessEnv): ExchangeEndpoints {
   const name = z
@@ -33,7 +38,7 @@ export function resolveExchangeEndpoints(env: NodeJS.ProcessEnv): ExchangeEndpoi
     .min(1)
     .max(65535)
     .parse(env.KESTREL_SIM_PORT || DEFAULT_SIM_PORT);
-  const defaults: Record<ExchangeEnv, Omit<ExchangeEndpoints, 'env'>> = {
+  const defaults: Record<ExchangeEnv, Omit<ExchangeEndpoints, 'env' | 'weightLimit'>> = {
     mainnet: {
       restUrl: 'https://fapi.binance.com',
       wsUrl: 'wss://fstream.binance.com',
@@ -47,6 +52,11 @@ export function resolveExchangeEndpoints(env: NodeJS.ProcessEnv): ExchangeEndpoi
       walletUrl: `http://127.0.0.1:${simPort}`,
     },
   };
+  const weightLimit = z.coerce
+    .number({ error: 'KESTREL_EXCHANGE_WEIGHT_LIMIT must be a whole number of request weight a minute' })
+    .int({ error: 'KESTREL_EXCHANGE_WEIGHT_LIMIT must be a whole number of request weight a minute' })
+    .min(1, { error: 'KESTREL_EXCHANGE_WEIGHT_LIMIT must be at least 1' })
+    .parse(env.KESTREL_EXCHANGE_WEIGHT_LIMIT || BINANCE_WEIGHT_LIMIT);
   const d = defaults[name];
   const override = (key: string, fallback: string | undefined) => {
     const v = env[key];
@@ -59,6 +69,7 @@ export function resolveExchangeEndpoints(env: NodeJS.ProcessEnv): ExchangeEndpoi
   return {
     env: name,
     restUrl,
+    weightLimit,
     // A REST override on the simulator moves its streams with it (same port, ws scheme)
     wsUrl: override(
       'KESTREL_EXCHANGE_WS_URL',

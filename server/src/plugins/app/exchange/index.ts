@@ -19,6 +19,7 @@ export default fp(
         restUrl: config.exchange.restUrl,
         walletUrl: config.exchange.walletUrl,
         wsUrl: config.exchange.wsUrl,
+        weightLimit: config.exchange.weightLimit,
       });
     app.decorate('exchangeAdapter', adapter);
     app.log.info(

@@ -16,11 +16,11 @@ export function useKillSwitch() {
     mutationFn: () => triggerKillSwitch(api),
     // Never sent twice by us: a second press is the user's decision
     retry: false,
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: riskKeys.all }),
-        // Positions and orders shown anywhere else on the page
-        queryClient.invalidateQueries({ queryKey: ['futures'] }),
-      ]),
+    // Not awaited: the outcome shows the moment the server answers, while the figures refresh behind it
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: riskKeys.all });
+      // Positions and orders shown anywhere else on the page
+      void queryClient.invalidateQueries({ queryKey: ['futures'] });
+    },
   });
 }
