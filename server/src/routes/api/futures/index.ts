@@ -18,25 +18,19 @@ import {
   SymbolParamsSchema,
   SymbolQuerySchema,
 } from '@kestrel/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../../plugins/app/auth';
+import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../lib/route-schemas';
 
 const tags = ['futures'];
-const security = [{ bearer: [] }];
+const security = BEARER;
 const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
+  ...EXCHANGE_ERRORS,
   404: ErrorResponseSchema,
   409: ErrorResponseSchema,
   /** An account limit refused the order or leverage (`RISK_LIMIT`) */
   422: ErrorResponseSchema,
-  429: ErrorResponseSchema,
-  502: ErrorResponseSchema,
-  503: ErrorResponseSchema,
 };
-/** The signed-in caller (every route here is behind `authenticate`) */
-const user = (request: FastifyRequest) => requireAuth(request).userId;
+const user = callerId;
 
 /** The spec's futures calls (§7) on the signed-in user's connected Binance account */
 const routes: FastifyPluginAsyncZod = async (app) => {

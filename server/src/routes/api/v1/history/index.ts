@@ -8,19 +8,18 @@ import {
   TradeHistoryPageResponseSchema,
   TradeHistoryQuerySchema,
 } from '@kestrel/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../../../plugins/app/auth';
+import { BEARER, callerId } from '../../../../lib/route-schemas';
 import type { CsvExport } from '../../../../plugins/app/history/history-service';
 
 const tags = ['dashboard'];
-const security = [{ bearer: [] }];
+const security = BEARER;
 const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema };
 /** The export's body: text/csv, header line first */
 const csv = z.string().describe('text/csv (RFC 4180, CRLF line ends), a header line then one line per row');
-/** The signed-in caller (every route here is behind `authenticate`) */
-const user = (request: FastifyRequest) => requireAuth(request).userId;
+const user = callerId;
 
 /** Sends an export as a download, line by line as the database pages are read */
 function sendCsv(reply: FastifyReply, file: CsvExport) {

@@ -9,16 +9,11 @@ import {
   TickerResponseSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BEARER, EXCHANGE_ERRORS } from '../../../../lib/route-schemas';
 
 const tags = ['market'];
-const security = [{ bearer: [] }];
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  429: ErrorResponseSchema,
-  502: ErrorResponseSchema,
-  503: ErrorResponseSchema,
-};
+const security = BEARER;
+const errors = EXCHANGE_ERRORS;
 
 /**
  * The spec's market calls (§7), answered from the configured exchange. Signed-in users only: the exchange's

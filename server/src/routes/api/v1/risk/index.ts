@@ -7,21 +7,13 @@ import {
   RiskLimitsSchema,
   RiskOverviewResponseSchema,
 } from '@kestrel/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../../../plugins/app/auth';
+import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../../lib/route-schemas';
 
 const tags = ['risk'];
-const security = [{ bearer: [] }];
-const errors = {
-  400: ErrorResponseSchema,
-  401: ErrorResponseSchema,
-  429: ErrorResponseSchema,
-  502: ErrorResponseSchema,
-  503: ErrorResponseSchema,
-};
-/** The signed-in caller (every route here is behind `authenticate`) */
-const user = (request: FastifyRequest) => requireAuth(request).userId;
+const security = BEARER;
+const errors = EXCHANGE_ERRORS;
+const user = callerId;
 
 /** The /risk page: account limits, risk figures, the risk audit and the kill switch */
 const routes: FastifyPluginAsyncZod = async (app) => {
