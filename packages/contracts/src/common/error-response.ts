@@ -26,3 +26,7 @@ export const MessageResponseSchema = z.object({
   message: z.string(),
 });
 export type MessageResponse = z.infer<typeof MessageResponseSchema>;
+
+/** Every 2xx answer that carries data: `{ success: true, data, message }` */
+export const okResponse = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.literal(true), data, message: z.string() });

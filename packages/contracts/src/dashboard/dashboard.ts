@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okResponse } from '../common/error-response';
 import { FuturesPositionSchema, PositionSideSchema } from '../futures/futures';
 import { SymbolSchema } from '../market/market';
 
@@ -109,10 +110,8 @@ export const DashboardPortfolioSchema = z.object({
 });
 export type DashboardPortfolio = z.infer<typeof DashboardPortfolioSchema>;
 
-const ok = <T extends z.ZodType>(data: T) =>
-  z.object({ success: z.literal(true), data, message: z.string() });
-export const DashboardOverviewResponseSchema = ok(DashboardOverviewSchema);
-export const DashboardPortfolioResponseSchema = ok(DashboardPortfolioSchema);
+export const DashboardOverviewResponseSchema = okResponse(DashboardOverviewSchema);
+export const DashboardPortfolioResponseSchema = okResponse(DashboardPortfolioSchema);
 
 /** Most points an equity answer carries; longer ranges are downsampled to this many buckets */
 export const EQUITY_MAX_POINTS = 1000;
@@ -255,5 +254,5 @@ export const IncomePageSchema = z.object({
 });
 export type IncomePage = z.infer<typeof IncomePageSchema>;
 
-export const EquityHistoryResponseSchema = ok(EquityHistorySchema);
-export const IncomePageResponseSchema = ok(IncomePageSchema);
+export const EquityHistoryResponseSchema = okResponse(EquityHistorySchema);
+export const IncomePageResponseSchema = okResponse(IncomePageSchema);

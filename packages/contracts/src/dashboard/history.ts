@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okResponse } from '../common/error-response';
 import { FuturesTradeSchema, OrderSideSchema, PositionSideSchema } from '../futures/futures';
 import { SymbolSchema } from '../market/market';
 
@@ -147,10 +148,8 @@ export type TradeHistoryPage = z.infer<typeof TradeHistoryPageSchema>;
 export const OrderHistoryPageSchema = z.object(page(HistoryOrderSchema));
 export type OrderHistoryPage = z.infer<typeof OrderHistoryPageSchema>;
 
-const ok = <T extends z.ZodType>(data: T) =>
-  z.object({ success: z.literal(true), data, message: z.string() });
-export const TradeHistoryPageResponseSchema = ok(TradeHistoryPageSchema);
-export const OrderHistoryPageResponseSchema = ok(OrderHistoryPageSchema);
+export const TradeHistoryPageResponseSchema = okResponse(TradeHistoryPageSchema);
+export const OrderHistoryPageResponseSchema = okResponse(OrderHistoryPageSchema);
 
 /** GET /api/v1/dashboard/history/symbols: every symbol the account has imported orders, fills or income in */
-export const HistorySymbolsResponseSchema = ok(z.array(z.string()));
+export const HistorySymbolsResponseSchema = okResponse(z.array(z.string()));

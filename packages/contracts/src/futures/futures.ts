@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okResponse } from '../common/error-response';
 import { SymbolSchema } from '../market/market';
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
@@ -361,14 +362,14 @@ export const RiskAssessmentSchema = z.object({
 });
 export type RiskAssessment = z.infer<typeof RiskAssessmentSchema>;
 
-const ok = <T extends z.ZodType>(data: T) =>
-  z.object({ success: z.literal(true), data, message: z.string() });
-export const FuturesAccountInfoResponseSchema = ok(FuturesAccountInfoSchema);
-export const FuturesOrderResponseSchema = ok(FuturesOrderSchema);
-export const FuturesOrdersResponseSchema = ok(z.array(FuturesOrderSchema));
-export const FuturesPositionsResponseSchema = ok(z.array(FuturesPositionSchema));
-export const LeverageResponseSchema = ok(z.object({ symbol: z.string(), leverage: z.number().int() }));
-export const FuturesTradesResponseSchema = ok(z.array(FuturesTradeSchema));
-export const SymbolInfoResponseSchema = ok(SymbolInfoSchema);
-export const PnlSummaryResponseSchema = ok(PnlSummarySchema);
-export const RiskAssessmentResponseSchema = ok(RiskAssessmentSchema);
+export const FuturesAccountInfoResponseSchema = okResponse(FuturesAccountInfoSchema);
+export const FuturesOrderResponseSchema = okResponse(FuturesOrderSchema);
+export const FuturesOrdersResponseSchema = okResponse(z.array(FuturesOrderSchema));
+export const FuturesPositionsResponseSchema = okResponse(z.array(FuturesPositionSchema));
+export const LeverageResponseSchema = okResponse(
+  z.object({ symbol: z.string(), leverage: z.number().int() }),
+);
+export const FuturesTradesResponseSchema = okResponse(z.array(FuturesTradeSchema));
+export const SymbolInfoResponseSchema = okResponse(SymbolInfoSchema);
+export const PnlSummaryResponseSchema = okResponse(PnlSummarySchema);
+export const RiskAssessmentResponseSchema = okResponse(RiskAssessmentSchema);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okResponse } from '../common/error-response';
 import { PositionSideSchema } from '../futures/futures';
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
@@ -228,9 +229,7 @@ export const KillSwitchResultSchema = z.object({
 });
 export type KillSwitchResult = z.infer<typeof KillSwitchResultSchema>;
 
-const ok = <T extends z.ZodType>(data: T) =>
-  z.object({ success: z.literal(true), data, message: z.string() });
-export const RiskLimitsResponseSchema = ok(StoredRiskLimitsSchema);
-export const RiskOverviewResponseSchema = ok(RiskOverviewSchema);
-export const RiskEventsResponseSchema = ok(z.array(RiskEventSchema));
-export const KillSwitchResponseSchema = ok(KillSwitchResultSchema);
+export const RiskLimitsResponseSchema = okResponse(StoredRiskLimitsSchema);
+export const RiskOverviewResponseSchema = okResponse(RiskOverviewSchema);
+export const RiskEventsResponseSchema = okResponse(z.array(RiskEventSchema));
+export const KillSwitchResponseSchema = okResponse(KillSwitchResultSchema);

@@ -1,0 +1,244 @@
+import { z } from 'zod';
+import { okResponse } from '../common/error-response';
+import { OrderSideSchema } from '../futures/futures';
+import { KlineIntervalSchema, SymbolSchema } from '../market/market';
+import { MAX_EXCHANGE_LEVERAGE } from '../risk/risk';
+
+/**
+ * Bots: a built-in strategy of the engine (grid, DCA, signal rules, EMA cross; later an AI agent) run by the
+ * server on one symbol and interval, on paper (the engine's broker model on live prices) or live (real orders
+ * through the server's order manager with the owner's keys). The spec's calls are `/api/v1/agents/*` (a bot and an
+ * agent are the same thing to the API; `kind` tells them apart) and `GET /api/v1/dashboard/bots`.
+ *
+ * Decimals the exchange reports are strings; figures the server computes for display are numbers.
+ */
+
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
+const ms = z.number().int();
+
+export const BOT_NAME_MAX_LENGTH = 64;
+/** How many bots one user may keep (stopped ones included) */
+export const BOTS_PER_USER_MAX = 50;
+/** Smallest budget a bot may trade with, USDT: Binance's smallest order notional is 5 USDT (100 on some symbols) */
+export const BOT_MIN_BUDGET = 10;
+export const BOT_MAX_BUDGET = 10_000_000;
+
+export const BOT_MODES = ['paper', 'live'] as const;
+export const BotModeSchema = z.enum(BOT_MODES, { error: 'mode must be paper or live' });
+export type BotMode = z.infer<typeof BotModeSchema>;
+
+/** `bot`: a rule-based strategy; `agent`: an AI agent (a bot whose strategy is a trained model) */
+export const BOT_KINDS = ['bot', 'agent'] as const;
+export const BotKindSchema = z.enum(BOT_KINDS);
+export type BotKind = z.infer<typeof BotKindSchema>;
+
+/**
+ * stopped → starting (lease taken, exchange reconciled, history loaded) → running → stopping → stopped.
+ * `error`: stopped by a fault the owner must look at (keys removed, exchange refusing, a risk breach); it says why in
+ * `stopReason` and never restarts by itself. A running bot survives a server restart (it is resumed).
+ */
+export const BOT_STATES = ['stopped', 'starting', 'running', 'stopping', 'error'] as const;
+export const BotStateSchema = z.enum(BOT_STATES);
+export type BotState = z.infer<typeof BotStateSchema>;
+
+const limit = (name: string, range: { min: number; max: number }) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .refine(
+      (v) => Number.isFinite(v) && v >= range.min && v <= range.max,
+      `${name} must be between ${range.min} and ${range.max}`,
+    )
+    .nullable();
+
+/**
+ * A bot's own limits, checked by the server before every order the bot places, on top of the account's limits
+ * (/risk). A breach stops the bot, cancels its orders and records why. null: no limit of the bot's own
+ */
+export const BotRiskLimitsSchema = z.strictObject({
+  /** Largest notional of the bot's position after an order, USDT */
+  maxNotional: limit('Max notional', { min: 1, max: 1e9 }).default(null),
+  /** Largest loss of the bot in one UTC day (realized + unrealized since 00:00 UTC), USDT */
+  dailyLossLimit: limit('Daily loss limit', { min: 0.01, max: 1e9 }).default(null),
+  /** Largest fall of the bot's equity (budget + PnL) from its peak, percent */
+  maxDrawdownPercent: limit('Max drawdown', { min: 0.01, max: 100 }).default(null),
+});
+export type BotRiskLimits = z.output<typeof BotRiskLimitsSchema>;
+
+/** POST /api/v1/agents/: what a user chooses; the server validates `params` with the strategy's own schema */
+export const CreateBotRequestSchema = z.strictObject({
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(BOT_NAME_MAX_LENGTH, `name must be at most ${BOT_NAME_MAX_LENGTH} characters`),
+  /** A built-in strategy id (GET /api/v1/backtests/strategies lists them) */
+  strategy: z.string({ error: 'strategy is required' }).trim().min(1, 'strategy is required'),
+  params: z.record(z.string(), z.unknown(), { error: 'params must be an object' }).default({}),
+  symbol: SymbolSchema,
+  interval: KlineIntervalSchema,
+  leverage: z
+    .number({ error: 'leverage must be a number' })
+    .int('leverage must be a whole number')
+    .min(1, 'leverage must be at least 1')
+    .max(MAX_EXCHANGE_LEVERAGE, `leverage must be at most ${MAX_EXCHANGE_LEVERAGE}`),
+  /** USDT the bot may commit as margin; its sizing and drawdown are measured against it */
+  budget: z
+    .number({ error: 'budget must be a number' })
+    .min(BOT_MIN_BUDGET, `budget must be at least ${BOT_MIN_BUDGET} USDT`)
+    .max(BOT_MAX_BUDGET, `budget must be at most ${BOT_MAX_BUDGET} USDT`),
+  mode: BotModeSchema,
+  riskLimits: BotRiskLimitsSchema.prefault({}),
+  /**
+   * Live bots on mainnet must carry the owner's explicit confirmation (the page's warning); refused without it.
+   * Ignored for paper bots and for live bots on the simulator or testnet
+   */
+  confirmLive: z.boolean().optional(),
+});
+export type CreateBotRequestInput = z.input<typeof CreateBotRequestSchema>;
+export type CreateBotRequest = z.output<typeof CreateBotRequestSchema>;
+
+/**
+ * PATCH /api/v1/agents/{id}: any of the fields; only a stopped (or errored) bot may change. No defaults here: a
+ * field left out keeps its stored value (a partial of the create schema would reset params and limits)
+ */
+const createFields = CreateBotRequestSchema.shape;
+export const UpdateBotRequestSchema = z.strictObject({
+  name: createFields.name.optional(),
+  strategy: createFields.strategy.optional(),
+  params: z.record(z.string(), z.unknown(), { error: 'params must be an object' }).optional(),
+  symbol: createFields.symbol.optional(),
+  interval: createFields.interval.optional(),
+  leverage: createFields.leverage.optional(),
+  budget: createFields.budget.optional(),
+  mode: createFields.mode.optional(),
+  riskLimits: z
+    .strictObject({
+      maxNotional: BotRiskLimitsSchema.shape.maxNotional.removeDefault().optional(),
+      dailyLossLimit: BotRiskLimitsSchema.shape.dailyLossLimit.removeDefault().optional(),
+      maxDrawdownPercent: BotRiskLimitsSchema.shape.maxDrawdownPercent.removeDefault().optional(),
+    })
+    .optional(),
+  confirmLive: createFields.confirmLive,
+});
+export type UpdateBotRequest = z.output<typeof UpdateBotRequestSchema>;
+
+/** POST /api/v1/agents/{id}/clone: a stopped copy, optionally renamed */
+export const CloneBotRequestSchema = z.strictObject({
+  name: CreateBotRequestSchema.shape.name.optional(),
+});
+
+export const BotIdParamsSchema = z.object({ id: z.uuid('id must be a bot id (a UUID)') });
+
+export const BotSchema = z.object({
+  id: z.uuid(),
+  kind: BotKindSchema,
+  name: z.string(),
+  strategy: z.string(),
+  /** The parameters as the strategy's schema filled them (defaults included) */
+  params: z.record(z.string(), z.unknown()),
+  symbol: z.string(),
+  interval: KlineIntervalSchema,
+  leverage: z.number().int(),
+  budget: z.number(),
+  mode: BotModeSchema,
+  riskLimits: BotRiskLimitsSchema,
+  state: BotStateSchema,
+  /** Why the bot last stopped, in words ("Stopped by you", "Daily loss limit reached: -52.10 USDT of 50"), or null */
+  stopReason: z.string().nullable(),
+  createdAt: ms,
+  updatedAt: ms,
+  startedAt: ms.nullable(),
+  stoppedAt: ms.nullable(),
+});
+export type Bot = z.infer<typeof BotSchema>;
+
+/** An order of the bot's, as the order manager knows it (live) or the paper broker (paper) */
+export const BotOrderSchema = z.object({
+  clientOrderId: z.string(),
+  side: OrderSideSchema,
+  type: z.string(),
+  price: decimal.nullable(),
+  quantity: decimal,
+  /** NEW, PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED, REJECTED, or UNKNOWN while the server resolves a lost answer */
+  status: z.string(),
+  reduceOnly: z.boolean(),
+  time: ms,
+});
+export type BotOrder = z.infer<typeof BotOrderSchema>;
+
+export const BOT_EVENT_KINDS = [
+  'created',
+  'updated',
+  'started',
+  'resumed',
+  'stopped',
+  'signal',
+  'order_sent',
+  'order_filled',
+  'order_canceled',
+  'order_refused',
+  'order_unknown',
+  'risk_stop',
+  'error',
+] as const;
+export const BotEventKindSchema = z.enum(BOT_EVENT_KINDS);
+export type BotEventKind = z.infer<typeof BotEventKindSchema>;
+
+/** One line of a bot's log, kept in the database and pushed live to the owner (`notifications/bot`) */
+export const BotEventSchema = z.object({
+  id: z.string(),
+  botId: z.uuid(),
+  kind: BotEventKindSchema,
+  /** What happened, in words a trader reads */
+  message: z.string(),
+  /** The figures behind it (order id, price, quantity, the limit and the value…) */
+  data: z.record(z.string(), z.unknown()),
+  time: ms,
+});
+export type BotEvent = z.infer<typeof BotEventSchema>;
+
+/** GET /api/v1/agents/{id}/status: the bot and how it is doing now */
+export const BotStatusSchema = z.object({
+  bot: BotSchema,
+  /** USDT: closed trades' PnL after fees and funding since the bot first started */
+  realizedPnl: z.number(),
+  unrealizedPnl: z.number(),
+  /** Realized since 00:00 UTC + unrealized now */
+  todayPnl: z.number(),
+  /** Signed position quantity (positive long, negative short, 0 flat) */
+  positionQty: z.number(),
+  entryPrice: z.number().nullable(),
+  markPrice: z.number().nullable(),
+  openOrders: z.array(BotOrderSchema),
+  /** ms the bot has been running since its last start; null when it is not running */
+  uptimeMs: ms.nullable(),
+  /** Newest first */
+  lastEvents: z.array(BotEventSchema),
+});
+export type BotStatus = z.infer<typeof BotStatusSchema>;
+
+/** GET /api/v1/agents/{id}/events: the log, newest first, paged by `before` (an event time, ms) */
+export const BotEventsQuerySchema = z.object({
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+/** GET /api/v1/dashboard/bots */
+export const BotsSummarySchema = z.object({
+  total: z.number().int(),
+  running: z.number().int(),
+  byState: z.record(BotStateSchema, z.number().int()),
+  paper: z.number().int(),
+  live: z.number().int(),
+  /** Over every bot of the user, USDT */
+  realizedPnl: z.number(),
+  unrealizedPnl: z.number(),
+  todayPnl: z.number(),
+});
+export type BotsSummary = z.infer<typeof BotsSummarySchema>;
+
+export const BotResponseSchema = okResponse(BotSchema);
+export const BotListResponseSchema = okResponse(z.array(BotSchema));
+export const BotStatusResponseSchema = okResponse(BotStatusSchema);
+export const BotEventsResponseSchema = okResponse(z.array(BotEventSchema));
+export const BotsSummaryResponseSchema = okResponse(BotsSummarySchema);

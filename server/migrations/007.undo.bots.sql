@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS bot_events;
+DROP TABLE IF EXISTS bots;
