@@ -46,7 +46,10 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export interface AppDeps {
   /** An open, owned-by-the-caller database; migrations still run on it */
   database?: Database;
+  /** The vault's keys (stored exchange secrets) */
   keyring?: Keyring;
+  /** The token-signing keys */
+  tokenKeyring?: Keyring;
   clock?: Clock;
   exchange?: ExchangeProbe;
   /** The exchange adapter; built from `config.exchange` when absent */

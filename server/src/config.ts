@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ExchangeEndpoints, resolveExchangeEndpoints } from './plugins/app/exchange/exchange-config';
 
@@ -23,8 +24,15 @@ const ConfigSchema = z.object({
     .string()
     .refine((s) => /^postgres(ql)?:\/\//.test(s), { error: 'must start with postgres:// or postgresql://' })
     .optional(),
-  /** Base64 of 32 bytes; when unset the key is generated once into the data folder */
+  /**
+   * Folder of the generated vault and token keys (`vault.key`, `token.key`, 0600); outside the data folder, so a copy
+   * of the data folder (a backup, a stolen disk image of the database volume) opens no secret and forges no login
+   */
+  keysDir: z.string().min(1),
+  /** The vault key(s), base64 of 32 bytes, current first; when unset `vault.key` in the keys folder is used */
   masterKey: z.string().optional(),
+  /** The token-signing key(s), base64 of 32 bytes, current first; when unset `token.key` in the keys folder */
+  tokenKey: z.string().optional(),
   /** Symbols whose ticker and mark price are pushed to sockets that did not choose their own, comma separated */
   liveSymbols: z
     .string()
@@ -66,13 +74,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.KESTREL_LOG_LEVEL || undefined,
     dataDir: env.KESTREL_DATA_DIR || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    keysDir: env.KESTREL_KEYS_DIR || defaultKeysDir(env),
     masterKey: env.KESTREL_MASTER_KEY || undefined,
+    tokenKey: env.KESTREL_TOKEN_KEY || undefined,
     liveSymbols: env.KESTREL_LIVE_SYMBOLS || undefined,
     backtestConcurrency: env.KESTREL_BACKTEST_CONCURRENCY || undefined,
     accountRecorder: env.KESTREL_ACCOUNT_RECORDER || undefined,
   });
   if (!parsed.success) {
-    // Never echo the received values: DATABASE_URL and the master key are secrets
+    // Never echo the received values: DATABASE_URL and the keys are secrets
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid server configuration: ${issues}`);
   }
@@ -89,5 +99,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ...config,
     exchange,
     dataDir: isAbsolute(config.dataDir) ? config.dataDir : resolve(config.dataDir),
+    keysDir: isAbsolute(config.keysDir) ? config.keysDir : resolve(config.keysDir),
   };
+}
+
+/** The user's configuration folder (XDG), as other tools keep their keys: `~/.config/kestrel/keys` */
+function defaultKeysDir(env: NodeJS.ProcessEnv): string {
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(configHome, 'kestrel', 'keys');
 }

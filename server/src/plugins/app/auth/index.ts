@@ -21,7 +21,7 @@ export default fp(
     const service = new AuthService(
       app.db,
       authRepository,
-      new TokenService(app.keyring, app.clock),
+      new TokenService(app.tokenKeyring, app.clock),
       app.clock,
     );
     app.decorate('authService', service);
