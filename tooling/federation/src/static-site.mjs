@@ -9,7 +9,10 @@
  * sirv does the file work (ETags, encodings, ranges); it reads the folder's listing once at start, so a site
  * serves the build that was there when it started: a redeploy is a new folder (or a restart), as with any CDN.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import sirv from 'sirv';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -22,9 +25,12 @@ const HASHED = /\.[0-9a-f]{8}\.(js|css)(\.map)?$/;
  * @param {string} [options.host]
  * @param {boolean} [options.spa] answer unknown page paths with index.html (the shell's client-side routes)
  * @param {Record<string, unknown>} [options.json] paths answered with this JSON instead of a file (config.json)
+ * @param {CspOrigins} [options.csp] origins the app's pages may load from and talk to; sends a Content Security
+ *   Policy built from them (see `contentSecurityPolicy`)
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
-export async function serveStaticSite({ root, port, host = '127.0.0.1', spa = false, json = {} }) {
+export async function serveStaticSite({ root, port, host = '127.0.0.1', spa = false, json = {}, csp }) {
+  const policy = csp ? contentSecurityPolicy(csp, inlineScriptHashes(root)) : undefined;
   const files = sirv(root, {
     etag: true,
     brotli: true,
@@ -39,6 +45,10 @@ export async function serveStaticSite({ root, port, host = '127.0.0.1', spa = fa
   });
   const server = createServer((req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    // No site may frame the app (clickjacking): CSP's frame-ancestors, and the older header for older browsers
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    if (policy) res.setHeader('Content-Security-Policy', policy);
     // Remotes' manifests and chunks are fetched from the shell's origin
     res.setHeader('Access-Control-Allow-Origin', '*');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -72,4 +82,56 @@ export async function serveStaticSite({ root, port, host = '127.0.0.1', spa = fa
     port: actualPort,
     close: () => new Promise((ok) => server.close(() => ok(undefined))),
   };
+}
+
+/**
+ * @typedef {object} CspOrigins
+ * @property {string[]} scripts origins whose scripts and stylesheets the pages load (the remotes' sites)
+ * @property {string[]} connect origins the pages fetch from or open sockets to (the API, its socket, the remotes'
+ *   manifests)
+ */
+
+/**
+ * The pages' Content Security Policy: scripts only from this site, the configured remotes and the page's own
+ * inline scripts (by hash), data only to the configured origins, no plugins, no framing. The refresh token the spec
+ * keeps in local storage is only as safe as the scripts a page runs, so nothing else may run.
+ * Inline style attributes stay allowed: React's `style` props and the chart library set them.
+ * @param {CspOrigins} origins
+ * @param {string[]} scriptHashes `'sha256-…'` sources of the page's inline scripts
+ */
+export function contentSecurityPolicy({ scripts, connect }, scriptHashes = []) {
+  const list = (/** @type {string[]} */ ...sources) => [...new Set(sources)].join(' ');
+  return [
+    "default-src 'self'",
+    `script-src ${list("'self'", ...scripts, ...scriptHashes)}`,
+    `style-src ${list("'self'", "'unsafe-inline'", ...scripts)}`,
+    `connect-src ${list("'self'", ...connect, ...scripts)}`,
+    `img-src 'self' data: blob:`,
+    `font-src ${list("'self'", 'data:', ...scripts)}`,
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * Hashes of the inline scripts in the site's index.html (the theme script that runs before first paint), so the
+ * policy allows exactly them and no other inline script
+ * @param {string} root
+ */
+function inlineScriptHashes(root) {
+  let page;
+  try {
+    page = readFileSync(join(root, 'index.html'), 'utf8');
+  } catch {
+    return [];
+  }
+  return [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) =>
+      `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`,
+  );
 }

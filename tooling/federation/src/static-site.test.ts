@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,5 +108,35 @@ describe('serveStaticSite', () => {
     const res = await fetch(`${site.url}/..%2f..%2f..%2f..%2f..%2fetc%2fpasswd`);
     // A page path it does not know: the shell's page (client-side routes), never the file
     expect(await res.text()).not.toContain('root:');
+  });
+});
+
+describe('serveStaticSite with a content security policy', () => {
+  it('allows the configured origins and the page’s own inline script, forbids framing, sends it with every page', async () => {
+    await writeFile(
+      join(dist, 'index.html'),
+      '<!doctype html><script>document.documentElement.classList.add("dark")</script><title>shell</title>',
+    );
+    const guarded = await serveStaticSite({
+      root: dist,
+      port: 0,
+      spa: true,
+      csp: { scripts: ['http://127.0.0.1:3001'], connect: ['http://127.0.0.1:8000', 'ws://127.0.0.1:8000'] },
+    });
+    try {
+      const page = await fetch(`${guarded.url}/dashboard`);
+      const policy = page.headers.get('content-security-policy') ?? '';
+      const directive = (name: string) => policy.split('; ').find((d) => d.startsWith(`${name} `));
+      const hash = createHash('sha256')
+        .update('document.documentElement.classList.add("dark")')
+        .digest('base64');
+      expect(directive('script-src')).toBe(`script-src 'self' http://127.0.0.1:3001 'sha256-${hash}'`);
+      expect(directive('connect-src')).toContain('ws://127.0.0.1:8000');
+      expect(directive('frame-ancestors')).toBe("frame-ancestors 'none'");
+      expect(directive('object-src')).toBe("object-src 'none'");
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+    } finally {
+      await guarded.close();
+    }
   });
 });
