@@ -12,6 +12,8 @@ export {
   AccountSettingsSchema,
   BotRiskLimitsFormSchema,
   type BotRiskLimitsFormValues,
+  ChangePasswordFormSchema,
+  type ChangePasswordFormValues,
   type ChangePasswordRequest,
   ChangePasswordRequestSchema,
   ChangePasswordResponseSchema,

@@ -69,9 +69,12 @@ export const DELETE_ACCOUNT_CONFIRMATION = 'DELETE';
 /** POST /api/v1/account/delete: the password and the typed confirmation */
 export const DeleteAccountRequestSchema = z.strictObject({
   password: currentPassword('Password'),
-  confirmation: z.literal(DELETE_ACCOUNT_CONFIRMATION, {
-    error: `Type ${DELETE_ACCOUNT_CONFIRMATION} to confirm`,
-  }),
+  // A string checked for the words (not a literal type), so the form's empty field has the request's type
+  confirmation: z
+    .string({ error: `Type ${DELETE_ACCOUNT_CONFIRMATION} to confirm` })
+    .refine((text): boolean => text === DELETE_ACCOUNT_CONFIRMATION, {
+      error: `Type ${DELETE_ACCOUNT_CONFIRMATION} to confirm`,
+    }),
 });
 export type DeleteAccountRequest = z.infer<typeof DeleteAccountRequestSchema>;
 
@@ -152,3 +155,20 @@ export const BotRiskLimitsFormSchema = z.object({
   maxDrawdownPercent: limitText(botLimit.maxDrawdownPercent.removeDefault(), 'Max drawdown'),
 });
 export type BotRiskLimitsFormValues = z.input<typeof BotRiskLimitsFormSchema>;
+
+/** The password form: the request's rules plus the new password typed twice (only the page can check that) */
+export const ChangePasswordFormSchema = z
+  .object({
+    current_password: currentPassword('Current password'),
+    new_password: PasswordSchema,
+    repeat: z.string(),
+  })
+  .refine((v) => v.current_password !== v.new_password, {
+    path: ['new_password'],
+    error: 'New password must differ from the current one',
+  })
+  .refine((v) => v.repeat === v.new_password, { path: ['repeat'], error: 'The two new passwords differ' })
+  .transform(
+    ({ current_password, new_password }): ChangePasswordRequest => ({ current_password, new_password }),
+  );
+export type ChangePasswordFormValues = z.input<typeof ChangePasswordFormSchema>;

@@ -4,19 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import AccountPage from '../account';
 import SettingsPage from '../settings';
-
-describe('the account page', () => {
-  it('has its title and an honest empty state, marked as rendered by this remote', () => {
-    render(<AccountPage />);
-    const region = screen.getByRole('region', { name: 'Account' });
-    expect(region.getAttribute('data-remote')).toBe('account');
-    expect(screen.getByRole('heading', { level: 1, name: 'Account' })).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 2, name: 'Nothing to manage here yet' })).toBeTruthy();
-    expect(region.textContent).not.toContain('Rendered by');
-  });
-});
 
 /** The exchange-connect remote's module as the federation runtime would hand it over */
 function Connections() {
