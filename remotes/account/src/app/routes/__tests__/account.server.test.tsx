@@ -63,6 +63,8 @@ function renderPage(runtime: KestrelRuntime) {
   return userEvent.setup();
 }
 
+/** Answers wait on argon2 and a machine shared with other test runs */
+const slow = { timeout: 10_000 };
 const stillSignedIn = async (runtime: KestrelRuntime) => (await runtime.api.get('/api/v1/auth/me')).success;
 
 // Typing is slow in happy-dom and every password check is a real argon2 hash
@@ -72,16 +74,19 @@ describe('the account page', { timeout: 30_000 }, () => {
     const user = renderPage(here);
     const region = screen.getByRole('region', { name: 'Account' });
     expect(region.getAttribute('data-remote')).toBe('account');
-    const form = await screen.findByRole('form', { name: 'Profile' });
+    const form = await screen.findByRole('form', { name: 'Profile' }, slow);
     expect((within(form).getByLabelText('Email') as HTMLInputElement).value).toBe('profile@example.test');
 
     await user.type(within(form).getByLabelText(/^Display name/), 'Ada');
     await user.click(within(form).getByRole('button', { name: 'Save profile' }));
-    expect(await within(form).findByRole('status')).toHaveProperty('textContent', 'Profile saved');
+    expect(await within(form).findByRole('status', {}, slow)).toHaveProperty('textContent', 'Profile saved');
     // The shell's stored user follows
     expect(here.session.state.user?.name).toBe('Ada');
-    const activity = await screen.findByRole('list', { name: 'Account activity' });
-    await waitFor(() => expect(within(activity).getByText('Display name changed to “Ada”')).toBeTruthy());
+    const activity = await screen.findByRole('list', { name: 'Account activity' }, slow);
+    await waitFor(
+      () => expect(within(activity).getByText('Display name changed to “Ada”')).toBeTruthy(),
+      slow,
+    );
   });
 
   it('changes the password: a wrong current one is refused, the right one signs the other browser out', async () => {
@@ -102,14 +107,14 @@ describe('the account page', { timeout: 30_000 }, () => {
     };
 
     await fill(PASSWORD, NEW_PASSWORD, 'something else');
-    expect(await within(form).findByText('The two new passwords differ')).toBeTruthy();
+    expect(await within(form).findByText('The two new passwords differ', {}, slow)).toBeTruthy();
 
     await fill('not my password', NEW_PASSWORD);
-    expect((await within(form).findByRole('alert')).textContent).toBe('Password is not correct');
+    expect((await within(form).findByRole('alert', {}, slow)).textContent).toBe('Password is not correct');
     expect(await stillSignedIn(other)).toBe(true);
 
     await fill(PASSWORD, NEW_PASSWORD);
-    expect((await within(form).findByRole('status')).textContent).toBe(
+    expect((await within(form).findByRole('status', {}, slow)).textContent).toBe(
       'Password changed. 1 other session was signed out.',
     );
     expect(await stillSignedIn(other)).toBe(false);
@@ -120,7 +125,7 @@ describe('the account page', { timeout: 30_000 }, () => {
   it('lists the sessions with this one marked, and revokes the other', async () => {
     const { here, other } = await signedUpPair('sessions@example.test');
     const user = renderPage(here);
-    const list = await screen.findByRole('list', { name: 'Active sessions' });
+    const list = await screen.findByRole('list', { name: 'Active sessions' }, slow);
     const items = within(list).getAllByRole('listitem');
     expect(items).toHaveLength(2);
     const mine = items.filter((li) => li.getAttribute('aria-label')?.endsWith('(this device)'));
@@ -129,10 +134,10 @@ describe('the account page', { timeout: 30_000 }, () => {
     expect(within(mine[0] as HTMLElement).queryByRole('button')).toBeNull();
 
     await user.click(within(list).getByRole('button', { name: /^Revoke / }));
-    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1), slow);
     expect(await stillSignedIn(other)).toBe(false);
     const activity = screen.getByRole('list', { name: 'Account activity' });
-    await waitFor(() => expect(within(activity).getByText('A session was signed out')).toBeTruthy());
+    await waitFor(() => expect(within(activity).getByText('A session was signed out')).toBeTruthy(), slow);
     expect(screen.getByRole('button', { name: 'Sign out all other sessions' })).toHaveProperty(
       'disabled',
       true,
@@ -146,13 +151,13 @@ describe('the account page', { timeout: 30_000 }, () => {
     await user.type(within(form).getByLabelText('Password'), PASSWORD);
     await user.type(within(form).getByLabelText('Type DELETE to confirm'), 'delete');
     await user.click(within(form).getByRole('button', { name: 'Delete my account' }));
-    expect(await within(form).findByText('Type DELETE to confirm', { selector: 'p' })).toBeTruthy();
+    expect(await within(form).findByText('Type DELETE to confirm', { selector: 'p' }, slow)).toBeTruthy();
     expect(await stillSignedIn(here)).toBe(true);
 
     await user.clear(within(form).getByLabelText('Type DELETE to confirm'));
     await user.type(within(form).getByLabelText('Type DELETE to confirm'), 'DELETE');
     await user.click(within(form).getByRole('button', { name: 'Delete my account' }));
-    await waitFor(() => expect(here.session.state.status).toBe('signed-out'));
+    await waitFor(() => expect(here.session.state.status).toBe('signed-out'), slow);
     expect(await stillSignedIn(other)).toBe(false);
     const again = browser();
     expect(await again.session.signIn({ email: 'delete@example.test', password: PASSWORD })).toMatchObject({
