@@ -7,6 +7,7 @@ import type { Keyring } from './lib/crypto/master-key';
 import type { Database } from './lib/database/database';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
+import accountPlugin from './plugins/app/account';
 import analyticsPlugin from './plugins/app/analytics';
 import authPlugin from './plugins/app/auth';
 import backtestPlugin from './plugins/app/backtest';
@@ -26,6 +27,7 @@ import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
 import futuresRoutes from './routes/api/futures';
+import accountRoutes from './routes/api/v1/account';
 import authRoutes from './routes/api/v1/auth';
 import backtestRoutes from './routes/api/v1/backtests';
 import credentialsRoutes from './routes/api/v1/credentials';
@@ -138,6 +140,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     databasePlugin,
     secretsPlugin,
     authPlugin,
+    accountPlugin,
     exchangePlugin,
     credentialsPlugin,
     riskGuardPlugin,
@@ -156,6 +159,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(healthRoutes, { ...options, prefix: '/api/v1' });
   await app.register(databaseRoutes, { ...options, prefix: '/api/v1/database' });
   await app.register(authRoutes, { ...options, prefix: '/api/v1/auth' });
+  await app.register(accountRoutes, { ...options, prefix: '/api/v1/account' });
   await app.register(
     async (scope) => {
       await scope.register(credentialsHooks);
