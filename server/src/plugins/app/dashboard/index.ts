@@ -18,8 +18,8 @@ export default fp(
       new DashboardService(app.credentialsService, app.exchangeAdapter, app.clock, {
         db: app.db,
         repo: recorderRepository,
-      }),
+      }, app.accountReads),
     );
   },
-  { name: 'dashboard', dependencies: ['database', 'exchange', 'credentials'] },
+  { name: 'dashboard', dependencies: ['database', 'exchange', 'exchange-services', 'credentials'] },
 );
