@@ -15,10 +15,16 @@ export default fp(
   async (app: FastifyInstance) => {
     app.decorate(
       'dashboardService',
-      new DashboardService(app.credentialsService, app.exchangeAdapter, app.clock, {
-        db: app.db,
-        repo: recorderRepository,
-      }, app.accountReads),
+      new DashboardService(
+        app.credentialsService,
+        app.exchangeAdapter,
+        app.clock,
+        {
+          db: app.db,
+          repo: recorderRepository,
+        },
+        app.accountReads,
+      ),
     );
   },
   { name: 'dashboard', dependencies: ['database', 'exchange', 'exchange-services', 'credentials'] },

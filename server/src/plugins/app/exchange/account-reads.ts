@@ -1,11 +1,12 @@
 /** How long a user's account figures are served again (the pages refetch them on every fill) */
 export const ACCOUNT_READS_TTL_MS = 3_000;
+const DAY_MS = 86_400_000;
 
 interface Entry {
   generation: number;
   /** Monotonic time of the load */
   loadedAt: number;
-  /** The app clock when loaded: figures of "today" must not outlive a jump of the clock */
+  /** The app clock when loaded: figures of "today" (a UTC day) must not outlive a jump of the clock or midnight */
   clockAt: number;
   value: Promise<unknown>;
 }
@@ -36,7 +37,9 @@ export class AccountReads {
       hit &&
       hit.generation === generation &&
       now - hit.loadedAt < this.ttlMs &&
-      Math.abs(clockNow - hit.clockAt) < this.ttlMs
+      clockNow >= hit.clockAt &&
+      clockNow - hit.clockAt < this.ttlMs &&
+      Math.floor(clockNow / DAY_MS) === Math.floor(hit.clockAt / DAY_MS)
     ) {
       return hit.value as Promise<T>;
     }

@@ -1,13 +1,13 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { z } from 'zod';
 import { ErrorBodySchema, readAnswer, ServerTimeSchema } from './binance-schemas';
+import { countsAsOrder, isTradingCall, type Params, requestWeight } from './binance-weights';
 import {
   ExchangeApiError,
   type ExchangeKeys,
   ExchangeRateLimitError,
   ExchangeUnavailableError,
 } from './exchange-adapter';
-import { countsAsOrder, isTradingCall, type Params, requestWeight } from './binance-weights';
 import { parseJsonBigSafe } from './json-bigint';
 import { cacheKey, freshnessMs, MarketDataCache } from './market-data-cache';
 import { currentCallContext, type Lane, WeightBudget, type WeightBudgetOptions } from './weight-budget';

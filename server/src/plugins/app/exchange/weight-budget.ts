@@ -73,9 +73,10 @@ const TEN_SECONDS_MS = 10_000;
  * wait: nothing here sleeps. The exchange's `X-MBX-USED-WEIGHT-1M` raises the running total when the IP spent more
  * than we counted (another process, another instance on the same IP).
  *
- * Fairness: a user may spend at most `userShare` of the limit a minute; once half the interactive share is spent,
- * a user already above an equal part of it (interactive share ÷ users seen this minute) is refused too, so a few
- * heavy users cannot take it all from the light ones.
+ * Fairness: a user may spend at most `userShare` of the limit a minute on interactive reads; once half the
+ * interactive share is spent, a user already above an equal part of it (interactive share ÷ (users seen this
+ * minute + 1), one part kept for a newcomer) is refused too, so a few heavy users cannot take it all from the light
+ * ones. Trading calls and downloads do not count against a user's share: they have their own caps.
  */
 export class WeightBudget {
   readonly limit: number;
@@ -94,7 +95,7 @@ export class WeightBudget {
 
   constructor(options: WeightBudgetOptions) {
     this.limit = options.limit;
-    this.#userCap = Math.floor(options.limit * (options.userShare ?? 0.25));
+    this.#userCap = Math.floor(options.limit * (options.userShare ?? 0.4));
     this.#interactiveCap = Math.floor(options.limit * (options.interactiveShare ?? 0.8));
     this.#backgroundCap = Math.floor(options.limit * (options.backgroundShare ?? 0.5));
     this.#tradeCap = Math.floor(options.limit * (options.tradeShare ?? 0.97));
@@ -145,12 +146,14 @@ export class WeightBudget {
           message: `You have used your share of the exchange's request budget this minute (${mine} of ${this.#userCap} weight); retry in ${secs} s`,
         };
       }
-      const users = Math.max(1, this.#byCaller.size + (this.#byCaller.has(caller) ? 0 : 1));
-      if (this.#used >= this.#interactiveCap / 2 && mine + weight > this.#interactiveCap / users) {
+      // One part per user seen this minute plus one kept for whoever comes next
+      const users = this.#byCaller.size + (this.#byCaller.has(caller) ? 0 : 1);
+      const part = Math.floor(this.#interactiveCap / (users + 1));
+      if (this.#used >= this.#interactiveCap / 2 && mine + weight > part) {
         return {
           ok: false,
           retryAfterMs,
-          message: `The exchange's request budget is shared by ${users} users this minute and you have used your part (${mine} weight); retry in ${secs} s`,
+          message: `The exchange's request budget is shared by ${users} users this minute and you have used your part (${mine} of ${part} weight); retry in ${secs} s`,
         };
       }
       if (after > this.#interactiveCap) {
@@ -163,7 +166,8 @@ export class WeightBudget {
     }
     this.#used = after;
     this.#pending += weight;
-    this.#byCaller.set(caller, mine + weight);
+    // Trading and downloads have their own caps: a user's share is what they spend on interactive reads
+    if (lane === 'interactive') this.#byCaller.set(caller, mine + weight);
     return { ok: true };
   }
 

@@ -34,7 +34,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: TickerResponseSchema, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await market.ticker(callerId(request), request.params.symbol) }),
+    async (request) => ({
+      success: true as const,
+      data: await market.ticker(callerId(request), request.params.symbol),
+    }),
   );
 
   app.get(
@@ -53,7 +56,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       success: true as const,
       data: await market.klines(
         callerId(request),
-        request.params.symbol, request.query.interval, request.query.limit),
+        request.params.symbol,
+        request.query.interval,
+        request.query.limit,
+      ),
     }),
   );
 
@@ -68,7 +74,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: MarketDataResponseSchema, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await market.tickers(callerId(request), request.query.symbols) }),
+    async (request) => ({
+      success: true as const,
+      data: await market.tickers(callerId(request), request.query.symbols),
+    }),
   );
 
   app.get(
