@@ -123,7 +123,8 @@ export class WeightBudget {
     const after = this.#used + weight;
     const mine = this.#byCaller.get(caller) ?? 0;
     if (lane === 'trade') {
-      if (after > this.#tradeCap) {
+      // An order costs no IP weight (Binance counts it against the account's order limits instead)
+      if (weight > 0 && after > this.#tradeCap) {
         return {
           ok: false,
           retryAfterMs,
