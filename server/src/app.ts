@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { ServerConfig } from './config';
 import type { Clock } from './lib/clock';
 import { systemClock } from './lib/clock';
+import { capConnectionsPerIp, httpServerDeadlines } from './lib/connection-limits';
 import type { Keyring } from './lib/crypto/master-key';
 import type { Database } from './lib/database/database';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
@@ -104,12 +105,23 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
+    // Deadlines for slow clients (headers, the whole request with its body, idle sockets): without them one client
+    // trickling a thousand uploads holds a thousand sockets for ever (`lib/connection-limits.ts`)
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: httpServerDeadlines(config),
     // PGlite's first open of a new data folder initialises a whole cluster (seconds on a busy machine)
     pluginTimeout: 120_000,
     // Ids in logs only; never reflected from a client header
     requestIdHeader: false,
   }).withTypeProvider<ZodTypeProvider>();
 
+  capConnectionsPerIp(app.server, config.maxConnectionsPerIp, (address, open) =>
+    app.log.warn(
+      { address, open },
+      'connection refused: this address already holds the most connections allowed',
+    ),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);

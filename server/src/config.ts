@@ -57,6 +57,40 @@ const ConfigSchema = z.object({
     .min(1, 'KESTREL_BACKTEST_CONCURRENCY must be at least 1')
     .max(64, 'KESTREL_BACKTEST_CONCURRENCY must be at most 64')
     .default(1),
+  /** A request's headers must arrive within this */
+  headersTimeoutMs: z.coerce
+    .number({ error: 'KESTREL_HEADERS_TIMEOUT_MS must be a number of milliseconds' })
+    .int('KESTREL_HEADERS_TIMEOUT_MS must be a whole number of milliseconds')
+    .min(100, 'KESTREL_HEADERS_TIMEOUT_MS must be at least 100')
+    .max(600_000, 'KESTREL_HEADERS_TIMEOUT_MS must be at most 600_000')
+    .default(10_000),
+  /** The whole request, body included, must arrive within this (the body deadline) */
+  requestTimeoutMs: z.coerce
+    .number({ error: 'KESTREL_REQUEST_TIMEOUT_MS must be a number of milliseconds' })
+    .int('KESTREL_REQUEST_TIMEOUT_MS must be a whole number of milliseconds')
+    .min(100, 'KESTREL_REQUEST_TIMEOUT_MS must be at least 100')
+    .max(3_600_000, 'KESTREL_REQUEST_TIMEOUT_MS must be at most 3_600_000')
+    .default(30_000),
+  /** A connection silent both ways this long is closed (upgraded sockets have their own heartbeat) */
+  idleTimeoutMs: z.coerce
+    .number({ error: 'KESTREL_IDLE_TIMEOUT_MS must be a number of milliseconds' })
+    .int('KESTREL_IDLE_TIMEOUT_MS must be a whole number of milliseconds')
+    .min(1_000, 'KESTREL_IDLE_TIMEOUT_MS must be at least 1_000')
+    .max(3_600_000, 'KESTREL_IDLE_TIMEOUT_MS must be at most 3_600_000')
+    .default(120_000),
+  /** Open connections one client address may hold at once; more are closed on arrival */
+  maxConnectionsPerIp: z.coerce
+    .number({ error: 'KESTREL_MAX_CONNECTIONS_PER_IP must be a number' })
+    .int('KESTREL_MAX_CONNECTIONS_PER_IP must be a whole number')
+    .min(1, 'KESTREL_MAX_CONNECTIONS_PER_IP must be at least 1')
+    .max(100_000, 'KESTREL_MAX_CONNECTIONS_PER_IP must be at most 100000')
+    .default(256),
+  /** Most of the exchange's minute request weight one user may spend on reads, as a share of it (0.4 = 960 of 2400) */
+  exchangeUserShare: z.coerce
+    .number({ error: 'KESTREL_EXCHANGE_USER_SHARE must be a number between 0 and 1' })
+    .gt(0, 'KESTREL_EXCHANGE_USER_SHARE must be above 0')
+    .max(0.8, 'KESTREL_EXCHANGE_USER_SHARE must be at most 0.8 (the rest is kept for trading calls)')
+    .default(0.4),
   /** The account recorder's timer (equity snapshots each minute, income sync): on unless `off` */
   accountRecorder: z
     .enum(['on', 'off'], { error: 'KESTREL_ACCOUNT_RECORDER must be on or off' })
@@ -80,6 +114,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     liveSymbols: env.KESTREL_LIVE_SYMBOLS || undefined,
     backtestConcurrency: env.KESTREL_BACKTEST_CONCURRENCY || undefined,
     accountRecorder: env.KESTREL_ACCOUNT_RECORDER || undefined,
+    headersTimeoutMs: env.KESTREL_HEADERS_TIMEOUT_MS || undefined,
+    requestTimeoutMs: env.KESTREL_REQUEST_TIMEOUT_MS || undefined,
+    idleTimeoutMs: env.KESTREL_IDLE_TIMEOUT_MS || undefined,
+    maxConnectionsPerIp: env.KESTREL_MAX_CONNECTIONS_PER_IP || undefined,
+    exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets

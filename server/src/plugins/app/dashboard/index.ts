@@ -15,11 +15,17 @@ export default fp(
   async (app: FastifyInstance) => {
     app.decorate(
       'dashboardService',
-      new DashboardService(app.credentialsService, app.exchangeAdapter, app.clock, {
-        db: app.db,
-        repo: recorderRepository,
-      }),
+      new DashboardService(
+        app.credentialsService,
+        app.exchangeAdapter,
+        app.clock,
+        {
+          db: app.db,
+          repo: recorderRepository,
+        },
+        app.accountReads,
+      ),
     );
   },
-  { name: 'dashboard', dependencies: ['database', 'exchange', 'credentials'] },
+  { name: 'dashboard', dependencies: ['database', 'exchange', 'exchange-services', 'credentials'] },
 );
