@@ -19,7 +19,8 @@ export function intentOutcome(intent: StoredIntent): Order {
   throw new HttpError(
     503,
     'ORDER_STATUS_UNKNOWN',
-    `The exchange did not confirm order ${intent.clientOrderId}. Kestrel keeps asking the exchange about it and ` +
-      'shows it as "status unknown" in open orders until it knows; it is never sent again',
+    // The client order id is in the open orders' notice; a 36-character word does not wrap in the ticket
+    'The exchange did not confirm the order. Kestrel keeps asking the exchange about it and shows it as ' +
+      '"status unknown" in open orders until it knows',
   );
 }
