@@ -20,7 +20,8 @@ export function botClientOrderId(botId: string, intentKey: string): string {
   if (intentKey.length === 0 || intentKey.length > 200) {
     throw new HttpError(400, 'VALIDATION_ERROR', 'intentKey must be 1-200 characters');
   }
-  return `kb-${digest(`${botId}\n${intentKey}`)}`;
+  // JSON of the pair: no separator a key could contain, so two different pairs never hash the same text
+  return `kb-${digest(JSON.stringify([botId, intentKey]))}`;
 }
 
 /**
@@ -50,7 +51,7 @@ export function manualClientOrderId(
         'Idempotency-Key must be 1-200 printable ASCII characters without spaces',
       );
     }
-    return `km-${digest(`${userId}\n${input.idempotencyKey}`)}`;
+    return `km-${digest(JSON.stringify([userId, input.idempotencyKey]))}`;
   }
   return newClientOrderId();
 }
