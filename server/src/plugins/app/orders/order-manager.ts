@@ -367,6 +367,8 @@ export class OrderManager {
       );
       return done;
     }
+    // Still in the hands of the call sending it (a repeated request meanwhile): its answer is not lost yet
+    if (intent.state === 'sending' && intent.nextCheckAt !== null && now < intent.nextCheckAt) return intent;
     let found: Order | undefined;
     try {
       found = await this.deps.exchange.findOrder(keys, intent.symbol, intent.clientOrderId, intent.kind);
