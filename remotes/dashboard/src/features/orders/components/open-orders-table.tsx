@@ -17,9 +17,12 @@ export interface OpenOrdersTableProps {
 function UnknownOrders({
   intents,
   infoOf,
+  listed,
 }: {
   intents: readonly OrderIntent[];
   infoOf: OpenOrdersTableProps['infoOf'];
+  /** Client ids the exchange lists among open orders: those are there, only the server's record lags */
+  listed: ReadonlySet<string>;
 }) {
   return (
     <ul aria-label="Orders with status unknown" className="db:mb-3 db:flex db:flex-col db:gap-2">
@@ -35,7 +38,9 @@ function UnknownOrders({
           </span>
           <span className="db:text-xs db:text-muted-foreground">
             The exchange’s answer was lost. Kestrel is asking the exchange about order{' '}
-            <span className="db:font-mono db:break-all">{i.clientOrderId}</span> and will not send it again.
+            <span className="db:font-mono db:break-all">{i.clientOrderId}</span>
+            {listed.has(i.clientOrderId) ? ' (the exchange lists it among the open orders below)' : ''} and
+            will not send it again.
           </span>
         </li>
       ))}
@@ -138,11 +143,12 @@ export function OpenOrdersTable({ orders, infoOf, unknown = [] }: OpenOrdersTabl
     ];
   }, [infoOf]);
 
+  const listed = useMemo(() => new Set(orders.map((o) => o.clientOrderId)), [orders]);
   // Newest first, as the exchange lists them
   const sorted = useMemo(() => [...orders].sort((a, b) => b.updatedAt - a.updatedAt), [orders]);
   return (
     <>
-      {unknown.length > 0 && <UnknownOrders intents={unknown} infoOf={infoOf} />}
+      {unknown.length > 0 && <UnknownOrders intents={unknown} infoOf={infoOf} listed={listed} />}
       {orders.length === 0 ? (
         <p className="db:py-6 db:text-center db:text-sm db:text-muted-foreground">No open orders</p>
       ) : (
