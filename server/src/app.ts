@@ -21,6 +21,8 @@ import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
 import historyPlugin from './plugins/app/history';
 import liveStreamsPlugin from './plugins/app/live';
+import ordersPlugin from './plugins/app/orders';
+import type { OrderTimings } from './plugins/app/orders/order-manager';
 import recorderPlugin from './plugins/app/recorder';
 import riskPlugin, { riskGuardPlugin } from './plugins/app/risk';
 import secretsPlugin from './plugins/app/secrets';
@@ -39,6 +41,7 @@ import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
+import orderRoutes from './routes/api/v1/orders';
 import riskRoutes from './routes/api/v1/risk';
 import wsRoutes from './routes/ws';
 
@@ -63,6 +66,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** How long an upstream exchange stream outlives its last socket (`STREAM_LINGER_MS` by default; tests shorten it) */
   liveStreamLingerMs?: number;
+  /** The order manager's windows and intervals (`DEFAULT_ORDER_TIMINGS`; tests shorten them) */
+  orderTimings?: Partial<OrderTimings>;
 }
 
 /** What every plugin and route of the app receives as options */
@@ -156,6 +161,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     exchangePlugin,
     credentialsPlugin,
     riskGuardPlugin,
+    ordersPlugin,
     exchangeServicesPlugin,
     riskPlugin,
     recorderPlugin,
@@ -185,6 +191,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(historyRoutes, { ...options, prefix: '/api/v1/dashboard/history' });
   await app.register(riskRoutes, { ...options, prefix: '/api/v1/risk' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
+  await app.register(orderRoutes, { ...options, prefix: '/api/v1/orders' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(wsRoutes);
   return app;
