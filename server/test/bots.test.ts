@@ -12,6 +12,7 @@ import {
   type TestApp,
   type TestServer,
 } from './helper';
+import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
 /** Lease rounds only when a test calls `tick` (the timer's period is longer than any test) */
 const MANUAL_LEASES = 3_600_000;
@@ -241,6 +242,7 @@ describe('bots', () => {
   it('resumes the running bot after a restart, its paper account rebuilt exactly from the bars since its start', async () => {
     const id = gridBot.id;
     const before = await status(t, id);
+    const filledBefore = (await events(t, id)).filter((e) => e.kind === 'order_filled').length;
     await t.app.close();
     const restarted = await buildTestApp(
       t.database.db,
@@ -259,10 +261,9 @@ describe('bots', () => {
     );
     const log = await events(restarted, id);
     expect(log[0]).toMatchObject({ kind: 'resumed' });
-    // Nothing it had logged is logged twice
-    expect(log.filter((e) => e.kind === 'order_filled')).toHaveLength(
-      (await events(restarted, id)).filter((e) => e.kind === 'order_filled').length,
-    );
+    // It replayed every bar since its start, and logged none of them twice
+    expect(log[0]?.data.replayedBars).toBeGreaterThanOrEqual(3);
+    expect(log.filter((e) => e.kind === 'order_filled')).toHaveLength(filledBefore);
     expect(log.filter((e) => e.kind === 'started')).toHaveLength(1);
     const fills = log
       .filter((e) => e.kind === 'order_filled')
@@ -332,5 +333,52 @@ describe('bots', () => {
     expect(s.openOrders).toEqual([]);
     expect(s.lastEvents[0]).toMatchObject({ kind: 'risk_stop', data: { limit: 'maxNotional', max: 50 } });
     expect(s.lastEvents.some((e) => e.kind === 'order_sent')).toBe(false);
+
+    // The kill switch of /risk stops every running bot of the user first, each with the reason in its log
+    const auth = await signUp(a);
+    const keys = t.demoKeys();
+    const stored = await call(
+      a,
+      'POST',
+      '/api/v1/credentials/binance',
+      { api_key: keys.apiKey, secret_key: keys.secretKey },
+      auth.access_token,
+    );
+    expect(stored.statusCode, stored.body).toBe(201);
+    const socket = await TestSocket.open(wsUrl(await listenWs(a), auth.access_token, 'bots-tab'));
+    try {
+      await socket.request('tools/list');
+      const mine = [];
+      for (const name of ['K1', 'K2']) {
+        const bot = (await call(a, 'POST', '/api/v1/agents/', { ...grid, name }, auth.access_token)).json()
+          .data as Bot;
+        const pushed = socket.next((f) => f.method === 'notifications/bot' && f.params?.type === 'started');
+        expect(
+          (await call(a, 'POST', `/api/v1/agents/${bot.id}/start`, undefined, auth.access_token)).statusCode,
+        ).toBe(200);
+        // Every event goes live to the owner's socket too
+        expect((await pushed).params).toMatchObject({
+          botId: bot.id,
+          type: 'started',
+          event: { kind: 'started' },
+        });
+        mine.push(bot.id);
+      }
+      const kill = await call(a, 'POST', '/api/v1/risk/kill-switch', undefined, auth.access_token);
+      expect(kill.statusCode, kill.body).toBe(200);
+      expect(kill.json().data.botsStopped).toBe(2);
+      for (const id of mine) {
+        const st = (await call(a, 'GET', `/api/v1/agents/${id}/status`, undefined, auth.access_token)).json()
+          .data as BotStatus;
+        expect(st.bot).toMatchObject({ state: 'stopped', stopReason: 'Stopped by the kill switch' });
+        expect(st.lastEvents[0]?.kind).toBe('stopped');
+      }
+      expect(a.app.botRunner.runningIds).toEqual([]);
+      const overview = (await call(a, 'GET', '/api/v1/dashboard/bots', undefined, auth.access_token)).json()
+        .data;
+      expect(overview).toMatchObject({ total: 2, running: 0, byState: { stopped: 2 } });
+    } finally {
+      await socket.close();
+    }
   });
 });
