@@ -381,4 +381,38 @@ describe('bots', () => {
       await socket.close();
     }
   });
+
+  it('stops a bot whose history the exchange will not give, with the reason, and does not retry', async () => {
+    const a = extraApps[0] as TestApp;
+    const ema = (
+      await call(a, 'POST', '/api/v1/agents/', {
+        ...grid,
+        name: 'EMA',
+        strategy: 'ema-cross',
+        params: { fast: 5, slow: 20 },
+      })
+    ).json().data as Bot;
+    // Its 20 bars of warm-up history are not in the cache yet: the klines call fails once (overloaded)
+    t.sim.faults.add({
+      kind: 'error',
+      method: 'GET',
+      path: '/fapi/v1/klines',
+      status: 503,
+      code: -1008,
+      remaining: 1,
+    });
+    const started = await call(a, 'POST', `/api/v1/agents/${ema.id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().data).toMatchObject({ state: 'error' });
+    expect(started.json().data.stopReason).toMatch(/^Could not read BTCUSDT 1m klines from the exchange: .+/);
+    expect(a.app.botRunner.runningIds).not.toContain(ema.id);
+    const log = await events(a, ema.id);
+    expect(log[0]).toMatchObject({ kind: 'error', data: { sessionPnl: 0 } });
+    // An errored bot stays stopped until its owner starts it again; then it runs (the exchange answers again)
+    await a.app.botRunner.tick();
+    expect(a.app.botRunner.runningIds).not.toContain(ema.id);
+    const again = await call(a, 'POST', `/api/v1/agents/${ema.id}/start`);
+    expect(again.json().data).toMatchObject({ state: 'running', stopReason: null });
+    expect((await call(a, 'POST', `/api/v1/agents/${ema.id}/stop`)).statusCode).toBe(200);
+  });
 });
