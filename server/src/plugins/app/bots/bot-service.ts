@@ -182,13 +182,6 @@ export class BotService {
 
   async start(userId: string, id: string): Promise<Bot> {
     const row = await this.row(userId, id);
-    if (row.mode === 'live') {
-      throw new HttpError(
-        409,
-        'BOT_MODE_UNAVAILABLE',
-        'Live bots cannot run yet on this server: run it on paper, or wait for live trading',
-      );
-    }
     const started = await this.runner.startBot(row);
     if (!started) {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);

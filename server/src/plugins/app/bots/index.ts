@@ -61,6 +61,7 @@ export default fp(
             return app.liveStreams.watchClosedCandles(symbol, interval, listener);
           },
           exchangeEnv: config.exchange.env,
+          orders: app.orderManager,
           onFault,
         }),
     });
