@@ -164,6 +164,8 @@ export class BotSession {
    */
   async close(): Promise<{ sessionPnl: number; canceled: number }> {
     this.detach();
+    // A bar being handled finishes first (its orders may be on their way), so the cancels below catch them all
+    await this.chain;
     const account = this.account;
     if (!account) return { sessionPnl: 0, canceled: 0 };
     if (account instanceof LiveAccount) {
