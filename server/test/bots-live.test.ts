@@ -60,15 +60,18 @@ describe('live bots', () => {
   const events = async (id: string): Promise<BotEvent[]> =>
     (await call('GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
 
+  const account = () => {
+    const a = t.sim.exchange.accountByKey(keys.apiKey);
+    if (!a) throw new Error('the demo account is gone');
+    return a;
+  };
   /** The simulator's own record of the account: every order it ever accepted, and the open ones */
   const sim = () => {
-    const account = t.sim.exchange.accountByKey(keys.apiKey);
-    if (!account) throw new Error('the demo account is gone');
-    const all = [...account.orders.values()];
+    const all = [...account().orders.values()];
     return {
       all,
       open: all.filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
-      position: [...account.positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0,
+      position: [...account().positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0,
     };
   };
 
@@ -107,6 +110,8 @@ describe('live bots', () => {
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json().data).toMatchObject({ state: 'running', mode: 'live' });
 
+    // While it runs, the exchange's dead-man switch is armed for the symbol (it cancels if the server goes silent)
+    expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeGreaterThan(simClock.now());
     await nextBar(() => sim().open.length === 10);
     expect(sim().open.every((o) => o.clientOrderId.startsWith('kb-'))).toBe(true);
     expect(
@@ -181,6 +186,7 @@ describe('live bots', () => {
     expect(stopped.statusCode, stopped.body).toBe(200);
     expect(sim().open).toEqual([]);
     expect((await events(bot.id))[0]?.message).toMatch(/^Stopped by you \(10 orders canceled\)$/);
+    expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeUndefined();
     // The bot's position is left to its owner (stopping cancels orders, it does not trade)
     expect(sim().position).toBeCloseTo(0.009, 9);
   });
