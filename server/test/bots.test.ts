@@ -311,11 +311,20 @@ describe('bots', () => {
     expect(a.app.botRunner.runningIds).toEqual([]);
     expect(b.app.botRunner.runningIds).toEqual([bot.id]);
 
-    // A graceful shutdown hands the bot back at once: A takes it on its next round
+    // Stopped through A while B runs it: B hears it on the database channel, cancels and records the stop
+    const stop = await call(a, 'POST', `/api/v1/agents/${bot.id}/stop`);
+    expect(stop.json().data).toMatchObject({ state: 'stopped', stopReason: 'Stopped by you' });
+    await eventually(async () => b.app.botRunner.runningIds.length === 0);
+    await eventually(async () => (await events(a, bot.id))[0]?.kind === 'stopped');
+    expect((await events(a, bot.id)).filter((e) => e.kind === 'stopped')).toHaveLength(1);
+    // A graceful shutdown hands its bots back at once: A takes this one on its next round
+    const second = (await call(b, 'POST', '/api/v1/agents/', { ...grid, name: 'Second' })).json().data as Bot;
+    expect((await call(b, 'POST', `/api/v1/agents/${second.id}/start`)).statusCode).toBe(200);
+    expect(b.app.botRunner.runningIds).toEqual([second.id]);
     await b.app.close();
     await a.app.botRunner.tick();
-    expect(a.app.botRunner.runningIds).toEqual([bot.id]);
-    expect((await call(a, 'POST', `/api/v1/agents/${bot.id}/stop`)).statusCode).toBe(200);
+    expect(a.app.botRunner.runningIds).toEqual([second.id]);
+    expect((await call(a, 'POST', `/api/v1/agents/${second.id}/stop`)).statusCode).toBe(200);
   });
 
   it('stops a bot that breaks its own limit before the order goes out, and the kill switch stops every bot', async () => {

@@ -82,14 +82,11 @@ export class BotLog {
  * dashboard's summary. Another user's bot is answered exactly like an unknown one (404)
  */
 export class BotService {
-  readonly log: BotLog;
-
   constructor(
     private readonly deps: BotServiceDeps,
     private readonly runner: BotRunner,
-  ) {
-    this.log = new BotLog(deps);
-  }
+    readonly log: BotLog,
+  ) {}
 
   async create(userId: string, request: CreateBotRequest): Promise<Bot> {
     if ((await botRepository.count(this.deps.db, userId)) >= BOTS_PER_USER_MAX) {

@@ -15,6 +15,7 @@ import type { KlineSeriesKey, Span } from '../backtest/kline-repository';
 import type { RunBrackets } from '../backtest/leverage-brackets';
 import type { ExchangeAdapter, Kline } from '../exchange/exchange-adapter';
 import type { KlineEvent } from '../exchange/exchange-streams';
+import type { OrderManager } from '../orders/order-manager';
 import { type BotRow, botRepository } from './bot-repository';
 import type { BotLog } from './bot-service';
 import { LiveAccount, type LiveOrders } from './live-account';
@@ -45,7 +46,7 @@ export interface BotSessionDeps {
   watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
   exchangeEnv: string;
   /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch) */
-  orders: LiveOrders & Pick<import('../orders/order-manager').OrderManager, 'armDeadman' | 'disarmDeadman'>;
+  orders: LiveOrders & Pick<OrderManager, 'armDeadman' | 'disarmDeadman'>;
   /** The bot broke a limit or failed: the runner stops it (state `error`) and records why */
   onFault(fault: BotFault): void;
 }

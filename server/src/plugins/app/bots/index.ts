@@ -75,6 +75,7 @@ export default fp(
         log: app.log,
       },
       runner,
+      log,
     );
     app.decorate('botService', service);
     app.decorate('botRunner', runner);
