@@ -21,7 +21,10 @@ import {
 } from './paper-account';
 
 /** What a live bot uses of the order manager: every order an intent keyed by (bot, bar time, order index) */
-export type LiveOrders = Pick<OrderManager, 'place' | 'cancel' | 'reconcile' | 'list' | 'cancelAllFor'>;
+export type LiveOrders = Pick<OrderManager, 'place' | 'cancel' | 'reconcile' | 'cancelAllFor'> & {
+  /** The bot's intents with these client order ids, as the manager last read them */
+  ofBot(botId: string, clientOrderIds: readonly string[]): Promise<StoredIntent[]>;
+};
 
 /** A bot order as the strategy sees it; `status` follows the exchange */
 interface TrackedOrder extends OrderView {
@@ -113,8 +116,7 @@ export class LiveAccount {
     const log: BotLogEntry[] = [];
     if (!replay) {
       await orders.reconcile(userId, symbol);
-      const intents = (await orders.list(userId, 'all', 500)).filter((x) => x.botId === botId);
-      for (const intent of intents) this.port.update(intent);
+      for (const intent of await orders.ofBot(botId, this.port.followed)) this.port.update(intent);
     }
     const fills = this.port.takeFills(barEnd, i, log, bar.openTime);
     const f = this.figures();
@@ -329,6 +331,11 @@ class LivePort implements OrderPort {
   cancelAll(): void {
     this.inFlight.length = 0;
     for (const o of this.open) this.cancels.push(o.clientOrderId);
+  }
+
+  /** Client order ids of the orders still followed (working, or filled since the last bar) */
+  get followed(): string[] {
+    return [...this.byClientId.keys()];
   }
 
   /** The bar's new orders and cancels, handed to the order manager after the strategy's step */
