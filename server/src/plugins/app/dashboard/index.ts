@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { botRepository } from '../bots/bot-repository';
 import { recorderRepository } from '../recorder/recorder-repository';
 import { DashboardService } from './dashboard-service';
 
@@ -19,11 +20,9 @@ export default fp(
         app.credentialsService,
         app.exchangeAdapter,
         app.clock,
-        {
-          db: app.db,
-          repo: recorderRepository,
-        },
+        { db: app.db, repo: recorderRepository },
         app.accountReads,
+        (userId) => botRepository.countActive(app.db, userId),
       ),
     );
   },

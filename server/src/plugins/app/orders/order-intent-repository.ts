@@ -234,6 +234,16 @@ export const orderIntentRepository = {
     return rows.map(toIntent);
   },
 
+  /** A bot's intents with these client order ids (the live bot runtime re-reads the orders it follows) */
+  async ofBot(db: Queryable, botId: string, clientOrderIds: readonly string[]): Promise<StoredIntent[]> {
+    if (clientOrderIds.length === 0) return [];
+    const rows = await db.query(
+      `SELECT ${COLUMNS} FROM order_intents WHERE bot_id = $1 AND client_order_id = ANY($2::text[])`,
+      [botId, clientOrderIds],
+    );
+    return rows.map(toIntent);
+  },
+
   /** Intents of a bot that may still be or become working orders (unresolved or placed and open) */
   async liveForBot(db: Queryable, botId: string): Promise<StoredIntent[]> {
     const rows = await db.query(
