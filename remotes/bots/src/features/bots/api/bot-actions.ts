@@ -2,14 +2,11 @@ import { type Bot, BotResponseSchema } from '@kestrel/contracts';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { botPath } from './bot-keys';
 import { invalidateBots } from './invalidate-bots';
 
 /** What a bot's buttons do; each is a POST (or DELETE) on the bot, answered with the bot as it is now */
 export type BotAction = 'start' | 'stop' | 'delete';
-
-const DeletedSchema = z.object({ success: z.literal(true) });
 
 export async function startBot(api: ApiClient, id: string): Promise<Bot> {
   return unwrap(await api.post(botPath(id, '/start'), {}, { schema: BotResponseSchema })).data;
@@ -19,8 +16,9 @@ export async function stopBot(api: ApiClient, id: string): Promise<Bot> {
   return unwrap(await api.post(botPath(id, '/stop'), {}, { schema: BotResponseSchema })).data;
 }
 
+/** Answered 204 with no body */
 export async function deleteBot(api: ApiClient, id: string): Promise<void> {
-  unwrap(await api.delete(botPath(id), { schema: DeletedSchema }));
+  unwrap(await api.delete(botPath(id)));
 }
 
 /**

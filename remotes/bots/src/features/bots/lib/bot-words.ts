@@ -86,8 +86,8 @@ export function actionWords(action: BotAction, bot: Bot): ActionWords {
     return {
       title: `Stop ${bot.name}?`,
       body: live
-        ? `Its open orders on ${bot.symbol} will be canceled. Its position stays open: close it on /portfolio if you want out.`
-        : `Its paper orders will be canceled and it will stop trading. Its paper position stays as it is.`,
+        ? `Its open orders on ${bot.symbol} will be canceled and it will place no new ones.`
+        : `Its paper orders will be canceled and it will place no new ones.`,
       confirm: 'Stop bot',
       destructive: true,
     };
