@@ -10,6 +10,7 @@ import { HttpError } from './lib/http-error';
 import analyticsPlugin from './plugins/app/analytics';
 import authPlugin from './plugins/app/auth';
 import backtestPlugin from './plugins/app/backtest';
+import botsPlugin from './plugins/app/bots';
 import credentialsPlugin from './plugins/app/credentials';
 import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 import dashboardPlugin from './plugins/app/dashboard';
@@ -26,12 +27,14 @@ import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
 import futuresRoutes from './routes/api/futures';
+import agentsRoutes from './routes/api/v1/agents';
 import authRoutes from './routes/api/v1/auth';
 import backtestRoutes from './routes/api/v1/backtests';
 import credentialsRoutes from './routes/api/v1/credentials';
 import credentialsHooks from './routes/api/v1/credentials/autohooks';
 import dashboardRoutes from './routes/api/v1/dashboard';
 import analyticsRoutes from './routes/api/v1/dashboard/analytics';
+import botsSummaryRoutes from './routes/api/v1/dashboard/bots';
 import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
@@ -57,6 +60,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** How long an upstream exchange stream outlives its last socket (`STREAM_LINGER_MS` by default; tests shorten it) */
   liveStreamLingerMs?: number;
+  /** Period of the bots' lease round (`BOT_LEASE_RENEW_MS` by default; tests make it long and call `tick`) */
+  botLeaseRenewMs?: number;
 }
 
 /** What every plugin and route of the app receives as options */
@@ -147,6 +152,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     socketPlugin,
     liveStreamsPlugin,
     backtestPlugin,
+    botsPlugin,
   ]) {
     await app.register(plugin, options);
   }
@@ -167,6 +173,8 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(riskRoutes, { ...options, prefix: '/api/v1/risk' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
+  await app.register(agentsRoutes, { ...options, prefix: '/api/v1/agents' });
+  await app.register(botsSummaryRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(wsRoutes);
   return app;
 }

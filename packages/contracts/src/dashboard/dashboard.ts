@@ -46,12 +46,12 @@ export const DashboardOverviewSchema = z.object({
   openPositions: z.number().int().nonnegative(),
   /** Working orders and waiting conditional orders */
   openOrders: z.number().int().nonnegative(),
-  /** Running bots; always 0 until bots exist */
+  /** Bots running (or starting) */
   activeBots: z
     .number()
     .int()
     .nonnegative()
-    .describe('Running bots of the user; always 0 until the bot runtime exists'),
+    .describe('Bots of the user that are running or starting'),
   /** When the figures were read (server clock), ms since epoch */
   asOf: ms,
 });

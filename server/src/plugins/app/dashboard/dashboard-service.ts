@@ -23,8 +23,6 @@ import {
   startOfUtcDay,
 } from './dashboard-figures';
 
-/** Bots do not exist yet: the overview counts none */
-const ACTIVE_BOTS = 0;
 const MINUTE_MS = 60_000;
 
 /** Whole minutes per bucket so that [from, to] fits in `EQUITY_MAX_POINTS` buckets (one minute at least) */
@@ -43,6 +41,8 @@ export class DashboardService {
     private readonly clock: Clock,
     /** The account recorder's tables: equity snapshots and imported income */
     private readonly history: { db: Queryable; repo: RecorderRepository },
+    /** The user's bots that are running (or starting), from the bots table */
+    private readonly activeBots: (userId: string) => Promise<number> = async () => 0,
   ) {}
 
   /**
@@ -84,18 +84,21 @@ export class DashboardService {
     const k = await this.keys(userId);
     const asOf = this.clock.now().getTime();
     const window = { from: startOfUtcDay(asOf), to: asOf };
-    const [account, openOrders, income] = await viaExchange(() =>
-      Promise.all([
-        this.exchange.account(k),
-        this.exchange.openOrders(k),
-        readIncome(this.exchange, k, window),
-      ]),
-    );
+    const [[account, openOrders, income], activeBots] = await Promise.all([
+      viaExchange(() =>
+        Promise.all([
+          this.exchange.account(k),
+          this.exchange.openOrders(k),
+          readIncome(this.exchange, k, window),
+        ]),
+      ),
+      this.activeBots(userId),
+    ]);
     return dashboardOverview({
       account,
       openOrders,
       today: realizedPnl(income.entries, window),
-      activeBots: ACTIVE_BOTS,
+      activeBots,
       asOf,
     });
   }

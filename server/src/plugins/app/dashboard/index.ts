@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { botRepository } from '../bots/bot-repository';
 import { recorderRepository } from '../recorder/recorder-repository';
 import { DashboardService } from './dashboard-service';
 
@@ -15,10 +16,13 @@ export default fp(
   async (app: FastifyInstance) => {
     app.decorate(
       'dashboardService',
-      new DashboardService(app.credentialsService, app.exchangeAdapter, app.clock, {
-        db: app.db,
-        repo: recorderRepository,
-      }),
+      new DashboardService(
+        app.credentialsService,
+        app.exchangeAdapter,
+        app.clock,
+        { db: app.db, repo: recorderRepository },
+        (userId) => botRepository.countActive(app.db, userId),
+      ),
     );
   },
   { name: 'dashboard', dependencies: ['database', 'exchange', 'credentials'] },

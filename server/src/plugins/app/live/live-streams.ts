@@ -96,6 +96,8 @@ export class LiveStreams implements BusObserver {
   readonly #lingering = new Map<string, ReturnType<typeof setTimeout>>();
   /** What each socket was counted under in #demand */
   readonly #counted = new Map<BusConnection, ReadonlySet<string>>();
+  /** Server-side consumers of closed candles (running bots), per `candleKey` */
+  readonly #closedCandleListeners = new Map<string, Set<(e: KlineEvent) => void>>();
   #market: MarketStream | undefined;
   readonly #linger: number;
   #closed = false;
@@ -118,6 +120,27 @@ export class LiveStreams implements BusObserver {
       .filter((t) => t.kind === 'kline')
       .map((t) => `${t.symbol}@${t.interval}`)
       .sort();
+  }
+
+  /**
+   * A consumer inside the server (a running bot) of one (symbol, interval)'s closed candles. Counted like a
+   * socket's demand, so every bot and socket watching the pair shares one upstream kline stream; the returned
+   * function stops it (the stream lingers like a socket's)
+   */
+  watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void {
+    const key = candleKey(symbol, interval);
+    let listeners = this.#closedCandleListeners.get(key);
+    if (!listeners) {
+      listeners = new Set();
+      this.#closedCandleListeners.set(key, listeners);
+    }
+    listeners.add(listener);
+    this.#demandUp(key);
+    return () => {
+      if (!listeners.delete(listener)) return;
+      if (listeners.size === 0) this.#closedCandleListeners.delete(key);
+      this.#demandDown(key);
+    };
   }
 
   /** Which of these symbols the exchange does not list (a failed check counts as listed: the stream just stays quiet) */
@@ -501,6 +524,15 @@ export class LiveStreams implements BusObserver {
         `markPrice:${e.symbol}:${e.time}`,
       );
     } else if (e.type === 'kline') {
+      if (e.closed) {
+        for (const listener of this.#closedCandleListeners.get(candleKey(e.symbol, e.interval)) ?? []) {
+          try {
+            listener(e);
+          } catch (err) {
+            this.deps.log.warn({ err }, 'live streams: a closed-candle consumer failed');
+          }
+        }
+      }
       this.#candle(e);
     }
   }

@@ -47,6 +47,9 @@ const reason = (err: unknown): string =>
  * switch. Orders go through `FuturesService`, so the guard sees them like any other
  */
 export class RiskService {
+  /** Stops every bot of the user and says how many (set by the bots plugin, which is registered after this one) */
+  stopBots: ((userId: string) => Promise<number>) | undefined;
+
   constructor(
     private readonly credentials: Pick<CredentialsService, 'keysFor'>,
     private readonly exchange: ExchangeAdapter,
@@ -176,7 +179,15 @@ export class RiskService {
       failed: 0,
       errors: [],
     };
-    // Bots do not exist yet. When they do, stop them here, first, so none places a new order while this runs
+    // The bots first, so none places a new order while this runs
+    if (this.stopBots) {
+      try {
+        result.botsStopped = await this.stopBots(userId);
+      } catch (err) {
+        result.failed++;
+        result.errors.push(`Could not stop the bots: ${reason(err)}`);
+      }
+    }
     const listFailure = async (what: string, fn: () => Promise<void>) => {
       try {
         await fn();

@@ -1,0 +1,311 @@
+import type { BotEventKind, BotKind, BotMode, BotRiskLimits, BotState } from '@kestrel/contracts';
+import type { Queryable } from '../../../lib/database/database';
+
+/** A bots row as the service uses it (numeric as number, jsonb parsed) */
+export interface BotRow {
+  id: string;
+  user_id: string;
+  kind: BotKind;
+  name: string;
+  strategy: string;
+  params: Record<string, unknown>;
+  symbol: string;
+  interval: string;
+  leverage: number;
+  budget: number;
+  mode: BotMode;
+  risk_limits: BotRiskLimits;
+  state: BotState;
+  stop_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  stopped_at: Date | null;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+}
+
+export interface BotEventRow {
+  id: string;
+  bot_id: string;
+  user_id: string;
+  kind: BotEventKind;
+  message: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** What a user may change on a stopped bot */
+export type BotSettings = Pick<
+  BotRow,
+  'name' | 'strategy' | 'params' | 'symbol' | 'interval' | 'leverage' | 'budget' | 'mode' | 'risk_limits'
+>;
+
+const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode, risk_limits,
+  state, stop_reason, created_at, updated_at, started_at, stopped_at, lease_owner, lease_expires_at`;
+
+/** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
+const ACTIVE = `state IN ('starting', 'running')`;
+
+// node-postgres returns numeric as a string
+const toRow = (r: Record<string, unknown>): BotRow =>
+  ({ ...r, budget: Number(r.budget), leverage: Number(r.leverage) }) as BotRow;
+
+/** Thin SQL for bots and their log; user-facing reads and writes are always addressed by the owner */
+export const botRepository = {
+  async insert(
+    db: Queryable,
+    row: BotSettings & Pick<BotRow, 'id' | 'user_id' | 'kind' | 'created_at'>,
+  ): Promise<BotRow> {
+    const rows = await db.query(
+      `INSERT INTO bots (id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode,
+         risk_limits, state, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'stopped', $13, $13)
+       RETURNING ${COLUMNS}`,
+      [
+        row.id,
+        row.user_id,
+        row.kind,
+        row.name,
+        row.strategy,
+        JSON.stringify(row.params),
+        row.symbol,
+        row.interval,
+        row.leverage,
+        row.budget,
+        row.mode,
+        JSON.stringify(row.risk_limits),
+        row.created_at,
+      ],
+    );
+    return toRow(rows[0] as Record<string, unknown>);
+  },
+
+  async count(db: Queryable, userId: string): Promise<number> {
+    const rows = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM bots WHERE user_id = $1', [
+      userId,
+    ]);
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  /** Bots the owner wants running (the dashboard's "active bots") */
+  async countActive(db: Queryable, userId: string): Promise<number> {
+    const rows = await db.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM bots WHERE user_id = $1 AND ${ACTIVE}`,
+      [userId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  async list(db: Queryable, userId: string): Promise<BotRow[]> {
+    const rows = await db.query(`SELECT ${COLUMNS} FROM bots WHERE user_id = $1 ORDER BY created_at, id`, [
+      userId,
+    ]);
+    return rows.map(toRow);
+  },
+
+  async find(db: Queryable, userId: string, id: string): Promise<BotRow | undefined> {
+    const rows = await db.query(`SELECT ${COLUMNS} FROM bots WHERE id = $1 AND user_id = $2`, [id, userId]);
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Changes the settings of a bot that is not running; undefined when it is running (or gone) */
+  async update(
+    db: Queryable,
+    userId: string,
+    id: string,
+    settings: BotSettings,
+    now: Date,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET name = $3, strategy = $4, params = $5, symbol = $6, interval = $7, leverage = $8,
+          budget = $9, mode = $10, risk_limits = $11, updated_at = $12
+        WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error')
+        RETURNING ${COLUMNS}`,
+      [
+        id,
+        userId,
+        settings.name,
+        settings.strategy,
+        JSON.stringify(settings.params),
+        settings.symbol,
+        settings.interval,
+        settings.leverage,
+        settings.budget,
+        settings.mode,
+        JSON.stringify(settings.risk_limits),
+        now,
+      ],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Deletes a bot that is not running (its log goes with it); false when it is running or unknown */
+  async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
+    const rows = await db.query(
+      `DELETE FROM bots WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error') RETURNING id`,
+      [id, userId],
+    );
+    return rows.length > 0;
+  },
+
+  /**
+   * Marks a stopped bot as starting, held by `owner` until `leaseUntil`; undefined when it is already active. The
+   * `starting` row is what another instance would take over should this one die before the bot runs
+   */
+  async start(
+    db: Queryable,
+    userId: string,
+    id: string,
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, stopped_at = NULL, updated_at = $3,
+          lease_owner = $4, lease_expires_at = $5
+        WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error')
+        RETURNING ${COLUMNS}`,
+      [id, userId, now, owner, leaseUntil],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** The bot runs on `owner`: state running, unless it was stopped meanwhile (then false) */
+  async markRunning(db: Queryable, id: string, owner: string, now: Date): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE bots SET state = 'running', updated_at = $3
+        WHERE id = $1 AND lease_owner = $2 AND ${ACTIVE} RETURNING id`,
+      [id, owner, now],
+    );
+    return rows.length > 0;
+  },
+
+  /**
+   * Stops an active bot (`state`: stopped or error, with the reason) and drops its lease, so no instance runs or
+   * resumes it; `owner` (when given) must still hold it. The stopped row, or undefined when it was not active
+   */
+  async stop(
+    db: Queryable,
+    id: string,
+    state: 'stopped' | 'error',
+    reason: string,
+    now: Date,
+    owner?: string,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET state = $2, stop_reason = $3, stopped_at = $4, updated_at = $4, lease_owner = NULL,
+          lease_expires_at = NULL
+        WHERE id = $1 AND ${ACTIVE} AND ($5::text IS NULL OR lease_owner = $5)
+        RETURNING ${COLUMNS}`,
+      [id, state, reason, now, owner ?? null],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Active bots of a user (the kill switch stops them) */
+  async activeOf(db: Queryable, userId: string): Promise<BotRow[]> {
+    const rows = await db.query(`SELECT ${COLUMNS} FROM bots WHERE user_id = $1 AND ${ACTIVE}`, [userId]);
+    return rows.map(toRow);
+  },
+
+  /** Extends `owner`'s leases on `ids`; returns the ids it still holds (a missing one was stopped or taken over) */
+  async renew(db: Queryable, owner: string, ids: readonly string[], leaseUntil: Date): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await db.query<{ id: string }>(
+      `UPDATE bots SET lease_expires_at = $3
+        WHERE id = ANY($2::uuid[]) AND lease_owner = $1 AND ${ACTIVE} RETURNING id`,
+      [owner, ids, leaseUntil],
+    );
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /**
+   * Takes one active bot nobody holds (its process stopped and handed it back, or died and its lease ran out).
+   * `SKIP LOCKED` lets instances claim side by side; the UPDATE re-checks the lease after a concurrent renewal
+   */
+  async claim(db: Queryable, owner: string, now: Date, leaseUntil: Date): Promise<BotRow | undefined> {
+    const free = `${ACTIVE} AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at < $2)`;
+    const rows = await db.query(
+      `UPDATE bots SET lease_owner = $1, lease_expires_at = $3
+        WHERE id = (SELECT id FROM bots WHERE ${free} ORDER BY lease_expires_at NULLS FIRST LIMIT 1
+                    FOR UPDATE SKIP LOCKED)
+          AND ${free}
+        RETURNING ${COLUMNS}`,
+      [owner, now, leaseUntil],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Hands `owner`'s bots back (the process is stopping): they stay active, for another instance to resume */
+  async release(db: Queryable, owner: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db.query(
+      `UPDATE bots SET lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = ANY($2::uuid[]) AND lease_owner = $1`,
+      [owner, ids],
+    );
+  },
+
+  async insertEvent(db: Queryable, event: BotEventRow): Promise<void> {
+    await db.query(
+      `INSERT INTO bot_events (id, bot_id, user_id, kind, message, data, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        event.id,
+        event.bot_id,
+        event.user_id,
+        event.kind,
+        event.message,
+        JSON.stringify(event.data),
+        event.created_at,
+      ],
+    );
+  },
+
+  /** The bot's log, newest first; `before` (ms) pages back */
+  async events(db: Queryable, botId: string, limit: number, before?: number): Promise<BotEventRow[]> {
+    return db.query<BotEventRow & Record<string, unknown>>(
+      `SELECT id, bot_id, user_id, kind, message, data, created_at FROM bot_events
+        WHERE bot_id = $1 AND ($3::timestamptz IS NULL OR created_at < $3)
+        ORDER BY seq DESC LIMIT $2`,
+      [botId, limit, before === undefined ? null : new Date(before)],
+    );
+  },
+
+  /**
+   * The newest bar a session of the bot already handled with something to log (`data.barTime` of its events): a
+   * resumed bot replays its bars without logging those again
+   */
+  async lastLoggedBar(db: Queryable, botId: string): Promise<number | undefined> {
+    const rows = await db.query<{ t: string | number | null }>(
+      `SELECT max((data->>'barTime')::float8) AS t FROM bot_events WHERE bot_id = $1 AND data ? 'barTime'`,
+      [botId],
+    );
+    const t = rows[0]?.t;
+    return t === null || t === undefined ? undefined : Number(t);
+  },
+
+  /**
+   * PnL of the bot's finished sessions (each session's end is logged with `data.sessionPnl`): in total, and those
+   * that ended since `dayStart`
+   */
+  async pastPnl(
+    db: Queryable,
+    botIds: readonly string[],
+    dayStart: Date,
+  ): Promise<Map<string, { total: number; today: number }>> {
+    const out = new Map<string, { total: number; today: number }>();
+    if (botIds.length === 0) return out;
+    const rows = await db.query<{ bot_id: string; total: string | number; today: string | number }>(
+      `SELECT bot_id, coalesce(sum((data->>'sessionPnl')::float8), 0) AS total,
+              coalesce(sum((data->>'sessionPnl')::float8) FILTER (WHERE created_at >= $2), 0) AS today
+         FROM bot_events WHERE bot_id = ANY($1::uuid[]) AND data ? 'sessionPnl' GROUP BY bot_id`,
+      [botIds, dayStart],
+    );
+    for (const r of rows) out.set(r.bot_id, { total: Number(r.total), today: Number(r.today) });
+    return out;
+  },
+};
+
+export type BotRepository = typeof botRepository;

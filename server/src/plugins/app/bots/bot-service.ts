@@ -1,0 +1,392 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BOT_STATES,
+  BOTS_PER_USER_MAX,
+  type Bot,
+  type BotEvent,
+  type BotEventKind,
+  type BotRiskLimits,
+  type BotState,
+  type BotStatus,
+  type BotsSummary,
+  type CreateBotRequest,
+  type UpdateBotRequest,
+} from '@kestrel/contracts';
+import { builtInStrategies, EngineInputError, resolveBrokerConfig } from '@kestrel/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../../lib/clock';
+import type { Database } from '../../../lib/database/database';
+import { HttpError } from '../../../lib/http-error';
+import { startOfUtcDay } from '../dashboard/dashboard-figures';
+import type { ExchangeAdapter } from '../exchange/exchange-adapter';
+import { exchangeHttpError } from '../exchange/exchange-http-error';
+import type { LiveEvent, PushTarget } from '../socket/socket-bus';
+import { type BotEventRow, type BotRow, type BotSettings, botRepository } from './bot-repository';
+import type { BotRunner } from './bot-runner';
+
+/** Events of a status answer */
+const STATUS_EVENTS = 20;
+
+export const STOPPED_BY_USER = 'Stopped by you';
+export const STOPPED_BY_KILL_SWITCH = 'Stopped by the kill switch';
+
+export interface BotServiceDeps {
+  db: Database;
+  exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
+  /** `mainnet`: live bots need the owner's explicit confirmation */
+  exchangeEnv: string;
+  publish(target: PushTarget, event: LiveEvent): Promise<void>;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Writes one line of a bot's log and pushes it to the owner's sockets (`notifications/bot`). A lost push only
+ * delays the page (it reads the log); a failed write is thrown: every automated action must leave a record
+ */
+export class BotLog {
+  constructor(private readonly deps: Pick<BotServiceDeps, 'db' | 'publish' | 'clock' | 'log'>) {}
+
+  async record(
+    bot: Pick<BotRow, 'id' | 'user_id'>,
+    kind: BotEventKind,
+    message: string,
+    data: Record<string, unknown> = {},
+  ): Promise<BotEvent> {
+    const row: BotEventRow = {
+      id: randomUUID(),
+      bot_id: bot.id,
+      user_id: bot.user_id,
+      kind,
+      message,
+      data,
+      created_at: this.deps.clock.now(),
+    };
+    await botRepository.insertEvent(this.deps.db, row);
+    const event = toEvent(row);
+    try {
+      await this.deps.publish(bot.user_id, {
+        kind: 'bot',
+        data: { botId: bot.id, type: kind, time: event.time, event },
+      });
+    } catch (err) {
+      this.deps.log.warn({ err, botId: bot.id }, 'bot push failed');
+    }
+    return event;
+  }
+}
+
+/**
+ * Bots of the signed-in user: settings validated with the strategy's own schema and the exchange's symbol rules,
+ * start and stop (the runner takes the lease and runs the bot on this or another instance), status, log and the
+ * dashboard's summary. Another user's bot is answered exactly like an unknown one (404)
+ */
+export class BotService {
+  readonly log: BotLog;
+
+  constructor(
+    private readonly deps: BotServiceDeps,
+    private readonly runner: BotRunner,
+  ) {
+    this.log = new BotLog(deps);
+  }
+
+  async create(userId: string, request: CreateBotRequest): Promise<Bot> {
+    if ((await botRepository.count(this.deps.db, userId)) >= BOTS_PER_USER_MAX) {
+      throw new HttpError(
+        409,
+        'BOT_LIMIT',
+        `You have ${BOTS_PER_USER_MAX} bots, the most one user may keep: delete one first`,
+      );
+    }
+    const settings = await this.validate({
+      name: request.name,
+      strategy: request.strategy,
+      params: request.params,
+      symbol: request.symbol,
+      interval: request.interval,
+      leverage: request.leverage,
+      budget: request.budget,
+      mode: request.mode,
+      risk_limits: request.riskLimits,
+      confirmLive: request.confirmLive,
+    });
+    const row = await botRepository.insert(this.deps.db, {
+      ...settings,
+      id: randomUUID(),
+      user_id: userId,
+      kind: 'bot',
+      created_at: this.deps.clock.now(),
+    });
+    await this.log.record(row, 'created', `Created: ${describe(row)}`);
+    return toBot(row);
+  }
+
+  async list(userId: string): Promise<Bot[]> {
+    return (await botRepository.list(this.deps.db, userId)).map(toBot);
+  }
+
+  async get(userId: string, id: string): Promise<Bot> {
+    return toBot(await this.row(userId, id));
+  }
+
+  async update(userId: string, id: string, request: UpdateBotRequest): Promise<Bot> {
+    const row = await this.row(userId, id);
+    this.assertNotActive(row, 'change');
+    const limits = { ...row.risk_limits };
+    for (const [k, v] of Object.entries(request.riskLimits ?? {})) {
+      if (v !== undefined) limits[k as keyof BotRiskLimits] = v;
+    }
+    const strategyChanged = request.strategy !== undefined && request.strategy !== row.strategy;
+    const settings = await this.validate({
+      name: request.name ?? row.name,
+      strategy: request.strategy ?? row.strategy,
+      // A new strategy starts from its own defaults, not from the old strategy's parameters
+      params: request.params ?? (strategyChanged ? {} : row.params),
+      symbol: request.symbol ?? row.symbol,
+      interval: request.interval ?? (row.interval as CreateBotRequest['interval']),
+      leverage: request.leverage ?? row.leverage,
+      budget: request.budget ?? row.budget,
+      mode: request.mode ?? row.mode,
+      risk_limits: limits,
+      confirmLive: request.confirmLive,
+    });
+    const updated = await botRepository.update(this.deps.db, userId, id, settings, this.deps.clock.now());
+    if (!updated) this.assertNotActive(await this.row(userId, id), 'change');
+    const bot = updated ?? (await this.row(userId, id));
+    await this.log.record(bot, 'updated', `Settings changed: ${describe(bot)}`);
+    return toBot(bot);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (await botRepository.delete(this.deps.db, userId, id)) return;
+    this.assertNotActive(await this.row(userId, id), 'delete');
+  }
+
+  async clone(userId: string, id: string, name: string | undefined): Promise<Bot> {
+    const row = await this.row(userId, id);
+    return this.create(userId, {
+      name: name ?? `${row.name} (copy)`.slice(0, 64),
+      strategy: row.strategy,
+      params: row.params,
+      symbol: row.symbol,
+      interval: row.interval as CreateBotRequest['interval'],
+      leverage: row.leverage,
+      budget: row.budget,
+      mode: row.mode,
+      riskLimits: row.risk_limits,
+      // The source was confirmed when it was made live; the copy keeps its settings
+      confirmLive: true,
+    });
+  }
+
+  async start(userId: string, id: string): Promise<Bot> {
+    const row = await this.row(userId, id);
+    if (row.mode === 'live') {
+      throw new HttpError(
+        409,
+        'BOT_MODE_UNAVAILABLE',
+        'Live bots cannot run yet on this server: run it on paper, or wait for live trading',
+      );
+    }
+    const started = await this.runner.startBot(row);
+    if (!started) {
+      throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
+    }
+    return toBot(started);
+  }
+
+  async stop(userId: string, id: string): Promise<Bot> {
+    const row = await this.row(userId, id);
+    const stopped = await this.runner.stopBot(row, 'stopped', STOPPED_BY_USER);
+    if (!stopped) {
+      throw new HttpError(409, 'BOT_NOT_RUNNING', `This bot is not running (it is ${row.state})`);
+    }
+    return toBot(stopped);
+  }
+
+  /** The kill switch: every active bot of the user stopped (before any order is canceled); how many */
+  async stopAll(userId: string): Promise<number> {
+    let n = 0;
+    for (const row of await botRepository.activeOf(this.deps.db, userId)) {
+      if (await this.runner.stopBot(row, 'stopped', STOPPED_BY_KILL_SWITCH)) n++;
+    }
+    return n;
+  }
+
+  async status(userId: string, id: string): Promise<BotStatus> {
+    const row = await this.row(userId, id);
+    const now = this.deps.clock.now();
+    const past = (
+      await botRepository.pastPnl(this.deps.db, [id], new Date(startOfUtcDay(now.getTime())))
+    ).get(id);
+    const live = this.runner.figures(id);
+    const events = await botRepository.events(this.deps.db, id, STATUS_EVENTS);
+    return {
+      bot: toBot(row),
+      realizedPnl: (past?.total ?? 0) + (live?.realizedPnl ?? 0),
+      unrealizedPnl: live?.unrealizedPnl ?? 0,
+      todayPnl: (past?.today ?? 0) + (live?.todayPnl ?? 0),
+      positionQty: live?.positionQty ?? 0,
+      entryPrice: live?.entryPrice ?? null,
+      markPrice: live?.markPrice ?? null,
+      openOrders: live?.openOrders ?? [],
+      uptimeMs:
+        (row.state === 'running' || row.state === 'starting') && row.started_at
+          ? Math.max(0, now.getTime() - row.started_at.getTime())
+          : null,
+      lastEvents: events.map(toEvent),
+    };
+  }
+
+  async events(userId: string, id: string, limit: number, before?: number): Promise<BotEvent[]> {
+    await this.row(userId, id);
+    return (await botRepository.events(this.deps.db, id, limit, before)).map(toEvent);
+  }
+
+  /**
+   * Counts by state and mode, and PnL over every bot. Figures of bots running on another instance are not in this
+   * process's memory: their finished sessions count, their open session shows on the instance running them
+   */
+  async summary(userId: string): Promise<BotsSummary> {
+    const rows = await botRepository.list(this.deps.db, userId);
+    const byState = Object.fromEntries(BOT_STATES.map((s) => [s, 0])) as Record<BotState, number>;
+    const past = await botRepository.pastPnl(
+      this.deps.db,
+      rows.map((r) => r.id),
+      new Date(startOfUtcDay(this.deps.clock.now().getTime())),
+    );
+    const summary: BotsSummary = {
+      total: rows.length,
+      running: 0,
+      byState,
+      paper: 0,
+      live: 0,
+      realizedPnl: 0,
+      unrealizedPnl: 0,
+      todayPnl: 0,
+    };
+    for (const r of rows) {
+      byState[r.state]++;
+      if (r.state === 'running') summary.running++;
+      summary[r.mode]++;
+      const p = past.get(r.id);
+      const f = this.runner.figures(r.id);
+      summary.realizedPnl += (p?.total ?? 0) + (f?.realizedPnl ?? 0);
+      summary.unrealizedPnl += f?.unrealizedPnl ?? 0;
+      summary.todayPnl += (p?.today ?? 0) + (f?.todayPnl ?? 0);
+    }
+    return summary;
+  }
+
+  private async row(userId: string, id: string): Promise<BotRow> {
+    const row = await botRepository.find(this.deps.db, userId, id);
+    if (!row) throw new HttpError(404, 'BOT_NOT_FOUND', 'No such bot');
+    return row;
+  }
+
+  private assertNotActive(row: BotRow, what: 'change' | 'delete'): void {
+    if (row.state === 'stopped' || row.state === 'error') return;
+    throw new HttpError(409, 'BOT_ACTIVE', `This bot is ${row.state}: stop it before you ${what} it`);
+  }
+
+  /**
+   * The settings as they will be stored, or a 400 naming the field and the rule: the strategy's own parameter
+   * schema (the bot's leverage replaces the strategy's leverage parameter), the symbol on the exchange, the
+   * engine's account rules with the symbol's filters, and the confirmation of a live bot on mainnet
+   */
+  private async validate(input: BotSettings & { confirmLive: boolean | undefined }): Promise<BotSettings> {
+    const type = builtInStrategies.get(input.strategy);
+    if (!type) {
+      throw invalid(
+        `strategy: unknown strategy "${input.strategy}"; known: ${[...builtInStrategies.keys()].join(', ')}`,
+      );
+    }
+    const raw =
+      'leverage' in type.paramsSchema.shape ? { ...input.params, leverage: input.leverage } : input.params;
+    let params: Record<string, unknown>;
+    try {
+      params = type.parseParams(raw);
+    } catch (err) {
+      if (err instanceof EngineInputError) throw invalid(`params: ${err.message}`);
+      throw err;
+    }
+    let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
+    try {
+      info = await this.deps.exchange.symbolInfo(input.symbol);
+    } catch (err) {
+      throw exchangeHttpError(err);
+    }
+    if (!info) throw invalid(`symbol: ${input.symbol} is not listed on the exchange`);
+    try {
+      resolveBrokerConfig({
+        broker: {
+          initialBalance: input.budget,
+          leverage: input.leverage,
+          tickSize: Number(info.tickSize),
+          stepSize: Number(info.stepSize),
+          minNotional: Number(info.minNotional),
+        },
+      });
+    } catch (err) {
+      throw invalid((err as Error).message);
+    }
+    if (input.mode === 'live' && this.deps.exchangeEnv === 'mainnet' && input.confirmLive !== true) {
+      throw invalid(
+        'confirmLive: a live bot on mainnet trades real money; confirm it (confirmLive: true) to save it',
+      );
+    }
+    return {
+      name: input.name,
+      strategy: type.id,
+      params,
+      symbol: input.symbol,
+      interval: input.interval,
+      leverage: input.leverage,
+      budget: input.budget,
+      mode: input.mode,
+      risk_limits: input.risk_limits,
+    };
+  }
+}
+
+function invalid(message: string): HttpError {
+  return new HttpError(400, 'INVALID_BOT', `Invalid bot: ${message}`);
+}
+
+function describe(row: BotRow): string {
+  return `${row.strategy} on ${row.symbol} ${row.interval}, ${row.leverage}×, budget ${row.budget} USDT, ${row.mode}`;
+}
+
+export function toBot(row: BotRow): Bot {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    strategy: row.strategy,
+    params: row.params,
+    symbol: row.symbol,
+    interval: row.interval as Bot['interval'],
+    leverage: row.leverage,
+    budget: row.budget,
+    mode: row.mode,
+    riskLimits: row.risk_limits,
+    state: row.state,
+    stopReason: row.stop_reason,
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+    startedAt: row.started_at ? row.started_at.getTime() : null,
+    stoppedAt: row.stopped_at ? row.stopped_at.getTime() : null,
+  };
+}
+
+export function toEvent(row: BotEventRow): BotEvent {
+  return {
+    id: row.id,
+    botId: row.bot_id,
+    kind: row.kind,
+    message: row.message,
+    data: row.data,
+    time: new Date(row.created_at).getTime(),
+  };
+}

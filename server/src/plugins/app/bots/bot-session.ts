@@ -1,0 +1,215 @@
+import type { KlineInterval } from '@kestrel/contracts';
+import type { BarColumns } from '@kestrel/engine';
+import {
+  barOpenTime,
+  builtInStrategies,
+  intervalToMs,
+  nextBarOpenTime,
+  resolveBrokerConfig,
+  StrategyError,
+} from '@kestrel/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../../lib/clock';
+import type { Database } from '../../../lib/database/database';
+import type { KlineSeriesKey, Span } from '../backtest/kline-repository';
+import type { RunBrackets } from '../backtest/leverage-brackets';
+import type { ExchangeAdapter, Kline } from '../exchange/exchange-adapter';
+import type { KlineEvent } from '../exchange/exchange-streams';
+import { type BotRow, botRepository } from './bot-repository';
+import type { BotLog } from './bot-service';
+import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
+
+/** A fault that stops the bot (state `error`); its message is the stop reason the owner reads */
+export class BotFault extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'error' | 'risk_stop' = 'error',
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'BotFault';
+  }
+}
+
+export interface BotSessionDeps {
+  db: Database;
+  clock: Clock;
+  log: BotLog;
+  logger: FastifyBaseLogger;
+  exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
+  /** Closed bars of [start, end) from the kline cache (missing ones asked of the exchange) */
+  loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
+  brackets(userId: string, symbol: string): Promise<RunBrackets>;
+  /** Follows the pair's closed candles (one upstream stream per pair on this instance); returns the stop */
+  watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
+  exchangeEnv: string;
+  /** The bot broke a limit or failed: the runner stops it (state `error`) and records why */
+  onFault(fault: BotFault): void;
+}
+
+const num = (k: Kline): BotBar => ({
+  openTime: k.openTime,
+  open: Number(k.open),
+  high: Number(k.high),
+  low: Number(k.low),
+  close: Number(k.close),
+  volume: Number(k.volume),
+});
+
+/**
+ * One running paper bot on this instance. It trades from the bar open at its start (`started_at`) on: the bars
+ * before it (the strategy's own `warmupBars`) only warm the strategy up. Its account is a pure function of its
+ * bars since the start, so a bot resumed on another instance or after a restart replays them from the kline cache
+ * and stands exactly where it stood; what it already logged (`barTime` of its events) is not logged twice. Then it
+ * follows the pair's closed candles from the exchange stream; a bar the stream missed (reconnect) is read from the
+ * kline cache before the next one is handled.
+ */
+export class BotSession {
+  private account: PaperAccount | undefined;
+  private unwatch: (() => void) | undefined;
+  /** Candles are handled one after the other, in order */
+  private chain: Promise<void> = Promise.resolve();
+  /** Open time of the next bar to trade */
+  private next = 0;
+  private closed = false;
+  private readonly key: KlineSeriesKey;
+  /** Bars replayed at open (the resumed part of the account) */
+  replayed = 0;
+
+  constructor(
+    readonly row: BotRow,
+    private readonly deps: BotSessionDeps,
+  ) {
+    this.key = { env: deps.exchangeEnv, symbol: row.symbol, interval: row.interval };
+  }
+
+  figures(): PaperFigures | undefined {
+    return this.account?.figures();
+  }
+
+  /** Builds the account, warms the strategy up, replays the bars since the start and starts following candles */
+  async open(): Promise<void> {
+    const { row, deps } = this;
+    const type = builtInStrategies.get(row.strategy);
+    if (!type) throw new BotFault(`The strategy "${row.strategy}" no longer exists on this server`);
+    let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
+    try {
+      info = await deps.exchange.symbolInfo(row.symbol);
+    } catch (err) {
+      throw new BotFault(`Could not read ${row.symbol} from the exchange: ${reasonOf(err)}`);
+    }
+    if (!info) throw new BotFault(`${row.symbol} is no longer listed on the exchange`);
+    const brackets = await deps.brackets(row.user_id, row.symbol);
+    const config = resolveBrokerConfig({
+      broker: {
+        initialBalance: row.budget,
+        leverage: row.leverage,
+        tickSize: Number(info.tickSize),
+        stepSize: Number(info.stepSize),
+        minNotional: Number(info.minNotional),
+      },
+      ...(brackets.brackets ? { brackets: brackets.brackets } : {}),
+    });
+    const interval = row.interval as KlineInterval;
+    this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, row.risk_limits);
+
+    const startedAt = (row.started_at ?? deps.clock.now()).getTime();
+    const tradeFrom = barOpenTime(interval, startedAt);
+    let warmStart = tradeFrom;
+    for (let n = type.warmupBars(row.params); n > 0; n--) warmStart = barOpenTime(interval, warmStart - 1);
+    this.next = warmStart;
+    // Candles arriving while history loads wait in the chain behind it
+    this.unwatch = deps.watchClosedCandles(row.symbol, row.interval, (e) => this.enqueue(e));
+    const lastLogged = (await botRepository.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
+    const load = async () => {
+      const end = barOpenTime(interval, deps.clock.now().getTime());
+      await this.catchUp(end, tradeFrom, lastLogged);
+    };
+    const loading = load();
+    this.chain = loading.catch(() => {});
+    await loading;
+  }
+
+  /** Stops following candles and cancels the paper orders; the session's PnL (position valued at the last close) */
+  close(): { sessionPnl: number; canceled: number } {
+    this.closed = true;
+    this.unwatch?.();
+    this.unwatch = undefined;
+    return this.account?.close() ?? { sessionPnl: 0, canceled: 0 };
+  }
+
+  /** Hands the bars of [next, end) to the account: warm-up before `tradeFrom`, trading from it */
+  private async catchUp(end: number, tradeFrom: number, lastLogged: number): Promise<void> {
+    if (end <= this.next) return;
+    let bars: BarColumns;
+    try {
+      bars = await this.deps.loadBars(this.key, { start: this.next, end });
+    } catch (err) {
+      throw new BotFault(
+        `Could not read ${this.row.symbol} ${this.row.interval} klines from the exchange: ${reasonOf(err)}`,
+      );
+    }
+    for (let i = 0; i < bars.openTime.length && !this.closed; i++) {
+      const bar: BotBar = {
+        openTime: bars.openTime[i] as number,
+        open: bars.open[i] as number,
+        high: bars.high[i] as number,
+        low: bars.low[i] as number,
+        close: bars.close[i] as number,
+        volume: bars.volume[i] as number,
+      };
+      if (bar.openTime < tradeFrom) this.step(() => this.account?.warm(bar));
+      else {
+        const outcome = this.step(() => this.account?.trade(bar));
+        if (bar.openTime > lastLogged) await this.record(outcome);
+        else this.replayed++;
+        if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
+      }
+    }
+    this.next = end;
+  }
+
+  private enqueue(e: KlineEvent): void {
+    this.chain = this.chain.then(async () => {
+      if (this.closed) return;
+      try {
+        await this.onCandle(e);
+      } catch (err) {
+        if (this.closed) return;
+        this.deps.onFault(err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`));
+      }
+    });
+  }
+
+  private async onCandle(e: KlineEvent): Promise<void> {
+    const bar = num(e.kline);
+    if (bar.openTime < this.next) return; // already handled (a replay overlapping the stream)
+    // Bars the stream missed come from the cache first, so the account sees every bar in order
+    const tradeFrom = barOpenTime(this.row.interval, (this.row.started_at ?? new Date(0)).getTime());
+    await this.catchUp(bar.openTime, tradeFrom, Number.NEGATIVE_INFINITY);
+    if (this.closed) return;
+    const outcome = this.step(() => this.account?.trade(bar));
+    this.next = nextBarOpenTime(this.row.interval, bar.openTime);
+    await this.record(outcome);
+    if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
+  }
+
+  /** Runs the strategy's step; its own failure stops the bot with the strategy's words */
+  private step<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof StrategyError) throw new BotFault(`The strategy failed: ${err.message}`);
+      throw err;
+    }
+  }
+
+  private async record(outcome: BarOutcome | undefined): Promise<void> {
+    for (const entry of outcome?.log ?? [])
+      await this.deps.log.record(this.row, entry.kind, entry.message, entry.data);
+  }
+}
+
+export function reasonOf(err: unknown): string {
+  return err instanceof Error && err.message ? err.message : 'no answer';
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppOptions } from '../../../app';
+import { KlineCache } from '../backtest/kline-cache';
+import { klineRepository } from '../backtest/kline-repository';
+import { LeverageBrackets } from '../backtest/leverage-brackets';
+import { channelFor } from '../socket/socket-bus';
+import { BotRunner } from './bot-runner';
+import { BotLog, BotService } from './bot-service';
+import { BotFault, BotSession } from './bot-session';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Bots of the signed-in user and the runtime that runs them (`/api/v1/agents/*`) */
+    botService: BotService;
+    /** Which bots this instance runs, by lease (tests call `tick` on it) */
+    botRunner: BotRunner;
+  }
+}
+
+/**
+ * The bot runtime: the service, the lease runner shared by every instance on the database (started once the app
+ * is ready, so the bots that were running resume), paper sessions fed by the live streams' closed candles and the
+ * kline cache. The kill switch of /risk stops the user's bots first.
+ */
+export default fp(
+  async (app: FastifyInstance, { config, deps }: AppOptions) => {
+    const log = new BotLog({
+      db: app.db,
+      publish: (target, event) => app.socketBus.publish(target, event),
+      clock: app.clock,
+      log: app.log,
+    });
+    const klines = new KlineCache(app.db, klineRepository, app.exchangeAdapter);
+    const brackets = new LeverageBrackets({
+      exchange: app.exchangeAdapter,
+      keysFor: (userId) => app.credentialsService.storedKeys(userId),
+      clock: app.clock,
+      log: app.log,
+    });
+    const runner = new BotRunner({
+      db: app.db,
+      clock: app.clock,
+      logger: app.log,
+      log,
+      channel: await channelFor(app.db, 'kestrel_bots'),
+      ...(deps.botLeaseRenewMs !== undefined ? { renewMs: deps.botLeaseRenewMs } : {}),
+      createSession: (row, onFault) =>
+        new BotSession(row, {
+          db: app.db,
+          clock: app.clock,
+          log,
+          logger: app.log,
+          exchange: app.exchangeAdapter,
+          loadBars: (key, span) => klines.load(key, span),
+          brackets: (userId, symbol) => brackets.forRun(userId, symbol),
+          watchClosedCandles: (symbol, interval, listener) => {
+            if (!app.liveStreams) {
+              throw new BotFault('The exchange offers no live market data: paper bots cannot run on it');
+            }
+            return app.liveStreams.watchClosedCandles(symbol, interval, listener);
+          },
+          exchangeEnv: config.exchange.env,
+          onFault,
+        }),
+    });
+    const service = new BotService(
+      {
+        db: app.db,
+        exchange: app.exchangeAdapter,
+        exchangeEnv: config.exchange.env,
+        publish: (target, event) => app.socketBus.publish(target, event),
+        clock: app.clock,
+        log: app.log,
+      },
+      runner,
+    );
+    app.decorate('botService', service);
+    app.decorate('botRunner', runner);
+    // The kill switch stops every bot of the user before it cancels orders, so none places a new one meanwhile
+    app.riskService.stopBots = (userId) => service.stopAll(userId);
+    app.addHook('onReady', async () => {
+      await runner.start();
+    });
+    // Before the live streams, the socket bus and the database close (onClose runs in reverse registration order)
+    app.addHook('onClose', async () => {
+      await runner.close();
+    });
+  },
+  {
+    name: 'bots',
+    dependencies: ['database', 'exchange', 'socket-bus', 'credentials', 'live-streams', 'risk'],
+  },
+);

@@ -1,0 +1,329 @@
+import type { BotEventKind, BotOrder, BotRiskLimits } from '@kestrel/contracts';
+import {
+  BarSeries,
+  type BrokerConfig,
+  type OrderPort,
+  type OrderRequest,
+  type OrderView,
+  SimBroker,
+  StrategyDriver,
+  type StrategyType,
+} from '@kestrel/engine';
+
+/** One closed bar, numbers (the exchange's decimal strings converted once, where they enter) */
+export interface BotBar {
+  openTime: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+/** Something the bot did or saw on a bar, for its log */
+export interface BotLogEntry {
+  kind: BotEventKind;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/** The outcome of one traded bar: what to log, and the risk limit it broke (the bot must stop), if any */
+export interface BarOutcome {
+  log: BotLogEntry[];
+  breach?: { message: string; data: Record<string, unknown> };
+}
+
+/** How the bot is doing at its last bar (USDT; quantities signed) */
+export interface PaperFigures {
+  realizedPnl: number;
+  unrealizedPnl: number;
+  todayPnl: number;
+  positionQty: number;
+  entryPrice: number | null;
+  markPrice: number | null;
+  equity: number;
+  openOrders: BotOrder[];
+}
+
+const DAY_MS = 86_400_000;
+const fmt = (v: number) => v.toFixed(2);
+const barLabel = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
+
+/**
+ * The strategy's view of the paper account. While the bot warms up on history it answers as the account stands
+ * (flat, with the budget) and drops what the strategy sends, so only the strategy's indicators learn from the past;
+ * once trading, every order passes the bot's own limits before it reaches the simulated broker.
+ */
+class PaperPort implements OrderPort {
+  warming = true;
+  /** The limit an order broke on this bar (the bot stops after the bar) */
+  breach: BarOutcome['breach'];
+  private refusedId = -1;
+
+  constructor(
+    private readonly broker: SimBroker,
+    private readonly checkOrder: (request: OrderRequest) => BarOutcome['breach'],
+  ) {}
+
+  get positionQty() {
+    return this.broker.positionQty;
+  }
+  get entryPrice() {
+    return this.broker.entryPrice;
+  }
+  get liquidationPrice() {
+    return this.broker.liquidationPrice;
+  }
+  get walletBalance() {
+    return this.broker.walletBalance;
+  }
+  get leverage() {
+    return this.broker.leverage;
+  }
+  get inFlightOrders() {
+    return this.broker.inFlightOrders;
+  }
+  get openOrders() {
+    return this.broker.openOrders;
+  }
+  setLeverage(leverage: number): void {
+    this.broker.setLeverage(leverage);
+  }
+  roundQty(qty: number): number {
+    return this.broker.roundQty(qty);
+  }
+  roundPrice(price: number): number {
+    return this.broker.roundPrice(price);
+  }
+  submit(request: OrderRequest): OrderView {
+    if (this.warming) return this.refused(request, 'warm-up: history bars place no orders');
+    if (this.breach) return this.refused(request, this.breach.message);
+    const breach = this.checkOrder(request);
+    if (breach) {
+      this.breach = breach;
+      return this.refused(request, breach.message);
+    }
+    return this.broker.submit(request);
+  }
+  cancel(orderId: number): boolean {
+    return this.broker.cancel(orderId);
+  }
+  cancelAll(): void {
+    this.broker.cancelAll();
+  }
+  equityAt(price: number): number {
+    return this.broker.equityAt(price);
+  }
+
+  /** An order that never reached the broker, as the strategy sees a rejection */
+  private refused(request: OrderRequest, reason: string): OrderView {
+    return {
+      id: this.refusedId--,
+      side: request.side,
+      type: request.type,
+      quantity: request.quantity ?? 0,
+      price: request.price ?? Number.NaN,
+      triggerPrice: request.triggerPrice ?? Number.NaN,
+      reduceOnly: request.reduceOnly === true,
+      closePosition: request.closePosition === true,
+      tag: request.tag ?? '',
+      status: 'rejected',
+      filledQty: 0,
+      avgFillPrice: 0,
+      submittedAt: Number.NaN,
+      closedAt: Number.NaN,
+      reason,
+    };
+  }
+}
+
+/**
+ * A paper bot's account: the engine's simulated futures broker (fees, slippage, funding, liquidation with the
+ * symbol's brackets) driven by the bot's closed bars, the strategy through the engine's `StrategyDriver`, and the
+ * bot's own risk limits before every order. Deterministic: the same bars give the same fills, which is how a
+ * resumed bot rebuilds its account (see `BotSession`).
+ */
+export class PaperAccount {
+  private readonly series: BarSeries;
+  private readonly broker: SimBroker;
+  private readonly port: PaperPort;
+  private readonly driver: StrategyDriver;
+  private readonly budget: number;
+  private last: BotBar | undefined;
+  /** Wallet at the start of the current UTC day (today's realized PnL is measured from it) */
+  private dayWallet: number;
+  private day = Number.NaN;
+  private peakEquity: number;
+
+  constructor(
+    type: StrategyType,
+    params: Record<string, unknown>,
+    intervalMs: number,
+    config: BrokerConfig,
+    private readonly limits: BotRiskLimits,
+  ) {
+    this.budget = config.initialBalance;
+    this.dayWallet = this.budget;
+    this.peakEquity = this.budget;
+    this.series = new BarSeries(intervalMs, 64);
+    this.broker = new SimBroker(config, this.series, true);
+    this.port = new PaperPort(this.broker, (r) => this.checkOrder(r));
+    this.driver = new StrategyDriver(type, params, this.series, this.port);
+  }
+
+  /** A history bar before the bot's start: the strategy sees it, nothing trades */
+  warm(bar: BotBar): void {
+    const i = this.append(bar);
+    this.driver.onBarClosed(i, []);
+  }
+
+  /** A bar closed while the bot trades: fills and funding on the bar, then the strategy reacts */
+  trade(bar: BotBar): BarOutcome {
+    this.port.warming = false;
+    const broker = this.broker;
+    const i = this.append(bar);
+    const barTime = bar.openTime;
+    const fillsBefore = broker.fills.length;
+    const closedBefore = broker.closedOrders.length;
+    const day = Math.floor(barTime / DAY_MS);
+    if (day !== this.day) {
+      this.day = day;
+      this.dayWallet = broker.walletBalance;
+    }
+    broker.processBar(i);
+    this.last = bar;
+    const log: BotLogEntry[] = [];
+    for (const f of broker.fills.slice(fillsBefore)) {
+      log.push({
+        kind: 'order_filled',
+        message:
+          f.liquidity === 'liquidation'
+            ? `Liquidated: ${f.side} ${f.quantity} at ${f.price}`
+            : `Filled ${f.side} ${f.quantity} at ${f.price} (fee ${fmt(f.fee)} USDT)`,
+        data: {
+          barTime,
+          orderId: f.orderId,
+          side: f.side,
+          quantity: f.quantity,
+          price: f.price,
+          fee: f.fee,
+          realizedPnl: f.realizedPnl,
+          positionAfter: f.positionAfter,
+          liquidity: f.liquidity,
+        },
+      });
+    }
+    for (const o of broker.closedOrders.slice(closedBefore)) {
+      if (o.status === 'filled') continue;
+      log.push({
+        kind: o.status === 'canceled' ? 'order_canceled' : 'order_refused',
+        message: `${o.status === 'canceled' ? 'Canceled' : 'Refused'} ${o.side} ${o.type} ${o.quantity}${o.reason ? `: ${o.reason}` : ''}`,
+        data: { barTime, orderId: o.id, side: o.side, type: o.type, status: o.status, reason: o.reason },
+      });
+    }
+    const limitBreach = this.checkAccount();
+    if (limitBreach) return { log, breach: limitBreach };
+
+    const inFlight = broker.inFlightOrders.length;
+    broker.unseenFills = 0;
+    this.port.breach = undefined;
+    this.driver.onBarClosed(i, broker.newFills);
+    const sent = broker.inFlightOrders.slice(inFlight);
+    if (sent.length > 0) {
+      log.push({
+        kind: 'signal',
+        message: `The ${barLabel(barTime)} bar closed at ${bar.close}: ${sent.length} order${sent.length === 1 ? '' : 's'}`,
+        data: { barTime, close: bar.close, orders: sent.length },
+      });
+    }
+    for (const o of sent) {
+      log.push({
+        kind: 'order_sent',
+        message: `${o.side} ${o.type} ${o.quantity}${Number.isFinite(o.price) ? ` at ${o.price}` : ''}`,
+        data: { barTime, orderId: o.id, side: o.side, type: o.type, quantity: o.quantity, price: o.price },
+      });
+    }
+    const breach = this.port.breach;
+    return breach ? { log, breach } : { log };
+  }
+
+  /** Stops trading: cancels the resting orders; the session's PnL values the position at the last close */
+  close(): { sessionPnl: number; canceled: number } {
+    const canceled = this.broker.openOrders.length + this.broker.inFlightOrders.length;
+    this.broker.cancelAll();
+    return { sessionPnl: this.figures().equity - this.budget, canceled };
+  }
+
+  figures(): PaperFigures {
+    const b = this.broker;
+    const mark = this.last?.close;
+    const unrealized = mark === undefined || b.positionQty === 0 ? 0 : b.positionQty * (mark - b.entryPrice);
+    const realized = b.walletBalance - this.budget;
+    const time = this.last?.openTime ?? 0;
+    return {
+      realizedPnl: realized,
+      unrealizedPnl: unrealized,
+      todayPnl: b.walletBalance - this.dayWallet + unrealized,
+      positionQty: b.positionQty,
+      entryPrice: b.positionQty === 0 ? null : b.entryPrice,
+      markPrice: mark ?? null,
+      equity: b.walletBalance + unrealized,
+      openOrders: [...b.inFlightOrders, ...b.openOrders].map((o) => ({
+        clientOrderId: `paper-${o.id}`,
+        side: o.side === 'buy' ? 'BUY' : 'SELL',
+        type: o.type.toUpperCase().replaceAll('-', '_'),
+        price: Number.isFinite(o.price) ? String(o.price) : null,
+        quantity: String(o.quantity),
+        status: o.status === 'open' ? 'NEW' : 'PENDING',
+        reduceOnly: o.reduceOnly,
+        time: Number.isFinite(o.submittedAt) ? o.submittedAt : time,
+      })),
+    };
+  }
+
+  private append(bar: BotBar): number {
+    this.series.append(bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume);
+    return this.series.length - 1;
+  }
+
+  /** Daily loss and drawdown at the bar's close (a breach stops the bot before the strategy acts on the bar) */
+  private checkAccount(): BarOutcome['breach'] {
+    const f = this.figures();
+    this.peakEquity = Math.max(this.peakEquity, f.equity);
+    const { dailyLossLimit, maxDrawdownPercent } = this.limits;
+    if (dailyLossLimit !== null && -f.todayPnl >= dailyLossLimit) {
+      return {
+        message: `Daily loss limit reached: ${fmt(f.todayPnl)} USDT of ${dailyLossLimit}`,
+        data: { limit: 'dailyLossLimit', value: f.todayPnl, max: dailyLossLimit },
+      };
+    }
+    const drawdown = ((this.peakEquity - f.equity) / this.peakEquity) * 100;
+    if (maxDrawdownPercent !== null && drawdown >= maxDrawdownPercent) {
+      return {
+        message: `Max drawdown reached: ${fmt(drawdown)} % of ${maxDrawdownPercent} % (equity ${fmt(f.equity)} USDT, peak ${fmt(this.peakEquity)})`,
+        data: { limit: 'maxDrawdownPercent', value: drawdown, max: maxDrawdownPercent },
+      };
+    }
+    return undefined;
+  }
+
+  /** The position's notional should the order fill whole, at its price (else the last close), against maxNotional */
+  private checkOrder(request: OrderRequest): BarOutcome['breach'] {
+    const account = this.checkAccount();
+    if (account) return account;
+    const max = this.limits.maxNotional;
+    if (max === null || request.reduceOnly || request.closePosition) return undefined;
+    const price = request.price ?? request.triggerPrice ?? this.last?.close ?? 0;
+    const qty = this.broker.roundQty(request.quantity ?? 0);
+    const after = this.broker.positionQty + (request.side === 'buy' ? qty : -qty);
+    const notional = Math.abs(after) * price;
+    // Only an order that grows the position past the cap is refused; one that reduces it always passes
+    if (notional > max && Math.abs(after) > Math.abs(this.broker.positionQty)) {
+      return {
+        message: `Max notional exceeded: the order would make the position ${fmt(notional)} USDT, over ${max}`,
+        data: { limit: 'maxNotional', value: notional, max, side: request.side, quantity: qty, price },
+      };
+    }
+    return undefined;
+  }
+}
