@@ -98,7 +98,9 @@ describe('the create-bot form', () => {
     expect(within(f).getByRole('button', { name: 'Run a quick backtest' })).toBeTruthy();
 
     await user.click(within(f).getByRole('button', { name: 'Create bot' }));
-    await waitFor(() => expect(location.current).toMatch(/^\/active-bots#bot-[0-9a-f-]{36}$/), { timeout: 10_000 });
+    await waitFor(() => expect(location.current).toMatch(/^\/active-bots#bot-[0-9a-f-]{36}$/), {
+      timeout: 10_000,
+    });
     const bots = unwrap(await page.runtime.api.get('/api/v1/agents', { schema: BotListResponseSchema })).data;
     expect(bots).toHaveLength(1);
     expect(bots[0]).toMatchObject({
@@ -137,5 +139,24 @@ describe('the create-bot form', () => {
     await next(user);
     await stepHeading('Review');
     expect(within(f).getByText('Live: real orders')).toBeTruthy();
+  }, 60_000);
+
+  it("shows the server's refusal under the field it names, back on that field's step", async () => {
+    const { user } = renderAt(page.runtime, '/create-bot?strategy=signal-rules', pages);
+    const f = await form();
+    await next(user);
+    await stepHeading('Market');
+    // Well-formed, so the browser lets it through; the server checks it against the exchange's list
+    await fill(user, 'Symbol', 'ZZZUSDT');
+    for (const step of ['Parameters', 'Budget and risk', 'Mode', 'Review']) {
+      await next(user);
+      await stepHeading(step);
+    }
+    await user.click(within(f).getByRole('button', { name: 'Create bot' }));
+    await stepHeading('Market');
+    const symbol = within(f).getByLabelText('Symbol');
+    await waitFor(() => expect(symbol.getAttribute('aria-invalid')).toBe('true'));
+    expect(within(f).getByText('symbol: ZZZUSDT is not listed on the exchange')).toBeTruthy();
+    expect(location.current).toBe('/create-bot?strategy=signal-rules');
   }, 60_000);
 });

@@ -13,8 +13,7 @@ import {
   type ParamsValidator,
   STEPS,
   type StepId,
-  serverFieldOf,
-  stepOfField,
+  serverRefusal,
   toCreateRequest,
 } from '../lib/bot-form';
 
@@ -143,6 +142,7 @@ export function BotForm({
   const next = async () => {
     const fields = STEPS[index]?.fields ?? [];
     const ok = await trigger(fields as FieldPath<BotFormValues>[]);
+    if (ok) setServerError(null);
     if (ok) goTo(STEPS[index + 1]?.id ?? 'review');
   };
 
@@ -168,14 +168,16 @@ export function BotForm({
     try {
       await onSubmit({ values, request });
     } catch (failure) {
-      const text = failure instanceof Error ? failure.message : String(failure);
-      const field = serverFieldOf(text);
-      if (field) {
-        setError(field as FieldPath<BotFormValues>, { type: 'server', message: text });
-        goTo(stepOfField(field));
+      const refusal = serverRefusal(
+        failure instanceof Error ? failure.message : String(failure),
+        Object.keys(values.params),
+      );
+      if (refusal.field) {
+        setError(refusal.field as FieldPath<BotFormValues>, { type: 'server', message: refusal.text });
       } else {
-        setServerError(text);
+        setServerError(refusal.text);
       }
+      goTo(refusal.step);
     } finally {
       setSaving(false);
     }

@@ -180,30 +180,42 @@ export function botToFormValues(
   };
 }
 
-const SERVER_FIELDS: readonly [RegExp, string][] = [
-  [/^params\.(\w+)/, 'params.$1'],
-  [/^name\b/, 'name'],
-  [/^strategy\b/, 'strategy'],
-  [/^symbol\b/, 'symbol'],
-  [/^interval\b/, 'interval'],
-  [/^leverage\b/, 'leverage'],
-  [/^budget\b/, 'budget'],
-  [/^mode\b/, 'mode'],
-  [/^confirmLive\b/, 'confirmLive'],
+const FIELD_NAMES = /^(name|strategy|symbol|interval|leverage|budget|mode|confirmLive)\b/;
+const LIMIT_NAMES = /^riskLimits\.(maxNotional|dailyLossLimit|maxDrawdownPercent)\b/;
+const LIMIT_LABELS: readonly [RegExp, string][] = [
   [/^Max notional\b/, 'riskLimits.maxNotional'],
   [/^Daily loss limit\b/, 'riskLimits.dailyLossLimit'],
   [/^Max drawdown\b/, 'riskLimits.maxDrawdownPercent'],
 ];
 
+export interface ServerRefusal {
+  /** The form field it is about ("budget", "params.gridCount"), or null when it names none the form shows */
+  field: string | null;
+  /** The refusal without the envelope's prefix: "symbol: ZZZUSDT is not listed on the exchange" */
+  text: string;
+  /** The step to go back to */
+  step: StepId;
+}
+
 /**
- * The form field a server refusal is about, from its sentence (the contract's messages start with the field's
- * name: "budget must be at least 10 USDT"); null when it names none (the message then shows under the form)
+ * Where a server refusal belongs, from its sentence: "Invalid request: body.budget: budget must be at least 10
+ * USDT", "Invalid bot: symbol: ZZZUSDT is not listed on the exchange", "Invalid bot: params: gridCount …". A
+ * parameter counts only if the strategy has it (`paramKeys`); otherwise the parameters step shows the sentence
  */
-export function serverFieldOf(message: string): string | null {
-  const text = message.replace(/^(body\.)/, '');
-  for (const [pattern, field] of SERVER_FIELDS) {
-    const match = pattern.exec(text);
-    if (match) return field.replace('$1', match[1] ?? '');
+export function serverRefusal(message: string, paramKeys: readonly string[]): ServerRefusal {
+  const text = message.replace(/^Invalid (bot|request):\s*/, '').split('; ')[0] ?? message;
+  const path = text.replace(/^body\./, '');
+  const param = /^params[.:]\s*(\w+)/.exec(path)?.[1];
+  if (param !== undefined && paramKeys.includes(param)) {
+    return { field: `params.${param}`, text, step: 'params' };
   }
-  return null;
+  if (/^params\b/.test(path)) return { field: null, text, step: 'params' };
+  const limit = LIMIT_NAMES.exec(path)?.[1] ?? null;
+  if (limit) return { field: `riskLimits.${limit}`, text, step: 'budget' };
+  for (const [pattern, field] of LIMIT_LABELS) {
+    if (pattern.test(path)) return { field, text, step: 'budget' };
+  }
+  const name = FIELD_NAMES.exec(path)?.[1];
+  if (name) return { field: name, text, step: stepOfField(name) };
+  return { field: null, text: message, step: 'review' };
 }
