@@ -62,19 +62,22 @@ export default function ActiveBotsPage() {
       }
     >
       {connected === false && <NoExchangeNote />}
-      <section aria-label="Summary of all bots">
-        {summary.isPending ? (
-          <Spinner label="Loading the summary…" />
-        ) : summary.error ? (
-          <Failure
-            what="The summary"
-            message={summary.error.message}
-            onRetry={() => void summary.refetch()}
-          />
-        ) : (
-          <BotsSummary summary={summary.data} />
-        )}
-      </section>
+      {/* No bot, no summary: zeros of nothing would only look like data */}
+      {bots.data?.length !== 0 && (
+        <section aria-label="Summary of all bots">
+          {summary.isPending ? (
+            <Spinner label="Loading the summary…" />
+          ) : summary.error ? (
+            <Failure
+              what="The summary"
+              message={summary.error.message}
+              onRetry={() => void summary.refetch()}
+            />
+          ) : (
+            <BotsSummary summary={summary.data} />
+          )}
+        </section>
+      )}
       {bots.isPending ? (
         <Spinner label="Loading your bots…" />
       ) : bots.error ? (
