@@ -116,7 +116,10 @@ export class BotSession {
     const startedAt = (row.started_at ?? deps.clock.now()).getTime();
     const tradeFrom = barOpenTime(interval, startedAt);
     let warmStart = tradeFrom;
-    for (let n = type.warmupBars(row.params); n > 0; n--) warmStart = barOpenTime(interval, warmStart - 1);
+    // `warmupBars` counts the bar the strategy first acts on: the history before it is one bar shorter (none for
+    // grid and DCA, which act on their first bar: warming them would spend their start on a bar that trades nothing)
+    for (let n = type.warmupBars(row.params) - 1; n > 0; n--)
+      warmStart = barOpenTime(interval, warmStart - 1);
     this.next = warmStart;
     // Candles arriving while history loads wait in the chain behind it
     this.unwatch = deps.watchClosedCandles(row.symbol, row.interval, (e) => this.enqueue(e));

@@ -8,6 +8,7 @@ import {
   CloneBotRequestSchema,
   CreateBotRequestSchema,
   ErrorResponseSchema,
+  MessageResponseSchema,
   UpdateBotRequestSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -118,12 +119,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Delete a stopped bot and its log (a running bot must be stopped first: 409)',
         params: BotIdParamsSchema,
-        response: { 204: { type: 'null' }, ...errors } as const,
+        response: { 200: MessageResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       await bots.delete(user(request), request.params.id);
-      return reply.code(204).send();
+      return { success: true as const, message: 'Bot deleted' };
     },
   );
 

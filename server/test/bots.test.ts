@@ -1,0 +1,384 @@
+import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts';
+import { ManualClock } from '@kestrel/exchange-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../src/lib/clock';
+import { BOT_LEASE_MS } from '../src/plugins/app/bots/bot-runner';
+import {
+  bearer,
+  buildTestApp,
+  SIM_START,
+  signUp,
+  startTestServer,
+  type TestApp,
+  type TestServer,
+} from './helper';
+import { listenWs, TestSocket, wsUrl } from './socket-helper';
+
+/** Lease rounds only when a test calls `tick` (the timer's period is longer than any test) */
+const MANUAL_LEASES = 3_600_000;
+
+/**
+ * The bot runtime end to end on PGlite and the Binance simulator: settings validated (field and rule named), a
+ * paper grid bot trading the simulator's closed candles, its figures and log, risk stops, the kill switch, a
+ * restart that resumes it, and two instances on one database of which exactly one runs it.
+ */
+describe('bots', () => {
+  let t: TestServer;
+  let simClock: ManualClock;
+  /** The app reads the simulator's time, so bars close for both at once */
+  let clock: Clock;
+  let token: string;
+  let other: string;
+  const extraApps: TestApp[] = [];
+
+  const grid = {
+    name: 'Grid around 50k',
+    strategy: 'grid',
+    params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003, direction: 'neutral' },
+    symbol: 'BTCUSDT',
+    interval: '1m',
+    leverage: 5,
+    budget: 1000,
+    mode: 'paper',
+  };
+
+  beforeAll(async () => {
+    simClock = new ManualClock(SIM_START);
+    clock = { now: () => new Date(simClock.now()) };
+    t = await startTestServer({
+      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
+      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200 },
+    });
+    token = (await signUp(t)).access_token;
+    other = (await signUp(t)).access_token;
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+  });
+  afterAll(async () => {
+    for (const a of extraApps) await a.app.close().catch(() => {});
+    await t?.close();
+  });
+
+  const call = (
+    app: TestApp,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+    as = token,
+  ) => app.request({ method, url, headers: bearer(as), ...(payload ? { payload } : {}) });
+
+  async function create(body: object = grid): Promise<Bot> {
+    const res = await call(t, 'POST', '/api/v1/agents/', body);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data;
+  }
+
+  async function status(app: TestApp, id: string): Promise<BotStatus> {
+    const res = await call(app, 'GET', `/api/v1/agents/${id}/status`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  }
+
+  async function events(app: TestApp, id: string): Promise<BotEvent[]> {
+    return (await call(app, 'GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
+  }
+
+  /** Moves simulated time a second at a time (streams push only on simulated seconds) until `ms` have passed */
+  async function advance(ms: number): Promise<void> {
+    for (let done = 0; done < ms; done += 1000) {
+      simClock.advance(1000);
+      t.sim.tick();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  /** Waits (up to 4 s of wall time) until `until` holds */
+  async function eventually(until: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 200 && !(await until()); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await until()).toBe(true);
+  }
+
+  /** Moves time to just after the next minute boundary and waits until `until` holds (the bar was handled) */
+  async function nextBar(until: () => Promise<boolean>): Promise<void> {
+    await advance(60_000 - (simClock.now() % 60_000) + 1000);
+    await eventually(until);
+  }
+
+  it('refuses bad settings naming the field and the rule, and answers another user’s bot like an unknown one', async () => {
+    const bad = async (body: object, status: number, text: RegExp) => {
+      const res = await call(t, 'POST', '/api/v1/agents/', body);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json().detail).toMatch(text);
+    };
+    await bad(
+      { ...grid, params: { ...grid.params, lower: 52_000 } },
+      400,
+      /params: .*lower must be below upper/,
+    );
+    await bad({ ...grid, params: { gridCount: 1 } }, 400, /params: .*gridCount/);
+    await bad({ ...grid, strategy: 'martingale' }, 400, /strategy: unknown strategy "martingale"/);
+    await bad({ ...grid, symbol: 'FOOUSDT' }, 400, /symbol: FOOUSDT is not listed on the exchange/);
+    await bad({ ...grid, leverage: 0 }, 400, /leverage must be at least 1/);
+    await bad({ ...grid, budget: 5 }, 400, /budget must be at least 10 USDT/);
+    await bad({ ...grid, riskLimits: { maxDrawdownPercent: 150 } }, 400, /Max drawdown must be between/);
+    expect((await call(t, 'GET', '/api/v1/agents/')).json().data).toEqual([]);
+
+    const bot = await create();
+    expect(bot).toMatchObject({
+      state: 'stopped',
+      kind: 'bot',
+      strategy: 'grid',
+      stopReason: null,
+      leverage: 5,
+    });
+    // The strategy's schema filled its defaults, and the bot's leverage is the strategy's
+    expect(bot.params).toMatchObject({ spacing: 'arithmetic', stopOutsidePct: 0, leverage: 5 });
+    expect(bot.riskLimits).toEqual({ maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null });
+
+    const patched = await call(t, 'PATCH', `/api/v1/agents/${bot.id}`, {
+      name: 'Renamed',
+      riskLimits: { maxNotional: 500 },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().data).toMatchObject({
+      name: 'Renamed',
+      riskLimits: { maxNotional: 500, dailyLossLimit: null },
+    });
+    const badPatch = await call(t, 'PATCH', `/api/v1/agents/${bot.id}`, { params: { lower: 60_000 } });
+    expect(badPatch.statusCode).toBe(400);
+    expect(badPatch.json().detail).toMatch(/params: .*lower must be below upper/);
+
+    const clone = await call(t, 'POST', `/api/v1/agents/${bot.id}/clone`, {});
+    expect(clone.statusCode, clone.body).toBe(201);
+    expect(clone.json().data).toMatchObject({
+      name: 'Renamed (copy)',
+      state: 'stopped',
+      riskLimits: { maxNotional: 500 },
+    });
+    expect((await call(t, 'GET', '/api/v1/agents/')).json().data).toHaveLength(2);
+
+    // Another user: every call on the bot answers exactly as for an id that does not exist
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const [method, path, body] of [
+      ['GET', '', undefined],
+      ['GET', '/status', undefined],
+      ['GET', '/events', undefined],
+      ['PATCH', '', { name: 'mine' }],
+      ['POST', '/start', undefined],
+      ['POST', '/stop', undefined],
+      ['POST', '/clone', {}],
+      ['DELETE', '', undefined],
+    ] as const) {
+      const theirs = await call(t, method, `/api/v1/agents/${bot.id}${path}`, body, other);
+      const none = await call(t, method, `/api/v1/agents/${unknown}${path}`, body, other);
+      expect(theirs.statusCode, `${method} ${path}`).toBe(404);
+      expect(theirs.json()).toEqual(none.json());
+    }
+    expect((await call(t, 'GET', '/api/v1/agents/', undefined, other)).json().data).toEqual([]);
+
+    expect((await call(t, 'DELETE', `/api/v1/agents/${clone.json().data.id}`)).statusCode).toBe(200);
+    expect((await call(t, 'DELETE', `/api/v1/agents/${bot.id}`)).statusCode).toBe(200);
+    expect((await call(t, 'GET', `/api/v1/agents/${bot.id}`)).statusCode).toBe(404);
+  });
+
+  let gridBot: Bot;
+
+  it('runs a paper grid bot on the simulator’s closed candles: orders, fills and PnL in its status and log', async () => {
+    gridBot = await create();
+    const id = gridBot.id;
+    const started = await call(t, 'POST', `/api/v1/agents/${id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().data).toMatchObject({ state: 'running', startedAt: simClock.now() });
+    expect((await call(t, 'POST', `/api/v1/agents/${id}/start`)).statusCode).toBe(409);
+    expect((await call(t, 'DELETE', `/api/v1/agents/${id}`)).json().detail).toMatch(
+      /stop it before you delete it/,
+    );
+    // One upstream kline stream for the pair, shared with any socket that watches it
+    await eventually(async () => t.app.liveStreams?.candleStreams.includes('BTCUSDT@1m') === true);
+
+    // The bar open at the start closes: the grid places its 10 orders around 50,000 (the level at the price stays empty)
+    await nextBar(async () => (await status(t, id)).openOrders.length === 10);
+    let s = await status(t, id);
+    expect(s.positionQty).toBe(0);
+    expect(s.openOrders.filter((o) => o.side === 'BUY').map((o) => Number(o.price))).toEqual([
+      49_000, 49_200, 49_400, 49_600, 49_800,
+    ]);
+
+    // The price dips through two buy levels during the next bar: both fill at their price when it closes
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49500' });
+    await nextBar(async () => (await status(t, id)).positionQty !== 0);
+    s = await status(t, id);
+    expect(s.positionQty).toBeCloseTo(0.006, 9);
+    expect(s.entryPrice).toBeCloseTo(49_700, 6);
+    expect(s.markPrice).toBe(49_500);
+    expect(s.unrealizedPnl).toBeCloseTo(0.006 * (49_500 - 49_700), 6);
+    // Maker fees on 2 × 0.003 BTC at 49,800 and 49,600: the only realized PnL so far
+    const fees = 0.0002 * 0.003 * (49_800 + 49_600);
+    expect(s.realizedPnl).toBeCloseTo(-fees, 9);
+
+    // Back up: the sells the grid placed one level above each filled buy take the profit
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50100' });
+    await nextBar(async () => (await status(t, id)).realizedPnl > 0);
+    s = await status(t, id);
+    expect(s.positionQty).toBeCloseTo(0, 9);
+    expect(s.realizedPnl).toBeGreaterThan(0.003 * 200 * 2 - 4 * fees);
+    expect(s.uptimeMs).toBeGreaterThan(0);
+
+    const log = await events(t, id);
+    const kinds = log.map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'order_filled').length).toBeGreaterThanOrEqual(4);
+    expect(kinds).toContain('order_sent');
+    expect(kinds).toContain('signal');
+    expect(kinds.at(-1)).toBe('created');
+    expect(kinds.at(-2)).toBe('started');
+    const fill = log.find((e) => e.kind === 'order_filled');
+    expect(fill?.message).toMatch(/^Filled (buy|sell) 0.003 at \d+/);
+
+    const summary = (await call(t, 'GET', '/api/v1/dashboard/bots')).json().data;
+    expect(summary).toMatchObject({ total: 1, running: 1, paper: 1, live: 0 });
+    expect(summary.byState.running).toBe(1);
+    expect(summary.realizedPnl).toBeCloseTo(s.realizedPnl, 9);
+  });
+
+  it('resumes the running bot after a restart, its paper account rebuilt exactly from the bars since its start', async () => {
+    const id = gridBot.id;
+    const before = await status(t, id);
+    const filledBefore = (await events(t, id)).filter((e) => e.kind === 'order_filled').length;
+    await t.app.close();
+    const restarted = await buildTestApp(
+      t.database.db,
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extraApps.push(restarted);
+    expect(restarted.app.botRunner.runningIds).toEqual([id]);
+    const after = await status(restarted, id);
+    expect(after.bot.state).toBe('running');
+    for (const k of ['positionQty', 'realizedPnl', 'unrealizedPnl', 'entryPrice'] as const) {
+      expect(after[k]).toEqual(before[k]);
+    }
+    expect(after.openOrders.map((o) => [o.side, o.price])).toEqual(
+      before.openOrders.map((o) => [o.side, o.price]),
+    );
+    const log = await events(restarted, id);
+    expect(log[0]).toMatchObject({ kind: 'resumed' });
+    // It replayed every bar since its start, and logged none of them twice
+    expect(log[0]?.data.replayedBars).toBeGreaterThanOrEqual(3);
+    expect(log.filter((e) => e.kind === 'order_filled')).toHaveLength(filledBefore);
+    expect(log.filter((e) => e.kind === 'started')).toHaveLength(1);
+    const fills = log
+      .filter((e) => e.kind === 'order_filled')
+      .map((e) => `${e.data.barTime}:${e.data.orderId}`);
+    expect(new Set(fills).size).toBe(fills.length);
+
+    // Stop: orders canceled, the session's PnL kept as realized
+    const stopped = await call(restarted, 'POST', `/api/v1/agents/${id}/stop`);
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect(stopped.json().data).toMatchObject({ state: 'stopped', stopReason: 'Stopped by you' });
+    const final = await status(restarted, id);
+    expect(final.openOrders).toEqual([]);
+    expect(final.uptimeMs).toBeNull();
+    expect(final.realizedPnl).toBeCloseTo(before.realizedPnl + before.unrealizedPnl, 6);
+    expect((await events(restarted, id))[0]?.message).toMatch(/^Stopped by you \(\d+ orders canceled\)$/);
+    expect(restarted.app.botRunner.runningIds).toEqual([]);
+    expect((await call(restarted, 'POST', `/api/v1/agents/${id}/stop`)).statusCode).toBe(409);
+  });
+
+  it('runs a bot on exactly one of two instances, and the other takes it over within 30 s of the first dying', async () => {
+    const env = { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl };
+    const a = extraApps[0] as TestApp;
+    const b = await buildTestApp(
+      t.database.db,
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
+      env,
+    );
+    extraApps.push(b);
+    const bot = (await call(a, 'POST', '/api/v1/agents/', { ...grid, name: 'Shared' })).json().data as Bot;
+    expect((await call(a, 'POST', `/api/v1/agents/${bot.id}/start`)).statusCode).toBe(200);
+    await b.app.botRunner.tick();
+    expect(a.app.botRunner.runningIds).toEqual([bot.id]);
+    expect(b.app.botRunner.runningIds).toEqual([]);
+
+    // A goes silent (no lease round); before its lease ends B leaves the bot alone, after it B takes it over
+    await advance(BOT_LEASE_MS - 5000);
+    await b.app.botRunner.tick();
+    expect(b.app.botRunner.runningIds).toEqual([]);
+    await advance(6000);
+    await b.app.botRunner.tick();
+    expect(b.app.botRunner.runningIds).toEqual([bot.id]);
+    expect((await events(b, bot.id))[0]).toMatchObject({ kind: 'resumed' });
+    // A wakes up: its lease is gone, so it stops its copy; only B runs the bot
+    await a.app.botRunner.tick();
+    expect(a.app.botRunner.runningIds).toEqual([]);
+    expect(b.app.botRunner.runningIds).toEqual([bot.id]);
+
+    // A graceful shutdown hands the bot back at once: A takes it on its next round
+    await b.app.close();
+    await a.app.botRunner.tick();
+    expect(a.app.botRunner.runningIds).toEqual([bot.id]);
+    expect((await call(a, 'POST', `/api/v1/agents/${bot.id}/stop`)).statusCode).toBe(200);
+  });
+
+  it('stops a bot that breaks its own limit before the order goes out, and the kill switch stops every bot', async () => {
+    const a = extraApps[0] as TestApp;
+    // Each grid order is 0.003 BTC ≈ 150 USDT: a 50 USDT cap refuses the first one
+    const capped = (
+      await call(a, 'POST', '/api/v1/agents/', { ...grid, name: 'Capped', riskLimits: { maxNotional: 50 } })
+    ).json().data as Bot;
+    expect((await call(a, 'POST', `/api/v1/agents/${capped.id}/start`)).statusCode).toBe(200);
+    await nextBar(async () => (await status(a, capped.id)).bot.state === 'error');
+    const s = await status(a, capped.id);
+    expect(s.bot.stopReason).toMatch(
+      /^Max notional exceeded: the order would make the position \d+\.\d\d USDT, over 50$/,
+    );
+    expect(s.openOrders).toEqual([]);
+    expect(s.lastEvents[0]).toMatchObject({ kind: 'risk_stop', data: { limit: 'maxNotional', max: 50 } });
+    expect(s.lastEvents.some((e) => e.kind === 'order_sent')).toBe(false);
+
+    // The kill switch of /risk stops every running bot of the user first, each with the reason in its log
+    const auth = await signUp(a);
+    const keys = t.demoKeys();
+    const stored = await call(
+      a,
+      'POST',
+      '/api/v1/credentials/binance',
+      { api_key: keys.apiKey, secret_key: keys.secretKey },
+      auth.access_token,
+    );
+    expect(stored.statusCode, stored.body).toBe(201);
+    const socket = await TestSocket.open(wsUrl(await listenWs(a), auth.access_token, 'bots-tab'));
+    try {
+      await socket.request('tools/list');
+      const mine = [];
+      for (const name of ['K1', 'K2']) {
+        const bot = (await call(a, 'POST', '/api/v1/agents/', { ...grid, name }, auth.access_token)).json()
+          .data as Bot;
+        const pushed = socket.next((f) => f.method === 'notifications/bot' && f.params?.type === 'started');
+        expect(
+          (await call(a, 'POST', `/api/v1/agents/${bot.id}/start`, undefined, auth.access_token)).statusCode,
+        ).toBe(200);
+        // Every event goes live to the owner's socket too
+        expect((await pushed).params).toMatchObject({
+          botId: bot.id,
+          type: 'started',
+          event: { kind: 'started' },
+        });
+        mine.push(bot.id);
+      }
+      const kill = await call(a, 'POST', '/api/v1/risk/kill-switch', undefined, auth.access_token);
+      expect(kill.statusCode, kill.body).toBe(200);
+      expect(kill.json().data.botsStopped).toBe(2);
+      for (const id of mine) {
+        const st = (await call(a, 'GET', `/api/v1/agents/${id}/status`, undefined, auth.access_token)).json()
+          .data as BotStatus;
+        expect(st.bot).toMatchObject({ state: 'stopped', stopReason: 'Stopped by the kill switch' });
+        expect(st.lastEvents[0]?.kind).toBe('stopped');
+      }
+      expect(a.app.botRunner.runningIds).toEqual([]);
+      const overview = (await call(a, 'GET', '/api/v1/dashboard/bots', undefined, auth.access_token)).json()
+        .data;
+      expect(overview).toMatchObject({ total: 2, running: 0, byState: { stopped: 2 } });
+    } finally {
+      await socket.close();
+    }
+  });
+});
