@@ -499,12 +499,14 @@ export function BotForm({
               >
                 Back
               </Button>
+              {/* Keyed apart: were the Next button's element reused as the submit button, the click on "Next: Review"
+                  would submit, its activation running after the step changed in the click's own microtasks */}
               {step === 'review' ? (
-                <Button type="submit" disabled={saving || blocked !== null}>
+                <Button key="submit" type="submit" disabled={saving || blocked !== null}>
                   {saving ? 'Saving…' : submitLabel}
                 </Button>
               ) : (
-                <Button type="button" onClick={() => void next()}>
+                <Button key="next" type="button" onClick={() => void next()}>
                   Next: {STEPS[index + 1]?.title}
                 </Button>
               )}
