@@ -25,7 +25,9 @@ test.describe('bots (bots remote)', () => {
     await expect(page.getByRole('heading', { name: 'Bot hub', level: 1 })).toBeVisible();
     // The AI agent is shown as coming, honestly: nothing to use
     const agent = page.getByRole('region', { name: /^AI agent/ });
-    await expect(agent.getByText('Coming: AI agents are not available yet. Nothing here runs or trades.')).toBeVisible();
+    await expect(
+      agent.getByText('Coming: AI agents are not available yet. Nothing here runs or trades.'),
+    ).toBeVisible();
     await expect(agent.getByRole('link')).toHaveCount(0);
     await page.getByRole('link', { name: 'Use the Grid template' }).click();
     await expect(page).toHaveURL(/\/create-bot\?strategy=grid$/);

@@ -121,9 +121,14 @@ function FullLog({ bot }: { bot: Bot }) {
   if (log.data.length === 0)
     return <p className="bt:text-sm bt:text-muted-foreground">Nothing logged yet.</p>;
   return (
-    <div className="bt:max-h-72 bt:overflow-y-auto bt:rounded-md bt:border bt:border-border bt:p-2">
+    <section
+      aria-label={`${bot.name}: log, scrollable`}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
+      tabIndex={0}
+      className="bt:max-h-72 bt:overflow-y-auto bt:rounded-md bt:border bt:border-border bt:p-2 bt:focus-visible:outline-2 bt:focus-visible:outline-ring"
+    >
       <BotLogLines events={log.data} label={`Log of ${bot.name}`} />
-    </div>
+    </section>
   );
 }
 
