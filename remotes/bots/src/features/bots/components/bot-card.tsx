@@ -122,7 +122,7 @@ function FullLog({ bot }: { bot: Bot }) {
     return <p className="bt:text-sm bt:text-muted-foreground">Nothing logged yet.</p>;
   return (
     <section
-      aria-label={`${bot.name}: log, scrollable`}
+      aria-label={`Scrollable log of ${bot.name}`}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
       tabIndex={0}
       className="bt:max-h-72 bt:overflow-y-auto bt:rounded-md bt:border bt:border-border bt:p-2 bt:focus-visible:outline-2 bt:focus-visible:outline-ring"
