@@ -59,7 +59,7 @@ export function QuickFigures({
         <dl aria-label={label} className="bt:grid bt:grid-cols-3 bt:gap-2">
           {figures.map((f) => (
             <div key={f.key} data-figure={f.key} className="bt:flex bt:min-w-0 bt:flex-col">
-              <dt className="bt:truncate bt:text-xs bt:text-muted-foreground">{f.term}</dt>
+              <dt className="bt:text-xs bt:text-muted-foreground">{f.term}</dt>
               <dd
                 className={`bt:font-mono bt:text-base bt:font-semibold bt:tabular-nums ${toneClassName(f.tone)}`}
               >

@@ -26,17 +26,16 @@ function read(text: string | null): Stored {
   }
 }
 
-const unusable = (run: BacktestSummary) => run.status === 'failed' || run.status === 'canceled';
-
 /**
  * Each template's backtest over the same recent window: reused while the window is the same (today) and the run
- * is still among the user's runs, else queued once. Progress comes with the backtest pushes (`useBacktestNotices`)
+ * is still among the user's runs (a failed one too, with Run again), else queued once. Progress comes with the backtest pushes (`useBacktestNotices`)
  */
 export function useTemplateRuns(requests: readonly BacktestRequestInput[]): Record<string, TemplateRun> {
   const { storage } = useKestrelRuntime();
   const key = templateRunsStorageKey(useSession().user?.id ?? 'anonymous');
   const runs = useBacktests();
-  const { mutate: createRun } = useCreateBacktest();
+  // mutateAsync, not mutate: a mutation's per-call callbacks fire for its latest call only, and this makes several
+  const { mutateAsync: createRun } = useCreateBacktest();
   const [created, setCreated] = useState<Record<string, BacktestSummary>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   // At most one POST per template per visit, whatever the list says in between
@@ -51,17 +50,18 @@ export function useTemplateRuns(requests: readonly BacktestRequestInput[]): Reco
       const entry = stored[request.strategy];
       const known =
         entry && entry.startTime === request.startTime ? runs.data.find((r) => r.id === entry.id) : undefined;
-      if ((known && !unusable(known)) || attempted.current.has(request.strategy)) continue;
+      // A failed run stays until the user asks again (its error says why): a fault of the data would fail each visit
+      if (known || attempted.current.has(request.strategy)) continue;
       attempted.current.add(request.strategy);
-      createRun(request, {
-        onSuccess: (summary) => {
+      createRun(request).then(
+        (summary) => {
           const latest = read(storage.getItem(key));
           latest[request.strategy] = { id: summary.id, startTime: request.startTime };
           storage.setItem(key, JSON.stringify(latest));
           setCreated((c) => ({ ...c, [request.strategy]: summary }));
         },
-        onError: (error) => setErrors((e) => ({ ...e, [request.strategy]: error.message })),
-      });
+        (error: Error) => setErrors((e) => ({ ...e, [request.strategy]: error.message })),
+      );
     }
   }, [runs.data, requests, storage, key, createRun, retries]);
 
