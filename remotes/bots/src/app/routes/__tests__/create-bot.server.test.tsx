@@ -4,7 +4,7 @@
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
 import { BotListResponseSchema } from '@kestrel/contracts';
 import { unwrap } from '@kestrel/shared-runtime';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { location, renderAt, type ServerPage, startServerPage } from '../../../test/server-page';
@@ -19,6 +19,8 @@ afterAll(() => page?.close());
 
 const pages = { '/create-bot': CreateBotPage, '/active-bots': ActiveBotsPage };
 type User = ReturnType<typeof userEvent.setup>;
+const listBots = async () =>
+  unwrap(await page.runtime.api.get('/api/v1/agents', { schema: BotListResponseSchema })).data;
 
 const form = () => screen.findByRole('form', { name: /^(Create|Edit|Clone) bot$/ });
 const stepHeading = (name: string) => screen.findByRole('heading', { level: 2, name });
@@ -101,7 +103,7 @@ describe('the create-bot form', () => {
     await waitFor(() => expect(location.current).toMatch(/^\/active-bots#bot-[0-9a-f-]{36}$/), {
       timeout: 10_000,
     });
-    const bots = unwrap(await page.runtime.api.get('/api/v1/agents', { schema: BotListResponseSchema })).data;
+    const bots = await listBots();
     expect(bots).toHaveLength(1);
     expect(bots[0]).toMatchObject({
       name: 'Range grid',
@@ -158,5 +160,54 @@ describe('the create-bot form', () => {
     await waitFor(() => expect(symbol.getAttribute('aria-invalid')).toBe('true'));
     expect(within(f).getByText('symbol: ZZZUSDT is not listed on the exchange')).toBeTruthy();
     expect(location.current).toBe('/create-bot?strategy=signal-rules');
+  }, 60_000);
+
+  it('edits a stopped bot in place, and clones one into a new stopped bot, through the same form', async () => {
+    const [original] = await listBots();
+    if (!original) throw new Error('the first test saves a bot');
+    const edit = renderAt(page.runtime, `/create-bot?edit=${original.id}`, pages);
+    let f = await screen.findByRole('form', { name: 'Edit bot' });
+    expect((within(f).getByLabelText('Name') as HTMLInputElement).value).toBe('Range grid');
+    for (const step of ['Market', 'Parameters']) {
+      await next(edit.user);
+      await stepHeading(step);
+    }
+    expect((within(f).getByLabelText(/^Lower/) as HTMLInputElement).value).toBe('40000');
+    await next(edit.user);
+    await stepHeading('Budget and risk');
+    await fill(edit.user, /^Budget/, '300');
+    for (const step of ['Mode', 'Review']) {
+      await next(edit.user);
+      await stepHeading(step);
+    }
+    await edit.user.click(within(f).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(location.current).toBe(`/active-bots#bot-${original.id}`), {
+      timeout: 10_000,
+    });
+    expect(await listBots()).toEqual([
+      expect.objectContaining({
+        id: original.id,
+        budget: 300,
+        params: expect.objectContaining({ lower: 40_000 }),
+      }),
+    ]);
+    cleanup();
+
+    const clone = renderAt(page.runtime, `/create-bot?clone=${original.id}`, pages);
+    f = await screen.findByRole('form', { name: 'Clone bot' });
+    expect((within(f).getByLabelText('Name') as HTMLInputElement).value).toBe('Range grid (copy)');
+    for (const step of ['Market', 'Parameters', 'Budget and risk', 'Mode', 'Review']) {
+      await next(clone.user);
+      await stepHeading(step);
+    }
+    await clone.user.click(within(f).getByRole('button', { name: 'Create bot' }));
+    await waitFor(() => expect(location.current).toMatch(/^\/active-bots#bot-/), { timeout: 10_000 });
+    const copy = (await listBots()).find((b) => b.id !== original.id);
+    expect(copy).toMatchObject({
+      name: 'Range grid (copy)',
+      state: 'stopped',
+      budget: 300,
+      params: expect.objectContaining({ lower: 40_000, upper: 50_000 }),
+    });
   }, 60_000);
 });

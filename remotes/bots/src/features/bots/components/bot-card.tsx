@@ -14,6 +14,7 @@ import {
   formatQuantity,
   ScrollRegion,
   Spinner,
+  stepDecimals,
 } from '@kestrel/ui';
 import { useState } from 'react';
 import { paths } from '../../../config/paths';
@@ -70,6 +71,11 @@ function statusFigures(status: BotStatus): Figure[] {
   ];
 }
 
+/** A decimal the exchange wrote, with thousands separated and exactly its own decimals ("55583.3" → "55,583.3") */
+function decimal(text: string): string {
+  return formatQuantity(Number(text), { precision: stepDecimals(text) });
+}
+
 function OpenOrders({ orders, botName }: { orders: readonly BotOrder[]; botName: string }) {
   return (
     <ScrollRegion label={`Open orders of ${botName}`}>
@@ -95,9 +101,11 @@ function OpenOrders({ orders, botName }: { orders: readonly BotOrder[]; botName:
               </td>
               <td className="bt:py-1 bt:pr-3">{o.type}</td>
               <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
-                {o.price ?? 'market'}
+                {o.price === null ? 'market' : decimal(o.price)}
               </td>
-              <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">{o.quantity}</td>
+              <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
+                {decimal(o.quantity)}
+              </td>
               <td className="bt:py-1">{o.status}</td>
             </tr>
           ))}

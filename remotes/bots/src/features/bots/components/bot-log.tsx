@@ -14,7 +14,11 @@ export function BotLogLines({ events, label }: { events: readonly BotEvent[]; la
   return (
     <ol aria-label={label} className="bt:flex bt:flex-col bt:gap-1 bt:text-sm">
       {events.map((event) => (
-        <li key={event.id} data-kind={event.kind} className="bt:flex bt:min-w-0 bt:flex-wrap bt:gap-x-2">
+        <li
+          key={event.id}
+          data-kind={event.kind}
+          className="bt:flex bt:min-w-0 bt:flex-col bt:sm:flex-row bt:sm:gap-x-2"
+        >
           <time
             dateTime={new Date(event.time).toISOString()}
             className="bt:shrink-0 bt:font-mono bt:text-xs bt:leading-5 bt:text-muted-foreground bt:tabular-nums"

@@ -82,7 +82,7 @@ async function setup() {
   return { push, queryClient, invalidated };
 }
 
-const keysOf = (spy: ReturnType<typeof vi.spyOn>) =>
+const keysOf = (spy: { mock: { calls: unknown[][] } }) =>
   spy.mock.calls.map((call) => JSON.stringify((call[0] as { queryKey: unknown }).queryKey));
 
 describe('bot pushes on the live socket', () => {
