@@ -70,3 +70,37 @@ export async function createSimAccount(body: object): Promise<SimKeys> {
   }
   return (await res.json()) as SimKeys;
 }
+
+/**
+ * What `POST /_sim/faults` takes (packages/exchange-sim CONTEXT.md): `after` runs the request, then breaks its
+ * reply (the "placed, but the client never heard" case); `remaining` limits how many requests it hits
+ */
+export interface SimFault {
+  kind: 'latency' | 'error' | 'timeout' | 'drop';
+  method?: string;
+  path?: string;
+  phase?: 'before' | 'after';
+  status?: number;
+  ms?: number;
+  remaining?: number;
+}
+
+/**
+ * Injects a fault on the e2e simulator and answers its id. The simulator is shared by the run's workers: keep the
+ * fault narrow (`remaining`, a rare path) and remove it with {@link removeSimFault} in `finally`
+ */
+export async function addSimFault(fault: SimFault): Promise<number> {
+  const res = await fetch(`${SIM_ADMIN}/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
+  if (res.status !== 201 && res.status !== 200) {
+    throw new Error(`The simulator refused a fault: ${res.status} ${await res.text()}`);
+  }
+  return ((await res.json()) as { id: number }).id;
+}
+
+export async function removeSimFault(id: number): Promise<void> {
+  await fetch(`${SIM_ADMIN}/faults/${id}`, { method: 'DELETE' });
+}

@@ -20,6 +20,8 @@ import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
 import historyPlugin from './plugins/app/history';
 import liveStreamsPlugin from './plugins/app/live';
+import ordersPlugin from './plugins/app/orders';
+import type { OrderTimings } from './plugins/app/orders/order-manager';
 import recorderPlugin from './plugins/app/recorder';
 import riskPlugin, { riskGuardPlugin } from './plugins/app/risk';
 import secretsPlugin from './plugins/app/secrets';
@@ -39,6 +41,7 @@ import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
+import orderRoutes from './routes/api/v1/orders';
 import riskRoutes from './routes/api/v1/risk';
 import wsRoutes from './routes/ws';
 
@@ -62,6 +65,8 @@ export interface AppDeps {
   liveStreamLingerMs?: number;
   /** Period of the bots' lease round (`BOT_LEASE_RENEW_MS` by default; tests make it long and call `tick`) */
   botLeaseRenewMs?: number;
+  /** The order manager's windows and intervals (`DEFAULT_ORDER_TIMINGS`; tests shorten them) */
+  orderTimings?: Partial<OrderTimings>;
 }
 
 /** What every plugin and route of the app receives as options */
@@ -143,6 +148,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     exchangePlugin,
     credentialsPlugin,
     riskGuardPlugin,
+    ordersPlugin,
     exchangeServicesPlugin,
     riskPlugin,
     recorderPlugin,
@@ -172,6 +178,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(historyRoutes, { ...options, prefix: '/api/v1/dashboard/history' });
   await app.register(riskRoutes, { ...options, prefix: '/api/v1/risk' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
+  await app.register(orderRoutes, { ...options, prefix: '/api/v1/orders' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(agentsRoutes, { ...options, prefix: '/api/v1/agents' });
   await app.register(botsSummaryRoutes, { ...options, prefix: '/api/v1/dashboard' });

@@ -311,11 +311,20 @@ describe('bots', () => {
     expect(a.app.botRunner.runningIds).toEqual([]);
     expect(b.app.botRunner.runningIds).toEqual([bot.id]);
 
-    // A graceful shutdown hands the bot back at once: A takes it on its next round
+    // Stopped through A while B runs it: B hears it on the database channel, cancels and records the stop
+    const stop = await call(a, 'POST', `/api/v1/agents/${bot.id}/stop`);
+    expect(stop.json().data).toMatchObject({ state: 'stopped', stopReason: 'Stopped by you' });
+    await eventually(async () => b.app.botRunner.runningIds.length === 0);
+    await eventually(async () => (await events(a, bot.id))[0]?.kind === 'stopped');
+    expect((await events(a, bot.id)).filter((e) => e.kind === 'stopped')).toHaveLength(1);
+    // A graceful shutdown hands its bots back at once: A takes this one on its next round
+    const second = (await call(b, 'POST', '/api/v1/agents/', { ...grid, name: 'Second' })).json().data as Bot;
+    expect((await call(b, 'POST', `/api/v1/agents/${second.id}/start`)).statusCode).toBe(200);
+    expect(b.app.botRunner.runningIds).toEqual([second.id]);
     await b.app.close();
     await a.app.botRunner.tick();
-    expect(a.app.botRunner.runningIds).toEqual([bot.id]);
-    expect((await call(a, 'POST', `/api/v1/agents/${bot.id}/stop`)).statusCode).toBe(200);
+    expect(a.app.botRunner.runningIds).toEqual([second.id]);
+    expect((await call(a, 'POST', `/api/v1/agents/${second.id}/stop`)).statusCode).toBe(200);
   });
 
   it('stops a bot that breaks its own limit before the order goes out, and the kill switch stops every bot', async () => {
@@ -380,5 +389,39 @@ describe('bots', () => {
     } finally {
       await socket.close();
     }
+  });
+
+  it('stops a bot whose history the exchange will not give, with the reason, and does not retry', async () => {
+    const a = extraApps[0] as TestApp;
+    const ema = (
+      await call(a, 'POST', '/api/v1/agents/', {
+        ...grid,
+        name: 'EMA',
+        strategy: 'ema-cross',
+        params: { fast: 5, slow: 20 },
+      })
+    ).json().data as Bot;
+    // Its 20 bars of warm-up history are not in the cache yet: the klines call fails once (overloaded)
+    t.sim.faults.add({
+      kind: 'error',
+      method: 'GET',
+      path: '/fapi/v1/klines',
+      status: 503,
+      code: -1008,
+      remaining: 1,
+    });
+    const started = await call(a, 'POST', `/api/v1/agents/${ema.id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().data).toMatchObject({ state: 'error' });
+    expect(started.json().data.stopReason).toMatch(/^Could not read BTCUSDT 1m klines from the exchange: .+/);
+    expect(a.app.botRunner.runningIds).not.toContain(ema.id);
+    const log = await events(a, ema.id);
+    expect(log[0]).toMatchObject({ kind: 'error', data: { sessionPnl: 0 } });
+    // An errored bot stays stopped until its owner starts it again; then it runs (the exchange answers again)
+    await a.app.botRunner.tick();
+    expect(a.app.botRunner.runningIds).not.toContain(ema.id);
+    const again = await call(a, 'POST', `/api/v1/agents/${ema.id}/start`);
+    expect(again.json().data).toMatchObject({ state: 'running', stopReason: null });
+    expect((await call(a, 'POST', `/api/v1/agents/${ema.id}/stop`)).statusCode).toBe(200);
   });
 });

@@ -52,6 +52,7 @@ describe('FuturesService and MarketService against the simulator', () => {
       new ListingFlatBtc({ restUrl: t.simUrl }),
       t.clock,
       t.app.riskGuard,
+      t.app.orderManager,
     );
     await market({ side: 'BUY', quantity: '1' });
     expect((await service.positions(userId, 'BTCUSDT')).map((p) => p.amount)).toEqual(['0']);

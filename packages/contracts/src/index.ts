@@ -292,6 +292,26 @@ export {
   TickerSchema,
 } from './market/market';
 export {
+  ORDER_INTENT_SOURCES,
+  ORDER_INTENT_STATES,
+  type OrderEvent,
+  OrderEventSchema,
+  OrderEventsQuerySchema,
+  OrderEventsResponseSchema,
+  type OrderIntent,
+  OrderIntentSchema,
+  type OrderIntentSource,
+  OrderIntentSourceSchema,
+  type OrderIntentState,
+  OrderIntentStateSchema,
+  OrderIntentsQuerySchema,
+  OrderIntentsResponseSchema,
+  type ReconcileReport,
+  ReconcileReportSchema,
+  ReconcileRequestSchema,
+  ReconcileResponseSchema,
+} from './orders/orders';
+export {
   type Exposure,
   ExposureSchema,
   KillSwitchOrderOutcomeSchema,

@@ -47,11 +47,7 @@ export const DashboardOverviewSchema = z.object({
   /** Working orders and waiting conditional orders */
   openOrders: z.number().int().nonnegative(),
   /** Bots running (or starting) */
-  activeBots: z
-    .number()
-    .int()
-    .nonnegative()
-    .describe('Bots of the user that are running or starting'),
+  activeBots: z.number().int().nonnegative().describe('Bots of the user that are running or starting'),
   /** When the figures were read (server clock), ms since epoch */
   asOf: ms,
 });

@@ -220,7 +220,7 @@ export const KillSwitchResultSchema = z.object({
   at: ms,
   orders: z.array(KillSwitchOrderOutcomeSchema),
   positions: z.array(KillSwitchPositionOutcomeSchema),
-  /** Bots stopped (none until bots exist) */
+  /** Bots of the user stopped first, so none places an order while the switch runs */
   botsStopped: z.number().int(),
   /** Calls that failed (one per order, position or list) */
   failed: z.number().int(),

@@ -270,6 +270,19 @@ export const orderRoutes: Route[] = [
     },
   },
   {
+    method: 'POST',
+    path: '/fapi/v1/countdownCancelAll',
+    security: 'SIGNED',
+    weight: 10,
+    handler: (ctx) => {
+      const symbol = marketParam(ctx).spec.symbol;
+      const raw = ctx.params.required('countdownTime');
+      if (!/^\d{1,12}$/.test(raw)) throw errors.mandatory('countdownTime');
+      ctx.exchange.countdownCancelAll(requireAccount(ctx), symbol, Number(raw));
+      return { symbol, countdownTime: raw };
+    },
+  },
+  {
     method: 'GET',
     path: '/fapi/v1/openOrder',
     security: 'SIGNED',

@@ -15,6 +15,7 @@ import {
   triggerAlgo,
 } from './algo-orders';
 import { executeResting } from './book';
+import { countdownDeadline, fireCountdowns, setCountdown } from './countdown';
 import type { UserEvent } from './events';
 import { finish } from './execution';
 import { lastFunding, settleFunding } from './funding';
@@ -179,6 +180,8 @@ export class Exchange {
     if (target <= this.#processed) return;
     const active = this.#active();
     if (active.length === 0) {
+      // Nothing to cancel, but a countdown that ended is spent
+      fireCountdowns(this.#s, target);
       this.#processed = target;
     } else {
       for (let t = this.#processed + 1000; t <= target; t += 1000) {
@@ -194,6 +197,8 @@ export class Exchange {
    * re-runs the current second at the new price without funding, which that second has already settled
    */
   #step(t: number, accounts: Account[], funding = true): void {
+    // Dead-man switches first: an order cancelled at its deadline does not fill in that second
+    fireCountdowns(this.#s, t);
     const marks = new Map<string, number>();
     const markOf = (symbol: string): number => {
       let m = marks.get(symbol);
@@ -316,6 +321,20 @@ export class Exchange {
   cancelAll(account: Account, symbol: string): void {
     this.sync();
     cancelAll(this.#s, account, symbol);
+  }
+
+  /**
+   * Arms, re-arms or (with 0) disarms the dead-man switch of a symbol: its open orders are cancelled when
+   * `countdownMs` passes without another call (`countdown.ts`)
+   */
+  countdownCancelAll(account: Account, symbol: string, countdownMs: number): void {
+    this.sync();
+    setCountdown(this.#s, account, symbol, countdownMs);
+  }
+
+  /** When the symbol's armed dead-man switch fires (ms since epoch), if armed */
+  countdownDeadline(account: Account, symbol: string): number | undefined {
+    return countdownDeadline(this.#s, account, symbol);
   }
 
   // ---- conditional (algo) orders ------------------------------------------------------------------------------

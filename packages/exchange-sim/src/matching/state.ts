@@ -36,6 +36,8 @@ export interface ExchangeState {
   version: number;
   /** Per account, the plain-number view the per-second loop last read (`screen.ts`) */
   readonly screens: WeakMap<Account, Screen>;
+  /** Armed dead-man switches (`countdown.ts`), keyed `accountId:symbol` */
+  readonly countdowns: Map<string, { account: Account; symbol: string; deadline: number }>;
 }
 
 /** An exchange with no markets or accounts yet; ids start at `firstOrderId` (orders), 1 and 1,000,000 (algo) */
@@ -61,6 +63,7 @@ export function createState(options: {
     nextAlgoId: 1_000_000,
     version: 0,
     screens: new WeakMap(),
+    countdowns: new Map(),
   };
 }
 

@@ -8,11 +8,14 @@ import {
   useLiveStatus,
 } from '@kestrel/shared-runtime/react';
 import { Badge, Button, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
-import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSymbolsInfo } from '../../api/get-symbol-info';
 import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useCreateOrder } from '../../features/orders/api/create-order';
 import { useOpenOrders } from '../../features/orders/api/get-open-orders';
+import { useUnresolvedOrders } from '../../features/orders/api/get-unresolved-orders';
+import { orderKeys } from '../../features/orders/api/order-keys';
 import { OpenOrdersTable } from '../../features/orders/components/open-orders-table';
 import { OrderTicket } from '../../features/orders/components/order-ticket';
 import { CloseActions, LeverageAction } from '../../features/orders/components/position-actions';
@@ -72,6 +75,16 @@ export default function PortfolioPage() {
   const connected = Object.values(connections).some((c) => c.status === 'connected');
   const account = useAccountInfo(connected, PORTFOLIO_POLL_MS);
   const orders = useOpenOrders(connected, PORTFOLIO_POLL_MS);
+  const unknown = useUnresolvedOrders(connected, PORTFOLIO_POLL_MS);
+  // An unknown order just resolved: if it was placed, the open orders list must show it now
+  const queryClient = useQueryClient();
+  const unknownCount = unknown.data?.length ?? 0;
+  const lastUnknownCount = useRef(unknownCount);
+  useEffect(() => {
+    if (unknownCount < lastUnknownCount.current)
+      void queryClient.invalidateQueries({ queryKey: orderKeys.open() });
+    lastUnknownCount.current = unknownCount;
+  }, [unknownCount, queryClient]);
   const portfolio = usePortfolio(connected, ALLOCATION_POLL_MS);
   const create = useCreateOrder();
   const [ticketSymbol, setTicketSymbol] = useState<string | null>(null);
@@ -147,7 +160,7 @@ export default function PortfolioPage() {
               ) : orders.isError ? (
                 <LoadError error={orders.error} retry={() => orders.refetch()} />
               ) : (
-                <OpenOrdersTable orders={orders.data} infoOf={infoOf} />
+                <OpenOrdersTable orders={orders.data} infoOf={infoOf} unknown={unknown.data} />
               )}
             </Section>
           </div>

@@ -127,7 +127,8 @@ export class BotRunner {
     await this.round;
     await this.idle();
     const ids = this.runningIds;
-    for (const session of this.sessions.values()) session.close();
+    // The bots go on elsewhere: nothing is canceled (a live bot's dead-man switch covers a server that never returns)
+    for (const session of this.sessions.values()) session.detach();
     this.sessions.clear();
     await this.unlisten?.().catch(() => {});
     try {
@@ -157,7 +158,7 @@ export class BotRunner {
         } else {
           // Taken over by another instance (this one stalled past its lease): it trades the bot now, not us
           this.deps.logger.warn({ botId: id }, 'bot no longer held by this instance: stopping it here');
-          this.sessions.get(id)?.close();
+          this.sessions.get(id)?.detach();
           this.sessions.delete(id);
         }
       }
@@ -193,14 +194,14 @@ export class BotRunner {
       if (this.sessions.get(row.id) !== session) return;
       if (!(await botRepository.markRunning(this.deps.db, row.id, this.owner, this.deps.clock.now()))) {
         // Stopped while it was starting
-        session.close();
         this.sessions.delete(row.id);
+        await session.close();
         return;
       }
       const message =
         how === 'started'
-          ? `Started: paper trading on ${row.symbol} ${row.interval} closed candles`
-          : `Resumed on this server: the paper account rebuilt from ${session.replayed} bars since the start`;
+          ? `Started: ${row.mode} trading on ${row.symbol} ${row.interval} closed candles`
+          : `Resumed on this server: ${session.replayed} bars since the start replayed`;
       await this.deps.log.record(row, how, message, { owner: this.owner, replayedBars: session.replayed });
     })();
     this.track(work);
@@ -219,7 +220,8 @@ export class BotRunner {
         this.owner,
       );
       if (!stopped) {
-        this.sessions.get(row.id)?.close();
+        // No longer ours (stopped or taken over meanwhile): whoever holds it now decides about its orders
+        this.sessions.get(row.id)?.detach();
         this.sessions.delete(row.id);
         return;
       }
@@ -239,7 +241,20 @@ export class BotRunner {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
-    const { sessionPnl, canceled } = session.close();
+    let closed: { sessionPnl: number; canceled: number };
+    try {
+      closed = await session.close();
+    } catch (err) {
+      // The bot is stopped (its row says so); its orders could not all be canceled: say so, the owner must look
+      await this.deps.log.record(
+        session.row,
+        'error',
+        `Stopping: its orders could not be canceled: ${reasonOf(err)}`,
+        {},
+      );
+      closed = { sessionPnl: 0, canceled: 0 };
+    }
+    const { sessionPnl, canceled } = closed;
     const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
     await this.deps.log.record(session.row, kind, `${reason}${words}`, { ...data, sessionPnl, canceled });
   }

@@ -82,14 +82,11 @@ export class BotLog {
  * dashboard's summary. Another user's bot is answered exactly like an unknown one (404)
  */
 export class BotService {
-  readonly log: BotLog;
-
   constructor(
     private readonly deps: BotServiceDeps,
     private readonly runner: BotRunner,
-  ) {
-    this.log = new BotLog(deps);
-  }
+    readonly log: BotLog,
+  ) {}
 
   async create(userId: string, request: CreateBotRequest): Promise<Bot> {
     if ((await botRepository.count(this.deps.db, userId)) >= BOTS_PER_USER_MAX) {
@@ -182,13 +179,6 @@ export class BotService {
 
   async start(userId: string, id: string): Promise<Bot> {
     const row = await this.row(userId, id);
-    if (row.mode === 'live') {
-      throw new HttpError(
-        409,
-        'BOT_MODE_UNAVAILABLE',
-        'Live bots cannot run yet on this server: run it on paper, or wait for live trading',
-      );
-    }
     const started = await this.runner.startBot(row);
     if (!started) {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);

@@ -15,8 +15,10 @@ import type { KlineSeriesKey, Span } from '../backtest/kline-repository';
 import type { RunBrackets } from '../backtest/leverage-brackets';
 import type { ExchangeAdapter, Kline } from '../exchange/exchange-adapter';
 import type { KlineEvent } from '../exchange/exchange-streams';
+import type { OrderManager } from '../orders/order-manager';
 import { type BotRow, botRepository } from './bot-repository';
 import type { BotLog } from './bot-service';
+import { LiveAccount, type LiveOrders } from './live-account';
 import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
 
 /** A fault that stops the bot (state `error`); its message is the stop reason the owner reads */
@@ -43,6 +45,8 @@ export interface BotSessionDeps {
   /** Follows the pair's closed candles (one upstream stream per pair on this instance); returns the stop */
   watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
   exchangeEnv: string;
+  /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch) */
+  orders: LiveOrders & Pick<OrderManager, 'armDeadman' | 'disarmDeadman'>;
   /** The bot broke a limit or failed: the runner stops it (state `error`) and records why */
   onFault(fault: BotFault): void;
 }
@@ -65,7 +69,7 @@ const num = (k: Kline): BotBar => ({
  * kline cache before the next one is handled.
  */
 export class BotSession {
-  private account: PaperAccount | undefined;
+  private account: PaperAccount | LiveAccount | undefined;
   private unwatch: (() => void) | undefined;
   /** Candles are handled one after the other, in order */
   private chain: Promise<void> = Promise.resolve();
@@ -111,7 +115,29 @@ export class BotSession {
       ...(brackets.brackets ? { brackets: brackets.brackets } : {}),
     });
     const interval = row.interval as KlineInterval;
-    this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, row.risk_limits);
+    if (row.mode === 'live') {
+      // Before the bot acts: unresolved orders resolved, placed ones re-read, foreign ones reported (not touched)
+      await this.exchangeStep('reconcile with the exchange', () =>
+        deps.orders.reconcile(row.user_id, row.symbol),
+      );
+      // Should this server die, the exchange cancels the symbol's orders when the countdown runs out
+      await this.exchangeStep('arm the dead-man switch', () =>
+        deps.orders.armDeadman(row.user_id, row.symbol),
+      );
+      this.account = new LiveAccount(type, row.params, intervalToMs(interval), {
+        userId: row.user_id,
+        botId: row.id,
+        symbol: row.symbol,
+        budget: row.budget,
+        leverage: row.leverage,
+        tickSize: Number(info.tickSize),
+        stepSize: Number(info.stepSize),
+        limits: row.risk_limits,
+        orders: deps.orders,
+      });
+    } else {
+      this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, row.risk_limits);
+    }
 
     const startedAt = (row.started_at ?? deps.clock.now()).getTime();
     const tradeFrom = barOpenTime(interval, startedAt);
@@ -126,23 +152,64 @@ export class BotSession {
     const lastLogged = (await botRepository.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
     const load = async () => {
       const end = barOpenTime(interval, deps.clock.now().getTime());
-      await this.catchUp(end, tradeFrom, lastLogged);
+      await this.catchUp(end, tradeFrom, lastLogged, true);
     };
     const loading = load();
     this.chain = loading.catch(() => {});
     await loading;
   }
 
-  /** Stops following candles and cancels the paper orders; the session's PnL (position valued at the last close) */
-  close(): { sessionPnl: number; canceled: number } {
+  /**
+   * Stops the bot here for good: no more candles, its orders canceled (live: through the order manager, and the
+   * dead-man switch disarmed); the session's PnL (position valued at the last close)
+   */
+  async close(): Promise<{ sessionPnl: number; canceled: number }> {
+    this.detach();
+    // A bar being handled finishes first (its orders may be on their way), so the cancels below catch them all
+    await this.chain;
+    const account = this.account;
+    if (!account) return { sessionPnl: 0, canceled: 0 };
+    if (account instanceof LiveAccount) {
+      try {
+        return await account.close();
+      } finally {
+        await this.deps.orders.disarmDeadman(this.row.user_id, this.row.symbol);
+      }
+    }
+    return account.close();
+  }
+
+  /** Stops following candles without touching orders: the bot goes on elsewhere (shutdown, taken over) */
+  detach(): void {
     this.closed = true;
     this.unwatch?.();
     this.unwatch = undefined;
-    return this.account?.close() ?? { sessionPnl: 0, canceled: 0 };
+  }
+
+  private async exchangeStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw new BotFault(`Could not ${what}: ${reasonOf(err)}`);
+    }
+  }
+
+  /** One traded bar on either account (`replay`: a bar handled before a restart, read as stored) */
+  private async tradeBar(bar: BotBar, replay: boolean): Promise<BarOutcome | undefined> {
+    const account = this.account;
+    if (account instanceof LiveAccount) {
+      try {
+        return await account.trade(bar, replay);
+      } catch (err) {
+        if (err instanceof StrategyError) throw new BotFault(`The strategy failed: ${err.message}`);
+        throw new BotFault(`Live trading failed: ${reasonOf(err)}`);
+      }
+    }
+    return this.step(() => account?.trade(bar));
   }
 
   /** Hands the bars of [next, end) to the account: warm-up before `tradeFrom`, trading from it */
-  private async catchUp(end: number, tradeFrom: number, lastLogged: number): Promise<void> {
+  private async catchUp(end: number, tradeFrom: number, lastLogged: number, replay: boolean): Promise<void> {
     if (end <= this.next) return;
     let bars: BarColumns;
     try {
@@ -163,7 +230,7 @@ export class BotSession {
       };
       if (bar.openTime < tradeFrom) this.step(() => this.account?.warm(bar));
       else {
-        const outcome = this.step(() => this.account?.trade(bar));
+        const outcome = await this.tradeBar(bar, replay);
         if (bar.openTime > lastLogged) await this.record(outcome);
         else this.replayed++;
         if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
@@ -189,9 +256,9 @@ export class BotSession {
     if (bar.openTime < this.next) return; // already handled (a replay overlapping the stream)
     // Bars the stream missed come from the cache first, so the account sees every bar in order
     const tradeFrom = barOpenTime(this.row.interval, (this.row.started_at ?? new Date(0)).getTime());
-    await this.catchUp(bar.openTime, tradeFrom, Number.NEGATIVE_INFINITY);
+    await this.catchUp(bar.openTime, tradeFrom, Number.NEGATIVE_INFINITY, false);
     if (this.closed) return;
-    const outcome = this.step(() => this.account?.trade(bar));
+    const outcome = await this.tradeBar(bar, false);
     this.next = nextBarOpenTime(this.row.interval, bar.openTime);
     await this.record(outcome);
     if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);

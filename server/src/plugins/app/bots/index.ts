@@ -4,6 +4,7 @@ import type { AppOptions } from '../../../app';
 import { KlineCache } from '../backtest/kline-cache';
 import { klineRepository } from '../backtest/kline-repository';
 import { LeverageBrackets } from '../backtest/leverage-brackets';
+import { orderIntentRepository } from '../orders/order-intent-repository';
 import { channelFor } from '../socket/socket-bus';
 import { BotRunner } from './bot-runner';
 import { BotLog, BotService } from './bot-service';
@@ -61,6 +62,15 @@ export default fp(
             return app.liveStreams.watchClosedCandles(symbol, interval, listener);
           },
           exchangeEnv: config.exchange.env,
+          orders: {
+            place: (input) => app.orderManager.place(input),
+            cancel: (userId, clientOrderId) => app.orderManager.cancel(userId, clientOrderId),
+            reconcile: (userId, symbol) => app.orderManager.reconcile(userId, symbol),
+            cancelAllFor: (botId) => app.orderManager.cancelAllFor(botId),
+            armDeadman: (userId, symbol) => app.orderManager.armDeadman(userId, symbol),
+            disarmDeadman: (userId, symbol) => app.orderManager.disarmDeadman(userId, symbol),
+            ofBot: (botId, ids) => orderIntentRepository.ofBot(app.db, botId, ids),
+          },
           onFault,
         }),
     });
@@ -74,6 +84,7 @@ export default fp(
         log: app.log,
       },
       runner,
+      log,
     );
     app.decorate('botService', service);
     app.decorate('botRunner', runner);

@@ -290,40 +290,59 @@ export class PaperAccount {
   private checkAccount(): BarOutcome['breach'] {
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
-    const { dailyLossLimit, maxDrawdownPercent } = this.limits;
-    if (dailyLossLimit !== null && -f.todayPnl >= dailyLossLimit) {
-      return {
-        message: `Daily loss limit reached: ${fmt(f.todayPnl)} USDT of ${dailyLossLimit}`,
-        data: { limit: 'dailyLossLimit', value: f.todayPnl, max: dailyLossLimit },
-      };
-    }
-    const drawdown = ((this.peakEquity - f.equity) / this.peakEquity) * 100;
-    if (maxDrawdownPercent !== null && drawdown >= maxDrawdownPercent) {
-      return {
-        message: `Max drawdown reached: ${fmt(drawdown)} % of ${maxDrawdownPercent} % (equity ${fmt(f.equity)} USDT, peak ${fmt(this.peakEquity)})`,
-        data: { limit: 'maxDrawdownPercent', value: drawdown, max: maxDrawdownPercent },
-      };
-    }
-    return undefined;
+    return orderBreach(undefined, f, this.peakEquity, this.limits, (q) => q);
   }
 
-  /** The position's notional should the order fill whole, at its price (else the last close), against maxNotional */
   private checkOrder(request: OrderRequest): BarOutcome['breach'] {
-    const account = this.checkAccount();
-    if (account) return account;
-    const max = this.limits.maxNotional;
-    if (max === null || request.reduceOnly || request.closePosition) return undefined;
-    const price = request.price ?? request.triggerPrice ?? this.last?.close ?? 0;
-    const qty = this.broker.roundQty(request.quantity ?? 0);
-    const after = this.broker.positionQty + (request.side === 'buy' ? qty : -qty);
-    const notional = Math.abs(after) * price;
-    // Only an order that grows the position past the cap is refused; one that reduces it always passes
-    if (notional > max && Math.abs(after) > Math.abs(this.broker.positionQty)) {
-      return {
-        message: `Max notional exceeded: the order would make the position ${fmt(notional)} USDT, over ${max}`,
-        data: { limit: 'maxNotional', value: notional, max, side: request.side, quantity: qty, price },
-      };
-    }
-    return undefined;
+    const f = this.figures();
+    this.peakEquity = Math.max(this.peakEquity, f.equity);
+    return orderBreach(request, f, this.peakEquity, this.limits, (q) => this.broker.roundQty(q));
   }
+}
+
+/**
+ * The bot's own limits (paper and live alike): daily loss (realized since 00:00 UTC + unrealized) and drawdown from
+ * the equity peak, and, for an order, the position's notional should it fill whole at its price (else the last
+ * close) against maxNotional. An order that reduces the position always passes the notional cap
+ */
+export function orderBreach(
+  request: OrderRequest | undefined,
+  f: PaperFigures,
+  peakEquity: number,
+  limits: BotRiskLimits,
+  roundQty: (qty: number) => number,
+): BarOutcome['breach'] {
+  const { dailyLossLimit, maxDrawdownPercent, maxNotional } = limits;
+  if (dailyLossLimit !== null && -f.todayPnl >= dailyLossLimit) {
+    return {
+      message: `Daily loss limit reached: ${fmt(f.todayPnl)} USDT of ${dailyLossLimit}`,
+      data: { limit: 'dailyLossLimit', value: f.todayPnl, max: dailyLossLimit },
+    };
+  }
+  const drawdown = peakEquity > 0 ? ((peakEquity - f.equity) / peakEquity) * 100 : 0;
+  if (maxDrawdownPercent !== null && drawdown >= maxDrawdownPercent) {
+    return {
+      message: `Max drawdown reached: ${fmt(drawdown)} % of ${maxDrawdownPercent} % (equity ${fmt(f.equity)} USDT, peak ${fmt(peakEquity)})`,
+      data: { limit: 'maxDrawdownPercent', value: drawdown, max: maxDrawdownPercent },
+    };
+  }
+  if (!request || maxNotional === null || request.reduceOnly || request.closePosition) return undefined;
+  const price = request.price ?? request.triggerPrice ?? f.markPrice ?? 0;
+  const qty = roundQty(request.quantity ?? 0);
+  const after = f.positionQty + (request.side === 'buy' ? qty : -qty);
+  const notional = Math.abs(after) * price;
+  if (notional > maxNotional && Math.abs(after) > Math.abs(f.positionQty)) {
+    return {
+      message: `Max notional exceeded: the order would make the position ${fmt(notional)} USDT, over ${maxNotional}`,
+      data: {
+        limit: 'maxNotional',
+        value: notional,
+        max: maxNotional,
+        side: request.side,
+        quantity: qty,
+        price,
+      },
+    };
+  }
+  return undefined;
 }

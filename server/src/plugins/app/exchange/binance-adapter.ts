@@ -9,6 +9,7 @@ import {
   AlgoOrdersSchema,
   ApiRestrictionsSchema,
   CanceledAlgoOrderSchema,
+  CountdownCancelAllSchema,
   ExchangeInfoSchema,
   ExchangeSymbolSchema,
   FundingRatesSchema,
@@ -47,6 +48,7 @@ import {
   type KeyPermissions,
   type Kline,
   type LeverageBracketTier,
+  LostOrderNotFoundError,
   type NewOrder,
   type Order,
   type OrderKind,
@@ -475,9 +477,9 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       }
       if (found) return found;
       if (unreadable) throw new OrderStatusUnknownError(clientOrderId, err);
-      throw new ExchangeUnavailableError(
+      throw new LostOrderNotFoundError(
+        clientOrderId,
         `${err.message}; order ${clientOrderId} was not placed (the exchange has no order with that id)`,
-        false,
       );
     }
   }
@@ -661,5 +663,12 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       leverage,
     });
     return { symbol: r.symbol, leverage: r.leverage };
+  }
+
+  async countdownCancelAll(keys: ExchangeKeys, symbol: string, countdownTimeMs: number): Promise<void> {
+    await this.client.signed('POST', '/fapi/v1/countdownCancelAll', keys, CountdownCancelAllSchema, {
+      symbol,
+      countdownTime: countdownTimeMs,
+    });
   }
 }

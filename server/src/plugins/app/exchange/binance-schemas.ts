@@ -366,6 +366,12 @@ export const LeverageBracketsSchema = z.preprocess(
 /** POST /fapi/v1/leverage */
 export const LeverageSchema = z.object({ symbol, leverage: count });
 
+/** POST /fapi/v1/countdownCancelAll: Binance echoes the countdown as a string of ms ("0" when disarmed) */
+export const CountdownCancelAllSchema = z.object({
+  symbol,
+  countdownTime: z.union([count, z.string().regex(/^\d+$/, { error: expected('a whole number') })]),
+});
+
 /** POST /fapi/v1/listenKey */
 export const ListenKeySchema = z.object({
   listenKey: z.string({ error: expected('a listen key') }).min(1, { error: expected('a listen key') }),

@@ -350,6 +350,11 @@ export interface ExchangeAdapter {
     symbol: string,
     leverage: number,
   ): Promise<{ symbol: string; leverage: number }>;
+  /**
+   * Dead-man switch: every open order of `symbol` is cancelled by the exchange unless this is called again within
+   * `countdownTimeMs`; 0 disarms it
+   */
+  countdownCancelAll(keys: ExchangeKeys, symbol: string, countdownTimeMs: number): Promise<void>;
 }
 
 /** The exchange answered and refused: `code` is the venue's error code, `message` its reason, fit for a user */
@@ -409,6 +414,22 @@ export class ExchangeResponseError extends Error {
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
     super(`${source}: ${what}${more}`);
     this.name = 'ExchangeResponseError';
+  }
+}
+
+/**
+ * A create whose answer was lost (5xx, timeout, reset), looked up at once and not found. Binance may still execute
+ * a request that arrives within its recvWindow, so "not found" only proves "not placed" once that window has
+ * passed: the order manager keeps such an order unknown until then. Callers that do not care see the plain
+ * "not reachable, not placed" error it extends
+ */
+export class LostOrderNotFoundError extends ExchangeUnavailableError {
+  constructor(
+    readonly clientOrderId: string,
+    message: string,
+  ) {
+    super(message, false);
+    this.name = 'LostOrderNotFoundError';
   }
 }
 

@@ -2,6 +2,8 @@ import type { CreateOrderRequest, FuturesAccountInfo, PnlSummary, RiskAssessment
 import type { Clock } from '../../../lib/clock';
 import { HttpError } from '../../../lib/http-error';
 import type { CredentialsService } from '../credentials/credentials-service';
+import { intentOutcome } from '../orders/intent-outcome';
+import type { OrderManager } from '../orders/order-manager';
 import { isOpenPosition, pnlSummary, riskAssessment } from './account-figures';
 import type {
   ExchangeAdapter,
@@ -38,8 +40,10 @@ export class FuturesService {
     private readonly credentials: Pick<CredentialsService, 'keysFor'>,
     private readonly exchange: ExchangeAdapter,
     private readonly clock: Clock,
-    /** Every order and leverage change passes it before it is sent */
+    /** Every leverage change passes it before it is sent (orders pass it inside the order manager) */
     private readonly guard: OrderGuard,
+    /** Every order goes through it: recorded, risk-checked, sent once, an unknown outcome resolved by lookups */
+    private readonly orders: Pick<OrderManager, 'place' | 'noteOrder'>,
   ) {}
 
   /** Balances and margin with the open positions (positionRisk: only it carries mark and liquidation prices) */
@@ -69,19 +73,30 @@ export class FuturesService {
   }
 
   /**
-   * Checked against the user's account limits, then sent once: a lost answer is resolved by the adapter through
-   * the client order id, never re-sent
+   * Through the order manager: recorded under its client order id (the body's `clientOrderId`, else one derived
+   * from `idempotencyKey`), checked against the user's account limits, sent once. The same key again answers the
+   * first outcome; a lost answer is a 503 ORDER_STATUS_UNKNOWN while the manager resolves it by lookups
    */
-  async placeOrder(userId: string, order: CreateOrderRequest): Promise<Order> {
-    const k = await this.keys(userId);
-    await this.guard.checkOrder(userId, k, order);
-    return viaExchange(() => this.exchange.placeOrder(k, order));
+  async placeOrder(
+    userId: string,
+    order: CreateOrderRequest,
+    options: { source?: 'manual' | 'kill_switch'; idempotencyKey?: string } = {},
+  ): Promise<Order> {
+    const intent = await this.orders.place({
+      userId,
+      order,
+      source: options.source ?? 'manual',
+      idempotencyKey: options.idempotencyKey,
+    });
+    return intentOutcome(intent);
   }
 
   /** Without `kind` the adapter tries a plain order first, then a conditional one */
   async cancelOrder(userId: string, symbol: string, ref: OrderRef): Promise<Order> {
     const k = await this.keys(userId);
-    return viaExchange(() => this.exchange.cancelOrder(k, symbol, ref));
+    const order = await viaExchange(() => this.exchange.cancelOrder(k, symbol, ref));
+    await this.orders.noteOrder(userId, order);
+    return order;
   }
 
   async setLeverage(

@@ -23,8 +23,14 @@ export default fp(
     app.decorate('marketService', new MarketService(app.exchangeAdapter, config.exchange.env));
     app.decorate(
       'futuresService',
-      new FuturesService(app.credentialsService, app.exchangeAdapter, app.clock, app.riskGuard),
+      new FuturesService(
+        app.credentialsService,
+        app.exchangeAdapter,
+        app.clock,
+        app.riskGuard,
+        app.orderManager,
+      ),
     );
   },
-  { name: 'exchange-services', dependencies: ['exchange', 'credentials', 'risk-guard'] },
+  { name: 'exchange-services', dependencies: ['exchange', 'credentials', 'risk-guard', 'orders'] },
 );

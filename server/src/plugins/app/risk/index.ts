@@ -6,7 +6,7 @@ import { RiskService } from './risk-service';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The account limits every order passes before it is sent (`FuturesService`, later the order manager) */
+    /** The account limits every order passes before it is sent (inside the order manager) */
     riskGuard: RiskGuard;
     /** Limits, risk figures, the risk audit and the kill switch of the signed-in user */
     riskService: RiskService;

@@ -23,8 +23,8 @@ import type { RiskRepository } from './risk-repository';
 export const RISK_LIMIT = 'RISK_LIMIT';
 
 /**
- * The account limits, checked on the server before an order is sent. `FuturesService.placeOrder` and
- * `setLeverage` call it; the bot runtime's order manager will call the same guard. Orders that can only reduce
+ * The account limits, checked on the server before an order is sent. The order manager (`plugins/app/orders`, which
+ * every order goes through) and `FuturesService.setLeverage` call it. Orders that can only reduce
  * exposure always pass; anything else is refused (HTTP 422 `RISK_LIMIT`, recorded as a risk event) when it would
  * break a limit. Exposure is judged from positions: resting orders that have not filled do not count
  */

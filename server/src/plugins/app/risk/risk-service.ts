@@ -221,14 +221,18 @@ export class RiskService {
         const amount = Number(p.amount);
         const hedge = p.positionSide !== 'BOTH';
         try {
-          const order = await this.futures.placeOrder(userId, {
-            symbol: p.symbol,
-            side: amount > 0 ? 'SELL' : 'BUY',
-            type: 'MARKET',
-            quantity: p.amount.replace('-', ''),
-            // Hedge mode takes no reduceOnly: the position side says which leg is closed
-            ...(hedge ? { positionSide: p.positionSide } : { reduceOnly: true }),
-          });
+          const order = await this.futures.placeOrder(
+            userId,
+            {
+              symbol: p.symbol,
+              side: amount > 0 ? 'SELL' : 'BUY',
+              type: 'MARKET',
+              quantity: p.amount.replace('-', ''),
+              // Hedge mode takes no reduceOnly: the position side says which leg is closed
+              ...(hedge ? { positionSide: p.positionSide } : { reduceOnly: true }),
+            },
+            { source: 'kill_switch' },
+          );
           result.positions.push({
             symbol: p.symbol,
             positionSide: p.positionSide,

@@ -116,13 +116,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary:
           'Place an order (LIMIT, MARKET) or a conditional order (STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKET, ' +
-          'TRAILING_STOP_MARKET); never sent twice (a lost answer is resolved by its client order id)',
+          'TRAILING_STOP_MARKET); recorded before it is sent and never sent twice: the same clientOrderId (or ' +
+          'Idempotency-Key header) again answers the first outcome; a lost answer is 503 ORDER_STATUS_UNKNOWN while ' +
+          'the server resolves it by its client order id',
         body: CreateOrderRequestSchema,
         response: { 201: FuturesOrderResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const order = await futures.placeOrder(user(request), request.body);
+      // One key per submit: the body's clientOrderId, else this header; a repeat answers the first outcome
+      const header = request.headers['idempotency-key'];
+      const order = await futures.placeOrder(user(request), request.body, {
+        idempotencyKey: typeof header === 'string' ? header : undefined,
+      });
       const message = order.kind === 'conditional' ? 'Conditional order placed' : 'Order placed';
       return reply.code(201).send({ success: true as const, data: order, message });
     },

@@ -285,11 +285,28 @@ describe('the portfolio page', () => {
     const alert = await within(dialog()).findByRole('alert', {}, { timeout: 30_000 });
     expect(alert.textContent).toMatch(/^Status unknown: .*Kestrel does not resend it\.$/);
     expect(within(dialog()).getByRole('button', { name: 'Place order' })).toHaveProperty('disabled', true);
+
+    // Open orders say so while the server cannot learn the order's fate (its lookups keep failing)
+    await user.click(within(dialog()).getByRole('button', { name: 'Back' }));
+    const unknown = await screen.findByRole(
+      'list',
+      { name: 'Orders with status unknown' },
+      { timeout: 10_000 },
+    );
+    expect(within(unknown).getByRole('status').textContent).toMatch(
+      /^Status unknown: Buy 0\.002 BTCUSDT.*51,000\.0.*will not send it again\.$/,
+    );
+
+    // The exchange answers again: the server's next lookup finds the order, and the notice goes
     server.sim.faults.remove(lost.id);
     server.sim.faults.remove(lookup.id);
-
+    await waitFor(
+      () => expect(screen.queryByRole('list', { name: 'Orders with status unknown' })).toBeNull(),
+      {
+        timeout: 20_000,
+      },
+    );
     // The lists are read again: the order is there, once
-    await user.click(within(dialog()).getByRole('button', { name: 'Back' }));
     const orders = await screen.findByRole('table', { name: 'Open orders' }, { timeout: 10_000 });
     await waitFor(
       () =>

@@ -8,6 +8,8 @@ import type { QueryClient } from '@tanstack/react-query';
 export const orderKeys = {
   all: ['futures'] as const,
   open: () => [...orderKeys.all, 'orders', 'active'] as const,
+  /** Orders whose outcome the server is still resolving ("status unknown") */
+  unresolved: () => [...orderKeys.all, 'orders', 'unresolved'] as const,
 };
 
 /**

@@ -1,14 +1,46 @@
-import type { FuturesOrder, SymbolInfo } from '@kestrel/contracts';
+import type { FuturesOrder, OrderIntent, SymbolInfo } from '@kestrel/contracts';
 import { Button, cn, figureClassName, formatPrice, formatQuantity, NO_VALUE } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 import { useMemo, useState } from 'react';
 import { useCancelOrder } from '../api/cancel-order';
-import { describeCancel, orderTypeWords, precisionOf } from '../lib/describe-action';
+import { describeCancel, describeOrder, orderTypeWords, precisionOf } from '../lib/describe-action';
 import { ConfirmActionDialog } from './confirm-action-dialog';
 
 export interface OpenOrdersTableProps {
   orders: readonly FuturesOrder[];
   infoOf: (symbol: string) => SymbolInfo | undefined;
+  /** Orders sent whose answer was lost: the server is asking the exchange about them (never sends them again) */
+  unknown?: readonly OrderIntent[];
+}
+
+/** Each order whose outcome the server is still resolving, said plainly, until it is known */
+function UnknownOrders({
+  intents,
+  infoOf,
+}: {
+  intents: readonly OrderIntent[];
+  infoOf: OpenOrdersTableProps['infoOf'];
+}) {
+  return (
+    <ul aria-label="Orders with status unknown" className="db:mb-3 db:flex db:flex-col db:gap-2">
+      {intents.map((i) => (
+        <li
+          key={i.id}
+          role="status"
+          className="db:flex db:flex-col db:gap-0.5 db:rounded-xl db:border db:border-warning db:p-3 db:text-sm"
+        >
+          <span>
+            <span className="db:font-medium db:text-warning">Status unknown</span>:{' '}
+            {describeOrder(i.request, precisionOf(infoOf(i.symbol)))}
+          </span>
+          <span className="db:text-xs db:text-muted-foreground">
+            The exchange’s answer was lost. Kestrel is asking the exchange about order{' '}
+            <span className="db:font-mono db:break-all">{i.clientOrderId}</span> and will not send it again.
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 const positive = (value: string) => Number(value) > 0;
@@ -17,7 +49,7 @@ const cancelLabel = (o: FuturesOrder) =>
   `Cancel ${o.side === 'BUY' ? 'buy' : 'sell'} ${orderTypeWords(o.type)} ${o.symbol} order ${o.orderId}`;
 
 /** Open orders and waiting stops / take-profits, each with a Cancel behind a confirmation */
-export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
+export function OpenOrdersTable({ orders, infoOf, unknown = [] }: OpenOrdersTableProps) {
   const [cancelling, setCancelling] = useState<FuturesOrder | null>(null);
   const cancel = useCancelOrder();
   const columns = useMemo<ColumnDef<FuturesOrder>[]>(() => {
@@ -110,6 +142,7 @@ export function OpenOrdersTable({ orders, infoOf }: OpenOrdersTableProps) {
   const sorted = useMemo(() => [...orders].sort((a, b) => b.updatedAt - a.updatedAt), [orders]);
   return (
     <>
+      {unknown.length > 0 && <UnknownOrders intents={unknown} infoOf={infoOf} />}
       {orders.length === 0 ? (
         <p className="db:py-6 db:text-center db:text-sm db:text-muted-foreground">No open orders</p>
       ) : (

@@ -24,6 +24,9 @@ describe('what a failed order means', () => {
     expect(
       classifyFailure({ success: false, error: 'x', status: 503, code: 'EXCHANGE_UNREACHABLE' }).kind,
     ).toBe('not-sent');
+    expect(classifyFailure({ success: false, error: 'x', status: 503, code: 'ORDER_NOT_PLACED' }).kind).toBe(
+      'not-sent',
+    );
     expect(classifyFailure({ success: false, error: 'Circuit breaker is OPEN' }).kind).toBe('not-sent');
   });
 });

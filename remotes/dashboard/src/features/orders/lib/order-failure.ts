@@ -21,7 +21,7 @@ export class OrderFailureError extends Error {
 
 /**
  * Sorts a failed call that changes the account. Only an answer that says "not placed" counts as such: a 4xx, a
- * 429, the server's EXCHANGE_UNREACHABLE (it checked that the exchange has no such order) or a call that never
+ * 429, the server's EXCHANGE_UNREACHABLE or ORDER_NOT_PLACED (it checked that the exchange has no such order) or a call that never
  * left. A lost answer, a 5xx without that proof, or ORDER_STATUS_UNKNOWN are "status unknown".
  */
 export function classifyFailure(result: Extract<ApiResult<unknown>, { success: false }>): OrderFailure {
@@ -32,6 +32,8 @@ export function classifyFailure(result: Extract<ApiResult<unknown>, { success: f
   if (result.status === undefined) return { kind: 'not-sent', reason };
   if (result.status >= 400 && result.status < 500) return { kind: 'refused', reason };
   if (result.code === 'EXCHANGE_UNREACHABLE') return { kind: 'not-sent', reason };
+  // The order manager found, after the exchange's answer window, that the exchange has no such order
+  if (result.code === 'ORDER_NOT_PLACED') return { kind: 'not-sent', reason };
   return { kind: 'unknown', reason };
 }
 

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS order_events;
+DROP TABLE IF EXISTS order_intents;

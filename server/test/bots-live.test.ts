@@ -1,0 +1,193 @@
+import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts';
+import { ManualClock } from '@kestrel/exchange-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../src/lib/clock';
+import {
+  bearer,
+  buildTestApp,
+  type DemoKeys,
+  SIM_START,
+  startTestServer,
+  type TestApp,
+  type TestServer,
+} from './helper';
+
+const MANUAL_LEASES = 3_600_000;
+
+/**
+ * A live bot on the simulator through the order manager: its grid placed as real orders (kb-… client ids), fills
+ * read back from the exchange, a restart that re-asks every intent and sends nothing twice (the simulator's own
+ * record is the judge), and a stop that leaves no order of the bot on the exchange.
+ */
+describe('live bots', () => {
+  let t: TestServer;
+  let simClock: ManualClock;
+  let clock: Clock;
+  let token: string;
+  let keys: DemoKeys;
+  let app: TestApp;
+  const extra: TestApp[] = [];
+
+  beforeAll(async () => {
+    simClock = new ManualClock(SIM_START);
+    clock = { now: () => new Date(simClock.now()) };
+    t = await startTestServer({
+      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
+      // Simulated time runs ~60× faster than the wall clock the manager refreshes the dead-man switch on: a countdown
+      // of 10 simulated minutes outlives the test's bars
+      deps: {
+        clock,
+        botLeaseRenewMs: MANUAL_LEASES,
+        liveStreamLingerMs: 200,
+        orderTimings: { deadmanCountdownMs: 600_000 },
+      },
+    });
+    const user = await t.connectedUser();
+    token = user.auth.access_token;
+    keys = user.keys;
+    app = t;
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+  });
+  afterAll(async () => {
+    for (const a of extra) await a.app.close().catch(() => {});
+    await t?.close();
+  });
+
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    app.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const status = async (id: string): Promise<BotStatus> =>
+    (await call('GET', `/api/v1/agents/${id}/status`)).json().data;
+  const events = async (id: string): Promise<BotEvent[]> =>
+    (await call('GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
+
+  const account = () => {
+    const a = t.sim.exchange.accountByKey(keys.apiKey);
+    if (!a) throw new Error('the demo account is gone');
+    return a;
+  };
+  /** The simulator's own record of the account: every order it ever accepted, and the open ones */
+  const sim = () => {
+    const all = [...account().orders.values()];
+    return {
+      all,
+      open: all.filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
+      position: [...account().positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0,
+    };
+  };
+
+  async function advance(ms: number): Promise<void> {
+    for (let done = 0; done < ms; done += 1000) {
+      simClock.advance(1000);
+      t.sim.tick();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  async function eventually(until: () => Promise<boolean> | boolean): Promise<void> {
+    for (let i = 0; i < 250 && !(await until()); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await until()).toBe(true);
+  }
+  async function nextBar(until: () => Promise<boolean> | boolean): Promise<void> {
+    await advance(60_000 - (simClock.now() % 60_000) + 1000);
+    await eventually(until);
+  }
+
+  let bot: Bot;
+
+  it('places its grid on the exchange, follows the fills and answers them', async () => {
+    const created = await call('POST', '/api/v1/agents/', {
+      name: 'Live grid',
+      strategy: 'grid',
+      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 5,
+      budget: 500,
+      mode: 'live',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    bot = created.json().data;
+    const started = await call('POST', `/api/v1/agents/${bot.id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().data).toMatchObject({ state: 'running', mode: 'live' });
+
+    // While it runs, the exchange's dead-man switch is armed for the symbol (it cancels if the server goes silent)
+    expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeGreaterThan(simClock.now());
+    await nextBar(() => sim().open.length === 10);
+    expect(sim().open.every((o) => o.clientOrderId.startsWith('kb-'))).toBe(true);
+    expect(
+      sim()
+        .open.filter((o) => o.side === 'BUY')
+        .map((o) => o.price.toNumber())
+        .sort((a, b) => a - b),
+    ).toEqual([49_000, 49_200, 49_400, 49_600, 49_800]);
+    await eventually(async () => (await status(bot.id)).openOrders.length === 10);
+
+    // The price dips: the exchange fills two buys at once; at the bar's close the bot reads them and answers each
+    // with a sell one level up
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49500' });
+    expect(sim().position).toBeCloseTo(0.006, 9);
+    await nextBar(async () => (await status(bot.id)).positionQty !== 0);
+    const s = await status(bot.id);
+    expect(s.positionQty).toBeCloseTo(0.006, 9);
+    expect(s.entryPrice).toBeCloseTo(49_700, 6);
+    await eventually(() => sim().open.length === 10);
+    expect(
+      sim()
+        .open.filter((o) => o.side === 'SELL')
+        .map((o) => o.price.toNumber())
+        .sort((a, b) => a - b),
+    ).toEqual([49_800, 50_000, 50_200, 50_400, 50_600, 50_800, 51_000]);
+    const log = await events(bot.id);
+    expect(log.filter((e) => e.kind === 'order_filled')).toHaveLength(2);
+    expect(log.filter((e) => e.kind === 'order_sent')).toHaveLength(12);
+  });
+
+  it('resumes after a restart without sending any order twice, and cancels its orders when stopped', async () => {
+    const placedBefore = sim().all.length;
+    const openBefore = sim()
+      .open.map((o) => o.clientOrderId)
+      .sort();
+    await t.app.close();
+    app = await buildTestApp(
+      t.database.db,
+      {
+        clock,
+        keyring: t.keyring,
+        botLeaseRenewMs: MANUAL_LEASES,
+        orderTimings: { deadmanCountdownMs: 600_000 },
+      },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extra.push(app);
+    expect(app.app.botRunner.runningIds).toEqual([bot.id]);
+    const log = await events(bot.id);
+    expect(log[0]).toMatchObject({ kind: 'resumed' });
+    // Every intent of the replayed bars was answered from the order manager's record: nothing new reached the exchange
+    expect(sim().all.length).toBe(placedBefore);
+    expect(
+      sim()
+        .open.map((o) => o.clientOrderId)
+        .sort(),
+    ).toEqual(openBefore);
+    const s = await status(bot.id);
+    expect(s.positionQty).toBeCloseTo(0.006, 9);
+    expect(s.openOrders).toHaveLength(10);
+
+    // After the restart it trades on: a new dip fills the 49,400 buy, and the one order it sends is the answer
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49300' });
+    await nextBar(() => sim().all.length > placedBefore);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sim().all.length).toBe(placedBefore + 1);
+    expect(sim().all.at(-1)).toMatchObject({ side: 'SELL', clientOrderId: expect.stringMatching(/^kb-/) });
+    expect(sim().all.at(-1)?.price.toNumber()).toBe(49_600);
+    await eventually(async () => (await status(bot.id)).positionQty > 0.0089);
+
+    const stopped = await call('POST', `/api/v1/agents/${bot.id}/stop`);
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect(sim().open).toEqual([]);
+    expect((await events(bot.id))[0]?.message).toMatch(/^Stopped by you \(10 orders canceled\)$/);
+    expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeUndefined();
+    // The bot's position is left to its owner (stopping cancels orders, it does not trade)
+    expect(sim().position).toBeCloseTo(0.009, 9);
+  });
+});
