@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
+import { connectBinance } from '../support/exchange';
 import { E2E_SIM_PORT } from '../support/ports';
+import { createSimAccount } from '../support/sim';
 
 /** BTCUSDT's last price on the e2e simulator (its public REST, as Binance answers it) */
 async function simPrice(): Promise<number> {
@@ -81,5 +83,63 @@ test.describe('bots (bots remote)', () => {
     await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
     await expect(bot.getByText(/^Stopped \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: Stopped by you$/)).toBeVisible();
     await expect(log.locator('[data-kind="stopped"]')).toHaveCount(1);
+  });
+
+  test('a live grid bot needs a connected exchange and an explicit confirmation, places real orders, and cancels them when stopped', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await signUp(page, { keepConnectModal: true });
+    await connectBinance(page, await createSimAccount({ balances: { USDT: '5000' } }));
+    await page.goto('/create-bot?strategy=grid');
+    const form = page.getByRole('form', { name: 'Create bot' });
+    await form.getByLabel('Name').fill('E2E live grid');
+    await next(page, 'Market');
+    await form.getByLabel('Interval').selectOption('1m');
+    await form.getByLabel('Leverage').fill('2');
+    await next(page, 'Parameters');
+    const price = await simPrice();
+    await form.getByLabel(/^Lower/).fill(String(Math.floor(price * 0.97)));
+    await form.getByLabel(/^Upper/).fill(String(Math.ceil(price * 1.03)));
+    await form.getByLabel(/^Grid count/).fill('6');
+    await form.getByLabel(/^Quantity per grid/).fill('0.002');
+    await next(page, 'Budget and risk');
+    await form.getByLabel(/^Budget/).fill('1000');
+    await next(page, 'Mode');
+    await form.getByRole('radio', { name: /^Live/ }).check();
+    await expect(form.getByRole('alert')).toContainText('This bot will trade real money.');
+    await form.getByRole('button', { name: 'Next: Review' }).click();
+    await expect(
+      form.getByText('Confirm that this bot places real orders with your Binance account'),
+    ).toBeVisible();
+    await form.getByRole('checkbox', { name: /I understand this bot places real orders/ }).check();
+    await next(page, 'Review');
+    await expect(form.getByText('Live: real orders')).toBeVisible();
+    await form.getByRole('button', { name: 'Create bot' }).click();
+
+    await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
+    const bot = page.getByRole('region', { name: /^E2E live grid/ });
+    await bot.getByRole('button', { name: 'Start' }).click();
+    const start = page.getByRole('dialog', { name: 'Start E2E live grid?' });
+    await expect(start).toContainText(
+      'It will place real orders on BTCUSDT with your Binance account, up to its budget of 1000 USDT, until you stop it.',
+    );
+    await start.getByRole('button', { name: 'Start bot' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+
+    // Its orders are on the exchange (the order manager's kb- orders), listed on its card as the server reads them
+    const orders = bot.getByRole('table', { name: 'Open orders of E2E live grid' });
+    await expect(orders.getByRole('row')).not.toHaveCount(0, { timeout: 90_000 });
+    await expect(bot.locator('[data-figure="orders"] dd').first()).not.toHaveText('0');
+
+    await bot.getByRole('button', { name: 'Stop' }).click();
+    const stop = page.getByRole('dialog', { name: 'Stop E2E live grid?' });
+    await expect(stop).toContainText(
+      'Its open orders on BTCUSDT will be canceled and it will place no new ones.',
+    );
+    await stop.getByRole('button', { name: 'Stop bot' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
+    await expect(bot.getByText(/UTC: Stopped by you$/)).toBeVisible();
+    await expect(bot.locator('[data-figure="orders"] dd').first()).toHaveText('0');
   });
 });

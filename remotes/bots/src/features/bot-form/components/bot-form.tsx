@@ -457,7 +457,9 @@ export function BotForm({
                         type="checkbox"
                         className="bt:mt-0.5 bt:size-4"
                         aria-invalid={Boolean(errors.confirmLive)}
-                        {...register('confirmLive')}
+                        // The error goes as the box is ticked, not when it loses focus: on the way to Next, that
+                        // would move the button from under the pointer between press and release
+                        {...register('confirmLive', { onChange: () => clearErrors('confirmLive') })}
                       />
                       I understand this bot places real orders with my Binance account
                     </label>

@@ -86,7 +86,7 @@ export function actionWords(action: BotAction, bot: Bot): ActionWords {
     return {
       title: `Stop ${bot.name}?`,
       body: live
-        ? `Its open orders on ${bot.symbol} will be canceled and it will place no new ones.`
+        ? `Its open orders on ${bot.symbol} will be canceled and it will place no new ones. A position it holds stays open: close it on Portfolio if you want out.`
         : `Its paper orders will be canceled and it will place no new ones.`,
       confirm: 'Stop bot',
       destructive: true,
