@@ -44,9 +44,8 @@ export default defineConfig({
       KESTREL_FRESH_DATA: '1',
       KESTREL_LOG_LEVEL: 'warn',
       // Every spec's trader shares this one server and its one IP budget at Binance: some forty accounts trading
-      // within two minutes would spend Binance's 2,400 a minute, and the client would then hold every call until the
-      // next minute (per-user budgets are the hardening issue's). Ten times the budget, on both sides, keeps the
-      // suite about what each page does
+      // within two minutes would spend Binance's 2,400 a minute, and the server's budget would then answer their
+      // reads 429 until the next minute. Ten times the budget, on both sides, keeps the suite about what each page does
       KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000',
     },
     reuseExistingServer: !CI,

@@ -35,6 +35,10 @@ const runtimeConfig = {
   remotes: Object.fromEntries(remotes.map((r) => [r.name, `http://${host}:${r.port}/mf-manifest.json`])),
 };
 
+/** What the pages may load and talk to: the shell and the remotes' sites, the API and its socket, nothing else */
+const siteOrigins = [shellOrigin, ...remotes.map((r) => `http://${host}:${r.port}`)];
+const csp = { scripts: siteOrigins, connect: [runtimeConfig.apiBaseUrl, `ws://${host}:${apiPort}`] };
+
 // KESTREL_FRESH_DATA=1 (the e2e suite): start from an empty data folder, as a new install would
 if (process.env.KESTREL_FRESH_DATA === '1') rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(join(dataDir, 'server'), { recursive: true });
@@ -135,9 +139,12 @@ const sites = await Promise.all([
     host,
     spa: true,
     json: { '/config.json': runtimeConfig },
+    csp,
   }),
   // spa: a remote's own standalone page has client-side routes too
-  ...remotes.map((r) => serveStaticSite({ root: join(repo, r.dir, 'dist'), port: r.port, host, spa: true })),
+  ...remotes.map((r) =>
+    serveStaticSite({ root: join(repo, r.dir, 'dist'), port: r.port, host, spa: true, csp }),
+  ),
 ]);
 
 started = true;

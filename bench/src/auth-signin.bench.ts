@@ -76,6 +76,7 @@ async function measureSignin(db: Database): Promise<Figures> {
     {
       database: db,
       keyring: makeKeyring([generateMasterKey()]),
+      tokenKeyring: makeKeyring([generateMasterKey()]),
     },
   );
   try {

@@ -63,6 +63,7 @@ export default async function run(): Promise<void> {
     {
       database: db,
       keyring: makeKeyring([generateMasterKey()]),
+      tokenKeyring: makeKeyring([generateMasterKey()]),
     },
   );
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -130,6 +130,7 @@ async function kestrel(): Promise<Figures> {
     {
       database: db,
       keyring: makeKeyring([generateMasterKey()]),
+      tokenKeyring: makeKeyring([generateMasterKey()]),
     },
   );
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -3,10 +3,12 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { ServerConfig } from './config';
 import type { Clock } from './lib/clock';
 import { systemClock } from './lib/clock';
+import { capConnectionsPerIp, httpServerDeadlines } from './lib/connection-limits';
 import type { Keyring } from './lib/crypto/master-key';
 import type { Database } from './lib/database/database';
 import { errorHandler, notFoundHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
+import accountPlugin from './plugins/app/account';
 import analyticsPlugin from './plugins/app/analytics';
 import authPlugin from './plugins/app/auth';
 import backtestPlugin from './plugins/app/backtest';
@@ -29,6 +31,7 @@ import socketPlugin from './plugins/app/socket';
 import security from './plugins/external/security';
 import swagger from './plugins/external/swagger';
 import futuresRoutes from './routes/api/futures';
+import accountRoutes from './routes/api/v1/account';
 import agentsRoutes from './routes/api/v1/agents';
 import authRoutes from './routes/api/v1/auth';
 import backtestRoutes from './routes/api/v1/backtests';
@@ -52,7 +55,10 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export interface AppDeps {
   /** An open, owned-by-the-caller database; migrations still run on it */
   database?: Database;
+  /** The vault's keys (stored exchange secrets) */
   keyring?: Keyring;
+  /** The token-signing keys */
+  tokenKeyring?: Keyring;
   clock?: Clock;
   exchange?: ExchangeProbe;
   /** The exchange adapter; built from `config.exchange` when absent */
@@ -109,12 +115,23 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
+    // Deadlines for slow clients (headers, the whole request with its body, idle sockets): without them one client
+    // trickling a thousand uploads holds a thousand sockets for ever (`lib/connection-limits.ts`)
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: httpServerDeadlines(config),
     // PGlite's first open of a new data folder initialises a whole cluster (seconds on a busy machine)
     pluginTimeout: 120_000,
     // Ids in logs only; never reflected from a client header
     requestIdHeader: false,
   }).withTypeProvider<ZodTypeProvider>();
 
+  capConnectionsPerIp(app.server, config.maxConnectionsPerIp, (address, open) =>
+    app.log.warn(
+      { address, open },
+      'connection refused: this address already holds the most connections allowed',
+    ),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
@@ -145,6 +162,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     databasePlugin,
     secretsPlugin,
     authPlugin,
+    accountPlugin,
     exchangePlugin,
     credentialsPlugin,
     riskGuardPlugin,
@@ -165,6 +183,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(healthRoutes, { ...options, prefix: '/api/v1' });
   await app.register(databaseRoutes, { ...options, prefix: '/api/v1/database' });
   await app.register(authRoutes, { ...options, prefix: '/api/v1/auth' });
+  await app.register(accountRoutes, { ...options, prefix: '/api/v1/account' });
   await app.register(
     async (scope) => {
       await scope.register(credentialsHooks);

@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ExchangeEndpoints, resolveExchangeEndpoints } from './plugins/app/exchange/exchange-config';
 
@@ -23,8 +24,15 @@ const ConfigSchema = z.object({
     .string()
     .refine((s) => /^postgres(ql)?:\/\//.test(s), { error: 'must start with postgres:// or postgresql://' })
     .optional(),
-  /** Base64 of 32 bytes; when unset the key is generated once into the data folder */
+  /**
+   * Folder of the generated vault and token keys (`vault.key`, `token.key`, 0600); outside the data folder, so a copy
+   * of the data folder (a backup, a stolen disk image of the database volume) opens no secret and forges no login
+   */
+  keysDir: z.string().min(1),
+  /** The vault key(s), base64 of 32 bytes, current first; when unset `vault.key` in the keys folder is used */
   masterKey: z.string().optional(),
+  /** The token-signing key(s), base64 of 32 bytes, current first; when unset `token.key` in the keys folder */
+  tokenKey: z.string().optional(),
   /** Symbols whose ticker and mark price are pushed to sockets that did not choose their own, comma separated */
   liveSymbols: z
     .string()
@@ -49,6 +57,40 @@ const ConfigSchema = z.object({
     .min(1, 'KESTREL_BACKTEST_CONCURRENCY must be at least 1')
     .max(64, 'KESTREL_BACKTEST_CONCURRENCY must be at most 64')
     .default(1),
+  /** A request's headers must arrive within this */
+  headersTimeoutMs: z.coerce
+    .number({ error: 'KESTREL_HEADERS_TIMEOUT_MS must be a number of milliseconds' })
+    .int('KESTREL_HEADERS_TIMEOUT_MS must be a whole number of milliseconds')
+    .min(100, 'KESTREL_HEADERS_TIMEOUT_MS must be at least 100')
+    .max(600_000, 'KESTREL_HEADERS_TIMEOUT_MS must be at most 600_000')
+    .default(10_000),
+  /** The whole request, body included, must arrive within this (the body deadline) */
+  requestTimeoutMs: z.coerce
+    .number({ error: 'KESTREL_REQUEST_TIMEOUT_MS must be a number of milliseconds' })
+    .int('KESTREL_REQUEST_TIMEOUT_MS must be a whole number of milliseconds')
+    .min(100, 'KESTREL_REQUEST_TIMEOUT_MS must be at least 100')
+    .max(3_600_000, 'KESTREL_REQUEST_TIMEOUT_MS must be at most 3_600_000')
+    .default(30_000),
+  /** A connection silent both ways this long is closed (upgraded sockets have their own heartbeat) */
+  idleTimeoutMs: z.coerce
+    .number({ error: 'KESTREL_IDLE_TIMEOUT_MS must be a number of milliseconds' })
+    .int('KESTREL_IDLE_TIMEOUT_MS must be a whole number of milliseconds')
+    .min(1_000, 'KESTREL_IDLE_TIMEOUT_MS must be at least 1_000')
+    .max(3_600_000, 'KESTREL_IDLE_TIMEOUT_MS must be at most 3_600_000')
+    .default(120_000),
+  /** Open connections one client address may hold at once; more are closed on arrival */
+  maxConnectionsPerIp: z.coerce
+    .number({ error: 'KESTREL_MAX_CONNECTIONS_PER_IP must be a number' })
+    .int('KESTREL_MAX_CONNECTIONS_PER_IP must be a whole number')
+    .min(1, 'KESTREL_MAX_CONNECTIONS_PER_IP must be at least 1')
+    .max(100_000, 'KESTREL_MAX_CONNECTIONS_PER_IP must be at most 100000')
+    .default(256),
+  /** Most of the exchange's minute request weight one user may spend on reads, as a share of it (0.4 = 960 of 2400) */
+  exchangeUserShare: z.coerce
+    .number({ error: 'KESTREL_EXCHANGE_USER_SHARE must be a number between 0 and 1' })
+    .gt(0, 'KESTREL_EXCHANGE_USER_SHARE must be above 0')
+    .max(0.8, 'KESTREL_EXCHANGE_USER_SHARE must be at most 0.8 (the rest is kept for trading calls)')
+    .default(0.4),
   /** The account recorder's timer (equity snapshots each minute, income sync): on unless `off` */
   accountRecorder: z
     .enum(['on', 'off'], { error: 'KESTREL_ACCOUNT_RECORDER must be on or off' })
@@ -66,13 +108,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.KESTREL_LOG_LEVEL || undefined,
     dataDir: env.KESTREL_DATA_DIR || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    keysDir: env.KESTREL_KEYS_DIR || defaultKeysDir(env),
     masterKey: env.KESTREL_MASTER_KEY || undefined,
+    tokenKey: env.KESTREL_TOKEN_KEY || undefined,
     liveSymbols: env.KESTREL_LIVE_SYMBOLS || undefined,
     backtestConcurrency: env.KESTREL_BACKTEST_CONCURRENCY || undefined,
     accountRecorder: env.KESTREL_ACCOUNT_RECORDER || undefined,
+    headersTimeoutMs: env.KESTREL_HEADERS_TIMEOUT_MS || undefined,
+    requestTimeoutMs: env.KESTREL_REQUEST_TIMEOUT_MS || undefined,
+    idleTimeoutMs: env.KESTREL_IDLE_TIMEOUT_MS || undefined,
+    maxConnectionsPerIp: env.KESTREL_MAX_CONNECTIONS_PER_IP || undefined,
+    exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,
   });
   if (!parsed.success) {
-    // Never echo the received values: DATABASE_URL and the master key are secrets
+    // Never echo the received values: DATABASE_URL and the keys are secrets
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid server configuration: ${issues}`);
   }
@@ -89,5 +138,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ...config,
     exchange,
     dataDir: isAbsolute(config.dataDir) ? config.dataDir : resolve(config.dataDir),
+    keysDir: isAbsolute(config.keysDir) ? config.keysDir : resolve(config.keysDir),
   };
+}
+
+/** The user's configuration folder (XDG), as other tools keep their keys: `~/.config/kestrel/keys` */
+function defaultKeysDir(env: NodeJS.ProcessEnv): string {
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(configHome, 'kestrel', 'keys');
 }

@@ -63,7 +63,8 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest queue shared by two inst
       } else {
         dbB = tdb.db;
       }
-      // One master key, as a deployment shares KESTREL_MASTER_KEY: a token from one instance works on the other
+      // One vault keyring (and with it one token keyring, see buildTestApp), as a deployment shares its keys: a token
+      // from one instance works on the other
       keyring = makeKeyring([generateMasterKey()]);
       const env = { KESTREL_EXCHANGE_BASE_URL: url };
       adapterA = new RecordingAdapter({ restUrl: url });

@@ -380,7 +380,10 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
       await tdb.db.query('DELETE FROM exchange_credentials');
       const dir = await mkdtemp(join(tmpdir(), 'kestrel-rotate-'));
       try {
-        const config = loadConfig({ KESTREL_DATA_DIR: dir });
+        const config = loadConfig({
+          KESTREL_DATA_DIR: join(dir, 'data'),
+          KESTREL_KEYS_DIR: join(dir, 'keys'),
+        });
         const oldRing = await loadKeyring(config);
         const app = await buildTestApp(tdb.db, { keyring: oldRing });
         const { access_token, user } = await signUp(app);
@@ -391,8 +394,8 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
         const newRing = await loadKeyring(config);
         expect(newRing.current.id).toBe(result.toKeyId);
         expect(newRing.current.id).not.toBe(oldRing.current.id);
-        expect((await stat(join(dir, 'master.key'))).mode & 0o777).toBe(0o600);
-        await expect(readFile(join(dir, 'master.key.next'))).rejects.toThrow(/ENOENT/);
+        expect((await stat(join(dir, 'keys', 'vault.key'))).mode & 0o777).toBe(0o600);
+        await expect(readFile(join(dir, 'keys', 'vault.key.next'))).rejects.toThrow(/ENOENT/);
 
         expect(await canOpen(newRing, user.id)).toBe(true);
         expect(await canOpen(oldRing, user.id)).toBe(false);

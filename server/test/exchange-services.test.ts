@@ -118,7 +118,7 @@ describe('FuturesService and MarketService against the simulator', () => {
   });
 
   it('market: each symbol once, in the order asked; status measures latency around the time call', async () => {
-    const tickers = await t.app.marketService.tickers(['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
+    const tickers = await t.app.marketService.tickers('someone', ['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
     expect(tickers.map((x) => x.symbol)).toEqual(['SOLUSDT', 'BTCUSDT']);
 
     const ticks = [1000, 1042.4];

@@ -24,7 +24,12 @@ describe('risk limits and the kill switch against the simulator', () => {
   let userId: string;
 
   beforeAll(async () => {
-    t = await startTestServer({ simulator: { symbols: ['BTCUSDT', 'SOLUSDT'] } });
+    // The simulator's clock stands still, so its weight minute never turns: the file's ~2300 weight would all land
+    // in one minute and run into the share the server keeps for trading. Ten times the budget on both sides
+    t = await startTestServer({
+      simulator: { symbols: ['BTCUSDT', 'SOLUSDT'], rateLimits: { weightPerMinute: 24_000 } },
+      env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000' },
+    });
     const user = await t.connectedUser();
     token = user.auth.access_token;
     apiKey = user.keys.apiKey;

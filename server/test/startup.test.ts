@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,16 +28,20 @@ describe('pnpm start on embedded defaults', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('starts with nothing installed: PGlite in the data folder, master key generated 0600, then stops on SIGTERM', async () => {
+  it('starts with nothing installed: PGlite in the data folder, its keys generated 0600 outside it, then stops on SIGTERM', async () => {
     dir = await mkdtemp(join(tmpdir(), 'kestrel-start-'));
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       KESTREL_PORT: '0',
-      KESTREL_DATA_DIR: dir,
+      KESTREL_DATA_DIR: join(dir, 'data'),
+      // Where the keys folder defaults to (~/.config/kestrel/keys), inside this test's folder
+      XDG_CONFIG_HOME: join(dir, 'config'),
       KESTREL_LOG_LEVEL: 'info',
     };
     delete env.DATABASE_URL;
     delete env.KESTREL_MASTER_KEY;
+    delete env.KESTREL_TOKEN_KEY;
+    delete env.KESTREL_KEYS_DIR;
     const child = spawn(join(serverDir, 'node_modules/.bin/tsx'), ['src/main.ts'], {
       cwd: serverDir,
       env,
@@ -51,8 +55,10 @@ describe('pnpm start on embedded defaults', () => {
         reachable: true,
         driver: 'pglite',
       });
-      expect((await stat(join(dir, 'master.key'))).mode & 0o777).toBe(0o600);
-      expect((await stat(join(dir, 'pglite'))).isDirectory()).toBe(true);
+      for (const key of ['vault.key', 'token.key']) {
+        expect((await stat(join(dir, 'config', 'kestrel', 'keys', key))).mode & 0o777).toBe(0o600);
+      }
+      expect(await readdir(join(dir, 'data'))).toEqual(['pglite']);
     } finally {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');

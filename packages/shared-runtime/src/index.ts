@@ -21,6 +21,7 @@ export {
   type SessionState,
   type SessionStatus,
 } from './auth/session';
+export { type ConfirmPassword, createStepUp, type StepUp, type StepUpSubmit } from './auth/step-up';
 export { isAccessTokenExpiring, isRefreshTokenExpired, tokenExpiry } from './auth/token';
 export {
   getRuntimeConfig,

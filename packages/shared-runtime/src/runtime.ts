@@ -3,6 +3,7 @@ import { merge, type Observable, type Subscription } from 'rxjs';
 import { type ApiClient, createApiClient } from './api/api-client';
 import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
 import { createSession, type Session } from './auth/session';
+import { createStepUp, type StepUp } from './auth/step-up';
 import { createLiveData, type LiveData } from './live/live-data';
 import { createSocketBus, type SocketBus, type WebSocketFactory } from './socket/socket-bus';
 import { createCredentialsStore, createExchangeState, type ExchangeState } from './state/exchange-state';
@@ -17,6 +18,8 @@ export interface KestrelRuntime {
   readonly breaker: CircuitBreaker;
   readonly session: Session;
   readonly api: ApiClient;
+  /** The password prompt before guarded actions (keys, mainnet, live bots): the shell shows it, the API client asks */
+  readonly stepUp: StepUp;
   readonly bus: SocketBus;
   /** Page-level live data over the bus: merged watches, live/paused, typed pushes (pages use this, not `bus.subscribe`) */
   readonly live: LiveData;
@@ -52,12 +55,21 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
+  // The prompt confirms through the client, and the client asks the prompt: bind late
+  let client: ApiClient | undefined;
+  const stepUp = createStepUp(async (password) => {
+    const result = await client?.post('/api/v1/account/step-up', { password });
+    if (!result) return { success: false, error: 'Not ready yet' };
+    return result.success ? { success: true } : { success: false, error: result.error };
+  });
   const api = createApiClient({
     baseUrl,
     breaker,
     auth: session,
+    stepUp,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
+  client = api;
   const bus = createSocketBus({
     baseUrl: () => config.socketBaseUrl,
     token: () => session.accessToken(),
@@ -89,6 +101,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     breaker,
     session,
     api,
+    stepUp,
     bus,
     live,
     exchanges,

@@ -6,11 +6,9 @@ import { systemClock } from '../lib/clock';
 import {
   encodeMasterKey,
   generateMasterKey,
-  loadKeyring,
-  MASTER_KEY_FILE,
+  loadVaultKeys,
   type MasterKey,
   makeKeyring,
-  NEXT_MASTER_KEY_FILE,
   parseMasterKey,
 } from '../lib/crypto/master-key';
 import type { Database } from '../lib/database/database';
@@ -44,8 +42,8 @@ export interface RotationOptions {
  */
 export async function rotateMasterKey(options: RotationOptions): Promise<RotationResult> {
   const { config } = options;
-  const keyring = await loadKeyring(config);
-  const fromEnv = Boolean(config.masterKey);
+  const { keyring, files } = await loadVaultKeys(config);
+  const fromEnv = files === null;
   let next: MasterKey;
   if (fromEnv) {
     if (!options.newMasterKey) {
@@ -54,9 +52,7 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
     next = parseMasterKey(options.newMasterKey, 'KESTREL_NEW_MASTER_KEY');
   } else {
     next = generateMasterKey();
-    await writeFile(join(config.dataDir, NEXT_MASTER_KEY_FILE), `${encodeMasterKey(next)}\n`, {
-      mode: 0o600,
-    });
+    await writeFile(join(files.dir, files.next), `${encodeMasterKey(next)}\n`, { mode: 0o600 });
   }
   if (next.id === keyring.current.id) throw new Error('The new master key is the current one');
 
@@ -71,9 +67,7 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
       options.clock ?? systemClock,
     );
     const rewrapped = await service.rotateMasterKey(next);
-    if (!fromEnv) {
-      await rename(join(config.dataDir, NEXT_MASTER_KEY_FILE), join(config.dataDir, MASTER_KEY_FILE));
-    }
+    if (files) await rename(join(files.dir, files.next), join(files.dir, files.current));
     return {
       rewrapped,
       fromKeyId: keyring.current.id,
@@ -81,11 +75,11 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
       instructions: fromEnv
         ? 'Set KESTREL_MASTER_KEY to the new key and restart every server instance. Until all have restarted, ' +
           'list it as "<new>,<old>" so that instances still holding the old key keep working.'
-        : `The new key replaced ${MASTER_KEY_FILE} in the data folder; restart the server. Signed-in sessions end.`,
+        : `The new key replaced ${join(files.dir, files.current)}; restart the server.`,
     };
   } catch (err) {
     // The transaction rolled back: rows still open with the old key, so the unused next key can go
-    if (!fromEnv) await rm(join(config.dataDir, NEXT_MASTER_KEY_FILE), { force: true });
+    if (files) await rm(join(files.dir, files.next), { force: true });
     throw err;
   } finally {
     if (!options.database) await db.close();

@@ -1,5 +1,6 @@
 import { ErrorResponseSchema } from '@kestrel/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { ClientInfo } from '../plugins/app/account/account-audit';
 import { requireAuth } from '../plugins/app/auth';
 
 /** OpenAPI security of every route behind `app.authenticate`: the bearer access token */
@@ -20,3 +21,9 @@ export const EXCHANGE_ERRORS = {
 
 /** The signed-in caller's id, on a route behind `app.authenticate` */
 export const callerId = (request: FastifyRequest): string => requireAuth(request).userId;
+
+/** Where a request came from, as sessions and the account audit record it */
+export const clientInfo = (request: FastifyRequest): ClientInfo => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+});

@@ -31,6 +31,20 @@ export interface TestApp {
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
+const tokenKeyrings = new WeakMap<Keyring, Keyring>();
+/**
+ * Test apps given one vault keyring share one token keyring too, as instances of a deployment share both keys: a
+ * token one instance signed is accepted by the other. The two are still different keys
+ */
+function tokenKeysFor(vault: Keyring): Keyring {
+  let tokens = tokenKeyrings.get(vault);
+  if (!tokens) {
+    tokens = makeKeyring([generateMasterKey()]);
+    tokenKeyrings.set(vault, tokens);
+  }
+  return tokens;
+}
+
 let closedPort: Promise<number> | undefined;
 /** A loopback port that was just free and is closed again: an exchange that refuses connections */
 export function closedLoopbackPort(): Promise<number> {
@@ -57,6 +71,7 @@ export async function buildTestApp(
   const logs: string[] = [];
   const clock = new TestClock();
   const keyring = deps.keyring ?? makeKeyring([generateMasterKey()]);
+  const tokenKeyring = deps.tokenKeyring ?? tokenKeysFor(keyring);
   const app = await buildApp(
     loadConfig({
       KESTREL_LOG_LEVEL: 'info',
@@ -66,7 +81,14 @@ export async function buildTestApp(
       KESTREL_ACCOUNT_RECORDER: 'off',
       ...env,
     }),
-    { database: db, clock, keyring, logStream: { write: (line) => void logs.push(line) }, ...deps },
+    {
+      database: db,
+      clock,
+      keyring,
+      tokenKeyring,
+      logStream: { write: (line) => void logs.push(line) },
+      ...deps,
+    },
   );
   await app.ready();
   const responses: LightMyRequestResponse[] = [];

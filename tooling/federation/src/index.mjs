@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import rspack from '@rspack/core';
+import { PrecompressPlugin } from './precompress-plugin.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -265,6 +266,7 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         },
       }),
       ...(isHost ? contractsForRemotes(dir, deps) : []),
+      ...(production ? [new PrecompressPlugin()] : []),
     ],
     optimization: {
       minimizer: [
@@ -312,6 +314,7 @@ function standaloneRuntimeCore(name, dir) {
     output: { path: join(dir, 'dist'), filename: STANDALONE_RUNTIME, clean: false },
     resolve: { alias: { '@kestrel/federation/runtime-core$': runtimeCorePath() } },
     optimization: { minimizer: [new rspack.SwcJsMinimizerRspackPlugin()] },
+    plugins: [new PrecompressPlugin()],
     performance: { hints: false },
   };
 }

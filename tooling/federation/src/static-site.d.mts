@@ -9,4 +9,16 @@ export function serveStaticSite(options: {
   spa?: boolean;
   /** Paths answered with this JSON instead of a file (config.json) */
   json?: Record<string, unknown>;
+  /** Origins the pages may load scripts from and talk to; sends a Content Security Policy built from them */
+  csp?: CspOrigins;
 }): Promise<{ url: string; port: number; close: () => Promise<void> }>;
+
+export interface CspOrigins {
+  /** Origins whose scripts and stylesheets the pages load (the remotes' sites) */
+  scripts: string[];
+  /** Origins the pages fetch from or open sockets to (the API, its socket) */
+  connect: string[];
+}
+
+/** The pages' Content Security Policy for these origins and inline-script hashes */
+export function contentSecurityPolicy(origins: CspOrigins, scriptHashes?: string[]): string;

@@ -54,11 +54,16 @@ export interface ApiClient {
   delete<T = unknown>(path: string, options?: Omit<ApiRequest<T>, 'path' | 'method'>): Promise<ApiResult<T>>;
 }
 
+/** The server's code for "give the password again first" (contracts' STEP_UP_REQUIRED) */
+const STEP_UP_REQUIRED = 'STEP_UP_REQUIRED';
+
 export interface ApiClientDeps {
   /** Base URL, read on every call so a late-loaded run-time config is picked up */
   baseUrl: () => string;
   breaker: CircuitBreaker;
   auth?: ApiAuth;
+  /** Asked when a guarded call is refused with STEP_UP_REQUIRED; true = the password was given, send it again */
+  stepUp?: { request(): Promise<boolean> };
   fetch?: typeof fetch;
   timeoutMs?: number;
   now?: () => number;
@@ -178,6 +183,18 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         deps.auth?.clear();
         return { success: false, error: MESSAGES.authExpired, status: 401, requiresLogin: true };
       }
+    }
+
+    // A guarded action without a recent password: ask for it (the host's prompt), then send the call once more
+    if (
+      authenticated &&
+      deps.stepUp &&
+      reply.kind === 'reply' &&
+      reply.status === 403 &&
+      errorCode(reply.body) === STEP_UP_REQUIRED &&
+      (await deps.stepUp.request())
+    ) {
+      reply = await send(req, baseUrl);
     }
 
     // Not a failure of the backend: a burst of invalidations cancels fetches by the dozen, and counting them would

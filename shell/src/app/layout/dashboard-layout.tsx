@@ -8,6 +8,7 @@ import { sidebarPages } from '../paths';
 import { ThemeToggle } from '../theme/theme-toggle';
 import { ConnectionStatus } from './connection-status';
 import { EnvironmentSwitch } from './environment-switch';
+import { StepUpPrompt } from './step-up-prompt';
 import { UserMenu } from './user-menu';
 
 /** Where the sidebar sits beside the page instead of over it (Tailwind's `md`) */
@@ -104,6 +105,7 @@ export function DashboardLayout() {
             <Outlet />
           </main>
           <ConnectExchangePrompt />
+          <StepUpPrompt />
         </div>
       </div>
     </>

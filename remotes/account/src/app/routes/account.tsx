@@ -1,14 +1,109 @@
 import '../../styles.css';
 import { RemotePage } from '@kestrel/shared-runtime/react';
-import { EmptyState } from '@kestrel/ui';
+import {
+  useAccountEvents,
+  useChangePassword,
+  useDeleteAccount,
+  useMe,
+  useRevokeOtherSessions,
+  useRevokeSession,
+  useSessions,
+  useUpdateProfile,
+} from '../../features/account/api/account-api';
+import { AccountEvents } from '../../features/account/components/account-events';
+import { DeleteAccount } from '../../features/account/components/delete-account';
+import { PasswordForm } from '../../features/account/components/password-form';
+import { ProfileForm } from '../../features/account/components/profile-form';
+import { Failure, Loading, Section } from '../../features/account/components/section';
+import { SessionsList } from '../../features/account/components/sessions-list';
 
+/** The account: profile, password, the devices signed in, the audit of every change, and deleting it all */
 export default function AccountPage() {
+  const me = useMe();
+  const sessions = useSessions();
+  const events = useAccountEvents();
+  const updateProfile = useUpdateProfile();
+  const changePassword = useChangePassword();
+  const revoke = useRevokeSession();
+  const revokeOthers = useRevokeOtherSessions();
+  const deleteAccount = useDeleteAccount();
+
   return (
-    <RemotePage remote="account" title="Account">
-      <EmptyState
-        title="Nothing to manage here yet"
-        description="Your profile and the devices signed in to your account will be listed here."
-      />
+    <RemotePage
+      remote="account"
+      title="Account"
+      description="Your profile, your password and the devices signed in to your account."
+    >
+      <div className="ac:grid ac:gap-4 ac:lg:grid-cols-2">
+        <Section id="account-profile" title="Profile">
+          {me.isPending ? (
+            <Loading label="Loading your profile…" />
+          ) : me.data ? (
+            <ProfileForm user={me.data} onSave={updateProfile.mutateAsync} />
+          ) : (
+            <Failure
+              what="Your profile"
+              message={me.error?.message ?? 'no answer'}
+              onRetry={() => void me.refetch()}
+            />
+          )}
+        </Section>
+        <Section
+          id="account-password"
+          title="Password"
+          description="Changing it signs out every other device signed in to your account."
+        >
+          <PasswordForm onChange={changePassword.mutateAsync} />
+        </Section>
+        <Section
+          id="account-sessions"
+          title="Active sessions"
+          description="Every device signed in to your account. Revoke one you do not recognise."
+          className="ac:lg:col-span-2"
+        >
+          {sessions.isPending ? (
+            <Loading label="Loading your sessions…" />
+          ) : sessions.data ? (
+            <SessionsList
+              sessions={sessions.data}
+              onRevoke={revoke.mutateAsync}
+              onRevokeOthers={() => revokeOthers.mutateAsync(undefined)}
+            />
+          ) : (
+            <Failure
+              what="Your sessions"
+              message={sessions.error?.message ?? 'no answer'}
+              onRetry={() => void sessions.refetch()}
+            />
+          )}
+        </Section>
+        <Section
+          id="account-activity"
+          title="Account activity"
+          description="Every sign-in and every change to your account, newest first."
+          className="ac:lg:col-span-2"
+        >
+          {events.isPending ? (
+            <Loading label="Loading your account activity…" />
+          ) : events.data ? (
+            <AccountEvents events={events.data} />
+          ) : (
+            <Failure
+              what="Your account activity"
+              message={events.error?.message ?? 'no answer'}
+              onRetry={() => void events.refetch()}
+            />
+          )}
+        </Section>
+        <Section
+          id="account-delete"
+          title="Delete account"
+          description="Stops every bot, deletes your stored exchange keys, your bots, backtests and history, and signs you out everywhere. This cannot be undone."
+          className="ac:lg:col-span-2 ac:border-destructive"
+        >
+          <DeleteAccount onDelete={deleteAccount.mutateAsync} />
+        </Section>
+      </div>
     </RemotePage>
   );
 }

@@ -1,17 +1,52 @@
 import '../../styles.css';
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
 import { RemotePage } from '@kestrel/shared-runtime/react';
+import { useAccountSettings, useUpdateAccountSettings } from '../../features/account/api/account-api';
+import { Failure, Loading, Section } from '../../features/account/components/section';
+import { DefaultLimitsForm } from '../../features/settings/components/default-limits-form';
+import { EnvironmentSettings } from '../../features/settings/components/environment-settings';
 
 export default function SettingsPage() {
+  const settings = useAccountSettings();
+  const save = useUpdateAccountSettings();
   return (
     <RemotePage remote="account" title="Settings">
-      <section aria-labelledby="settings-exchanges" className="ac:flex ac:flex-col ac:gap-3">
-        <h2 id="settings-exchanges" className="ac:text-lg ac:font-semibold">
-          Exchange connections
-        </h2>
-        {/* Composed through the federation runtime, never by importing the other remote's source */}
-        <RemoteSlot remote="exchange_connect" module="./ExchangeConnections" title="Exchange connections" />
-      </section>
+      <div className="ac:flex ac:flex-col ac:gap-4">
+        <section aria-labelledby="settings-exchanges" className="ac:flex ac:flex-col ac:gap-3">
+          <h2 id="settings-exchanges" className="ac:text-lg ac:font-semibold">
+            Exchange connections
+          </h2>
+          {/* Composed through the federation runtime, never by importing the other remote's source */}
+          <RemoteSlot remote="exchange_connect" module="./ExchangeConnections" title="Exchange connections" />
+        </section>
+        <Section
+          id="settings-environment"
+          title="Trading environment"
+          description="Testnet trades with fake funds; mainnet is LIVE trading with real money."
+        >
+          <EnvironmentSettings />
+        </Section>
+        <Section
+          id="settings-bot-limits"
+          title="Default limits for new bots"
+          description="Each new bot starts with these limits of its own, checked by the server before every order it places, on top of your account limits."
+        >
+          {settings.isPending ? (
+            <Loading label="Loading your settings…" />
+          ) : settings.data ? (
+            <DefaultLimitsForm
+              settings={settings.data}
+              onSave={(defaultBotRiskLimits) => save.mutateAsync({ defaultBotRiskLimits })}
+            />
+          ) : (
+            <Failure
+              what="Your settings"
+              message={settings.error?.message ?? 'no answer'}
+              onRetry={() => void settings.refetch()}
+            />
+          )}
+        </Section>
+      </div>
     </RemotePage>
   );
 }

@@ -19,6 +19,8 @@ export interface SessionRow {
   revoked_reason: string | null;
   user_agent: string | null;
   ip: string | null;
+  /** When the session last gave its password (migration 009) */
+  step_up_at: Date | null;
 }
 
 export interface ThrottleRow {
@@ -61,11 +63,21 @@ export const authRepository = {
   ): Promise<void> {
     await db.query(
       `WITH session AS (
-         INSERT INTO sessions (id, user_id, created_at, last_used_at, expires_at, user_agent, ip)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, created_at
+         INSERT INTO sessions (id, user_id, created_at, last_used_at, expires_at, user_agent, ip, step_up_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $9) RETURNING id, created_at
        )
        INSERT INTO refresh_tokens (token_hash, session_id, created_at) SELECT $8, id, created_at FROM session`,
-      [s.id, s.user_id, s.created_at, s.last_used_at, s.expires_at, s.user_agent, s.ip, tokenHash],
+      [
+        s.id,
+        s.user_id,
+        s.created_at,
+        s.last_used_at,
+        s.expires_at,
+        s.user_agent,
+        s.ip,
+        tokenHash,
+        s.step_up_at,
+      ],
     );
   },
 

@@ -3,6 +3,7 @@ import type { AuthResponse, Session, SigninRequest, SignupRequest, User } from '
 import type { Clock } from '../../../lib/clock';
 import type { Database, Queryable } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
+import type { AccountAudit, ClientInfo } from '../account/account-audit';
 import type { AuthRepository, SessionRow, UserRow } from './auth-repository';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 import { ACCESS_TOKEN_TTL_S, type AccessClaims, hashToken, type TokenService } from './tokens';
@@ -24,10 +25,7 @@ export const REFRESH_INVALID = 'Refresh token invalid. Please sign in again.';
 export const REFRESH_EXPIRED = 'Refresh token expired. Please sign in again.';
 export const AUTH_EXPIRED = 'Authentication expired. Please sign in again.';
 
-export interface ClientInfo {
-  ip: string;
-  userAgent: string | undefined;
-}
+export type { ClientInfo };
 
 /** Who is calling: the user and the session whose access token came with the request */
 export type AuthContext = AccessClaims;
@@ -51,6 +49,7 @@ export class AuthService {
     private readonly repo: AuthRepository,
     private readonly tokens: TokenService,
     private readonly clock: Clock,
+    private readonly audit: AccountAudit,
   ) {}
 
   async signup(body: SignupRequest, client: ClientInfo): Promise<AuthResponse> {
@@ -67,7 +66,9 @@ export class AuthService {
     if (!(await this.repo.insertUser(this.db, user))) {
       throw new HttpError(409, 'EMAIL_TAKEN', 'An account with this email already exists');
     }
-    return this.openSession(this.db, user, client, 'Account created');
+    const answer = await this.openSession(this.db, user, client, 'Account created');
+    await this.audit.record(user.id, 'signup', 'Account created', client);
+    return answer;
   }
 
   async signin(body: SigninRequest, client: ClientInfo): Promise<AuthResponse> {
@@ -98,7 +99,44 @@ export class AuthService {
     // Only the email+IP counter is cleared: one good password must not reset a spray across many emails
     if (throttle.some((r) => r.throttle_key === keys.emailIp))
       await this.repo.clearFailures(this.db, keys.emailIp);
-    return this.openSession(this.db, user, client, 'Signed in');
+    const answer = await this.openSession(this.db, user, client, 'Signed in');
+    await this.audit.record(user.id, 'signin', 'Signed in', client);
+    return answer;
+  }
+
+  /**
+   * Checks the signed-in user's password again (step-up, password change, account deletion). Wrong answers are
+   * throttled like sign-ins (per user), so a stolen access token cannot be used to guess the password. A wrong
+   * password is a 403, not a 401: the session itself is fine and the page must not sign out
+   */
+  async confirmPassword(auth: AuthContext, password: string): Promise<UserRow> {
+    const key = `password:${auth.userId}`;
+    const now = this.clock.now();
+    const [row] = await this.repo.throttleRows(this.db, [key, key]);
+    const blockedUntil = row?.blocked_until?.getTime() ?? 0;
+    if (blockedUntil > now.getTime()) {
+      const seconds = Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000));
+      throw new HttpError(
+        429,
+        'TOO_MANY_ATTEMPTS',
+        `Too many wrong passwords. Try again in ${seconds} seconds.`,
+        { 'retry-after': String(seconds) },
+      );
+    }
+    const user = await this.repo.findUserById(this.db, auth.userId);
+    if (!user) throw unauthorized('SESSION_ENDED', 'Session has ended. Please sign in again.');
+    if (!(await verifyPassword(user.password_hash, password))) {
+      await this.recordFailure(key, THROTTLE.emailIpLimit);
+      throw new HttpError(403, 'WRONG_PASSWORD', 'Password is not correct');
+    }
+    if (row) await this.repo.clearFailures(this.db, key);
+    return user;
+  }
+
+  /** When this session last gave its password (sign-in, sign-up or step-up); null when never */
+  async stepUpAt(sessionId: string): Promise<Date | null> {
+    const session = await this.repo.findSession(this.db, sessionId);
+    return session?.step_up_at ?? null;
   }
 
   private async recordFailure(key: string, limit: number): Promise<void> {
@@ -124,6 +162,8 @@ export class AuthService {
       expires_at: new Date(now.getTime() + SESSION_LIFETIME_MS),
       user_agent: client.userAgent?.slice(0, 512) ?? null,
       ip: client.ip,
+      // The password was just given: guarded actions need no second prompt for the next few minutes
+      step_up_at: now,
     };
     const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at);
     await this.repo.insertSessionWithToken(db, session, hashToken(refreshToken));

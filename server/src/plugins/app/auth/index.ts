@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { AccountAudit } from '../account/account-audit';
 import { authRepository } from './auth-repository';
 import { type AuthContext, AuthService } from './auth-service';
 import { TokenService } from './tokens';
@@ -7,6 +8,8 @@ import { TokenService } from './tokens';
 declare module 'fastify' {
   interface FastifyInstance {
     authService: AuthService;
+    /** The account audit every part of the server records account changes through */
+    accountAudit: AccountAudit;
     /** onRequest hook: rejects the request with 401 unless it carries a live session's access token */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
@@ -18,11 +21,14 @@ declare module 'fastify' {
 /** Wires the auth service and the `authenticate` hook used by protected routes */
 export default fp(
   async (app: FastifyInstance) => {
+    const audit = new AccountAudit(app.db, app.clock);
+    app.decorate('accountAudit', audit);
     const service = new AuthService(
       app.db,
       authRepository,
-      new TokenService(app.keyring, app.clock),
+      new TokenService(app.tokenKeyring, app.clock),
       app.clock,
+      audit,
     );
     app.decorate('authService', service);
     app.decorateRequest('auth', null);

@@ -31,8 +31,9 @@ export function hashToken(token: string): Buffer {
 }
 
 /**
- * Signs and checks the two kinds of token with HMAC keys derived from the master keys (HKDF), named by `kid`, so a
- * key rotation that keeps the previous master key in the keyring keeps sessions alive
+ * Signs and checks the two kinds of token with HMAC keys derived from the token keys (HKDF), named by `kid`, so a
+ * rotation that keeps the previous token key in the keyring keeps sessions alive. The token keys are not the
+ * vault's: whoever holds one cannot use it for the other
  */
 export class TokenService {
   private readonly keys = new Map<string, Uint8Array>();
@@ -56,7 +57,7 @@ export class TokenService {
   private sign(payload: JWTPayload, typ: string, audience: string, expiresAtS: number): Promise<string> {
     const kid = this.keyring.current.id;
     const key = this.keys.get(kid);
-    if (!key) throw new Error('Signing key missing for the current master key');
+    if (!key) throw new Error('Signing key missing for the current token key');
     return new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256', typ, kid })
       .setIssuer(ISSUER)

@@ -30,6 +30,7 @@ import type { Database } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
 import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter';
 import { exchangeHttpError } from '../exchange/exchange-http-error';
+import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
 import type { LiveEvent, PushTarget } from '../socket/socket-bus';
 import type { BacktestTask } from './backtest-protocol';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
@@ -107,7 +108,12 @@ export class BacktestService {
       log: deps.log,
       channel: deps.channel,
       concurrency: deps.concurrency,
-      execute: (row, signal) => this.execute(row, signal),
+      // A run's exchange calls (candle pages, funding, brackets) go in the budget's background lane: they use
+      // what interactive callers leave and wait for the next minute instead of failing; a cancel ends the wait
+      execute: (row, signal) =>
+        exchangeCallsAs({ caller: userCaller(row.user_id), lane: 'background', signal }, () =>
+          this.execute(row, signal),
+        ),
       notify: (row, status, error) => this.notify(row.user_id, row.id, status, row.progress, error),
     });
   }

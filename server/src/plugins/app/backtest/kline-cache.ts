@@ -29,8 +29,9 @@ export function missingSpans(start: number, end: number, covered: readonly Span[
 
 /**
  * Candles of the configured exchange, cached in the database. `load` asks the exchange only for the spans no
- * earlier call covered (1500 bars per request; the client holds requests back when the minute's weight runs low),
- * stores the closed bars, and records the span as covered even where the exchange had no bars (before a listing).
+ * earlier call covered (1500 bars per request; a run's calls are in the exchange budget's background lane, so a
+ * page waits for the next minute when the downloads' share is spent), stores the closed bars, and records the
+ * span as covered even where the exchange had no bars (before a listing).
  */
 export class KlineCache {
   constructor(

@@ -11,9 +11,11 @@ import {
 import type { Clock } from '../../../lib/clock';
 import type { Queryable } from '../../../lib/database/database';
 import type { CredentialsService } from '../credentials/credentials-service';
+import { AccountReads } from '../exchange/account-reads';
 import { type ExchangeAdapter, ExchangeApiError, type ExchangeKeys } from '../exchange/exchange-adapter';
 import { viaExchange } from '../exchange/exchange-http-error';
 import { readIncome } from '../exchange/income-pages';
+import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
 import type { RecorderRepository } from '../recorder/recorder-repository';
 import {
   dashboardOverview,
@@ -41,6 +43,8 @@ export class DashboardService {
     private readonly clock: Clock,
     /** The account recorder's tables: equity snapshots and imported income */
     private readonly history: { db: Queryable; repo: RecorderRepository },
+    /** Overview and portfolio are kept a few seconds per user: the page refetches them on every fill */
+    private readonly reads: AccountReads = new AccountReads(),
     /** The user's bots that are running (or starting), from the bots table */
     private readonly activeBots: (userId: string) => Promise<number> = async () => 0,
   ) {}
@@ -80,7 +84,11 @@ export class DashboardService {
    * Balances, margin, today's realized PnL (00:00 UTC up to now, from the income history), counts of open
    * positions and orders
    */
-  async overview(userId: string): Promise<DashboardOverview> {
+  overview(userId: string): Promise<DashboardOverview> {
+    return this.#read('overview', userId, () => this.#overview(userId));
+  }
+
+  async #overview(userId: string): Promise<DashboardOverview> {
     const k = await this.keys(userId);
     const asOf = this.clock.now().getTime();
     const window = { from: startOfUtcDay(asOf), to: asOf };
@@ -104,7 +112,18 @@ export class DashboardService {
   }
 
   /** Per-asset balances valued in USDT, open positions and the allocation between them */
-  async portfolio(userId: string): Promise<DashboardPortfolio> {
+  portfolio(userId: string): Promise<DashboardPortfolio> {
+    return this.#read('portfolio', userId, () => this.#portfolio(userId));
+  }
+
+  /** Kept a few seconds per user, charged to the user's share of the exchange budget */
+  #read<T>(name: string, userId: string, load: () => Promise<T>): Promise<T> {
+    return this.reads.read(`dashboard.${name}`, userId, this.clock.now().getTime(), () =>
+      exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, load),
+    );
+  }
+
+  async #portfolio(userId: string): Promise<DashboardPortfolio> {
     const k = await this.keys(userId);
     const asOf = this.clock.now().getTime();
     const [account, positions] = await viaExchange(() =>

@@ -21,9 +21,10 @@ export default fp(
         app.exchangeAdapter,
         app.clock,
         { db: app.db, repo: recorderRepository },
+        app.accountReads,
         (userId) => botRepository.countActive(app.db, userId),
       ),
     );
   },
-  { name: 'dashboard', dependencies: ['database', 'exchange', 'credentials'] },
+  { name: 'dashboard', dependencies: ['database', 'exchange', 'exchange-services', 'credentials'] },
 );

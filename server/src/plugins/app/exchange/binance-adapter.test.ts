@@ -15,6 +15,7 @@ import {
   OrderStatusUnknownError,
 } from './exchange-adapter';
 import { exchangeHttpError } from './exchange-http-error';
+import { exchangeCallsAs } from './weight-budget';
 
 // The simulator's clock sits months away from the machine's: every signed call proves the offset sync works
 const T0 = Date.UTC(2026, 0, 15, 9, 30, 20);
@@ -266,31 +267,72 @@ describe('request weight', () => {
     ({ url } = await sim.listen(0));
   }
 
-  it('holds requests till the next minute when X-MBX-USED-WEIGHT-1M nears the limit, never reaching 429', async () => {
-    await restart(10);
+  it('refuses a user past their share at once, lets another user through, and makes a download wait instead', async () => {
+    await restart(40);
     const waits: number[] = [];
     const adapter = new BinanceUsdmAdapter({
       restUrl: url,
-      weightLimit: 10,
-      // Waiting moves the exchange's clock instead of the test's: no real sleep
+      weightLimit: 40,
+      budget: { userShare: 0.25 },
+      // The budget's minute and the exchange's follow the simulator's clock; waiting moves it: no real sleep
+      now: () => clock.now(),
       sleep: async (ms) => {
         waits.push(ms);
         clock.set(clock.now() + ms);
         sim.tick();
       },
     });
-    await adapter.syncTime();
-    for (let i = 0; i < 25; i++) await adapter.ticker('SOLUSDT');
-    expect(waits.length).toBeGreaterThanOrEqual(2);
-    for (const ms of waits) expect(ms).toBeGreaterThan(0);
+    // Distinct page sizes: each is its own upstream call (the same one would be served from the shared cache)
+    const outcomes: unknown[] = [];
+    for (let i = 0; i < 15; i++) {
+      outcomes.push(
+        await exchangeCallsAs({ caller: 'user:a' }, () => adapter.klines('SOLUSDT', '1m', 10 + i)).then(
+          () => 'ok',
+          (e: unknown) => e,
+        ),
+      );
+    }
+    // This user's share is a quarter of the minute: 10 of 40
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(10);
+    const refused = outcomes.find((o) => o !== 'ok');
+    expect(refused).toBeInstanceOf(ExchangeRateLimitError);
+    expect((refused as Error).message).toMatch(/^You have used your share of the exchange's request budget/);
+    expect((refused as ExchangeRateLimitError).retryAfterMs).toBeGreaterThan(0);
+    expect((refused as ExchangeRateLimitError).retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(waits).toEqual([]);
+    await exchangeCallsAs({ caller: 'user:b' }, () => adapter.ticker('SOLUSDT'));
+
+    // A download's pages wait for the next minute once downloads have used half of it; none is refused
+    const from = clock.now() - 2 * 86_400_000;
+    for (let i = 0; i < 25; i++) {
+      await exchangeCallsAs({ caller: 'user:c', lane: 'background' }, () =>
+        adapter.klines('SOLUSDT', '1m', 5, { startTime: from + i * 300_000 }),
+      );
+    }
+    expect(waits.length).toBeGreaterThanOrEqual(1);
     for (const ms of waits) expect(ms).toBeLessThanOrEqual(60_000);
+  });
+
+  it('serves one upstream call to many users asking for the same ticker at once', async () => {
+    const adapter = adapterFor();
+    await adapter.syncTime();
+    // Counted in the exchange's minute now that the clock offset is known
+    await adapter.ping();
+    const before = adapter.client.usedWeight;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        exchangeCallsAs({ caller: `user:${i}` }, () => adapter.ticker('SOLUSDT')),
+      ),
+    );
+    expect(new Set(answers.map((a) => a.lastPrice)).size).toBe(1);
+    expect(adapter.client.usedWeight - before).toBe(1);
   });
 
   it('stops calling once the exchange answers 429, until Retry-After has passed', async () => {
     await restart(3);
     const adapter = adapterFor();
     let err: unknown;
-    for (let i = 0; i < 6 && !err; i++) await adapter.ticker('SOLUSDT').catch((e: unknown) => (err = e));
+    for (let i = 0; i < 6 && !err; i++) await adapter.ping().catch((e: unknown) => (err = e));
     expect(err).toBeInstanceOf(ExchangeRateLimitError);
     expect((err as ExchangeRateLimitError).retryAfterMs).toBeGreaterThan(0);
     // The next call fails at once, without reaching the exchange

@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { z } from 'zod';
 import { ErrorBodySchema, readAnswer, ServerTimeSchema } from './binance-schemas';
+import { countsAsOrder, isTradingCall, type Params, requestWeight } from './binance-weights';
 import {
   ExchangeApiError,
   type ExchangeKeys,
@@ -8,8 +9,10 @@ import {
   ExchangeUnavailableError,
 } from './exchange-adapter';
 import { parseJsonBigSafe } from './json-bigint';
+import { cacheKey, freshnessMs, MarketDataCache } from './market-data-cache';
+import { currentCallContext, type Lane, WeightBudget, type WeightBudgetOptions } from './weight-budget';
 
-export type Params = Record<string, string | number | boolean | undefined>;
+export type { Params } from './binance-weights';
 
 export interface BinanceClientOptions {
   /** fapi base URL, e.g. https://fapi.binance.com */
@@ -21,34 +24,34 @@ export interface BinanceClientOptions {
   recvWindowMs?: number;
   /** REQUEST_WEIGHT per minute of the IP (Binance: 2400) */
   weightLimit?: number;
-  /** Share of the limit past which new requests wait for the next minute (not 429 first) */
-  weightHeadroom?: number;
+  /** How the minute's weight is shared (`weight-budget.ts`; defaults there) */
+  budget?: Omit<WeightBudgetOptions, 'limit'>;
   /** Re-measure the clock offset this often, ms */
   timeSyncEveryMs?: number;
   now?: () => number;
-  /** How waiting is done; tests with fake timers replace nothing (setTimeout is faked) */
+  /** How a background download waits for the next minute; tests with fake timers replace nothing */
   sleep?: (ms: number) => Promise<void>;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * A small hand-written fapi REST client: HMAC-SHA256 signing, server-clock offset, weight accounting from
- * `X-MBX-USED-WEIGHT-1M`, bigint-safe JSON and typed errors. It never retries by itself except for -1021
- * (timestamp outside recvWindow: rejected before execution, so re-sending after a clock sync is safe).
+ * A small hand-written fapi REST client: HMAC-SHA256 signing, server-clock offset, bigint-safe JSON and typed
+ * errors. Every call is admitted by the shared weight budget first (`weight-budget.ts`: per-user shares, a lane
+ * kept for trading, background downloads last) or refused at once with a Retry-After; public market answers are
+ * shared between users (`market-data-cache.ts`). It never retries by itself except for -1021 (timestamp outside
+ * recvWindow: rejected before execution, so re-sending after a clock sync is safe).
  */
 export class BinanceClient {
   readonly restUrl: string;
   readonly walletUrl: string | undefined;
   #offset = 0;
   #syncedAt = Number.NEGATIVE_INFINITY;
-  #usedWeight = 0;
-  #weightMinute = 0;
   #bannedUntil = 0;
+  readonly #budget: WeightBudget;
+  readonly #cache: MarketDataCache;
   readonly #timeoutMs: number;
   readonly #recvWindow: number;
-  readonly #weightLimit: number;
-  readonly #headroom: number;
   readonly #syncEvery: number;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -58,20 +61,20 @@ export class BinanceClient {
     this.walletUrl = options.walletUrl?.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#recvWindow = options.recvWindowMs ?? 5_000;
-    this.#weightLimit = options.weightLimit ?? 2400;
-    this.#headroom = options.weightHeadroom ?? 0.9;
     this.#syncEvery = options.timeSyncEveryMs ?? 5 * 60_000;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? defaultSleep;
+    this.#budget = new WeightBudget({ limit: options.weightLimit ?? 2400, ...options.budget });
+    this.#cache = new MarketDataCache(this.#now);
   }
 
   get clockOffsetMs(): number {
     return this.#offset;
   }
 
-  /** Weight used in the current minute, as the exchange last reported it */
+  /** Weight used in the current exchange minute: what we admitted, raised by what the exchange reported */
   get usedWeight(): number {
-    return this.#usedWeight;
+    return this.#budget.used(this.#exchangeNow());
   }
 
   /** Measures server time minus local time from /fapi/v1/time, assuming a symmetric round trip */
@@ -120,19 +123,95 @@ export class BinanceClient {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     params: Params,
-    opts: {
-      keys?: ExchangeKeys;
-      apiKey?: string;
-      wallet?: boolean;
-      skipSync?: boolean;
-      resynced?: boolean;
-    },
+    opts: RequestOptions,
   ): Promise<unknown> {
     const base = opts.wallet ? this.walletUrl : this.restUrl;
     if (!base) throw new ExchangeUnavailableError('this exchange environment has no wallet host', false);
-    await this.#respectLimits();
-    if (opts.keys && !opts.skipSync && this.#now() - this.#syncedAt > this.#syncEvery) await this.syncTime();
+    const call = this.#plan(method, path, params, opts);
+    // Public market data is shared by every user: a fresh or coming answer costs nothing; a miss is admitted
+    // (or refused) for this caller alone before the one upstream call starts
+    const ttl =
+      method === 'GET' && !opts.keys && !opts.apiKey && call.lane !== 'background'
+        ? freshnessMs(path, params)
+        : undefined;
+    if (ttl !== undefined) {
+      return this.#cache.get(cacheKey(path, params), ttl, () => {
+        this.#admitNow(call);
+        return this.#send(base, method, path, params, opts, call);
+      });
+    }
+    if (call.lane === 'background') await this.#admitOrWait(call);
+    else this.#admitNow(call);
+    if (opts.keys && !opts.skipSync && this.#now() - this.#syncedAt > this.#syncEvery) {
+      try {
+        await this.syncTime();
+      } catch (err) {
+        this.#budget.settle(call.weight, undefined, this.#exchangeNow());
+        throw err;
+      }
+    }
+    return this.#send(base, method, path, params, opts, call);
+  }
 
+  /** Who pays for a call, in which lane, and how much */
+  #plan(method: Method, path: string, params: Params, opts: RequestOptions): PlannedCall {
+    const ctx = currentCallContext();
+    const lane: Lane = isTradingCall(method, path) ? 'trade' : (ctx.lane ?? 'interactive');
+    const apiKey = opts.keys?.apiKey ?? opts.apiKey;
+    const account = apiKey === undefined ? undefined : accountId(apiKey);
+    return {
+      lane,
+      caller: ctx.caller ?? account ?? 'server',
+      account,
+      weight: requestWeight(method, path, params),
+      order: account !== undefined && countsAsOrder(method, path),
+      signal: ctx.signal,
+    };
+  }
+
+  /** Admits the call or throws at once (429 with the wait): nothing but background downloads waits */
+  #admitNow(call: PlannedCall): void {
+    const now = this.#now();
+    if (this.#bannedUntil > now) {
+      throw new ExchangeRateLimitError(
+        `Binance request limit reached; retry in ${Math.ceil((this.#bannedUntil - now) / 1000)} s`,
+        this.#bannedUntil - now,
+      );
+    }
+    const exchangeNow = this.#exchangeNow();
+    const admitted = this.#budget.admit(call.lane, call.caller, call.weight, exchangeNow);
+    if (!admitted.ok) throw new ExchangeRateLimitError(admitted.message, admitted.retryAfterMs);
+    if (call.order && call.account !== undefined) {
+      const order = this.#budget.admitOrder(call.account, exchangeNow);
+      if (!order.ok) {
+        this.#budget.settle(call.weight, undefined, exchangeNow);
+        throw new ExchangeRateLimitError(order.message, order.retryAfterMs);
+      }
+    }
+  }
+
+  /** Background calls wait (abortably) for the minute in which the budget admits them */
+  async #admitOrWait(call: PlannedCall): Promise<void> {
+    for (;;) {
+      call.signal?.throwIfAborted();
+      try {
+        this.#admitNow(call);
+        return;
+      } catch (err) {
+        if (!(err instanceof ExchangeRateLimitError)) throw err;
+        await abortable(this.#sleep(err.retryAfterMs), call.signal);
+      }
+    }
+  }
+
+  async #send(
+    base: string,
+    method: Method,
+    path: string,
+    params: Params,
+    opts: RequestOptions,
+    call: PlannedCall,
+  ): Promise<unknown> {
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined) search.set(k, String(v));
     const headers: Record<string, string> = {};
@@ -148,18 +227,15 @@ export class BinanceClient {
     const url = `${base}${path}${search.size ? `?${search.toString()}` : ''}`;
 
     let res: Response;
-    try {
-      res = await fetch(url, { method, headers, signal: AbortSignal.timeout(this.#timeoutMs) });
-    } catch (err) {
-      throw networkError(err, base);
-    }
     let text: string;
     try {
+      res = await fetch(url, { method, headers, signal: AbortSignal.timeout(this.#timeoutMs) });
       text = await res.text();
     } catch (err) {
+      this.#budget.settle(call.weight, undefined, this.#exchangeNow());
       throw networkError(err, base);
     }
-    this.#noteWeight(res);
+    this.#noteCounts(res, call);
 
     if (res.status === 429 || res.status === 418) {
       const retryAfterMs = (Number(res.headers.get('retry-after')) || 60) * 1000;
@@ -197,30 +273,71 @@ export class BinanceClient {
     return parsed;
   }
 
-  #noteWeight(res: Response): void {
-    const used = Number(res.headers.get('x-mbx-used-weight-1m'));
-    if (!Number.isFinite(used) || res.headers.get('x-mbx-used-weight-1m') === null) return;
-    this.#usedWeight = used;
-    this.#weightMinute = Math.floor((this.#now() + this.#offset) / 60_000);
+  /** The exchange's own counts (`X-MBX-USED-WEIGHT-1M`, `X-MBX-ORDER-COUNT-10S` / `-1M`) correct ours */
+  #noteCounts(res: Response, call: PlannedCall): void {
+    const header = (name: string) => {
+      const raw = res.headers.get(name);
+      const n = raw === null ? Number.NaN : Number(raw);
+      return Number.isFinite(n) ? n : undefined;
+    };
+    const exchangeNow = this.#exchangeNow();
+    this.#budget.settle(call.weight, header('x-mbx-used-weight-1m'), exchangeNow);
+    if (call.account === undefined) return;
+    const tenSeconds = header('x-mbx-order-count-10s');
+    const minute = header('x-mbx-order-count-1m');
+    if (tenSeconds !== undefined || minute !== undefined) {
+      this.#budget.noteOrderCounts(call.account, { tenSeconds, minute }, exchangeNow);
+    }
   }
 
-  /** Waits out a ban, and holds new requests till the next minute once the used weight nears the limit */
-  async #respectLimits(): Promise<void> {
-    const now = this.#now();
-    if (this.#bannedUntil > now) {
-      throw new ExchangeRateLimitError(
-        `Binance request limit reached; retry in ${Math.ceil((this.#bannedUntil - now) / 1000)} s`,
-        this.#bannedUntil - now,
-      );
-    }
-    const minute = Math.floor((now + this.#offset) / 60_000);
-    if (minute !== this.#weightMinute) return;
-    if (this.#usedWeight >= this.#weightLimit * this.#headroom) {
-      const wait = (minute + 1) * 60_000 - (now + this.#offset);
-      await this.#sleep(wait);
-      this.#usedWeight = 0;
-    }
+  #exchangeNow(): number {
+    return this.#now() + this.#offset;
   }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface RequestOptions {
+  keys?: ExchangeKeys;
+  apiKey?: string;
+  wallet?: boolean;
+  skipSync?: boolean;
+  resynced?: boolean;
+}
+
+interface PlannedCall {
+  lane: Lane;
+  caller: string;
+  /** The account of a keyed call (a digest of its API key: the key itself is not kept) */
+  account: string | undefined;
+  weight: number;
+  /** Counts against the account's ORDERS limits */
+  order: boolean;
+  signal: AbortSignal | undefined;
+}
+
+function accountId(apiKey: string): string {
+  return `account:${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
+}
+
+/** `promise`, or the signal's reason as soon as it aborts */
+function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 function safeParse(text: string): unknown {

@@ -11,7 +11,7 @@ export interface ExchangeEndpoints {
   wsUrl: string;
   /** Spot/wallet host for /sapi key checks; testnet has none */
   walletUrl?: string;
-  /** REQUEST_WEIGHT a minute the exchange allows this server's IP (Binance: 2400); the client keeps under 90 % of it */
+  /** REQUEST_WEIGHT a minute the exchange allows this server's IP (Binance: 2400); shared by the weight budget (`weight-budget.ts`) */
   weightLimit: number;
 }
 

@@ -20,6 +20,7 @@ export default fp(
         walletUrl: config.exchange.walletUrl,
         wsUrl: config.exchange.wsUrl,
         weightLimit: config.exchange.weightLimit,
+        budget: { userShare: config.exchangeUserShare },
       });
     app.decorate('exchangeAdapter', adapter);
     app.log.info(

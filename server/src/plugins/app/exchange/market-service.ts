@@ -2,8 +2,13 @@ import type { MarketStatus } from '@kestrel/contracts';
 import type { ExchangeAdapter, Kline, Ticker } from './exchange-adapter';
 import type { ExchangeEnv } from './exchange-config';
 import { viaExchange } from './exchange-http-error';
+import { exchangeCallsAs, userCaller } from './weight-budget';
 
-/** Public market data of the configured exchange, exchange errors as HTTP errors (`exchange-http-error.ts`) */
+/**
+ * Public market data of the configured exchange, exchange errors as HTTP errors (`exchange-http-error.ts`). Each
+ * call is charged to the asking user's share of the exchange budget; answers are shared between users by the
+ * client's market cache, so many users watching one symbol cost one upstream call per freshness window
+ */
 export class MarketService {
   constructor(
     private readonly exchange: ExchangeAdapter,
@@ -12,24 +17,29 @@ export class MarketService {
     private readonly monotonicNow: () => number = () => performance.now(),
   ) {}
 
-  ticker(symbol: string): Promise<Ticker> {
-    return viaExchange(() => this.exchange.ticker(symbol));
+  ticker(userId: string, symbol: string): Promise<Ticker> {
+    return this.#as(userId, () => this.exchange.ticker(symbol));
   }
 
   /** The latest `limit` candles, oldest first; the last one may still be open */
   async klines<I extends string>(
+    userId: string,
     symbol: string,
     interval: I,
     limit: number,
   ): Promise<{ symbol: string; interval: I; klines: Kline[] }> {
-    const klines = await viaExchange(() => this.exchange.klines(symbol, interval, limit));
+    const klines = await this.#as(userId, () => this.exchange.klines(symbol, interval, limit));
     return { symbol, interval, klines };
   }
 
   /** Tickers in the order asked, each symbol once */
-  tickers(symbols: readonly string[]): Promise<Ticker[]> {
+  tickers(userId: string, symbols: readonly string[]): Promise<Ticker[]> {
     const unique = [...new Set(symbols)];
-    return viaExchange(() => Promise.all(unique.map((s) => this.exchange.ticker(s))));
+    return this.#as(userId, () => Promise.all(unique.map((s) => this.exchange.ticker(s))));
+  }
+
+  #as<T>(userId: string, call: () => Promise<T>): Promise<T> {
+    return viaExchange(() => exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, call));
   }
 
   /** Whether the exchange answers, with the measured clock offset and latency; unreachable is an answer, not an error */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { AccountReads } from './account-reads';
 import { FuturesService } from './futures-service';
 import { MarketService } from './market-service';
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
     futuresService: FuturesService;
     /** Public market data and the exchange's status */
     marketService: MarketService;
+    /** Per-user account figures of the dashboard and risk pages, kept a few seconds (`account-reads.ts`) */
+    accountReads: AccountReads;
   }
 }
 
@@ -20,6 +23,7 @@ declare module 'fastify' {
  */
 export default fp(
   async (app: FastifyInstance, { config }: AppOptions) => {
+    app.decorate('accountReads', new AccountReads());
     app.decorate('marketService', new MarketService(app.exchangeAdapter, config.exchange.env));
     app.decorate(
       'futuresService',

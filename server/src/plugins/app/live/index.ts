@@ -28,6 +28,9 @@ function listedSymbols(app: FastifyInstance): (symbol: string) => Promise<boolea
   };
 }
 
+/** Pushes that say the account changed */
+const ACCOUNT_KINDS: ReadonlySet<string> = new Set(['order', 'position', 'balance']);
+
 /** Exchange streams → socket pushes, following the sockets of this instance (see `live-streams.ts`) */
 export default fp(
   async (app: FastifyInstance, { config, deps }: AppOptions) => {
@@ -38,7 +41,13 @@ export default fp(
     }
     const live = new LiveStreams({
       streams,
-      publish: (target, event, options) => app.socketBus.publish(target, event, options),
+      publish: (target, event, options) => {
+        // An order, fill or balance change makes the user's kept account figures stale before the page hears of it
+        if (typeof target === 'string' && target !== 'all' && ACCOUNT_KINDS.has(event.kind)) {
+          app.accountReads.changed(target);
+        }
+        return app.socketBus.publish(target, event, options);
+      },
       // No stored keys: that user simply has no account stream
       keysFor: (userId) => app.credentialsService.storedKeys(userId),
       openPositionSymbols: async (keys) =>
@@ -55,5 +64,5 @@ export default fp(
       await live.close();
     });
   },
-  { name: 'live-streams', dependencies: ['socket-bus', 'exchange', 'credentials'] },
+  { name: 'live-streams', dependencies: ['socket-bus', 'exchange', 'exchange-services', 'credentials'] },
 );

@@ -42,6 +42,7 @@ export default fp(
           db: app.db,
           repo: riskRepository,
         },
+        app.accountReads,
       ),
     );
   },

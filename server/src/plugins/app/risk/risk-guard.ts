@@ -7,6 +7,7 @@ import { isOpenPosition } from '../exchange/account-figures';
 import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter';
 import { viaExchange } from '../exchange/exchange-http-error';
 import { readIncome } from '../exchange/income-pages';
+import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
 import {
   dailyLoss,
   drawdownPercent,
@@ -41,7 +42,14 @@ export class RiskGuard {
   }
 
   /** Throws `RISK_LIMIT` when the order would break one of the user's limits; returns quietly otherwise */
-  async checkOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<void> {
+  checkOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<void> {
+    // The reads an order waits on go in the exchange budget's trading lane: market data never starves them
+    return exchangeCallsAs({ caller: userCaller(userId), lane: 'trade' }, () =>
+      this.#checkOrder(userId, keys, order),
+    );
+  }
+
+  async #checkOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<void> {
     const limits = await this.limits(userId);
     // No limits, or an order that can only reduce: nothing to read from the exchange
     if (!hasLimits(limits) || isReducing(order, undefined)) return;

@@ -11,10 +11,12 @@ import type { Queryable } from '../../../lib/database/database';
 import type { CredentialsService } from '../credentials/credentials-service';
 import { marginRatio, realizedPnl, startOfUtcDay } from '../dashboard/dashboard-figures';
 import { isOpenPosition } from '../exchange/account-figures';
+import { AccountReads } from '../exchange/account-reads';
 import type { ExchangeAdapter, ExchangeKeys, Kline, Position } from '../exchange/exchange-adapter';
 import { viaExchange } from '../exchange/exchange-http-error';
 import type { FuturesService } from '../exchange/futures-service';
 import { readIncome } from '../exchange/income-pages';
+import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
 import {
   ATR_PERIOD,
   atrOf,
@@ -57,6 +59,8 @@ export class RiskService {
     private readonly guard: RiskGuard,
     private readonly clock: Clock,
     private readonly store: { db: Queryable; repo: RiskRepository },
+    /** The overview is kept a few seconds per user: the page refetches it on every fill */
+    private readonly reads: AccountReads = new AccountReads(),
   ) {}
 
   limits(userId: string): Promise<StoredRiskLimits> {
@@ -68,6 +72,7 @@ export class RiskService {
     const before = await this.guard.limits(userId);
     const at = this.clock.now().getTime();
     await this.store.repo.saveLimits(this.store.db, userId, next, at);
+    this.reads.changed(userId);
     const words = (k: keyof RiskLimits, v: number | null) => (v === null ? 'none' : LIMIT_WORDS[k](v));
     const changes = (Object.keys(LIMIT_WORDS) as (keyof RiskLimits)[])
       .filter((k) => before[k] !== next[k])
@@ -92,7 +97,13 @@ export class RiskService {
    * Margin ratio, leverage, each position's distance to liquidation (% and ATRs of 1h candles), exposure, the
    * historical VaR, and how close each limit is to breaking
    */
-  async overview(userId: string): Promise<RiskOverview> {
+  overview(userId: string): Promise<RiskOverview> {
+    return this.reads.read('risk.overview', userId, this.clock.now().getTime(), () =>
+      exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, () => this.#overview(userId)),
+    );
+  }
+
+  async #overview(userId: string): Promise<RiskOverview> {
     const k = await this.keys(userId);
     const asOf = this.clock.now().getTime();
     const today = { from: startOfUtcDay(asOf), to: asOf };
@@ -167,7 +178,14 @@ export class RiskService {
    * order through `FuturesService` (the guard lets reducing orders through). One failure does not stop the rest;
    * every outcome is answered and recorded
    */
-  async killSwitch(userId: string): Promise<KillSwitchResult> {
+  killSwitch(userId: string): Promise<KillSwitchResult> {
+    // Every call of the kill switch (its lists too) goes in the exchange budget's trading lane
+    return exchangeCallsAs({ caller: userCaller(userId), lane: 'trade' }, () =>
+      this.#killSwitch(userId),
+    ).finally(() => this.reads.changed(userId));
+  }
+
+  async #killSwitch(userId: string): Promise<KillSwitchResult> {
     // Without keys there is nothing to do: a clear 400 rather than an answer full of failures
     await this.keys(userId);
     const at = this.clock.now().getTime();

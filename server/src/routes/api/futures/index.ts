@@ -36,6 +36,11 @@ const user = callerId;
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const futures = app.futuresService;
+  // An order, cancel or leverage change makes the user's kept dashboard and risk figures stale: forgotten before
+  // the answer leaves, so the page's refetch after it reads the account afresh
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.auth) app.accountReads.changed(request.auth.userId);
+  });
 
   app.get(
     '/account/info',

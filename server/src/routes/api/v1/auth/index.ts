@@ -9,17 +9,12 @@ import {
   SigninRequestSchema,
   SignupRequestSchema,
 } from '@kestrel/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientInfo } from '../../../../lib/route-schemas';
 import { requireAuth } from '../../../../plugins/app/auth';
-import type { ClientInfo } from '../../../../plugins/app/auth/auth-service';
 
 const tags = ['auth'];
 const security = [{ bearer: [] }];
-
-function clientInfo(request: FastifyRequest): ClientInfo {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] };
-}
 
 /** The spec's auth calls (§7): sign-up, sign-in, refresh, logout, current user, sessions */
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -137,7 +132,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await app.authService.revokeSession(requireAuth(request), request.params.id);
+      await app.accountService.revokeSession(requireAuth(request), clientInfo(request), request.params.id);
       return { success: true as const, message: 'Session revoked' };
     },
   );

@@ -10,6 +10,8 @@ import {
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError } from '../../../../lib/http-error';
+import { clientInfo } from '../../../../lib/route-schemas';
+import { requireStepUp } from '../../../../lib/step-up';
 import { requireAuth } from '../../../../plugins/app/auth';
 
 const tags = ['credentials'];
@@ -40,17 +42,27 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/binance',
     {
+      // Keys that can trade: the password must have been given in the last 5 minutes (403 STEP_UP_REQUIRED)
+      preHandler: requireStepUp,
       schema: {
         tags,
         security,
         summary: 'Store (or replace) Binance credentials, encrypted at rest',
+        description:
+          'Needs the password given in the last 5 minutes (sign-in or POST /api/v1/account/step-up): 403 STEP_UP_REQUIRED otherwise.',
         body: CreateBinanceCredentialsSchema,
-        response: { 201: BinanceCredentialsResponseSchema, ...errors },
+        response: { 201: BinanceCredentialsResponseSchema, ...errors, 403: ErrorResponseSchema },
       },
     },
     async (request, reply) => {
       const userId = requireAuth(request).userId;
       const data = await app.credentialsService.save(userId, request.body);
+      await app.accountAudit.record(
+        userId,
+        'keys_saved',
+        `Binance API key ${data.api_key_masked} saved`,
+        clientInfo(request),
+      );
       // The account's live pushes follow the new keys (this instance; others pick them up on their next start)
       void app.liveStreams?.refreshUser(userId);
       return reply.code(201).send({ success: true as const, data, message: 'Binance credentials saved' });
@@ -70,6 +82,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const userId = requireAuth(request).userId;
       await app.credentialsService.remove(userId);
+      await app.accountAudit.record(userId, 'keys_deleted', 'Binance API key deleted', clientInfo(request));
       void app.liveStreams?.refreshUser(userId);
       return { success: true as const, message: 'Binance credentials deleted' };
     },

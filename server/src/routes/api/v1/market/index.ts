@@ -9,7 +9,7 @@ import {
   TickerResponseSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, EXCHANGE_ERRORS } from '../../../../lib/route-schemas';
+import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../../lib/route-schemas';
 
 const tags = ['market'];
 const security = BEARER;
@@ -34,7 +34,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: TickerResponseSchema, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await market.ticker(request.params.symbol) }),
+    async (request) => ({
+      success: true as const,
+      data: await market.ticker(callerId(request), request.params.symbol),
+    }),
   );
 
   app.get(
@@ -51,7 +54,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       success: true as const,
-      data: await market.klines(request.params.symbol, request.query.interval, request.query.limit),
+      data: await market.klines(
+        callerId(request),
+        request.params.symbol,
+        request.query.interval,
+        request.query.limit,
+      ),
     }),
   );
 
@@ -66,7 +74,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: MarketDataResponseSchema, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await market.tickers(request.query.symbols) }),
+    async (request) => ({
+      success: true as const,
+      data: await market.tickers(callerId(request), request.query.symbols),
+    }),
   );
 
   app.get(

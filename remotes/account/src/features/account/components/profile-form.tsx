@@ -1,0 +1,61 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type UpdateProfileRequest, UpdateProfileRequestSchema, type User } from '@kestrel/contracts';
+import { Button, Field, Input } from '@kestrel/ui';
+import { Form, FormField, FormMessage } from '@kestrel/ui/form';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { failureText } from './section';
+
+type Values = UpdateProfileRequest;
+
+/** Display name (editable) and the email the user signs in with (shown, not editable here) */
+export function ProfileForm({
+  user,
+  onSave,
+}: {
+  user: User;
+  onSave: (body: UpdateProfileRequest) => Promise<unknown>;
+}) {
+  const form = useForm<Values, unknown, { name: string | null }>({
+    resolver: zodResolver(UpdateProfileRequestSchema),
+    defaultValues: { name: user.name ?? '' },
+  });
+  const [saved, setSaved] = useState(false);
+  const { reset } = form;
+  useEffect(() => {
+    if (!form.formState.isDirty) reset({ name: user.name ?? '' });
+  }, [user.name, reset, form.formState.isDirty]);
+
+  const submit = async (values: { name: string | null }) => {
+    setSaved(false);
+    try {
+      await onSave(values);
+      reset({ name: values.name ?? '' });
+      setSaved(true);
+    } catch (err) {
+      form.setError('root', { message: failureText(err, 'The profile could not be saved') });
+    }
+  };
+
+  return (
+    <Form form={form} onSubmit={submit} aria-label="Profile">
+      <Field label="Email" hint="You sign in with it">
+        {(wiring) => <Input {...wiring} value={user.email} readOnly />}
+      </Field>
+      <FormField<Values, 'name'> name="name" label="Display name" hint="Up to 100 characters; empty for none">
+        {(control) => <Input {...control} value={control.value ?? ''} autoComplete="name" />}
+      </FormField>
+      <FormMessage />
+      <div className="ac:flex ac:flex-wrap ac:items-center ac:gap-3">
+        <Button type="submit" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? 'Saving…' : 'Save profile'}
+        </Button>
+        {saved && (
+          <span role="status" className="ac:text-sm ac:text-muted-foreground">
+            Profile saved
+          </span>
+        )}
+      </div>
+    </Form>
+  );
+}

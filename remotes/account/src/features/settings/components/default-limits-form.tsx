@@ -1,0 +1,105 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type BotRiskLimits,
+  BotRiskLimitsFormSchema,
+  type BotRiskLimitsFormValues,
+  type StoredAccountSettings,
+} from '@kestrel/contracts';
+import { Button, formatDateTime, Input } from '@kestrel/ui';
+import { Form, FormField, FormMessage } from '@kestrel/ui/form';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { failureText } from '../../account/components/section';
+
+const text = (n: number | null) => (n === null ? '' : String(n));
+const toForm = (l: BotRiskLimits): BotRiskLimitsFormValues => ({
+  maxNotional: text(l.maxNotional),
+  dailyLossLimit: text(l.dailyLossLimit),
+  maxDrawdownPercent: text(l.maxDrawdownPercent),
+});
+
+const FIELDS: { name: keyof BotRiskLimitsFormValues; label: string; hint: string }[] = [
+  {
+    name: 'maxNotional',
+    label: 'Max notional (USDT)',
+    hint: "1 to 1,000,000,000: the bot's position after an order",
+  },
+  { name: 'dailyLossLimit', label: 'Daily loss limit (USDT)', hint: 'Realized + unrealized since 00:00 UTC' },
+  {
+    name: 'maxDrawdownPercent',
+    label: 'Max drawdown (%)',
+    hint: "0.01 to 100, below the bot's highest equity",
+  },
+];
+
+/** The limits a new bot starts with (its form is prefilled with them); empty = no limit of the bot's own */
+export function DefaultLimitsForm({
+  settings,
+  onSave,
+}: {
+  settings: StoredAccountSettings;
+  onSave: (limits: BotRiskLimits) => Promise<unknown>;
+}) {
+  const form = useForm<BotRiskLimitsFormValues, unknown, BotRiskLimits>({
+    resolver: zodResolver(BotRiskLimitsFormSchema),
+    defaultValues: toForm(settings.defaultBotRiskLimits),
+  });
+  const [saved, setSaved] = useState(false);
+  const { reset } = form;
+  useEffect(() => {
+    if (!form.formState.isDirty) reset(toForm(settings.defaultBotRiskLimits));
+  }, [settings.defaultBotRiskLimits, reset, form.formState.isDirty]);
+
+  const submit = async (limits: BotRiskLimits) => {
+    setSaved(false);
+    try {
+      await onSave(limits);
+      reset(toForm(limits));
+      setSaved(true);
+    } catch (err) {
+      form.setError('root', { message: failureText(err, 'The default limits could not be saved') });
+    }
+  };
+
+  return (
+    <Form form={form} onSubmit={submit} aria-label="Default bot limits">
+      <div className="ac:grid ac:gap-4 ac:sm:grid-cols-3">
+        {FIELDS.map((f) => (
+          <FormField<BotRiskLimitsFormValues, typeof f.name>
+            key={f.name}
+            name={f.name}
+            label={f.label}
+            hint={f.hint}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                value={control.value ?? ''}
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="No limit"
+              />
+            )}
+          </FormField>
+        ))}
+      </div>
+      <FormMessage />
+      <div className="ac:flex ac:flex-wrap ac:items-center ac:gap-3">
+        <Button type="submit" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? 'Saving…' : 'Save default limits'}
+        </Button>
+        {saved ? (
+          <span role="status" className="ac:text-sm ac:text-muted-foreground">
+            Default limits saved
+          </span>
+        ) : (
+          settings.updatedAt !== null && (
+            <span className="ac:text-xs ac:text-muted-foreground">
+              Last changed {formatDateTime(settings.updatedAt)} UTC
+            </span>
+          )
+        )}
+      </div>
+    </Form>
+  );
+}
