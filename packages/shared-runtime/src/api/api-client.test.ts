@@ -236,6 +236,19 @@ describe('API client against a real HTTP server', () => {
       expect(breaker.state).toBe('CLOSED');
     });
 
+    it('does not count calls the caller canceled as backend failures', async () => {
+      server = await startTestServer({ 'GET /slow': () => undefined });
+      const breaker = createCircuitBreaker();
+      const client = createApiClient({ baseUrl: () => server.url, breaker });
+      for (let i = 0; i < 6; i++) {
+        const controller = new AbortController();
+        const pending = client.get('/slow', { signal: controller.signal });
+        controller.abort();
+        expect(await pending).toEqual({ success: false, error: 'Request canceled' });
+      }
+      expect(breaker.state).toBe('CLOSED');
+    });
+
     it('does not count client errors (4xx) as backend failures', async () => {
       server = await startTestServer({ 'GET /bad': () => ({ status: 422, json: { detail: 'bad' } }) });
       const breaker = createCircuitBreaker();

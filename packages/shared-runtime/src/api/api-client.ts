@@ -70,7 +70,7 @@ export interface ApiClientDeps {
 }
 
 type RawReply = { kind: 'reply'; status: number; statusText: string; body: unknown; bodyError?: boolean };
-type RawFailure = { kind: 'unreachable' };
+type RawFailure = { kind: 'unreachable' } | { kind: 'canceled' };
 
 /**
  * Any error body, read tolerantly: our server sends `{ detail, message, code }` (contracts' ErrorResponseSchema),
@@ -152,6 +152,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       }
       return { kind: 'reply', status: response.status, statusText: response.statusText, body, bodyError };
     } catch {
+      // The caller gave up (a query canceled by a refetch or an unmount): the backend did nothing wrong
+      if (request.signal?.aborted) return { kind: 'canceled' };
       // Network failure, refused connection, CORS rejection or our own timeout: the browser cannot tell them apart
       return { kind: 'unreachable' };
     } finally {
@@ -195,6 +197,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       reply = await send(req, baseUrl);
     }
 
+    // Not a failure of the backend: a burst of invalidations cancels fetches by the dozen, and counting them would
+    // open the circuit on a healthy server
+    if (reply.kind === 'canceled') return { success: false, error: 'Request canceled' };
     if (reply.kind === 'unreachable') {
       deps.breaker.recordFailure();
       return { success: false, error: MESSAGES.connectionFailed(baseUrl), unreachable: true };

@@ -1,14 +1,119 @@
 import '../../styles.css';
+import type { Bot } from '@kestrel/contracts';
 import { RemotePage } from '@kestrel/shared-runtime/react';
-import { EmptyState } from '@kestrel/ui';
+import { Link } from '@kestrel/shared-runtime/router';
+import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
+import { useState } from 'react';
+import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
+import { paths } from '../../config/paths';
+import { useStrategies } from '../../features/backtesting/api/get-strategies';
+import { type BotAction, useBotAction } from '../../features/bots/api/bot-actions';
+import { useBots } from '../../features/bots/api/get-bots';
+import { useBotsSummary } from '../../features/bots/api/get-bots-summary';
+import { BotCard } from '../../features/bots/components/bot-card';
+import { BotsSummary } from '../../features/bots/components/bots-summary';
+import { ConfirmBotAction } from '../../features/bots/components/confirm-bot-action';
+import { useBotNotices } from '../../features/bots/hooks/use-bot-notices';
+import { GROUP_OF } from '../../features/bots/lib/bot-words';
 
-export default function ActiveBotsPage() {
+const ORDER = { running: 0, error: 1, stopped: 2 } as const;
+
+/** Running bots first, then those an error stopped, then the rest; newest first within each */
+function ordered(bots: readonly Bot[]): Bot[] {
+  return [...bots].sort(
+    (a, b) => ORDER[GROUP_OF[a.state]] - ORDER[GROUP_OF[b.state]] || b.createdAt - a.createdAt,
+  );
+}
+
+function Failure({ what, message, onRetry }: { what: string; message: string; onRetry: () => void }) {
   return (
-    <RemotePage remote="bots" title="Active bots">
-      <EmptyState
-        title="No bots running"
-        description="Bots you start will appear here with their open position and profit and loss."
-      />
+    <div
+      role="alert"
+      className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
+    >
+      {what} could not be loaded: {message}
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        Retry
+      </Button>
+    </div>
+  );
+}
+
+/** Every bot of the user with its state, PnL, position, orders, log and actions; the summary over all of them on top */
+export default function ActiveBotsPage() {
+  useBotNotices();
+  const connected = useExchangeConnected();
+  const summary = useBotsSummary();
+  const bots = useBots();
+  const strategies = useStrategies();
+  const action = useBotAction();
+  const [pending, setPending] = useState<{ bot: Bot; action: BotAction } | null>(null);
+  const strategyName = (id: string) => strategies.data?.find((s) => s.id === id)?.name ?? id;
+
+  return (
+    <RemotePage
+      remote="bots"
+      title="Active bots"
+      description="Your bots as they run: profit and loss, position, orders and their log, live."
+      actions={
+        <Link to={paths.createBot.getHref()} className={buttonVariants({ size: 'sm' })}>
+          New bot
+        </Link>
+      }
+    >
+      {connected === false && <NoExchangeNote />}
+      {/* No bot, no summary: zeros of nothing would only look like data */}
+      {bots.data?.length !== 0 && (
+        <section aria-label="Summary of all bots">
+          {summary.isPending ? (
+            <Spinner label="Loading the summary…" />
+          ) : summary.error ? (
+            <Failure
+              what="The summary"
+              message={summary.error.message}
+              onRetry={() => void summary.refetch()}
+            />
+          ) : (
+            <BotsSummary summary={summary.data} />
+          )}
+        </section>
+      )}
+      {bots.isPending ? (
+        <Spinner label="Loading your bots…" />
+      ) : bots.error ? (
+        <Failure what="Your bots" message={bots.error.message} onRetry={() => void bots.refetch()} />
+      ) : bots.data.length === 0 ? (
+        <EmptyState
+          title="No bots yet"
+          description="Pick a template in the bot hub, try it on recent data, then start it on paper."
+          action={
+            <Link to={paths.botHub.getHref()} className={buttonVariants({})}>
+              Go to the bot hub
+            </Link>
+          }
+        />
+      ) : (
+        <div className="bt:flex bt:flex-col bt:gap-4">
+          {ordered(bots.data).map((bot) => (
+            <BotCard
+              key={bot.id}
+              bot={bot}
+              strategyName={strategyName(bot.strategy)}
+              onAction={(b, a) => setPending({ bot: b, action: a })}
+            />
+          ))}
+        </div>
+      )}
+      {pending && (
+        <ConfirmBotAction
+          bot={pending.bot}
+          action={pending.action}
+          onOpenChange={(open) => {
+            if (!open) setPending(null);
+          }}
+          onConfirm={(a) => action.mutateAsync({ id: pending.bot.id, action: a })}
+        />
+      )}
     </RemotePage>
   );
 }

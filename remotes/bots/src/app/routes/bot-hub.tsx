@@ -1,14 +1,189 @@
 import '../../styles.css';
-import { RemotePage } from '@kestrel/shared-runtime/react';
-import { EmptyState } from '@kestrel/ui';
+import type { Bot } from '@kestrel/contracts';
+import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
+import { Link } from '@kestrel/shared-runtime/router';
+import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
+import { useMemo, useState } from 'react';
+import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
+import { paths } from '../../config/paths';
+import { useStrategies } from '../../features/backtesting/api/get-strategies';
+import { QuickFigures } from '../../features/backtesting/components/quick-figures';
+import { useBacktestNotices } from '../../features/backtesting/hooks/use-backtest-notices';
+import { useTemplateRuns } from '../../features/backtesting/hooks/use-template-runs';
+import { quickBacktestRequest } from '../../features/backtesting/lib/recent-window';
+import { TemplateCard } from '../../features/bot-hub/components/template-card';
+import { BOT_TEMPLATES } from '../../features/bot-hub/lib/templates';
+import { type BotAction, useBotAction } from '../../features/bots/api/bot-actions';
+import { useBots } from '../../features/bots/api/get-bots';
+import { BotGroups } from '../../features/bots/components/bot-groups';
+import { ConfirmBotAction } from '../../features/bots/components/confirm-bot-action';
+import { useBotNotices } from '../../features/bots/hooks/use-bot-notices';
 
+/** The hub's figures: every template on the same market and window, with its default parameters */
+const HUB_MARKET = { symbol: 'BTCUSDT', interval: '1h' } as const;
+
+/** UTC day number: the hub's window changes once a day, so its requests (and their runs) are stable within one */
+const today = () => Math.floor(Date.now() / 86_400_000);
+
+/** Templates explained, each with a backtest on recent data; the user's bots by state with quick start and stop */
 export default function BotHubPage() {
+  useBacktestNotices();
+  useBotNotices();
+  const { notices } = useKestrelRuntime();
+  const strategies = useStrategies();
+  const bots = useBots();
+  const connected = useExchangeConnected();
+  const action = useBotAction();
+  const [confirming, setConfirming] = useState<{ bot: Bot; action: BotAction } | null>(null);
+  const day = today();
+
+  const requests = useMemo(
+    () =>
+      (strategies.data ?? [])
+        .filter((s) => BOT_TEMPLATES.some((t) => t.strategy === s.id))
+        .map((s) =>
+          quickBacktestRequest({ strategy: s.id, params: s.defaults, ...HUB_MARKET }, day * 86_400_000),
+        ),
+    [strategies.data, day],
+  );
+  const runs = useTemplateRuns(requests);
+  const strategyName = (id: string) => strategies.data?.find((s) => s.id === id)?.name ?? id;
+
+  // Paper bots start and stop at once; a live bot says first that real orders are involved
+  const onAction = (bot: Bot, next: BotAction) => {
+    if (bot.mode === 'live') {
+      setConfirming({ bot, action: next });
+      return;
+    }
+    action.mutate(
+      { id: bot.id, action: next },
+      {
+        onError: (error) =>
+          notices.toast({
+            title: `${bot.name} could not ${next}`,
+            description: error.message,
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
   return (
-    <RemotePage remote="bots" title="Bot hub">
-      <EmptyState
-        title="No bots yet"
-        description="The bots you create will be listed here with their strategy and status."
-      />
+    <RemotePage
+      remote="bots"
+      title="Bot hub"
+      description="Start from a template: what each strategy does, how it wins and loses, and how it did lately."
+      actions={
+        <Link to={paths.createBot.getHref()} className={buttonVariants({ size: 'sm' })}>
+          New bot
+        </Link>
+      }
+    >
+      {connected === false && <NoExchangeNote />}
+      <section aria-labelledby="hub-templates" className="bt:flex bt:flex-col bt:gap-3">
+        <h2 id="hub-templates" className="bt:text-lg bt:font-semibold">
+          Templates
+        </h2>
+        {strategies.error && (
+          <div
+            role="alert"
+            className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
+          >
+            Strategies could not be loaded: {strategies.error.message}
+            <Button size="sm" variant="outline" onClick={() => void strategies.refetch()}>
+              Retry
+            </Button>
+          </div>
+        )}
+        <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:md:grid-cols-2 bt:xl:grid-cols-4">
+          {BOT_TEMPLATES.map((template) => {
+            const strategy = template.strategy;
+            if (!strategy) return <TemplateCard key="agent" template={template} />;
+            const run = runs[strategy];
+            return (
+              <TemplateCard
+                key={strategy}
+                template={template}
+                figures={
+                  strategies.isPending ? (
+                    <Spinner label="Loading…" />
+                  ) : run ? (
+                    <QuickFigures
+                      run={run.run}
+                      error={run.error}
+                      onRetry={run.retry}
+                      label={`${template.title}: recent backtest`}
+                      note=", default parameters"
+                    />
+                  ) : null
+                }
+                action={
+                  <Link
+                    to={paths.createBot.getHref({ strategy })}
+                    className={buttonVariants({ variant: 'outline', className: 'bt:w-full' })}
+                    aria-label={`Use the ${template.title} template`}
+                  >
+                    Use this template
+                  </Link>
+                }
+              />
+            );
+          })}
+        </div>
+      </section>
+
+      <section aria-labelledby="hub-bots" className="bt:flex bt:flex-col bt:gap-3">
+        <div className="bt:flex bt:flex-wrap bt:items-center bt:justify-between bt:gap-2">
+          <h2 id="hub-bots" className="bt:text-lg bt:font-semibold">
+            Your bots
+          </h2>
+          {bots.data && bots.data.length > 0 && (
+            <Link to={paths.activeBots.getHref()} className="bt:text-sm bt:underline bt:underline-offset-4">
+              Details on Active bots
+            </Link>
+          )}
+        </div>
+        {bots.isPending ? (
+          <Spinner label="Loading your bots…" />
+        ) : bots.error ? (
+          <div
+            role="alert"
+            className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
+          >
+            Your bots could not be loaded: {bots.error.message}
+            <Button size="sm" variant="outline" onClick={() => void bots.refetch()}>
+              Retry
+            </Button>
+          </div>
+        ) : bots.data.length === 0 ? (
+          <EmptyState
+            title="No bots yet"
+            description="Use a template above: you choose its market, budget and limits, and try it on recent data before it runs on paper."
+            action={
+              <Link to={paths.createBot.getHref()} className={buttonVariants({})}>
+                Create a bot
+              </Link>
+            }
+          />
+        ) : (
+          <BotGroups
+            bots={bots.data}
+            strategyName={strategyName}
+            onAction={onAction}
+            busyId={action.isPending ? (action.variables?.id ?? null) : null}
+          />
+        )}
+      </section>
+      {confirming && (
+        <ConfirmBotAction
+          bot={confirming.bot}
+          action={confirming.action}
+          onOpenChange={(open) => {
+            if (!open) setConfirming(null);
+          }}
+          onConfirm={(a) => action.mutateAsync({ id: confirming.bot.id, action: a })}
+        />
+      )}
     </RemotePage>
   );
 }

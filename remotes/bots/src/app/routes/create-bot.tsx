@@ -1,14 +1,189 @@
 import '../../styles.css';
-import { RemotePage } from '@kestrel/shared-runtime/react';
-import { EmptyState } from '@kestrel/ui';
+import type { BacktestStrategyInfo, Bot, CreateBotRequestInput } from '@kestrel/contracts';
+import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
+import { Link, useNavigate, useSearchParams } from '@kestrel/shared-runtime/router';
+import { Button, buttonVariants, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
+import { useCallback, useMemo } from 'react';
+import { ConnectExchangeButton } from '../../components/connect-exchange-button';
+import { useExchangeConnected } from '../../components/exchange-note';
+import { paths } from '../../config/paths';
+import { useStrategies } from '../../features/backtesting/api/get-strategies';
+import { BacktestPreview } from '../../features/backtesting/components/backtest-preview';
+import { useBacktestNotices } from '../../features/backtesting/hooks/use-backtest-notices';
+import { quickBacktestRequest } from '../../features/backtesting/lib/recent-window';
+import { BotForm, type BotFormSubmit } from '../../features/bot-form/components/bot-form';
+import {
+  BOT_OWNED_PARAMS,
+  botToFormValues,
+  defaultBotValues,
+  toUpdateRequest,
+} from '../../features/bot-form/lib/bot-form';
+import { useCreateBot } from '../../features/bots/api/create-bot';
+import { useBotStatus } from '../../features/bots/api/get-bot-status';
+import { useUpdateBot } from '../../features/bots/api/update-bot';
+import { isIdle } from '../../features/bots/lib/bot-words';
+import { ParamsFields } from '../../features/strategy-params/components/params-fields';
+import {
+  describeParams,
+  paramsToFormValues,
+  parseStrategyParams,
+} from '../../features/strategy-params/lib/params-schema';
 
+const owned = new Set<string>(BOT_OWNED_PARAMS);
+
+/** The strategy's parameter fields, less the ones the bot sets itself (its leverage) */
+function botParamFields(strategy: BacktestStrategyInfo) {
+  return describeParams(strategy.paramsJsonSchema).filter((f) => !owned.has(f.key));
+}
+
+function renderParams(strategy: BacktestStrategyInfo) {
+  // Keyed by strategy: fields mount afresh with the new strategy's values when it changes
+  return <ParamsFields key={strategy.id} fields={botParamFields(strategy)} />;
+}
+
+function renderPreview(request: CreateBotRequestInput) {
+  const backtest = quickBacktestRequest(
+    {
+      strategy: request.strategy,
+      params: request.params ?? {},
+      symbol: request.symbol,
+      interval: request.interval,
+      initialBalance: request.budget,
+      leverage: request.leverage,
+    },
+    Date.now(),
+  );
+  return <BacktestPreview request={backtest} />;
+}
+
+type Purpose = { kind: 'new' } | { kind: 'edit'; id: string } | { kind: 'clone'; id: string };
+
+function purposeOf(search: URLSearchParams): Purpose {
+  const edit = search.get('edit');
+  if (edit) return { kind: 'edit', id: edit };
+  const clone = search.get('clone');
+  if (clone) return { kind: 'clone', id: clone };
+  return { kind: 'new' };
+}
+
+const TITLES = { new: 'Create bot', edit: 'Edit bot', clone: 'Clone bot' } as const;
+
+/**
+ * A new bot step by step (`?strategy=grid` starts on a template), an existing one edited (`?edit=<id>`), or a copy
+ * of one (`?clone=<id>`): the same form, the same checks
+ */
 export default function CreateBotPage() {
+  const [search] = useSearchParams();
+  const purpose = purposeOf(search);
+  const navigate = useNavigate();
+  const { notices } = useKestrelRuntime();
+  useBacktestNotices();
+  const strategies = useStrategies();
+  const source = useBotStatus(purpose.kind === 'new' ? null : purpose.id);
+  const connected = useExchangeConnected();
+  const create = useCreateBot();
+  const update = useUpdateBot();
+
+  const paramsToForm = useCallback(
+    (strategyId: string, params?: Record<string, unknown>) => {
+      const strategy = strategies.data?.find((s) => s.id === strategyId);
+      if (!strategy) return params ?? {};
+      return paramsToFormValues(params ?? strategy.defaults, describeParams(strategy.paramsJsonSchema));
+    },
+    [strategies.data],
+  );
+
+  const sourceBot: Bot | undefined = source.data?.bot;
+  const wanted = search.get('strategy');
+  const initialValues = useMemo(() => {
+    if (!strategies.data) return null;
+    if (purpose.kind !== 'new') {
+      return sourceBot ? botToFormValues(sourceBot, paramsToForm, { clone: purpose.kind === 'clone' }) : null;
+    }
+    const strategy = strategies.data.find((s) => s.id === wanted) ?? strategies.data[0];
+    return defaultBotValues(strategy, (id) => paramsToForm(id));
+  }, [strategies.data, purpose.kind, sourceBot, wanted, paramsToForm]);
+
+  const onSubmit = async ({ values, request }: BotFormSubmit) => {
+    const saved =
+      purpose.kind === 'edit'
+        ? await update.mutateAsync({ id: purpose.id, request: toUpdateRequest(values, request.params ?? {}) })
+        : await create.mutateAsync(request);
+    notices.toast({
+      title: purpose.kind === 'edit' ? `${saved.name} saved` : `${saved.name} created`,
+      description: 'It is stopped: start it when you are ready.',
+      variant: 'default',
+    });
+    navigate(paths.activeBots.getHref(saved.id));
+  };
+
+  const blocked =
+    purpose.kind === 'edit' && sourceBot && !isIdle(sourceBot.state)
+      ? `${sourceBot.name} is ${sourceBot.state}: stop it on Active bots before changing it.`
+      : null;
+
+  const loading = strategies.isPending || (purpose.kind !== 'new' && source.isPending);
+  const failure = strategies.error
+    ? `Strategies could not be loaded: ${strategies.error.message}`
+    : purpose.kind !== 'new' && source.error
+      ? `The bot could not be loaded: ${source.error.message}`
+      : null;
+
   return (
-    <RemotePage remote="bots" title="Create bot">
-      <EmptyState
-        title="Creating bots is not available yet"
-        description="Here you will choose a strategy, its parameters and the exchange it trades on. Meanwhile, try strategies on past data in Backtesting."
-      />
+    <RemotePage
+      remote="bots"
+      title={TITLES[purpose.kind]}
+      description={
+        purpose.kind === 'edit' && sourceBot
+          ? `Change ${sourceBot.name}. It keeps its log and its PnL so far.`
+          : 'Pick a strategy, its market and limits, try it on recent data, then save it stopped.'
+      }
+    >
+      {loading ? (
+        <Card>
+          <CardContent>
+            <Spinner label={purpose.kind === 'new' ? 'Loading strategies…' : 'Loading the bot…'} />
+          </CardContent>
+        </Card>
+      ) : failure ? (
+        purpose.kind !== 'new' && source.error?.message && !strategies.error ? (
+          <EmptyState
+            title="This bot could not be loaded"
+            description={failure}
+            action={
+              <Link to={paths.activeBots.getHref()} className={buttonVariants({ variant: 'outline' })}>
+                Back to active bots
+              </Link>
+            }
+          />
+        ) : (
+          <div
+            role="alert"
+            className="bt:flex bt:flex-wrap bt:items-center bt:gap-3 bt:text-sm bt:text-destructive"
+          >
+            {failure}
+            <Button variant="outline" size="sm" onClick={() => void strategies.refetch()}>
+              Retry
+            </Button>
+          </div>
+        )
+      ) : strategies.data && initialValues ? (
+        <BotForm
+          key={`${purpose.kind}:${purpose.kind === 'new' ? (wanted ?? '') : purpose.id}`}
+          label={TITLES[purpose.kind]}
+          strategies={strategies.data}
+          initialValues={initialValues}
+          renderParams={renderParams}
+          paramsToForm={(id) => paramsToForm(id)}
+          validateParams={parseStrategyParams}
+          renderPreview={renderPreview}
+          exchangeConnected={connected}
+          connectAction={<ConnectExchangeButton />}
+          submitLabel={purpose.kind === 'edit' ? 'Save changes' : 'Create bot'}
+          blocked={blocked}
+          onSubmit={onSubmit}
+        />
+      ) : null}
     </RemotePage>
   );
 }

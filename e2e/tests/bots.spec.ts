@@ -1,0 +1,145 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { signUp } from '../support/auth';
+import { connectBinance } from '../support/exchange';
+import { E2E_SIM_PORT } from '../support/ports';
+import { createSimAccount } from '../support/sim';
+
+/** BTCUSDT's last price on the e2e simulator (its public REST, as Binance answers it) */
+async function simPrice(): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${E2E_SIM_PORT}/fapi/v1/ticker/price?symbol=BTCUSDT`);
+  return Number(((await res.json()) as { price: string }).price);
+}
+
+async function next(page: Page, step: string) {
+  const form = page.getByRole('form', { name: 'Create bot' });
+  await form.getByRole('button', { name: /^Next: / }).click();
+  await expect(form.getByRole('heading', { level: 2, name: step })).toBeFocused();
+}
+
+test.describe('bots (bots remote)', () => {
+  test('a grid bot made on /create-bot runs on paper on /active-bots, its log streams, and it says why it stopped', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await signUp(page);
+    await page.goto('/bot-hub');
+    await expect(page.getByRole('heading', { name: 'Bot hub', level: 1 })).toBeVisible();
+    // The AI agent is shown as coming, honestly: nothing to use
+    const agent = page.getByRole('region', { name: /^AI agent/ });
+    await expect(
+      agent.getByText('Coming: AI agents are not available yet. Nothing here runs or trades.'),
+    ).toBeVisible();
+    await expect(agent.getByRole('link')).toHaveCount(0);
+    await page.getByRole('link', { name: 'Use the Grid template' }).click();
+    await expect(page).toHaveURL(/\/create-bot\?strategy=grid$/);
+
+    const form = page.getByRole('form', { name: 'Create bot' });
+    await expect(form.getByRole('radio', { name: /Futures grid/ })).toBeChecked();
+    await form.getByLabel('Name').fill('E2E grid');
+    await next(page, 'Market');
+    await form.getByLabel('Interval').selectOption('1m');
+    await form.getByLabel('Leverage').fill('2');
+    await next(page, 'Parameters');
+    // A range around the price, so the grid has orders on both sides from its first bar
+    const price = await simPrice();
+    await form.getByLabel(/^Lower/).fill(String(Math.floor(price * 0.97)));
+    await form.getByLabel(/^Upper/).fill(String(Math.ceil(price * 1.03)));
+    await form.getByLabel(/^Grid count/).fill('12');
+    await form.getByLabel(/^Quantity per grid/).fill('0.001');
+    await next(page, 'Budget and risk');
+    await form.getByLabel(/^Budget/).fill('500');
+    await next(page, 'Mode');
+    await expect(form.getByRole('radio', { name: /^Paper/ })).toBeChecked();
+    await next(page, 'Review');
+    await expect(form.getByText('BTCUSDT · 1m bars · 2× leverage')).toBeVisible();
+    await form.getByRole('button', { name: 'Create bot' }).click();
+
+    await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
+    const bot = page.getByRole('region', { name: /^E2E grid/ });
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped');
+    await bot.getByRole('button', { name: 'Start' }).click();
+    const start = page.getByRole('dialog', { name: 'Start E2E grid?' });
+    await expect(start).toContainText('on paper (no real orders) with a budget of 500 USDT');
+    await start.getByRole('button', { name: 'Start bot' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+    await expect(bot.getByText('Running', { exact: true })).toBeVisible();
+
+    // The log, open: lines arrive over the socket as the bot trades its next closed 1m bar (no reload, no poll)
+    await bot.getByRole('button', { name: 'Show log' }).click();
+    const log = bot.getByRole('list', { name: 'Log of E2E grid' });
+    await expect(log.locator('[data-kind="started"]')).toHaveCount(1);
+    await expect(log.locator('[data-kind="order_sent"], [data-kind="order_filled"]').first()).toBeVisible({
+      timeout: 90_000,
+    });
+
+    // No serious accessibility violation with the bot running
+    const axe = await new AxeBuilder({ page }).include('section[data-remote="bots"]').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+
+    await bot.getByRole('button', { name: 'Stop' }).click();
+    const stop = page.getByRole('dialog', { name: 'Stop E2E grid?' });
+    await stop.getByRole('button', { name: 'Stop bot' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
+    await expect(bot.getByText(/^Stopped \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: Stopped by you$/)).toBeVisible();
+    await expect(log.locator('[data-kind="stopped"]')).toHaveCount(1);
+  });
+
+  test('a live grid bot needs a connected exchange and an explicit confirmation, places real orders, and cancels them when stopped', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await signUp(page, { keepConnectModal: true });
+    await connectBinance(page, await createSimAccount({ balances: { USDT: '5000' } }));
+    await page.goto('/create-bot?strategy=grid');
+    const form = page.getByRole('form', { name: 'Create bot' });
+    await form.getByLabel('Name').fill('E2E live grid');
+    await next(page, 'Market');
+    await form.getByLabel('Interval').selectOption('1m');
+    await form.getByLabel('Leverage').fill('2');
+    await next(page, 'Parameters');
+    const price = await simPrice();
+    await form.getByLabel(/^Lower/).fill(String(Math.floor(price * 0.97)));
+    await form.getByLabel(/^Upper/).fill(String(Math.ceil(price * 1.03)));
+    await form.getByLabel(/^Grid count/).fill('6');
+    await form.getByLabel(/^Quantity per grid/).fill('0.002');
+    await next(page, 'Budget and risk');
+    await form.getByLabel(/^Budget/).fill('1000');
+    await next(page, 'Mode');
+    await form.getByRole('radio', { name: /^Live/ }).check();
+    await expect(form.getByRole('alert')).toContainText('This bot will trade real money.');
+    await form.getByRole('button', { name: 'Next: Review' }).click();
+    await expect(
+      form.getByText('Confirm that this bot places real orders with your Binance account'),
+    ).toBeVisible();
+    await form.getByRole('checkbox', { name: /I understand this bot places real orders/ }).check();
+    await next(page, 'Review');
+    await expect(form.getByText('Live: real orders')).toBeVisible();
+    await form.getByRole('button', { name: 'Create bot' }).click();
+
+    await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
+    const bot = page.getByRole('region', { name: /^E2E live grid/ });
+    await bot.getByRole('button', { name: 'Start' }).click();
+    const start = page.getByRole('dialog', { name: 'Start E2E live grid?' });
+    await expect(start).toContainText(
+      'It will place real orders on BTCUSDT with your Binance account, up to its budget of 1000 USDT, until you stop it.',
+    );
+    await start.getByRole('button', { name: 'Start bot' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+
+    // Its orders are on the exchange (the order manager's kb- orders), listed on its card as the server reads them
+    const orders = bot.getByRole('table', { name: 'Open orders of E2E live grid' });
+    await expect(orders.getByRole('row')).not.toHaveCount(0, { timeout: 90_000 });
+    await expect(bot.locator('[data-figure="orders"] dd').first()).not.toHaveText('0');
+
+    await bot.getByRole('button', { name: 'Stop' }).click();
+    const stop = page.getByRole('dialog', { name: 'Stop E2E live grid?' });
+    await expect(stop).toContainText(
+      'Its open orders on BTCUSDT will be canceled and it will place no new ones.',
+    );
+    await stop.getByRole('button', { name: 'Stop bot' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
+    await expect(bot.getByText(/UTC: Stopped by you$/)).toBeVisible();
+    await expect(bot.locator('[data-figure="orders"] dd').first()).toHaveText('0');
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
+ */
+// The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
+import { BotListResponseSchema, BotResponseSchema, type CreateBotRequestInput } from '@kestrel/contracts';
+import { unwrap } from '@kestrel/shared-runtime';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderAt, type ServerPage, startServerPage } from '../../../test/server-page';
+import ActiveBotsPage from '../active-bots';
+import BotHubPage from '../bot-hub';
+
+let page: ServerPage;
+beforeAll(async () => {
+  page = await startServerPage('active-bots@example.test');
+}, 60_000);
+afterAll(() => page?.close());
+
+const pages = { '/active-bots': ActiveBotsPage, '/bot-hub': BotHubPage };
+
+const createBot = async (request: CreateBotRequestInput) =>
+  unwrap(await page.runtime.api.post('/api/v1/agents', request, { schema: BotResponseSchema })).data;
+const listBots = async () =>
+  unwrap(await page.runtime.api.get('/api/v1/agents', { schema: BotListResponseSchema })).data;
+
+const card = (name: string) => screen.findByRole('region', { name: new RegExp(`^${name}`) });
+
+describe('the active bots page', () => {
+  it('with no bots, says so and leads to the hub; without an exchange, offers to connect one', async () => {
+    renderAt(page.runtime, '/active-bots', pages);
+    const region = screen.getByRole('region', { name: 'Active bots' });
+    expect(await within(region).findByRole('heading', { level: 2, name: 'No bots yet' })).toBeTruthy();
+    expect(within(region).getByRole('link', { name: 'Go to the bot hub' }).getAttribute('href')).toBe(
+      '/bot-hub',
+    );
+    expect(within(region).getByRole('note', { name: 'No exchange connected' })).toBeTruthy();
+    expect(within(region).getByRole('button', { name: 'Connect exchange' })).toBeTruthy();
+    // No bot, no figures: zeros of nothing would only look like data
+    expect(screen.queryByLabelText('All bots')).toBeNull();
+  });
+
+  it('starts, stops and deletes bots after saying what will happen; a stopped bot says why', async () => {
+    await createBot({
+      name: 'Grid A',
+      strategy: 'grid',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 2,
+      budget: 250,
+      mode: 'paper',
+    });
+    await createBot({
+      name: 'DCA B',
+      strategy: 'dca',
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      leverage: 3,
+      budget: 100,
+      mode: 'paper',
+    });
+    const { user } = renderAt(page.runtime, '/active-bots', pages);
+    const grid = await card('Grid A');
+    expect(grid.getAttribute('data-bot-state')).toBe('stopped');
+    expect(await within(grid).findByText('Futures grid · BTCUSDT 1m · 2× · paper')).toBeTruthy();
+    const figures = await within(grid).findByLabelText('Figures of Grid A');
+    expect(within(figures).getByText('Flat')).toBeTruthy();
+    const summary = screen.getByLabelText('All bots');
+    await waitFor(() => expect(summary.querySelector('[data-figure="total"] dd')?.textContent).toBe('2'));
+
+    // Start: the dialog says what it will do, then the bot runs
+    await user.click(within(grid).getByRole('button', { name: 'Start' }));
+    const start = await screen.findByRole('dialog', { name: 'Start Grid A?' });
+    expect(
+      within(start).getByText(
+        'It will trade BTCUSDT on paper (no real orders) with a budget of 250 USDT, until you stop it.',
+      ),
+    ).toBeTruthy();
+    await user.click(within(start).getByRole('button', { name: 'Start bot' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')?.textContent ?? null).toBeNull(), {
+      timeout: 15_000,
+    });
+    await waitFor(() => expect(grid.getAttribute('data-bot-state')).toBe('running'), { timeout: 15_000 });
+    await waitFor(() => expect(summary.querySelector('[data-figure="running"] dd')?.textContent).toBe('1'));
+    const events = await within(grid).findByRole('list', { name: 'Last events of Grid A' });
+    await waitFor(() => expect(events.querySelector('[data-kind="started"]')).not.toBeNull());
+
+    // Stop: the dialog says the orders are canceled; the card then says who stopped it
+    await user.click(within(grid).getByRole('button', { name: 'Stop' }));
+    const stop = await screen.findByRole('dialog', { name: 'Stop Grid A?' });
+    expect(
+      within(stop).getByText('Its paper orders will be canceled and it will place no new ones.'),
+    ).toBeTruthy();
+    await user.click(within(stop).getByRole('button', { name: 'Stop bot' }));
+    await waitFor(() => expect(grid.getAttribute('data-bot-state')).toBe('stopped'), { timeout: 15_000 });
+    expect(
+      await within(grid).findByText(/^Stopped \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: Stopped by you$/),
+    ).toBeTruthy();
+
+    // The full log, on demand
+    await user.click(within(grid).getByRole('button', { name: 'Show log' }));
+    const log = await within(grid).findByRole('list', { name: 'Log of Grid A' });
+    expect(log.querySelector('[data-kind="created"]')).not.toBeNull();
+    expect(log.querySelector('[data-kind="stopped"]')).not.toBeNull();
+
+    // Edit and clone go to the form
+    expect(within(grid).getByRole('link', { name: 'Edit Grid A' }).getAttribute('href')).toMatch(
+      /^\/create-bot\?edit=[0-9a-f-]{36}$/,
+    );
+    expect(within(grid).getByRole('link', { name: 'Clone Grid A' }).getAttribute('href')).toMatch(
+      /^\/create-bot\?clone=[0-9a-f-]{36}$/,
+    );
+
+    // Delete: said plainly, then gone from the page and the server
+    const dca = await card('DCA B');
+    await user.click(within(dca).getByRole('button', { name: 'Delete DCA B' }));
+    const remove = await screen.findByRole('dialog', { name: 'Delete DCA B?' });
+    expect(within(remove).getByText(/removed for good/)).toBeTruthy();
+    await user.click(within(remove).getByRole('button', { name: 'Delete bot' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: /^DCA B/ })).toBeNull());
+    expect((await listBots()).map((b) => b.name)).toEqual(['Grid A']);
+  }, 90_000);
+});

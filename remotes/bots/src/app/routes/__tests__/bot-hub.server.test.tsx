@@ -1,0 +1,87 @@
+/**
+ * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
+ */
+// The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
+import { BacktestListResponseSchema, BotListResponseSchema, BotResponseSchema } from '@kestrel/contracts';
+import { unwrap } from '@kestrel/shared-runtime';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderAt, type ServerPage, startServerPage } from '../../../test/server-page';
+import BotHubPage from '../bot-hub';
+
+let page: ServerPage;
+beforeAll(async () => {
+  page = await startServerPage('bot-hub@example.test');
+}, 60_000);
+afterAll(() => page?.close());
+
+const DAY_MS = 86_400_000;
+const pages = { '/bot-hub': BotHubPage };
+const runs = async () =>
+  unwrap(await page.runtime.api.get('/api/v1/backtests', { schema: BacktestListResponseSchema })).data;
+const bots = async () =>
+  unwrap(await page.runtime.api.get('/api/v1/agents', { schema: BotListResponseSchema })).data;
+
+describe('the bot hub', () => {
+  it('backtests each runnable template once on the last 7 UTC days of BTCUSDT 1h, and reuses the runs on the next visit', async () => {
+    renderAt(page.runtime, '/bot-hub', pages);
+    for (const title of ['Grid', 'DCA', 'Signal rules']) {
+      const card = await screen.findByRole('region', { name: title });
+      expect(within(card).getByText('How it makes money')).toBeTruthy();
+      expect(within(card).getByText('How it loses money')).toBeTruthy();
+      expect(
+        within(card)
+          .getByRole('link', { name: `Use the ${title} template` })
+          .getAttribute('href'),
+      ).toMatch(/^\/create-bot\?strategy=(grid|dca|signal-rules)$/);
+    }
+    // The AI agent is honestly not there yet: no figures, nothing to use
+    const agent = screen.getByRole('region', { name: 'AI agent Coming' });
+    expect(
+      within(agent).getByText('Coming: AI agents are not available yet. Nothing here runs or trades.'),
+    ).toBeTruthy();
+    expect(within(agent).queryByRole('link')).toBeNull();
+
+    await waitFor(async () => expect(await runs()).toHaveLength(3), { timeout: 10_000 });
+    const end = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    expect(
+      (await runs()).map((r) => [r.strategy, r.symbol, r.interval, r.startTime, r.endTime]).sort(),
+    ).toEqual(['dca', 'grid', 'signal-rules'].map((s) => [s, 'BTCUSDT', '1h', end - 7 * DAY_MS, end]));
+
+    cleanup();
+    renderAt(page.runtime, '/bot-hub', pages);
+    await screen.findByRole('region', { name: 'Grid' });
+    await waitFor(() => expect(screen.getAllByRole('status').length).toBeGreaterThan(0));
+    // Give a second visit every chance to queue runs again: it must not
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await runs()).toHaveLength(3);
+  }, 60_000);
+
+  it("groups the user's bots by state and starts and stops a paper bot at once", async () => {
+    unwrap(
+      await page.runtime.api.post(
+        '/api/v1/agents',
+        {
+          name: 'Quick grid',
+          strategy: 'grid',
+          symbol: 'BTCUSDT',
+          interval: '1h',
+          leverage: 2,
+          budget: 100,
+          mode: 'paper',
+        },
+        { schema: BotResponseSchema },
+      ),
+    );
+    const { user } = renderAt(page.runtime, '/bot-hub', pages);
+    const stopped = await screen.findByRole('list', { name: 'Stopped bots' });
+    expect(within(stopped).getByText('Quick grid')).toBeTruthy();
+    await user.click(within(stopped).getByRole('button', { name: 'Start Quick grid' }));
+    const running = await screen.findByRole('list', { name: 'Running bots' }, { timeout: 15_000 });
+    expect(within(running).getByText('Quick grid')).toBeTruthy();
+    expect((await bots())[0]?.state).toBe('running');
+    await user.click(within(running).getByRole('button', { name: 'Stop Quick grid' }));
+    await waitFor(async () => expect((await bots())[0]?.state).toBe('stopped'), { timeout: 15_000 });
+    expect(await screen.findByRole('list', { name: 'Stopped bots' })).toBeTruthy();
+  }, 60_000);
+});

@@ -1,0 +1,528 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { BacktestStrategyInfo, CreateBotRequestInput, KlineInterval } from '@kestrel/contracts';
+import { BOT_MAX_BUDGET, BOT_MIN_BUDGET, KLINE_INTERVALS } from '@kestrel/contracts';
+import { Button, Card, CardContent, cn, Field, formatUsdt, Input, NativeSelect } from '@kestrel/ui';
+import { type ComponentProps, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type FieldError, type FieldPath, FormProvider, useForm } from 'react-hook-form';
+import { denseField } from '../../../components/form-controls';
+import {
+  type BotFormOutput,
+  type BotFormValues,
+  botFormSchema,
+  botParams,
+  type ParamsValidator,
+  STEPS,
+  type StepId,
+  serverRefusal,
+  toCreateRequest,
+} from '../lib/bot-form';
+
+export interface BotFormSubmit {
+  values: BotFormOutput;
+  /** The parameters as the server takes them (decoded, the bot's own leverage in) */
+  request: CreateBotRequestInput;
+}
+
+export interface BotFormProps {
+  /** "New bot", "Edit Grid BTC": the form's accessible name */
+  label: string;
+  strategies: readonly BacktestStrategyInfo[];
+  initialValues: BotFormValues;
+  /** The strategy's parameter fields (rendered inside this form's context, under `params`) */
+  renderParams: (strategy: BacktestStrategyInfo) => ReactNode;
+  /** The strategy's defaults as form values */
+  paramsToForm: (strategyId: string) => Record<string, unknown>;
+  validateParams: ParamsValidator;
+  /** A quick backtest of the bot as configured, shown on the review step */
+  renderPreview: (request: CreateBotRequestInput) => ReactNode;
+  /** null while the connections load; live mode needs an exchange */
+  exchangeConnected: boolean | null;
+  /** The button that connects one (the exchange-connect remote's modal) */
+  connectAction: ReactNode;
+  submitLabel: string;
+  /** Why the form cannot be saved now (a running bot), shown on the review step; null when it can */
+  blocked?: string | null;
+  /** Saves; a rejection's message is the server's refusal, shown under its field when it names one */
+  onSubmit: (submit: BotFormSubmit) => Promise<void>;
+}
+
+function message(error: FieldError | undefined): string | undefined {
+  return typeof error?.message === 'string' ? error.message : undefined;
+}
+
+function errorAt(errors: unknown, path: string): string | undefined {
+  let node: unknown = errors;
+  for (const part of path.split('.')) {
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  }
+  return message(node as FieldError | undefined);
+}
+
+function NumberInput(props: ComponentProps<typeof Input>) {
+  return (
+    <Input type="number" inputMode="decimal" step="any" className="bt:font-mono bt:tabular-nums" {...props} />
+  );
+}
+
+function Review({ values, strategy }: { values: BotFormOutput; strategy: BacktestStrategyInfo | undefined }) {
+  const limit = (v: number | null, unit: string) => (v === null ? 'none' : `${v} ${unit}`);
+  const rows: [string, string][] = [
+    ['Name', values.name],
+    ['Strategy', strategy?.name ?? values.strategy],
+    ['Market', `${values.symbol} · ${values.interval} bars · ${values.leverage}× leverage`],
+    ['Budget', `${formatUsdt(values.budget)} USDT`],
+    ['Max notional', limit(values.riskLimits.maxNotional, 'USDT')],
+    ['Daily loss limit', limit(values.riskLimits.dailyLossLimit, 'USDT')],
+    ['Max drawdown', limit(values.riskLimits.maxDrawdownPercent, '%')],
+    ['Mode', values.mode === 'live' ? 'Live: real orders' : 'Paper: simulated orders on live prices'],
+  ];
+  return (
+    <dl
+      aria-label="Your bot"
+      className="bt:grid bt:grid-cols-1 bt:gap-x-6 bt:gap-y-2 bt:text-sm bt:sm:grid-cols-[auto_1fr]"
+    >
+      {rows.map(([term, value]) => (
+        <div key={term} className="bt:contents">
+          <dt className="bt:font-medium bt:text-muted-foreground">{term}</dt>
+          <dd className="bt:min-w-0 bt:break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * A bot, step by step: strategy → market → parameters → budget and risk → mode → review. Each step is checked
+ * (with the contract's and the strategy's own rules) before the next opens; the review shows everything and a quick
+ * backtest before saving. A server refusal goes back to the step of the field it names.
+ */
+export function BotForm({
+  label,
+  strategies,
+  initialValues,
+  renderParams,
+  paramsToForm,
+  validateParams,
+  renderPreview,
+  exchangeConnected,
+  connectAction,
+  submitLabel,
+  blocked = null,
+  onSubmit,
+}: BotFormProps) {
+  const schema = useMemo(() => botFormSchema(validateParams), [validateParams]);
+  const form = useForm<BotFormValues, unknown, BotFormOutput>({
+    resolver: zodResolver(schema) as never,
+    defaultValues: initialValues,
+    mode: 'onTouched',
+  });
+  const { register, formState, watch, setValue, clearErrors, getValues, trigger, setError } = form;
+  const { errors } = formState;
+  const [step, setStep] = useState<StepId>('strategy');
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusPending = useRef(false);
+  const index = STEPS.findIndex((s) => s.id === step);
+  const strategyId = watch('strategy');
+  const mode = watch('mode');
+  const strategy = strategies.find((s) => s.id === strategyId);
+
+  useEffect(() => {
+    // The step's heading takes focus after a step change (not on the first paint), so a screen reader follows
+    if (!focusPending.current) return;
+    focusPending.current = false;
+    headingRef.current?.focus();
+  });
+  const goTo = (next: StepId) => {
+    focusPending.current = true;
+    setStep(next);
+  };
+
+  const next = async () => {
+    const fields = STEPS[index]?.fields ?? [];
+    const ok = await trigger(fields as FieldPath<BotFormValues>[]);
+    if (ok) setServerError(null);
+    if (ok) goTo(STEPS[index + 1]?.id ?? 'review');
+  };
+
+  // The values on the review step, parsed as the resolver does (the step is only reached when they pass)
+  const reviewed = step === 'review' ? schema.safeParse(getValues()) : null;
+  const reviewedRequest = (() => {
+    if (!reviewed?.success || !strategy) return null;
+    const parsed = validateParams(reviewed.data.strategy, reviewed.data.params);
+    if (!parsed.success) return null;
+    return toCreateRequest(
+      reviewed.data,
+      botParams(parsed.params, strategy.defaults, reviewed.data.leverage),
+    );
+  })();
+
+  const submit = form.handleSubmit(async (values) => {
+    const parsed = validateParams(values.strategy, values.params);
+    const chosen = strategies.find((s) => s.id === values.strategy);
+    if (!parsed.success || !chosen) return;
+    const request = toCreateRequest(values, botParams(parsed.params, chosen.defaults, values.leverage));
+    setSaving(true);
+    setServerError(null);
+    try {
+      await onSubmit({ values, request });
+    } catch (failure) {
+      const refusal = serverRefusal(
+        failure instanceof Error ? failure.message : String(failure),
+        Object.keys(values.params),
+      );
+      if (refusal.field) {
+        setError(refusal.field as FieldPath<BotFormValues>, { type: 'server', message: refusal.text });
+      } else {
+        setServerError(refusal.text);
+      }
+      goTo(refusal.step);
+    } finally {
+      setSaving(false);
+    }
+  });
+
+  const current = STEPS[index];
+  return (
+    <Card>
+      <CardContent>
+        <FormProvider {...form}>
+          <form
+            onSubmit={(event) => {
+              // Enter in a field moves to the next step; only the review step saves
+              if (step !== 'review') {
+                event.preventDefault();
+                void next();
+                return;
+              }
+              void submit(event);
+            }}
+            noValidate
+            aria-label={label}
+            className="bt:flex bt:flex-col bt:gap-6"
+          >
+            <nav aria-label="Steps">
+              <ol className="bt:flex bt:flex-wrap bt:gap-2 bt:text-xs">
+                {STEPS.map((s, i) => (
+                  <li key={s.id}>
+                    <button
+                      type="button"
+                      disabled={i > index}
+                      aria-current={i === index ? 'step' : undefined}
+                      onClick={() => goTo(s.id)}
+                      className={cn(
+                        'bt:rounded-full bt:border bt:px-3 bt:py-1 bt:font-medium',
+                        i === index
+                          ? 'bt:border-primary bt:bg-primary bt:text-primary-foreground'
+                          : i < index
+                            ? 'bt:border-border bt:hover:bg-accent'
+                            : 'bt:border-border bt:text-muted-foreground bt:opacity-70',
+                      )}
+                    >
+                      {i + 1}. {s.title}
+                    </button>
+                  </li>
+                ))}
+              </ol>
+            </nav>
+
+            <h2 ref={headingRef} tabIndex={-1} className="bt:text-lg bt:font-semibold bt:focus:outline-none">
+              {current?.title}
+            </h2>
+
+            {step === 'strategy' && (
+              <div className="bt:flex bt:flex-col bt:gap-4">
+                <fieldset className="bt:flex bt:min-w-0 bt:flex-col bt:gap-2">
+                  <legend className="bt:mb-2 bt:text-sm bt:font-medium">Strategy</legend>
+                  <div className="bt:grid bt:grid-cols-1 bt:gap-2 bt:sm:grid-cols-2">
+                    {strategies.map((s) => (
+                      <label
+                        key={s.id}
+                        className={cn(
+                          'bt:flex bt:cursor-pointer bt:gap-3 bt:rounded-lg bt:border bt:p-3 bt:text-sm',
+                          s.id === strategyId ? 'bt:border-primary bt:bg-accent' : 'bt:border-border',
+                        )}
+                      >
+                        <input
+                          type="radio"
+                          value={s.id}
+                          className="bt:mt-0.5 bt:size-4 bt:shrink-0"
+                          {...register('strategy', {
+                            onChange: () => {
+                              setValue('params', paramsToForm(s.id));
+                              const lev = s.defaults.leverage;
+                              if (typeof lev === 'number') setValue('leverage', lev);
+                              clearErrors('params');
+                            },
+                          })}
+                        />
+                        <span className="bt:flex bt:min-w-0 bt:flex-col bt:gap-0.5">
+                          <span className="bt:font-medium">{s.name}</span>
+                          <span className="bt:text-muted-foreground">{s.description}</span>
+                        </span>
+                      </label>
+                    ))}
+                  </div>
+                  {message(errors.strategy) && (
+                    <p className="bt:text-xs bt:text-destructive">{message(errors.strategy)}</p>
+                  )}
+                </fieldset>
+                <Field {...denseField} label="Name" hint="How the bot is listed" error={message(errors.name)}>
+                  {(control) => <Input autoComplete="off" {...control} {...register('name')} />}
+                </Field>
+              </div>
+            )}
+
+            {step === 'market' && (
+              <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-3">
+                <Field
+                  {...denseField}
+                  label="Symbol"
+                  hint="A USDⓈ-M perpetual"
+                  error={message(errors.symbol)}
+                >
+                  {(control) => (
+                    <Input
+                      autoCapitalize="characters"
+                      autoComplete="off"
+                      spellCheck={false}
+                      className="bt:font-mono bt:uppercase"
+                      {...control}
+                      {...register('symbol')}
+                    />
+                  )}
+                </Field>
+                <Field
+                  {...denseField}
+                  label="Interval"
+                  hint="The bars it decides on"
+                  error={message(errors.interval)}
+                >
+                  {(control) => (
+                    <NativeSelect defaultValue={getValues('interval')} {...control} {...register('interval')}>
+                      {KLINE_INTERVALS.map((interval: KlineInterval) => (
+                        <option key={interval} value={interval}>
+                          {interval}
+                        </option>
+                      ))}
+                    </NativeSelect>
+                  )}
+                </Field>
+                <Field {...denseField} label="Leverage" hint="1 to 125×" error={message(errors.leverage)}>
+                  {(control) => (
+                    <NumberInput step={1} {...control} {...register('leverage', { valueAsNumber: true })} />
+                  )}
+                </Field>
+              </div>
+            )}
+
+            {step === 'params' &&
+              (strategy ? (
+                <fieldset className="bt:min-w-0">
+                  <legend className="bt:sr-only">{strategy.name} parameters</legend>
+                  {renderParams(strategy)}
+                </fieldset>
+              ) : (
+                <p className="bt:text-sm bt:text-muted-foreground">Choose a strategy first.</p>
+              ))}
+
+            {step === 'budget' && (
+              <div className="bt:flex bt:flex-col bt:gap-4">
+                <Field
+                  {...denseField}
+                  label="Budget (USDT)"
+                  hint={`Margin the bot may commit, ${BOT_MIN_BUDGET} to ${BOT_MAX_BUDGET.toLocaleString('en-US')}`}
+                  error={message(errors.budget)}
+                  className="bt:sm:max-w-xs"
+                >
+                  {(control) => <NumberInput {...control} {...register('budget', { valueAsNumber: true })} />}
+                </Field>
+                <fieldset className="bt:flex bt:min-w-0 bt:flex-col bt:gap-2">
+                  <legend className="bt:mb-2 bt:text-sm bt:font-medium">
+                    Its own limits, checked before every order (empty: none beyond your account's)
+                  </legend>
+                  <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-3">
+                    <Field
+                      {...denseField}
+                      label="Max notional (USDT)"
+                      hint="Largest position after an order"
+                      error={errorAt(errors, 'riskLimits.maxNotional')}
+                    >
+                      {(control) => (
+                        <NumberInput
+                          {...control}
+                          {...register('riskLimits.maxNotional', { setValueAs: emptyToNull })}
+                        />
+                      )}
+                    </Field>
+                    <Field
+                      {...denseField}
+                      label="Daily loss limit (USDT)"
+                      hint="Stops the bot when today's loss reaches it"
+                      error={errorAt(errors, 'riskLimits.dailyLossLimit')}
+                    >
+                      {(control) => (
+                        <NumberInput
+                          {...control}
+                          {...register('riskLimits.dailyLossLimit', { setValueAs: emptyToNull })}
+                        />
+                      )}
+                    </Field>
+                    <Field
+                      {...denseField}
+                      label="Max drawdown (%)"
+                      hint="Fall of its equity from the peak"
+                      error={errorAt(errors, 'riskLimits.maxDrawdownPercent')}
+                    >
+                      {(control) => (
+                        <NumberInput
+                          {...control}
+                          {...register('riskLimits.maxDrawdownPercent', { setValueAs: emptyToNull })}
+                        />
+                      )}
+                    </Field>
+                  </div>
+                </fieldset>
+              </div>
+            )}
+
+            {step === 'mode' && (
+              <div className="bt:flex bt:flex-col bt:gap-4">
+                <fieldset className="bt:flex bt:min-w-0 bt:flex-col bt:gap-2">
+                  <legend className="bt:mb-2 bt:text-sm bt:font-medium">How it trades</legend>
+                  <div className="bt:grid bt:grid-cols-1 bt:gap-2 bt:sm:grid-cols-2">
+                    <label
+                      className={cn(
+                        'bt:flex bt:cursor-pointer bt:gap-3 bt:rounded-lg bt:border bt:p-3 bt:text-sm',
+                        mode === 'paper' ? 'bt:border-primary bt:bg-accent' : 'bt:border-border',
+                      )}
+                    >
+                      <input
+                        type="radio"
+                        value="paper"
+                        className="bt:mt-0.5 bt:size-4"
+                        {...register('mode')}
+                      />
+                      <span className="bt:flex bt:flex-col bt:gap-0.5">
+                        <span className="bt:font-medium">Paper</span>
+                        <span className="bt:text-muted-foreground">
+                          Simulated orders on live prices, with fees. No money at risk.
+                        </span>
+                      </span>
+                    </label>
+                    <label
+                      className={cn(
+                        'bt:flex bt:gap-3 bt:rounded-lg bt:border bt:p-3 bt:text-sm',
+                        exchangeConnected ? 'bt:cursor-pointer' : 'bt:opacity-60',
+                        mode === 'live' ? 'bt:border-destructive bt:bg-destructive/10' : 'bt:border-border',
+                      )}
+                    >
+                      <input
+                        type="radio"
+                        value="live"
+                        disabled={!exchangeConnected}
+                        className="bt:mt-0.5 bt:size-4"
+                        {...register('mode')}
+                      />
+                      <span className="bt:flex bt:flex-col bt:gap-0.5">
+                        <span className="bt:font-medium">Live</span>
+                        <span className="bt:text-muted-foreground">
+                          Real orders with your Binance account: profits and losses are real.
+                        </span>
+                      </span>
+                    </label>
+                  </div>
+                </fieldset>
+                {exchangeConnected === false && (
+                  <div className="bt:flex bt:flex-wrap bt:items-center bt:gap-3 bt:text-sm">
+                    <p className="bt:min-w-0 bt:flex-1 bt:text-muted-foreground">
+                      Live mode needs a connected exchange account.
+                    </p>
+                    {connectAction}
+                  </div>
+                )}
+                {mode === 'live' && (
+                  <div
+                    role="alert"
+                    className="bt:flex bt:flex-col bt:gap-3 bt:rounded-lg bt:border bt:border-destructive bt:bg-destructive/10 bt:p-3 bt:text-sm"
+                  >
+                    <p>
+                      <strong>This bot will trade real money.</strong> Once started it places orders on your
+                      Binance account by itself, up to its budget, and can lose all of it. Your account's risk
+                      limits and the bot's own are checked before every order.
+                    </p>
+                    <label className="bt:flex bt:items-start bt:gap-2 bt:font-medium">
+                      <input
+                        type="checkbox"
+                        className="bt:mt-0.5 bt:size-4"
+                        aria-invalid={Boolean(errors.confirmLive)}
+                        // The error goes as the box is ticked, not when it loses focus: on the way to Next, that
+                        // would move the button from under the pointer between press and release
+                        {...register('confirmLive', { onChange: () => clearErrors('confirmLive') })}
+                      />
+                      I understand this bot places real orders with my Binance account
+                    </label>
+                    {message(errors.confirmLive) && (
+                      <p className="bt:text-xs bt:text-destructive">{message(errors.confirmLive)}</p>
+                    )}
+                  </div>
+                )}
+              </div>
+            )}
+
+            {step === 'review' && reviewed?.success && (
+              <div className="bt:flex bt:flex-col bt:gap-4">
+                <Review values={reviewed.data} strategy={strategy} />
+                {reviewedRequest && renderPreview(reviewedRequest)}
+              </div>
+            )}
+
+            {step === 'review' && blocked && (
+              <p role="note" className="bt:text-sm bt:text-muted-foreground">
+                {blocked}
+              </p>
+            )}
+            {serverError && (
+              <p
+                role="alert"
+                className="bt:rounded-md bt:border bt:border-destructive bt:px-3 bt:py-2 bt:text-sm bt:text-destructive"
+              >
+                {serverError}
+              </p>
+            )}
+
+            <div className="bt:flex bt:flex-col-reverse bt:gap-2 bt:sm:flex-row bt:sm:justify-between">
+              <Button
+                type="button"
+                variant="outline"
+                disabled={index === 0 || saving}
+                onClick={() => goTo(STEPS[index - 1]?.id ?? 'strategy')}
+              >
+                Back
+              </Button>
+              {/* Keyed apart: were the Next button's element reused as the submit button, the click on "Next: Review"
+                  would submit, its activation running after the step changed in the click's own microtasks */}
+              {step === 'review' ? (
+                <Button key="submit" type="submit" disabled={saving || blocked !== null}>
+                  {saving ? 'Saving…' : submitLabel}
+                </Button>
+              ) : (
+                <Button key="next" type="button" onClick={() => void next()}>
+                  Next: {STEPS[index + 1]?.title}
+                </Button>
+              )}
+            </div>
+          </form>
+        </FormProvider>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** An empty limit is "no limit" (null), not 0 */
+function emptyToNull(value: unknown): number | null {
+  if (value === '' || value === null || value === undefined) return null;
+  const n = Number(value);
+  return Number.isNaN(n) ? null : n;
+}

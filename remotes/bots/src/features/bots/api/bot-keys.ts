@@ -1,0 +1,15 @@
+/**
+ * Query keys of the bots API, broad to narrow: invalidating `all` refreshes every bot query. The summary is a
+ * `/api/v1/dashboard/*` figure, so it sits under the runtime's `['dashboard', …]` prefix and follows account
+ * notices and the socket's pauses like the cockpit's figures
+ */
+export const botKeys = {
+  all: ['bots'] as const,
+  list: () => [...botKeys.all, 'list'] as const,
+  status: (id: string) => [...botKeys.all, 'status', id] as const,
+  events: (id: string) => [...botKeys.all, 'events', id] as const,
+  summary: () => ['dashboard', 'bots'] as const,
+};
+
+/** The path of one bot (ids are UUIDs; encoded anyway so a bad link cannot reach another route) */
+export const botPath = (id: string, rest = '') => `/api/v1/agents/${encodeURIComponent(id)}${rest}`;

@@ -1,0 +1,37 @@
+import { type BotStatus, BotStatusResponseSchema } from '@kestrel/contracts';
+import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
+import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { botKeys, botPath } from './bot-keys';
+
+/**
+ * A running bot's unrealized PnL moves with the price and no push says so (bot notices are about its own events):
+ * its status is read again this often while it runs
+ */
+export const BOT_STATUS_REFRESH_MS = 5_000;
+
+export async function getBotStatus(api: ApiClient, id: string, signal?: AbortSignal): Promise<BotStatus> {
+  return unwrap(await api.get(botPath(id, '/status'), { schema: BotStatusResponseSchema, signal })).data;
+}
+
+export function getBotStatusQueryOptions(api: ApiClient, id: string) {
+  return queryOptions({
+    queryKey: botKeys.status(id),
+    queryFn: ({ signal }) => getBotStatus(api, id, signal),
+  });
+}
+
+/** One bot and how it is doing: PnL, position, open orders, uptime, its last events */
+export function useBotStatus(id: string | null) {
+  const { api } = useKestrelRuntime();
+  return useQuery({
+    ...getBotStatusQueryOptions(api, id ?? ''),
+    enabled: id !== null,
+    refetchInterval: (query) => {
+      const state = query.state.data?.bot.state;
+      return state === 'running' || state === 'starting' || state === 'stopping'
+        ? BOT_STATUS_REFRESH_MS
+        : false;
+    },
+  });
+}

@@ -1,0 +1,271 @@
+import type { Bot, BotOrder, BotStatus } from '@kestrel/contracts';
+import { Link } from '@kestrel/shared-runtime/router';
+import {
+  Button,
+  buttonVariants,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  formatDateTime,
+  formatPnl,
+  formatPrice,
+  formatQuantity,
+  ScrollRegion,
+  Spinner,
+  stepDecimals,
+} from '@kestrel/ui';
+import { useState } from 'react';
+import { paths } from '../../../config/paths';
+import type { BotAction } from '../api/bot-actions';
+import { useBotEvents } from '../api/get-bot-events';
+import { useBotStatus } from '../api/get-bot-status';
+import { describeBot, formatUptime, isIdle, isLive } from '../lib/bot-words';
+import { BotLogLines } from './bot-log';
+import { BotStateBadge } from './bot-state-badge';
+import { type Figure, FigureGrid } from './figure-grid';
+
+/** "Long 0.010 @ 50,120.00", "Short 2 @ 0.5120", or "Flat" */
+export function positionText(status: Pick<BotStatus, 'positionQty' | 'entryPrice'>): string {
+  if (status.positionQty === 0) return 'Flat';
+  const side = status.positionQty > 0 ? 'Long' : 'Short';
+  const entry = status.entryPrice === null ? '' : ` @ ${formatPrice(status.entryPrice)}`;
+  return `${side} ${formatQuantity(Math.abs(status.positionQty))}${entry}`;
+}
+
+function statusFigures(status: BotStatus): Figure[] {
+  const realized = formatPnl(status.realizedPnl);
+  const unrealized = formatPnl(status.unrealizedPnl);
+  const today = formatPnl(status.todayPnl);
+  return [
+    {
+      key: 'realized',
+      label: 'Realized PnL',
+      value: realized.text,
+      className: realized.className,
+      hint: 'USDT',
+    },
+    {
+      key: 'unrealized',
+      label: 'Unrealized PnL',
+      value: unrealized.text,
+      className: unrealized.className,
+      hint: 'USDT',
+    },
+    {
+      key: 'today',
+      label: 'Today',
+      value: today.text,
+      className: today.className,
+      hint: 'USDT since 00:00 UTC',
+    },
+    {
+      key: 'position',
+      label: 'Position',
+      value: positionText(status),
+      ...(status.markPrice !== null ? { hint: `mark ${formatPrice(status.markPrice)}` } : {}),
+    },
+    { key: 'orders', label: 'Open orders', value: String(status.openOrders.length) },
+    { key: 'uptime', label: 'Uptime', value: formatUptime(status.uptimeMs) },
+  ];
+}
+
+/** A decimal the exchange wrote, with thousands separated and exactly its own decimals ("55583.3" → "55,583.3") */
+function decimal(text: string): string {
+  return formatQuantity(Number(text), { precision: stepDecimals(text) });
+}
+
+function OpenOrders({ orders, botName }: { orders: readonly BotOrder[]; botName: string }) {
+  return (
+    <ScrollRegion label={`Open orders of ${botName}`}>
+      <table className="bt:w-full bt:text-sm">
+        <caption className="bt:sr-only">Open orders of {botName}</caption>
+        <thead className="bt:text-left bt:text-xs bt:text-muted-foreground">
+          <tr>
+            <th className="bt:py-1 bt:pr-3 bt:font-medium">Side</th>
+            <th className="bt:py-1 bt:pr-3 bt:font-medium">Type</th>
+            <th className="bt:py-1 bt:pr-3 bt:text-right bt:font-medium">Price</th>
+            <th className="bt:py-1 bt:pr-3 bt:text-right bt:font-medium">Quantity</th>
+            <th className="bt:py-1 bt:font-medium">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {orders.map((o) => (
+            <tr key={o.clientOrderId} className="bt:border-t bt:border-border">
+              <td
+                className={`bt:py-1 bt:pr-3 ${o.side === 'BUY' ? 'bt:text-success' : 'bt:text-destructive'}`}
+              >
+                {o.side === 'BUY' ? 'Buy' : 'Sell'}
+                {o.reduceOnly ? ' (reduce)' : ''}
+              </td>
+              <td className="bt:py-1 bt:pr-3">{o.type}</td>
+              <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
+                {o.price === null ? 'market' : decimal(o.price)}
+              </td>
+              <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
+                {decimal(o.quantity)}
+              </td>
+              <td className="bt:py-1">{o.status}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+/** The whole log, streamed: pushes put new lines on top (`useBotNotices`) */
+function FullLog({ bot }: { bot: Bot }) {
+  const log = useBotEvents(bot.id);
+  if (log.isPending) return <Spinner label="Loading the log…" />;
+  if (log.error) {
+    return (
+      <p role="alert" className="bt:text-sm bt:text-destructive">
+        The log could not be loaded: {log.error.message}
+      </p>
+    );
+  }
+  if (log.data.length === 0)
+    return <p className="bt:text-sm bt:text-muted-foreground">Nothing logged yet.</p>;
+  return (
+    <section
+      aria-label={`Scrollable log of ${bot.name}`}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
+      tabIndex={0}
+      className="bt:max-h-72 bt:overflow-y-auto bt:rounded-md bt:border bt:border-border bt:p-2 bt:focus-visible:outline-2 bt:focus-visible:outline-ring"
+    >
+      <BotLogLines events={log.data} label={`Log of ${bot.name}`} />
+    </section>
+  );
+}
+
+export interface BotCardProps {
+  bot: Bot;
+  strategyName: string;
+  onAction: (bot: Bot, action: BotAction) => void;
+}
+
+/** One bot on /active-bots: state and why it stopped, PnL, position, orders, uptime, last events, log, actions */
+export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
+  const status = useBotStatus(listed.id);
+  const [logOpen, setLogOpen] = useState(false);
+  // The status is read more often than the list (every 5 s while running, and on each push)
+  const bot = status.data?.bot ?? listed;
+  const titleId = `bot-${bot.id}-name`;
+  const stopped = bot.state === 'stopped' || bot.state === 'error';
+
+  return (
+    <Card id={`bot-${bot.id}`} aria-labelledby={titleId} role="region" data-bot-state={bot.state}>
+      <CardHeader className="bt:flex bt:flex-row bt:flex-wrap bt:items-start bt:justify-between bt:gap-2">
+        <div className="bt:flex bt:min-w-0 bt:flex-col bt:gap-1">
+          <CardTitle id={titleId} className="bt:flex bt:flex-wrap bt:items-center bt:gap-2">
+            <span className="bt:break-all">{bot.name}</span>
+            <BotStateBadge state={bot.state} />
+          </CardTitle>
+          <CardDescription>{describeBot(bot, strategyName)}</CardDescription>
+        </div>
+        <div className="bt:flex bt:flex-wrap bt:gap-2">
+          {isIdle(bot.state) && (
+            <Button size="sm" onClick={() => onAction(bot, 'start')}>
+              Start
+            </Button>
+          )}
+          {isLive(bot.state) && (
+            <Button size="sm" variant="destructive" onClick={() => onAction(bot, 'stop')}>
+              Stop
+            </Button>
+          )}
+          {isIdle(bot.state) && (
+            <Link
+              to={paths.createBot.getHref({ edit: bot.id })}
+              className={buttonVariants({ size: 'sm', variant: 'outline' })}
+              aria-label={`Edit ${bot.name}`}
+            >
+              Edit
+            </Link>
+          )}
+          <Link
+            to={paths.createBot.getHref({ clone: bot.id })}
+            className={buttonVariants({ size: 'sm', variant: 'outline' })}
+            aria-label={`Clone ${bot.name}`}
+          >
+            Clone
+          </Link>
+          {isIdle(bot.state) && (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => onAction(bot, 'delete')}
+              aria-label={`Delete ${bot.name}`}
+            >
+              Delete
+            </Button>
+          )}
+        </div>
+      </CardHeader>
+      <CardContent className="bt:flex bt:flex-col bt:gap-4">
+        {stopped && bot.stopReason && (
+          <p
+            role={bot.state === 'error' ? 'alert' : undefined}
+            className={
+              bot.state === 'error'
+                ? 'bt:rounded-md bt:border bt:border-destructive bt:bg-destructive/10 bt:px-3 bt:py-2 bt:text-sm bt:text-destructive'
+                : 'bt:text-sm bt:text-muted-foreground'
+            }
+          >
+            {bot.stoppedAt !== null ? `Stopped ${formatDateTime(bot.stoppedAt)} UTC: ` : 'Stopped: '}
+            {bot.stopReason}
+          </p>
+        )}
+        {status.isPending ? (
+          <Spinner label="Loading its figures…" />
+        ) : status.error ? (
+          <div
+            role="alert"
+            className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
+          >
+            Its figures could not be loaded: {status.error.message}
+            <Button size="sm" variant="outline" onClick={() => void status.refetch()}>
+              Retry
+            </Button>
+          </div>
+        ) : (
+          <>
+            <FigureGrid
+              label={`Figures of ${bot.name}`}
+              className="bt:lg:grid-cols-6"
+              figures={statusFigures(status.data)}
+            />
+            {status.data.openOrders.length > 0 && (
+              <OpenOrders orders={status.data.openOrders} botName={bot.name} />
+            )}
+            <div className="bt:flex bt:flex-col bt:gap-2">
+              <div className="bt:flex bt:items-center bt:justify-between bt:gap-2">
+                <h3 className="bt:text-sm bt:font-semibold">{logOpen ? 'Log' : 'Last events'}</h3>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-expanded={logOpen}
+                  onClick={() => setLogOpen((o) => !o)}
+                >
+                  {logOpen ? 'Hide log' : 'Show log'}
+                </Button>
+              </div>
+              {logOpen ? (
+                <FullLog bot={bot} />
+              ) : status.data.lastEvents.length === 0 ? (
+                <p className="bt:text-sm bt:text-muted-foreground">Nothing logged yet.</p>
+              ) : (
+                <BotLogLines
+                  events={status.data.lastEvents.slice(0, 5)}
+                  label={`Last events of ${bot.name}`}
+                />
+              )}
+            </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
