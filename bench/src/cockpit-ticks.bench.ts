@@ -76,6 +76,8 @@ export default async function cockpitTicks(): Promise<void> {
   const site = await startCockpitSite({ symbols });
   try {
     const page = await site.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    // Starting up is not what is measured, and on a busy machine it can take a while
+    page.setDefaultTimeout(120_000);
     await page.addInitScript({ path: join(dirname(fileURLToPath(import.meta.url)), 'lib/tick-probe.js') });
     const { userId } = await signUpConnected(site, page);
     // The watch list holds all 50 (the runtime keeps it in this browser's storage, per user)

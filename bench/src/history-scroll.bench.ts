@@ -41,6 +41,8 @@ export default async function historyScroll(): Promise<void> {
   const site = await startCockpitSite({ symbols: ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] });
   try {
     const page = await site.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    // Starting up is not what is measured, and on a busy machine it can take a while
+    page.setDefaultTimeout(120_000);
     await page.addInitScript({ path: join(dirname(fileURLToPath(import.meta.url)), 'lib/scroll-probe.js') });
     const { userId } = await signUpConnected(site, page);
 
