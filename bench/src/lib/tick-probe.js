@@ -5,7 +5,8 @@
 // A listener on every WebSocket the page opens (added in the constructor, so before the runtime sets `onmessage`)
 // stamps each ticker frame's arrival; `observe(table)` watches the market watch's rows and, when a price cell shows
 // a new value, records the delay from the earliest tick of that symbol still waiting to be shown. `take()` returns
-// what was collected, with the long tasks seen while observing.
+// what was collected, with the long tasks seen while observing and the nodes the market watch removed (a cell
+// whose text changes replaces at most a text node; a remounted row replaces all of its elements).
 (() => {
   /** @type {Map<string, { price: number, at: number }[]>} */
   const pending = new Map();
@@ -16,6 +17,7 @@
     frameDelays: [],
     longTasks: [],
     ticks: 0,
+    removedNodes: 0,
     unchanged: 0,
     coalesced: 0,
     unmatched: 0,
@@ -74,6 +76,7 @@
       const now = performance.now();
       const rows = new Set();
       for (const m of mutations) {
+        probe.removedNodes += m.removedNodes.length;
         const el = m.target instanceof Element ? m.target : m.target.parentElement;
         const row = el?.closest('tr');
         if (row) rows.add(row);

@@ -1,12 +1,12 @@
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { startTestServer, type TestServer, type TestServerOptions } from '@kestrel/server/testing';
-import { createKestrelRuntime, type KestrelRuntime } from '@kestrel/shared-runtime';
+import type { KestrelRuntime } from '@kestrel/shared-runtime';
 import { type RemoteComponentLoader, RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
+import { testRuntime } from './runtime';
 
 // The page tests' one way to a real server: Fastify on PGlite and the Binance simulator, in this test file's realm.
 //
@@ -18,20 +18,6 @@ import type { ReactNode } from 'react';
 // the line happy-dom refuses those calls and the runtime's sign-up fails with a network error before any test runs.
 // The line is the leading comment of the file's first import: Biome's fix for an unused import deletes it with that
 // import (this is how a refactor lost it once), so `startPageServer` checks it is in force and says so if not.
-
-/** Remotes a page test never loads (a page's slots get a test's own loader) */
-const UNUSED = 'http://127.0.0.1:1/mf-manifest.json';
-
-/** A runtime for a page test, talking to this API (by default none: port 1 answers nothing) */
-export function testRuntime(apiBaseUrl = 'http://127.0.0.1:1'): KestrelRuntime {
-  return createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: UNUSED, bots: UNUSED, exchange_connect: UNUSED, account: UNUSED },
-    }),
-  );
-}
 
 /** happy-dom's settings of this test file's window, as its `@vitest-environment-options` set them */
 function sameOriginPolicyDisabled(): boolean {

@@ -2,7 +2,7 @@ import { runtimeInstanceId } from '@kestrel/shared-runtime';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { testRuntime } from '../../../test/page-server';
+import { testRuntime } from '../../../test/runtime';
 import HistoryPage from '../history';
 
 describe('the Trading history page', () => {
