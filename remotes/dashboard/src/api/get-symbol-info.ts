@@ -37,16 +37,26 @@ export function getSymbolInfoQueryOptions(api: ApiClient, symbol: string) {
   });
 }
 
+// The `combine` functions of the two hooks below live at module level on purpose: TanStack Query re-runs an inline
+// `combine` on every render, so the hook would hand out a new Map each time. A table whose columns depend on the map
+// (the market watch) then rebuilt its columns on every live tick, and since a column's `cell` is rendered as a
+// component, every cell of every row was unmounted and mounted again for each tick (`pnpm bench cockpit-ticks`
+// counts the nodes replaced). A stable `combine` is re-run only when a query's result changes.
+
+type InfoResults = ReadonlyArray<{ data?: SymbolInfo }>;
+
+function infoBySymbol(results: InfoResults): ReadonlyMap<string, SymbolInfo> {
+  const map = new Map<string, SymbolInfo>();
+  for (const r of results) if (r.data) map.set(r.data.symbol, r.data);
+  return map;
+}
+
 /** The rules of each symbol on screen, by symbol (a symbol still loading, or unknown, is absent) */
 export function useSymbolsInfo(symbols: readonly string[], enabled = true): ReadonlyMap<string, SymbolInfo> {
   const { api } = useKestrelRuntime();
   return useQueries({
     queries: symbols.map((symbol) => ({ ...getSymbolInfoQueryOptions(api, symbol), enabled })),
-    combine: (results) => {
-      const map = new Map<string, SymbolInfo>();
-      for (const r of results) if (r.data) map.set(r.data.symbol, r.data);
-      return map;
-    },
+    combine: infoBySymbol,
   });
 }
 
@@ -56,18 +66,20 @@ export interface SymbolPrecision {
   quantity: number;
 }
 
+function precisionBySymbol(results: InfoResults): ReadonlyMap<string, SymbolPrecision> {
+  const map = new Map<string, SymbolPrecision>();
+  for (const { data } of results) {
+    if (data)
+      map.set(data.symbol, { price: stepDecimals(data.tickSize), quantity: stepDecimals(data.stepSize) });
+  }
+  return map;
+}
+
 /** Price and quantity decimals of each symbol whose rules arrived (a missing one formats by magnitude) */
 export function useSymbolPrecisions(symbols: readonly string[]): ReadonlyMap<string, SymbolPrecision> {
   const { api } = useKestrelRuntime();
   return useQueries({
     queries: symbols.map((symbol) => getSymbolInfoQueryOptions(api, symbol)),
-    combine: (results) => {
-      const map = new Map<string, SymbolPrecision>();
-      for (const { data } of results) {
-        if (data)
-          map.set(data.symbol, { price: stepDecimals(data.tickSize), quantity: stepDecimals(data.stepSize) });
-      }
-      return map;
-    },
+    combine: precisionBySymbol,
   });
 }

@@ -1,24 +1,14 @@
-import { RuntimeConfigSchema } from '@kestrel/contracts';
-import { createKestrelRuntime, runtimeInstanceId } from '@kestrel/shared-runtime';
+import { runtimeInstanceId } from '@kestrel/shared-runtime';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { testRuntime } from '../../../test/runtime';
 import HistoryPage from '../history';
-
-const unused = 'http://127.0.0.1:1/mf-manifest.json';
-const runtime = () =>
-  createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl: 'http://127.0.0.1:1',
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-  );
 
 describe('the Trading history page', () => {
   it('without a connected exchange says so, offers the connect modal and shows no figure', () => {
     render(
-      <KestrelRuntimeProvider runtime={runtime()}>
+      <KestrelRuntimeProvider runtime={testRuntime()}>
         <HistoryPage />
       </KestrelRuntimeProvider>,
     );

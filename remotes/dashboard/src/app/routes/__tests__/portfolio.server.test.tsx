@@ -2,16 +2,15 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import { RuntimeConfigSchema } from '@kestrel/contracts';
-import { startTestServer, type TestServer } from '@kestrel/server/testing';
-import { createKestrelRuntime, type KestrelRuntime } from '@kestrel/shared-runtime';
-import { type RemoteComponentLoader, RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
-import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+// (test/page-server.tsx says why; the line must stay first in this file)
+import type { TestServer } from '@kestrel/server/testing';
+import type { KestrelRuntime } from '@kestrel/shared-runtime';
+import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
+import { screen, waitFor, within } from '@testing-library/react';
+import type userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { renderWithRuntime, startPageServer } from '../../../test/page-server';
 import PortfolioPage from '../portfolio';
 
 // The page against the real server (Fastify on PGlite) and the Binance simulator (BTCUSDT near 65,000, tick 0.10,
@@ -19,43 +18,14 @@ import PortfolioPage from '../portfolio';
 
 let server: TestServer;
 let runtime: KestrelRuntime;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  // Both on the wall clock: the runtime judges token expiry by it, and a simulator whose time stood still would see
-  // the server's signed timestamps run ahead of it (Binance's -1021) as the file runs
-  server = await startTestServer({ clock: 'wall', simulator: { clock: { now: () => Date.now() } } });
-  const apiBaseUrl = await server.listen();
-  const unused = 'http://127.0.0.1:1/mf-manifest.json';
-  runtime = createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-  );
-  const signedUp = await runtime.session.signUp({
-    email: 'portfolio-user@example.test',
-    password: 'correct horse battery staple',
-  });
-  expect(signedUp).toMatchObject({ success: true });
+  ({ server, runtime, close } = await startPageServer({ email: 'portfolio-user@example.test' }));
 }, 60_000);
-afterAll(async () => {
-  runtime?.dispose();
-  await server?.close();
-});
+afterAll(() => close?.());
 
-function renderPage(load?: RemoteComponentLoader) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const page = (
-    <KestrelRuntimeProvider runtime={runtime}>
-      <QueryClientProvider client={queryClient}>
-        <PortfolioPage />
-      </QueryClientProvider>
-    </KestrelRuntimeProvider>
-  );
-  render(load ? <RemoteLoaderProvider value={load}>{page}</RemoteLoaderProvider> : page);
-  return { user: userEvent.setup(), queryClient };
-}
+const renderPage = (load?: RemoteComponentLoader) => renderWithRuntime(<PortfolioPage />, { runtime, load });
 
 /** An account figure by its term */
 const figure = (term: string) =>

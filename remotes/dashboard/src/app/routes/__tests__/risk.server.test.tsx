@@ -2,21 +2,15 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import { RuntimeConfigSchema, TickerResponseSchema } from '@kestrel/contracts';
-import { startTestServer, type TestServer } from '@kestrel/server/testing';
-import {
-  createKestrelRuntime,
-  type KestrelRuntime,
-  type ToastMessage,
-  unwrap,
-} from '@kestrel/shared-runtime';
-import { type RemoteComponentLoader, RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
-import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+// (test/page-server.tsx says why; the line must stay first in this file)
+import { TickerResponseSchema } from '@kestrel/contracts';
+import type { TestServer } from '@kestrel/server/testing';
+import { type KestrelRuntime, type ToastMessage, unwrap } from '@kestrel/shared-runtime';
+import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { renderWithRuntime, startPageServer } from '../../../test/page-server';
 import RiskPage from '../risk';
 
 // The page against the real server (Fastify on PGlite) and the Binance simulator (BTCUSDT; a fresh demo account
@@ -25,43 +19,16 @@ import RiskPage from '../risk';
 let server: TestServer;
 let runtime: KestrelRuntime;
 let apiKey: string;
+let close: () => Promise<void>;
 const toasts: ToastMessage[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ clock: 'wall' });
-  const apiBaseUrl = await server.listen();
-  const unused = 'http://127.0.0.1:1/mf-manifest.json';
-  runtime = createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-  );
+  ({ server, runtime, close } = await startPageServer({ email: 'risk-user@example.test' }));
   runtime.toasts$.subscribe((t) => toasts.push(t));
-  const signedUp = await runtime.session.signUp({
-    email: 'risk-user@example.test',
-    password: 'correct horse battery staple',
-  });
-  expect(signedUp).toMatchObject({ success: true });
 }, 60_000);
-afterAll(async () => {
-  runtime?.dispose();
-  await server?.close();
-});
+afterAll(() => close?.());
 
-function renderPage(load?: RemoteComponentLoader) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const page = (
-    <KestrelRuntimeProvider runtime={runtime}>
-      <QueryClientProvider client={queryClient}>
-        <RiskPage />
-      </QueryClientProvider>
-    </KestrelRuntimeProvider>
-  );
-  render(load ? <RemoteLoaderProvider value={load}>{page}</RemoteLoaderProvider> : page);
-  return { user: userEvent.setup(), queryClient };
-}
+const renderPage = (load?: RemoteComponentLoader) => renderWithRuntime(<RiskPage />, { runtime, load });
 
 /** Stands in for the exchange-connect remote's modal */
 function Modal({ open }: { open: boolean }) {
@@ -133,7 +100,7 @@ describe('the risk page', () => {
       ),
     });
     expect(simOpen()).toEqual({ orders: 0, positions: 0 });
-  });
+  }, 60_000);
 
   it('lists the position, and the kill switch, confirmed, cancels the order and flattens the position', async () => {
     const price = await lastPrice();
@@ -175,5 +142,5 @@ describe('the risk page', () => {
         'Kill switch: canceled 1 of 1 orders, closed 1 of 1 positions',
       ),
     ).toBeTruthy();
-  });
+  }, 60_000);
 });

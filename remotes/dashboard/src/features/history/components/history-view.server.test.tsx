@@ -2,15 +2,14 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import { RuntimeConfigSchema } from '@kestrel/contracts';
-import { startTestServer, type TestServer } from '@kestrel/server/testing';
-import { createKestrelRuntime, type KestrelRuntime } from '@kestrel/shared-runtime';
+// (test/page-server.tsx says why; the line must stay first in this file)
+import type { TestServer } from '@kestrel/server/testing';
+import type { KestrelRuntime } from '@kestrel/shared-runtime';
 import { createQueryClient } from '@kestrel/shared-runtime/query';
-import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { renderWithRuntime, startPageServer } from '../../../test/page-server';
 import { HistoryView } from './history-view';
 
 // The history view against the real server (Fastify on PGlite) with 10,000 fills seeded in its database: the
@@ -21,27 +20,13 @@ const NOW = Date.parse('2026-03-01T12:00:00Z');
 let server: TestServer;
 let runtime: KestrelRuntime;
 let userId: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
   // happy-dom lays nothing out: give the scroll frame the size a browser would
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(520);
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
-  server = await startTestServer({ clock: 'wall' });
-  const apiBaseUrl = await server.listen();
-  const unused = 'http://127.0.0.1:1/mf-manifest.json';
-  runtime = createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-  );
-  const signedUp = await runtime.session.signUp({
-    email: 'history-user@example.test',
-    password: 'correct horse battery staple',
-  });
-  if (!signedUp.success) throw new Error(signedUp.error);
-  userId = signedUp.data.id;
+  ({ server, runtime, userId, close } = await startPageServer({ email: 'history-user@example.test' }));
   // Fills one minute apart back from NOW: BTCUSDT, ETHUSDT and SOLUSDT in turn, buys and sells alternating
   await server.database.db.query(
     `INSERT INTO trade_history (user_id, symbol, trade_id, order_id, side, position_side, price, quantity,
@@ -56,20 +41,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   vi.restoreAllMocks();
-  runtime?.dispose();
-  await server?.close();
+  await close?.();
 });
 
-function renderView() {
-  const client = createQueryClient();
-  return render(
-    <QueryClientProvider client={client}>
-      <KestrelRuntimeProvider runtime={runtime}>
-        <HistoryView now={() => NOW} />
-      </KestrelRuntimeProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderView = () =>
+  renderWithRuntime(<HistoryView now={() => NOW} />, { runtime, queryClient: createQueryClient() });
 
 /** Rows of the trades table with data (spacer rows are aria-hidden) */
 const dataRows = (table: HTMLElement) =>

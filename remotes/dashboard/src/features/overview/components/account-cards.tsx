@@ -10,6 +10,7 @@ import {
   Spinner,
 } from '@kestrel/ui';
 import type { ReactNode } from 'react';
+import { FigureCard } from '../../../components/figure-card';
 
 /** Margin ratio from which the card warns (Binance liquidates at 100%) */
 export const MARGIN_RATIO_WARNING = 0.5;
@@ -20,43 +21,9 @@ export type AccountCardsProps =
   | { state: 'error'; message: string; onRetry: () => void }
   | { state: 'ready'; overview: DashboardOverview };
 
+/** The frame of the loading and error states, the size of a figure card */
 const frame =
   'db:flex db:min-w-0 db:flex-col db:gap-1 db:rounded-xl db:border db:border-border db:bg-card db:p-3 db:text-card-foreground db:sm:p-4';
-
-function FigureCard({
-  title,
-  value,
-  valueClassName,
-  unit,
-  children,
-}: {
-  title: string;
-  value: string;
-  valueClassName?: string;
-  unit?: string;
-  children?: ReactNode;
-}) {
-  const id = `account-card-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
-  return (
-    <article aria-labelledby={id} className={frame}>
-      <h3 id={id} className="db:text-sm db:font-medium db:text-muted-foreground">
-        {title}
-      </h3>
-      <p className="db:flex db:items-baseline db:gap-1.5">
-        <span
-          className={cn(
-            'db:font-mono db:text-lg db:font-semibold db:tabular-nums db:sm:text-2xl',
-            valueClassName,
-          )}
-        >
-          {value}
-        </span>
-        {unit && <span className="db:text-xs db:text-muted-foreground">{unit}</span>}
-      </p>
-      {children && <div className="db:text-xs db:text-muted-foreground">{children}</div>}
-    </article>
-  );
-}
 
 /** A label and a figure on one line under a card's main figure */
 function Detail({ label, children }: { label: string; children: ReactNode }) {
