@@ -36,6 +36,7 @@ import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
+import optimisationRoutes from './routes/api/v1/optimisations';
 import riskRoutes from './routes/api/v1/risk';
 import wsRoutes from './routes/ws';
 
@@ -167,6 +168,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(riskRoutes, { ...options, prefix: '/api/v1/risk' });
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
+  await app.register(optimisationRoutes, { ...options, prefix: '/api/v1/optimisations' });
   await app.register(wsRoutes);
   return app;
 }
