@@ -263,7 +263,7 @@ export function OptimiseForm({ strategies, onRun, running, serverError }: Props)
           </fieldset>
 
           <div className="bt:flex bt:flex-wrap bt:items-center bt:gap-3">
-            <Button type="submit" disabled={running || combinations === 0}>
+            <Button type="submit" disabled={running}>
               {running ? 'Optimising…' : 'Optimise'}
             </Button>
             <output className="bt:text-sm bt:text-muted-foreground" aria-live="polite">
