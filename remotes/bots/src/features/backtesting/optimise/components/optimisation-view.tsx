@@ -298,7 +298,7 @@ function HeatMapCard({ job, rows }: { job: OptimisationDetail; rows: Optimisatio
       <CardHeader>
         <CardTitle>Heat map of {OBJECTIVE_LABELS[job.objective]}</CardTitle>
         <CardDescription>
-          A robust result sits on a broad warm area, not on a lone bright cell.
+          A robust result sits on a broad bright area, not on a lone bright cell among dark ones.
         </CardDescription>
       </CardHeader>
       <CardContent className="bt:flex bt:flex-col bt:gap-3">
@@ -400,9 +400,10 @@ function StabilityCard({ job, rows }: { job: OptimisationDetail; rows: Optimisat
       <CardContent className="bt:grid bt:grid-cols-1 bt:gap-4 bt:md:grid-cols-2">
         {lines.map((line) => {
           const scores = line.points.map((p) => p.score).filter((s): s is number => s !== null);
-          const lo = Math.min(0, ...scores);
-          const hi = Math.max(0, ...scores);
-          const width = (s: number) => (hi - lo > 0 ? (Math.abs(s) / (hi - lo)) * 100 : 0);
+          const lo = Math.min(...scores);
+          const hi = Math.max(...scores);
+          // Longer is better: the worst value gets a sliver, the best the whole track
+          const width = (s: number) => (hi - lo > 0 ? 5 + (95 * (s - lo)) / (hi - lo) : 100);
           return (
             <figure key={line.param} className="bt:flex bt:flex-col bt:gap-1">
               <figcaption className="bt:text-sm bt:font-medium">{line.param}</figcaption>
@@ -486,9 +487,14 @@ function ResultsTable({
           row.original.metrics ? formatObjective(job.objective, row.original.metrics) : row.original.error,
         meta: { align: 'right' },
       },
-      figure('totalReturn', 'Return', (m) => formatPercent(m.totalReturn, { signed: true })),
-      figure('sharpe', 'Sharpe', (m) => formatRatio(m.sharpe)),
-      figure('maxDrawdown', 'Max DD', (m) => formatPercent(m.maxDrawdown)),
+      // The objective's own column is not repeated
+      ...(job.objective === 'totalReturn'
+        ? []
+        : [figure('totalReturn', 'Return', (m) => formatPercent(m.totalReturn, { signed: true }))]),
+      ...(job.objective === 'sharpe' ? [] : [figure('sharpe', 'Sharpe', (m) => formatRatio(m.sharpe))]),
+      ...(job.objective === 'maxDrawdown'
+        ? []
+        : [figure('maxDrawdown', 'Max DD', (m) => formatPercent(m.maxDrawdown))]),
       figure('tradeCount', 'Trades', (m) => formatInteger(m.tradeCount)),
       {
         id: 'open',

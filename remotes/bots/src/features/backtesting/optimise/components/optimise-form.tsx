@@ -186,7 +186,7 @@ export function OptimiseForm({ strategies, onRun, running, serverError }: Props)
                     />
                     {label}
                   </label>
-                  {field.kind === 'enum' ? (
+                  {!axis.sweep ? null : field.kind === 'enum' ? (
                     <Field
                       label={`${label}: values`}
                       hint="Comma separated"
@@ -197,7 +197,6 @@ export function OptimiseForm({ strategies, onRun, running, serverError }: Props)
                       {(control) => (
                         <Input
                           {...control}
-                          disabled={!axis.sweep}
                           value={axis.values}
                           onChange={(e) => setAxis(field.key, { values: e.target.value })}
                         />
@@ -215,7 +214,6 @@ export function OptimiseForm({ strategies, onRun, running, serverError }: Props)
                           <Input
                             {...control}
                             inputMode="decimal"
-                            disabled={!axis.sweep}
                             value={axis[part]}
                             onChange={(e) => setAxis(field.key, { [part]: e.target.value })}
                           />
