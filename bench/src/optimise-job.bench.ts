@@ -76,10 +76,13 @@ export default async function optimiseJobBench(): Promise<void> {
     const warm = await job();
 
     // The engine alone on the same bars (read back from the kline cache the job used), the same combinations
+    const r0 = performance.now();
     const columns = await t.app.backtestService.klines.load(
       { env: 'simulator', symbol: 'BTCUSDT', interval: '1m' },
       { start: end - YEAR_MS, end },
     );
+    // Part of the warm job: the year read back from the kline cache (a single backtest pays it too)
+    const readMs = performance.now() - r0;
     const bars = BarSeries.fromColumns(60_000, columns);
     const values = (a: { from: number; to: number; step: number }) =>
       Array.from({ length: Math.floor((a.to - a.from) / a.step + 1e-9) + 1 }, (_, i) =>
@@ -100,7 +103,8 @@ export default async function optimiseJobBench(): Promise<void> {
     console.info(
       `${warm.detail.combinations} combinations × ${bars.length.toLocaleString('en')} 1m bars on ${workers} threads: ` +
         `server job cold (klines downloaded) ${(cold.ms / 1000).toFixed(1)} s, warm (cached) ${(warm.ms / 1000).toFixed(1)} s; ` +
-        `engine-only sweep ${(engineMs / 1000).toFixed(1)} s → warm job / engine ${(warm.ms / engineMs).toFixed(2)} (goal: job < 15 s)`,
+        `engine-only sweep ${(engineMs / 1000).toFixed(1)} s → warm job / engine ${(warm.ms / engineMs).toFixed(2)} (goal: job < 15 s); ` +
+        `of the warm job, reading the year from the kline cache ${(readMs / 1000).toFixed(1)} s`,
     );
     console.info(
       `statistics: ${s?.trials} trials, ${s?.periods} periods, DSR ${s?.dsr?.toFixed(3)}, PBO ${s?.pbo?.pbo.toFixed(3)} ` +
