@@ -44,6 +44,7 @@ import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
+import optimisationRoutes from './routes/api/v1/optimisations';
 import orderRoutes from './routes/api/v1/orders';
 import riskRoutes from './routes/api/v1/risk';
 import wsRoutes from './routes/ws';
@@ -199,6 +200,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(futuresRoutes, { ...options, prefix: '/api/futures' });
   await app.register(orderRoutes, { ...options, prefix: '/api/v1/orders' });
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
+  await app.register(optimisationRoutes, { ...options, prefix: '/api/v1/optimisations' });
   await app.register(agentsRoutes, { ...options, prefix: '/api/v1/agents' });
   await app.register(botsSummaryRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(wsRoutes);

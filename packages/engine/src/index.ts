@@ -54,6 +54,28 @@ export type { BollingerColumns, BollingerResult } from './indicators/volatility/
 export { Bollinger, bollingerBatch } from './indicators/volatility/bollinger/bollinger';
 export { Vwap, vwapBatch } from './indicators/volume/vwap/vwap';
 export { roundMoney, roundToStep, stepDecimals } from './math/rounding';
+export type {
+  DeflatedSharpe,
+  PboOptions,
+  PboReport,
+  RandomEntryOptions,
+  RandomEntryReport,
+  ReturnMoments,
+} from './optimise/overfitting';
+export {
+  deflatedSharpe,
+  expectedMaxSharpe,
+  normalCdf,
+  normalQuantile,
+  periodReturns,
+  probabilisticSharpe,
+  probabilityOfOverfitting,
+  randomEntryBaseline,
+  returnMoments,
+  statsPeriodBars,
+} from './optimise/overfitting';
+export type { OverfittingReport, OverfittingReportOptions } from './optimise/overfitting-report';
+export { OVERFITTING_GATES, overfittingReport } from './optimise/overfitting-report';
 export type { Objective, ParamSpace, SweepResult, SweepScratch } from './optimise/sweep';
 export {
   expandGrid,

@@ -85,6 +85,7 @@ export const SOCKET_STREAMS = [
   'balance',
   'bot',
   'backtest',
+  'optimisation',
   'candle',
 ] as const;
 /** Most symbols one socket may watch at once */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BacktestStatusSchema } from '../backtest/backtest';
+import { OptimisationNoticeSchema } from '../backtest/optimisation';
 import { KlineIntervalSchema } from '../market/market';
 
 /**
@@ -18,6 +19,7 @@ export const LIVE_EVENT_METHODS = {
   balance: 'notifications/balance',
   bot: 'notifications/bot',
   backtest: 'notifications/backtest',
+  optimisation: 'notifications/optimisation',
   candle: 'notifications/candle',
 } as const;
 export type LiveEventKind = keyof typeof LIVE_EVENT_METHODS;
@@ -92,6 +94,7 @@ export const LIVE_EVENT_SCHEMAS = {
   balance: BalanceNoticeSchema,
   bot: BotNoticeSchema,
   backtest: BacktestNoticeSchema,
+  optimisation: OptimisationNoticeSchema,
   candle: CandleNoticeSchema,
 } as const;
 

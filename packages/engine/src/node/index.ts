@@ -1,4 +1,4 @@
 // Node-only helpers (worker threads); the core stays in '@kestrel/engine'
 
-export type { ParallelOptions } from './parallel-sweep';
-export { runSweepParallel, SweepPool, walkForwardParallel } from './parallel-sweep';
+export type { ParallelOptions, SweepRunOptions } from './parallel-sweep';
+export { runSweepParallel, SweepAbortedError, SweepPool, walkForwardParallel } from './parallel-sweep';

@@ -3,7 +3,7 @@ import { generateBars } from '../bars/bars';
 import { runSweep } from '../optimise/sweep';
 import { walkForward } from '../optimise/walk-forward';
 import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
-import { runSweepParallel, walkForwardParallel } from './parallel-sweep';
+import { runSweepParallel, SweepAbortedError, SweepPool, walkForwardParallel } from './parallel-sweep';
 
 const settings = { broker: { fundingRate: 0, minNotional: 5 } };
 const bars = generateBars({ seed: 11, count: 3_000, startTime: Date.UTC(2025, 0, 1, 1), volatility: 0.002 });
@@ -44,6 +44,27 @@ describe('parallel sweep on worker threads', { timeout: 30_000 }, () => {
       },
     );
     expect(parallel).toEqual(local);
+  });
+
+  it('reports progress, returns per period, and stops its workers within a second of an abort', async () => {
+    const big = generateBars({ seed: 2, count: 200_000, startTime: Date.UTC(2025, 0, 1), volatility: 0.001 });
+    const pool = new SweepPool('ema-cross', big, settings, { workers: 2, batchSize: 1 });
+    const done: number[] = [];
+    const first = await pool.run([{ fast: 5, slow: 20 }], {
+      periodBars: 1_440,
+      onProgress: (d) => done.push(d),
+    });
+    expect(done).toEqual([1]);
+    expect(first[0]?.returns).toHaveLength(138);
+    const controller = new AbortController();
+    const combos = Array.from({ length: 400 }, (_, i) => ({ fast: 2 + (i % 50), slow: 60 + i }));
+    const running = pool.run(combos, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const abortedAt = performance.now();
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(SweepAbortedError);
+    expect(performance.now() - abortedAt).toBeLessThan(1_000);
+    await expect(pool.run(combos)).rejects.toThrow(/closed/);
   });
 
   it('refuses an unknown strategy before starting workers', async () => {

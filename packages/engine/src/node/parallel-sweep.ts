@@ -23,6 +23,26 @@ export interface ParallelOptions {
   batchSize?: number;
 }
 
+/** What one `SweepPool.run` may be given beside the combinations */
+export interface SweepRunOptions {
+  /** Bars [start, end) of the pool's series (default: all of them) */
+  start?: number;
+  end?: number;
+  /** Keep each run's returns per period of this many bars (`SweepResult.returns`) */
+  periodBars?: number;
+  /** Stops the run: the workers are terminated at once and `run` rejects with `SweepAbortedError` */
+  signal?: AbortSignal;
+  /** Called after each batch with the combinations done so far */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export class SweepAbortedError extends Error {
+  constructor() {
+    super('sweep aborted');
+    this.name = 'SweepAbortedError';
+  }
+}
+
 /** Copies the columns once into shared memory; every worker reads the same bytes */
 function shareBars(bars: BarSeries): SharedBars {
   const n = bars.length;
@@ -45,7 +65,6 @@ function shareBars(bars: BarSeries): SharedBars {
 
 // Workers run the TypeScript sources like the rest of the workspace. Node 20 does not apply `--import tsx` hooks
 // to a worker's entry file, so a tiny CommonJS bootstrap loads the entry through tsx's API instead.
-// require.resolve picks the package's `require` build (index.cjs); the worker imports, so it needs the `import` one
 // require.resolve picks the package's `require` build (index.cjs); the worker imports, so it needs the `import` one
 const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(
   /\.cjs$/,
@@ -82,50 +101,96 @@ export class SweepPool {
 
   private readonly length: number;
 
-  /** Runs the combinations over bars [start, end) on all workers; results in the input order */
+  /**
+   * Runs the combinations over bars [start, end) on all workers; results in the input order. An abort terminates
+   * the workers (a batch in progress cannot be interrupted otherwise): the pool is closed afterwards.
+   */
   async run(
     combos: readonly Record<string, unknown>[],
-    start = 0,
-    end = this.length,
+    startOrOptions: number | SweepRunOptions = 0,
+    endArg = this.length,
   ): Promise<SweepResult[]> {
+    const options: SweepRunOptions =
+      typeof startOrOptions === 'number' ? { start: startOrOptions, end: endArg } : startOrOptions;
+    const start = options.start ?? 0;
+    const end = options.end ?? this.length;
+    const { signal, onProgress, periodBars } = options;
+    if (this.closed) throw new EngineInputError('sweep pool is closed');
+    if (signal?.aborted) throw new SweepAbortedError();
     const results = new Array<SweepResult>(combos.length);
     let next = 0;
+    let done = 0;
+    const stops: ((error: Error) => void)[] = [];
+    const onAbort = () => {
+      const error = new SweepAbortedError();
+      for (const stop of stops) stop(error);
+      void this.close();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     const drive = (worker: Worker): Promise<void> =>
       new Promise((resolve, reject) => {
         let from = 0;
+        const detach = () => {
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
+        };
+        const fail = (error: Error) => {
+          detach();
+          reject(error);
+        };
+        stops.push(fail);
         const send = () => {
           if (next >= combos.length) {
-            worker.off('message', onMessage);
-            worker.off('error', reject);
+            detach();
             resolve();
             return;
           }
           from = next;
           next = Math.min(combos.length, next + this.batchSize);
-          const task: SweepTask = { combos: combos.slice(from, next), start, end };
+          const task: SweepTask = {
+            combos: combos.slice(from, next),
+            start,
+            end,
+            ...(periodBars === undefined ? {} : { periodBars }),
+          };
           worker.postMessage(task);
         };
         const onMessage = (reply: SweepReply) => {
           if (reply.error !== null) {
-            worker.off('message', onMessage);
-            reject(new EngineInputError(`sweep worker failed: ${reply.error}`));
+            fail(new EngineInputError(`sweep worker failed: ${reply.error}`));
             return;
           }
           reply.results.forEach((r, k) => {
             results[from + k] = r;
           });
+          done += reply.results.length;
+          onProgress?.(done, combos.length);
           send();
         };
+        const onError = (error: Error) => fail(error);
+        const onExit = (code: number) =>
+          fail(
+            signal?.aborted ? new SweepAbortedError() : new Error(`sweep worker stopped (exit code ${code})`),
+          );
         worker.on('message', onMessage);
-        worker.on('error', reject);
+        worker.on('error', onError);
+        worker.on('exit', onExit);
         send();
       });
-    await Promise.all(this.workers.map(drive));
+    try {
+      await Promise.all(this.workers.map(drive));
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
     return results;
   }
 
+  private closed = false;
+
   /** Stops the workers */
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
@@ -164,7 +229,7 @@ export async function walkForwardParallel(
   const pool = new SweepPool(strategyId, bars, settings, parallel);
   try {
     return await walkForward(type, base, space, bars, settings, options, (combos, window) =>
-      pool.run(combos, window.start, window.end),
+      pool.run(combos, { start: window.start, end: window.end }),
     );
   } finally {
     await pool.close();

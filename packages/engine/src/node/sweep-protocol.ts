@@ -19,6 +19,8 @@ export interface SweepTask {
   combos: Record<string, unknown>[];
   start: number;
   end: number;
+  /** Return each run's returns per period of this many bars */
+  periodBars?: number;
 }
 
 export interface SweepReply {

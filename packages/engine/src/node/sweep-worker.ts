@@ -40,6 +40,7 @@ port.on('message', (task: SweepTask) => {
       cached.bars,
       job.settings,
       cached.scratch,
+      task.periodBars,
     );
     const reply: SweepReply = { results, error: null };
     port.postMessage(reply);

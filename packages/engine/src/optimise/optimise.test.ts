@@ -87,5 +87,32 @@ describe('walk-forward', () => {
     }
     const compounded = report.steps.reduce((a, s) => a * (1 + s.outOfSample.totalReturn), 1) - 1;
     expect(report.outOfSampleReturn).toBeCloseTo(compounded, 12);
+    // The stitched curve covers the test bars once and ends where the steps' growths compound to
+    expect(report.stitchedStart).toBe(2_000);
+    expect(report.stitchedGrowth).toHaveLength(2_000);
+    const growth = report.steps.reduce((a, s) => a * (s.outOfSampleGrowth.at(-1) as number), 1);
+    expect(report.stitchedGrowth.at(-1)).toBeCloseTo(growth, 12);
+  });
+
+  it('moves the windows by the step and stitches overlapping tests without counting a bar twice', async () => {
+    expect(walkForwardWindows(100, 40, 30, 20)).toEqual([
+      { isStart: 0, isEnd: 40, oosEnd: 70 },
+      { isStart: 20, isEnd: 60, oosEnd: 90 },
+    ]);
+    expect(() => walkForwardWindows(100, 40, 30, 0)).toThrow(/stepBars/);
+    const report = await walkForward(emaCrossStrategy, {}, { fast: [5, 8], slow: [20, 40] }, bars, settings, {
+      inSampleBars: 2_000,
+      outSampleBars: 1_000,
+      stepBars: 500,
+    });
+    expect(report.steps).toHaveLength(3);
+    // 500 + 500 + 1,000 test bars from bar 2,000 on
+    expect(report.stitchedGrowth).toHaveLength(2_000);
+    const [a, b, c] = report.steps;
+    const expected =
+      (a?.outOfSampleGrowth[499] as number) *
+      (b?.outOfSampleGrowth[499] as number) *
+      (c?.outOfSampleGrowth.at(-1) as number);
+    expect(report.stitchedGrowth.at(-1)).toBeCloseTo(expected, 12);
   });
 });

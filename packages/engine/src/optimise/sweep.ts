@@ -4,6 +4,7 @@ import type { BarSeries } from '../bars/bars';
 import { EngineInputError } from '../errors';
 import type { StrategyType } from '../strategy/registry';
 import type { PrepareCache } from '../strategy/strategy';
+import { periodReturns } from './overfitting';
 
 /** Values to try per parameter; parameters not listed keep their base value */
 export type ParamSpace = Readonly<Record<string, readonly (number | string | boolean)[]>>;
@@ -33,6 +34,11 @@ export interface SweepResult {
   params: Record<string, unknown>;
   metrics: Metrics | null;
   error: string | null;
+  /**
+   * Returns of each period of `periodBars` bars (equity sampled at the period's last bar), when the sweep was asked
+   * for them: the overfitting statistics (PSR, DSR, PBO) work on them
+   */
+  returns?: Float64Array;
 }
 
 const MAX_COMBINATIONS = 100_000;
@@ -108,6 +114,8 @@ export function runCombos(
   bars: BarSeries,
   settings: RunSettings = {},
   scratch: SweepScratch = sweepScratch(bars),
+  /** Keep each run's returns per period of this many bars (`SweepResult.returns`) */
+  periodBars?: number,
 ): SweepResult[] {
   // Bounded: a worker's cache lives for its whole share of the sweep, and a column can be as long as the bars
   if (scratch.prepareCache.size > MAX_CACHED_COLUMNS) scratch.prepareCache.clear();
@@ -119,12 +127,14 @@ export function runCombos(
       return { params, metrics: null, error: error instanceof Error ? error.message : String(error) };
     }
     // Combinations that share indicator settings share their batch columns
-    const { metrics } = runBacktest(type, parsed, bars, settings, {
+    const { metrics, equity } = runBacktest(type, parsed, bars, settings, {
       equityBuffer: scratch.equity,
       keepDetails: false,
       prepareCache: scratch.prepareCache,
     });
-    return { params, metrics, error: null };
+    if (periodBars === undefined) return { params, metrics, error: null };
+    const returns = periodReturns(equity, bars.length, periodBars, metrics.initialBalance);
+    return { params, metrics, error: null, returns };
   });
 }
 

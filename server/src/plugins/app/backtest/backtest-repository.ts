@@ -1,6 +1,7 @@
 import type { BacktestBracketsSource, BacktestMetrics, BacktestStatus } from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
 import type { BacktestOutcome } from './backtest-protocol';
+import { jobQueueSql } from './job-queue-repository';
 
 /** A backtests row as the service uses it (bigints as numbers, jsonb parsed) */
 export interface BacktestRow {
@@ -114,86 +115,7 @@ export const backtestRepository = {
     return rows[0] ? toRow<BacktestRowWithResult>(rows[0]) : undefined;
   },
 
-  /**
-   * Claims the next queued run for `owner` with a lease until `leaseUntil`: the oldest run of a user with nothing
-   * running, else the oldest run (one user's batch of runs does not hold everybody else up). Both walk the queue
-   * index in order and stop at the first fit; COALESCE only tries the second when the first finds none.
-   * `SKIP LOCKED` lets instances claim side by side without waiting on (or taking) each other's rows
-   */
-  async claim(db: Queryable, owner: string, now: Date, leaseUntil: Date): Promise<BacktestRow | undefined> {
-    const rows = await db.query(
-      `UPDATE backtests SET status = 'running', started_at = $2, progress = 0, lease_owner = $1,
-          lease_expires_at = $3, attempts = attempts + 1
-        WHERE id = COALESCE(
-          (SELECT q.id FROM backtests q
-            WHERE q.status = 'queued'
-              AND NOT EXISTS (SELECT 1 FROM backtests r WHERE r.user_id = q.user_id AND r.status = 'running')
-            ORDER BY q.seq LIMIT 1 FOR UPDATE SKIP LOCKED),
-          (SELECT q.id FROM backtests q WHERE q.status = 'queued' ORDER BY q.seq LIMIT 1 FOR UPDATE SKIP LOCKED))
-          AND status = 'queued'
-        RETURNING ${COLUMNS}`,
-      [owner, now, leaseUntil],
-    );
-    return rows[0] ? toRow<BacktestRow>(rows[0]) : undefined;
-  },
-
-  /**
-   * Extends `owner`'s leases on `ids`; returns the ids it still holds. A missing id was canceled, or its lease ran
-   * out and another instance took the run back: its worker must stop
-   */
-  async renew(db: Queryable, owner: string, ids: readonly string[], leaseUntil: Date): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await db.query<{ id: string }>(
-      `UPDATE backtests SET lease_expires_at = $3
-        WHERE id = ANY($2::uuid[]) AND status = 'running' AND lease_owner = $1 RETURNING id`,
-      [owner, ids, leaseUntil],
-    );
-    return new Set(rows.map((r) => r.id));
-  },
-
-  /**
-   * Runs whose lease expired before `now` (their instance died or lost the database): back to the queue, or failed
-   * with `error` once they have been claimed `maxAttempts` times. A row is taken by one caller only (the UPDATE
-   * re-checks the lease after waiting on a concurrent renewal)
-   */
-  async reclaimExpired(
-    db: Queryable,
-    now: Date,
-    maxAttempts: number,
-    error: string,
-  ): Promise<{ requeued: BacktestRow[]; failed: BacktestRow[] }> {
-    const expired = `status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < $1)`;
-    const failed = await db.query(
-      `UPDATE backtests SET status = 'failed', error = $3, finished_at = $1, lease_expires_at = NULL
-        WHERE ${expired} AND attempts >= $2 RETURNING ${COLUMNS}`,
-      [now, maxAttempts, error],
-    );
-    const requeued = await db.query(
-      `UPDATE backtests SET status = 'queued', progress = 0, started_at = NULL, lease_owner = NULL,
-          lease_expires_at = NULL
-        WHERE ${expired} AND attempts < $2 RETURNING ${COLUMNS}`,
-      [now, maxAttempts],
-    );
-    return {
-      requeued: requeued.map((r) => toRow<BacktestRow>(r)),
-      failed: failed.map((r) => toRow<BacktestRow>(r)),
-    };
-  },
-
-  /**
-   * A stopping instance hands its runs back to the queue at once (not counted as an attempt), so another instance
-   * goes on without waiting for the lease to run out
-   */
-  async release(db: Queryable, owner: string, ids: readonly string[]): Promise<BacktestRow[]> {
-    if (ids.length === 0) return [];
-    const rows = await db.query(
-      `UPDATE backtests SET status = 'queued', progress = 0, started_at = NULL, lease_owner = NULL,
-          lease_expires_at = NULL, attempts = GREATEST(attempts - 1, 0)
-        WHERE id = ANY($2::uuid[]) AND status = 'running' AND lease_owner = $1 RETURNING ${COLUMNS}`,
-      [owner, ids],
-    );
-    return rows.map((r) => toRow<BacktestRow>(r));
-  },
+  ...jobQueueSql<BacktestRow>('backtests', COLUMNS, (r) => toRow<BacktestRow>(r)),
 
   /** Progress of a run `owner` still holds; false when it no longer does (canceled, or taken back by another instance) */
   async setProgress(db: Queryable, id: string, owner: string, progress: number): Promise<boolean> {

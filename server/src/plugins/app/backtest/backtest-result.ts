@@ -11,6 +11,7 @@ import {
   barOpenTime,
   type Fill,
   intervalToMs,
+  type Metrics,
   type OrderView,
   type Trade,
 } from '@kestrel/engine';
@@ -168,4 +169,17 @@ export function chartCandles(
     current.volume += bars.volume[i] as number;
   }
   return { interval: chosen, candles };
+}
+
+/**
+ * JSON has no infinities or NaN: a tiny run can annualise to Infinity. Infinities become the largest double of
+ * their sign, NaN becomes 0; profitFactor keeps its null ("no losing trade")
+ */
+export function finiteMetrics(metrics: Metrics): Metrics {
+  const out = { ...metrics };
+  for (const [key, value] of Object.entries(out) as [keyof Metrics, number | null][]) {
+    if (value === null || Number.isFinite(value)) continue;
+    (out as Record<string, number>)[key] = Number.isNaN(value) ? 0 : Math.sign(value) * Number.MAX_VALUE;
+  }
+  return out;
 }

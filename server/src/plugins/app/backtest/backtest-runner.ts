@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
+import type { JobQueue, JobRow } from './job-queue-repository';
 
 /** How long a claim holds without renewal: an instance silent for this long is taken for dead */
 export const LEASE_MS = 30_000;
@@ -26,7 +27,7 @@ export const INTERRUPTED_ERROR = 'The server stopped while this run was in progr
 const WAKE = 'wake';
 const CANCEL_PREFIX = 'cancel|';
 
-export interface BacktestRunnerDeps {
+export interface BacktestRunnerDeps<Row extends JobRow = BacktestRow> {
   db: Database;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -35,9 +36,13 @@ export interface BacktestRunnerDeps {
   /** Runs at most this many at once on this instance */
   concurrency: number;
   /** Runs one claimed run; `signal` aborts when the run is canceled, taken back or the instance stops */
-  execute(row: BacktestRow, signal: AbortSignal): Promise<void>;
+  execute(row: Row, signal: AbortSignal): Promise<void>;
   /** Tells the owner of a run whose status changed here without running (taken back: queued again or failed) */
-  notify(row: BacktestRow, status: 'queued' | 'failed', error?: string): Promise<void>;
+  notify(row: Row, status: 'queued' | 'failed', error?: string): Promise<void>;
+  /** The jobs table's queue SQL (default: the backtests table) */
+  queue?: JobQueue<Row>;
+  /** What the log calls a job (default "backtest") */
+  label?: string;
 }
 
 /**
@@ -47,7 +52,7 @@ export interface BacktestRunnerDeps {
  * runs and cancels travel on a LISTEN/NOTIFY channel: an idle instance claims at once, and the instance running a
  * canceled run stops its worker. The periodic tick covers a lost notification.
  */
-export class BacktestRunner {
+export class BacktestRunner<Row extends JobRow = BacktestRow> {
   /** This process's identity in `lease_owner` */
   readonly owner = randomUUID();
   private readonly running = new Map<string, AbortController>();
@@ -60,7 +65,13 @@ export class BacktestRunner {
   private timer: ReturnType<typeof setInterval> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(private readonly deps: BacktestRunnerDeps) {}
+  private readonly queue: JobQueue<Row>;
+  private readonly label: string;
+
+  constructor(private readonly deps: BacktestRunnerDeps<Row>) {
+    this.queue = deps.queue ?? (backtestRepository as unknown as JobQueue<Row>);
+    this.label = deps.label ?? 'backtest';
+  }
 
   /** Ids of the runs executing on this instance */
   get runningIds(): string[] {
@@ -101,7 +112,7 @@ export class BacktestRunner {
       await this.heartbeat();
       await this.reclaimExpired();
     } catch (err) {
-      this.deps.log.warn({ err }, 'backtest lease round failed');
+      this.deps.log.warn({ err }, `${this.label} lease round failed`);
     }
     void this.pump();
   }
@@ -110,10 +121,10 @@ export class BacktestRunner {
   async heartbeat(): Promise<void> {
     const ids = this.runningIds;
     if (ids.length === 0) return;
-    const held = await backtestRepository.renew(this.deps.db, this.owner, ids, this.leaseUntil());
+    const held = await this.queue.renew(this.deps.db, this.owner, ids, this.leaseUntil());
     for (const id of ids) {
       if (held.has(id)) continue;
-      this.deps.log.info({ backtestId: id }, 'backtest no longer held by this instance: stopping it');
+      this.deps.log.info({ jobId: id }, `${this.label} no longer held by this instance: stopping it`);
       this.running.get(id)?.abort();
     }
   }
@@ -136,14 +147,14 @@ export class BacktestRunner {
     this.unlisten = undefined;
     await stop?.().catch(() => {});
     try {
-      const released = await backtestRepository.release(this.deps.db, this.owner, ids);
+      const released = await this.queue.release(this.deps.db, this.owner, ids);
       for (const row of released) await this.deps.notify(row, 'queued');
       if (released.length > 0) {
         await this.deps.db.query('SELECT pg_notify($1, $2)', [this.deps.channel, WAKE]);
       }
     } catch (err) {
       // The database may be gone already: the leases then run out and another instance takes the runs back
-      this.deps.log.warn({ err }, 'backtests not handed back at shutdown; their leases will expire');
+      this.deps.log.warn({ err }, `${this.label}s not handed back at shutdown; their leases will expire`);
     }
   }
 
@@ -152,7 +163,7 @@ export class BacktestRunner {
   }
 
   private async reclaimExpired(): Promise<void> {
-    const { requeued, failed } = await backtestRepository.reclaimExpired(
+    const { requeued, failed } = await this.queue.reclaimExpired(
       this.deps.db,
       this.deps.clock.now(),
       MAX_ATTEMPTS,
@@ -163,7 +174,7 @@ export class BacktestRunner {
     if (failed.length + requeued.length > 0) {
       this.deps.log.warn(
         { requeued: requeued.length, failed: failed.length },
-        'backtests of a stopped instance taken back',
+        `${this.label}s of a stopped instance taken back`,
       );
     }
   }
@@ -188,7 +199,7 @@ export class BacktestRunner {
     }
     const loop: Promise<boolean> = this.claimLoop()
       .catch((err: unknown) => {
-        this.deps.log.warn({ err }, 'backtest claim failed');
+        this.deps.log.warn({ err }, `${this.label} claim failed`);
         return false;
       })
       .finally(() => {
@@ -212,7 +223,7 @@ export class BacktestRunner {
           full = true;
           break;
         }
-        const row = await backtestRepository.claim(
+        const row = await this.queue.claim(
           this.deps.db,
           this.owner,
           this.deps.clock.now(),
@@ -225,13 +236,13 @@ export class BacktestRunner {
     return full;
   }
 
-  private run(row: BacktestRow): void {
+  private run(row: Row): void {
     const controller = new AbortController();
     this.running.set(row.id, controller);
     const done = this.deps
       .execute(row, controller.signal)
       .catch((err: unknown) =>
-        this.deps.log.error({ err, backtestId: row.id }, 'backtest bookkeeping failed'),
+        this.deps.log.error({ err, jobId: row.id }, `${this.label} bookkeeping failed`),
       )
       .finally(() => {
         this.running.delete(row.id);

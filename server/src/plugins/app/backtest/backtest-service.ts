@@ -13,6 +13,7 @@ import {
   type BacktestSummary,
 } from '@kestrel/contracts';
 import {
+  type BarColumns,
   barOpenAtOrAfter,
   barOpenTime,
   builtInStrategies,
@@ -22,6 +23,7 @@ import {
   intervalToMs,
   type RunSettings,
   resolveBrokerConfig,
+  type StrategyType,
   strategyCatalogue,
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
@@ -40,7 +42,7 @@ import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers'
 import { fundingHistory } from './funding-history';
 import { type FetchProgress, KlineCache } from './kline-cache';
 import { type KlineSeriesKey, klineRepository } from './kline-repository';
-import { LeverageBrackets } from './leverage-brackets';
+import { LeverageBrackets, type RunBrackets } from './leverage-brackets';
 import { Throttle } from './throttle';
 
 /** Progress pushes (and their database writes) at most this often per run; status changes always go out */
@@ -52,8 +54,28 @@ const LIST_LIMIT = 200;
 
 export const CANCELED_ERROR = 'Canceled by the user';
 
+/** The parts of a backtest request that define a run (an optimisation request has them too) */
+export type RunRequest = Pick<
+  BacktestRequest,
+  'strategy' | 'params' | 'symbol' | 'interval' | 'startTime' | 'endTime' | 'costs'
+>;
+
+/** A checked run request, resolved into what the engine needs */
+export interface ResolvedRun {
+  type: StrategyType;
+  /** Parsed with defaults (raw when the caller checks them itself), the account's leverage applied */
+  params: Record<string, unknown>;
+  leverage: number;
+  intervalMs: number;
+  /** Open times [start, end) of the closed bars asked for */
+  span: { start: number; end: number };
+  /** Bars in the span */
+  bars: number;
+  run: RunSettings;
+}
+
 /** What the service keeps per run beside the request: what the worker needs and which bars it read */
-interface StoredSettings {
+export interface StoredSettings {
   run: RunSettings;
   intervalMs: number;
   /** Open times of the bars: [start, end), bar open times of the interval (1M: 1sts of the month) */
@@ -87,8 +109,9 @@ export interface BacktestServiceDeps {
  * any instance) as `notifications/backtest`.
  */
 export class BacktestService {
-  private readonly klines: KlineCache;
-  private readonly brackets: LeverageBrackets;
+  /** The kline cache and the brackets reader, shared with the optimisation jobs */
+  readonly klines: KlineCache;
+  readonly brackets: LeverageBrackets;
   private readonly monotonicNow: () => number;
   /** The database queue: claims, leases, wake-ups and cancels across instances */
   readonly runner: BacktestRunner;
@@ -123,7 +146,12 @@ export class BacktestService {
     return strategyCatalogue();
   }
 
-  async create(userId: string, request: BacktestRequest): Promise<BacktestSummary> {
+  /**
+   * Checks what a run of `request` needs and resolves it: the strategy, its parameters (through the engine's
+   * schema unless `checkParams` is false: an optimisation checks each combination), the bar span (≤
+   * BACKTEST_MAX_BARS), the symbol's listing and rules, the broker settings. A 400 names the field.
+   */
+  async resolveRun(request: RunRequest, checkParams = true): Promise<ResolvedRun> {
     const type = builtInStrategies.get(request.strategy);
     if (!type) {
       throw badRequest(
@@ -136,9 +164,9 @@ export class BacktestService {
       request.costs.leverage !== undefined && hasLeverage
         ? { ...request.params, leverage: request.costs.leverage }
         : request.params;
-    let params: Record<string, unknown>;
+    let params: Record<string, unknown> = rawParams;
     try {
-      params = type.parseParams(rawParams);
+      if (checkParams) params = type.parseParams(rawParams);
     } catch (err) {
       if (err instanceof EngineInputError) throw badRequest(`params: ${err.message}`);
       throw err;
@@ -185,6 +213,11 @@ export class BacktestService {
       throw badRequest(`costs: ${(err as Error).message}`);
     }
 
+    return { type, params, leverage, intervalMs, span, bars, run };
+  }
+
+  async create(userId: string, request: BacktestRequest): Promise<BacktestSummary> {
+    const { type, params, leverage, intervalMs, span, run } = await this.resolveRun(request);
     const settings: StoredSettings = { run, intervalMs, span };
     const row = await backtestRepository.insert(this.deps.db, {
       id: randomUUID(),
@@ -281,6 +314,66 @@ export class BacktestService {
     await this.runner.close();
   }
 
+  /**
+   * What a run reads from the market before the engine starts: the bars (kline cache, the missing spans from the
+   * exchange), the settled funding rates (unless funding is off) and the symbol's leverage brackets. Null when
+   * `signal` aborted; `ok: false` with the message the job fails with (exchange refused, no bars in the range)
+   */
+  async loadRunInputs(
+    row: Pick<BacktestRow, 'user_id' | 'exchange_env' | 'symbol' | 'interval'>,
+    settings: Pick<StoredSettings, 'run' | 'span'>,
+    signal: AbortSignal,
+    onProgress: (p: FetchProgress) => void,
+  ): Promise<
+    | { ok: true; bars: BarColumns; fundingRates: FundingRates | undefined; brackets: RunBrackets }
+    | { ok: false; message: string }
+    | null
+  > {
+    let bars: BarColumns;
+    try {
+      bars = await this.klines.load(this.seriesKey(row), settings.span, { signal, onProgress });
+    } catch (err) {
+      if (signal.aborted) return null;
+      const reason = exchangeHttpError(err);
+      if (reason instanceof HttpError) {
+        return {
+          ok: false,
+          message: `Could not fetch ${row.symbol} ${row.interval} klines from the exchange: ${reason.message}`,
+        };
+      }
+      throw err;
+    }
+    // Funding at the rates the exchange actually settled (the engine's constant 0.01 % only where it has none)
+    let fundingRates: FundingRates | undefined;
+    if (settings.run.broker?.fundingRate !== 0) {
+      try {
+        fundingRates = await fundingHistory(this.deps.exchange, row.symbol, settings.span, signal);
+      } catch (err) {
+        if (signal.aborted) return null;
+        const reason = exchangeHttpError(err);
+        if (reason instanceof HttpError) {
+          return {
+            ok: false,
+            message: `Could not fetch ${row.symbol} funding rates from the exchange: ${reason.message}`,
+          };
+        }
+        throw err;
+      }
+    }
+    // The symbol's own brackets when the owner has keys (else the default table): liquidation depends on them
+    const brackets = await this.brackets.forRun(row.user_id, row.symbol);
+    if (signal.aborted) return null;
+    if (bars.openTime.length === 0) {
+      return {
+        ok: false,
+        message:
+          `The exchange has no ${row.symbol} ${row.interval} bars between ${new Date(settings.span.start).toISOString()} ` +
+          `and ${new Date(settings.span.end).toISOString()}`,
+      };
+    }
+    return { ok: true, bars, fundingRates, brackets };
+  }
+
   /** Open times [start, end) of the closed bars the range asks for, or a 400 when there are none */
   private barSpan(startTime: number, endTime: number, interval: string): { start: number; end: number } {
     const start = barOpenAtOrAfter(interval, startTime);
@@ -293,7 +386,7 @@ export class BacktestService {
     return { start, end };
   }
 
-  private seriesKey(row: Pick<BacktestRow, 'exchange_env' | 'symbol' | 'interval'>) {
+  seriesKey(row: Pick<BacktestRow, 'exchange_env' | 'symbol' | 'interval'>) {
     return {
       env: row.exchange_env,
       symbol: row.symbol,
@@ -324,48 +417,13 @@ export class BacktestService {
         const progress = p.missing > 0 ? (FETCH_SHARE * p.fetched) / p.missing : FETCH_SHARE;
         pending = pending.then(() => this.progress(userId, id, progress));
       };
-      let bars: Awaited<ReturnType<KlineCache['load']>>;
-      try {
-        bars = await this.klines.load(this.seriesKey(row), settings.span, {
-          signal,
-          onProgress,
-        });
-      } catch (err) {
-        if (signal.aborted) return;
-        const reason = exchangeHttpError(err);
-        if (reason instanceof HttpError) {
-          await fail(
-            `Could not fetch ${row.symbol} ${row.interval} klines from the exchange: ${reason.message}`,
-          );
-          return;
-        }
-        throw err;
-      }
-      // Funding at the rates the exchange actually settled (the engine's constant 0.01 % only where it has none)
-      let fundingRates: FundingRates | undefined;
-      if (settings.run.broker?.fundingRate !== 0) {
-        try {
-          fundingRates = await fundingHistory(this.deps.exchange, row.symbol, settings.span, signal);
-        } catch (err) {
-          if (signal.aborted) return;
-          const reason = exchangeHttpError(err);
-          if (reason instanceof HttpError) {
-            await fail(`Could not fetch ${row.symbol} funding rates from the exchange: ${reason.message}`);
-            return;
-          }
-          throw err;
-        }
-      }
-      // The symbol's own brackets when the owner has keys (else the default table): liquidation depends on them
-      const brackets = await this.brackets.forRun(userId, row.symbol);
-      if (signal.aborted) return;
-      if (bars.openTime.length === 0) {
-        await fail(
-          `The exchange has no ${row.symbol} ${row.interval} bars between ${new Date(settings.span.start).toISOString()} ` +
-            `and ${new Date(settings.span.end).toISOString()}`,
-        );
+      const inputs = await this.loadRunInputs(row, settings, signal, onProgress);
+      if (inputs === null) return;
+      if (!inputs.ok) {
+        await fail(inputs.message);
         return;
       }
+      const { bars, fundingRates, brackets } = inputs;
       await pending;
       await this.progress(userId, id, FETCH_SHARE);
       const task: BacktestTask = {

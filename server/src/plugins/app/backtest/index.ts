@@ -4,10 +4,12 @@ import type { AppOptions } from '../../../app';
 import { channelFor } from '../socket/socket-bus';
 import { BacktestService } from './backtest-service';
 import { BacktestWorkers } from './backtest-workers';
+import { OptimisationService } from './optimisation-service';
 
 declare module 'fastify' {
   interface FastifyInstance {
     backtestService: BacktestService;
+    optimisationService: OptimisationService;
   }
 }
 
@@ -33,11 +35,26 @@ export default fp(
       channel: await channelFor(app.db, 'kestrel_backtest'),
     });
     app.decorate('backtestService', service);
+    // Optimisation jobs: the same request checks and market inputs, their own queue table and channel, one job at
+    // a time per instance on `backtestConcurrency` sweep threads
+    const optimisations = new OptimisationService({
+      db: app.db,
+      backtests: service,
+      exchangeEnv: config.exchange.env,
+      publish: (target, event) => app.socketBus.publish(target, event),
+      clock: app.clock,
+      log: app.log,
+      workers: config.backtestConcurrency,
+      channel: await channelFor(app.db, 'kestrel_optimisation'),
+    });
+    app.decorate('optimisationService', optimisations);
     app.addHook('onReady', async () => {
       await service.start();
+      await optimisations.start();
     });
     // Before the socket bus and the database close (onClose runs in reverse registration order)
     app.addHook('onClose', async () => {
+      await optimisations.close();
       await service.close();
       await workers.close();
     });

@@ -1,0 +1,50 @@
+import type { WalkForwardResult } from '@kestrel/contracts';
+import { formatPercent } from '@kestrel/ui';
+import {
+  ChartCanvas,
+  type ChartConfig,
+  ChartContainer,
+  type IChartApi,
+  LineSeries,
+  type Time,
+} from '@kestrel/ui/chart';
+import { useCallback } from 'react';
+import { toChartSeries } from '../../lib/chart-data';
+
+const config = {
+  equity: { label: 'Walk-forward (out of sample)', color: 'var(--primary)' },
+  buyAndHold: { label: 'Buy and hold', color: 'var(--muted-foreground)' },
+} satisfies ChartConfig;
+
+/** The stitched out-of-sample growth against buy-and-hold over the same bars, both as returns in percent */
+export default function WalkForwardChart({ result }: { result: WalkForwardResult }) {
+  const build = useCallback(
+    (chart: IChartApi, { colors }: { colors: Record<keyof typeof config, string> }) => {
+      const points = toChartSeries(result.stitched);
+      const format = {
+        type: 'custom' as const,
+        formatter: (v: number) => formatPercent(v / 100),
+        minMove: 0.01,
+      };
+      for (const key of ['buyAndHold', 'equity'] as const) {
+        const series = chart.addSeries(LineSeries, {
+          color: colors[key],
+          lineWidth: key === 'equity' ? 2 : 1,
+          priceFormat: format,
+          title: config[key].label,
+        });
+        series.setData(points.map((p) => ({ time: p.time as Time, value: (p[key] - 1) * 100 })));
+      }
+    },
+    [result.stitched],
+  );
+  return (
+    <ChartContainer
+      config={config}
+      title="Out-of-sample equity against buy-and-hold"
+      description={`Walk-forward ${formatPercent(result.outOfSampleReturn, { signed: true })}, buy and hold ${formatPercent(result.buyAndHoldReturn, { signed: true })} over the same test bars`}
+    >
+      <ChartCanvas<typeof config> data-chart="walk-forward" height={280} build={build} />
+    </ChartContainer>
+  );
+}

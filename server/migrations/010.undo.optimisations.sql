@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS optimisation_results;
+DROP TABLE IF EXISTS optimisations;
