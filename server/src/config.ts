@@ -62,6 +62,11 @@ const ConfigSchema = z.object({
     .enum(['on', 'off'], { error: 'KESTREL_ACCOUNT_RECORDER must be on or off' })
     .default('on')
     .transform((v) => v === 'on'),
+  /** Webhooks may reach private, loopback and link-local addresses (SSRF guard off): `1` for tests or a home lab */
+  webhooksAllowPrivate: z
+    .enum(['0', '1'], { error: 'KESTREL_WEBHOOKS_ALLOW_PRIVATE must be 0 or 1' })
+    .default('0')
+    .transform((v) => v === '1'),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -80,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     liveSymbols: env.KESTREL_LIVE_SYMBOLS || undefined,
     backtestConcurrency: env.KESTREL_BACKTEST_CONCURRENCY || undefined,
     accountRecorder: env.KESTREL_ACCOUNT_RECORDER || undefined,
+    webhooksAllowPrivate: env.KESTREL_WEBHOOKS_ALLOW_PRIVATE || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets

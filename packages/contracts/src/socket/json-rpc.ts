@@ -86,6 +86,7 @@ export const SOCKET_STREAMS = [
   'bot',
   'backtest',
   'candle',
+  'notification',
 ] as const;
 /** Most symbols one socket may watch at once */
 export const MAX_WATCHED_SYMBOLS = 50;

@@ -19,6 +19,7 @@ export const LIVE_EVENT_METHODS = {
   bot: 'notifications/bot',
   backtest: 'notifications/backtest',
   candle: 'notifications/candle',
+  notification: 'notifications/notification',
 } as const;
 export type LiveEventKind = keyof typeof LIVE_EVENT_METHODS;
 
@@ -84,6 +85,14 @@ export const CandleNoticeSchema = z.looseObject({
   time: z.number(),
 });
 
+/** A new entry of the owner's in-app notification list (`/api/v1/notifications`): pages refetch the list */
+export const NotificationNoticeSchema = z.looseObject({
+  notificationId: z.string(),
+  event: z.string(),
+  title: z.string(),
+  time: z.number(),
+});
+
 export const LIVE_EVENT_SCHEMAS = {
   ticker: TickerNoticeSchema,
   markPrice: MarkPriceNoticeSchema,
@@ -93,6 +102,7 @@ export const LIVE_EVENT_SCHEMAS = {
   bot: BotNoticeSchema,
   backtest: BacktestNoticeSchema,
   candle: CandleNoticeSchema,
+  notification: NotificationNoticeSchema,
 } as const;
 
 export type TickerNotice = z.infer<typeof TickerNoticeSchema>;
@@ -103,6 +113,7 @@ export type BalanceNotice = z.infer<typeof BalanceNoticeSchema>;
 export type BotNotice = z.infer<typeof BotNoticeSchema>;
 export type BacktestNotice = z.infer<typeof BacktestNoticeSchema>;
 export type CandleNotice = z.infer<typeof CandleNoticeSchema>;
+export type NotificationNotice = z.infer<typeof NotificationNoticeSchema>;
 export type LiveEventNotice = {
   [K in LiveEventKind]: z.infer<(typeof LIVE_EVENT_SCHEMAS)[K]>;
 };

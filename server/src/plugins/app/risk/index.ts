@@ -42,8 +42,9 @@ export default fp(
           db: app.db,
           repo: riskRepository,
         },
+        app.notifications,
       ),
     );
   },
-  { name: 'risk', dependencies: ['risk-guard', 'exchange-services', 'credentials'] },
+  { name: 'risk', dependencies: ['risk-guard', 'exchange-services', 'credentials', 'notifications'] },
 );

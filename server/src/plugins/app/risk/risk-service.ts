@@ -15,6 +15,7 @@ import type { ExchangeAdapter, ExchangeKeys, Kline, Position } from '../exchange
 import { viaExchange } from '../exchange/exchange-http-error';
 import type { FuturesService } from '../exchange/futures-service';
 import { readIncome } from '../exchange/income-pages';
+import type { NotificationService } from '../notifications/notification-service';
 import {
   ATR_PERIOD,
   atrOf,
@@ -54,6 +55,8 @@ export class RiskService {
     private readonly guard: RiskGuard,
     private readonly clock: Clock,
     private readonly store: { db: Queryable; repo: RiskRepository },
+    /** Tells the user (in-app list, webhooks) once the kill switch ran */
+    private readonly notifier?: Pick<NotificationService, 'notify'>,
   ) {}
 
   limits(userId: string): Promise<StoredRiskLimits> {
@@ -240,13 +243,16 @@ export class RiskService {
     const done = `canceled ${result.orders.filter((o) => o.ok).length} of ${result.orders.length} orders, closed ${
       result.positions.filter((p) => p.ok).length
     } of ${result.positions.length} positions`;
-    await this.record(
-      userId,
-      result,
+    const message =
       result.failed === 0
         ? `Kill switch: ${done}`
-        : `Kill switch: ${done}; ${result.failed} failed (see the details)`,
-    );
+        : `Kill switch: ${done}; ${result.failed} failed (see the details)`;
+    await this.record(userId, result, message);
+    await this.notifier?.notify(userId, 'kill_switch', {
+      title: 'Kill switch',
+      message,
+      data: { orders: result.orders, positions: result.positions, failed: result.failed },
+    });
     return result;
   }
 
