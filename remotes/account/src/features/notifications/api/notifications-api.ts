@@ -2,19 +2,49 @@ import {
   CreatedWebhookResponseSchema,
   type CreateWebhookRequestInput,
   MessageResponseSchema,
+  NotificationListResponseSchema,
   WebhookDeliveriesResponseSchema,
   WebhookDeliveryResponseSchema,
   WebhookListResponseSchema,
 } from '@kestrel/contracts';
 import { unwrap } from '@kestrel/shared-runtime';
-import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
+import { useKestrelRuntime, useLiveEvent } from '@kestrel/shared-runtime/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 export const notificationKeys = {
   all: ['notifications'] as const,
+  list: () => [...notificationKeys.all, 'list'] as const,
   webhooks: () => [...notificationKeys.all, 'webhooks'] as const,
   deliveries: (id: string) => [...notificationKeys.all, 'deliveries', id] as const,
 };
+
+/** The in-app list; a `notification` push from the server refetches it */
+export function useNotifications() {
+  const { api } = useKestrelRuntime();
+  const queryClient = useQueryClient();
+  useLiveEvent(
+    'notification',
+    () => void queryClient.invalidateQueries({ queryKey: notificationKeys.list() }),
+  );
+  return useQuery({
+    queryKey: notificationKeys.list(),
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await api.get('/api/v1/notifications', {
+          query: { limit: 50 },
+          schema: NotificationListResponseSchema,
+          signal,
+        }),
+      ).data,
+  });
+}
+
+export function useMarkAllRead() {
+  const { api } = useKestrelRuntime();
+  return useNotificationMutation(async (_: undefined) =>
+    unwrap(await api.post('/api/v1/notifications/read', {}, { schema: MessageResponseSchema })),
+  );
+}
 
 export function useWebhooks() {
   const { api } = useKestrelRuntime();
