@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { signUp } from '../support/auth';
+import { signIn, signUp } from '../support/auth';
 
 test.describe('notifications (settings, account remote)', () => {
   test('a webhook to a local receiver gets a signed test delivery that checks out with the secret shown once', async ({
@@ -65,5 +65,33 @@ test.describe('notifications (settings, account remote)', () => {
     } finally {
       await new Promise((done) => receiver.close(done));
     }
+  });
+
+  test('a sign-in from a new device appears on /account at once, pushed over the socket', async ({
+    page,
+    browser,
+  }) => {
+    const user = await signUp(page);
+    await page.goto('/account');
+    const section = page.getByRole('region', { name: 'Notifications' });
+    await expect(section.getByText(/^Nothing yet/)).toBeVisible();
+
+    const phone = await browser.newContext({
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0) Safari/604.1',
+    });
+    const other = await phone.newPage();
+    await other.goto('/');
+    await signIn(other, user);
+    await expect(other).toHaveURL(/\/dashboard$/);
+
+    // No reload: the push makes the page refetch its list
+    const list = section.getByRole('list', { name: 'Notifications' });
+    await expect(list.getByRole('listitem')).toHaveCount(1);
+    await expect(list).toContainText('Sign-in from a new device');
+    await expect(list).toContainText('iPhone');
+    await expect(section.getByText('1 unread')).toBeVisible();
+    await section.getByRole('button', { name: 'Mark all read' }).click();
+    await expect(section.getByText('All read')).toBeVisible();
+    await phone.close();
   });
 });
