@@ -47,6 +47,8 @@ export default defineConfig({
       // within two minutes would spend Binance's 2,400 a minute, and the server's budget would then answer their
       // reads 429 until the next minute. Ten times the budget, on both sides, keeps the suite about what each page does
       KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000',
+      // The webhook spec delivers to a receiver it starts on 127.0.0.1
+      KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1',
     },
     reuseExistingServer: !CI,
     timeout: 120_000,

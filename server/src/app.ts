@@ -22,6 +22,7 @@ import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
 import historyPlugin from './plugins/app/history';
 import liveStreamsPlugin from './plugins/app/live';
+import notificationsPlugin from './plugins/app/notifications';
 import ordersPlugin from './plugins/app/orders';
 import type { OrderTimings } from './plugins/app/orders/order-manager';
 import recorderPlugin from './plugins/app/recorder';
@@ -44,6 +45,7 @@ import databaseRoutes from './routes/api/v1/database';
 import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
+import notificationRoutes from './routes/api/v1/notifications';
 import optimisationRoutes from './routes/api/v1/optimisations';
 import orderRoutes from './routes/api/v1/orders';
 import riskRoutes from './routes/api/v1/risk';
@@ -164,6 +166,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     secretsPlugin,
     authPlugin,
     accountPlugin,
+    notificationsPlugin,
     exchangePlugin,
     credentialsPlugin,
     riskGuardPlugin,
@@ -192,6 +195,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     },
     { prefix: '/api/v1/credentials' },
   );
+  await app.register(notificationRoutes, { ...options, prefix: '/api/v1/notifications' });
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
   await app.register(dashboardRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(analyticsRoutes, { ...options, prefix: '/api/v1/dashboard' });

@@ -96,6 +96,11 @@ const ConfigSchema = z.object({
     .enum(['on', 'off'], { error: 'KESTREL_ACCOUNT_RECORDER must be on or off' })
     .default('on')
     .transform((v) => v === 'on'),
+  /** Webhooks may reach private, loopback and link-local addresses (SSRF guard off): `1` for tests or a home lab */
+  webhooksAllowPrivate: z
+    .enum(['0', '1'], { error: 'KESTREL_WEBHOOKS_ALLOW_PRIVATE must be 0 or 1' })
+    .default('0')
+    .transform((v) => v === '1'),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -119,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     idleTimeoutMs: env.KESTREL_IDLE_TIMEOUT_MS || undefined,
     maxConnectionsPerIp: env.KESTREL_MAX_CONNECTIONS_PER_IP || undefined,
     exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,
+    webhooksAllowPrivate: env.KESTREL_WEBHOOKS_ALLOW_PRIVATE || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets

@@ -1,6 +1,7 @@
 import {
   ErrorResponseSchema,
   KillSwitchResponseSchema,
+  NotificationListResponseSchema,
   RiskEventsResponseSchema,
   RiskLimitsResponseSchema,
   RiskOverviewResponseSchema,
@@ -289,6 +290,14 @@ describe('risk limits and the kill switch against the simulator', () => {
     const [event] = await events();
     expect(event).toMatchObject({
       kind: 'kill_switch',
+      message: 'Kill switch: canceled 3 of 3 orders, closed 2 of 2 positions',
+    });
+    // The user is told in the in-app list (and any webhook that chose kill_switch)
+    const [notice] = NotificationListResponseSchema.parse((await get('/api/v1/notifications')).json()).data
+      .items;
+    expect(notice).toMatchObject({
+      event: 'kill_switch',
+      read: false,
       message: 'Kill switch: canceled 3 of 3 orders, closed 2 of 2 positions',
     });
   });

@@ -17,6 +17,8 @@ import { openDatabase } from '../lib/database/open-database';
 import { credentialsRepository } from '../plugins/app/credentials/credentials-repository';
 import { CredentialsService } from '../plugins/app/credentials/credentials-service';
 import { unavailableExchangeProbe } from '../plugins/app/credentials/exchange-probe';
+import { NotificationService } from '../plugins/app/notifications/notification-service';
+import { notificationsRepository } from '../plugins/app/notifications/notifications-repository';
 
 export interface RotationResult {
   rewrapped: number;
@@ -36,7 +38,7 @@ export interface RotationOptions {
 }
 
 /**
- * Re-wraps every credential's data key under a new master key, in one transaction. Embedded mode: the new key is
+ * Re-wraps every credential's and webhook secret's data key under a new master key, in one transaction. Embedded mode: the new key is
  * generated into `master.key.next` first (so a crash midway leaves both keys readable), then renamed over
  * `master.key`. Environment mode: the operator supplies the new key and then swaps KESTREL_MASTER_KEY.
  */
@@ -59,14 +61,16 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
   const db = options.database ?? (await openDatabase(config));
   try {
     await migrate(db);
-    const service = new CredentialsService(
-      db,
-      credentialsRepository,
-      makeKeyring([...keyring.all, next]),
-      unavailableExchangeProbe,
-      options.clock ?? systemClock,
+    const both = makeKeyring([...keyring.all, next]);
+    const clock = options.clock ?? systemClock;
+    const service = new CredentialsService(db, credentialsRepository, both, unavailableExchangeProbe, clock);
+    const webhooks = new NotificationService(db, notificationsRepository, both, clock, async () => {}, {
+      allowPrivate: false,
+    });
+    // Exchange keys and webhook secrets in one transaction: either all rows open with the new key, or none moved
+    const rewrapped = await db.transaction(
+      async (tx) => (await service.rotateMasterKey(next, tx)) + (await webhooks.rotateMasterKey(tx, next)),
     );
-    const rewrapped = await service.rotateMasterKey(next);
     if (files) await rename(join(files.dir, files.next), join(files.dir, files.current));
     return {
       rewrapped,

@@ -87,6 +87,7 @@ export const SOCKET_STREAMS = [
   'backtest',
   'optimisation',
   'candle',
+  'notification',
 ] as const;
 /** Most symbols one socket may watch at once */
 export const MAX_WATCHED_SYMBOLS = 50;

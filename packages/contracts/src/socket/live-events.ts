@@ -21,6 +21,7 @@ export const LIVE_EVENT_METHODS = {
   backtest: 'notifications/backtest',
   optimisation: 'notifications/optimisation',
   candle: 'notifications/candle',
+  notification: 'notifications/notification',
 } as const;
 export type LiveEventKind = keyof typeof LIVE_EVENT_METHODS;
 
@@ -86,6 +87,14 @@ export const CandleNoticeSchema = z.looseObject({
   time: z.number(),
 });
 
+/** A new entry of the owner's in-app notification list (`/api/v1/notifications`): pages refetch the list */
+export const NotificationNoticeSchema = z.looseObject({
+  notificationId: z.string(),
+  event: z.string(),
+  title: z.string(),
+  time: z.number(),
+});
+
 export const LIVE_EVENT_SCHEMAS = {
   ticker: TickerNoticeSchema,
   markPrice: MarkPriceNoticeSchema,
@@ -96,6 +105,7 @@ export const LIVE_EVENT_SCHEMAS = {
   backtest: BacktestNoticeSchema,
   optimisation: OptimisationNoticeSchema,
   candle: CandleNoticeSchema,
+  notification: NotificationNoticeSchema,
 } as const;
 
 export type TickerNotice = z.infer<typeof TickerNoticeSchema>;
@@ -106,6 +116,7 @@ export type BalanceNotice = z.infer<typeof BalanceNoticeSchema>;
 export type BotNotice = z.infer<typeof BotNoticeSchema>;
 export type BacktestNotice = z.infer<typeof BacktestNoticeSchema>;
 export type CandleNotice = z.infer<typeof CandleNoticeSchema>;
+export type NotificationNotice = z.infer<typeof NotificationNoticeSchema>;
 export type LiveEventNotice = {
   [K in LiveEventKind]: z.infer<(typeof LIVE_EVENT_SCHEMAS)[K]>;
 };

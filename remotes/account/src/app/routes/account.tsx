@@ -16,12 +16,16 @@ import { PasswordForm } from '../../features/account/components/password-form';
 import { ProfileForm } from '../../features/account/components/profile-form';
 import { Failure, Loading, Section } from '../../features/account/components/section';
 import { SessionsList } from '../../features/account/components/sessions-list';
+import { useMarkAllRead, useNotifications } from '../../features/notifications/api/notifications-api';
+import { NotificationList } from '../../features/notifications/components/notification-list';
 
 /** The account: profile, password, the devices signed in, the audit of every change, and deleting it all */
 export default function AccountPage() {
   const me = useMe();
   const sessions = useSessions();
   const events = useAccountEvents();
+  const notifications = useNotifications();
+  const markAllRead = useMarkAllRead();
   const updateProfile = useUpdateProfile();
   const changePassword = useChangePassword();
   const revoke = useRevokeSession();
@@ -74,6 +78,27 @@ export default function AccountPage() {
               what="Your sessions"
               message={sessions.error?.message ?? 'no answer'}
               onRetry={() => void sessions.refetch()}
+            />
+          )}
+        </Section>
+        <Section
+          id="account-notifications"
+          title="Notifications"
+          description="What Kestrel told you about, newest first. Webhooks for them are in Settings."
+          className="ac:lg:col-span-2"
+        >
+          {notifications.isPending ? (
+            <Loading label="Loading your notifications…" />
+          ) : notifications.data ? (
+            <NotificationList
+              list={notifications.data}
+              onReadAll={() => markAllRead.mutateAsync(undefined)}
+            />
+          ) : (
+            <Failure
+              what="Your notifications"
+              message={notifications.error?.message ?? 'no answer'}
+              onRetry={() => void notifications.refetch()}
             />
           )}
         </Section>

@@ -3,6 +3,7 @@ import { RemoteSlot } from '@kestrel/shared-runtime/federation';
 import { RemotePage } from '@kestrel/shared-runtime/react';
 import { useAccountSettings, useUpdateAccountSettings } from '../../features/account/api/account-api';
 import { Failure, Loading, Section } from '../../features/account/components/section';
+import { WebhooksCard } from '../../features/notifications/components/webhooks-card';
 import { DefaultLimitsForm } from '../../features/settings/components/default-limits-form';
 import { EnvironmentSettings } from '../../features/settings/components/environment-settings';
 
@@ -45,6 +46,13 @@ export default function SettingsPage() {
               onRetry={() => void settings.refetch()}
             />
           )}
+        </Section>
+        <Section
+          id="settings-notifications"
+          title="Notifications"
+          description="Webhooks: a signed POST to your address when something happens (retried for about 10 minutes if it fails)."
+        >
+          <WebhooksCard />
         </Section>
       </div>
     </RemotePage>

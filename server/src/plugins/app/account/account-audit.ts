@@ -15,6 +15,8 @@ export interface ClientInfo {
  * service (sign-ins), the account service and the credential routes, all through this one class
  */
 export class AccountAudit {
+  private newDevice: ((userId: string, client: ClientInfo) => Promise<void>) | null = null;
+
   constructor(
     private readonly db: Queryable,
     private readonly clock: Clock,
@@ -29,6 +31,11 @@ export class AccountAudit {
     client: ClientInfo | undefined,
     db: Queryable = this.db,
   ): Promise<void> {
+    // A device is its user agent: a sign-in from one never seen on this account's sign-ups and sign-ins is news
+    const fromNewDevice =
+      kind === 'signin' &&
+      this.newDevice !== null &&
+      !(await this.repo.hasSignedInFrom(db, userId, client?.userAgent?.slice(0, 512) ?? null));
     await this.repo.insertEvent(db, {
       id: randomUUID(),
       user_id: userId,
@@ -38,6 +45,12 @@ export class AccountAudit {
       user_agent: client?.userAgent?.slice(0, 512) ?? null,
       created_at: this.clock.now(),
     });
+    if (fromNewDevice && client) await this.newDevice?.(userId, client);
+  }
+
+  /** Who hears of a sign-in from a device not seen before (the notification service; it never throws) */
+  onNewDevice(listener: (userId: string, client: ClientInfo) => Promise<void>): void {
+    this.newDevice = listener;
   }
 
   async list(userId: string, limit: number): Promise<AccountEvent[]> {

@@ -34,6 +34,16 @@ export const accountRepository = {
     );
   },
 
+  /** Whether the user signed up or in before with this user agent */
+  async hasSignedInFrom(db: Queryable, userId: string, userAgent: string | null): Promise<boolean> {
+    const rows = await db.query(
+      `SELECT 1 FROM account_events WHERE user_id = $1 AND kind IN ('signup', 'signin')
+       AND user_agent IS NOT DISTINCT FROM $2 LIMIT 1`,
+      [userId, userAgent],
+    );
+    return rows.length > 0;
+  },
+
   async updateName(db: Queryable, userId: string, name: string | null): Promise<boolean> {
     const rows = await db.query('UPDATE users SET name = $2 WHERE id = $1 RETURNING id', [userId, name]);
     return rows.length > 0;

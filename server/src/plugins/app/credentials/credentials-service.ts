@@ -8,7 +8,7 @@ import { BinanceRegionSchema } from '@kestrel/contracts';
 import type { Clock } from '../../../lib/clock';
 import { DecryptionError, open, rewrap, seal } from '../../../lib/crypto/envelope';
 import type { Keyring, MasterKey } from '../../../lib/crypto/master-key';
-import type { Database } from '../../../lib/database/database';
+import type { Database, Queryable } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
 import type { CredentialRow, CredentialsRepository } from './credentials-repository';
 import {
@@ -200,10 +200,11 @@ export class CredentialsService {
 
   /**
    * Re-wraps every data key under `to` in one transaction (master-key rotation). Payload ciphertexts are not
-   * touched; a row that does not open aborts the whole rotation. Returns the number of rows re-wrapped.
+   * touched; a row that does not open aborts the whole rotation. `inTx`: within the caller's transaction. Returns the number of rows re-wrapped.
    */
-  async rotateMasterKey(to: MasterKey): Promise<number> {
-    return this.db.transaction(async (tx) => {
+  async rotateMasterKey(to: MasterKey, inTx?: Queryable): Promise<number> {
+    const run = <T>(fn: (tx: Queryable) => Promise<T>) => (inTx ? fn(inTx) : this.db.transaction(fn));
+    return run(async (tx) => {
       const rows = await this.repo.lockAll(tx);
       for (const row of rows) {
         const next = rewrap(

@@ -43,8 +43,9 @@ export default fp(
           repo: riskRepository,
         },
         app.accountReads,
+        app.notifications,
       ),
     );
   },
-  { name: 'risk', dependencies: ['risk-guard', 'exchange-services', 'credentials'] },
+  { name: 'risk', dependencies: ['risk-guard', 'exchange-services', 'credentials', 'notifications'] },
 );

@@ -17,6 +17,7 @@ import { viaExchange } from '../exchange/exchange-http-error';
 import type { FuturesService } from '../exchange/futures-service';
 import { readIncome } from '../exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
+import type { NotificationService } from '../notifications/notification-service';
 import {
   ATR_PERIOD,
   atrOf,
@@ -61,6 +62,8 @@ export class RiskService {
     private readonly store: { db: Queryable; repo: RiskRepository },
     /** The overview is kept a few seconds per user: the page refetches it on every fill */
     private readonly reads: AccountReads = new AccountReads(),
+    /** Tells the user (in-app list, webhooks) once the kill switch ran */
+    private readonly notifier?: Pick<NotificationService, 'notify'>,
   ) {}
 
   limits(userId: string): Promise<StoredRiskLimits> {
@@ -273,13 +276,16 @@ export class RiskService {
     const done = `canceled ${result.orders.filter((o) => o.ok).length} of ${result.orders.length} orders, closed ${
       result.positions.filter((p) => p.ok).length
     } of ${result.positions.length} positions`;
-    await this.record(
-      userId,
-      result,
+    const message =
       result.failed === 0
         ? `Kill switch: ${done}`
-        : `Kill switch: ${done}; ${result.failed} failed (see the details)`,
-    );
+        : `Kill switch: ${done}; ${result.failed} failed (see the details)`;
+    await this.record(userId, result, message);
+    await this.notifier?.notify(userId, 'kill_switch', {
+      title: 'Kill switch',
+      message,
+      data: { orders: result.orders, positions: result.positions, failed: result.failed },
+    });
     return result;
   }
 

@@ -1,0 +1,3 @@
+DROP TABLE notifications;
+DROP TABLE webhook_deliveries;
+DROP TABLE webhooks;

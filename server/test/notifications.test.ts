@@ -1,0 +1,450 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  CreatedWebhookResponseSchema,
+  ErrorResponseSchema,
+  MeResponseSchema,
+  NotificationListResponseSchema,
+  WebhookDeliveriesResponseSchema,
+  WebhookDeliveryResponseSchema,
+  WebhookListResponseSchema,
+  WebhookPayloadSchema,
+} from '@kestrel/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rotateMasterKey } from '../src/commands/rotate-master-key';
+import { loadConfig } from '../src/config';
+import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
+import {
+  MAX_ATTEMPTS,
+  NotificationService,
+  RETRY_DELAYS_MS,
+} from '../src/plugins/app/notifications/notification-service';
+import { notificationsRepository } from '../src/plugins/app/notifications/notifications-repository';
+import { isPrivateAddress, resolveWebhookTarget } from '../src/plugins/app/notifications/webhook-target';
+import {
+  bearer,
+  buildTestApp,
+  openTestDatabase,
+  PASSWORD,
+  signUp,
+  type TestApp,
+  type TestDatabase,
+  uniqueEmail,
+} from './helper';
+
+/** A local receiver: records every request; `answer` decides the reply */
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+interface Receiver {
+  url: string;
+  received: Received[];
+  answer: (res: import('node:http').ServerResponse) => void;
+  close(): Promise<void>;
+}
+async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const r: Receiver = {
+    url: '',
+    received,
+    answer: (res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    },
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      r.answer(res);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return r;
+}
+
+/** The receiver's check, as a user would write it from the docs */
+function signatureChecks(secret: string, r: Received): boolean {
+  const ts = String(r.headers['x-kestrel-timestamp']);
+  const expected = `sha256=${createHmac('sha256', secret).update(`${ts}.${r.body}`).digest('hex')}`;
+  const got = String(r.headers['x-kestrel-signature']);
+  return got.length === expected.length && timingSafeEqual(Buffer.from(got), Buffer.from(expected));
+}
+
+let tdb: TestDatabase;
+beforeAll(async () => {
+  tdb = await openTestDatabase('pglite');
+});
+afterAll(async () => {
+  await tdb?.cleanup();
+});
+
+const call = (t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
+  t.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+describe('SSRF guard (operator has not allowed private addresses)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(tdb.db);
+  });
+  afterAll(async () => {
+    await t?.app.close();
+  });
+
+  it.each([
+    ['http://127.0.0.1:9/hook', '127.0.0.1'],
+    ['http://10.1.2.3/hook', '10.1.2.3'],
+    ['http://169.254.169.254/latest/meta-data', '169.254.169.254'],
+    ['http://[::1]:8080/hook', '::1'],
+    ['http://localhost:8080/hook', 'localhost resolves to'],
+  ])('refuses %s on save, naming the address', async (url, named) => {
+    const { access_token } = await signUp(t);
+    const res = await call(t, 'POST', '/api/v1/notifications/webhooks', access_token, {
+      url,
+      events: ['kill_switch'],
+    });
+    expect(res.statusCode).toBe(400);
+    const err = ErrorResponseSchema.parse(res.json());
+    expect(err.code).toBe('WEBHOOK_URL_REFUSED');
+    expect(err.detail).toContain(named);
+    expect(err.detail).toMatch(/private, loopback or link-local/);
+    const list = WebhookListResponseSchema.parse(
+      (await call(t, 'GET', '/api/v1/notifications/webhooks', access_token)).json(),
+    );
+    expect(list.data).toEqual([]);
+  });
+
+  it('refuses a bad URL or no events with the field named', async () => {
+    const { access_token } = await signUp(t);
+    const bad = ErrorResponseSchema.parse(
+      (
+        await call(t, 'POST', '/api/v1/notifications/webhooks', access_token, {
+          url: 'ftp://example.com/x',
+          events: [],
+        })
+      ).json(),
+    );
+    expect(bad.issues?.map((i) => [i.path, i.message])).toEqual(
+      expect.arrayContaining([
+        ['body.url', 'URL must be an http:// or https:// address'],
+        ['body.events', 'Choose at least one event'],
+      ]),
+    );
+  });
+
+  it('judges mapped, unique-local and public addresses', () => {
+    expect(isPrivateAddress('::ffff:127.0.0.1')).toBe(true);
+    expect(isPrivateAddress('fd12::1')).toBe(true);
+    expect(isPrivateAddress('fe80::1')).toBe(true);
+    expect(isPrivateAddress('192.168.1.1')).toBe(true);
+    expect(isPrivateAddress('93.184.215.14')).toBe(false);
+    expect(isPrivateAddress('2606:2800:21f:cb07:6820:80da:af6b:8b2c')).toBe(false);
+  });
+
+  it('checks again at delivery and connects to the checked address (DNS rebinding)', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { access_token } = await signUp(t);
+      const me = MeResponseSchema.parse((await call(t, 'GET', '/api/v1/auth/me', access_token)).json());
+      // A name that resolved to a public address at save time and to loopback at delivery
+      let answers = 0;
+      const service = new NotificationService(
+        tdb.db,
+        notificationsRepository,
+        t.keyring,
+        t.clock,
+        async () => {},
+        {
+          allowPrivate: false,
+          resolve: async () => [{ address: answers++ === 0 ? '93.184.215.14' : '127.0.0.1', family: 4 }],
+        },
+      );
+      const port = new URL(receiver.url).port;
+      const hook = await service.createWebhook(me.user.id, {
+        url: `http://rebind.example:${port}/hook`,
+        events: ['kill_switch'],
+      });
+      const delivery = await service.sendTest(me.user.id, hook.id);
+      expect(delivery.status).toBe('pending');
+      expect(delivery.statusCode).toBeNull();
+      expect(delivery.error).toMatch(/resolves to 127\.0\.0\.1/);
+      expect(receiver.received).toHaveLength(0);
+      // The pinned address is what is connected to, whatever the name resolves to later
+      const target = await resolveWebhookTarget('http://pinned.example/x', false, async () => [
+        { address: '93.184.215.14', family: 4 },
+      ]);
+      expect(target.address.address).toBe('93.184.215.14');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('webhooks delivering to a local receiver (KESTREL_WEBHOOKS_ALLOW_PRIVATE=1)', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    t = await buildTestApp(tdb.db, {}, { KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1' });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await receiver?.close();
+  });
+
+  const create = async (token: string, url: string, events: string[]) => {
+    const res = await call(t, 'POST', '/api/v1/notifications/webhooks', token, { url, events });
+    expect(res.statusCode).toBe(201);
+    return CreatedWebhookResponseSchema.parse(res.json()).data;
+  };
+
+  it('signs the test delivery with the secret shown once, which no later answer or log contains', async () => {
+    const { access_token } = await signUp(t);
+    const hook = await create(access_token, receiver.url, ['kill_switch', 'bot_started']);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    receiver.received.length = 0;
+
+    const res = await call(t, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, access_token);
+    const delivery = WebhookDeliveryResponseSchema.parse(res.json()).data;
+    expect(delivery).toMatchObject({
+      status: 'delivered',
+      statusCode: 200,
+      attempts: 1,
+      responseExcerpt: 'ok',
+    });
+
+    expect(receiver.received).toHaveLength(1);
+    const got = receiver.received[0] as Received;
+    expect(signatureChecks(hook.secret, got)).toBe(true);
+    expect(signatureChecks(`${hook.secret}x`, got)).toBe(false);
+    expect(got.headers['x-kestrel-event']).toBe('test');
+    expect(got.headers['x-kestrel-delivery']).toBe(delivery.id);
+    expect(Number(got.headers['x-kestrel-timestamp'])).toBe(Math.floor(t.clock.now().getTime() / 1000));
+    expect(WebhookPayloadSchema.parse(JSON.parse(got.body))).toMatchObject({
+      id: delivery.id,
+      event: 'test',
+    });
+
+    const list = WebhookListResponseSchema.parse(
+      (await call(t, 'GET', '/api/v1/notifications/webhooks', access_token)).json(),
+    ).data;
+    expect(list).toEqual([
+      expect.objectContaining({
+        id: hook.id,
+        lastDelivery: expect.objectContaining({ status: 'delivered' }),
+      }),
+    ]);
+    const shown = t.responses.findIndex((r) => r.body.includes(hook.secret));
+    const after = t.responses.slice(shown + 1);
+    expect(after.length).toBeGreaterThan(1);
+    for (const r of after) expect(r.body).not.toContain(hook.secret);
+    expect(t.logs.join('\n')).not.toContain(hook.secret);
+  });
+
+  it('retries on the stored schedule until the receiver accepts, keeping one signed body', async () => {
+    const { access_token } = await signUp(t);
+    const hook = await create(access_token, receiver.url, ['kill_switch']);
+    receiver.received.length = 0;
+    let failures = 2;
+    receiver.answer = (res) => {
+      if (failures-- > 0) {
+        res.writeHead(500);
+        res.end('try later');
+      } else {
+        res.writeHead(204);
+        res.end();
+      }
+    };
+    try {
+      const first = WebhookDeliveryResponseSchema.parse(
+        (await call(t, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, access_token)).json(),
+      ).data;
+      expect(first).toMatchObject({ status: 'pending', statusCode: 500, attempts: 1, error: 'Answered 500' });
+      expect(first.nextAttemptAt).toBe(t.clock.now().getTime() + RETRY_DELAYS_MS[0]);
+
+      // Not due yet: nothing is sent
+      t.clock.advance(RETRY_DELAYS_MS[0] - 1);
+      await t.app.notifications.tick();
+      expect(receiver.received).toHaveLength(1);
+      t.clock.advance(1);
+      await t.app.notifications.tick();
+      expect(receiver.received).toHaveLength(2);
+      t.clock.advance(RETRY_DELAYS_MS[1]);
+      await t.app.notifications.tick();
+      expect(receiver.received).toHaveLength(3);
+
+      const log = WebhookDeliveriesResponseSchema.parse(
+        (await call(t, 'GET', `/api/v1/notifications/webhooks/${hook.id}/deliveries`, access_token)).json(),
+      ).data;
+      expect(log[0]).toMatchObject({ id: first.id, status: 'delivered', statusCode: 204, attempts: 3 });
+      // Every try carries the same delivery id and body, each signed correctly
+      expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
+      expect(receiver.received.every((r) => r.headers['x-kestrel-delivery'] === first.id)).toBe(true);
+      expect(receiver.received.every((r) => signatureChecks(hook.secret, r))).toBe(true);
+    } finally {
+      receiver.answer = (res) => {
+        res.writeHead(200);
+        res.end('ok');
+      };
+    }
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} tries over about 10 minutes`, async () => {
+    const { access_token } = await signUp(t);
+    const hook = await create(access_token, receiver.url, ['kill_switch']);
+    receiver.answer = (res) => {
+      res.writeHead(503);
+      res.end();
+    };
+    try {
+      receiver.received.length = 0;
+      await call(t, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, access_token);
+      for (const delay of RETRY_DELAYS_MS) {
+        t.clock.advance(delay);
+        await t.app.notifications.tick();
+      }
+      t.clock.advance(60_000);
+      await t.app.notifications.tick();
+      expect(receiver.received).toHaveLength(MAX_ATTEMPTS);
+      expect(RETRY_DELAYS_MS.reduce((a, b) => a + b, 0)).toBe(10 * 60_000);
+      const [last] = WebhookDeliveriesResponseSchema.parse(
+        (await call(t, 'GET', `/api/v1/notifications/webhooks/${hook.id}/deliveries`, access_token)).json(),
+      ).data;
+      expect(last).toMatchObject({
+        status: 'failed',
+        attempts: MAX_ATTEMPTS,
+        statusCode: 503,
+        nextAttemptAt: null,
+      });
+    } finally {
+      receiver.answer = (res) => {
+        res.writeHead(200);
+        res.end('ok');
+      };
+    }
+  });
+
+  it('does not follow a redirect', async () => {
+    const elsewhere = await startReceiver();
+    try {
+      const { access_token } = await signUp(t);
+      const hook = await create(access_token, receiver.url, ['kill_switch']);
+      receiver.answer = (res) => {
+        res.writeHead(302, { location: elsewhere.url });
+        res.end();
+      };
+      const d = WebhookDeliveryResponseSchema.parse(
+        (await call(t, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, access_token)).json(),
+      ).data;
+      expect(d).toMatchObject({ statusCode: 302, status: 'pending' });
+      expect(d.error).toMatch(/redirect, which is not followed/);
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      receiver.answer = (res) => {
+        res.writeHead(200);
+        res.end('ok');
+      };
+      await elsewhere.close();
+    }
+  });
+
+  it('tells of a sign-in from a new device in the list and to webhooks that chose it, once per device', async () => {
+    const email = uniqueEmail('notif');
+    const { access_token } = await signUp(t, email);
+    const hook = await create(access_token, receiver.url, ['new_device_signin']);
+    receiver.received.length = 0;
+    const signin = (ua: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/v1/auth/signin',
+        payload: { email, password: PASSWORD },
+        headers: { 'user-agent': ua },
+      });
+    await signin('Mozilla/5.0 (iPhone) Safari/18');
+    await signin('Mozilla/5.0 (iPhone) Safari/18');
+    await t.app.notifications.idle();
+    const list = NotificationListResponseSchema.parse(
+      (await call(t, 'GET', '/api/v1/notifications', access_token)).json(),
+    ).data;
+    expect(list.items.map((n) => n.event)).toEqual(['new_device_signin']);
+    expect(list.items[0]?.message).toContain('Mozilla/5.0 (iPhone) Safari/18');
+    expect(list.unread).toBe(1);
+    expect(receiver.received.map((r) => r.headers['x-kestrel-event'])).toEqual(['new_device_signin']);
+    expect(signatureChecks(hook.secret, receiver.received[0] as Received)).toBe(true);
+
+    await call(t, 'POST', `/api/v1/notifications/${list.items[0]?.id}/read`, access_token);
+    const after = NotificationListResponseSchema.parse(
+      (await call(t, 'GET', '/api/v1/notifications', access_token)).json(),
+    ).data;
+    expect(after.unread).toBe(0);
+    expect(after.items[0]?.read).toBe(true);
+  });
+
+  it("keeps users apart: another user's webhook is a 404", async () => {
+    const a = await signUp(t);
+    const b = await signUp(t);
+    const hook = await create(a.access_token, receiver.url, ['kill_switch']);
+    expect(
+      (await call(t, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, b.access_token)).statusCode,
+    ).toBe(404);
+    expect(
+      (await call(t, 'DELETE', `/api/v1/notifications/webhooks/${hook.id}`, b.access_token)).statusCode,
+    ).toBe(404);
+    expect(
+      (await call(t, 'DELETE', `/api/v1/notifications/webhooks/${hook.id}`, a.access_token)).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('vault-key rotation', () => {
+  it('re-wraps webhook secrets with the exchange keys: after rotation the same secret still signs', async () => {
+    const own = await openTestDatabase('pglite');
+    const receiver = await startReceiver();
+    const [oldKey, newKey] = [generateMasterKey(), generateMasterKey()];
+    // One token key for both apps, so the session outlives the vault-key change (as it does in production)
+    const tokenKeyring = makeKeyring([generateMasterKey()]);
+    const env = { KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1' };
+    try {
+      const before = await buildTestApp(own.db, { keyring: makeKeyring([oldKey]), tokenKeyring }, env);
+      const { access_token } = await signUp(before);
+      const res = await call(before, 'POST', '/api/v1/notifications/webhooks', access_token, {
+        url: receiver.url,
+        events: ['kill_switch'],
+      });
+      const hook = CreatedWebhookResponseSchema.parse(res.json()).data;
+      await before.app.close();
+
+      const result = await rotateMasterKey({
+        config: loadConfig({ KESTREL_MASTER_KEY: encodeMasterKey(oldKey) }),
+        newMasterKey: encodeMasterKey(newKey),
+        database: own.db,
+      });
+      expect(result.rewrapped).toBe(1);
+      const rows = await own.db.query<{ master_key_id: string }>('SELECT master_key_id FROM webhooks');
+      expect(rows.map((r) => r.master_key_id)).toEqual([newKey.id]);
+
+      // Only the new key configured: the secret opens and signs as before
+      const after = await buildTestApp(own.db, { keyring: makeKeyring([newKey]), tokenKeyring }, env);
+      try {
+        const d = WebhookDeliveryResponseSchema.parse(
+          (await call(after, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, access_token)).json(),
+        ).data;
+        expect(d.status).toBe('delivered');
+        expect(signatureChecks(hook.secret, receiver.received.at(-1) as Received)).toBe(true);
+      } finally {
+        await after.app.close();
+      }
+    } finally {
+      await receiver.close();
+      await own.cleanup();
+    }
+  });
+});
