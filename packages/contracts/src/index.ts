@@ -360,26 +360,6 @@ export {
   TickerSchema,
 } from './market/market';
 export {
-  ORDER_INTENT_SOURCES,
-  ORDER_INTENT_STATES,
-  type OrderEvent,
-  OrderEventSchema,
-  OrderEventsQuerySchema,
-  OrderEventsResponseSchema,
-  type OrderIntent,
-  OrderIntentSchema,
-  type OrderIntentSource,
-  OrderIntentSourceSchema,
-  type OrderIntentState,
-  OrderIntentStateSchema,
-  OrderIntentsQuerySchema,
-  OrderIntentsResponseSchema,
-  type ReconcileReport,
-  ReconcileReportSchema,
-  ReconcileRequestSchema,
-  ReconcileResponseSchema,
-} from './orders/orders';
-
   type CreatedWebhook,
   CreatedWebhookResponseSchema,
   CreatedWebhookSchema,
@@ -417,7 +397,26 @@ export {
   WebhookSchema,
   WebhookUrlSchema,
 } from './notifications/notifications';
-
+export {
+  ORDER_INTENT_SOURCES,
+  ORDER_INTENT_STATES,
+  type OrderEvent,
+  OrderEventSchema,
+  OrderEventsQuerySchema,
+  OrderEventsResponseSchema,
+  type OrderIntent,
+  OrderIntentSchema,
+  type OrderIntentSource,
+  OrderIntentSourceSchema,
+  type OrderIntentState,
+  OrderIntentStateSchema,
+  OrderIntentsQuerySchema,
+  OrderIntentsResponseSchema,
+  type ReconcileReport,
+  ReconcileReportSchema,
+  ReconcileRequestSchema,
+  ReconcileResponseSchema,
+} from './orders/orders';
 export {
   type Exposure,
   ExposureSchema,
