@@ -126,7 +126,11 @@ async function rawWs(): Promise<Figures> {
 async function kestrel(): Promise<Figures> {
   const db = await openPgliteDatabase();
   const app = await buildApp(
-    loadConfig({ KESTREL_LOG_LEVEL: 'silent', KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:9' }),
+    loadConfig({
+      KESTREL_LOG_LEVEL: 'silent',
+      KESTREL_SIGNUPS_PER_IP_HOUR: '100000',
+      KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:9',
+    }),
     {
       database: db,
       keyring: makeKeyring([generateMasterKey()]),

@@ -127,6 +127,11 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     pluginTimeout: 120_000,
     // Ids in logs only; never reflected from a client header
     requestIdHeader: false,
+    // request.ip is the client's address behind the configured proxies only (KESTREL_TRUST_PROXY); never a header
+    // a client could set itself
+    // (a hop count as proxy-addr reads it: the nearest `n` hops are proxies; Fastify's types take it as a function)
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustNearestHops(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   capConnectionsPerIp(app.server, config.maxConnectionsPerIp, (address, open) =>
@@ -214,4 +219,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
 /** `?token=…` (the live socket's access token) replaced before a URL reaches a log line */
 export function redactTokenParam(url: string): string {
   return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+}
+
+/** Trusts the nearest `hops` addresses of the forwarded chain as proxies (hop 0 is the TCP peer) */
+function trustNearestHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }

@@ -91,6 +91,39 @@ const ConfigSchema = z.object({
     .gt(0, 'KESTREL_EXCHANGE_USER_SHARE must be above 0')
     .max(0.8, 'KESTREL_EXCHANGE_USER_SHARE must be at most 0.8 (the rest is kept for trading calls)')
     .default(0.4),
+  /** Accounts one client address may create in an hour (every sign-up counts, refused ones too) */
+  signupsPerIpHour: z.coerce
+    .number({ error: 'KESTREL_SIGNUPS_PER_IP_HOUR must be a number' })
+    .int('KESTREL_SIGNUPS_PER_IP_HOUR must be a whole number')
+    .min(1, 'KESTREL_SIGNUPS_PER_IP_HOUR must be at least 1')
+    .default(10),
+  /**
+   * Which proxies to believe about the client's address (X-Forwarded-For): unset trusts none (the TCP peer is the
+   * client); a number is how many proxy hops stand in front; otherwise a comma list of addresses or CIDRs of the
+   * proxies (or proxy-addr's names: loopback, linklocal, uniquelocal). Behind a TLS proxy without it, every user
+   * shares the proxy's address and one user's failed sign-ins would lock out all of them
+   */
+  trustProxy: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx): number | string[] | boolean => {
+      if (!v) return false;
+      if (/^\d+$/.test(v)) return Number(v);
+      const list = v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      const bad = list.find((x) => !/^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(x));
+      if (bad !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'KESTREL_TRUST_PROXY must be a hop count or a comma list of proxy addresses or CIDRs',
+        });
+        return z.NEVER;
+      }
+      return list;
+    }),
   /** The account recorder's timer (equity snapshots each minute, income sync): on unless `off` */
   accountRecorder: z
     .enum(['on', 'off'], { error: 'KESTREL_ACCOUNT_RECORDER must be on or off' })
@@ -121,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accountRecorder: env.KESTREL_ACCOUNT_RECORDER || undefined,
     headersTimeoutMs: env.KESTREL_HEADERS_TIMEOUT_MS || undefined,
     requestTimeoutMs: env.KESTREL_REQUEST_TIMEOUT_MS || undefined,
+    trustProxy: env.KESTREL_TRUST_PROXY || undefined,
+    signupsPerIpHour: env.KESTREL_SIGNUPS_PER_IP_HOUR || undefined,
     idleTimeoutMs: env.KESTREL_IDLE_TIMEOUT_MS || undefined,
     maxConnectionsPerIp: env.KESTREL_MAX_CONNECTIONS_PER_IP || undefined,
     exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,

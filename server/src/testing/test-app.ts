@@ -79,6 +79,8 @@ export async function buildTestApp(
       KESTREL_EXCHANGE_BASE_URL: `http://127.0.0.1:${await closedLoopbackPort()}`,
       // Tests drive the recorder with `app.accountRecorder.tick()`; a test wanting its timer passes `on`
       KESTREL_ACCOUNT_RECORDER: 'off',
+      // Test files sign up many users from one address; the abuse tests set their own limit
+      KESTREL_SIGNUPS_PER_IP_HOUR: '100000',
       ...env,
     }),
     {

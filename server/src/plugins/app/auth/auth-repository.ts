@@ -148,33 +148,68 @@ export const authRepository = {
     return rows[0];
   },
 
-  /** Counts one failure, starting a new window when the last one began before `windowStart` */
-  async recordFailure(db: Queryable, key: string, now: Date, windowStart: Date): Promise<ThrottleRow> {
-    const rows = await db.query<ThrottleRow & Record<string, unknown>>(
-      `INSERT INTO signin_failures AS f (throttle_key, failures, window_started_at) VALUES ($1, 1, $2)
+  /**
+   * Counts one attempt on `key` in a single statement, so parallel attempts each get their own number (the check
+   * and the count cannot interleave), starting a new window when the last one began before `windowStart`. While the
+   * key is blocked nothing is counted. An attempt past `limit` blocks the key at once for `blockMs(over)`; when a
+   * block had expired before it, that attempt is the probe (it gets `probe` back and is checked), otherwise (a
+   * burst) it is refused like the rest.
+   */
+  async countAttempt(
+    db: Queryable,
+    attempt: { key: string; limit: number; probe: string; now: Date; windowStart: Date },
+    block: { firstMs: number; maxMs: number },
+  ): Promise<ThrottleRow & { probe: string | null }> {
+    const rows = await db.query<ThrottleRow & { probe: string | null } & Record<string, unknown>>(
+      `INSERT INTO signin_failures AS f (throttle_key, failures, window_started_at) VALUES ($1, 1, $2::timestamptz)
        ON CONFLICT (throttle_key) DO UPDATE SET
-         failures = CASE WHEN f.window_started_at <= $3 THEN 1 ELSE f.failures + 1 END,
-         window_started_at = CASE WHEN f.window_started_at <= $3 THEN $2 ELSE f.window_started_at END
-       RETURNING failures, window_started_at, blocked_until`,
-      [key, now, windowStart],
+         failures = CASE
+           WHEN f.blocked_until > $2::timestamptz THEN f.failures
+           WHEN f.window_started_at <= $3::timestamptz THEN 1
+           ELSE f.failures + 1 END,
+         window_started_at = CASE
+           WHEN f.blocked_until > $2::timestamptz THEN f.window_started_at
+           WHEN f.window_started_at <= $3::timestamptz THEN $2::timestamptz
+           ELSE f.window_started_at END,
+         blocked_until = CASE
+           WHEN f.blocked_until > $2::timestamptz THEN f.blocked_until
+           WHEN f.window_started_at <= $3::timestamptz THEN NULL
+           WHEN f.failures + 1 > $4::int THEN
+             $2::timestamptz + LEAST($6::float8 * power(2, f.failures + 1 - $4::int), $7::float8) * interval '1 millisecond'
+           ELSE f.blocked_until END,
+         probe = CASE
+           WHEN f.blocked_until > $2::timestamptz THEN f.probe
+           WHEN f.window_started_at > $3::timestamptz AND f.failures + 1 > $4::int AND f.blocked_until IS NOT NULL THEN $5::uuid
+           ELSE NULL END
+       RETURNING failures, window_started_at, blocked_until, probe`,
+      [
+        attempt.key,
+        attempt.now,
+        attempt.windowStart,
+        attempt.limit,
+        attempt.probe,
+        block.firstMs,
+        block.maxMs,
+      ],
     );
     const row = rows[0];
-    if (!row) throw new Error('recordFailure returned no row');
+    if (!row) throw new Error('countAttempt returned no row');
     return row;
   },
 
-  async setBlockedUntil(db: Queryable, key: string, until: Date): Promise<void> {
-    await db.query('UPDATE signin_failures SET blocked_until = $2 WHERE throttle_key = $1', [key, until]);
+  /** Takes back one counted attempt (it turned out to be the right password) */
+  async uncountAttempt(db: Queryable, key: string): Promise<void> {
+    await db.query(
+      'UPDATE signin_failures SET failures = GREATEST(failures - 1, 0) WHERE throttle_key = $1',
+      [key],
+    );
   },
 
-  /** Throttle rows of `keys` that exist (blocked or merely counting) */
-  async throttleRows(
-    db: Queryable,
-    keys: readonly [string, string],
-  ): Promise<{ throttle_key: string; blocked_until: Date | null }[]> {
-    return db.query<{ throttle_key: string; blocked_until: Date | null }>(
-      'SELECT throttle_key, blocked_until FROM signin_failures WHERE throttle_key IN ($1, $2)',
-      keys,
+  /** Blocks `key` until `until`, unless it is already blocked longer */
+  async setBlockedUntil(db: Queryable, key: string, until: Date): Promise<void> {
+    await db.query(
+      'UPDATE signin_failures SET blocked_until = GREATEST(blocked_until, $2) WHERE throttle_key = $1',
+      [key, until],
     );
   },
 

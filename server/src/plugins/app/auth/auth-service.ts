@@ -11,13 +11,22 @@ import { ACCESS_TOKEN_TTL_S, type AccessClaims, hashToken, type TokenService } f
 /** Absolute session lifetime: refreshing never extends a session past this */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Failed sign-ins: counted per email+IP and per IP within a window; a block grows from 30 s, capped at 5 min */
+/**
+ * Sign-in attempts, counted before the password is checked (so parallel guesses cannot slip past the limit) within a
+ * window, per email+IP, per IP, and per account whatever the IP (a spray from many addresses); a right password
+ * takes its count back. Past a limit the key is blocked, from 30 s doubling to at most 5 min. Sign-ups are counted
+ * per IP over an hour (KESTREL_SIGNUPS_PER_IP_HOUR, 10 by default) and never taken back.
+ */
 export const THROTTLE = {
   windowMs: 15 * 60 * 1000,
   emailIpLimit: 5,
   ipLimit: 50,
+  accountLimit: 20,
   firstBlockMs: 30 * 1000,
   maxBlockMs: 5 * 60 * 1000,
+  signupWindowMs: 60 * 60 * 1000,
+  /** The default of KESTREL_SIGNUPS_PER_IP_HOUR */
+  signupIpLimit: 10,
 } as const;
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -26,6 +35,12 @@ export const REFRESH_EXPIRED = 'Refresh token expired. Please sign in again.';
 export const AUTH_EXPIRED = 'Authentication expired. Please sign in again.';
 
 export type { ClientInfo };
+
+/** One throttle counter: its key and how many attempts a window allows */
+interface ThrottleCounter {
+  key: string;
+  limit: number;
+}
 
 /** Who is calling: the user and the session whose access token came with the request */
 export type AuthContext = AccessClaims;
@@ -50,9 +65,15 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly clock: Clock,
     private readonly audit: AccountAudit,
+    private readonly limits: { signupsPerIpHour: number } = { signupsPerIpHour: THROTTLE.signupIpLimit },
   ) {}
 
   async signup(body: SignupRequest, client: ClientInfo): Promise<AuthResponse> {
+    // Every sign-up counts, successful or not: it bounds accounts made from one address and email probing
+    await this.admit([{ key: `signup-ip:${client.ip}`, limit: this.limits.signupsPerIpHour }], {
+      windowMs: THROTTLE.signupWindowMs,
+      message: (s) => `Too many accounts created from this address. Try again in ${s} seconds.`,
+    });
     const now = this.clock.now();
     const user: UserRow = {
       id: randomUUID(),
@@ -73,32 +94,29 @@ export class AuthService {
 
   async signin(body: SigninRequest, client: ClientInfo): Promise<AuthResponse> {
     const email = normalizeEmail(body.email);
-    const keys = { emailIp: `email-ip:${email}|${client.ip}`, ip: `ip:${client.ip}` };
-    const now = this.clock.now();
-    const throttle = await this.repo.throttleRows(this.db, [keys.emailIp, keys.ip]);
-    const blockedUntil = Math.max(0, ...throttle.map((r) => r.blocked_until?.getTime() ?? 0));
-    if (blockedUntil > now.getTime()) {
-      const seconds = Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000));
-      throw new HttpError(
-        429,
-        'TOO_MANY_ATTEMPTS',
-        `Too many failed sign-in attempts. Try again in ${seconds} seconds.`,
-        { 'retry-after': String(seconds) },
-      );
-    }
+    const counters = [
+      { key: `email-ip:${email}|${client.ip}`, limit: THROTTLE.emailIpLimit },
+      { key: `ip:${client.ip}`, limit: THROTTLE.ipLimit },
+      { key: `account:${email}`, limit: THROTTLE.accountLimit },
+    ];
+    const counts = await this.admit(counters, {
+      windowMs: THROTTLE.windowMs,
+      message: (s) => `Too many failed sign-in attempts. Try again in ${s} seconds.`,
+    });
 
     const user = await this.repo.findUserByEmail(this.db, email);
     const ok = user
       ? await verifyPassword(user.password_hash, body.password)
       : await verifyAgainstDummy(body.password);
     if (!user || !ok) {
-      await this.recordFailure(keys.emailIp, THROTTLE.emailIpLimit);
-      await this.recordFailure(keys.ip, THROTTLE.ipLimit);
+      await this.blockReached(counters, counts);
       throw unauthorized('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
     }
-    // Only the email+IP counter is cleared: one good password must not reset a spray across many emails
-    if (throttle.some((r) => r.throttle_key === keys.emailIp))
-      await this.repo.clearFailures(this.db, keys.emailIp);
+    // The right password: its attempt is not a failure. Only the email+IP counter is cleared outright: one good
+    // password must not reset a spray across many emails (IP) or from many addresses (account)
+    const [emailIp, ...shared] = counters;
+    if (emailIp) await this.repo.clearFailures(this.db, emailIp.key);
+    for (const counter of shared) await this.repo.uncountAttempt(this.db, counter.key);
     const answer = await this.openSession(this.db, user, client, 'Signed in');
     await this.audit.record(user.id, 'signin', 'Signed in', client);
     return answer;
@@ -110,26 +128,18 @@ export class AuthService {
    * password is a 403, not a 401: the session itself is fine and the page must not sign out
    */
   async confirmPassword(auth: AuthContext, password: string): Promise<UserRow> {
-    const key = `password:${auth.userId}`;
-    const now = this.clock.now();
-    const [row] = await this.repo.throttleRows(this.db, [key, key]);
-    const blockedUntil = row?.blocked_until?.getTime() ?? 0;
-    if (blockedUntil > now.getTime()) {
-      const seconds = Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000));
-      throw new HttpError(
-        429,
-        'TOO_MANY_ATTEMPTS',
-        `Too many wrong passwords. Try again in ${seconds} seconds.`,
-        { 'retry-after': String(seconds) },
-      );
-    }
+    const counter = { key: `password:${auth.userId}`, limit: THROTTLE.emailIpLimit };
+    const counts = await this.admit([counter], {
+      windowMs: THROTTLE.windowMs,
+      message: (s) => `Too many wrong passwords. Try again in ${s} seconds.`,
+    });
     const user = await this.repo.findUserById(this.db, auth.userId);
     if (!user) throw unauthorized('SESSION_ENDED', 'Session has ended. Please sign in again.');
     if (!(await verifyPassword(user.password_hash, password))) {
-      await this.recordFailure(key, THROTTLE.emailIpLimit);
+      await this.blockReached([counter], counts);
       throw new HttpError(403, 'WRONG_PASSWORD', 'Password is not correct');
     }
-    if (row) await this.repo.clearFailures(this.db, key);
+    await this.repo.clearFailures(this.db, counter.key);
     return user;
   }
 
@@ -139,12 +149,49 @@ export class AuthService {
     return session?.step_up_at ?? null;
   }
 
-  private async recordFailure(key: string, limit: number): Promise<void> {
+  /**
+   * Counts this attempt on every counter before any work is done, then refuses it (429 with Retry-After) when a
+   * counter is blocked. Counting first is what makes the limit hold under parallel attempts: each gets its own
+   * number, and past the limit only the one probe after an expired block is let through to be checked (see
+   * `countAttempt`). Returns each counter's count with this attempt.
+   */
+  private async admit(
+    counters: readonly ThrottleCounter[],
+    options: { windowMs: number; message: (seconds: number) => string },
+  ): Promise<number[]> {
     const now = this.clock.now();
-    const row = await this.repo.recordFailure(this.db, key, now, new Date(now.getTime() - THROTTLE.windowMs));
-    if (row.failures < limit) return;
-    const blockMs = Math.min(THROTTLE.firstBlockMs * 2 ** (row.failures - limit), THROTTLE.maxBlockMs);
-    await this.repo.setBlockedUntil(this.db, key, new Date(now.getTime() + blockMs));
+    const windowStart = new Date(now.getTime() - options.windowMs);
+    const probe = randomUUID();
+    let blockedUntil = 0;
+    const counts: number[] = [];
+    for (const counter of counters) {
+      const row = await this.repo.countAttempt(
+        this.db,
+        { key: counter.key, limit: counter.limit, probe, now, windowStart },
+        { firstMs: THROTTLE.firstBlockMs, maxMs: THROTTLE.maxBlockMs },
+      );
+      counts.push(row.failures);
+      const until = row.blocked_until?.getTime() ?? 0;
+      if (row.probe !== probe && until > now.getTime()) blockedUntil = Math.max(blockedUntil, until);
+    }
+    if (blockedUntil > now.getTime()) {
+      const seconds = Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000));
+      throw new HttpError(429, 'TOO_MANY_ATTEMPTS', options.message(seconds), {
+        'retry-after': String(seconds),
+      });
+    }
+    return counts;
+  }
+
+  /**
+   * After a wrong password: a counter this attempt brought to its limit is blocked for the next attempt (attempts
+   * past the limit blocked their counter already, when they were counted)
+   */
+  private async blockReached(counters: readonly ThrottleCounter[], counts: readonly number[]): Promise<void> {
+    const until = new Date(this.clock.now().getTime() + THROTTLE.firstBlockMs);
+    for (const [i, counter] of counters.entries()) {
+      if (counts[i] === counter.limit) await this.repo.setBlockedUntil(this.db, counter.key, until);
+    }
   }
 
   private async openSession(

@@ -29,6 +29,7 @@ export default fp(
       new TokenService(app.tokenKeyring, app.clock),
       app.clock,
       audit,
+      { signupsPerIpHour: app.config.signupsPerIpHour },
     );
     app.decorate('authService', service);
     app.decorateRequest('auth', null);

@@ -1,0 +1,1 @@
+ALTER TABLE signin_failures DROP COLUMN IF EXISTS probe;
