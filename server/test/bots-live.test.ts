@@ -6,6 +6,7 @@ import {
   bearer,
   buildTestApp,
   type DemoKeys,
+  PASSWORD,
   SIM_START,
   startTestServer,
   type TestApp,
@@ -189,5 +190,23 @@ describe('live bots', () => {
     expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeUndefined();
     // The bot's position is left to its owner (stopping cancels orders, it does not trade)
     expect(sim().position).toBeCloseTo(0.009, 9);
+  });
+
+  it('starts a live bot only with the password given in the last 5 minutes (step-up)', async () => {
+    const clone = await call('POST', `/api/v1/agents/${bot.id}/clone`, { name: 'Live grid again' });
+    expect(clone.statusCode, clone.body).toBe(201);
+    const copy: Bot = clone.json().data;
+    // Nothing runs now: the clock may jump without a bar being owed to anyone
+    simClock.advance(6 * 60_000);
+    const refused = await call('POST', `/api/v1/agents/${copy.id}/start`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+    expect(sim().open).toEqual([]);
+
+    const stepUp = await call('POST', '/api/v1/account/step-up', { password: PASSWORD });
+    expect(stepUp.statusCode, stepUp.body).toBe(200);
+    const started = await call('POST', `/api/v1/agents/${copy.id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    expect((await call('POST', `/api/v1/agents/${copy.id}/stop`)).statusCode).toBe(200);
   });
 });

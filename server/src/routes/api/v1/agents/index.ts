@@ -13,6 +13,7 @@ import {
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BEARER, callerId } from '../../../../lib/route-schemas';
+import { requireStepUp } from '../../../../lib/step-up';
 
 const tags = ['agents'];
 const security = BEARER;
@@ -152,7 +153,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Start the bot (409 when it is already running)',
+        summary:
+          'Start the bot (409 when it is already running; a live bot needs the password within 5 minutes)',
         description:
           'The bot loads recent history so its strategy starts warm, then trades on each closed candle of its ' +
           'symbol and interval. Paper bots fill on the engine’s broker model (fees, slippage, funding, ' +
@@ -160,6 +162,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           'resumed by another should that one stop.',
         params: BotIdParamsSchema,
         response: { 200: BotResponseSchema, ...errors },
+      },
+      // Real money: a live bot starts only with the password given in the last 5 minutes (step-up)
+      preHandler: async (request) => {
+        const bot = await bots.get(user(request), (request.params as { id: string }).id);
+        if (bot.mode === 'live') await requireStepUp(request);
       },
     },
     async (request) => ({
