@@ -21,7 +21,13 @@ export interface ServerPage {
 }
 
 export async function startServerPage(email: string): Promise<ServerPage> {
-  const server = await startTestServer({ clock: 'wall' });
+  // A test file does hours of page loads in seconds: ten times Binance's weight budget on both sides, so the
+  // server's per-user share of it does not answer the pages 429
+  const server = await startTestServer({
+    clock: 'wall',
+    simulator: { rateLimits: { weightPerMinute: 24_000 } },
+    env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000' },
+  });
   const apiBaseUrl = await server.listen();
   const unused = 'http://127.0.0.1:1/mf-manifest.json';
   const runtime = createKestrelRuntime(
