@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_MAX_LENGTH, PasswordSchema, UserSchema } from '../auth/user';
+import { CONTROL_CHARACTER, NAME_MAX_LENGTH, PasswordSchema, UserSchema } from '../auth/user';
 import { BotRiskLimitsSchema } from '../bots/bots';
 import { okResponse } from '../common/error-response';
 
@@ -31,6 +31,9 @@ export const UpdateProfileRequestSchema = z.strictObject({
     .string({ error: 'Display name must be text' })
     .trim()
     .max(NAME_MAX_LENGTH, { error: `Display name must be at most ${NAME_MAX_LENGTH} characters` })
+    .refine((name) => !CONTROL_CHARACTER.test(name), {
+      error: 'Display name must not contain control characters',
+    })
     // Empty clears the name
     .transform((name) => (name === '' ? null : name))
     .nullable(),

@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { EmailSchema, NAME_MAX_LENGTH, PasswordSchema, UserSchema } from './user';
+import { CONTROL_CHARACTER, EmailSchema, NAME_MAX_LENGTH, PasswordSchema, UserSchema } from './user';
 
 /** POST /api/v1/auth/signup */
 export const SignupRequestSchema = z.strictObject({
   email: EmailSchema,
   password: PasswordSchema,
-  name: z.string().trim().min(1).max(NAME_MAX_LENGTH).optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(NAME_MAX_LENGTH)
+    .refine((name) => !CONTROL_CHARACTER.test(name), { error: 'Name must not contain control characters' })
+    .optional(),
 });
 export type SignupRequest = z.infer<typeof SignupRequestSchema>;
 

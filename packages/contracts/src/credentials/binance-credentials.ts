@@ -6,6 +6,14 @@ export const BinanceRegionSchema = z.enum(BINANCE_REGIONS, { error: 'region must
 export type BinanceRegion = z.infer<typeof BinanceRegionSchema>;
 
 export const CREDENTIAL_MAX_LENGTH = 512;
+/**
+ * Binance's keys are printable ASCII (letters and digits in practice). Anything else could never be sent: an HTTP
+ * header carries no other character, so an accented or pasted-with-a-space key is refused here with its reason
+ * (an empty key passes this rule: "required" says what is wrong with it)
+ */
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+const printable = (label: string) =>
+  `${label} must be letters, digits and symbols only, as Binance shows it (no spaces or accented letters)`;
 
 /** POST /api/v1/credentials/binance and POST /api/v1/credentials/validate/binance (spec §3 credentials payload) */
 export const CreateBinanceCredentialsSchema = z.strictObject({
@@ -13,12 +21,14 @@ export const CreateBinanceCredentialsSchema = z.strictObject({
     .string({ error: 'api_key must be a string' })
     .trim()
     .min(1, { error: 'API Key is required' })
-    .max(CREDENTIAL_MAX_LENGTH, { error: `api_key must be at most ${CREDENTIAL_MAX_LENGTH} characters` }),
+    .max(CREDENTIAL_MAX_LENGTH, { error: `api_key must be at most ${CREDENTIAL_MAX_LENGTH} characters` })
+    .regex(PRINTABLE_ASCII, { error: printable('API Key') }),
   secret_key: z
     .string({ error: 'secret_key must be a string' })
     .trim()
     .min(1, { error: 'Secret Key is required' })
-    .max(CREDENTIAL_MAX_LENGTH, { error: `secret_key must be at most ${CREDENTIAL_MAX_LENGTH} characters` }),
+    .max(CREDENTIAL_MAX_LENGTH, { error: `secret_key must be at most ${CREDENTIAL_MAX_LENGTH} characters` })
+    .regex(PRINTABLE_ASCII, { error: printable('Secret Key') }),
   region: BinanceRegionSchema.default('global'),
 });
 export type CreateBinanceCredentials = z.infer<typeof CreateBinanceCredentialsSchema>;

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  buildTestApp,
+  openTestDatabase,
+  signUp,
+  type TestApp,
+  type TestDatabase,
+  uniqueEmail,
+} from '../helper';
+
+/**
+ * Issue "Hardening", finding 6: of 7,886 fuzzed requests the only 5xx was a NUL in the sign-up name (PostgreSQL
+ * text cannot hold it), and an API key with a non-Latin-1 letter was answered 503 "exchange not reachable" (an HTTP
+ * header cannot carry it, so the call failed before leaving). Both are the caller's input: 400, saying what is wrong.
+ */
+describe('input the database or HTTP cannot carry', () => {
+  let tdb: TestDatabase;
+  let t: TestApp;
+  beforeAll(async () => {
+    tdb = await openTestDatabase('pglite');
+    t = await buildTestApp(tdb.db);
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await tdb?.cleanup();
+  });
+
+  it('refuses a name with a NUL or another control character, at sign-up and in the profile', async () => {
+    const signup = await t.request({
+      method: 'POST',
+      url: '/api/v1/auth/signup',
+      payload: { email: uniqueEmail(), password: 'long enough passphrase', name: 'Ann\u0000Lee' },
+    });
+    expect(signup.statusCode).toBe(400);
+    expect(signup.json().detail).toMatch(/Name must not contain control characters/);
+
+    const { access_token } = await signUp(t);
+    const profile = await t.request({
+      method: 'PATCH',
+      url: '/api/v1/account/profile',
+      headers: bearer(access_token),
+      payload: { name: 'Ann\u001b[31mLee' },
+    });
+    expect(profile.statusCode).toBe(400);
+    expect(profile.json().detail).toMatch(/Display name must not contain control characters/);
+  });
+
+  it('refuses an API key with a letter no HTTP header can carry, instead of calling the exchange unreachable', async () => {
+    const { access_token } = await signUp(t);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/credentials/validate/binance',
+      headers: bearer(access_token),
+      payload: { api_key: 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKé', secret_key: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/API Key must be letters, digits and symbols only/);
+  });
+});
