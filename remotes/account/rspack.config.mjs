@@ -3,9 +3,6 @@ import { defineFederatedApp } from '@kestrel/federation';
 export default defineFederatedApp({
   name: 'account',
   dir: import.meta.dirname,
+  // Its pages' exposes come from the route table in @kestrel/contracts (pages/page-routes.json)
   title: 'Kestrel account (standalone)',
-  exposes: {
-    './AccountPage': './src/app/routes/account.tsx',
-    './SettingsPage': './src/app/routes/settings.tsx',
-  },
 });

@@ -417,6 +417,7 @@ export {
   ReconcileRequestSchema,
   ReconcileResponseSchema,
 } from './orders/orders';
+export { type PageRoute, PageRouteSchema, pageRoutes, sidebarPageRoutes } from './pages/page-routes';
 export {
   type Exposure,
   ExposureSchema,

@@ -1,11 +1,15 @@
 import '@kestrel/ui/base.css';
-import { mountStandalone } from '@kestrel/shared-runtime/standalone';
+import { mountStandalone, standalonePages } from '@kestrel/shared-runtime/standalone';
 
-// The remote's own page, so its team can work on it without the shell
+// This remote's page files, one lazy chunk each (not recursive: the tests in __tests__ stay out of the build)
+const pageFiles = import.meta.webpackContext('./app/routes', {
+  recursive: false,
+  regExp: /\.tsx$/,
+  mode: 'lazy',
+});
+
+// The remote's own page, so its team can work on it without the shell; its pages come from the route table
 mountStandalone({
   title: 'Kestrel account (standalone)',
-  pages: [
-    { path: '/account', title: 'Account', load: () => import('./app/routes/account') },
-    { path: '/settings', title: 'Settings', load: () => import('./app/routes/settings') },
-  ],
+  pages: standalonePages('account', (source) => pageFiles(source.replace('./src/app/routes/', './'))),
 });

@@ -1,14 +1,15 @@
 import '@kestrel/ui/base.css';
-import { mountStandalone } from '@kestrel/shared-runtime/standalone';
+import { mountStandalone, standalonePages } from '@kestrel/shared-runtime/standalone';
 
-// The remote's own page, so its team can work on it without the shell
+// This remote's page files, one lazy chunk each (not recursive: the tests in __tests__ stay out of the build)
+const pageFiles = import.meta.webpackContext('./app/routes', {
+  recursive: false,
+  regExp: /\.tsx$/,
+  mode: 'lazy',
+});
+
+// The remote's own page, so its team can work on it without the shell; its pages come from the route table
 mountStandalone({
   title: 'Kestrel bots (standalone)',
-  pages: [
-    { path: '/bot-hub', title: 'Bot hub', load: () => import('./app/routes/bot-hub') },
-    { path: '/active-bots', title: 'Active bots', load: () => import('./app/routes/active-bots') },
-    { path: '/create-bot', title: 'Create bot', load: () => import('./app/routes/create-bot') },
-    { path: '/backtesting', title: 'Backtesting', load: () => import('./app/routes/backtesting') },
-    { path: '/kestrel/:agentId', title: 'AI agent', load: () => import('./app/routes/agent') },
-  ],
+  pages: standalonePages('bots', (source) => pageFiles(source.replace('./src/app/routes/', './'))),
 });

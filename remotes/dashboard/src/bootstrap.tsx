@@ -1,14 +1,15 @@
 import '@kestrel/ui/base.css';
-import { mountStandalone } from '@kestrel/shared-runtime/standalone';
+import { mountStandalone, standalonePages } from '@kestrel/shared-runtime/standalone';
 
-// The remote's own page, so its team can work on it without the shell
+// This remote's page files, one lazy chunk each (not recursive: the tests in __tests__ stay out of the build)
+const pageFiles = import.meta.webpackContext('./app/routes', {
+  recursive: false,
+  regExp: /\.tsx$/,
+  mode: 'lazy',
+});
+
+// The remote's own page, so its team can work on it without the shell; its pages come from the route table
 mountStandalone({
   title: 'Kestrel dashboard (standalone)',
-  pages: [
-    { path: '/dashboard', title: 'Dashboard', load: () => import('./app/routes/dashboard') },
-    { path: '/portfolio', title: 'Portfolio', load: () => import('./app/routes/portfolio') },
-    { path: '/history', title: 'Trading history', load: () => import('./app/routes/history') },
-    { path: '/analytics', title: 'Analytics', load: () => import('./app/routes/analytics') },
-    { path: '/risk', title: 'Risk management', load: () => import('./app/routes/risk') },
-  ],
+  pages: standalonePages('dashboard', (source) => pageFiles(source.replace('./src/app/routes/', './'))),
 });

@@ -166,10 +166,26 @@ function reactRouterProductionBuild(appDir) {
 }
 
 /**
+ * The page modules a remote exposes, from the one route table in @kestrel/contracts (the shell's router and
+ * sidebar read the same file), so a page is added or moved in one place.
+ * @param {string} name the remote's container name
+ * @param {string} dir the remote's folder, which depends on @kestrel/contracts
+ * @returns {Record<string, string>} exposed module → source file
+ */
+export function pageExposes(name, dir) {
+  /** @type {{ remote: string, module: string, source: string }[]} */
+  const table = createRequire(join(dir, 'package.json'))('@kestrel/contracts/page-routes.json');
+  return Object.fromEntries(
+    table.filter((page) => page.remote === name).map((page) => [page.module, page.source]),
+  );
+}
+
+/**
  * @param {object} options
  * @param {'shell' | 'dashboard' | 'bots' | 'exchange_connect' | 'account'} options.name container name
  * @param {string} options.dir the app's folder (import.meta.dirname of its rspack.config.mjs)
- * @param {Record<string, string>} [options.exposes] federated modules (remotes only)
+ * @param {Record<string, string>} [options.exposes] federated modules besides the remote's pages (remotes only;
+ *   its pages come from the route table, see `pageExposes`)
  * @param {string} [options.title] page title of the app's own HTML page
  * @param {string[]} [options.runtimePlugins] MF runtime plugins (paths relative to the app)
  */
@@ -248,7 +264,7 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
       new ModuleFederationPlugin({
         name,
         filename: isHost ? undefined : 'remoteEntry.js',
-        exposes: isHost ? undefined : exposes,
+        exposes: isHost ? undefined : { ...pageExposes(name, dir), ...exposes },
         // Remotes are registered at run time from config.json, never baked into the build
         remotes: {},
         shared: sharedSingletons(deps, dir, isHost),

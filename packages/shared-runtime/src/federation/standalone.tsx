@@ -1,3 +1,4 @@
+import { pageRoutes, type RemoteName } from '@kestrel/contracts';
 import { BrowserRouter, Link, Navigate, Route, Routes } from '@kestrel/shared-runtime/router';
 import { Spinner } from '@kestrel/ui';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -13,6 +14,29 @@ export type StandalonePage = {
   title: string;
   load: () => Promise<{ default: ComponentType }>;
 };
+
+type PageModule = { default: ComponentType };
+
+/**
+ * A remote's pages from the one route table, each loaded by `loadSource` from the file the table names (the remote's
+ * bootstrap passes a loader its bundler can resolve, e.g. an `import.meta.webpackContext` of its routes folder).
+ */
+export function standalonePages(
+  remote: RemoteName,
+  loadSource: (source: string) => Promise<unknown>,
+): StandalonePage[] {
+  return pageRoutes
+    .filter((page) => page.remote === remote)
+    .map((page) => ({
+      path: page.path,
+      title: page.title,
+      load: async () => {
+        const module = (await loadSource(page.source)) as Partial<PageModule>;
+        if (!module.default) throw new Error(`${page.source} has no default export for ${page.path}`);
+        return { default: module.default };
+      },
+    }));
+}
 
 /** A link target for a path with params, e.g. `/kestrel/:agentId` → `/kestrel/demo` */
 const samplePath = (path: string) => path.replace(/:[^/]+/g, 'demo');
