@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_REMOTES_FILE } from './support/deploy';
 import { E2E_API_PORT, E2E_SHELL_PORT } from './support/ports';
 
 const CI = Boolean(process.env.CI);
@@ -51,6 +52,8 @@ export default defineConfig({
       KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1',
       // Every spec signs up its own traders, all from 127.0.0.1: far more than a real address makes in an hour
       KESTREL_SIGNUPS_PER_IP_HOUR: '1000',
+      // tests/independent-deploy.spec.ts deploys a remote on its own by writing this file
+      KESTREL_REMOTES_FILE: E2E_REMOTES_FILE,
     },
     reuseExistingServer: !CI,
     timeout: 120_000,

@@ -29,15 +29,53 @@ const remotes = [
 ];
 
 const shellOrigin = `http://${host}:${shellPort}`;
-const runtimeConfig = {
+const defaultRemotes = Object.fromEntries(
+  remotes.map((r) => [r.name, `http://${host}:${r.port}/mf-manifest.json`]),
+);
+
+/**
+ * Where each remote is deployed. KESTREL_REMOTES_FILE names a JSON file of remote name → its mf-manifest.json URL
+ * (any subset) that is read again on every request for config.json: deploying a remote on its own, or rolling it
+ * back, is writing that file; pages pick it up on their next load, with no rebuild or restart of the shell.
+ */
+const remotesFile = process.env.KESTREL_REMOTES_FILE ? resolve(process.env.KESTREL_REMOTES_FILE) : undefined;
+/** @type {Record<string, string>} */
+let lastGoodRemotes = defaultRemotes;
+function currentRemotes() {
+  if (!remotesFile || !existsSync(remotesFile)) return defaultRemotes;
+  try {
+    const overrides = JSON.parse(readFileSync(remotesFile, 'utf8'));
+    for (const [name, url] of Object.entries(overrides)) {
+      if (!(name in defaultRemotes))
+        throw new Error(`"${name}" is no remote (${Object.keys(defaultRemotes)})`);
+      if (typeof url !== 'string' || !/^https?:\/\/.+\/mf-manifest\.json$/.test(url)) {
+        throw new Error(`${name}: "${url}" is not the http(s) URL of an mf-manifest.json`);
+      }
+    }
+    lastGoodRemotes = { ...defaultRemotes, ...overrides };
+  } catch (err) {
+    // A half-written or wrong file must not take the site down: keep serving the last good addresses
+    console.error(
+      `${remotesFile}: ${err instanceof Error ? err.message : err}; keeping the previous addresses`,
+    );
+  }
+  return lastGoodRemotes;
+}
+
+const runtimeConfig = () => ({
   apiBaseUrl: `http://${host}:${apiPort}`,
   socketBaseUrl: `ws://${host}:${apiPort}/ws`,
-  remotes: Object.fromEntries(remotes.map((r) => [r.name, `http://${host}:${r.port}/mf-manifest.json`])),
-};
+  remotes: currentRemotes(),
+});
 
 /** What the pages may load and talk to: the shell and the remotes' sites, the API and its socket, nothing else */
-const siteOrigins = [shellOrigin, ...remotes.map((r) => `http://${host}:${r.port}`)];
-const csp = { scripts: siteOrigins, connect: [runtimeConfig.apiBaseUrl, `ws://${host}:${apiPort}`] };
+const csp = () => {
+  const remoteOrigins = Object.values(currentRemotes()).map((url) => new URL(url).origin);
+  return {
+    scripts: [shellOrigin, ...remotes.map((r) => `http://${host}:${r.port}`), ...remoteOrigins],
+    connect: [`http://${host}:${apiPort}`, `ws://${host}:${apiPort}`],
+  };
+};
 
 // KESTREL_FRESH_DATA=1 (the e2e suite): start from an empty data folder, as a new install would
 if (process.env.KESTREL_FRESH_DATA === '1') rmSync(dataDir, { recursive: true, force: true });
@@ -168,7 +206,7 @@ process.on('SIGTERM', () => void stop());
 console.info(`
 Kestrel is running.
   Open:       ${shellOrigin}
-  API:        ${runtimeConfig.apiBaseUrl} (health: ${runtimeConfig.apiBaseUrl}/api/v1/health)
+  API:        http://${host}:${apiPort} (health: http://${host}:${apiPort}/api/v1/health)
   Remotes:    ${remotes.map((r) => `${r.name} ${host}:${r.port}`).join(', ')}
   Data:       ${dataDir}
   Exchange:   ${

@@ -454,6 +454,8 @@ export {
   ValueAtRiskSchema,
 } from './risk/risk';
 export {
+  type BuildInfo,
+  BuildInfoSchema,
   type RemoteName,
   RemoteNameSchema,
   type RuntimeConfig,

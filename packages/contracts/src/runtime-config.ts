@@ -22,3 +22,22 @@ export const RuntimeConfigSchema = z
   .strict();
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
 export type RuntimeConfigInput = z.input<typeof RuntimeConfigSchema>;
+
+/**
+ * `build-info.json`, which every app's build writes beside its entry files (@kestrel/federation): what a deployed
+ * build is, for the platform view
+ */
+export const BuildInfoSchema = z.object({
+  /** `shell` or the remote's container name */
+  app: z.string(),
+  /** The app's package version */
+  version: z.string(),
+  /** The @kestrel/shared-runtime version the app was built against (null: the app does not use it) */
+  sharedRuntime: z.string().nullable(),
+  /** Short git commit of the build; null when built outside git */
+  commit: z.string().nullable(),
+  builtAt: z.iso.datetime(),
+  /** A name the deployer gave the build (`KESTREL_BUILD_LABEL`, e.g. a canary) */
+  label: z.string().nullable(),
+});
+export type BuildInfo = z.infer<typeof BuildInfoSchema>;

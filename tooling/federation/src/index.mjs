@@ -4,6 +4,7 @@
  * Keeping it in one place is what keeps the shared singletons, CSS layering and cache rules identical across
  * separately deployed apps; an app only states its name, port, prefix and what it exposes.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -55,6 +56,57 @@ class RuntimeConfigPlugin {
         },
       );
     });
+  }
+}
+
+/**
+ * What a build is, for the platform view and for whoever has to tell two deployments apart: the app, its version,
+ * the shared-runtime version it was built against, the commit and the time. Emitted as `build-info.json` beside
+ * `mf-manifest.json` (an entry file: revalidated on every load, like the manifest).
+ * `KESTREL_BUILD_LABEL` names a build (e.g. a canary); `KESTREL_BUILD_COMMIT` overrides the commit read from git.
+ */
+class BuildInfoPlugin {
+  /**
+   * @param {string} name
+   * @param {string} dir
+   * @param {Record<string, string>} deps
+   */
+  constructor(name, dir, deps) {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    this.info = {
+      app: name,
+      version: pkg.version,
+      sharedRuntime:
+        '@kestrel/shared-runtime' in deps ? readPackageJson('@kestrel/shared-runtime', dir).version : null,
+      commit: process.env.KESTREL_BUILD_COMMIT ?? gitCommit(dir),
+      builtAt: new Date().toISOString(),
+      label: process.env.KESTREL_BUILD_LABEL || null,
+    };
+  }
+
+  /** @param {import('@rspack/core').Compiler} compiler */
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('KestrelBuildInfo', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'KestrelBuildInfo', stage: compiler.rspack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          const json = `${JSON.stringify(this.info, null, 2)}\n`;
+          compilation.emitAsset('build-info.json', new compiler.rspack.sources.RawSource(json));
+        },
+      );
+    });
+  }
+}
+
+/** @param {string} dir */
+function gitCommit(dir) {
+  try {
+    return (
+      execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim() || null
+    );
+  } catch {
+    // A build from a source archive has no git: the platform view says "unknown"
+    return null;
   }
 }
 
@@ -198,6 +250,7 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
   // Production remotes leave the MF runtime core to the shell (see `standaloneRuntimeCore`); dev servers keep their own
   const externalRuntime = production && !isHost;
   const htmlPublicPath = process.env.KESTREL_PUBLIC_PATH ?? '/';
+  const outDir = process.env.KESTREL_OUT_DIR ?? join(dir, 'dist');
 
   /** @type {import('@rspack/core').Configuration} */
   const config = {
@@ -207,7 +260,8 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
     devtool: production ? 'source-map' : 'cheap-module-source-map',
     entry: { main: './src/index.ts' },
     output: {
-      path: join(dir, 'dist'),
+      // KESTREL_OUT_DIR: a second build of the same app (a canary, a rollback) beside the usual dist/
+      path: outDir,
       // 'auto': chunks load from wherever remoteEntry.js was served, so a remote can move without a rebuild
       publicPath: 'auto',
       uniqueName: name,
@@ -261,6 +315,7 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         templateParameters: { runtimeCore: externalRuntime ? `${htmlPublicPath}${STANDALONE_RUNTIME}` : '' },
       }),
       new RuntimeConfigPlugin(),
+      new BuildInfoPlugin(name, dir, deps),
       new ModuleFederationPlugin({
         name,
         filename: isHost ? undefined : 'remoteEntry.js',
@@ -327,7 +382,11 @@ function standaloneRuntimeCore(name, dir) {
     devtool: false,
     target: 'web',
     entry: { 'mf-runtime-core': join(import.meta.dirname, 'standalone-runtime.mjs') },
-    output: { path: join(dir, 'dist'), filename: STANDALONE_RUNTIME, clean: false },
+    output: {
+      path: process.env.KESTREL_OUT_DIR ?? join(dir, 'dist'),
+      filename: STANDALONE_RUNTIME,
+      clean: false,
+    },
     resolve: { alias: { '@kestrel/federation/runtime-core$': runtimeCorePath() } },
     optimization: { minimizer: [new rspack.SwcJsMinimizerRspackPlugin()] },
     plugins: [new PrecompressPlugin()],

@@ -7,10 +7,13 @@ export function serveStaticSite(options: {
   host?: string;
   /** Answer unknown page paths with index.html (client-side routes) */
   spa?: boolean;
-  /** Paths answered with this JSON instead of a file (config.json) */
+  /** Paths answered with this JSON instead of a file (config.json); a function is asked on every request */
   json?: Record<string, unknown>;
-  /** Origins the pages may load scripts from and talk to; sends a Content Security Policy built from them */
-  csp?: CspOrigins;
+  /**
+   * Origins the pages may load scripts from and talk to; sends a Content Security Policy built from them. A function
+   * is asked on every request (the remotes' addresses can change while the site runs)
+   */
+  csp?: CspOrigins | (() => CspOrigins);
 }): Promise<{ url: string; port: number; close: () => Promise<void> }>;
 
 export interface CspOrigins {

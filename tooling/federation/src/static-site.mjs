@@ -24,13 +24,16 @@ const HASHED = /\.[0-9a-f]{8}\.(js|css)(\.map)?$/;
  * @param {number} options.port 0 picks a free port
  * @param {string} [options.host]
  * @param {boolean} [options.spa] answer unknown page paths with index.html (the shell's client-side routes)
- * @param {Record<string, unknown>} [options.json] paths answered with this JSON instead of a file (config.json)
- * @param {CspOrigins} [options.csp] origins the app's pages may load from and talk to; sends a Content Security
- *   Policy built from them (see `contentSecurityPolicy`)
+ * @param {Record<string, unknown | (() => unknown)>} [options.json] paths answered with this JSON instead of a
+ *   file (config.json); a function is asked on every request, so a deployment can change the answer live
+ * @param {CspOrigins | (() => CspOrigins)} [options.csp] origins the app's pages may load from and talk to; sends a
+ *   Content Security Policy built from them (see `contentSecurityPolicy`); a function is asked on every request
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
 export async function serveStaticSite({ root, port, host = '127.0.0.1', spa = false, json = {}, csp }) {
-  const policy = csp ? contentSecurityPolicy(csp, inlineScriptHashes(root)) : undefined;
+  const hashes = inlineScriptHashes(root);
+  const fixedPolicy = csp && typeof csp !== 'function' ? contentSecurityPolicy(csp, hashes) : undefined;
+  const policyNow = () => (typeof csp === 'function' ? contentSecurityPolicy(csp(), hashes) : fixedPolicy);
   const files = sirv(root, {
     etag: true,
     brotli: true,
@@ -48,6 +51,7 @@ export async function serveStaticSite({ root, port, host = '127.0.0.1', spa = fa
     // No site may frame the app (clickjacking): CSP's frame-ancestors, and the older header for older browsers
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    const policy = policyNow();
     if (policy) res.setHeader('Content-Security-Policy', policy);
     // Remotes' manifests and chunks are fetched from the shell's origin
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -64,7 +68,8 @@ export async function serveStaticSite({ root, port, host = '127.0.0.1', spa = fa
     }
     if (Object.hasOwn(json, pathname)) {
       res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache' });
-      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(json[pathname]));
+      const body = json[pathname];
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(typeof body === 'function' ? body() : body));
       return;
     }
     files(req, res, () => {

@@ -139,4 +139,31 @@ describe('serveStaticSite with a content security policy', () => {
       await guarded.close();
     }
   });
+
+  it('asks for config.json and the policy on every request when given functions (a remote redeployed live)', async () => {
+    let remoteOrigin = 'http://127.0.0.1:3001';
+    const live = await serveStaticSite({
+      root: dist,
+      port: 0,
+      spa: true,
+      json: { '/config.json': () => ({ remotes: { dashboard: `${remoteOrigin}/mf-manifest.json` } }) },
+      csp: () => ({ scripts: [remoteOrigin], connect: [] }),
+    });
+    try {
+      const read = async () => {
+        const res = await fetch(`${live.url}/config.json`);
+        const config = (await res.json()) as { remotes: { dashboard: string } };
+        return { config, policy: res.headers.get('content-security-policy') ?? '' };
+      };
+      const before = await read();
+      remoteOrigin = 'http://127.0.0.1:3901';
+      const after = await read();
+      expect(before.config.remotes.dashboard).toBe('http://127.0.0.1:3001/mf-manifest.json');
+      expect(after.config.remotes.dashboard).toBe('http://127.0.0.1:3901/mf-manifest.json');
+      expect(after.policy).toContain("script-src 'self' http://127.0.0.1:3901");
+      expect(after.policy).not.toContain('3001');
+    } finally {
+      await live.close();
+    }
+  });
 });

@@ -1,7 +1,12 @@
+export { fetchBuildInfo, useRemoteLoadRecords } from './platform';
 export {
   loadRemoteComponent,
   type RemoteComponent,
   type RemoteComponentLoader,
+  type RemoteLoadRecord,
+  registeredRemoteEntries,
   registerRemotesFromConfig,
+  remoteLoadRecords,
+  subscribeRemoteLoadRecords,
 } from './remote-loader';
 export { RemoteLoaderProvider, RemoteSlot, type RemoteSlotProps } from './remote-slot';

@@ -12,7 +12,51 @@ export type RemoteComponentLoader = <P extends object>(
   options?: { fresh?: boolean },
 ) => Promise<RemoteComponent<P>>;
 
+/** What the platform view shows about one remote: where it came from, how long it took, what went wrong */
+export type RemoteLoadRecord = {
+  remote: RemoteName;
+  /** The `mf-manifest.json` the remote is registered with (from config.json) */
+  entry: string;
+  /** Milliseconds from the first request of the remote to its first module ready; null until one loaded */
+  firstLoadMs: number | null;
+  /** Exposed modules loaded so far, e.g. `./DashboardPage` */
+  modules: string[];
+  /** Every failed load on this page, oldest first (the last 20) */
+  failures: { at: number; module: string; message: string }[];
+};
+
 let registeredEntries: Partial<Record<RemoteName, string>> = {};
+let records: readonly RemoteLoadRecord[] = [];
+const recordListeners = new Set<() => void>();
+const MAX_FAILURES_KEPT = 20;
+
+function updateRecord(remote: RemoteName, change: (record: RemoteLoadRecord) => RemoteLoadRecord): void {
+  const entry = registeredEntries[remote] ?? '';
+  const current = records.find((r) => r.remote === remote) ?? {
+    remote,
+    entry,
+    firstLoadMs: null,
+    modules: [],
+    failures: [],
+  };
+  records = [...records.filter((r) => r.remote !== remote), change({ ...current, entry })];
+  for (const listener of recordListeners) listener();
+}
+
+/** The remotes this page has loaded or tried to, for the platform view (a new array after every change) */
+export function remoteLoadRecords(): readonly RemoteLoadRecord[] {
+  return records;
+}
+
+export function subscribeRemoteLoadRecords(listener: () => void): () => void {
+  recordListeners.add(listener);
+  return () => recordListeners.delete(listener);
+}
+
+/** Where each remote is registered from (config.json), for the platform view */
+export function registeredRemoteEntries(): Partial<Record<RemoteName, string>> {
+  return { ...registeredEntries };
+}
 const failedRemotes = new Set<RemoteName>();
 const loaded = new Map<string, Promise<unknown>>();
 
@@ -42,6 +86,7 @@ export const loadRemoteComponent: RemoteComponentLoader = async <P extends objec
   }
   let pending = loaded.get(id);
   if (!pending) {
+    const started = performance.now();
     pending = loadRemote<{ default?: unknown }>(id).then((mod) => {
       if (typeof mod?.default !== 'function' && typeof mod?.default !== 'object') {
         throw new Error(`Federated module ${id} has no default export component`);
@@ -49,10 +94,23 @@ export const loadRemoteComponent: RemoteComponentLoader = async <P extends objec
       return mod.default;
     });
     loaded.set(id, pending);
-    pending.catch(() => {
-      loaded.delete(id);
-      failedRemotes.add(remote);
-    });
+    pending.then(
+      () =>
+        updateRecord(remote, (record) => ({
+          ...record,
+          firstLoadMs: record.firstLoadMs ?? Math.round(performance.now() - started),
+          modules: record.modules.includes(module) ? record.modules : [...record.modules, module],
+        })),
+      (error: unknown) => {
+        loaded.delete(id);
+        failedRemotes.add(remote);
+        const message = error instanceof Error ? error.message : String(error);
+        updateRecord(remote, (record) => ({
+          ...record,
+          failures: [...record.failures, { at: Date.now(), module, message }].slice(-MAX_FAILURES_KEPT),
+        }));
+      },
+    );
   }
   return (await pending) as RemoteComponent<P>;
 };

@@ -4,6 +4,7 @@ import { RemotePage } from '@kestrel/shared-runtime/react';
 import { useAccountSettings, useUpdateAccountSettings } from '../../features/account/api/account-api';
 import { Failure, Loading, Section } from '../../features/account/components/section';
 import { WebhooksCard } from '../../features/notifications/components/webhooks-card';
+import { PlatformPanel } from '../../features/platform/components/platform-panel';
 import { DefaultLimitsForm } from '../../features/settings/components/default-limits-form';
 import { EnvironmentSettings } from '../../features/settings/components/environment-settings';
 
@@ -53,6 +54,13 @@ export default function SettingsPage() {
           description="Webhooks: a signed POST to your address when something happens (retried for about 10 minutes if it fails)."
         >
           <WebhooksCard />
+        </Section>
+        <Section
+          id="settings-platform"
+          title="Platform"
+          description="Which build of each part of Kestrel this page runs, where it came from and how it loaded."
+        >
+          <PlatformPanel />
         </Section>
       </div>
     </RemotePage>
