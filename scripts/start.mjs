@@ -34,43 +34,54 @@ const defaultRemotes = Object.fromEntries(
 );
 
 /**
- * Where each remote is deployed. KESTREL_REMOTES_FILE names a JSON file of remote name → its mf-manifest.json URL
- * (any subset) that is read again on every request for config.json: deploying a remote on its own, or rolling it
- * back, is writing that file; pages pick it up on their next load, with no rebuild or restart of the shell.
+ * Where each remote is deployed. KESTREL_REMOTES_FILE names a JSON file of remote name → its mf-manifest.json URL,
+ * or `{ "entry": URL, "sharedRuntime": "^0.2.0" }` to also state the shared-runtime versions its build must be made
+ * for (any subset of the remotes). It is read again on every request for config.json: deploying a remote on its
+ * own, or rolling it back, is writing that file; pages pick it up on their next load, with no rebuild or restart.
  */
 const remotesFile = process.env.KESTREL_REMOTES_FILE ? resolve(process.env.KESTREL_REMOTES_FILE) : undefined;
-/** @type {Record<string, string>} */
-let lastGoodRemotes = defaultRemotes;
-function currentRemotes() {
-  if (!remotesFile || !existsSync(remotesFile)) return defaultRemotes;
+/** @type {{ remotes: Record<string, string>, sharedRuntimeRanges: Record<string, string> }} */
+const defaultDeployment = { remotes: defaultRemotes, sharedRuntimeRanges: {} };
+let lastGoodDeployment = defaultDeployment;
+function currentDeployment() {
+  if (!remotesFile || !existsSync(remotesFile)) return defaultDeployment;
   try {
-    const overrides = JSON.parse(readFileSync(remotesFile, 'utf8'));
-    for (const [name, url] of Object.entries(overrides)) {
+    const file = JSON.parse(readFileSync(remotesFile, 'utf8'));
+    const deployment = { remotes: { ...defaultRemotes }, sharedRuntimeRanges: {} };
+    for (const [name, value] of Object.entries(file)) {
       if (!(name in defaultRemotes))
         throw new Error(`"${name}" is no remote (${Object.keys(defaultRemotes)})`);
-      if (typeof url !== 'string' || !/^https?:\/\/.+\/mf-manifest\.json$/.test(url)) {
-        throw new Error(`${name}: "${url}" is not the http(s) URL of an mf-manifest.json`);
+      const { entry, sharedRuntime } = typeof value === 'string' ? { entry: value } : value;
+      if (typeof entry !== 'string' || !/^https?:\/\/.+\/mf-manifest\.json$/.test(entry)) {
+        throw new Error(`${name}: "${entry}" is not the http(s) URL of an mf-manifest.json`);
+      }
+      deployment.remotes[name] = entry;
+      if (sharedRuntime !== undefined) {
+        if (typeof sharedRuntime !== 'string' || !/^[\^~]?\d+\.\d+\.\d+$/.test(sharedRuntime)) {
+          throw new Error(`${name}: sharedRuntime "${sharedRuntime}" is not ^1.2.3, ~1.2.3 or 1.2.3`);
+        }
+        deployment.sharedRuntimeRanges[name] = sharedRuntime;
       }
     }
-    lastGoodRemotes = { ...defaultRemotes, ...overrides };
+    lastGoodDeployment = deployment;
   } catch (err) {
     // A half-written or wrong file must not take the site down: keep serving the last good addresses
     console.error(
       `${remotesFile}: ${err instanceof Error ? err.message : err}; keeping the previous addresses`,
     );
   }
-  return lastGoodRemotes;
+  return lastGoodDeployment;
 }
 
 const runtimeConfig = () => ({
   apiBaseUrl: `http://${host}:${apiPort}`,
   socketBaseUrl: `ws://${host}:${apiPort}/ws`,
-  remotes: currentRemotes(),
+  ...currentDeployment(),
 });
 
 /** What the pages may load and talk to: the shell and the remotes' sites, the API and its socket, nothing else */
 const csp = () => {
-  const remoteOrigins = Object.values(currentRemotes()).map((url) => new URL(url).origin);
+  const remoteOrigins = Object.values(currentDeployment().remotes).map((url) => new URL(url).origin);
   return {
     scripts: [shellOrigin, ...remotes.map((r) => `http://${host}:${r.port}`), ...remoteOrigins],
     connect: [`http://${host}:${apiPort}`, `ws://${host}:${apiPort}`],

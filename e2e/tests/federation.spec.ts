@@ -119,6 +119,25 @@ test.describe('module federation', () => {
     await expect(remotePage(page, 'account').getByRole('heading', { level: 1 })).toHaveText('Account');
   });
 
+  test('a remote built for another shared runtime is refused with the reason, and the others keep working', async ({
+    page,
+  }) => {
+    // The deployer states that this installation's dashboard must be built for runtime ^0.2.0; the deployed one
+    // was built for the runtime the page runs (0.1.x), so it must not start
+    await withRuntimeConfig(page, (config) => {
+      config.sharedRuntimeRanges = { dashboard: '^0.2.0' };
+    });
+    await page.goto('/dashboard');
+    const slot = page.locator('[data-remote-slot="dashboard"][data-state="incompatible"]');
+    await expect(slot).toContainText('Dashboard needs a matching deployment');
+    await expect(slot).toContainText(
+      /built for version 0\.1\.\d+ of Kestrel's shared runtime; this installation expects \^0\.2\.0/,
+    );
+    await expect(remotePage(page, 'dashboard')).toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Bot hub' }).click();
+    await expect(remotePage(page, 'bots').getByRole('heading', { level: 1 })).toHaveText('Bot hub');
+  });
+
   test('unknown paths redirect to the landing page', async ({ page }) => {
     await page.goto('/no/such/page');
     await expect(page).toHaveURL(/\/$/);

@@ -16,6 +16,17 @@ export const RuntimeConfigSchema = z
     socketBaseUrl: z.url({ protocol: /^wss?$/ }),
     /** Remote name → URL of its `mf-manifest.json` */
     remotes: z.record(RemoteNameSchema, z.url()),
+    /**
+     * Remote name → the @kestrel/shared-runtime versions its build must have been made against (`^0.2.0`, `~0.2.1`
+     * or `0.2.1`), as the deployer states them; a remote without one must match the page's own runtime (`^` of it).
+     * A remote built against another runtime is not started: its slot says why, and no second runtime runs.
+     */
+    sharedRuntimeRanges: z
+      .partialRecord(
+        RemoteNameSchema,
+        z.string().regex(/^[\^~]?\d+\.\d+\.\d+$/, 'a range reads ^1.2.3, ~1.2.3 or 1.2.3'),
+      )
+      .default({}),
     /** Milliseconds a remote may take to load before its slot shows the fallback */
     remoteLoadTimeoutMs: z.number().int().positive().default(10_000),
   })

@@ -10,3 +10,4 @@ export {
   subscribeRemoteLoadRecords,
 } from './remote-loader';
 export { RemoteLoaderProvider, RemoteSlot, type RemoteSlotProps } from './remote-slot';
+export { RemoteIncompatibleError, SHARED_RUNTIME_VERSION, satisfiesRange } from './version-check';

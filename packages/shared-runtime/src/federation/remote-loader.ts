@@ -1,6 +1,7 @@
 import type { RemoteName, RuntimeConfig } from '@kestrel/contracts';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { ComponentType } from 'react';
+import { assertRemoteCompatible, SHARED_RUNTIME_VERSION } from './version-check';
 
 /** A federated module whose default export is a React component */
 export type RemoteComponent<P extends object> = ComponentType<P>;
@@ -26,6 +27,9 @@ export type RemoteLoadRecord = {
 };
 
 let registeredEntries: Partial<Record<RemoteName, string>> = {};
+let runtimeRanges: RuntimeConfig['sharedRuntimeRanges'] = {};
+/** One check per remote and page (again after a failed attempt's Retry) */
+const compatibility = new Map<RemoteName, Promise<void>>();
 let records: readonly RemoteLoadRecord[] = [];
 const recordListeners = new Set<() => void>();
 const MAX_FAILURES_KEPT = 20;
@@ -63,10 +67,23 @@ const loaded = new Map<string, Promise<unknown>>();
 /** Registers every remote of the run-time config with the federation runtime; called once at start */
 export function registerRemotesFromConfig(config: RuntimeConfig): void {
   registeredEntries = { ...config.remotes };
+  runtimeRanges = { ...config.sharedRuntimeRanges };
+  compatibility.clear();
   registerRemotes(
     Object.entries(config.remotes).map(([name, entry]) => ({ name, entry })),
     { force: true },
   );
+}
+
+function compatible(remote: RemoteName): Promise<void> {
+  const entry = registeredEntries[remote];
+  if (!entry) return Promise.resolve();
+  let check = compatibility.get(remote);
+  if (!check) {
+    check = assertRemoteCompatible(remote, entry, runtimeRanges[remote] ?? `^${SHARED_RUNTIME_VERSION}`);
+    compatibility.set(remote, check);
+  }
+  return check;
 }
 
 const moduleId = (remote: RemoteName, module: string) => `${remote}/${module.replace(/^\.\//, '')}`;
@@ -83,16 +100,19 @@ export const loadRemoteComponent: RemoteComponentLoader = async <P extends objec
     const entry = registeredEntries[remote];
     if (entry) registerRemotes([{ name: remote, entry }], { force: true });
     failedRemotes.delete(remote);
+    compatibility.delete(remote);
   }
   let pending = loaded.get(id);
   if (!pending) {
     const started = performance.now();
-    pending = loadRemote<{ default?: unknown }>(id).then((mod) => {
-      if (typeof mod?.default !== 'function' && typeof mod?.default !== 'object') {
-        throw new Error(`Federated module ${id} has no default export component`);
-      }
-      return mod.default;
-    });
+    pending = compatible(remote)
+      .then(() => loadRemote<{ default?: unknown }>(id))
+      .then((mod) => {
+        if (typeof mod?.default !== 'function' && typeof mod?.default !== 'object') {
+          throw new Error(`Federated module ${id} has no default export component`);
+        }
+        return mod.default;
+      });
     loaded.set(id, pending);
     pending.then(
       () =>

@@ -11,6 +11,7 @@ import {
 } from 'react';
 import { getRuntimeConfig } from '../config/runtime-config';
 import { loadRemoteComponent, type RemoteComponent, type RemoteComponentLoader } from './remote-loader';
+import { RemoteIncompatibleError } from './version-check';
 
 const LoaderContext = createContext<RemoteComponentLoader>(loadRemoteComponent);
 
@@ -112,6 +113,17 @@ export function RemoteSlot<P extends object>({
         />
       );
     case 'failed':
+      if (state.error instanceof RemoteIncompatibleError) {
+        return (
+          <RemoteFallback
+            data-remote-slot={remote}
+            data-state="incompatible"
+            title={`${title} needs a matching deployment`}
+            message={state.error.message}
+            onRetry={retry}
+          />
+        );
+      }
       return (
         <RemoteFallback
           data-remote-slot={remote}
