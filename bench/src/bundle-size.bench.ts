@@ -5,13 +5,13 @@
  * gzip JS+CSS (trader's cockpit issue). Each page also lists what weighs most, by package, from the builds' source
  * maps: a library loaded twice (once per app) shows as two copies.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { SourceMapConsumer } from 'source-map-js';
+import { SHELL_PORT, startProduct } from './lib/product';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const remotes = ['remotes/dashboard', 'remotes/bots', 'remotes/exchange-connect', 'remotes/account'];
@@ -126,38 +126,6 @@ function report(name: string, files: Loaded[], target?: Target) {
 }
 
 const TOP_CONTRIBUTORS = 15;
-
-const SHELL_PORT = 4500;
-const API_PORT = 4580;
-
-/** The whole product as `./kestrel start` runs it (production builds, real server), on its own ports */
-async function startProduct(): Promise<() => void> {
-  const child = spawn(process.execPath, [join(repo, 'scripts/start.mjs')], {
-    env: {
-      ...process.env,
-      KESTREL_SHELL_PORT: String(SHELL_PORT),
-      KESTREL_PORT: String(API_PORT),
-      KESTREL_DATA_DIR: join(repo, '.data/bench'),
-      KESTREL_FRESH_DATA: '1',
-      KESTREL_LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const up = await fetch(`http://127.0.0.1:${API_PORT}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill();
-      throw new Error('The product did not start within 60 s (see `node scripts/start.mjs`)');
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return () => child.kill('SIGTERM');
-}
 
 export default async function bundleSize(): Promise<void> {
   for (const dir of ['shell', ...remotes]) {
