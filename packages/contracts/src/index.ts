@@ -165,6 +165,8 @@ export {
   BotModeSchema,
   type BotOrder,
   BotOrderSchema,
+  type BotPnlLine,
+  BotPnlLineSchema,
   BotResponseSchema,
   type BotRiskLimits,
   BotRiskLimitsSchema,
@@ -220,6 +222,8 @@ export {
 } from './credentials/binance-credentials';
 export {
   type Analytics,
+  type AnalyticsBot,
+  AnalyticsBotSchema,
   type AnalyticsDay,
   AnalyticsDaySchema,
   type AnalyticsEquityPoint,
