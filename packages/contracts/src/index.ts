@@ -187,6 +187,15 @@ export {
   UpdateBotRequestSchema,
 } from './bots/bots';
 export {
+  type DriftMatch,
+  DriftMatchSchema,
+  type DriftReport,
+  DriftReportResponseSchema,
+  DriftReportSchema,
+  type DriftTrade,
+  DriftTradeSchema,
+} from './bots/drift';
+export {
   type ErrorIssue,
   ErrorIssueSchema,
   type ErrorResponse,
