@@ -29,7 +29,7 @@ describe('analytics contract', () => {
             botId: '00000000-0000-4000-8000-000000000001',
             name: 'Grid',
             symbol: 'BTCUSDT',
-            mode: 'paper',
+            mode: 'paper' as const,
             fills: 2,
             realizedPnl: '12.5',
             commission: '-0.1',
