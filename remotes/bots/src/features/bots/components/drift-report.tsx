@@ -205,7 +205,9 @@ export function DriftView({ report, botName }: { report: DriftReportData; botNam
         <MatchedTable matched={report.matched} intervalMs={intervalMs} botName={botName} />
       ) : (
         <p className="bt:text-sm bt:text-muted-foreground">
-          No trade of the bot matches one of the backtest.
+          {report.totals.bot.trades === 0 && report.totals.backtest.trades === 0
+            ? 'Neither the bot nor the backtest has traded in this run yet.'
+            : 'No trade of the bot matches one of the backtest.'}
         </p>
       )}
       {report.botOnly.length > 0 && (
