@@ -149,9 +149,10 @@ function summaryFigures(r: DriftReportData): Figure[] {
   return [
     {
       key: 'trades',
-      label: 'Trades bot / backtest',
+      // Short labels: two figures a row on a phone
+      label: 'Trades',
       value: `${r.totals.bot.trades} / ${r.totals.backtest.trades}`,
-      hint: `${r.matched.length} matched`,
+      hint: `bot / backtest, ${r.matched.length} matched`,
     },
     { key: 'bot-net', label: 'Bot net', value: bot.text, className: bot.className, hint: 'USDT after fees' },
     {
@@ -175,9 +176,9 @@ function summaryFigures(r: DriftReportData): Figure[] {
     },
     {
       key: 'fees',
-      label: 'Fees bot / backtest',
+      label: 'Fees',
       value: `${formatUsdt(r.totals.bot.fees)} / ${formatUsdt(r.totals.backtest.fees)}`,
-      hint: `funding: backtest ${formatUsdt(r.totals.backtest.funding ?? 0)}`,
+      hint: `bot / backtest; backtest funding ${formatUsdt(r.totals.backtest.funding ?? 0)}`,
     },
   ];
 }
