@@ -132,7 +132,7 @@ test('cockpit journey: order on /portfolio fills, shows on the chart, in /histor
   await expect(confirmDialog(page)).toContainText('Buy 20 SOLUSDT at market');
   await confirmDialog(page).getByRole('button', { name: 'Place order' }).click();
   await expect(confirmDialog(page).getByRole('alert')).toHaveText(
-    /Order refused: it would take leverage to [\d.]+×, above your limit of 2×/,
+    /^Your Kestrel account limit refused it, nothing was sent to Binance: Order refused: it would take leverage to [\d.]+×, above your max leverage limit of 2×$/,
   );
   await confirmDialog(page).getByRole('button', { name: 'Back' }).click();
   await expect(position.getByRole('cell').nth(1)).toHaveText('10 SOL');

@@ -5,7 +5,7 @@ const DAY_MS = 86_400_000;
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 test.describe('backtesting page, Optimise mode (bots remote)', () => {
-  test('runs a small sweep on the server, shows the overfitting tests first, then opens the best combination', async ({
+  test('runs a small sweep on the server, shows the overfitting tests first, creates a bot from the best combination and opens it as a backtest', async ({
     page,
   }) => {
     test.setTimeout(150_000);
@@ -54,6 +54,35 @@ test.describe('backtesting page, Optimise mode (bots remote)', () => {
     await expect(table.getByRole('row')).toHaveCount(7);
 
     const best = result.getByText('Best combination (in sample)').locator('..').locator('..');
+    const jobUrl = page.url();
+
+    // The best combination as a bot: /create-bot opens with its strategy, market and parameters, saved stopped
+    const [, fast, slow] =
+      (await best.getByText(/^fast \d+ · slow \d+\./).textContent())?.match(/^fast (\d+) · slow (\d+)/) ?? [];
+    await best.getByRole('link', { name: 'Create a bot from it' }).click();
+    await expect(page).toHaveURL(/\/create-bot\?strategy=ema-cross&symbol=BTCUSDT&interval=1h&params=/);
+    const botForm = page.getByRole('form', { name: 'Create bot' });
+    await expect(botForm.getByLabel('Name')).toHaveValue('EMA crossover BTCUSDT');
+    const next = async (step: string) => {
+      await botForm.getByRole('button', { name: /^Next: / }).click();
+      await expect(botForm.getByRole('heading', { level: 2, name: step })).toBeFocused();
+    };
+    await next('Market');
+    await expect(botForm.getByLabel('Interval')).toHaveValue('1h');
+    await next('Parameters');
+    await expect(botForm.getByLabel(/^Fast/)).toHaveValue(String(fast));
+    await expect(botForm.getByLabel(/^Slow/)).toHaveValue(String(slow));
+    await next('Budget and risk');
+    await next('Mode');
+    await next('Review');
+    await expect(botForm.getByText(/^BTCUSDT · 1h bars · /)).toBeVisible();
+    await botForm.getByRole('button', { name: 'Create bot' }).click();
+    await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
+    const bot = page.getByRole('region', { name: /^EMA crossover BTCUSDT/ });
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped');
+
+    // Back to the job: the same combination as a normal backtest
+    await page.goto(jobUrl);
     await best.getByRole('button', { name: 'Open as a backtest' }).click();
     await expect(page).toHaveURL(/[?&]run=[0-9a-f-]{36}/);
     await expect(page).not.toHaveURL(/mode=optimise/);

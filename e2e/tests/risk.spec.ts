@@ -61,7 +61,9 @@ test('/risk: a max-leverage limit refuses a larger order; the kill switch cancel
   expect(refused.status).toBe(422);
   expect(refused.body).toMatchObject({ code: 'RISK_LIMIT' });
   const text = String(refused.body.detail);
-  expect(text).toMatch(/^Order refused: it would take leverage to [\d.]+×, above your limit of 2×$/);
+  expect(text).toMatch(
+    /^Order refused: it would take leverage to [\d.]+×, above your max leverage limit of 2×$/,
+  );
   await page.reload();
   await expect(events(page).getByText(text, { exact: true })).toBeVisible();
 

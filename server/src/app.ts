@@ -17,6 +17,7 @@ import credentialsPlugin from './plugins/app/credentials';
 import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 import dashboardPlugin from './plugins/app/dashboard';
 import databasePlugin from './plugins/app/database';
+import driftPlugin from './plugins/app/drift';
 import exchangePlugin from './plugins/app/exchange';
 import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
@@ -34,6 +35,7 @@ import swagger from './plugins/external/swagger';
 import futuresRoutes from './routes/api/futures';
 import accountRoutes from './routes/api/v1/account';
 import agentsRoutes from './routes/api/v1/agents';
+import driftRoutes from './routes/api/v1/agents/drift';
 import authRoutes from './routes/api/v1/auth';
 import backtestRoutes from './routes/api/v1/backtests';
 import credentialsRoutes from './routes/api/v1/credentials';
@@ -186,6 +188,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     liveStreamsPlugin,
     backtestPlugin,
     botsPlugin,
+    driftPlugin,
   ]) {
     await app.register(plugin, options);
   }
@@ -211,6 +214,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(backtestRoutes, { ...options, prefix: '/api/v1/backtests' });
   await app.register(optimisationRoutes, { ...options, prefix: '/api/v1/optimisations' });
   await app.register(agentsRoutes, { ...options, prefix: '/api/v1/agents' });
+  await app.register(driftRoutes, { ...options, prefix: '/api/v1/agents' });
   await app.register(botsSummaryRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(wsRoutes);
   return app;

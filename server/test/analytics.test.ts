@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { AnalyticsResponseSchema, ErrorResponseSchema, type IncomeEntry } from '@kestrel/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_FRESH_MS } from '../src/plugins/app/analytics/analytics-service';
+import { botRepository } from '../src/plugins/app/bots/bot-repository';
 import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
 import { recorderRepository } from '../src/plugins/app/recorder/recorder-repository';
 import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
@@ -211,6 +213,91 @@ describe('account analytics', () => {
       expect(a.daily.map((d) => d.day)).toEqual([D0, D1, D2, D3]);
     });
 
+    it("per bot: each bot's fills in the range from its log, realized PnL, fees, closing fills and win rate", async () => {
+      const bot = async (name: string, mode: 'paper' | 'live', symbol: string) => {
+        const id = randomUUID();
+        await botRepository.insert(t.database.db, {
+          id,
+          user_id: userId,
+          kind: 'bot',
+          name,
+          strategy: 'ema-cross',
+          params: {},
+          symbol,
+          interval: '1h',
+          leverage: 2,
+          budget: 1000,
+          mode,
+          risk_limits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
+          created_at: new Date(D0),
+        });
+        return id;
+      };
+      const filled = (botId: string, at: number, data: Record<string, unknown>) =>
+        botRepository.insertEvent(t.database.db, {
+          id: randomUUID(),
+          bot_id: botId,
+          user_id: userId,
+          kind: 'order_filled',
+          message: 'Filled',
+          data: { barTime: at, side: 'BUY', quantity: 0.01, price: 100, ...data },
+          created_at: new Date(at),
+        });
+      const paper = await bot('Paper grid', 'paper', 'BTCUSDT');
+      const live = await bot('Live trend', 'live', 'ETHUSDT');
+      const idle = await bot('Idle', 'paper', 'BTCUSDT');
+      // Paper: an opening fill (0), a win of 12.5 and a loss of 2.25, fees 0.1 each; the last one after the range
+      await filled(paper, D1 + HOUR, { realizedPnl: 0, fee: 0.1 });
+      await filled(paper, D1 + 2 * HOUR, { realizedPnl: 12.5, fee: 0.1 });
+      await filled(paper, D1 + 3 * HOUR, { realizedPnl: -2.25, fee: 0.1 });
+      await filled(paper, D2 + HOUR, { realizedPnl: 100, fee: 0.1 });
+      // Live fills carry no fee (yet)
+      await filled(live, D1 + 4 * HOUR, { realizedPnl: -1 });
+      // A log line that is not a fill counts for nothing
+      await botRepository.insertEvent(t.database.db, {
+        id: randomUUID(),
+        bot_id: idle,
+        user_id: userId,
+        kind: 'signal',
+        message: 'Signal',
+        data: { realizedPnl: 5 },
+        created_at: new Date(D1 + HOUR),
+      });
+
+      const a = await analytics(`?from=${D1}&to=${D2 - 1}`);
+      expect(a.bots).toEqual([
+        {
+          botId: paper,
+          name: 'Paper grid',
+          symbol: 'BTCUSDT',
+          mode: 'paper',
+          fills: 3,
+          realizedPnl: '10.25',
+          commission: '-0.3',
+          net: '9.95',
+          closingFills: 2,
+          wins: 1,
+          winRate: '0.5000',
+        },
+        {
+          botId: live,
+          name: 'Live trend',
+          symbol: 'ETHUSDT',
+          mode: 'live',
+          fills: 1,
+          realizedPnl: '-1',
+          commission: '0',
+          net: '-1',
+          closingFills: 1,
+          wins: 0,
+          winRate: '0.0000',
+        },
+      ]);
+      // Another user sees none of them
+      const stranger = await signUp(t);
+      expect((await analytics(`?from=${D1}&to=${D2 - 1}`, stranger.access_token)).bots).toEqual([]);
+    });
+
     it('an account with nothing recorded: empty series, no ratios', async () => {
       const stranger = await signUp(t);
       const a = await analytics(`?from=${D0}&to=${D4 - 1}`, stranger.access_token);
@@ -219,6 +306,7 @@ describe('account analytics', () => {
         maxDrawdown: null,
         daily: [],
         symbols: [],
+        bots: [],
         ratios: { sharpe: null, sortino: null, days: 0 },
         totals: { net: '0', closingFills: 0, winRate: null, profitFactor: null },
       });

@@ -237,6 +237,12 @@ describe('bots', () => {
     expect(summary).toMatchObject({ total: 1, running: 1, paper: 1, live: 0 });
     expect(summary.byState.running).toBe(1);
     expect(summary.realizedPnl).toBeCloseTo(s.realizedPnl, 9);
+    // The dashboard lists the bot with its own figures, the same as its status
+    expect(summary.bots).toEqual([
+      expect.objectContaining({ id, mode: 'paper', state: 'running', symbol: gridBot.symbol }),
+    ]);
+    expect(summary.bots[0].realizedPnl).toBeCloseTo(s.realizedPnl, 9);
+    expect(summary.bots[0].todayPnl).toBeCloseTo(summary.todayPnl, 9);
   });
 
   it('resumes the running bot after a restart, its paper account rebuilt exactly from the bars since its start', async () => {

@@ -109,7 +109,9 @@ describe('risk limits and the kill switch against the simulator', () => {
     await put({ ...NO_LIMITS, maxLeverage: 2 });
     // 1000 USDT margin balance: 25 SOL at 100 is 2500 notional, 2.5×
     const detail = refusal(await order({ side: 'BUY', quantity: '25' }));
-    expect(detail).toMatch(/^Order refused: it would take leverage to 2\.5×, above your limit of 2×$/);
+    expect(detail).toMatch(
+      /^Order refused: it would take leverage to 2\.5×, above your max leverage limit of 2×$/,
+    );
     expect(sim().positions).toEqual([]);
     const [event] = await events();
     expect(event).toMatchObject({ kind: 'refusal', message: detail });
@@ -151,7 +153,7 @@ describe('risk limits and the kill switch against the simulator', () => {
     await put({ ...NO_LIMITS, maxPositionNotional: 1000 });
     expect((await order({ side: 'BUY', quantity: '8' })).statusCode).toBe(201);
     expect(refusal(await order({ side: 'BUY', quantity: '3' }))).toBe(
-      'Order refused: it would take the SOLUSDT position to 1,100 USDT notional, above your limit of 1,000 USDT',
+      'Order refused: it would take the SOLUSDT position to 1,100 USDT notional, above your max position notional limit of 1,000 USDT',
     );
     // Another symbol has its own room
     expect((await order({ symbol: 'BTCUSDT', side: 'BUY', quantity: '0.01' })).statusCode).toBe(201);

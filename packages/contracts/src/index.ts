@@ -165,6 +165,8 @@ export {
   BotModeSchema,
   type BotOrder,
   BotOrderSchema,
+  type BotPnlLine,
+  BotPnlLineSchema,
   BotResponseSchema,
   type BotRiskLimits,
   BotRiskLimitsSchema,
@@ -184,6 +186,15 @@ export {
   type UpdateBotRequest,
   UpdateBotRequestSchema,
 } from './bots/bots';
+export {
+  type DriftMatch,
+  DriftMatchSchema,
+  type DriftReport,
+  DriftReportResponseSchema,
+  DriftReportSchema,
+  type DriftTrade,
+  DriftTradeSchema,
+} from './bots/drift';
 export {
   type ErrorIssue,
   ErrorIssueSchema,
@@ -220,6 +231,8 @@ export {
 } from './credentials/binance-credentials';
 export {
   type Analytics,
+  type AnalyticsBot,
+  AnalyticsBotSchema,
   type AnalyticsDay,
   AnalyticsDaySchema,
   type AnalyticsEquityPoint,

@@ -223,6 +223,21 @@ export const BotEventsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
+/** One bot's line in the dashboard summary: what it is and how it is doing, USDT */
+export const BotPnlLineSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  symbol: z.string(),
+  mode: BotModeSchema,
+  state: BotStateSchema,
+  /** Closed trades since the bot first started, after fees and funding */
+  realizedPnl: z.number(),
+  unrealizedPnl: z.number(),
+  /** Realized since 00:00 UTC + unrealized now */
+  todayPnl: z.number(),
+});
+export type BotPnlLine = z.infer<typeof BotPnlLineSchema>;
+
 /** GET /api/v1/dashboard/bots */
 export const BotsSummarySchema = z.object({
   total: z.number().int(),
@@ -234,6 +249,8 @@ export const BotsSummarySchema = z.object({
   realizedPnl: z.number(),
   unrealizedPnl: z.number(),
   todayPnl: z.number(),
+  /** Every bot with its own PnL, running ones first, then by name */
+  bots: z.array(BotPnlLineSchema),
 });
 export type BotsSummary = z.infer<typeof BotsSummarySchema>;
 

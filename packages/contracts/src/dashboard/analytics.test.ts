@@ -24,6 +24,21 @@ describe('analytics contract', () => {
         maxDrawdown: { amount: '10', ratio: '0.0100' },
         daily: [{ day: 0, ...sums, startEquity: '1000', return: '0.0124' }],
         symbols: [{ symbol: 'BTCUSDT', ...sums, closingFills: 1, wins: 1, winRate: '1.0000' }],
+        bots: [
+          {
+            botId: '00000000-0000-4000-8000-000000000001',
+            name: 'Grid',
+            symbol: 'BTCUSDT',
+            mode: 'paper' as const,
+            fills: 2,
+            realizedPnl: '12.5',
+            commission: '-0.1',
+            net: '12.4',
+            closingFills: 1,
+            wins: 1,
+            winRate: '1.0000',
+          },
+        ],
         totals: {
           ...sums,
           closingFills: 1,

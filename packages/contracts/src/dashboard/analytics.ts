@@ -75,6 +75,26 @@ export const AnalyticsSymbolSchema = z.object({ symbol: z.string(), ...incomeSum
 export type AnalyticsSymbol = z.infer<typeof AnalyticsSymbolSchema>;
 
 /**
+ * One bot's results in the range, from the fills its log recorded (paper: the paper broker's; live: the order
+ * manager's). A closing fill wins when its realized PnL is above zero, as for the account
+ */
+export const AnalyticsBotSchema = z.object({
+  botId: z.uuid(),
+  name: z.string(),
+  symbol: z.string(),
+  mode: z.enum(['paper', 'live']),
+  /** Every fill in the range, opening ones included */
+  fills: z.number().int().nonnegative(),
+  realizedPnl: decimal,
+  /** Fees the fills paid, negative (live bots' fills carry no fee yet: 0) */
+  commission: decimal,
+  /** realizedPnl + commission */
+  net: decimal,
+  ...fills,
+});
+export type AnalyticsBot = z.infer<typeof AnalyticsBotSchema>;
+
+/**
  * GET /api/v1/dashboard/analytics: the account's results over a range, computed from what the account recorder
  * stored (equity snapshots each minute, Binance's income history); no exchange call. Money in USDT as decimal
  * strings, ratios as 4-decimal strings
@@ -100,6 +120,8 @@ export const AnalyticsSchema = z.object({
   daily: z.array(AnalyticsDaySchema),
   /** Symbols with income in the range, the largest net result first */
   symbols: z.array(AnalyticsSymbolSchema),
+  /** Bots with a fill in the range, the largest net result first */
+  bots: z.array(AnalyticsBotSchema),
   totals: z.object({
     ...incomeSums,
     ...fills,

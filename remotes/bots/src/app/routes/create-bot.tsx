@@ -16,6 +16,8 @@ import {
   BOT_OWNED_PARAMS,
   botToFormValues,
   defaultBotValues,
+  prefilledBotValues,
+  prefillOf,
   toUpdateRequest,
 } from '../../features/bot-form/lib/bot-form';
 import { useCreateBot } from '../../features/bots/api/create-bot';
@@ -95,14 +97,29 @@ export default function CreateBotPage() {
 
   const sourceBot: Bot | undefined = source.data?.bot;
   const wanted = search.get('strategy');
+  // The prefill's part of the address as a string: a stable dependency, and the form's key
+  const prefillKey = ['symbol', 'interval', 'params']
+    .flatMap((k) => {
+      const v = search.get(k);
+      return v === null ? [] : [`${k}=${encodeURIComponent(v)}`];
+    })
+    .join('&');
   const initialValues = useMemo(() => {
     if (!strategies.data) return null;
     if (purpose.kind !== 'new') {
       return sourceBot ? botToFormValues(sourceBot, paramsToForm, { clone: purpose.kind === 'clone' }) : null;
     }
     const strategy = strategies.data.find((s) => s.id === wanted) ?? strategies.data[0];
-    return defaultBotValues(strategy, (id) => paramsToForm(id));
-  }, [strategies.data, purpose.kind, sourceBot, wanted, paramsToForm]);
+    const base = defaultBotValues(strategy, (id) => paramsToForm(id));
+    // A combination opened from an optimisation: its market and parameters, over the strategy's defaults
+    if (!strategy || strategy.id !== wanted) return base;
+    return prefilledBotValues(
+      base,
+      prefillOf(new URLSearchParams(prefillKey)),
+      (params) => paramsToForm(strategy.id, { ...strategy.defaults, ...params }),
+      strategy.name,
+    );
+  }, [strategies.data, purpose.kind, sourceBot, wanted, paramsToForm, prefillKey]);
 
   const onSubmit = async ({ values, request }: BotFormSubmit) => {
     const saved =
@@ -169,7 +186,7 @@ export default function CreateBotPage() {
         )
       ) : strategies.data && initialValues ? (
         <BotForm
-          key={`${purpose.kind}:${purpose.kind === 'new' ? (wanted ?? '') : purpose.id}`}
+          key={`${purpose.kind}:${purpose.kind === 'new' ? `${wanted ?? ''}?${prefillKey}` : purpose.id}`}
           label={TITLES[purpose.kind]}
           strategies={strategies.data}
           initialValues={initialValues}

@@ -17,9 +17,10 @@ import { useRecentFills } from '../../features/fills/api/get-recent-fills';
 import { RecentFillsPanel } from '../../features/fills/components/recent-fills-panel';
 import { MarketWatch } from '../../features/market/components/market-watch';
 import { useWatchList } from '../../features/market/hooks/use-watch-list';
+import { useBotsSummary } from '../../features/overview/api/get-bots-summary';
 import { useOverview } from '../../features/overview/api/get-overview';
 import { AccountCards, type AccountCardsProps } from '../../features/overview/components/account-cards';
-import { BotsSummary } from '../../features/overview/components/bots-summary';
+import { BotsSummary, type BotsSummaryProps } from '../../features/overview/components/bots-summary';
 
 const isInterval = (value: string | null): value is KlineInterval =>
   value !== null && (KLINE_INTERVALS as readonly string[]).includes(value);
@@ -63,6 +64,12 @@ export default function DashboardPage() {
   const live = useLiveStatus() === 'live';
 
   const overview = useOverview(connected);
+  const bots = useBotsSummary();
+  const botsSummaryProps: BotsSummaryProps = bots.isPending
+    ? { state: 'loading' }
+    : bots.isError && !bots.data
+      ? { state: 'error', message: bots.error.message, onRetry: () => void bots.refetch() }
+      : { state: 'ready', summary: bots.data as NonNullable<typeof bots.data> };
   const fills = useRecentFills(connected);
   const fillSymbols = fills.data?.map((f) => f.symbol) ?? [];
   const precisionSymbols = [...new Set([...watchList, ...fillSymbols])];
@@ -122,7 +129,7 @@ export default function DashboardPage() {
             <h2 id="bots-summary-title" className="db:text-base db:font-semibold">
               Bots
             </h2>
-            <BotsSummary activeBots={overview.data?.activeBots ?? 0} />
+            <BotsSummary {...botsSummaryProps} />
           </section>
         </div>
       </div>

@@ -1,7 +1,8 @@
-import type { Analytics, AnalyticsDay, AnalyticsSymbol } from '@kestrel/contracts';
+import type { Analytics, AnalyticsBot, AnalyticsDay, AnalyticsSymbol } from '@kestrel/contracts';
 import { computeMetrics, type TradeStats } from '@kestrel/engine';
 import { Decimal } from 'decimal.js';
 import {
+  type BotFillsRow,
   DAY_MS,
   type DayEquityRow,
   type DayRow,
@@ -33,7 +34,27 @@ export interface AnalyticsInput {
   daily: readonly DayRow[];
   symbols: readonly SymbolRow[];
   total: IncomeSumsRow;
+  /** Bots with fills in the range; absent: none */
+  bots?: readonly BotFillsRow[];
   syncedTo: number | null;
+}
+
+/** A bot's row as the page reads it: fees paid as a negative commission, like Binance's income */
+export function botFigures(b: BotFillsRow): AnalyticsBot {
+  const commission = new Exact(b.fees).neg();
+  return {
+    botId: b.botId,
+    name: b.name,
+    symbol: b.symbol,
+    mode: b.mode,
+    fills: b.fills,
+    realizedPnl: b.realizedPnl,
+    commission: commission.isZero() ? '0' : commission.toFixed(),
+    net: new Exact(b.realizedPnl).plus(commission).toFixed(),
+    closingFills: b.closingFills,
+    wins: b.wins,
+    winRate: b.closingFills > 0 ? fixed4(b.wins / b.closingFills) : null,
+  };
 }
 
 /** The engine's trade counts from closing fills: a fill wins when its realized PnL is above zero */
@@ -169,6 +190,9 @@ export function analyticsFigures(input: AnalyticsInput): Analytics {
     maxDrawdown,
     daily: days,
     symbols,
+    bots: (input.bots ?? [])
+      .map(botFigures)
+      .sort((a, b) => new Exact(b.net).cmp(a.net) || a.name.localeCompare(b.name)),
     totals: {
       ...incomeSums(t),
       closingFills: t.closingFills,

@@ -85,6 +85,19 @@ function sums(r: Record<string, unknown>): IncomeSumsRow {
   };
 }
 
+/** One bot's fills of a range, summed (amounts as exact decimal text; fee as paid, positive) */
+export interface BotFillsRow {
+  botId: string;
+  name: string;
+  symbol: string;
+  mode: 'paper' | 'live';
+  fills: number;
+  realizedPnl: string;
+  fees: string;
+  closingFills: number;
+  wins: number;
+}
+
 /** Thin SQL over the account recorder's tables (`migrations/004`): read only */
 export const analyticsRepository = {
   /** The first recorded snapshot or income entry of the user, ms since epoch; null when nothing is recorded */
@@ -192,6 +205,37 @@ export const analyticsRepository = {
         .map((r) => ({ symbol: String(r.symbol), ...sums(r) })),
       total: sums(total ?? {}),
     };
+  },
+
+  /**
+   * Each of the user's bots with a fill recorded in [from, to], from its log's `order_filled` events (`migrations/007`;
+   * the bot runtime writes them with the fill's realized PnL and, on paper, its fee). Read only; the bots plugin owns
+   * the table
+   */
+  async byBot(db: Queryable, userId: string, range: { from: number; to: number }): Promise<BotFillsRow[]> {
+    const pnl = `coalesce((e.data->>'realizedPnl')::numeric, 0)`;
+    const rows = await db.query(
+      `SELECT b.id, b.name, b.symbol, b.mode, count(*)::int AS fills,
+              coalesce(sum(${pnl}), 0)::text AS realized,
+              coalesce(sum((e.data->>'fee')::numeric), 0)::text AS fees,
+              count(*) FILTER (WHERE ${pnl} <> 0)::int AS closing,
+              count(*) FILTER (WHERE ${pnl} > 0)::int AS wins
+         FROM bot_events e JOIN bots b ON b.id = e.bot_id
+        WHERE e.user_id = $1 AND e.kind = 'order_filled' AND e.created_at >= $2 AND e.created_at <= $3
+        GROUP BY b.id, b.name, b.symbol, b.mode`,
+      [userId, toDate(range.from), toDate(range.to)],
+    );
+    return rows.map((r) => ({
+      botId: String(r.id),
+      name: String(r.name),
+      symbol: String(r.symbol),
+      mode: r.mode === 'live' ? 'live' : 'paper',
+      fills: num(r.fills),
+      realizedPnl: text(r.realized),
+      fees: text(r.fees),
+      closingFills: num(r.closing),
+      wins: num(r.wins),
+    }));
   },
 };
 

@@ -24,8 +24,8 @@ export interface AnalyticsServiceDeps {
 }
 
 /**
- * The account's results over a range (equity curve and drawdown, daily PnL, per-symbol breakdown, win rate, profit
- * factor, Sharpe, Sortino) from what the account recorder stored; `analytics-figures.ts` does the arithmetic
+ * The account's results over a range (equity curve and drawdown, daily PnL, per-symbol and per-bot breakdown, win
+ * rate, profit factor, Sharpe, Sortino) from what the account recorder and the bots' logs stored; `analytics-figures.ts` does the arithmetic
  */
 export class AnalyticsService {
   constructor(private readonly deps: AnalyticsServiceDeps) {}
@@ -40,11 +40,13 @@ export class AnalyticsService {
     const from = Math.min(to, Math.max(asked, first ?? asked));
     const range = { from, to };
     const bucketMs = equityBucketMs(from, to);
-    const [buckets, dayEquity, daily, bySymbol, sync] = await Promise.all([
+    const [buckets, dayEquity, daily, bySymbol, bots, sync] = await Promise.all([
       repo.equityBuckets(db, userId, { from, to, bucketMs }),
       repo.dayEquity(db, userId, range),
       repo.daily(db, userId, range),
       repo.bySymbol(db, userId, range),
+      // Bots run without an exchange (paper): their fills count from the asked start, not the first account record
+      repo.byBot(db, userId, { from: asked, to }),
       this.deps.recorderRepo.sync(db, userId),
     ]);
     return analyticsFigures({
@@ -56,6 +58,7 @@ export class AnalyticsService {
       daily,
       symbols: bySymbol.symbols,
       total: bySymbol.total,
+      bots,
       syncedTo: sync?.synced_to ?? null,
     });
   }

@@ -255,6 +255,7 @@ export class BotService {
       realizedPnl: 0,
       unrealizedPnl: 0,
       todayPnl: 0,
+      bots: [],
     };
     for (const r of rows) {
       byState[r.state]++;
@@ -262,10 +263,25 @@ export class BotService {
       summary[r.mode]++;
       const p = past.get(r.id);
       const f = this.runner.figures(r.id);
-      summary.realizedPnl += (p?.total ?? 0) + (f?.realizedPnl ?? 0);
-      summary.unrealizedPnl += f?.unrealizedPnl ?? 0;
-      summary.todayPnl += (p?.today ?? 0) + (f?.todayPnl ?? 0);
+      const line = {
+        id: r.id,
+        name: r.name,
+        symbol: r.symbol,
+        mode: r.mode,
+        state: r.state,
+        realizedPnl: (p?.total ?? 0) + (f?.realizedPnl ?? 0),
+        unrealizedPnl: f?.unrealizedPnl ?? 0,
+        todayPnl: (p?.today ?? 0) + (f?.todayPnl ?? 0),
+      };
+      summary.bots.push(line);
+      summary.realizedPnl += line.realizedPnl;
+      summary.unrealizedPnl += line.unrealizedPnl;
+      summary.todayPnl += line.todayPnl;
     }
+    // Running bots are the ones a trader watches; the rest by name so the list does not jump between loads
+    summary.bots.sort(
+      (a, b) => Number(b.state === 'running') - Number(a.state === 'running') || a.name.localeCompare(b.name),
+    );
     return summary;
   }
 

@@ -111,7 +111,7 @@ export class RiskGuard {
       if (leverage > limits.maxLeverage) {
         await refuse(
           'maxLeverage',
-          `Order refused: it would take leverage to ${fmt(leverage, 1)}×, above your limit of ` +
+          `Order refused: it would take leverage to ${fmt(leverage, 1)}×, above your max leverage limit of ` +
             `${fmt(limits.maxLeverage)}×`,
           { leverage, maxLeverage: limits.maxLeverage, notionalAfter: after.gross, marginBalance },
         );
@@ -121,7 +121,7 @@ export class RiskGuard {
       await refuse(
         'maxPositionNotional',
         `Order refused: it would take the ${order.symbol} position to ${fmt(after.symbol)} USDT notional, above ` +
-          `your limit of ${fmt(limits.maxPositionNotional)} USDT`,
+          `your max position notional limit of ${fmt(limits.maxPositionNotional)} USDT`,
         { symbolNotional: after.symbol, maxPositionNotional: limits.maxPositionNotional },
       );
     }
@@ -133,7 +133,7 @@ export class RiskGuard {
     if (maxLeverage === null || leverage <= maxLeverage) return;
     await this.refuse(
       userId,
-      `Leverage refused: ${symbol} at ${leverage}× is above your limit of ${fmt(maxLeverage)}×`,
+      `Leverage refused: ${symbol} at ${leverage}× is above your max leverage limit of ${fmt(maxLeverage)}×`,
       { limit: 'maxLeverage', symbol, leverage, maxLeverage },
     );
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { serverRefusal } from './bot-form';
+import { paths } from '../../../config/paths';
+import { defaultBotValues, prefilledBotValues, prefillOf, serverRefusal } from './bot-form';
 
 describe('serverRefusal', () => {
   const keys = ['lower', 'upper', 'gridCount'];
@@ -41,5 +42,50 @@ describe('serverRefusal', () => {
       text: 'You have 50 bots, the most one user may keep: delete one first',
       step: 'review',
     });
+  });
+});
+
+describe('a new bot prefilled from an address (an optimisation combination)', () => {
+  const base = defaultBotValues(
+    { id: 'ema-cross', name: 'EMA crossover', defaults: { fast: 12, slow: 26 } },
+    () => ({
+      fast: 12,
+      slow: 26,
+    }),
+  );
+
+  it('reads symbol, interval and params from the address and puts them over the defaults, leverage included', () => {
+    const search = new URLSearchParams(
+      paths.createBot
+        .getHref({
+          strategy: 'ema-cross',
+          symbol: 'ETHUSDT',
+          interval: '15m',
+          params: { fast: 8, slow: 40, leverage: 5 },
+        })
+        .split('?')[1],
+    );
+    const prefill = prefillOf(search);
+    expect(prefill).toEqual({
+      symbol: 'ETHUSDT',
+      interval: '15m',
+      params: { fast: 8, slow: 40, leverage: 5 },
+    });
+    const values = prefilledBotValues(base, prefill, (p) => ({ ...p }), 'EMA crossover');
+    expect(values).toMatchObject({
+      name: 'EMA crossover ETHUSDT',
+      strategy: 'ema-cross',
+      symbol: 'ETHUSDT',
+      interval: '15m',
+      leverage: 5,
+      params: { fast: 8, slow: 40, leverage: 5 },
+      mode: 'paper',
+    });
+  });
+
+  it('ignores parts that do not read right, and leaves the defaults without a prefill', () => {
+    expect(prefillOf(new URLSearchParams('symbol=btc usdt!&interval=7m&params=[1,2]'))).toEqual({});
+    expect(prefillOf(new URLSearchParams('params={oops'))).toEqual({});
+    expect(prefilledBotValues(base, {}, () => ({}), 'EMA crossover')).toBe(base);
   });
 });

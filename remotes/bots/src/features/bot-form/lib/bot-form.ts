@@ -4,6 +4,7 @@ import {
   BotRiskLimitsSchema,
   type CreateBotRequestInput,
   CreateBotRequestSchema,
+  KlineIntervalSchema,
   type UpdateBotRequest,
 } from '@kestrel/contracts';
 import { z } from 'zod';
@@ -156,6 +157,61 @@ export function defaultBotValues(
     mode: 'paper',
     riskLimits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
     confirmLive: false,
+  };
+}
+
+/** What a link may prefill on a new bot (`/create-bot?strategy&symbol&interval&params`) */
+export interface BotPrefill {
+  symbol?: string;
+  interval?: BotFormValues['interval'];
+  params?: Record<string, unknown>;
+}
+
+/**
+ * The prefill in a create-bot address, each part only when it reads right (a symbol of capitals and digits, a known
+ * interval, params as a JSON object); anything else is left to the defaults, and the form checks the rest
+ */
+export function prefillOf(search: URLSearchParams): BotPrefill {
+  const out: BotPrefill = {};
+  const symbol = search.get('symbol')?.trim().toUpperCase();
+  if (symbol && /^[A-Z0-9]{2,30}$/.test(symbol)) out.symbol = symbol;
+  const interval = KlineIntervalSchema.safeParse(search.get('interval'));
+  if (interval.success) out.interval = interval.data;
+  const raw = search.get('params');
+  if (raw) {
+    try {
+      const params: unknown = JSON.parse(raw);
+      if (params !== null && typeof params === 'object' && !Array.isArray(params)) {
+        out.params = params as Record<string, unknown>;
+      }
+    } catch {
+      // A mangled address: the strategy's defaults stand
+    }
+  }
+  return out;
+}
+
+/**
+ * A new bot's values with a prefill over the defaults: the strategy's parameters from the prefill (the bot's
+ * leverage from its `leverage` parameter, which the bot owns), the symbol and interval, a name that says which
+ */
+export function prefilledBotValues(
+  base: BotFormValues,
+  prefill: BotPrefill,
+  paramsToForm: (params: Record<string, unknown>) => Record<string, unknown>,
+  strategyName: string | undefined,
+): BotFormValues {
+  if (!prefill.symbol && !prefill.interval && !prefill.params) return base;
+  const symbol = prefill.symbol ?? base.symbol;
+  const leverage = prefill.params?.leverage;
+  return {
+    ...base,
+    name: strategyName ? `${strategyName} ${symbol}`.slice(0, BOT_NAME_MAX_LENGTH) : base.name,
+    symbol,
+    interval: prefill.interval ?? base.interval,
+    params: prefill.params ? paramsToForm(prefill.params) : base.params,
+    leverage:
+      typeof leverage === 'number' && Number.isInteger(leverage) && leverage >= 1 ? leverage : base.leverage,
   };
 }
 

@@ -8,6 +8,7 @@ export const botKeys = {
   list: () => [...botKeys.all, 'list'] as const,
   status: (id: string) => [...botKeys.all, 'status', id] as const,
   events: (id: string) => [...botKeys.all, 'events', id] as const,
+  drift: (id: string) => [...botKeys.all, 'drift', id] as const,
   summary: () => ['dashboard', 'bots'] as const,
 };
 

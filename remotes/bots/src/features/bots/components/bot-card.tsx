@@ -24,6 +24,7 @@ import { useBotStatus } from '../api/get-bot-status';
 import { describeBot, formatUptime, isIdle, isLive } from '../lib/bot-words';
 import { BotLogLines } from './bot-log';
 import { BotStateBadge } from './bot-state-badge';
+import { DriftPanel } from './drift-report';
 import { type Figure, FigureGrid } from './figure-grid';
 
 /** "Long 0.010 @ 50,120.00", "Short 2 @ 0.5120", or "Flat" */
@@ -150,6 +151,7 @@ export interface BotCardProps {
 export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
   const status = useBotStatus(listed.id);
   const [logOpen, setLogOpen] = useState(false);
+  const [driftOpen, setDriftOpen] = useState(false);
   // The status is read more often than the list (every 5 s while running, and on each push)
   const bot = status.data?.bot ?? listed;
   const titleId = `bot-${bot.id}-name`;
@@ -263,6 +265,24 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
                 />
               )}
             </div>
+            {/* Only a bot that has run has something to compare with a backtest */}
+            {bot.startedAt !== null && (
+              <div className="bt:flex bt:flex-col bt:gap-2">
+                <div className="bt:flex bt:items-center bt:justify-between bt:gap-2">
+                  <h3 className="bt:text-sm bt:font-semibold">Drift against a backtest</h3>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-expanded={driftOpen}
+                    aria-label={`${driftOpen ? 'Hide' : 'Show'} the drift of ${bot.name}`}
+                    onClick={() => setDriftOpen((o) => !o)}
+                  >
+                    {driftOpen ? 'Hide drift' : 'Show drift'}
+                  </Button>
+                </div>
+                {driftOpen && <DriftPanel botId={bot.id} botName={bot.name} />}
+              </div>
+            )}
           </>
         )}
       </CardContent>

@@ -96,7 +96,7 @@ describe('the risk page', () => {
       success: false,
       status: 422,
       error: expect.stringMatching(
-        /^Order refused: it would take leverage to [\d.]+×, above your limit of 2×$/,
+        /^Order refused: it would take leverage to [\d.]+×, above your max leverage limit of 2×$/,
       ),
     });
     expect(simOpen()).toEqual({ orders: 0, positions: 0 });
@@ -118,7 +118,7 @@ describe('the risk page', () => {
     // The refusal of the previous test is in the audit, in the server's words
     expect(
       within(screen.getByRole('list', { name: 'Risk events' })).getByText(
-        /^Order refused: it would take leverage to [\d.]+×, above your limit of 2×$/,
+        /^Order refused: it would take leverage to [\d.]+×, above your max leverage limit of 2×$/,
       ),
     ).toBeTruthy();
 

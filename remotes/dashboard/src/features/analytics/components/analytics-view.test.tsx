@@ -1,8 +1,13 @@
 import type { Analytics } from '@kestrel/contracts';
-import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from '@kestrel/shared-runtime/router';
+import { render as renderPlain, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { AnalyticsView } from './analytics-view';
+
+// The bot table links to /active-bots
+const render = (ui: ReactElement) => renderPlain(ui, { wrapper: MemoryRouter });
 
 const D = (date: string) => Date.parse(`${date}T00:00:00Z`);
 const sums = { realizedPnl: '0', commission: '0', fundingFee: '0', other: '0', net: '0' };
@@ -37,6 +42,34 @@ const analytics: Analytics = {
       winRate: '1.0000',
     },
     { symbol: 'ETHUSDT', ...sums, realizedPnl: '-5', net: '-5', closingFills: 4, wins: 1, winRate: '0.2500' },
+  ],
+  bots: [
+    {
+      botId: '00000000-0000-4000-8000-000000000001',
+      name: 'BTC grid',
+      symbol: 'BTCUSDT',
+      mode: 'paper',
+      fills: 5,
+      realizedPnl: '6',
+      commission: '-0.5',
+      net: '5.5',
+      closingFills: 2,
+      wins: 1,
+      winRate: '0.5000',
+    },
+    {
+      botId: '00000000-0000-4000-8000-000000000002',
+      name: 'ETH trend',
+      symbol: 'ETHUSDT',
+      mode: 'live',
+      fills: 2,
+      realizedPnl: '-3',
+      commission: '0',
+      net: '-3',
+      closingFills: 1,
+      wins: 0,
+      winRate: '0.0000',
+    },
   ],
   totals: {
     ...sums,
@@ -83,10 +116,42 @@ describe('the analytics view', () => {
     await userEvent.click(within(table).getByRole('button', { name: /Win rate/ }));
     expect(symbols()).toEqual(['ETHUSDT', 'BTCUSDT']);
     expect(screen.getByText('No equity was recorded in this range.')).toBeTruthy();
+    // Role queries over the whole page are slow on a loaded machine
+  }, 20_000);
+
+  it('per bot: net, realized, fees, trades and win rate, each bot linking to its place on /active-bots', () => {
+    render(<AnalyticsView state="ready" analytics={analytics} connected connectAction={null} />);
+    const table = screen.getByRole('table', { name: 'Results per bot' });
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      );
+    expect(rows).toEqual([
+      ['BTC grid', 'BTCUSDT Paper', '+5.50', '+6.00', '-0.50', '2', '50.0%'],
+      ['ETH trend', 'ETHUSDT Live', '-3.00', '-3.00', '0.00', '1', '0.0%'],
+    ]);
+    expect(within(table).getByRole('link', { name: 'BTC grid' }).getAttribute('href')).toBe(
+      '/active-bots#bot-00000000-0000-4000-8000-000000000001',
+    );
+  });
+
+  it('a range where no bot traded says so beside the account figures', () => {
+    render(
+      <AnalyticsView state="ready" analytics={{ ...analytics, bots: [] }} connected connectAction={null} />,
+    );
+    const section = screen
+      .getByRole('heading', { name: /Results per bot/ })
+      .closest('section') as HTMLElement;
+    expect(within(section).getByText(/No bot traded in this range/)).toBeTruthy();
+    expect(within(section).getByRole('link', { name: 'Start a bot' }).getAttribute('href')).toBe('/bot-hub');
   });
 
   it('an empty range says the recorder starts when keys are connected', () => {
-    const empty = { ...analytics, daily: [], symbols: [], equity: [] };
+    const empty = { ...analytics, daily: [], symbols: [], equity: [], bots: [] };
     render(<AnalyticsView state="ready" analytics={empty} connected connectAction={null} />);
     expect(screen.getByRole('heading', { name: 'No trading history in this range yet' })).toBeTruthy();
     expect(screen.getByText(/records your account from the moment your keys are connected/)).toBeTruthy();

@@ -1,6 +1,7 @@
 import type { Analytics } from '@kestrel/contracts';
 import { Button, cn, EmptyState, formatDateTime, Spinner } from '@kestrel/ui';
 import { lazy, type ReactNode, Suspense } from 'react';
+import { BotTable } from './bot-table';
 import { MetricCards } from './metric-cards';
 import { PnlCalendar } from './pnl-calendar';
 import { SymbolTable } from './symbol-table';
@@ -26,7 +27,7 @@ export type AnalyticsViewProps =
 
 /** Whether the range holds anything to show */
 export function hasHistory(a: Analytics): boolean {
-  return a.equity.length > 0 || a.daily.length > 0 || a.symbols.length > 0;
+  return a.equity.length > 0 || a.daily.length > 0 || a.symbols.length > 0 || a.bots.length > 0;
 }
 
 /** The page body by state: loading, no exchange, error, empty range, or the figures */
@@ -111,6 +112,7 @@ export function AnalyticsView(props: AnalyticsViewProps) {
         <PnlCalendar days={a.daily} from={Math.min(a.from, props.calendarFrom ?? a.from)} to={a.to} />
         <SymbolTable symbols={a.symbols} />
       </div>
+      <BotTable bots={a.bots} />
       <p className="db:text-xs db:text-muted-foreground">
         From recorded history, UTC days.{' '}
         {a.syncedTo === null

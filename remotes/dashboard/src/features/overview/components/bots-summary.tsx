@@ -1,9 +1,51 @@
+import type { BotPnlLine, BotsSummary as BotsSummaryData } from '@kestrel/contracts';
 import { Link } from '@kestrel/shared-runtime/router';
-import { buttonVariants, EmptyState, formatInteger } from '@kestrel/ui';
+import { Badge, Button, buttonVariants, EmptyState, formatInteger, formatPnl, Spinner } from '@kestrel/ui';
 
-/** Running bots at a glance; until there are any, says so and where to start one */
-export function BotsSummary({ activeBots }: { activeBots: number }) {
-  if (activeBots === 0) {
+export type BotsSummaryProps =
+  | { state: 'loading' }
+  | { state: 'error'; message: string; onRetry: () => void }
+  | { state: 'ready'; summary: BotsSummaryData };
+
+/** The bots page's anchor for one bot (the bots remote's `paths.activeBots`; remotes never import each other) */
+const activeBotHref = (id: string) => `/active-bots#bot-${id}`;
+
+const STATE_WORDS: Record<BotPnlLine['state'], string> = {
+  running: 'Running',
+  starting: 'Starting',
+  stopping: 'Stopping',
+  stopped: 'Stopped',
+  error: 'Error',
+};
+
+function Pnl({ value, label }: { value: number; label: string }) {
+  const pnl = formatPnl(value);
+  return (
+    <span className="db:flex db:flex-col db:items-end">
+      <span className="db:text-xs db:text-muted-foreground">{label}</span>
+      <span className={`db:font-mono db:tabular-nums ${pnl.className}`}>{pnl.text}</span>
+    </span>
+  );
+}
+
+/**
+ * Every bot with its PnL today and since it first started, and the total over all of them (USDT). Each bot links to
+ * its place on /active-bots; without bots, where to start one
+ */
+export function BotsSummary(props: BotsSummaryProps) {
+  if (props.state === 'loading') return <Spinner label="Loading your bots…" />;
+  if (props.state === 'error') {
+    return (
+      <div role="alert" className="db:flex db:flex-col db:items-start db:gap-2 db:text-sm">
+        <p>Your bots could not be loaded: {props.message}</p>
+        <Button variant="outline" size="sm" onClick={props.onRetry}>
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  const { summary } = props;
+  if (summary.total === 0) {
     return (
       <EmptyState
         title="No bots yet"
@@ -16,13 +58,49 @@ export function BotsSummary({ activeBots }: { activeBots: number }) {
       />
     );
   }
+  const total = summary.realizedPnl + summary.unrealizedPnl;
   return (
-    <p className="db:text-sm">
-      <span className="db:font-mono db:font-semibold db:tabular-nums">{formatInteger(activeBots)}</span>{' '}
-      {activeBots === 1 ? 'bot running' : 'bots running'} ·{' '}
-      <Link to="/active-bots" className="db:underline db:underline-offset-4">
-        Active bots
+    <div className="db:flex db:flex-col db:gap-3">
+      <div className="db:flex db:flex-wrap db:items-end db:justify-between db:gap-3">
+        <p className="db:text-sm">
+          <span className="db:font-mono db:font-semibold db:tabular-nums">
+            {formatInteger(summary.running)}
+          </span>{' '}
+          of {formatInteger(summary.total)} running
+        </p>
+        <section className="db:flex db:gap-4" aria-label="All bots">
+          <Pnl label="Today" value={summary.todayPnl} />
+          <Pnl label="All time" value={total} />
+        </section>
+      </div>
+      <ul aria-label="Bots" className="db:flex db:flex-col db:divide-y db:divide-border db:text-sm">
+        {summary.bots.map((b) => (
+          <li key={b.id} className="db:flex db:items-center db:justify-between db:gap-3 db:py-2">
+            <span className="db:flex db:min-w-0 db:flex-col">
+              <Link
+                to={activeBotHref(b.id)}
+                className="db:truncate db:font-medium db:underline-offset-4 db:hover:underline"
+              >
+                {b.name}
+              </Link>
+              <span className="db:flex db:items-center db:gap-1.5 db:text-xs db:text-muted-foreground">
+                {b.symbol}
+                <Badge variant={b.state === 'running' ? 'outline' : 'secondary'}>
+                  {STATE_WORDS[b.state]}
+                </Badge>
+                {b.mode === 'paper' ? 'Paper' : 'Live'}
+              </span>
+            </span>
+            <span className="db:flex db:shrink-0 db:gap-4">
+              <Pnl label="Today" value={b.todayPnl} />
+              <Pnl label="All time" value={b.realizedPnl + b.unrealizedPnl} />
+            </span>
+          </li>
+        ))}
+      </ul>
+      <Link to="/active-bots" className="db:text-sm db:underline db:underline-offset-4">
+        All active bots
       </Link>
-    </p>
+    </div>
   );
 }

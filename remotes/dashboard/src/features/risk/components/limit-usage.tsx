@@ -20,10 +20,12 @@ export function LimitUsageList({ usage }: { usage: readonly LimitUsage[] }) {
                   </Badge>
                 )}
               </span>
-              <span className="db:font-mono db:tabular-nums db:text-muted-foreground">
-                {limitFigure(u.name, u.current)}
-                {u.limit !== null && ` of ${limitFigure(u.name, u.limit)}`}
-              </span>
+              {/* Without a limit the current figure ("0×") reads as if it were the limit: show none */}
+              {u.limit !== null && (
+                <span className="db:font-mono db:tabular-nums db:text-muted-foreground">
+                  {limitFigure(u.name, u.current)} of {limitFigure(u.name, u.limit)}
+                </span>
+              )}
             </div>
             {u.limit !== null && (
               <div className="db:h-1.5 db:overflow-hidden db:rounded-full db:bg-muted" aria-hidden="true">

@@ -5,9 +5,11 @@ import type {
   OptimisationRow,
   OptimisationStats,
 } from '@kestrel/contracts';
+import { Link } from '@kestrel/shared-runtime/router';
 import {
   Badge,
   Button,
+  buttonVariants,
   Card,
   CardContent,
   CardDescription,
@@ -54,9 +56,18 @@ interface ViewProps {
   /** Runs one combination as a normal backtest and shows it */
   onOpenCombination: (params: Record<string, unknown>) => void;
   opening: boolean;
+  /** Where a combination becomes a new bot (/create-bot prefilled) */
+  createBotHref: (params: Record<string, unknown>) => string;
 }
 
-export function OptimisationView({ job, onCancel, canceling, onOpenCombination, opening }: ViewProps) {
+export function OptimisationView({
+  job,
+  onCancel,
+  canceling,
+  onOpenCombination,
+  opening,
+  createBotHref,
+}: ViewProps) {
   const completed = job.status === 'completed';
   const results = useOptimisationResults(job.id, completed);
   return (
@@ -107,6 +118,7 @@ export function OptimisationView({ job, onCancel, canceling, onOpenCombination, 
           params={job.best.params}
           onOpen={() => onOpenCombination(job.best?.params ?? {})}
           opening={opening}
+          botHref={createBotHref(job.best.params)}
         />
       )}
       {completed && job.walkForwardResult && (
@@ -140,7 +152,13 @@ export function OptimisationView({ job, onCancel, canceling, onOpenCombination, 
           <>
             <HeatMapCard job={job} rows={results.data} />
             <StabilityCard job={job} rows={results.data} />
-            <ResultsTable job={job} rows={results.data} onOpen={onOpenCombination} opening={opening} />
+            <ResultsTable
+              job={job}
+              rows={results.data}
+              onOpen={onOpenCombination}
+              opening={opening}
+              botHref={createBotHref}
+            />
           </>
         ))}
     </section>
@@ -217,12 +235,14 @@ function BestCombination({
   params,
   onOpen,
   opening,
+  botHref,
 }: {
   job: OptimisationDetail;
   metrics: BacktestMetrics;
   params: Record<string, unknown>;
   onOpen: () => void;
   opening: boolean;
+  botHref: string;
 }) {
   return (
     <Card className="bt:opacity-80">
@@ -241,6 +261,9 @@ function BestCombination({
         <Button variant="outline" size="sm" onClick={onOpen} disabled={opening}>
           Open as a backtest
         </Button>
+        <Link to={botHref} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+          Create a bot from it
+        </Link>
       </CardContent>
     </Card>
   );
@@ -452,11 +475,13 @@ function ResultsTable({
   rows,
   onOpen,
   opening,
+  botHref,
 }: {
   job: OptimisationDetail;
   rows: OptimisationRow[];
   onOpen: (params: Record<string, unknown>) => void;
   opening: boolean;
+  botHref: (params: Record<string, unknown>) => string;
 }) {
   const columns = useMemo<ColumnDef<OptimisationRow, unknown>[]>(() => {
     const figure = (
@@ -500,26 +525,39 @@ function ResultsTable({
         id: 'open',
         header: '',
         enableSorting: false,
-        cell: ({ row }) => (
-          <Button
-            variant="ghost"
-            size="sm"
-            disabled={opening || row.original.metrics === null}
-            onClick={() => onOpen(row.original.params)}
-            aria-label={`Backtest ${job.parameters.map((p) => `${p} ${show(row.original.params[p])}`).join(', ')}`}
-          >
-            Backtest
-          </Button>
-        ),
+        cell: ({ row }) => {
+          const which = job.parameters.map((p) => `${p} ${show(row.original.params[p])}`).join(', ');
+          return (
+            <span className="bt:flex bt:gap-1">
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={opening || row.original.metrics === null}
+                onClick={() => onOpen(row.original.params)}
+                aria-label={`Backtest ${which}`}
+              >
+                Backtest
+              </Button>
+              <Link
+                to={botHref(row.original.params)}
+                className={buttonVariants({ variant: 'ghost', size: 'sm' })}
+                aria-label={`Create a bot with ${which}`}
+              >
+                Bot
+              </Link>
+            </span>
+          );
+        },
       },
     ];
-  }, [job.parameters, job.objective, onOpen, opening]);
+  }, [job.parameters, job.objective, onOpen, opening, botHref]);
   return (
     <Card>
       <CardHeader>
         <CardTitle>Every combination</CardTitle>
         <CardDescription>
-          In-sample figures; click a header to sort, Backtest to open one as a normal run.
+          In-sample figures; click a header to sort, Backtest to open one as a normal run, Bot to create a bot
+          with its parameters.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -10,6 +10,7 @@ import {
   formatInteger,
   Spinner,
 } from '@kestrel/ui';
+import { paths } from '../../../../config/paths';
 import { useCreateBacktest } from '../../api/create-backtest';
 import { isActive } from '../../api/get-backtest';
 import {
@@ -64,6 +65,18 @@ export function OptimiseMode({ strategies, jobId, openJob, openRun }: Props) {
     );
   };
 
+  // A combination as a new bot: the same strategy, market and parameters, on /create-bot to review and save
+  const createBotHref = (detail: OptimisationDetail, params: Record<string, unknown>) => {
+    const request = detail.request as { symbol: string; params?: Record<string, unknown> };
+    return paths.createBot.getHref({
+      strategy: detail.strategy,
+      symbol: request.symbol,
+      interval: detail.interval,
+      // The job's fixed parameters under the combination's swept ones
+      params: { ...request.params, ...params },
+    });
+  };
+
   return (
     <div className="bt:flex bt:flex-col bt:gap-4">
       <OptimiseForm
@@ -89,6 +102,7 @@ export function OptimiseMode({ strategies, jobId, openJob, openRun }: Props) {
           onCancel={() => cancel.mutate(job.data.id)}
           canceling={cancel.isPending}
           onOpenCombination={(params) => openCombination(job.data, params)}
+          createBotHref={(params) => createBotHref(job.data, params)}
           opening={backtest.isPending}
         />
       )}

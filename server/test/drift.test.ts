@@ -1,0 +1,110 @@
+import { type Bot, DriftReportResponseSchema } from '@kestrel/contracts';
+import { ManualClock } from '@kestrel/exchange-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../src/lib/clock';
+import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
+
+/** Lease rounds only when a test calls `tick` (the timer's period is longer than any test) */
+const MANUAL_LEASES = 3_600_000;
+
+/**
+ * GET /api/v1/agents/{id}/drift on PGlite and the Binance simulator: a paper grid bot trades a few closed 1m bars,
+ * then its fills are compared with a backtest of the same strategy on the same klines. A paper bot runs the
+ * engine's broker on those very bars, so the two must agree trade for trade: any drift here is a bug
+ */
+describe('drift report', () => {
+  let t: TestServer;
+  let simClock: ManualClock;
+  let token: string;
+  let other: string;
+
+  const grid = {
+    name: 'Grid for drift',
+    strategy: 'grid',
+    params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003, direction: 'neutral' },
+    symbol: 'BTCUSDT',
+    interval: '1m',
+    leverage: 5,
+    budget: 1000,
+    mode: 'paper',
+  };
+
+  beforeAll(async () => {
+    simClock = new ManualClock(SIM_START);
+    const clock: Clock = { now: () => new Date(simClock.now()) };
+    t = await startTestServer({
+      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
+      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200 },
+    });
+    token = (await signUp(t)).access_token;
+    other = (await signUp(t)).access_token;
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+  });
+  afterAll(() => t?.close());
+
+  const call = (method: 'GET' | 'POST', url: string, payload?: object, as = token) =>
+    t.request({ method, url, headers: bearer(as), ...(payload ? { payload } : {}) });
+
+  async function advance(ms: number): Promise<void> {
+    for (let done = 0; done < ms; done += 1000) {
+      simClock.advance(1000);
+      t.sim.tick();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  async function eventually(until: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 200 && !(await until()); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await until()).toBe(true);
+  }
+  const status = async (id: string) => (await call('GET', `/api/v1/agents/${id}/status`)).json().data;
+  const nextBar = async (until: () => Promise<boolean>) => {
+    await advance(60_000 - (simClock.now() % 60_000) + 1000);
+    await eventually(until);
+  };
+
+  it('a bot that never ran has nothing to compare (409); another user’s bot is a 404', async () => {
+    const created = await call('POST', '/api/v1/agents/', { ...grid, name: 'Never ran' });
+    expect(created.statusCode, created.body).toBe(201);
+    const bot: Bot = created.json().data;
+    const never = await call('GET', `/api/v1/agents/${bot.id}/drift`);
+    expect(never.statusCode).toBe(409);
+    expect(never.json().detail).toBe('Never ran has not run yet: start it, then compare it');
+    expect((await call('GET', `/api/v1/agents/${bot.id}/drift`, undefined, other)).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/api/v1/agents/${bot.id}/drift` })).statusCode).toBe(401);
+  });
+
+  it('a paper bot’s trades match the backtest’s on the same klines: times, prices, PnL and fees equal', async () => {
+    const bot: Bot = (await call('POST', '/api/v1/agents/', grid)).json().data;
+    expect((await call('POST', `/api/v1/agents/${bot.id}/start`)).statusCode).toBe(200);
+    await nextBar(async () => (await status(bot.id)).openOrders.length === 10);
+    // Down through two buy levels, back up through the sells above them: two round trips of the grid
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49500' });
+    await nextBar(async () => (await status(bot.id)).positionQty !== 0);
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50100' });
+    await nextBar(async () => (await status(bot.id)).realizedPnl > 0);
+    expect((await call('POST', `/api/v1/agents/${bot.id}/stop`)).statusCode).toBe(200);
+
+    const res = await call('GET', `/api/v1/agents/${bot.id}/drift`);
+    expect(res.statusCode, res.body).toBe(200);
+    const report = DriftReportResponseSchema.parse(res.json()).data;
+    expect(report).toMatchObject({ botId: bot.id, mode: 'paper', strategy: 'grid', symbol: 'BTCUSDT' });
+    expect(report.period.from).toBe(Math.floor(SIM_START / 60_000) * 60_000);
+    expect(report.backtest).toMatchObject({ makerFeeRate: 0.0002, takerFeeRate: 0.0005, slippageBps: 1 });
+    expect(report.totals.bot.trades).toBeGreaterThanOrEqual(1);
+    expect(report.matched).toHaveLength(report.totals.bot.trades);
+    expect(report.botOnly).toEqual([]);
+    expect(report.backtestOnly).toEqual([]);
+    for (const m of report.matched) {
+      expect(m.entryTimeDiffMs).toBe(0);
+      expect(m.exitTimeDiffMs).toBe(0);
+      expect(m.entrySlippageBps).toBeCloseTo(0, 9);
+      expect(m.exitSlippageBps).toBeCloseTo(0, 9);
+      expect(m.realizedPnlDiff).toBeCloseTo(0, 9);
+      expect(m.feesDiff).toBeCloseTo(0, 9);
+    }
+    expect(report.totals.bot.realizedPnl).toBeCloseTo(report.totals.backtest.realizedPnl, 9);
+    expect(report.totals.bot.realizedPnl).toBeGreaterThan(0);
+    expect(report.totals.bot.funding).toBeNull();
+    expect(report.notes.join(' ')).toMatch(/Funding is not in the bot’s log/);
+  });
+});
