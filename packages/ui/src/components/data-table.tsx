@@ -10,11 +10,11 @@ import {
   type SortingState,
   useReactTable,
 } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import * as React from 'react';
 import { cn } from '../lib/cn';
+import { DataRow } from './data-row';
 import { ScrollRegion } from './scroll-region';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from './table';
+import { Table, TableBody, TableHead, TableHeader, TableRow } from './table';
 
 declare module '@tanstack/react-table' {
   interface ColumnMeta<TData extends RowData, TValue> {
@@ -24,6 +24,8 @@ declare module '@tanstack/react-table' {
     cellClassName?: string | ((row: TData) => string);
   }
 }
+
+const VirtualRows = React.lazy(() => import('./virtual-rows'));
 
 /** The visible mark of a header's order; an unsorted column shows it can be sorted */
 const SORT_ARROW = { ascending: '▲', descending: '▼', none: '↕' } as const;
@@ -87,33 +89,6 @@ function SortableHead<TData>({ header }: { header: Header<TData, unknown> }) {
   );
 }
 
-function DataRow<TData>({
-  row,
-  className,
-  index,
-  style,
-}: {
-  row: Row<TData>;
-  className: string | undefined;
-  index?: number;
-  style?: React.CSSProperties;
-}) {
-  return (
-    <TableRow className={className} aria-rowindex={index} style={style}>
-      {row.getVisibleCells().map((cell) => {
-        const meta = cell.column.columnDef.meta;
-        const cellClass =
-          typeof meta?.cellClassName === 'function' ? meta.cellClassName(row.original) : meta?.cellClassName;
-        return (
-          <TableCell key={cell.id} className={cn(meta?.align === 'right' && 'ui:text-right', cellClass)}>
-            {flexRender(cell.column.columnDef.cell, cell.getContext())}
-          </TableCell>
-        );
-      })}
-    </TableRow>
-  );
-}
-
 /**
  * A sortable table over TanStack Table, in a sideways-scrolling frame. Sorting: a new column starts ascending, the
  * sorted one flips, one column at a time; `aria-sort` tells screen readers. With `virtualize` only the rows in view
@@ -150,15 +125,6 @@ export function DataTable<TData, TValue = unknown>({
   });
   const scrollRef = React.useRef<HTMLElement>(null);
   const rows = table.getRowModel().rows;
-  // Hooks run unconditionally; a table that is not virtualised leaves the virtualizer off (no scroll listeners)
-  const virtualizer = useVirtualizer({
-    enabled: Boolean(virtualize),
-    count: virtualize ? rows.length : 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => virtualize?.rowHeight ?? 0,
-    overscan: virtualize?.overscan ?? 10,
-    initialRect: { width: 0, height: virtualize?.height ?? 0 },
-  });
 
   if (data.length === 0 && empty !== undefined) return <>{empty}</>;
 
@@ -166,36 +132,18 @@ export function DataTable<TData, TValue = unknown>({
   const headerGroups = table.getHeaderGroups();
   let body: React.ReactNode;
   if (virtualize) {
-    const items = virtualizer.getVirtualItems();
-    const before = items[0]?.start ?? 0;
-    const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
     body = (
-      <>
-        {before > 0 && (
-          // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an empty spacer holding the height of rows not rendered
-          <tr aria-hidden="true">
-            <td colSpan={colSpan} style={{ height: before, padding: 0 }} />
-          </tr>
-        )}
-        {items.map((item) => {
-          const row = rows[item.index] as Row<TData>;
-          return (
-            <DataRow
-              key={row.id}
-              row={row}
-              index={item.index + headerGroups.length + 1}
-              className={rowClassName?.(row.original)}
-              style={{ height: virtualize.rowHeight }}
-            />
-          );
-        })}
-        {after > 0 && (
-          // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an empty spacer holding the height of rows not rendered
-          <tr aria-hidden="true">
-            <td colSpan={colSpan} style={{ height: after, padding: 0 }} />
-          </tr>
-        )}
-      </>
+      // The virtualizer is its own chunk: only pages with thousands of rows (/history) load it
+      <React.Suspense fallback={null}>
+        <VirtualRows
+          rows={rows as Row<unknown>[]}
+          scrollRef={scrollRef}
+          virtualize={virtualize}
+          colSpan={colSpan}
+          headerRowCount={headerGroups.length}
+          rowClassName={rowClassName as ((row: unknown) => string | undefined) | undefined}
+        />
+      </React.Suspense>
     );
   } else {
     body = rows.map((row) => <DataRow key={row.id} row={row} className={rowClassName?.(row.original)} />);
