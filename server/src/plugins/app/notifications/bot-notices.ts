@@ -18,30 +18,30 @@ export function botNotice(
   bot: NoticeBot,
   event: Pick<BotEvent, 'botId' | 'kind' | 'message' | 'data'>,
 ): { event: NotificationEvent; content: NotificationContent } | undefined {
-  const who = bot.name ? `“${bot.name}”` : 'A bot';
+  const who = bot.name ? `Bot “${bot.name}”` : 'A bot';
   const where = bot.symbol ? ` (${bot.mode ? `${bot.mode} ` : ''}${bot.symbol})` : '';
   const data = { botId: event.botId, ...event.data };
   switch (event.kind) {
     case 'started':
       return {
         event: 'bot_started',
-        content: { title: `Bot ${who} started`, message: event.message, data },
+        content: { title: `${who} started`, message: event.message, data },
       };
     case 'stopped':
       return {
         event: 'bot_stopped',
-        content: { title: `Bot ${who} stopped`, message: event.message, data },
+        content: { title: `${who} stopped`, message: event.message, data },
       };
     case 'risk_stop':
       return {
         event: 'bot_stopped_by_risk',
-        content: { title: `Bot ${who} stopped by a risk limit`, message: event.message, data },
+        content: { title: `${who} stopped by a risk limit`, message: event.message, data },
       };
     case 'error':
       if (!('sessionPnl' in event.data)) return undefined;
       return {
         event: 'bot_stopped',
-        content: { title: `Bot ${who} stopped after a failure`, message: event.message, data },
+        content: { title: `${who} stopped after a failure`, message: event.message, data },
       };
     case 'order_filled':
       return {
