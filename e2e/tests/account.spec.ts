@@ -100,7 +100,9 @@ test.describe('account (account remote)', () => {
     await expect(page.getByRole('banner')).toContainText('Testnet');
   });
 
-  test('settings: the theme choice is the top bar’s, applies at once and survives a reload', async ({ page }) => {
+  test('settings: the theme choice is the top bar’s, applies at once and survives a reload', async ({
+    page,
+  }) => {
     await signUp(page);
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto('/settings');
