@@ -99,4 +99,26 @@ test.describe('account (account remote)', () => {
     // The top bar reads the same state
     await expect(page.getByRole('banner')).toContainText('Testnet');
   });
+
+  test('settings: the theme choice is the top bar’s, applies at once and survives a reload', async ({
+    page,
+  }) => {
+    await signUp(page);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/settings');
+    const theme = page.getByRole('region', { name: 'Theme' });
+    await expect(theme.getByRole('radio', { name: /^Light/ })).toBeChecked();
+    await theme.getByRole('radio', { name: /^Dark/ }).check();
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+    // The top bar's toggle reads the same state, and changing it there moves the choice here
+    const toggle = page.getByRole('banner').getByRole('button', { name: 'Switch to light theme' });
+    await expect(toggle).toBeVisible();
+    await page.reload();
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+    await expect(theme.getByRole('radio', { name: /^Dark/ })).toBeChecked();
+    await page.getByRole('banner').getByRole('button', { name: 'Switch to light theme' }).click();
+    await expect(theme.getByRole('radio', { name: /^Light/ })).toBeChecked();
+    await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
+    expect(await page.evaluate(() => localStorage.getItem('kestrel-theme'))).toBe('light');
+  });
 });

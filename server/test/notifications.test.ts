@@ -1,6 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   CreatedWebhookResponseSchema,
   ErrorResponseSchema,
@@ -32,52 +29,7 @@ import {
   type TestDatabase,
   uniqueEmail,
 } from './helper';
-
-/** A local receiver: records every request; `answer` decides the reply */
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-interface Receiver {
-  url: string;
-  received: Received[];
-  answer: (res: import('node:http').ServerResponse) => void;
-  close(): Promise<void>;
-}
-async function startReceiver(): Promise<Receiver> {
-  const received: Received[] = [];
-  const r: Receiver = {
-    url: '',
-    received,
-    answer: (res) => {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('ok');
-    },
-    close: () => new Promise((done) => server.close(() => done())),
-  };
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      r.answer(res);
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return r;
-}
-
-/** The receiver's check, as a user would write it from the docs */
-function signatureChecks(secret: string, r: Received): boolean {
-  const ts = String(r.headers['x-kestrel-timestamp']);
-  const expected = `sha256=${createHmac('sha256', secret).update(`${ts}.${r.body}`).digest('hex')}`;
-  const got = String(r.headers['x-kestrel-signature']);
-  return got.length === expected.length && timingSafeEqual(Buffer.from(got), Buffer.from(expected));
-}
+import { type Received, type Receiver, signatureChecks, startReceiver } from './webhook-receiver';
 
 let tdb: TestDatabase;
 beforeAll(async () => {

@@ -4,7 +4,6 @@ import { registerRemotesFromConfig } from '@kestrel/shared-runtime/federation';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { StartupError } from './app/startup-error';
-import { createThemeStore } from './app/theme/theme-store';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
@@ -18,12 +17,8 @@ try {
   // One runtime for the page: the shell and every remote read the session, socket and state through it
   const runtime = initKestrelRuntime(config);
   void runtime.start();
-  const themeStore = createThemeStore({
-    storage: localStorage,
-    prefersLight: matchMedia('(prefers-color-scheme: light)'),
-    root: document.documentElement,
-  });
-  root.render(<App themeStore={themeStore} />);
+  // The theme lives in the runtime (one store for the top-bar toggle and /settings), created with it above
+  root.render(<App />);
 } catch (error) {
   root.render(<StartupError error={error} />);
 }

@@ -87,6 +87,14 @@ export {
   type ExchangeState,
   maskApiKey,
 } from './state/exchange-state';
+export {
+  browserThemeDeps,
+  createThemeStore,
+  THEME_STORAGE_KEY,
+  type Theme,
+  type ThemeStore,
+  type ThemeStoreDeps,
+} from './state/theme';
 export { createNotices, type Notices, type Notification, type ToastMessage } from './state/toast';
 export {
   createTradingEnvironment,

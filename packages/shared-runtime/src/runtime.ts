@@ -7,6 +7,7 @@ import { createStepUp, type StepUp } from './auth/step-up';
 import { createLiveData, type LiveData } from './live/live-data';
 import { createSocketBus, type SocketBus, type WebSocketFactory } from './socket/socket-bus';
 import { createCredentialsStore, createExchangeState, type ExchangeState } from './state/exchange-state';
+import { browserThemeDeps, createThemeStore, type ThemeStore, type ThemeStoreDeps } from './state/theme';
 import { createNotices, type Notices, type Notification, type ToastMessage } from './state/toast';
 import { createTradingEnvironment, type TradingEnvironment } from './state/trading-environment';
 import { defaultStorage, type KeyValueStorage } from './storage/storage';
@@ -25,6 +26,8 @@ export interface KestrelRuntime {
   readonly live: LiveData;
   readonly exchanges: ExchangeState;
   readonly environment: TradingEnvironment;
+  /** Light or dark (spec §4): the shell's top-bar toggle and /settings change this one store */
+  readonly theme: ThemeStore;
   /** Where remotes (and the runtime's services) ask for toasts and notifications */
   readonly notices: Notices;
   /** Every toast to show: the runtime's own (exchange, environment) and those any remote asked for */
@@ -42,6 +45,8 @@ export interface KestrelRuntimeDeps {
   fetch?: typeof fetch;
   createWebSocket?: WebSocketFactory;
   now?: () => number;
+  /** The system preference and document root the theme follows (default: the page's) */
+  theme?: Partial<Pick<ThemeStoreDeps, 'prefersLight' | 'root'>>;
 }
 
 /** Wires the services together; the shell calls {@link initKestrelRuntime} once, tests call this directly */
@@ -92,6 +97,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     ...(deps.now ? { now: deps.now } : {}),
   });
 
+  const theme = createThemeStore({ ...browserThemeDeps(storage), ...deps.theme });
   const notices = createNotices();
   let sessionWatch: Subscription | undefined;
   let synced = false;
@@ -106,6 +112,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     live,
     exchanges,
     environment,
+    theme,
     notices,
     toasts$: merge(exchanges.toasts$, environment.toasts$, notices.toasts$),
     notifications$: notices.notifications$,
@@ -133,6 +140,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
       bus.disconnect();
       live.dispose();
       breaker.dispose();
+      theme.dispose();
     },
   };
 }

@@ -1,10 +1,11 @@
 import type { LiveEventKind, LiveEventNotice } from '@kestrel/contracts';
-import { createContext, type ReactNode, useContext, useEffect, useRef } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
 import type { CircuitState } from '../api/circuit-breaker';
 import type { SessionState } from '../auth/session';
 import { getKestrelRuntime, type KestrelRuntime } from '../runtime';
 import type { SocketStatus } from '../socket/socket-bus';
 import type { ExchangeConnections } from '../state/exchange-state';
+import type { Theme } from '../state/theme';
 import type { EnvironmentState } from '../state/trading-environment';
 import { useObservable } from './use-observable';
 
@@ -50,6 +51,13 @@ export function useExchangesLoading(): boolean {
 export function useTradingEnvironment(): EnvironmentState {
   const { environment } = useKestrelRuntime();
   return useObservable(environment.state$, environment.state);
+}
+
+/** The page's theme and how to change it (the same store as the shell's top-bar toggle); re-renders on each change */
+export function useTheme(): { theme: Theme; toggle: () => void; set: (theme: Theme) => void } {
+  const { theme: store } = useKestrelRuntime();
+  const theme = useSyncExternalStore(store.subscribe, store.get, store.get);
+  return { theme, toggle: store.toggle, set: store.set };
 }
 
 export function useSocketStatus(): SocketStatus {

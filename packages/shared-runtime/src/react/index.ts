@@ -8,6 +8,7 @@ export {
   useSelectedExchange,
   useSession,
   useSocketStatus,
+  useTheme,
   useTradingEnvironment,
 } from './hooks';
 export { useLiveCandles, useLiveMarkPrices, useLiveStatus, useLiveTickers } from './live-hooks';

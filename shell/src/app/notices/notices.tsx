@@ -1,4 +1,4 @@
-import type { Notification, ToastMessage } from '@kestrel/shared-runtime';
+import type { Notification, Theme, ToastMessage } from '@kestrel/shared-runtime';
 import {
   Toast,
   ToastClose,
@@ -10,7 +10,6 @@ import {
 import { useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
 import { toast as notify, Toaster } from 'sonner';
-import type { Theme } from '../theme/theme-store';
 
 /**
  * Spec §9 notification area. sonner 1.7's own defaults are the spec's numbers (3 visible, 4000 ms, 356 px wide,

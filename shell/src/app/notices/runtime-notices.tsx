@@ -1,7 +1,7 @@
+import type { Theme } from '@kestrel/shared-runtime';
 import { getKestrelRuntime, type Notification, type ToastMessage } from '@kestrel/shared-runtime';
 import { type ComponentProps, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
-import type { Theme } from '../theme/theme-store';
 import { holdFeed } from './held-feed';
 import type * as NoticeAreasModule from './notices';
 

@@ -1,5 +1,5 @@
+import { useTheme } from '@kestrel/shared-runtime/react';
 import { Button } from '@kestrel/ui';
-import { useTheme } from './theme-context';
 
 export function ThemeToggle() {
   const { theme, toggle } = useTheme();

@@ -7,6 +7,7 @@ import { WebhooksCard } from '../../features/notifications/components/webhooks-c
 import { PlatformPanel } from '../../features/platform/components/platform-panel';
 import { DefaultLimitsForm } from '../../features/settings/components/default-limits-form';
 import { EnvironmentSettings } from '../../features/settings/components/environment-settings';
+import { ThemeSettings } from '../../features/settings/components/theme-settings';
 
 export default function SettingsPage() {
   const settings = useAccountSettings();
@@ -27,6 +28,13 @@ export default function SettingsPage() {
           description="Testnet trades with fake funds; mainnet is LIVE trading with real money."
         >
           <EnvironmentSettings />
+        </Section>
+        <Section
+          id="settings-theme"
+          title="Theme"
+          description="The same choice as the sun/moon button in the top bar, remembered on this browser."
+        >
+          <ThemeSettings />
         </Section>
         <Section
           id="settings-bot-limits"

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { STOPPED_FOR_ACCOUNT_DELETION } from '../bots/bot-service';
 import { accountRepository } from './account-repository';
 import { AccountService } from './account-service';
 
@@ -15,9 +16,11 @@ export default fp(
     app.decorate(
       'accountService',
       new AccountService(app.db, accountRepository, app.authService, app.accountAudit, app.clock, {
-        // BOTS: the bots runtime stops every bot of the user here (and cancels their orders) once it lands; until
-        // then the bot rows go with the user by ON DELETE CASCADE and nothing is running for them
-        stopAllBots: async () => {},
+        // Read when an account is deleted (the bots plugin registers after this one): every bot stops and cancels
+        // its orders while the keys are still there to cancel with
+        stopAllBots: async (userId) => {
+          await app.botService.stopAll(userId, STOPPED_FOR_ACCOUNT_DELETION);
+        },
         forget: async (userId) => {
           await app.liveStreams?.refreshUser(userId);
         },

@@ -29,6 +29,7 @@ const STATUS_EVENTS = 20;
 
 export const STOPPED_BY_USER = 'Stopped by you';
 export const STOPPED_BY_KILL_SWITCH = 'Stopped by the kill switch';
+export const STOPPED_FOR_ACCOUNT_DELETION = 'Stopped: the account is being deleted';
 
 export interface BotServiceDeps {
   db: Database;
@@ -40,15 +41,22 @@ export interface BotServiceDeps {
   log: FastifyBaseLogger;
 }
 
+/** The bot a log line belongs to (a notice names it when the row is at hand) */
+export type LoggedBot = Pick<BotRow, 'id' | 'user_id'> & Partial<Pick<BotRow, 'name' | 'symbol' | 'mode'>>;
+
 /**
  * Writes one line of a bot's log and pushes it to the owner's sockets (`notifications/bot`). A lost push only
  * delays the page (it reads the log); a failed write is thrown: every automated action must leave a record
  */
 export class BotLog {
-  constructor(private readonly deps: Pick<BotServiceDeps, 'db' | 'publish' | 'clock' | 'log'>) {}
+  constructor(
+    private readonly deps: Pick<BotServiceDeps, 'db' | 'publish' | 'clock' | 'log'>,
+    /** Tells the owner (in-app list, webhooks) about the lines that matter: fills, starts, stops. Never throws */
+    private readonly notify?: (bot: LoggedBot, event: BotEvent) => Promise<void>,
+  ) {}
 
   async record(
-    bot: Pick<BotRow, 'id' | 'user_id'>,
+    bot: LoggedBot,
     kind: BotEventKind,
     message: string,
     data: Record<string, unknown> = {},
@@ -72,6 +80,7 @@ export class BotLog {
     } catch (err) {
       this.deps.log.warn({ err, botId: bot.id }, 'bot push failed');
     }
+    await this.notify?.(bot, event);
     return event;
   }
 }
@@ -195,11 +204,14 @@ export class BotService {
     return toBot(stopped);
   }
 
-  /** The kill switch: every active bot of the user stopped (before any order is canceled); how many */
-  async stopAll(userId: string): Promise<number> {
+  /**
+   * Every active bot of the user stopped, each canceling its orders (the kill switch, before it cancels the rest;
+   * account deletion, before the keys go); how many
+   */
+  async stopAll(userId: string, reason = STOPPED_BY_KILL_SWITCH): Promise<number> {
     let n = 0;
     for (const row of await botRepository.activeOf(this.deps.db, userId)) {
-      if (await this.runner.stopBot(row, 'stopped', STOPPED_BY_KILL_SWITCH)) n++;
+      if (await this.runner.stopBot(row, 'stopped', reason)) n++;
     }
     return n;
   }

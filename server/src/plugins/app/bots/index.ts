@@ -4,6 +4,7 @@ import type { AppOptions } from '../../../app';
 import { KlineCache } from '../backtest/kline-cache';
 import { klineRepository } from '../backtest/kline-repository';
 import { LeverageBrackets } from '../backtest/leverage-brackets';
+import { botNotice } from '../notifications/bot-notices';
 import { orderIntentRepository } from '../orders/order-intent-repository';
 import { channelFor } from '../socket/socket-bus';
 import { BotRunner } from './bot-runner';
@@ -26,12 +27,19 @@ declare module 'fastify' {
  */
 export default fp(
   async (app: FastifyInstance, { config, deps }: AppOptions) => {
-    const log = new BotLog({
-      db: app.db,
-      publish: (target, event) => app.socketBus.publish(target, event),
-      clock: app.clock,
-      log: app.log,
-    });
+    const log = new BotLog(
+      {
+        db: app.db,
+        publish: (target, event) => app.socketBus.publish(target, event),
+        clock: app.clock,
+        log: app.log,
+      },
+      // Fills, starts and stops reach the owner's notifications (in-app list, webhooks) from the bot's log
+      async (bot, event) => {
+        const notice = botNotice(bot, event);
+        if (notice) await app.notifications.notify(bot.user_id, notice.event, notice.content);
+      },
+    );
     const klines = new KlineCache(app.db, klineRepository, app.exchangeAdapter);
     const brackets = new LeverageBrackets({
       exchange: app.exchangeAdapter,
@@ -100,6 +108,14 @@ export default fp(
   },
   {
     name: 'bots',
-    dependencies: ['database', 'exchange', 'socket-bus', 'credentials', 'live-streams', 'risk'],
+    dependencies: [
+      'database',
+      'exchange',
+      'socket-bus',
+      'credentials',
+      'live-streams',
+      'risk',
+      'notifications',
+    ],
   },
 );

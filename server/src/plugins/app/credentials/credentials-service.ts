@@ -36,6 +36,9 @@ const NOT_STORED = 'No Binance credentials stored. Connect Binance first.';
 
 /** Rules of the credential vault and of connection tests; the exchange is reached only through `probe` */
 export class CredentialsService {
+  /** Hears whose keys were opened for a call (so a key Binance refuses can be traced to its owner) */
+  onKeysOpened?: (userId: string, apiKey: string) => void;
+
   constructor(
     private readonly db: Database,
     private readonly repo: CredentialsRepository,
@@ -96,6 +99,7 @@ export class CredentialsService {
     }
     const parsed = JSON.parse(plain.toString('utf8')) as { api_key: string; secret_key: string };
     plain.fill(0);
+    this.onKeysOpened?.(userId, parsed.api_key);
     return {
       apiKey: parsed.api_key,
       secretKey: parsed.secret_key,

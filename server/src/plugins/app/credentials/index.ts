@@ -14,16 +14,15 @@ declare module 'fastify' {
 /** Wires the credential vault; keys are tested through the exchange adapter (tests may pass their own probe) */
 export default fp(
   async (app: FastifyInstance, { deps }: AppOptions) => {
-    app.decorate(
-      'credentialsService',
-      new CredentialsService(
-        app.db,
-        credentialsRepository,
-        app.keyring,
-        deps.exchange ?? adapterProbe(app.exchangeAdapter),
-        app.clock,
-      ),
+    const service = new CredentialsService(
+      app.db,
+      credentialsRepository,
+      app.keyring,
+      deps.exchange ?? adapterProbe(app.exchangeAdapter),
+      app.clock,
     );
+    service.onKeysOpened = (userId, apiKey) => app.keyRefusals.opened(userId, apiKey);
+    app.decorate('credentialsService', service);
   },
-  { name: 'credentials', dependencies: ['database', 'secrets', 'exchange'] },
+  { name: 'credentials', dependencies: ['database', 'secrets', 'exchange', 'notifications'] },
 );

@@ -12,6 +12,11 @@ const NOT_FOUND = new Set([-2011, -2013]);
 /** Binance codes that mean the stored keys are refused */
 const KEY_REFUSED = new Set([-2014, -2015, -1022]);
 
+/** Binance refused the API key itself (unknown, malformed, or lacking the permission): the user must act */
+export function isKeyRefusal(err: unknown): boolean {
+  return err instanceof ExchangeApiError && KEY_REFUSED.has(err.code);
+}
+
 /**
  * An adapter error as the browser should see it: the exchange's own sentence (e.g. "Order's notional must be no
  * smaller than 5 USDT") with a 4xx, unreachable as 503, rate limits as 429, an answer we cannot read as 502 (with
@@ -40,7 +45,7 @@ export function exchangeHttpError(err: unknown): unknown {
   }
   if (err instanceof ExchangeApiError) {
     if (NOT_FOUND.has(err.code)) return new HttpError(404, 'ORDER_NOT_FOUND', err.message);
-    if (KEY_REFUSED.has(err.code)) {
+    if (isKeyRefusal(err)) {
       return new HttpError(
         400,
         'EXCHANGE_KEYS_REFUSED',

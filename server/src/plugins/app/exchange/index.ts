@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
 import { BinanceUsdmAdapter } from './binance-adapter';
 import type { ExchangeAdapter } from './exchange-adapter';
+import { watchKeyRefusals } from './key-refusal-watch';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,11 +23,15 @@ export default fp(
         weightLimit: config.exchange.weightLimit,
         budget: { userShare: config.exchangeUserShare },
       });
-    app.decorate('exchangeAdapter', adapter);
+    // Every keyed call crosses here: a key Binance refuses becomes a notice to its owner
+    app.decorate(
+      'exchangeAdapter',
+      watchKeyRefusals(adapter, (apiKey, reason) => app.keyRefusals.refused(apiKey, reason)),
+    );
     app.log.info(
       { exchange: config.exchange.env, restUrl: config.exchange.restUrl },
       'exchange adapter configured',
     );
   },
-  { name: 'exchange' },
+  { name: 'exchange', dependencies: ['notifications'] },
 );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { KeyRefusalNotices } from './key-refusal-notices';
 import { NotificationService } from './notification-service';
 import { notificationsRepository } from './notifications-repository';
 
@@ -8,6 +9,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** `notify(userId, event, content)`: the in-app list, socket push and webhooks of every event */
     notifications: NotificationService;
+    /** Binance refusing a user's stored key: the vault says whose key it opened, the adapter which key was refused */
+    keyRefusals: KeyRefusalNotices;
   }
 }
 
@@ -34,6 +37,12 @@ export default fp(
       },
     );
     app.decorate('notifications', service);
+    app.decorate(
+      'keyRefusals',
+      new KeyRefusalNotices(app.clock, (userId, content) =>
+        service.notify(userId, 'exchange_key_refused', content),
+      ),
+    );
     // A new device signing in is told about (the audit knows which devices were seen before)
     app.accountAudit.onNewDevice((userId, client) =>
       service.notify(userId, 'new_device_signin', {

@@ -13,7 +13,7 @@ import {
 import { type RemoteComponentLoader, RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -90,6 +90,24 @@ describe('the settings page', { timeout: 30_000 }, () => {
       ['Switched to Mainnet', 'destructive'],
       ['Switched to Testnet', 'default'],
     ]);
+  });
+
+  it('switches the theme the shell uses: stored under kestrel-theme, marked on the root, in step with the top bar', async () => {
+    const user = renderPage();
+    const theme = screen.getByRole('region', { name: 'Theme' });
+    // happy-dom has no system preference: light, as the spec says when the system prefers light
+    expect(within(theme).getByRole('radio', { name: /^Light/ })).toHaveProperty('checked', true);
+
+    await user.click(within(theme).getByRole('radio', { name: /^Dark/ }));
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+    expect(runtime.storage.getItem('kestrel-theme')).toBe('dark');
+    expect(runtime.theme.get()).toBe('dark');
+
+    // The top bar's toggle changes the same store: the page follows
+    act(() => runtime.theme.toggle());
+    expect(within(theme).getByRole('radio', { name: /^Light/ })).toHaveProperty('checked', true);
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+    expect(runtime.storage.getItem('kestrel-theme')).toBe('light');
   });
 
   it('stores default bot limits on the server, refusing an out-of-range one by its rule', async () => {

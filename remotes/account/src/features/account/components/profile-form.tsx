@@ -40,7 +40,9 @@ export function ProfileForm({
   return (
     <Form form={form} onSubmit={submit} aria-label="Profile">
       <Field label="Email" hint="You sign in with it">
-        {(wiring) => <Input {...wiring} value={user.email} readOnly />}
+        {(wiring) => (
+          <Input {...wiring} value={user.email} readOnly className="ac:bg-muted ac:text-muted-foreground" />
+        )}
       </Field>
       <FormField<Values, 'name'> name="name" label="Display name" hint="Up to 100 characters; empty for none">
         {(control) => <Input {...control} value={control.value ?? ''} autoComplete="name" />}

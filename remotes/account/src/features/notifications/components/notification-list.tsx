@@ -9,7 +9,8 @@ export function NotificationList({ list, onReadAll }: { list: List; onReadAll: (
   if (list.items.length === 0)
     return (
       <p className="ac:text-sm ac:text-muted-foreground">
-        Nothing yet. Kill switches, bot stops and sign-ins from a new device appear here.
+        Nothing yet. Fills, bot starts and stops, the kill switch, a refused exchange key and sign-ins from a
+        new device appear here.
       </p>
     );
   return (

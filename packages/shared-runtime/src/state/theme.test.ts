@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createThemeStore } from './theme-store';
+import { createThemeStore } from './theme';
 
 /** A prefers-color-scheme media query whose answer the test changes */
 function systemPreference(prefersLight: boolean) {

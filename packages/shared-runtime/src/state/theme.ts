@@ -1,5 +1,7 @@
+import { STORAGE_KEYS } from '../storage/storage';
+
 /** Spec §3: the theme choice is stored under a product-specific key, with values light and dark */
-export const THEME_STORAGE_KEY = 'kestrel-theme';
+export const THEME_STORAGE_KEY = STORAGE_KEYS.theme;
 
 export type Theme = 'light' | 'dark';
 
@@ -12,12 +14,12 @@ export type ThemeStore = {
   dispose: () => void;
 };
 
-type ThemeStoreDeps = {
+export type ThemeStoreDeps = {
   storage: Pick<Storage, 'getItem' | 'setItem'>;
   /** `matchMedia('(prefers-color-scheme: light)')` */
   prefersLight: Pick<MediaQueryList, 'matches' | 'addEventListener' | 'removeEventListener'>;
   /** Where the `dark` marker goes: the document root */
-  root: Pick<HTMLElement, 'classList'>;
+  root: { classList: Pick<DOMTokenList, 'toggle'> };
 };
 
 function readStored(storage: ThemeStoreDeps['storage']): Theme | null {
@@ -30,6 +32,22 @@ function readStored(storage: ThemeStoreDeps['storage']): Theme | null {
 }
 
 /**
+ * The page's system preference and document root; away from a browser (Node tests) the system prefers light and
+ * there is no root to mark
+ */
+export function browserThemeDeps(storage: ThemeStoreDeps['storage']): ThemeStoreDeps {
+  const media = globalThis.matchMedia?.('(prefers-color-scheme: light)');
+  return {
+    storage,
+    prefersLight: media ?? { matches: true, addEventListener: () => {}, removeEventListener: () => {} },
+    root: globalThis.document?.documentElement ?? { classList: { toggle: () => false } },
+  };
+}
+
+/**
+ * The page's one theme: the shell's top-bar toggle and the settings page both change it through the runtime
+ * (`runtime.theme`, `useTheme`).
+ *
  * Spec §4 (Theme): initial value from storage, else light when the system prefers light and dark otherwise; every
  * change is stored and sets or clears `dark` on the root; system changes apply only while nothing is stored.
  */
