@@ -1,4 +1,4 @@
-import { createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../../lib/clock';
 import type { Keyring } from '../../../lib/crypto/master-key';
@@ -20,6 +20,8 @@ export interface AccessClaims {
 
 export interface RefreshClaims {
   sessionId: string;
+  /** Thumbprint of the browser key the token is bound to (`cnf.jkt`, RFC 9449 §6); undefined: an unbound token */
+  jkt: string | undefined;
   /** SHA-256 of the whole token, the only form stored */
   tokenHash: Buffer;
 }
@@ -54,15 +56,26 @@ export class TokenService {
     return Math.floor(this.clock.now().getTime() / 1000);
   }
 
-  private sign(payload: JWTPayload, typ: string, audience: string, expiresAtS: number): Promise<string> {
+  private currentKey(): { kid: string; key: Uint8Array } {
     const kid = this.keyring.current.id;
     const key = this.keys.get(kid);
     if (!key) throw new Error('Signing key missing for the current token key');
+    return { kid, key };
+  }
+
+  private sign(
+    payload: JWTPayload,
+    typ: string,
+    audience: string,
+    expiresAtS: number,
+    issuedAtS = this.nowS(),
+  ): Promise<string> {
+    const { kid, key } = this.currentKey();
     return new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256', typ, kid })
       .setIssuer(ISSUER)
       .setAudience(audience)
-      .setIssuedAt(this.nowS())
+      .setIssuedAt(issuedAtS)
       .setExpirationTime(expiresAtS)
       .sign(key);
   }
@@ -76,13 +89,41 @@ export class TokenService {
     );
   }
 
-  /** The random `jti` (256 bits) makes every refresh token unique even within one second */
-  issueRefreshToken(sessionId: string, expiresAt: Date): Promise<string> {
+  /**
+   * A session's first refresh token, bound to the browser key `jkt` (`cnf.jkt`; without one the token is issued
+   * unbound and every refresh of it is refused: see AuthService.refresh). The random `jti` (256 bits) makes
+   * every refresh token unique even within one second
+   */
+  issueRefreshToken(sessionId: string, expiresAt: Date, jkt: string | undefined): Promise<string> {
+    const jti = randomBytes(32).toString('base64url');
     return this.sign(
-      { sid: sessionId, jti: randomBytes(32).toString('base64url') },
+      jkt === undefined ? { sid: sessionId, jti } : { sid: sessionId, jti, cnf: { jkt } },
       REFRESH_TYP,
       REFRESH_AUDIENCE,
       Math.floor(expiresAt.getTime() / 1000),
+    );
+  }
+
+  /**
+   * The token that replaces `previousHash` at a rotation made at `rotatedAt`. It is a pure function of its inputs
+   * (HS256 is deterministic and the jti is an HMAC of the previous token's hash), so within the grace window the
+   * same replacement can be answered again without storing it anywhere
+   */
+  successorToken(
+    previousHash: Buffer,
+    session: { id: string; expiresAt: Date; jkt: string },
+    rotatedAt: Date,
+  ): Promise<string> {
+    const jti = createHmac('sha256', this.currentKey().key)
+      .update('kestrel refresh successor v1')
+      .update(previousHash)
+      .digest('base64url');
+    return this.sign(
+      { sid: session.id, jti, cnf: { jkt: session.jkt } },
+      REFRESH_TYP,
+      REFRESH_AUDIENCE,
+      Math.floor(session.expiresAt.getTime() / 1000),
+      Math.floor(rotatedAt.getTime() / 1000),
     );
   }
 
@@ -121,8 +162,10 @@ export class TokenService {
   async verifyRefreshToken(token: string): Promise<VerifyResult<RefreshClaims>> {
     const res = await this.verify(token, REFRESH_TYP, REFRESH_AUDIENCE);
     if (!res.ok) return res;
-    const { sid } = res.claims;
+    const { sid, cnf } = res.claims;
     if (typeof sid !== 'string') return { ok: false, reason: 'invalid' };
-    return { ok: true, claims: { sessionId: sid, tokenHash: hashToken(token) } };
+    const jkt =
+      cnf && typeof cnf === 'object' && 'jkt' in cnf && typeof cnf.jkt === 'string' ? cnf.jkt : undefined;
+    return { ok: true, claims: { sessionId: sid, jkt, tokenHash: hashToken(token) } };
   }
 }
