@@ -56,6 +56,19 @@ describe('a stolen refresh token', () => {
     const auth = await signUp(t, undefined, undefined, browser);
     const claims = JSON.parse(Buffer.from(auth.refresh_token.split('.')[1] ?? '', 'base64url').toString());
     expect(claims.cnf).toEqual({ jkt: browser.jkt });
+    expect(claims.dsk).toBe(0);
+  });
+
+  it('refreshes from a device whose clock is an hour off, judging iat by the offset seen at sign-in', async () => {
+    const hourAhead = await makeDpopKey(() => t.clock.now().getTime() + 3_600_000);
+    const auth = await signUp(t, undefined, undefined, hourAhead);
+    t.clock.advance(60_000);
+    const res = await refresh(auth.refresh_token, await hourAhead.proof('POST', htu(REFRESH)));
+    expect(res.statusCode).toBe(200);
+    // A proof made now but on the server's own time is 'an hour old' for this device: refused
+    const next = AuthResponseSchema.parse(res.json());
+    const late = await hourAhead.proof('POST', htu(REFRESH), { claims: { iat: nowS() } });
+    expect(refused(await refresh(next.refresh_token, late)).detail).toContain('iat is too far');
   });
 
   it('refuses the copy without a proof, with another key’s proof, and leaves the real session working', async () => {

@@ -7,7 +7,13 @@ import type { AccountAudit, ClientInfo } from '../account/account-audit';
 import type { AuthRepository, SessionRow, UserRow } from './auth-repository';
 import type { DpopVerifier } from './dpop';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
-import { ACCESS_TOKEN_TTL_S, type AccessClaims, hashToken, type TokenService } from './tokens';
+import {
+  ACCESS_TOKEN_TTL_S,
+  type AccessClaims,
+  type DpopBinding,
+  hashToken,
+  type TokenService,
+} from './tokens';
 
 /** Absolute session lifetime: refreshing never extends a session past this */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -98,7 +104,7 @@ export class AuthService {
   ) {}
 
   async signup(body: SignupRequest, client: ClientInfo, dpop?: DpopInput): Promise<AuthResponse> {
-    const jkt = await this.bindingKey(dpop);
+    const binding = await this.bindingKey(dpop);
     // Every sign-up counts, successful or not: it bounds accounts made from one address and email probing
     await this.admit([{ key: `signup-ip:${client.ip}`, limit: this.limits.signupsPerIpHour }], {
       windowMs: THROTTLE.signupWindowMs,
@@ -117,13 +123,13 @@ export class AuthService {
     if (!(await this.repo.insertUser(this.db, user))) {
       throw new HttpError(409, 'EMAIL_TAKEN', 'An account with this email already exists');
     }
-    const answer = await this.openSession(this.db, user, client, jkt, 'Account created');
+    const answer = await this.openSession(this.db, user, client, binding, 'Account created');
     await this.audit.record(user.id, 'signup', 'Account created', client);
     return answer;
   }
 
   async signin(body: SigninRequest, client: ClientInfo, dpop?: DpopInput): Promise<AuthResponse> {
-    const jkt = await this.bindingKey(dpop);
+    const binding = await this.bindingKey(dpop);
     const email = normalizeEmail(body.email);
     const counters = [
       { key: `email-ip:${email}|${client.ip}`, limit: THROTTLE.emailIpLimit },
@@ -148,7 +154,7 @@ export class AuthService {
     const [emailIp, ...shared] = counters;
     if (emailIp) await this.repo.clearFailures(this.db, emailIp.key);
     for (const counter of shared) await this.repo.uncountAttempt(this.db, counter.key);
-    const answer = await this.openSession(this.db, user, client, jkt, 'Signed in');
+    const answer = await this.openSession(this.db, user, client, binding, 'Signed in');
     await this.audit.record(user.id, 'signin', 'Signed in', client);
     return answer;
   }
@@ -230,18 +236,18 @@ export class AuthService {
    * token, which signs in but can never be refreshed (a browser without WebCrypto, a script). A proof that does not
    * verify is refused with what is wrong, rather than silently handing out a token that cannot refresh
    */
-  private async bindingKey(dpop: DpopInput | undefined): Promise<string | undefined> {
+  private async bindingKey(dpop: DpopInput | undefined): Promise<DpopBinding | undefined> {
     if (!dpop?.proof) return undefined;
-    const checked = await this.dpop.verify(dpop.proof, dpop);
+    const checked = await this.dpop.verify(dpop.proof, { method: dpop.method, path: dpop.path });
     if (!checked.ok) throw new HttpError(400, 'DPOP_INVALID', `DPoP proof refused: ${checked.reason}.`);
-    return checked.jkt;
+    return { jkt: checked.jkt, skewS: checked.skewS };
   }
 
   private async openSession(
     db: Queryable,
     user: UserRow,
     client: ClientInfo,
-    jkt: string | undefined,
+    binding: DpopBinding | undefined,
     message: string,
   ): Promise<AuthResponse> {
     const now = this.clock.now();
@@ -256,7 +262,7 @@ export class AuthService {
       // The password was just given: guarded actions need no second prompt for the next few minutes
       step_up_at: now,
     };
-    const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at, jkt);
+    const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at, binding);
     await this.repo.insertSessionWithToken(db, session, hashToken(refreshToken));
     return this.answer(user, session.id, refreshToken, message);
   }
@@ -293,16 +299,20 @@ export class AuthService {
         verified.reason === 'expired' ? REFRESH_EXPIRED : REFRESH_INVALID,
       );
     }
-    const { sessionId, tokenHash, jkt } = verified.claims;
+    const { sessionId, tokenHash, binding } = verified.claims;
     // Tokens issued before refresh tokens were bound (or to a client that sent no proof at sign-in) are refused:
     // a copy of one would work from anywhere. Their sessions' access tokens still work until they expire
-    if (jkt === undefined) {
+    if (binding === undefined) {
       throw unauthorized(
         'REFRESH_UNBOUND',
         'This refresh token is not bound to a browser key, so it cannot be refreshed. Please sign in again.',
       );
     }
-    const proof = await this.dpop.verify(dpop.proof, dpop, jkt);
+    const proof = await this.dpop.verify(dpop.proof, {
+      method: dpop.method,
+      path: dpop.path,
+      bound: binding,
+    });
     if (!proof.ok) {
       throw unauthorized(
         'DPOP_INVALID',
@@ -317,7 +327,7 @@ export class AuthService {
         if (!known) return { kind: 'invalid' as const };
         const session = await this.repo.findSession(tx, known.session_id);
         if (!session) return { kind: 'invalid' as const };
-        const again = await this.replacementInGrace(tx, tokenHash, known.used_at, session, jkt, now);
+        const again = await this.replacementInGrace(tx, tokenHash, known.used_at, session, binding, now);
         if (again) return again;
         await this.repo.revokeSession(tx, session.id, session.user_id, 'refresh_token_reuse', now);
         return { kind: 'reused' as const };
@@ -328,7 +338,7 @@ export class AuthService {
       if (!user) return { kind: 'invalid' as const };
       const next = await this.tokens.successorToken(
         tokenHash,
-        { id: session.id, expiresAt: session.expires_at, jkt },
+        { id: session.id, expiresAt: session.expires_at, binding },
         now,
       );
       await this.repo.insertRefreshToken(tx, hashToken(next), session.id, now);
@@ -354,14 +364,14 @@ export class AuthService {
     tokenHash: Buffer,
     usedAt: Date | null,
     session: SessionRow,
-    jkt: string,
+    binding: DpopBinding,
     now: Date,
   ): Promise<{ kind: 'ok'; user: UserRow; session: SessionRow; next: string } | undefined> {
     if (!usedAt || now.getTime() - usedAt.getTime() > REFRESH_GRACE_MS || !isLive(session, now))
       return undefined;
     const next = await this.tokens.successorToken(
       tokenHash,
-      { id: session.id, expiresAt: session.expires_at, jkt },
+      { id: session.id, expiresAt: session.expires_at, binding },
       usedAt,
     );
     const replacement = await this.repo.findRefreshToken(tx, hashToken(next));

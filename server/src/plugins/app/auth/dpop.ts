@@ -9,8 +9,10 @@ import {
 import type { Clock } from '../../../lib/clock';
 
 /**
- * A proof's `iat` may be this far from our clock, either way. Browsers' clocks drift; a proof is made the moment it
- * is sent, so the window only has to cover clock skew and transit. Its jti is remembered this long after its iat.
+ * A refresh proof's `iat` may be this far, either way, from our clock corrected by the browser's clock offset seen
+ * at sign-in (the offset travels in the refresh token, signed by us): a device whose clock is wrong by an hour still
+ * refreshes, while a proof kept for later is refused. A proof is made the moment it is sent, so the window only
+ * covers drift since sign-in and transit. Its jti is remembered for twice this long.
  */
 export const DPOP_IAT_WINDOW_S = 300;
 /** The only signature the browser's key makes (ECDSA P-256, WebCrypto); anything else is refused before reading */
@@ -19,7 +21,25 @@ const DPOP_TYP = 'dpop+jwt';
 /** Bounds the replay memory: proofs are one per sign-in or refresh, so this is far above any honest rate */
 const MAX_REMEMBERED_PROOFS = 100_000;
 
-export type DpopResult = { ok: true; jkt: string } | { ok: false; reason: string };
+export type DpopResult =
+  | {
+      ok: true;
+      jkt: string;
+      /** The proof's iat minus our time, in whole seconds: the browser's clock offset */
+      skewS: number;
+    }
+  | { ok: false; reason: string };
+
+/**
+ * What a proof is checked against. `bound`: the refresh of a token bound to `jkt` whose browser clock was `skewS`
+ * off at sign-in (iat window and replay checked). Without it, a sign-in proof: possession of the key only; its
+ * iat gives the offset, whatever it is
+ */
+export interface DpopExpectation {
+  method: string;
+  path: string;
+  bound?: { jkt: string; skewS: number };
+}
 
 /**
  * Checks DPoP proofs (RFC 9449 §4.3) for the auth calls: a JWT signed by the key in its own header (public, P-256),
@@ -39,11 +59,8 @@ export class DpopVerifier {
 
   constructor(private readonly clock: Clock) {}
 
-  async verify(
-    proof: string | undefined,
-    request: { method: string; path: string },
-    expectedJkt?: string,
-  ): Promise<DpopResult> {
+  async verify(proof: string | undefined, request: DpopExpectation): Promise<DpopResult> {
+    const expectedJkt = request.bound?.jkt;
     if (!proof) return { ok: false, reason: 'the DPoP header is missing' };
     let jwk: JWK | undefined;
     try {
@@ -71,10 +88,14 @@ export class DpopVerifier {
       return { ok: false, reason: `htu must be this call's URL (${request.path})` };
     }
     const nowS = this.clock.now().getTime() / 1000;
-    if (typeof payload.iat !== 'number' || Math.abs(payload.iat - nowS) > DPOP_IAT_WINDOW_S) {
+    if (typeof payload.iat !== 'number' || !Number.isFinite(payload.iat)) {
+      return { ok: false, reason: 'iat must be the time the proof was made, in seconds' };
+    }
+    const skewS = Math.round(payload.iat - nowS);
+    if (request.bound && Math.abs(payload.iat - request.bound.skewS - nowS) > DPOP_IAT_WINDOW_S) {
       return {
         ok: false,
-        reason: "iat is missing or too far from the server's time (check the device's clock)",
+        reason: "iat is too far from the time (the proof is old, or the device's clock moved since sign-in)",
       };
     }
     if (typeof payload.jti !== 'string' || payload.jti.length < 8 || payload.jti.length > 128) {
@@ -83,14 +104,14 @@ export class DpopVerifier {
     // Only proofs for a bound token are remembered: a sign-in proof replayed gains nothing (it still needs the
     // password and binds the session to a key the replayer lacks), and remembering those would let anyone with
     // fresh keys fill the memory
-    if (expectedJkt === undefined) return { ok: true, jkt };
+    if (expectedJkt === undefined) return { ok: true, jkt, skewS };
     const key = `${jkt} ${payload.jti}`;
     const nowMs = this.clock.now().getTime();
     const until = this.seen.get(key);
     if (until !== undefined && until > nowMs) return { ok: false, reason: 'this proof was already used' };
     if (this.seen.size >= MAX_REMEMBERED_PROOFS) this.forget();
-    this.seen.set(key, (payload.iat + DPOP_IAT_WINDOW_S) * 1000);
-    return { ok: true, jkt };
+    this.seen.set(key, nowMs + 2 * DPOP_IAT_WINDOW_S * 1000);
+    return { ok: true, jkt, skewS };
   }
 
   /** Drops the proofs whose iat window has passed (they would be refused for their iat anyway) */

@@ -20,11 +20,19 @@ export interface AccessClaims {
 
 export interface RefreshClaims {
   sessionId: string;
-  /** Thumbprint of the browser key the token is bound to (`cnf.jkt`, RFC 9449 §6); undefined: an unbound token */
-  jkt: string | undefined;
+  /** The browser key the token is bound to (`cnf.jkt`, RFC 9449 §6, and `dsk`); undefined: an unbound token */
+  binding: DpopBinding | undefined;
   /** SHA-256 of the whole token, the only form stored */
   tokenHash: Buffer;
 }
+
+/** A refresh token's browser key: its thumbprint and the browser clock's offset from ours at sign-in (seconds) */
+export interface DpopBinding {
+  jkt: string;
+  skewS: number;
+}
+
+const bindingClaims = (b: DpopBinding) => ({ cnf: { jkt: b.jkt }, dsk: b.skewS });
 
 export type VerifyResult<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
 
@@ -94,10 +102,10 @@ export class TokenService {
    * unbound and every refresh of it is refused: see AuthService.refresh). The random `jti` (256 bits) makes
    * every refresh token unique even within one second
    */
-  issueRefreshToken(sessionId: string, expiresAt: Date, jkt: string | undefined): Promise<string> {
+  issueRefreshToken(sessionId: string, expiresAt: Date, binding: DpopBinding | undefined): Promise<string> {
     const jti = randomBytes(32).toString('base64url');
     return this.sign(
-      jkt === undefined ? { sid: sessionId, jti } : { sid: sessionId, jti, cnf: { jkt } },
+      binding === undefined ? { sid: sessionId, jti } : { sid: sessionId, jti, ...bindingClaims(binding) },
       REFRESH_TYP,
       REFRESH_AUDIENCE,
       Math.floor(expiresAt.getTime() / 1000),
@@ -111,7 +119,7 @@ export class TokenService {
    */
   successorToken(
     previousHash: Buffer,
-    session: { id: string; expiresAt: Date; jkt: string },
+    session: { id: string; expiresAt: Date; binding: DpopBinding },
     rotatedAt: Date,
   ): Promise<string> {
     const jti = createHmac('sha256', this.currentKey().key)
@@ -119,7 +127,7 @@ export class TokenService {
       .update(previousHash)
       .digest('base64url');
     return this.sign(
-      { sid: session.id, jti, cnf: { jkt: session.jkt } },
+      { sid: session.id, jti, ...bindingClaims(session.binding) },
       REFRESH_TYP,
       REFRESH_AUDIENCE,
       Math.floor(session.expiresAt.getTime() / 1000),
@@ -162,10 +170,11 @@ export class TokenService {
   async verifyRefreshToken(token: string): Promise<VerifyResult<RefreshClaims>> {
     const res = await this.verify(token, REFRESH_TYP, REFRESH_AUDIENCE);
     if (!res.ok) return res;
-    const { sid, cnf } = res.claims;
+    const { sid, cnf, dsk } = res.claims;
     if (typeof sid !== 'string') return { ok: false, reason: 'invalid' };
     const jkt =
       cnf && typeof cnf === 'object' && 'jkt' in cnf && typeof cnf.jkt === 'string' ? cnf.jkt : undefined;
-    return { ok: true, claims: { sessionId: sid, jkt, tokenHash: hashToken(token) } };
+    const binding = jkt === undefined ? undefined : { jkt, skewS: typeof dsk === 'number' ? dsk : 0 };
+    return { ok: true, claims: { sessionId: sid, binding, tokenHash: hashToken(token) } };
   }
 }
