@@ -20,6 +20,7 @@ export {
   type DpopSigner,
   indexedDbKeyStore,
   memoryKeyStore,
+  type NewKeyProof,
 } from './auth/dpop';
 export {
   createSession,

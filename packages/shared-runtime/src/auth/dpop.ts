@@ -13,13 +13,20 @@ export interface DpopKeyStore {
   clear(): Promise<void>;
 }
 
+export interface NewKeyProof {
+  proof: string;
+  /** Stores the new key pair as the browser's key (call it when the sign-in succeeded) */
+  keep(): Promise<void>;
+}
+
 export interface DpopSigner {
   /**
-   * Makes a new key pair for a sign-in or sign-up (stored before the call goes out) and answers the proof for it;
-   * undefined when this browser has no WebCrypto (an insecure http:// origin): the session then works until its
-   * access token expires and cannot be refreshed
+   * Makes a new key pair for a sign-in or sign-up and answers the proof for it, and `keep`, which stores the pair
+   * once the server accepted it (a failed sign-in in one tab must not replace the key another tab's session is
+   * bound to). Undefined when this browser has no WebCrypto (an insecure http:// origin): the session then works
+   * until its access token expires and cannot be refreshed
    */
-  proveNewKey(method: string, url: string): Promise<string | undefined>;
+  proveNewKey(method: string, url: string): Promise<NewKeyProof | undefined>;
   /** A proof with the stored key, for a refresh; undefined when there is none */
   prove(method: string, url: string): Promise<string | undefined>;
   /** Forgets the key (sign-out, a refused refresh): the next session gets a new one */
@@ -143,10 +150,19 @@ export function createDpopSigner(deps: DpopSignerDeps): DpopSigner {
           'sign',
           'verify',
         ]);
-        await deps.store.save(pair);
-        return await sign(pair, method, url);
+        const proof = await sign(pair, method, url);
+        return {
+          proof,
+          keep: async () => {
+            try {
+              await deps.store.save(pair);
+            } catch {
+              // No key storage (a private window refusing IndexedDB): signed in, but no refresh later
+            }
+          },
+        };
       } catch {
-        // No key storage (a private window refusing IndexedDB): an unbound session beats no sign-in
+        // WebCrypto refused: an unbound session beats no sign-in
         return undefined;
       }
     },

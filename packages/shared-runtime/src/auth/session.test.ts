@@ -318,7 +318,10 @@ describe('the browser key proof (DPoP)', () => {
   it('keeps the private key non-extractable', async () => {
     const store = memoryKeyStore();
     const dpop = createDpopSigner({ store, subtle: globalThis.crypto.subtle });
-    await dpop.proveNewKey('POST', 'http://api.test/api/v1/auth/signin');
+    const made = await dpop.proveNewKey('POST', 'http://api.test/api/v1/auth/signin');
+    // Not stored until the sign-in succeeded
+    expect(await store.load()).toBeUndefined();
+    await made?.keep();
     const pair = await store.load();
     expect(pair?.privateKey.extractable).toBe(false);
     await expect(globalThis.crypto.subtle.exportKey('jwk', pair?.privateKey as CryptoKey)).rejects.toThrow();

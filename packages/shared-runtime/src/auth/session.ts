@@ -10,7 +10,7 @@ import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import { buildUrl, errorText } from '../api/api-client';
 import { MESSAGES, SPEC } from '../spec';
 import { type KeyValueStorage, readJson, STORAGE_KEYS } from '../storage/storage';
-import type { DpopSigner } from './dpop';
+import type { DpopSigner, NewKeyProof } from './dpop';
 import { isAccessTokenExpiring, isRefreshTokenExpired } from './token';
 
 export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
@@ -149,10 +149,15 @@ export function createSession(deps: SessionDeps): Session {
     state.next({ status: 'signed-out', user: null, provisional: false });
   }
 
-  /** Shared by sign-in and sign-up once a 2xx body is read */
-  function acceptAuth(body: unknown, fallback: string): SessionResult<User> {
+  /** Shared by sign-in and sign-up once a 2xx body is read; the new key is kept before the tokens are stored */
+  async function acceptAuth(
+    body: unknown,
+    fallback: string,
+    key: NewKeyProof | undefined,
+  ): Promise<SessionResult<User>> {
     const parsed = AuthResponseSchema.safeParse(body);
     if (!parsed.success) return { success: false, error: serverWords(body) ?? fallback };
+    await key?.keep();
     store(parsed.data.access_token, parsed.data.refresh_token, parsed.data.user);
     return {
       success: true,
@@ -163,12 +168,13 @@ export function createSession(deps: SessionDeps): Session {
 
   async function signIn(credentials: SigninRequest): Promise<SessionResult<User>> {
     const path = '/api/v1/auth/signin';
+    const key = await newKeyProof(path);
     const reply = await call(
       'POST',
       path,
       { email: credentials.email, password: credentials.password },
       undefined,
-      await proofHeader(path, 'new'),
+      key ? { dpop: key.proof } : {},
     );
     if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signInFetchFailure };
     if (reply.status === 503) return { success: false, error: MESSAGES.signInServiceUnavailable };
@@ -183,12 +189,13 @@ export function createSession(deps: SessionDeps): Session {
       return { success: false, error: MESSAGES.signInOtherStatus(reply.status, reply.statusText) };
     }
     if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
-    return acceptAuth(body.value, MESSAGES.signInFallback);
+    return acceptAuth(body.value, MESSAGES.signInFallback, key);
   }
 
   async function signUp(form: SignupRequest): Promise<SessionResult<User>> {
     const path = '/api/v1/auth/signup';
-    const reply = await call('POST', path, form, undefined, await proofHeader(path, 'new'));
+    const key = await newKeyProof(path);
+    const reply = await call('POST', path, form, undefined, key ? { dpop: key.proof } : {});
     if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signUpNetworkFailure };
     const body = parseJson(reply.text);
     if (reply.status < 200 || reply.status >= 300) {
@@ -198,18 +205,17 @@ export function createSession(deps: SessionDeps): Session {
       };
     }
     if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
-    return acceptAuth(body.value, MESSAGES.signUpFallback);
+    return acceptAuth(body.value, MESSAGES.signUpFallback, key);
   }
 
-  /**
-   * The DPoP header for an auth call: `new` makes the key a sign-in binds the session to, `stored` signs with it.
-   * Empty when the browser cannot make or keep a key
-   */
-  async function proofHeader(path: string, key: 'new' | 'stored'): Promise<Record<string, string>> {
-    if (!deps.dpop) return {};
-    const url = buildUrl(deps.baseUrl(), path);
-    const proof =
-      key === 'new' ? await deps.dpop.proveNewKey('POST', url) : await deps.dpop.prove('POST', url);
+  /** A new key's proof for a sign-in or sign-up (the session will be bound to it); undefined without WebCrypto */
+  async function newKeyProof(path: string): Promise<NewKeyProof | undefined> {
+    return deps.dpop?.proveNewKey('POST', buildUrl(deps.baseUrl(), path));
+  }
+
+  /** The DPoP header of a refresh, signed by the stored key; empty when there is none */
+  async function storedKeyProof(path: string): Promise<Record<string, string>> {
+    const proof = await deps.dpop?.prove('POST', buildUrl(deps.baseUrl(), path));
     return proof ? { dpop: proof } : {};
   }
 
@@ -249,7 +255,7 @@ export function createSession(deps: SessionDeps): Session {
       path,
       { refresh_token: refreshToken },
       undefined,
-      await proofHeader(path, 'stored'),
+      await storedKeyProof(path),
     );
     if (reply.kind === 'unreachable')
       return { success: false, error: MESSAGES.connectionFailed(deps.baseUrl()) };
