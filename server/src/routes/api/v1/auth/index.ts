@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Sign in with email and password',
         description:
-          'Unknown email and wrong password get the same answer. Failed attempts are throttled per email+IP and per IP (429 with Retry-After).',
+          'Unknown email and wrong password get the same answer. Failed attempts are throttled per email+IP and per IP (429 with Retry-After). An optional `DPoP` header (a proof JWT by the browser key) binds the refresh token to that key; without it the refresh token cannot be refreshed.',
         body: SigninRequestSchema,
         response: {
           200: AuthResponseSchema,
