@@ -6,16 +6,18 @@ import {
 } from '@kestrel/contracts';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_LIFETIME_MS, THROTTLE } from '../src/plugins/app/auth/auth-service';
+import { REFRESH_GRACE_MS, SESSION_LIFETIME_MS, THROTTLE } from '../src/plugins/app/auth/auth-service';
 import { ACCESS_TOKEN_TTL_S } from '../src/plugins/app/auth/tokens';
 import {
   bearer,
   buildTestApp,
+  type DpopKey,
   type Driver,
+  makeDpopKey,
   openTestDatabase,
   PASSWORD,
   postgresUrl,
-  signUp,
+  signUp as signUpUnbound,
   type TestApp,
   type TestDatabase,
   uniqueEmail,
@@ -27,19 +29,36 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
   describe.skipIf(driver === 'postgres' && !pgUp)('', () => {
     let tdb: TestDatabase;
     let t: TestApp;
+    // The browser's key: every sign-in here proves it, so refresh tokens are bound to it (test/abuse/dpop covers
+    // the refusals)
+    let key: DpopKey;
     beforeAll(async () => {
       tdb = await openTestDatabase(driver);
       t = await buildTestApp(tdb.db);
+      key = await makeDpopKey(() => t.clock.now().getTime());
     });
     afterAll(async () => {
       await t?.app.close();
       await tdb?.cleanup();
     });
 
-    const signin = (email: string, password: string, remoteAddress = '10.0.0.1') =>
-      t.request({ method: 'POST', url: '/api/v1/auth/signin', payload: { email, password }, remoteAddress });
-    const refresh = (refresh_token: string) =>
-      t.request({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token } });
+    const signUp = (app: TestApp, email?: string, password?: string) =>
+      signUpUnbound(app, email, password, key);
+    const signin = async (email: string, password: string, remoteAddress = '10.0.0.1') =>
+      t.request({
+        method: 'POST',
+        url: '/api/v1/auth/signin',
+        payload: { email, password },
+        remoteAddress,
+        headers: { dpop: await key.proof('POST', 'http://localhost/api/v1/auth/signin') },
+      });
+    const refresh = async (refresh_token: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        payload: { refresh_token },
+        headers: { dpop: await key.proof('POST', 'http://localhost/api/v1/auth/refresh') },
+      });
     const me = (token: string) =>
       t.request({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(token) });
     const errorOf = (res: { json(): unknown }) => ErrorResponseSchema.parse(res.json());
@@ -305,6 +324,7 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
       it('ends the whole session family when a used refresh token is replayed', async () => {
         const first = await signUp(t);
         const second = AuthResponseSchema.parse((await refresh(first.refresh_token)).json());
+        t.clock.advance(REFRESH_GRACE_MS + 1);
         const replay = await refresh(first.refresh_token);
         expect(replay.statusCode).toBe(401);
         expect(errorOf(replay).code).toBe('REFRESH_REUSED');
@@ -318,7 +338,8 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
         const a = await signUp(t, email);
         const b = AuthResponseSchema.parse((await signin(email, PASSWORD, '10.4.0.1')).json());
         await refresh(a.refresh_token);
-        await refresh(a.refresh_token);
+        t.clock.advance(REFRESH_GRACE_MS + 1);
+        expect((await refresh(a.refresh_token)).statusCode).toBe(401);
         expect((await me(b.access_token)).statusCode).toBe(200);
         expect((await refresh(b.refresh_token)).statusCode).toBe(200);
       });
@@ -348,10 +369,32 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
         expect((await refresh(auth.refresh_token)).statusCode).toBe(401);
       });
 
-      it('lets one of two concurrent refreshes with the same token win', async () => {
+      it('rotates once when two refreshes with the same token race: both get the same replacement', async () => {
         const auth = await signUp(t);
         const results = await Promise.all([refresh(auth.refresh_token), refresh(auth.refresh_token)]);
-        expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+        expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+        const [a, b] = results.map((r) => AuthResponseSchema.parse(r.json()));
+        expect(a?.refresh_token).toBe(b?.refresh_token);
+        expect(a?.refresh_token).not.toBe(auth.refresh_token);
+        // One chain goes on: the shared replacement refreshes, and the session is alive
+        const next = await refresh(a?.refresh_token ?? '');
+        expect(next.statusCode).toBe(200);
+        expect((await me(AuthResponseSchema.parse(next.json()).access_token)).statusCode).toBe(200);
+      });
+
+      it('answers a lost refresh again within the grace window, and ends the session after it', async () => {
+        const auth = await signUp(t);
+        const first = AuthResponseSchema.parse((await refresh(auth.refresh_token)).json());
+        t.clock.advance(REFRESH_GRACE_MS - 1000);
+        // The first answer never arrived: the client retries with the token it still holds
+        const again = await refresh(auth.refresh_token);
+        expect(again.statusCode).toBe(200);
+        expect(AuthResponseSchema.parse(again.json()).refresh_token).toBe(first.refresh_token);
+        // Once the replacement itself is spent, the old token is a replay even inside the window
+        const second = AuthResponseSchema.parse((await refresh(first.refresh_token)).json());
+        const late = await refresh(auth.refresh_token);
+        expect(errorOf(late).code).toBe('REFRESH_REUSED');
+        expect((await me(second.access_token)).statusCode).toBe(401);
       });
     });
 

@@ -10,10 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../src/app';
 import { encodeMasterKey } from '../src/lib/crypto/master-key';
 import { currentVersion, migrate, readMigrations } from '../src/lib/database/migrate';
+import { REFRESH_GRACE_MS } from '../src/plugins/app/auth/auth-service';
 import {
   bearer,
   buildTestApp,
   type Driver,
+  makeDpopKey,
   openTestDatabase,
   PASSWORD,
   postgresUrl,
@@ -265,9 +267,17 @@ describe('no secret in any answer or log line', () => {
         url: '/api/v1/auth/signin',
         payload: { email, password: wrongPassword },
       });
+      // A browser key, so the refresh token is bound and its proofs go through the logs too
+      const key = await makeDpopKey(() => scan.clock.now().getTime());
+      const proof = (path: string) => key.proof('POST', `http://localhost${path}`);
       const signin = AuthResponseSchema.parse(
         (
-          await scan.request({ method: 'POST', url: '/api/v1/auth/signin', payload: { email, password } })
+          await scan.request({
+            method: 'POST',
+            url: '/api/v1/auth/signin',
+            payload: { email, password },
+            headers: { dpop: await proof('/api/v1/auth/signin') },
+          })
         ).json(),
       );
       const refreshed = AuthResponseSchema.parse(
@@ -276,14 +286,17 @@ describe('no secret in any answer or log line', () => {
             method: 'POST',
             url: '/api/v1/auth/refresh',
             payload: { refresh_token: signin.refresh_token },
+            headers: { dpop: await proof('/api/v1/auth/refresh') },
           })
         ).json(),
       );
-      // Replay, so the reuse path logs too
+      // Replay past the grace window, so the reuse path logs too
+      scan.clock.advance(REFRESH_GRACE_MS + 1);
       await scan.request({
         method: 'POST',
         url: '/api/v1/auth/refresh',
         payload: { refresh_token: signin.refresh_token },
+        headers: { dpop: await proof('/api/v1/auth/refresh') },
       });
       const auth = bearer(refreshed.access_token);
       const signupAuth = bearer(signup.access_token);

@@ -14,7 +14,18 @@ export {
   createCircuitBreaker,
 } from './api/circuit-breaker';
 export {
+  browserDpopSigner,
+  createDpopSigner,
+  type DpopKeyStore,
+  type DpopSigner,
+  indexedDbKeyStore,
+  memoryKeyStore,
+  type NewKeyProof,
+} from './auth/dpop';
+export {
   createSession,
+  REFRESH_LOCK_NAME,
+  type RefreshLocks,
   type Session,
   type SessionDeps,
   type SessionResult,

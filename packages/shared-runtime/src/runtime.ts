@@ -2,7 +2,8 @@ import type { RuntimeConfig } from '@kestrel/contracts';
 import { merge, type Observable, type Subscription } from 'rxjs';
 import { type ApiClient, createApiClient } from './api/api-client';
 import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
-import { createSession, type Session } from './auth/session';
+import { browserDpopSigner, type DpopSigner } from './auth/dpop';
+import { createSession, type RefreshLocks, type Session } from './auth/session';
 import { createStepUp, type StepUp } from './auth/step-up';
 import { createLiveData, type LiveData } from './live/live-data';
 import { createSocketBus, type SocketBus, type WebSocketFactory } from './socket/socket-bus';
@@ -47,6 +48,17 @@ export interface KestrelRuntimeDeps {
   now?: () => number;
   /** The system preference and document root the theme follows (default: the page's) */
   theme?: Partial<Pick<ThemeStoreDeps, 'prefersLight' | 'root'>>;
+  /** The refresh token's key proofs; default: WebCrypto + IndexedDB when the page has them */
+  dpop?: DpopSigner;
+  /** Cross-tab refresh lock; default: the browser's Web Locks when present */
+  locks?: RefreshLocks;
+}
+
+/** `navigator.locks` in the shape the session uses, when the browser has it */
+function browserLocks(): RefreshLocks | undefined {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return undefined;
+  return { request: (name, callback) => locks.request(name, () => callback()) };
 }
 
 /** Wires the services together; the shell calls {@link initKestrelRuntime} once, tests call this directly */
@@ -54,9 +66,12 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
   const storage = deps.storage ?? defaultStorage();
   const baseUrl = () => config.apiBaseUrl;
   const breaker = createCircuitBreaker();
+  const locks = deps.locks ?? browserLocks();
   const session = createSession({
     baseUrl,
     storage,
+    dpop: deps.dpop ?? browserDpopSigner(),
+    ...(locks ? { locks } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });

@@ -7,6 +7,7 @@ import { loadConfig } from '../config';
 import type { Clock } from '../lib/clock';
 import { generateMasterKey, type Keyring, makeKeyring } from '../lib/crypto/master-key';
 import type { Database } from '../lib/database/database';
+import type { DpopKey } from './dpop';
 
 /** A clock the test moves by hand */
 export class TestClock implements Clock {
@@ -123,9 +124,19 @@ export function uniqueEmail(tag = 'user'): string {
 
 export const PASSWORD = 'correct horse battery staple';
 
-/** Signs up a fresh user and returns the auth answer */
-export async function signUp(t: TestApp, email = uniqueEmail(), password = PASSWORD): Promise<AuthResponse> {
-  const res = await t.request({ method: 'POST', url: '/api/v1/auth/signup', payload: { email, password } });
+/**
+ * Signs up a fresh user and returns the auth answer. With `key` the sign-up carries its DPoP proof, so the refresh
+ * token is bound to it and can be refreshed with its proofs (without one it cannot be refreshed at all)
+ */
+export async function signUp(
+  t: TestApp,
+  email = uniqueEmail(),
+  password = PASSWORD,
+  key?: DpopKey,
+): Promise<AuthResponse> {
+  const url = '/api/v1/auth/signup';
+  const headers = key ? { dpop: await key.proof('POST', `http://localhost${url}`) } : {};
+  const res = await t.request({ method: 'POST', url, payload: { email, password }, headers });
   if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
   return res.json();
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryStorage, STORAGE_KEYS } from '../storage/storage';
 import { type Handler, startTestServer, type TestServer, unusedBaseUrl } from '../test/http-server';
 import { fakeJwt } from '../test/jwt';
+import { createDpopSigner, memoryKeyStore } from './dpop';
 import { createSession, type SessionState } from './session';
 
 const user = {
@@ -280,5 +281,62 @@ describe('start (spec §4 Authentication)', () => {
     );
     expect(await session.start()).toEqual({ status: 'signed-out', user: null, provisional: false });
     expect(storage.keys()).toEqual([]);
+  });
+});
+
+describe('the browser key proof (DPoP)', () => {
+  const decode = (part: string | undefined) => JSON.parse(Buffer.from(part ?? '', 'base64url').toString());
+
+  it('proves a new key at sign-in and signs every refresh with that same key', async () => {
+    server = await startTestServer({
+      'POST /api/v1/auth/signin': () => ({ json: authBody('acc', inAnHour()) }),
+      'POST /api/v1/auth/refresh': () => ({ json: authBody('new', inAnHour()) }),
+    });
+    const base = server.url;
+    const dpop = createDpopSigner({ store: memoryKeyStore(), subtle: globalThis.crypto.subtle });
+    const session = createSession({ baseUrl: () => base, storage: createMemoryStorage(), dpop });
+    await session.signIn({ email: 'trader@example.com', password: 'pw' });
+    await session.refreshToken();
+    const [signin, refresh] = (server.requests ?? []).map((r) => String(r.headers.dpop).split('.'));
+    for (const [proof, path] of [
+      [signin, '/api/v1/auth/signin'],
+      [refresh, '/api/v1/auth/refresh'],
+    ] as const) {
+      expect(proof).toHaveLength(3);
+      expect(decode(proof?.[0])).toMatchObject({
+        typ: 'dpop+jwt',
+        alg: 'ES256',
+        jwk: { kty: 'EC', crv: 'P-256' },
+      });
+      expect(decode(proof?.[0]).jwk.d).toBeUndefined();
+      expect(decode(proof?.[1])).toMatchObject({ htm: 'POST', htu: `${base}${path}` });
+    }
+    expect(decode(refresh?.[0]).jwk).toEqual(decode(signin?.[0]).jwk);
+    expect(decode(refresh?.[1]).jti).not.toBe(decode(signin?.[1]).jti);
+  });
+
+  it('keeps the private key non-extractable', async () => {
+    const store = memoryKeyStore();
+    const dpop = createDpopSigner({ store, subtle: globalThis.crypto.subtle });
+    const made = await dpop.proveNewKey('POST', 'http://api.test/api/v1/auth/signin');
+    // Not stored until the sign-in succeeded
+    expect(await store.load()).toBeUndefined();
+    await made?.keep();
+    const pair = await store.load();
+    expect(pair?.privateKey.extractable).toBe(false);
+    await expect(globalThis.crypto.subtle.exportKey('jwk', pair?.privateKey as CryptoKey)).rejects.toThrow();
+  });
+
+  it('signs in without a proof when the page has no WebCrypto (an insecure origin)', async () => {
+    server = await startTestServer({
+      'POST /api/v1/auth/signin': () => ({ json: authBody('acc', inAnHour()) }),
+    });
+    const base = server.url;
+    const dpop = createDpopSigner({ store: memoryKeyStore() });
+    const session = createSession({ baseUrl: () => base, storage: createMemoryStorage(), dpop });
+    expect(await session.signIn({ email: 'trader@example.com', password: 'pw' })).toMatchObject({
+      success: true,
+    });
+    expect(server.requests[0]?.headers.dpop).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import { buildUrl, errorText } from '../api/api-client';
 import { MESSAGES, SPEC } from '../spec';
 import { type KeyValueStorage, readJson, STORAGE_KEYS } from '../storage/storage';
+import type { DpopSigner, NewKeyProof } from './dpop';
 import { isAccessTokenExpiring, isRefreshTokenExpired } from './token';
 
 export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
@@ -42,9 +43,21 @@ export interface Session {
   clear(): void;
 }
 
+/** The slice of the Web Locks API (`navigator.locks`) the refresh uses to run one refresh at a time across tabs */
+export interface RefreshLocks {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
+/** The Web Lock every tab of the origin takes around a refresh */
+export const REFRESH_LOCK_NAME = 'kestrel-refresh';
+
 export interface SessionDeps {
   baseUrl: () => string;
   storage: KeyValueStorage;
+  /** Proofs of the browser's key for sign-in, sign-up and refresh; without it no proof is sent */
+  dpop?: DpopSigner;
+  /** Cross-tab lock (the browser's `navigator.locks`); without it a refresh is single-flight in this page only */
+  locks?: RefreshLocks;
   fetch?: typeof fetch;
   now?: () => number;
   timeoutMs?: number;
@@ -80,8 +93,14 @@ export function createSession(deps: SessionDeps): Session {
   const state = new BehaviorSubject<SessionState>({ status: 'loading', user: null, provisional: false });
   let refreshInFlight: Promise<SessionResult<string>> | undefined;
 
-  async function call(method: string, path: string, body?: unknown, token?: string | null): Promise<Reply> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string | null,
+    extra: Record<string, string> = {},
+  ): Promise<Reply> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extra };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
     const controller = new AbortController();
@@ -114,6 +133,15 @@ export function createSession(deps: SessionDeps): Session {
     state.next({ status: 'signed-in', user: known, provisional: false });
   }
 
+  /**
+   * Drops the browser key with the tokens, when the session is over for certain (logout, refresh refused). Not in
+   * `clear`, which also runs at a start with nothing stored: another tab may be signing in with a new key just then
+   */
+  function endSession() {
+    clear();
+    void deps.dpop?.forget();
+  }
+
   function clear() {
     storage.removeItem(STORAGE_KEYS.accessToken);
     storage.removeItem(STORAGE_KEYS.refreshToken);
@@ -121,10 +149,15 @@ export function createSession(deps: SessionDeps): Session {
     state.next({ status: 'signed-out', user: null, provisional: false });
   }
 
-  /** Shared by sign-in and sign-up once a 2xx body is read */
-  function acceptAuth(body: unknown, fallback: string): SessionResult<User> {
+  /** Shared by sign-in and sign-up once a 2xx body is read; the new key is kept before the tokens are stored */
+  async function acceptAuth(
+    body: unknown,
+    fallback: string,
+    key: NewKeyProof | undefined,
+  ): Promise<SessionResult<User>> {
     const parsed = AuthResponseSchema.safeParse(body);
     if (!parsed.success) return { success: false, error: serverWords(body) ?? fallback };
+    await key?.keep();
     store(parsed.data.access_token, parsed.data.refresh_token, parsed.data.user);
     return {
       success: true,
@@ -134,10 +167,15 @@ export function createSession(deps: SessionDeps): Session {
   }
 
   async function signIn(credentials: SigninRequest): Promise<SessionResult<User>> {
-    const reply = await call('POST', '/api/v1/auth/signin', {
-      email: credentials.email,
-      password: credentials.password,
-    });
+    const path = '/api/v1/auth/signin';
+    const key = await newKeyProof(path);
+    const reply = await call(
+      'POST',
+      path,
+      { email: credentials.email, password: credentials.password },
+      undefined,
+      key ? { dpop: key.proof } : {},
+    );
     if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signInFetchFailure };
     if (reply.status === 503) return { success: false, error: MESSAGES.signInServiceUnavailable };
     const body = parseJson(reply.text);
@@ -151,11 +189,13 @@ export function createSession(deps: SessionDeps): Session {
       return { success: false, error: MESSAGES.signInOtherStatus(reply.status, reply.statusText) };
     }
     if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
-    return acceptAuth(body.value, MESSAGES.signInFallback);
+    return acceptAuth(body.value, MESSAGES.signInFallback, key);
   }
 
   async function signUp(form: SignupRequest): Promise<SessionResult<User>> {
-    const reply = await call('POST', '/api/v1/auth/signup', form);
+    const path = '/api/v1/auth/signup';
+    const key = await newKeyProof(path);
+    const reply = await call('POST', path, form, undefined, key ? { dpop: key.proof } : {});
     if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signUpNetworkFailure };
     const body = parseJson(reply.text);
     if (reply.status < 200 || reply.status >= 300) {
@@ -165,22 +205,63 @@ export function createSession(deps: SessionDeps): Session {
       };
     }
     if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
-    return acceptAuth(body.value, MESSAGES.signUpFallback);
+    return acceptAuth(body.value, MESSAGES.signUpFallback, key);
   }
 
+  /** A new key's proof for a sign-in or sign-up (the session will be bound to it); undefined without WebCrypto */
+  async function newKeyProof(path: string): Promise<NewKeyProof | undefined> {
+    return deps.dpop?.proveNewKey('POST', buildUrl(deps.baseUrl(), path));
+  }
+
+  /** The DPoP header of a refresh, signed by the stored key; empty when there is none */
+  async function storedKeyProof(path: string): Promise<Record<string, string>> {
+    const proof = await deps.dpop?.prove('POST', buildUrl(deps.baseUrl(), path));
+    return proof ? { dpop: proof } : {};
+  }
+
+  /**
+   * Tabs share local storage, so a refresh token is spent by whichever tab refreshes first; the other would then
+   * present a used token. Under the cross-tab lock, a tab whose token was replaced while it waited takes the new
+   * access token instead of refreshing again (the server's grace window covers browsers without Web Locks)
+   */
   async function doRefresh(): Promise<SessionResult<string>> {
-    const refreshToken = storage.getItem(STORAGE_KEYS.refreshToken);
+    const before = storage.getItem(STORAGE_KEYS.refreshToken);
+    if (!deps.locks) return refreshWith(before);
+    return deps.locks.request(REFRESH_LOCK_NAME, async () => {
+      const current = storage.getItem(STORAGE_KEYS.refreshToken);
+      const access = storage.getItem(STORAGE_KEYS.accessToken);
+      if (before && current && current !== before && access && !isAccessTokenExpiring(access, now())) {
+        const user = UserSchema.safeParse(readJson(storage, STORAGE_KEYS.user));
+        state.next({
+          status: 'signed-in',
+          user: user.success ? user.data : state.getValue().user,
+          provisional: false,
+        });
+        return { success: true, data: access };
+      }
+      return refreshWith(current);
+    });
+  }
+
+  async function refreshWith(refreshToken: string | null): Promise<SessionResult<string>> {
     if (!refreshToken) return { success: false, error: MESSAGES.noRefreshToken };
     if (isRefreshTokenExpired(refreshToken, now())) {
-      clear();
+      endSession();
       return { success: false, error: MESSAGES.refreshTokenExpired };
     }
-    const reply = await call('POST', '/api/v1/auth/refresh', { refresh_token: refreshToken });
+    const path = '/api/v1/auth/refresh';
+    const reply = await call(
+      'POST',
+      path,
+      { refresh_token: refreshToken },
+      undefined,
+      await storedKeyProof(path),
+    );
     if (reply.kind === 'unreachable')
       return { success: false, error: MESSAGES.connectionFailed(deps.baseUrl()) };
     const body = parseJson(reply.text);
     if (reply.status === 401 || reply.status === 403) {
-      clear();
+      endSession();
       return { success: false, error: MESSAGES.refreshTokenInvalid };
     }
     if (reply.status < 200 || reply.status >= 300) {
@@ -229,7 +310,7 @@ export function createSession(deps: SessionDeps): Session {
   async function logout(): Promise<SessionResult<null>> {
     const token = storage.getItem(STORAGE_KEYS.accessToken);
     const reply = token ? await call('POST', '/api/v1/auth/logout', undefined, token) : undefined;
-    clear();
+    endSession();
     if (reply?.kind === 'unreachable')
       return { success: true, data: null, message: MESSAGES.loggedOutLocally };
     return { success: true, data: null };

@@ -15,7 +15,8 @@ export default fp(
     await app.register(cors, {
       origin: (origin, cb) => cb(null, origin !== undefined && config.corsOrigins.includes(origin)),
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['authorization', 'content-type'],
+      // dpop: the browser's key proof on sign-in, sign-up and refresh (plugins/app/auth/dpop.ts)
+      allowedHeaders: ['authorization', 'content-type', 'dpop'],
       maxAge: 600,
     });
   },

@@ -140,12 +140,36 @@ export const authRepository = {
     return rows[0]?.session_id;
   },
 
-  async findRefreshToken(db: Queryable, tokenHash: Buffer): Promise<{ session_id: string } | undefined> {
-    const rows = await db.query<{ session_id: string }>(
-      'SELECT session_id FROM refresh_tokens WHERE token_hash = $1',
+  async findRefreshToken(
+    db: Queryable,
+    tokenHash: Buffer,
+  ): Promise<{ session_id: string; used_at: Date | null } | undefined> {
+    const rows = await db.query<{ session_id: string; used_at: Date | null }>(
+      'SELECT session_id, used_at FROM refresh_tokens WHERE token_hash = $1',
       [tokenHash],
     );
     return rows[0];
+  },
+
+  /**
+   * The sweep: deletes sessions that ended (expired or revoked) before `endedBefore`, with their refresh tokens
+   * (ON DELETE CASCADE), and used refresh tokens of live sessions used before `usedBefore`
+   */
+  async deleteSpent(
+    db: Queryable,
+    cut: { endedBefore: Date; usedBefore: Date },
+  ): Promise<{ sessions: number; refreshTokens: number }> {
+    const [sessions] = await db.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM sessions WHERE expires_at <= $1 OR revoked_at <= $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [cut.endedBefore],
+    );
+    const [tokens] = await db.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM refresh_tokens WHERE used_at <= $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [cut.usedBefore],
+    );
+    return { sessions: sessions?.n ?? 0, refreshTokens: tokens?.n ?? 0 };
   },
 
   /**

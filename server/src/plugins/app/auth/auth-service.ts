@@ -5,8 +5,15 @@ import type { Database, Queryable } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
 import type { AccountAudit, ClientInfo } from '../account/account-audit';
 import type { AuthRepository, SessionRow, UserRow } from './auth-repository';
+import type { DpopVerifier } from './dpop';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
-import { ACCESS_TOKEN_TTL_S, type AccessClaims, hashToken, type TokenService } from './tokens';
+import {
+  ACCESS_TOKEN_TTL_S,
+  type AccessClaims,
+  type DpopBinding,
+  hashToken,
+  type TokenService,
+} from './tokens';
 
 /** Absolute session lifetime: refreshing never extends a session past this */
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -28,6 +35,33 @@ export const THROTTLE = {
   /** The default of KESTREL_SIGNUPS_PER_IP_HOUR */
   signupIpLimit: 10,
 } as const;
+
+/**
+ * A refresh token presented again this soon after it was rotated, with a valid proof of the same browser key, gets
+ * the same replacement again instead of ending the session: the answer of a refresh can be lost (a dropped
+ * connection, a tab closed mid-call), and two tabs of one browser may race before the cross-tab lock exists in
+ * every browser. Short, because a replay past it still ends the session.
+ */
+export const REFRESH_GRACE_MS = 10_000;
+
+/**
+ * The sweep (every SWEEP_INTERVAL_MS on each instance; idempotent): sessions ended (expired or revoked) more than
+ * ENDED_SESSION_KEEP_MS ago are deleted with their tokens; used refresh tokens are kept USED_TOKEN_KEEP_MS to spot a
+ * replay (which ends the session), then deleted: past that a replayed token is simply invalid, and it would need
+ * the browser's key anyway.
+ */
+export const SWEEP = {
+  intervalMs: 10 * 60_000,
+  endedSessionKeepMs: 24 * 60 * 60_000,
+  usedTokenKeepMs: 24 * 60 * 60_000,
+} as const;
+
+/** The DPoP header of an auth call and the method and path the server saw */
+export interface DpopInput {
+  proof: string | undefined;
+  method: string;
+  path: string;
+}
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const REFRESH_INVALID = 'Refresh token invalid. Please sign in again.';
@@ -65,10 +99,12 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly clock: Clock,
     private readonly audit: AccountAudit,
+    private readonly dpop: DpopVerifier,
     private readonly limits: { signupsPerIpHour: number } = { signupsPerIpHour: THROTTLE.signupIpLimit },
   ) {}
 
-  async signup(body: SignupRequest, client: ClientInfo): Promise<AuthResponse> {
+  async signup(body: SignupRequest, client: ClientInfo, dpop?: DpopInput): Promise<AuthResponse> {
+    const binding = await this.bindingKey(dpop);
     // Every sign-up counts, successful or not: it bounds accounts made from one address and email probing
     await this.admit([{ key: `signup-ip:${client.ip}`, limit: this.limits.signupsPerIpHour }], {
       windowMs: THROTTLE.signupWindowMs,
@@ -87,12 +123,13 @@ export class AuthService {
     if (!(await this.repo.insertUser(this.db, user))) {
       throw new HttpError(409, 'EMAIL_TAKEN', 'An account with this email already exists');
     }
-    const answer = await this.openSession(this.db, user, client, 'Account created');
+    const answer = await this.openSession(this.db, user, client, binding, 'Account created');
     await this.audit.record(user.id, 'signup', 'Account created', client);
     return answer;
   }
 
-  async signin(body: SigninRequest, client: ClientInfo): Promise<AuthResponse> {
+  async signin(body: SigninRequest, client: ClientInfo, dpop?: DpopInput): Promise<AuthResponse> {
+    const binding = await this.bindingKey(dpop);
     const email = normalizeEmail(body.email);
     const counters = [
       { key: `email-ip:${email}|${client.ip}`, limit: THROTTLE.emailIpLimit },
@@ -117,7 +154,7 @@ export class AuthService {
     const [emailIp, ...shared] = counters;
     if (emailIp) await this.repo.clearFailures(this.db, emailIp.key);
     for (const counter of shared) await this.repo.uncountAttempt(this.db, counter.key);
-    const answer = await this.openSession(this.db, user, client, 'Signed in');
+    const answer = await this.openSession(this.db, user, client, binding, 'Signed in');
     await this.audit.record(user.id, 'signin', 'Signed in', client);
     return answer;
   }
@@ -194,10 +231,23 @@ export class AuthService {
     }
   }
 
+  /**
+   * The browser key a new session's refresh token is bound to, from the sign-in's DPoP proof. No proof: an unbound
+   * token, which signs in but can never be refreshed (a browser without WebCrypto, a script). A proof that does not
+   * verify is refused with what is wrong, rather than silently handing out a token that cannot refresh
+   */
+  private async bindingKey(dpop: DpopInput | undefined): Promise<DpopBinding | undefined> {
+    if (!dpop?.proof) return undefined;
+    const checked = await this.dpop.verify(dpop.proof, { method: dpop.method, path: dpop.path });
+    if (!checked.ok) throw new HttpError(400, 'DPOP_INVALID', `DPoP proof refused: ${checked.reason}.`);
+    return { jkt: checked.jkt, skewS: checked.skewS };
+  }
+
   private async openSession(
     db: Queryable,
     user: UserRow,
     client: ClientInfo,
+    binding: DpopBinding | undefined,
     message: string,
   ): Promise<AuthResponse> {
     const now = this.clock.now();
@@ -212,7 +262,7 @@ export class AuthService {
       // The password was just given: guarded actions need no second prompt for the next few minutes
       step_up_at: now,
     };
-    const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at);
+    const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at, binding);
     await this.repo.insertSessionWithToken(db, session, hashToken(refreshToken));
     return this.answer(user, session.id, refreshToken, message);
   }
@@ -235,10 +285,13 @@ export class AuthService {
   }
 
   /**
-   * Rotates a refresh token. A token presented twice means it leaked (or a client raced itself): the whole
-   * session is ended, so whoever holds the newer token is signed out too.
+   * Rotates a refresh token. The token must be bound to a browser key and come with a fresh DPoP proof signed by
+   * that key (checked before the token is spent, so a stolen copy without the key is refused and the real session
+   * is left alone). A token presented twice means it leaked or a client raced itself: within REFRESH_GRACE_MS of
+   * its rotation the same replacement is answered again, later the whole session is ended, so whoever holds the
+   * newer token is signed out too.
    */
-  async refresh(refreshToken: string): Promise<AuthResponse> {
+  async refresh(refreshToken: string, dpop: DpopInput): Promise<AuthResponse> {
     const verified = await this.tokens.verifyRefreshToken(refreshToken);
     if (!verified.ok) {
       throw unauthorized(
@@ -246,7 +299,26 @@ export class AuthService {
         verified.reason === 'expired' ? REFRESH_EXPIRED : REFRESH_INVALID,
       );
     }
-    const { sessionId, tokenHash } = verified.claims;
+    const { sessionId, tokenHash, binding } = verified.claims;
+    // Tokens issued before refresh tokens were bound (or to a client that sent no proof at sign-in) are refused:
+    // a copy of one would work from anywhere. Their sessions' access tokens still work until they expire
+    if (binding === undefined) {
+      throw unauthorized(
+        'REFRESH_UNBOUND',
+        'This refresh token is not bound to a browser key, so it cannot be refreshed. Please sign in again.',
+      );
+    }
+    const proof = await this.dpop.verify(dpop.proof, {
+      method: dpop.method,
+      path: dpop.path,
+      bound: binding,
+    });
+    if (!proof.ok) {
+      throw unauthorized(
+        'DPOP_INVALID',
+        `Refresh refused: it needs a DPoP proof from the browser that signed in (${proof.reason}). Please sign in again.`,
+      );
+    }
     const now = this.clock.now();
     const outcome = await this.db.transaction(async (tx) => {
       const consumedFor = await this.repo.consumeRefreshToken(tx, tokenHash, now);
@@ -254,15 +326,21 @@ export class AuthService {
         const known = await this.repo.findRefreshToken(tx, tokenHash);
         if (!known) return { kind: 'invalid' as const };
         const session = await this.repo.findSession(tx, known.session_id);
-        if (session)
-          await this.repo.revokeSession(tx, session.id, session.user_id, 'refresh_token_reuse', now);
+        if (!session) return { kind: 'invalid' as const };
+        const again = await this.replacementInGrace(tx, tokenHash, known.used_at, session, binding, now);
+        if (again) return again;
+        await this.repo.revokeSession(tx, session.id, session.user_id, 'refresh_token_reuse', now);
         return { kind: 'reused' as const };
       }
       const session = await this.repo.findSession(tx, consumedFor);
       if (!session || consumedFor !== sessionId || !isLive(session, now)) return { kind: 'invalid' as const };
       const user = await this.repo.findUserById(tx, session.user_id);
       if (!user) return { kind: 'invalid' as const };
-      const next = await this.tokens.issueRefreshToken(session.id, session.expires_at);
+      const next = await this.tokens.successorToken(
+        tokenHash,
+        { id: session.id, expiresAt: session.expires_at, binding },
+        now,
+      );
       await this.repo.insertRefreshToken(tx, hashToken(next), session.id, now);
       await this.repo.touchSession(tx, session.id, now);
       return { kind: 'ok' as const, user, session, next };
@@ -275,6 +353,42 @@ export class AuthService {
     }
     if (outcome.kind === 'invalid') throw unauthorized('REFRESH_INVALID', REFRESH_INVALID);
     return this.answer(outcome.user, outcome.session.id, outcome.next, 'Token refreshed');
+  }
+
+  /**
+   * The replacement of a token used within the grace window, recomputed (it is deterministic), provided the
+   * session is live and the replacement itself is still unused; otherwise undefined (a replay)
+   */
+  private async replacementInGrace(
+    tx: Queryable,
+    tokenHash: Buffer,
+    usedAt: Date | null,
+    session: SessionRow,
+    binding: DpopBinding,
+    now: Date,
+  ): Promise<{ kind: 'ok'; user: UserRow; session: SessionRow; next: string } | undefined> {
+    if (!usedAt || now.getTime() - usedAt.getTime() > REFRESH_GRACE_MS || !isLive(session, now))
+      return undefined;
+    const next = await this.tokens.successorToken(
+      tokenHash,
+      { id: session.id, expiresAt: session.expires_at, binding },
+      usedAt,
+    );
+    const replacement = await this.repo.findRefreshToken(tx, hashToken(next));
+    if (!replacement || replacement.used_at !== null || replacement.session_id !== session.id)
+      return undefined;
+    const user = await this.repo.findUserById(tx, session.user_id);
+    return user ? { kind: 'ok', user, session, next } : undefined;
+  }
+
+  /** One pass of the sweep (see SWEEP); answers what it deleted */
+  async sweep(): Promise<{ sessions: number; refreshTokens: number; proofs: number }> {
+    const now = this.clock.now().getTime();
+    const deleted = await this.repo.deleteSpent(this.db, {
+      endedBefore: new Date(now - SWEEP.endedSessionKeepMs),
+      usedBefore: new Date(now - SWEEP.usedTokenKeepMs),
+    });
+    return { ...deleted, proofs: this.dpop.forget() };
   }
 
   /** Checks a bearer token and that its session is still live, so revocation bites before the token expires */

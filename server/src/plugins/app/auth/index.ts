@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AccountAudit } from '../account/account-audit';
 import { authRepository } from './auth-repository';
-import { type AuthContext, AuthService } from './auth-service';
+import { type AuthContext, AuthService, type DpopInput, SWEEP } from './auth-service';
+import { DpopVerifier } from './dpop';
 import { TokenService } from './tokens';
 
 declare module 'fastify' {
@@ -29,16 +30,41 @@ export default fp(
       new TokenService(app.tokenKeyring, app.clock),
       app.clock,
       audit,
+      new DpopVerifier(app.clock),
       { signupsPerIpHour: app.config.signupsPerIpHour },
     );
     app.decorate('authService', service);
     app.decorateRequest('auth', null);
+    // Ended sessions and spent refresh tokens would otherwise pile up forever (one token per refresh)
+    let sweepTimer: NodeJS.Timeout | undefined;
+    const sweep = () =>
+      void service.sweep().then(
+        (deleted) => {
+          if (deleted.sessions + deleted.refreshTokens > 0) app.log.info({ deleted }, 'auth: sweep');
+        },
+        (err: unknown) => app.log.warn({ err }, 'auth: sweep failed; next pass retries'),
+      );
+    app.addHook('onReady', async () => {
+      sweepTimer = setInterval(sweep, SWEEP.intervalMs);
+      sweepTimer.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(sweepTimer));
     app.decorate('authenticate', async (request: FastifyRequest) => {
       request.auth = await service.authenticate(request.headers.authorization);
     });
   },
   { name: 'auth', dependencies: ['database', 'secrets'] },
 );
+
+/** The DPoP proof header of an auth call, with the method and path it must name */
+export function dpopInput(request: FastifyRequest): DpopInput {
+  const header = request.headers.dpop;
+  return {
+    proof: typeof header === 'string' ? header : undefined,
+    method: request.method,
+    path: request.url.split('?')[0] ?? request.url,
+  };
+}
 
 /** The signed-in caller of a route behind `authenticate`; a missing context is a wiring bug, not a 401 */
 export function requireAuth(request: FastifyRequest): AuthContext {

@@ -1,4 +1,4 @@
-import { createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../../lib/clock';
 import type { Keyring } from '../../../lib/crypto/master-key';
@@ -20,9 +20,19 @@ export interface AccessClaims {
 
 export interface RefreshClaims {
   sessionId: string;
+  /** The browser key the token is bound to (`cnf.jkt`, RFC 9449 §6, and `dsk`); undefined: an unbound token */
+  binding: DpopBinding | undefined;
   /** SHA-256 of the whole token, the only form stored */
   tokenHash: Buffer;
 }
+
+/** A refresh token's browser key: its thumbprint and the browser clock's offset from ours at sign-in (seconds) */
+export interface DpopBinding {
+  jkt: string;
+  skewS: number;
+}
+
+const bindingClaims = (b: DpopBinding) => ({ cnf: { jkt: b.jkt }, dsk: b.skewS });
 
 export type VerifyResult<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
 
@@ -54,15 +64,26 @@ export class TokenService {
     return Math.floor(this.clock.now().getTime() / 1000);
   }
 
-  private sign(payload: JWTPayload, typ: string, audience: string, expiresAtS: number): Promise<string> {
+  private currentKey(): { kid: string; key: Uint8Array } {
     const kid = this.keyring.current.id;
     const key = this.keys.get(kid);
     if (!key) throw new Error('Signing key missing for the current token key');
+    return { kid, key };
+  }
+
+  private sign(
+    payload: JWTPayload,
+    typ: string,
+    audience: string,
+    expiresAtS: number,
+    issuedAtS = this.nowS(),
+  ): Promise<string> {
+    const { kid, key } = this.currentKey();
     return new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256', typ, kid })
       .setIssuer(ISSUER)
       .setAudience(audience)
-      .setIssuedAt(this.nowS())
+      .setIssuedAt(issuedAtS)
       .setExpirationTime(expiresAtS)
       .sign(key);
   }
@@ -76,13 +97,41 @@ export class TokenService {
     );
   }
 
-  /** The random `jti` (256 bits) makes every refresh token unique even within one second */
-  issueRefreshToken(sessionId: string, expiresAt: Date): Promise<string> {
+  /**
+   * A session's first refresh token, bound to the browser key `jkt` (`cnf.jkt`; without one the token is issued
+   * unbound and every refresh of it is refused: see AuthService.refresh). The random `jti` (256 bits) makes
+   * every refresh token unique even within one second
+   */
+  issueRefreshToken(sessionId: string, expiresAt: Date, binding: DpopBinding | undefined): Promise<string> {
+    const jti = randomBytes(32).toString('base64url');
     return this.sign(
-      { sid: sessionId, jti: randomBytes(32).toString('base64url') },
+      binding === undefined ? { sid: sessionId, jti } : { sid: sessionId, jti, ...bindingClaims(binding) },
       REFRESH_TYP,
       REFRESH_AUDIENCE,
       Math.floor(expiresAt.getTime() / 1000),
+    );
+  }
+
+  /**
+   * The token that replaces `previousHash` at a rotation made at `rotatedAt`. It is a pure function of its inputs
+   * (HS256 is deterministic and the jti is an HMAC of the previous token's hash), so within the grace window the
+   * same replacement can be answered again without storing it anywhere
+   */
+  successorToken(
+    previousHash: Buffer,
+    session: { id: string; expiresAt: Date; binding: DpopBinding },
+    rotatedAt: Date,
+  ): Promise<string> {
+    const jti = createHmac('sha256', this.currentKey().key)
+      .update('kestrel refresh successor v1')
+      .update(previousHash)
+      .digest('base64url');
+    return this.sign(
+      { sid: session.id, jti, ...bindingClaims(session.binding) },
+      REFRESH_TYP,
+      REFRESH_AUDIENCE,
+      Math.floor(session.expiresAt.getTime() / 1000),
+      Math.floor(rotatedAt.getTime() / 1000),
     );
   }
 
@@ -121,8 +170,11 @@ export class TokenService {
   async verifyRefreshToken(token: string): Promise<VerifyResult<RefreshClaims>> {
     const res = await this.verify(token, REFRESH_TYP, REFRESH_AUDIENCE);
     if (!res.ok) return res;
-    const { sid } = res.claims;
+    const { sid, cnf, dsk } = res.claims;
     if (typeof sid !== 'string') return { ok: false, reason: 'invalid' };
-    return { ok: true, claims: { sessionId: sid, tokenHash: hashToken(token) } };
+    const jkt =
+      cnf && typeof cnf === 'object' && 'jkt' in cnf && typeof cnf.jkt === 'string' ? cnf.jkt : undefined;
+    const binding = jkt === undefined ? undefined : { jkt, skewS: typeof dsk === 'number' ? dsk : 0 };
+    return { ok: true, claims: { sessionId: sid, binding, tokenHash: hashToken(token) } };
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BacktestBracketsSource } from '@kestrel/contracts';
 import { buildBrackets, type LeverageBracket } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
@@ -23,9 +24,11 @@ export interface LeverageBracketsDeps {
 
 /**
  * Leverage brackets for a backtest. Binance serves a symbol's brackets only on a signed endpoint, so they are read
- * with the keys of the user starting the run, then kept per symbol for BRACKETS_TTL_MS (they are the same for every
- * regular account). A user without keys gets the engine's default table, as does any failure to read them: the
- * run goes on, and its result says which table it used.
+ * with the keys of the user starting the run, then kept per API key and symbol for BRACKETS_TTL_MS. Per key, not
+ * per symbol: Binance gives some accounts their own table (the answer can carry a `notionalCoef`, and brokers and
+ * VIP accounts get other caps), and a key the exchange refuses must not be handed a table another user's key read.
+ * A user without keys gets the engine's default table, as does any failure to read them: the run goes on, and its
+ * result says which table it used.
  */
 export class LeverageBrackets {
   private readonly cache = new Map<string, { at: number; brackets: readonly LeverageBracket[] }>();
@@ -48,7 +51,9 @@ export class LeverageBrackets {
     // have fetched for them, and the page tells them how to get the symbol's own
     if (!keys) return fallback;
     const now = this.deps.clock.now().getTime();
-    const hit = this.cache.get(symbol);
+    // A digest of the API key, so the cache holds no key material
+    const cacheKey = `${createHash('sha256').update(keys.apiKey).digest('base64url')} ${symbol}`;
+    const hit = this.cache.get(cacheKey);
     if (hit && now - hit.at < BRACKETS_TTL_MS) return { brackets: hit.brackets, source: 'exchange' };
     try {
       const tiers = await this.deps.exchange.leverageBrackets(keys, symbol);
@@ -58,7 +63,7 @@ export class LeverageBrackets {
       }
       // Rebuilt through the engine: checked (ratios in (0, 1), caps above floors) and `cum` by Binance's rule
       const brackets = buildBrackets(tiers);
-      this.cache.set(symbol, { at: now, brackets });
+      this.cache.set(cacheKey, { at: now, brackets });
       return { brackets, source: 'exchange' };
     } catch (err) {
       // The adapter's errors carry the exchange's code and text, never the keys or the signed query

@@ -137,7 +137,8 @@ export class BinanceClient {
     if (ttl !== undefined) {
       return this.#cache.get(cacheKey(path, params), ttl, () => {
         this.#admitNow(call);
-        return this.#send(base, method, path, params, opts, call);
+        // Shared by whoever asks meanwhile: one caller giving up must not cut the others' answer off
+        return this.#send(base, method, path, params, opts, { ...call, signal: undefined });
       });
     }
     if (call.lane === 'background') await this.#admitOrWait(call);
@@ -226,13 +227,22 @@ export class BinanceClient {
     }
     const url = `${base}${path}${search.size ? `?${search.toString()}` : ''}`;
 
+    // A read stops the moment its caller gives up (a canceled backtest's kline page), not when the page arrives.
+    // Writes are never cut off mid-flight: an aborted order would be an unknown outcome we caused ourselves
+    const cancel = method === 'GET' ? call.signal : undefined;
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
     let res: Response;
     let text: string;
     try {
-      res = await fetch(url, { method, headers, signal: AbortSignal.timeout(this.#timeoutMs) });
+      res = await fetch(url, {
+        method,
+        headers,
+        signal: cancel ? AbortSignal.any([cancel, timeout]) : timeout,
+      });
       text = await res.text();
     } catch (err) {
       this.#budget.settle(call.weight, undefined, this.#exchangeNow());
+      if (cancel?.aborted) throw cancel.reason;
       throw networkError(err, base);
     }
     this.#noteCounts(res, call);

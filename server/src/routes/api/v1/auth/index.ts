@@ -11,7 +11,7 @@ import {
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientInfo } from '../../../../lib/route-schemas';
-import { requireAuth } from '../../../../plugins/app/auth';
+import { dpopInput, requireAuth } from '../../../../plugins/app/auth';
 
 const tags = ['auth'];
 const security = [{ bearer: [] }];
@@ -29,7 +29,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await app.authService.signup(request.body, clientInfo(request))),
+      reply
+        .code(201)
+        .send(await app.authService.signup(request.body, clientInfo(request), dpopInput(request))),
   );
 
   app.post(
@@ -39,7 +41,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Sign in with email and password',
         description:
-          'Unknown email and wrong password get the same answer. Failed attempts are throttled per email+IP and per IP (429 with Retry-After).',
+          'Unknown email and wrong password get the same answer. Failed attempts are throttled per email+IP and per IP (429 with Retry-After). An optional `DPoP` header (a proof JWT by the browser key) binds the refresh token to that key; without it the refresh token cannot be refreshed.',
         body: SigninRequestSchema,
         response: {
           200: AuthResponseSchema,
@@ -49,7 +51,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => app.authService.signin(request.body, clientInfo(request)),
+    async (request) => app.authService.signin(request.body, clientInfo(request), dpopInput(request)),
   );
 
   app.post(
@@ -58,12 +60,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Rotate a refresh token',
-        description: 'Each refresh token works once; presenting a used one ends its whole session.',
+        description:
+          'Needs a `DPoP` header: a proof JWT (RFC 9449: typ dpop+jwt, ES256, the public jwk in its header; htm, htu, iat, jti) signed by the browser key the sign-in proved. Each refresh token works once; presenting a used one again within 10 s returns the same replacement, later it ends its whole session.',
         body: RefreshRequestSchema,
         response: { 200: AuthResponseSchema, 400: ErrorResponseSchema, 401: ErrorResponseSchema },
       },
     },
-    async (request) => app.authService.refresh(request.body.refresh_token),
+    async (request) => app.authService.refresh(request.body.refresh_token, dpopInput(request)),
   );
 
   app.post(
