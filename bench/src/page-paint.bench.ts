@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveStaticSite } from '@kestrel/federation/static-site';
-import { type Browser, chromium, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { SHELL_PORT, signedInState, startProduct } from './lib/product';
 
 const RUNS = Number(process.env.BENCH_PAINT_RUNS ?? 5);
@@ -33,7 +33,6 @@ async function paintOf(page: Page, url: string, ready: (page: Page) => Promise<v
 }
 
 async function runs(
-  browser: Browser,
   open: () => Promise<Page>,
   url: string,
   ready: (page: Page) => Promise<void>,
@@ -76,10 +75,10 @@ export default async function pagePaint(): Promise<void> {
   const shell = `http://127.0.0.1:${SHELL_PORT}`;
   try {
     const fresh = async () => (await browser.newContext()).newPage();
-    const reference = await runs(browser, fresh, `${bare.url}/`, async (page) => {
+    const reference = await runs(fresh, `${bare.url}/`, async (page) => {
       await page.getByRole('heading', { name: 'Kestrel' }).waitFor();
     });
-    const landing = await runs(browser, fresh, `${shell}/`, async (page) => {
+    const landing = await runs(fresh, `${shell}/`, async (page) => {
       await page.getByRole('heading', { level: 1, name: 'Kestrel' }).waitFor();
     });
     const state = await signedInState(browser);
@@ -92,7 +91,7 @@ export default async function pagePaint(): Promise<void> {
       });
       return context.newPage();
     };
-    const dashboard = await runs(browser, signedIn, `${shell}/dashboard`, async (page) => {
+    const dashboard = await runs(signedIn, `${shell}/dashboard`, async (page) => {
       await page.locator('section[data-remote="dashboard"] canvas').first().waitFor({ timeout: 60_000 });
     });
     const floor = median(reference.map((r) => r.lcp));
