@@ -55,6 +55,8 @@ export async function serveStaticSite({ root, port, host = '127.0.0.1', spa = fa
     if (policy) res.setHeader('Content-Security-Policy', policy);
     // Remotes' manifests and chunks are fetched from the shell's origin
     res.setHeader('Access-Control-Allow-Origin', '*');
+    // ...and their sizes and timings are readable there (Resource Timing), for the shell's own measurements
+    res.setHeader('Timing-Allow-Origin', '*');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
