@@ -22,8 +22,9 @@ export default fp(
         app.keyring,
         deps.exchange ?? adapterProbe(app.exchangeAdapter),
         app.clock,
+        app.environmentService,
       ),
     );
   },
-  { name: 'credentials', dependencies: ['database', 'secrets', 'exchange'] },
+  { name: 'credentials', dependencies: ['database', 'secrets', 'exchange', 'environment'] },
 );
