@@ -1,6 +1,6 @@
-import type { RuntimeConfig } from '@kestrel/contracts';
+import { EnvironmentResponseSchema, type RuntimeConfig } from '@kestrel/contracts';
 import { merge, type Observable, type Subscription } from 'rxjs';
-import { type ApiClient, createApiClient } from './api/api-client';
+import { type ApiClient, type ApiResult, createApiClient } from './api/api-client';
 import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
 import { createSession, type Session } from './auth/session';
 import { createStepUp, type StepUp } from './auth/step-up';
@@ -83,6 +83,18 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
   const environment = createTradingEnvironment({
     storage,
     currentExchange: () => exchanges?.selectedExchange ?? null,
+    server: {
+      load: async () => unwrap(await api.get('/api/v1/environment', { schema: EnvironmentResponseSchema })),
+      switchTo: async (environment, exchangeId) =>
+        unwrap(
+          await api.request({
+            method: 'PUT',
+            path: '/api/v1/environment',
+            body: { environment, exchangeId },
+            schema: EnvironmentResponseSchema,
+          }),
+        ),
+    },
     ...(deps.now ? { now: deps.now } : {}),
   });
   exchanges = createExchangeState({
@@ -123,6 +135,8 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
         if (!s.provisional && !synced) {
           synced = true;
           void exchanges?.sync();
+          // Where this user's orders go is the server's to say
+          void environment.refresh();
         }
       });
       await session.start();
@@ -135,6 +149,11 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
       breaker.dispose();
     },
   };
+}
+
+/** The `data` of a `{ success, data, message }` answer, failures passed through */
+function unwrap<T>(result: ApiResult<{ data: T }>): ApiResult<T> {
+  return result.success ? { success: true, data: result.data.data } : result;
 }
 
 let singleton: KestrelRuntime | undefined;
