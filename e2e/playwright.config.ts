@@ -51,6 +51,9 @@ export default defineConfig({
       KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1',
       // Every spec signs up its own traders, all from 127.0.0.1: far more than a real address makes in an hour
       KESTREL_SIGNUPS_PER_IP_HOUR: '1000',
+      // A second simulator stands in for mainnet (issue 23): the environment switch moves a user between two
+      // accounts on two hosts, and no spec can reach real money
+      KESTREL_MAINNET_SIMULATOR: '1',
     },
     reuseExistingServer: !CI,
     timeout: 120_000,

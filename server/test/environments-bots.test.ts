@@ -37,7 +37,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
     mainnetKeys = t.mainnet?.demoKeys() ?? { apiKey: '', secretKey: '' };
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
     t.mainnet?.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-  });
+  }, 180_000);
   afterAll(() => t?.close());
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
@@ -105,7 +105,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
     // Stopping it cancels its orders where they are, though the owner is on mainnet now
     expect((await call('POST', `/api/v1/agents/${bot.id}/stop`)).statusCode).toBe(200);
     await eventually(() => ordersOn('testnet').every((o) => o.status !== 'NEW'));
-  });
+  }, 120_000);
 
   it('a bot created on mainnet is marked mainnet and needs the live confirmation', async () => {
     const body = {

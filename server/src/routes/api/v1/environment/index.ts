@@ -34,7 +34,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       // Going LIVE: the password must have been given in the last 5 minutes (403 STEP_UP_REQUIRED)
       preHandler: async (request) => {
         const body = request.body as { environment?: unknown } | undefined;
-        if (body?.environment === 'mainnet') await requireStepUp(request);
+        if (body?.environment !== 'mainnet') return;
+        // Not configured is said before the password is asked for: a password would not change the answer
+        app.environmentService.assertConfigured('mainnet');
+        await requireStepUp(request);
       },
       schema: {
         tags,
