@@ -1,5 +1,5 @@
 import { EnvironmentResponseSchema, type RuntimeConfig } from '@kestrel/contracts';
-import { merge, type Observable, type Subscription } from 'rxjs';
+import { distinctUntilChanged, map, merge, type Observable, type Subscription, skip } from 'rxjs';
 import { type ApiClient, type ApiResult, createApiClient } from './api/api-client';
 import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
 import { createSession, type Session } from './auth/session';
@@ -106,6 +106,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
 
   const notices = createNotices();
   let sessionWatch: Subscription | undefined;
+  let envWatch: Subscription | undefined;
   let synced = false;
   return {
     config,
@@ -139,11 +140,21 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
           void environment.refresh();
         }
       });
+      // The other environment has its own key (or none): the connection state follows the server's answer
+      envWatch ??= environment.state$
+        .pipe(
+          map((s) => s.currentEnvironment),
+          distinctUntilChanged(),
+          skip(1),
+        )
+        .subscribe(() => void exchanges?.sync());
       await session.start();
     },
     dispose() {
       sessionWatch?.unsubscribe();
       sessionWatch = undefined;
+      envWatch?.unsubscribe();
+      envWatch = undefined;
       bus.disconnect();
       live.dispose();
       breaker.dispose();
