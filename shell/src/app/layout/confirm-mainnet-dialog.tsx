@@ -23,8 +23,8 @@ export default function ConfirmMainnetDialog({
           <DialogTitle>Switch to LIVE trading?</DialogTitle>
           <DialogDescription>
             On mainnet your orders trade with real money on your Binance account, and new bots trade there
-            too. Bots you already run keep trading where they were created. You will be asked for your
-            password.
+            too. Bots you already run keep trading where they were created. Kestrel asks for your password
+            again unless you gave it in the last 5 minutes.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>
