@@ -85,7 +85,8 @@ describe('a live bot keeps trading in its environment after the owner switches',
     });
     expect(saved.statusCode, saved.body).toBe(201);
     expect(
-      EnvironmentResponseSchema.parse((await call('GET', '/api/v1/environment')).json()).data.currentEnvironment,
+      EnvironmentResponseSchema.parse((await call('GET', '/api/v1/environment')).json()).data
+        .currentEnvironment,
     ).toBe('mainnet');
 
     // Its next bars: the grid lands on the testnet stand-in only
@@ -99,7 +100,9 @@ describe('a live bot keeps trading in its environment after the owner switches',
     // The pages mark where each bot trades
     const list = BotListResponseSchema.parse((await call('GET', '/api/v1/agents/')).json()).data;
     expect(list.find((b) => b.id === bot.id)?.environment).toBe('testnet');
-    const summary = BotsSummaryResponseSchema.parse((await call('GET', '/api/v1/dashboard/bots')).json()).data;
+    const summary = BotsSummaryResponseSchema.parse(
+      (await call('GET', '/api/v1/dashboard/bots')).json(),
+    ).data;
     expect(summary.byEnvironment).toEqual({ testnet: 1, mainnet: 0 });
 
     // Stopping it cancels its orders where they are, though the owner is on mainnet now
