@@ -27,6 +27,8 @@ export interface EnvironmentState {
   target?: EnvironmentTarget;
   /** Both environments as the server reaches them (mainnet may be not configured, with the reason) */
   targets?: readonly EnvironmentTarget[];
+  /** Why the server's answer could not be read (no target is shown then: the badge never guesses) */
+  loadError?: string;
 }
 
 export interface TradingEnvironment {
@@ -153,6 +155,7 @@ export function createTradingEnvironment(deps: TradingEnvironmentDeps): TradingE
       if (!server) return;
       const result = await server.load();
       if (result.success) cache(fromServer(result.data));
+      else if (!result.requiresLogin) state.next({ ...state.getValue(), loadError: result.error });
     },
     async switchTo(environment, exchangeId) {
       const current = state.getValue();

@@ -18,7 +18,14 @@ const ConfirmMainnetDialog = lazy<ComponentType<ComponentProps<typeof ConfirmMai
 );
 
 /** The badge says what the server reaches for this user, never a guess */
-function EnvironmentBadge({ target }: { target: EnvironmentTarget | undefined }) {
+function EnvironmentBadge({ target, error }: { target: EnvironmentTarget | undefined; error?: string }) {
+  if (!target && error) {
+    return (
+      <Badge variant="outline" title={error} aria-label={`Trading environment unknown: ${error}`}>
+        Environment unknown
+      </Badge>
+    );
+  }
   if (!target) {
     return (
       <Badge variant="outline" aria-label="Trading environment: checking with the server" aria-busy="true">
@@ -53,7 +60,7 @@ function EnvironmentBadge({ target }: { target: EnvironmentTarget | undefined })
  * The runtime emits the spec's toast for each switch, and the server's reason when it refuses one.
  */
 export function EnvironmentSwitch() {
-  const { currentEnvironment, target, targets } = useTradingEnvironment();
+  const { currentEnvironment, target, targets, loadError } = useTradingEnvironment();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const live = currentEnvironment === 'mainnet';
@@ -69,23 +76,29 @@ export function EnvironmentSwitch() {
 
   return (
     <div className="sh:flex sh:items-center sh:gap-2">
-      <EnvironmentBadge target={target} />
-      <Button
-        variant="ghost"
-        size="sm"
-        disabled={busy || !target}
-        // A mainnet this server cannot reach: the click asks the server, which answers with the reason
-        title={!live && mainnet && !mainnet.configured ? (mainnet.reason ?? undefined) : undefined}
-        onClick={() =>
-          live
-            ? void switchTo('testnet')
-            : mainnet?.configured === false
-              ? void switchTo('mainnet')
-              : setConfirming(true)
-        }
-      >
-        {live ? 'Switch to testnet' : 'Switch to mainnet'}
-      </Button>
+      <EnvironmentBadge target={target} error={loadError} />
+      {!target && loadError ? (
+        <Button variant="ghost" size="sm" onClick={() => void getKestrelRuntime().environment.refresh()}>
+          Retry
+        </Button>
+      ) : (
+        <Button
+          variant="ghost"
+          size="sm"
+          disabled={busy || !target}
+          // A mainnet this server cannot reach: the click asks the server, which answers with the reason
+          title={!live && mainnet && !mainnet.configured ? (mainnet.reason ?? undefined) : undefined}
+          onClick={() =>
+            live
+              ? void switchTo('testnet')
+              : mainnet?.configured === false
+                ? void switchTo('mainnet')
+                : setConfirming(true)
+          }
+        >
+          {live ? 'Switch to testnet' : 'Switch to mainnet'}
+        </Button>
+      )}
       {confirming && (
         <Suspense fallback={null}>
           <ConfirmMainnetDialog
