@@ -73,6 +73,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
             : `Switched to testnet (${state.current.label})`,
           clientInfo(request),
         );
+        // Figures kept a few seconds are the other environment's account: forget them before any page reads again
+        app.accountReads.changed(userId);
         // The account's live pushes follow the new environment's keys and exchange
         void app.liveStreams?.refreshUser(userId);
       }
