@@ -54,6 +54,9 @@ export default defineConfig({
       KESTREL_SIGNUPS_PER_IP_HOUR: '1000',
       // tests/independent-deploy.spec.ts deploys a remote on its own by writing this file
       KESTREL_REMOTES_FILE: E2E_REMOTES_FILE,
+      // A second simulator stands in for mainnet (issue 23): the environment switch moves a user between two
+      // accounts on two hosts, and no spec can reach real money
+      KESTREL_MAINNET_SIMULATOR: '1',
     },
     reuseExistingServer: !CI,
     timeout: 120_000,

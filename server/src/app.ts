@@ -1,3 +1,4 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config';
@@ -18,6 +19,7 @@ import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
 import dashboardPlugin from './plugins/app/dashboard';
 import databasePlugin from './plugins/app/database';
 import driftPlugin from './plugins/app/drift';
+import environmentPlugin from './plugins/app/environment';
 import exchangePlugin from './plugins/app/exchange';
 import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
 import exchangeServicesPlugin from './plugins/app/exchange/services';
@@ -44,6 +46,7 @@ import dashboardRoutes from './routes/api/v1/dashboard';
 import analyticsRoutes from './routes/api/v1/dashboard/analytics';
 import botsSummaryRoutes from './routes/api/v1/dashboard/bots';
 import databaseRoutes from './routes/api/v1/database';
+import environmentRoutes from './routes/api/v1/environment';
 import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
@@ -66,8 +69,10 @@ export interface AppDeps {
   tokenKeyring?: Keyring;
   clock?: Clock;
   exchange?: ExchangeProbe;
-  /** The exchange adapter; built from `config.exchange` when absent */
+  /** The testnet environment's exchange adapter; built from `config.exchangeTargets` when absent */
   exchangeAdapter?: ExchangeAdapter;
+  /** Adapters per environment (two simulators standing in for testnet and mainnet); win over `exchangeAdapter` */
+  exchangeAdapters?: Partial<Record<TradingEnvironment, ExchangeAdapter>>;
   /** Probe of the exchange's testnet; without one the socket's testnet connection test is refused (spec §8) */
   testnetExchange?: ExchangeProbe;
   /** Where log lines go (one JSON object per line); stdout by default */
@@ -173,6 +178,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     secretsPlugin,
     authPlugin,
     accountPlugin,
+    environmentPlugin,
     notificationsPlugin,
     exchangePlugin,
     credentialsPlugin,
@@ -196,6 +202,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(databaseRoutes, { ...options, prefix: '/api/v1/database' });
   await app.register(authRoutes, { ...options, prefix: '/api/v1/auth' });
   await app.register(accountRoutes, { ...options, prefix: '/api/v1/account' });
+  await app.register(environmentRoutes, { ...options, prefix: '/api/v1/environment' });
   await app.register(
     async (scope) => {
       await scope.register(credentialsHooks);

@@ -1,7 +1,11 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { type ExchangeEndpoints, resolveExchangeEndpoints } from './plugins/app/exchange/exchange-config';
+import {
+  type ExchangeEndpoints,
+  type ExchangeTargets,
+  resolveExchangeTargets,
+} from './plugins/app/exchange/exchange-config';
 
 const ConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
@@ -135,7 +139,14 @@ const ConfigSchema = z.object({
     .default('0')
     .transform((v) => v === '1'),
 });
-export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
+export type ServerConfig = z.infer<typeof ConfigSchema> & {
+  /** The default environment's (testnet's) exchange: public market data and the status page */
+  exchange: ExchangeEndpoints;
+  /** The exchange behind each trading environment (`exchange-config.ts` `resolveExchangeTargets`) */
+  exchangeTargets: ExchangeTargets;
+  /** Sentences the start prints about the exchange configuration (an older variable read a new way) */
+  exchangeNotices: string[];
+};
 
 /** Reads configuration from the environment; every key has an embedded default */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -167,17 +178,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`Invalid server configuration: ${issues}`);
   }
   const config = parsed.data;
-  let exchange: ExchangeEndpoints;
+  let resolved: ReturnType<typeof resolveExchangeTargets>;
   try {
-    exchange = resolveExchangeEndpoints(env);
+    resolved = resolveExchangeTargets(env);
   } catch (err) {
     const message =
       err instanceof z.ZodError ? err.issues.map((i) => i.message).join('; ') : (err as Error).message;
     throw new Error(`Invalid server configuration: ${message}`);
   }
+  const testnet = resolved.targets.testnet;
+  if (!testnet.configured)
+    throw new Error('Invalid server configuration: the testnet environment has no exchange');
   return {
     ...config,
-    exchange,
+    exchange: testnet.endpoints,
+    exchangeTargets: resolved.targets,
+    exchangeNotices: resolved.notices,
     dataDir: isAbsolute(config.dataDir) ? config.dataDir : resolve(config.dataDir),
     keysDir: isAbsolute(config.keysDir) ? config.keysDir : resolve(config.keysDir),
   };

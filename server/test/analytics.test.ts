@@ -220,6 +220,7 @@ describe('account analytics', () => {
           id,
           user_id: userId,
           kind: 'bot',
+          environment: 'testnet',
           name,
           strategy: 'ema-cross',
           params: {},

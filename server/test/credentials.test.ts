@@ -303,7 +303,9 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
         const res = await call(withAdapter, 'POST', '/test-connection', access_token);
         expect(res.statusCode).toBe(200);
         expect(AccountTestResponseSchema.parse(res.json()).data).toEqual(account);
-        expect(seen).toEqual([{ apiKey: API_KEY, secretKey: SECRET_KEY, region: 'global' }]);
+        expect(seen).toEqual([
+          { apiKey: API_KEY, secretKey: SECRET_KEY, region: 'global', environment: 'testnet' },
+        ]);
       } finally {
         await withAdapter.app.close();
       }

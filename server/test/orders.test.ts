@@ -219,22 +219,28 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
 
   it('reconcile reports an open order and a position no intent owns, once, and leaves them alone', async () => {
     // Placed behind Kestrel's back, straight on the exchange with the same keys
-    const foreign = await t.app.exchangeAdapter.placeOrder(keys, {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      timeInForce: 'GTC',
-      quantity: '0.010',
-      price: '39000',
-      clientOrderId: 'by-hand-1',
-    });
+    const foreign = await t.app.exchangeAdapter.placeOrder(
+      { ...keys, environment: 'testnet' },
+      {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        timeInForce: 'GTC',
+        quantity: '0.010',
+        price: '39000',
+        clientOrderId: 'by-hand-1',
+      },
+    );
     t.sim.exchange.setPrice('SOLUSDT', { price: '100' });
-    await t.app.exchangeAdapter.placeOrder(keys, {
-      symbol: 'SOLUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '1',
-    });
+    await t.app.exchangeAdapter.placeOrder(
+      { ...keys, environment: 'testnet' },
+      {
+        symbol: 'SOLUSDT',
+        side: 'BUY',
+        type: 'MARKET',
+        quantity: '1',
+      },
+    );
     const mine = resting();
     expect((await create(mine)).statusCode).toBe(201);
 
@@ -261,13 +267,16 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
     expect(events.find((e) => e.kind === 'foreign_order')?.message).toContain('was not placed by Kestrel');
     // Untouched
     expect(onExchange('by-hand-1')[0]?.status).toBe('NEW');
-    await t.app.exchangeAdapter.placeOrder(keys, {
-      symbol: 'SOLUSDT',
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: '1',
-      reduceOnly: true,
-    });
+    await t.app.exchangeAdapter.placeOrder(
+      { ...keys, environment: 'testnet' },
+      {
+        symbol: 'SOLUSDT',
+        side: 'SELL',
+        type: 'MARKET',
+        quantity: '1',
+        reduceOnly: true,
+      },
+    );
   });
 
   it('reconcile brings a placed intent to the exchange state after it was cancelled elsewhere', async () => {

@@ -149,7 +149,12 @@ describe('live socket (PGlite)', () => {
         data: ACCOUNT,
         message: 'Binance connectivity OK',
       });
-      expect(probe.calls.at(-1)).toEqual({ apiKey: KEY, secretKey: SECRET, region: 'global' });
+      expect(probe.calls.at(-1)).toEqual({
+        apiKey: KEY,
+        secretKey: SECRET,
+        region: 'global',
+        environment: 'testnet',
+      });
       expect(await s.tool('test_binance_connection', { api_key: KEY, secret_key: 'wrong' })).toEqual({
         success: false,
         error: 'Binance connectivity failed: Invalid API-key, IP, or permissions for action.',

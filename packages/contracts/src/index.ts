@@ -303,6 +303,27 @@ export {
 } from './dashboard/history';
 export { type DatabaseHealth, DatabaseHealthSchema } from './database/database-health';
 export {
+  DEFAULT_TRADING_ENVIRONMENT,
+  ENVIRONMENT_HISTORY_KEPT,
+  ENVIRONMENT_NOT_CONFIGURED,
+  type EnvironmentHistoryEntry,
+  EnvironmentHistoryEntrySchema,
+  type EnvironmentQuery,
+  EnvironmentQuerySchema,
+  EnvironmentResponseSchema,
+  type EnvironmentStateResponse,
+  EnvironmentStateSchema,
+  type EnvironmentTarget,
+  EnvironmentTargetSchema,
+  type ExchangeTargetKind,
+  ExchangeTargetKindSchema,
+  type SwitchEnvironment,
+  SwitchEnvironmentSchema,
+  TRADING_ENVIRONMENTS,
+  type TradingEnvironment,
+  TradingEnvironmentSchema,
+} from './environment/environment';
+export {
   type ConnectionTestReply,
   ConnectionTestReplySchema,
   CredentialsFormSchema,

@@ -111,6 +111,7 @@ export {
   createTradingEnvironment,
   ENVIRONMENT_TOASTS,
   type EnvironmentHistoryEntry,
+  type EnvironmentServer,
   type EnvironmentState,
   type TradingEnvironment,
   type TradingEnvironmentName,

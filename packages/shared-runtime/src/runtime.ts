@@ -1,6 +1,6 @@
-import type { RuntimeConfig } from '@kestrel/contracts';
-import { merge, type Observable, type Subscription } from 'rxjs';
-import { type ApiClient, createApiClient } from './api/api-client';
+import { EnvironmentResponseSchema, type RuntimeConfig } from '@kestrel/contracts';
+import { distinctUntilChanged, map, merge, type Observable, type Subscription, skip } from 'rxjs';
+import { type ApiClient, type ApiResult, createApiClient } from './api/api-client';
 import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
 import { browserDpopSigner, type DpopSigner } from './auth/dpop';
 import { createSession, type RefreshLocks, type Session } from './auth/session';
@@ -103,6 +103,18 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
   const environment = createTradingEnvironment({
     storage,
     currentExchange: () => exchanges?.selectedExchange ?? null,
+    server: {
+      load: async () => unwrap(await api.get('/api/v1/environment', { schema: EnvironmentResponseSchema })),
+      switchTo: async (environment, exchangeId) =>
+        unwrap(
+          await api.request({
+            method: 'PUT',
+            path: '/api/v1/environment',
+            body: { environment, exchangeId },
+            schema: EnvironmentResponseSchema,
+          }),
+        ),
+    },
     ...(deps.now ? { now: deps.now } : {}),
   });
   exchanges = createExchangeState({
@@ -115,6 +127,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
   const theme = createThemeStore({ ...browserThemeDeps(storage), ...deps.theme });
   const notices = createNotices();
   let sessionWatch: Subscription | undefined;
+  let envWatch: Subscription | undefined;
   let synced = false;
   return {
     config,
@@ -145,19 +158,36 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
         if (!s.provisional && !synced) {
           synced = true;
           void exchanges?.sync();
+          // Where this user's orders go is the server's to say
+          void environment.refresh();
         }
       });
+      // The other environment has its own key (or none): the connection state follows the server's answer
+      envWatch ??= environment.state$
+        .pipe(
+          map((s) => s.currentEnvironment),
+          distinctUntilChanged(),
+          skip(1),
+        )
+        .subscribe(() => void exchanges?.sync());
       await session.start();
     },
     dispose() {
       sessionWatch?.unsubscribe();
       sessionWatch = undefined;
+      envWatch?.unsubscribe();
+      envWatch = undefined;
       bus.disconnect();
       live.dispose();
       breaker.dispose();
       theme.dispose();
     },
   };
+}
+
+/** The `data` of a `{ success, data, message }` answer, failures passed through */
+function unwrap<T>(result: ApiResult<{ data: T }>): ApiResult<T> {
+  return result.success ? { success: true, data: result.data.data } : result;
 }
 
 let singleton: KestrelRuntime | undefined;

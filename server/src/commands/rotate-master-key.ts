@@ -63,7 +63,11 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
     await migrate(db);
     const both = makeKeyring([...keyring.all, next]);
     const clock = options.clock ?? systemClock;
-    const service = new CredentialsService(db, credentialsRepository, both, unavailableExchangeProbe, clock);
+    // Rotation re-wraps every row whatever its environment; nothing here asks which one is current
+    const service = new CredentialsService(db, credentialsRepository, both, unavailableExchangeProbe, clock, {
+      current: async () => 'testnet',
+      assertConfigured: () => {},
+    });
     const webhooks = new NotificationService(db, notificationsRepository, both, clock, async () => {}, {
       allowPrivate: false,
     });

@@ -36,6 +36,11 @@ export interface TestServerOptions {
    * outside the app (the browser runtime) judges token expiry by the real time
    */
   clock?: 'test' | 'wall';
+  /**
+   * A second simulator standing in for mainnet (issue 23): `KESTREL_MAINNET=1` with its URL, so testnet (the first
+   * simulator) and mainnet are two hosts with their own accounts and keys. `true` or its options over the defaults
+   */
+  mainnet?: true | SimServerOptions;
 }
 
 export interface TestServer extends TestApp {
@@ -49,6 +54,13 @@ export interface TestServer extends TestApp {
   demoKeys(input?: CreateAccountInput): DemoKeys;
   /** Signs up a fresh user and stores a fresh demo account's keys for them, as connecting Binance does */
   connectedUser(): Promise<{ auth: AuthResponse; keys: DemoKeys }>;
+  /** The mainnet stand-in when `mainnet` was asked for */
+  mainnet?: {
+    sim: SimServer;
+    url: string;
+    /** A fresh account on the mainnet stand-in (1000 USDT) */
+    demoKeys(input?: CreateAccountInput): DemoKeys;
+  };
   /** Stops the app, then drops the database, then stops the simulator; safe to call twice */
   close(): Promise<void>;
 }
@@ -66,6 +78,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     symbols: ['BTCUSDT'],
     ...options.simulator,
   });
+  const mainnetSim = options.mainnet
+    ? new SimServer({
+        clock: new ManualClock(SIM_START),
+        historyDays: 1,
+        symbols: ['BTCUSDT'],
+        ...(options.mainnet === true ? {} : options.mainnet),
+      })
+    : undefined;
   const opened: { database?: TestDatabase; app?: TestApp } = {};
   let closing: Promise<void> | undefined;
   // In order (the app's exchange streams end before the simulator goes), and every part even when one fails to
@@ -78,26 +98,38 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         try {
           await opened.database?.cleanup();
         } finally {
-          await sim.close();
+          try {
+            await sim.close();
+          } finally {
+            await mainnetSim?.close();
+          }
         }
       }
     })());
   try {
     // The simulator listens while the database opens (PGlite's start is the slow part); both are awaited before
     // a failure of either is thrown, so `close` finds whatever did start
-    const [listening, opening] = await Promise.allSettled([
+    const [listening, opening, mainnetListening] = await Promise.allSettled([
       sim.listen(0),
       openTestDatabase(options.database).then((d) => (opened.database = d)),
+      mainnetSim?.listen(0),
     ]);
     if (listening.status === 'rejected') throw listening.reason;
     if (opening.status === 'rejected') throw opening.reason;
+    if (mainnetListening.status === 'rejected') throw mainnetListening.reason;
+    const mainnetUrl = mainnetListening.value?.url;
     const simUrl = listening.value.url;
     const database = opening.value;
     const deps = typeof options.deps === 'function' ? options.deps(simUrl) : (options.deps ?? {});
     const t = await buildTestApp(
       database.db,
       { ...(options.clock === 'wall' ? { clock: systemClock } : {}), ...deps },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: simUrl, ...options.env },
+      {
+        KESTREL_EXCHANGE_ENV: 'simulator',
+        KESTREL_EXCHANGE_BASE_URL: simUrl,
+        ...(mainnetUrl ? { KESTREL_MAINNET: '1', KESTREL_MAINNET_BASE_URL: mainnetUrl } : {}),
+        ...options.env,
+      },
     );
     opened.app = t;
 
@@ -112,6 +144,21 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       simUrl,
       listen: () => listenLoopback(t.app),
       demoKeys,
+      ...(mainnetSim && mainnetUrl
+        ? {
+            mainnet: {
+              sim: mainnetSim,
+              url: mainnetUrl,
+              demoKeys: (input: CreateAccountInput = {}): DemoKeys => {
+                const { apiKey, secretKey } = mainnetSim.exchange.createAccount({
+                  balances: { USDT: '1000' },
+                  ...input,
+                });
+                return { apiKey, secretKey };
+              },
+            },
+          }
+        : {}),
       async connectedUser() {
         const auth = await signUp(t);
         const keys = demoKeys();

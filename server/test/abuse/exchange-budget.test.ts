@@ -118,7 +118,7 @@ describe('two users sharing the exchange budget', () => {
   });
 
   it('many users asking for the same ticker at once cost one upstream call', async () => {
-    const adapter = t.app.exchangeAdapter as BinanceUsdmAdapter;
+    const adapter = t.app.exchangeRouter.adapterFor('testnet') as BinanceUsdmAdapter;
     const before = adapter.client.usedWeight;
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).get('/api/v1/market/ticker/BTCUSDT')),
@@ -187,7 +187,7 @@ describe('a backtest download and an interactive call', () => {
   it('a long download waits for the next minute in the background while another user trades and reads prices', async () => {
     const a = as(t, (await t.connectedUser()).auth.access_token);
     const b = as(t, (await t.connectedUser()).auth.access_token);
-    const adapter = t.app.exchangeAdapter as BinanceUsdmAdapter;
+    const adapter = t.app.exchangeRouter.adapterFor('testnet') as BinanceUsdmAdapter;
     const DAY = 86_400_000;
     // 27 days of 1m bars: 26 pages of 1500, far more than the downloads' share of one minute
     const created = await a.post('/api/v1/backtests', {

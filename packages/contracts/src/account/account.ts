@@ -93,6 +93,7 @@ export const ACCOUNT_EVENT_KINDS = [
   'keys_saved',
   'keys_deleted',
   'settings',
+  'environment',
 ] as const;
 export const AccountEventKindSchema = z.enum(ACCOUNT_EVENT_KINDS);
 export type AccountEventKind = z.infer<typeof AccountEventKindSchema>;

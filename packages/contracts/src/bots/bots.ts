@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { TradingEnvironmentSchema } from '../environment/environment';
 import { OrderSideSchema } from '../futures/futures';
 import { KlineIntervalSchema, SymbolSchema } from '../market/market';
 import { MAX_EXCHANGE_LEVERAGE } from '../risk/risk';
@@ -141,6 +142,8 @@ export const BotSchema = z.object({
   leverage: z.number().int(),
   budget: z.number(),
   mode: BotModeSchema,
+  /** Where the bot trades: the owner's environment when it was created, whatever they switch to later */
+  environment: TradingEnvironmentSchema,
   riskLimits: BotRiskLimitsSchema,
   state: BotStateSchema,
   /** Why the bot last stopped, in words ("Stopped by you", "Daily loss limit reached: -52.10 USDT of 50"), or null */
@@ -245,6 +248,8 @@ export const BotsSummarySchema = z.object({
   byState: z.record(BotStateSchema, z.number().int()),
   paper: z.number().int(),
   live: z.number().int(),
+  /** Bots per environment they trade in */
+  byEnvironment: z.record(TradingEnvironmentSchema, z.number().int()),
   /** Over every bot of the user, USDT */
   realizedPnl: z.number(),
   unrealizedPnl: z.number(),

@@ -12,6 +12,8 @@ export interface AdminDeps {
   exchange: Exchange;
   faults: Faults;
   dropSockets: () => number;
+  /** Every API key the simulator was sent (`SimServer.apiKeysSeen`) */
+  apiKeysSeen?: ReadonlySet<string>;
 }
 
 export interface AdminReply {
@@ -147,6 +149,8 @@ export function handleAdmin(deps: AdminDeps, method: string, path: string, body:
     switch (route) {
       case 'GET /health':
         return { status: 200, body: { ok: true, time: deps.exchange.clock.now() } };
+      case 'GET /api-keys-seen':
+        return { status: 200, body: { apiKeys: [...(deps.apiKeysSeen ?? [])] } };
       case 'POST /accounts': {
         const balances = o.balances === undefined ? undefined : objectBody(o.balances);
         for (const [k, v] of Object.entries(balances ?? {})) {

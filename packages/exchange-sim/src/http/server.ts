@@ -79,6 +79,11 @@ export class SimServer {
   readonly faults = new Faults();
   readonly limiter: RateLimiter;
   readonly listenKeys = new ListenKeys();
+  /**
+   * Every distinct API key this simulator was sent (REST `X-MBX-APIKEY`), known or not: the simulator's own record
+   * of which keys reached this host (a test judges "a key never goes to another environment's host" by it)
+   */
+  readonly apiKeysSeen = new Set<string>();
   readonly #routes = new Map<string, Route>();
   readonly #paths = new Set<string>();
   readonly #server: Server;
@@ -218,6 +223,8 @@ export class SimServer {
       return;
     }
 
+    const sentKey = req.headers['x-mbx-apikey'];
+    if (typeof sentKey === 'string' && this.apiKeysSeen.size < 100_000) this.apiKeysSeen.add(sentKey);
     const now = () => this.exchange.clock.now();
     const ip = clientIp(req);
     const headers = (): Record<string, string> => ({
@@ -311,7 +318,12 @@ export class SimServer {
       }
     }
     const reply = handleAdmin(
-      { exchange: this.exchange, faults: this.faults, dropSockets: () => this.#streams.dropAll() },
+      {
+        exchange: this.exchange,
+        faults: this.faults,
+        dropSockets: () => this.#streams.dropAll(),
+        apiKeysSeen: this.apiKeysSeen,
+      },
       method,
       path,
       body,

@@ -1,9 +1,11 @@
 // Its own entry point (`@kestrel/shared-runtime/query`), not part of `/react`: every shared entry point is loaded
 // whole with what it imports, and the public pages use `/react` without needing TanStack Query
 import { QueryClient } from '@tanstack/react-query';
+import { distinctUntilChanged, map, skip } from 'rxjs';
 import { isClientError } from '../api/api-error';
 import type { LiveData } from '../live/live-data';
 import { SPEC } from '../spec';
+import type { TradingEnvironment } from '../state/trading-environment';
 import { connectLiveQueries } from './live-queries';
 
 /** Spec §9 "Query retries": none on HTTP 4xx, else fewer than 3 */
@@ -22,8 +24,11 @@ export function queryRetryDelay(attemptIndex: number): number {
  * The QueryClient with the spec's cache policy (§9 "Data cache"): stale 5 min, cache 10 min, refetch every 5 min,
  * none on window focus, always on reconnect; mutations retried once. The shell creates one and shares it. With
  * `live` (the runtime's live data) its queries under `LIVE_QUERY_KEYS` follow the socket (`connectLiveQueries`).
+ * With `environment`, a switch of trading environment empties the cache.
  */
-export function createQueryClient(options: { live?: LiveData } = {}): QueryClient {
+export function createQueryClient(
+  options: { live?: LiveData; environment?: Pick<TradingEnvironment, 'state$'> } = {},
+): QueryClient {
   const client = new QueryClient({
     defaultOptions: {
       queries: {
@@ -39,6 +44,15 @@ export function createQueryClient(options: { live?: LiveData } = {}): QueryClien
     },
   });
   if (options.live) connectLiveQueries(client, options.live);
+  // Another environment is another account on another exchange: drop every cached answer so no page shows the
+  // old environment's figures under the new badge (reset, not invalidate: stale data would be shown meanwhile)
+  options.environment?.state$
+    .pipe(
+      map((s) => s.currentEnvironment),
+      distinctUntilChanged(),
+      skip(1),
+    )
+    .subscribe(() => void client.resetQueries());
   return client;
 }
 

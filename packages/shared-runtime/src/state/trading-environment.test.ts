@@ -79,4 +79,34 @@ describe('trading environment (spec §4, §9)', () => {
     });
     expect(createTradingEnvironment({ storage }).state.currentEnvironment).toBe('testnet');
   });
+
+  it('with a server: an unreadable answer shows no environment rather than a guess; a refusal toasts its reason', async () => {
+    const refused = {
+      success: false as const,
+      error: 'Mainnet is not configured on this server',
+      code: 'ENVIRONMENT_NOT_CONFIGURED',
+      status: 409,
+    };
+    const env = createTradingEnvironment({
+      storage: createMemoryStorage(),
+      server: {
+        load: async () => ({ success: false, error: 'Server unreachable', unreachable: true }),
+        switchTo: async () => refused,
+      },
+    });
+    const toasts: ToastMessage[] = [];
+    env.toasts$.subscribe((t) => toasts.push(t));
+    await env.refresh();
+    expect(env.state.target).toBeUndefined();
+    expect(env.state.loadError).toBe('Server unreachable');
+    expect(await env.switchTo('mainnet')).toBe(false);
+    expect(env.state.currentEnvironment).toBe('testnet');
+    expect(toasts).toEqual([
+      {
+        title: 'Could not switch to Mainnet',
+        description: 'Mainnet is not configured on this server',
+        variant: 'destructive',
+      },
+    ]);
+  });
 });

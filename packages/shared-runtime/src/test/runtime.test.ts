@@ -97,12 +97,14 @@ describe('the wired runtime', () => {
     const notified: string[] = [];
     runtime.toasts$.subscribe((t) => titles.push(t.title));
     runtime.notifications$.subscribe((n) => notified.push(n.title));
-    runtime.environment.switchTo('mainnet');
+    // The server decides: unreachable, it switches nothing and the toast says so
+    expect(await runtime.environment.switchTo('mainnet')).toBe(false);
+    expect(runtime.environment.state.currentEnvironment).toBe('testnet');
     // What a remote calls: its messages join the runtime's own, in the order they were sent
     runtime.notices.toast({ title: 'Bot stopped', variant: 'destructive' });
     runtime.notices.notify({ type: 'success', title: 'Order filled', description: '0.010 BTC at 64,210.5' });
     await runtime.exchanges.connect('kraken', { apiKey: 'k', secretKey: 's' });
-    expect(titles).toEqual(['Switched to Mainnet', 'Bot stopped', 'Exchange Not Available']);
+    expect(titles).toEqual(['Could not switch to Mainnet', 'Bot stopped', 'Exchange Not Available']);
     expect(notified).toEqual(['Order filled']);
   });
 

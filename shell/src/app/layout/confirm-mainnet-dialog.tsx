@@ -22,7 +22,9 @@ export default function ConfirmMainnetDialog({
         <DialogHeader>
           <DialogTitle>Switch to LIVE trading?</DialogTitle>
           <DialogDescription>
-            On mainnet your bots and orders trade with real money on your exchange account.
+            On mainnet your orders trade with real money on your Binance account, and new bots trade there
+            too. Bots you already run keep trading where they were created. Kestrel asks for your password
+            again unless you gave it in the last 5 minutes.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

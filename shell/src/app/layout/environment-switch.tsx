@@ -1,3 +1,4 @@
+import type { EnvironmentTarget } from '@kestrel/contracts';
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
 import { useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { Badge, Button } from '@kestrel/ui';
@@ -16,37 +17,95 @@ const ConfirmMainnetDialog = lazy<ComponentType<ComponentProps<typeof ConfirmMai
     }),
 );
 
+/** The badge says what the server reaches for this user, never a guess */
+function EnvironmentBadge({ target, error }: { target: EnvironmentTarget | undefined; error?: string }) {
+  if (!target && error) {
+    return (
+      <Badge variant="outline" title={error} aria-label={`Trading environment unknown: ${error}`}>
+        Environment unknown
+      </Badge>
+    );
+  }
+  if (!target) {
+    return (
+      <Badge variant="outline" aria-label="Trading environment: checking with the server" aria-busy="true">
+        Checking…
+      </Badge>
+    );
+  }
+  if (target.environment === 'mainnet') {
+    return (
+      <Badge variant="destructive" aria-label="Trading environment: mainnet, LIVE trading with real money">
+        {target.label}
+      </Badge>
+    );
+  }
+  return (
+    <Badge
+      variant="secondary"
+      aria-label={
+        target.kind === 'simulator'
+          ? 'Trading environment: testnet on the built-in simulator, demo funds'
+          : 'Trading environment: testnet, simulation with fake funds'
+      }
+    >
+      {target.label}
+    </Badge>
+  );
+}
+
 /**
- * Testnet / mainnet badge and switch (spec §4). Going LIVE asks first. The runtime emits the spec's toast for each
- * switch.
+ * Testnet / mainnet badge and switch (spec §4, issue 23). The server decides where this user's orders go: the badge
+ * shows its answer, a switch is a server call (mainnet asks for the password again), and going LIVE asks first.
+ * The runtime emits the spec's toast for each switch, and the server's reason when it refuses one.
  */
 export function EnvironmentSwitch() {
-  const { currentEnvironment } = useTradingEnvironment();
+  const { currentEnvironment, target, targets, loadError } = useTradingEnvironment();
   const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
   const live = currentEnvironment === 'mainnet';
-  const switchTo = (env: 'testnet' | 'mainnet') => getKestrelRuntime().environment.switchTo(env);
+  const mainnet = targets?.find((t) => t.environment === 'mainnet');
+  const switchTo = async (env: 'testnet' | 'mainnet') => {
+    setBusy(true);
+    try {
+      await getKestrelRuntime().environment.switchTo(env);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
     <div className="sh:flex sh:items-center sh:gap-2">
-      {live ? (
-        <Badge variant="destructive" aria-label="Trading environment: mainnet, LIVE trading with real money">
-          Mainnet · LIVE
-        </Badge>
+      <EnvironmentBadge target={target} error={loadError} />
+      {!target && loadError ? (
+        <Button variant="ghost" size="sm" onClick={() => void getKestrelRuntime().environment.refresh()}>
+          Retry
+        </Button>
       ) : (
-        <Badge variant="secondary" aria-label="Trading environment: testnet, simulation with fake funds">
-          Testnet
-        </Badge>
+        <Button
+          variant="ghost"
+          size="sm"
+          disabled={busy || !target}
+          // A mainnet this server cannot reach: the click asks the server, which answers with the reason
+          title={!live && mainnet && !mainnet.configured ? (mainnet.reason ?? undefined) : undefined}
+          onClick={() =>
+            live
+              ? void switchTo('testnet')
+              : mainnet?.configured === false
+                ? void switchTo('mainnet')
+                : setConfirming(true)
+          }
+        >
+          {live ? 'Switch to testnet' : 'Switch to mainnet'}
+        </Button>
       )}
-      <Button variant="ghost" size="sm" onClick={() => (live ? switchTo('testnet') : setConfirming(true))}>
-        {live ? 'Switch to testnet' : 'Switch to mainnet'}
-      </Button>
       {confirming && (
         <Suspense fallback={null}>
           <ConfirmMainnetDialog
             onCancel={() => setConfirming(false)}
             onConfirm={() => {
               setConfirming(false);
-              switchTo('mainnet');
+              void switchTo('mainnet');
             }}
           />
         </Suspense>

@@ -12,9 +12,10 @@ let queryClient: ReturnType<typeof createQueryClient> | undefined;
 
 /** Every signed-in page: the spec's protected route behaviour around the dashboard layout */
 export function ProtectedLayout() {
-  const { live } = useKestrelRuntime();
+  const { live, environment } = useKestrelRuntime();
   // Queries under the live key prefixes follow the socket: notices, polling while paused, one refetch on resume
-  queryClient ??= createQueryClient({ live });
+  // A switch of trading environment empties it: every page then reads the new environment's account
+  queryClient ??= createQueryClient({ live, environment });
   return (
     <QueryClientProvider client={queryClient}>
       <RequireAuth>

@@ -1,4 +1,11 @@
-import type { BotEventKind, BotKind, BotMode, BotRiskLimits, BotState } from '@kestrel/contracts';
+import type {
+  BotEventKind,
+  BotKind,
+  BotMode,
+  BotRiskLimits,
+  BotState,
+  TradingEnvironment,
+} from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
 
 /** A bots row as the service uses it (numeric as number, jsonb parsed) */
@@ -14,6 +21,8 @@ export interface BotRow {
   leverage: number;
   budget: number;
   mode: BotMode;
+  /** Where it trades: its owner's environment when it was created (migration 013) */
+  environment: TradingEnvironment;
   risk_limits: BotRiskLimits;
   state: BotState;
   stop_reason: string | null;
@@ -41,7 +50,7 @@ export type BotSettings = Pick<
   'name' | 'strategy' | 'params' | 'symbol' | 'interval' | 'leverage' | 'budget' | 'mode' | 'risk_limits'
 >;
 
-const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode, risk_limits,
+const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode, environment, risk_limits,
   state, stop_reason, created_at, updated_at, started_at, stopped_at, lease_owner, lease_expires_at`;
 
 /** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
@@ -55,12 +64,12 @@ const toRow = (r: Record<string, unknown>): BotRow =>
 export const botRepository = {
   async insert(
     db: Queryable,
-    row: BotSettings & Pick<BotRow, 'id' | 'user_id' | 'kind' | 'created_at'>,
+    row: BotSettings & Pick<BotRow, 'id' | 'user_id' | 'kind' | 'created_at' | 'environment'>,
   ): Promise<BotRow> {
     const rows = await db.query(
       `INSERT INTO bots (id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode,
-         risk_limits, state, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'stopped', $13, $13)
+         risk_limits, state, created_at, updated_at, environment)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'stopped', $13, $13, $14)
        RETURNING ${COLUMNS}`,
       [
         row.id,
@@ -76,6 +85,7 @@ export const botRepository = {
         row.mode,
         JSON.stringify(row.risk_limits),
         row.created_at,
+        row.environment,
       ],
     );
     return toRow(rows[0] as Record<string, unknown>);

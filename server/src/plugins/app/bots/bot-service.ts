@@ -10,6 +10,7 @@ import {
   type BotStatus,
   type BotsSummary,
   type CreateBotRequest,
+  type TradingEnvironment,
   type UpdateBotRequest,
 } from '@kestrel/contracts';
 import { builtInStrategies, EngineInputError, resolveBrokerConfig } from '@kestrel/engine';
@@ -34,8 +35,8 @@ export const STOPPED_FOR_ACCOUNT_DELETION = 'Stopped: the account is being delet
 export interface BotServiceDeps {
   db: Database;
   exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
-  /** `mainnet`: live bots need the owner's explicit confirmation */
-  exchangeEnv: string;
+  /** The owner's current environment: a new bot trades there for good (a live bot on mainnet needs confirmLive) */
+  environmentOf(userId: string): Promise<TradingEnvironment>;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -105,7 +106,9 @@ export class BotService {
         `You have ${BOTS_PER_USER_MAX} bots, the most one user may keep: delete one first`,
       );
     }
+    const environment = await this.deps.environmentOf(userId);
     const settings = await this.validate({
+      environment,
       name: request.name,
       strategy: request.strategy,
       params: request.params,
@@ -122,6 +125,7 @@ export class BotService {
       id: randomUUID(),
       user_id: userId,
       kind: 'bot',
+      environment,
       created_at: this.deps.clock.now(),
     });
     await this.log.record(row, 'created', `Created: ${describe(row)}`);
@@ -145,6 +149,7 @@ export class BotService {
     }
     const strategyChanged = request.strategy !== undefined && request.strategy !== row.strategy;
     const settings = await this.validate({
+      environment: row.environment,
       name: request.name ?? row.name,
       strategy: request.strategy ?? row.strategy,
       // A new strategy starts from its own defaults, not from the old strategy's parameters
@@ -264,6 +269,7 @@ export class BotService {
       byState,
       paper: 0,
       live: 0,
+      byEnvironment: { testnet: 0, mainnet: 0 },
       realizedPnl: 0,
       unrealizedPnl: 0,
       todayPnl: 0,
@@ -273,6 +279,7 @@ export class BotService {
       byState[r.state]++;
       if (r.state === 'running') summary.running++;
       summary[r.mode]++;
+      summary.byEnvironment[r.environment]++;
       const p = past.get(r.id);
       const f = this.runner.figures(r.id);
       const line = {
@@ -313,7 +320,9 @@ export class BotService {
    * schema (the bot's leverage replaces the strategy's leverage parameter), the symbol on the exchange, the
    * engine's account rules with the symbol's filters, and the confirmation of a live bot on mainnet
    */
-  private async validate(input: BotSettings & { confirmLive: boolean | undefined }): Promise<BotSettings> {
+  private async validate(
+    input: BotSettings & { confirmLive: boolean | undefined; environment: TradingEnvironment },
+  ): Promise<BotSettings> {
     const type = builtInStrategies.get(input.strategy);
     if (!type) {
       throw invalid(
@@ -349,7 +358,7 @@ export class BotService {
     } catch (err) {
       throw invalid((err as Error).message);
     }
-    if (input.mode === 'live' && this.deps.exchangeEnv === 'mainnet' && input.confirmLive !== true) {
+    if (input.mode === 'live' && input.environment === 'mainnet' && input.confirmLive !== true) {
       throw invalid(
         'confirmLive: a live bot on mainnet trades real money; confirm it (confirmLive: true) to save it',
       );
@@ -388,6 +397,7 @@ export function toBot(row: BotRow): Bot {
     leverage: row.leverage,
     budget: row.budget,
     mode: row.mode,
+    environment: row.environment,
     riskLimits: row.risk_limits,
     state: row.state,
     stopReason: row.stop_reason,

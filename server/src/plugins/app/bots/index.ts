@@ -70,13 +70,16 @@ export default fp(
             return app.liveStreams.watchClosedCandles(symbol, interval, listener);
           },
           exchangeEnv: config.exchange.env,
+          // The bot's environment, not its owner's current one: it keeps trading where it was created
           orders: {
-            place: (input) => app.orderManager.place(input),
+            place: (input) => app.orderManager.place({ ...input, environment: row.environment }),
             cancel: (userId, clientOrderId) => app.orderManager.cancel(userId, clientOrderId),
-            reconcile: (userId, symbol) => app.orderManager.reconcile(userId, symbol),
+            reconcile: (userId, symbol) => app.orderManager.reconcile(userId, symbol, row.environment),
             cancelAllFor: (botId) => app.orderManager.cancelAllFor(botId),
-            armDeadman: (userId, symbol) => app.orderManager.armDeadman(userId, symbol),
-            disarmDeadman: (userId, symbol) => app.orderManager.disarmDeadman(userId, symbol),
+            armDeadman: (userId, symbol) =>
+              app.orderManager.armDeadman(userId, symbol, undefined, row.environment),
+            disarmDeadman: (userId, symbol) =>
+              app.orderManager.disarmDeadman(userId, symbol, row.environment),
             ofBot: (botId, ids) => orderIntentRepository.ofBot(app.db, botId, ids),
           },
           onFault,
@@ -86,7 +89,7 @@ export default fp(
       {
         db: app.db,
         exchange: app.exchangeAdapter,
-        exchangeEnv: config.exchange.env,
+        environmentOf: (userId) => app.environmentService.current(userId),
         publish: (target, event) => app.socketBus.publish(target, event),
         clock: app.clock,
         log: app.log,
@@ -116,6 +119,7 @@ export default fp(
       'live-streams',
       'risk',
       'notifications',
+      'environment',
     ],
   },
 );

@@ -1,8 +1,11 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
 
 export interface CredentialRow {
   user_id: string;
   exchange: string;
+  /** Keys belong to an environment (migration 013): a testnet key and a mainnet key side by side */
+  environment: TradingEnvironment;
   region: string;
   api_key_masked: string;
   master_key_id: string;
@@ -29,9 +32,10 @@ export const credentialsRepository = {
   async upsert(db: Queryable, row: CredentialRow): Promise<CredentialRow> {
     const rows = await db.query<DbRow & Record<string, unknown>>(
       `INSERT INTO exchange_credentials
-         (user_id, exchange, region, api_key_masked, master_key_id, wrapped_data_key, ciphertext, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (user_id, exchange) DO UPDATE SET
+         (user_id, exchange, region, api_key_masked, master_key_id, wrapped_data_key, ciphertext, created_at, updated_at,
+          environment)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (user_id, exchange, environment) DO UPDATE SET
          region = EXCLUDED.region, api_key_masked = EXCLUDED.api_key_masked,
          master_key_id = EXCLUDED.master_key_id, wrapped_data_key = EXCLUDED.wrapped_data_key,
          ciphertext = EXCLUDED.ciphertext, updated_at = EXCLUDED.updated_at
@@ -46,6 +50,7 @@ export const credentialsRepository = {
         row.ciphertext,
         row.created_at,
         row.updated_at,
+        row.environment,
       ],
     );
     const saved = rows[0];
@@ -53,18 +58,28 @@ export const credentialsRepository = {
     return toRow(saved);
   },
 
-  async find(db: Queryable, userId: string, exchange: string): Promise<CredentialRow | undefined> {
+  async find(
+    db: Queryable,
+    userId: string,
+    exchange: string,
+    environment: TradingEnvironment,
+  ): Promise<CredentialRow | undefined> {
     const rows = await db.query<DbRow & Record<string, unknown>>(
-      'SELECT * FROM exchange_credentials WHERE user_id = $1 AND exchange = $2',
-      [userId, exchange],
+      'SELECT * FROM exchange_credentials WHERE user_id = $1 AND exchange = $2 AND environment = $3',
+      [userId, exchange, environment],
     );
     return rows[0] && toRow(rows[0]);
   },
 
-  async remove(db: Queryable, userId: string, exchange: string): Promise<boolean> {
+  async remove(
+    db: Queryable,
+    userId: string,
+    exchange: string,
+    environment: TradingEnvironment,
+  ): Promise<boolean> {
     const rows = await db.query(
-      'DELETE FROM exchange_credentials WHERE user_id = $1 AND exchange = $2 RETURNING user_id',
-      [userId, exchange],
+      'DELETE FROM exchange_credentials WHERE user_id = $1 AND exchange = $2 AND environment = $3 RETURNING user_id',
+      [userId, exchange, environment],
     );
     return rows.length > 0;
   },
@@ -72,7 +87,7 @@ export const credentialsRepository = {
   /** Ids of the users with keys stored for `exchange` (the account recorder's round) */
   async userIds(db: Queryable, exchange: string): Promise<string[]> {
     const rows = await db.query<{ user_id: string }>(
-      'SELECT user_id FROM exchange_credentials WHERE exchange = $1 ORDER BY user_id',
+      'SELECT DISTINCT user_id FROM exchange_credentials WHERE exchange = $1 ORDER BY user_id',
       [exchange],
     );
     return rows.map((r) => r.user_id);
@@ -81,19 +96,19 @@ export const credentialsRepository = {
   /** Every row, locked, for master-key rotation inside one transaction */
   async lockAll(db: Queryable): Promise<CredentialRow[]> {
     const rows = await db.query<DbRow & Record<string, unknown>>(
-      'SELECT * FROM exchange_credentials ORDER BY user_id, exchange FOR UPDATE',
+      'SELECT * FROM exchange_credentials ORDER BY user_id, exchange, environment FOR UPDATE',
     );
     return rows.map(toRow);
   },
 
   async updateWrapping(
     db: Queryable,
-    row: Pick<CredentialRow, 'user_id' | 'exchange' | 'master_key_id' | 'wrapped_data_key'>,
+    row: Pick<CredentialRow, 'user_id' | 'exchange' | 'environment' | 'master_key_id' | 'wrapped_data_key'>,
   ) {
     await db.query(
       `UPDATE exchange_credentials SET master_key_id = $3, wrapped_data_key = $4
-       WHERE user_id = $1 AND exchange = $2`,
-      [row.user_id, row.exchange, row.master_key_id, row.wrapped_data_key],
+       WHERE user_id = $1 AND exchange = $2 AND environment = $5`,
+      [row.user_id, row.exchange, row.master_key_id, row.wrapped_data_key, row.environment],
     );
   },
 };

@@ -3,6 +3,7 @@ import type {
   BinanceCredentials,
   CreateBinanceCredentials,
   CredentialsStatusResponse,
+  TradingEnvironment,
 } from '@kestrel/contracts';
 import { BinanceRegionSchema } from '@kestrel/contracts';
 import type { Clock } from '../../../lib/clock';
@@ -20,9 +21,17 @@ import {
 
 const EXCHANGE = 'binance';
 
-/** Authenticated data of a sealed credential: moving the bytes to another user or exchange breaks decryption */
-export function credentialContext(userId: string, exchange: string): string {
-  return `exchange-credentials|user=${userId}|exchange=${exchange}`;
+/**
+ * Authenticated data of a sealed credential: moving the bytes to another user, exchange or environment breaks
+ * decryption. Testnet keeps the context keys had before environments existed (they were all testnet's)
+ */
+export function credentialContext(
+  userId: string,
+  exchange: string,
+  environment: TradingEnvironment = 'testnet',
+): string {
+  const base = `exchange-credentials|user=${userId}|exchange=${exchange}`;
+  return environment === 'testnet' ? base : `${base}|environment=${environment}`;
 }
 
 /** Shows enough of the key to recognise it: 4 characters each side of a 64-character Binance key */
@@ -33,6 +42,19 @@ export function maskApiKey(apiKey: string): string {
 }
 
 const NOT_STORED = 'No Binance credentials stored. Connect Binance first.';
+const notStored = (environment: TradingEnvironment) =>
+  environment === 'testnet'
+    ? NOT_STORED
+    : `No Binance credentials stored for ${environment}. Connect Binance on ${environment} first.`;
+
+/** What the vault needs to know of the user's environment (`EnvironmentService`) */
+export interface EnvironmentSource {
+  current(userId: string): Promise<TradingEnvironment>;
+  assertConfigured(environment: TradingEnvironment): void;
+}
+
+/** Keys as the vault hands them to the exchange: always tagged with the environment they belong to */
+export type EnvironmentKeys = ExchangeCredentials & { environment: TradingEnvironment };
 
 /** Rules of the credential vault and of connection tests; the exchange is reached only through `probe` */
 export class CredentialsService {
@@ -45,16 +67,33 @@ export class CredentialsService {
     private readonly keyring: Keyring,
     private readonly probe: ExchangeProbe,
     private readonly clock: Clock,
+    private readonly environments: EnvironmentSource,
   ) {}
 
-  async save(userId: string, body: CreateBinanceCredentials): Promise<BinanceCredentials> {
+  /**
+   * The environment a call acts on: the one named, else the user's current one. A named environment this server
+   * cannot reach is a 409 with the reason
+   */
+  async environmentOf(userId: string, environment?: TradingEnvironment): Promise<TradingEnvironment> {
+    const chosen = environment ?? (await this.environments.current(userId));
+    this.environments.assertConfigured(chosen);
+    return chosen;
+  }
+
+  async save(
+    userId: string,
+    body: CreateBinanceCredentials,
+    environment?: TradingEnvironment,
+  ): Promise<BinanceCredentials> {
+    const env = await this.environmentOf(userId, environment);
     const now = this.clock.now();
     const payload = Buffer.from(JSON.stringify({ api_key: body.api_key, secret_key: body.secret_key }));
-    const sealed = seal(this.keyring, payload, credentialContext(userId, EXCHANGE));
+    const sealed = seal(this.keyring, payload, credentialContext(userId, EXCHANGE, env));
     payload.fill(0);
     const row = await this.repo.upsert(this.db, {
       user_id: userId,
       exchange: EXCHANGE,
+      environment: env,
       region: body.region,
       api_key_masked: maskApiKey(body.api_key),
       master_key_id: sealed.masterKeyId,
@@ -66,28 +105,34 @@ export class CredentialsService {
     return toView(row);
   }
 
-  async get(userId: string): Promise<BinanceCredentials> {
-    const row = await this.repo.find(this.db, userId, EXCHANGE);
-    if (!row) throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', NOT_STORED);
+  async get(userId: string, environment?: TradingEnvironment): Promise<BinanceCredentials> {
+    const env = await this.environmentOf(userId, environment);
+    const row = await this.repo.find(this.db, userId, EXCHANGE, env);
+    if (!row) throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', notStored(env));
     return toView(row);
   }
 
-  async remove(userId: string): Promise<void> {
-    if (!(await this.repo.remove(this.db, userId, EXCHANGE))) {
-      throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', NOT_STORED);
+  async remove(userId: string, environment?: TradingEnvironment): Promise<TradingEnvironment> {
+    const env = environment ?? (await this.environments.current(userId));
+    if (!(await this.repo.remove(this.db, userId, EXCHANGE, env))) {
+      throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', notStored(env));
     }
+    return env;
   }
 
   /** Opens the stored secret; a failed integrity check is reported, never papered over */
-  private async loadSecret(userId: string): Promise<ExchangeCredentials | undefined> {
-    const row = await this.repo.find(this.db, userId, EXCHANGE);
+  private async loadSecret(
+    userId: string,
+    environment: TradingEnvironment,
+  ): Promise<EnvironmentKeys | undefined> {
+    const row = await this.repo.find(this.db, userId, EXCHANGE, environment);
     if (!row) return undefined;
     let plain: Buffer;
     try {
       plain = open(
         this.keyring,
         { masterKeyId: row.master_key_id, wrappedDataKey: row.wrapped_data_key, ciphertext: row.ciphertext },
-        credentialContext(userId, EXCHANGE),
+        credentialContext(userId, EXCHANGE, environment),
       );
     } catch (err) {
       if (!(err instanceof DecryptionError)) throw err;
@@ -104,13 +149,19 @@ export class CredentialsService {
       apiKey: parsed.api_key,
       secretKey: parsed.secret_key,
       region: BinanceRegionSchema.parse(row.region),
+      environment,
     };
   }
 
-  /** The user's decrypted keys for a call to the exchange; a clear 400 when none are stored */
-  async keysFor(userId: string): Promise<ExchangeCredentials> {
-    const credentials = await this.loadSecret(userId);
-    if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', NOT_STORED);
+  /**
+   * The user's decrypted keys for a call to the exchange, tagged with their environment (the exchange router sends
+   * them there and nowhere else): the named environment's (a bot's), else the user's current one. A clear 400 when
+   * none are stored, a 409 when the environment is not configured on this server
+   */
+  async keysFor(userId: string, environment?: TradingEnvironment): Promise<EnvironmentKeys> {
+    const env = await this.environmentOf(userId, environment);
+    const credentials = await this.loadSecret(userId, env);
+    if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', notStored(env));
     return credentials;
   }
 
@@ -123,23 +174,27 @@ export class CredentialsService {
    * The user's keys for work the server starts on its own (the account stream, a backtest's leverage brackets), or
    * undefined when none are stored or they cannot be read (the vault's 4xx); other failures throw
    */
-  async storedKeys(userId: string): Promise<Pick<ExchangeCredentials, 'apiKey' | 'secretKey'> | undefined> {
+  async storedKeys(
+    userId: string,
+    environment?: TradingEnvironment,
+  ): Promise<Pick<EnvironmentKeys, 'apiKey' | 'secretKey' | 'environment'> | undefined> {
     try {
-      const { apiKey, secretKey } = await this.keysFor(userId);
-      return { apiKey, secretKey };
+      const { apiKey, secretKey, environment: env } = await this.keysFor(userId, environment);
+      return { apiKey, secretKey, environment: env };
     } catch (err) {
       if (err instanceof HttpError && err.statusCode < 500) return undefined;
       throw err;
     }
   }
 
-  async status(userId: string): Promise<CredentialsStatusResponse> {
-    const credentials = await this.loadSecret(userId);
+  async status(userId: string, environment?: TradingEnvironment): Promise<CredentialsStatusResponse> {
+    const env = await this.environmentOf(userId, environment);
+    const credentials = await this.loadSecret(userId, env);
     if (!credentials) {
       return {
         success: true,
         data: { exchange: EXCHANGE, configured: false, connectivity_status: 'not_configured' },
-        message: NOT_STORED,
+        message: notStored(env),
       };
     }
     try {
@@ -170,16 +225,29 @@ export class CredentialsService {
   async testConnection(
     userId: string,
     body: CreateBinanceCredentials | null | undefined,
+    environment?: TradingEnvironment,
   ): Promise<AccountTestResponse> {
+    const env = await this.environmentOf(userId, environment);
     const credentials = body
-      ? { apiKey: body.api_key, secretKey: body.secret_key, region: body.region }
-      : await this.loadSecret(userId);
+      ? { apiKey: body.api_key, secretKey: body.secret_key, region: body.region, environment: env }
+      : await this.loadSecret(userId, env);
     if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', 'API Key and Secret Key are required');
     return this.callProbe(credentials);
   }
 
-  async validate(body: CreateBinanceCredentials): Promise<AccountTestResponse> {
-    return this.callProbe({ apiKey: body.api_key, secretKey: body.secret_key, region: body.region });
+  /** Tests keys against the exchange of the named environment, else of the user's current one */
+  async validate(
+    userId: string,
+    body: CreateBinanceCredentials,
+    environment?: TradingEnvironment,
+  ): Promise<AccountTestResponse> {
+    const env = await this.environmentOf(userId, environment);
+    return this.callProbe({
+      apiKey: body.api_key,
+      secretKey: body.secret_key,
+      region: body.region,
+      environment: env,
+    });
   }
 
   private async callProbe(credentials: ExchangeCredentials): Promise<AccountTestResponse> {
@@ -218,12 +286,13 @@ export class CredentialsService {
             wrappedDataKey: row.wrapped_data_key,
             ciphertext: row.ciphertext,
           },
-          credentialContext(row.user_id, row.exchange),
+          credentialContext(row.user_id, row.exchange, row.environment),
           to,
         );
         await this.repo.updateWrapping(tx, {
           user_id: row.user_id,
           exchange: row.exchange,
+          environment: row.environment,
           master_key_id: next.masterKeyId,
           wrapped_data_key: next.wrappedDataKey,
         });

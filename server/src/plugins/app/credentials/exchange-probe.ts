@@ -1,10 +1,12 @@
-import type { AccountTestResult, BinanceRegion } from '@kestrel/contracts';
+import type { AccountTestResult, BinanceRegion, TradingEnvironment } from '@kestrel/contracts';
 
 /** Decrypted credentials handed to the exchange adapter, and to nothing else */
 export interface ExchangeCredentials {
   apiKey: string;
   secretKey: string;
   region: BinanceRegion;
+  /** Where the key belongs: it is sent to this environment's exchange only (testnet when absent) */
+  environment?: TradingEnvironment;
 }
 
 /**

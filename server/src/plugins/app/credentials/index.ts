@@ -20,9 +20,10 @@ export default fp(
       app.keyring,
       deps.exchange ?? adapterProbe(app.exchangeAdapter),
       app.clock,
+      app.environmentService,
     );
     service.onKeysOpened = (userId, apiKey) => app.keyRefusals.opened(userId, apiKey);
     app.decorate('credentialsService', service);
   },
-  { name: 'credentials', dependencies: ['database', 'secrets', 'exchange', 'notifications'] },
+  { name: 'credentials', dependencies: ['database', 'secrets', 'exchange', 'notifications', 'environment'] },
 );

@@ -157,7 +157,8 @@ export class DashboardService {
   }
 
   private async keys(userId: string): Promise<ExchangeKeys> {
-    const { apiKey, secretKey } = await this.credentials.keysFor(userId);
-    return { apiKey, secretKey };
+    // The environment stays with the key: the exchange router sends it to that environment's host only
+    const { apiKey, secretKey, environment } = await this.credentials.keysFor(userId);
+    return { apiKey, secretKey, environment };
   }
 }

@@ -44,7 +44,12 @@ function rejection(err: ExchangeApiError): ExchangeRejectedError {
 export function adapterProbe(adapter: ExchangeAdapter): ExchangeProbe {
   return {
     async testAccount(_exchange, credentials: ExchangeCredentials): Promise<AccountTestResult> {
-      const keys = { apiKey: credentials.apiKey, secretKey: credentials.secretKey };
+      // The key's environment picks the host it is sent to (the exchange router): never another environment's
+      const keys = {
+        apiKey: credentials.apiKey,
+        secretKey: credentials.secretKey,
+        environment: credentials.environment,
+      };
       try {
         const permissions = await adapter.keyPermissions(keys);
         if (permissions.canWithdraw) throw new ExchangeRejectedError(WITHDRAW_ENABLED_REASON);

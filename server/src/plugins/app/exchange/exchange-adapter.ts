@@ -9,6 +9,7 @@ import type {
   OrderTypeSchema,
   PositionSideSchema,
   TimeInForceSchema,
+  TradingEnvironment,
   WorkingTypeSchema,
 } from '@kestrel/contracts';
 import { CONDITIONAL_ORDER_TYPES as CONTRACT_CONDITIONAL_TYPES } from '@kestrel/contracts';
@@ -56,6 +57,11 @@ export const CONDITIONAL_ORDER_TYPES: readonly ConditionalOrderType[] =
 export interface ExchangeKeys {
   apiKey: string;
   secretKey: string;
+  /**
+   * The environment the key belongs to (the vault tags every key it opens). The environment router
+   * (`exchange-router.ts`) sends a keyed call only to this environment's host and refuses an untagged key
+   */
+  environment?: TradingEnvironment;
 }
 
 /** What this venue and configuration can do; callers check before offering a feature */

@@ -1,3 +1,4 @@
+import type { ExchangeTargetKind, TradingEnvironment } from '@kestrel/contracts';
 import { z } from 'zod';
 
 export const EXCHANGE_ENVS = ['simulator', 'testnet', 'mainnet'] as const;
@@ -81,4 +82,104 @@ export function resolveExchangeEndpoints(env: NodeJS.ProcessEnv): ExchangeEndpoi
       name === 'simulator' && env.KESTREL_EXCHANGE_BASE_URL ? restUrl : d.walletUrl,
     ),
   };
+}
+
+/** One environment's exchange as this server reaches it, or why it cannot */
+export type ExchangeTarget =
+  | {
+      environment: TradingEnvironment;
+      configured: true;
+      kind: ExchangeTargetKind;
+      /** What the top bar shows */
+      label: string;
+      endpoints: ExchangeEndpoints;
+    }
+  | { environment: TradingEnvironment; configured: false; reason: string };
+
+export type ExchangeTargets = Record<TradingEnvironment, ExchangeTarget>;
+
+export const MAINNET_NOT_CONFIGURED =
+  'Mainnet is not configured on this server: real-money trading is off until its operator starts Kestrel with ' +
+  'KESTREL_MAINNET=1';
+
+const TARGET_LABELS: Record<ExchangeTargetKind, string> = {
+  simulator: 'Simulator',
+  'binance-testnet': 'Testnet',
+  'binance-mainnet': 'LIVE mainnet',
+};
+
+const on = (v: string | undefined) => v === '1' || v === 'true' || v === 'on' || v === 'yes';
+
+/**
+ * The exchange behind each of the spec's two environments (issue 23). `testnet` is the embedded simulator unless
+ * KESTREL_TESTNET=1 makes it Binance's futures testnet; `mainnet` exists only when KESTREL_MAINNET=1. Each has its
+ * own REST, stream and wallet URLs: KESTREL_TESTNET_BASE_URL / _WS_URL / _WALLET_URL and KESTREL_MAINNET_… override
+ * them; a REST override alone moves the stream and wallet hosts to the same host (so a stand-in never leaks a key
+ * or a stream to the real Binance). The older KESTREL_EXCHANGE_ENV (simulator | testnet | mainnet) still works:
+ * testnet means KESTREL_TESTNET=1, mainnet means KESTREL_MAINNET=1, and KESTREL_EXCHANGE_BASE_URL / _WS_URL /
+ * _WALLET_URL then override the environment it names; `notices` says so at start.
+ */
+export function resolveExchangeTargets(env: NodeJS.ProcessEnv): {
+  targets: ExchangeTargets;
+  notices: string[];
+} {
+  const legacy = z
+    .enum(EXCHANGE_ENVS, { error: 'KESTREL_EXCHANGE_ENV must be simulator, testnet or mainnet' })
+    .parse(env.KESTREL_EXCHANGE_ENV || 'simulator');
+  const notices: string[] = [];
+  if (env.KESTREL_EXCHANGE_ENV && legacy !== 'simulator') {
+    notices.push(
+      `KESTREL_EXCHANGE_ENV=${legacy} is read as KESTREL_${legacy.toUpperCase()}=1: each user now chooses testnet ` +
+        'or mainnet in the top bar (testnet by default). Set that variable instead',
+    );
+  }
+  const legacyFor: TradingEnvironment = legacy === 'mainnet' ? 'mainnet' : 'testnet';
+  const endpointsFor = (environment: TradingEnvironment, name: ExchangeEnv): ExchangeEndpoints => {
+    const prefix = environment === 'testnet' ? 'KESTREL_TESTNET' : 'KESTREL_MAINNET';
+    const pick = (suffix: string) =>
+      env[`${prefix}_${suffix}`] ||
+      (legacyFor === environment ? env[`KESTREL_EXCHANGE_${suffix}`] : undefined) ||
+      undefined;
+    const base = resolveExchangeEndpoints({
+      KESTREL_EXCHANGE_ENV: name,
+      KESTREL_SIM_PORT: env.KESTREL_SIM_PORT,
+      KESTREL_EXCHANGE_WEIGHT_LIMIT: env.KESTREL_EXCHANGE_WEIGHT_LIMIT,
+    });
+    const override = (suffix: string, fallback: string | undefined) => {
+      const key = env[`${prefix}_${suffix}`] ? `${prefix}_${suffix}` : `KESTREL_EXCHANGE_${suffix}`;
+      const v = pick(suffix);
+      if (!v) return fallback;
+      const parsed = url.safeParse(v);
+      if (!parsed.success) throw new Error(`${key} ${parsed.error.issues[0]?.message ?? 'is not a URL'}`);
+      return parsed.data.replace(/\/+$/, '');
+    };
+    const restUrl = override('BASE_URL', base.restUrl) as string;
+    const movedRest = pick('BASE_URL') !== undefined;
+    return {
+      ...base,
+      restUrl,
+      wsUrl: override('WS_URL', movedRest ? restUrl.replace(/^http/, 'ws') : base.wsUrl) as string,
+      walletUrl: override('WALLET_URL', movedRest ? restUrl : base.walletUrl),
+    };
+  };
+  const testnetKind: ExchangeTargetKind =
+    on(env.KESTREL_TESTNET) || legacy === 'testnet' ? 'binance-testnet' : 'simulator';
+  const testnet: ExchangeTarget = {
+    environment: 'testnet',
+    configured: true,
+    kind: testnetKind,
+    label: TARGET_LABELS[testnetKind],
+    endpoints: endpointsFor('testnet', testnetKind === 'simulator' ? 'simulator' : 'testnet'),
+  };
+  const mainnet: ExchangeTarget =
+    on(env.KESTREL_MAINNET) || legacy === 'mainnet'
+      ? {
+          environment: 'mainnet',
+          configured: true,
+          kind: 'binance-mainnet',
+          label: TARGET_LABELS['binance-mainnet'],
+          endpoints: endpointsFor('mainnet', 'mainnet'),
+        }
+      : { environment: 'mainnet', configured: false, reason: MAINNET_NOT_CONFIGURED };
+  return { targets: { testnet, mainnet }, notices };
 }

@@ -155,7 +155,8 @@ export class FuturesService {
 
   /** The user's stored keys (a clear 400 when none are stored), without the region the exchange does not need */
   private async keys(userId: string): Promise<ExchangeKeys> {
-    const { apiKey, secretKey } = await this.credentials.keysFor(userId);
-    return { apiKey, secretKey };
+    // The environment stays with the key: the exchange router sends it to that environment's host only
+    const { apiKey, secretKey, environment } = await this.credentials.keysFor(userId);
+    return { apiKey, secretKey, environment };
   }
 }

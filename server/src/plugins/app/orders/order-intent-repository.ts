@@ -5,6 +5,7 @@ import type {
   OrderIntent,
   OrderIntentSource,
   OrderIntentState,
+  TradingEnvironment,
 } from '@kestrel/contracts';
 import type { Queryable, Row } from '../../../lib/database/database';
 import type { Order, OrderKind } from '../exchange/exchange-adapter';
@@ -12,6 +13,8 @@ import type { Order, OrderKind } from '../exchange/exchange-adapter';
 /** An intent as the order manager keeps it: the contract's view plus what only the server needs */
 export interface StoredIntent extends OrderIntent {
   userId: string;
+  /** Where it was sent: looked up and canceled there, whatever the user switched to since (migration 013) */
+  environment: TradingEnvironment;
   /** How a refusal was answered over HTTP, so a repeated request answers the same */
   errorStatus: number | null;
   errorCode: string | null;
@@ -22,6 +25,7 @@ export interface StoredIntent extends OrderIntent {
 
 export interface NewIntent {
   userId: string;
+  environment: TradingEnvironment;
   botId: string | null;
   source: OrderIntentSource;
   clientOrderId: string;
@@ -45,7 +49,7 @@ export interface IntentChange {
 }
 
 const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
-const COLUMNS = `id, user_id, bot_id, source, client_order_id, symbol, kind, request, state, "order", reason,
+const COLUMNS = `id, user_id, environment, bot_id, source, client_order_id, symbol, kind, request, state, "order", reason,
   error_status, error_code, attempts, last_error, ${ms('next_check_at')} AS next_check_at,
   ${ms('created_at')} AS created_at, ${ms('sent_at')} AS sent_at, ${ms('updated_at')} AS updated_at`;
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -55,6 +59,7 @@ function toIntent(r: Row): StoredIntent {
   return {
     id: String(r.id),
     userId: String(r.user_id),
+    environment: r.environment === 'mainnet' ? 'mainnet' : 'testnet',
     botId: r.bot_id === null ? null : String(r.bot_id),
     source: r.source as OrderIntentSource,
     clientOrderId: String(r.client_order_id),
@@ -90,8 +95,8 @@ export const orderIntentRepository = {
     const id = randomUUID();
     const inserted = await db.query(
       `INSERT INTO order_intents (id, user_id, bot_id, source, client_order_id, symbol, kind, request, state,
-         created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9)
+         created_at, updated_at, environment)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9, $10)
        ON CONFLICT (user_id, client_order_id) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -104,6 +109,7 @@ export const orderIntentRepository = {
         intent.kind,
         JSON.stringify(intent.request),
         new Date(intent.at),
+        intent.environment,
       ],
     );
     if (inserted[0]) return { intent: toIntent(inserted[0]), created: true };
@@ -185,10 +191,14 @@ export const orderIntentRepository = {
   /** Intents whose outcome is not known yet, of one user or (sweep, start) every user, optionally one symbol */
   async unresolved(
     db: Queryable,
-    scope: { userId?: string; symbol?: string; dueBy?: number },
+    scope: { userId?: string; symbol?: string; dueBy?: number; environment?: TradingEnvironment },
   ): Promise<StoredIntent[]> {
     const params: unknown[] = [];
     let where = `state IN ('pending', 'sending', 'unknown')`;
+    if (scope.environment) {
+      params.push(scope.environment);
+      where += ` AND environment = $${params.length}`;
+    }
     if (scope.userId) {
       params.push(scope.userId);
       where += ` AND user_id = $${params.length}`;
@@ -211,10 +221,14 @@ export const orderIntentRepository = {
   /** Placed intents whose order may still work on the exchange, of a user, optionally one symbol or one bot */
   async openPlaced(
     db: Queryable,
-    scope: { userId?: string; symbol?: string; botId?: string },
+    scope: { userId?: string; symbol?: string; botId?: string; environment?: TradingEnvironment },
   ): Promise<StoredIntent[]> {
     const params: unknown[] = [];
     let where = OPEN_PLACED;
+    if (scope.environment) {
+      params.push(scope.environment);
+      where += ` AND environment = $${params.length}`;
+    }
     if (scope.userId) {
       params.push(scope.userId);
       where += ` AND user_id = $${params.length}`;
@@ -279,12 +293,15 @@ export const orderIntentRepository = {
   },
 
   /** Users with intents that are unresolved or open: the ones the start-up reconciliation visits */
-  async usersToReconcile(db: Queryable): Promise<string[]> {
+  async usersToReconcile(db: Queryable): Promise<Array<{ userId: string; environment: TradingEnvironment }>> {
     const rows = await db.query(
-      `SELECT DISTINCT user_id FROM order_intents
+      `SELECT DISTINCT user_id, environment FROM order_intents
         WHERE state IN ('pending', 'sending', 'unknown') OR (${OPEN_PLACED})`,
     );
-    return rows.map((r) => String(r.user_id));
+    return rows.map((r) => ({
+      userId: String(r.user_id),
+      environment: r.environment === 'mainnet' ? 'mainnet' : 'testnet',
+    }));
   },
 
   /** Records an event; with a `dedupeKey` already recorded for the user, nothing is written (undefined) */

@@ -4,6 +4,7 @@ import type {
   OrderIntentSource,
   OrderIntentState,
   ReconcileReport,
+  TradingEnvironment,
 } from '@kestrel/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
@@ -73,6 +74,8 @@ export interface PlaceIntent {
   clientOrderId?: string;
   /** Manual orders: an `Idempotency-Key` header, used when no clientOrderId is given */
   idempotencyKey?: string;
+  /** Where to send it: a bot's environment; else the user's current one */
+  environment?: TradingEnvironment;
 }
 
 const UNRESOLVED: readonly OrderIntentState[] = ['pending', 'sending', 'unknown'];
@@ -108,7 +111,10 @@ function sameRequest(a: CreateOrderRequest, b: CreateOrderRequest): boolean {
  */
 export class OrderManager {
   readonly #timers = new Map<string, NodeJS.Timeout>();
-  readonly #deadman = new Map<string, { countdownMs: number; timer: NodeJS.Timeout }>();
+  readonly #deadman = new Map<
+    string,
+    { countdownMs: number; timer: NodeJS.Timeout; environment: TradingEnvironment }
+  >();
   #sweepTimer: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
   #stopped = false;
@@ -133,9 +139,16 @@ export class OrderManager {
     return this.deps.clock.now().getTime();
   }
 
-  async #keys(userId: string): Promise<ExchangeKeys> {
-    const { apiKey, secretKey } = await this.deps.credentials.keysFor(userId);
-    return { apiKey, secretKey };
+  /**
+   * The user's keys of `environment` (else of their current one), tagged with it: the exchange router sends them to
+   * that environment's exchange only
+   */
+  async #keys(
+    userId: string,
+    environment?: TradingEnvironment,
+  ): Promise<ExchangeKeys & { environment: TradingEnvironment }> {
+    const keys = await this.deps.credentials.keysFor(userId, environment);
+    return { apiKey: keys.apiKey, secretKey: keys.secretKey, environment: keys.environment };
   }
 
   // ---- placing --------------------------------------------------------------------------------------------------
@@ -158,10 +171,11 @@ export class OrderManager {
             clientOrderId: input.clientOrderId ?? order.clientOrderId,
             idempotencyKey: input.idempotencyKey,
           });
-    const keys = await this.#keys(userId);
+    const keys = await this.#keys(userId, input.environment);
     const request: CreateOrderRequest = { ...order, clientOrderId };
     const { intent, created } = await this.deps.repo.claim(this.deps.db, {
       userId,
+      environment: keys.environment,
       botId: input.botId ?? null,
       source: input.source,
       clientOrderId,
@@ -177,6 +191,14 @@ export class OrderManager {
           'IDEMPOTENCY_KEY_REUSED',
           `clientOrderId ${clientOrderId} was already used for a different order (${describe(intent.request)}); ` +
             'use a new key for a new order',
+        );
+      }
+      // Asked again from another environment: the first one is where it went, and where it is looked up
+      if (intent.environment !== keys.environment) {
+        throw new HttpError(
+          409,
+          'IDEMPOTENCY_KEY_REUSED',
+          `clientOrderId ${clientOrderId} was already used for an order on ${intent.environment}; use a new key for a new order`,
         );
       }
       if (UNRESOLVED.includes(intent.state)) return this.#resolveQuietly(intent, keys);
@@ -329,7 +351,7 @@ export class OrderManager {
     if (!intent || !UNRESOLVED.includes(intent.state)) return intent;
     let keys: ExchangeKeys;
     try {
-      keys = await this.#keys(intent.userId);
+      keys = await this.#keys(intent.userId, intent.environment);
     } catch (err) {
       return this.#stillUnknown(intent, err);
     }
@@ -472,8 +494,13 @@ export class OrderManager {
    * up, placed ones that may still work are re-read; open orders and positions no intent owns are reported (an
    * event the user reads, once per finding) and left alone. A bot calls it before it starts
    */
-  async reconcile(userId: string, symbol?: string): Promise<ReconcileReport> {
-    const keys = await this.#keys(userId);
+  async reconcile(
+    userId: string,
+    symbol?: string,
+    environment?: TradingEnvironment,
+  ): Promise<ReconcileReport> {
+    const keys = await this.#keys(userId, environment);
+    const env = keys.environment;
     const report: ReconcileReport = {
       resolved: 0,
       unresolved: 0,
@@ -481,7 +508,11 @@ export class OrderManager {
       foreignOrders: [],
       foreignPositions: [],
     };
-    for (const intent of await this.deps.repo.unresolved(this.deps.db, { userId, symbol })) {
+    for (const intent of await this.deps.repo.unresolved(this.deps.db, {
+      userId,
+      symbol,
+      environment: env,
+    })) {
       const after = await this.#resolveWith(intent, keys);
       if (UNRESOLVED.includes(after.state)) report.unresolved++;
       else report.resolved++;
@@ -490,7 +521,11 @@ export class OrderManager {
       Promise.all([this.deps.exchange.openOrders(keys, symbol), this.deps.exchange.positions(keys, symbol)]),
     );
     const openById = new Map(open.map((o) => [o.clientOrderId, o]));
-    for (const intent of await this.deps.repo.openPlaced(this.deps.db, { userId, symbol })) {
+    for (const intent of await this.deps.repo.openPlaced(this.deps.db, {
+      userId,
+      symbol,
+      environment: env,
+    })) {
       let now: Order | undefined = openById.get(intent.clientOrderId);
       if (!now) {
         now = await viaExchange(() =>
@@ -558,7 +593,7 @@ export class OrderManager {
     const intent = await this.deps.repo.byClientId(this.deps.db, userId, clientOrderId);
     if (!intent)
       throw new HttpError(404, 'ORDER_NOT_FOUND', `No Kestrel order with client id ${clientOrderId}`);
-    const keys = await this.#keys(userId);
+    const keys = await this.#keys(userId, intent.environment);
     try {
       const order = await this.deps.exchange.cancelOrder(keys, intent.symbol, {
         clientOrderId,
@@ -631,25 +666,26 @@ export class OrderManager {
     userId: string,
     symbol: string,
     countdownMs = this.timings.deadmanCountdownMs,
+    environment?: TradingEnvironment,
   ): Promise<void> {
     if (!Number.isInteger(countdownMs) || countdownMs < 1_000) {
       throw new HttpError(400, 'VALIDATION_ERROR', 'countdownMs must be a whole number of ms, at least 1000');
     }
-    const keys = await this.#keys(userId);
+    const keys = await this.#keys(userId, environment);
     await viaExchange(() => this.deps.exchange.countdownCancelAll(keys, symbol, countdownMs));
     const k = `${userId}:${symbol}`;
     const previous = this.#deadman.get(k);
     if (previous) clearInterval(previous.timer);
     const timer = setInterval(
       () => {
-        void this.refreshDeadman(userId, symbol).catch((err) =>
+        void this.refreshDeadman(userId, symbol, keys.environment).catch((err) =>
           this.deps.log.warn({ userId, symbol, err: message(err) }, 'dead-man refresh failed'),
         );
       },
       Math.floor(countdownMs / 3),
     );
     timer.unref();
-    this.#deadman.set(k, { countdownMs, timer });
+    this.#deadman.set(k, { countdownMs, timer, environment: keys.environment });
     if (!previous) {
       await this.deps.repo.insertEvent(this.deps.db, {
         userId,
@@ -663,20 +699,20 @@ export class OrderManager {
   }
 
   /** Pushes the armed countdown back to its full length (the heartbeat does this on its own) */
-  async refreshDeadman(userId: string, symbol: string): Promise<void> {
+  async refreshDeadman(userId: string, symbol: string, environment?: TradingEnvironment): Promise<void> {
     const armed = this.#deadman.get(`${userId}:${symbol}`);
     if (!armed) throw new HttpError(409, 'DEADMAN_NOT_ARMED', `No dead-man switch is armed on ${symbol}`);
-    const keys = await this.#keys(userId);
+    const keys = await this.#keys(userId, environment ?? armed.environment);
     await viaExchange(() => this.deps.exchange.countdownCancelAll(keys, symbol, armed.countdownMs));
   }
 
   /** Stops the heartbeat and disarms the exchange's countdown (countdownTime 0) */
-  async disarmDeadman(userId: string, symbol: string): Promise<void> {
+  async disarmDeadman(userId: string, symbol: string, environment?: TradingEnvironment): Promise<void> {
     const k = `${userId}:${symbol}`;
     const armed = this.#deadman.get(k);
     if (armed) clearInterval(armed.timer);
     this.#deadman.delete(k);
-    const keys = await this.#keys(userId);
+    const keys = await this.#keys(userId, environment ?? armed?.environment);
     await viaExchange(() => this.deps.exchange.countdownCancelAll(keys, symbol, 0));
     await this.deps.repo.insertEvent(this.deps.db, {
       userId,
@@ -716,12 +752,15 @@ export class OrderManager {
    * tries again
    */
   async start(): Promise<void> {
-    for (const userId of await this.deps.repo.usersToReconcile(this.deps.db)) {
+    for (const { userId, environment } of await this.deps.repo.usersToReconcile(this.deps.db)) {
       if (this.#stopped) return;
       try {
-        await this.reconcile(userId);
+        await this.reconcile(userId, undefined, environment);
       } catch (err) {
-        this.deps.log.warn({ userId, err: message(err) }, 'start-up order reconciliation failed');
+        this.deps.log.warn(
+          { userId, environment, err: message(err) },
+          'start-up order reconciliation failed',
+        );
       }
     }
     if (this.#stopped) return;

@@ -306,8 +306,9 @@ export class RiskService {
   }
 
   private async keys(userId: string): Promise<ExchangeKeys> {
-    const { apiKey, secretKey } = await this.credentials.keysFor(userId);
-    return { apiKey, secretKey };
+    // The environment stays with the key: the exchange router sends it to that environment's host only
+    const { apiKey, secretKey, environment } = await this.credentials.keysFor(userId);
+    return { apiKey, secretKey, environment };
   }
 }
 

@@ -44,6 +44,7 @@ export default fp(
               app.keyring,
               deps.testnetExchange,
               app.clock,
+              app.environmentService,
             ),
           }
         : {}),

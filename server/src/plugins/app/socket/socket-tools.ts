@@ -93,7 +93,7 @@ export async function callTool(
       const service = a.testnet ? deps.testnetCredentials : deps.credentials;
       if (!service) return { success: false, error: TESTNET_UNSUPPORTED } satisfies ConnectionTestReply;
       return asReply(() =>
-        service.validate({ api_key: a.api_key, secret_key: a.secret_key, region: 'global' }),
+        service.validate(caller.userId, { api_key: a.api_key, secret_key: a.secret_key, region: 'global' }),
       );
     }
     case 'get_account_balance': {

@@ -25,7 +25,7 @@ const toasts: ToastMessage[] = [];
 const slow = { timeout: 10_000 };
 
 beforeAll(async () => {
-  server = await startTestServer({ clock: 'wall' });
+  server = await startTestServer({ clock: 'wall', mainnet: true });
   const apiBaseUrl = await server.listen();
   const unused = 'http://127.0.0.1:1/mf-manifest.json';
   runtime = createKestrelRuntime(
@@ -77,8 +77,10 @@ describe('the settings page', { timeout: 30_000 }, () => {
 
     await user.click(within(env).getByRole('button', { name: 'Switch to mainnet' }));
     await user.click(within(env).getByRole('button', { name: 'Confirm: switch to mainnet' }));
-    expect(within(env).getByText('Mainnet · LIVE trading with real money')).toBeTruthy();
+    // The server switches (issue 23): the page shows its answer
+    expect(await within(env).findByText('Mainnet · LIVE trading with real money')).toBeTruthy();
     await user.click(within(env).getByRole('button', { name: 'Switch to testnet' }));
+    expect(await within(env).findByText('Testnet · simulation with fake funds')).toBeTruthy();
 
     const history = within(env).getByRole('list', { name: 'Environment history' });
     expect(

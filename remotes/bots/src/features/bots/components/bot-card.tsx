@@ -1,6 +1,7 @@
 import type { Bot, BotOrder, BotStatus } from '@kestrel/contracts';
 import { Link } from '@kestrel/shared-runtime/router';
 import {
+  Badge,
   Button,
   buttonVariants,
   Card,
@@ -164,6 +165,16 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
           <CardTitle id={titleId} className="bt:flex bt:flex-wrap bt:items-center bt:gap-2">
             <span className="bt:break-all">{bot.name}</span>
             <BotStateBadge state={bot.state} />
+            {/* Where it trades: its owner's environment when it was made, whatever the top bar says now */}
+            {bot.environment === 'mainnet' ? (
+              <Badge variant="destructive" aria-label="Trades on mainnet, real money">
+                Mainnet
+              </Badge>
+            ) : (
+              <Badge variant="secondary" aria-label="Trades on testnet">
+                Testnet
+              </Badge>
+            )}
           </CardTitle>
           <CardDescription>{describeBot(bot, strategyName)}</CardDescription>
         </div>

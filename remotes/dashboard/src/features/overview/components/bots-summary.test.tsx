@@ -10,6 +10,7 @@ const summary = (overrides: Partial<BotsSummaryData> = {}): BotsSummaryData => (
   byState: { stopped: 1, starting: 0, running: 1, stopping: 0, error: 0 },
   paper: 1,
   live: 1,
+  byEnvironment: { testnet: 2, mainnet: 0 },
   realizedPnl: 30.5,
   unrealizedPnl: -4.25,
   todayPnl: 7.1,

@@ -3,6 +3,7 @@ import {
   BinanceCredentialsResponseSchema,
   CreateBinanceCredentialsSchema,
   CredentialsStatusResponseSchema,
+  EnvironmentQuerySchema,
   ErrorResponseSchema,
   ExchangeParamsSchema,
   MessageResponseSchema,
@@ -29,12 +30,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Stored Binance credentials, key masked',
+        querystring: EnvironmentQuerySchema,
         response: { 200: BinanceCredentialsResponseSchema, ...errors },
       },
     },
     async (request) => ({
       success: true as const,
-      data: await app.credentialsService.get(requireAuth(request).userId),
+      data: await app.credentialsService.get(requireAuth(request).userId, request.query.environment),
       message: 'Binance credentials stored',
     }),
   );
@@ -51,16 +53,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Needs the password given in the last 5 minutes (sign-in or POST /api/v1/account/step-up): 403 STEP_UP_REQUIRED otherwise.',
         body: CreateBinanceCredentialsSchema,
+        querystring: EnvironmentQuerySchema,
         response: { 201: BinanceCredentialsResponseSchema, ...errors, 403: ErrorResponseSchema },
       },
     },
     async (request, reply) => {
       const userId = requireAuth(request).userId;
-      const data = await app.credentialsService.save(userId, request.body);
+      const environment = await app.credentialsService.environmentOf(userId, request.query.environment);
+      const data = await app.credentialsService.save(userId, request.body, environment);
       await app.accountAudit.record(
         userId,
         'keys_saved',
-        `Binance API key ${data.api_key_masked} saved`,
+        `Binance ${environment} API key ${data.api_key_masked} saved`,
         clientInfo(request),
       );
       // The account's live pushes follow the new keys (this instance; others pick them up on their next start)
@@ -76,13 +80,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Delete the stored Binance credentials',
+        querystring: EnvironmentQuerySchema,
         response: { 200: MessageResponseSchema, ...errors },
       },
     },
     async (request) => {
       const userId = requireAuth(request).userId;
-      await app.credentialsService.remove(userId);
-      await app.accountAudit.record(userId, 'keys_deleted', 'Binance API key deleted', clientInfo(request));
+      const environment = await app.credentialsService.remove(userId, request.query.environment);
+      await app.accountAudit.record(
+        userId,
+        'keys_deleted',
+        `Binance ${environment} API key deleted`,
+        clientInfo(request),
+      );
       void app.liveStreams?.refreshUser(userId);
       return { success: true as const, message: 'Binance credentials deleted' };
     },
@@ -95,10 +105,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Whether credentials are stored and whether Binance answers with them',
+        querystring: EnvironmentQuerySchema,
         response: { 200: CredentialsStatusResponseSchema, ...exchangeErrors },
       },
     },
-    async (request) => app.credentialsService.status(requireAuth(request).userId),
+    async (request) => app.credentialsService.status(requireAuth(request).userId, request.query.environment),
   );
 
   app.post(
@@ -109,10 +120,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Try the given keys, or the stored ones, against the Binance account endpoint',
         body: TestConnectionRequestSchema,
+        querystring: EnvironmentQuerySchema,
         response: { 200: AccountTestResponseSchema, ...exchangeErrors },
       },
     },
-    async (request) => app.credentialsService.testConnection(requireAuth(request).userId, request.body),
+    async (request) =>
+      app.credentialsService.testConnection(
+        requireAuth(request).userId,
+        request.body,
+        request.query.environment,
+      ),
   );
 
   app.post(
@@ -123,10 +140,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Try a set of keys against the Binance account endpoint without storing them',
         body: CreateBinanceCredentialsSchema,
+        querystring: EnvironmentQuerySchema,
         response: { 200: AccountTestResponseSchema, ...exchangeErrors },
       },
     },
-    async (request) => app.credentialsService.validate(request.body),
+    async (request) =>
+      app.credentialsService.validate(requireAuth(request).userId, request.body, request.query.environment),
   );
 
   // Spec §5: only binance can be connected; the catalogue's other exchanges are "coming soon". Static routes above

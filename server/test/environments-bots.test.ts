@@ -1,0 +1,131 @@
+import {
+  type Bot,
+  BotListResponseSchema,
+  BotsSummaryResponseSchema,
+  EnvironmentResponseSchema,
+} from '@kestrel/contracts';
+import { ManualClock } from '@kestrel/exchange-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
+
+/**
+ * Issue 23, item 4: a bot trades in the environment it was created in, whatever its owner switches to. Two
+ * simulators (testnet and mainnet stand-ins) on one hand-moved clock; their own order books judge
+ */
+describe('a live bot keeps trading in its environment after the owner switches', () => {
+  let t: TestServer;
+  let simClock: ManualClock;
+  let token: string;
+  let testnetKeys: DemoKeys;
+  let mainnetKeys: DemoKeys;
+
+  beforeAll(async () => {
+    simClock = new ManualClock(SIM_START);
+    t = await startTestServer({
+      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
+      mainnet: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
+      deps: {
+        clock: { now: () => new Date(simClock.now()) },
+        botLeaseRenewMs: 3_600_000,
+        liveStreamLingerMs: 200,
+        orderTimings: { deadmanCountdownMs: 600_000 },
+      },
+    });
+    const user = await t.connectedUser();
+    token = user.auth.access_token;
+    testnetKeys = user.keys;
+    mainnetKeys = t.mainnet?.demoKeys() ?? { apiKey: '', secretKey: '' };
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    t.mainnet?.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+  }, 180_000);
+  afterAll(() => t?.close());
+
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    t.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const ordersOn = (side: 'testnet' | 'mainnet') => {
+    const sim = side === 'testnet' ? t.sim : t.mainnet?.sim;
+    const keys = side === 'testnet' ? testnetKeys : mainnetKeys;
+    return [...(sim?.exchange.accountByKey(keys.apiKey)?.orders.values() ?? [])];
+  };
+  async function advance(ms: number): Promise<void> {
+    for (let done = 0; done < ms; done += 1000) {
+      simClock.advance(1000);
+      t.sim.tick();
+      t.mainnet?.sim.tick();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  async function eventually(until: () => boolean): Promise<void> {
+    for (let i = 0; i < 250 && !until(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(until()).toBe(true);
+  }
+
+  it('a testnet bot sends its grid to testnet, before and after the owner goes to mainnet', async () => {
+    const created = await call('POST', '/api/v1/agents/', {
+      name: 'Testnet grid',
+      strategy: 'grid',
+      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 5,
+      budget: 500,
+      mode: 'live',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const bot: Bot = created.json().data;
+    expect(bot.environment).toBe('testnet');
+    expect((await call('POST', `/api/v1/agents/${bot.id}/start`)).statusCode).toBe(200);
+
+    // The owner stores a mainnet key and goes LIVE while the bot runs
+    expect((await call('POST', '/api/v1/account/step-up', { password: PASSWORD })).statusCode).toBe(200);
+    expect((await call('PUT', '/api/v1/environment', { environment: 'mainnet' })).statusCode).toBe(200);
+    const saved = await call('POST', '/api/v1/credentials/binance', {
+      api_key: mainnetKeys.apiKey,
+      secret_key: mainnetKeys.secretKey,
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    expect(
+      EnvironmentResponseSchema.parse((await call('GET', '/api/v1/environment')).json()).data
+        .currentEnvironment,
+    ).toBe('mainnet');
+
+    // Its next bars: the grid lands on the testnet stand-in only
+    await advance(60_000 - (simClock.now() % 60_000) + 1000);
+    await eventually(() => ordersOn('testnet').filter((o) => o.status === 'NEW').length === 10);
+    expect(ordersOn('testnet').every((o) => o.clientOrderId.startsWith('kb-'))).toBe(true);
+    await advance(60_000);
+    expect(ordersOn('mainnet')).toHaveLength(0);
+    expect(t.mainnet?.sim.apiKeysSeen.has(testnetKeys.apiKey)).toBe(false);
+
+    // The pages mark where each bot trades
+    const list = BotListResponseSchema.parse((await call('GET', '/api/v1/agents/')).json()).data;
+    expect(list.find((b) => b.id === bot.id)?.environment).toBe('testnet');
+    const summary = BotsSummaryResponseSchema.parse(
+      (await call('GET', '/api/v1/dashboard/bots')).json(),
+    ).data;
+    expect(summary.byEnvironment).toEqual({ testnet: 1, mainnet: 0 });
+
+    // Stopping it cancels its orders where they are, though the owner is on mainnet now
+    expect((await call('POST', `/api/v1/agents/${bot.id}/stop`)).statusCode).toBe(200);
+    await eventually(() => ordersOn('testnet').every((o) => o.status !== 'NEW'));
+  }, 120_000);
+
+  it('a bot created on mainnet is marked mainnet and needs the live confirmation', async () => {
+    const body = {
+      name: 'Mainnet grid',
+      strategy: 'grid',
+      params: { lower: 49_000, upper: 51_000, gridCount: 4, quantityPerGrid: 0.003 },
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 5,
+      budget: 500,
+      mode: 'live',
+    };
+    const refused = await call('POST', '/api/v1/agents/', body);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/confirmLive/);
+    const created = await call('POST', '/api/v1/agents/', { ...body, confirmLive: true });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().data.environment).toBe('mainnet');
+  });
+});
