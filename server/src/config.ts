@@ -134,6 +134,17 @@ const ConfigSchema = z.object({
     .enum(['0', '1'], { error: 'KESTREL_WEBHOOKS_ALLOW_PRIVATE must be 0 or 1' })
     .default('0')
     .transform((v) => v === '1'),
+  /**
+   * How often every stored exchange key is checked again (permissions as on save); a key the exchange now refuses
+   * is marked and no longer opens positions. `0` turns the schedule off
+   */
+  keyRecheckMs: z.coerce
+    .number({ error: 'KESTREL_KEY_RECHECK_MS must be a number of milliseconds' })
+    .int('KESTREL_KEY_RECHECK_MS must be a whole number of milliseconds')
+    .refine((v) => v === 0 || v >= 60_000, {
+      error: 'KESTREL_KEY_RECHECK_MS must be 0 (off) or at least 60000',
+    })
+    .default(6 * 60 * 60_000),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -160,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxConnectionsPerIp: env.KESTREL_MAX_CONNECTIONS_PER_IP || undefined,
     exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,
     webhooksAllowPrivate: env.KESTREL_WEBHOOKS_ALLOW_PRIVATE || undefined,
+    keyRecheckMs: env.KESTREL_KEY_RECHECK_MS || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets

@@ -92,6 +92,7 @@ export const ACCOUNT_EVENT_KINDS = [
   'step_up_failed',
   'keys_saved',
   'keys_deleted',
+  'keys_refused',
   'settings',
 ] as const;
 export const AccountEventKindSchema = z.enum(ACCOUNT_EVENT_KINDS);

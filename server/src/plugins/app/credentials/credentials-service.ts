@@ -44,7 +44,13 @@ export class CredentialsService {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Checks the keys with the exchange exactly as validate does, then stores them: a key the exchange refuses (a
+   * withdraw-enabled one among them) is answered 400 with the reason and nothing is stored; an exchange that cannot
+   * be asked is 503 and nothing is stored either, since a key that was never checked must not be traded with
+   */
   async save(userId: string, body: CreateBinanceCredentials): Promise<BinanceCredentials> {
+    await this.validate(body);
     const now = this.clock.now();
     const payload = Buffer.from(JSON.stringify({ api_key: body.api_key, secret_key: body.secret_key }));
     const sealed = seal(this.keyring, payload, credentialContext(userId, EXCHANGE));
@@ -59,6 +65,9 @@ export class CredentialsService {
       ciphertext: sealed.ciphertext,
       created_at: now,
       updated_at: now,
+      checked_at: now,
+      check_ok: true,
+      check_reason: null,
     });
     return toView(row);
   }
@@ -108,6 +117,70 @@ export class CredentialsService {
     const credentials = await this.loadSecret(userId);
     if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', NOT_STORED);
     return credentials;
+  }
+
+  /**
+   * The keys for opening risk (a new order that is not reduce-only, a leverage change): refused with 409
+   * CREDENTIALS_REFUSED when the key's last check failed. Reads, cancels, lookups of orders whose outcome is unknown
+   * and closing orders keep `keysFor`, so a user can still see and wind down what runs on a refused key
+   */
+  async tradingKeysFor(userId: string): Promise<ExchangeCredentials> {
+    const row = await this.repo.find(this.db, userId, EXCHANGE);
+    if (row?.check_ok === false) {
+      throw new HttpError(
+        409,
+        'CREDENTIALS_REFUSED',
+        `Binance API key ${row.api_key_masked} failed its last check${
+          row.checked_at ? ` (${row.checked_at.toISOString()})` : ''
+        }: ${row.check_reason ?? 'refused by the exchange'}. Kestrel will not trade with it; replace it in Settings.`,
+      );
+    }
+    return this.keysFor(userId);
+  }
+
+  /**
+   * The scheduled re-check: every stored key is checked again as on save. A key the exchange now refuses (revoked,
+   * withdrawals enabled since) is marked failed with the reason and its owner's audit says so; a key that passes is
+   * marked good again; an exchange that cannot be asked changes nothing. Returns how many keys were marked failed.
+   */
+  async recheckAll(onRefused?: (userId: string, message: string) => Promise<void>): Promise<number> {
+    let refused = 0;
+    for (const userId of await this.repo.userIds(this.db, EXCHANGE)) {
+      const row = await this.repo.find(this.db, userId, EXCHANGE);
+      if (!row) continue;
+      let credentials: ExchangeCredentials | undefined;
+      try {
+        credentials = await this.loadSecret(userId);
+      } catch (err) {
+        if (err instanceof HttpError) continue; // unreadable row: its own 409 already tells the user
+        throw err;
+      }
+      if (!credentials) continue;
+      let reason: string | null = null;
+      try {
+        await this.probe.testAccount(EXCHANGE, credentials);
+      } catch (err) {
+        if (err instanceof ExchangeUnreachableError) continue;
+        if (!(err instanceof ExchangeRejectedError)) throw err;
+        reason = err.message;
+      }
+      const changed = await this.repo.recordCheck(this.db, {
+        user_id: userId,
+        exchange: EXCHANGE,
+        updated_at: row.updated_at,
+        checked_at: this.clock.now(),
+        ok: reason === null,
+        reason,
+      });
+      if (changed && reason !== null && row.check_ok !== false) {
+        refused += 1;
+        await onRefused?.(
+          userId,
+          `Binance API key ${row.api_key_masked} failed its scheduled check: ${reason}. Trading with it is stopped until it is replaced.`,
+        );
+      }
+    }
+    return refused;
   }
 
   /** The users with Binance keys stored (the account recorder follows each of them) */
@@ -236,5 +309,9 @@ function toView(row: CredentialRow): BinanceCredentials {
     region: BinanceRegionSchema.parse(row.region),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    last_check:
+      row.checked_at && row.check_ok !== null
+        ? { at: row.checked_at.toISOString(), ok: row.check_ok, reason: row.check_reason }
+        : null,
   };
 }

@@ -119,7 +119,7 @@ export class OrderManager {
       db: Queryable;
       repo: OrderIntentRepository;
       exchange: ExchangeAdapter;
-      credentials: Pick<CredentialsService, 'keysFor'>;
+      credentials: Pick<CredentialsService, 'keysFor' | 'tradingKeysFor'>;
       guard: OrderGuard;
       clock: Clock;
       log: FastifyBaseLogger;
@@ -158,7 +158,13 @@ export class OrderManager {
             clientOrderId: input.clientOrderId ?? order.clientOrderId,
             idempotencyKey: input.idempotencyKey,
           });
-    const keys = await this.#keys(userId);
+    // A key whose last check failed opens nothing; closing orders and the kill switch still go through
+    const closing =
+      input.source === 'kill_switch' || order.reduceOnly === true || order.closePosition === true;
+    const { apiKey, secretKey } = closing
+      ? await this.deps.credentials.keysFor(userId)
+      : await this.deps.credentials.tradingKeysFor(userId);
+    const keys: ExchangeKeys = { apiKey, secretKey };
     const request: CreateOrderRequest = { ...order, clientOrderId };
     const { intent, created } = await this.deps.repo.claim(this.deps.db, {
       userId,
