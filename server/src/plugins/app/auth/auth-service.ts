@@ -6,6 +6,7 @@ import { HttpError } from '../../../lib/http-error';
 import type { AccountAudit, ClientInfo } from '../account/account-audit';
 import type { AuthRepository, SessionRow, UserRow } from './auth-repository';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
+import { assertPasswordAcceptable } from './password-policy';
 import { ACCESS_TOKEN_TTL_S, type AccessClaims, hashToken, type TokenService } from './tokens';
 
 /** Absolute session lifetime: refreshing never extends a session past this */
@@ -74,6 +75,7 @@ export class AuthService {
       windowMs: THROTTLE.signupWindowMs,
       message: (s) => `Too many accounts created from this address. Try again in ${s} seconds.`,
     });
+    assertPasswordAcceptable(body.password, body.email);
     const now = this.clock.now();
     const user: UserRow = {
       id: randomUUID(),
