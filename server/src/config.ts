@@ -145,6 +145,16 @@ const ConfigSchema = z.object({
       error: 'KESTREL_KEY_RECHECK_MS must be 0 (off) or at least 60000',
     })
     .default(6 * 60 * 60_000),
+  /**
+   * Live sockets one user may hold open on one server instance; one more is refused (close 4429) and the open ones
+   * are left alone
+   */
+  maxSocketsPerUser: z.coerce
+    .number({ error: 'KESTREL_MAX_SOCKETS_PER_USER must be a number' })
+    .int('KESTREL_MAX_SOCKETS_PER_USER must be a whole number')
+    .min(1, 'KESTREL_MAX_SOCKETS_PER_USER must be at least 1')
+    .max(10_000, 'KESTREL_MAX_SOCKETS_PER_USER must be at most 10000')
+    .default(20),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -172,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,
     webhooksAllowPrivate: env.KESTREL_WEBHOOKS_ALLOW_PRIVATE || undefined,
     keyRecheckMs: env.KESTREL_KEY_RECHECK_MS || undefined,
+    maxSocketsPerUser: env.KESTREL_MAX_SOCKETS_PER_USER || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets

@@ -2,6 +2,7 @@ import type { LiveEventKind } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { HttpError } from '../../lib/http-error';
+import { TOO_MANY_SOCKETS_CLOSE } from '../../plugins/app/socket';
 import { handleFrame } from '../../plugins/app/socket/json-rpc';
 import { ALL_STREAMS, type BusConnection } from '../../plugins/app/socket/socket-bus';
 
@@ -109,6 +110,19 @@ export default async function wsRoutes(app: FastifyInstance) {
             if (socket.readyState === socket.OPEN) {
               socket.close(CLOSE_CODES.unauthorized, 'Access token is invalid. Please sign in again.');
             }
+            return;
+          }
+          // The cap counts checked sockets only, so nobody can fill another user's quota with forged tokens. The
+          // newcomer is refused rather than the oldest closed: open pages keep their live data, and two tabs over
+          // the cap cannot evict each other in a reconnect loop (the runtime backs off after a refusal)
+          const max = app.config.maxSocketsPerUser;
+          if (app.socketBus.openFor(auth.userId) >= max) {
+            remove();
+            held = undefined;
+            socket.close(
+              TOO_MANY_SOCKETS_CLOSE,
+              reason(`Too many live connections for this account (${max}); close another tab or device`),
+            );
             return;
           }
           connection.sessionId = auth.sessionId;

@@ -85,6 +85,7 @@ export class AccountService {
       );
       return ended;
     });
+    await this.auth.sessionsEnded(auth.userId);
     return { sessionsEnded };
   }
 
@@ -107,6 +108,7 @@ export class AccountService {
       `Signed out everywhere else: ${plural(ended, 'session', 'sessions')} ended`,
       client,
     );
+    await this.auth.sessionsEnded(auth.userId);
     return { sessionsEnded: ended };
   }
 
@@ -143,6 +145,7 @@ export class AccountService {
     await this.auth.confirmPassword(auth, password);
     await this.hooks.stopAllBots(auth.userId);
     await this.repo.deleteUser(this.db, auth.userId);
+    await this.auth.sessionsEnded(auth.userId);
     await this.hooks.forget(auth.userId);
   }
 
