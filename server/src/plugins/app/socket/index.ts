@@ -30,7 +30,21 @@ declare module 'fastify' {
 /** The live socket's machinery: the ws server, the push bus (LISTEN/NOTIFY) and the tools' dependencies */
 export default fp(
   async (app: FastifyInstance, { deps }: AppOptions) => {
-    await app.register(websocket, { options: { maxPayload: SOCKET_MAX_FRAME_BYTES } });
+    await app.register(websocket, {
+      options: { maxPayload: SOCKET_MAX_FRAME_BYTES },
+      // A frame that breaks the WebSocket protocol (over 64 KiB, invalid UTF-8, a bad opcode) is the client's doing:
+      // one warn line naming it, without a stack (the plugin's default logs each at error level with one). `ws` has
+      // already sent the close code; the connection ends, so it is one line per connection
+      errorHandler(error, socket, request) {
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+          request.log.warn({ code, reason: error.message }, 'socket closed: the client sent a bad frame');
+        } else {
+          request.log.error({ err: error }, 'socket failed');
+        }
+        socket.terminate();
+      },
+    });
     const bus = new SocketBus(app.db, await channelFor(app.db));
     await bus.start();
     app.decorate('socketBus', bus);
