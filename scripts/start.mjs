@@ -53,7 +53,10 @@ const simPort = Number(process.env.KESTREL_SIM_PORT || apiPort + 100);
 let sim;
 /** @type {{ apiKey: string, secretKey: string } | undefined} */
 let demo;
+/** @type {string | undefined} */
+let simAdminToken;
 if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL) {
+  simAdminToken = simTokenOf(dataDir);
   sim = spawn(
     process.execPath,
     [
@@ -66,6 +69,8 @@ if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL) {
       '127.0.0.1',
       '--history-days',
       '90',
+      '--admin-token',
+      simAdminToken,
       // The server's budget (KESTREL_EXCHANGE_WEIGHT_LIMIT) must be the simulator's, or one of them refuses first
       ...(process.env.KESTREL_EXCHANGE_WEIGHT_LIMIT
         ? ['--weight-limit', process.env.KESTREL_EXCHANGE_WEIGHT_LIMIT]
@@ -81,6 +86,17 @@ if (exchangeEnv === 'simulator' && !process.env.KESTREL_EXCHANGE_BASE_URL) {
     }
   });
   demo = await createDemoAccount(`http://127.0.0.1:${simPort}`);
+}
+
+/**
+ * The token of the simulator's admin API (`/_sim`, header x-sim-admin-token): KESTREL_SIM_ADMIN_TOKEN, else made
+ * once into `<data>/sim-admin-token` (0600) so scripts and the e2e suite can read it
+ */
+function simTokenOf(/** @type {string} */ dir) {
+  if (process.env.KESTREL_SIM_ADMIN_TOKEN) return process.env.KESTREL_SIM_ADMIN_TOKEN;
+  const file = join(dir, 'sim-admin-token');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(16).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
 }
 
 /**
@@ -100,7 +116,7 @@ async function createDemoAccount(/** @type {string} */ base) {
     try {
       const res = await fetch(`${base}/_sim/accounts`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-sim-admin-token': simAdminToken ?? '' },
         body: JSON.stringify({
           ...keys,
           balances: { USDT: '10000' },
@@ -176,6 +192,8 @@ Kestrel is running.
       ? `Binance simulator at http://127.0.0.1:${simPort} (demo account, 10000 USDT, withdrawals off)
   Demo API key:     ${demo.apiKey}
   Demo secret key:  ${demo.secretKey}
+  Simulator admin:  http://127.0.0.1:${simPort}/_sim, header x-sim-admin-token: ${simAdminToken}
+              (JSON bodies only; KESTREL_SIM_ADMIN_TOKEN, else kept in <data>/sim-admin-token)
               (after signing in, paste them into the Connect Exchange window that opens, or later
                in Settings → Binance → Connect Exchange)`
       : `${exchangeEnv}${process.env.KESTREL_EXCHANGE_BASE_URL ? ` at ${process.env.KESTREL_EXCHANGE_BASE_URL}` : ''}`
