@@ -155,6 +155,18 @@ const ConfigSchema = z.object({
     .min(1, 'KESTREL_MAX_SOCKETS_PER_USER must be at least 1')
     .max(10_000, 'KESTREL_MAX_SOCKETS_PER_USER must be at most 10000')
     .default(20),
+  /** Backtests and optimisation jobs one user may create in any rolling hour (both kinds counted together) */
+  jobsPerHour: z.coerce
+    .number({ error: 'KESTREL_JOBS_PER_HOUR must be a number' })
+    .int('KESTREL_JOBS_PER_HOUR must be a whole number')
+    .min(1, 'KESTREL_JOBS_PER_HOUR must be at least 1')
+    .default(200),
+  /** Backtests and optimisation jobs of one user queued or running at once */
+  jobsQueued: z.coerce
+    .number({ error: 'KESTREL_JOBS_QUEUED must be a number' })
+    .int('KESTREL_JOBS_QUEUED must be a whole number')
+    .min(1, 'KESTREL_JOBS_QUEUED must be at least 1')
+    .default(20),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -183,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webhooksAllowPrivate: env.KESTREL_WEBHOOKS_ALLOW_PRIVATE || undefined,
     keyRecheckMs: env.KESTREL_KEY_RECHECK_MS || undefined,
     maxSocketsPerUser: env.KESTREL_MAX_SOCKETS_PER_USER || undefined,
+    jobsPerHour: env.KESTREL_JOBS_PER_HOUR || undefined,
+    jobsQueued: env.KESTREL_JOBS_QUEUED || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets
