@@ -167,6 +167,19 @@ const ConfigSchema = z.object({
     .int('KESTREL_JOBS_QUEUED must be a whole number')
     .min(1, 'KESTREL_JOBS_QUEUED must be at least 1')
     .default(20),
+  /** Failures in a row (timeouts, 5xx, refused connections) after which calls to an exchange host are refused */
+  exchangeBreakerFailures: z.coerce
+    .number({ error: 'KESTREL_EXCHANGE_BREAKER_FAILURES must be a number' })
+    .int('KESTREL_EXCHANGE_BREAKER_FAILURES must be a whole number')
+    .min(1, 'KESTREL_EXCHANGE_BREAKER_FAILURES must be at least 1')
+    .default(5),
+  /** How long calls to a failing exchange host are refused at once before one probe is let through */
+  exchangeBreakerCoolDownMs: z.coerce
+    .number({ error: 'KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be a number of milliseconds' })
+    .int('KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be a whole number of milliseconds')
+    .min(100, 'KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be at least 100')
+    .max(600_000, 'KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be at most 600000')
+    .default(15_000),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & { exchange: ExchangeEndpoints };
 
@@ -197,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxSocketsPerUser: env.KESTREL_MAX_SOCKETS_PER_USER || undefined,
     jobsPerHour: env.KESTREL_JOBS_PER_HOUR || undefined,
     jobsQueued: env.KESTREL_JOBS_QUEUED || undefined,
+    exchangeBreakerFailures: env.KESTREL_EXCHANGE_BREAKER_FAILURES || undefined,
+    exchangeBreakerCoolDownMs: env.KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets

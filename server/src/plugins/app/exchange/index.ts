@@ -21,6 +21,7 @@ export default fp(
         wsUrl: config.exchange.wsUrl,
         weightLimit: config.exchange.weightLimit,
         budget: { userShare: config.exchangeUserShare },
+        breaker: { failures: config.exchangeBreakerFailures, coolDownMs: config.exchangeBreakerCoolDownMs },
       });
     app.decorate('exchangeAdapter', adapter);
     app.log.info(
