@@ -12,6 +12,7 @@ import type { Database, Queryable } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
 import type { CredentialRow, CredentialsRepository } from './credentials-repository';
 import {
+  ExchangeBusyError,
   type ExchangeCredentials,
   type ExchangeProbe,
   ExchangeRejectedError,
@@ -256,6 +257,16 @@ export class CredentialsService {
       const data = await this.probe.testAccount(EXCHANGE, credentials);
       return { success: true, data, message: 'Binance connectivity OK' };
     } catch (err) {
+      if (err instanceof ExchangeBusyError) {
+        throw new HttpError(
+          429,
+          'EXCHANGE_RATE_LIMITED',
+          `Binance connectivity check postponed: ${err.message}`,
+          {
+            'retry-after': String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
+          },
+        );
+      }
       // "connectivity" in the text makes the browser show its Binance Connectivity Failed toast (spec §8)
       if (err instanceof ExchangeUnreachableError) {
         throw new HttpError(
