@@ -16,7 +16,6 @@ import {
   openTestDatabase,
   PASSWORD,
   postgresUrl,
-  signUp,
   startTestServer,
   type TestServer,
   uniqueEmail,
