@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { E2E_REMOTES_FILE } from './support/deploy';
-import { E2E_API_PORT, E2E_SHELL_PORT } from './support/ports';
+import { E2E_API_PORT, E2E_DATA_DIR, E2E_SHELL_PORT } from './support/ports';
 
 const CI = Boolean(process.env.CI);
 
@@ -41,7 +40,7 @@ export default defineConfig({
       KESTREL_SHELL_PORT: String(E2E_SHELL_PORT),
       KESTREL_PORT: String(E2E_API_PORT),
       // Inside the checkout (git-ignored), emptied at every start: nothing piles up in the system temp folder
-      KESTREL_DATA_DIR: join(import.meta.dirname, '../.data/e2e'),
+      KESTREL_DATA_DIR: E2E_DATA_DIR,
       KESTREL_FRESH_DATA: '1',
       KESTREL_LOG_LEVEL: 'warn',
       // Every spec's trader shares this one server and its one IP budget at Binance: some forty accounts trading

@@ -110,6 +110,8 @@ const sims = [];
 let demo;
 /** @type {{ apiKey: string, secretKey: string } | undefined} */
 let mainnetDemo;
+/** The simulators' admin token (both take the same one; start prints it) */
+const simAdminToken = simTokenOf(dataDir);
 function startSimulator(/** @type {number} */ port) {
   const child = spawn(
     process.execPath,
@@ -123,6 +125,8 @@ function startSimulator(/** @type {number} */ port) {
       '127.0.0.1',
       '--history-days',
       '90',
+      '--admin-token',
+      simAdminToken,
       // The server's budget (KESTREL_EXCHANGE_WEIGHT_LIMIT) must be the simulator's, or one of them refuses first
       ...(process.env.KESTREL_EXCHANGE_WEIGHT_LIMIT
         ? ['--weight-limit', process.env.KESTREL_EXCHANGE_WEIGHT_LIMIT]
@@ -153,6 +157,17 @@ if (mainnetSimPort) {
 }
 
 /**
+ * The token of the simulator's admin API (`/_sim`, header x-sim-admin-token): KESTREL_SIM_ADMIN_TOKEN, else made
+ * once into `<data>/sim-admin-token` (0600) so scripts and the e2e suite can read it
+ */
+function simTokenOf(/** @type {string} */ dir) {
+  if (process.env.KESTREL_SIM_ADMIN_TOKEN) return process.env.KESTREL_SIM_ADMIN_TOKEN;
+  const file = join(dir, 'sim-admin-token');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(16).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+/**
  * The simulator keeps accounts in memory: the demo key and secret are generated once into the data folder and the
  * account is re-created with them on every start, so keys a user stored in Kestrel keep working after a restart.
  * Futures on, withdrawals off, 10 000 USDT.
@@ -173,7 +188,7 @@ async function createDemoAccount(
     try {
       const res = await fetch(`${base}/_sim/accounts`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-sim-admin-token': simAdminToken ?? '' },
         body: JSON.stringify({
           ...keys,
           balances: { USDT: usdt },
@@ -251,6 +266,8 @@ Kestrel is running.
       ? `Binance simulator at http://127.0.0.1:${simPort} (demo account, 10000 USDT, withdrawals off)
   Demo API key:     ${demo.apiKey}
   Demo secret key:  ${demo.secretKey}
+  Simulator admin:  http://127.0.0.1:${simPort}/_sim, header x-sim-admin-token: ${simAdminToken}
+              (JSON bodies only; KESTREL_SIM_ADMIN_TOKEN, else kept in <data>/sim-admin-token)
               (after signing in, paste them into the Connect Exchange window that opens, or later
                in Settings → Binance → Connect Exchange)`
       : `${testnetIsBinance ? 'Binance testnet' : exchangeEnv}${process.env.KESTREL_EXCHANGE_BASE_URL ? ` at ${process.env.KESTREL_EXCHANGE_BASE_URL}` : ''}`

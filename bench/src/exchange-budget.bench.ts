@@ -8,6 +8,7 @@
  *   pnpm --filter @kestrel/bench bench exchange-budget      (BENCH_REQUESTS, BENCH_FLOOD_CONNECTIONS)
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,9 @@ const here = dirname(fileURLToPath(import.meta.url));
  * The simulator in a process of its own (as Binance is elsewhere): its work building 1500-bar pages does not land
  * on the server's event loop. Wall clock, a weight limit far above the server's
  */
+/** The simulator CLI always guards `/_sim` with a token: this run's own */
+const SIM_ADMIN_TOKEN = randomBytes(16).toString('hex');
+
 async function startSimulator(): Promise<{ url: string; stop(): void }> {
   const child = spawn(
     process.execPath,
@@ -34,6 +38,8 @@ async function startSimulator(): Promise<{ url: string; stop(): void }> {
       'BTCUSDT,SOLUSDT',
       '--weight-limit',
       '1000000',
+      '--admin-token',
+      SIM_ADMIN_TOKEN,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -94,7 +100,7 @@ export default async function run(): Promise<void> {
     const auth = await signUp(t);
     const created = await fetch(`${sim.url}/_sim/accounts`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-sim-admin-token': SIM_ADMIN_TOKEN },
       body: JSON.stringify({ balances: { USDT: '1000' } }),
     });
     const keys = (await created.json()) as { apiKey: string; secretKey: string };

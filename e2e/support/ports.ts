@@ -1,8 +1,13 @@
+import { join } from 'node:path';
+
 /**
  * Ports of the copy the e2e suite starts; apart from `./kestrel start`'s defaults so both can run at once.
  * `KESTREL_E2E_SHELL_PORT` moves the whole set (remotes +1…4, API +80, simulator API +100), so two checkouts can run
  * their suites side by side without one reusing the other's servers.
  */
+/** The e2e copy's data folder (inside the checkout, git-ignored; emptied at every start) */
+export const E2E_DATA_DIR = join(import.meta.dirname, '../../.data/e2e');
+
 export const E2E_SHELL_PORT = Number(process.env.KESTREL_E2E_SHELL_PORT ?? 4300);
 export const E2E_API_PORT = E2E_SHELL_PORT + 80;
 /** The Binance simulator beside the server (scripts/start.mjs: API port + 100); its admin API is under `/_sim` */

@@ -1,7 +1,20 @@
-import { E2E_SIM_PORT } from './ports';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { E2E_DATA_DIR, E2E_SIM_PORT } from './ports';
 
 /** The simulator's admin API of the e2e copy */
 const SIM_ADMIN = `http://127.0.0.1:${E2E_SIM_PORT}/_sim`;
+
+/**
+ * What every admin call sends: JSON, and the admin token `scripts/start.mjs` gave the simulator
+ * (KESTREL_SIM_ADMIN_TOKEN, else the one it keeps in the data folder). Read at the call: the file appears when the
+ * web server starts, after this module is loaded
+ */
+function adminHeaders(): Record<string, string> {
+  const token =
+    process.env.KESTREL_SIM_ADMIN_TOKEN || readFileSync(join(E2E_DATA_DIR, 'sim-admin-token'), 'utf8').trim();
+  return { 'content-type': 'application/json', 'x-sim-admin-token': token };
+}
 
 /**
  * What `POST /_sim/prices/{symbol}` takes (packages/exchange-sim CONTEXT.md): a jump now, a path of points, or a
@@ -27,7 +40,7 @@ export interface SimPrice {
 async function call(method: 'POST' | 'DELETE', symbol: string, body?: SimPriceCommand): Promise<SimPrice> {
   const res = await fetch(`${SIM_ADMIN}/prices/${symbol}`, {
     method,
-    headers: { 'content-type': 'application/json' },
+    headers: adminHeaders(),
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   if (!res.ok)
@@ -62,7 +75,7 @@ export interface SimKeys {
 export async function createSimAccount(body: object): Promise<SimKeys> {
   const res = await fetch(`${SIM_ADMIN}/accounts`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: adminHeaders(),
     body: JSON.stringify(body),
   });
   if (res.status !== 201) {
@@ -92,7 +105,7 @@ export interface SimFault {
 export async function addSimFault(fault: SimFault): Promise<number> {
   const res = await fetch(`${SIM_ADMIN}/faults`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: adminHeaders(),
     body: JSON.stringify(fault),
   });
   if (res.status !== 201 && res.status !== 200) {
@@ -102,5 +115,5 @@ export async function addSimFault(fault: SimFault): Promise<number> {
 }
 
 export async function removeSimFault(id: number): Promise<void> {
-  await fetch(`${SIM_ADMIN}/faults/${id}`, { method: 'DELETE' });
+  await fetch(`${SIM_ADMIN}/faults/${id}`, { method: 'DELETE', headers: adminHeaders() });
 }

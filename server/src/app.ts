@@ -7,7 +7,12 @@ import { systemClock } from './lib/clock';
 import { capConnectionsPerIp, httpServerDeadlines } from './lib/connection-limits';
 import type { Keyring } from './lib/crypto/master-key';
 import type { Database } from './lib/database/database';
-import { errorHandler, notFoundHandler } from './lib/error-handler';
+import {
+  clientErrorHandler,
+  errorHandler,
+  frameworkErrorHandler,
+  notFoundHandler,
+} from './lib/error-handler';
 import { HttpError } from './lib/http-error';
 import accountPlugin from './plugins/app/account';
 import analyticsPlugin from './plugins/app/analytics';
@@ -125,6 +130,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
+    // Neither answers quotes the URL or headers back (Fastify's own 414 did)
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // Deadlines for slow clients (headers, the whole request with its body, idle sockets): without them one client
     // trickling a thousand uploads holds a thousand sockets for ever (`lib/connection-limits.ts`)
     requestTimeout: config.requestTimeoutMs,

@@ -138,6 +138,52 @@ const ConfigSchema = z.object({
     .enum(['0', '1'], { error: 'KESTREL_WEBHOOKS_ALLOW_PRIVATE must be 0 or 1' })
     .default('0')
     .transform((v) => v === '1'),
+  /**
+   * How often every stored exchange key is checked again (permissions as on save); a key the exchange now refuses
+   * is marked and no longer opens positions. `0` turns the schedule off
+   */
+  keyRecheckMs: z.coerce
+    .number({ error: 'KESTREL_KEY_RECHECK_MS must be a number of milliseconds' })
+    .int('KESTREL_KEY_RECHECK_MS must be a whole number of milliseconds')
+    .refine((v) => v === 0 || v >= 60_000, {
+      error: 'KESTREL_KEY_RECHECK_MS must be 0 (off) or at least 60000',
+    })
+    .default(6 * 60 * 60_000),
+  /**
+   * Live sockets one user may hold open on one server instance; one more is refused (close 4429) and the open ones
+   * are left alone
+   */
+  maxSocketsPerUser: z.coerce
+    .number({ error: 'KESTREL_MAX_SOCKETS_PER_USER must be a number' })
+    .int('KESTREL_MAX_SOCKETS_PER_USER must be a whole number')
+    .min(1, 'KESTREL_MAX_SOCKETS_PER_USER must be at least 1')
+    .max(10_000, 'KESTREL_MAX_SOCKETS_PER_USER must be at most 10000')
+    .default(20),
+  /** Backtests and optimisation jobs one user may create in any rolling hour (both kinds counted together) */
+  jobsPerHour: z.coerce
+    .number({ error: 'KESTREL_JOBS_PER_HOUR must be a number' })
+    .int('KESTREL_JOBS_PER_HOUR must be a whole number')
+    .min(1, 'KESTREL_JOBS_PER_HOUR must be at least 1')
+    .default(200),
+  /** Backtests and optimisation jobs of one user queued or running at once */
+  jobsQueued: z.coerce
+    .number({ error: 'KESTREL_JOBS_QUEUED must be a number' })
+    .int('KESTREL_JOBS_QUEUED must be a whole number')
+    .min(1, 'KESTREL_JOBS_QUEUED must be at least 1')
+    .default(20),
+  /** Failures in a row (timeouts, 5xx, refused connections) after which calls to an exchange host are refused */
+  exchangeBreakerFailures: z.coerce
+    .number({ error: 'KESTREL_EXCHANGE_BREAKER_FAILURES must be a number' })
+    .int('KESTREL_EXCHANGE_BREAKER_FAILURES must be a whole number')
+    .min(1, 'KESTREL_EXCHANGE_BREAKER_FAILURES must be at least 1')
+    .default(5),
+  /** How long calls to a failing exchange host are refused at once before one probe is let through */
+  exchangeBreakerCoolDownMs: z.coerce
+    .number({ error: 'KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be a number of milliseconds' })
+    .int('KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be a whole number of milliseconds')
+    .min(100, 'KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be at least 100')
+    .max(600_000, 'KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be at most 600000')
+    .default(15_000),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & {
   /** The default environment's (testnet's) exchange: public market data and the status page */
@@ -171,6 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxConnectionsPerIp: env.KESTREL_MAX_CONNECTIONS_PER_IP || undefined,
     exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,
     webhooksAllowPrivate: env.KESTREL_WEBHOOKS_ALLOW_PRIVATE || undefined,
+    keyRecheckMs: env.KESTREL_KEY_RECHECK_MS || undefined,
+    maxSocketsPerUser: env.KESTREL_MAX_SOCKETS_PER_USER || undefined,
+    jobsPerHour: env.KESTREL_JOBS_PER_HOUR || undefined,
+    jobsQueued: env.KESTREL_JOBS_QUEUED || undefined,
+    exchangeBreakerFailures: env.KESTREL_EXCHANGE_BREAKER_FAILURES || undefined,
+    exchangeBreakerCoolDownMs: env.KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets

@@ -27,7 +27,22 @@ let tdb: TestDatabase;
 let t: TestApp;
 beforeAll(async () => {
   tdb = await openTestDatabase('pglite');
-  t = await buildTestApp(tdb.db);
+  // Saving keys checks them with the exchange: this one accepts them (the exchange's answers are not under test here)
+  t = await buildTestApp(tdb.db, {
+    exchange: {
+      testAccount: async () => ({
+        accountType: 'USDT_FUTURES',
+        totalWalletBalance: '100',
+        totalUnrealizedProfit: '0',
+        totalMarginBalance: '100',
+        canTrade: true,
+        canWithdraw: false,
+        canDeposit: true,
+        assetsCount: 1,
+        positionsCount: 0,
+      }),
+    },
+  });
 });
 afterAll(async () => {
   await t?.app.close();

@@ -18,7 +18,11 @@ import {
   loadKeyring,
   makeKeyring,
 } from '../src/lib/crypto/master-key';
-import type { ExchangeCredentials, ExchangeProbe } from '../src/plugins/app/credentials/exchange-probe';
+import {
+  type ExchangeCredentials,
+  type ExchangeProbe,
+  ExchangeUnreachableError,
+} from '../src/plugins/app/credentials/exchange-probe';
 import {
   bearer,
   buildTestApp,
@@ -32,6 +36,36 @@ import {
 
 const pgUp = (await postgresUrl()) !== undefined;
 
+/**
+ * The exchange behind the vault's probe. Saving keys checks them with the exchange, so it is up while a test saves
+ * them (`whileUp`) and down otherwise, which is what the connectivity tests below read back
+ */
+const exchange = { up: false };
+const switchableProbe: ExchangeProbe = {
+  async testAccount() {
+    if (!exchange.up) throw new ExchangeUnreachableError('connect ECONNREFUSED 127.0.0.1');
+    return {
+      accountType: 'USDT_FUTURES',
+      totalWalletBalance: '100',
+      totalUnrealizedProfit: '0',
+      totalMarginBalance: '100',
+      canTrade: true,
+      canWithdraw: false,
+      canDeposit: true,
+      assetsCount: 1,
+      positionsCount: 0,
+    };
+  },
+};
+async function whileUp<T>(fn: () => Promise<T>): Promise<T> {
+  exchange.up = true;
+  try {
+    return await fn();
+  } finally {
+    exchange.up = false;
+  }
+}
+
 const API_KEY = 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A';
 const SECRET_KEY = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
 
@@ -41,7 +75,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
     let t: TestApp;
     beforeAll(async () => {
       tdb = await openTestDatabase(driver);
-      t = await buildTestApp(tdb.db);
+      t = await buildTestApp(tdb.db, { exchange: switchableProbe });
     });
     afterAll(async () => {
       await t?.app.close();
@@ -62,7 +96,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
         ...(payload ? { payload } : {}),
       });
     const store = (token: string, api_key = API_KEY, secret_key = SECRET_KEY) =>
-      call(t, 'POST', '/binance', token, { api_key, secret_key });
+      whileUp(() => call(t, 'POST', '/binance', token, { api_key, secret_key }));
     const errorOf = (res: { json(): unknown }) => ErrorResponseSchema.parse(res.json());
 
     it('requires a signed-in user on every call', async () => {
@@ -303,7 +337,9 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
         const res = await call(withAdapter, 'POST', '/test-connection', access_token);
         expect(res.statusCode).toBe(200);
         expect(AccountTestResponseSchema.parse(res.json()).data).toEqual(account);
+        // Once when saved (the permission check), once for the test
         expect(seen).toEqual([
+          { apiKey: API_KEY, secretKey: SECRET_KEY, region: 'global', environment: 'testnet' },
           { apiKey: API_KEY, secretKey: SECRET_KEY, region: 'global', environment: 'testnet' },
         ]);
       } finally {
@@ -316,9 +352,14 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
       await tdb.db.query('DELETE FROM exchange_credentials');
       const oldKey = generateMasterKey();
       const newKey = generateMasterKey();
-      const before = await buildTestApp(tdb.db, { keyring: makeKeyring([oldKey]) });
+      const before = await buildTestApp(tdb.db, {
+        exchange: switchableProbe,
+        keyring: makeKeyring([oldKey]),
+      });
       const { access_token, user } = await signUp(before);
-      await call(before, 'POST', '/binance', access_token, { api_key: API_KEY, secret_key: SECRET_KEY });
+      await whileUp(() =>
+        call(before, 'POST', '/binance', access_token, { api_key: API_KEY, secret_key: SECRET_KEY }),
+      );
       await before.app.close();
 
       await expect(
@@ -348,9 +389,11 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
       await tdb.db.query('DELETE FROM exchange_credentials');
       const [foreign, current] = [generateMasterKey(), generateMasterKey()];
       for (const key of [foreign, current]) {
-        const app = await buildTestApp(tdb.db, { keyring: makeKeyring([key]) });
+        const app = await buildTestApp(tdb.db, { exchange: switchableProbe, keyring: makeKeyring([key]) });
         const { access_token } = await signUp(app);
-        await call(app, 'POST', '/binance', access_token, { api_key: API_KEY, secret_key: SECRET_KEY });
+        await whileUp(() =>
+          call(app, 'POST', '/binance', access_token, { api_key: API_KEY, secret_key: SECRET_KEY }),
+        );
         await app.app.close();
       }
       await expect(
@@ -369,7 +412,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
 
     /** Whether the user's stored row opens with `keyring` (an app on it reaches the exchange seam) */
     async function canOpen(keyring: Keyring, userId: string): Promise<boolean> {
-      const app = await buildTestApp(tdb.db, { keyring });
+      const app = await buildTestApp(tdb.db, { exchange: switchableProbe, keyring });
       try {
         const status = await app.app.credentialsService.status(userId).catch(() => undefined);
         return status?.data.connectivity_status === 'unreachable';
@@ -387,9 +430,11 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
           KESTREL_KEYS_DIR: join(dir, 'keys'),
         });
         const oldRing = await loadKeyring(config);
-        const app = await buildTestApp(tdb.db, { keyring: oldRing });
+        const app = await buildTestApp(tdb.db, { exchange: switchableProbe, keyring: oldRing });
         const { access_token, user } = await signUp(app);
-        await call(app, 'POST', '/binance', access_token, { api_key: API_KEY, secret_key: SECRET_KEY });
+        await whileUp(() =>
+          call(app, 'POST', '/binance', access_token, { api_key: API_KEY, secret_key: SECRET_KEY }),
+        );
         await app.app.close();
 
         const result = await rotateMasterKey({ config, database: tdb.db });

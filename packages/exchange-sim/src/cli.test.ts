@@ -66,6 +66,26 @@ describe('CLI', () => {
     expect((await cli.line(/demo account: apiKey=(\w{64})/))[1]).toHaveLength(64);
   }, 20_000);
 
+  it('always guards /_sim with a token it prints (a random one unless given)', async () => {
+    const cli = run(['--port', '0', '--symbols', 'BTCUSDT', '--history-days', '0']);
+    const [, url] = await cli.line(/REST (http:\/\/[^\s]+)/);
+    const [, token] = await cli.line(/admin token ([0-9a-f]{32}) /);
+    const post = (headers: Record<string, string>) =>
+      fetch(`${url}/_sim/accounts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ balances: { USDT: '5' } }),
+      });
+    expect((await post({ 'content-type': 'application/json' })).status).toBe(401);
+    expect(
+      (await post({ 'content-type': 'application/json', 'x-sim-admin-token': `${token}x` })).status,
+    ).toBe(401);
+    expect((await post({ 'content-type': 'text/plain', 'x-sim-admin-token': token ?? '' })).status).toBe(415);
+    expect(
+      (await post({ 'content-type': 'application/json', 'x-sim-admin-token': token ?? '' })).status,
+    ).toBe(201);
+  }, 20_000);
+
   it('replays a klines CSV for a symbol, starting --history-days ago', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     const csv = join(dir, 'btc.csv');

@@ -3,6 +3,7 @@
  * Runs the simulator on the wall clock: `tsx src/cli.ts --port 4567 --seed 42 --symbols BTCUSDT,ETHUSDT`.
  * Prints the REST and WebSocket base URLs, and optionally creates a demo account (`--demo-account`).
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SYMBOLS, KNOWN_SYMBOLS, resolveSymbols } from './common/symbols';
@@ -19,7 +20,8 @@ const USAGE = `Usage: exchange-sim [--port N] [--host H] [--seed N] [--symbols A
   --weight-limit  REQUEST_WEIGHT per IP per minute before 429 (default 2400, as Binance)
   --replay        SYMBOL=file.csv: prices of SYMBOL from a 1m klines CSV (Binance's column order), moved in time
                   so the first bar opens --history-days ago; repeatable
-  --admin-token   require this token in x-sim-admin-token for /_sim
+  --admin-token   the token /_sim requires in header x-sim-admin-token (default: KESTREL_SIM_ADMIN_TOKEN, else
+                  a random one, printed at start)
   --demo-account  create an account with 10000 USDT and print its key and secret`;
 
 function fail(message: string): never {
@@ -94,12 +96,18 @@ try {
       ? ReplayFeed.fromCsv(spec, readFileSync(path, 'utf8'), start)
       : new GeneratedFeed(spec, seed, start);
   });
+  // The admin API can mint accounts and move prices: never open to whoever can reach the port (a web page the
+  // developer visits included), so there is always a token
+  const adminToken =
+    (values['admin-token'] as string | undefined) ||
+    process.env.KESTREL_SIM_ADMIN_TOKEN ||
+    randomBytes(16).toString('hex');
   sim = new SimServer({
     seed,
     symbols,
     historyDays,
     feeds,
-    adminToken: values['admin-token'] as string | undefined,
+    adminToken,
     rateLimits: { weightPerMinute: weightLimit },
   });
 } catch (e) {
@@ -108,6 +116,7 @@ try {
 const where = await sim.listen(port, (values.host as string | undefined) ?? '127.0.0.1');
 console.info(`exchange-sim listening: REST ${where.url}  WebSocket ${where.wsUrl}  admin ${where.url}/_sim`);
 console.info(`symbols ${symbols.join(', ')}; seed ${seed}; ${historyDays} days of 1m history`);
+console.info(`admin token ${sim.adminToken} (header x-sim-admin-token; JSON bodies only)`);
 if (values['demo-account']) {
   const account = sim.exchange.createAccount({ balances: { USDT: '10000' } });
   console.info(`demo account: apiKey=${account.apiKey} secretKey=${account.secretKey}`);

@@ -80,3 +80,50 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0] ?? '';
   return send(reply, 404, 'NOT_FOUND', `No route ${request.method} ${path.slice(0, 200)}`);
 }
+
+/**
+ * Errors the router raises before any route runs. Fastify's own answers quote the whole path back (`'<path>' is
+ * exceeding the max param length`), so a 414 reflected whatever was sent; these say what is wrong without it
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  switch (error.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return send(reply, 414, 'URL_TOO_LONG', 'URL too long: a part of the path exceeds 100 characters');
+    case 'FST_ERR_BAD_URL':
+      return send(reply, 400, 'BAD_URL', 'Malformed URL: the path is not validly percent-encoded');
+    default:
+      return send(reply, 400, 'BAD_REQUEST', 'Bad request');
+  }
+}
+
+/**
+ * Node's HTTP parser errors (before Fastify has a request): the same JSON shape as every other error, no part of
+ * what was sent (headers, URL) in it, logged at debug only (they are the client's problem, and a flood of them must
+ * not flood the log)
+ */
+export function clientErrorHandler(
+  this: { log: { debug(obj: object, msg: string): void } },
+  err: NodeJS.ErrnoException,
+  socket: import('node:net').Socket,
+) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, code, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'Request timeout: the request did not arrive in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [
+            431,
+            'Request Header Fields Too Large',
+            'HEADERS_TOO_LARGE',
+            'Request headers too large: the URL and headers together must stay under 16 KiB',
+          ]
+        : [400, 'Bad Request', 'BAD_REQUEST', 'Malformed HTTP request'];
+  this.log.debug({ code: err.code }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ success: false, detail: message, message, code } satisfies ErrorResponse);
+    socket.write(
+      `HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}

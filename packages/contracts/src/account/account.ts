@@ -92,6 +92,7 @@ export const ACCOUNT_EVENT_KINDS = [
   'step_up_failed',
   'keys_saved',
   'keys_deleted',
+  'keys_refused',
   'settings',
   'environment',
 ] as const;

@@ -16,7 +16,9 @@ export const EmailSchema = z
 export const PasswordSchema = z
   .string({ error: 'Password must be a string' })
   .min(PASSWORD_MIN_LENGTH, { error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` })
-  .max(PASSWORD_MAX_LENGTH, { error: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` });
+  .max(PASSWORD_MAX_LENGTH, { error: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` })
+  // Spaces inside a passphrase are welcome (NIST 800-63B); a password of nothing but spaces is no secret
+  .refine((p) => p.trim() !== '', { error: 'Password must not be only spaces' });
 
 /** The signed-in user as the browser stores it */
 export const UserSchema = z.object({

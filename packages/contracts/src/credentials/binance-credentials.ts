@@ -47,6 +47,14 @@ export const BinanceCredentialsSchema = z.object({
   region: BinanceRegionSchema,
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
+  /**
+   * The last permission check (on save, then on the server's schedule); null for a key stored before checks were
+   * kept. `ok: false`: Kestrel opens no new position with it, `reason` says why
+   */
+  last_check: z
+    .object({ at: z.iso.datetime(), ok: z.boolean(), reason: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type BinanceCredentials = z.infer<typeof BinanceCredentialsSchema>;
 

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../common/clock';
@@ -90,6 +91,11 @@ export class SimServer {
   readonly #streams: StreamServer;
   readonly #wsApi: WsApiServer;
   readonly #adminToken?: string;
+
+  /** The token `/_sim` requires (undefined: none, for in-process use by tests) */
+  get adminToken(): string | undefined {
+    return this.#adminToken;
+  }
   readonly #tickMs: number;
   readonly #held = new Set<ServerResponse>();
   #timer?: NodeJS.Timeout;
@@ -304,8 +310,19 @@ export class SimServer {
   }
 
   #admin(req: IncomingMessage, res: ServerResponse, method: string, path: string, rawBody: string): void {
-    if (this.#adminToken !== undefined && req.headers['x-sim-admin-token'] !== this.#adminToken) {
+    if (this.#adminToken !== undefined && !sameToken(req.headers['x-sim-admin-token'], this.#adminToken)) {
       this.#reply(res, 401, { error: 'The admin API needs the x-sim-admin-token header' }, {});
+      return;
+    }
+    // Only JSON changes anything: a web page can POST text/plain (or a form) to a loopback port without asking,
+    // but a JSON body (and the token header) needs a CORS preflight, which the simulator never grants
+    if (method !== 'GET' && method !== 'HEAD' && !isJson(req.headers['content-type'])) {
+      this.#reply(
+        res,
+        415,
+        { error: 'The admin API takes JSON: send Content-Type: application/json (an empty body is fine)' },
+        {},
+      );
       return;
     }
     let body: unknown;
@@ -330,4 +347,16 @@ export class SimServer {
     );
     this.#reply(res, reply.status, reply.body, {});
   }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? '');
+}
+
+/** Compares in constant time, so the token cannot be guessed a character at a time from response times */
+function sameToken(given: string | string[] | undefined, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

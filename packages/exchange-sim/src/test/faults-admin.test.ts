@@ -17,7 +17,7 @@ const order = {
 async function admin(method: string, path: string, body?: unknown) {
   return request(h.url, method, `/_sim${path}`, {
     body: body === undefined ? undefined : JSON.stringify(body),
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json' },
   });
 }
 
@@ -74,6 +74,22 @@ describe('admin API', () => {
     h = await startSim();
     const before = h.clock.now();
     expect((await admin('POST', '/clock/advance', { ms: 60_000 })).json).toEqual({ time: before + 60_000 });
+  });
+
+  it('refuses a cross-site text/plain or form POST (no preflight needed for those), changing nothing', async () => {
+    h = await startSim();
+    const accounts = h.sim.exchange;
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const res = await request(h.url, 'POST', '/_sim/accounts', {
+        body: JSON.stringify({ apiKey: 'k'.repeat(64), balances: { USDT: '1' } }),
+        headers: type ? { 'content-type': type } : {},
+      });
+      expect(res.status, String(type)).toBe(415);
+      expect(obj(res.json).error).toMatch(/takes JSON: send Content-Type: application\/json/);
+    }
+    expect(accounts.accountByKey('k'.repeat(64))).toBeUndefined();
+    const drop = await request(h.url, 'POST', '/_sim/ws/drop', { headers: { 'content-type': 'text/plain' } });
+    expect(drop.status).toBe(415);
   });
 
   it('guards the admin API with a token when one is set', async () => {

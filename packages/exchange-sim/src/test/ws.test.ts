@@ -241,7 +241,9 @@ describe('socket faults', () => {
     h = await startSim();
     const s = connect(`${h.wsUrl}/market/ws/btcusdt@aggTrade`);
     await s.opened;
-    const res = await request(h.url, 'POST', '/_sim/ws/drop');
+    const res = await request(h.url, 'POST', '/_sim/ws/drop', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.json).toEqual({ dropped: 1 });
     expect(await s.closed).toBe(1006);
   });

@@ -2,6 +2,7 @@ import type { LiveEventKind } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { HttpError } from '../../lib/http-error';
+import { TOO_MANY_SOCKETS_CLOSE } from '../../plugins/app/socket';
 import { handleFrame } from '../../plugins/app/socket/json-rpc';
 import { ALL_STREAMS, type BusConnection } from '../../plugins/app/socket/socket-bus';
 
@@ -27,6 +28,34 @@ function unverifiedSubject(token: string): string | undefined {
   }
 }
 const MISSING_TOKEN = 'Not authenticated: pass the access token as the token query parameter';
+
+/** JSON-RPC codes of a frame that is not a request at all (not JSON, not an object, no method) */
+const BAD_FRAME = /^\{"jsonrpc":"2\.0","id":[^,]*,"error":\{"code":-(32700|32600),/;
+
+/**
+ * Warn lines about one connection's bad frames: the first at once, then at most one a minute carrying how many were
+ * left out, so a client sending garbage in a loop cannot flood the log
+ */
+export class BadFrameLog {
+  #lastAt = Number.NEGATIVE_INFINITY;
+  #skipped = 0;
+  constructor(
+    private readonly warn: (fields: object, message: string) => void,
+    private readonly now: () => number = Date.now,
+    private readonly everyMs = 60_000,
+  ) {}
+
+  note(code: number): void {
+    const at = this.now();
+    if (at - this.#lastAt < this.everyMs) {
+      this.#skipped += 1;
+      return;
+    }
+    this.warn({ code, skipped: this.#skipped }, 'socket frame refused: not a JSON-RPC 2.0 request');
+    this.#lastAt = at;
+    this.#skipped = 0;
+  }
+}
 
 /** Close reasons are limited to 123 bytes by the protocol */
 function reason(text: string): string {
@@ -111,6 +140,19 @@ export default async function wsRoutes(app: FastifyInstance) {
             }
             return;
           }
+          // The cap counts checked sockets only, so nobody can fill another user's quota with forged tokens. The
+          // newcomer is refused rather than the oldest closed: open pages keep their live data, and two tabs over
+          // the cap cannot evict each other in a reconnect loop (the runtime backs off after a refusal)
+          const max = app.config.maxSocketsPerUser;
+          if (app.socketBus.openFor(auth.userId) >= max) {
+            remove();
+            held = undefined;
+            socket.close(
+              TOO_MANY_SOCKETS_CLOSE,
+              reason(`Too many live connections for this account (${max}); close another tab or device`),
+            );
+            return;
+          }
           connection.sessionId = auth.sessionId;
           const pending = held ?? [];
           held = undefined;
@@ -135,9 +177,12 @@ export default async function wsRoutes(app: FastifyInstance) {
               request.log.error({ err, method }, 'socket request failed');
             },
           };
+          const badFrames = new BadFrameLog((fields, message) => request.log.warn(fields, message));
           onText = (text) => {
             handleFrame(text, ctx, app.socketTools).then(
               (reply) => {
+                const bad = reply === undefined ? null : BAD_FRAME.exec(reply);
+                if (bad) badFrames.note(-Number(bad[1]));
                 if (reply !== undefined && socket.readyState === socket.OPEN) socket.send(reply);
               },
               (err: unknown) => ctx.logError(err, 'unknown'),

@@ -12,6 +12,7 @@ import type { Database } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
 import type { AuthContext, AuthService } from '../auth/auth-service';
 import { hashPassword } from '../auth/password';
+import { assertPasswordAcceptable } from '../auth/password-policy';
 import type { AccountAudit, ClientInfo } from './account-audit';
 import type { AccountRepository } from './account-repository';
 
@@ -61,7 +62,8 @@ export class AccountService {
     client: ClientInfo,
     body: ChangePasswordRequest,
   ): Promise<{ sessionsEnded: number }> {
-    await this.auth.confirmPassword(auth, body.current_password);
+    const user = await this.auth.confirmPassword(auth, body.current_password);
+    assertPasswordAcceptable(body.new_password, user.email);
     const hash = await hashPassword(body.new_password);
     const now = this.clock.now();
     const sessionsEnded = await this.db.transaction(async (tx) => {
@@ -83,6 +85,7 @@ export class AccountService {
       );
       return ended;
     });
+    await this.auth.sessionsEnded(auth.userId);
     return { sessionsEnded };
   }
 
@@ -105,6 +108,7 @@ export class AccountService {
       `Signed out everywhere else: ${plural(ended, 'session', 'sessions')} ended`,
       client,
     );
+    await this.auth.sessionsEnded(auth.userId);
     return { sessionsEnded: ended };
   }
 
@@ -141,6 +145,7 @@ export class AccountService {
     await this.auth.confirmPassword(auth, password);
     await this.hooks.stopAllBots(auth.userId);
     await this.repo.deleteUser(this.db, auth.userId);
+    await this.auth.sessionsEnded(auth.userId);
     await this.hooks.forget(auth.userId);
   }
 

@@ -7,6 +7,7 @@ import type { AccountAudit, ClientInfo } from '../account/account-audit';
 import type { AuthRepository, SessionRow, UserRow } from './auth-repository';
 import type { DpopVerifier } from './dpop';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
+import { assertPasswordAcceptable } from './password-policy';
 import {
   ACCESS_TOKEN_TTL_S,
   type AccessClaims,
@@ -93,6 +94,8 @@ const unauthorized = (code: string, message: string) =>
 
 /** Rules of sign-up, sign-in, token rotation and sessions; SQL stays in the repository */
 export class AuthService {
+  private sessionsEndedListener: ((userId: string) => Promise<void>) | undefined;
+
   constructor(
     private readonly db: Database,
     private readonly repo: AuthRepository,
@@ -110,6 +113,7 @@ export class AuthService {
       windowMs: THROTTLE.signupWindowMs,
       message: (s) => `Too many accounts created from this address. Try again in ${s} seconds.`,
     });
+    assertPasswordAcceptable(body.password, body.email);
     const now = this.clock.now();
     const user: UserRow = {
       id: randomUUID(),
@@ -330,7 +334,7 @@ export class AuthService {
         const again = await this.replacementInGrace(tx, tokenHash, known.used_at, session, binding, now);
         if (again) return again;
         await this.repo.revokeSession(tx, session.id, session.user_id, 'refresh_token_reuse', now);
-        return { kind: 'reused' as const };
+        return { kind: 'reused' as const, userId: session.user_id };
       }
       const session = await this.repo.findSession(tx, consumedFor);
       if (!session || consumedFor !== sessionId || !isLive(session, now)) return { kind: 'invalid' as const };
@@ -346,6 +350,7 @@ export class AuthService {
       return { kind: 'ok' as const, user, session, next };
     });
     if (outcome.kind === 'reused') {
+      if (outcome.userId) await this.sessionsEnded(outcome.userId);
       throw unauthorized(
         'REFRESH_REUSED',
         'Refresh token was already used, so this session has been ended for safety. Please sign in again.',
@@ -419,8 +424,21 @@ export class AuthService {
     return toUser(user);
   }
 
+  /**
+   * Who must hear at once that sessions of a user ended (logout, revocation, password change, refresh-token reuse,
+   * account deletion): the socket plugin closes their sockets. The listener never throws
+   */
+  onSessionsEnded(listener: (userId: string) => Promise<void>): void {
+    this.sessionsEndedListener = listener;
+  }
+
+  async sessionsEnded(userId: string): Promise<void> {
+    await this.sessionsEndedListener?.(userId);
+  }
+
   async logout(auth: AuthContext): Promise<void> {
     await this.repo.revokeSession(this.db, auth.sessionId, auth.userId, 'logout', this.clock.now());
+    await this.sessionsEnded(auth.userId);
   }
 
   async listSessions(auth: AuthContext): Promise<Session[]> {
@@ -452,6 +470,7 @@ export class AuthService {
       this.clock.now(),
     );
     if (!done) throw new HttpError(404, 'SESSION_NOT_FOUND', 'Session not found (or already ended)');
+    await this.sessionsEnded(auth.userId);
   }
 }
 

@@ -40,6 +40,7 @@ import { chartCandles } from './backtest-result';
 import { BacktestRunner } from './backtest-runner';
 import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
 import { fundingHistory } from './funding-history';
+import type { JobQuota } from './job-quota';
 import { type FetchProgress, KlineCache } from './kline-cache';
 import { type KlineSeriesKey, klineRepository } from './kline-repository';
 import { LeverageBrackets, type RunBrackets } from './leverage-brackets';
@@ -97,6 +98,8 @@ export interface BacktestServiceDeps {
   concurrency: number;
   /** NOTIFY channel of the job queue, shared by the instances on the database schema */
   channel: string;
+  /** The per-user cap on created and waiting jobs, shared with optimisations */
+  quota: JobQuota;
   /** Monotonic milliseconds for throttling progress pushes */
   monotonicNow?: () => number;
 }
@@ -219,21 +222,23 @@ export class BacktestService {
   async create(userId: string, request: BacktestRequest): Promise<BacktestSummary> {
     const { type, params, leverage, intervalMs, span, run } = await this.resolveRun(request);
     const settings: StoredSettings = { run, intervalMs, span };
-    const row = await backtestRepository.insert(this.deps.db, {
-      id: randomUUID(),
-      user_id: userId,
-      strategy: type.id,
-      strategy_name: type.name,
-      symbol: request.symbol,
-      interval: request.interval,
-      start_time: request.startTime,
-      end_time: request.endTime,
-      exchange_env: this.deps.exchangeEnv,
-      request: { ...request, params, costs: { ...request.costs, leverage } },
-      settings: settings as unknown as Record<string, unknown>,
-      status: 'queued',
-      created_at: this.deps.clock.now(),
-    });
+    const row = await this.deps.quota.create(userId, (tx) =>
+      backtestRepository.insert(tx, {
+        id: randomUUID(),
+        user_id: userId,
+        strategy: type.id,
+        strategy_name: type.name,
+        symbol: request.symbol,
+        interval: request.interval,
+        start_time: request.startTime,
+        end_time: request.endTime,
+        exchange_env: this.deps.exchangeEnv,
+        request: { ...request, params, costs: { ...request.costs, leverage } },
+        settings: settings as unknown as Record<string, unknown>,
+        status: 'queued',
+        created_at: this.deps.clock.now(),
+      }),
+    );
     await this.notify(row.user_id, row.id, 'queued', 0);
     // The run is stored: should the wake-up fail, the instances' periodic claim still finds it
     await this.runner

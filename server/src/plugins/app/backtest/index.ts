@@ -4,6 +4,7 @@ import type { AppOptions } from '../../../app';
 import { channelFor } from '../socket/socket-bus';
 import { BacktestService } from './backtest-service';
 import { BacktestWorkers } from './backtest-workers';
+import { JobQuota } from './job-quota';
 import { OptimisationService } from './optimisation-service';
 
 declare module 'fastify' {
@@ -21,6 +22,10 @@ declare module 'fastify' {
 export default fp(
   async (app: FastifyInstance, { config }: AppOptions) => {
     const workers = new BacktestWorkers(config.backtestConcurrency);
+    const quota = new JobQuota(app.db, app.clock, {
+      perHour: config.jobsPerHour,
+      waiting: config.jobsQueued,
+    });
     const service = new BacktestService({
       db: app.db,
       exchange: app.exchangeAdapter,
@@ -33,6 +38,7 @@ export default fp(
       log: app.log,
       concurrency: config.backtestConcurrency,
       channel: await channelFor(app.db, 'kestrel_backtest'),
+      quota,
     });
     app.decorate('backtestService', service);
     // Optimisation jobs: the same request checks and market inputs, their own queue table and channel, one job at
@@ -46,6 +52,7 @@ export default fp(
       log: app.log,
       workers: config.backtestConcurrency,
       channel: await channelFor(app.db, 'kestrel_optimisation'),
+      quota,
     });
     app.decorate('optimisationService', optimisations);
     app.addHook('onReady', async () => {

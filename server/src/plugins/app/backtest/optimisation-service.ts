@@ -39,6 +39,7 @@ import type { LiveEvent, PushTarget } from '../socket/socket-bus';
 import { finiteMetrics } from './backtest-result';
 import { BacktestRunner } from './backtest-runner';
 import { type BacktestService, PROGRESS_PUSH_INTERVAL_MS, type StoredSettings } from './backtest-service';
+import type { JobQuota } from './job-quota';
 import type { FetchProgress } from './kline-cache';
 import {
   type OptimisationResultRow,
@@ -76,6 +77,8 @@ export interface OptimisationServiceDeps {
   workers: number;
   channel: string;
   monotonicNow?: () => number;
+  /** The per-user cap on created and waiting jobs, shared with backtests */
+  quota: JobQuota;
 }
 
 /**
@@ -162,24 +165,26 @@ export class OptimisationService {
       walkForward: walk,
       roundTripCost: 2 * (request.costs.takerFeeRate + slippage),
     };
-    const row = await optimisationRepository.insert(this.deps.db, {
-      id: randomUUID(),
-      user_id: userId,
-      strategy: type.id,
-      strategy_name: type.name,
-      symbol: request.symbol,
-      interval: request.interval,
-      start_time: request.startTime,
-      end_time: request.endTime,
-      exchange_env: this.deps.exchangeEnv,
-      objective: request.objective,
-      combinations: combos.length,
-      parameters,
-      request: request as unknown as Record<string, unknown>,
-      settings: settings as unknown as Record<string, unknown>,
-      status: 'queued',
-      created_at: this.deps.clock.now(),
-    });
+    const row = await this.deps.quota.create(userId, (tx) =>
+      optimisationRepository.insert(tx, {
+        id: randomUUID(),
+        user_id: userId,
+        strategy: type.id,
+        strategy_name: type.name,
+        symbol: request.symbol,
+        interval: request.interval,
+        start_time: request.startTime,
+        end_time: request.endTime,
+        exchange_env: this.deps.exchangeEnv,
+        objective: request.objective,
+        combinations: combos.length,
+        parameters,
+        request: request as unknown as Record<string, unknown>,
+        settings: settings as unknown as Record<string, unknown>,
+        status: 'queued',
+        created_at: this.deps.clock.now(),
+      }),
+    );
     await this.notify(userId, row.id, 'queued', 0);
     await this.runner
       .announce()

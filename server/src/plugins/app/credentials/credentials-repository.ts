@@ -13,6 +13,11 @@ export interface CredentialRow {
   ciphertext: Buffer;
   created_at: Date;
   updated_at: Date;
+  /** The last permission check (save or scheduled re-check); null: stored before checks were kept */
+  checked_at: Date | null;
+  check_ok: boolean | null;
+  /** Why the last check refused the key, in the words shown to the user */
+  check_reason: string | null;
 }
 
 type DbRow = Omit<CredentialRow, 'wrapped_data_key' | 'ciphertext'> & {
@@ -33,12 +38,13 @@ export const credentialsRepository = {
     const rows = await db.query<DbRow & Record<string, unknown>>(
       `INSERT INTO exchange_credentials
          (user_id, exchange, region, api_key_masked, master_key_id, wrapped_data_key, ciphertext, created_at, updated_at,
-          environment)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+          environment, checked_at, check_ok, check_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (user_id, exchange, environment) DO UPDATE SET
          region = EXCLUDED.region, api_key_masked = EXCLUDED.api_key_masked,
          master_key_id = EXCLUDED.master_key_id, wrapped_data_key = EXCLUDED.wrapped_data_key,
-         ciphertext = EXCLUDED.ciphertext, updated_at = EXCLUDED.updated_at
+         ciphertext = EXCLUDED.ciphertext, updated_at = EXCLUDED.updated_at,
+         checked_at = EXCLUDED.checked_at, check_ok = EXCLUDED.check_ok, check_reason = EXCLUDED.check_reason
        RETURNING *`,
       [
         row.user_id,
@@ -51,6 +57,9 @@ export const credentialsRepository = {
         row.created_at,
         row.updated_at,
         row.environment,
+        row.checked_at,
+        row.check_ok,
+        row.check_reason,
       ],
     );
     const saved = rows[0];
@@ -91,6 +100,38 @@ export const credentialsRepository = {
       [exchange],
     );
     return rows.map((r) => r.user_id);
+  },
+
+  /**
+   * Records a re-check's verdict, only if the row still holds the key that was checked (`updated_at` unchanged): a
+   * key replaced while the check ran keeps its own save-time verdict
+   */
+  async recordCheck(
+    db: Queryable,
+    check: {
+      user_id: string;
+      exchange: string;
+      environment: TradingEnvironment;
+      updated_at: Date;
+      checked_at: Date;
+      ok: boolean;
+      reason: string | null;
+    },
+  ): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE exchange_credentials SET checked_at = $4, check_ok = $5, check_reason = $6
+       WHERE user_id = $1 AND exchange = $2 AND updated_at = $3 AND environment = $7 RETURNING user_id`,
+      [
+        check.user_id,
+        check.exchange,
+        check.updated_at,
+        check.checked_at,
+        check.ok,
+        check.reason,
+        check.environment,
+      ],
+    );
+    return rows.length > 0;
   },
 
   /** Every row, locked, for master-key rotation inside one transaction */

@@ -5,7 +5,7 @@ import type {
   CredentialsStatusResponse,
   TradingEnvironment,
 } from '@kestrel/contracts';
-import { BinanceRegionSchema } from '@kestrel/contracts';
+import { BinanceRegionSchema, TRADING_ENVIRONMENTS } from '@kestrel/contracts';
 import type { Clock } from '../../../lib/clock';
 import { DecryptionError, open, rewrap, seal } from '../../../lib/crypto/envelope';
 import type { Keyring, MasterKey } from '../../../lib/crypto/master-key';
@@ -13,6 +13,7 @@ import type { Database, Queryable } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
 import type { CredentialRow, CredentialsRepository } from './credentials-repository';
 import {
+  ExchangeBusyError,
   type ExchangeCredentials,
   type ExchangeProbe,
   ExchangeRejectedError,
@@ -86,6 +87,10 @@ export class CredentialsService {
     environment?: TradingEnvironment,
   ): Promise<BinanceCredentials> {
     const env = await this.environmentOf(userId, environment);
+    // Checked with the exchange exactly as validate does, then stored: a key the exchange refuses (a
+    // withdraw-enabled one among them) is answered 400 with the reason and nothing is stored; an exchange that
+    // cannot be asked is 503 and nothing is stored either, since a key never checked must not be traded with
+    await this.validate(userId, body, env);
     const now = this.clock.now();
     const payload = Buffer.from(JSON.stringify({ api_key: body.api_key, secret_key: body.secret_key }));
     const sealed = seal(this.keyring, payload, credentialContext(userId, EXCHANGE, env));
@@ -101,6 +106,9 @@ export class CredentialsService {
       ciphertext: sealed.ciphertext,
       created_at: now,
       updated_at: now,
+      checked_at: now,
+      check_ok: true,
+      check_reason: null,
     });
     return toView(row);
   }
@@ -163,6 +171,87 @@ export class CredentialsService {
     const credentials = await this.loadSecret(userId, env);
     if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', notStored(env));
     return credentials;
+  }
+
+  /**
+   * The keys for opening risk (a new order that is not reduce-only, a leverage change): refused with 409
+   * CREDENTIALS_REFUSED when the key's last check failed. Reads, cancels, lookups of orders whose outcome is unknown
+   * and closing orders keep `keysFor`, so a user can still see and wind down what runs on a refused key
+   */
+  async tradingKeysFor(userId: string, environment?: TradingEnvironment): Promise<EnvironmentKeys> {
+    const env = await this.environmentOf(userId, environment);
+    const row = await this.repo.find(this.db, userId, EXCHANGE, env);
+    if (row?.check_ok === false) {
+      throw new HttpError(
+        409,
+        'CREDENTIALS_REFUSED',
+        `Binance API key ${row.api_key_masked} failed its last check${
+          row.checked_at ? ` (${row.checked_at.toISOString()})` : ''
+        }: ${row.check_reason ?? 'refused by the exchange'}. Kestrel will not trade with it; replace it in Settings.`,
+      );
+    }
+    return this.keysFor(userId, env);
+  }
+
+  /**
+   * The scheduled re-check: every stored key is checked again as on save. A key the exchange now refuses (revoked,
+   * withdrawals enabled since) is marked failed with the reason and its owner's audit says so; a key that passes is
+   * marked good again; an exchange that cannot be asked changes nothing. Returns how many keys were marked failed.
+   */
+  async recheckAll(onRefused?: (userId: string, message: string) => Promise<void>): Promise<number> {
+    let refused = 0;
+    for (const userId of await this.repo.userIds(this.db, EXCHANGE)) {
+      for (const environment of TRADING_ENVIRONMENTS) {
+        try {
+          this.environments.assertConfigured(environment);
+        } catch {
+          continue; // an environment this server does not reach has nothing to check against
+        }
+        if (await this.recheckOne(userId, environment, onRefused)) refused += 1;
+      }
+    }
+    return refused;
+  }
+
+  /** One stored key's scheduled check; true when it was newly marked failed */
+  private async recheckOne(
+    userId: string,
+    environment: TradingEnvironment,
+    onRefused?: (userId: string, message: string) => Promise<void>,
+  ): Promise<boolean> {
+    const row = await this.repo.find(this.db, userId, EXCHANGE, environment);
+    if (!row) return false;
+    let credentials: ExchangeCredentials | undefined;
+    try {
+      credentials = await this.loadSecret(userId, environment);
+    } catch (err) {
+      if (err instanceof HttpError) return false; // unreadable row: its own 409 already tells the user
+      throw err;
+    }
+    if (!credentials) return false;
+    let reason: string | null = null;
+    try {
+      await this.probe.testAccount(EXCHANGE, credentials);
+    } catch (err) {
+      if (err instanceof ExchangeUnreachableError) return false;
+      if (!(err instanceof ExchangeRejectedError)) throw err;
+      reason = err.message;
+    }
+    const changed = await this.repo.recordCheck(this.db, {
+      user_id: userId,
+      exchange: EXCHANGE,
+      environment,
+      updated_at: row.updated_at,
+      checked_at: this.clock.now(),
+      ok: reason === null,
+      reason,
+    });
+    if (!changed || reason === null || row.check_ok === false) return false;
+    await onRefused?.(
+      userId,
+      `Binance ${environment} API key ${row.api_key_masked} failed its scheduled check: ${reason}. Trading with it is stopped until it is replaced.`,
+    );
+    return true;
   }
 
   /** The users with Binance keys stored (the account recorder follows each of them) */
@@ -255,6 +344,16 @@ export class CredentialsService {
       const data = await this.probe.testAccount(EXCHANGE, credentials);
       return { success: true, data, message: 'Binance connectivity OK' };
     } catch (err) {
+      if (err instanceof ExchangeBusyError) {
+        throw new HttpError(
+          429,
+          'EXCHANGE_RATE_LIMITED',
+          `Binance connectivity check postponed: ${err.message}`,
+          {
+            'retry-after': String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
+          },
+        );
+      }
       // "connectivity" in the text makes the browser show its Binance Connectivity Failed toast (spec §8)
       if (err instanceof ExchangeUnreachableError) {
         throw new HttpError(
@@ -309,5 +408,9 @@ function toView(row: CredentialRow): BinanceCredentials {
     region: BinanceRegionSchema.parse(row.region),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    last_check:
+      row.checked_at && row.check_ok !== null
+        ? { at: row.checked_at.toISOString(), ok: row.check_ok, reason: row.check_reason }
+        : null,
   };
 }

@@ -25,6 +25,20 @@ export class ExchangeUnreachableError extends Error {
   }
 }
 
+/**
+ * The exchange was not asked because its request budget is spent for now (ours or the exchange's): a 429 with
+ * Retry-After to the caller, never "not reachable" (a 503 that would send the user hunting for an outage)
+ */
+export class ExchangeBusyError extends ExchangeUnreachableError {
+  constructor(
+    reason: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(reason);
+    this.name = 'ExchangeBusyError';
+  }
+}
+
 /** The exchange answered and refused the keys; `message` is the exchange's reason, shown to the user */
 export class ExchangeRejectedError extends Error {
   constructor(message: string) {

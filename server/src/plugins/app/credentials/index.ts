@@ -13,7 +13,7 @@ declare module 'fastify' {
 
 /** Wires the credential vault; keys are tested through the exchange adapter (tests may pass their own probe) */
 export default fp(
-  async (app: FastifyInstance, { deps }: AppOptions) => {
+  async (app: FastifyInstance, { config, deps }: AppOptions) => {
     const service = new CredentialsService(
       app.db,
       credentialsRepository,
@@ -24,6 +24,36 @@ export default fp(
     );
     service.onKeysOpened = (userId, apiKey) => app.keyRefusals.opened(userId, apiKey);
     app.decorate('credentialsService', service);
+
+    // The scheduled re-check (KESTREL_KEY_RECHECK_MS): a key revoked or given withdrawals on Binance after it was
+    // saved is marked failed, and its owner reads why in the account's audit
+    if (config.keyRecheckMs > 0) {
+      let running: Promise<unknown> | undefined;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = service
+          .recheckAll((userId, message) =>
+            app.accountAudit.record(userId, 'keys_refused', message, undefined),
+          )
+          .catch((err: unknown) =>
+            app.log.warn(
+              { err: err instanceof Error ? err.message : String(err) },
+              'exchange key re-check failed',
+            ),
+          )
+          .finally(() => {
+            running = undefined;
+          });
+      }, config.keyRecheckMs);
+      timer.unref();
+      app.addHook('onClose', async () => {
+        clearInterval(timer);
+        await running;
+      });
+    }
   },
-  { name: 'credentials', dependencies: ['database', 'secrets', 'exchange', 'notifications', 'environment'] },
+  {
+    name: 'credentials',
+    dependencies: ['database', 'secrets', 'exchange', 'auth', 'notifications', 'environment'],
+  },
 );

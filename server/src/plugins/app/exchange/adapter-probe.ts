@@ -1,5 +1,6 @@
 import type { AccountTestResult } from '@kestrel/contracts';
 import {
+  ExchangeBusyError,
   type ExchangeCredentials,
   type ExchangeProbe,
   ExchangeRejectedError,
@@ -71,9 +72,8 @@ export function adapterProbe(adapter: ExchangeAdapter): ExchangeProbe {
           positionsCount: account.positions.filter(isOpenPosition).length,
         };
       } catch (err) {
-        if (err instanceof ExchangeUnavailableError || err instanceof ExchangeRateLimitError) {
-          throw new ExchangeUnreachableError(err.message);
-        }
+        if (err instanceof ExchangeRateLimitError) throw new ExchangeBusyError(err.message, err.retryAfterMs);
+        if (err instanceof ExchangeUnavailableError) throw new ExchangeUnreachableError(err.message);
         // The keys may be fine; what came back is not Binance's documented answer (a proxy page, an API change)
         if (err instanceof ExchangeResponseError) {
           throw new ExchangeUnreachableError(

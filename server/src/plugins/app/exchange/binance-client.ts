@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import type { z } from 'zod';
 import { ErrorBodySchema, readAnswer, ServerTimeSchema } from './binance-schemas';
 import { countsAsOrder, isTradingCall, type Params, requestWeight } from './binance-weights';
+import { CircuitBreaker, type CircuitBreakerOptions, ExchangeCircuitOpenError } from './circuit-breaker';
 import {
   ExchangeApiError,
   type ExchangeKeys,
@@ -31,6 +32,8 @@ export interface BinanceClientOptions {
   now?: () => number;
   /** How a background download waits for the next minute; tests with fake timers replace nothing */
   sleep?: (ms: number) => Promise<void>;
+  /** When a host counts as down and for how long calls to it are refused at once (`circuit-breaker.ts`) */
+  breaker?: Omit<CircuitBreakerOptions, 'now'>;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -55,6 +58,7 @@ export class BinanceClient {
   readonly #syncEvery: number;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #breaker: CircuitBreaker;
 
   constructor(options: BinanceClientOptions) {
     this.restUrl = options.restUrl.replace(/\/+$/, '');
@@ -66,6 +70,7 @@ export class BinanceClient {
     this.#sleep = options.sleep ?? defaultSleep;
     this.#budget = new WeightBudget({ limit: options.weightLimit ?? 2400, ...options.budget });
     this.#cache = new MarketDataCache(this.#now);
+    this.#breaker = new CircuitBreaker({ ...options.breaker, now: this.#now });
   }
 
   get clockOffsetMs(): number {
@@ -234,6 +239,9 @@ export class BinanceClient {
     let res: Response;
     let text: string;
     try {
+      // Before anything leaves: a host that keeps failing is refused at once (nothing sent) instead of each call
+      // waiting out its timeout
+      this.#breaker.admit(base);
       res = await fetch(url, {
         method,
         headers,
@@ -242,9 +250,14 @@ export class BinanceClient {
       text = await res.text();
     } catch (err) {
       this.#budget.settle(call.weight, undefined, this.#exchangeNow());
+      if (err instanceof ExchangeCircuitOpenError) throw err;
+      // The caller gave up: no fault of the exchange's, so the breaker does not count it
       if (cancel?.aborted) throw cancel.reason;
+      this.#breaker.failed(base);
       throw networkError(err, base);
     }
+    if (res.status >= 500) this.#breaker.failed(base);
+    else this.#breaker.succeeded(base);
     this.#noteCounts(res, call);
 
     if (res.status === 429 || res.status === 418) {

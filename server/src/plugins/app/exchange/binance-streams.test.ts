@@ -187,7 +187,10 @@ describe('market streams', () => {
     stream.add([{ symbol: 'BTCUSDT', kind: 'markPrice' }]);
     await stepping(r.upcoming((e) => e.type === 'markPrice'));
     const reopened = r.nextState((s, gap) => s === 'open' && gap);
-    const dropped = await fetch(`${url}/_sim/ws/drop`, { method: 'POST' });
+    const dropped = await fetch(`${url}/_sim/ws/drop`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await dropped.json()).toEqual({ dropped: 1 });
     await reopened;
     expect(r.states.map((s) => s.state)).toContain('reconnecting');
@@ -355,7 +358,7 @@ describe('user-data stream', () => {
     const stream = adapter.streams?.userDataStream(keys, r.handlers) as UserDataStream;
     await r.state((s) => s === 'open');
     const reopened = r.nextState((s, gap) => s === 'open' && gap);
-    await fetch(`${url}/_sim/ws/drop`, { method: 'POST' });
+    await fetch(`${url}/_sim/ws/drop`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     await reopened;
     await adapter.placeOrder(keys, { symbol: 'SOLUSDT', side: 'BUY', type: 'MARKET', quantity: '1' });
     await r.next(isOrder('TRADE'));

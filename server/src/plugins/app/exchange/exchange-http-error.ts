@@ -1,4 +1,5 @@
 import { HttpError } from '../../../lib/http-error';
+import { ExchangeCircuitOpenError } from './circuit-breaker';
 import {
   ExchangeApiError,
   ExchangeRateLimitError,
@@ -24,6 +25,16 @@ export function isKeyRefusal(err: unknown): boolean {
  */
 export function exchangeHttpError(err: unknown): unknown {
   if (err instanceof OrderStatusUnknownError) return new HttpError(503, 'ORDER_STATUS_UNKNOWN', err.message);
+  if (err instanceof ExchangeCircuitOpenError) {
+    return new HttpError(
+      503,
+      'EXCHANGE_UNREACHABLE',
+      `Binance connectivity failed: exchange not reachable (${err.message})`,
+      {
+        'retry-after': String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
+      },
+    );
+  }
   if (err instanceof ExchangeUnavailableError) {
     return new HttpError(
       503,

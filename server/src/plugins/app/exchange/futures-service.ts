@@ -37,7 +37,7 @@ export interface OrderGuard {
  */
 export class FuturesService {
   constructor(
-    private readonly credentials: Pick<CredentialsService, 'keysFor'>,
+    private readonly credentials: Pick<CredentialsService, 'keysFor' | 'tradingKeysFor'>,
     private readonly exchange: ExchangeAdapter,
     private readonly clock: Clock,
     /** Every leverage change passes it before it is sent (orders pass it inside the order manager) */
@@ -104,7 +104,9 @@ export class FuturesService {
     symbol: string,
     leverage: number,
   ): Promise<{ symbol: string; leverage: number }> {
-    const k = await this.keys(userId);
+    // Leverage opens risk: a key whose last check failed is refused, like a new order
+    const { apiKey, secretKey, environment } = await this.credentials.tradingKeysFor(userId);
+    const k: ExchangeKeys = { apiKey, secretKey, environment };
     await this.guard.checkLeverage(userId, symbol, leverage);
     return viaExchange(() => this.exchange.setLeverage(k, symbol, leverage));
   }

@@ -38,6 +38,7 @@ export default fp(
           wsUrl: target.endpoints.wsUrl,
           weightLimit: target.endpoints.weightLimit,
           budget: { userShare: config.exchangeUserShare },
+          breaker: { failures: config.exchangeBreakerFailures, coolDownMs: config.exchangeBreakerCoolDownMs },
         });
       }
       app.log.info(

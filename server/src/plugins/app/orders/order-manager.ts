@@ -125,7 +125,7 @@ export class OrderManager {
       db: Queryable;
       repo: OrderIntentRepository;
       exchange: ExchangeAdapter;
-      credentials: Pick<CredentialsService, 'keysFor'>;
+      credentials: Pick<CredentialsService, 'keysFor' | 'tradingKeysFor'>;
       guard: OrderGuard;
       clock: Clock;
       log: FastifyBaseLogger;
@@ -146,8 +146,11 @@ export class OrderManager {
   async #keys(
     userId: string,
     environment?: TradingEnvironment,
+    { opensRisk = false }: { opensRisk?: boolean } = {},
   ): Promise<ExchangeKeys & { environment: TradingEnvironment }> {
-    const keys = await this.deps.credentials.keysFor(userId, environment);
+    const keys = opensRisk
+      ? await this.deps.credentials.tradingKeysFor(userId, environment)
+      : await this.deps.credentials.keysFor(userId, environment);
     return { apiKey: keys.apiKey, secretKey: keys.secretKey, environment: keys.environment };
   }
 
@@ -171,7 +174,10 @@ export class OrderManager {
             clientOrderId: input.clientOrderId ?? order.clientOrderId,
             idempotencyKey: input.idempotencyKey,
           });
-    const keys = await this.#keys(userId, input.environment);
+    // A key whose last check failed opens nothing; closing orders and the kill switch still go through
+    const closing =
+      input.source === 'kill_switch' || order.reduceOnly === true || order.closePosition === true;
+    const keys = await this.#keys(userId, input.environment, { opensRisk: !closing });
     const request: CreateOrderRequest = { ...order, clientOrderId };
     const { intent, created } = await this.deps.repo.claim(this.deps.db, {
       userId,

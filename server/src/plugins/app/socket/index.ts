@@ -13,6 +13,8 @@ export const SESSION_ENDED_CLOSE = {
   code: 4401,
   reason: 'Session has ended. Please sign in again.',
 } as const;
+/** A socket over the per-user cap (`KESTREL_MAX_SOCKETS_PER_USER`) is refused with this code */
+export const TOO_MANY_SOCKETS_CLOSE = 4429;
 
 /** Largest frame a client may send; tool calls are a few hundred bytes. Bigger frames close the socket (1009) */
 export const SOCKET_MAX_FRAME_BYTES = 64 * 1024;
@@ -28,7 +30,21 @@ declare module 'fastify' {
 /** The live socket's machinery: the ws server, the push bus (LISTEN/NOTIFY) and the tools' dependencies */
 export default fp(
   async (app: FastifyInstance, { deps }: AppOptions) => {
-    await app.register(websocket, { options: { maxPayload: SOCKET_MAX_FRAME_BYTES } });
+    await app.register(websocket, {
+      options: { maxPayload: SOCKET_MAX_FRAME_BYTES },
+      // A frame that breaks the WebSocket protocol (over 64 KiB, invalid UTF-8, a bad opcode) is the client's doing:
+      // one warn line naming it, without a stack (the plugin's default logs each at error level with one). `ws` has
+      // already sent the close code; the connection ends, so it is one line per connection
+      errorHandler(error, socket, request) {
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+          request.log.warn({ code, reason: error.message }, 'socket closed: the client sent a bad frame');
+        } else {
+          request.log.error({ err: error }, 'socket failed');
+        }
+        socket.terminate();
+      },
+    });
     const bus = new SocketBus(app.db, await channelFor(app.db));
     await bus.start();
     app.decorate('socketBus', bus);
@@ -57,15 +73,24 @@ export default fp(
         testnet: Boolean(deps.testnetExchange),
       }),
     } satisfies SocketToolDeps);
-    const recheck = setInterval(() => {
+    const endSockets = (userId?: string) =>
       bus
         .endSocketsOfEndedSessions(
           (ids) => app.authService.liveSessionIds(ids),
           SESSION_ENDED_CLOSE.code,
           SESSION_ENDED_CLOSE.reason,
+          userId,
         )
         .catch((err: unknown) => app.log.warn({ err }, 'socket session re-check failed'));
-    }, SESSION_RECHECK_MS);
+    // A logout or revocation closes the user's sockets at once, on every instance (through the bus's NOTIFY); the
+    // periodic re-check stays for sessions that end on their own (expiry) and for a lost notification
+    bus.onSessionsEnded((userId) => void endSockets(userId));
+    app.authService.onSessionsEnded((userId) =>
+      bus
+        .sessionsEnded(userId)
+        .catch((err: unknown) => app.log.warn({ err }, 'telling sockets of ended sessions failed')),
+    );
+    const recheck = setInterval(() => void endSockets(), SESSION_RECHECK_MS);
     recheck.unref();
     // Stop listening before the database plugin closes the database (onClose runs in reverse order)
     app.addHook('onClose', async () => {

@@ -103,6 +103,11 @@ interface FanoutMessage {
   p: unknown;
 }
 
+/** A control message: sessions of user `e` ended (logout, revocation), so its sockets are checked now */
+interface SessionsEndedMessage {
+  e: string;
+}
+
 /**
  * Server pushes to live sockets. `publish` goes through PostgreSQL NOTIFY even on a single instance, so one path
  * serves one process or many: every instance listening on the database's channel delivers to its own sockets.
@@ -114,6 +119,8 @@ export class SocketBus {
   private readonly recent = new RecentIds();
   private readonly announced = new Set<BusConnection>();
   private count = 0;
+  /** Checks one user's sockets against their sessions; set by the socket plugin */
+  private sessionCheck: ((userId: string) => void) | undefined;
 
   constructor(db: Database, channel: string) {
     this.fanout = new PgFanout(db, channel, (message) => this.deliver(message));
@@ -145,6 +152,27 @@ export class SocketBus {
   /** Every socket of this instance */
   connections(): BusConnection[] {
     return [...this.byUser.values()].flatMap((set) => [...set]);
+  }
+
+  /** Sockets of `userId` on this instance whose token check has passed (the per-user cap counts these) */
+  openFor(userId: string): number {
+    let n = 0;
+    for (const c of this.byUser.get(userId) ?? []) if (c.sessionId !== '') n += 1;
+    return n;
+  }
+
+  /** What to run when any instance reports that sessions of a user ended */
+  onSessionsEnded(check: (userId: string) => void): void {
+    this.sessionCheck = check;
+  }
+
+  /**
+   * Tells every instance that sessions of `userId` ended, so each closes that user's sockets whose session is gone
+   * at once, not at the next periodic re-check
+   */
+  async sessionsEnded(userId: string): Promise<void> {
+    const message: SessionsEndedMessage = { e: userId };
+    await this.fanout.publish(JSON.stringify(message));
   }
 
   /** Tells observers a socket changed its streams or symbols */
@@ -194,9 +222,11 @@ export class SocketBus {
     liveSessions: (ids: string[]) => Promise<ReadonlySet<string>>,
     code: number,
     reason: string,
+    userId?: string,
   ): Promise<number> {
     // Sockets still in their token check have no session yet: that check decides for them
-    const all = this.connections().filter((c) => c.sessionId !== '');
+    const candidates = userId === undefined ? this.connections() : [...(this.byUser.get(userId) ?? [])];
+    const all = candidates.filter((c) => c.sessionId !== '');
     if (all.length === 0) return 0;
     const live = await liveSessions([...new Set(all.map((c) => c.sessionId))]);
     let ended = 0;
@@ -237,7 +267,12 @@ export class SocketBus {
   private deliver(raw: string): void {
     let message: FanoutMessage;
     try {
-      message = JSON.parse(raw) as FanoutMessage;
+      const parsed = JSON.parse(raw) as FanoutMessage | SessionsEndedMessage;
+      if ('e' in parsed) {
+        if (typeof parsed.e === 'string') this.sessionCheck?.(parsed.e);
+        return;
+      }
+      message = parsed;
     } catch {
       return;
     }

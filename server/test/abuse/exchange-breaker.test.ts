@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, startTestServer, type TestServer } from '../helper';
+
+const FAILURES = 3;
+const COOL_DOWN_MS = 1_500;
+
+/**
+ * Issue "Hardening", finding 6: no circuit breaker on the exchange client, so during an outage every call waited
+ * its full 10 s timeout. After repeated failures to a host the circuit opens: calls answer 503 at once with the
+ * time of the next try; after a cool-down one probe goes through and closes it. An order whose outcome is unknown
+ * stays unknown while the circuit is open (its lookups are refused, not answered "not found").
+ */
+describe('circuit breaker on the exchange client', () => {
+  let s: TestServer;
+  let token: string;
+  let keys: { apiKey: string; secretKey: string };
+  beforeAll(async () => {
+    s = await startTestServer({
+      // The wall clock on the simulator: signed calls carry real timestamps (a frozen clock would answer -1021)
+      simulator: { clock: { now: () => Date.now() } },
+      env: {
+        KESTREL_EXCHANGE_BREAKER_FAILURES: String(FAILURES),
+        KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS: String(COOL_DOWN_MS),
+      },
+    });
+    const user = await s.connectedUser();
+    token = user.auth.access_token;
+    keys = user.keys;
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+  beforeEach(() => s.sim.faults.clear());
+
+  /** A signed read of the user's positions: one upstream call each time (market answers are shared for 2 s) */
+  const positions = () =>
+    s.request({ method: 'GET', url: '/api/futures/positions/active', headers: bearer(token) });
+  const waitOut = () => new Promise((r) => setTimeout(r, COOL_DOWN_MS + 100));
+
+  it(`opens after ${FAILURES} failures: answers 503 at once with the next try, sends nothing, then a probe closes it`, async () => {
+    s.sim.faults.add({ kind: 'error', status: 503, remaining: FAILURES });
+    for (let i = 0; i < FAILURES; i += 1) expect((await positions()).statusCode).toBe(503);
+
+    // Were this sent, the simulator would swallow it and the call would wait out the client's 10 s timeout
+    const swallow = s.sim.faults.add({ kind: 'timeout', remaining: 1 });
+    const started = Date.now();
+    const refused = await positions();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().detail).toMatch(
+      new RegExp(
+        `^Binance connectivity failed: exchange not reachable \\(127\\.0\\.0\\.1:\\d+ failed ${FAILURES} times in a row; Kestrel tries it again at \\d{4}-\\d\\d-\\d\\dT`,
+      ),
+    );
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(s.sim.faults.list().find((f) => f.id === swallow.id)?.remaining).toBe(1);
+    s.sim.faults.clear();
+
+    await waitOut();
+    // The probe reaches the exchange, which answers: closed, and the calls after it go through as well
+    expect((await positions()).statusCode).toBe(200);
+    expect((await positions()).statusCode).toBe(200);
+  });
+
+  it('a failed probe opens it again for another cool-down', async () => {
+    s.sim.faults.add({ kind: 'error', status: 500, remaining: 1000 });
+    for (let i = 0; i < FAILURES; i += 1) await positions();
+    await waitOut();
+    expect((await positions()).statusCode).toBe(503); // the probe, failed by the simulator (still down)
+    const again = await positions();
+    expect(again.statusCode).toBe(503);
+    expect(again.json().detail).toMatch(/tries it again at/);
+    s.sim.faults.clear(); // the exchange is back
+    await waitOut();
+    expect((await positions()).statusCode).toBe(200);
+  });
+
+  it('keeps an order whose answer was lost "unknown" while the circuit is open, and resolves it to placed after', async () => {
+    const clientOrderId = `breaker-${Date.now()}`;
+    // Placed on the exchange, its answer replaced by a 500; every lookup fails too, until the circuit opens
+    s.sim.faults.add({
+      kind: 'error',
+      status: 500,
+      method: 'POST',
+      path: '/fapi/v1/order',
+      phase: 'after',
+      remaining: 1,
+    });
+    s.sim.faults.add({ kind: 'error', status: 500, method: 'GET', phase: 'before', remaining: 1000 });
+    const created = await s.request({
+      method: 'POST',
+      url: '/api/futures/orders/create',
+      headers: bearer(token),
+      payload: {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        timeInForce: 'GTC',
+        quantity: '0.010',
+        price: '40000',
+        clientOrderId,
+      },
+    });
+    expect(created.statusCode).toBe(503);
+    expect(created.json().code).toBe('ORDER_STATUS_UNKNOWN');
+    const intentOf = async () => {
+      const [row] = await s.database.db.query<{ id: string; state: string }>(
+        'SELECT id, state FROM order_intents WHERE client_order_id = $1',
+        [clientOrderId],
+      );
+      if (!row) throw new Error('the intent was not recorded');
+      return row;
+    };
+    // Lookups until the circuit opens, then the lookups are refused at once: still unknown, never "not placed"
+    for (let i = 0; i < FAILURES + 1; i += 1) await s.app.orderManager.resolve((await intentOf()).id);
+    expect((await intentOf()).state).toBe('unknown');
+    // It is on the exchange all along
+    expect(s.sim.exchange.accountByKey(keys.apiKey)?.openOrders.size).toBe(1);
+
+    s.sim.faults.clear(); // the exchange is back; the order manager's next lookup (the probe) finds the order
+    await waitOut();
+    const resolved = await s.app.orderManager.resolve((await intentOf()).id);
+    expect(resolved?.state).toBe('placed');
+  });
+});
