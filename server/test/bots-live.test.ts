@@ -2,6 +2,7 @@ import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';
+import { botRepository } from '../src/plugins/app/bots/bot-repository';
 import {
   bearer,
   buildTestApp,
@@ -208,5 +209,173 @@ describe('live bots', () => {
     const started = await call('POST', `/api/v1/agents/${copy.id}/start`);
     expect(started.statusCode, started.body).toBe(200);
     expect((await call('POST', `/api/v1/agents/${copy.id}/stop`)).statusCode).toBe(200);
+  });
+  const stepUp = async () => {
+    const r = await call('POST', '/api/v1/account/step-up', { password: PASSWORD });
+    expect(r.statusCode, r.body).toBe(200);
+  };
+  const liveGrid = async (name: string, params: object, leverage = 5): Promise<Bot> => {
+    const r = await call('POST', '/api/v1/agents/', {
+      name,
+      strategy: 'grid',
+      params,
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage,
+      budget: 500,
+      mode: 'live',
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    return r.json().data;
+  };
+  const ofBot = (clientIds: Set<string>) => sim().open.filter((o) => clientIds.has(o.clientOrderId));
+
+  it('sets its leverage on the exchange before its first order; a refusal stops it with the reason and no order', async () => {
+    await stepUp();
+    const b = await liveGrid(
+      'Leveraged',
+      { lower: 40_000, upper: 42_000, gridCount: 2, quantityPerGrid: 0.002 },
+      7,
+    );
+    const started = await call('POST', `/api/v1/agents/${b.id}/start`);
+    expect(started.json().data).toMatchObject({ state: 'running' });
+    expect(account().configs.get('BTCUSDT')?.leverage).toBe(7);
+    expect((await events(b.id))[0]?.message).toMatch(/leverage 7× set on the exchange$/);
+    expect((await call('POST', `/api/v1/agents/${b.id}/stop`)).json().data).toMatchObject({
+      state: 'stopped',
+    });
+
+    const placed = sim().all.length;
+    t.sim.faults.add({
+      kind: 'error',
+      method: 'POST',
+      path: '/fapi/v1/leverage',
+      phase: 'before',
+      status: 503,
+      code: -1008,
+      remaining: 1,
+    });
+    const refused = await call('POST', `/api/v1/agents/${b.id}/start`);
+    expect(refused.json().data).toMatchObject({ state: 'error' });
+    expect(refused.json().data.stopReason).toMatch(/^Could not set BTCUSDT leverage to 7× on the exchange: /);
+    expect(sim().all.length).toBe(placed);
+    t.sim.faults.clear();
+  });
+
+  it('takes fills with their fee from the account stream at once, shares the dead-man switch, and shows its figures on every instance', {
+    timeout: 120_000,
+  }, async () => {
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    const a = await liveGrid('Grid A', {
+      lower: 49_000,
+      upper: 51_000,
+      gridCount: 10,
+      quantityPerGrid: 0.003,
+    });
+    const b = await liveGrid('Grid B', {
+      lower: 49_100,
+      upper: 50_900,
+      gridCount: 6,
+      quantityPerGrid: 0.003,
+    });
+    expect((await call('POST', `/api/v1/agents/${a.id}/start`)).statusCode).toBe(200);
+    expect((await call('POST', `/api/v1/agents/${b.id}/start`)).statusCode).toBe(200);
+    await nextBar(
+      async () =>
+        (await status(a.id)).openOrders.length === 10 && (await status(b.id)).openOrders.length === 6,
+    );
+
+    // Both hold the account's one countdown on BTCUSDT: B stopping leaves it armed for A
+    expect((await call('POST', `/api/v1/agents/${b.id}/stop`)).json().data).toMatchObject({
+      state: 'stopped',
+    });
+    expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeGreaterThan(simClock.now());
+
+    // A buy fills on the exchange: the bot takes it from the stream before any bar closes, fee included
+    const aIds = new Set((await status(a.id)).openOrders.map((o) => o.clientOrderId));
+    const filledBefore = sim().all.filter((o) => aIds.has(o.clientOrderId) && o.status === 'FILLED').length;
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49750' });
+    expect(sim().all.filter((o) => aIds.has(o.clientOrderId) && o.status === 'FILLED').length).toBe(
+      filledBefore + 1,
+    );
+    await eventually(async () => (await status(a.id)).positionQty > 0);
+    const fill = (await events(a.id)).find((e) => e.kind === 'order_filled');
+    expect(fill?.data).toMatchObject({ via: 'stream', price: 49_800, quantity: 0.003 });
+    // The simulator's maker rate (0.02 %) on 0.003 × 49,900
+    expect(fill?.data.fee).toBeCloseTo(0.003 * 49_800 * 0.0002, 9);
+    const here = await status(a.id);
+    expect(here.realizedPnl).toBeCloseTo(-(fill?.data.fee as number), 9);
+
+    // Another instance on the same database answers the same figures (written by the instance running the bot)
+    await app.app.botRunner.tick();
+    const other = await buildTestApp(
+      t.database.db,
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extra.push(other);
+    expect(other.app.botRunner.runningIds).toEqual([]);
+    const there = async () =>
+      (
+        await other.request({ method: 'GET', url: `/api/v1/agents/${a.id}/status`, headers: bearer(token) })
+      ).json().data as BotStatus;
+    await eventually(async () => (await there()).positionQty === here.positionQty);
+    const seen = await there();
+    expect(seen.realizedPnl).toBeCloseTo(here.realizedPnl, 9);
+    expect(seen.openOrders.map((o) => o.clientOrderId).sort()).toEqual(
+      here.openOrders.map((o) => o.clientOrderId).sort(),
+    );
+    const summary = (
+      await other.request({ method: 'GET', url: '/api/v1/dashboard/bots', headers: bearer(token) })
+    ).json().data;
+    expect(summary.realizedPnl).toBeCloseTo(
+      (await call('GET', '/api/v1/dashboard/bots')).json().data.realizedPnl,
+      9,
+    );
+    await other.app.close();
+
+    // The last holder lets go: disarmed
+    expect((await call('POST', `/api/v1/agents/${a.id}/stop`)).json().data).toMatchObject({
+      state: 'stopped',
+    });
+    expect(ofBot(aIds)).toEqual([]);
+    expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeUndefined();
+  });
+
+  it('a stop cut short by its instance dying is finished by the instance that takes the bot over', async () => {
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    const c = await liveGrid('Cut short', {
+      lower: 49_000,
+      upper: 51_000,
+      gridCount: 10,
+      quantityPerGrid: 0.003,
+    });
+    expect((await call('POST', `/api/v1/agents/${c.id}/start`)).statusCode).toBe(200);
+    await nextBar(async () => (await status(c.id)).openOrders.length === 10);
+    const ids = new Set((await status(c.id)).openOrders.map((o) => o.clientOrderId));
+    expect(ofBot(ids)).toHaveLength(10);
+
+    // The stop is recorded (`stopping`), then the instance goes away before it cancels anything
+    await botRepository.beginStop(t.database.db, c.id, 'stopped', 'Stopped by you', clock.now());
+    await app.app.close();
+    expect(ofBot(ids)).toHaveLength(10);
+    app = await buildTestApp(
+      t.database.db,
+      {
+        clock,
+        keyring: t.keyring,
+        botLeaseRenewMs: MANUAL_LEASES,
+        orderTimings: { deadmanCountdownMs: 600_000 },
+      },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extra.push(app);
+    await eventually(async () => (await status(c.id)).bot.state === 'stopped');
+    expect(ofBot(ids)).toEqual([]);
+    expect(app.app.botRunner.runningIds).toEqual([]);
+    const log = await events(c.id);
+    expect(log[0]).toMatchObject({ kind: 'stopped', message: 'Stopped by you (10 orders canceled)' });
   });
 });

@@ -317,10 +317,12 @@ describe('bots', () => {
     expect(a.app.botRunner.runningIds).toEqual([]);
     expect(b.app.botRunner.runningIds).toEqual([bot.id]);
 
-    // Stopped through A while B runs it: B hears it on the database channel, cancels and records the stop
+    // Stopped through A while B runs it: `stopping` until B, hearing it on the database channel, has canceled its
+    // orders and recorded the stop; then `stopped`
     const stop = await call(a, 'POST', `/api/v1/agents/${bot.id}/stop`);
-    expect(stop.json().data).toMatchObject({ state: 'stopped', stopReason: 'Stopped by you' });
+    expect(stop.json().data).toMatchObject({ state: 'stopping', stopReason: 'Stopped by you' });
     await eventually(async () => b.app.botRunner.runningIds.length === 0);
+    await eventually(async () => (await status(a, bot.id)).bot.state === 'stopped');
     await eventually(async () => (await events(a, bot.id))[0]?.kind === 'stopped');
     expect((await events(a, bot.id)).filter((e) => e.kind === 'stopped')).toHaveLength(1);
     // A graceful shutdown hands its bots back at once: A takes this one on its next round

@@ -26,6 +26,8 @@ export interface BotRow {
   risk_limits: BotRiskLimits;
   state: BotState;
   stop_reason: string | null;
+  /** While `stopping`: the state it ends in */
+  stop_state: 'stopped' | 'error' | null;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
@@ -51,10 +53,12 @@ export type BotSettings = Pick<
 >;
 
 const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode, environment, risk_limits,
-  state, stop_reason, created_at, updated_at, started_at, stopped_at, lease_owner, lease_expires_at`;
+  state, stop_reason, stop_state, created_at, updated_at, started_at, stopped_at, lease_owner, lease_expires_at`;
 
 /** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
 const ACTIVE = `state IN ('starting', 'running')`;
+/** States in which a process holds the bot's lease: running it, or finishing its stop (its orders being canceled) */
+const HELD = `state IN ('starting', 'running', 'stopping')`;
 
 // node-postgres returns numeric as a string
 const toRow = (r: Record<string, unknown>): BotRow =>
@@ -192,10 +196,11 @@ export const botRepository = {
   },
 
   /**
-   * Stops an active bot (`state`: stopped or error, with the reason) and drops its lease, so no instance runs or
-   * resumes it; `owner` (when given) must still hold it. The stopped row, or undefined when it was not active
+   * Begins stopping an active bot: `stopping` with the reason and the state it will end in (stopped, or error),
+   * its lease kept, so whoever holds it (or takes it over) cancels its orders and then `finishStop`s it. `owner`
+   * (when given) must still hold it. The stopping row, or undefined when it was not active
    */
-  async stop(
+  async beginStop(
     db: Queryable,
     id: string,
     state: 'stopped' | 'error',
@@ -204,13 +209,104 @@ export const botRepository = {
     owner?: string,
   ): Promise<BotRow | undefined> {
     const rows = await db.query(
-      `UPDATE bots SET state = $2, stop_reason = $3, stopped_at = $4, updated_at = $4, lease_owner = NULL,
-          lease_expires_at = NULL
+      `UPDATE bots SET state = 'stopping', stop_state = $2, stop_reason = $3, updated_at = $4
         WHERE id = $1 AND ${ACTIVE} AND ($5::text IS NULL OR lease_owner = $5)
         RETURNING ${COLUMNS}`,
       [id, state, reason, now, owner ?? null],
     );
     return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /**
+   * Ends a `stopping` bot in the state its stop asked for, its lease dropped (no instance runs or resumes it);
+   * `owner` (when given) must hold it. The stopped row, or undefined when it was not stopping (or not `owner`'s)
+   */
+  async finishStop(db: Queryable, id: string, now: Date, owner?: string): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET state = coalesce(stop_state, 'stopped'), stop_state = NULL, stopped_at = $2, updated_at = $2,
+          lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = $1 AND state = 'stopping' AND ($3::text IS NULL OR lease_owner = $3)
+        RETURNING ${COLUMNS}`,
+      [id, now, owner ?? null],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /**
+   * Takes the lease of a `stopping` bot nobody holds (its instance died, or handed it back) or `owner` holds
+   * already, to finish its stop; undefined when a live instance holds it
+   */
+  async takeStop(
+    db: Queryable,
+    id: string,
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET lease_owner = $2, lease_expires_at = $4
+        WHERE id = $1 AND state = 'stopping'
+          AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at IS NULL OR lease_expires_at < $3)
+        RETURNING ${COLUMNS}`,
+      [id, owner, now, leaseUntil],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Live bots of the user on `symbol` that are active, other than `exceptId` (they share its dead-man switch) */
+  async otherLiveOnSymbol(
+    db: Queryable,
+    userId: string,
+    symbol: string,
+    exceptId: string,
+    environment: TradingEnvironment,
+  ): Promise<number> {
+    const rows = await db.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM bots
+        WHERE user_id = $1 AND symbol = $2 AND id <> $3 AND mode = 'live' AND environment = $4 AND ${ACTIVE}`,
+      [userId, symbol, exceptId, environment],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  /** The running session's figures, as its instance last wrote them (one row per bot, replaced) */
+  async saveStatus(
+    db: Queryable,
+    botId: string,
+    sessionStartedAt: Date,
+    figures: Record<string, unknown>,
+    now: Date,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO bot_status (bot_id, session_started_at, figures, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (bot_id) DO UPDATE SET session_started_at = $2, figures = $3, updated_at = $4`,
+      [botId, sessionStartedAt, JSON.stringify(figures), now],
+    );
+  },
+
+  /** Figures of the bots' current sessions (rows of an earlier session than the bot's `started_at` left out) */
+  async statusOf(
+    db: Queryable,
+    bots: ReadonlyArray<Pick<BotRow, 'id' | 'started_at'>>,
+  ): Promise<Map<string, { figures: Record<string, unknown>; updatedAt: Date }>> {
+    const out = new Map<string, { figures: Record<string, unknown>; updatedAt: Date }>();
+    const current = bots.filter((b) => b.started_at);
+    if (current.length === 0) return out;
+    const rows = await db.query<{
+      bot_id: string;
+      session_started_at: Date;
+      figures: Record<string, unknown>;
+      updated_at: Date;
+    }>(
+      `SELECT bot_id, session_started_at, figures, updated_at FROM bot_status WHERE bot_id = ANY($1::uuid[])`,
+      [current.map((b) => b.id)],
+    );
+    const startedAt = new Map(current.map((b) => [b.id, b.started_at?.getTime()]));
+    for (const r of rows) {
+      if (new Date(r.session_started_at).getTime() !== startedAt.get(r.bot_id)) continue;
+      out.set(r.bot_id, { figures: r.figures, updatedAt: new Date(r.updated_at) });
+    }
+    return out;
   },
 
   /** Active bots of a user (the kill switch stops them) */
@@ -219,23 +315,32 @@ export const botRepository = {
     return rows.map(toRow);
   },
 
-  /** Extends `owner`'s leases on `ids`; returns the ids it still holds (a missing one was stopped or taken over) */
-  async renew(db: Queryable, owner: string, ids: readonly string[], leaseUntil: Date): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await db.query<{ id: string }>(
+  /**
+   * Extends `owner`'s leases on `ids`; returns the ids it still holds with their state (a missing one was stopped
+   * or taken over; a `stopping` one is being stopped, and this instance, holding it, finishes the stop)
+   */
+  async renew(
+    db: Queryable,
+    owner: string,
+    ids: readonly string[],
+    leaseUntil: Date,
+  ): Promise<Map<string, BotState>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.query<{ id: string; state: BotState }>(
       `UPDATE bots SET lease_expires_at = $3
-        WHERE id = ANY($2::uuid[]) AND lease_owner = $1 AND ${ACTIVE} RETURNING id`,
+        WHERE id = ANY($2::uuid[]) AND lease_owner = $1 AND ${HELD} RETURNING id, state`,
       [owner, ids, leaseUntil],
     );
-    return new Set(rows.map((r) => r.id));
+    return new Map(rows.map((r) => [r.id, r.state]));
   },
 
   /**
-   * Takes one active bot nobody holds (its process stopped and handed it back, or died and its lease ran out).
-   * `SKIP LOCKED` lets instances claim side by side; the UPDATE re-checks the lease after a concurrent renewal
+   * Takes one active or stopping bot nobody holds (its process stopped and handed it back, or died and its lease
+   * ran out): an active one is resumed, a stopping one has its stop finished. `SKIP LOCKED` lets instances claim
+   * side by side; the UPDATE re-checks the lease after a concurrent renewal
    */
   async claim(db: Queryable, owner: string, now: Date, leaseUntil: Date): Promise<BotRow | undefined> {
-    const free = `${ACTIVE} AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at < $2)`;
+    const free = `${HELD} AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at < $2)`;
     const rows = await db.query(
       `UPDATE bots SET lease_owner = $1, lease_expires_at = $3
         WHERE id = (SELECT id FROM bots WHERE ${free} ORDER BY lease_expires_at NULLS FIRST LIMIT 1
@@ -294,6 +399,17 @@ export const botRepository = {
     );
     const t = rows[0]?.t;
     return t === null || t === undefined ? undefined : Number(t);
+  },
+
+  /** Per client order id, the filled quantity the bot's logged fills since `since` reach (`data.filledTotal`) */
+  async loggedFills(db: Queryable, botId: string, since: Date): Promise<Map<string, number>> {
+    const rows = await db.query<{ id: string; total: string | number }>(
+      `SELECT data->>'clientOrderId' AS id, max((data->>'filledTotal')::float8) AS total FROM bot_events
+        WHERE bot_id = $1 AND kind = 'order_filled' AND created_at >= $2 AND data ? 'filledTotal'
+        GROUP BY data->>'clientOrderId'`,
+      [botId, since],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.total)]));
   },
 
   /**

@@ -25,11 +25,24 @@ export interface BotRunnerDeps {
   log: BotLog;
   /** NOTIFY channel shared by the instances on this database schema */
   channel: string;
-  /** A session for the bot; `onFault` stops it */
-  createSession(row: BotRow, onFault: (fault: BotFault) => void): BotSession;
+  /** A session for the bot; `onFault` stops it, `onFigures` says its figures changed (they get written) */
+  createSession(
+    row: BotRow,
+    hooks: { onFault: (fault: BotFault) => void; onFigures: () => void },
+  ): BotSession;
   /** Period of the lease round (tests make it long and call `tick` themselves) */
   renewMs?: number;
+  /**
+   * Finishes the stop of a bot no session runs here (its instance died or was closed while stopping it, or nobody
+   * ran it): its orders canceled on the exchange (live) and its hold on the dead-man switch let go
+   */
+  settle(row: BotRow): Promise<{ canceled: number }>;
+  /** Least time between two writes of one bot's figures (`bot_status`); default STATUS_WRITE_MS */
+  statusWriteMs?: number;
 }
+
+/** A running bot's figures are written at most this often (a burst of fills costs one write, the last one kept) */
+export const STATUS_WRITE_MS = 1_000;
 
 /**
  * Which instance runs which bot, kept in the database like the backtest queue's leases (`backtest-runner.ts`):
@@ -50,6 +63,10 @@ export class BotRunner {
   /** The lease round in progress (one at a time) */
   private round: Promise<void> | undefined;
   private readonly active = new Set<Promise<unknown>>();
+  /** Stops in progress here, by bot: a second asker waits for the first instead of canceling twice */
+  private readonly stopping = new Map<string, Promise<BotRow | undefined>>();
+  /** Figure writes: when each bot's last went out, and the trailing one waiting */
+  private readonly writes = new Map<string, { lastAt: number; timer?: ReturnType<typeof setTimeout> }>();
 
   constructor(private readonly deps: BotRunnerDeps) {}
 
@@ -86,21 +103,33 @@ export class BotRunner {
   }
 
   /**
-   * Stops an active bot wherever it runs (`state`: stopped, or error with the reason); the instance running it
-   * cancels its orders and records the stop. Undefined when it was not active
+   * Stops an active bot wherever it runs (`state`: stopped, or error with the reason). It is `stopping` while the
+   * instance running it cancels its orders, then `state`. Answers the bot as it then stands (`stopping` while
+   * another instance is at it), or undefined when it was not active
    */
   async stopBot(row: BotRow, state: 'stopped' | 'error', reason: string): Promise<BotRow | undefined> {
-    const stopped = await botRepository.stop(this.deps.db, row.id, state, reason, this.deps.clock.now());
-    if (!stopped) return undefined;
-    if (this.sessions.has(row.id)) {
-      await this.end(row.id, 'stopped', reason);
-    } else if (row.lease_owner && row.lease_owner !== this.owner) {
+    const stopping = await botRepository.beginStop(
+      this.deps.db,
+      row.id,
+      state,
+      reason,
+      this.deps.clock.now(),
+    );
+    if (!stopping) return undefined;
+    if (this.sessions.has(row.id)) return (await this.stopHere(row.id, 'stopped', reason)) ?? stopping;
+    if (stopping.lease_owner && stopping.lease_owner !== this.owner) {
       await this.deps.db.query('SELECT pg_notify($1, $2)', [this.deps.channel, `${STOP_PREFIX}${row.id}`]);
-    } else {
-      // Nobody runs it (its instance died, the lease not yet taken over): the stop is recorded here
-      await this.deps.log.record(row, 'stopped', reason, { sessionPnl: 0 });
     }
-    return stopped;
+    // Nobody runs it (its instance died, the lease not yet taken over): the stop is finished here
+    const taken = await botRepository.takeStop(
+      this.deps.db,
+      row.id,
+      this.owner,
+      this.deps.clock.now(),
+      this.leaseUntil(),
+    );
+    if (!taken) return stopping;
+    return (await this.settle(taken)) ?? stopping;
   }
 
   /**
@@ -130,6 +159,8 @@ export class BotRunner {
     // The bots go on elsewhere: nothing is canceled (a live bot's dead-man switch covers a server that never returns)
     for (const session of this.sessions.values()) session.detach();
     this.sessions.clear();
+    for (const w of this.writes.values()) clearTimeout(w.timer);
+    this.writes.clear();
     await this.unlisten?.().catch(() => {});
     try {
       await botRepository.release(this.deps.db, this.owner, ids);
@@ -148,14 +179,20 @@ export class BotRunner {
       const ids = this.runningIds;
       const held = await botRepository.renew(this.deps.db, this.owner, ids, this.leaseUntil());
       for (const id of ids) {
-        if (held.has(id)) continue;
         const session = this.sessions.get(id);
         if (!session) continue;
-        const now = await botRepository.find(this.deps.db, session.row.user_id, id);
-        if (now && (now.state === 'stopped' || now.state === 'error')) {
-          // Stopped elsewhere and the notification was lost: stop and record it here
-          await this.end(id, 'stopped', now.stop_reason ?? 'Stopped');
-        } else {
+        const state = held.get(id);
+        if (state === 'stopping') {
+          // Stopped from another instance and the notification was lost: this instance holds it, it stops it
+          const row = await botRepository.find(this.deps.db, session.row.user_id, id);
+          this.track(
+            this.stopHere(
+              id,
+              row?.stop_state === 'error' ? 'error' : 'stopped',
+              row?.stop_reason ?? 'Stopped',
+            ),
+          );
+        } else if (state === undefined) {
           // Taken over by another instance (this one stalled past its lease): it trades the bot now, not us
           this.deps.logger.warn({ botId: id }, 'bot no longer held by this instance: stopping it here');
           this.sessions.get(id)?.detach();
@@ -170,7 +207,8 @@ export class BotRunner {
           this.leaseUntil(),
         );
         if (!row) break;
-        await this.launch(row, 'resumed');
+        if (row.state === 'stopping') await this.settle(row);
+        else await this.launch(row, 'resumed');
       }
     } catch (err) {
       this.deps.logger.warn({ err }, 'bot lease round failed');
@@ -179,7 +217,10 @@ export class BotRunner {
 
   /** Opens the bot's session here; it is `running` once history is loaded and replayed */
   private async launch(row: BotRow, how: 'started' | 'resumed'): Promise<void> {
-    const session = this.deps.createSession(row, (fault) => void this.fault(row, fault));
+    const session = this.deps.createSession(row, {
+      onFault: (fault) => void this.fault(row, fault),
+      onFigures: () => this.noteFigures(row.id),
+    });
     this.sessions.set(row.id, session);
     const work = (async () => {
       try {
@@ -202,7 +243,13 @@ export class BotRunner {
         how === 'started'
           ? `Started: ${row.mode} trading on ${row.symbol} ${row.interval} closed candles`
           : `Resumed on this server: ${session.replayed} bars since the start replayed`;
-      await this.deps.log.record(row, how, message, { owner: this.owner, replayedBars: session.replayed });
+      const leverage =
+        session.leverageSet === undefined ? '' : `, leverage ${session.leverageSet}× set on the exchange`;
+      await this.deps.log.record(row, how, `${message}${leverage}`, {
+        owner: this.owner,
+        replayedBars: session.replayed,
+        ...(session.leverageSet === undefined ? {} : { leverage: session.leverageSet }),
+      });
     })();
     this.track(work);
     await work;
@@ -211,7 +258,7 @@ export class BotRunner {
   /** A limit broke or the bot failed: stopped with state error (if this instance still holds it), and recorded */
   private async fault(row: BotRow, fault: BotFault): Promise<void> {
     const work = (async () => {
-      const stopped = await botRepository.stop(
+      const stopping = await botRepository.beginStop(
         this.deps.db,
         row.id,
         'error',
@@ -219,16 +266,76 @@ export class BotRunner {
         this.deps.clock.now(),
         this.owner,
       );
-      if (!stopped) {
-        // No longer ours (stopped or taken over meanwhile): whoever holds it now decides about its orders
-        this.sessions.get(row.id)?.detach();
-        this.sessions.delete(row.id);
+      if (stopping) {
+        await this.stopHere(row.id, fault.kind, fault.message, fault.data);
         return;
       }
-      await this.end(row.id, fault.kind, fault.message, fault.data);
+      const now = await botRepository.find(this.deps.db, row.user_id, row.id);
+      // Already being stopped here (the owner's stop raced the fault): that stop finishes it
+      if (now?.state === 'stopping' && now.lease_owner === this.owner) return;
+      // No longer ours (stopped or taken over meanwhile): whoever holds it now decides about its orders
+      this.sessions.get(row.id)?.detach();
+      this.sessions.delete(row.id);
     })().catch((err: unknown) => this.deps.logger.error({ err, botId: row.id }, 'bot stop failed'));
     this.track(work);
     await work;
+  }
+
+  /**
+   * Stops a `stopping` bot whose session runs here: the session closed (orders canceled), the end recorded, the
+   * bot put in its final state. One stop per bot at a time: a second caller gets the first one's answer
+   */
+  private stopHere(
+    id: string,
+    kind: 'stopped' | 'risk_stop' | 'error',
+    reason: string,
+    data: Record<string, unknown> = {},
+  ): Promise<BotRow | undefined> {
+    const running = this.stopping.get(id);
+    if (running) return running;
+    const work = (async () => {
+      await this.end(id, kind, reason, data);
+      return botRepository.finishStop(this.deps.db, id, this.deps.clock.now(), this.owner);
+    })().finally(() => this.stopping.delete(id));
+    this.stopping.set(id, work);
+    this.track(work);
+    return work;
+  }
+
+  /**
+   * Finishes the stop of a `stopping` bot this instance holds without a session (its instance died mid-stop):
+   * its orders canceled, the end recorded with the session's PnL as last written, its final state set
+   */
+  private async settle(row: BotRow): Promise<BotRow | undefined> {
+    const running = this.stopping.get(row.id);
+    if (running) return running;
+    const work = (async () => {
+      let canceled = 0;
+      try {
+        ({ canceled } = await this.deps.settle(row));
+      } catch (err) {
+        await this.deps.log.record(
+          row,
+          'error',
+          `Stopping: its orders could not be canceled: ${reasonOf(err)}`,
+        );
+      }
+      const figures = (await botRepository.statusOf(this.deps.db, [row])).get(row.id)?.figures as
+        | Partial<PaperFigures>
+        | undefined;
+      const sessionPnl = (figures?.realizedPnl ?? 0) + (figures?.unrealizedPnl ?? 0);
+      const reason = row.stop_reason ?? 'Stopped';
+      const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
+      await this.deps.log.record(row, row.stop_state === 'error' ? 'error' : 'stopped', `${reason}${words}`, {
+        sessionPnl,
+        canceled,
+        finishedBy: this.owner,
+      });
+      return botRepository.finishStop(this.deps.db, row.id, this.deps.clock.now(), this.owner);
+    })().finally(() => this.stopping.delete(row.id));
+    this.stopping.set(row.id, work);
+    this.track(work);
+    return work;
   }
 
   /** Closes the session here (orders canceled) and records how it ended, with the session's PnL */
@@ -241,6 +348,8 @@ export class BotRunner {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    clearTimeout(this.writes.get(id)?.timer);
+    this.writes.delete(id);
     let closed: { sessionPnl: number; canceled: number };
     try {
       closed = await session.close();
@@ -254,9 +363,48 @@ export class BotRunner {
       );
       closed = { sessionPnl: 0, canceled: 0 };
     }
+    await this.writeFigures(id, session);
     const { sessionPnl, canceled } = closed;
     const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
     await this.deps.log.record(session.row, kind, `${reason}${words}`, { ...data, sessionPnl, canceled });
+  }
+
+  /** The bot's figures changed: written now, or once the throttle allows (the latest figures then) */
+  private noteFigures(id: string): void {
+    const every = this.deps.statusWriteMs ?? STATUS_WRITE_MS;
+    const w = this.writes.get(id) ?? { lastAt: Number.NEGATIVE_INFINITY };
+    this.writes.set(id, w);
+    if (w.timer) return;
+    const wait = Math.max(0, w.lastAt + every - Date.now());
+    const write = () => {
+      w.timer = undefined;
+      w.lastAt = Date.now();
+      const session = this.sessions.get(id);
+      if (session) this.track(this.writeFigures(id, session));
+    };
+    if (wait === 0) write();
+    else {
+      w.timer = setTimeout(write, wait);
+      w.timer.unref?.();
+    }
+  }
+
+  private async writeFigures(id: string, session: BotSession): Promise<void> {
+    const figures = session.figures();
+    const startedAt = session.row.started_at;
+    if (!figures || !startedAt) return;
+    try {
+      await botRepository.saveStatus(
+        this.deps.db,
+        id,
+        startedAt,
+        figures as unknown as Record<string, unknown>,
+        this.deps.clock.now(),
+      );
+    } catch (err) {
+      // The next change writes them again; until then other instances show slightly older figures
+      this.deps.logger.warn({ err, botId: id }, 'bot figures not written');
+    }
   }
 
   private receive(payload: string): void {
@@ -266,7 +414,8 @@ export class BotRunner {
     if (!session) return;
     const work = (async () => {
       const row = await botRepository.find(this.deps.db, session.row.user_id, id);
-      await this.end(id, 'stopped', row?.stop_reason ?? 'Stopped');
+      if (row?.state !== 'stopping') return;
+      await this.stopHere(id, row.stop_state === 'error' ? 'error' : 'stopped', row.stop_reason ?? 'Stopped');
     })().catch((err: unknown) => this.deps.logger.error({ err, botId: id }, 'bot stop failed'));
     this.track(work);
   }

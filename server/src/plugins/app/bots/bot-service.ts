@@ -24,6 +24,10 @@ import { exchangeHttpError } from '../exchange/exchange-http-error';
 import type { LiveEvent, PushTarget } from '../socket/socket-bus';
 import { type BotEventRow, type BotRow, type BotSettings, botRepository } from './bot-repository';
 import type { BotRunner } from './bot-runner';
+import type { PaperFigures } from './paper-account';
+
+/** States with an open session (its figures not yet in the log) */
+const OPEN_SESSION: ReadonlySet<BotState> = new Set(['starting', 'running', 'stopping']);
 
 /** Events of a status answer */
 const STATUS_EVENTS = 20;
@@ -227,7 +231,7 @@ export class BotService {
     const past = (
       await botRepository.pastPnl(this.deps.db, [id], new Date(startOfUtcDay(now.getTime())))
     ).get(id);
-    const live = this.runner.figures(id);
+    const live = (await this.liveFigures([row])).get(id);
     const events = await botRepository.events(this.deps.db, id, STATUS_EVENTS);
     return {
       bot: toBot(row),
@@ -239,7 +243,7 @@ export class BotService {
       markPrice: live?.markPrice ?? null,
       openOrders: live?.openOrders ?? [],
       uptimeMs:
-        (row.state === 'running' || row.state === 'starting') && row.started_at
+        OPEN_SESSION.has(row.state) && row.started_at
           ? Math.max(0, now.getTime() - row.started_at.getTime())
           : null,
       lastEvents: events.map(toEvent),
@@ -252,8 +256,8 @@ export class BotService {
   }
 
   /**
-   * Counts by state and mode, and PnL over every bot. Figures of bots running on another instance are not in this
-   * process's memory: their finished sessions count, their open session shows on the instance running them
+   * Counts by state and mode, and PnL over every bot: finished sessions from the log, open ones from the instance
+   * running them (this one's memory, or what another instance last wrote)
    */
   async summary(userId: string): Promise<BotsSummary> {
     const rows = await botRepository.list(this.deps.db, userId);
@@ -275,13 +279,14 @@ export class BotService {
       todayPnl: 0,
       bots: [],
     };
+    const live = await this.liveFigures(rows);
     for (const r of rows) {
       byState[r.state]++;
       if (r.state === 'running') summary.running++;
       summary[r.mode]++;
       summary.byEnvironment[r.environment]++;
       const p = past.get(r.id);
-      const f = this.runner.figures(r.id);
+      const f = live.get(r.id);
       const line = {
         id: r.id,
         name: r.name,
@@ -302,6 +307,24 @@ export class BotService {
       (a, b) => Number(b.state === 'running') - Number(a.state === 'running') || a.name.localeCompare(b.name),
     );
     return summary;
+  }
+
+  /**
+   * Figures of the open sessions of these bots: this instance's own (freshest) for the bots it runs, else the ones
+   * the running instance last wrote. A bot that is not active has no open session (its PnL is in the log)
+   */
+  private async liveFigures(rows: readonly BotRow[]): Promise<Map<string, PaperFigures>> {
+    const out = new Map<string, PaperFigures>();
+    const active = rows.filter((r) => OPEN_SESSION.has(r.state));
+    const elsewhere: BotRow[] = [];
+    for (const r of active) {
+      const mine = this.runner.figures(r.id);
+      if (mine) out.set(r.id, mine);
+      else elsewhere.push(r);
+    }
+    const stored = await botRepository.statusOf(this.deps.db, elsewhere);
+    for (const [id, { figures }] of stored) out.set(id, figures as unknown as PaperFigures);
+    return out;
   }
 
   private async row(userId: string, id: string): Promise<BotRow> {

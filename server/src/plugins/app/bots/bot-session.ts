@@ -15,9 +15,9 @@ import type { KlineSeriesKey, Span } from '../backtest/kline-repository';
 import type { RunBrackets } from '../backtest/leverage-brackets';
 import type { ExchangeAdapter, Kline } from '../exchange/exchange-adapter';
 import type { KlineEvent } from '../exchange/exchange-streams';
-import type { OrderManager } from '../orders/order-manager';
 import { type BotRow, botRepository } from './bot-repository';
 import type { BotLog } from './bot-service';
+import type { BotStreamListener } from './bot-user-streams';
 import { LiveAccount, type LiveOrders } from './live-account';
 import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
 
@@ -45,10 +45,20 @@ export interface BotSessionDeps {
   /** Follows the pair's closed candles (one upstream stream per pair on this instance); returns the stop */
   watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
   exchangeEnv: string;
-  /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch) */
-  orders: LiveOrders & Pick<OrderManager, 'armDeadman' | 'disarmDeadman'>;
+  /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch, the symbol's leverage) */
+  orders: LiveOrders & {
+    /** The bot (`botId`) holds the user's dead-man switch on the symbol */
+    armDeadman(userId: string, symbol: string, botId: string): Promise<void>;
+    /** The bot lets go of it: disarmed once no live bot of the user on the symbol holds it, here or elsewhere */
+    disarmDeadman(userId: string, symbol: string, botId: string): Promise<void>;
+    setLeverage(userId: string, symbol: string, leverage: number): Promise<unknown>;
+  };
   /** The bot broke a limit or failed: the runner stops it (state `error`) and records why */
   onFault(fault: BotFault): void;
+  /** The bot's figures changed (a bar was traded, a fill came in): the runner writes them for other instances */
+  onFigures(): void;
+  /** Live bots: follows the owner's account stream (fills as they happen, gaps); returns the unfollow */
+  followAccount(userId: string, listener: BotStreamListener): () => void;
 }
 
 const num = (k: Kline): BotBar => ({
@@ -71,6 +81,9 @@ const num = (k: Kline): BotBar => ({
 export class BotSession {
   private account: PaperAccount | LiveAccount | undefined;
   private unwatch: (() => void) | undefined;
+  private unfollow: (() => void) | undefined;
+  /** Live: per client order id, the quantity its logged fills reach (a replay does not log them again) */
+  private loggedFills = new Map<string, number>();
   /** Candles are handled one after the other, in order */
   private chain: Promise<void> = Promise.resolve();
   /** Open time of the next bar to trade */
@@ -79,6 +92,8 @@ export class BotSession {
   private readonly key: KlineSeriesKey;
   /** Bars replayed at open (the resumed part of the account) */
   replayed = 0;
+  /** Live bots: the leverage set on the exchange at open */
+  leverageSet: number | undefined;
 
   constructor(
     readonly row: BotRow,
@@ -120,9 +135,14 @@ export class BotSession {
       await this.exchangeStep('reconcile with the exchange', () =>
         deps.orders.reconcile(row.user_id, row.symbol),
       );
+      // The exchange holds the margin the bot was backtested with, before its first order; a refusal stops it
+      await this.exchangeStep(`set ${row.symbol} leverage to ${row.leverage}× on the exchange`, () =>
+        deps.orders.setLeverage(row.user_id, row.symbol, row.leverage),
+      );
+      this.leverageSet = row.leverage;
       // Should this server die, the exchange cancels the symbol's orders when the countdown runs out
       await this.exchangeStep('arm the dead-man switch', () =>
-        deps.orders.armDeadman(row.user_id, row.symbol),
+        deps.orders.armDeadman(row.user_id, row.symbol, row.id),
       );
       this.account = new LiveAccount(type, row.params, intervalToMs(interval), {
         userId: row.user_id,
@@ -134,6 +154,16 @@ export class BotSession {
         stepSize: Number(info.stepSize),
         limits: row.risk_limits,
         orders: deps.orders,
+      });
+      const account = this.account;
+      this.loggedFills = await botRepository.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
+      // Fills as they happen; they wait behind a bar being handled, so the account sees them in order
+      this.unfollow = deps.followAccount(row.user_id, {
+        onOrder: (e) => {
+          if (e.symbol !== row.symbol || !e.clientOrderId.startsWith('kb-')) return;
+          this.serial(async () => this.record({ log: account.onOrderUpdate(e) }));
+        },
+        onGap: () => this.serial(async () => this.record({ log: await account.resync() })),
       });
     } else {
       this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, row.risk_limits);
@@ -173,7 +203,7 @@ export class BotSession {
       try {
         return await account.close();
       } finally {
-        await this.deps.orders.disarmDeadman(this.row.user_id, this.row.symbol);
+        await this.deps.orders.disarmDeadman(this.row.user_id, this.row.symbol, this.row.id);
       }
     }
     return account.close();
@@ -184,6 +214,21 @@ export class BotSession {
     this.closed = true;
     this.unwatch?.();
     this.unwatch = undefined;
+    this.unfollow?.();
+    this.unfollow = undefined;
+  }
+
+  /** Runs `fn` after the work queued before it (bars, fills); a failure stops the bot */
+  private serial(fn: () => Promise<void>): void {
+    this.chain = this.chain.then(async () => {
+      if (this.closed) return;
+      try {
+        await fn();
+      } catch (err) {
+        if (this.closed) return;
+        this.deps.onFault(err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`));
+      }
+    });
   }
 
   private async exchangeStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -231,7 +276,7 @@ export class BotSession {
       if (bar.openTime < tradeFrom) this.step(() => this.account?.warm(bar));
       else {
         const outcome = await this.tradeBar(bar, replay);
-        if (bar.openTime > lastLogged) await this.record(outcome);
+        if (bar.openTime > lastLogged) await this.record(outcome, replay);
         else this.replayed++;
         if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
       }
@@ -240,15 +285,7 @@ export class BotSession {
   }
 
   private enqueue(e: KlineEvent): void {
-    this.chain = this.chain.then(async () => {
-      if (this.closed) return;
-      try {
-        await this.onCandle(e);
-      } catch (err) {
-        if (this.closed) return;
-        this.deps.onFault(err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`));
-      }
-    });
+    this.serial(() => this.onCandle(e));
   }
 
   private async onCandle(e: KlineEvent): Promise<void> {
@@ -274,9 +311,18 @@ export class BotSession {
     }
   }
 
-  private async record(outcome: BarOutcome | undefined): Promise<void> {
-    for (const entry of outcome?.log ?? [])
+  private async record(outcome: BarOutcome | undefined, replay = false): Promise<void> {
+    for (const entry of outcome?.log ?? []) {
+      const id = entry.data.clientOrderId;
+      const total = Number(entry.data.filledTotal);
+      if (entry.kind === 'order_filled' && typeof id === 'string' && Number.isFinite(total)) {
+        // A replayed fill the stream logged before the restart is not logged again
+        if (replay && total <= (this.loggedFills.get(id) ?? 0) + 1e-12) continue;
+        this.loggedFills.set(id, Math.max(total, this.loggedFills.get(id) ?? 0));
+      }
       await this.deps.log.record(this.row, entry.kind, entry.message, entry.data);
+    }
+    this.deps.onFigures();
   }
 }
 

@@ -1,3 +1,4 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
@@ -7,9 +8,11 @@ import { LeverageBrackets } from '../backtest/leverage-brackets';
 import { botNotice } from '../notifications/bot-notices';
 import { orderIntentRepository } from '../orders/order-intent-repository';
 import { channelFor } from '../socket/socket-bus';
+import { botRepository } from './bot-repository';
 import { BotRunner } from './bot-runner';
 import { BotLog, BotService } from './bot-service';
 import { BotFault, BotSession } from './bot-session';
+import { BotUserStreams } from './bot-user-streams';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,6 +50,25 @@ export default fp(
       clock: app.clock,
       log: app.log,
     });
+    /**
+     * A bot lets go of the user's dead-man switch on its symbol: the order manager keeps it armed while another bot
+     * of this instance holds it; a live bot of the user on the symbol running on another instance keeps it armed too
+     * (that instance's heartbeat refreshes the same countdown)
+     */
+    const disarmDeadman = async (
+      userId: string,
+      symbol: string,
+      botId: string,
+      environment: TradingEnvironment,
+    ) => {
+      const elsewhere = await botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment);
+      await app.orderManager.disarmDeadman(userId, symbol, botId, { keepArmed: elsewhere > 0, environment });
+    };
+    const userStreams = new BotUserStreams({
+      streams: app.exchangeAdapter.streams,
+      keysFor: (userId, environment) => app.credentialsService.keysFor(userId, environment),
+      log: app.log,
+    });
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -54,7 +76,13 @@ export default fp(
       log,
       channel: await channelFor(app.db, 'kestrel_bots'),
       ...(deps.botLeaseRenewMs !== undefined ? { renewMs: deps.botLeaseRenewMs } : {}),
-      createSession: (row, onFault) =>
+      settle: async (row) => {
+        if (row.mode !== 'live') return { canceled: 0 };
+        const { canceled } = await app.orderManager.cancelAllFor(row.id);
+        await disarmDeadman(row.user_id, row.symbol, row.id, row.environment);
+        return { canceled: canceled.length };
+      },
+      createSession: (row, { onFault, onFigures }) =>
         new BotSession(row, {
           db: app.db,
           clock: app.clock,
@@ -76,13 +104,18 @@ export default fp(
             cancel: (userId, clientOrderId) => app.orderManager.cancel(userId, clientOrderId),
             reconcile: (userId, symbol) => app.orderManager.reconcile(userId, symbol, row.environment),
             cancelAllFor: (botId) => app.orderManager.cancelAllFor(botId),
-            armDeadman: (userId, symbol) =>
-              app.orderManager.armDeadman(userId, symbol, undefined, row.environment),
-            disarmDeadman: (userId, symbol) =>
-              app.orderManager.disarmDeadman(userId, symbol, row.environment),
+            armDeadman: (userId, symbol, botId) =>
+              app.orderManager.armDeadman(userId, symbol, undefined, botId, row.environment),
+            disarmDeadman: (userId, symbol, botId) => disarmDeadman(userId, symbol, botId, row.environment),
+            setLeverage: (userId, symbol, leverage) =>
+              app.orderManager.setLeverage(userId, symbol, leverage, row.environment),
             ofBot: (botId, ids) => orderIntentRepository.ofBot(app.db, botId, ids),
+            recentTrades: (userId, symbol) =>
+              app.orderManager.recentTrades(userId, symbol, undefined, row.environment),
           },
           onFault,
+          onFigures,
+          followAccount: (userId, listener) => userStreams.follow(userId, row.environment, listener),
         }),
     });
     const service = new BotService(
@@ -107,6 +140,7 @@ export default fp(
     // Before the live streams, the socket bus and the database close (onClose runs in reverse registration order)
     app.addHook('onClose', async () => {
       await runner.close();
+      await userStreams.close();
     });
   },
   {

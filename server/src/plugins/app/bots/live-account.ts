@@ -10,6 +10,8 @@ import {
   type StrategyType,
   stepDecimals,
 } from '@kestrel/engine';
+import type { Trade } from '../exchange/exchange-adapter';
+import type { OrderUpdateEvent } from '../exchange/exchange-streams';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
 import {
@@ -24,7 +26,12 @@ import {
 export type LiveOrders = Pick<OrderManager, 'place' | 'cancel' | 'reconcile' | 'cancelAllFor'> & {
   /** The bot's intents with these client order ids, as the manager last read them */
   ofBot(botId: string, clientOrderIds: readonly string[]): Promise<StoredIntent[]>;
+  /** The account's latest fills on the symbol (`userTrades`), newest first: the fees of fills the stream missed */
+  recentTrades(userId: string, symbol: string): Promise<Trade[]>;
 };
+
+/** Below this, a quantity difference is rounding, not a fill */
+const QTY_EPS = 1e-12;
 
 /** A bot order as the strategy sees it; `status` follows the exchange */
 interface TrackedOrder extends OrderView {
@@ -34,9 +41,12 @@ interface TrackedOrder extends OrderView {
   reason: string;
   filledQty: number;
   avgFillPrice: number;
-  /** Quantity already handed to the strategy as fills */
-  reported: number;
+  /** Quantity already taken as fills (into the bot's position and PnL), and its value at the fill prices */
+  accounted: number;
+  accountedNotional: number;
   exchangeStatus: string;
+  /** The exchange's id of the order (its trades name it), once known */
+  exchangeOrderId?: string;
 }
 
 const OPEN = new Set(['NEW', 'PARTIALLY_FILLED']);
@@ -102,7 +112,7 @@ export class LiveAccount {
    * their new fills to the strategy, the strategy's new orders and cancels through the order manager
    */
   async trade(bar: BotBar, replay: boolean): Promise<BarOutcome> {
-    const { orders, userId, botId, symbol } = this.ctx;
+    const { orders, userId, botId } = this.ctx;
     this.port.warming = false;
     this.series.append(bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume);
     const i = this.series.length - 1;
@@ -114,10 +124,7 @@ export class LiveAccount {
     }
     this.last = bar;
     const log: BotLogEntry[] = [];
-    if (!replay) {
-      await orders.reconcile(userId, symbol);
-      for (const intent of await orders.ofBot(botId, this.port.followed)) this.port.update(intent);
-    }
+    if (!replay) await this.resync(log);
     const fills = this.port.takeFills(barEnd, i, log, bar.openTime);
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
@@ -192,6 +199,31 @@ export class LiveAccount {
     return stop ? { log, breach: stop } : { log };
   }
 
+  /**
+   * An order update from the owner's account stream: a trade of one of the bot's orders is taken at once (position,
+   * PnL net of the commission); the log lines to record. The strategy hears of it at the next close
+   */
+  onOrderUpdate(e: OrderUpdateEvent): BotLogEntry[] {
+    const log: BotLogEntry[] = [];
+    this.port.streamUpdate(e, log);
+    return log;
+  }
+
+  /**
+   * Brings the bot's orders to the exchange's state by REST (the manager's reconcile, then the intents): after a
+   * stream gap, and before each bar. Fills found this way (the stream missed them) are taken with their
+   * commission from the account's recent trades; the log lines to record
+   */
+  async resync(log: BotLogEntry[] = []): Promise<BotLogEntry[]> {
+    const { orders, userId, botId, symbol } = this.ctx;
+    await orders.reconcile(userId, symbol);
+    for (const intent of await orders.ofBot(botId, this.port.followed)) this.port.update(intent);
+    if (this.port.missing().length > 0) {
+      this.port.takeTrades(await orders.recentTrades(userId, symbol), log);
+    }
+    return log;
+  }
+
   /** Stops trading: every order of the bot canceled through the manager; the session's PnL at the last close */
   async close(): Promise<{ sessionPnl: number; canceled: number }> {
     const result = await this.ctx.orders.cancelAllFor(this.ctx.botId);
@@ -204,6 +236,7 @@ export class LiveAccount {
     const mark = this.last?.close;
     const unrealized = mark === undefined || p.positionQty === 0 ? 0 : p.positionQty * (mark - p.entryPrice);
     return {
+      // Net of the commissions paid
       realizedPnl: p.realized,
       unrealizedPnl: unrealized,
       todayPnl: p.realized - this.dayRealized + unrealized,
@@ -236,7 +269,12 @@ class LivePort implements OrderPort {
   positionQty = 0;
   entryPrice = 0;
   readonly liquidationPrice = Number.NaN;
+  /** Realized PnL net of commissions */
   realized = 0;
+  /** Commissions paid (quote asset) */
+  fees = 0;
+  /** Fills taken but not yet handed to the strategy */
+  private pending: Fill[] = [];
   private nextId = 1;
   private readonly inFlight: TrackedOrder[] = [];
   private readonly open: TrackedOrder[] = [];
@@ -301,7 +339,8 @@ class LivePort implements OrderPort {
       submittedAt: Number.NaN,
       closedAt: Number.NaN,
       reason: '',
-      reported: 0,
+      accounted: 0,
+      accountedNotional: 0,
       exchangeStatus: 'PENDING',
       callbackRate: request.callbackRate,
     } as TrackedOrder & { callbackRate?: number };
@@ -392,6 +431,9 @@ class LivePort implements OrderPort {
       return;
     }
     if (!ex) return;
+    o.exchangeOrderId = ex.orderId;
+    // The stream may already know more than this read (a fill after it): the exchange's state only moves forward
+    if (Number(ex.executedQuantity) < o.filledQty - QTY_EPS) return;
     o.exchangeStatus = ex.status;
     o.filledQty = Number(ex.executedQuantity);
     o.avgFillPrice = Number(ex.averagePrice);
@@ -399,63 +441,132 @@ class LivePort implements OrderPort {
     (o as { exchangeUpdatedAt?: number }).exchangeUpdatedAt = ex.updatedAt;
   }
 
+  /** One order update of the account stream: the bot's order's new state, and its trade taken at once */
+  streamUpdate(e: OrderUpdateEvent, log: BotLogEntry[]): void {
+    const o = this.byClientId.get(e.clientOrderId);
+    if (!o) return;
+    o.exchangeOrderId = e.orderId;
+    const cumulative = Number(e.executedQuantity);
+    if (cumulative < o.filledQty - QTY_EPS) return; // older than what is known
+    const qty = Math.min(Number(e.lastFilledQuantity), cumulative - o.accounted);
+    if (e.executionType === 'TRADE' && qty > QTY_EPS) {
+      // Binance charges futures commissions in the margin asset (USDT here; BNB when the account pays fees in BNB,
+      // which a USDT budget cannot value: that fee is logged, not counted)
+      const fee = e.commissionAsset === 'USDT' || e.commissionAsset === '' ? Number(e.commission) : 0;
+      this.take(o, qty, Number(e.lastFilledPrice), fee, e.time, 'stream', log);
+    }
+    o.exchangeStatus = e.status;
+    o.filledQty = cumulative;
+    o.avgFillPrice = Number(e.averagePrice);
+    (o as { closedAt: number }).closedAt = OPEN.has(e.status) ? Number.NaN : e.time;
+    (o as { exchangeUpdatedAt?: number }).exchangeUpdatedAt = e.time;
+  }
+
+  /** Orders the exchange says filled more than the bot has taken (the stream missed those fills) */
+  missing(): TrackedOrder[] {
+    return [...this.byClientId.values()].filter((o) => o.filledQty - o.accounted > QTY_EPS);
+  }
+
   /**
-   * Fills up to `barEnd` not yet handed to the strategy (whole at the order's average price: partial fills are
-   * handed over as they grow), the position and realized PnL kept from them; orders no longer working leave the
-   * open list
+   * The missed fills of the bot's orders from the account's trades (newest first, as the exchange lists them):
+   * per order, its trades oldest first, the quantity already taken skipped, each rest taken with its commission
+   */
+  takeTrades(trades: readonly Trade[], log: BotLogEntry[]): void {
+    for (const o of this.missing()) {
+      if (!o.exchangeOrderId) continue;
+      const own = trades.filter((t) => t.orderId === o.exchangeOrderId).sort((a, b) => a.time - b.time);
+      let seen = 0;
+      for (const t of own) {
+        const q = Number(t.quantity);
+        const before = seen;
+        seen += q;
+        const fresh = Math.min(q, seen - Math.max(before, o.accounted));
+        if (fresh <= QTY_EPS || o.accounted >= o.filledQty - QTY_EPS) continue;
+        const fee = t.commissionAsset === 'USDT' ? Number(t.commission) * (fresh / q) : 0;
+        this.take(o, fresh, Number(t.price), fee, t.time, 'exchange', log);
+      }
+    }
+  }
+
+  /** A fill of one of the bot's orders into its position and PnL (net of `fee`), logged, queued for the strategy */
+  private take(
+    o: TrackedOrder,
+    qty: number,
+    price: number,
+    fee: number,
+    time: number,
+    via: 'stream' | 'exchange',
+    log: BotLogEntry[],
+    barTime?: number,
+  ): void {
+    const signed = o.side === 'buy' ? qty : -qty;
+    let realizedPnl = 0;
+    const pos = this.positionQty;
+    if (pos !== 0 && Math.sign(signed) !== Math.sign(pos)) {
+      const closing = Math.min(Math.abs(signed), Math.abs(pos));
+      realizedPnl = closing * (price - this.entryPrice) * Math.sign(pos);
+      const after = pos + signed;
+      this.entryPrice = Math.sign(after) === Math.sign(pos) || after === 0 ? this.entryPrice : price;
+      this.positionQty = roundToStep(after, this.ctx.stepSize);
+    } else {
+      const after = pos + signed;
+      this.entryPrice = (Math.abs(pos) * this.entryPrice + Math.abs(signed) * price) / Math.abs(after);
+      this.positionQty = roundToStep(after, this.ctx.stepSize);
+    }
+    if (this.positionQty === 0) this.entryPrice = 0;
+    this.realized += realizedPnl - fee;
+    this.fees += fee;
+    o.accounted += qty;
+    o.accountedNotional += qty * price;
+    this.pending.push(
+      Object.freeze({
+        orderId: o.id,
+        tag: o.tag,
+        time,
+        barIndex: -1,
+        side: o.side,
+        quantity: qty,
+        price,
+        fee,
+        liquidity: o.type === 'limit' ? 'maker' : 'taker',
+        realizedPnl,
+        positionAfter: this.positionQty,
+      }) as Fill,
+    );
+    log.push({
+      kind: 'order_filled',
+      message: `Filled ${o.side} ${qty} at ${price}${fee > 0 ? `, fee ${fee.toFixed(4)} USDT` : ''} (${o.clientOrderId})`,
+      data: {
+        ...(barTime === undefined ? {} : { barTime }),
+        clientOrderId: o.clientOrderId,
+        side: o.side,
+        quantity: qty,
+        price,
+        fee,
+        realizedPnl,
+        positionAfter: this.positionQty,
+        filledTotal: o.accounted,
+        fillTime: time,
+        via,
+      },
+    });
+  }
+
+  /**
+   * At a bar's close: fills up to `barEnd` the exchange reports that were not taken yet (a replay after a restart,
+   * or a fill no stream or trade read showed) taken at their average price, then every fill taken before `barEnd`
+   * handed to the strategy; orders no longer working leave the open list
    */
   takeFills(barEnd: number, barIndex: number, log: BotLogEntry[], barTime: number): Fill[] {
-    const fills: Fill[] = [];
     for (const o of [...this.byClientId.values()]) {
       const updatedAt = (o as { exchangeUpdatedAt?: number }).exchangeUpdatedAt ?? 0;
       if (updatedAt >= barEnd) continue;
-      const qty = o.filledQty - o.reported;
-      if (qty > 1e-12) {
-        o.reported = o.filledQty;
-        const price = o.avgFillPrice;
-        const signed = o.side === 'buy' ? qty : -qty;
-        let realizedPnl = 0;
-        const pos = this.positionQty;
-        if (pos !== 0 && Math.sign(signed) !== Math.sign(pos)) {
-          const closing = Math.min(Math.abs(signed), Math.abs(pos));
-          realizedPnl = closing * (price - this.entryPrice) * Math.sign(pos);
-          const after = pos + signed;
-          this.entryPrice = Math.sign(after) === Math.sign(pos) || after === 0 ? this.entryPrice : price;
-          this.positionQty = roundToStep(after, this.ctx.stepSize);
-        } else {
-          const after = pos + signed;
-          this.entryPrice = (Math.abs(pos) * this.entryPrice + Math.abs(signed) * price) / Math.abs(after);
-          this.positionQty = roundToStep(after, this.ctx.stepSize);
-        }
-        if (this.positionQty === 0) this.entryPrice = 0;
-        this.realized += realizedPnl;
-        const fill: Fill = Object.freeze({
-          orderId: o.id,
-          tag: o.tag,
-          time: updatedAt,
-          barIndex,
-          side: o.side,
-          quantity: qty,
-          price,
-          fee: 0,
-          liquidity: o.type === 'limit' ? 'maker' : 'taker',
-          realizedPnl,
-          positionAfter: this.positionQty,
-        });
-        fills.push(fill);
-        log.push({
-          kind: 'order_filled',
-          message: `Filled ${o.side} ${qty} at ${price} (${o.clientOrderId})`,
-          data: {
-            barTime,
-            clientOrderId: o.clientOrderId,
-            side: o.side,
-            quantity: qty,
-            price,
-            realizedPnl,
-            positionAfter: this.positionQty,
-          },
-        });
+      const qty = o.filledQty - o.accounted;
+      if (qty > QTY_EPS) {
+        // The price of the part not yet taken, from the order's average over all its fills
+        const rest = (o.filledQty * o.avgFillPrice - o.accountedNotional) / qty;
+        const price = Number.isFinite(rest) && rest > 0 ? this.roundPrice(rest) : o.avgFillPrice;
+        this.take(o, qty, price, 0, updatedAt, 'exchange', log, barTime);
       }
       if (!OPEN.has(o.exchangeStatus) && o.exchangeStatus !== 'UNKNOWN') {
         const k = this.open.indexOf(o);
@@ -472,6 +583,8 @@ class LivePort implements OrderPort {
         this.byClientId.delete(o.clientOrderId);
       }
     }
-    return fills;
+    const due = this.pending.filter((f) => f.time < barEnd);
+    this.pending = this.pending.filter((f) => f.time >= barEnd);
+    return due.map((f) => Object.freeze({ ...f, barIndex }));
   }
 }

@@ -22,6 +22,7 @@ import {
   LostOrderNotFoundError,
   type Order,
   OrderStatusUnknownError,
+  type Trade,
 } from '../exchange/exchange-adapter';
 import { exchangeHttpError, viaExchange } from '../exchange/exchange-http-error';
 import type { OrderGuard } from '../exchange/futures-service';
@@ -78,6 +79,12 @@ export interface PlaceIntent {
   environment?: TradingEnvironment;
 }
 
+/** Holder of a dead-man switch armed by hand (not by a bot) */
+const MANUAL_HOLDER = 'manual';
+
+const deadmanKey = (userId: string, environment: TradingEnvironment, symbol: string) =>
+  `${userId}:${environment}:${symbol}`;
+
 const UNRESOLVED: readonly OrderIntentState[] = ['pending', 'sending', 'unknown'];
 
 function describe(o: CreateOrderRequest): string {
@@ -111,9 +118,10 @@ function sameRequest(a: CreateOrderRequest, b: CreateOrderRequest): boolean {
  */
 export class OrderManager {
   readonly #timers = new Map<string, NodeJS.Timeout>();
+  /** Armed switches by `user:environment:symbol` (the exchange keeps one countdown per account and symbol) */
   readonly #deadman = new Map<
     string,
-    { countdownMs: number; timer: NodeJS.Timeout; environment: TradingEnvironment }
+    { countdownMs: number; timer: NodeJS.Timeout; holders: Set<string>; environment: TradingEnvironment }
   >();
   #sweepTimer: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
@@ -661,26 +669,63 @@ export class OrderManager {
     return result;
   }
 
+  // ---- account settings ----------------------------------------------------------------------------------------
+
+  /**
+   * Sets the user's leverage on `symbol` (`POST /fapi/v1/leverage`), as a live bot does before its first order so
+   * the exchange holds the margin it was backtested with. The exchange's refusal is thrown as it came (its words)
+   */
+  async setLeverage(
+    userId: string,
+    symbol: string,
+    leverage: number,
+    environment?: TradingEnvironment,
+  ): Promise<{ leverage: number }> {
+    const keys = await this.#keys(userId, environment, { opensRisk: true });
+    return this.deps.exchange.setLeverage(keys, symbol, leverage);
+  }
+
+  /** The account's latest fills on `symbol`, newest first (a bot takes the commissions of fills it missed) */
+  async recentTrades(
+    userId: string,
+    symbol: string,
+    limit = 100,
+    environment?: TradingEnvironment,
+  ): Promise<Trade[]> {
+    const keys = await this.#keys(userId, environment);
+    return viaExchange(() => this.deps.exchange.trades(keys, symbol, limit));
+  }
+
   // ---- dead-man switch -----------------------------------------------------------------------------------------
 
   /**
-   * Arms the exchange's dead-man switch for the user's `symbol` (`countdownCancelAll`) and keeps it alive from
-   * here (a refresh every third of the countdown): if this process dies or loses the exchange, the exchange
-   * cancels the symbol's open orders when the countdown ends. A live bot arms it while it has orders working
+   * Arms the exchange's dead-man switch for the user's `symbol` (`countdownCancelAll`) on `environment`'s account
+   * (else the user's current one) and keeps it alive from here (a refresh every third of the countdown): if this
+   * process dies or loses the exchange, the exchange cancels the symbol's open orders when the countdown ends. A
+   * live bot arms it while it has orders working. The exchange keeps one countdown per (account, symbol), so the
+   * switch is owned here per (user, environment, symbol) with the set of its `holder`s (a bot id; `manual` by
+   * default): one holder's heartbeat keeps it armed for all of them, and it is disarmed only when the last holder
+   * lets go
    */
   async armDeadman(
     userId: string,
     symbol: string,
     countdownMs = this.timings.deadmanCountdownMs,
+    holder = MANUAL_HOLDER,
     environment?: TradingEnvironment,
   ): Promise<void> {
     if (!Number.isInteger(countdownMs) || countdownMs < 1_000) {
       throw new HttpError(400, 'VALIDATION_ERROR', 'countdownMs must be a whole number of ms, at least 1000');
     }
     const keys = await this.#keys(userId, environment);
-    await viaExchange(() => this.deps.exchange.countdownCancelAll(keys, symbol, countdownMs));
-    const k = `${userId}:${symbol}`;
+    const k = deadmanKey(userId, keys.environment, symbol);
     const previous = this.#deadman.get(k);
+    // The longest countdown any holder asked for: a shorter one would cut another holder's orders early
+    const effective = Math.max(countdownMs, previous?.countdownMs ?? 0);
+    await viaExchange(() => this.deps.exchange.countdownCancelAll(keys, symbol, effective));
+    const holders = previous?.holders ?? new Set<string>();
+    holders.add(holder);
+    if (previous && previous.countdownMs === effective) return;
     if (previous) clearInterval(previous.timer);
     const timer = setInterval(
       () => {
@@ -688,17 +733,17 @@ export class OrderManager {
           this.deps.log.warn({ userId, symbol, err: message(err) }, 'dead-man refresh failed'),
         );
       },
-      Math.floor(countdownMs / 3),
+      Math.floor(effective / 3),
     );
     timer.unref();
-    this.#deadman.set(k, { countdownMs, timer, environment: keys.environment });
+    this.#deadman.set(k, { countdownMs: effective, timer, holders, environment: keys.environment });
     if (!previous) {
       await this.deps.repo.insertEvent(this.deps.db, {
         userId,
         intentId: null,
         kind: 'deadman',
-        message: `Dead-man switch armed on ${symbol}: the exchange cancels its open orders if Kestrel falls silent for ${countdownMs / 1000} s`,
-        data: { symbol, countdownMs, armed: true },
+        message: `Dead-man switch armed on ${symbol}: the exchange cancels its open orders if Kestrel falls silent for ${effective / 1000} s`,
+        data: { symbol, countdownMs: effective, armed: true, environment: keys.environment },
         at: this.#now(),
       });
     }
@@ -706,26 +751,46 @@ export class OrderManager {
 
   /** Pushes the armed countdown back to its full length (the heartbeat does this on its own) */
   async refreshDeadman(userId: string, symbol: string, environment?: TradingEnvironment): Promise<void> {
-    const armed = this.#deadman.get(`${userId}:${symbol}`);
+    const keys = await this.#keys(userId, environment);
+    const armed = this.#deadman.get(deadmanKey(userId, keys.environment, symbol));
     if (!armed) throw new HttpError(409, 'DEADMAN_NOT_ARMED', `No dead-man switch is armed on ${symbol}`);
-    const keys = await this.#keys(userId, environment ?? armed.environment);
     await viaExchange(() => this.deps.exchange.countdownCancelAll(keys, symbol, armed.countdownMs));
   }
 
-  /** Stops the heartbeat and disarms the exchange's countdown (countdownTime 0) */
-  async disarmDeadman(userId: string, symbol: string, environment?: TradingEnvironment): Promise<void> {
-    const k = `${userId}:${symbol}`;
+  /** Holders of the user's switch on `symbol` in this process (empty when it is not armed here) */
+  deadmanHolders(userId: string, symbol: string, environment: TradingEnvironment): string[] {
+    return [...(this.#deadman.get(deadmanKey(userId, environment, symbol))?.holders ?? [])];
+  }
+
+  /**
+   * `holder` lets go of the switch. While other holders remain here, it stays armed and refreshed. When none is
+   * left, the heartbeat stops and the exchange's countdown is disarmed (countdownTime 0), unless `keepArmed`: a
+   * holder on another server instance still needs it (its own heartbeat keeps it alive). Without a holder, every
+   * holder here is dropped (the switch is disarmed outright)
+   */
+  async disarmDeadman(
+    userId: string,
+    symbol: string,
+    holder?: string,
+    options: { keepArmed?: boolean; environment?: TradingEnvironment } = {},
+  ): Promise<void> {
+    const keys = await this.#keys(userId, options.environment);
+    const k = deadmanKey(userId, keys.environment, symbol);
     const armed = this.#deadman.get(k);
+    if (armed && holder !== undefined) {
+      armed.holders.delete(holder);
+      if (armed.holders.size > 0) return;
+    }
     if (armed) clearInterval(armed.timer);
     this.#deadman.delete(k);
-    const keys = await this.#keys(userId, environment ?? armed?.environment);
+    if (options.keepArmed) return;
     await viaExchange(() => this.deps.exchange.countdownCancelAll(keys, symbol, 0));
     await this.deps.repo.insertEvent(this.deps.db, {
       userId,
       intentId: null,
       kind: 'deadman',
       message: `Dead-man switch disarmed on ${symbol}`,
-      data: { symbol, armed: false },
+      data: { symbol, armed: false, environment: keys.environment },
       at: this.#now(),
     });
   }

@@ -78,6 +78,15 @@ function decimal(text: string): string {
   return formatQuantity(Number(text), { precision: stepDecimals(text) });
 }
 
+/**
+ * The bot's orders as a trader reads a ladder: highest price first (the sells above, the buys below), orders
+ * without a price on top; the server lists them in the order they were placed
+ */
+function ladder(orders: readonly BotOrder[]): BotOrder[] {
+  const price = (o: BotOrder) => (o.price === null ? Number.POSITIVE_INFINITY : Number(o.price));
+  return [...orders].sort((a, b) => (price(a) === price(b) ? a.time - b.time : price(a) > price(b) ? -1 : 1));
+}
+
 function OpenOrders({ orders, botName }: { orders: readonly BotOrder[]; botName: string }) {
   return (
     <ScrollRegion label={`Open orders of ${botName}`}>
@@ -93,7 +102,7 @@ function OpenOrders({ orders, botName }: { orders: readonly BotOrder[]; botName:
           </tr>
         </thead>
         <tbody>
-          {orders.map((o) => (
+          {ladder(orders).map((o) => (
             <tr key={o.clientOrderId} className="bt:border-t bt:border-border">
               <td
                 className={`bt:py-1 bt:pr-3 ${o.side === 'BUY' ? 'bt:text-success' : 'bt:text-destructive'}`}
