@@ -240,6 +240,8 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
 
     it('a user whose keys fail is skipped, logged without secrets and retried with backoff', async () => {
       const other = await t.connectedUser();
+      // Saving the keys checked them once with the exchange (issue 22): the recorder's tries come after that
+      const savedWith = adapter.accountCalls.filter((k) => k === other.keys.apiKey).length;
       adapter.refused.add(other.keys.apiKey);
       advance(MINUTE);
       await t.app.accountRecorder.tick();
@@ -258,7 +260,7 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
         expect(line).not.toContain(other.keys.apiKey);
         expect(line).not.toContain(other.keys.secretKey);
       }
-      const tries = () => adapter.accountCalls.filter((k) => k === other.keys.apiKey).length;
+      const tries = () => adapter.accountCalls.filter((k) => k === other.keys.apiKey).length - savedWith;
       expect(tries()).toBe(1);
       // Not before the backoff has passed, then again (and twice as long after a second failure)
       advance(backoffMs(1) - 1);

@@ -76,7 +76,8 @@ export function apiSurface(pkgDir) {
           ),
         );
       }
-      names[exported.name] = short(parts.join('\n'));
+      // Types from other files print as import("<absolute path>"): the checkout's folder must not change the hash
+      names[exported.name] = short(parts.join('\n').split(repo).join(''));
     }
     surface[entry] = Object.fromEntries(Object.entries(names).sort(([a], [b]) => a.localeCompare(b)));
   }

@@ -5,9 +5,15 @@ const messages = (input: unknown) => SignupRequestSchema.safeParse(input).error?
 
 describe('SignupRequestSchema (POST /api/v1/auth/signup)', () => {
   it('accepts a password of 8 to 128 characters, with no composition rules', () => {
-    for (const password of ['a'.repeat(8), 'a'.repeat(128), '        ']) {
+    for (const password of ['a'.repeat(8), 'a'.repeat(128), 'two words']) {
       expect(SignupRequestSchema.safeParse({ email: 'ann@example.com', password }).success).toBe(true);
     }
+  });
+
+  it('refuses a password of spaces only (issue 22: eight spaces were accepted)', () => {
+    expect(SignupRequestSchema.safeParse({ email: 'ann@example.com', password: '        ' }).success).toBe(
+      false,
+    );
   });
 
   it('tells the user the password length it wants', () => {
