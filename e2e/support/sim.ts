@@ -10,7 +10,7 @@ const SIM_ADMIN = `http://127.0.0.1:${E2E_SIM_PORT}/_sim`;
  * (KESTREL_SIM_ADMIN_TOKEN, else the one it keeps in the data folder). Read at the call: the file appears when the
  * web server starts, after this module is loaded
  */
-function adminHeaders(): Record<string, string> {
+export function adminHeaders(): Record<string, string> {
   const token =
     process.env.KESTREL_SIM_ADMIN_TOKEN || readFileSync(join(E2E_DATA_DIR, 'sim-admin-token'), 'utf8').trim();
   return { 'content-type': 'application/json', 'x-sim-admin-token': token };

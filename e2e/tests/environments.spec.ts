@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
 import { E2E_SIM_PORT } from '../support/ports';
-import { createSimAccount, type SimKeys } from '../support/sim';
+import { adminHeaders, createSimAccount, type SimKeys } from '../support/sim';
 
 /** The mainnet stand-in: `scripts/start.mjs` runs it on the simulator port + 1 (KESTREL_MAINNET_SIMULATOR=1) */
 const MAINNET_SIM = `http://127.0.0.1:${E2E_SIM_PORT + 1}`;
@@ -12,7 +12,8 @@ const TESTNET_SIM = `http://127.0.0.1:${E2E_SIM_PORT}`;
 async function mainnetAccount(usdt: string): Promise<SimKeys> {
   const res = await fetch(`${MAINNET_SIM}/_sim/accounts`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // Both simulators take the admin token start gave them (one token, in the data folder)
+    headers: adminHeaders(),
     body: JSON.stringify({ balances: { USDT: usdt } }),
   });
   if (res.status !== 201) throw new Error(`the mainnet stand-in refused an account: ${res.status}`);
@@ -35,7 +36,11 @@ async function openOrders(
 
 /** Every API key a simulator was ever sent (`GET /_sim/api-keys-seen`) */
 async function keysSeen(base: string): Promise<string[]> {
-  return ((await (await fetch(`${base}/_sim/api-keys-seen`)).json()) as { apiKeys: string[] }).apiKeys;
+  return (
+    (await (await fetch(`${base}/_sim/api-keys-seen`, { headers: adminHeaders() })).json()) as {
+      apiKeys: string[];
+    }
+  ).apiKeys;
 }
 
 const bar = (page: Page) => page.getByTestId('top-bar');

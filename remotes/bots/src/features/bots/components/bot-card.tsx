@@ -294,7 +294,7 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
                     size="sm"
                     variant="ghost"
                     aria-expanded={driftOpen}
-                    aria-label={`${driftOpen ? 'Hide' : 'Show'} the drift of ${bot.name}`}
+                    aria-label={`${driftOpen ? 'Hide' : 'Show'} drift of ${bot.name}`}
                     onClick={() => setDriftOpen((o) => !o)}
                   >
                     {driftOpen ? 'Hide drift' : 'Show drift'}
