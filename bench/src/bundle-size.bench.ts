@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { SourceMapConsumer } from 'source-map-js';
-import { SHELL_PORT, startProduct } from './lib/product';
+import { SHELL_PORT, signedInState, skipConnectPrompt, startProduct } from './lib/product';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const remotes = ['remotes/dashboard', 'remotes/bots', 'remotes/exchange-connect', 'remotes/account'];
@@ -145,26 +145,14 @@ export default async function bundleSize(): Promise<void> {
     });
 
     // A signed-in trader opening /dashboard in a new tab (session in storage, code not yet cached)
-    const context = await browser.newContext();
-    const signUpPage = await context.newPage();
-    await signUpPage.goto(`${shell}/`);
-    await signUpPage.getByRole('button', { name: 'Create an account' }).click();
-    const form = signUpPage.getByRole('form', { name: 'Create account' });
-    await form.getByLabel('Email').fill(`bench-${Date.now()}@example.com`);
-    await form.getByLabel('Password').fill('bench passphrase');
-    await form.getByRole('button', { name: 'Create account' }).click();
-    await signUpPage.waitForURL(/\/dashboard$/);
-    await signUpPage.close();
-    const fresh = await browser.newContext({ storageState: await context.storageState() });
+    const state = await signedInState(browser);
+    const fresh = await browser.newContext({ storageState: state });
     // A new trader has no exchange, so the connect modal opens 1 s after the page (spec §2) and brings the
     // exchange-connect remote; whether that beats network idle varies from run to run. So /dashboard is measured
     // as a trader who chose "Skip for Now" in this tab sees it, and the modal on its own line: what a page with
     // the modal loads beyond that.
-    const skipped = await browser.newContext({ storageState: await context.storageState() });
-    await skipped.addInitScript(() => {
-      const user = JSON.parse(localStorage.getItem('kestrel-user') ?? '{}') as { id?: string };
-      sessionStorage.setItem(`kestrel-connect-prompt-skipped:${user.id}`, '1');
-    });
+    const skipped = await browser.newContext({ storageState: state });
+    await skipConnectPrompt(skipped);
     // Measured with its chart drawn: the charting library is a lazy chunk that arrives after the price data, so
     // waiting for the page alone counted it on some runs and left it to the modal's line on others
     const dashboard = await measure(await skipped.newPage(), `${shell}/dashboard`, async (page) => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveStaticSite } from '@kestrel/federation/static-site';
 import { chromium, type Page } from '@playwright/test';
-import { SHELL_PORT, signedInState, startProduct } from './lib/product';
+import { SHELL_PORT, signedInState, skipConnectPrompt, startProduct } from './lib/product';
 
 const RUNS = Number(process.env.BENCH_PAINT_RUNS ?? 5);
 const probe = join(import.meta.dirname, 'lib/paint-probe.js');
@@ -85,10 +85,7 @@ export default async function pagePaint(): Promise<void> {
     const signedIn = async () => {
       const context = await browser.newContext({ storageState: state });
       // As a trader who chose "Skip for Now": the connect modal is the bundle bench's own line
-      await context.addInitScript(() => {
-        const user = JSON.parse(localStorage.getItem('kestrel-user') ?? '{}') as { id?: string };
-        sessionStorage.setItem(`kestrel-connect-prompt-skipped:${user.id}`, '1');
-      });
+      await skipConnectPrompt(context);
       return context.newPage();
     };
     const dashboard = await runs(signedIn, `${shell}/dashboard`, async (page) => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from '@playwright/test';
+import type { Browser, BrowserContext } from '@playwright/test';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -52,4 +52,15 @@ export async function signedInState(browser: Browser) {
   const state = await context.storageState();
   await context.close();
   return state;
+}
+
+/**
+ * As a trader who chose "Skip for Now" in this tab: the connect modal (1 s after a page with no exchange) stays shut.
+ * The key is connect-exchange-prompt.tsx's
+ */
+export async function skipConnectPrompt(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const user = JSON.parse(localStorage.getItem('kestrel-user') ?? '{}') as { id?: string };
+    sessionStorage.setItem(`kestrel-connect-prompt-skipped:${user.id}`, '1');
+  });
 }
