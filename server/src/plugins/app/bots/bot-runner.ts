@@ -15,6 +15,14 @@ export const BOT_LEASE_MS = 20_000;
 /** Four renewals fit in a lease, so a slow database round trip or a little clock skew costs no bot */
 export const BOT_LEASE_RENEW_MS = 5_000;
 
+/**
+ * Names the session a `sessionPnl` belongs to (its `started_at`): until the bot leaves `stopping`, status and summary
+ * count that session from its open figures and leave this line out, so its PnL is never counted twice
+ */
+function sessionOf(row: BotRow): { sessionStartedAt?: number } {
+  return row.started_at ? { sessionStartedAt: row.started_at.getTime() } : {};
+}
+
 /** Messages on the bots channel: a bot to stop on whichever instance runs it */
 const STOP_PREFIX = 'stop|';
 
@@ -328,6 +336,7 @@ export class BotRunner {
       const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
       await this.deps.log.record(row, row.stop_state === 'error' ? 'error' : 'stopped', `${reason}${words}`, {
         sessionPnl,
+        ...sessionOf(row),
         canceled,
         finishedBy: this.owner,
       });
@@ -366,7 +375,12 @@ export class BotRunner {
     await this.writeFigures(id, session);
     const { sessionPnl, canceled } = closed;
     const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
-    await this.deps.log.record(session.row, kind, `${reason}${words}`, { ...data, sessionPnl, canceled });
+    await this.deps.log.record(session.row, kind, `${reason}${words}`, {
+      ...data,
+      sessionPnl,
+      ...sessionOf(session.row),
+      canceled,
+    });
   }
 
   /** The bot's figures changed: written now, or once the throttle allows (the latest figures then) */
