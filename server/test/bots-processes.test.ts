@@ -215,6 +215,7 @@ describe.skipIf(!url)('live bots across server processes', () => {
   }
 
   it('kill -9 mid-grid: the other process on the database takes the bot over within 30 s, a restarted lone process resumes it; no order twice, none lost', async () => {
+    const t0 = Date.now();
     const [shared, alone] = [await database(), await database()];
     // A and B share a database; C is alone on its own, so only its restart can resume its bot
     const [a, b, c] = await Promise.all([server(shared), server(shared), server(alone)]);
@@ -223,7 +224,9 @@ describe.skipIf(!url)('live bots across server processes', () => {
     // Every order's answer comes 300 ms after the exchange executed it: the kills land mid-grid, with orders on
     // the exchange whose answer the killed process never read
     sim.faults.add({ kind: 'latency', method: 'POST', path: '/fapi/v1/order', phase: 'after', ms: 300 });
+    const serversUpAt = Date.now();
     await Promise.all([start(overtaken), start(restarted)]);
+    const startedAt = Date.now();
     const [killA, killC] = await Promise.all([
       killMidGrid(a.child, overtaken.account),
       killMidGrid(c.child, restarted.account),
@@ -260,8 +263,10 @@ describe.skipIf(!url)('live bots across server processes', () => {
     for (const { account } of [overtaken, restarted]) {
       expect([...account.orders.values()].filter((o) => o.status === 'NEW')).toEqual([]);
     }
+    const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
     console.info(
-      `taken over by the other process ${((takenOverAt - killA.killedAt) / 1000).toFixed(1)} s after the kill ` +
+      `three servers up in ${s(t0, serversUpAt)}; first orders ${s(startedAt, Math.min(killA.killedAt, killC.killedAt))} after the start (waiting for a 1m bar); ` +
+        `taken over by the other process ${((takenOverAt - killA.killedAt) / 1000).toFixed(1)} s after the kill ` +
         `(${killA.atKill} of ${GRID_ORDERS} grid orders out then); resumed by the restarted one ` +
         `${((resumedAt - killC.killedAt) / 1000).toFixed(1)} s after its kill (${killC.atKill} out then); ` +
         `lease ${BOT_LEASE_MS / 1000} s + round ${BOT_LEASE_RENEW_MS / 1000} s; 0 duplicates, 0 lost`,
