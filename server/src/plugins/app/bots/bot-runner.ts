@@ -10,9 +10,10 @@ import type { PaperFigures } from './paper-account';
 /**
  * How long a bot's lease holds without renewal. With a renewal every BOT_LEASE_RENEW_MS, a dead instance's bots are
  * claimed by another at most BOT_LEASE_MS + BOT_LEASE_RENEW_MS after its last renewal (15 s), leaving the other half
- * of the 30 s promised for opening the session and replaying its bars on a loaded machine (measured ~2–3 s; the
- * 20 s + 5 s of the first version left ~2 s of room). Shorter still would lose bots to an instance that merely
- * stalls: this one survives three missed renewals in a row (a 9 s stall: GC, a busy event loop, a slow database)
+ * of the 30 s promised for opening the session and replaying its bars on a loaded machine (`bots-processes.test.ts`
+ * measured 12.6–17.4 s from a kill -9 to the bot trading elsewhere at a load of ~18 on 2 cores; the 20 s + 5 s of
+ * the first version measured 27.8 s). Shorter still would lose bots to an instance that merely stalls: this one
+ * survives three missed renewals in a row (a 9 s stall: GC, a busy event loop, a slow database)
  */
 export const BOT_LEASE_MS = 12_000;
 /** Four renewals fit in a lease, so a slow database round trip or a little clock skew costs no bot */
