@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentConfig } from './config';
 import { AGENT_EVIDENCE_GATES, agentEvidence } from './evidence';
-import { agentWorld } from './test-worlds';
+import { agentWorld } from './worlds';
 
 const config = parseAgentConfig({
   trainBars: 2_000,

@@ -3,8 +3,8 @@ import { parseAgentConfig } from './config';
 import { decideAgent } from './decide';
 import { modelHealth } from './health';
 import { trainAgentModel } from './model';
-import { agentWorld } from './test-worlds';
 import type { AgentDecision } from './types';
+import { agentWorld } from './worlds';
 
 const config = parseAgentConfig({
   trainBars: 1_000,

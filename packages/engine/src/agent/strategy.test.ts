@@ -5,7 +5,7 @@ import { BarSeries } from '../bars/bars';
 import { getBuiltInStrategy, strategyCatalogue } from '../strategies/built-in';
 import { parseAgentConfig } from './config';
 import { MlAgent } from './strategy';
-import { agentWorld } from './test-worlds';
+import { agentWorld } from './worlds';
 
 const params = {
   trainBars: 800,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAgentConfig } from '../agent/config';
 import { agentEvidence } from '../agent/evidence';
 import { trainAgentModel } from '../agent/model';
-import { agentWorld } from '../agent/test-worlds';
+import { agentWorld } from '../agent/worlds';
 import { BarSeries } from '../bars/bars';
 import { EngineInputError } from '../errors';
 import { AgentWorkerAbortedError, agentEvidenceInWorker, trainAgentInWorker } from './agent-train';
