@@ -267,7 +267,7 @@ export function fitLogistic(
   l2: number,
 ): Float64Array {
   const p = cols + 1;
-  let w = new Float64Array(p);
+  let w: Float64Array = new Float64Array(p);
   if (n >= WARM_START_ROWS) {
     // Start from the fit of every WARM_START_STRIDE-th row: near the optimum, so fewer full passes (the cost) are
     // needed. Same optimum, same tolerance: only the path there is shorter
