@@ -250,7 +250,9 @@ export function agentEvidence(input: AgentEvidenceInput): AgentEvidence {
   const selected = variantRuns[selectedIndex] as (typeof variantRuns)[number];
   const moments = returnMoments(selected.returns);
   const variantSharpes = variantRuns.map((v) => returnMoments(v.returns).sharpe);
-  const deflated = deflatedSharpe(moments, [...(input.trials ?? []), ...variantSharpes]);
+  // A registry entry without a finite Sharpe (a trial that never traded) counts as a trial with Sharpe 0
+  const registry = (input.trials ?? []).map((x) => (Number.isFinite(x) ? x : 0));
+  const deflated = deflatedSharpe(moments, [...registry, ...variantSharpes]);
   const pbo =
     variantRuns.length >= 2 && selected.returns.length >= 8
       ? probabilityOfOverfitting(variantRuns.map((v) => v.returns))
@@ -307,7 +309,7 @@ export function agentEvidence(input: AgentEvidenceInput): AgentEvidence {
       inputs:
         `Sharpe ${fmt(moments.sharpe)} per ${periodBars}-bar period over ${moments.count} periods, skewness ` +
         `${fmt(moments.skewness)}, kurtosis ${fmt(moments.kurtosis)}; N = ${deflated.trials} trials ` +
-        `(${input.trials?.length ?? 0} in the registry + ${variantRuns.length} variants), V[SR] ` +
+        `(${registry.length} in the registry + ${variantRuns.length} variants), V[SR] ` +
         `${fmt(deflated.sharpeVariance)}, SR₀ ${fmt(deflated.expectedMaxSharpe)}`,
     },
     {
