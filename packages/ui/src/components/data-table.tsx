@@ -1,7 +1,6 @@
 import {
   type ColumnDef,
   flexRender,
-  getCoreRowModel,
   getSortedRowModel,
   type Header,
   type OnChangeFn,
@@ -11,6 +10,7 @@ import {
   useReactTable,
 } from '@tanstack/react-table';
 import * as React from 'react';
+import { appendingRowModel } from '../lib/appending-row-model';
 import { cn } from '../lib/cn';
 import { DataRow } from './data-row';
 import { ScrollRegion } from './scroll-region';
@@ -117,7 +117,8 @@ export function DataTable<TData, TValue = unknown>({
     ...(getRowId ? { getRowId } : {}),
     state: { sorting: sorting ?? ownSorting },
     onSortingChange: onSortingChange ?? setOwnSorting,
-    getCoreRowModel: getCoreRowModel(),
+    // Rows paged in at the end are built alone, not every loaded row again (/history's 10,000)
+    getCoreRowModel: appendingRowModel,
     ...(manualSorting ? { manualSorting: true } : { getSortedRowModel: getSortedRowModel() }),
     sortDescFirst: false,
     enableSortingRemoval: false,
@@ -146,7 +147,14 @@ export function DataTable<TData, TValue = unknown>({
       </React.Suspense>
     );
   } else {
-    body = rows.map((row) => <DataRow key={row.id} row={row} className={rowClassName?.(row.original)} />);
+    body = rows.map((row) => (
+      <DataRow
+        key={row.id}
+        row={row}
+        cells={row.getVisibleCells()}
+        className={rowClassName?.(row.original)}
+      />
+    ));
   }
 
   return (

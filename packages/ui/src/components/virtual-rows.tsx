@@ -47,9 +47,10 @@ export default function VirtualRows({
           <DataRow
             key={row.id}
             row={row}
+            cells={row.getVisibleCells()}
             index={item.index + headerRowCount + 1}
             className={rowClassName?.(row.original)}
-            style={{ height: virtualize.rowHeight }}
+            height={virtualize.rowHeight}
           />
         );
       })}

@@ -1,4 +1,4 @@
-import type { TradeHistoryPage } from '@kestrel/contracts';
+import type { FuturesTrade, HistoryOrder, IncomeEntry, TradeHistoryPage } from '@kestrel/contracts';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Button, formatDate, formatInteger, formatPnl, formatQuantity, formatUsdt } from '@kestrel/ui';
 import type { SortingState } from '@kestrel/ui/table';
@@ -18,6 +18,11 @@ const TABS: { id: HistoryTab; label: string; noun: string }[] = [
   { id: 'orders', label: 'Orders', noun: 'orders' },
   { id: 'income', label: 'Income', noun: 'income entries' },
 ];
+
+// Module-level, so the tables keep the rows they built when a page of rows is added (a new function builds them all)
+const tradeId = (x: FuturesTrade) => `${x.symbol}-${x.id}`;
+const orderId = (x: HistoryOrder) => `${x.symbol}-${x.orderId}`;
+const incomeId = (x: IncomeEntry) => `${x.incomeType}-${x.tranId}`;
 
 /** Stablecoin fees read as money (2 decimals); a fee in BNB keeps its small decimals */
 const feeAmount = (amount: string, asset: string) =>
@@ -156,7 +161,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           label="Trades"
           columns={TRADE_COLUMNS}
           rows={t.rows}
-          getRowId={(x) => `${x.symbol}-${x.id}`}
+          getRowId={tradeId}
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No trades in this range"
@@ -169,7 +174,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           label="Orders"
           columns={ORDER_COLUMNS}
           rows={o.rows}
-          getRowId={(x) => `${x.symbol}-${x.orderId}`}
+          getRowId={orderId}
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No orders in this range"
@@ -182,7 +187,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           label="Income"
           columns={INCOME_COLUMNS}
           rows={i.rows}
-          getRowId={(x) => `${x.incomeType}-${x.tranId}`}
+          getRowId={incomeId}
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No income in this range"
