@@ -1,11 +1,15 @@
-import { type Cell, flexRender, type Row } from '@tanstack/react-table';
+import { type Cell, flexRender } from '@tanstack/react-table';
 import * as React from 'react';
 import { cn } from '../lib/cn';
 import { TableCell, TableRow } from './table';
 
 interface DataRowProps<TData> {
-  row: Row<TData>;
-  /** `row.getVisibleCells()`, handed in so that the memo sees new columns (TanStack makes new cells for them) */
+  /** The row's item (`row.original`) */
+  original: TData;
+  /**
+   * `row.getVisibleCells()`: the same array while the row and the columns are (a sorted row model hands out copies
+   * of the rows, never of their cells), new when the columns change
+   */
   cells: Cell<TData, unknown>[];
   className: string | undefined;
   index?: number;
@@ -14,7 +18,7 @@ interface DataRowProps<TData> {
 }
 
 /** One row of a DataTable: its cells, aligned and coloured by their column's meta */
-function DataRowCells<TData>({ row, cells, className, index, height }: DataRowProps<TData>) {
+function DataRowCells<TData>({ original, cells, className, index, height }: DataRowProps<TData>) {
   return (
     <TableRow
       className={className}
@@ -24,7 +28,7 @@ function DataRowCells<TData>({ row, cells, className, index, height }: DataRowPr
       {cells.map((cell) => {
         const meta = cell.column.columnDef.meta;
         const cellClass =
-          typeof meta?.cellClassName === 'function' ? meta.cellClassName(row.original) : meta?.cellClassName;
+          typeof meta?.cellClassName === 'function' ? meta.cellClassName(original) : meta?.cellClassName;
         return (
           <TableCell key={cell.id} className={cn(meta?.align === 'right' && 'ui:text-right', cellClass)}>
             {flexRender(cell.column.columnDef.cell, cell.getContext())}

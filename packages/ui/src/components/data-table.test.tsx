@@ -170,17 +170,18 @@ describe('DataTable with rows paged in', () => {
     expect(within(table).getAllByRole('row')[1]).toBe(firstRow);
   });
 
-  it('shows new items in place of old ones, and new columns, when the data or columns are replaced', () => {
-    const { counted } = countingColumns();
+  it('renders again only the row whose item changed, and shows new columns over the same rows', () => {
+    const { counted, rendered } = countingColumns();
+    const first = page(0, 3);
     const { rerender } = render(
-      <DataTable columns={counted} data={page(0, 3)} getRowId={bySymbol} label="Fills" manualSorting />,
+      <DataTable columns={counted} data={first} getRowId={bySymbol} label="Fills" manualSorting />,
     );
     const table = screen.getByRole('table', { name: 'Fills' });
-    // A refetch: new objects for the same rows, one changed
-    const refetched = page(0, 3).map((p) => (p.symbol === 'S1' ? { ...p, size: 99 } : p));
-    rerender(
-      <DataTable columns={counted} data={refetched} getRowId={bySymbol} label="Fills" manualSorting />,
-    );
+    rendered.length = 0;
+    // A live update: one item replaced, the others the same objects
+    const updated = first.map((p) => (p.symbol === 'S1' ? { ...p, size: 99 } : p));
+    rerender(<DataTable columns={counted} data={updated} getRowId={bySymbol} label="Fills" manualSorting />);
+    expect(rendered).toEqual(['S1']);
     expect(
       within(table)
         .getAllByRole('cell')
@@ -197,6 +198,25 @@ describe('DataTable with rows paged in', () => {
       <DataTable columns={renamed} data={page(7, 1)} getRowId={bySymbol} label="Fills" manualSorting />,
     );
     expect(symbols(table)).toEqual(['Pair S7']);
+  });
+
+  it('keeps unchanged rows when it sorts them itself, and sorts a changed one into place', () => {
+    const { counted, rendered } = countingColumns();
+    const sized = (size: number, symbol: string) => ({ symbol, size, pnl: 0 });
+    const first = [sized(3, 'A'), sized(1, 'B'), sized(2, 'C')];
+    const sorting = [{ id: 'size', desc: false }];
+    const { rerender } = render(
+      <DataTable columns={counted} data={first} getRowId={bySymbol} label="Fills" initialSorting={sorting} />,
+    );
+    const table = screen.getByRole('table', { name: 'Fills' });
+    expect(symbols(table)).toEqual(['B', 'C', 'A']);
+    rendered.length = 0;
+    const moved = first.map((p) => (p.symbol === 'B' ? sized(9, 'B') : p));
+    rerender(
+      <DataTable columns={counted} data={moved} getRowId={bySymbol} label="Fills" initialSorting={sorting} />,
+    );
+    expect(symbols(table)).toEqual(['C', 'A', 'B']);
+    expect(rendered).toEqual(['B']);
   });
 
   it('sorts rows paged in with those it had, when it sorts itself', async () => {

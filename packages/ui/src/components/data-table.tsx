@@ -10,8 +10,8 @@ import {
   useReactTable,
 } from '@tanstack/react-table';
 import * as React from 'react';
-import { appendingRowModel } from '../lib/appending-row-model';
 import { cn } from '../lib/cn';
+import { stableRowModel } from '../lib/stable-row-model';
 import { DataRow } from './data-row';
 import { ScrollRegion } from './scroll-region';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from './table';
@@ -117,8 +117,8 @@ export function DataTable<TData, TValue = unknown>({
     ...(getRowId ? { getRowId } : {}),
     state: { sorting: sorting ?? ownSorting },
     onSortingChange: onSortingChange ?? setOwnSorting,
-    // Rows paged in at the end are built alone, not every loaded row again (/history's 10,000)
-    getCoreRowModel: appendingRowModel,
+    // Only new or changed items get a new row: not 10,000 again for a page of /history, nor 50 for a tick
+    getCoreRowModel: stableRowModel,
     ...(manualSorting ? { manualSorting: true } : { getSortedRowModel: getSortedRowModel() }),
     sortDescFirst: false,
     enableSortingRemoval: false,
@@ -150,7 +150,7 @@ export function DataTable<TData, TValue = unknown>({
     body = rows.map((row) => (
       <DataRow
         key={row.id}
-        row={row}
+        original={row.original}
         cells={row.getVisibleCells()}
         className={rowClassName?.(row.original)}
       />

@@ -46,7 +46,7 @@ export default function VirtualRows({
         return (
           <DataRow
             key={row.id}
-            row={row}
+            original={row.original}
             cells={row.getVisibleCells()}
             index={item.index + headerRowCount + 1}
             className={rowClassName?.(row.original)}

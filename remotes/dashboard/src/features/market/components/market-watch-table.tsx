@@ -1,9 +1,12 @@
 import type { Ticker, TickerNotice } from '@kestrel/contracts';
 import { cn, figureClassName, formatPercent, formatPrice, toneClassName, toneOf } from '@kestrel/ui';
 import { type ColumnDef, DataTable, type SortingState } from '@kestrel/ui/table';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { SymbolPrecision } from '../../../api/get-symbol-info';
-import { type WatchRow, watchRows } from '../lib/watch-rows';
+import { keepWatchRows, type WatchRow } from '../lib/watch-rows';
+
+// Module-level: a new function each render would make the table build every row again
+const symbolOf = (r: WatchRow) => r.symbol;
 
 /** Largest 24 h volume first: where a trader looks first */
 const INITIAL_SORTING: SortingState = [{ id: 'quoteVolume', desc: true }];
@@ -35,7 +38,9 @@ export function MarketWatchTable({
   onSelect,
   onRemove,
 }: MarketWatchTableProps) {
-  const rows = useMemo(() => watchRows(tickers, live), [tickers, live]);
+  // A tick re-renders the one row it moved: rows of symbols without a new push stay the same objects
+  const [watchRows] = useState(keepWatchRows);
+  const rows = useMemo(() => watchRows(tickers, live), [watchRows, tickers, live]);
   const columns = useMemo<ColumnDef<WatchRow, unknown>[]>(
     () => [
       {
@@ -111,7 +116,7 @@ export function MarketWatchTable({
       label="Market watch"
       columns={columns}
       data={rows}
-      getRowId={(r) => r.symbol}
+      getRowId={symbolOf}
       initialSorting={INITIAL_SORTING}
       rowClassName={(r) => (r.symbol === selected ? 'db:bg-muted/60' : undefined)}
     />
