@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KNOWN_SYMBOLS, type SymbolSpec } from '@kestrel/exchange-sim';
 import { type CockpitSite, signUpConnected, startCockpitSite, summary } from './lib/cockpit-site';
+import { traceMainThread } from './lib/main-thread-trace';
 
 const SYMBOLS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -99,8 +100,10 @@ export default async function cockpitTicks(): Promise<void> {
       const p = window.__tickProbe?.take();
       return { ticks: p?.ticks ?? 0, frames: p?.frameDelays.length ?? 0 };
     });
+    const trace = await traceMainThread(site.browser, page);
     await page.waitForTimeout(SECONDS * 1000);
     const probe = await page.evaluate(() => window.__tickProbe?.take() as Probe);
+    const thread = await trace.stop();
 
     const ticks = probe.ticks - started.ticks;
     console.info(
@@ -113,6 +116,9 @@ export default async function cockpitTicks(): Promise<void> {
     );
     console.info(
       `long tasks while measured: ${probe.longTasks.length}, longest ${Math.max(0, ...probe.longTasks).toFixed(0)} ms; machine load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`,
+    );
+    console.info(
+      `main thread by its own CPU time (trace): ${(thread.cpuMs / 1000).toFixed(2)} s CPU in ${SECONDS} s (${((thread.cpuMs / (SECONDS * 1000)) * 100).toFixed(1)} %), ${thread.overCpu.length} tasks over 50 ms, longest ${thread.longestCpu.toFixed(0)} ms`,
     );
     console.info(
       `ticks shown together with a later one: ${probe.coalesced}; cell changes matching no tick (REST refreshes): ${probe.unmatched}`,
