@@ -7,28 +7,26 @@ import { createRow, type Row, type RowData, type RowModel, type Table } from '@t
  * every page, and those rebuilds and their garbage were the long tasks of scrolling it; a live table (the market
  * watch: one price a tick) rebuilt all its rows for each one that moved, and new rows re-render every cell.
  * Here an item that is the one at the same index last time (by identity) keeps its row, and its cells with it, so
- * only new or changed items get a new row. Another `getRowId` builds all of them again. The model's arrays are new
- * each time (a row model, once handed out, is never changed).
+ * only new or changed items get a new row. As TanStack's own, the model follows `data` alone (a caller's inline
+ * `getRowId`, a new function each render, changes nothing). Its arrays are new each time (a row model, once handed
+ * out, is never changed).
  */
 export function stableRowModel<TData extends RowData>(table: Table<TData>): () => RowModel<TData> {
   let data: readonly TData[] = [];
-  let getRowId: unknown;
   let model: RowModel<TData> = { rows: [], flatRows: [], rowsById: {} };
   return () => {
     const next = table.options.data;
-    const sameIds = table.options.getRowId === getRowId;
-    if (next === data && sameIds) return model;
+    if (next === data) return model;
     const rows: Row<TData>[] = new Array(next.length);
     const rowsById: Record<string, Row<TData>> = {};
     for (let index = 0; index < next.length; index += 1) {
       const original = next[index] as TData;
-      const kept = sameIds && data[index] === original ? model.rows[index] : undefined;
+      const kept = data[index] === original ? model.rows[index] : undefined;
       const row = kept ?? createRow(table, table._getRowId(original, index), original, index, 0);
       rows[index] = row;
       rowsById[row.id] = row;
     }
     data = next;
-    getRowId = table.options.getRowId;
     // No sub-rows: every row is a top-level row
     model = { rows, flatRows: rows, rowsById };
     return model;

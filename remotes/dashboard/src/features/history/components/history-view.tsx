@@ -1,4 +1,4 @@
-import type { FuturesTrade, HistoryOrder, IncomeEntry, TradeHistoryPage } from '@kestrel/contracts';
+import type { TradeHistoryPage } from '@kestrel/contracts';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Button, formatDate, formatInteger, formatPnl, formatQuantity, formatUsdt } from '@kestrel/ui';
 import type { SortingState } from '@kestrel/ui/table';
@@ -18,11 +18,6 @@ const TABS: { id: HistoryTab; label: string; noun: string }[] = [
   { id: 'orders', label: 'Orders', noun: 'orders' },
   { id: 'income', label: 'Income', noun: 'income entries' },
 ];
-
-// Module-level, so the tables keep the rows they built when a page of rows is added (a new function builds them all)
-const tradeId = (x: FuturesTrade) => `${x.symbol}-${x.id}`;
-const orderId = (x: HistoryOrder) => `${x.symbol}-${x.orderId}`;
-const incomeId = (x: IncomeEntry) => `${x.incomeType}-${x.tranId}`;
 
 /** Stablecoin fees read as money (2 decimals); a fee in BNB keeps its small decimals */
 const feeAmount = (amount: string, asset: string) =>
@@ -161,7 +156,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           label="Trades"
           columns={TRADE_COLUMNS}
           rows={t.rows}
-          getRowId={tradeId}
+          getRowId={(x) => `${x.symbol}-${x.id}`}
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No trades in this range"
@@ -174,7 +169,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           label="Orders"
           columns={ORDER_COLUMNS}
           rows={o.rows}
-          getRowId={orderId}
+          getRowId={(x) => `${x.symbol}-${x.orderId}`}
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No orders in this range"
@@ -187,7 +182,7 @@ export function HistoryView({ now = Date.now }: { now?: () => number }) {
           label="Income"
           columns={INCOME_COLUMNS}
           rows={i.rows}
-          getRowId={incomeId}
+          getRowId={(x) => `${x.incomeType}-${x.tranId}`}
           sorting={sorting}
           onSortingChange={onSortingChange}
           emptyTitle="No income in this range"

@@ -5,9 +5,6 @@ import { useMemo, useState } from 'react';
 import type { SymbolPrecision } from '../../../api/get-symbol-info';
 import { keepWatchRows, type WatchRow } from '../lib/watch-rows';
 
-// Module-level: a new function each render would make the table build every row again
-const symbolOf = (r: WatchRow) => r.symbol;
-
 /** Largest 24 h volume first: where a trader looks first */
 const INITIAL_SORTING: SortingState = [{ id: 'quoteVolume', desc: true }];
 
@@ -116,7 +113,7 @@ export function MarketWatchTable({
       label="Market watch"
       columns={columns}
       data={rows}
-      getRowId={symbolOf}
+      getRowId={(r) => r.symbol}
       initialSorting={INITIAL_SORTING}
       rowClassName={(r) => (r.symbol === selected ? 'db:bg-muted/60' : undefined)}
     />
