@@ -11,7 +11,8 @@
  * a tick can be shown with the next one: the delay counts from when the first of them arrived).
  *
  * Reference in the same run and page: the delay from each ticker frame to the page's next animation frame, the
- * least a page that renders once a frame can do. Figures, never a pass/fail.
+ * least a page that renders once a frame can do; and per tick, the page's own part, from that frame to the cell
+ * (load stretches both the same way, so this part is the one to compare between runs). Figures, never a pass/fail.
  *
  *   pnpm bench cockpit-ticks     (BENCH_SECONDS, 30 by default: how long prices stream while measured)
  */
@@ -39,6 +40,8 @@ function contracts(): SymbolSpec[] {
 interface Probe {
   latencies: number[];
   frameDelays: number[];
+  /** Per shown tick: from its next animation frame to the cell showing it (0: within that frame) */
+  afterFrame: number[];
   longTasks: number[];
   ticks: number;
   removedNodes: number;
@@ -111,6 +114,7 @@ export default async function cockpitTicks(): Promise<void> {
     );
     console.info(`tick → DOM (market watch cell)    ${summary(probe.latencies)}`);
     console.info(`reference: tick → next frame      ${summary(probe.frameDelays.slice(started.frames))}`);
+    console.info(`the page's part: next frame → DOM ${summary(probe.afterFrame)}`);
     console.info(
       `nodes removed from the market watch while measured: ${probe.removedNodes} (${(probe.removedNodes / Math.max(1, probe.latencies.length)).toFixed(1)} per cell update)`,
     );
