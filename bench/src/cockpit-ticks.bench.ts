@@ -11,7 +11,8 @@
  * a tick can be shown with the next one: the delay counts from when the first of them arrived).
  *
  * Reference in the same run and page: the delay from each ticker frame to the page's next animation frame, the
- * least a page that renders once a frame can do. Figures, never a pass/fail.
+ * least a page that renders once a frame can do; and per tick, the page's own part, from that frame to the cell
+ * (load stretches both the same way, so this part is the one to compare between runs). Figures, never a pass/fail.
  *
  *   pnpm bench cockpit-ticks     (BENCH_SECONDS, 30 by default: how long prices stream while measured)
  */
@@ -20,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KNOWN_SYMBOLS, type SymbolSpec } from '@kestrel/exchange-sim';
 import { type CockpitSite, signUpConnected, startCockpitSite, summary } from './lib/cockpit-site';
+import { traceMainThread } from './lib/main-thread-trace';
 
 const SYMBOLS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -38,6 +40,8 @@ function contracts(): SymbolSpec[] {
 interface Probe {
   latencies: number[];
   frameDelays: number[];
+  /** Per shown tick: from its next animation frame to the cell showing it (0: within that frame) */
+  afterFrame: number[];
   longTasks: number[];
   ticks: number;
   removedNodes: number;
@@ -99,8 +103,10 @@ export default async function cockpitTicks(): Promise<void> {
       const p = window.__tickProbe?.take();
       return { ticks: p?.ticks ?? 0, frames: p?.frameDelays.length ?? 0 };
     });
+    const trace = await traceMainThread(site.browser, page);
     await page.waitForTimeout(SECONDS * 1000);
     const probe = await page.evaluate(() => window.__tickProbe?.take() as Probe);
+    const thread = await trace.stop();
 
     const ticks = probe.ticks - started.ticks;
     console.info(
@@ -108,11 +114,15 @@ export default async function cockpitTicks(): Promise<void> {
     );
     console.info(`tick → DOM (market watch cell)    ${summary(probe.latencies)}`);
     console.info(`reference: tick → next frame      ${summary(probe.frameDelays.slice(started.frames))}`);
+    console.info(`the page's part: next frame → DOM ${summary(probe.afterFrame)}`);
     console.info(
       `nodes removed from the market watch while measured: ${probe.removedNodes} (${(probe.removedNodes / Math.max(1, probe.latencies.length)).toFixed(1)} per cell update)`,
     );
     console.info(
       `long tasks while measured: ${probe.longTasks.length}, longest ${Math.max(0, ...probe.longTasks).toFixed(0)} ms; machine load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`,
+    );
+    console.info(
+      `main thread by its own CPU time (trace): ${(thread.cpuMs / 1000).toFixed(2)} s CPU in ${SECONDS} s (${((thread.cpuMs / (SECONDS * 1000)) * 100).toFixed(1)} %), ${thread.overCpu.length} tasks over 50 ms, longest ${thread.longestCpu.toFixed(0)} ms`,
     );
     console.info(
       `ticks shown together with a later one: ${probe.coalesced}; cell changes matching no tick (REST refreshes): ${probe.unmatched}`,

@@ -17,6 +17,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signUpConnected, startCockpitSite } from './lib/cockpit-site';
+import { traceMainThread } from './lib/main-thread-trace';
 
 const ROWS = 10_000;
 const STEP = Number(process.env.BENCH_SCROLL_STEP ?? 600);
@@ -68,10 +69,12 @@ export default async function historyScroll(): Promise<void> {
     await table.locator('tbody tr').first().waitFor();
     const loaded = await page.evaluate(() => performance.now());
 
+    const trace = await traceMainThread(site.browser, page);
     const result = await table.evaluate(
       (el, { rows, step }) => (window as unknown as Probe).__scrollToBottom(el, rows, step),
       { rows: ROWS, step: STEP },
     );
+    const thread = await trace.stop();
     const tasks = await page.evaluate(() => (window as unknown as Probe).__longTasks);
     const during = tasks.filter((t) => t.start >= loaded).map((t) => t.duration);
     const atLoad = tasks.filter((t) => t.start < loaded).map((t) => t.duration);
@@ -84,6 +87,9 @@ export default async function historyScroll(): Promise<void> {
       `scrolled ${result.rowCount.toLocaleString('en-US')} rows top to bottom in ${(result.ms / 1000).toFixed(1)} s (${STEP} px a frame, ${result.frames} frames, ${requests} page requests of 200); ${result.domRows} rows in the DOM at the end`,
     );
     console.info(`long tasks while scrolling:   ${tasksText(during)}`);
+    console.info(
+      `  by the main thread's own CPU time (trace): ${thread.overCpu.length} over 50 ms, longest ${thread.longestCpu.toFixed(0)} ms; ${thread.tasks} tasks, ${(thread.cpuMs / 1000).toFixed(1)} s CPU in ${(thread.wallMs / 1000).toFixed(1)} s wall`,
+    );
     console.info(
       `frames later than 50 ms:      ${result.slowFrames.length}${result.slowFrames.length ? `, longest ${Math.max(...result.slowFrames).toFixed(0)} ms` : ''}`,
     );

@@ -15,6 +15,7 @@
   const probe = {
     latencies: [],
     frameDelays: [],
+    afterFrame: [],
     longTasks: [],
     ticks: 0,
     removedNodes: 0,
@@ -38,14 +39,19 @@
         const price = Number(params.lastPrice);
         if (typeof symbol !== 'string' || !Number.isFinite(price)) return;
         probe.ticks += 1;
-        requestAnimationFrame(() => probe.frameDelays.push(performance.now() - at));
+        /** @type {{ price: number, at: number, frame?: number }} */
+        const tick = { price, at };
+        requestAnimationFrame(() => {
+          tick.frame = performance.now();
+          probe.frameDelays.push(tick.frame - at);
+        });
         const current = shown.get(symbol);
         if (current !== undefined && Math.abs(current - price) < 1e-9) {
           probe.unchanged += 1;
           return;
         }
         const queue = pending.get(symbol) ?? [];
-        queue.push({ price, at });
+        queue.push(tick);
         pending.set(symbol, queue);
       });
     }
@@ -102,6 +108,9 @@
           continue;
         }
         probe.latencies.push(now - queue[0].at);
+        // The page's own part: from the tick's next frame (the least a page rendering once a frame can wait) to the
+        // cell; 0 when the cell changed in that frame before the probe's own callback for the tick ran
+        probe.afterFrame.push(queue[0].frame === undefined ? 0 : now - queue[0].frame);
         probe.coalesced += match;
         pending.set(r.symbol, queue.slice(match + 1));
       }

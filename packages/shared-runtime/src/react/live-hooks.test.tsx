@@ -1,7 +1,7 @@
 import { RuntimeConfigSchema, SOCKET_STREAMS } from '@kestrel/contracts';
 import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
 import type { WebSocketLike } from '../socket/socket-bus';
@@ -114,5 +114,47 @@ describe('live hooks', () => {
     view.unmount();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(r.live.subscription).toEqual({ streams: [...SOCKET_STREAMS], symbols: [], candles: [] });
+  });
+
+  it("renders a frame's ticker pushes in that frame, before it is painted (not in a task after it)", async () => {
+    ws = await startWsServer((frame, conn) => {
+      if ('id' in frame) conn.socket.send(JSON.stringify(toolResult(frame.id, { ok: true })));
+    });
+    const server = ws;
+    runtime = createKestrelRuntime(
+      { ...config, socketBaseUrl: server.url },
+      {
+        storage: createMemoryStorage(),
+        createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+      },
+    );
+    const r = runtime;
+    act(() => r.bus.connect());
+    render(
+      <KestrelRuntimeProvider runtime={r}>
+        <Watch symbols={['ETHUSDT']} />
+      </KestrelRuntimeProvider>,
+    );
+    await screen.findByText('live: ETHUSDT=-');
+    await server.nextFrame();
+    // Frames run when the test runs them, as a browser runs them: outside React's act()
+    const frames: FrameRequestCallback[] = [];
+    const raf = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation((cb) => frames.push(cb));
+    const actEnvironment = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT;
+    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+    onTestFinished(() => {
+      raf.mockRestore();
+      (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = actEnvironment;
+    });
+
+    server.broadcast({
+      jsonrpc: '2.0',
+      method: 'notifications/ticker',
+      params: { symbol: 'ETHUSDT', lastPrice: '3120.55', time: 1 },
+    });
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
+    frames[0]?.(performance.now());
+    // Right after the frame's callbacks, where the browser lays out and paints
+    expect(screen.getByText('live: ETHUSDT=3120.55')).toBeTruthy();
   });
 });

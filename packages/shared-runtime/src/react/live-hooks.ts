@@ -1,10 +1,20 @@
 import type { CandleNotice, KlineInterval, MarkPriceNotice, TickerNotice } from '@kestrel/contracts';
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { LiveStatus } from '../live/live-data';
 import { useKestrelRuntime } from './hooks';
 import { useObservable } from './use-observable';
 
 const EMPTY = new Map<never, never>();
+
+/**
+ * Renders a frame's pushes in that frame. The live data hands them over in `requestAnimationFrame`, before the paint;
+ * a plain state update there is left by React to a task of its own, which runs after the paint, so the price would
+ * show a frame later (and wait behind whatever else is queued on a busy page)
+ */
+function inThisFrame<T>(set: (value: T) => void): (value: T) => void {
+  return (value) => flushSync(() => set(value));
+}
 
 /** `live` while pushes flow, `paused` while the socket is down: show "live data paused" (queries poll meanwhile) */
 export function useLiveStatus(): LiveStatus {
@@ -24,7 +34,7 @@ export function useLiveTickers(symbols: readonly string[]): ReadonlyMap<string, 
   useEffect(() => {
     setLatest(EMPTY);
     if (key === '') return;
-    const subscription = live.tickers$(key.split(',')).subscribe(setLatest);
+    const subscription = live.tickers$(key.split(',')).subscribe(inThisFrame(setLatest));
     return () => subscription.unsubscribe();
   }, [live, key]);
   return latest;
@@ -38,7 +48,7 @@ export function useLiveMarkPrices(symbols: readonly string[]): ReadonlyMap<strin
   useEffect(() => {
     setLatest(EMPTY);
     if (key === '') return;
-    const subscription = live.markPrices$(key.split(',')).subscribe(setLatest);
+    const subscription = live.markPrices$(key.split(',')).subscribe(inThisFrame(setLatest));
     return () => subscription.unsubscribe();
   }, [live, key]);
   return latest;

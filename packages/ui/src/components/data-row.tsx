@@ -1,26 +1,34 @@
-import { flexRender, type Row } from '@tanstack/react-table';
-import type * as React from 'react';
+import { type Cell, flexRender } from '@tanstack/react-table';
+import * as React from 'react';
 import { cn } from '../lib/cn';
 import { TableCell, TableRow } from './table';
 
-/** One row of a DataTable: its cells, aligned and coloured by their column's meta */
-export function DataRow<TData>({
-  row,
-  className,
-  index,
-  style,
-}: {
-  row: Row<TData>;
+interface DataRowProps<TData> {
+  /** The row's item (`row.original`) */
+  original: TData;
+  /**
+   * `row.getVisibleCells()`: the same array while the row and the columns are (a sorted row model hands out copies
+   * of the rows, never of their cells), new when the columns change
+   */
+  cells: Cell<TData, unknown>[];
   className: string | undefined;
   index?: number;
-  style?: React.CSSProperties;
-}) {
+  /** A virtualised table's fixed row height in px */
+  height?: number;
+}
+
+/** One row of a DataTable: its cells, aligned and coloured by their column's meta */
+function DataRowCells<TData>({ original, cells, className, index, height }: DataRowProps<TData>) {
   return (
-    <TableRow className={className} aria-rowindex={index} style={style}>
-      {row.getVisibleCells().map((cell) => {
+    <TableRow
+      className={className}
+      aria-rowindex={index}
+      style={height === undefined ? undefined : { height }}
+    >
+      {cells.map((cell) => {
         const meta = cell.column.columnDef.meta;
         const cellClass =
-          typeof meta?.cellClassName === 'function' ? meta.cellClassName(row.original) : meta?.cellClassName;
+          typeof meta?.cellClassName === 'function' ? meta.cellClassName(original) : meta?.cellClassName;
         return (
           <TableCell key={cell.id} className={cn(meta?.align === 'right' && 'ui:text-right', cellClass)}>
             {flexRender(cell.column.columnDef.cell, cell.getContext())}
@@ -30,3 +38,9 @@ export function DataRow<TData>({
     </TableRow>
   );
 }
+
+/**
+ * A row renders again only when its item, its cells or its place change: a page of rows arriving, a scroll step or
+ * a tick re-renders the rows that are new or changed, not every row in the DOM (React.memo loses the generic)
+ */
+export const DataRow = React.memo(DataRowCells) as <TData>(props: DataRowProps<TData>) => React.ReactElement;

@@ -123,3 +123,109 @@ describe('DataTable', () => {
     expect(symbols(table)[0]).toBe('S9999');
   });
 });
+
+describe('DataTable with rows paged in', () => {
+  /** Columns whose cells count how often they render */
+  function countingColumns(label = 'Symbol') {
+    const rendered: string[] = [];
+    const counted: ColumnDef<Position>[] = [
+      {
+        id: 'symbol',
+        header: label,
+        cell: ({ row }) => {
+          rendered.push(row.original.symbol);
+          return `${label === 'Symbol' ? '' : `${label} `}${row.original.symbol}`;
+        },
+      },
+      { accessorKey: 'size', header: 'Size', meta: { align: 'right' } },
+    ];
+    return { counted, rendered };
+  }
+  const page = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ symbol: `S${from + i}`, size: from + i, pnl: 0 }));
+  const bySymbol = (p: Position) => p.symbol;
+
+  it('renders only the rows a new page adds, and keeps those already on screen', () => {
+    const { counted, rendered } = countingColumns();
+    const first = page(0, 3);
+    const { rerender } = render(
+      <DataTable columns={counted} data={first} getRowId={bySymbol} label="Fills" manualSorting />,
+    );
+    const table = screen.getByRole('table', { name: 'Fills' });
+    const firstRow = within(table).getAllByRole('row')[1];
+    expect(rendered).toEqual(['S0', 'S1', 'S2']);
+    rendered.length = 0;
+    // The next page: the same items followed by new ones, as an infinite query hands them
+    rerender(
+      <DataTable
+        columns={counted}
+        data={[...first, ...page(3, 2)]}
+        getRowId={bySymbol}
+        label="Fills"
+        manualSorting
+      />,
+    );
+    expect(symbols(table)).toEqual(['S0', 'S1', 'S2', 'S3', 'S4']);
+    expect(rendered).toEqual(['S3', 'S4']);
+    expect(within(table).getAllByRole('row')[1]).toBe(firstRow);
+  });
+
+  it('renders again only the row whose item changed, and shows new columns over the same rows', () => {
+    const { counted, rendered } = countingColumns();
+    const first = page(0, 3);
+    const { rerender } = render(
+      <DataTable columns={counted} data={first} getRowId={bySymbol} label="Fills" manualSorting />,
+    );
+    const table = screen.getByRole('table', { name: 'Fills' });
+    rendered.length = 0;
+    // A live update: one item replaced, the others the same objects
+    const updated = first.map((p) => (p.symbol === 'S1' ? { ...p, size: 99 } : p));
+    rerender(<DataTable columns={counted} data={updated} getRowId={bySymbol} label="Fills" manualSorting />);
+    expect(rendered).toEqual(['S1']);
+    expect(
+      within(table)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['S0', '0', 'S1', '99', 'S2', '2']);
+    // A shorter list (a new filter)
+    rerender(
+      <DataTable columns={counted} data={page(7, 1)} getRowId={bySymbol} label="Fills" manualSorting />,
+    );
+    expect(symbols(table)).toEqual(['S7']);
+    // New columns over the same rows
+    const { counted: renamed } = countingColumns('Pair');
+    rerender(
+      <DataTable columns={renamed} data={page(7, 1)} getRowId={bySymbol} label="Fills" manualSorting />,
+    );
+    expect(symbols(table)).toEqual(['Pair S7']);
+  });
+
+  it('keeps unchanged rows when it sorts them itself, and sorts a changed one into place', () => {
+    const { counted, rendered } = countingColumns();
+    const sized = (size: number, symbol: string) => ({ symbol, size, pnl: 0 });
+    const first = [sized(3, 'A'), sized(1, 'B'), sized(2, 'C')];
+    const sorting = [{ id: 'size', desc: false }];
+    const { rerender } = render(
+      <DataTable columns={counted} data={first} getRowId={bySymbol} label="Fills" initialSorting={sorting} />,
+    );
+    const table = screen.getByRole('table', { name: 'Fills' });
+    expect(symbols(table)).toEqual(['B', 'C', 'A']);
+    rendered.length = 0;
+    const moved = first.map((p) => (p.symbol === 'B' ? sized(9, 'B') : p));
+    rerender(
+      <DataTable columns={counted} data={moved} getRowId={bySymbol} label="Fills" initialSorting={sorting} />,
+    );
+    expect(symbols(table)).toEqual(['C', 'A', 'B']);
+    expect(rendered).toEqual(['B']);
+  });
+
+  it('sorts rows paged in with those it had, when it sorts itself', async () => {
+    const user = userEvent.setup();
+    const first = [POSITIONS[0], POSITIONS[1]] as Position[];
+    const { rerender } = render(<DataTable columns={columns} data={first} label="Positions" />);
+    const table = screen.getByRole('table', { name: 'Positions' });
+    await user.click(within(table).getByRole('button', { name: 'Symbol' }));
+    rerender(<DataTable columns={columns} data={[...first, POSITIONS[2] as Position]} label="Positions" />);
+    expect(symbols(table)).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
+  });
+});

@@ -1,7 +1,6 @@
 import {
   type ColumnDef,
   flexRender,
-  getCoreRowModel,
   getSortedRowModel,
   type Header,
   type OnChangeFn,
@@ -12,6 +11,7 @@ import {
 } from '@tanstack/react-table';
 import * as React from 'react';
 import { cn } from '../lib/cn';
+import { stableRowModel } from '../lib/stable-row-model';
 import { DataRow } from './data-row';
 import { ScrollRegion } from './scroll-region';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from './table';
@@ -117,7 +117,8 @@ export function DataTable<TData, TValue = unknown>({
     ...(getRowId ? { getRowId } : {}),
     state: { sorting: sorting ?? ownSorting },
     onSortingChange: onSortingChange ?? setOwnSorting,
-    getCoreRowModel: getCoreRowModel(),
+    // Only new or changed items get a new row: not 10,000 again for a page of /history, nor 50 for a tick
+    getCoreRowModel: stableRowModel,
     ...(manualSorting ? { manualSorting: true } : { getSortedRowModel: getSortedRowModel() }),
     sortDescFirst: false,
     enableSortingRemoval: false,
@@ -146,7 +147,14 @@ export function DataTable<TData, TValue = unknown>({
       </React.Suspense>
     );
   } else {
-    body = rows.map((row) => <DataRow key={row.id} row={row} className={rowClassName?.(row.original)} />);
+    body = rows.map((row) => (
+      <DataRow
+        key={row.id}
+        original={row.original}
+        cells={row.getVisibleCells()}
+        className={rowClassName?.(row.original)}
+      />
+    ));
   }
 
   return (

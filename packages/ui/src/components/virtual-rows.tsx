@@ -46,10 +46,11 @@ export default function VirtualRows({
         return (
           <DataRow
             key={row.id}
-            row={row}
+            original={row.original}
+            cells={row.getVisibleCells()}
             index={item.index + headerRowCount + 1}
             className={rowClassName?.(row.original)}
-            style={{ height: virtualize.rowHeight }}
+            height={virtualize.rowHeight}
           />
         );
       })}

@@ -1,9 +1,9 @@
 import type { Ticker, TickerNotice } from '@kestrel/contracts';
 import { cn, figureClassName, formatPercent, formatPrice, toneClassName, toneOf } from '@kestrel/ui';
 import { type ColumnDef, DataTable, type SortingState } from '@kestrel/ui/table';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { SymbolPrecision } from '../../../api/get-symbol-info';
-import { type WatchRow, watchRows } from '../lib/watch-rows';
+import { keepWatchRows, type WatchRow } from '../lib/watch-rows';
 
 /** Largest 24 h volume first: where a trader looks first */
 const INITIAL_SORTING: SortingState = [{ id: 'quoteVolume', desc: true }];
@@ -35,7 +35,9 @@ export function MarketWatchTable({
   onSelect,
   onRemove,
 }: MarketWatchTableProps) {
-  const rows = useMemo(() => watchRows(tickers, live), [tickers, live]);
+  // A tick re-renders the one row it moved: rows of symbols without a new push stay the same objects
+  const [watchRows] = useState(keepWatchRows);
+  const rows = useMemo(() => watchRows(tickers, live), [watchRows, tickers, live]);
   const columns = useMemo<ColumnDef<WatchRow, unknown>[]>(
     () => [
       {
