@@ -7,6 +7,7 @@ import {
   type EquityQuery,
   type IncomePage,
   type IncomeQuery,
+  type TradingEnvironment,
 } from '@kestrel/contracts';
 import type { Clock } from '../../../lib/clock';
 import type { Queryable } from '../../../lib/database/database';
@@ -47,25 +48,33 @@ export class DashboardService {
     private readonly reads: AccountReads = new AccountReads(),
     /** The user's bots that are running (or starting), from the bots table */
     private readonly activeBots: (userId: string) => Promise<number> = async () => 0,
+    /** The user's current environment: the recorded equity and income read are its account's */
+    private readonly environmentOf: (userId: string) => Promise<TradingEnvironment> = async () => 'testnet',
   ) {}
 
   /**
-   * The recorded equity of [from, to] (default: the 30 days up to now), oldest first, downsampled to at most
-   * `EQUITY_MAX_POINTS` buckets. Read from the database: no exchange call, and no keys needed
+   * The recorded equity of the current environment's account over [from, to] (default: the 30 days up to now),
+   * oldest first, downsampled to at most `EQUITY_MAX_POINTS` buckets. Read from the database: no exchange call,
+   * and no keys needed
    */
   async equity(userId: string, query: EquityQuery): Promise<EquityHistory> {
     const { from, to } = this.range(query);
     const bucketMs = equityBucketMs(from, to);
-    const points = await this.history.repo.equity(this.history.db, userId, { from, to, bucketMs });
+    const account = { userId, environment: await this.environmentOf(userId) };
+    const points = await this.history.repo.equity(this.history.db, account, { from, to, bucketMs });
     return { from, to, bucketMs, points };
   }
 
-  /** The imported income of [from, to] (default: the 30 days up to now), filtered, sorted (newest first), one page */
+  /**
+   * The current environment's imported income of [from, to] (default: the 30 days up to now), filtered, sorted
+   * (newest first), one page
+   */
   async income(userId: string, query: IncomeQuery): Promise<IncomePage> {
     const { from, to } = this.range(query);
     const { page, pageSize } = query;
+    const account = { userId, environment: await this.environmentOf(userId) };
     const [found, sync] = await Promise.all([
-      this.history.repo.income(this.history.db, userId, {
+      this.history.repo.income(this.history.db, account, {
         from,
         to,
         type: query.type,
@@ -75,7 +84,7 @@ export class DashboardService {
         offset: (page - 1) * pageSize,
         limit: pageSize,
       }),
-      this.history.repo.sync(this.history.db, userId),
+      this.history.repo.sync(this.history.db, account),
     ]);
     return { from, to, page, pageSize, ...found, syncedTo: sync?.synced_to ?? null };
   }

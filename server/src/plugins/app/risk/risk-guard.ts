@@ -8,6 +8,7 @@ import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter
 import { viaExchange } from '../exchange/exchange-http-error';
 import { readIncome } from '../exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
+import { accountOfKeys } from '../recorder/recorder-repository';
 import {
   dailyLoss,
   drawdownPercent,
@@ -77,7 +78,8 @@ export class RiskGuard {
       }
     }
     if (limits.maxDrawdownPercent !== null) {
-      const peak = await this.store.repo.equityPeak(this.store.db, userId);
+      // The peak of the account the order goes to: a mainnet order is not judged by testnet's equity
+      const peak = await this.store.repo.equityPeak(this.store.db, accountOfKeys(userId, keys));
       const drawdown = drawdownPercent(peak, marginBalance);
       if (drawdown >= limits.maxDrawdownPercent) {
         await refuse(

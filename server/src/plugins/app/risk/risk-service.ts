@@ -18,6 +18,7 @@ import type { FuturesService } from '../exchange/futures-service';
 import { readIncome } from '../exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
 import type { NotificationService } from '../notifications/notification-service';
+import { accountOfKeys } from '../recorder/recorder-repository';
 import {
   ATR_PERIOD,
   atrOf,
@@ -116,7 +117,7 @@ export class RiskService {
       viaExchange(() => this.exchange.openOrders(k)),
       viaExchange(() => readIncome(this.exchange, k, today)),
       this.guard.limits(userId),
-      this.store.repo.equityPeak(this.store.db, userId),
+      this.store.repo.equityPeak(this.store.db, accountOfKeys(userId, k)),
     ]);
     const positions = allPositions.filter(isOpenPosition);
     const symbols = [...new Set(positions.map((p) => p.symbol))];
