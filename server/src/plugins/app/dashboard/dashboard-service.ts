@@ -15,6 +15,7 @@ import type { CredentialsService } from '../credentials/credentials-service';
 import { AccountReads } from '../exchange/account-reads';
 import { type ExchangeAdapter, ExchangeApiError, type ExchangeKeys } from '../exchange/exchange-adapter';
 import { viaExchange } from '../exchange/exchange-http-error';
+import { environmentOfKeys, type MarketFor } from '../exchange/exchange-router';
 import { readIncome } from '../exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
 import type { RecorderRepository } from '../recorder/recorder-repository';
@@ -50,6 +51,8 @@ export class DashboardService {
     private readonly activeBots: (userId: string) => Promise<number> = async () => 0,
     /** The user's current environment: the recorded equity and income read are its account's */
     private readonly environmentOf: (userId: string) => Promise<TradingEnvironment> = async () => 'testnet',
+    /** Public market data per environment: balances are valued at their own environment's prices */
+    private readonly market: MarketFor = () => exchange,
   ) {}
 
   /**
@@ -144,16 +147,18 @@ export class DashboardService {
       .filter((a) => a !== 'USDT');
     const prices = new Map(
       await viaExchange(() =>
-        Promise.all(others.map(async (asset) => [asset, await this.usdtPrice(asset)] as const)),
+        Promise.all(
+          others.map(async (asset) => [asset, await this.usdtPrice(environmentOfKeys(k), asset)] as const),
+        ),
       ),
     );
     return dashboardPortfolio({ account, positions, prices, asOf });
   }
 
   /** USDT per unit of `asset`: the last price of `<asset>USDT`, undefined when the exchange lists no such symbol */
-  private async usdtPrice(asset: string): Promise<string | undefined> {
+  private async usdtPrice(environment: TradingEnvironment, asset: string): Promise<string | undefined> {
     try {
-      return (await this.exchange.ticker(`${asset}USDT`)).lastPrice;
+      return (await this.market(environment).ticker(`${asset}USDT`)).lastPrice;
     } catch (err) {
       if (err instanceof ExchangeApiError) return undefined;
       throw err;

@@ -24,6 +24,7 @@ export default fp(
         app.accountReads,
         (userId) => botRepository.countActive(app.db, userId),
         (userId) => app.environmentService.current(userId),
+        (environment) => app.exchangeRouter.marketFor(environment),
       ),
     );
   },

@@ -1,6 +1,7 @@
 import type { EquitySnapshot, IncomeEntry, IncomeSortField, TradingEnvironment } from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
+import { environmentOfKeys } from '../exchange/exchange-router';
 
 /**
  * One recorded exchange account: a user's key of one environment (migration 016). A user with a testnet and a
@@ -16,10 +17,7 @@ export type AccountKeys = ExchangeKeys & { environment: TradingEnvironment };
 
 /** The recorded account a key opens; an untagged key is refused rather than guessed (as the exchange router does) */
 export function accountOfKeys(userId: string, keys: ExchangeKeys): RecordedAccount {
-  if (!keys.environment) {
-    throw new Error('an exchange key without its environment: take keys from CredentialsService.keysFor');
-  }
-  return { userId, environment: keys.environment };
+  return { userId, environment: environmentOfKeys(keys) };
 }
 
 /** A snapshot as the recorder writes it; times in ms since epoch */
