@@ -38,7 +38,8 @@ export const STOPPED_FOR_ACCOUNT_DELETION = 'Stopped: the account is being delet
 
 export interface BotServiceDeps {
   db: Database;
-  exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
+  /** Public market data of one environment: a bot's symbol is checked where the bot trades */
+  market(environment: TradingEnvironment): Pick<ExchangeAdapter, 'symbolInfo'>;
   /** The owner's current environment: a new bot trades there for good (a live bot on mainnet needs confirmLive) */
   environmentOf(userId: string): Promise<TradingEnvironment>;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
@@ -363,7 +364,7 @@ export class BotService {
     }
     let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
     try {
-      info = await this.deps.exchange.symbolInfo(input.symbol);
+      info = await this.deps.market(input.environment).symbolInfo(input.symbol);
     } catch (err) {
       throw exchangeHttpError(err);
     }

@@ -41,6 +41,11 @@ export default fp(
     }
     const live = new LiveStreams({
       streams,
+      marketStreamOf: (environment) => {
+        const other = app.exchangeRouter.adapterFor(environment);
+        const otherStreams = other?.capabilities.liveStreams ? other.streams : undefined;
+        return otherStreams && ((handlers) => otherStreams.marketStream(handlers));
+      },
       publish: (target, event, options) => {
         // An order, fill or balance change makes the user's kept account figures stale before the page hears of it
         if (typeof target === 'string' && target !== 'all' && ACCOUNT_KINDS.has(event.kind)) {

@@ -1,4 +1,4 @@
-import { type KlineInterval, RESYNC_WILDCARD } from '@kestrel/contracts';
+import { type KlineInterval, RESYNC_WILDCARD, type TradingEnvironment } from '@kestrel/contracts';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import type {
   AccountUpdateEvent,
@@ -42,8 +42,17 @@ interface CandleThrottle {
   timer?: ReturnType<typeof setTimeout>;
 }
 
+/** Closed-candle consumers of one (symbol, interval) */
+type CandleListeners = Set<(e: KlineEvent) => void>;
+
 export interface LiveStreamsDeps {
+  /** The default environment's (testnet's) streams: the pages' market pushes and the users' account streams */
   streams: ExchangeStreams;
+  /**
+   * Market streams of another environment, for the server's own consumers of its closed candles (a bot trading on
+   * mainnet); undefined when this server has no live streams there
+   */
+  marketStreamOf?(environment: TradingEnvironment): ExchangeStreams['marketStream'] | undefined;
   publish(target: PushTarget, event: LiveEvent, options?: PublishOptions): Promise<void>;
   /** The user's exchange keys, or undefined when no account is connected */
   keysFor(userId: string): Promise<ExchangeKeys | undefined>;
@@ -97,7 +106,15 @@ export class LiveStreams implements BusObserver {
   /** What each socket was counted under in #demand */
   readonly #counted = new Map<BusConnection, ReadonlySet<string>>();
   /** Server-side consumers of closed candles (running bots), per `candleKey` */
-  readonly #closedCandleListeners = new Map<string, Set<(e: KlineEvent) => void>>();
+  readonly #closedCandleListeners = new Map<string, CandleListeners>();
+  /**
+   * Closed candles of the other environments (a mainnet bot's), per environment: one upstream connection each,
+   * feeding only the server's consumers (never a page's pushes, which are the default environment's)
+   */
+  readonly #elsewhere = new Map<
+    TradingEnvironment,
+    { stream: MarketStream; listeners: Map<string, CandleListeners> }
+  >();
   #market: MarketStream | undefined;
   readonly #linger: number;
   #closed = false;
@@ -123,11 +140,18 @@ export class LiveStreams implements BusObserver {
   }
 
   /**
-   * A consumer inside the server (a running bot) of one (symbol, interval)'s closed candles. Counted like a
-   * socket's demand, so every bot and socket watching the pair shares one upstream kline stream; the returned
-   * function stops it (the stream lingers like a socket's)
+   * A consumer inside the server (a running bot) of one (symbol, interval)'s closed candles of an environment (the
+   * bot's: testnet's and mainnet's candles differ). On the default environment it is counted like a socket's
+   * demand, so every bot and socket watching the pair shares one upstream kline stream (which lingers like a
+   * socket's); another environment's pairs share one connection of that environment. The returned function stops it
    */
-  watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void {
+  watchClosedCandles(
+    symbol: string,
+    interval: string,
+    listener: (e: KlineEvent) => void,
+    environment: TradingEnvironment = 'testnet',
+  ): () => void {
+    if (environment !== 'testnet') return this.#watchElsewhere(environment, symbol, interval, listener);
     const key = candleKey(symbol, interval);
     let listeners = this.#closedCandleListeners.get(key);
     if (!listeners) {
@@ -141,6 +165,60 @@ export class LiveStreams implements BusObserver {
       if (listeners.size === 0) this.#closedCandleListeners.delete(key);
       this.#demandDown(key);
     };
+  }
+
+  #watchElsewhere(
+    environment: TradingEnvironment,
+    symbol: string,
+    interval: string,
+    listener: (e: KlineEvent) => void,
+  ): () => void {
+    let entry = this.#elsewhere.get(environment);
+    if (!entry) {
+      const open = this.deps.marketStreamOf?.(environment);
+      if (!open) throw new Error(`the ${environment} exchange has no live market data on this server`);
+      const listeners = new Map<string, CandleListeners>();
+      const stream = open({
+        onEvent: (e) => {
+          if (e.type !== 'kline' || !e.closed) return;
+          this.#tell(listeners.get(candleKey(e.symbol, e.interval)), e);
+        },
+        onError: (err) =>
+          this.deps.log.warn({ err: err.message, environment }, 'live streams: market stream trouble'),
+      });
+      entry = { stream, listeners };
+      this.#elsewhere.set(environment, entry);
+    }
+    const { stream, listeners } = entry;
+    const key = candleKey(symbol, interval);
+    const topic = { symbol, kind: 'kline' as const, interval };
+    let set = listeners.get(key);
+    if (!set) {
+      set = new Set();
+      listeners.set(key, set);
+      stream.add([topic]);
+    }
+    set.add(listener);
+    const watching = set;
+    return () => {
+      if (!watching.delete(listener) || watching.size > 0) return;
+      listeners.delete(key);
+      stream.remove([topic]);
+      if (listeners.size === 0 && this.#elsewhere.get(environment)?.stream === stream) {
+        this.#elsewhere.delete(environment);
+        void stream.close();
+      }
+    };
+  }
+
+  #tell(listeners: CandleListeners | undefined, e: KlineEvent): void {
+    for (const listener of listeners ?? []) {
+      try {
+        listener(e);
+      } catch (err) {
+        this.deps.log.warn({ err }, 'live streams: a closed-candle consumer failed');
+      }
+    }
   }
 
   /** Which of these symbols the exchange does not list (a failed check counts as listed: the stream just stays quiet) */
@@ -227,6 +305,9 @@ export class LiveStreams implements BusObserver {
     this.#users.clear();
     await this.#market?.close();
     this.#market = undefined;
+    const elsewhere = [...this.#elsewhere.values()];
+    this.#elsewhere.clear();
+    await Promise.all(elsewhere.map((e) => e.stream.close()));
   }
 
   // ---- users ---------------------------------------------------------------------------------------------------
@@ -524,15 +605,7 @@ export class LiveStreams implements BusObserver {
         `markPrice:${e.symbol}:${e.time}`,
       );
     } else if (e.type === 'kline') {
-      if (e.closed) {
-        for (const listener of this.#closedCandleListeners.get(candleKey(e.symbol, e.interval)) ?? []) {
-          try {
-            listener(e);
-          } catch (err) {
-            this.deps.log.warn({ err }, 'live streams: a closed-candle consumer failed');
-          }
-        }
-      }
+      if (e.closed) this.#tell(this.#closedCandleListeners.get(candleKey(e.symbol, e.interval)), e);
       this.#candle(e);
     }
   }
