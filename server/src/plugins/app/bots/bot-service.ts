@@ -294,6 +294,7 @@ export class BotService {
         symbol: r.symbol,
         mode: r.mode,
         state: r.state,
+        environment: r.environment,
         realizedPnl: (p?.total ?? 0) + (f?.realizedPnl ?? 0),
         unrealizedPnl: f?.unrealizedPnl ?? 0,
         todayPnl: (p?.today ?? 0) + (f?.todayPnl ?? 0),
