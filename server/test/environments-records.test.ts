@@ -10,6 +10,7 @@ import {
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
+import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
 
 const MINUTE = 60_000;
 
@@ -126,6 +127,56 @@ describe('records and market data follow the environment', () => {
       ticker: 50000,
       status: 'simulator',
     });
+  });
+
+  it('live pushes: a socket on mainnet gets mainnet’s prices, one on testnet testnet’s; the socket tool tests testnet keys on testnet', async () => {
+    const base = await listenWs(t);
+    const other = await t.connectedUser();
+    expect((await call('POST', '/api/v1/account/step-up', { password: PASSWORD })).statusCode).toBe(200);
+    expect((await switchTo('mainnet')).statusCode).toBe(200);
+    const onMainnet = await TestSocket.open(wsUrl(base, token, 'mainnet-tab'));
+    const onTestnet = await TestSocket.open(wsUrl(base, other.auth.access_token, 'testnet-tab'));
+    try {
+      await onMainnet.request('tools/list');
+      await onTestnet.request('tools/list');
+      const ticker = (f: WsFrame) => f.method === 'notifications/ticker' && f.params?.symbol === 'BTCUSDT';
+      const both = Promise.all([onMainnet.next(ticker), onTestnet.next(ticker)]);
+      let settled = false;
+      void both.finally(() => {
+        settled = true;
+      });
+      while (!settled) {
+        simClock.advance(1000);
+        t.sim.tick();
+        t.mainnet?.sim.tick();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const [mainnetPush, testnetPush] = await both;
+      expect(Math.abs(Number(mainnetPush.params?.lastPrice) - 30_000)).toBeLessThan(300);
+      expect(Math.abs(Number(testnetPush.params?.lastPrice) - 50_000)).toBeLessThan(500);
+      // Neither socket ever got the other market's BTCUSDT price
+      const prices = (sock: TestSocket) => sock.frames.filter(ticker).map((f) => Number(f.params?.lastPrice));
+      expect(prices(onMainnet).every((p) => p < 40_000)).toBe(true);
+      expect(prices(onTestnet).every((p) => p > 40_000)).toBe(true);
+
+      // On mainnet, `testnet: true` tests testnet keys on the testnet host; without it, the current (mainnet) one
+      expect(
+        await onMainnet.tool('test_binance_connection', {
+          api_key: testnetKeys.apiKey,
+          secret_key: testnetKeys.secretKey,
+          testnet: true,
+        }),
+      ).toMatchObject({ success: true });
+      expect(
+        await onMainnet.tool('test_binance_connection', {
+          api_key: mainnetKeys.apiKey,
+          secret_key: mainnetKeys.secretKey,
+        }),
+      ).toMatchObject({ success: true });
+    } finally {
+      await onMainnet.close();
+      await onTestnet.close();
+    }
   });
 
   it('recorded each account with its own key: no key ever reached the other environment’s host', () => {
