@@ -115,7 +115,7 @@ export function BotsSummary(props: BotsSummaryProps) {
               >
                 {b.name}
               </Link>
-              <span className="db:flex db:items-center db:gap-1.5 db:text-xs db:text-muted-foreground">
+              <span className="db:flex db:flex-wrap db:items-center db:gap-1.5 db:text-xs db:text-muted-foreground">
                 {b.symbol}
                 <Badge variant={b.state === 'running' ? 'outline' : 'secondary'}>
                   {STATE_WORDS[b.state]}
