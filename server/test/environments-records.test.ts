@@ -1,5 +1,7 @@
 import {
   AnalyticsResponseSchema,
+  BacktestDetailResponseSchema,
+  BacktestSummaryResponseSchema,
   EquityHistoryResponseSchema,
   HistorySymbolsResponseSchema,
   IncomePageResponseSchema,
@@ -7,7 +9,7 @@ import {
   TickerResponseSchema,
   TradeHistoryPageResponseSchema,
 } from '@kestrel/contracts';
-import { ManualClock } from '@kestrel/exchange-sim';
+import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
 import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
@@ -111,6 +113,36 @@ describe('records and market data follow the environment', () => {
       ticker: 30000,
       status: 'mainnet',
     });
+  });
+
+  it('on mainnet: a backtest reads mainnet’s candles and funding, and keeps them under mainnet’s name', async () => {
+    /** How many requests to a path reach a simulator from now on (a counted, harmless fault rule) */
+    const counter = (sim: SimServer | undefined, path: string) => {
+      const rule = sim?.faults.add({ kind: 'latency', ms: 1, path, remaining: 1_000_000 });
+      return () => 1_000_000 - (sim?.faults.list().find((r) => r.id === rule?.id)?.remaining ?? 1_000_000);
+    };
+    const klines = {
+      testnet: counter(t.sim, '/fapi/v1/klines'),
+      mainnet: counter(t.mainnet?.sim, '/fapi/v1/klines'),
+    };
+    const created = await call('POST', '/api/v1/backtests', {
+      strategy: 'ema-cross',
+      params: { fast: 5, slow: 20 },
+      symbol: 'ETHUSDT',
+      interval: '1m',
+      startTime: SIM_START - 5 * 3_600_000,
+      endTime: SIM_START - 3 * 3_600_000,
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const { id } = BacktestSummaryResponseSchema.parse(created.json()).data;
+    await t.app.backtestService.idle();
+    const run = await read(`/api/v1/backtests/${id}`, BacktestDetailResponseSchema);
+    expect(run.status).toBe('completed');
+    expect(run.bracketsSource).toBe('exchange');
+    expect(klines.mainnet()).toBeGreaterThan(0);
+    expect(klines.testnet()).toBe(0);
+    const [row] = await t.database.db.query('SELECT exchange_env FROM backtests WHERE id = $1', [id]);
+    expect(row?.exchange_env).toBe('mainnet');
   });
 
   it('back on testnet: only the testnet account and testnet prices', async () => {

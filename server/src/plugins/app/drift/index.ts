@@ -21,7 +21,10 @@ export default fp(
       new DriftService({
         bots: app.botService,
         backtests: app.backtestService,
-        exchangeEnv: config.exchange.env,
+        exchangeEnvOf: (environment) => {
+          const target = config.exchangeTargets[environment];
+          return target.configured ? target.endpoints.env : environment;
+        },
         clock: app.clock,
       }),
     );
