@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { exchangeNameOf } from '../exchange/exchange-config';
 import { channelFor } from '../socket/socket-bus';
 import { BacktestService } from './backtest-service';
 import { BacktestWorkers } from './backtest-workers';
@@ -33,10 +34,7 @@ export default fp(
       // No stored keys: the run uses the default brackets
       keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
       environmentOf: (userId) => app.environmentService.current(userId),
-      exchangeEnvOf: (environment) => {
-        const target = config.exchangeTargets[environment];
-        return target.configured ? target.endpoints.env : environment;
-      },
+      exchangeEnvOf: (environment) => exchangeNameOf(config.exchangeTargets, environment),
       publish: (target, event) => app.socketBus.publish(target, event),
       workers,
       clock: app.clock,

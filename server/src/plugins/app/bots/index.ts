@@ -5,6 +5,7 @@ import type { AppOptions } from '../../../app';
 import { KlineCache } from '../backtest/kline-cache';
 import { klineRepository } from '../backtest/kline-repository';
 import { LeverageBrackets } from '../backtest/leverage-brackets';
+import { exchangeNameOf } from '../exchange/exchange-config';
 import { botNotice } from '../notifications/bot-notices';
 import { orderIntentRepository } from '../orders/order-intent-repository';
 import { channelFor } from '../socket/socket-bus';
@@ -52,14 +53,6 @@ export default fp(
         klineCaches.set(environment, cache);
       }
       return cache;
-    };
-    /**
-     * The kline cache's name of an environment's exchange (simulator, testnet or mainnet). An environment this
-     * server no longer reaches keeps its own name: the session then stops at its first exchange read, saying why
-     */
-    const exchangeEnvOf = (environment: TradingEnvironment) => {
-      const target = config.exchangeTargets[environment];
-      return target.configured ? target.endpoints.env : environment;
     };
     const brackets = new LeverageBrackets({
       exchange: app.exchangeAdapter,
@@ -117,7 +110,7 @@ export default fp(
             }
             return app.liveStreams.watchClosedCandles(symbol, interval, listener, row.environment);
           },
-          exchangeEnv: exchangeEnvOf(row.environment),
+          exchangeEnv: exchangeNameOf(config.exchangeTargets, row.environment),
           // The bot's environment, not its owner's current one: it keeps trading where it was created
           orders: {
             place: (input) => app.orderManager.place({ ...input, environment: row.environment }),
