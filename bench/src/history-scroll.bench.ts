@@ -47,11 +47,11 @@ export default async function historyScroll(): Promise<void> {
     await page.addInitScript({ path: join(dirname(fileURLToPath(import.meta.url)), 'lib/scroll-probe.js') });
     const { userId } = await signUpConnected(site, page);
 
-    // One fill a minute back from now: BTCUSDT, ETHUSDT and SOLUSDT in turn, buys and sells alternating
+    // One fill a minute back from now, on the testnet account the user is on: BTCUSDT, ETHUSDT and SOLUSDT in turn, buys and sells alternating
     await site.server.database.db.query(
-      `INSERT INTO trade_history (user_id, symbol, trade_id, order_id, side, position_side, price, quantity,
-                                  quote_quantity, realized_pnl, commission, commission_asset, maker, time)
-       SELECT $1, (ARRAY['BTCUSDT', 'ETHUSDT', 'SOLUSDT'])[1 + i % 3], i, 100000 + i,
+      `INSERT INTO trade_history (user_id, environment, symbol, trade_id, order_id, side, position_side, price,
+                                  quantity, quote_quantity, realized_pnl, commission, commission_asset, maker, time)
+       SELECT $1, 'testnet', (ARRAY['BTCUSDT', 'ETHUSDT', 'SOLUSDT'])[1 + i % 3], i, 100000 + i,
               CASE WHEN i % 2 = 0 THEN 'BUY' ELSE 'SELL' END, 'BOTH', (1000 + i)::numeric, 0.010, (10 + i / 100.0),
               CASE WHEN i % 2 = 0 THEN 0 ELSE 0.5 END, 0.001, 'USDT', i % 4 = 0,
               to_timestamp(($2::float8 - i * 60000) / 1000)

@@ -47,7 +47,7 @@ const bar = (page: Page) => page.getByTestId('top-bar');
 const portfolio = (page: Page) => page.getByRole('region', { name: 'Portfolio' });
 
 test.describe('trading environment: the switch chooses the server’s exchange (issue 23)', () => {
-  test('switching moves /dashboard and /portfolio between the two accounts; the badge always names where orders go', async ({
+  test('switching moves /dashboard, /portfolio and /history between the two accounts; the badge always names where orders go', async ({
     page,
   }) => {
     test.setTimeout(120_000);
@@ -87,6 +87,20 @@ test.describe('trading environment: the switch chooses the server’s exchange (
     expect((await openOrders(MAINNET_SIM, mainnetKeys)).map((o) => Number(o.price))).toEqual([31234]);
     expect(await openOrders(TESTNET_SIM, testnetKeys)).toEqual([]);
 
+    // /history holds the mainnet account's order (the recorder imports each environment with its own key)
+    await page.goto('/history');
+    const history = page.getByRole('region', { name: 'Trading history' });
+    await history.getByRole('tab', { name: 'Orders' }).click();
+    const orders = history.getByRole('table', { name: 'Orders' });
+    // A read imports what is new once the last import is 10 s old: reload until the recorder has the order
+    await expect(async () => {
+      await page.reload();
+      await history.getByRole('tab', { name: 'Orders' }).click();
+      await expect(orders.getByRole('row').filter({ hasText: '31,234' }).first()).toBeVisible({
+        timeout: 3_000,
+      });
+    }).toPass({ timeout: 45_000, intervals: [2_000, 5_000] });
+
     // The dashboard reads the same (mainnet) account
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
     await expect(page.getByRole('article', { name: 'Wallet balance' })).toContainText('98,765.00');
@@ -99,6 +113,11 @@ test.describe('trading environment: the switch chooses the server’s exchange (
     await expect(portfolio(page)).toContainText('1,234.00');
     await expect(portfolio(page).getByText('No open orders')).toBeVisible();
     expect(await openOrders(MAINNET_SIM, mainnetKeys)).toHaveLength(1);
+
+    // /history shows the testnet account's records only: the mainnet order is not among them
+    await page.goto('/history');
+    await history.getByRole('tab', { name: 'Orders' }).click();
+    await expect(history.getByRole('heading', { name: 'No orders in this range' })).toBeVisible();
 
     // No key ever went to the other environment's host (each simulator's own record)
     expect(await keysSeen(TESTNET_SIM)).not.toContain(mainnetKeys.apiKey);

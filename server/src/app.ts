@@ -78,8 +78,6 @@ export interface AppDeps {
   exchangeAdapter?: ExchangeAdapter;
   /** Adapters per environment (two simulators standing in for testnet and mainnet); win over `exchangeAdapter` */
   exchangeAdapters?: Partial<Record<TradingEnvironment, ExchangeAdapter>>;
-  /** Probe of the exchange's testnet; without one the socket's testnet connection test is refused (spec §8) */
-  testnetExchange?: ExchangeProbe;
   /** Where log lines go (one JSON object per line); stdout by default */
   logStream?: { write(line: string): void };
   /** How long an upstream exchange stream outlives its last socket (`STREAM_LINGER_MS` by default; tests shorten it) */

@@ -304,8 +304,9 @@ describe('equity and income reads', () => {
     const dip = from + 1_000 * MINUTE;
     await t.database.db.query(
       `INSERT INTO equity_snapshots
-         (user_id, minute, taken_at, wallet_balance, unrealized_pnl, margin_balance, maintenance_margin)
-       SELECT $1, m, m, 1000, 0, CASE WHEN m = $4 THEN 400 ELSE 1000 END, 0
+         (user_id, environment, minute, taken_at, wallet_balance, unrealized_pnl, margin_balance,
+          maintenance_margin)
+       SELECT $1, 'testnet', m, m, 1000, 0, CASE WHEN m = $4 THEN 400 ELSE 1000 END, 0
          FROM generate_series($2::timestamptz, $3::timestamptz, interval '1 minute') AS m`,
       [userId, new Date(from), new Date(SIM_START - MINUTE), new Date(dip)],
     );

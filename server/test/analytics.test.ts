@@ -59,6 +59,7 @@ describe('account analytics', () => {
   const snapshot = (minute: number, equity: string) =>
     recorderRepository.insertSnapshot(t.database.db, {
       user_id: userId,
+      environment: 'testnet',
       minute,
       taken_at: minute,
       wallet_balance: equity,
@@ -91,7 +92,7 @@ describe('account analytics', () => {
         [D2 + 12 * HOUR, '1200'],
       ] as const)
         await snapshot(minute, equity);
-      await recorderRepository.insertIncome(t.database.db, userId, [
+      await recorderRepository.insertIncome(t.database.db, { userId, environment: 'testnet' }, [
         entry(D0 + 10 * HOUR, 'REALIZED_PNL', '100', 'BTCUSDT'),
         entry(D0 + 10 * HOUR, 'COMMISSION', '-2', 'BTCUSDT'),
         // A deposit: in no return, no PnL

@@ -1,10 +1,11 @@
 import {
   type Bot,
   BotListResponseSchema,
+  BotStatusResponseSchema,
   BotsSummaryResponseSchema,
   EnvironmentResponseSchema,
 } from '@kestrel/contracts';
-import { ManualClock } from '@kestrel/exchange-sim';
+import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
 
@@ -128,4 +129,62 @@ describe('a live bot keeps trading in its environment after the owner switches',
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().data.environment).toBe('mainnet');
   });
+
+  it('a bot on mainnet reads its leverage brackets, candles and closed-candle stream from mainnet', async () => {
+    const mainnetSim = t.mainnet?.sim as SimServer;
+    /** How many requests to a path reach a simulator from now on (a counted, harmless fault rule) */
+    const counter = (sim: SimServer, path: string) => {
+      const rule = sim.faults.add({ kind: 'latency', ms: 1, path, remaining: 1_000_000 });
+      return () => 1_000_000 - (sim.faults.list().find((r) => r.id === rule.id)?.remaining ?? 1_000_000);
+    };
+    const brackets = {
+      testnet: counter(t.sim, '/fapi/v1/leverageBracket'),
+      mainnet: counter(mainnetSim, '/fapi/v1/leverageBracket'),
+    };
+    const klines = {
+      testnet: counter(t.sim, '/fapi/v1/klines'),
+      mainnet: counter(mainnetSim, '/fapi/v1/klines'),
+    };
+    // The two markets part: a mainnet bot must see mainnet's price, never testnet's
+    mainnetSim.exchange.setPrice('BTCUSDT', { price: '30000' });
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+
+    const created = await call('POST', '/api/v1/agents/', {
+      // Its 20 bars of warm-up history come from the kline cache, which reads them from the exchange
+      name: 'Mainnet paper EMA',
+      strategy: 'ema-cross',
+      params: { fast: 5, slow: 20 },
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 5,
+      budget: 500,
+      mode: 'paper',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const bot: Bot = created.json().data;
+    expect(bot.environment).toBe('mainnet');
+    // The owner goes back to testnet before starting it: the bot still reads mainnet, with the mainnet key
+    expect((await call('PUT', '/api/v1/environment', { environment: 'testnet' })).statusCode).toBe(200);
+    expect((await call('POST', `/api/v1/agents/${bot.id}/start`)).statusCode).toBe(200);
+    const status = async () =>
+      BotStatusResponseSchema.parse((await call('GET', `/api/v1/agents/${bot.id}/status`)).json()).data;
+    await advance(60_000 - (simClock.now() % 60_000) + 1000);
+    await advance(60_000);
+    for (let i = 0; i < 100 && (await status()).markPrice === null; i++) await advance(1000);
+    const mark = (await status()).markPrice ?? 0;
+    expect(Math.abs(mark - 30_000)).toBeLessThan(300);
+
+    expect(brackets.mainnet()).toBeGreaterThan(0);
+    expect(brackets.testnet()).toBe(0);
+    expect(klines.mainnet()).toBeGreaterThan(0);
+    expect(klines.testnet()).toBe(0);
+    // Its closed candles come from mainnet's stream: no testnet candle stream was opened for it
+    expect(t.app.liveStreams?.candleStreams ?? []).not.toContain('BTCUSDT@1m');
+    // The kline cache keeps them under mainnet's name, apart from testnet's (the simulator's) candles
+    const [stored] = await t.database.db.query(
+      `SELECT count(*)::int AS n FROM klines WHERE exchange_env = 'mainnet' AND symbol = 'BTCUSDT'`,
+    );
+    expect(Number(stored?.n)).toBeGreaterThan(0);
+    expect((await call('POST', `/api/v1/agents/${bot.id}/stop`)).statusCode).toBe(200);
+  }, 120_000);
 });

@@ -104,7 +104,7 @@ describe('FuturesService and MarketService against the simulator', () => {
 
   it('exchange refusals become HTTP errors; an unlisted symbol is a 404 naming it', async () => {
     const unlisted = await futures()
-      .symbolInfo('NOPEUSDT')
+      .symbolInfo(userId, 'NOPEUSDT')
       .catch((err: unknown) => err);
     expect(unlisted).toMatchObject({
       statusCode: 404,
@@ -118,12 +118,15 @@ describe('FuturesService and MarketService against the simulator', () => {
   });
 
   it('market: each symbol once, in the order asked; status measures latency around the time call', async () => {
-    const tickers = await t.app.marketService.tickers('someone', ['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
+    const tickers = await t.app.marketService.tickers(userId, ['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
     expect(tickers.map((x) => x.symbol)).toEqual(['SOLUSDT', 'BTCUSDT']);
 
     const ticks = [1000, 1042.4];
-    const timed = new MarketService(t.app.exchangeAdapter, 'simulator', () => ticks.shift() ?? 0);
-    expect(await timed.status()).toEqual({
+    const timed = new MarketService(
+      async () => ({ exchange: t.app.exchangeAdapter, env: 'simulator' }),
+      () => ticks.shift() ?? 0,
+    );
+    expect(await timed.status('someone')).toEqual({
       exchange: 'binance',
       environment: 'simulator',
       reachable: true,

@@ -232,8 +232,9 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
 
       // An income note with a comma and quotes survives the trip
       await t.database.db.query(
-        `INSERT INTO income_entries (user_id, income_type, tran_id, symbol, income, asset, info, trade_id, time)
-         VALUES ($1, 'TRANSFER', '424242', '', '5', 'USDT', $2, '', $3)`,
+        `INSERT INTO income_entries
+           (user_id, environment, income_type, tran_id, symbol, income, asset, info, trade_id, time)
+         VALUES ($1, 'testnet', 'TRANSFER', '424242', '', '5', 'USDT', $2, '', $3)`,
         [userId, 'note, with "quotes"', new Date(SIM_START + 1)],
       );
       const income = await get(`/api/v1/dashboard/history/income/export?from=${SIM_START}&type=transfer`);

@@ -191,6 +191,7 @@ describe('risk limits and the kill switch against the simulator', () => {
     // A recorded peak of twice today's balance: the account is about 50 % down
     await recorderRepository.insertSnapshot(t.app.db, {
       user_id: userId,
+      environment: 'testnet',
       minute: t.clock.now().getTime() - 3_600_000,
       taken_at: t.clock.now().getTime() - 3_600_000,
       wallet_balance: '2000',

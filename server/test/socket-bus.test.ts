@@ -136,7 +136,7 @@ describe('live socket (PGlite)', () => {
         data: Record<string, unknown>;
       };
       expect(status.success).toBe(true);
-      expect(status.data).toMatchObject({ status: 'ok', database: 'pglite', testnet: false });
+      expect(status.data).toMatchObject({ status: 'ok', database: 'pglite', testnet: true, mainnet: false });
       expect(status.data.connections).toBeGreaterThanOrEqual(1);
     });
 
@@ -161,16 +161,12 @@ describe('live socket (PGlite)', () => {
       });
     });
 
-    it('answers the spec text for a testnet test when no testnet endpoint is configured, without asking the exchange', async () => {
+    it('a testnet test goes through the vault to the testnet environment, like every keyed call', async () => {
       const s = await open((await signUp(t)).access_token);
-      const before = probe.calls.length;
       expect(
         await s.tool('test_binance_connection', { api_key: KEY, secret_key: SECRET, testnet: true }),
-      ).toEqual({
-        success: false,
-        error: 'Testnet credentials are no longer supported. Please use mainnet credentials.',
-      });
-      expect(probe.calls.length).toBe(before);
+      ).toEqual({ success: true, data: ACCOUNT, message: 'Binance connectivity OK' });
+      expect(probe.calls.at(-1)).toMatchObject({ apiKey: KEY, environment: 'testnet' });
     });
 
     it('get_account_balance uses the caller’s stored keys, and says so when there are none', async () => {
@@ -425,39 +421,6 @@ describe('live socket (PGlite)', () => {
         }),
       ).rejects.toThrow(/^Invalid ticker push: lastPrice: /);
     });
-  });
-});
-
-describe('live socket with a testnet endpoint configured', () => {
-  let tdb: TestDatabase;
-  let t: TestApp;
-  let s: TestSocket;
-  const mainnet = new RecordingProbe({ apiKey: KEY, secretKey: SECRET });
-  const testnet = new RecordingProbe({ apiKey: KEY, secretKey: SECRET });
-
-  beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db, { exchange: mainnet, testnetExchange: testnet });
-    const base = await listenWs(t);
-    s = await TestSocket.open(wsUrl(base, (await signUp(t)).access_token));
-  });
-  afterAll(async () => {
-    await s.close();
-    await t.app.close();
-    await tdb.cleanup();
-  });
-
-  it('tests testnet keys against the testnet probe only', async () => {
-    expect(
-      await s.tool('test_binance_connection', { api_key: KEY, secret_key: SECRET, testnet: true }),
-    ).toEqual({
-      success: true,
-      data: ACCOUNT,
-      message: 'Binance connectivity OK',
-    });
-    expect(testnet.calls).toHaveLength(1);
-    expect(mainnet.calls).toHaveLength(0);
-    expect(((await s.tool('get_server_status')) as { data: { testnet: boolean } }).data.testnet).toBe(true);
   });
 });
 

@@ -233,6 +233,8 @@ export const BotPnlLineSchema = z.object({
   symbol: z.string(),
   mode: BotModeSchema,
   state: BotStateSchema,
+  /** Where it trades (the environment it was created in), whatever its owner is on now */
+  environment: TradingEnvironmentSchema,
   /** Closed trades since the bot first started, after fees and funding */
   realizedPnl: z.number(),
   unrealizedPnl: z.number(),

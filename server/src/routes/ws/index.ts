@@ -172,7 +172,8 @@ export default async function wsRoutes(app: FastifyInstance) {
             },
             // Without live streams no candle flows anyway; the list is not checked then
             unlisted: async (symbols: readonly string[]) =>
-              app.liveStreams ? app.liveStreams.unlisted(symbols) : [],
+              // Checked on the market the socket watches (its user's environment)
+              app.liveStreams ? app.liveStreams.unlisted(symbols, connection.environment) : [],
             logError(err: unknown, method: string) {
               request.log.error({ err, method }, 'socket request failed');
             },

@@ -1,5 +1,6 @@
 import { TRANSFER_INCOME_TYPES } from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
+import type { RecordedAccount } from '../recorder/recorder-repository';
 
 export const DAY_MS = 86_400_000;
 
@@ -98,16 +99,16 @@ export interface BotFillsRow {
   wins: number;
 }
 
-/** Thin SQL over the account recorder's tables (`migrations/004`): read only */
+/** Thin SQL over the account recorder's tables (`migrations/004`, per environment since 016): read only */
 export const analyticsRepository = {
-  /** The first recorded snapshot or income entry of the user, ms since epoch; null when nothing is recorded */
-  async firstRecord(db: Queryable, userId: string): Promise<number | null> {
+  /** The first recorded snapshot or income entry of the account, ms since epoch; null when nothing is recorded */
+  async firstRecord(db: Queryable, account: RecordedAccount): Promise<number | null> {
     const [row] = await db.query(
       `SELECT ${ms(
-        'least((SELECT min(minute) FROM equity_snapshots WHERE user_id = $1),' +
-          ' (SELECT min(time) FROM income_entries WHERE user_id = $1))',
+        'least((SELECT min(minute) FROM equity_snapshots WHERE user_id = $1 AND environment = $2),' +
+          ' (SELECT min(time) FROM income_entries WHERE user_id = $1 AND environment = $2))',
       )} AS t`,
-      [userId],
+      [account.userId, account.environment],
     );
     return row?.t === null || row?.t === undefined ? null : num(row.t);
   },
@@ -118,7 +119,7 @@ export const analyticsRepository = {
    */
   async equityBuckets(
     db: Queryable,
-    userId: string,
+    account: RecordedAccount,
     range: { from: number; to: number; bucketMs: number },
   ): Promise<EquityBucketRow[]> {
     // One ordered pass for the running peak, then plain aggregates per bucket (cheaper than window partitions);
@@ -128,7 +129,7 @@ export const analyticsRepository = {
          SELECT minute, margin_balance AS e,
                 max(margin_balance) OVER (ORDER BY minute ROWS UNBOUNDED PRECEDING) AS peak
            FROM equity_snapshots
-          WHERE user_id = $1 AND minute >= $2 AND minute <= $3
+          WHERE user_id = $1 AND environment = $6 AND minute >= $2 AND minute <= $3
        ), b AS (
          SELECT floor((${ms('minute')} - $4::float8) / $5::float8) AS bucket, max(minute) AS last,
                 min(e) AS low, max(peak - e) AS dd,
@@ -136,9 +137,9 @@ export const analyticsRepository = {
            FROM s GROUP BY 1
        )
        SELECT ${ms('b.last')} AS t, q.margin_balance::text AS e, b.low::text AS low, b.dd::text AS dd, b.ddr
-         FROM b JOIN equity_snapshots q ON q.user_id = $1 AND q.minute = b.last
+         FROM b JOIN equity_snapshots q ON q.user_id = $1 AND q.environment = $6 AND q.minute = b.last
         ORDER BY b.bucket`,
-      [userId, toDate(range.from), toDate(range.to), range.from, range.bucketMs],
+      [account.userId, toDate(range.from), toDate(range.to), range.from, range.bucketMs, account.environment],
     );
     return rows.map((r) => ({
       time: num(r.t),
@@ -152,7 +153,7 @@ export const analyticsRepository = {
   /** The first and last snapshot of every UTC day touching [from, to] (the day before `from` too: a carry) */
   async dayEquity(
     db: Queryable,
-    userId: string,
+    account: RecordedAccount,
     range: { from: number; to: number },
   ): Promise<DayEquityRow[]> {
     // The day's first and last minute by plain aggregates, their balances read back by primary key
@@ -160,27 +161,36 @@ export const analyticsRepository = {
       `WITH d AS (
          SELECT floor(${ms('minute')} / ${DAY_MS}) * ${DAY_MS} AS day, min(minute) AS first, max(minute) AS last
            FROM equity_snapshots
-          WHERE user_id = $1 AND minute >= $2 AND minute <= $3
+          WHERE user_id = $1 AND environment = $4 AND minute >= $2 AND minute <= $3
           GROUP BY 1
        )
        SELECT d.day, f.margin_balance::text AS first, l.margin_balance::text AS last
          FROM d
-         JOIN equity_snapshots f ON f.user_id = $1 AND f.minute = d.first
-         JOIN equity_snapshots l ON l.user_id = $1 AND l.minute = d.last
+         JOIN equity_snapshots f ON f.user_id = $1 AND f.environment = $4 AND f.minute = d.first
+         JOIN equity_snapshots l ON l.user_id = $1 AND l.environment = $4 AND l.minute = d.last
         ORDER BY d.day`,
-      [userId, toDate(Math.floor(range.from / DAY_MS) * DAY_MS - DAY_MS), toDate(range.to)],
+      [
+        account.userId,
+        toDate(Math.floor(range.from / DAY_MS) * DAY_MS - DAY_MS),
+        toDate(range.to),
+        account.environment,
+      ],
     );
     return rows.map((r) => ({ day: num(r.day), first: text(r.first), last: text(r.last) }));
   },
 
   /** Income sums per UTC day of [from, to], oldest first */
-  async daily(db: Queryable, userId: string, range: { from: number; to: number }): Promise<DayRow[]> {
+  async daily(
+    db: Queryable,
+    account: RecordedAccount,
+    range: { from: number; to: number },
+  ): Promise<DayRow[]> {
     const rows = await db.query(
       `SELECT floor(${ms('time')} / ${DAY_MS}) * ${DAY_MS} AS day, ${SUMS}
          FROM income_entries
-        WHERE user_id = $1 AND time >= $2 AND time <= $3
+        WHERE user_id = $1 AND environment = $4 AND time >= $2 AND time <= $3
         GROUP BY 1 ORDER BY 1`,
-      [userId, toDate(range.from), toDate(range.to)],
+      [account.userId, toDate(range.from), toDate(range.to), account.environment],
     );
     return rows.map((r) => ({ day: num(r.day), ...sums(r) }));
   },
@@ -188,15 +198,15 @@ export const analyticsRepository = {
   /** Income sums per symbol of [from, to] (entries without a symbol, such as transfers, only in the total) and the total */
   async bySymbol(
     db: Queryable,
-    userId: string,
+    account: RecordedAccount,
     range: { from: number; to: number },
   ): Promise<{ symbols: SymbolRow[]; total: IncomeSumsRow }> {
     const rows = await db.query(
       `SELECT CASE WHEN grouping(symbol) = 1 THEN NULL ELSE symbol END AS symbol, grouping(symbol) AS total, ${SUMS}
          FROM income_entries
-        WHERE user_id = $1 AND time >= $2 AND time <= $3
+        WHERE user_id = $1 AND environment = $4 AND time >= $2 AND time <= $3
         GROUP BY GROUPING SETS ((symbol), ())`,
-      [userId, toDate(range.from), toDate(range.to)],
+      [account.userId, toDate(range.from), toDate(range.to), account.environment],
     );
     const total = rows.find((r) => num(r.total) === 1);
     return {
@@ -208,11 +218,15 @@ export const analyticsRepository = {
   },
 
   /**
-   * Each of the user's bots with a fill recorded in [from, to], from its log's `order_filled` events (`migrations/007`;
-   * the bot runtime writes them with the fill's realized PnL and, on paper, its fee). Read only; the bots plugin owns
-   * the table
+   * Each of the user's bots of the account's environment with a fill recorded in [from, to], from its log's
+   * `order_filled` events (`migrations/007`; the bot runtime writes them with the fill's realized PnL and, on paper,
+   * its fee). Read only; the bots plugin owns the table
    */
-  async byBot(db: Queryable, userId: string, range: { from: number; to: number }): Promise<BotFillsRow[]> {
+  async byBot(
+    db: Queryable,
+    account: RecordedAccount,
+    range: { from: number; to: number },
+  ): Promise<BotFillsRow[]> {
     const pnl = `coalesce((e.data->>'realizedPnl')::numeric, 0)`;
     const rows = await db.query(
       `SELECT b.id, b.name, b.symbol, b.mode, count(*)::int AS fills,
@@ -221,9 +235,10 @@ export const analyticsRepository = {
               count(*) FILTER (WHERE ${pnl} <> 0)::int AS closing,
               count(*) FILTER (WHERE ${pnl} > 0)::int AS wins
          FROM bot_events e JOIN bots b ON b.id = e.bot_id
-        WHERE e.user_id = $1 AND e.kind = 'order_filled' AND e.created_at >= $2 AND e.created_at <= $3
+        WHERE e.user_id = $1 AND b.environment = $4 AND e.kind = 'order_filled' AND e.created_at >= $2
+          AND e.created_at <= $3
         GROUP BY b.id, b.name, b.symbol, b.mode`,
-      [userId, toDate(range.from), toDate(range.to)],
+      [account.userId, toDate(range.from), toDate(range.to), account.environment],
     );
     return rows.map((r) => ({
       botId: String(r.id),

@@ -23,8 +23,9 @@ export default fp(
         recorder: app.accountRecorder,
         clock: app.clock,
         log: app.log,
+        environmentOf: (userId) => app.environmentService.current(userId),
       }),
     );
   },
-  { name: 'analytics', dependencies: ['database', 'account-recorder'] },
+  { name: 'analytics', dependencies: ['database', 'account-recorder', 'environment'] },
 );

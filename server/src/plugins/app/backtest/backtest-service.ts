@@ -11,6 +11,8 @@ import {
   type BacktestStatus,
   type BacktestStrategyInfo,
   type BacktestSummary,
+  TRADING_ENVIRONMENTS,
+  type TradingEnvironment,
 } from '@kestrel/contracts';
 import {
   type BarColumns,
@@ -85,11 +87,21 @@ export interface StoredSettings {
 
 export interface BacktestServiceDeps {
   db: Database;
-  exchange: Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory' | 'leverageBrackets'>;
-  /** The user's stored exchange keys (for the symbol's leverage brackets), or undefined when they have none */
-  keysFor(userId: string): Promise<ExchangeKeys | undefined>;
-  /** Exchange environment name: the kline cache key */
-  exchangeEnv: string;
+  /** Keyed calls (the leverage brackets), routed by the key's environment */
+  exchange: Pick<ExchangeAdapter, 'leverageBrackets'>;
+  /**
+   * Public market data of one environment (`ExchangeRouter.marketFor`): a run reads the market of the environment
+   * its owner was on when it was created (testnet's and mainnet's candles differ)
+   */
+  market(
+    environment: TradingEnvironment,
+  ): Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory'>;
+  /** The user's stored exchange keys of an environment (else the current one's), or undefined when they have none */
+  keysFor(userId: string, environment?: TradingEnvironment): Promise<ExchangeKeys | undefined>;
+  /** The user's current environment */
+  environmentOf(userId: string): Promise<TradingEnvironment>;
+  /** The name an environment's exchange is known by (simulator, testnet or mainnet): runs and cached candles keep it */
+  exchangeEnvOf(environment: TradingEnvironment): string;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   workers: BacktestWorkers;
   clock: Clock;
@@ -112,15 +124,14 @@ export interface BacktestServiceDeps {
  * any instance) as `notifications/backtest`.
  */
 export class BacktestService {
-  /** The kline cache and the brackets reader, shared with the optimisation jobs */
-  readonly klines: KlineCache;
+  /** The kline cache of each environment's exchange and the brackets reader, shared with the optimisation jobs */
+  readonly #klines = new Map<TradingEnvironment, KlineCache>();
   readonly brackets: LeverageBrackets;
   private readonly monotonicNow: () => number;
   /** The database queue: claims, leases, wake-ups and cancels across instances */
   readonly runner: BacktestRunner;
 
   constructor(private readonly deps: BacktestServiceDeps) {
-    this.klines = new KlineCache(deps.db, klineRepository, deps.exchange);
     this.brackets = new LeverageBrackets({
       exchange: deps.exchange,
       keysFor: deps.keysFor,
@@ -154,7 +165,35 @@ export class BacktestService {
    * schema unless `checkParams` is false: an optimisation checks each combination), the bar span (≤
    * BACKTEST_MAX_BARS), the symbol's listing and rules, the broker settings. A 400 names the field.
    */
-  async resolveRun(request: RunRequest, checkParams = true): Promise<ResolvedRun> {
+  /** The candles of an environment's exchange, cached under its name */
+  klinesOf(environment: TradingEnvironment): KlineCache {
+    let cache = this.#klines.get(environment);
+    if (!cache) {
+      cache = new KlineCache(this.deps.db, klineRepository, this.deps.market(environment));
+      this.#klines.set(environment, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * The environment whose exchange a stored run names (`exchange_env`); testnet for a name no environment has now
+   * (a run of an exchange this server was started with before), whose candles are read from the cache as stored
+   */
+  environmentOfRun(row: Pick<BacktestRow, 'exchange_env'>): TradingEnvironment {
+    return TRADING_ENVIRONMENTS.find((e) => this.deps.exchangeEnvOf(e) === row.exchange_env) ?? 'testnet';
+  }
+
+  /** The user's current environment and the name its exchange is stored under */
+  async venueOf(userId: string): Promise<{ environment: TradingEnvironment; exchangeEnv: string }> {
+    const environment = await this.deps.environmentOf(userId);
+    return { environment, exchangeEnv: this.deps.exchangeEnvOf(environment) };
+  }
+
+  async resolveRun(
+    request: RunRequest,
+    checkParams = true,
+    environment: TradingEnvironment = 'testnet',
+  ): Promise<ResolvedRun> {
     const type = builtInStrategies.get(request.strategy);
     if (!type) {
       throw badRequest(
@@ -189,7 +228,7 @@ export class BacktestService {
 
     let symbolInfo: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
     try {
-      symbolInfo = await this.deps.exchange.symbolInfo(request.symbol);
+      symbolInfo = await this.deps.market(environment).symbolInfo(request.symbol);
     } catch (err) {
       throw exchangeHttpError(err);
     }
@@ -220,7 +259,12 @@ export class BacktestService {
   }
 
   async create(userId: string, request: BacktestRequest): Promise<BacktestSummary> {
-    const { type, params, leverage, intervalMs, span, run } = await this.resolveRun(request);
+    const { environment, exchangeEnv } = await this.venueOf(userId);
+    const { type, params, leverage, intervalMs, span, run } = await this.resolveRun(
+      request,
+      true,
+      environment,
+    );
     const settings: StoredSettings = { run, intervalMs, span };
     const row = await this.deps.quota.create(userId, (tx) =>
       backtestRepository.insert(tx, {
@@ -232,7 +276,7 @@ export class BacktestService {
         interval: request.interval,
         start_time: request.startTime,
         end_time: request.endTime,
-        exchange_env: this.deps.exchangeEnv,
+        exchange_env: exchangeEnv,
         request: { ...request, params, costs: { ...request.costs, leverage } },
         settings: settings as unknown as Record<string, unknown>,
         status: 'queued',
@@ -269,7 +313,7 @@ export class BacktestService {
     const row = await backtestRepository.find(this.deps.db, userId, id);
     if (!row) throw notFound();
     const settings = row.settings as unknown as StoredSettings;
-    const bars = await this.klines.read(this.seriesKey(row), settings.span);
+    const bars = await this.klinesOf(this.environmentOfRun(row)).read(this.seriesKey(row), settings.span);
     return chartCandles(bars, row.interval as BacktestCandles['interval'], BACKTEST_MAX_CANDLES);
   }
 
@@ -334,9 +378,13 @@ export class BacktestService {
     | { ok: false; message: string }
     | null
   > {
+    const environment = this.environmentOfRun(row);
     let bars: BarColumns;
     try {
-      bars = await this.klines.load(this.seriesKey(row), settings.span, { signal, onProgress });
+      bars = await this.klinesOf(environment).load(this.seriesKey(row), settings.span, {
+        signal,
+        onProgress,
+      });
     } catch (err) {
       if (signal.aborted) return null;
       const reason = exchangeHttpError(err);
@@ -352,7 +400,7 @@ export class BacktestService {
     let fundingRates: FundingRates | undefined;
     if (settings.run.broker?.fundingRate !== 0) {
       try {
-        fundingRates = await fundingHistory(this.deps.exchange, row.symbol, settings.span, signal);
+        fundingRates = await fundingHistory(this.deps.market(environment), row.symbol, settings.span, signal);
       } catch (err) {
         if (signal.aborted) return null;
         const reason = exchangeHttpError(err);
@@ -365,8 +413,8 @@ export class BacktestService {
         throw err;
       }
     }
-    // The symbol's own brackets when the owner has keys (else the default table): liquidation depends on them
-    const brackets = await this.brackets.forRun(row.user_id, row.symbol);
+    // The symbol's own brackets when the owner has keys there (else the default table): liquidation depends on them
+    const brackets = await this.brackets.forRun(row.user_id, row.symbol, environment);
     if (signal.aborted) return null;
     if (bars.openTime.length === 0) {
       return {

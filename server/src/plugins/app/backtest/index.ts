@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { exchangeNameOf } from '../exchange/exchange-config';
 import { channelFor } from '../socket/socket-bus';
 import { BacktestService } from './backtest-service';
 import { BacktestWorkers } from './backtest-workers';
@@ -29,9 +30,11 @@ export default fp(
     const service = new BacktestService({
       db: app.db,
       exchange: app.exchangeAdapter,
+      market: (environment) => app.exchangeRouter.marketFor(environment),
       // No stored keys: the run uses the default brackets
-      keysFor: (userId) => app.credentialsService.storedKeys(userId),
-      exchangeEnv: config.exchange.env,
+      keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
+      environmentOf: (userId) => app.environmentService.current(userId),
+      exchangeEnvOf: (environment) => exchangeNameOf(config.exchangeTargets, environment),
       publish: (target, event) => app.socketBus.publish(target, event),
       workers,
       clock: app.clock,
@@ -46,7 +49,6 @@ export default fp(
     const optimisations = new OptimisationService({
       db: app.db,
       backtests: service,
-      exchangeEnv: config.exchange.env,
       publish: (target, event) => app.socketBus.publish(target, event),
       clock: app.clock,
       log: app.log,
@@ -66,5 +68,5 @@ export default fp(
       await workers.close();
     });
   },
-  { name: 'backtest', dependencies: ['database', 'exchange', 'socket-bus', 'credentials'] },
+  { name: 'backtest', dependencies: ['database', 'exchange', 'socket-bus', 'credentials', 'environment'] },
 );

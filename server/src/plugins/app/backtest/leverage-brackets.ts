@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BacktestBracketsSource } from '@kestrel/contracts';
+import type { BacktestBracketsSource, TradingEnvironment } from '@kestrel/contracts';
 import { buildBrackets, type LeverageBracket } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
@@ -16,8 +16,11 @@ export interface RunBrackets {
 
 export interface LeverageBracketsDeps {
   exchange: Pick<ExchangeAdapter, 'leverageBrackets'>;
-  /** The user's stored exchange keys, or undefined when they have none */
-  keysFor(userId: string): Promise<ExchangeKeys | undefined>;
+  /**
+   * The user's stored exchange keys of the named environment (a bot's), else of their current one; undefined when
+   * they have none there
+   */
+  keysFor(userId: string, environment?: TradingEnvironment): Promise<ExchangeKeys | undefined>;
   clock: Clock;
   log: FastifyBaseLogger;
 }
@@ -35,11 +38,15 @@ export class LeverageBrackets {
 
   constructor(private readonly deps: LeverageBracketsDeps) {}
 
-  async forRun(userId: string, symbol: string): Promise<RunBrackets> {
+  /**
+   * The symbol's brackets read with the user's key of `environment` (a bot reads its own environment's account:
+   * a mainnet bot's caps are mainnet's), else of their current environment (a backtest)
+   */
+  async forRun(userId: string, symbol: string, environment?: TradingEnvironment): Promise<RunBrackets> {
     const fallback: RunBrackets = { source: 'default' };
     let keys: ExchangeKeys | undefined;
     try {
-      keys = await this.deps.keysFor(userId);
+      keys = await this.deps.keysFor(userId, environment);
     } catch (err) {
       this.deps.log.warn(
         { err, userId },

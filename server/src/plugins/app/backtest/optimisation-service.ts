@@ -68,8 +68,8 @@ interface OptimisationSettings extends StoredSettings {
 export interface OptimisationServiceDeps {
   db: Database;
   /** Request checks and market inputs shared with single backtests */
-  backtests: Pick<BacktestService, 'resolveRun' | 'loadRunInputs'>;
-  exchangeEnv: string;
+  backtests: Pick<BacktestService, 'resolveRun' | 'loadRunInputs' | 'venueOf'>;
+
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -107,9 +107,11 @@ export class OptimisationService {
   }
 
   async create(userId: string, request: OptimisationRequest): Promise<OptimisationSummary> {
+    // The owner's current environment's market, like a backtest's
+    const venue = await this.deps.backtests.venueOf(userId);
     let resolved: Awaited<ReturnType<BacktestService['resolveRun']>>;
     try {
-      resolved = await this.deps.backtests.resolveRun(request, false);
+      resolved = await this.deps.backtests.resolveRun(request, false, venue.environment);
     } catch (err) {
       // The same checks as a backtest; the answer says which job it refused
       if (err instanceof HttpError && err.code === 'INVALID_BACKTEST')
@@ -175,7 +177,7 @@ export class OptimisationService {
         interval: request.interval,
         start_time: request.startTime,
         end_time: request.endTime,
-        exchange_env: this.deps.exchangeEnv,
+        exchange_env: venue.exchangeEnv,
         objective: request.objective,
         combinations: combos.length,
         parameters,

@@ -38,7 +38,8 @@ export const STOPPED_FOR_ACCOUNT_DELETION = 'Stopped: the account is being delet
 
 export interface BotServiceDeps {
   db: Database;
-  exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
+  /** Public market data of one environment: a bot's symbol is checked where the bot trades */
+  market(environment: TradingEnvironment): Pick<ExchangeAdapter, 'symbolInfo'>;
   /** The owner's current environment: a new bot trades there for good (a live bot on mainnet needs confirmLive) */
   environmentOf(userId: string): Promise<TradingEnvironment>;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
@@ -293,6 +294,7 @@ export class BotService {
         symbol: r.symbol,
         mode: r.mode,
         state: r.state,
+        environment: r.environment,
         realizedPnl: (p?.total ?? 0) + (f?.realizedPnl ?? 0),
         unrealizedPnl: f?.unrealizedPnl ?? 0,
         todayPnl: (p?.today ?? 0) + (f?.todayPnl ?? 0),
@@ -363,7 +365,7 @@ export class BotService {
     }
     let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
     try {
-      info = await this.deps.exchange.symbolInfo(input.symbol);
+      info = await this.deps.market(input.environment).symbolInfo(input.symbol);
     } catch (err) {
       throw exchangeHttpError(err);
     }

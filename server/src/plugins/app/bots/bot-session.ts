@@ -38,12 +38,18 @@ export interface BotSessionDeps {
   clock: Clock;
   log: BotLog;
   logger: FastifyBaseLogger;
+  /**
+   * Everything below reads the bot's own environment (`row.environment`), whatever its owner is on now: its symbol
+   * rules, its candles (stored under `exchangeEnv`, that environment's exchange), its leverage brackets (read with
+   * that environment's key) and its closed-candle stream
+   */
   exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
   /** Closed bars of [start, end) from the kline cache (missing ones asked of the exchange) */
   loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
   brackets(userId: string, symbol: string): Promise<RunBrackets>;
   /** Follows the pair's closed candles (one upstream stream per pair on this instance); returns the stop */
   watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
+  /** The name the kline cache keeps the bot's exchange's candles under (simulator, testnet or mainnet) */
   exchangeEnv: string;
   /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch, the symbol's leverage) */
   orders: LiveOrders & {

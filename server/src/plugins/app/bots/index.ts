@@ -5,6 +5,7 @@ import type { AppOptions } from '../../../app';
 import { KlineCache } from '../backtest/kline-cache';
 import { klineRepository } from '../backtest/kline-repository';
 import { LeverageBrackets } from '../backtest/leverage-brackets';
+import { exchangeNameOf } from '../exchange/exchange-config';
 import { botNotice } from '../notifications/bot-notices';
 import { orderIntentRepository } from '../orders/order-intent-repository';
 import { channelFor } from '../socket/socket-bus';
@@ -44,10 +45,19 @@ export default fp(
         if (notice) await app.notifications.notify(bot.user_id, notice.event, notice.content);
       },
     );
-    const klines = new KlineCache(app.db, klineRepository, app.exchangeAdapter);
+    // One kline cache per environment: a bot's candles are its environment's, stored under that exchange's name
+    const klineCaches = new Map<TradingEnvironment, KlineCache>();
+    const klinesOf = (environment: TradingEnvironment) => {
+      let cache = klineCaches.get(environment);
+      if (!cache) {
+        cache = new KlineCache(app.db, klineRepository, app.exchangeRouter.marketFor(environment));
+        klineCaches.set(environment, cache);
+      }
+      return cache;
+    };
     const brackets = new LeverageBrackets({
       exchange: app.exchangeAdapter,
-      keysFor: (userId) => app.credentialsService.storedKeys(userId),
+      keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
       clock: app.clock,
       log: app.log,
     });
@@ -91,16 +101,19 @@ export default fp(
           clock: app.clock,
           log,
           logger: app.log,
-          exchange: app.exchangeAdapter,
-          loadBars: (key, span) => klines.load(key, span),
-          brackets: (userId, symbol) => brackets.forRun(userId, symbol),
+          // Market data, candles and brackets of the bot's environment, not its owner's current one
+          exchange: {
+            symbolInfo: (symbol) => app.exchangeRouter.marketFor(row.environment).symbolInfo(symbol),
+          },
+          loadBars: (key, span) => klinesOf(row.environment).load(key, span),
+          brackets: (userId, symbol) => brackets.forRun(userId, symbol, row.environment),
           watchClosedCandles: (symbol, interval, listener) => {
             if (!app.liveStreams) {
               throw new BotFault('The exchange offers no live market data: paper bots cannot run on it');
             }
-            return app.liveStreams.watchClosedCandles(symbol, interval, listener);
+            return app.liveStreams.watchClosedCandles(symbol, interval, listener, row.environment);
           },
-          exchangeEnv: config.exchange.env,
+          exchangeEnv: exchangeNameOf(config.exchangeTargets, row.environment),
           // The bot's environment, not its owner's current one: it keeps trading where it was created
           orders: {
             place: (input) => app.orderManager.place({ ...input, environment: row.environment }),
@@ -127,7 +140,7 @@ export default fp(
     const service = new BotService(
       {
         db: app.db,
-        exchange: app.exchangeAdapter,
+        market: (environment) => app.exchangeRouter.marketFor(environment),
         environmentOf: (userId) => app.environmentService.current(userId),
         publish: (target, event) => app.socketBus.publish(target, event),
         clock: app.clock,

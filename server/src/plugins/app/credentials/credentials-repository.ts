@@ -93,13 +93,25 @@ export const credentialsRepository = {
     return rows.length > 0;
   },
 
-  /** Ids of the users with keys stored for `exchange` (the account recorder's round) */
+  /** Ids of the users with keys stored for `exchange` (the scheduled key re-check) */
   async userIds(db: Queryable, exchange: string): Promise<string[]> {
     const rows = await db.query<{ user_id: string }>(
       'SELECT DISTINCT user_id FROM exchange_credentials WHERE exchange = $1 ORDER BY user_id',
       [exchange],
     );
     return rows.map((r) => r.user_id);
+  },
+
+  /** Every (user, environment) with keys stored for `exchange` (the account recorder's round) */
+  async accounts(
+    db: Queryable,
+    exchange: string,
+  ): Promise<{ userId: string; environment: TradingEnvironment }[]> {
+    const rows = await db.query<{ user_id: string; environment: TradingEnvironment }>(
+      'SELECT user_id, environment FROM exchange_credentials WHERE exchange = $1 ORDER BY user_id, environment',
+      [exchange],
+    );
+    return rows.map((r) => ({ userId: r.user_id, environment: r.environment }));
   },
 
   /**

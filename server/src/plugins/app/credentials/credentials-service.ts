@@ -254,9 +254,20 @@ export class CredentialsService {
     return true;
   }
 
-  /** The users with Binance keys stored (the account recorder follows each of them) */
-  async usersWithKeys(): Promise<string[]> {
-    return this.repo.userIds(this.db, EXCHANGE);
+  /**
+   * Every account with Binance keys stored, as (user, environment): the account recorder follows each of them.
+   * Keys of an environment this server does not reach (mainnet not configured) are left out: nothing to record
+   */
+  async accountsWithKeys(): Promise<{ userId: string; environment: TradingEnvironment }[]> {
+    const accounts = await this.repo.accounts(this.db, EXCHANGE);
+    return accounts.filter(({ environment }) => {
+      try {
+        this.environments.assertConfigured(environment);
+        return true;
+      } catch {
+        return false;
+      }
+    });
   }
 
   /**

@@ -7,6 +7,7 @@ import {
   type EquityQuery,
   type IncomePage,
   type IncomeQuery,
+  type TradingEnvironment,
 } from '@kestrel/contracts';
 import type { Clock } from '../../../lib/clock';
 import type { Queryable } from '../../../lib/database/database';
@@ -14,6 +15,7 @@ import type { CredentialsService } from '../credentials/credentials-service';
 import { AccountReads } from '../exchange/account-reads';
 import { type ExchangeAdapter, ExchangeApiError, type ExchangeKeys } from '../exchange/exchange-adapter';
 import { viaExchange } from '../exchange/exchange-http-error';
+import { environmentOfKeys, type MarketFor } from '../exchange/exchange-router';
 import { readIncome } from '../exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
 import type { RecorderRepository } from '../recorder/recorder-repository';
@@ -47,25 +49,35 @@ export class DashboardService {
     private readonly reads: AccountReads = new AccountReads(),
     /** The user's bots that are running (or starting), from the bots table */
     private readonly activeBots: (userId: string) => Promise<number> = async () => 0,
+    /** The user's current environment: the recorded equity and income read are its account's */
+    private readonly environmentOf: (userId: string) => Promise<TradingEnvironment> = async () => 'testnet',
+    /** Public market data per environment: balances are valued at their own environment's prices */
+    private readonly market: MarketFor = () => exchange,
   ) {}
 
   /**
-   * The recorded equity of [from, to] (default: the 30 days up to now), oldest first, downsampled to at most
-   * `EQUITY_MAX_POINTS` buckets. Read from the database: no exchange call, and no keys needed
+   * The recorded equity of the current environment's account over [from, to] (default: the 30 days up to now),
+   * oldest first, downsampled to at most `EQUITY_MAX_POINTS` buckets. Read from the database: no exchange call,
+   * and no keys needed
    */
   async equity(userId: string, query: EquityQuery): Promise<EquityHistory> {
     const { from, to } = this.range(query);
     const bucketMs = equityBucketMs(from, to);
-    const points = await this.history.repo.equity(this.history.db, userId, { from, to, bucketMs });
+    const account = { userId, environment: await this.environmentOf(userId) };
+    const points = await this.history.repo.equity(this.history.db, account, { from, to, bucketMs });
     return { from, to, bucketMs, points };
   }
 
-  /** The imported income of [from, to] (default: the 30 days up to now), filtered, sorted (newest first), one page */
+  /**
+   * The current environment's imported income of [from, to] (default: the 30 days up to now), filtered, sorted
+   * (newest first), one page
+   */
   async income(userId: string, query: IncomeQuery): Promise<IncomePage> {
     const { from, to } = this.range(query);
     const { page, pageSize } = query;
+    const account = { userId, environment: await this.environmentOf(userId) };
     const [found, sync] = await Promise.all([
-      this.history.repo.income(this.history.db, userId, {
+      this.history.repo.income(this.history.db, account, {
         from,
         to,
         type: query.type,
@@ -75,7 +87,7 @@ export class DashboardService {
         offset: (page - 1) * pageSize,
         limit: pageSize,
       }),
-      this.history.repo.sync(this.history.db, userId),
+      this.history.repo.sync(this.history.db, account),
     ]);
     return { from, to, page, pageSize, ...found, syncedTo: sync?.synced_to ?? null };
   }
@@ -135,16 +147,18 @@ export class DashboardService {
       .filter((a) => a !== 'USDT');
     const prices = new Map(
       await viaExchange(() =>
-        Promise.all(others.map(async (asset) => [asset, await this.usdtPrice(asset)] as const)),
+        Promise.all(
+          others.map(async (asset) => [asset, await this.usdtPrice(environmentOfKeys(k), asset)] as const),
+        ),
       ),
     );
     return dashboardPortfolio({ account, positions, prices, asOf });
   }
 
   /** USDT per unit of `asset`: the last price of `<asset>USDT`, undefined when the exchange lists no such symbol */
-  private async usdtPrice(asset: string): Promise<string | undefined> {
+  private async usdtPrice(environment: TradingEnvironment, asset: string): Promise<string | undefined> {
     try {
-      return (await this.exchange.ticker(`${asset}USDT`)).lastPrice;
+      return (await this.market(environment).ticker(`${asset}USDT`)).lastPrice;
     } catch (err) {
       if (err instanceof ExchangeApiError) return undefined;
       throw err;

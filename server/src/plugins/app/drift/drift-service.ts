@@ -4,6 +4,7 @@ import {
   type BotEvent,
   type DriftReport,
   type KlineInterval,
+  type TradingEnvironment,
 } from '@kestrel/contracts';
 import {
   BarSeries,
@@ -29,7 +30,8 @@ export interface DriftServiceDeps {
   bots: Pick<BotService, 'get' | 'events'>;
   /** The backtester's own checks, market inputs (kline cache, settled funding, brackets) */
   backtests: Pick<BacktestService, 'resolveRun' | 'loadRunInputs'>;
-  exchangeEnv: string;
+  /** The name an environment's exchange is known by in the kline cache (`BacktestServiceDeps.exchangeEnvOf`) */
+  exchangeEnvOf(environment: TradingEnvironment): string;
   clock: Clock;
 }
 
@@ -168,7 +170,8 @@ export class DriftService {
     });
     let resolved: Awaited<ReturnType<BacktestService['resolveRun']>>;
     try {
-      resolved = await this.deps.backtests.resolveRun(request);
+      // On the bot's own market: a mainnet bot is measured against mainnet's candles
+      resolved = await this.deps.backtests.resolveRun(request, true, bot.environment);
     } catch (err) {
       // The backtester's refusal (too many bars, no closed bar yet) said about this bot's run
       if (err instanceof HttpError && err.code === 'INVALID_BACKTEST') {
@@ -181,7 +184,12 @@ export class DriftService {
       throw err;
     }
     const inputs = await this.deps.backtests.loadRunInputs(
-      { user_id: userId, exchange_env: this.deps.exchangeEnv, symbol: bot.symbol, interval: bot.interval },
+      {
+        user_id: userId,
+        exchange_env: this.deps.exchangeEnvOf(bot.environment),
+        symbol: bot.symbol,
+        interval: bot.interval,
+      },
       { run: resolved.run, span: resolved.span },
       AbortSignal.timeout(60_000),
       () => {},

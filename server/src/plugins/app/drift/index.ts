@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
+import { exchangeNameOf } from '../exchange/exchange-config';
 import { DriftService } from './drift-service';
 
 declare module 'fastify' {
@@ -21,7 +22,7 @@ export default fp(
       new DriftService({
         bots: app.botService,
         backtests: app.backtestService,
-        exchangeEnv: config.exchange.env,
+        exchangeEnvOf: (environment) => exchangeNameOf(config.exchangeTargets, environment),
         clock: app.clock,
       }),
     );

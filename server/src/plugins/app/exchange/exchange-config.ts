@@ -98,6 +98,16 @@ export type ExchangeTarget =
 
 export type ExchangeTargets = Record<TradingEnvironment, ExchangeTarget>;
 
+/**
+ * The name an environment's exchange is known by (simulator, testnet or mainnet): the kline cache keys candles by
+ * it and a backtest keeps it, so two exchanges' candles never mix. An environment this server does not reach keeps
+ * its own name (whatever reads it then fails at its first exchange call, saying why)
+ */
+export function exchangeNameOf(targets: ExchangeTargets, environment: TradingEnvironment): string {
+  const target = targets[environment];
+  return target.configured ? target.endpoints.env : environment;
+}
+
 export const MAINNET_NOT_CONFIGURED =
   'Mainnet is not configured on this server: real-money trading is off until its operator starts Kestrel with ' +
   'KESTREL_MAINNET=1';

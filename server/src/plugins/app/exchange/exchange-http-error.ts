@@ -1,3 +1,4 @@
+import { ENVIRONMENT_NOT_CONFIGURED } from '@kestrel/contracts';
 import { HttpError } from '../../../lib/http-error';
 import { ExchangeCircuitOpenError } from './circuit-breaker';
 import {
@@ -7,6 +8,7 @@ import {
   ExchangeUnavailableError,
   OrderStatusUnknownError,
 } from './exchange-adapter';
+import { EnvironmentUnavailableError } from './exchange-router';
 
 /** Binance codes that mean "no such order" */
 const NOT_FOUND = new Set([-2011, -2013]);
@@ -25,6 +27,9 @@ export function isKeyRefusal(err: unknown): boolean {
  */
 export function exchangeHttpError(err: unknown): unknown {
   if (err instanceof OrderStatusUnknownError) return new HttpError(503, 'ORDER_STATUS_UNKNOWN', err.message);
+  // A call for an environment this server does not reach (mainnet switched off since the user chose it)
+  if (err instanceof EnvironmentUnavailableError)
+    return new HttpError(409, ENVIRONMENT_NOT_CONFIGURED, err.message);
   if (err instanceof ExchangeCircuitOpenError) {
     return new HttpError(
       503,

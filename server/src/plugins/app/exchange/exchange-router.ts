@@ -14,11 +14,27 @@ export class EnvironmentUnavailableError extends Error {
 }
 
 /**
+ * The environment a key belongs to. A key without one is refused rather than guessed: guessing is how a mainnet key
+ * would reach the testnet host. Every key from the vault is tagged (`CredentialsService.keysFor`)
+ */
+export function environmentOfKeys(keys: ExchangeKeys): TradingEnvironment {
+  if (!keys.environment) {
+    throw new Error('an exchange key without its environment: take keys from CredentialsService.keysFor');
+  }
+  return keys.environment;
+}
+
+/** Public market data of one environment (`ExchangeRouter.marketFor`) */
+export type MarketFor = (environment: TradingEnvironment) => ExchangeAdapter;
+
+/**
  * The one place a call finds its exchange (issue 23): every keyed call goes to the adapter of the environment its
  * key belongs to (`keys.environment`, set by the vault), so a mainnet key can never reach the testnet host or the
  * reverse, whichever service made the call. Callers keep using one `ExchangeAdapter`; choosing the environment is
  * choosing the key (`CredentialsService.keysFor(userId, environment)`), not a branch in each caller.
- * Public market data (no key) comes from the default environment, testnet. A key without an environment is refused.
+ * Public market data has no key to choose by: a caller that knows the environment (the user's current one, a bot's,
+ * a key's) takes it from `marketFor(environment)`; the keyless methods here are testnet's (the default environment).
+ * A key without an environment is refused.
  */
 export class ExchangeRouter implements ExchangeAdapter {
   readonly streams?: ExchangeStreams;
@@ -34,7 +50,7 @@ export class ExchangeRouter implements ExchangeAdapter {
         marketStream: (handlers) => streams.marketStream(handlers),
         userDataStream: (keys, handlers, options) => {
           const target = this.for(keys).streams;
-          if (!target) throw new Error(`the ${this.envOf(keys)} exchange has no live streams`);
+          if (!target) throw new Error(`the ${environmentOfKeys(keys)} exchange has no live streams`);
           return target.userDataStream(keys, handlers, options);
         },
       };
@@ -46,25 +62,25 @@ export class ExchangeRouter implements ExchangeAdapter {
     return this.adapters[environment];
   }
 
+  /**
+   * Public market data (tickers, candles, symbol rules, funding, market streams) of one environment: prices differ
+   * between testnet and mainnet, so a page, a bot or a check reads the environment it acts in. Throws
+   * `EnvironmentUnavailableError` for an environment this server does not reach
+   */
+  marketFor(environment: TradingEnvironment): ExchangeAdapter {
+    const adapter = this.adapters[environment];
+    if (!adapter) throw new EnvironmentUnavailableError(environment, this.unavailable(environment));
+    return adapter;
+  }
+
   private get market(): ExchangeAdapter {
     const adapter = this.adapters.testnet;
     if (!adapter) throw new Error('the testnet environment needs an exchange adapter');
     return adapter;
   }
 
-  /**
-   * A key without its environment is refused rather than guessed: guessing is how a mainnet key would reach the
-   * testnet host. Every key from the vault is tagged (`CredentialsService.keysFor`)
-   */
-  private envOf(keys: ExchangeKeys): TradingEnvironment {
-    if (!keys.environment) {
-      throw new Error('an exchange key without its environment: take keys from CredentialsService.keysFor');
-    }
-    return keys.environment;
-  }
-
   private for(keys: ExchangeKeys): ExchangeAdapter {
-    const environment = this.envOf(keys);
+    const environment = environmentOfKeys(keys);
     const adapter = this.adapters[environment];
     if (!adapter) throw new EnvironmentUnavailableError(environment, this.unavailable(environment));
     return adapter;

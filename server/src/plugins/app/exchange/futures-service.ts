@@ -44,6 +44,8 @@ export class FuturesService {
     private readonly guard: OrderGuard,
     /** Every order goes through it: recorded, risk-checked, sent once, an unknown outcome resolved by lookups */
     private readonly orders: Pick<OrderManager, 'place' | 'noteOrder'>,
+    /** Public market data of the user's current environment (`app.userMarket`); tests default to the adapter */
+    private readonly market: (userId: string) => Promise<ExchangeAdapter> = async () => exchange,
   ) {}
 
   /** Balances and margin with the open positions (positionRisk: only it carries mark and liquidation prices) */
@@ -121,9 +123,9 @@ export class FuturesService {
     return viaExchange(() => this.exchange.trades(k, symbol, limit));
   }
 
-  /** Public trading rules; a symbol the exchange does not list is a 404 */
-  async symbolInfo(symbol: string): Promise<SymbolInfo> {
-    const info = await viaExchange(() => this.exchange.symbolInfo(symbol));
+  /** Public trading rules of the user's current environment; a symbol the exchange does not list is a 404 */
+  async symbolInfo(userId: string, symbol: string): Promise<SymbolInfo> {
+    const info = await viaExchange(async () => (await this.market(userId)).symbolInfo(symbol));
     if (!info)
       throw new HttpError(404, 'SYMBOL_NOT_FOUND', `${symbol} is not a futures symbol of this exchange`);
     return info;

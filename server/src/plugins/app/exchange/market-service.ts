@@ -4,21 +4,24 @@ import type { ExchangeEnv } from './exchange-config';
 import { viaExchange } from './exchange-http-error';
 import { exchangeCallsAs, userCaller } from './weight-budget';
 
+/** The exchange a user's market calls go to (their current environment's) and what it is */
+export type MarketOf = (userId: string) => Promise<{ exchange: ExchangeAdapter; env: ExchangeEnv }>;
+
 /**
- * Public market data of the configured exchange, exchange errors as HTTP errors (`exchange-http-error.ts`). Each
- * call is charged to the asking user's share of the exchange budget; answers are shared between users by the
- * client's market cache, so many users watching one symbol cost one upstream call per freshness window
+ * Public market data of the asking user's current environment (testnet's and mainnet's prices differ), exchange
+ * errors as HTTP errors (`exchange-http-error.ts`). Each call is charged to the asking user's share of the
+ * exchange budget; answers are shared between users by the client's market cache, so many users watching one
+ * symbol cost one upstream call per freshness window
  */
 export class MarketService {
   constructor(
-    private readonly exchange: ExchangeAdapter,
-    private readonly environment: ExchangeEnv,
+    private readonly marketOf: MarketOf,
     /** Elapsed-time source for the status call's latency (a duration, not the time of day) */
     private readonly monotonicNow: () => number = () => performance.now(),
   ) {}
 
   ticker(userId: string, symbol: string): Promise<Ticker> {
-    return this.#as(userId, () => this.exchange.ticker(symbol));
+    return this.#as(userId, (exchange) => exchange.ticker(symbol));
   }
 
   /** The latest `limit` candles, oldest first; the last one may still be open */
@@ -28,28 +31,35 @@ export class MarketService {
     interval: I,
     limit: number,
   ): Promise<{ symbol: string; interval: I; klines: Kline[] }> {
-    const klines = await this.#as(userId, () => this.exchange.klines(symbol, interval, limit));
+    const klines = await this.#as(userId, (exchange) => exchange.klines(symbol, interval, limit));
     return { symbol, interval, klines };
   }
 
   /** Tickers in the order asked, each symbol once */
   tickers(userId: string, symbols: readonly string[]): Promise<Ticker[]> {
     const unique = [...new Set(symbols)];
-    return this.#as(userId, () => Promise.all(unique.map((s) => this.exchange.ticker(s))));
+    return this.#as(userId, (exchange) => Promise.all(unique.map((s) => exchange.ticker(s))));
   }
 
-  #as<T>(userId: string, call: () => Promise<T>): Promise<T> {
-    return viaExchange(() => exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, call));
+  #as<T>(userId: string, call: (exchange: ExchangeAdapter) => Promise<T>): Promise<T> {
+    return viaExchange(async () => {
+      const { exchange } = await this.marketOf(userId);
+      return exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, () => call(exchange));
+    });
   }
 
-  /** Whether the exchange answers, with the measured clock offset and latency; unreachable is an answer, not an error */
-  async status(): Promise<MarketStatus> {
+  /**
+   * Whether the user's current environment's exchange answers, with the measured clock offset and latency;
+   * unreachable is an answer, not an error
+   */
+  async status(userId: string): Promise<MarketStatus> {
+    const { exchange, env } = await viaExchange(() => this.marketOf(userId));
     const started = this.monotonicNow();
     try {
-      const clockOffsetMs = await this.exchange.syncTime();
+      const clockOffsetMs = await exchange.syncTime();
       return {
         exchange: 'binance',
-        environment: this.environment,
+        environment: env,
         reachable: true,
         clockOffsetMs,
         latencyMs: Math.round(this.monotonicNow() - started),
@@ -58,7 +68,7 @@ export class MarketService {
     } catch (err) {
       return {
         exchange: 'binance',
-        environment: this.environment,
+        environment: env,
         reachable: false,
         clockOffsetMs: null,
         latencyMs: null,

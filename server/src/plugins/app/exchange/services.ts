@@ -24,7 +24,14 @@ declare module 'fastify' {
 export default fp(
   async (app: FastifyInstance, { config }: AppOptions) => {
     app.decorate('accountReads', new AccountReads());
-    app.decorate('marketService', new MarketService(app.exchangeAdapter, config.exchange.env));
+    app.decorate(
+      'marketService',
+      new MarketService(async (userId) => {
+        const { environment, exchange } = await app.userMarket(userId);
+        const target = config.exchangeTargets[environment];
+        return { exchange, env: target.configured ? target.endpoints.env : config.exchange.env };
+      }),
+    );
     app.decorate(
       'futuresService',
       new FuturesService(
@@ -33,6 +40,7 @@ export default fp(
         app.clock,
         app.riskGuard,
         app.orderManager,
+        async (userId) => (await app.userMarket(userId)).exchange,
       ),
     );
   },

@@ -9,12 +9,13 @@ import {
   type OrderHistoryQuery,
   type TradeHistoryPage,
   type TradeHistoryQuery,
+  type TradingEnvironment,
 } from '@kestrel/contracts';
 import type { Clock } from '../../../lib/clock';
 import type { Queryable } from '../../../lib/database/database';
 import type { AccountRecorder } from '../recorder/account-recorder';
 import type { HistoryFilter, HistoryRepository } from '../recorder/history-repository';
-import type { RecorderRepository } from '../recorder/recorder-repository';
+import type { RecordedAccount, RecorderRepository } from '../recorder/recorder-repository';
 import { type CsvColumn, csvRows } from './csv';
 
 /**
@@ -81,8 +82,9 @@ function filename(what: string, from: number, to: number): string {
 
 /**
  * The signed-in user's order, fill and income history from the recorder's tables: filtered, sorted and paged by
- * the database, or every matching row as CSV. A read of orders or fills first asks the recorder to import what
- * is new when its last import is a few seconds old, so a fill of a moment ago is there
+ * the database, or every matching row as CSV. Only the account of the user's current environment is read (a
+ * switch to mainnet shows mainnet's history, never testnet's beside it). A read of orders or fills first asks the
+ * recorder to import what is new when its last import is a few seconds old, so a fill of a moment ago is there
  */
 export class HistoryService {
   constructor(
@@ -90,6 +92,8 @@ export class HistoryService {
     private readonly repos: { history: HistoryRepository; recorder: RecorderRepository },
     private readonly recorder: Pick<AccountRecorder, 'refreshHistory'>,
     private readonly clock: Clock,
+    /** The user's current environment (`EnvironmentService.current`) */
+    private readonly environmentOf: (userId: string) => Promise<TradingEnvironment>,
   ) {}
 
   /**
@@ -97,55 +101,55 @@ export class HistoryService {
    * same moment started, so the list names the symbols of the rows it shows)
    */
   async symbols(userId: string): Promise<string[]> {
-    await this.fresh(userId);
-    return this.repos.history.historySymbols(this.db, userId);
+    const account = await this.fresh(userId);
+    return this.repos.history.historySymbols(this.db, account);
   }
 
   async trades(userId: string, query: TradeHistoryQuery): Promise<TradeHistoryPage> {
-    await this.fresh(userId);
+    const account = await this.fresh(userId);
     const filter = this.filter(query);
     const [found, importedAt] = await Promise.all([
-      this.repos.history.trades(this.db, userId, { ...filter, sort: query.sort }),
-      this.repos.history.importedAt(this.db, userId),
+      this.repos.history.trades(this.db, account, { ...filter, sort: query.sort }),
+      this.repos.history.importedAt(this.db, account),
     ]);
     return { ...this.pageOf(query, filter), ...found, importedAt };
   }
 
   async orders(userId: string, query: OrderHistoryQuery): Promise<OrderHistoryPage> {
-    await this.fresh(userId);
+    const account = await this.fresh(userId);
     const filter = this.filter(query);
     const [found, importedAt] = await Promise.all([
-      this.repos.history.orders(this.db, userId, {
+      this.repos.history.orders(this.db, account, {
         ...filter,
         sort: query.sort,
         type: query.type,
         status: query.status,
       }),
-      this.repos.history.importedAt(this.db, userId),
+      this.repos.history.importedAt(this.db, account),
     ]);
     return { ...this.pageOf(query, filter), ...found, importedAt };
   }
 
   /** Every fill matching the filter (page and pageSize ignored), in the asked order */
   async tradesCsv(userId: string, query: TradeHistoryQuery): Promise<CsvExport> {
-    await this.fresh(userId);
+    const account = await this.fresh(userId);
     const filter = this.filter(query);
     return {
       filename: filename('trades', filter.from, filter.to),
       lines: csvRows(TRADE_COLUMNS, (offset, limit) =>
-        this.repos.history.tradeRows(this.db, userId, { ...filter, sort: query.sort, offset, limit }),
+        this.repos.history.tradeRows(this.db, account, { ...filter, sort: query.sort, offset, limit }),
       ),
     };
   }
 
   /** Every order matching the filter (page and pageSize ignored), in the asked order */
   async ordersCsv(userId: string, query: OrderHistoryQuery): Promise<CsvExport> {
-    await this.fresh(userId);
+    const account = await this.fresh(userId);
     const filter = this.filter(query);
     return {
       filename: filename('orders', filter.from, filter.to),
       lines: csvRows(ORDER_COLUMNS, (offset, limit) =>
-        this.repos.history.orderRows(this.db, userId, {
+        this.repos.history.orderRows(this.db, account, {
           ...filter,
           sort: query.sort,
           type: query.type,
@@ -158,13 +162,15 @@ export class HistoryService {
   }
 
   /** Every income entry matching the filter of `GET /dashboard/income` (page and pageSize ignored) */
-  incomeCsv(userId: string, query: IncomeQuery): CsvExport {
+  async incomeCsv(userId: string, query: IncomeQuery): Promise<CsvExport> {
+    // The environment is fixed when the export starts: a switch during a long download does not mix accounts
+    const account = { userId, environment: await this.environmentOf(userId) };
     const to = query.to ?? this.clock.now().getTime();
     const from = query.from ?? Math.max(0, to - DASHBOARD_DEFAULT_RANGE_MS);
     return {
       filename: filename('income', from, to),
       lines: csvRows(INCOME_COLUMNS, async (offset, limit) => {
-        const page = await this.repos.recorder.income(this.db, userId, {
+        const page = await this.repos.recorder.income(this.db, account, {
           from,
           to,
           type: query.type,
@@ -179,15 +185,20 @@ export class HistoryService {
     };
   }
 
-  /** Imports what is new first, waiting at most `IMPORT_WAIT_MS` */
-  private async fresh(userId: string): Promise<void> {
+  /**
+   * The account of the user's current environment, after importing what is new (waiting at most
+   * `IMPORT_WAIT_MS`)
+   */
+  private async fresh(userId: string): Promise<RecordedAccount> {
+    const account = { userId, environment: await this.environmentOf(userId) };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, IMPORT_WAIT_MS);
       timer.unref?.();
     });
-    await Promise.race([this.recorder.refreshHistory(userId), waited]);
+    await Promise.race([this.recorder.refreshHistory(account), waited]);
     clearTimeout(timer);
+    return account;
   }
 
   private filter(query: TradeHistoryQuery | OrderHistoryQuery): HistoryFilter {

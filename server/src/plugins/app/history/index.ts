@@ -21,8 +21,9 @@ export default fp(
         { history: historyRepository, recorder: recorderRepository },
         app.accountRecorder,
         app.clock,
+        (userId) => app.environmentService.current(userId),
       ),
     );
   },
-  { name: 'history', dependencies: ['database', 'account-recorder'] },
+  { name: 'history', dependencies: ['database', 'account-recorder', 'environment'] },
 );

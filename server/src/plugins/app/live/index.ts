@@ -1,3 +1,4 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
@@ -14,16 +15,23 @@ declare module 'fastify' {
 /** How long the exchange's symbol list is trusted before it is read again */
 const SYMBOLS_TTL_MS = 60 * 60_000;
 
-/** `isListed` through the adapter's symbol rules, each symbol's answer kept an hour (failures are not kept) */
-function listedSymbols(app: FastifyInstance): (symbol: string) => Promise<boolean> {
+/**
+ * `isListed` through the environment's symbol rules, each (environment, symbol)'s answer kept an hour (failures
+ * are not kept)
+ */
+function listedSymbols(
+  app: FastifyInstance,
+): (symbol: string, environment: TradingEnvironment) => Promise<boolean> {
   const cache = new Map<string, { at: number; listed: Promise<boolean> }>();
-  return (symbol) => {
+  return (symbol, environment) => {
     const now = app.clock.now().getTime();
-    const hit = cache.get(symbol);
+    const key = `${environment}/${symbol}`;
+    const hit = cache.get(key);
     if (hit && now - hit.at <= SYMBOLS_TTL_MS) return hit.listed;
-    const listed = app.exchangeAdapter.symbolInfo(symbol).then((info) => info !== undefined);
-    cache.set(symbol, { at: now, listed });
-    listed.catch(() => cache.delete(symbol));
+    const listed = (async () =>
+      (await app.exchangeRouter.marketFor(environment).symbolInfo(symbol)) !== undefined)();
+    cache.set(key, { at: now, listed });
+    listed.catch(() => cache.delete(key));
     return listed;
   };
 }
@@ -41,6 +49,12 @@ export default fp(
     }
     const live = new LiveStreams({
       streams,
+      marketStreamOf: (environment) => {
+        const other = app.exchangeRouter.adapterFor(environment);
+        const otherStreams = other?.capabilities.liveStreams ? other.streams : undefined;
+        return otherStreams && ((handlers) => otherStreams.marketStream(handlers));
+      },
+      environmentOf: (userId) => app.environmentService.current(userId),
       publish: (target, event, options) => {
         // An order, fill or balance change makes the user's kept account figures stale before the page hears of it
         if (typeof target === 'string' && target !== 'all' && ACCOUNT_KINDS.has(event.kind)) {
@@ -64,5 +78,8 @@ export default fp(
       await live.close();
     });
   },
-  { name: 'live-streams', dependencies: ['socket-bus', 'exchange', 'exchange-services', 'credentials'] },
+  {
+    name: 'live-streams',
+    dependencies: ['socket-bus', 'exchange', 'exchange-services', 'credentials', 'environment'],
+  },
 );

@@ -180,6 +180,70 @@ describe('market streams follow the sockets', () => {
   });
 });
 
+describe('market streams follow the environment (issue 23)', () => {
+  it('a mainnet user’s sockets watch mainnet’s market, marked so the bus sends it to mainnet sockets only', async () => {
+    const mainnet = new RecordedStreams();
+    const listed: string[] = [];
+    const envLive = new LiveStreams({
+      streams,
+      marketStreamOf: (environment) =>
+        environment === 'mainnet' ? (handlers) => mainnet.marketStream(handlers) : undefined,
+      publish: async (target, event, options) => {
+        published.push({ target, event, id: options?.id });
+      },
+      // Carol's key is a mainnet key: her current environment is mainnet
+      keysFor: async (userId) =>
+        userId === 'carol'
+          ? { apiKey: 'carol-key', secretKey: 'x', environment: 'mainnet' }
+          : keys.get(userId),
+      openPositionSymbols: async () => [],
+      defaultSymbols: ['BTCUSDT'],
+      isListed: async (symbol, environment) => {
+        listed.push(`${environment}/${symbol}`);
+        return true;
+      },
+      log: { warn() {}, info() {} },
+    });
+    try {
+      const testnetSocket = socket('alice');
+      const mainnetSocket = socket('carol');
+      envLive.added(testnetSocket);
+      envLive.added(mainnetSocket);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(testnetSocket.environment).toBe('testnet');
+      expect(mainnetSocket.environment).toBe('mainnet');
+      expect(envLive.marketSymbolsOf('mainnet')).toEqual(['BTCUSDT']);
+      expect(envLive.marketSymbolsOf('testnet')).toEqual(['BTCUSDT']);
+      expect(listed).toContain('mainnet/BTCUSDT');
+      mainnet.marketStreams[0]?.emit({
+        type: 'ticker',
+        symbol: 'BTCUSDT',
+        lastPrice: '30000',
+        priceChange: '0',
+        openPrice: '30000',
+        quoteVolume: '30000',
+        priceChangePercent: '0',
+        highPrice: '30000',
+        lowPrice: '30000',
+        volume: '1',
+        time: 7,
+      });
+      expect(published.at(-1)).toMatchObject({
+        target: { symbol: 'BTCUSDT', environment: 'mainnet' },
+        id: 'mainnet:ticker:BTCUSDT:7',
+      });
+      // Carol leaves: mainnet's stream stops after the linger, testnet's stays for Alice
+      envLive.removed(mainnetSocket);
+      await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+      expect(envLive.marketSymbolsOf('mainnet')).toEqual([]);
+      expect(mainnet.marketStreams[0]?.closed).toBe(true);
+      expect(envLive.marketSymbolsOf('testnet')).toEqual(['BTCUSDT']);
+    } finally {
+      await envLive.close();
+    }
+  });
+});
+
 describe('candle streams', () => {
   /** A kline event of the 1m bar opening at 60 000, with close price `close` */
   const kline = (close: string, time: number, closed = false): MarketEvent => ({

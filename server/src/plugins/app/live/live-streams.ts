@@ -1,4 +1,4 @@
-import { type KlineInterval, RESYNC_WILDCARD } from '@kestrel/contracts';
+import { type KlineInterval, RESYNC_WILDCARD, type TradingEnvironment } from '@kestrel/contracts';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import type {
   AccountUpdateEvent,
@@ -29,11 +29,24 @@ const MARKET_KINDS = ['ticker', 'markPrice'] as const;
 /** Least time between two pushes of one forming candle (4 a second); a closing candle is pushed at once */
 export const CANDLE_PUSH_MIN_MS = 250;
 
-/** What a demand key names: a symbol (ticker and mark price) or a `candleKey` (one kline stream) */
-function parseDemandKey(key: string): { symbol: string; interval?: string } {
-  const [symbol = key, interval] = key.split('|');
-  return interval ? { symbol, interval } : { symbol };
+/**
+ * A demand key: an environment's symbol (ticker and mark price) or `candleKey` (one kline stream). Testnet's and
+ * mainnet's markets are apart: a socket of a user on mainnet watches mainnet's prices
+ */
+function demandKey(environment: TradingEnvironment, what: string): string {
+  return `${environment}/${what}`;
 }
+
+/** What a demand key names */
+function parseDemandKey(key: string): { environment: TradingEnvironment; symbol: string; interval?: string } {
+  const slash = key.indexOf('/');
+  const environment: TradingEnvironment = key.slice(0, slash) === 'mainnet' ? 'mainnet' : 'testnet';
+  const [symbol = '', interval] = key.slice(slash + 1).split('|');
+  return interval ? { environment, symbol, interval } : { environment, symbol };
+}
+
+/** The default environment: its pushes carry no environment and its event ids no prefix (as before environments) */
+const DEFAULT_ENVIRONMENT: TradingEnvironment = 'testnet';
 
 /** The forming candle pushes of one (symbol, interval): when the last went out, and the latest one held back */
 interface CandleThrottle {
@@ -42,8 +55,19 @@ interface CandleThrottle {
   timer?: ReturnType<typeof setTimeout>;
 }
 
+/** Closed-candle consumers of one (symbol, interval) */
+type CandleListeners = Set<(e: KlineEvent) => void>;
+
 export interface LiveStreamsDeps {
+  /** The users' account streams (routed by the key's environment) and the default environment's market streams */
   streams: ExchangeStreams;
+  /**
+   * Market streams of another environment than the default one (testnet); undefined when this server has no live
+   * streams there
+   */
+  marketStreamOf?(environment: TradingEnvironment): ExchangeStreams['marketStream'] | undefined;
+  /** The user's current environment, for a user without keys (with keys, it is the keys' environment) */
+  environmentOf?(userId: string): Promise<TradingEnvironment>;
   publish(target: PushTarget, event: LiveEvent, options?: PublishOptions): Promise<void>;
   /** The user's exchange keys, or undefined when no account is connected */
   keysFor(userId: string): Promise<ExchangeKeys | undefined>;
@@ -52,10 +76,10 @@ export interface LiveStreamsDeps {
   /** Market pushes of a socket that did not pick symbols */
   defaultSymbols: readonly string[];
   /**
-   * Whether the exchange lists a symbol: only listed symbols get an upstream stream, so a client asking for a
-   * made-up one cannot break the shared connection (the simulator refuses unknown streams outright)
+   * Whether the environment's exchange lists a symbol: only listed symbols get an upstream stream, so a client
+   * asking for a made-up one cannot break the shared connection (the simulator refuses unknown streams outright)
    */
-  isListed(symbol: string): Promise<boolean>;
+  isListed(symbol: string, environment: TradingEnvironment): Promise<boolean>;
   lingerMs?: number;
   log: {
     warn(obj: object, msg: string): void;
@@ -75,6 +99,8 @@ interface UserEntry {
   open: boolean;
   /** Waiters for the user stream's next open */
   openWaiters: Array<() => void>;
+  /** The user's current environment: their sockets watch its market (testnet until it is known) */
+  environment: TradingEnvironment;
 }
 
 const positionKey = (symbol: string, side: string) => `${symbol}|${side}`;
@@ -90,15 +116,16 @@ export class LiveStreams implements BusObserver {
   readonly #users = new Map<string, UserEntry>();
   /** Sockets per watched symbol or candle stream (see `parseDemandKey`) */
   readonly #demand = new Map<string, number>();
-  /** Forming-candle throttles per `candleKey` */
+  /** Forming-candle throttles per demand key of a candle stream */
   readonly #candleThrottle = new Map<string, CandleThrottle>();
   /** Upstream streams no socket needs any more, waiting out the linger, per demand key */
   readonly #lingering = new Map<string, ReturnType<typeof setTimeout>>();
   /** What each socket was counted under in #demand */
   readonly #counted = new Map<BusConnection, ReadonlySet<string>>();
-  /** Server-side consumers of closed candles (running bots), per `candleKey` */
-  readonly #closedCandleListeners = new Map<string, Set<(e: KlineEvent) => void>>();
-  #market: MarketStream | undefined;
+  /** Server-side consumers of closed candles (running bots), per demand key of a candle stream */
+  readonly #closedCandleListeners = new Map<string, CandleListeners>();
+  /** One upstream market connection per environment with demand */
+  readonly #markets = new Map<TradingEnvironment, MarketStream>();
   readonly #linger: number;
   #closed = false;
   #published = 0;
@@ -107,28 +134,41 @@ export class LiveStreams implements BusObserver {
     this.#linger = deps.lingerMs ?? STREAM_LINGER_MS;
   }
 
-  /** Symbols with an upstream ticker/mark-price stream right now */
+  /** Symbols with an upstream ticker/mark-price stream right now (the default environment's; `marketSymbolsOf`) */
   get marketSymbols(): string[] {
-    return [
-      ...new Set((this.#market?.topics ?? []).filter((t) => t.kind !== 'kline').map((t) => t.symbol)),
-    ].sort();
+    return this.marketSymbolsOf(DEFAULT_ENVIRONMENT);
   }
 
-  /** Upstream candle streams right now, as `SYMBOL@interval` */
+  marketSymbolsOf(environment: TradingEnvironment): string[] {
+    const topics = this.#markets.get(environment)?.topics ?? [];
+    return [...new Set(topics.filter((t) => t.kind !== 'kline').map((t) => t.symbol))].sort();
+  }
+
+  /** Upstream candle streams right now, as `SYMBOL@interval` (the default environment's; `candleStreamsOf`) */
   get candleStreams(): string[] {
-    return (this.#market?.topics ?? [])
+    return this.candleStreamsOf(DEFAULT_ENVIRONMENT);
+  }
+
+  candleStreamsOf(environment: TradingEnvironment): string[] {
+    return (this.#markets.get(environment)?.topics ?? [])
       .filter((t) => t.kind === 'kline')
       .map((t) => `${t.symbol}@${t.interval}`)
       .sort();
   }
 
   /**
-   * A consumer inside the server (a running bot) of one (symbol, interval)'s closed candles. Counted like a
-   * socket's demand, so every bot and socket watching the pair shares one upstream kline stream; the returned
-   * function stops it (the stream lingers like a socket's)
+   * A consumer inside the server (a running bot) of one (symbol, interval)'s closed candles of an environment (the
+   * bot's: testnet's and mainnet's candles differ). Counted like a socket's demand, so every bot and socket
+   * watching the pair in that environment shares one upstream kline stream; the returned function stops it (the
+   * stream lingers like a socket's)
    */
-  watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void {
-    const key = candleKey(symbol, interval);
+  watchClosedCandles(
+    symbol: string,
+    interval: string,
+    listener: (e: KlineEvent) => void,
+    environment: TradingEnvironment = DEFAULT_ENVIRONMENT,
+  ): () => void {
+    const key = demandKey(environment, candleKey(symbol, interval));
     let listeners = this.#closedCandleListeners.get(key);
     if (!listeners) {
       listeners = new Set();
@@ -143,9 +183,27 @@ export class LiveStreams implements BusObserver {
     };
   }
 
-  /** Which of these symbols the exchange does not list (a failed check counts as listed: the stream just stays quiet) */
-  async unlisted(symbols: readonly string[]): Promise<string[]> {
-    const listed = await Promise.all(symbols.map((s) => this.deps.isListed(s).catch(() => true)));
+  #tell(listeners: CandleListeners | undefined, e: KlineEvent): void {
+    for (const listener of listeners ?? []) {
+      try {
+        listener(e);
+      } catch (err) {
+        this.deps.log.warn({ err }, 'live streams: a closed-candle consumer failed');
+      }
+    }
+  }
+
+  /**
+   * Which of these symbols the environment's exchange does not list (a failed check counts as listed: the stream
+   * just stays quiet)
+   */
+  async unlisted(
+    symbols: readonly string[],
+    environment: TradingEnvironment = DEFAULT_ENVIRONMENT,
+  ): Promise<string[]> {
+    const listed = await Promise.all(
+      symbols.map((s) => this.deps.isListed(s, environment).catch(() => true)),
+    );
     return symbols.filter((_, i) => !listed[i]);
   }
 
@@ -163,7 +221,14 @@ export class LiveStreams implements BusObserver {
     if (this.#closed) return;
     let user = this.#users.get(connection.userId);
     if (!user) {
-      user = { sockets: new Set(), positions: new Set(), generation: 0, open: false, openWaiters: [] };
+      user = {
+        sockets: new Set(),
+        positions: new Set(),
+        generation: 0,
+        open: false,
+        openWaiters: [],
+        environment: DEFAULT_ENVIRONMENT,
+      };
       this.#users.set(connection.userId, user);
       void this.#startUser(connection.userId, user);
     }
@@ -225,8 +290,9 @@ export class LiveStreams implements BusObserver {
       }),
     );
     this.#users.clear();
-    await this.#market?.close();
-    this.#market = undefined;
+    const markets = [...this.#markets.values()];
+    this.#markets.clear();
+    await Promise.all(markets.map((m) => m.close()));
   }
 
   // ---- users ---------------------------------------------------------------------------------------------------
@@ -234,13 +300,21 @@ export class LiveStreams implements BusObserver {
   async #startUser(userId: string, user: UserEntry): Promise<void> {
     const generation = ++user.generation;
     let keys: ExchangeKeys | undefined;
+    let environment: TradingEnvironment;
     try {
       keys = await this.deps.keysFor(userId);
+      environment = keys?.environment ?? (await this.deps.environmentOf?.(userId)) ?? DEFAULT_ENVIRONMENT;
     } catch (err) {
       this.deps.log.warn({ err, userId }, 'live streams: could not read the user’s exchange keys');
       return;
     }
-    if (!keys || user.generation !== generation || this.#closed) return;
+    if (user.generation !== generation || this.#closed) return;
+    if (environment !== user.environment) {
+      // The user's sockets move to their environment's market
+      user.environment = environment;
+      for (const c of user.sockets) this.#rewatch(c, user);
+    }
+    if (!keys) return;
     try {
       for (const s of await this.deps.openPositionSymbols(keys)) user.positions.add(s);
       for (const c of user.sockets) this.#rewatch(c, user);
@@ -413,7 +487,9 @@ export class LiveStreams implements BusObserver {
   #rewatch(connection: BusConnection, user: UserEntry): void {
     const wanted = new Set([...(connection.symbols ?? this.deps.defaultSymbols), ...user.positions]);
     connection.watch = wanted;
-    this.#count(connection, new Set([...wanted, ...connection.candles]));
+    connection.environment = user.environment;
+    const keys = [...wanted, ...connection.candles].map((k) => demandKey(user.environment, k));
+    this.#count(connection, new Set(keys));
   }
 
   #count(connection: BusConnection, wanted: ReadonlySet<string>): void {
@@ -441,11 +517,30 @@ export class LiveStreams implements BusObserver {
     if (n === 1 && !this.#closed) void this.#startMarket(key);
   }
 
+  /** The environment's upstream market connection, opened on first use; undefined when it has none */
+  #marketOf(environment: TradingEnvironment): MarketStream | undefined {
+    let market = this.#markets.get(environment);
+    if (market) return market;
+    const open =
+      environment === DEFAULT_ENVIRONMENT
+        ? (handlers: Parameters<ExchangeStreams['marketStream']>[0]) =>
+            this.deps.streams.marketStream(handlers)
+        : this.deps.marketStreamOf?.(environment);
+    if (!open) return undefined;
+    market = open({
+      onEvent: (e) => this.#marketEvent(environment, e),
+      onError: (err) =>
+        this.deps.log.warn({ err: err.message, environment }, 'live streams: market stream trouble'),
+    });
+    this.#markets.set(environment, market);
+    return market;
+  }
+
   async #startMarket(key: string): Promise<void> {
-    const { symbol } = parseDemandKey(key);
+    const { environment, symbol } = parseDemandKey(key);
     let listed: boolean;
     try {
-      listed = await this.deps.isListed(symbol);
+      listed = await this.deps.isListed(symbol, environment);
     } catch (err) {
       this.deps.log.warn(
         { err, symbol },
@@ -459,11 +554,12 @@ export class LiveStreams implements BusObserver {
     }
     // Still wanted (or lingering: its linger timer removes it) once the check answered?
     if ((!this.#demand.has(key) && !this.#lingering.has(key)) || this.#closed) return;
-    this.#market ??= this.deps.streams.marketStream({
-      onEvent: (e) => this.#marketEvent(e),
-      onError: (err) => this.deps.log.warn({ err: err.message }, 'live streams: market stream trouble'),
-    });
-    this.#market.add(this.#topics(key));
+    const market = this.#marketOf(environment);
+    if (!market) {
+      this.deps.log.warn({ environment }, 'live streams: the environment has no live market data here');
+      return;
+    }
+    market.add(this.#topics(key));
   }
 
   #demandDown(key: string): void {
@@ -477,22 +573,44 @@ export class LiveStreams implements BusObserver {
       key,
       setTimeout(() => {
         this.#lingering.delete(key);
-        this.#market?.remove(this.#topics(key));
+        const { environment } = parseDemandKey(key);
+        const market = this.#markets.get(environment);
+        market?.remove(this.#topics(key));
         const throttle = this.#candleThrottle.get(key);
         clearTimeout(throttle?.timer);
         this.#candleThrottle.delete(key);
-        if (this.#market && this.#market.topics.length === 0) {
-          void this.#market.close();
-          this.#market = undefined;
+        if (market && market.topics.length === 0) {
+          void market.close();
+          this.#markets.delete(environment);
         }
       }, this.#linger),
     );
   }
 
-  #marketEvent(e: MarketEvent): void {
+  /**
+   * Where a market push of an environment goes: the sockets watching the symbol in that environment. The default
+   * environment's pushes name none (the bus reads none as it), and their ids keep their old form
+   */
+  #marketTarget(
+    environment: TradingEnvironment,
+    symbol: string,
+    interval?: string,
+  ): { symbol: string; interval?: string; environment?: TradingEnvironment } {
+    return {
+      symbol,
+      ...(interval ? { interval } : {}),
+      ...(environment === DEFAULT_ENVIRONMENT ? {} : { environment }),
+    };
+  }
+
+  #marketId(environment: TradingEnvironment, id: string): string {
+    return environment === DEFAULT_ENVIRONMENT ? id : `${environment}:${id}`;
+  }
+
+  #marketEvent(environment: TradingEnvironment, e: MarketEvent): void {
     if (e.type === 'ticker') {
       this.#publish(
-        { symbol: e.symbol },
+        this.#marketTarget(environment, e.symbol),
         {
           kind: 'ticker',
           data: {
@@ -505,11 +623,11 @@ export class LiveStreams implements BusObserver {
             time: e.time,
           },
         },
-        `ticker:${e.symbol}:${e.time}`,
+        this.#marketId(environment, `ticker:${e.symbol}:${e.time}`),
       );
     } else if (e.type === 'markPrice') {
       this.#publish(
-        { symbol: e.symbol },
+        this.#marketTarget(environment, e.symbol),
         {
           kind: 'markPrice',
           data: {
@@ -521,19 +639,12 @@ export class LiveStreams implements BusObserver {
             time: e.time,
           },
         },
-        `markPrice:${e.symbol}:${e.time}`,
+        this.#marketId(environment, `markPrice:${e.symbol}:${e.time}`),
       );
     } else if (e.type === 'kline') {
-      if (e.closed) {
-        for (const listener of this.#closedCandleListeners.get(candleKey(e.symbol, e.interval)) ?? []) {
-          try {
-            listener(e);
-          } catch (err) {
-            this.deps.log.warn({ err }, 'live streams: a closed-candle consumer failed');
-          }
-        }
-      }
-      this.#candle(e);
+      const key = demandKey(environment, candleKey(e.symbol, e.interval));
+      if (e.closed) this.#tell(this.#closedCandleListeners.get(key), e);
+      this.#candle(environment, key, e);
     }
   }
 
@@ -541,8 +652,7 @@ export class LiveStreams implements BusObserver {
    * A forming candle goes out at most every `CANDLE_PUSH_MIN_MS` (the latest figures, sent when the wait is over);
    * a closing candle goes out at once and replaces a held-back update of the same bar
    */
-  #candle(e: KlineEvent): void {
-    const key = candleKey(e.symbol, e.interval);
+  #candle(environment: TradingEnvironment, key: string, e: KlineEvent): void {
     if (!this.#demand.has(key) && !this.#lingering.has(key)) return;
     let throttle = this.#candleThrottle.get(key);
     if (!throttle) {
@@ -556,7 +666,7 @@ export class LiveStreams implements BusObserver {
         throttle.timer = undefined;
         throttle.pending = undefined;
       }
-      this.#publishCandle(e);
+      this.#publishCandle(environment, e);
       return;
     }
     if (throttle.timer) {
@@ -566,7 +676,7 @@ export class LiveStreams implements BusObserver {
     const wait = throttle.lastAt + CANDLE_PUSH_MIN_MS - now;
     if (wait <= 0) {
       throttle.lastAt = now;
-      this.#publishCandle(e);
+      this.#publishCandle(environment, e);
       return;
     }
     const t = throttle;
@@ -577,14 +687,14 @@ export class LiveStreams implements BusObserver {
       t.pending = undefined;
       if (!held || this.#closed) return;
       t.lastAt = Date.now();
-      this.#publishCandle(held);
+      this.#publishCandle(environment, held);
     }, wait);
   }
 
-  #publishCandle(e: KlineEvent): void {
+  #publishCandle(environment: TradingEnvironment, e: KlineEvent): void {
     const k = e.kline;
     this.#publish(
-      { symbol: e.symbol, interval: e.interval },
+      this.#marketTarget(environment, e.symbol, e.interval),
       {
         kind: 'candle',
         data: {
@@ -601,7 +711,10 @@ export class LiveStreams implements BusObserver {
           time: e.time,
         },
       },
-      `candle:${e.symbol}:${e.interval}:${k.openTime}:${e.closed ? 'closed' : e.time}`,
+      this.#marketId(
+        environment,
+        `candle:${e.symbol}:${e.interval}:${k.openTime}:${e.closed ? 'closed' : e.time}`,
+      ),
     );
   }
 }

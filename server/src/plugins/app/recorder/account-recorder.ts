@@ -2,11 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
 import type { CredentialsService } from '../credentials/credentials-service';
-import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter';
+import type { ExchangeAdapter } from '../exchange/exchange-adapter';
 import { readIncome } from '../exchange/income-pages';
 import { importHistory } from './history-import';
 import { type HistoryRepository, historyRepository } from './history-repository';
-import type { RecorderRepository } from './recorder-repository';
+import type { AccountKeys, RecordedAccount, RecorderRepository } from './recorder-repository';
 
 export const MINUTE_MS = 60_000;
 /** How often the timer asks whether work is due (the work itself is paced by `app.clock`) */
@@ -35,7 +35,7 @@ const CONCURRENCY = 4;
 export interface AccountRecorderDeps {
   db: Database;
   repo: RecorderRepository;
-  credentials: Pick<CredentialsService, 'usersWithKeys' | 'storedKeys'>;
+  credentials: Pick<CredentialsService, 'accountsWithKeys' | 'storedKeys'>;
   exchange: Pick<ExchangeAdapter, 'account' | 'income' | 'tradesFrom' | 'ordersFrom'>;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -43,8 +43,8 @@ export interface AccountRecorderDeps {
   history?: HistoryRepository;
 }
 
-/** Per-user state of this instance: what is done and when to try again */
-interface UserState {
+/** Per-account state of this instance: what is done and when to try again */
+interface AccountState {
   lastMinute?: number;
   nextIncomeAt: number;
   nextHistoryAt: number;
@@ -54,6 +54,9 @@ interface UserState {
   retryAt: number;
 }
 
+/** The maps' key of an account */
+const keyOf = (account: RecordedAccount) => `${account.userId}|${account.environment}`;
+
 /** Delay before retry number `failures` (1 = first failure) */
 export function backoffMs(failures: number): number {
   return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1), BACKOFF_MAX_MS);
@@ -61,17 +64,19 @@ export function backoffMs(failures: number): number {
 
 /**
  * Records every connected account while the server runs: an equity snapshot each minute of `clock` and the
- * exchange's income history (imported once, 90 days back, then kept up to date every `INCOME_SYNC_MS`). Every
- * instance on the database records; a snapshot is keyed by user and minute and an income entry by Binance's
- * (income type, tranId), so a second instance's copy is dropped by the database; an instance skips the exchange
+ * exchange's income history (imported once, 90 days back, then kept up to date every `INCOME_SYNC_MS`). An account
+ * is a user's key of one environment (a user with a testnet and a mainnet key has two, recorded apart, each with
+ * its own key: migration 016). Every instance on the database records; a snapshot is keyed by account and minute
+ * and an income entry by account and Binance's (income type, tranId), so a second instance's copy is dropped by the
+ * database; an instance skips the exchange
  * call for a minute another one already recorded, and the income read when another one synced less than
  * `INCOME_SYNC_MS` ago. Orders and fills are imported too (`history-import.ts`), every `HISTORY_SYNC_MS` and when a
- * history read finds them older than `HISTORY_FRESH_MS`. A user whose keys or exchange calls fail is logged (no
- * keys, no request) and left alone with a doubling backoff.
+ * history read finds them older than `HISTORY_FRESH_MS`. An account whose keys or exchange calls fail is logged
+ * (no keys, no request) and left alone with a doubling backoff.
  */
 export class AccountRecorder {
-  private readonly users = new Map<string, UserState>();
-  /** A user's order and fill import in progress: a round and a reader share it */
+  private readonly accounts = new Map<string, AccountState>();
+  /** An account's order and fill import in progress: a round and a reader share it */
   private readonly historyRuns = new Map<string, Promise<void>>();
   private readonly refreshing = new Map<string, Promise<void>>();
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -90,7 +95,7 @@ export class AccountRecorder {
   }
 
   /**
-   * One round: every user with keys gets the snapshot of the current minute and, when due, an income sync. A call
+   * One round: every account with keys gets the snapshot of the current minute and, when due, an income sync. A call
    * during a round runs one more round after it (resolving then), so a caller that moved the clock sees its effect.
    * Public for tests, which move the clock and call it instead of waiting for the timer
    */
@@ -112,21 +117,22 @@ export class AccountRecorder {
   }
 
   /**
-   * Imports the user's new income now when the last import is older than `maxAgeMs` (a page about to read it wants
-   * a trade closed a moment ago). Only once the first import has finished (that one is the timer's); callers
+   * Imports the account's new income now when the last import is older than `maxAgeMs` (a page about to read it
+   * wants a trade closed a moment ago). Only once the first import has finished (that one is the timer's); callers
    * asking at once share one exchange call. Throws what the exchange or the vault threw
    */
-  async refreshIncome(userId: string, maxAgeMs: number): Promise<void> {
-    const pending = this.refreshing.get(userId);
+  async refreshIncome(account: RecordedAccount, maxAgeMs: number): Promise<void> {
+    const key = keyOf(account);
+    const pending = this.refreshing.get(key);
     if (pending) return pending;
     const run = (async () => {
       const now = this.deps.clock.now().getTime();
-      const sync = await this.deps.repo.sync(this.deps.db, userId);
+      const sync = await this.deps.repo.sync(this.deps.db, account);
       if (this.closed || sync?.synced_to == null || sync.synced_to > now - maxAgeMs) return;
-      const keys = await this.deps.credentials.storedKeys(userId);
-      if (keys) await this.syncIncome(userId, keys, now, maxAgeMs);
-    })().finally(() => this.refreshing.delete(userId));
-    this.refreshing.set(userId, run);
+      const keys = await this.keysOf(account);
+      if (keys) await this.syncIncome(account, keys, now, maxAgeMs);
+    })().finally(() => this.refreshing.delete(key));
+    this.refreshing.set(key, run);
     return run;
   }
 
@@ -139,26 +145,35 @@ export class AccountRecorder {
   }
 
   private async round(): Promise<void> {
-    let userIds: string[];
+    let accounts: RecordedAccount[];
     try {
-      userIds = await this.deps.credentials.usersWithKeys();
+      accounts = await this.deps.credentials.accountsWithKeys();
     } catch (err) {
-      this.deps.log.warn({ err: errorText(err) }, 'account recorder: listing users failed');
+      this.deps.log.warn({ err: errorText(err) }, 'account recorder: listing accounts failed');
       return;
     }
-    for (const id of this.users.keys()) if (!userIds.includes(id)) this.users.delete(id);
-    const queue = [...userIds];
+    const listed = new Set(accounts.map(keyOf));
+    for (const key of this.accounts.keys()) if (!listed.has(key)) this.accounts.delete(key);
+    const queue = [...accounts];
     const worker = async () => {
-      for (let id = queue.shift(); id !== undefined && !this.closed; id = queue.shift())
-        await this.recordUser(id);
+      for (let a = queue.shift(); a !== undefined && !this.closed; a = queue.shift()) await this.record(a);
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
   }
 
-  private async recordUser(userId: string): Promise<void> {
+  /**
+   * The account's own key, or undefined when it was removed (or cannot be read): a key of another environment is
+   * never used for it, so its rows can only come from its own exchange
+   */
+  private async keysOf(account: RecordedAccount): Promise<AccountKeys | undefined> {
+    const keys = await this.deps.credentials.storedKeys(account.userId, account.environment);
+    return keys && { ...keys, environment: account.environment };
+  }
+
+  private async record(account: RecordedAccount): Promise<void> {
+    const { userId, environment } = account;
     const now = this.deps.clock.now().getTime();
-    const state = this.state(userId, now);
-    this.users.set(userId, state);
+    const state = this.state(account, now);
     if (now < state.retryAt) return;
     const minute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
     const snapshotDue = state.lastMinute !== minute;
@@ -166,13 +181,13 @@ export class AccountRecorder {
     const historyDue = now >= state.nextHistoryAt;
     if (!snapshotDue && !incomeDue && !historyDue) return;
     try {
-      const keys = await this.deps.credentials.storedKeys(userId);
+      const keys = await this.keysOf(account);
       // Keys removed (or unreadable) since the list was read: nothing to record
       if (!keys) return;
-      if (snapshotDue) await this.snapshot(userId, keys, minute, now);
+      if (snapshotDue) await this.snapshot(account, keys, minute, now);
       state.lastMinute = minute;
-      if (incomeDue) state.nextIncomeAt = await this.syncIncome(userId, keys, now);
-      if (historyDue) await this.history(userId, keys, now, HISTORY_SYNC_MS);
+      if (incomeDue) state.nextIncomeAt = await this.syncIncome(account, keys, now);
+      if (historyDue) await this.history(account, keys, now, HISTORY_SYNC_MS);
       state.failures = 0;
       state.retryAt = 0;
     } catch (err) {
@@ -180,79 +195,87 @@ export class AccountRecorder {
       const delay = backoffMs(state.failures);
       state.retryAt = now + delay;
       this.deps.log.warn(
-        { userId, failures: state.failures, retryInMs: delay, err: errorText(err) },
+        { userId, environment, failures: state.failures, retryInMs: delay, err: errorText(err) },
         'account recorder: recording the account failed; retrying later',
       );
       await this.deps.repo
-        .markFailed(this.deps.db, userId, state.failures, state.retryAt, errorText(err), now)
+        .markFailed(this.deps.db, account, state.failures, state.retryAt, errorText(err), now)
         .catch(() => {});
     }
   }
 
   /**
-   * Imports the user's orders and fills now when the recorder runs and this instance's last import is older than
-   * `HISTORY_FRESH_MS`, so a history read shows a fill of a moment ago; shares an import in progress. Never
+   * Imports the account's orders and fills now when the recorder runs and this instance's last import is older
+   * than `HISTORY_FRESH_MS`, so a history read shows a fill of a moment ago; shares an import in progress. Never
    * throws: a failure is logged and the stored rows are read as they are
    */
-  async refreshHistory(userId: string): Promise<void> {
+  async refreshHistory(account: RecordedAccount): Promise<void> {
     if (!this.timer || this.closed) return;
     const now = this.deps.clock.now().getTime();
-    const state = this.state(userId, now);
+    const state = this.state(account, now);
     if (state.historyAt !== undefined && now - state.historyAt < HISTORY_FRESH_MS) return;
     if (now < state.retryAt) return;
     try {
-      const keys = await this.deps.credentials.storedKeys(userId);
-      if (keys) await this.history(userId, keys, now, HISTORY_FRESH_MS);
+      const keys = await this.keysOf(account);
+      if (keys) await this.history(account, keys, now, HISTORY_FRESH_MS);
     } catch (err) {
       this.deps.log.warn(
-        { userId, err: errorText(err) },
+        { userId: account.userId, environment: account.environment, err: errorText(err) },
         'account recorder: importing orders and fills failed',
       );
     }
   }
 
-  private state(userId: string, now: number): UserState {
-    let state = this.users.get(userId);
+  private state(account: RecordedAccount, now: number): AccountState {
+    const key = keyOf(account);
+    let state = this.accounts.get(key);
     if (!state) {
       state = { nextIncomeAt: now, nextHistoryAt: now, failures: 0, retryAt: 0 };
-      this.users.set(userId, state);
+      this.accounts.set(key, state);
     }
     return state;
   }
 
-  /** One import of orders and fills at a time per user; the next is due `HISTORY_SYNC_MS` later */
-  private history(userId: string, keys: ExchangeKeys, now: number, freshMs: number): Promise<void> {
-    const running = this.historyRuns.get(userId);
+  /** One import of orders and fills at a time per account; the next is due `HISTORY_SYNC_MS` later */
+  private history(account: RecordedAccount, keys: AccountKeys, now: number, freshMs: number): Promise<void> {
+    const key = keyOf(account);
+    const running = this.historyRuns.get(key);
     if (running) return running;
     const run = importHistory(
       { db: this.deps.db, repo: this.deps.history ?? historyRepository, exchange: this.deps.exchange },
-      userId,
+      account.userId,
       keys,
       now,
       freshMs,
     )
       .then(() => {
-        const state = this.state(userId, now);
+        const state = this.state(account, now);
         state.historyAt = now;
         state.nextHistoryAt = now + HISTORY_SYNC_MS;
       })
-      .finally(() => this.historyRuns.delete(userId));
-    this.historyRuns.set(userId, run);
+      .finally(() => this.historyRuns.delete(key));
+    this.historyRuns.set(key, run);
     return run;
   }
 
-  private async snapshot(userId: string, keys: ExchangeKeys, minute: number, now: number): Promise<void> {
+  private async snapshot(
+    account: RecordedAccount,
+    keys: AccountKeys,
+    minute: number,
+    now: number,
+  ): Promise<void> {
     // Another instance recorded this minute already: no exchange call
-    if (await this.deps.repo.hasSnapshot(this.deps.db, userId, minute)) return;
-    const account = await this.deps.exchange.account(keys);
+    if (await this.deps.repo.hasSnapshot(this.deps.db, account, minute)) return;
+    const figures = await this.deps.exchange.account(keys);
     await this.deps.repo.insertSnapshot(this.deps.db, {
-      user_id: userId,
+      user_id: account.userId,
+      environment: account.environment,
       minute,
       taken_at: now,
-      wallet_balance: account.totalWalletBalance,
-      unrealized_pnl: account.totalUnrealizedPnl,
-      margin_balance: account.totalMarginBalance,
-      maintenance_margin: account.totalMaintMargin,
+      wallet_balance: figures.totalWalletBalance,
+      unrealized_pnl: figures.totalUnrealizedPnl,
+      margin_balance: figures.totalMarginBalance,
+      maintenance_margin: figures.totalMaintMargin,
     });
   }
 
@@ -261,12 +284,12 @@ export class AccountRecorder {
    * (now when cut short). Another instance's recent sync counts as this one's: no exchange call then
    */
   private async syncIncome(
-    userId: string,
-    keys: ExchangeKeys,
+    account: RecordedAccount,
+    keys: AccountKeys,
     now: number,
     maxAgeMs = INCOME_SYNC_MS,
   ): Promise<number> {
-    const sync = await this.deps.repo.sync(this.deps.db, userId);
+    const sync = await this.deps.repo.sync(this.deps.db, account);
     if (sync?.synced_to != null && sync.synced_to > now - maxAgeMs) return sync.synced_to + INCOME_SYNC_MS;
     const from =
       sync?.synced_to == null
@@ -278,9 +301,9 @@ export class AccountRecorder {
       { from, to: now },
       INCOME_PAGES_PER_ROUND,
     );
-    await this.deps.repo.insertIncome(this.deps.db, userId, entries);
+    await this.deps.repo.insertIncome(this.deps.db, account, entries);
     const reached = complete ? now : (entries[entries.length - 1]?.time ?? from);
-    await this.deps.repo.markSynced(this.deps.db, userId, reached, now);
+    await this.deps.repo.markSynced(this.deps.db, account, reached, now);
     // An import cut short by its page budget goes on a minute later
     return complete ? now + INCOME_SYNC_MS : now + MINUTE_MS;
   }

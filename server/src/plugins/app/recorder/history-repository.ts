@@ -7,6 +7,7 @@ import type {
 } from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
 import type { PlacedOrder, Trade } from '../exchange/exchange-adapter';
+import type { RecordedAccount } from './recorder-repository';
 
 /** Which cursor of a symbol's import */
 export type HistoryKind = 'trades' | 'orders';
@@ -53,11 +54,16 @@ const idText = (v: unknown): string => String(v).replace(/\.0*$/, '');
 /** WHERE clause and parameters of the filters shared by trades and orders (`alias` names the table) */
 function where(
   alias: string,
-  userId: string,
+  account: RecordedAccount,
   q: HistoryFilter & { type?: string; status?: string },
 ): { sql: string; params: unknown[] } {
-  const params: unknown[] = [userId, toDate(q.from), toDate(q.to)];
-  const clauses = [`${alias}.user_id = $1`, `${alias}.time >= $2`, `${alias}.time <= $3`];
+  const params: unknown[] = [account.userId, account.environment, toDate(q.from), toDate(q.to)];
+  const clauses = [
+    `${alias}.user_id = $1`,
+    `${alias}.environment = $2`,
+    `${alias}.time >= $3`,
+    `${alias}.time <= $4`,
+  ];
   const add = (column: string, value: string | undefined) => {
     if (value === undefined) return;
     params.push(value);
@@ -76,32 +82,33 @@ export const historyRepository = {
    * Symbols the account has touched as far as the database knows: those of its imported income (every fill books
    * a commission) and those already being imported
    */
-  async knownSymbols(db: Queryable, userId: string): Promise<string[]> {
+  async knownSymbols(db: Queryable, account: RecordedAccount): Promise<string[]> {
     const rows = await db.query(
-      `SELECT DISTINCT symbol FROM income_entries WHERE user_id = $1 AND symbol <> ''
-       UNION SELECT DISTINCT symbol FROM history_sync WHERE user_id = $1`,
-      [userId],
+      `SELECT DISTINCT symbol FROM income_entries WHERE user_id = $1 AND environment = $2 AND symbol <> ''
+       UNION SELECT DISTINCT symbol FROM history_sync WHERE user_id = $1 AND environment = $2`,
+      [account.userId, account.environment],
     );
     return rows.map((r) => String(r.symbol)).sort();
   },
 
   /** Every symbol with imported orders, fills or income, A to Z (the history page's symbol filter) */
-  async historySymbols(db: Queryable, userId: string): Promise<string[]> {
+  async historySymbols(db: Queryable, account: RecordedAccount): Promise<string[]> {
     const rows = await db.query(
-      `SELECT symbol FROM trade_history WHERE user_id = $1
-       UNION SELECT symbol FROM order_history WHERE user_id = $1
-       UNION SELECT symbol FROM income_entries WHERE user_id = $1 AND symbol <> ''
+      `SELECT symbol FROM trade_history WHERE user_id = $1 AND environment = $2
+       UNION SELECT symbol FROM order_history WHERE user_id = $1 AND environment = $2
+       UNION SELECT symbol FROM income_entries WHERE user_id = $1 AND environment = $2 AND symbol <> ''
        ORDER BY symbol`,
-      [userId],
+      [account.userId, account.environment],
     );
     return rows.map((r) => String(r.symbol));
   },
 
   /** The id a symbol's import goes on from ("0" before the first import) */
-  async cursor(db: Queryable, userId: string, symbol: string, kind: HistoryKind): Promise<string> {
+  async cursor(db: Queryable, account: RecordedAccount, symbol: string, kind: HistoryKind): Promise<string> {
     const [row] = await db.query(
-      `SELECT next_id::text AS next_id FROM history_sync WHERE user_id = $1 AND symbol = $2 AND kind = $3`,
-      [userId, symbol, kind],
+      `SELECT next_id::text AS next_id FROM history_sync
+        WHERE user_id = $1 AND environment = $4 AND symbol = $2 AND kind = $3`,
+      [account.userId, symbol, kind, account.environment],
     );
     return row ? idText(row.next_id) : '0';
   },
@@ -110,13 +117,13 @@ export const historyRepository = {
    * Where the orders of a symbol are read from: the oldest order still open (its status may have changed), else
    * the cursor
    */
-  async ordersStart(db: Queryable, userId: string, symbol: string): Promise<string> {
+  async ordersStart(db: Queryable, account: RecordedAccount, symbol: string): Promise<string> {
     const [row] = await db.query(
       `SELECT min(order_id)::text AS open_id FROM order_history
-        WHERE user_id = $1 AND symbol = $2 AND status = ANY($3)`,
-      [userId, symbol, [...OPEN_ORDER_STATUSES]],
+        WHERE user_id = $1 AND environment = $4 AND symbol = $2 AND status = ANY($3)`,
+      [account.userId, symbol, [...OPEN_ORDER_STATUSES], account.environment],
     );
-    const cursor = await historyRepository.cursor(db, userId, symbol, 'orders');
+    const cursor = await historyRepository.cursor(db, account, symbol, 'orders');
     const open = row?.open_id == null ? undefined : idText(row.open_id);
     return open !== undefined && BigInt(open) < BigInt(cursor) ? open : cursor;
   },
@@ -124,51 +131,55 @@ export const historyRepository = {
   /** Moves a symbol's cursor forward (never back: another instance may have read further) */
   async advance(
     db: Queryable,
-    userId: string,
+    account: RecordedAccount,
     symbol: string,
     kind: HistoryKind,
     nextId: string,
     now: number,
   ): Promise<void> {
     await db.query(
-      `INSERT INTO history_sync (user_id, symbol, kind, next_id, updated_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (user_id, symbol, kind) DO UPDATE SET
+      `INSERT INTO history_sync (user_id, environment, symbol, kind, next_id, updated_at)
+       VALUES ($1, $6, $2, $3, $4, $5)
+       ON CONFLICT (user_id, environment, symbol, kind) DO UPDATE SET
          next_id = GREATEST(history_sync.next_id, EXCLUDED.next_id), updated_at = EXCLUDED.updated_at`,
-      [userId, symbol, kind, nextId, toDate(now)],
+      [account.userId, symbol, kind, nextId, toDate(now), account.environment],
     );
   },
 
   /** When the account's orders and fills were last read from the exchange; null before the first import */
-  async importedAt(db: Queryable, userId: string): Promise<number | null> {
-    const [row] = await db.query(`SELECT ${ms('imported_at')} AS t FROM history_import WHERE user_id = $1`, [
-      userId,
-    ]);
+  async importedAt(db: Queryable, account: RecordedAccount): Promise<number | null> {
+    const [row] = await db.query(
+      `SELECT ${ms('imported_at')} AS t FROM history_import WHERE user_id = $1 AND environment = $2`,
+      [account.userId, account.environment],
+    );
     return row?.t == null ? null : num(row.t);
   },
 
   /** Records a finished import (never moving the time back) */
-  async markImported(db: Queryable, userId: string, now: number): Promise<void> {
+  async markImported(db: Queryable, account: RecordedAccount, now: number): Promise<void> {
     await db.query(
-      `INSERT INTO history_import (user_id, imported_at) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET imported_at = GREATEST(history_import.imported_at, EXCLUDED.imported_at)`,
-      [userId, toDate(now)],
+      `INSERT INTO history_import (user_id, environment, imported_at) VALUES ($1, $3, $2)
+       ON CONFLICT (user_id, environment) DO UPDATE SET
+         imported_at = GREATEST(history_import.imported_at, EXCLUDED.imported_at)`,
+      [account.userId, toDate(now), account.environment],
     );
   },
 
   /** When each symbol's import last ran (its older cursor), ms since epoch */
-  async importedAtBySymbol(db: Queryable, userId: string): Promise<Map<string, number>> {
+  async importedAtBySymbol(db: Queryable, account: RecordedAccount): Promise<Map<string, number>> {
     const rows = await db.query(
-      `SELECT symbol, ${ms('min(updated_at)')} AS t FROM history_sync WHERE user_id = $1 GROUP BY symbol`,
-      [userId],
+      `SELECT symbol, ${ms('min(updated_at)')} AS t FROM history_sync
+        WHERE user_id = $1 AND environment = $2 GROUP BY symbol`,
+      [account.userId, account.environment],
     );
     return new Map(rows.map((r) => [String(r.symbol), num(r.t)]));
   },
 
   /** Stores fills not yet stored; returns how many were new */
-  async insertTrades(db: Queryable, userId: string, trades: readonly Trade[]): Promise<number> {
+  async insertTrades(db: Queryable, account: RecordedAccount, trades: readonly Trade[]): Promise<number> {
     let added = 0;
     for (let i = 0; i < trades.length; i += 200) {
-      const params: unknown[] = [userId];
+      const params: unknown[] = [account.userId, account.environment];
       const values = trades.slice(i, i + 200).map((t) => {
         const at = params.length;
         params.push(
@@ -186,13 +197,14 @@ export const historyRepository = {
           t.maker,
           toDate(t.time),
         );
-        return `($1, ${Array.from({ length: 13 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
+        return `($1, $2, ${Array.from({ length: 13 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
       });
       const rows = await db.query(
-        `INSERT INTO trade_history (user_id, symbol, trade_id, order_id, side, position_side, price, quantity,
-                                    quote_quantity, realized_pnl, commission, commission_asset, maker, time)
+        `INSERT INTO trade_history (user_id, environment, symbol, trade_id, order_id, side, position_side, price,
+                                    quantity, quote_quantity, realized_pnl, commission, commission_asset, maker,
+                                    time)
          VALUES ${values.join(', ')}
-         ON CONFLICT (user_id, symbol, trade_id) DO NOTHING
+         ON CONFLICT (user_id, environment, symbol, trade_id) DO NOTHING
          RETURNING trade_id`,
         params,
       );
@@ -202,9 +214,9 @@ export const historyRepository = {
   },
 
   /** Stores new orders and the latest state of known ones (an older answer never overwrites a newer one) */
-  async upsertOrders(db: Queryable, userId: string, orders: readonly PlacedOrder[]): Promise<void> {
+  async upsertOrders(db: Queryable, account: RecordedAccount, orders: readonly PlacedOrder[]): Promise<void> {
     for (let i = 0; i < orders.length; i += 200) {
-      const params: unknown[] = [userId];
+      const params: unknown[] = [account.userId, account.environment];
       const values = orders.slice(i, i + 200).map((o) => {
         const at = params.length;
         params.push(
@@ -225,14 +237,14 @@ export const historyRepository = {
           toDate(o.placedAt),
           toDate(o.updatedAt),
         );
-        return `($1, ${Array.from({ length: 16 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
+        return `($1, $2, ${Array.from({ length: 16 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
       });
       await db.query(
-        `INSERT INTO order_history (user_id, symbol, order_id, client_order_id, side, type, status, price,
-                                    average_price, quantity, executed_quantity, time_in_force, reduce_only,
+        `INSERT INTO order_history (user_id, environment, symbol, order_id, client_order_id, side, type, status,
+                                    price, average_price, quantity, executed_quantity, time_in_force, reduce_only,
                                     position_side, trigger_price, time, updated_at)
          VALUES ${values.join(', ')}
-         ON CONFLICT (user_id, symbol, order_id) DO UPDATE SET
+         ON CONFLICT (user_id, environment, symbol, order_id) DO UPDATE SET
            status = EXCLUDED.status, average_price = EXCLUDED.average_price,
            executed_quantity = EXCLUDED.executed_quantity, updated_at = EXCLUDED.updated_at
          WHERE order_history.updated_at <= EXCLUDED.updated_at`,
@@ -244,14 +256,14 @@ export const historyRepository = {
   /** Fills matching the filter, one page, how many match in all and their sums */
   async trades(
     db: Queryable,
-    userId: string,
+    account: RecordedAccount,
     q: HistoryFilter & { sort: TradeSortField },
   ): Promise<{
     items: FuturesTrade[];
     total: number;
     totals: { realizedPnl: string; quoteQuantity: string; commission: AssetAmount[] };
   }> {
-    const { sql, params } = where('t', userId, q);
+    const { sql, params } = where('t', account, q);
     const [sums] = await db.query(
       `SELECT count(*)::int AS n, coalesce(sum(realized_pnl), 0)::text AS pnl,
               coalesce(sum(quote_quantity), 0)::text AS quote
@@ -263,7 +275,7 @@ export const historyRepository = {
          FROM trade_history t WHERE ${sql} GROUP BY commission_asset ORDER BY commission_asset`,
       params,
     );
-    const items = await historyRepository.tradeRows(db, userId, q);
+    const items = await historyRepository.tradeRows(db, account, q);
     return {
       items,
       total: num(sums?.n ?? 0),
@@ -278,10 +290,10 @@ export const historyRepository = {
   /** One page of the fills matching the filter (the export reads them page by page) */
   async tradeRows(
     db: Queryable,
-    userId: string,
+    account: RecordedAccount,
     q: HistoryFilter & { sort: TradeSortField },
   ): Promise<FuturesTrade[]> {
-    const { sql, params } = where('t', userId, q);
+    const { sql, params } = where('t', account, q);
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
     const rows = await db.query(
       `SELECT symbol, trade_id::text AS trade_id, order_id::text AS order_id, side, position_side, price::text,
@@ -312,21 +324,21 @@ export const historyRepository = {
   /** Orders matching the filter, one page, and how many match in all */
   async orders(
     db: Queryable,
-    userId: string,
+    account: RecordedAccount,
     q: HistoryFilter & { sort: OrderSortField; type?: string; status?: string },
   ): Promise<{ items: HistoryOrder[]; total: number }> {
-    const { sql, params } = where('o', userId, q);
+    const { sql, params } = where('o', account, q);
     const [count] = await db.query(`SELECT count(*)::int AS n FROM order_history o WHERE ${sql}`, params);
-    return { total: num(count?.n ?? 0), items: await historyRepository.orderRows(db, userId, q) };
+    return { total: num(count?.n ?? 0), items: await historyRepository.orderRows(db, account, q) };
   },
 
   /** One page of the orders matching the filter */
   async orderRows(
     db: Queryable,
-    userId: string,
+    account: RecordedAccount,
     q: HistoryFilter & { sort: OrderSortField; type?: string; status?: string },
   ): Promise<HistoryOrder[]> {
-    const { sql, params } = where('o', userId, q);
+    const { sql, params } = where('o', account, q);
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
     const rows = await db.query(
       `SELECT symbol, order_id::text AS order_id, client_order_id, side, type, status, price::text,

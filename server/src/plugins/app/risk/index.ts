@@ -21,7 +21,9 @@ export const riskGuardPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate(
       'riskGuard',
-      new RiskGuard(app.exchangeAdapter, app.clock, { db: app.db, repo: riskRepository }),
+      new RiskGuard(app.exchangeAdapter, app.clock, { db: app.db, repo: riskRepository }, (environment) =>
+        app.exchangeRouter.marketFor(environment),
+      ),
     );
   },
   { name: 'risk-guard', dependencies: ['database', 'exchange'] },
@@ -44,6 +46,7 @@ export default fp(
         },
         app.accountReads,
         app.notifications,
+        (environment) => app.exchangeRouter.marketFor(environment),
       ),
     );
   },

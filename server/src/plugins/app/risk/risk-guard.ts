@@ -6,8 +6,10 @@ import { realizedPnl, startOfUtcDay } from '../dashboard/dashboard-figures';
 import { isOpenPosition } from '../exchange/account-figures';
 import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter';
 import { viaExchange } from '../exchange/exchange-http-error';
+import { environmentOfKeys, type MarketFor } from '../exchange/exchange-router';
 import { readIncome } from '../exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
+import { accountOfKeys } from '../recorder/recorder-repository';
 import {
   dailyLoss,
   drawdownPercent,
@@ -34,6 +36,8 @@ export class RiskGuard {
     private readonly exchange: ExchangeAdapter,
     private readonly clock: Clock,
     private readonly store: { db: Queryable; repo: RiskRepository },
+    /** Public market data per environment: an order's price is read where the order goes */
+    private readonly market: MarketFor = () => exchange,
   ) {}
 
   /** The user's limits (all null when never set) */
@@ -77,7 +81,8 @@ export class RiskGuard {
       }
     }
     if (limits.maxDrawdownPercent !== null) {
-      const peak = await this.store.repo.equityPeak(this.store.db, userId);
+      // The peak of the account the order goes to: a mainnet order is not judged by testnet's equity
+      const peak = await this.store.repo.equityPeak(this.store.db, accountOfKeys(userId, keys));
       const drawdown = drawdownPercent(peak, marginBalance);
       if (drawdown >= limits.maxDrawdownPercent) {
         await refuse(
@@ -94,7 +99,10 @@ export class RiskGuard {
     const held = positions.find((p) => p.symbol === order.symbol);
     const market =
       order.price === undefined && order.triggerPrice === undefined
-        ? Number(held?.markPrice ?? (await viaExchange(() => this.exchange.ticker(order.symbol))).lastPrice)
+        ? Number(
+            held?.markPrice ??
+              (await viaExchange(() => this.market(environmentOfKeys(keys)).ticker(order.symbol))).lastPrice,
+          )
         : Number.NaN;
     const price = orderPrice(order, market);
     const after = notionalAfter(order, positions, price);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RiskEvent, RiskLimits, StoredRiskLimits } from '@kestrel/contracts';
 import type { Queryable } from '../../../lib/database/database';
+import type { RecordedAccount } from '../recorder/recorder-repository';
 
 export type RiskEventKind = RiskEvent['kind'];
 
@@ -48,11 +49,14 @@ export const riskRepository = {
     );
   },
 
-  /** Highest margin balance the account recorder has stored for the user, undefined before the first snapshot */
-  async equityPeak(db: Queryable, userId: string): Promise<number | undefined> {
+  /**
+   * Highest margin balance the account recorder has stored for the account (the user's key of one environment),
+   * undefined before the first snapshot
+   */
+  async equityPeak(db: Queryable, account: RecordedAccount): Promise<number | undefined> {
     const [row] = await db.query(
-      'SELECT max(margin_balance)::text AS peak FROM equity_snapshots WHERE user_id = $1',
-      [userId],
+      'SELECT max(margin_balance)::text AS peak FROM equity_snapshots WHERE user_id = $1 AND environment = $2',
+      [account.userId, account.environment],
     );
     return numOrNull(row?.peak) ?? undefined;
   },

@@ -14,10 +14,12 @@ import { isOpenPosition } from '../exchange/account-figures';
 import { AccountReads } from '../exchange/account-reads';
 import type { ExchangeAdapter, ExchangeKeys, Kline, Position } from '../exchange/exchange-adapter';
 import { viaExchange } from '../exchange/exchange-http-error';
+import { environmentOfKeys, type MarketFor } from '../exchange/exchange-router';
 import type { FuturesService } from '../exchange/futures-service';
 import { readIncome } from '../exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../exchange/weight-budget';
 import type { NotificationService } from '../notifications/notification-service';
+import { accountOfKeys } from '../recorder/recorder-repository';
 import {
   ATR_PERIOD,
   atrOf,
@@ -64,6 +66,8 @@ export class RiskService {
     private readonly reads: AccountReads = new AccountReads(),
     /** Tells the user (in-app list, webhooks) once the kill switch ran */
     private readonly notifier?: Pick<NotificationService, 'notify'>,
+    /** Public market data per environment: candles of the account's own environment (ATR, VaR) */
+    private readonly market: MarketFor = () => exchange,
   ) {}
 
   limits(userId: string): Promise<StoredRiskLimits> {
@@ -116,14 +120,15 @@ export class RiskService {
       viaExchange(() => this.exchange.openOrders(k)),
       viaExchange(() => readIncome(this.exchange, k, today)),
       this.guard.limits(userId),
-      this.store.repo.equityPeak(this.store.db, userId),
+      this.store.repo.equityPeak(this.store.db, accountOfKeys(userId, k)),
     ]);
     const positions = allPositions.filter(isOpenPosition);
     const symbols = [...new Set(positions.map((p) => p.symbol))];
+    const market = this.market(environmentOfKeys(k));
     const [hourly, daily] = await viaExchange(() =>
       Promise.all([
-        Promise.all(symbols.map((s) => this.exchange.klines(s, '1h', ATR_CANDLES))),
-        Promise.all(symbols.map((s) => this.exchange.klines(s, '1d', VAR_DAYS + 1))),
+        Promise.all(symbols.map((s) => market.klines(s, '1h', ATR_CANDLES))),
+        Promise.all(symbols.map((s) => market.klines(s, '1d', VAR_DAYS + 1))),
       ]),
     );
     const atrBySymbol = new Map(symbols.map((s, i) => [s, atrOf(closedOnly(hourly[i] ?? [], asOf))]));

@@ -2,8 +2,6 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
-import { credentialsRepository } from '../credentials/credentials-repository';
-import { CredentialsService } from '../credentials/credentials-service';
 import { channelFor, SocketBus } from './socket-bus';
 import type { SocketToolDeps } from './socket-tools';
 
@@ -29,7 +27,7 @@ declare module 'fastify' {
 
 /** The live socket's machinery: the ws server, the push bus (LISTEN/NOTIFY) and the tools' dependencies */
 export default fp(
-  async (app: FastifyInstance, { deps }: AppOptions) => {
+  async (app: FastifyInstance, { config }: AppOptions) => {
     await app.register(websocket, {
       options: { maxPayload: SOCKET_MAX_FRAME_BYTES },
       // A frame that breaks the WebSocket protocol (over 64 KiB, invalid UTF-8, a bad opcode) is the client's doing:
@@ -51,26 +49,15 @@ export default fp(
     const startedAt = app.clock.now();
     app.decorate('socketTools', {
       credentials: app.credentialsService,
-      // A testnet probe is the "testnet endpoint is configured" switch; without one testnet tests are refused
-      ...(deps.testnetExchange
-        ? {
-            testnetCredentials: new CredentialsService(
-              app.db,
-              credentialsRepository,
-              app.keyring,
-              deps.testnetExchange,
-              app.clock,
-              app.environmentService,
-            ),
-          }
-        : {}),
       status: () => ({
         status: 'ok',
         time: app.clock.now().toISOString(),
         uptime_s: Math.floor((app.clock.now().getTime() - startedAt.getTime()) / 1000),
         database: app.db.driver,
         connections: bus.connectionCount,
-        testnet: Boolean(deps.testnetExchange),
+        // What the testnet environment is on this server (simulator or Binance's testnet), and whether mainnet is
+        testnet: config.exchangeTargets.testnet.configured,
+        mainnet: config.exchangeTargets.mainnet.configured,
       }),
     } satisfies SocketToolDeps);
     const endSockets = (userId?: string) =>

@@ -4,6 +4,7 @@ import {
   type LiveEventKind,
   type LiveEventNotice,
   SOCKET_STREAMS,
+  type TradingEnvironment,
 } from '@kestrel/contracts';
 import type { Database } from '../../../lib/database/database';
 import { PgFanout } from './pg-fanout';
@@ -18,7 +19,11 @@ export type LiveEvent = { [K in LiveEventKind]: { kind: K; data: LiveEventNotice
  * Where a push goes: one user's sockets, every socket, the sockets watching a symbol (ticker, mark price), or the
  * sockets watching a symbol's candles of one interval
  */
-export type PushTarget = string | 'all' | { symbol: string; interval?: string };
+export type PushTarget =
+  | string
+  | 'all'
+  /** Market pushes: the sockets watching the symbol (and interval) in that environment (testnet when absent) */
+  | { symbol: string; interval?: string; environment?: TradingEnvironment };
 
 /** How a (symbol, interval) candle stream is named in `BusConnection.candles` */
 export function candleKey(symbol: string, interval: string): string {
@@ -39,6 +44,11 @@ export interface BusConnection {
   watch: ReadonlySet<string>;
   /** Candle streams the client asked for (`candleKey(symbol, interval)`); none until it subscribes to some */
   candles: ReadonlySet<string>;
+  /**
+   * Whose market the socket's market pushes come from: its user's current environment, kept by the live-streams
+   * service (testnet when unset)
+   */
+  environment?: TradingEnvironment;
   /** Sends one text frame; false when the socket cannot take it (closed or too far behind) */
   send(frame: string): boolean;
 }
@@ -97,6 +107,8 @@ interface FanoutMessage {
   s?: string;
   /** Interval of a candle push (with `s`) */
   n?: string;
+  /** Environment of a market push (with `s`); absent: testnet */
+  w?: TradingEnvironment;
   /** Event identity, for dropping duplicates */
   i?: string;
   k: LiveEventKind;
@@ -255,7 +267,11 @@ export class SocketBus {
     const message: FanoutMessage = {
       ...(typeof target === 'string'
         ? { t: target }
-        : { s: target.symbol, ...(target.interval ? { n: target.interval } : {}) }),
+        : {
+            s: target.symbol,
+            ...(target.interval ? { n: target.interval } : {}),
+            ...(target.environment && target.environment !== 'testnet' ? { w: target.environment } : {}),
+          }),
       ...(options.id ? { i: options.id } : {}),
       k: event.kind,
       p: parsed.data,
@@ -280,16 +296,20 @@ export class SocketBus {
     if (!method) return;
     if (message.i !== undefined && !this.recent.firstTime(`${message.t ?? message.s}|${message.i}`)) return;
     const frame = JSON.stringify({ jsonrpc: '2.0', method, params: message.p });
+    // A market push reaches only sockets on its environment's market: testnet's prices never reach a mainnet page
+    const environment = message.w ?? 'testnet';
+    const onMarket = (c: BusConnection) => (c.environment ?? 'testnet') === environment;
     if (message.s !== undefined && message.n !== undefined) {
       const key = candleKey(message.s, message.n);
       for (const set of this.byUser.values())
-        for (const c of set) if (c.candles.has(key) && c.streams.has(message.k)) c.send(frame);
+        for (const c of set) if (c.candles.has(key) && c.streams.has(message.k) && onMarket(c)) c.send(frame);
       return;
     }
     if (message.s !== undefined) {
       const symbol = message.s;
       for (const set of this.byUser.values())
-        for (const c of set) if (c.watch.has(symbol) && c.streams.has(message.k)) c.send(frame);
+        for (const c of set)
+          if (c.watch.has(symbol) && c.streams.has(message.k) && onMarket(c)) c.send(frame);
       return;
     }
     if (message.t === undefined) return;

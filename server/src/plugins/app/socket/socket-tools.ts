@@ -3,10 +3,6 @@ import { z } from 'zod';
 import { HttpError } from '../../../lib/http-error';
 import type { CredentialsService } from '../credentials/credentials-service';
 
-/** Spec §8: what a testnet connection test answers when this server has no testnet endpoint */
-export const TESTNET_UNSUPPORTED =
-  'Testnet credentials are no longer supported. Please use mainnet credentials.';
-
 /** A tool's arguments were wrong: answered as JSON-RPC -32602 with this message */
 export class InvalidToolArgumentsError extends Error {
   constructor(message: string) {
@@ -50,8 +46,6 @@ export const SOCKET_TOOLS: readonly SocketToolInfo[] = [
 
 export interface SocketToolDeps {
   credentials: CredentialsService;
-  /** Tests keys against the testnet; absent when no testnet endpoint is configured */
-  testnetCredentials?: CredentialsService;
   status(): Record<string, unknown>;
 }
 
@@ -90,10 +84,14 @@ export async function callTool(
   switch (name) {
     case 'test_binance_connection': {
       const a = parseArgs(TestConnectionArgsSchema, name, args);
-      const service = a.testnet ? deps.testnetCredentials : deps.credentials;
-      if (!service) return { success: false, error: TESTNET_UNSUPPORTED } satisfies ConnectionTestReply;
+      // Through the vault and the exchange router like every keyed call: `testnet: true` tests the keys on the
+      // testnet environment's host whatever the user is on; otherwise on the user's current environment's
       return asReply(() =>
-        service.validate(caller.userId, { api_key: a.api_key, secret_key: a.secret_key, region: 'global' }),
+        deps.credentials.validate(
+          caller.userId,
+          { api_key: a.api_key, secret_key: a.secret_key, region: 'global' },
+          a.testnet ? 'testnet' : undefined,
+        ),
       );
     }
     case 'get_account_balance': {

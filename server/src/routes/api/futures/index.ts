@@ -233,7 +233,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       success: true as const,
-      data: await futures.symbolInfo(request.query.symbol),
+      data: await futures.symbolInfo(user(request), request.query.symbol),
       message: `Trading rules of ${request.query.symbol}`,
     }),
   );

@@ -27,11 +27,11 @@ beforeAll(async () => {
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(520);
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
   ({ server, runtime, userId, close } = await startPageServer({ email: 'history-user@example.test' }));
-  // Fills one minute apart back from NOW: BTCUSDT, ETHUSDT and SOLUSDT in turn, buys and sells alternating
+  // Fills one minute apart back from NOW, on the testnet account the user is on: BTCUSDT, ETHUSDT and SOLUSDT in turn, buys and sells alternating
   await server.database.db.query(
-    `INSERT INTO trade_history (user_id, symbol, trade_id, order_id, side, position_side, price, quantity,
-                                quote_quantity, realized_pnl, commission, commission_asset, maker, time)
-     SELECT $1, (ARRAY['BTCUSDT', 'ETHUSDT', 'SOLUSDT'])[1 + i % 3], i, 100000 + i,
+    `INSERT INTO trade_history (user_id, environment, symbol, trade_id, order_id, side, position_side, price,
+                                quantity, quote_quantity, realized_pnl, commission, commission_asset, maker, time)
+     SELECT $1, 'testnet', (ARRAY['BTCUSDT', 'ETHUSDT', 'SOLUSDT'])[1 + i % 3], i, 100000 + i,
             CASE WHEN i % 2 = 0 THEN 'BUY' ELSE 'SELL' END, 'BOTH', (1000 + i)::numeric, 0.010, (10 + i / 100.0),
             CASE WHEN i % 2 = 0 THEN 0 ELSE 0.5 END, 0.001, 'USDT', i % 4 = 0,
             to_timestamp(($2::float8 - i * 60000) / 1000)

@@ -21,6 +21,7 @@ const summary = (overrides: Partial<BotsSummaryData> = {}): BotsSummaryData => (
       symbol: 'BTCUSDT',
       mode: 'paper',
       state: 'running',
+      environment: 'testnet',
       realizedPnl: 40.5,
       unrealizedPnl: -4.25,
       todayPnl: 9.1,
@@ -31,6 +32,7 @@ const summary = (overrides: Partial<BotsSummaryData> = {}): BotsSummaryData => (
       symbol: 'ETHUSDT',
       mode: 'live',
       state: 'stopped',
+      environment: 'testnet',
       realizedPnl: -10,
       unrealizedPnl: 0,
       todayPnl: -2,
@@ -57,11 +59,30 @@ describe('the dashboard bots summary', () => {
         .getByRole('link', { name: 'BTC grid' })
         .getAttribute('href'),
     ).toBe('/active-bots#bot-00000000-0000-4000-8000-000000000001');
-    expect(grid?.textContent).toContain('BTCUSDTRunningPaper');
+    expect(grid?.textContent).toContain('BTCUSDTRunningPaperTestnet');
     expect(grid?.textContent).toContain('Today+9.10All time+36.25');
     expect(trend?.textContent).toContain('Today-2.00All time-10.00');
     expect(within(trend as HTMLElement).getByText('-10.00').className).toContain('destructive');
-    expect(screen.getByText('of 2 running').textContent).toBe('1 of 2 running');
+    expect(screen.getByText(/of 2 running/).textContent).toBe('1 of 2 running · all on testnet');
+  });
+
+  it('says how many bots trade real money on mainnet, and marks each one', () => {
+    const base = summary();
+    show(
+      summary({
+        byEnvironment: { testnet: 1, mainnet: 1 },
+        bots: base.bots.map((b, i) => (i === 1 ? { ...b, environment: 'mainnet' } : b)),
+      }),
+    );
+    expect(screen.getByText(/of 2 running/).textContent).toBe(
+      '1 of 2 running · 1 on LIVE mainnet · 1 on testnet',
+    );
+    expect(screen.getByText('1 on LIVE mainnet').className).toContain('text-destructive');
+    const [grid, trend] = within(screen.getByRole('list', { name: 'Bots' })).getAllByRole('listitem');
+    expect(within(grid as HTMLElement).getByLabelText('Trades on testnet').textContent).toBe('Testnet');
+    expect(within(trend as HTMLElement).getByLabelText('Trades on mainnet, real money').textContent).toBe(
+      'Mainnet',
+    );
   });
 
   it('without bots, says so and links to the bot hub', () => {

@@ -18,6 +18,37 @@ const STATE_WORDS: Record<BotPnlLine['state'], string> = {
   error: 'Error',
 };
 
+/**
+ * Where the bots trade, real money first: a trader reads at once how many of them are on mainnet, whatever the top
+ * bar says now (a bot keeps the environment it was created in)
+ */
+function EnvironmentCounts({ byEnvironment }: { byEnvironment: BotsSummaryData['byEnvironment'] }) {
+  const { mainnet, testnet } = byEnvironment;
+  if (mainnet === 0) return <span className="db:text-muted-foreground"> · all on testnet</span>;
+  return (
+    <>
+      {' · '}
+      <span className="db:font-semibold db:text-destructive">{formatInteger(mainnet)} on LIVE mainnet</span>
+      {testnet > 0 && (
+        <span className="db:text-muted-foreground"> · {formatInteger(testnet)} on testnet</span>
+      )}
+    </>
+  );
+}
+
+/** One bot's environment, as the bots page marks it */
+function EnvironmentBadge({ environment }: { environment: BotPnlLine['environment'] }) {
+  return environment === 'mainnet' ? (
+    <Badge variant="destructive" aria-label="Trades on mainnet, real money">
+      Mainnet
+    </Badge>
+  ) : (
+    <Badge variant="secondary" aria-label="Trades on testnet">
+      Testnet
+    </Badge>
+  );
+}
+
 function Pnl({ value, label }: { value: number; label: string }) {
   const pnl = formatPnl(value);
   return (
@@ -29,8 +60,8 @@ function Pnl({ value, label }: { value: number; label: string }) {
 }
 
 /**
- * Every bot with its PnL today and since it first started, and the total over all of them (USDT). Each bot links to
- * its place on /active-bots; without bots, where to start one
+ * Every bot with its PnL today and since it first started, where it trades, and the total over all of them (USDT).
+ * Each bot links to its place on /active-bots; without bots, where to start one
  */
 export function BotsSummary(props: BotsSummaryProps) {
   if (props.state === 'loading') return <Spinner label="Loading your bots…" />;
@@ -67,6 +98,7 @@ export function BotsSummary(props: BotsSummaryProps) {
             {formatInteger(summary.running)}
           </span>{' '}
           of {formatInteger(summary.total)} running
+          <EnvironmentCounts byEnvironment={summary.byEnvironment} />
         </p>
         <section className="db:flex db:gap-4" aria-label="All bots">
           <Pnl label="Today" value={summary.todayPnl} />
@@ -83,12 +115,13 @@ export function BotsSummary(props: BotsSummaryProps) {
               >
                 {b.name}
               </Link>
-              <span className="db:flex db:items-center db:gap-1.5 db:text-xs db:text-muted-foreground">
+              <span className="db:flex db:flex-wrap db:items-center db:gap-1.5 db:text-xs db:text-muted-foreground">
                 {b.symbol}
                 <Badge variant={b.state === 'running' ? 'outline' : 'secondary'}>
                   {STATE_WORDS[b.state]}
                 </Badge>
                 {b.mode === 'paper' ? 'Paper' : 'Live'}
+                <EnvironmentBadge environment={b.environment} />
               </span>
             </span>
             <span className="db:flex db:shrink-0 db:gap-4">

@@ -144,7 +144,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: csv, ...errors },
       },
     },
-    async (request, reply) => sendCsv(reply, history.incomeCsv(user(request), request.query)),
+    async (request, reply) => sendCsv(reply, await history.incomeCsv(user(request), request.query)),
   );
 };
 

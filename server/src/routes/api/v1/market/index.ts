@@ -86,11 +86,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Whether the configured exchange answers, with clock offset and latency',
+        summary:
+          'Whether the exchange of the caller’s current environment answers, with clock offset and latency',
         response: { 200: MarketStatusResponseSchema, 401: ErrorResponseSchema },
       },
     },
-    async () => ({ success: true as const, data: await market.status() }),
+    async (request) => ({ success: true as const, data: await market.status(callerId(request)) }),
   );
 };
 export default routes;
