@@ -21,6 +21,7 @@ import {
   type TestApp,
   type TestServer,
 } from './helper';
+import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
 /** Lease rounds only when a test calls `tick` */
 const MANUAL_LEASES = 3_600_000;
@@ -301,5 +302,59 @@ describe('agents', () => {
     expect(late.statusCode).toBe(409);
     const record = (await call(app, 'GET', `/api/v1/agents/${agent.id}/decisions/${id}`)).json().data;
     expect(record.outcome).toBe('expired');
+  });
+
+  it('trades on paper when the gates let an entry through: guard checklist, orders and fills in the record, pushed live', async () => {
+    const app = extraApps[0] as TestApp;
+    // Gates wide open and no costs: the model's first lean becomes an entry (this tests the path, not the model)
+    const res = await call(app, 'POST', '/api/v1/agents/', {
+      ...agentBody,
+      name: 'Eager agent',
+      params: {
+        ...agentBody.params,
+        entryThreshold: 0.34,
+        minPredictionZ: 0,
+        maxDissimilarity: 100,
+        feeRate: 0,
+        slippage: 0,
+        deadZone: 0,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const eager: Bot = res.json().data;
+    expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/train`)).statusCode).toBe(202);
+    await app.app.agentService.idle();
+    const socket = await TestSocket.open(wsUrl(await listenWs(app), token, 'agent-tab'));
+    expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/start`)).statusCode).toBe(200);
+    await eventually(async () => app.app.liveStreams?.candleStreams.includes('BTCUSDT@1m') === true);
+    let entered: AgentDecisionSummary | undefined;
+    for (let bar = 1; bar <= 10 && !entered; bar++) {
+      await nextBar(async () => (await decisions(app, eager.id)).length === bar);
+      entered = (await decisions(app, eager.id)).find((d) => d.outcome === 'executed');
+    }
+    expect(entered, 'an entry within 10 bars').toBeDefined();
+    const record: AgentDecisionRecord = (
+      await call(app, 'GET', `/api/v1/agents/${eager.id}/decisions/${entered?.id}`)
+    ).json().data;
+    expect(record.guard?.passed).toBe(true);
+    expect(record.guard?.checks.map((c) => c.check)).toContain('price_vs_mark');
+    expect(record.orders.length).toBeGreaterThan(0);
+    // Every record goes live to the owner's socket as it is written
+    const pushed = await socket.next(
+      (f) =>
+        f.method === 'notifications/bot' &&
+        f.params?.type === 'agent_decision' &&
+        (f.params?.decision as { id?: string } | undefined)?.id === entered?.id,
+    );
+    expect(pushed.params).toMatchObject({ botId: eager.id, decision: { outcome: 'executed' } });
+    await socket.close();
+    // The market order fills at the next bar's open: the fill joins the record of the decision that sent it
+    await nextBar(async () => {
+      const r = (await call(app, 'GET', `/api/v1/agents/${eager.id}/decisions/${entered?.id}`)).json().data;
+      return r.fills.length > 0;
+    });
+    const s = await status(app, eager.id);
+    expect(Math.abs(s.positionQty)).toBeGreaterThan(0);
+    expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/kill`)).json().data.latch.cause).toBe('kill');
   });
 });
