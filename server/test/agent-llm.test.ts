@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { AgentLlmExchangesResponseSchema, AgentLlmStatusResponseSchema } from '@kestrel/contracts';
 import type { AgentDecision } from '@kestrel/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { rotateMasterKey } from '../src/commands/rotate-master-key';
+import { loadConfig } from '../src/config';
+import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
 import { botRepository } from '../src/plugins/app/bots/bot-repository';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 
@@ -469,6 +472,65 @@ describe('agent LLM reviewer', () => {
       expect(res.json().detail).toMatch(/127\.0\.0\.1.*KESTREL_LLM_ALLOW_PRIVATE=1/);
     } finally {
       await strict.app.close();
+    }
+  });
+
+  it('re-wraps the stored key with the vault-key rotation: after it the same key is sent', async () => {
+    const own = await openTestDatabase('pglite');
+    const [oldKey, newKey] = [generateMasterKey(), generateMasterKey()];
+    const tokenKeyring = makeKeyring([generateMasterKey()]);
+    const env = { KESTREL_LLM_ALLOW_PRIVATE: '1' };
+    try {
+      const before = await buildTestApp(own.db, { keyring: makeKeyring([oldKey]), tokenKeyring }, env);
+      const auth = await signUp(before);
+      const id = randomUUID();
+      await botRepository.insert(own.db, {
+        id,
+        user_id: auth.user.id,
+        kind: 'agent',
+        name: 'rotated',
+        strategy: 'ml-agent',
+        params: {},
+        symbol: 'BTCUSDT',
+        interval: '1m',
+        leverage: 2,
+        budget: 1000,
+        mode: 'paper',
+        risk_limits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
+        created_at: before.clock.now(),
+        environment: 'testnet',
+      });
+      const put = await before.request({
+        method: 'PUT',
+        url: `/api/v1/agents/${id}/llm`,
+        headers: bearer(auth.access_token),
+        payload: settings(),
+      });
+      expect(put.statusCode).toBe(200);
+      await before.app.close();
+
+      const result = await rotateMasterKey({
+        config: loadConfig({ KESTREL_MASTER_KEY: encodeMasterKey(oldKey) }),
+        newMasterKey: encodeMasterKey(newKey),
+        database: own.db,
+      });
+      expect(result.rewrapped).toBe(1);
+
+      const after = await buildTestApp(own.db, { keyring: makeKeyring([newKey]), tokenKeyring }, env);
+      try {
+        const r = await after.app.agentReviewer.review({
+          userId: auth.user.id,
+          agentId: id,
+          decision: decision(),
+          context: {},
+        });
+        expect(r?.error).toBeNull();
+        expect(stub.requests.at(-1)?.auth).toBe(`Bearer ${API_KEY}`);
+      } finally {
+        await after.app.close();
+      }
+    } finally {
+      await own.cleanup();
     }
   });
 });
