@@ -465,6 +465,14 @@ describe('agent LLM reviewer', () => {
     ).toBe(404);
   });
 
+  it('documents the four calls in the OpenAPI document', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(doc.paths['/api/v1/agents/{id}/llm'] ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+    expect(Object.keys(doc.paths['/api/v1/agents/{id}/llm/exchanges'] ?? {})).toEqual(['get']);
+  });
+
   it('refuses bad settings with the field and the rule', async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ baseUrl: 'ftp://example.com' }, /baseUrl must be an http/],
