@@ -5,7 +5,7 @@
  *
  * The reviewer can only shrink or veto an ENTRY, never enlarge or originate one, and never touches an exit:
  * - The runtime calls `review` only for `enter_long` / `enter_short` decisions. Exits and holds are not reviewed
- *   (a failing or slow LLM must never keep a position open); if it is called for one anyway, its answer is ignored.
+ *   (a failing or slow LLM must never keep a position open): called for one anyway, it answers null at once.
  * - `sizeMultiplier` is in [0, 1]: the runtime multiplies the decision's `sizeFraction` by it. `veto` → 0 (the
  *   decision becomes a hold, reason "vetoed by the reviewer"), `approve` → 1.
  * - Any failure (timeout, 429/500, malformed JSON, no or an unknown tool call, a daily cap reached, the stored key
