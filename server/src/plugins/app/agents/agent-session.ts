@@ -291,31 +291,37 @@ export class AgentSessionRuntime implements AgentSessionHooks {
     let outcome: AgentDecisionOutcome = 'hold';
     let note = holdNote(decision);
 
-    if (!proposal) {
-      // A proposal the owner approved is carried out at the first bar that has nothing else to do
-      const waiting = (await agentRepository.approvedWaiting(db, row.id))[0];
-      if (waiting) {
-        proposal = { action: waiting.action, sizeFraction: waiting.size_fraction, stopPct: waiting.stop_pct };
-        approvalId = waiting.id;
-      }
+    // A proposal the owner approved is carried out at the next close, unless the model now wants out (an exit
+    // always goes first); it takes the place of a fresh entry, which would otherwise wait for another click
+    const waiting = (await agentRepository.approvedWaiting(db, row.id))[0];
+    if (waiting && (!proposal || isEntry(proposal.action))) {
+      proposal = { action: waiting.action, sizeFraction: waiting.size_fraction, stopPct: waiting.stop_pct };
+      approvalId = waiting.id;
     }
 
     if (proposal && isEntry(proposal.action) && approvalId === undefined) {
-      review = await this.review(decision, state.stage, figures);
-      if (review) {
-        const multiplier = Math.max(0, Math.min(1, review.verdict === 'veto' ? 0 : review.sizeMultiplier));
-        if (multiplier <= 0) {
+      if (state.stage === 'backtest') {
+        outcome = 'not_traded';
+        note = 'Stage backtest: the decision is recorded, nothing is traded';
+        proposal = null;
+      } else if (state.stage === 'live_approval' && (await agentRepository.countPending(db, row.id)) > 0) {
+        // One question at a time: the owner is not asked again every bar while a proposal waits
+        outcome = 'not_traded';
+        note = 'An earlier proposal is still waiting for your approval';
+        proposal = null;
+      } else {
+        // The reviewer sees entries only (it may shrink or veto them); exits never wait for it
+        review = await this.review(decision, state.stage, figures);
+        const multiplier = review
+          ? Math.max(0, Math.min(1, review.verdict === 'veto' ? 0 : review.sizeMultiplier))
+          : 1;
+        if (review && multiplier <= 0) {
           outcome = 'vetoed';
           note = `Vetoed by the reviewer: ${review.error ?? review.rationale}`;
           proposal = null;
         } else if (multiplier < 1) {
           proposal = { ...proposal, sizeFraction: proposal.sizeFraction * multiplier };
         }
-      }
-      if (proposal && state.stage === 'backtest') {
-        outcome = 'not_traded';
-        note = 'Stage backtest: the decision is recorded, nothing is traded';
-        proposal = null;
       }
     }
 
