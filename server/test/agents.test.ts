@@ -204,6 +204,12 @@ describe('agents', () => {
       await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/${list[0]?.id}`)
     ).json().data;
     expect(record.decision.contributions.length).toBeGreaterThan(20);
+    // Aux columns the simulator serves are in the snapshot; those it has no history call for are absent, not invented
+    const available = (id: string) => record.decision.contributions.find((c) => c.id === id)?.available;
+    expect(available('funding')).toBe(true);
+    expect(available('btc_ret_1')).toBe(true);
+    expect(available('oi_change_1')).toBe(false);
+    expect(available('basis')).toBe(false);
     expect(record.decision.gates.length).toBeGreaterThan(0);
     expect(record.price).toBeGreaterThan(0);
     if (record.action === 'hold') expect(record.guard).toBeNull();
