@@ -22,6 +22,7 @@ const inProcess: AgentTrainer = {
 const eagerParams = {
   trainBars: 300,
   horizonBars: 5,
+  retrainHours: 1,
   entryThreshold: 0.34,
   minPredictionZ: 0,
   maxDissimilarity: 100,
@@ -111,6 +112,15 @@ describe('live agents', () => {
     expect((await call('POST', `/api/v1/agents/${bot.id}/train`)).statusCode).toBe(202);
     await t.app.agentService.idle();
     expect((await status(bot.id)).model).not.toBeNull();
+    // An hourly retrain period leaves room in a day of history for walk-forward folds: the evidence is computed
+    const evidence = (await call('GET', `/api/v1/agents/${bot.id}/evidence`)).json().data;
+    expect(evidence.reportError).toBeNull();
+    expect(evidence.report.folds.length).toBeGreaterThanOrEqual(2);
+    expect(evidence.report.gates.map((g: { id: string }) => g.id)).toEqual(
+      expect.arrayContaining(['dsr', 'pbo', 'random_entry', 'retention']),
+    );
+    expect(evidence.report.oosEquity.length).toBeGreaterThan(0);
+    expect(evidence.trials).toBeGreaterThanOrEqual(1);
     return bot;
   }
 

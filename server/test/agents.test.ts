@@ -171,6 +171,9 @@ describe('agents', () => {
 
     const evidence = (await call(t, 'GET', `/api/v1/agents/${agent.id}/evidence`)).json().data;
     expect(evidence.trials).toBe(1);
+    // A day of 1m history holds no walk-forward folds of a 24 h retrain period: no report, and why
+    expect(evidence.report).toBeNull();
+    expect(evidence.reportError).toMatch(/^Evidence not computed: /);
 
     const promote = await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'live_auto' });
     expect(promote.statusCode).toBe(409);

@@ -398,6 +398,8 @@ export const AgentEvidenceSchema = z.object({
       raw: z.record(z.string(), z.unknown()),
     })
     .nullable(),
+  /** Why the last training computed no report (too little history for walk-forward folds…), else null */
+  reportError: z.string().nullable(),
   /** N for the deflated Sharpe: configurations in the registry */
   trials: z.number().int(),
   /** Paper trading against the backtest of the same period: null until the agent has traded on paper */

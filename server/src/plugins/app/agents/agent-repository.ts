@@ -24,6 +24,7 @@ export interface AgentStateRow {
   training_finished_at: Date | null;
   evidence: Record<string, unknown> | null;
   evidence_at: Date | null;
+  evidence_error: string | null;
   updated_at: Date;
 }
 
@@ -58,7 +59,7 @@ export interface ApprovalRow extends Record<string, unknown> {
 }
 
 const STATE_COLUMNS = `bot_id, stage, latch_cause, latch_reason, latched_at, latch_from_stage, training_state,
-  training_error, training_started_at, training_finished_at, evidence, evidence_at, updated_at`;
+  training_error, training_started_at, training_finished_at, evidence, evidence_at, evidence_error, updated_at`;
 const APPROVAL_COLUMNS = `id::text AS id, bot_id, decision_id::text AS decision_id, action, size_fraction, stop_pct,
   state, created_at, expires_at, decided_at, executed_bar::text AS executed_bar, note`;
 
@@ -199,15 +200,18 @@ export const agentRepository = {
     );
   },
 
+  /** The last evidence report, or (report null) why none could be computed */
   async saveEvidence(
     db: Queryable,
     botId: string,
-    evidence: Record<string, unknown>,
+    evidence: Record<string, unknown> | null,
     now: Date,
+    error: string | null = null,
   ): Promise<void> {
     await db.query(
-      'UPDATE agent_state SET evidence = $2, evidence_at = $3, updated_at = $3 WHERE bot_id = $1',
-      [botId, JSON.stringify(evidence), now],
+      `UPDATE agent_state SET evidence = $2, evidence_at = $3, evidence_error = $4, updated_at = $3
+       WHERE bot_id = $1`,
+      [botId, evidence === null ? null : JSON.stringify(evidence), now, error],
     );
   },
 

@@ -25,6 +25,7 @@ import {
   intervalToMs,
   modelHealth,
   parseAgentConfig,
+  retrainBars,
   type TrainAgentInput,
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
@@ -47,6 +48,10 @@ export const PAPER_DECISIONS_FOR_LIVE = 24;
 export const APPROVALS_FOR_AUTO = 3;
 
 const HOUR_MS = 3_600_000;
+/** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window) */
+export const EVIDENCE_FOLDS = 8;
+/** Most bars one training or evidence run reads (a year of 5m bars; 1m agents get ~70 days) */
+export const EVIDENCE_MAX_BARS = 105_120;
 
 /** The engine's training and evidence, in worker threads (tests may run them in-process) */
 export interface AgentTrainer {
@@ -175,9 +180,11 @@ export class AgentService {
       const config = configOf(row);
       const intervalMs = intervalToMs(row.interval as KlineInterval);
       const now = clock.now().getTime();
-      // The bar that closed last, and enough history for the features' lookback and the labels' horizon
+      // The bar that closed last; history for the features' lookback, the labels' horizon, the training window and
+      // (for the evidence) walk-forward folds of one retrain period each before it
       const end = Math.floor(now / intervalMs) * intervalMs;
-      const bars = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
+      const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
+      const bars = Math.min(EVIDENCE_MAX_BARS, window + EVIDENCE_FOLDS * retrainBars(config, intervalMs));
       const snapshot = await this.deps.snapshots.load(row.symbol, row.interval, intervalMs, {
         start: end - bars * intervalMs,
         end,
@@ -201,6 +208,7 @@ export class AgentService {
         trialKey.interval,
       );
       let sharpe: number | null = null;
+      let evidenceError: string | null = null;
       try {
         const evidence = await this.deps.trainer.evidence({ snapshot, config, trials: sharpes });
         sharpe = Number.isFinite(evidence.statistics.sharpe) ? evidence.statistics.sharpe : null;
@@ -212,7 +220,14 @@ export class AgentService {
         );
       } catch (err) {
         // Too little history for walk-forward folds: the model still trades on paper; promotion waits for evidence
-        this.deps.logger.info({ err, botId: row.id }, 'agent evidence not computed');
+        evidenceError = err instanceof Error && err.message ? err.message : 'no reason given';
+        await agentRepository.saveEvidence(
+          db,
+          row.id,
+          null,
+          clock.now(),
+          `Evidence not computed: ${evidenceError}`,
+        );
       }
       await agentRepository.recordTrial(
         db,
@@ -233,6 +248,7 @@ export class AgentService {
     const raw = state.evidence as unknown as EngineEvidence | null;
     return {
       report: raw && state.evidence_at ? evidenceReport(raw, state.evidence_at.getTime()) : null,
+      reportError: state.evidence_error,
       trials,
       paperDrift: await this.deps.paperDrift(userId, id).catch(() => null),
     };
