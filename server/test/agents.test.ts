@@ -187,6 +187,32 @@ describe('agents', () => {
     );
   });
 
+  it('trains by itself when it starts without a model, and records a training that fails with its reason', async () => {
+    const fresh = (await call(t, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Untrained' })).json()
+      .data as Bot;
+    expect((await call(t, 'POST', `/api/v1/agents/${fresh.id}/start`)).statusCode).toBe(200);
+    await eventually(async () => (await status(t, fresh.id)).model !== null);
+    await t.app.agentService.idle();
+    expect((await status(t, fresh.id)).training).toMatchObject({ state: 'idle', lastError: null });
+    expect((await call(t, 'POST', `/api/v1/agents/${fresh.id}/stop`)).statusCode).toBe(200);
+
+    // One day of simulator history is one daily bar: nothing to learn from, and the agent says so
+    const daily = (
+      await call(t, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Daily', interval: '1d' })
+    ).json().data as Bot;
+    expect((await call(t, 'POST', `/api/v1/agents/${daily.id}/train`)).statusCode).toBe(202);
+    await t.app.agentService.idle();
+    const s = await status(t, daily.id);
+    expect(s.training.state).toBe('failed');
+    expect(s.training.lastError).toMatch(
+      /^Training failed: only \d+ closed bars of BTCUSDT 1d could be read$/,
+    );
+    expect(s.model).toBeNull();
+    // A failed training does not block the next one
+    expect((await call(t, 'POST', `/api/v1/agents/${daily.id}/train`)).statusCode).toBe(202);
+    await t.app.agentService.idle();
+  });
+
   it('decides on every closed bar in paper mode: one record per bar, holds included with their reasons', async () => {
     const started = await call(t, 'POST', `/api/v1/agents/${agent.id}/start`);
     expect(started.statusCode, started.body).toBe(200);

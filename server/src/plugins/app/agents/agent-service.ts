@@ -154,6 +154,12 @@ export class AgentService {
     );
   }
 
+  /** At a session's start: trains now when the agent has no model, or its retrain is already due */
+  async trainIfStale(row: BotRow): Promise<void> {
+    const model = await agentRepository.latestModel(this.deps.db, row.id);
+    this.retrainIfDue(row, model, this.deps.clock.now().getTime());
+  }
+
   /** Resolves when no training runs in this process (tests) */
   async idle(): Promise<void> {
     while (this.training.size > 0) await Promise.allSettled([...this.training.values()]);

@@ -69,21 +69,27 @@ export default fp(
     });
     app.decorate('agentService', service);
     app.botService.beforeStart = (row) => service.assertMayStart(row);
-    app.botAgentHooks.factory = (row) =>
-      row.kind === 'agent' || row.strategy === AGENT_STRATEGY
-        ? new AgentSessionRuntime(row, {
-            db: app.db,
-            clock: app.clock,
-            logger: app.log,
-            reviewer: app.agentReviewer,
-            exchange: app.exchangeAdapter,
-            snapshots,
-            brackets: (userId, symbol) => brackets.forRun(userId, symbol),
-            publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
-            retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
-            latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
-          })
-        : undefined;
+    app.botAgentHooks.factory = (row) => {
+      if (row.kind !== 'agent' && row.strategy !== AGENT_STRATEGY) return undefined;
+      // A session opens: no fresh model means a training now (entries wait for it; exits never do)
+      void service
+        .trainIfStale(row)
+        .catch((err: unknown) =>
+          app.log.warn({ err, botId: row.id }, 'agent training at start failed to begin'),
+        );
+      return new AgentSessionRuntime(row, {
+        db: app.db,
+        clock: app.clock,
+        logger: app.log,
+        reviewer: app.agentReviewer,
+        exchange: app.exchangeAdapter,
+        snapshots,
+        brackets: (userId, symbol) => brackets.forRun(userId, symbol),
+        publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
+        retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
+        latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
+      });
+    };
     app.addHook('onReady', async () => {
       // A training this process's predecessor left running never finishes: it is marked failed, so one may start
       for (const id of await agentRepository.stuckTrainings(app.db)) {
