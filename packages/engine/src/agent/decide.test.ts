@@ -6,8 +6,8 @@ import { AGENT_ORDER_TAGS, applyDecision } from './apply';
 import { parseAgentConfig } from './config';
 import { decideAgent } from './decide';
 import { trainAgentModel } from './model';
-import { agentWorld } from './test-worlds';
 import type { AgentDecision, AgentPositionView } from './types';
+import { agentWorld } from './worlds';
 
 const HOUR = 3_600_000;
 const config = parseAgentConfig({

@@ -261,7 +261,8 @@ export function agentEvidence(input: AgentEvidenceInput): AgentEvidence {
     periodBars,
     trades: Math.max(1, selected.run.trades),
     exposure: selected.run.exposure,
-    roundTripCost: 2 * (config.feeRate + config.slippage) * config.sizeFraction,
+    // The baseline holds a unit position: its round trip costs the full fee and slippage, twice
+    roundTripCost: 2 * (config.feeRate + config.slippage),
     observedSharpe: moments.sharpe,
     samples: input.samples ?? 200,
     seed: config.seed,

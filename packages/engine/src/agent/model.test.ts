@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random/prng';
 import { parseAgentConfig } from './config';
 import { fitLogistic, sigmoid, trainAgentModel } from './model';
-import { agentWorld } from './test-worlds';
+import { agentWorld } from './worlds';
 
 const config = parseAgentConfig({ trainBars: 1_000, horizonBars: 4, feeRate: 0.0002, slippage: 0.0001 });
 
