@@ -5,6 +5,7 @@ import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';
 import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
+import { TestSocket, wsUrl } from './socket-helper';
 
 /** Lease rounds only when a test calls `tick` (the timer's period is longer than any test) */
 const MANUAL_LEASES = 3_600_000;
@@ -152,6 +153,25 @@ describe('an agent with an LLM reviewer that vetoes', () => {
     expect(exchanges.every((e) => e.verdict === 'veto' && e.called && e.error === null)).toBe(true);
     const status = (await call('GET', `/api/v1/agents/${agent.id}/status`)).json().data;
     expect(status.positionQty).toBe(0);
+
+    // The socket's read-only tools answer the same records as the HTTP calls
+    const base = (await t.listen()).replace(/^http/, 'ws');
+    const socket = await TestSocket.open(wsUrl(`${base}/ws`, token));
+    try {
+      const listed = (await socket.tool('get_agent_decisions', { agent_id: agent.id, limit: 100 })) as {
+        success: boolean;
+        data: AgentDecisionSummary[];
+      };
+      expect(listed.success).toBe(true);
+      const now = (await call('GET', `/api/v1/agents/${agent.id}/decisions?limit=100`)).json().data;
+      expect(listed.data).toEqual(now);
+      const agentStatus = (await socket.tool('get_agent_status', { agent_id: agent.id })) as {
+        data: { lastDecision: { id: string } | null };
+      };
+      expect(agentStatus.data.lastDecision?.id).toBe(now[0]?.id);
+    } finally {
+      await socket.close();
+    }
     await call('POST', `/api/v1/agents/${agent.id}/stop`);
   });
 });
