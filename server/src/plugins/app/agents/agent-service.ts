@@ -18,26 +18,26 @@ import type {
 } from '@kestrel/contracts';
 import {
   type AgentConfig,
+  type AgentEvidenceInput,
   type AgentModel,
-  type BarColumns,
   type AgentEvidence as EngineEvidence,
   FEATURE_LOOKBACK,
   intervalToMs,
   modelHealth,
   parseAgentConfig,
+  type TrainAgentInput,
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
-import type { KlineSeriesKey, Span } from '../backtest/kline-repository';
 import { type BotRow, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
 import type { BotLog, BotService } from '../bots/bot-service';
 import type { PaperFigures } from '../bots/paper-account';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import { type AgentStateRow, type ApprovalRow, agentRepository, summaryOf } from './agent-repository';
-import { snapshotOf } from './agent-session';
+import type { AgentSnapshots } from './agent-snapshot';
 
 export const AGENT_STRATEGY = 'ml-agent';
 export const KILLED_BY_YOU = 'Killed by you';
@@ -50,18 +50,8 @@ const HOUR_MS = 3_600_000;
 
 /** The engine's training and evidence, in worker threads (tests may run them in-process) */
 export interface AgentTrainer {
-  train(input: {
-    snapshot: ReturnType<typeof snapshotOf>;
-    config: AgentConfig;
-    from: number;
-    to: number;
-    trainedAt: number;
-  }): Promise<AgentModel>;
-  evidence(input: {
-    snapshot: ReturnType<typeof snapshotOf>;
-    config: AgentConfig;
-    trials: readonly number[];
-  }): Promise<EngineEvidence>;
+  train(input: TrainAgentInput): Promise<AgentModel>;
+  evidence(input: AgentEvidenceInput): Promise<EngineEvidence>;
 }
 
 export interface AgentServiceDeps {
@@ -72,8 +62,10 @@ export interface AgentServiceDeps {
   runner: BotRunner;
   log: BotLog;
   trainer: AgentTrainer;
-  exchangeEnv: string;
-  loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
+  /** Point-in-time snapshots (closed bars and the aux columns the exchange serves), shared with the runtime */
+  snapshots: Pick<AgentSnapshots, 'load'>;
+  /** The bot's paper (or live) fills against a backtest of the same period (the drift report), when it has run */
+  paperDrift(userId: string, id: string): Promise<AgentEvidence['paperDrift']>;
   /** Places a bot's order through the order manager (the one order path), in the bot's environment */
   placeOrder(input: {
     userId: string;
@@ -186,11 +178,10 @@ export class AgentService {
       // The bar that closed last, and enough history for the features' lookback and the labels' horizon
       const end = Math.floor(now / intervalMs) * intervalMs;
       const bars = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
-      const columns = await this.deps.loadBars(
-        { env: this.deps.exchangeEnv, symbol: row.symbol, interval: row.interval },
-        { start: end - bars * intervalMs, end },
-      );
-      const snapshot = snapshotOf(columns, intervalMs);
+      const snapshot = await this.deps.snapshots.load(row.symbol, row.interval, intervalMs, {
+        start: end - bars * intervalMs,
+        end,
+      });
       if (snapshot.length < FEATURE_LOOKBACK + config.horizonBars * 4) {
         throw new Error(`only ${snapshot.length} closed bars of ${row.symbol} ${row.interval} could be read`);
       }
@@ -243,7 +234,7 @@ export class AgentService {
     return {
       report: raw && state.evidence_at ? evidenceReport(raw, state.evidence_at.getTime()) : null,
       trials,
-      paperDrift: null,
+      paperDrift: await this.deps.paperDrift(userId, id).catch(() => null),
     };
   }
 
@@ -270,13 +261,9 @@ export class AgentService {
       end - 500 * intervalMs,
       (recent.at(-1)?.barTime ?? end) - FEATURE_LOOKBACK * intervalMs,
     );
-    const columns = await this.deps.loadBars(
-      { env: this.deps.exchangeEnv, symbol: row.symbol, interval: row.interval },
-      { start, end },
-    );
     const h = modelHealth({
       model,
-      snapshot: snapshotOf(columns, intervalMs),
+      snapshot: await this.deps.snapshots.load(row.symbol, row.interval, intervalMs, { start, end }),
       decisions: recent
         .filter((d) => d.record.modelId === model.id)
         .map((d) => d.record.decision as unknown as Parameters<typeof modelHealth>[0]['decisions'][number])

@@ -8,6 +8,7 @@ import { LeverageBrackets } from '../backtest/leverage-brackets';
 import { agentRepository } from './agent-repository';
 import { AGENT_STRATEGY, AgentService, type AgentTrainer } from './agent-service';
 import { AgentSessionRuntime } from './agent-session';
+import { AgentSnapshots } from './agent-snapshot';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +37,12 @@ export default fp(
       clock: app.clock,
       log: app.log,
     });
+    const snapshots = new AgentSnapshots({
+      exchange: app.exchangeAdapter,
+      exchangeEnv: config.exchange.env,
+      loadBars: (key, span) => klines.load(key, span),
+      logger: app.log,
+    });
     const service = new AgentService({
       db: app.db,
       clock: app.clock,
@@ -44,8 +51,19 @@ export default fp(
       runner: app.botRunner,
       log: app.botService.log,
       trainer: deps.agentTrainer ?? workerTrainer,
-      exchangeEnv: config.exchange.env,
-      loadBars: (key, span) => klines.load(key, span),
+      snapshots,
+      // The drift plugin registers after this one: read at request time
+      paperDrift: async (userId, id) => {
+        const r = await app.driftService.report(userId, id);
+        const budget = (await app.botService.get(userId, id)).budget;
+        return {
+          from: r.period.from,
+          to: r.period.to,
+          paperReturnPct: (r.totals.bot.net / budget) * 100,
+          backtestReturnPct: (r.totals.backtest.net / budget) * 100,
+          trades: r.totals.bot.trades,
+        };
+      },
       placeOrder: ({ userId, botId, intentKey, order, environment }) =>
         app.orderManager.place({ userId, source: 'bot', botId, intentKey, order, environment }),
     });
@@ -59,8 +77,7 @@ export default fp(
             logger: app.log,
             reviewer: app.agentReviewer,
             exchange: app.exchangeAdapter,
-            exchangeEnv: config.exchange.env,
-            loadBars: (key, span) => klines.load(key, span),
+            snapshots,
             brackets: (userId, symbol) => brackets.forRun(userId, symbol),
             publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
             retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
