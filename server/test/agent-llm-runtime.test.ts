@@ -127,7 +127,9 @@ describe('an agent with an LLM reviewer that vetoes', () => {
       timeoutMs: 5000,
     });
     expect(put.statusCode, put.body).toBe(200);
-    await call('POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'paper' });
+    // The reviewer is not asked in stage backtest: paper it is
+    const staged = await call('POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'paper' });
+    expect(staged.statusCode, staged.body).toBe(200);
     const started = await call('POST', `/api/v1/agents/${agent.id}/start`);
     expect(started.statusCode, started.body).toBe(200);
 
