@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';
 import { agentRepository } from '../src/plugins/app/agents/agent-repository';
 import type { AgentTrainer } from '../src/plugins/app/agents/agent-service';
-import { bearer, type DemoKeys, SIM_START, startTestServer, type TestServer } from './helper';
+import {
+  bearer,
+  buildTestApp,
+  type DemoKeys,
+  SIM_START,
+  startTestServer,
+  type TestApp,
+  type TestServer,
+} from './helper';
 
 const MANUAL_LEASES = 3_600_000;
 const inProcess: AgentTrainer = {
@@ -43,6 +51,9 @@ describe('live agents', () => {
   let clock: Clock;
   let token: string;
   let keys: DemoKeys;
+  /** The app the calls go to (a restart replaces it) */
+  let app: TestApp;
+  const extra: TestApp[] = [];
 
   beforeAll(async () => {
     simClock = new ManualClock(SIM_START);
@@ -60,13 +71,15 @@ describe('live agents', () => {
     const user = await t.connectedUser();
     token = user.auth.access_token;
     keys = user.keys;
+    app = t;
   });
   afterAll(async () => {
+    for (const a of extra) await a.app.close().catch(() => {});
     await t?.close();
   });
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    app.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
   const status = async (id: string): Promise<AgentStatus> =>
     (await call('GET', `/api/v1/agents/${id}/agent`)).json().data;
   const decisions = async (id: string): Promise<AgentDecisionSummary[]> =>
@@ -110,7 +123,7 @@ describe('live agents', () => {
     expect(res.statusCode, res.body).toBe(201);
     const bot: Bot = res.json().data;
     expect((await call('POST', `/api/v1/agents/${bot.id}/train`)).statusCode).toBe(202);
-    await t.app.agentService.idle();
+    await app.app.agentService.idle();
     expect((await status(bot.id)).model).not.toBeNull();
     // An hourly retrain period leaves room in a day of history for walk-forward folds: the evidence is computed
     const evidence = (await call('GET', `/api/v1/agents/${bot.id}/evidence`)).json().data;
@@ -166,6 +179,30 @@ describe('live agents', () => {
     expect(record?.guard?.passed).toBe(true);
     expect(record?.note).toMatch(/^Approved by you: (Long|Short) /);
     await eventually(() => simPosition() !== 0);
+
+    // A restart resumes it: the bars since its start replayed from their records, every order asked for again under
+    // the same intent and answered as stored — the exchange's record holds each order once
+    const ordersBefore = simOrders().length;
+    const decided = (await decisions(agent.id)).length;
+    await t.app.close();
+    app = await buildTestApp(
+      t.database.db,
+      {
+        clock,
+        keyring: t.keyring,
+        botLeaseRenewMs: MANUAL_LEASES,
+        orderTimings: { deadmanCountdownMs: 600_000 },
+        agentTrainer: inProcess,
+      },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extra.push(app);
+    expect(app.app.botRunner.runningIds).toEqual([agent.id]);
+    expect(simOrders().length).toBe(ordersBefore);
+    expect((await decisions(agent.id)).length).toBe(decided);
+    // Its position is its own fills as the exchange reports them (re-read at the next close, as for every live bot)
+    await nextBar(async () => Math.abs((await status(agent.id)).positionQty - simPosition()) < 1e-9);
+    expect(simOrders().filter((o) => o.clientOrderId.startsWith('kb-')).length).toBeGreaterThanOrEqual(1);
 
     const killed = await call('POST', `/api/v1/agents/${agent.id}/kill`);
     expect(killed.statusCode, killed.body).toBe(200);

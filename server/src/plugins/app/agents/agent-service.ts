@@ -81,7 +81,8 @@ export interface AgentServiceDeps {
   }): Promise<StoredIntent>;
 }
 
-const isAgent = (row: BotRow) => row.kind === 'agent' || row.strategy === AGENT_STRATEGY;
+/** What makes a bot an agent: its strategy (kind follows it at creation; the strategy is what the runtime runs) */
+export const isAgent = (row: Pick<BotRow, 'strategy'>) => row.strategy === AGENT_STRATEGY;
 const notFound = () => new HttpError(404, 'AGENT_NOT_FOUND', 'No such agent');
 
 /**

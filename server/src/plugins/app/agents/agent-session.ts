@@ -84,6 +84,8 @@ export class AgentSessionRuntime implements AgentSessionHooks {
   private pending: AgentExecution | null = null;
   /** The record of the bar being traded (undefined for a bar decided before) */
   private current: StoredDecision | undefined;
+  /** The record of a bar decided before a restart, being replayed: its orders are mapped again, not re-recorded */
+  private replayed: StoredDecision | undefined;
   /** The stop of the position the agent opened (its decisions' exit rule reads it) */
   private stopPrice: number | null = null;
   private peakEquity: number;
@@ -138,6 +140,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
     const figures = ctx.figures;
     if (figures) this.peakEquity = Math.max(this.peakEquity, figures.equity);
     const done = await agentRepository.decisionAt(db, this.row.id, bar.openTime);
+    this.replayed = done;
     if (done) {
       // Decided before a restart: the same execution again (the account replays; a live intent answers as stored)
       this.pending =
@@ -176,6 +179,13 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       const record = { ...current.record, ...patch, outcome: outcomeNow, note };
       await this.push(record);
     }
+    if (this.replayed) {
+      // The same orders as before the restart: their later fills still join this record
+      for (const e of log) {
+        const id = ORDER_KINDS.has(e.kind) ? orderRef(e.data) : undefined;
+        if (id) this.orderDecision.set(id, this.replayed.id);
+      }
+    }
     // Fills on this bar belong to the decisions whose orders they fill
     for (const e of log) {
       if (e.kind !== 'order_filled') continue;
@@ -202,6 +212,13 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       fee: Number(e.data.fee ?? 0),
       time: Number(e.data.time ?? barTime),
     };
+    // A fill replayed after a restart is already on the record
+    const same = (f: (typeof stored.record.fills)[number]) =>
+      f.clientOrderId === fill.clientOrderId &&
+      f.time === fill.time &&
+      f.quantity === fill.quantity &&
+      f.price === fill.price;
+    if (stored.record.fills.some(same)) return;
     await agentRepository.setOutcome(this.deps.db, decisionId, stored.record.outcome, stored.record.note, {
       fills: [...stored.record.fills, fill],
     });

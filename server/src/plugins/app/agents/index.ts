@@ -6,7 +6,7 @@ import { KlineCache } from '../backtest/kline-cache';
 import { klineRepository } from '../backtest/kline-repository';
 import { LeverageBrackets } from '../backtest/leverage-brackets';
 import { agentRepository } from './agent-repository';
-import { AGENT_STRATEGY, AgentService, type AgentTrainer } from './agent-service';
+import { AgentService, type AgentTrainer, isAgent } from './agent-service';
 import { AgentSessionRuntime } from './agent-session';
 import { AgentSnapshots } from './agent-snapshot';
 
@@ -70,7 +70,7 @@ export default fp(
     app.decorate('agentService', service);
     app.botService.beforeStart = (row) => service.assertMayStart(row);
     app.botAgentHooks.factory = (row) => {
-      if (row.kind !== 'agent' && row.strategy !== AGENT_STRATEGY) return undefined;
+      if (!isAgent(row)) return undefined;
       // A session opens: no fresh model means a training now (entries wait for it; exits never do)
       void service
         .trainIfStale(row)
