@@ -243,4 +243,16 @@ describe('live agents', () => {
     expect(start.statusCode).toBe(409);
     expect(start.json().code).toBe('AGENT_LATCHED');
   });
+
+  it('the account’s kill switch latches every agent that was trading, like a kill', async () => {
+    const agent = await trainedAgent({ name: 'Switched agent', mode: 'paper' });
+    expect((await call('POST', `/api/v1/agents/${agent.id}/start`)).statusCode).toBe(200);
+    const kill = await call('POST', '/api/v1/risk/kill-switch');
+    expect(kill.statusCode, kill.body).toBe(200);
+    expect(kill.json().data.botsStopped).toBeGreaterThanOrEqual(1);
+    const s = await status(agent.id);
+    expect(s.latch).toMatchObject({ cause: 'kill', reason: 'Stopped by the kill switch' });
+    expect(s.bot.state).toBe('stopped');
+    expect((await call('POST', `/api/v1/agents/${agent.id}/start`)).statusCode).toBe(409);
+  });
 });

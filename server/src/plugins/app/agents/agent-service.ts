@@ -34,7 +34,7 @@ import type { Database } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
 import { type BotRow, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
-import type { BotLog, BotService } from '../bots/bot-service';
+import { type BotLog, type BotService, STOPPED_BY_KILL_SWITCH } from '../bots/bot-service';
 import type { PaperFigures } from '../bots/paper-account';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import { type AgentStateRow, type ApprovalRow, agentRepository, summaryOf } from './agent-repository';
@@ -389,6 +389,35 @@ export class AgentService {
         positionQty,
       },
     );
+  }
+
+  /**
+   * The account's kill switch (/risk): every active agent of the user latched before the bots are stopped (the
+   * switch itself cancels the account's orders and closes its positions), then demoted to paper once stopped.
+   * Returns the stop's own answer (how many bots it stopped)
+   */
+  async killSwitch(userId: string, stopBots: () => Promise<number>): Promise<number> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const agents = (await botRepository.activeOf(db, userId)).filter(isAgent);
+    for (const row of agents) {
+      await agentRepository.state(db, row.id, now);
+      await agentRepository.latch(db, row.id, { cause: 'kill', reason: STOPPED_BY_KILL_SWITCH }, now);
+      await agentRepository.dropPending(db, row.id, `Dropped: ${STOPPED_BY_KILL_SWITCH}`, now);
+    }
+    const stopped = await stopBots();
+    for (const row of agents) {
+      await agentRepository.demote(db, row.id, clock.now());
+      await this.deps.log.record(
+        row,
+        'risk_stop',
+        `Latched: ${STOPPED_BY_KILL_SWITCH}. Demoted to paper until a person resets it`,
+        {
+          latch: 'kill',
+        },
+      );
+    }
+    return stopped;
   }
 
   async resetLatch(userId: string, id: string): Promise<AgentStatus> {

@@ -69,6 +69,9 @@ export default fp(
     });
     app.decorate('agentService', service);
     app.botService.beforeStart = (row) => service.assertMayStart(row);
+    // The account's kill switch is a kill for every agent that was trading: latched like POST …/kill
+    const stopBots = app.riskService.stopBots;
+    if (stopBots) app.riskService.stopBots = (userId) => service.killSwitch(userId, () => stopBots(userId));
     app.botAgentHooks.factory = (row) => {
       if (!isAgent(row)) return undefined;
       // A session opens: no fresh model means a training now (entries wait for it; exits never do)
@@ -100,5 +103,5 @@ export default fp(
       await service.idle();
     });
   },
-  { name: 'agents', dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials'] },
+  { name: 'agents', dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials', 'risk'] },
 );
