@@ -62,6 +62,9 @@ export interface AgentRuntimeDeps {
   latch(row: BotRow, reason: string, positionQty: number): Promise<void>;
 }
 
+/** Orders whose fills are still joined to their decision's record (a resting stop can wait many bars) */
+const MAX_TRACKED_ORDERS = 1_000;
+
 const isEntry = (a: AgentDecision['action']) => a === 'enter_long' || a === 'enter_short';
 const ORDER_KINDS = new Set(['order_sent', 'order_refused', 'order_unknown']);
 
@@ -161,7 +164,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       for (const e of log) {
         if (!ORDER_KINDS.has(e.kind)) continue;
         const id = orderRef(e.data);
-        if (id) this.orderDecision.set(id, current.id);
+        if (id) this.remember(id, current.id);
         this.sent.push(now.getTime());
       }
       const refused = log.find((e) => e.kind === 'order_refused' && orderRef(e.data) !== undefined);
@@ -183,7 +186,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       // The same orders as before the restart: their later fills still join this record
       for (const e of log) {
         const id = ORDER_KINDS.has(e.kind) ? orderRef(e.data) : undefined;
-        if (id) this.orderDecision.set(id, this.replayed.id);
+        if (id) this.remember(id, this.replayed.id);
       }
     }
     // Fills on this bar belong to the decisions whose orders they fill
@@ -198,6 +201,15 @@ export class AgentSessionRuntime implements AgentSessionHooks {
     if (ctx.figures?.positionQty === 0) this.stopPrice = null;
     if (outcome?.breach && !this.closed) {
       await this.deps.latch(this.row, outcome.breach.message, ctx.figures?.positionQty ?? 0);
+    }
+  }
+
+  /** Which record an order belongs to; the oldest are let go (a fill comes within bars of its order, or never) */
+  private remember(orderId: string, decisionId: string): void {
+    this.orderDecision.set(orderId, decisionId);
+    if (this.orderDecision.size > MAX_TRACKED_ORDERS) {
+      const oldest = this.orderDecision.keys().next().value;
+      if (oldest !== undefined) this.orderDecision.delete(oldest);
     }
   }
 
