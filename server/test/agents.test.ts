@@ -208,6 +208,22 @@ describe('agents', () => {
       /^Training failed: only \d+ closed bars of BTCUSDT 1d could be read$/,
     );
     expect(s.model).toBeNull();
+    // The production trainer: the engine's worker threads, the snapshot (aux columns included) crossing to them
+    const workers = await buildTestApp(
+      t.database.db,
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    try {
+      const other = (
+        await call(workers, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Worker-trained' })
+      ).json().data as Bot;
+      expect((await call(workers, 'POST', `/api/v1/agents/${other.id}/train`)).statusCode).toBe(202);
+      await workers.app.agentService.idle();
+      expect((await status(workers, other.id)).model?.featureIds.length).toBeGreaterThan(20);
+    } finally {
+      await workers.app.close();
+    }
     // A failed training does not block the next one
     expect((await call(t, 'POST', `/api/v1/agents/${daily.id}/train`)).statusCode).toBe(202);
     await t.app.agentService.idle();
