@@ -152,6 +152,19 @@ describe('agents', () => {
       expect(theirs.json()).toEqual(none.json());
       expect(plainBot.statusCode, `${method} ${path} of a plain bot`).toBe(404);
     }
+    // Malformed ids say what is wrong
+    const bad = await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/abc`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/decisionId must be a decision id/);
+    expect((await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/${'9'.repeat(19)}`)).statusCode).toBe(
+      400,
+    );
+    expect((await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/${'9'.repeat(18)}`)).statusCode).toBe(
+      404,
+    );
+    const stage = await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'moon' });
+    expect(stage.statusCode).toBe(400);
+    expect(stage.json().detail).toMatch(/stage must be one of backtest, paper, live_approval, live_auto/);
     // Nothing of the agent changed through those calls
     expect((await status(t, agent.id)).latch).toBeNull();
   });

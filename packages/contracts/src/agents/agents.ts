@@ -319,7 +319,7 @@ export const AgentDecisionsQuerySchema = z.object({
 
 export const AgentDecisionParamsSchema = z.object({
   id: z.uuid('id must be an agent id (a UUID)'),
-  decisionId: z.string().regex(/^\d+$/, 'decisionId must be a decision id'),
+  decisionId: z.string().regex(/^\d{1,18}$/, 'decisionId must be a decision id'),
 });
 
 /** POST /api/v1/agents/{id}/stage */
@@ -350,7 +350,7 @@ export type AgentApproval = z.infer<typeof AgentApprovalSchema>;
 
 export const AgentApprovalParamsSchema = z.object({
   id: z.uuid('id must be an agent id (a UUID)'),
-  approvalId: z.string().regex(/^\d+$/, 'approvalId must be an approval id'),
+  approvalId: z.string().regex(/^\d{1,18}$/, 'approvalId must be an approval id'),
 });
 
 /** A curve of the evidence (equity, starting at 1) */
