@@ -33,10 +33,14 @@ const percentile = (xs: number[], p: number) => {
 export default async function agentDecideBench(): Promise<void> {
   const n = HISTORY + WARMUP + DECISIONS;
   const world = agentWorld({ bars: n, seed: 7, phi: 0.2, intervalMs: 60_000, sigma: 0.001, aux: true });
+  // Low costs so that entries and exits (the orders path) happen often, not only holds
   const config = parseAgentConfig({
     trainBars: 5_000,
     horizonBars: 12,
     minPredictionZ: 0.5,
+    feeRate: 0.0001,
+    slippage: 0,
+    deadZone: 0.0002,
     expiryHours: 24 * 30,
   });
   const closeTime = (i: number) => (world.bars.openTime[i] as number) + world.intervalMs;

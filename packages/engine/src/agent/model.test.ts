@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random/prng';
 import { parseAgentConfig } from './config';
-import { fitLogistic, sigmoid, trainAgentModel } from './model';
+import { applyModel, fitLogistic, sigmoid, trainAgentModel } from './model';
 import { agentWorld } from './worlds';
 
 const config = parseAgentConfig({ trainBars: 1_000, horizonBars: 4, feeRate: 0.0002, slippage: 0.0001 });
@@ -74,5 +74,15 @@ describe('agent model', () => {
     expect(() => trainAgentModel({ snapshot: world, config, from: 0, to: 150, trainedAt: 0 })).toThrow(
       /at least 100 labelled rows/,
     );
+  });
+
+  it('refuses to apply a model trained on other features', () => {
+    const world = agentWorld({ bars: 1_500, seed: 2, phi: 0.2 });
+    const model = trainAgentModel({ snapshot: world, config, from: 0, to: 1_400, trainedAt: 0 });
+    const row = new Float64Array(25);
+    expect(() => applyModel(model, row)).not.toThrow();
+    const renamed = { ...model, featureIds: [...model.featureIds.slice(1), 'ret_1'] };
+    expect(() => applyModel(renamed, row)).toThrow(/trained on other features .* retrain it/);
+    expect(() => applyModel({ ...model, format: 2 as 1 }, row)).toThrow(/format 2/);
   });
 });

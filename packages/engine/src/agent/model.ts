@@ -442,6 +442,33 @@ export interface ModelOutput {
   dissimilarity: number;
 }
 
+/** Models already checked against this engine's features (a stored model is checked once, not per bar) */
+const checkedModels = new WeakSet<AgentModel>();
+
+/**
+ * Refuses a model this engine cannot apply: another format, or features that are not this engine's in this order
+ * (a model stored before a feature changed must be retrained, never applied to the wrong columns).
+ */
+export function checkModel(model: AgentModel): void {
+  if (checkedModels.has(model)) return;
+  if (model.format !== 1)
+    throw new EngineInputError(`model ${model.id} has format ${model.format}; this engine reads 1`);
+  const ids = model.featureIds;
+  const same = ids.length === AGENT_FEATURE_COUNT && ids.every((id, j) => id === AGENT_FEATURE_IDS[j]);
+  const sized =
+    model.mean.length === AGENT_FEATURE_COUNT &&
+    model.std.length === AGENT_FEATURE_COUNT &&
+    model.up.coefficients.length === AGENT_FEATURE_COUNT &&
+    model.down.coefficients.length === AGENT_FEATURE_COUNT &&
+    model.referenceRows.every((r) => r.length === AGENT_FEATURE_COUNT);
+  if (!same || !sized) {
+    throw new EngineInputError(
+      `model ${model.id} was trained on other features (${ids.join(', ')}) than this engine computes: retrain it`,
+    );
+  }
+  checkedModels.add(model);
+}
+
 /**
  * Applies the model to one raw feature row (missing values → 0 after scaling, as in training). `dissimilarity:
  * false` skips the nearest-neighbour search (for the model's own training rows, whose distance is 0 by definition).
@@ -452,12 +479,9 @@ export function applyModel(
   scaled = new Float64Array(row.length),
   dissimilarity = true,
 ): ModelOutput {
-  const cols = model.featureIds.length;
-  if (row.length !== cols || cols !== AGENT_FEATURE_COUNT) {
-    throw new EngineInputError(
-      `model ${model.id} has ${cols} features, this engine computes ${AGENT_FEATURE_COUNT}: retrain it`,
-    );
-  }
+  checkModel(model);
+  const cols = AGENT_FEATURE_COUNT;
+  if (row.length !== cols) throw new EngineInputError(`a feature row has ${cols} values, got ${row.length}`);
   let zu = model.up.intercept;
   let zd = model.down.intercept;
   for (let j = 0; j < cols; j++) {
