@@ -388,6 +388,8 @@ describe('agents', () => {
     const eager: Bot = res.json().data;
     expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/train`)).statusCode).toBe(202);
     await app.app.agentService.idle();
+    // The registry counts configurations, not trainings: the agents above share one, this is the second
+    expect((await call(app, 'GET', `/api/v1/agents/${eager.id}/evidence`)).json().data.trials).toBe(2);
     const socket = await TestSocket.open(wsUrl(await listenWs(app), token, 'agent-tab'));
     expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/start`)).statusCode).toBe(200);
     await eventually(async () => app.app.liveStreams?.candleStreams.includes('BTCUSDT@1m') === true);

@@ -497,13 +497,20 @@ export const agentRepository = {
     return Number(rows[0]?.n ?? 0);
   },
 
-  /** The out-of-sample Sharpe ratios of the registry's trials (their variance feeds the DSR) */
-  async trialSharpes(db: Queryable, userId: string, symbol: string, interval: string): Promise<number[]> {
-    const rows = await db.query<{ sharpe: number }>(
-      `SELECT sharpe FROM agent_trials WHERE user_id = $1 AND symbol = $2 AND interval = $3 AND sharpe IS NOT NULL`,
-      [userId, symbol, interval],
+  /**
+   * The out-of-sample Sharpe ratio of every other configuration in the registry, NaN for one evaluated without a
+   * figure (the engine counts it in N as Sharpe 0): their number and spread deflate the Sharpe ratio
+   */
+  async trialSharpes(
+    db: Queryable,
+    trial: { userId: string; symbol: string; interval: string },
+    exceptHash: string,
+  ): Promise<number[]> {
+    const rows = await db.query<{ sharpe: number | null }>(
+      `SELECT sharpe FROM agent_trials WHERE user_id = $1 AND symbol = $2 AND interval = $3 AND config_hash <> $4`,
+      [trial.userId, trial.symbol, trial.interval, exceptHash],
     );
-    return rows.map((r) => Number(r.sharpe));
+    return rows.map((r) => (r.sharpe === null ? Number.NaN : Number(r.sharpe)));
   },
 
   /** Agents (running or not) whose training this process left `training` — at start they are marked failed */

@@ -208,12 +208,8 @@ export class AgentService {
       });
       await agentRepository.saveModel(db, row.id, model, clock.now());
       const trialKey = { userId: row.user_id, symbol: row.symbol, interval: row.interval };
-      const sharpes = await agentRepository.trialSharpes(
-        db,
-        trialKey.userId,
-        trialKey.symbol,
-        trialKey.interval,
-      );
+      // Every other configuration tried on this market before (a retrain of the same one is not another trial)
+      const sharpes = await agentRepository.trialSharpes(db, trialKey, configHash(config));
       let sharpe: number | null = null;
       let evidenceError: string | null = null;
       try {
