@@ -421,6 +421,25 @@ describe('agents', () => {
     });
     const s = await status(app, eager.id);
     expect(Math.abs(s.positionQty)).toBeGreaterThan(0);
-    expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/kill`)).json().data.latch.cause).toBe('kill');
+
+    // A restart resumes it on paper: its account rebuilt from the records' executions, no bar decided twice
+    const before = (await call(app, 'GET', `/api/v1/agents/${eager.id}/status`)).json().data;
+    const decided = (await decisions(app, eager.id)).length;
+    await app.app.close();
+    const resumed = await buildTestApp(
+      t.database.db,
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcess },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extraApps.push(resumed);
+    expect(resumed.app.botRunner.runningIds).toEqual([eager.id]);
+    const after = (await call(resumed, 'GET', `/api/v1/agents/${eager.id}/status`)).json().data;
+    for (const k of ['positionQty', 'realizedPnl', 'unrealizedPnl', 'entryPrice'] as const) {
+      expect(after[k], k).toBeCloseTo(before[k], 9);
+    }
+    expect((await decisions(resumed, eager.id)).length).toBe(decided);
+    expect((await call(resumed, 'POST', `/api/v1/agents/${eager.id}/kill`)).json().data.latch.cause).toBe(
+      'kill',
+    );
   });
 });
