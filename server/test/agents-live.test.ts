@@ -90,6 +90,8 @@ describe('live agents', () => {
     return a;
   };
   const simOrders = () => [...account().orders.values()];
+  /** The conditional orders (the agent's stop) the simulator holds */
+  const simStops = () => [...account().algoOrders.values()].filter((o) => o.clientAlgoId.startsWith('kb-'));
   const simPosition = () =>
     [...account().positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0;
 
@@ -179,6 +181,8 @@ describe('live agents', () => {
     expect(record?.guard?.passed).toBe(true);
     expect(record?.note).toMatch(/^Approved by you: (Long|Short) /);
     await eventually(() => simPosition() !== 0);
+    // The entry's stop rests on the exchange as a reduce-only conditional order
+    await eventually(() => simStops().filter((o) => o.status === 'NEW' && o.reduceOnly).length === 1);
 
     // A restart resumes it: the bars since its start replayed from their records, every order asked for again under
     // the same intent and answered as stored — the exchange's record holds each order once
@@ -213,6 +217,7 @@ describe('live agents', () => {
     // Canceled (the stop order) and closed reduce-only on the exchange
     await eventually(() => simPosition() === 0);
     expect(simOrders().filter((o) => o.status === 'NEW')).toEqual([]);
+    expect(simStops().filter((o) => o.status === 'NEW')).toEqual([]);
     const close = simOrders().find((o) => o.reduceOnly && o.type === 'MARKET');
     expect(close?.status).toBe('FILLED');
     // A second kill asks for the same close intent: nothing is sent twice
