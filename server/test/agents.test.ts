@@ -152,6 +152,16 @@ describe('agents', () => {
       expect(theirs.json()).toEqual(none.json());
       expect(plainBot.statusCode, `${method} ${path} of a plain bot`).toBe(404);
     }
+    // Kind follows the strategy when it changes: the grid made an agent is one
+    const made = await t.request({
+      method: 'PATCH',
+      url: `/api/v1/agents/${grid.json().data.id}`,
+      headers: bearer(token),
+      payload: { strategy: 'ml-agent' },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.json().data.kind).toBe('agent');
+    expect((await call(t, 'GET', `/api/v1/agents/${grid.json().data.id}/agent`)).statusCode).toBe(200);
     // Malformed ids say what is wrong
     const bad = await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/abc`);
     expect(bad.statusCode).toBe(400);

@@ -32,7 +32,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
-import { type BotRow, botRepository } from '../bots/bot-repository';
+import { type BotRow, botKindOf, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
 import { type BotLog, type BotService, STOPPED_BY_KILL_SWITCH } from '../bots/bot-service';
 import type { PaperFigures } from '../bots/paper-account';
@@ -40,7 +40,6 @@ import type { StoredIntent } from '../orders/order-intent-repository';
 import { type AgentStateRow, type ApprovalRow, agentRepository, summaryOf } from './agent-repository';
 import type { AgentSnapshots } from './agent-snapshot';
 
-export const AGENT_STRATEGY = 'ml-agent';
 export const KILLED_BY_YOU = 'Killed by you';
 /** Decisions an agent must have recorded on paper before it may go live (a track record to compare) */
 export const PAPER_DECISIONS_FOR_LIVE = 24;
@@ -81,8 +80,8 @@ export interface AgentServiceDeps {
   }): Promise<StoredIntent>;
 }
 
-/** What makes a bot an agent: its strategy (kind follows it at creation; the strategy is what the runtime runs) */
-export const isAgent = (row: Pick<BotRow, 'strategy'>) => row.strategy === AGENT_STRATEGY;
+/** What makes a bot an agent: its strategy (its kind follows it; the strategy is what the runtime runs) */
+export const isAgent = (row: Pick<BotRow, 'strategy'>) => botKindOf(row.strategy) === 'agent';
 const notFound = () => new HttpError(404, 'AGENT_NOT_FOUND', 'No such agent');
 
 /**
