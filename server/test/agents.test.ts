@@ -299,6 +299,9 @@ describe('agents', () => {
     const start = await call(t, 'POST', `/api/v1/agents/${agent.id}/start`);
     expect(start.statusCode).toBe(409);
     expect(start.json().detail).toMatch(/latched \(Killed by you\): reset the latch/);
+    // Its paper run against a backtest of the same strategy over the same bars (the drift report)
+    const drift = (await call(t, 'GET', `/api/v1/agents/${agent.id}/evidence`)).json().data.paperDrift;
+    expect(drift).toMatchObject({ trades: expect.any(Number), paperReturnPct: expect.any(Number) });
     // No decision after the kill: the bot's bars stop with it
     const recorded = (await decisions(t, agent.id)).length;
     await advance(120_000);
