@@ -379,6 +379,23 @@ describe('agents', () => {
     expect(late.statusCode).toBe(409);
     const record = (await call(app, 'GET', `/api/v1/agents/${agent.id}/decisions/${id}`)).json().data;
     expect(record.outcome).toBe('expired');
+
+    // Approved while the agent does not run: it is not carried out a time limit later, it fails (nothing sent)
+    const approvedLate = await agentRepository.insertApproval(db, {
+      botId: agent.id,
+      decisionId: id,
+      execution,
+      createdAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + 5_000),
+    });
+    const ok = await call(app, 'POST', `/api/v1/agents/${agent.id}/approvals/${approvedLate.id}/approve`);
+    expect(ok.statusCode, ok.body).toBe(200);
+    simClock.advance(10_000);
+    list = (await call(app, 'GET', `/api/v1/agents/${agent.id}/approvals`)).json().data;
+    expect(list.find((a) => a.id === approvedLate.id)).toMatchObject({
+      state: 'failed',
+      note: 'Approved, but not carried out before the market moved on: nothing was sent',
+    });
   });
 
   it('trades on paper when the gates let an entry through: guard checklist, orders and fills in the record, pushed live', async () => {

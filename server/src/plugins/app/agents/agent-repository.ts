@@ -430,14 +430,26 @@ export const agentRepository = {
     ]);
   },
 
-  /** Pending proposals past their time limit become `expired` (recorded); returns them */
+  /**
+   * Pending proposals past their time limit become `expired` (recorded; returned); approved ones still not carried
+   * out a time limit later become `failed`
+   */
   async expireApprovals(db: Queryable, botId: string, now: Date): Promise<ApprovalRow[]> {
-    return db.query<ApprovalRow>(
+    const expired = await db.query<ApprovalRow>(
       `UPDATE agent_approvals SET state = 'expired', decided_at = expires_at,
          note = 'Expired unanswered: nothing was sent'
        WHERE bot_id = $1 AND state = 'pending' AND expires_at <= $2 RETURNING ${APPROVAL_COLUMNS}`,
       [botId, now],
     );
+    // An approved proposal the agent could not carry out (it was exiting, or stopped) for as long again is stale
+    await db.query(
+      `UPDATE agent_approvals SET state = 'failed',
+         note = 'Approved, but not carried out before the market moved on: nothing was sent'
+       WHERE bot_id = $1 AND state = 'approved' AND executed_bar IS NULL
+         AND expires_at + (expires_at - created_at) <= $2`,
+      [botId, now],
+    );
+    return expired;
   },
 
   /** Every pending proposal of the agent is dropped (kill, stage change): recorded as rejected with the reason */
