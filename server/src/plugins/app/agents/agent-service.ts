@@ -18,6 +18,7 @@ import type {
 } from '@kestrel/contracts';
 import {
   type AgentConfig,
+  type AgentDecision,
   type AgentEvidenceInput,
   type AgentModel,
   type AgentEvidence as EngineEvidence,
@@ -284,7 +285,7 @@ export class AgentService {
       snapshot: await this.deps.snapshots.load(row.symbol, row.interval, intervalMs, { start, end }),
       decisions: recent
         .filter((d) => d.record.modelId === model.id)
-        .map((d) => d.record.decision as unknown as Parameters<typeof modelHealth>[0]['decisions'][number])
+        .map((d) => engineDecision(d.record.decision))
         .reverse(),
       config,
     });
@@ -606,6 +607,28 @@ export function configOf(row: BotRow): AgentConfig {
 export function configHash(config: AgentConfig): string {
   const sorted = Object.fromEntries(Object.entries(config).sort(([a], [b]) => a.localeCompare(b)));
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 32);
+}
+
+/** A stored decision as the engine reads it: the figures JSON kept as null are NaN again */
+function engineDecision(d: AgentDecisionRecord['decision']): AgentDecision {
+  const nan = (v: number | null) => (v === null ? Number.NaN : v);
+  return {
+    ...d,
+    action: d.action,
+    reasonCodes: d.reasonCodes as AgentDecision['reasonCodes'],
+    pUp: d.pUp,
+    pDown: d.pDown,
+    expectedEdge: d.expectedEdge,
+    dissimilarity: d.dissimilarity,
+    predictionZ: d.predictionZ,
+    contributions: d.contributions.map((c) => ({ ...c, value: nan(c.value), scaled: nan(c.scaled) })),
+    gates: d.gates.map((g) => ({
+      gate: g.gate as AgentDecision['gates'][number]['gate'],
+      passed: g.passed,
+      value: nan(g.value),
+      limit: nan(g.limit),
+    })),
+  };
 }
 
 const finiteOrNull = (v: number | null | undefined) =>
