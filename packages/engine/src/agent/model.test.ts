@@ -85,4 +85,16 @@ describe('agent model', () => {
     expect(() => applyModel(renamed, row)).toThrow(/trained on other features .* retrain it/);
     expect(() => applyModel({ ...model, format: 2 as 1 }, row)).toThrow(/format 2/);
   });
+
+  it('trains without failing when one class never occurs (every bar flat), and then predicts no move', () => {
+    const world = agentWorld({ bars: 1_500, seed: 2, phi: 0 });
+    const flatOnly = parseAgentConfig({ ...config, deadZone: 0.2 });
+    const model = trainAgentModel({ snapshot: world, config: flatOnly, from: 0, to: 1_400, trainedAt: 0 });
+    expect(model.inSample.flat).toBe(1);
+    expect(model.moves).toEqual({ up: 0, down: 0 });
+    const out = applyModel(model, new Float64Array(25));
+    expect(out.pUp).toBeLessThan(0.01);
+    expect(out.pDown).toBeLessThan(0.01);
+    expect(model.up.coefficients.every(Number.isFinite)).toBe(true);
+  });
 });
