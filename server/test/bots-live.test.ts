@@ -1,5 +1,6 @@
 import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts';
 import { ManualClock } from '@kestrel/exchange-sim';
+import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';
 import { botRepository } from '../src/plugins/app/bots/bot-repository';
@@ -34,7 +35,8 @@ describe('live bots', () => {
     simClock = new ManualClock(SIM_START);
     clock = { now: () => new Date(simClock.now()) };
     t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
+      // BNBUSDT prices the fees an account with the BNB fee discount pays in BNB
+      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT', 'BNBUSDT'] },
       // Simulated time runs ~60× faster than the wall clock the manager refreshes the dead-man switch on: a countdown
       // of 10 simulated minutes outlives the test's bars
       deps: {
@@ -149,6 +151,9 @@ describe('live bots', () => {
     const openBefore = sim()
       .open.map((o) => o.clientOrderId)
       .sort();
+    const before = await status(bot.id);
+    // The two buys' maker fees (0.02 % of 0.003 × 49,800 and × 49,600) are its realized PnL so far
+    expect(before.realizedPnl).toBeCloseTo(-0.0002 * 0.003 * (49_800 + 49_600), 9);
     await t.app.close();
     app = await buildTestApp(
       t.database.db,
@@ -174,6 +179,8 @@ describe('live bots', () => {
     const s = await status(bot.id);
     expect(s.positionQty).toBeCloseTo(0.006, 9);
     expect(s.openOrders).toHaveLength(10);
+    // The replayed fills carry their commission, read back from the exchange's trades: the session's PnL is the same
+    expect(s.realizedPnl).toBeCloseTo(before.realizedPnl, 9);
 
     // After the restart it trades on: a new dip fills the 49,400 buy, and the one order it sends is the answer
     t.sim.exchange.setPrice('BTCUSDT', { price: '49300' });
@@ -341,6 +348,58 @@ describe('live bots', () => {
     });
     expect(ofBot(aIds)).toEqual([]);
     expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeUndefined();
+  });
+
+  it('counts a fee paid in BNB at BNBUSDT’s price and says which, and keeps it after a restart', async () => {
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    t.sim.exchange.setPrice('BNBUSDT', { price: '600' });
+    // The account pays its fees in BNB (Binance's BNB fee discount: 10 % off)
+    t.sim.exchange.transfer(account(), 'BNB', new Decimal('1'));
+    t.sim.exchange.setFeeBurn(account(), true);
+    const d = await liveGrid('Pays in BNB', {
+      lower: 49_000,
+      upper: 51_000,
+      gridCount: 10,
+      quantityPerGrid: 0.003,
+    });
+    expect((await call('POST', `/api/v1/agents/${d.id}/start`)).statusCode).toBe(200);
+    await nextBar(async () => (await status(d.id)).openOrders.length === 10);
+
+    // The 49,800 buy fills: 0.02 % of 149.4 USDT, 10 % off, at 600 USDT a BNB = 0.00004482 BNB = 0.026892 USDT
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49750' });
+    await eventually(async () => (await status(d.id)).positionQty > 0);
+    const fill = (await events(d.id)).find((e) => e.kind === 'order_filled');
+    expect(fill?.data).toMatchObject({ commission: 0.00004482, commissionAsset: 'BNB', feeRate: 600 });
+    expect(fill?.data.fee).toBeCloseTo(0.00004482 * 600, 12);
+    expect(fill?.message).toMatch(
+      /, fee 0\.0269 USDT \(0\.00004482 BNB at 600 USDT, BNBUSDT 1m open \d\d:\d\d UTC\) /,
+    );
+    expect((await status(d.id)).realizedPnl).toBeCloseTo(-0.00004482 * 600, 12);
+
+    // The bar closes (the bot answers the fill with a sell), then the server restarts: the replayed fill is read
+    // back from the exchange's trades with its BNB fee, priced the same way, and not logged twice
+    await nextBar(async () => (await events(d.id)).filter((e) => e.kind === 'order_sent').length === 11);
+    const before = await status(d.id);
+    await app.app.close();
+    app = await buildTestApp(
+      t.database.db,
+      {
+        clock,
+        keyring: t.keyring,
+        botLeaseRenewMs: MANUAL_LEASES,
+        orderTimings: { deadmanCountdownMs: 600_000 },
+      },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extra.push(app);
+    expect(app.app.botRunner.runningIds).toContain(d.id);
+    const after = await status(d.id);
+    expect(after.positionQty).toBeCloseTo(0.003, 9);
+    expect(after.realizedPnl).toBeCloseTo(before.realizedPnl, 12);
+    expect((await events(d.id)).filter((e) => e.kind === 'order_filled')).toHaveLength(1);
+    expect((await call('POST', `/api/v1/agents/${d.id}/stop`)).statusCode).toBe(200);
+    t.sim.exchange.setFeeBurn(account(), false);
   });
 
   it('a stop cut short by its instance dying is finished by the instance that takes the bot over', async () => {

@@ -276,8 +276,27 @@ describe('bots', () => {
       .map((e) => `${e.data.barTime}:${e.data.orderId}`);
     expect(new Set(fills).size).toBe(fills.length);
 
-    // Stop: orders canceled, the session's PnL kept as realized
+    // Stop: orders canceled, the session's PnL kept as realized. Read at the moment the stop's line (with the
+    // session's PnL) is in the log while the bot is still `stopping`, status and summary count the session once
+    const botLog = restarted.app.botService.log;
+    const record = botLog.record.bind(botLog);
+    let midStop: { status: BotStatus; summaryRealized: number } | undefined;
+    botLog.record = async (bot, kind, message, data) => {
+      const event = await record(bot, kind, message, data);
+      if (bot.id === id && kind === 'stopped') {
+        midStop = {
+          status: await status(restarted, id),
+          summaryRealized: (await call(restarted, 'GET', '/api/v1/dashboard/bots')).json().data.bots[0]
+            .realizedPnl,
+        };
+      }
+      return event;
+    };
     const stopped = await call(restarted, 'POST', `/api/v1/agents/${id}/stop`);
+    botLog.record = record;
+    expect(midStop?.status.bot.state).toBe('stopping');
+    expect(midStop?.status.realizedPnl).toBeCloseTo(before.realizedPnl, 6);
+    expect(midStop?.summaryRealized).toBeCloseTo(before.realizedPnl, 6);
     expect(stopped.statusCode, stopped.body).toBe(200);
     expect(stopped.json().data).toMatchObject({ state: 'stopped', stopReason: 'Stopped by you' });
     const final = await status(restarted, id);

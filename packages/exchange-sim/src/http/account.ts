@@ -304,6 +304,25 @@ export const accountRoutes: Route[] = [
   },
   {
     method: 'GET',
+    path: '/fapi/v1/feeBurn',
+    security: 'SIGNED',
+    weight: 30,
+    handler: (ctx) => ({ feeBurn: requireAccount(ctx).feeBurn }),
+  },
+  {
+    method: 'POST',
+    path: '/fapi/v1/feeBurn',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const on = ctx.params.bool('feeBurn');
+      if (on === undefined) throw errors.mandatory('feeBurn');
+      ctx.exchange.setFeeBurn(requireAccount(ctx), on);
+      return { code: 200, msg: 'success' };
+    },
+  },
+  {
+    method: 'GET',
     path: '/fapi/v1/positionSide/dual',
     security: 'SIGNED',
     weight: 30,

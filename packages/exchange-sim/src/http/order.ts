@@ -344,7 +344,7 @@ export const orderRoutes: Route[] = [
       return picked.map((t) => ({
         buyer: t.side === 'BUY',
         commission: fixed(t.commission, 8),
-        commissionAsset: 'USDT',
+        commissionAsset: t.commissionAsset,
         id: t.id,
         maker: t.maker,
         orderId: t.orderId,

@@ -179,13 +179,17 @@ export function breakEven(account: Account, p: Position): Decimal {
   return p.entryPrice.mul(new Decimal(1).plus(account.takerRate.mul(dir)));
 }
 
-/** ACCOUNT_UPDATE with the USDT balance and the given positions, at the marks of `t` */
+/**
+ * ACCOUNT_UPDATE with the USDT balance (and those of `assets`, e.g. BNB after a fee paid in BNB) and the given
+ * positions, at the marks of `t`
+ */
 export function accountUpdate(
   s: ExchangeState,
   account: Account,
   reason: string,
   positions: Position[],
   t: number,
+  assets: readonly string[] = [],
 ): AccountUpdate {
   const fig = figures(s, account, t);
   return {
@@ -201,6 +205,10 @@ export function accountUpdate(
           cw: fig.crossWalletBalance.toFixed(8),
           bc: '0',
         },
+        ...assets.map((a) => {
+          const held = (account.balances.get(a) ?? new Decimal(0)).toFixed(8);
+          return { a, wb: held, cw: held, bc: '0' };
+        }),
       ],
       P: positions.map((p) => {
         const spec = marketOf(s, p.symbol).spec;

@@ -17,6 +17,8 @@ export interface CreateAccountInput {
   dualSidePosition?: boolean;
   makerRate?: string;
   takerRate?: string;
+  /** BNB fee discount on from the start (Binance's default is off) */
+  feeBurn?: boolean;
 }
 
 /** What a new API key may do unless the admin API says otherwise: read and trade futures */
@@ -84,6 +86,7 @@ export function createAccount(s: ExchangeState, input: CreateAccountInput = {}):
     balances,
     makerRate: new Decimal(input.makerRate ?? s.makerRate),
     takerRate: new Decimal(input.takerRate ?? s.takerRate),
+    feeBurn: input.feeBurn ?? false,
     configs: new Map(),
     positions: new Map(),
     orders: new Map(),

@@ -8,6 +8,8 @@ export interface Execution {
   lastQty?: Decimal;
   lastPrice?: Decimal;
   commission?: Decimal;
+  /** Asset of `commission` (USDT unless paid in BNB) */
+  commissionAsset?: string;
   tradeId?: number;
   maker?: boolean;
   realizedPnl?: Decimal;
@@ -90,7 +92,7 @@ export function orderTradeUpdate(
       l: fixed(exec.lastQty ?? 0, spec.quantityPrecision),
       z: fixed(order.executedQty, spec.quantityPrecision),
       L: fixed(exec.lastPrice ?? 0, pp),
-      N: 'USDT',
+      N: exec.commissionAsset ?? 'USDT',
       n: plain(exec.commission ?? 0),
       T: now,
       t: exec.tradeId ?? 0,

@@ -388,6 +388,12 @@ export class Exchange {
     setMarginType(this.#s, account, symbol, marginType);
   }
 
+  /** Turns the account's BNB fee discount on or off (`POST /fapi/v1/feeBurn`): fees in BNB, 10 % off */
+  setFeeBurn(account: Account, on: boolean): void {
+    this.sync();
+    account.feeBurn = on;
+  }
+
   /** Switches the account between one-way and hedge (dual-side) position mode */
   setDualSide(account: Account, dual: boolean): void {
     this.sync();

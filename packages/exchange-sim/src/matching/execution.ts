@@ -1,6 +1,7 @@
 import { Decimal } from '../common/format';
 import { accountUpdate } from './account-figures';
 import { type Execution, orderTradeUpdate } from './events';
+import { commissionOf } from './fees';
 import { addUsdt, income } from './ledger';
 import { config, type ExchangeState, emit, marketOf, positionKey } from './state';
 import type { Account, Order, Position, PositionSide } from './types';
@@ -28,8 +29,13 @@ export function fill(
   const p = positionFor(account, order.symbol, order.positionSide, t);
   const signed = order.side === 'BUY' ? qty : qty.neg();
   const realized = applyToPosition(account, p, signed, price, t);
-  const commission = qty.mul(price).mul(maker ? account.makerRate : account.takerRate);
-  addUsdt(s, account, realized.minus(commission));
+  const fee = commissionOf(s, account, qty.mul(price), maker ? account.makerRate : account.takerRate, t);
+  const commission = fee.amount;
+  if (fee.asset === 'USDT') addUsdt(s, account, realized.minus(commission));
+  else {
+    addUsdt(s, account, realized);
+    account.balances.set(fee.asset, (account.balances.get(fee.asset) ?? new Decimal(0)).minus(commission));
+  }
 
   order.executedQty = order.executedQty.plus(qty);
   order.cumQuote = order.cumQuote.plus(qty.mul(price));
@@ -52,24 +58,26 @@ export function fill(
     qty,
     quoteQty: qty.mul(price),
     commission,
+    commissionAsset: fee.asset,
     realizedPnl: realized,
     maker,
     time: t,
   });
   income(s, account, order.symbol, 'REALIZED_PNL', realized, '', 'USDT', String(tradeId), t);
-  income(s, account, order.symbol, 'COMMISSION', commission.neg(), '', 'USDT', String(tradeId), t);
+  income(s, account, order.symbol, 'COMMISSION', commission.neg(), '', fee.asset, String(tradeId), t);
   account.updateTime = t;
   const exec: Execution = {
     x: order.type === 'LIQUIDATION' ? 'CALCULATED' : 'TRADE',
     lastQty: qty,
     lastPrice: price,
     commission,
+    commissionAsset: fee.asset,
     tradeId,
     maker,
     realizedPnl: realized,
   };
   emit(s, account, () => orderTradeUpdate(order, spec, exec, t));
-  emit(s, account, () => accountUpdate(s, account, 'ORDER', [p], t));
+  emit(s, account, () => accountUpdate(s, account, 'ORDER', [p], t, fee.asset === 'USDT' ? [] : [fee.asset]));
   if (p.amt.isZero()) dropIfFlat(account, p);
 }
 

@@ -90,6 +90,8 @@ export interface Trade {
   qty: Decimal;
   quoteQty: Decimal;
   commission: Decimal;
+  /** USDT, or BNB when the account's BNB fee discount is on and its BNB paid the fee (`fees.ts`) */
+  commissionAsset: string;
   realizedPnl: Decimal;
   maker: boolean;
   time: number;
@@ -142,6 +144,8 @@ export interface Account {
   balances: Map<string, Decimal>;
   makerRate: Decimal;
   takerRate: Decimal;
+  /** BNB fee discount (`POST /fapi/v1/feeBurn`): fees paid in BNB, 10 % off, while the wallet's BNB covers them */
+  feeBurn: boolean;
   configs: Map<string, SymbolConfig>;
   /** Keyed `${symbol}:${positionSide}` */
   positions: Map<string, Position>;

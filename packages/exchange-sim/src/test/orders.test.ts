@@ -308,6 +308,45 @@ describe('order placement', () => {
   });
 });
 
+describe('BNB fee discount', () => {
+  it('charges fees in BNB, 10 % off at BNBUSDT’s price, while the discount is on and the BNB covers them', async () => {
+    h = await startSim({
+      feeds: [
+        flatReplay('BTCUSDT', [{ fromMinute: -1000, price: 60000 }]),
+        flatReplay('BNBUSDT', [{ fromMinute: -1000, price: 600 }]),
+      ],
+      constantPremium: 0,
+    });
+    const account = h.sim.exchange.createAccount({ balances: { USDT: '10000', BNB: '0.0006' } });
+    const c = new Client(h.url, account, h.clock);
+    expect(obj((await c.signed('GET', '/fapi/v1/feeBurn')).json)).toEqual({ feeBurn: false });
+    expect(obj((await c.signed('POST', '/fapi/v1/feeBurn', { feeBurn: 'true' })).json)).toEqual({
+      code: 200,
+      msg: 'success',
+    });
+    expect(obj((await c.signed('GET', '/fapi/v1/feeBurn')).json)).toEqual({ feeBurn: true });
+    const buy = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.010' };
+    await c.signed('POST', '/fapi/v1/order', buy);
+    // Taker 0.05 % of 0.010 × 60000.1 = 0.30000050 USDT; 90 % of it at 600 USDT a BNB = 0.00045000075 → 0.00045001
+    const [first] = arr((await c.signed('GET', '/fapi/v1/userTrades', { symbol: 'BTCUSDT' })).json).map(obj);
+    expect(first).toMatchObject({ commission: '0.00045001', commissionAsset: 'BNB' });
+    expect(account.balances.get('BNB')?.toFixed()).toBe('0.00014999');
+    // The USDT wallet paid no fee
+    expect(account.balances.get('USDT')?.toFixed()).toBe('10000');
+    // The BNB left cannot pay the next fee: it is taken in USDT
+    await c.signed('POST', '/fapi/v1/order', buy);
+    const trades = arr((await c.signed('GET', '/fapi/v1/userTrades', { symbol: 'BTCUSDT' })).json).map(obj);
+    expect(trades.map((t) => t.commissionAsset)).toEqual(['BNB', 'USDT']);
+    const income = arr((await c.signed('GET', '/fapi/v1/income', { incomeType: 'COMMISSION' })).json).map(
+      obj,
+    );
+    expect(income.map((i) => [i.income, i.asset])).toEqual([
+      ['-0.00045001', 'BNB'],
+      ['-0.30000050', 'USDT'],
+    ]);
+  });
+});
+
 describe('account settings', () => {
   it('validates leverage and margin type changes like Binance', async () => {
     const c = await scenario();

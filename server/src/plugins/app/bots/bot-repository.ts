@@ -59,6 +59,8 @@ const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, le
 const ACTIVE = `state IN ('starting', 'running')`;
 /** States in which a process holds the bot's lease: running it, or finishing its stop (its orders being canceled) */
 const HELD = `state IN ('starting', 'running', 'stopping')`;
+/** The same states: a session is open (its figures are the running instance's, not yet the log's) */
+const OPEN_STATES: ReadonlySet<BotState> = new Set(['starting', 'running', 'stopping']);
 
 // node-postgres returns numeric as a string
 const toRow = (r: Record<string, unknown>): BotRow =>
@@ -417,21 +419,30 @@ export const botRepository = {
   },
 
   /**
-   * PnL of the bot's finished sessions (each session's end is logged with `data.sessionPnl`): in total, and those
-   * that ended since `dayStart`
+   * PnL of the bot's finished sessions (each session's end is logged with `data.sessionPnl` and
+   * `data.sessionStartedAt`): in total, and those that ended since `dayStart`. An open session's end (a bot still
+   * `stopping`, its figures still read as the open session's) is left out: its PnL counts once, as open figures,
+   * until the bot is stopped
    */
   async pastPnl(
     db: Queryable,
-    botIds: readonly string[],
+    bots: ReadonlyArray<Pick<BotRow, 'id' | 'state' | 'started_at'>>,
     dayStart: Date,
   ): Promise<Map<string, { total: number; today: number }>> {
     const out = new Map<string, { total: number; today: number }>();
-    if (botIds.length === 0) return out;
+    if (bots.length === 0) return out;
+    const openSessions = bots
+      .filter((b) => OPEN_STATES.has(b.state) && b.started_at)
+      .map((b) => `${b.id}:${b.started_at?.getTime()}`);
     const rows = await db.query<{ bot_id: string; total: string | number; today: string | number }>(
       `SELECT bot_id, coalesce(sum((data->>'sessionPnl')::float8), 0) AS total,
               coalesce(sum((data->>'sessionPnl')::float8) FILTER (WHERE created_at >= $2), 0) AS today
-         FROM bot_events WHERE bot_id = ANY($1::uuid[]) AND data ? 'sessionPnl' GROUP BY bot_id`,
-      [botIds, dayStart],
+         FROM bot_events
+        WHERE bot_id = ANY($1::uuid[]) AND data ? 'sessionPnl'
+          AND NOT (data ? 'sessionStartedAt'
+                   AND bot_id::text || ':' || (data->>'sessionStartedAt') = ANY($3::text[]))
+        GROUP BY bot_id`,
+      [bots.map((b) => b.id), dayStart, openSessions],
     );
     for (const r of rows) out.set(r.bot_id, { total: Number(r.total), today: Number(r.today) });
     return out;

@@ -9,11 +9,23 @@ import type { PaperFigures } from './paper-account';
 
 /**
  * How long a bot's lease holds without renewal. With a renewal every BOT_LEASE_RENEW_MS, a dead instance's bots are
- * taken over at most BOT_LEASE_MS + BOT_LEASE_RENEW_MS after its last renewal: 25 s, inside the 30 s promised
+ * claimed by another at most BOT_LEASE_MS + BOT_LEASE_RENEW_MS after its last renewal (15 s), leaving the other half
+ * of the 30 s promised for opening the session and replaying its bars on a loaded machine (`bots-processes.test.ts`
+ * measured 12.6–17.4 s from a kill -9 to the bot trading elsewhere at a load of ~18 on 2 cores; the 20 s + 5 s of
+ * the first version measured 27.8 s). Shorter still would lose bots to an instance that merely stalls: this one
+ * survives three missed renewals in a row (a 9 s stall: GC, a busy event loop, a slow database)
  */
-export const BOT_LEASE_MS = 20_000;
+export const BOT_LEASE_MS = 12_000;
 /** Four renewals fit in a lease, so a slow database round trip or a little clock skew costs no bot */
-export const BOT_LEASE_RENEW_MS = 5_000;
+export const BOT_LEASE_RENEW_MS = 3_000;
+
+/**
+ * Names the session a `sessionPnl` belongs to (its `started_at`): until the bot leaves `stopping`, status and summary
+ * count that session from its open figures and leave this line out, so its PnL is never counted twice
+ */
+function sessionOf(row: BotRow): { sessionStartedAt?: number } {
+  return row.started_at ? { sessionStartedAt: row.started_at.getTime() } : {};
+}
 
 /** Messages on the bots channel: a bot to stop on whichever instance runs it */
 const STOP_PREFIX = 'stop|';
@@ -328,6 +340,7 @@ export class BotRunner {
       const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
       await this.deps.log.record(row, row.stop_state === 'error' ? 'error' : 'stopped', `${reason}${words}`, {
         sessionPnl,
+        ...sessionOf(row),
         canceled,
         finishedBy: this.owner,
       });
@@ -366,7 +379,12 @@ export class BotRunner {
     await this.writeFigures(id, session);
     const { sessionPnl, canceled } = closed;
     const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
-    await this.deps.log.record(session.row, kind, `${reason}${words}`, { ...data, sessionPnl, canceled });
+    await this.deps.log.record(session.row, kind, `${reason}${words}`, {
+      ...data,
+      sessionPnl,
+      ...sessionOf(session.row),
+      canceled,
+    });
   }
 
   /** The bot's figures changed: written now, or once the throttle allows (the latest figures then) */

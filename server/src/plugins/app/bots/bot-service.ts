@@ -233,7 +233,7 @@ export class BotService {
     const row = await this.row(userId, id);
     const now = this.deps.clock.now();
     const past = (
-      await botRepository.pastPnl(this.deps.db, [id], new Date(startOfUtcDay(now.getTime())))
+      await botRepository.pastPnl(this.deps.db, [row], new Date(startOfUtcDay(now.getTime())))
     ).get(id);
     const live = (await this.liveFigures([row])).get(id);
     const events = await botRepository.events(this.deps.db, id, STATUS_EVENTS);
@@ -268,7 +268,7 @@ export class BotService {
     const byState = Object.fromEntries(BOT_STATES.map((s) => [s, 0])) as Record<BotState, number>;
     const past = await botRepository.pastPnl(
       this.deps.db,
-      rows.map((r) => r.id),
+      rows,
       new Date(startOfUtcDay(this.deps.clock.now().getTime())),
     );
     const summary: BotsSummary = {

@@ -18,7 +18,7 @@ import type { KlineEvent } from '../exchange/exchange-streams';
 import { type BotRow, botRepository } from './bot-repository';
 import type { BotLog } from './bot-service';
 import type { BotStreamListener } from './bot-user-streams';
-import { LiveAccount, type LiveOrders } from './live-account';
+import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
 import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
 
 /**
@@ -77,6 +77,8 @@ export interface BotSessionDeps {
   onFault(fault: BotFault): void;
   /** The bot's figures changed (a bar was traded, a fill came in): the runner writes them for other instances */
   onFigures(): void;
+  /** Live bots: a fill's commission counted in USDT (BNB priced at the fill's minute) */
+  countFee: FeeCounter;
   /** Live bots: follows the owner's account stream (fills as they happen, gaps); returns the unfollow */
   followAccount(userId: string, listener: BotStreamListener): () => void;
   /** AI agents: their hooks (the agents plugin's runtime), undefined for other bots */
@@ -178,6 +180,8 @@ export class BotSession {
         stepSize: Number(info.stepSize),
         limits: row.risk_limits,
         orders: deps.orders,
+        sessionStart: barOpenTime(interval, (row.started_at ?? deps.clock.now()).getTime()),
+        countFee: deps.countFee,
       });
       const account = this.account;
       this.loggedFills = await botRepository.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
@@ -185,7 +189,7 @@ export class BotSession {
       this.unfollow = deps.followAccount(row.user_id, {
         onOrder: (e) => {
           if (e.symbol !== row.symbol || !e.clientOrderId.startsWith('kb-')) return;
-          this.serial(async () => this.record({ log: account.onOrderUpdate(e) }));
+          this.serial(async () => this.record({ log: await account.onOrderUpdate(e) }));
         },
         onGap: () => this.serial(async () => this.record({ log: await account.resync() })),
       });
@@ -310,7 +314,7 @@ export class BotSession {
       if (bar.openTime < tradeFrom) this.step(() => this.account?.warm(bar));
       else {
         const outcome = await this.tradeBar(bar, replay);
-        if (bar.openTime > lastLogged) await this.record(outcome, replay);
+        if (bar.openTime > lastLogged) await this.record(outcome);
         else this.replayed++;
         if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
       }
@@ -345,13 +349,14 @@ export class BotSession {
     }
   }
 
-  private async record(outcome: BarOutcome | undefined, replay = false): Promise<void> {
+  private async record(outcome: BarOutcome | undefined): Promise<void> {
     for (const entry of outcome?.log ?? []) {
       const id = entry.data.clientOrderId;
       const total = Number(entry.data.filledTotal);
       if (entry.kind === 'order_filled' && typeof id === 'string' && Number.isFinite(total)) {
-        // A replayed fill the stream logged before the restart is not logged again
-        if (replay && total <= (this.loggedFills.get(id) ?? 0) + 1e-12) continue;
+        // A fill logged before the restart (from the stream, or by the session before) is not logged again: replayed,
+        // or taken at the first bar after the restart when it came in during the bar the restart cut
+        if (total <= (this.loggedFills.get(id) ?? 0) + 1e-12) continue;
         this.loggedFills.set(id, Math.max(total, this.loggedFills.get(id) ?? 0));
       }
       await this.deps.log.record(this.row, entry.kind, entry.message, entry.data);

@@ -14,6 +14,7 @@ import { BotRunner } from './bot-runner';
 import { BotLog, BotService } from './bot-service';
 import { type AgentSessionHooks, BotFault, BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
+import { CommissionRates } from './commission-rates';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +68,8 @@ export default fp(
       const elsewhere = await botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment);
       await app.orderManager.disarmDeadman(userId, symbol, botId, { keepArmed: elsewhere > 0, environment });
     };
+    // Fees paid in BNB priced at the fill's minute, shared by every bot here (one read per minute with fills)
+    const commissionRates = new CommissionRates({ exchange: app.exchangeAdapter, logger: app.log });
     const userStreams = new BotUserStreams({
       streams: app.exchangeAdapter.streams,
       keysFor: (userId, environment) => app.credentialsService.keysFor(userId, environment),
@@ -117,7 +120,10 @@ export default fp(
             ofBot: (botId, ids) => orderIntentRepository.ofBot(app.db, botId, ids),
             recentTrades: (userId, symbol) =>
               app.orderManager.recentTrades(userId, symbol, undefined, row.environment),
+            tradesSince: (userId, symbol, since) =>
+              app.orderManager.tradesSince(userId, symbol, since, row.environment),
           },
+          countFee: (commission, asset, time) => commissionRates.count(commission, asset, time),
           onFault,
           onFigures,
           followAccount: (userId, listener) => userStreams.follow(userId, row.environment, listener),

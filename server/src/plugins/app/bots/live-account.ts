@@ -14,6 +14,7 @@ import type { Trade } from '../exchange/exchange-adapter';
 import type { OrderUpdateEvent } from '../exchange/exchange-streams';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
+import type { CountedFee } from './commission-rates';
 import {
   type BarOutcome,
   type BotBar,
@@ -28,7 +29,14 @@ export type LiveOrders = Pick<OrderManager, 'place' | 'cancel' | 'reconcile' | '
   ofBot(botId: string, clientOrderIds: readonly string[]): Promise<StoredIntent[]>;
   /** The account's latest fills on the symbol (`userTrades`), newest first: the fees of fills the stream missed */
   recentTrades(userId: string, symbol: string): Promise<Trade[]>;
+  /** The account's fills on the symbol since `since`, oldest first: a resumed bot's fills with their commission */
+  tradesSince(userId: string, symbol: string, since: number): Promise<{ trades: Trade[]; complete: boolean }>;
 };
+
+/** A commission counted in USDT (another asset, e.g. BNB, priced at the fill's minute) */
+export type FeeCounter = (commission: number, asset: string, time: number) => Promise<CountedFee>;
+
+const NO_FEE: CountedFee = { usdt: 0, words: '', data: {} };
 
 /** Below this, a quantity difference is rounding, not a fill */
 const QTY_EPS = 1e-12;
@@ -75,6 +83,8 @@ export class LiveAccount {
   private dayRealized = 0;
   private day = Number.NaN;
   private peakEquity: number;
+  /** The session's fills before a restart, read once when the replay first needs them */
+  private sessionTrades: Promise<{ trades: Trade[]; failure?: string }> | undefined;
 
   constructor(
     type: StrategyType,
@@ -90,10 +100,13 @@ export class LiveAccount {
       stepSize: number;
       limits: BotRiskLimits;
       orders: LiveOrders;
+      /** Open time of the session's first traded bar: its fills before a restart are read back from here */
+      sessionStart: number;
+      countFee: FeeCounter;
     },
   ) {
     this.series = new BarSeries(intervalMs, 64);
-    this.port = new LivePort(ctx, (r) => {
+    this.port = new LivePort(ctx, ctx.countFee, (r) => {
       const f = this.figures();
       this.peakEquity = Math.max(this.peakEquity, f.equity);
       return orderBreach(r, f, this.peakEquity, ctx.limits, (q) => this.port.roundQty(q));
@@ -125,6 +138,7 @@ export class LiveAccount {
     this.last = bar;
     const log: BotLogEntry[] = [];
     if (!replay) await this.resync(log);
+    else await this.replayFills(barEnd, log, bar.openTime);
     const fills = this.port.takeFills(barEnd, i, log, bar.openTime);
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
@@ -203,10 +217,42 @@ export class LiveAccount {
    * An order update from the owner's account stream: a trade of one of the bot's orders is taken at once (position,
    * PnL net of the commission); the log lines to record. The strategy hears of it at the next close
    */
-  onOrderUpdate(e: OrderUpdateEvent): BotLogEntry[] {
+  async onOrderUpdate(e: OrderUpdateEvent): Promise<BotLogEntry[]> {
     const log: BotLogEntry[] = [];
-    this.port.streamUpdate(e, log);
+    await this.port.streamUpdate(e, log);
     return log;
+  }
+
+  /**
+   * A replayed bar (before a restart): the fills of the bot's orders up to its end, each as the exchange booked it
+   * (`userTrades`: price, time and commission), so the session's PnL after a restart still counts the fees paid
+   * before it. Fills the trades do not show (they could not be read) are taken by `takeFills` at the order's
+   * average, without fee, and the log says so once
+   */
+  private async replayFills(barEnd: number, log: BotLogEntry[], barTime: number): Promise<void> {
+    if (!this.port.missing().some((o) => o.exchangeOrderId !== undefined)) return;
+    const { userId, symbol, orders, sessionStart } = this.ctx;
+    const first = this.sessionTrades === undefined;
+    this.sessionTrades ??= orders.tradesSince(userId, symbol, sessionStart).then(
+      ({ trades, complete }) =>
+        complete
+          ? { trades }
+          : {
+              trades,
+              failure: `Fills before the restart past the first ${trades.length} are counted without their fees (too many to read back)`,
+            },
+      (err: unknown) => ({
+        trades: [],
+        failure: `Fills before the restart are counted without their fees: the exchange's trades could not be read (${(err as Error).message || 'no answer'})`,
+      }),
+    );
+    const { trades, failure } = await this.sessionTrades;
+    if (failure && first) log.push({ kind: 'error', message: failure, data: { barTime } });
+    await this.port.takeTrades(
+      trades.filter((t) => t.time < barEnd),
+      log,
+      barTime,
+    );
   }
 
   /**
@@ -219,7 +265,7 @@ export class LiveAccount {
     await orders.reconcile(userId, symbol);
     for (const intent of await orders.ofBot(botId, this.port.followed)) this.port.update(intent);
     if (this.port.missing().length > 0) {
-      this.port.takeTrades(await orders.recentTrades(userId, symbol), log);
+      await this.port.takeTrades(await orders.recentTrades(userId, symbol), log);
     }
     return log;
   }
@@ -291,6 +337,7 @@ class LivePort implements OrderPort {
       stepSize: number;
       symbol: string;
     },
+    private readonly countFee: FeeCounter,
     private readonly check: (request: OrderRequest) => BarOutcome['breach'],
   ) {
     this.qtyDecimals = stepDecimals(ctx.stepSize);
@@ -442,7 +489,7 @@ class LivePort implements OrderPort {
   }
 
   /** One order update of the account stream: the bot's order's new state, and its trade taken at once */
-  streamUpdate(e: OrderUpdateEvent, log: BotLogEntry[]): void {
+  async streamUpdate(e: OrderUpdateEvent, log: BotLogEntry[]): Promise<void> {
     const o = this.byClientId.get(e.clientOrderId);
     if (!o) return;
     o.exchangeOrderId = e.orderId;
@@ -450,9 +497,9 @@ class LivePort implements OrderPort {
     if (cumulative < o.filledQty - QTY_EPS) return; // older than what is known
     const qty = Math.min(Number(e.lastFilledQuantity), cumulative - o.accounted);
     if (e.executionType === 'TRADE' && qty > QTY_EPS) {
-      // Binance charges futures commissions in the margin asset (USDT here; BNB when the account pays fees in BNB,
-      // which a USDT budget cannot value: that fee is logged, not counted)
-      const fee = e.commissionAsset === 'USDT' || e.commissionAsset === '' ? Number(e.commission) : 0;
+      // Binance charges futures commissions in the margin asset (USDT here), or in BNB when the account's BNB fee
+      // discount is on: that one is priced in USDT at the fill's minute
+      const fee = await this.countFee(Number(e.commission), e.commissionAsset, e.time);
       this.take(o, qty, Number(e.lastFilledPrice), fee, e.time, 'stream', log);
     }
     o.exchangeStatus = e.status;
@@ -468,10 +515,11 @@ class LivePort implements OrderPort {
   }
 
   /**
-   * The missed fills of the bot's orders from the account's trades (newest first, as the exchange lists them):
-   * per order, its trades oldest first, the quantity already taken skipped, each rest taken with its commission
+   * The fills of the bot's orders not yet taken, from the account's trades (any order, as the exchange lists them):
+   * per order, its trades oldest first, the quantity already taken skipped, each rest taken with its share of the
+   * trade's commission (counted in USDT). `barTime`: a replayed bar's, for its log lines
    */
-  takeTrades(trades: readonly Trade[], log: BotLogEntry[]): void {
+  async takeTrades(trades: readonly Trade[], log: BotLogEntry[], barTime?: number): Promise<void> {
     for (const o of this.missing()) {
       if (!o.exchangeOrderId) continue;
       const own = trades.filter((t) => t.orderId === o.exchangeOrderId).sort((a, b) => a.time - b.time);
@@ -480,10 +528,10 @@ class LivePort implements OrderPort {
         const q = Number(t.quantity);
         const before = seen;
         seen += q;
-        const fresh = Math.min(q, seen - Math.max(before, o.accounted));
-        if (fresh <= QTY_EPS || o.accounted >= o.filledQty - QTY_EPS) continue;
-        const fee = t.commissionAsset === 'USDT' ? Number(t.commission) * (fresh / q) : 0;
-        this.take(o, fresh, Number(t.price), fee, t.time, 'exchange', log);
+        const fresh = Math.min(q, seen - Math.max(before, o.accounted), o.filledQty - o.accounted);
+        if (fresh <= QTY_EPS) continue;
+        const fee = await this.countFee(Number(t.commission) * (fresh / q), t.commissionAsset, t.time);
+        this.take(o, fresh, Number(t.price), fee, t.time, 'exchange', log, barTime);
       }
     }
   }
@@ -493,12 +541,13 @@ class LivePort implements OrderPort {
     o: TrackedOrder,
     qty: number,
     price: number,
-    fee: number,
+    counted: CountedFee,
     time: number,
     via: 'stream' | 'exchange',
     log: BotLogEntry[],
     barTime?: number,
   ): void {
+    const fee = counted.usdt;
     const signed = o.side === 'buy' ? qty : -qty;
     let realizedPnl = 0;
     const pos = this.positionQty;
@@ -535,7 +584,7 @@ class LivePort implements OrderPort {
     );
     log.push({
       kind: 'order_filled',
-      message: `Filled ${o.side} ${qty} at ${price}${fee > 0 ? `, fee ${fee.toFixed(4)} USDT` : ''} (${o.clientOrderId})`,
+      message: `Filled ${o.side} ${qty} at ${price}${counted.words ? `, ${counted.words}` : ''} (${o.clientOrderId})`,
       data: {
         ...(barTime === undefined ? {} : { barTime }),
         clientOrderId: o.clientOrderId,
@@ -543,6 +592,7 @@ class LivePort implements OrderPort {
         quantity: qty,
         price,
         fee,
+        ...counted.data,
         realizedPnl,
         positionAfter: this.positionQty,
         filledTotal: o.accounted,
@@ -566,7 +616,7 @@ class LivePort implements OrderPort {
         // The price of the part not yet taken, from the order's average over all its fills
         const rest = (o.filledQty * o.avgFillPrice - o.accountedNotional) / qty;
         const price = Number.isFinite(rest) && rest > 0 ? this.roundPrice(rest) : o.avgFillPrice;
-        this.take(o, qty, price, 0, updatedAt, 'exchange', log, barTime);
+        this.take(o, qty, price, NO_FEE, updatedAt, 'exchange', log, barTime);
       }
       if (!OPEN.has(o.exchangeStatus) && o.exchangeStatus !== 'UNKNOWN') {
         const k = this.open.indexOf(o);

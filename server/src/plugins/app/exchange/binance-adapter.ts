@@ -554,6 +554,15 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     return rows.map(toTrade);
   }
 
+  async tradesSince(keys: ExchangeKeys, symbol: string, startTime: number, limit: number): Promise<Trade[]> {
+    const rows = await this.client.signed('GET', '/fapi/v1/userTrades', keys, UserTradesSchema, {
+      symbol,
+      startTime,
+      limit,
+    });
+    return rows.map(toTrade);
+  }
+
   async ordersFrom(
     keys: ExchangeKeys,
     symbol: string,

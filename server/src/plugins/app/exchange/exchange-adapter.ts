@@ -337,6 +337,11 @@ export interface ExchangeAdapter {
    * whole retained history page by page, whatever its age
    */
   tradesFrom(keys: ExchangeKeys, symbol: string, fromId: string, limit: number): Promise<Trade[]>;
+  /**
+   * Fills of one symbol from `startTime` on, oldest first, at most `limit` (1000 at most). Binance answers at most
+   * the 7 days from `startTime`: page on with `tradesFrom`, or ask again 7 days later
+   */
+  tradesSince(keys: ExchangeKeys, symbol: string, startTime: number, limit: number): Promise<Trade[]>;
   /** Plain orders of one symbol with an id from `orderId` on, any status, oldest first, at most `limit` */
   ordersFrom(keys: ExchangeKeys, symbol: string, orderId: string, limit: number): Promise<PlacedOrder[]>;
   /** Undefined when the exchange does not list the symbol */

@@ -124,6 +124,9 @@ export class ExchangeRouter implements ExchangeAdapter {
   tradesFrom(...a: Parameters<ExchangeAdapter['tradesFrom']>) {
     return this.for(a[0]).tradesFrom(...a);
   }
+  tradesSince(...a: Parameters<ExchangeAdapter['tradesSince']>) {
+    return this.for(a[0]).tradesSince(...a);
+  }
   ordersFrom(...a: Parameters<ExchangeAdapter['ordersFrom']>) {
     return this.for(a[0]).ordersFrom(...a);
   }

@@ -15,7 +15,6 @@ import {
   formatQuantity,
   ScrollRegion,
   Spinner,
-  stepDecimals,
 } from '@kestrel/ui';
 import { useState } from 'react';
 import { paths } from '../../../config/paths';
@@ -23,6 +22,7 @@ import type { BotAction } from '../api/bot-actions';
 import { useBotEvents } from '../api/get-bot-events';
 import { useBotStatus } from '../api/get-bot-status';
 import { describeBot, formatUptime, isIdle, isLive } from '../lib/bot-words';
+import { ladder, ladderDecimals, orderStatusWords, orderTypeWords } from '../lib/order-ladder';
 import { BotLogLines } from './bot-log';
 import { BotStateBadge } from './bot-state-badge';
 import { DriftPanel } from './drift-report';
@@ -73,25 +73,23 @@ function statusFigures(status: BotStatus): Figure[] {
   ];
 }
 
-/** A decimal the exchange wrote, with thousands separated and exactly its own decimals ("55583.3" → "55,583.3") */
-function decimal(text: string): string {
-  return formatQuantity(Number(text), { precision: stepDecimals(text) });
-}
-
-/**
- * The bot's orders as a trader reads a ladder: highest price first (the sells above, the buys below), orders
- * without a price on top; the server lists them in the order they were placed
- */
-function ladder(orders: readonly BotOrder[]): BotOrder[] {
-  const price = (o: BotOrder) => (o.price === null ? Number.POSITIVE_INFINITY : Number(o.price));
-  return [...orders].sort((a, b) => (price(a) === price(b) ? a.time - b.time : price(a) > price(b) ? -1 : 1));
-}
-
-function OpenOrders({ orders, botName }: { orders: readonly BotOrder[]; botName: string }) {
+function OpenOrders({
+  orders,
+  mark,
+  botName,
+}: {
+  orders: readonly BotOrder[];
+  mark: number | null;
+  botName: string;
+}) {
+  const places = ladderDecimals(orders, mark);
+  const figure = (value: string | number, precision: number) => formatQuantity(Number(value), { precision });
   return (
     <ScrollRegion label={`Open orders of ${botName}`}>
       <table className="bt:w-full bt:text-sm">
-        <caption className="bt:sr-only">Open orders of {botName}</caption>
+        <caption className="bt:sr-only">
+          Open orders of {botName}, highest price first{mark === null ? '' : ', with the mark among them'}
+        </caption>
         <thead className="bt:text-left bt:text-xs bt:text-muted-foreground">
           <tr>
             <th className="bt:py-1 bt:pr-3 bt:font-medium">Side</th>
@@ -102,24 +100,36 @@ function OpenOrders({ orders, botName }: { orders: readonly BotOrder[]; botName:
           </tr>
         </thead>
         <tbody>
-          {ladder(orders).map((o) => (
-            <tr key={o.clientOrderId} className="bt:border-t bt:border-border">
-              <td
-                className={`bt:py-1 bt:pr-3 ${o.side === 'BUY' ? 'bt:text-success' : 'bt:text-destructive'}`}
-              >
-                {o.side === 'BUY' ? 'Buy' : 'Sell'}
-                {o.reduceOnly ? ' (reduce)' : ''}
-              </td>
-              <td className="bt:py-1 bt:pr-3">{o.type}</td>
-              <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
-                {o.price === null ? 'market' : decimal(o.price)}
-              </td>
-              <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
-                {decimal(o.quantity)}
-              </td>
-              <td className="bt:py-1">{o.status}</td>
-            </tr>
-          ))}
+          {ladder(orders, mark).map((row) =>
+            row.kind === 'mark' ? (
+              <tr key="mark" data-row="mark" className="bt:border-t bt:border-border bt:bg-muted">
+                <td colSpan={2} className="bt:py-1 bt:pr-3 bt:text-xs bt:text-muted-foreground">
+                  Mark
+                </td>
+                <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:font-semibold bt:tabular-nums">
+                  {figure(row.price, places.price)}
+                </td>
+                <td colSpan={2} />
+              </tr>
+            ) : (
+              <tr key={row.order.clientOrderId} className="bt:border-t bt:border-border">
+                <td
+                  className={`bt:py-1 bt:pr-3 ${row.order.side === 'BUY' ? 'bt:text-success' : 'bt:text-destructive'}`}
+                >
+                  {row.order.side === 'BUY' ? 'Buy' : 'Sell'}
+                  {row.order.reduceOnly ? ' (reduce)' : ''}
+                </td>
+                <td className="bt:py-1 bt:pr-3 bt:whitespace-nowrap">{orderTypeWords(row.order.type)}</td>
+                <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
+                  {row.order.price === null ? 'market' : figure(row.order.price, places.price)}
+                </td>
+                <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
+                  {figure(row.order.quantity, places.quantity)}
+                </td>
+                <td className="bt:py-1 bt:whitespace-nowrap">{orderStatusWords(row.order.status)}</td>
+              </tr>
+            ),
+          )}
         </tbody>
       </table>
     </ScrollRegion>
@@ -260,7 +270,7 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
               figures={statusFigures(status.data)}
             />
             {status.data.openOrders.length > 0 && (
-              <OpenOrders orders={status.data.openOrders} botName={bot.name} />
+              <OpenOrders orders={status.data.openOrders} mark={status.data.markPrice} botName={bot.name} />
             )}
             <div className="bt:flex bt:flex-col bt:gap-2">
               <div className="bt:flex bt:items-center bt:justify-between bt:gap-2">

@@ -1,0 +1,62 @@
+import type { BotOrder } from '@kestrel/contracts';
+import { stepDecimals } from '@kestrel/ui';
+
+/** One row of a bot's open-orders table: an order, or the line where the price stands among them */
+export type LadderRow = { kind: 'order'; order: BotOrder } | { kind: 'mark'; price: number };
+
+/**
+ * The bot's orders as a trader reads a ladder: highest price first (a grid's sells above, its buys below), orders
+ * without a price (market, stop-market) on top, orders at one price in the order they were placed; with the mark
+ * known, its line between the orders above it and those at or below it, so the nearest levels on both sides are
+ * the ones next to it. The server lists orders in the order they were placed
+ */
+export function ladder(orders: readonly BotOrder[], mark: number | null): LadderRow[] {
+  const price = (o: BotOrder) => (o.price === null ? Number.POSITIVE_INFINITY : Number(o.price));
+  const sorted = [...orders].sort((a, b) =>
+    price(a) === price(b) ? a.time - b.time : price(a) > price(b) ? -1 : 1,
+  );
+  const rows: LadderRow[] = sorted.map((order) => ({ kind: 'order', order }));
+  if (mark === null || sorted.length === 0) return rows;
+  const below = sorted.findIndex((o) => price(o) <= mark);
+  rows.splice(below === -1 ? rows.length : below, 0, { kind: 'mark', price: mark });
+  return rows;
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  NEW: 'Open',
+  PARTIALLY_FILLED: 'Partly filled',
+  FILLED: 'Filled',
+  CANCELED: 'Canceled',
+  EXPIRED: 'Expired',
+  REJECTED: 'Refused',
+  // Paper: submitted at a bar's close, it reaches the simulated book at the next bar; live: not yet answered
+  PENDING: 'Sending',
+  UNKNOWN: 'Unknown: being checked',
+};
+
+/** An order's status in words ("Open" for the exchange's NEW); an unlisted one as the exchange wrote it */
+export function orderStatusWords(status: string): string {
+  return STATUS_WORDS[status] ?? status;
+}
+
+/** An order type in words: "LIMIT" → "Limit", "STOP_MARKET" → "Stop market" */
+export function orderTypeWords(type: string): string {
+  const words = type.toLowerCase().replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * Decimals of the table's price and quantity columns: the most any of its figures has, so the column's digits line
+ * up ("60,578.0" over "60,283.8", not "60,578"); the servers write a price without its trailing zeros
+ */
+export function ladderDecimals(
+  orders: readonly BotOrder[],
+  mark: number | null,
+): { price: number; quantity: number } {
+  const most = (texts: readonly string[]) => Math.min(8, Math.max(0, ...texts.map((t) => stepDecimals(t))));
+  const prices = orders.flatMap((o) => (o.price === null ? [] : [o.price]));
+  return {
+    price: most(mark === null ? prices : [...prices, String(mark)]),
+    quantity: most(orders.map((o) => o.quantity)),
+  };
+}
