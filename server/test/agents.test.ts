@@ -262,6 +262,11 @@ describe('agents', () => {
     const list = await decisions(t, agent.id);
     expect(list.map((d) => d.barTime)).toEqual([...list.map((d) => d.barTime)].sort((a, b) => b - a));
     expect(new Set(list.map((d) => d.barTime)).size).toBe(3);
+    // Paged by bar time, newest first
+    const page = (
+      await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions?before=${list[0]?.barTime}&limit=1`)
+    ).json().data as AgentDecisionSummary[];
+    expect(page.map((d) => d.id)).toEqual([list[1]?.id]);
     for (const d of list) {
       expect(d.stage).toBe('paper');
       expect(d.modelId).toBe((await status(t, agent.id)).model?.id);
