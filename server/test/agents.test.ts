@@ -237,16 +237,22 @@ describe('agents', () => {
       { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
       { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
     );
+    const other = (
+      await call(workers, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Worker-trained' })
+    ).json().data as Bot;
     try {
-      const other = (
-        await call(workers, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Worker-trained' })
-      ).json().data as Bot;
       expect((await call(workers, 'POST', `/api/v1/agents/${other.id}/train`)).statusCode).toBe(202);
       await workers.app.agentService.idle();
       expect((await status(workers, other.id)).model?.featureIds.length).toBeGreaterThan(20);
+      // A server that closes mid-training ends its worker at once and says why
+      expect((await call(workers, 'POST', `/api/v1/agents/${other.id}/train`)).statusCode).toBe(202);
     } finally {
       await workers.app.close();
     }
+    expect((await status(t, other.id)).training).toMatchObject({
+      state: 'failed',
+      lastError: 'Training failed: the server stopped during the training',
+    });
     // A failed training does not block the next one
     expect((await call(t, 'POST', `/api/v1/agents/${daily.id}/train`)).statusCode).toBe(202);
     await t.app.agentService.idle();

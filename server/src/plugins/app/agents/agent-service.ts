@@ -55,8 +55,9 @@ export const EVIDENCE_MAX_BARS = 105_120;
 
 /** The engine's training and evidence, in worker threads (tests may run them in-process) */
 export interface AgentTrainer {
-  train(input: TrainAgentInput): Promise<AgentModel>;
-  evidence(input: AgentEvidenceInput): Promise<EngineEvidence>;
+  /** `signal` ends the work at once (the server is closing): the promise then rejects */
+  train(input: TrainAgentInput, signal: AbortSignal): Promise<AgentModel>;
+  evidence(input: AgentEvidenceInput, signal: AbortSignal): Promise<EngineEvidence>;
 }
 
 export interface AgentServiceDeps {
@@ -93,6 +94,8 @@ const notFound = () => new HttpError(404, 'AGENT_NOT_FOUND', 'No such agent');
 export class AgentService {
   /** Trainings running in this process, by agent */
   private readonly training = new Map<string, Promise<void>>();
+  /** Ends the trainings of this process when it closes (their workers terminated) */
+  private readonly closing = new AbortController();
 
   constructor(private readonly deps: AgentServiceDeps) {}
 
@@ -166,8 +169,14 @@ export class AgentService {
     while (this.training.size > 0) await Promise.allSettled([...this.training.values()]);
   }
 
+  /** The server closes: running trainings end now (recorded as failed, with why) and no new one starts */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await this.idle();
+  }
+
   private async beginTraining(row: BotRow): Promise<boolean> {
-    if (this.training.has(row.id)) return false;
+    if (this.training.has(row.id) || this.closing.signal.aborted) return false;
     const now = this.deps.clock.now();
     await agentRepository.state(this.deps.db, row.id, now);
     if (!(await agentRepository.beginTraining(this.deps.db, row.id, now))) return false;
@@ -199,13 +208,17 @@ export class AgentService {
       if (snapshot.length < FEATURE_LOOKBACK + config.horizonBars * 4) {
         throw new Error(`only ${snapshot.length} closed bars of ${row.symbol} ${row.interval} could be read`);
       }
-      const model = await this.deps.trainer.train({
-        snapshot,
-        config,
-        from: Math.max(0, snapshot.length - config.trainBars - config.horizonBars),
-        to: snapshot.length,
-        trainedAt: end,
-      });
+      const signal = this.closing.signal;
+      const model = await this.deps.trainer.train(
+        {
+          snapshot,
+          config,
+          from: Math.max(0, snapshot.length - config.trainBars - config.horizonBars),
+          to: snapshot.length,
+          trainedAt: end,
+        },
+        signal,
+      );
       await agentRepository.saveModel(db, row.id, model, clock.now());
       const trialKey = { userId: row.user_id, symbol: row.symbol, interval: row.interval };
       // Every other configuration tried on this market before (a retrain of the same one is not another trial)
@@ -213,7 +226,7 @@ export class AgentService {
       let sharpe: number | null = null;
       let evidenceError: string | null = null;
       try {
-        const evidence = await this.deps.trainer.evidence({ snapshot, config, trials: sharpes });
+        const evidence = await this.deps.trainer.evidence({ snapshot, config, trials: sharpes }, signal);
         sharpe = Number.isFinite(evidence.statistics.sharpe) ? evidence.statistics.sharpe : null;
         await agentRepository.saveEvidence(
           db,
@@ -223,6 +236,7 @@ export class AgentService {
         );
       } catch (err) {
         // Too little history for walk-forward folds: the model still trades on paper; promotion waits for evidence
+        if (signal.aborted) throw err;
         evidenceError = err instanceof Error && err.message ? err.message : 'no reason given';
         await agentRepository.saveEvidence(
           db,
@@ -239,7 +253,11 @@ export class AgentService {
       );
       await agentRepository.finishTraining(db, row.id, null, clock.now());
     } catch (err) {
-      const reason = err instanceof Error && err.message ? err.message : 'no reason given';
+      const reason = this.closing.signal.aborted
+        ? 'the server stopped during the training'
+        : err instanceof Error && err.message
+          ? err.message
+          : 'no reason given';
       await agentRepository.finishTraining(db, row.id, `Training failed: ${reason}`, clock.now());
     }
   }

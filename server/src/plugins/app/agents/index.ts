@@ -19,8 +19,8 @@ declare module 'fastify' {
 
 /** Training and evidence on worker threads: the event loop keeps serving while a model trains */
 const workerTrainer: AgentTrainer = {
-  train: (input) => trainAgentInWorker(input),
-  evidence: (input) => agentEvidenceInWorker(input),
+  train: (input, signal) => trainAgentInWorker(input, { signal }),
+  evidence: (input, signal) => agentEvidenceInWorker(input, { signal }),
 };
 
 /**
@@ -99,8 +99,9 @@ export default fp(
         await agentRepository.abandonTraining(app.db, id, app.clock.now());
       }
     });
+    // Before the database closes (hooks run in reverse order): a training ends now and says so
     app.addHook('onClose', async () => {
-      await service.idle();
+      await service.close();
     });
   },
   { name: 'agents', dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials', 'risk'] },
