@@ -22,7 +22,7 @@ import { startOfUtcDay } from '../dashboard/dashboard-figures';
 import type { ExchangeAdapter } from '../exchange/exchange-adapter';
 import { exchangeHttpError } from '../exchange/exchange-http-error';
 import type { LiveEvent, PushTarget } from '../socket/socket-bus';
-import { type BotEventRow, type BotRow, type BotSettings, botRepository } from './bot-repository';
+import { type BotEventRow, type BotRow, type BotSettings, botKindOf, botRepository } from './bot-repository';
 import type { BotRunner } from './bot-runner';
 import type { PaperFigures } from './paper-account';
 
@@ -129,7 +129,7 @@ export class BotService {
       ...settings,
       id: randomUUID(),
       user_id: userId,
-      kind: 'bot',
+      kind: botKindOf(settings.strategy),
       environment,
       created_at: this.deps.clock.now(),
     });
@@ -196,8 +196,12 @@ export class BotService {
     });
   }
 
+  /** Set by the agents plugin: throws (an HttpError saying why) when the bot may not start, e.g. a latched agent */
+  beforeStart: (row: BotRow) => Promise<void> = async () => {};
+
   async start(userId: string, id: string): Promise<Bot> {
     const row = await this.row(userId, id);
+    await this.beforeStart(row);
     const started = await this.runner.startBot(row);
     if (!started) {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
