@@ -68,8 +68,11 @@ export interface AgentServiceDeps {
   runner: BotRunner;
   log: BotLog;
   trainer: AgentTrainer;
-  /** Point-in-time snapshots (closed bars and the aux columns the exchange serves), shared with the runtime */
-  snapshots: Pick<AgentSnapshots, 'load'>;
+  /**
+   * Point-in-time snapshots (closed bars and the aux columns the exchange serves) of an environment's exchange,
+   * shared with the runtime: an agent learns from the market it trades in, not its owner's current one
+   */
+  snapshots(environment: TradingEnvironment): Pick<AgentSnapshots, 'load'>;
   /** The bot's paper (or live) fills against a backtest of the same period (the drift report), when it has run */
   paperDrift(userId: string, id: string): Promise<AgentEvidence['paperDrift']>;
   /** Places a bot's order through the order manager (the one order path), in the bot's environment */
@@ -201,7 +204,7 @@ export class AgentService {
       const end = Math.floor(now / intervalMs) * intervalMs;
       const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
       const bars = Math.min(EVIDENCE_MAX_BARS, window + EVIDENCE_FOLDS * retrainBars(config, intervalMs));
-      const snapshot = await this.deps.snapshots.load(row.symbol, row.interval, intervalMs, {
+      const snapshot = await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, {
         start: end - bars * intervalMs,
         end,
       });
@@ -300,7 +303,7 @@ export class AgentService {
     );
     const h = modelHealth({
       model,
-      snapshot: await this.deps.snapshots.load(row.symbol, row.interval, intervalMs, { start, end }),
+      snapshot: await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, { start, end }),
       decisions: recent
         .filter((d) => d.record.modelId === model.id)
         .map((d) => engineDecision(d.record.decision))

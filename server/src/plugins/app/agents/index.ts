@@ -1,10 +1,12 @@
 import { agentEvidenceInWorker, trainAgentInWorker } from '@kestrel/engine/node';
+import type { TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';
 import { KlineCache } from '../backtest/kline-cache';
 import { klineRepository } from '../backtest/kline-repository';
 import { LeverageBrackets } from '../backtest/leverage-brackets';
+import { exchangeNameOf } from '../exchange/exchange-config';
 import { agentRepository } from './agent-repository';
 import { AgentService, type AgentTrainer, isAgent } from './agent-service';
 import { AgentSessionRuntime } from './agent-session';
@@ -30,19 +32,30 @@ const workerTrainer: AgentTrainer = {
  */
 export default fp(
   async (app: FastifyInstance, { config, deps }: AppOptions) => {
-    const klines = new KlineCache(app.db, klineRepository, app.exchangeAdapter);
     const brackets = new LeverageBrackets({
       exchange: app.exchangeAdapter,
-      keysFor: (userId) => app.credentialsService.storedKeys(userId),
+      keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
       clock: app.clock,
       log: app.log,
     });
-    const snapshots = new AgentSnapshots({
-      exchange: app.exchangeAdapter,
-      exchangeEnv: config.exchange.env,
-      loadBars: (key, span) => klines.load(key, span),
-      logger: app.log,
-    });
+    // An agent's market is its environment's (where it trades), whatever its owner is on now: one kline cache and
+    // one snapshot source per environment, candles stored under that exchange's name as the bots' are
+    const snapshotSources = new Map<TradingEnvironment, AgentSnapshots>();
+    const snapshots = (environment: TradingEnvironment) => {
+      let source = snapshotSources.get(environment);
+      if (!source) {
+        const market = app.exchangeRouter.marketFor(environment);
+        const klines = new KlineCache(app.db, klineRepository, market);
+        source = new AgentSnapshots({
+          exchange: market,
+          exchangeEnv: exchangeNameOf(config.exchangeTargets, environment),
+          loadBars: (key, span) => klines.load(key, span),
+          logger: app.log,
+        });
+        snapshotSources.set(environment, source);
+      }
+      return source;
+    };
     const service = new AgentService({
       db: app.db,
       clock: app.clock,
@@ -85,9 +98,9 @@ export default fp(
         clock: app.clock,
         logger: app.log,
         reviewer: app.agentReviewer,
-        exchange: app.exchangeAdapter,
-        snapshots,
-        brackets: (userId, symbol) => brackets.forRun(userId, symbol),
+        exchange: app.exchangeRouter.marketFor(row.environment),
+        snapshots: snapshots(row.environment),
+        brackets: (userId, symbol) => brackets.forRun(userId, symbol, row.environment),
         publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
         retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
         latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
