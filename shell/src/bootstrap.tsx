@@ -1,4 +1,3 @@
-import './styles.css';
 import { initKestrelRuntime, loadRuntimeConfig } from '@kestrel/shared-runtime';
 import { registerRemotesFromConfig } from '@kestrel/shared-runtime/federation';
 import { createRoot } from 'react-dom/client';
@@ -20,7 +19,11 @@ if (page) routeCode.protectedLayout().catch(() => undefined);
 
 try {
   // Run-time config: the same build runs anywhere; remote URLs can change without rebuilding the shell
-  const config = await loadRuntimeConfig(configUrl, () => configResponse);
+  // On /, with the landing page's code (loading since the page started), so the first render is that page
+  const [config] = await Promise.all([
+    loadRuntimeConfig(configUrl, () => configResponse),
+    location.pathname === '/' ? routeCode.landing().catch(() => undefined) : undefined,
+  ]);
   registerRemotesFromConfig(config);
   // One runtime for the page: the shell and every remote read the session, socket and state through it
   const runtime = initKestrelRuntime(config);

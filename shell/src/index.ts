@@ -1,3 +1,5 @@
+// In the entry, so the page links it in its head: the landing page's part painted from the HTML is styled at once
+import './styles.css';
 import { config as zodConfig } from 'zod/v4/core';
 import { preloadRouteCode } from './app/route-code';
 import './config-request';

@@ -5,10 +5,20 @@
  * with the same module.
  */
 export const routeCode = {
-  landing: () => import('./routes/landing'),
+  landing: () =>
+    import('./routes/landing').then((module) => {
+      loadedRouteCode.landing = module;
+      return module;
+    }),
   onboarding: () => import('./routes/onboarding'),
   protectedLayout: () => import('./layout/protected-layout'),
 };
+
+/**
+ * The landing page's code once loaded: the router then takes its component as it is, with no lazy step, so the
+ * first render is the page itself and not the router's loading screen over the landing painted from the HTML
+ */
+export const loadedRouteCode: { landing?: typeof import('./routes/landing') } = {};
 
 /** Starts loading the code of the shell's own page at `pathname` (the public pages need no config or session) */
 export function preloadRouteCode(pathname: string): void {

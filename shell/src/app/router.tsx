@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from '@kestre
 import { FullScreenSpinner } from './full-screen-spinner';
 import { remotePages } from './paths';
 import { RouteProgressBar } from './progress/route-progress-bar';
-import { routeCode } from './route-code';
+import { loadedRouteCode, routeCode } from './route-code';
 import { RouterErrorPage } from './routes/router-error';
 
 function RootLayout() {
@@ -15,7 +15,8 @@ function RootLayout() {
   );
 }
 
-export const routes: RouteObject[] = [
+/** Built when the router is made: the landing page may be loaded by then (route-code.ts) */
+const appRoutes = (): RouteObject[] => [
   {
     element: <RootLayout />,
     errorElement: <RouterErrorPage />,
@@ -23,7 +24,9 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <FullScreenSpinner label="Loading..." />,
     children: [
       // Lazy too: the sign-in and sign-up forms are no part of a signed-in page (route-code.ts: loaded early)
-      { path: '/', lazy: async () => ({ Component: (await routeCode.landing()).LandingPage }) },
+      loadedRouteCode.landing
+        ? { path: '/', Component: loadedRouteCode.landing.LandingPage }
+        : { path: '/', lazy: async () => ({ Component: (await routeCode.landing()).LandingPage }) },
       {
         path: '/onboarding',
         lazy: async () => ({ Component: (await routeCode.onboarding()).OnboardingPage }),
@@ -46,5 +49,5 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  return createBrowserRouter(appRoutes());
 }
