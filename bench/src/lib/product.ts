@@ -5,9 +5,12 @@ import type { Browser, BrowserContext } from '@playwright/test';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Ports of the product the page benches start (the remotes on +1…4, the simulator on the API's +100) */
-export const SHELL_PORT = 4500;
-export const API_PORT = 4580;
+/**
+ * Ports of the product the page benches start: `BENCH_SHELL_PORT` (4500; the remotes on +1…4, the API on +80, the
+ * simulator on the API's +100), so two checkouts on one machine can bench side by side
+ */
+export const SHELL_PORT = Number(process.env.BENCH_SHELL_PORT ?? 4500);
+export const API_PORT = SHELL_PORT + 80;
 
 /** The whole product as `./kestrel start` runs it (production builds, real server), on its own ports */
 export async function startProduct(): Promise<() => void> {

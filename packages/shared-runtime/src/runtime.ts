@@ -129,6 +129,7 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
   let sessionWatch: Subscription | undefined;
   let envWatch: Subscription | undefined;
   let synced = false;
+  let environmentSynced = false;
   return {
     config,
     storage,
@@ -149,16 +150,22 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
       sessionWatch ??= session.state$.subscribe((s) => {
         if (s.status === 'signed-out') {
           synced = false;
+          environmentSynced = false;
           bus.disconnect();
           return;
         }
         if (s.status !== 'signed-in') return;
         bus.connect();
-        // Once per confirmed sign-in: the server knows which exchange keys this user has
-        if (!s.provisional && !synced) {
+        // Once per sign-in, from the restored (provisional) session on: the server knows which exchange keys the
+        // stored token's user has, and asking beside the session check rather than after it is one round trip less
+        // before a signed-in page passes the exchanges gate (a refused token ends the session: synced resets)
+        if (!synced) {
           synced = true;
           void exchanges?.sync();
-          // Where this user's orders go is the server's to say
+        }
+        // Once per confirmed sign-in: where this user's orders go is the server's to say
+        if (!s.provisional && !environmentSynced) {
+          environmentSynced = true;
           void environment.refresh();
         }
       });

@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from '@kestre
 import { FullScreenSpinner } from './full-screen-spinner';
 import { remotePages } from './paths';
 import { RouteProgressBar } from './progress/route-progress-bar';
+import { loadedRouteCode, routeCode } from './route-code';
 import { RouterErrorPage } from './routes/router-error';
 
 function RootLayout() {
@@ -14,22 +15,25 @@ function RootLayout() {
   );
 }
 
-export const routes: RouteObject[] = [
+/** Built when the router is made: the landing page may be loaded by then (route-code.ts) */
+const appRoutes = (): RouteObject[] => [
   {
     element: <RootLayout />,
     errorElement: <RouterErrorPage />,
     // Shown while the first route's code loads (a deep link straight into a signed-in page)
     hydrateFallbackElement: <FullScreenSpinner label="Loading..." />,
     children: [
-      // Lazy too: the sign-in and sign-up forms (react-hook-form, resolvers) are no part of a signed-in page
-      { path: '/', lazy: async () => ({ Component: (await import('./routes/landing')).LandingPage }) },
+      // Lazy too: the sign-in and sign-up forms are no part of a signed-in page (route-code.ts: loaded early)
+      loadedRouteCode.landing
+        ? { path: '/', Component: loadedRouteCode.landing.LandingPage }
+        : { path: '/', lazy: async () => ({ Component: (await routeCode.landing()).LandingPage }) },
       {
         path: '/onboarding',
-        lazy: async () => ({ Component: (await import('./routes/onboarding')).OnboardingPage }),
+        lazy: async () => ({ Component: (await routeCode.onboarding()).OnboardingPage }),
       },
       {
         // Loaded on first use, so the public pages do not pay for the layout (and its tooltips)
-        lazy: async () => ({ Component: (await import('./layout/protected-layout')).ProtectedLayout }),
+        lazy: async () => ({ Component: (await routeCode.protectedLayout()).ProtectedLayout }),
         children: remotePages.map((page) => ({
           path: page.path,
           // key: a new slot per page, so one page's failure or retry never leaks into the next
@@ -45,5 +49,5 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  return createBrowserRouter(appRoutes());
 }

@@ -240,8 +240,17 @@ export function pageExposes(name, dir) {
  *   its pages come from the route table, see `pageExposes`)
  * @param {string} [options.title] page title of the app's own HTML page
  * @param {string[]} [options.runtimePlugins] MF runtime plugins (paths relative to the app)
+ * @param {string} [options.landingHtml] static markup of the page at `/`, shown from the HTML until the app renders
+ *   (the shell's landing page: its largest paint no longer waits for the app's code); other paths never show it
  */
-export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runtimePlugins = [] }) {
+export function defineFederatedApp({
+  name,
+  dir,
+  exposes,
+  title = 'Kestrel',
+  runtimePlugins = [],
+  landingHtml = '',
+}) {
   const isHost = name === 'shell';
   const production = process.env.NODE_ENV !== 'development';
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -312,7 +321,10 @@ export function defineFederatedApp({ name, dir, exposes, title = 'Kestrel', runt
         // Only the app's own entry: without this the remote's page would also inject remoteEntry.js
         chunks: ['main'],
         // A production remote's own page first loads the MF runtime core its remoteEntry.js leaves to the shell
-        templateParameters: { runtimeCore: externalRuntime ? `${htmlPublicPath}${STANDALONE_RUNTIME}` : '' },
+        templateParameters: {
+          runtimeCore: externalRuntime ? `${htmlPublicPath}${STANDALONE_RUNTIME}` : '',
+          landingHtml,
+        },
       }),
       new RuntimeConfigPlugin(),
       new BuildInfoPlugin(name, dir, deps),

@@ -1,5 +1,5 @@
 import type { RemoteName, RuntimeConfig } from '@kestrel/contracts';
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { ComponentType } from 'react';
 import { assertRemoteCompatible, SHARED_RUNTIME_VERSION } from './version-check';
 
@@ -64,11 +64,29 @@ export function registeredRemoteEntries(): Partial<Record<RemoteName, string>> {
 const failedRemotes = new Set<RemoteName>();
 const loaded = new Map<string, Promise<unknown>>();
 
+/**
+ * The compatibility check holds back only what would bring a remote's code or styles onto the page: the early
+ * fetch of its page's files (which also links its stylesheet) and its entry script. Module Federation reads the
+ * remote's manifest meanwhile, so the check costs a page no round trip of its own before its remote appears, and
+ * nothing of a refused build is fetched but its manifest.
+ */
+const holdRemoteForCheck = {
+  name: 'kestrel-shared-runtime-check',
+  beforePreloadRemote: async ({ preloadOps }: { preloadOps: { nameOrAlias: string }[] }) => {
+    await Promise.all(preloadOps.map((op) => compatible(op.nameOrAlias as RemoteName)));
+  },
+  loadEntry: async ({ remoteInfo }: { remoteInfo: { name: string } }) => {
+    await compatible(remoteInfo.name as RemoteName);
+  },
+};
+
 /** Registers every remote of the run-time config with the federation runtime; called once at start */
 export function registerRemotesFromConfig(config: RuntimeConfig): void {
   registeredEntries = { ...config.remotes };
   runtimeRanges = { ...config.sharedRuntimeRanges };
   compatibility.clear();
+  // Once per page: the runtime keeps one plugin per name
+  registerPlugins([holdRemoteForCheck]);
   registerRemotes(
     Object.entries(config.remotes).map(([name, entry]) => ({ name, entry })),
     { force: true },
@@ -105,14 +123,14 @@ export const loadRemoteComponent: RemoteComponentLoader = async <P extends objec
   let pending = loaded.get(id);
   if (!pending) {
     const started = performance.now();
-    pending = compatible(remote)
-      .then(() => loadRemote<{ default?: unknown }>(id))
-      .then((mod) => {
-        if (typeof mod?.default !== 'function' && typeof mod?.default !== 'object') {
-          throw new Error(`Federated module ${id} has no default export component`);
-        }
-        return mod.default;
-      });
+    // Side by side: the check holds back the remote's files (see holdRemoteForCheck) and, when it refuses the
+    // build, its reason is what the slot shows
+    pending = Promise.all([compatible(remote), loadRemote<{ default?: unknown }>(id)]).then(([, mod]) => {
+      if (typeof mod?.default !== 'function' && typeof mod?.default !== 'object') {
+        throw new Error(`Federated module ${id} has no default export component`);
+      }
+      return mod.default;
+    });
     loaded.set(id, pending);
     pending.then(
       () =>

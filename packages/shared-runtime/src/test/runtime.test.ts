@@ -12,6 +12,7 @@ import {
 import type { SocketStatus, WebSocketLike } from '../socket/socket-bus';
 import { createMemoryStorage } from '../storage/storage';
 import { startTestServer, type TestServer } from './http-server';
+import { fakeJwt } from './jwt';
 import { startWsServer, type TestWsServer, toolResult } from './ws-server';
 
 let http: TestServer | undefined;
@@ -106,6 +107,47 @@ describe('the wired runtime', () => {
     await runtime.exchanges.connect('kraken', { apiKey: 'k', secretKey: 's' });
     expect(titles).toEqual(['Could not switch to Mainnet', 'Bot stopped', 'Exchange Not Available']);
     expect(notified).toEqual(['Order filled']);
+  });
+
+  it('asks for the exchange keys beside the session check of a restored session, the environment after it', async () => {
+    const user = {
+      id: '0b9e1c52-6a57-4c1f-a0a3-1f1d2c3b4a59',
+      email: 'a@b.c',
+      name: null,
+      created_at: '2026-01-01T00:00:00Z',
+    };
+    let answerMe: () => void = () => undefined;
+    http = await startTestServer({
+      // The session check hangs until the test answers it
+      'GET /api/v1/auth/me': (_req, res) => {
+        answerMe = () =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ success: true, user }));
+        return undefined;
+      },
+      'GET /api/v1/credentials/binance': () => ({ status: 404, json: { detail: 'No credentials' } }),
+    });
+    const hour = Math.floor(Date.now() / 1000) + 3600;
+    const storage = createMemoryStorage({
+      'kestrel-access-token': fakeJwt({ sub: user.id, exp: hour }),
+      'kestrel-refresh-token': fakeJwt({ sub: user.id, exp: hour + 86400 }),
+      'kestrel-user': JSON.stringify(user),
+    });
+    runtime = createKestrelRuntime(configFor(http.url, 'ws://127.0.0.1:1/ws'), {
+      storage,
+      createWebSocket: () => ({ close: () => undefined }) as unknown as WebSocketLike,
+    });
+    const started = runtime.start();
+    const paths = () => http?.requests.map((r) => r.path) ?? [];
+    await expect
+      .poll(paths)
+      .toEqual(expect.arrayContaining(['/api/v1/auth/me', '/api/v1/credentials/binance']));
+    expect(runtime.session.state).toMatchObject({ status: 'signed-in', provisional: true });
+    expect(paths()).not.toContain('/api/v1/environment');
+    answerMe();
+    await started;
+    await expect.poll(paths).toContain('/api/v1/environment');
   });
 
   it('creates one runtime per page', () => {

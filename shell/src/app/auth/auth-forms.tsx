@@ -1,27 +1,24 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
-  type SigninRequest,
   SigninRequestSchema,
-  type SignupRequest,
   SignupRequestSchema,
 } from '@kestrel/contracts';
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
 import { Button, Field, Input } from '@kestrel/ui';
 import { useState } from 'react';
-import { type FieldError, useForm } from 'react-hook-form';
+import { useSchemaForm } from './use-schema-form';
 
 type TextFieldProps = React.ComponentProps<'input'> & {
   label: string;
   hint?: string;
-  error?: FieldError | undefined;
+  error?: string | undefined;
 };
 
 /** A text input in ui's Field: label, stated rule and announced error, wired for screen readers */
 function TextField({ label, hint, error, ...input }: TextFieldProps) {
   return (
-    <Field label={label} hint={hint} error={error?.message}>
+    <Field label={label} hint={hint} error={error}>
       {(control) => <Input {...control} {...input} />}
     </Field>
   );
@@ -42,11 +39,8 @@ function FormError({ message }: { message: string | null }) {
 /** Sign-in: email and password, sent as the spec says; the server's or the spec's message on failure */
 export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [serverError, setServerError] = useState<string | null>(null);
-  const form = useForm<SigninRequest>({
-    resolver: zodResolver(SigninRequestSchema),
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const form = useSchemaForm(SigninRequestSchema, { email: '', password: '' });
+  const { errors, submitting } = form;
   const submit = form.handleSubmit(async (values) => {
     setServerError(null);
     const result = await getKestrelRuntime().session.signIn(values);
@@ -60,18 +54,18 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         type="email"
         autoComplete="email"
         error={errors.email}
-        {...form.register('email')}
+        {...form.field('email')}
       />
       <TextField
         label="Password"
         type="password"
         autoComplete="current-password"
         error={errors.password}
-        {...form.register('password')}
+        {...form.field('password')}
       />
       <FormError message={serverError} />
-      <Button type="submit" disabled={isSubmitting}>
-        {isSubmitting ? 'Signing in...' : 'Sign in'}
+      <Button type="submit" disabled={submitting}>
+        {submitting ? 'Signing in...' : 'Sign in'}
       </Button>
     </form>
   );
@@ -80,11 +74,13 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
 /** Sign-up: name, email and password, with the password rule stated on screen */
 export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
   const [serverError, setServerError] = useState<string | null>(null);
-  const form = useForm<SignupRequest>({
-    resolver: zodResolver(SignupRequestSchema),
-    defaultValues: { email: '', password: '', name: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  // An empty or blank name is no name (it is optional)
+  const form = useSchemaForm(
+    SignupRequestSchema,
+    { name: '', email: '', password: '' },
+    ({ name, ...rest }) => (name.trim() === '' ? rest : { ...rest, name }),
+  );
+  const { errors, submitting } = form;
   const submit = form.handleSubmit(async ({ name, ...rest }) => {
     setServerError(null);
     const result = await getKestrelRuntime().session.signUp(name ? { ...rest, name } : rest);
@@ -98,14 +94,14 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
         hint="Optional; shown in the top bar."
         autoComplete="name"
         error={errors.name}
-        {...form.register('name', { setValueAs: (v: string) => (v.trim() === '' ? undefined : v) })}
+        {...form.field('name')}
       />
       <TextField
         label="Email"
         type="email"
         autoComplete="email"
         error={errors.email}
-        {...form.register('email')}
+        {...form.field('email')}
       />
       <TextField
         label="Password"
@@ -113,11 +109,11 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
         type="password"
         autoComplete="new-password"
         error={errors.password}
-        {...form.register('password')}
+        {...form.field('password')}
       />
       <FormError message={serverError} />
-      <Button type="submit" disabled={isSubmitting}>
-        {isSubmitting ? 'Creating account...' : 'Create account'}
+      <Button type="submit" disabled={submitting}>
+        {submitting ? 'Creating account...' : 'Create account'}
       </Button>
     </form>
   );

@@ -4,21 +4,7 @@ import { Button, Card, CardContent, CardHeader, CardTitle } from '@kestrel/ui';
 import { useState } from 'react';
 import { SignInForm, SignUpForm } from '../auth/auth-forms';
 import { type ReturnTo, usePreloadWhenSignedIn } from '../auth/require-auth';
-
-const features = [
-  {
-    title: 'Binance USDⓈ-M futures',
-    text: 'Market data, positions, orders, PnL and risk for your Binance futures account in one place.',
-  },
-  {
-    title: 'Bots you can trust',
-    text: 'Grid, DCA and signal bots, and AI-driven agents, backtested on the same engine that runs them live.',
-  },
-  {
-    title: 'Your keys stay yours',
-    text: 'API secrets are encrypted on your own server and never stored in the browser. Use a key that can trade but not withdraw: Kestrel refuses keys that can.',
-  },
-];
+import { LandingFrame } from './landing-frame';
 
 export function LandingPage() {
   const session = useSession();
@@ -31,25 +17,7 @@ export function LandingPage() {
     navigate(from ? `${from.pathname}${from.search}${from.hash}` : '/dashboard', { replace: true });
 
   return (
-    <main className="sh:mx-auto sh:grid sh:min-h-dvh sh:max-w-6xl sh:items-center sh:gap-10 sh:p-6 sh:lg:grid-cols-[1fr_26rem]">
-      <section className="sh:flex sh:flex-col sh:gap-6">
-        <h1 className="sh:text-4xl sh:font-bold sh:tracking-tight">Kestrel</h1>
-        <p className="sh:text-lg sh:text-muted-foreground">
-          Self-hosted automated trading for Binance USDⓈ-M futures. Connect your account, watch the market and
-          your risk, and run bots that you have backtested first.
-        </p>
-        <ul className="sh:grid sh:gap-4 sh:sm:grid-cols-3">
-          {features.map((f) => (
-            <li key={f.title} className="sh:rounded-lg sh:border sh:border-border sh:p-4">
-              <h2 className="sh:font-semibold">{f.title}</h2>
-              <p className="sh:mt-1 sh:text-sm sh:text-muted-foreground">{f.text}</p>
-            </li>
-          ))}
-        </ul>
-        <Link to="/onboarding" className="sh:w-fit sh:text-sm sh:underline sh:underline-offset-4">
-          How getting started works
-        </Link>
-      </section>
+    <LandingFrame>
       <Card aria-labelledby="auth-title">
         <CardHeader>
           <CardTitle id="auth-title">
@@ -88,6 +56,6 @@ export function LandingPage() {
           )}
         </CardContent>
       </Card>
-    </main>
+    </LandingFrame>
   );
 }
