@@ -107,3 +107,47 @@ export function statText(v: number | null | undefined, digits = 2): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';
   return v.toFixed(digits);
 }
+
+const GUARD_CHECKS: Record<string, string> = {
+  data_fresh: 'Data fresh',
+  latch: 'Kill latch off',
+  stage: 'Stage allows orders',
+  max_notional: 'Max notional',
+  daily_loss: 'Daily loss',
+  drawdown: 'Drawdown',
+  leverage_bracket: 'Leverage ≤ bracket',
+  orders_per_minute: 'Orders per minute',
+  price_vs_mark: 'Price near mark',
+  exchange_filters: 'Exchange filters',
+};
+export const guardCheckLabel = (check: string) => GUARD_CHECKS[check] ?? check.replaceAll('_', ' ');
+
+const OUTCOMES: Record<string, string> = {
+  hold: 'Held',
+  executed: 'Executed',
+  refused: 'Refused by guard',
+  vetoed: 'Vetoed',
+  queued: 'Awaiting approval',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  expired: 'Expired',
+  not_traded: 'Recorded only',
+  failed: 'Failed',
+};
+export const outcomeLabel = (outcome: string) => OUTCOMES[outcome] ?? outcome.replaceAll('_', ' ');
+
+const RISK_LINES: Record<string, { label: string; unit: string }> = {
+  max_notional: { label: 'Notional', unit: 'USDT' },
+  daily_loss: { label: 'Daily loss', unit: 'USDT' },
+  drawdown: { label: 'Drawdown', unit: '%' },
+  leverage: { label: 'Leverage', unit: '×' },
+};
+export const riskLineLabel = (name: string) => RISK_LINES[name]?.label ?? name.replaceAll('_', ' ');
+export const riskLineUnit = (name: string) => RISK_LINES[name]?.unit ?? '';
+
+const LATCH_CAUSES: Record<string, string> = {
+  kill: 'Killed',
+  risk_breach: 'Risk limit breached',
+  guard: 'Stopped by the risk guard',
+};
+export const latchCauseLabel = (cause: string) => LATCH_CAUSES[cause] ?? cause.replaceAll('_', ' ');
