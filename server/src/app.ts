@@ -15,6 +15,7 @@ import {
 } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
 import accountPlugin from './plugins/app/account';
+import agentLlmPlugin from './plugins/app/agents/llm-reviewer';
 import analyticsPlugin from './plugins/app/analytics';
 import authPlugin from './plugins/app/auth';
 import backtestPlugin from './plugins/app/backtest';
@@ -43,6 +44,7 @@ import futuresRoutes from './routes/api/futures';
 import accountRoutes from './routes/api/v1/account';
 import agentsRoutes from './routes/api/v1/agents';
 import driftRoutes from './routes/api/v1/agents/drift';
+import agentLlmRoutes from './routes/api/v1/agents/llm';
 import authRoutes from './routes/api/v1/auth';
 import backtestRoutes from './routes/api/v1/backtests';
 import credentialsRoutes from './routes/api/v1/credentials';
@@ -202,6 +204,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     liveStreamsPlugin,
     backtestPlugin,
     botsPlugin,
+    agentLlmPlugin,
     driftPlugin,
   ]) {
     await app.register(plugin, options);
@@ -230,6 +233,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(optimisationRoutes, { ...options, prefix: '/api/v1/optimisations' });
   await app.register(agentsRoutes, { ...options, prefix: '/api/v1/agents' });
   await app.register(driftRoutes, { ...options, prefix: '/api/v1/agents' });
+  await app.register(agentLlmRoutes, { ...options, prefix: '/api/v1/agents' });
   await app.register(botsSummaryRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(wsRoutes);
   return app;

@@ -139,6 +139,14 @@ const ConfigSchema = z.object({
     .default('0')
     .transform((v) => v === '1'),
   /**
+   * Agents' LLM reviewers may call private, loopback and link-local addresses (SSRF guard off): `1` for a local
+   * Ollama or vLLM, or tests
+   */
+  llmAllowPrivate: z
+    .enum(['0', '1'], { error: 'KESTREL_LLM_ALLOW_PRIVATE must be 0 or 1' })
+    .default('0')
+    .transform((v) => v === '1'),
+  /**
    * How often every stored exchange key is checked again (permissions as on save); a key the exchange now refuses
    * is marked and no longer opens positions. `0` turns the schedule off
    */
@@ -217,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxConnectionsPerIp: env.KESTREL_MAX_CONNECTIONS_PER_IP || undefined,
     exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,
     webhooksAllowPrivate: env.KESTREL_WEBHOOKS_ALLOW_PRIVATE || undefined,
+    llmAllowPrivate: env.KESTREL_LLM_ALLOW_PRIVATE || undefined,
     keyRecheckMs: env.KESTREL_KEY_RECHECK_MS || undefined,
     maxSocketsPerUser: env.KESTREL_MAX_SOCKETS_PER_USER || undefined,
     jobsPerHour: env.KESTREL_JOBS_PER_HOUR || undefined,

@@ -14,6 +14,7 @@ import {
 import type { Database } from '../lib/database/database';
 import { migrate } from '../lib/database/migrate';
 import { openDatabase } from '../lib/database/open-database';
+import { LlmService } from '../plugins/app/agents/llm-reviewer/llm-service';
 import { credentialsRepository } from '../plugins/app/credentials/credentials-repository';
 import { CredentialsService } from '../plugins/app/credentials/credentials-service';
 import { unavailableExchangeProbe } from '../plugins/app/credentials/exchange-probe';
@@ -38,7 +39,7 @@ export interface RotationOptions {
 }
 
 /**
- * Re-wraps every credential's and webhook secret's data key under a new master key, in one transaction. Embedded mode: the new key is
+ * Re-wraps every credential's, webhook secret's and agent LLM key's data key under a new master key, in one transaction. Embedded mode: the new key is
  * generated into `master.key.next` first (so a crash midway leaves both keys readable), then renamed over
  * `master.key`. Environment mode: the operator supplies the new key and then swaps KESTREL_MASTER_KEY.
  */
@@ -71,9 +72,15 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
     const webhooks = new NotificationService(db, notificationsRepository, both, clock, async () => {}, {
       allowPrivate: false,
     });
-    // Exchange keys and webhook secrets in one transaction: either all rows open with the new key, or none moved
+    // Only re-wraps stored keys: it never reviews, so it needs no agent owner check
+    const llmKeys = new LlmService(db, both, clock, async () => {}, { allowPrivate: false });
+    // Exchange keys, webhook secrets and agents' LLM keys in one transaction: either all rows open with the new
+    // key, or none moved
     const rewrapped = await db.transaction(
-      async (tx) => (await service.rotateMasterKey(next, tx)) + (await webhooks.rotateMasterKey(tx, next)),
+      async (tx) =>
+        (await service.rotateMasterKey(next, tx)) +
+        (await webhooks.rotateMasterKey(tx, next)) +
+        (await llmKeys.rotateMasterKey(tx, next)),
     );
     if (files) await rename(join(files.dir, files.next), join(files.dir, files.current));
     return {

@@ -200,8 +200,8 @@ export type AgentReviewView = z.infer<typeof AgentReviewSchema>;
 
 /**
  * The risk guard's checks, in order. Each is recorded with the figure before and after the proposed order and its
- * limit; a check that cannot be evaluated fails (fail-closed). Exits pass every check but `latch`… and even that:
- * an exit is never refused.
+ * limit; a check that cannot be evaluated fails (fail-closed). An exit (an order that only moves the position toward
+ * flat) is never refused: its checks are recorded as measured, and pass.
  */
 export const AGENT_GUARD_CHECKS = [
   'data_fresh',
@@ -232,6 +232,8 @@ export type AgentGuardCheck = z.infer<typeof AgentGuardCheckSchema>;
 
 export const AgentGuardResultSchema = z.object({
   passed: z.boolean(),
+  /** The order only moves the position toward flat: an exit, which the guard never refuses */
+  exit: z.boolean(),
   /** The order as it would be sent: signed quantity change and price (null for holds) */
   proposedQty: z.number().nullable(),
   price: z.number().nullable(),

@@ -128,7 +128,8 @@ export class BotService {
       ...settings,
       id: randomUUID(),
       user_id: userId,
-      kind: 'bot',
+      // An AI agent is a bot whose strategy is the trained model (issue 18)
+      kind: settings.strategy === 'ml-agent' ? 'agent' : 'bot',
       environment,
       created_at: this.deps.clock.now(),
     });
@@ -195,8 +196,12 @@ export class BotService {
     });
   }
 
+  /** Set by the agents plugin: throws (an HttpError saying why) when the bot may not start, e.g. a latched agent */
+  beforeStart: (row: BotRow) => Promise<void> = async () => {};
+
   async start(userId: string, id: string): Promise<Bot> {
     const row = await this.row(userId, id);
+    await this.beforeStart(row);
     const started = await this.runner.startBot(row);
     if (!started) {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);

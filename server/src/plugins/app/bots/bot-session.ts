@@ -8,6 +8,7 @@ import {
   resolveBrokerConfig,
   StrategyError,
 } from '@kestrel/engine';
+import type { StrategyType } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
@@ -20,6 +21,26 @@ import type { BotLog } from './bot-service';
 import type { BotStreamListener } from './bot-user-streams';
 import { LiveAccount, type LiveOrders } from './live-account';
 import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
+
+/**
+ * An AI agent's part of its bot session (issue 18, `plugins/app/agents`): the strategy the account runs (it carries
+ * out what `beforeBar` decided, through the same account and order path as any bot) and the work around each
+ * traded bar: deciding, reviewing and guarding before it, recording the orders and fills after it. Async, which a
+ * strategy's `onBar` cannot be.
+ */
+export interface AgentSessionHooks {
+  readonly type: StrategyType;
+  /** Before the account trades `bar` (`replay`: a bar handled before a restart: what it executed is re-read) */
+  beforeBar(bar: BotBar, ctx: { figures: PaperFigures | undefined; replay: boolean }): Promise<void>;
+  /** After it: what the account did on the bar (orders, fills, a breach) */
+  afterBar(
+    bar: BotBar,
+    outcome: BarOutcome | undefined,
+    ctx: { figures: PaperFigures | undefined; replay: boolean },
+  ): Promise<void>;
+  /** The session ended (stopped, detached) */
+  close(): void;
+}
 
 /** A fault that stops the bot (state `error`); its message is the stop reason the owner reads */
 export class BotFault extends Error {
@@ -59,6 +80,8 @@ export interface BotSessionDeps {
   onFigures(): void;
   /** Live bots: follows the owner's account stream (fills as they happen, gaps); returns the unfollow */
   followAccount(userId: string, listener: BotStreamListener): () => void;
+  /** AI agents: their hooks (the agents plugin's runtime), undefined for other bots */
+  agentHooks?(row: BotRow): AgentSessionHooks | undefined;
 }
 
 const num = (k: Kline): BotBar => ({
@@ -80,6 +103,7 @@ const num = (k: Kline): BotBar => ({
  */
 export class BotSession {
   private account: PaperAccount | LiveAccount | undefined;
+  private agent: AgentSessionHooks | undefined;
   private unwatch: (() => void) | undefined;
   private unfollow: (() => void) | undefined;
   /** Live: per client order id, the quantity its logged fills reach (a replay does not log them again) */
@@ -109,7 +133,8 @@ export class BotSession {
   /** Builds the account, warms the strategy up, replays the bars since the start and starts following candles */
   async open(): Promise<void> {
     const { row, deps } = this;
-    const type = builtInStrategies.get(row.strategy);
+    this.agent = deps.agentHooks?.(row);
+    const type = this.agent?.type ?? builtInStrategies.get(row.strategy);
     if (!type) throw new BotFault(`The strategy "${row.strategy}" no longer exists on this server`);
     let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
     try {
@@ -212,6 +237,7 @@ export class BotSession {
   /** Stops following candles without touching orders: the bot goes on elsewhere (shutdown, taken over) */
   detach(): void {
     this.closed = true;
+    this.agent?.close();
     this.unwatch?.();
     this.unwatch = undefined;
     this.unfollow?.();
@@ -241,6 +267,15 @@ export class BotSession {
 
   /** One traded bar on either account (`replay`: a bar handled before a restart, read as stored) */
   private async tradeBar(bar: BotBar, replay: boolean): Promise<BarOutcome | undefined> {
+    const agent = this.agent;
+    if (!agent) return this.accountBar(bar, replay);
+    await agent.beforeBar(bar, { figures: this.account?.figures(), replay });
+    const outcome = await this.accountBar(bar, replay);
+    await agent.afterBar(bar, outcome, { figures: this.account?.figures(), replay });
+    return outcome;
+  }
+
+  private async accountBar(bar: BotBar, replay: boolean): Promise<BarOutcome | undefined> {
     const account = this.account;
     if (account instanceof LiveAccount) {
       try {

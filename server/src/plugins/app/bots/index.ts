@@ -11,7 +11,8 @@ import { channelFor } from '../socket/socket-bus';
 import { botRepository } from './bot-repository';
 import { BotRunner } from './bot-runner';
 import { BotLog, BotService } from './bot-service';
-import { BotFault, BotSession } from './bot-session';
+import type { BotRow } from './bot-repository';
+import { type AgentSessionHooks, BotFault, BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
 
 declare module 'fastify' {
@@ -20,6 +21,8 @@ declare module 'fastify' {
     botService: BotService;
     /** Which bots this instance runs, by lease (tests call `tick` on it) */
     botRunner: BotRunner;
+    /** Set by the agents plugin: an AI agent's session hooks (undefined for other bots) */
+    botAgentHooks: { factory?: (row: BotRow) => AgentSessionHooks | undefined };
   }
 }
 
@@ -69,6 +72,8 @@ export default fp(
       keysFor: (userId, environment) => app.credentialsService.keysFor(userId, environment),
       log: app.log,
     });
+    const agentHooks: FastifyInstance['botAgentHooks'] = {};
+    app.decorate('botAgentHooks', agentHooks);
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -116,6 +121,7 @@ export default fp(
           onFault,
           onFigures,
           followAccount: (userId, listener) => userStreams.follow(userId, row.environment, listener),
+          agentHooks: (r) => agentHooks.factory?.(r),
         }),
     });
     const service = new BotService(

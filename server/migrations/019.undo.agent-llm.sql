@@ -1,0 +1,2 @@
+DROP TABLE agent_llm_exchanges;
+DROP TABLE agent_llm_settings;
