@@ -8,6 +8,7 @@ import { useRef, useState } from 'react';
 import { paths } from '../../config/paths';
 import {
   AGENT_DECISIONS_PAGE,
+  AGENT_REFRESH_MS,
   type AgentCommand,
   getAgentDecisions,
   useAgentApprovals,
@@ -17,6 +18,7 @@ import {
   useAgentHealth,
   useAgentStatus,
 } from '../../features/agent/api/agent-api';
+import { useAgentLlm } from '../../features/agent/api/agent-llm-api';
 import { AgentStatusView } from '../../features/agent/components/agent-status';
 import { ApprovalQueue } from '../../features/agent/components/approval-queue';
 import { type CommandWords, ConfirmCommand } from '../../features/agent/components/confirm-command';
@@ -24,6 +26,7 @@ import { DecisionRecordPanel } from '../../features/agent/components/decision-re
 import { DecisionTimeline } from '../../features/agent/components/decision-timeline';
 import { EvidenceView } from '../../features/agent/components/evidence-panel';
 import { HealthView } from '../../features/agent/components/health-panel';
+import { LlmSettingsView, llmSpendText } from '../../features/agent/components/llm-settings';
 import { RiskPanel } from '../../features/agent/components/risk-panel';
 import { AgentSection, QueryState } from '../../features/agent/components/section';
 import { useAgentNotices } from '../../features/agent/hooks/use-agent-notices';
@@ -85,6 +88,7 @@ export default function AgentPage() {
     agentId,
     data?.stage === 'live_approval' || (data?.pendingApprovals ?? 0) > 0,
   );
+  const llm = useAgentLlm(agentId, running ? AGENT_REFRESH_MS * 6 : false);
   const command = useAgentCommand(agentId);
   const botAction = useBotAction();
   const [pending, setPending] = useState<Pending | null>(null);
@@ -235,7 +239,7 @@ export default function AgentPage() {
           <AgentSection id="status" title="Status">
             <AgentStatusView
               status={data}
-              llmSpend={null}
+              llmSpend={llmSpendText(llm.data)}
               busy={busy}
               onReset={() => setPending({ kind: 'command', command: { kind: 'reset' }, words: RESET_WORDS })}
               onPromote={() => {
@@ -339,6 +343,12 @@ export default function AgentPage() {
           <AgentSection id="health" title="Model health">
             <QueryState query={health} what="the model's health">
               {() => (health.data ? <HealthView health={health.data} /> : null)}
+            </QueryState>
+          </AgentSection>
+
+          <AgentSection id="llm" title="LLM reviewer">
+            <QueryState query={llm} what="the reviewer's settings">
+              {() => (llm.data ? <LlmSettingsView agentId={agentId} llm={llm.data} /> : null)}
             </QueryState>
           </AgentSection>
         </>

@@ -12,6 +12,7 @@ import {
 } from '@kestrel/ui';
 import { useState } from 'react';
 import { useAgentDecision } from '../api/agent-api';
+import { useLlmExchange } from '../api/agent-llm-api';
 import {
   actionLabel,
   gateLabel,
@@ -279,7 +280,43 @@ function OrdersAndFills({ record }: { record: AgentDecisionRecord }) {
   );
 }
 
-function Review({ record }: { record: AgentDecisionRecord }) {
+/** The review's prompt and reply as kept, read when the reader opens them */
+function Exchange({
+  agentId,
+  record,
+  exchangeId,
+}: {
+  agentId: string;
+  record: AgentDecisionRecord;
+  exchangeId: string;
+}) {
+  const exchange = useLlmExchange(agentId, exchangeId, record.time, true);
+  return (
+    <QueryState query={exchange} what="the prompt and reply">
+      {() =>
+        exchange.data ? (
+          <div className="bt:flex bt:flex-col bt:gap-2">
+            <h5 className="bt:text-xs bt:font-medium bt:text-muted-foreground">Prompt</h5>
+            <pre className="bt:max-h-64 bt:overflow-auto bt:rounded bt:bg-muted bt:p-2 bt:text-xs bt:whitespace-pre-wrap bt:break-words">
+              {JSON.stringify(exchange.data.request, null, 2)}
+            </pre>
+            <h5 className="bt:text-xs bt:font-medium bt:text-muted-foreground">Reply</h5>
+            <pre className="bt:max-h-64 bt:overflow-auto bt:rounded bt:bg-muted bt:p-2 bt:text-xs bt:whitespace-pre-wrap bt:break-words">
+              {JSON.stringify(exchange.data.response, null, 2)}
+            </pre>
+          </div>
+        ) : (
+          <p className="bt:text-xs bt:text-muted-foreground">
+            The kept exchange {exchangeId} was not found near this decision.
+          </p>
+        )
+      }
+    </QueryState>
+  );
+}
+
+function Review({ agentId, record }: { agentId: string; record: AgentDecisionRecord }) {
+  const [open, setOpen] = useState(false);
   const review = record.review;
   if (!review) {
     return (
@@ -290,7 +327,10 @@ function Review({ record }: { record: AgentDecisionRecord }) {
     );
   }
   return (
-    <details className="bt:rounded-md bt:border bt:border-border bt:p-3 bt:text-sm">
+    <details
+      className="bt:rounded-md bt:border bt:border-border bt:p-3 bt:text-sm"
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
       <summary className="bt:cursor-pointer bt:font-medium">
         LLM review: {review.verdict}
         {review.verdict === 'reduce' ? ` to ${formatPercent(review.sizeMultiplier, { digits: 0 })}` : ''}
@@ -316,6 +356,11 @@ function Review({ record }: { record: AgentDecisionRecord }) {
         <dt className="bt:text-muted-foreground">Exchange</dt>
         <dd className="bt:font-mono bt:text-xs bt:break-all">{review.exchangeId}</dd>
       </dl>
+      {open && review.exchangeId && (
+        <div className="bt:mt-3">
+          <Exchange agentId={agentId} record={record} exchangeId={review.exchangeId} />
+        </div>
+      )}
     </details>
   );
 }
@@ -330,7 +375,7 @@ function Part({ title, children }: { title: string; children: React.ReactNode })
 }
 
 /** Everything about one closed bar: what the model saw and decided, the gates, the guard, the orders, the review */
-export function DecisionRecordView({ record }: { record: AgentDecisionRecord }) {
+export function DecisionRecordView({ agentId, record }: { agentId: string; record: AgentDecisionRecord }) {
   const d = record.decision;
   return (
     <article
@@ -397,7 +442,7 @@ export function DecisionRecordView({ record }: { record: AgentDecisionRecord }) 
         <OrdersAndFills record={record} />
       </Part>
       <Part title="LLM review">
-        <Review record={record} />
+        <Review agentId={agentId} record={record} />
       </Part>
       <p className="bt:text-xs bt:text-muted-foreground">
         Recorded {formatDateTime(record.time)} UTC · {statText(d.threshold, 2)} threshold
@@ -411,7 +456,7 @@ export function DecisionRecordPanel({ agentId, decisionId }: { agentId: string; 
   const record = useAgentDecision(agentId, decisionId);
   return (
     <QueryState query={record} what="the decision record">
-      {() => (record.data ? <DecisionRecordView record={record.data} /> : null)}
+      {() => (record.data ? <DecisionRecordView agentId={agentId} record={record.data} /> : null)}
     </QueryState>
   );
 }
