@@ -1,5 +1,50 @@
 // Core, browser-safe: no I/O, no clock, no Math.random. Worker-thread runners live in '@kestrel/engine/node'
 
+export type { AppliedDecision, ApplyOptions } from './agent/apply';
+export { AGENT_ORDER_TAGS, applyDecision, stopPriceFor } from './agent/apply';
+export { AgentConfigSchema, parseAgentConfig, retrainBars, roundTripCost } from './agent/config';
+export type { DecideInput } from './agent/decide';
+export { agentRule, decideAgent, expectedEdge, snapshotHash } from './agent/decide';
+export type {
+  AgentCvFold,
+  AgentEvidence,
+  AgentEvidenceCurves,
+  AgentEvidenceFold,
+  AgentEvidenceGate,
+  AgentEvidenceInput,
+  AgentEvidenceVariant,
+} from './agent/evidence';
+export { AGENT_EVIDENCE_GATES, agentEvidence } from './agent/evidence';
+export type { FeatureMatrix } from './agent/features';
+export {
+  AGENT_FEATURE_COUNT,
+  AGENT_FEATURE_IDS,
+  AGENT_FEATURES,
+  FEATURE_LOOKBACK,
+  featureMatrix,
+  featureRow,
+} from './agent/features';
+export type { CalibrationBucket, FeatureDrift, ModelHealth, ModelHealthInput } from './agent/health';
+export { modelHealth } from './agent/health';
+export type { AgentLabels } from './agent/labels';
+export { labelBars } from './agent/labels';
+export type { ModelOutput, TrainAgentInput } from './agent/model';
+export { applyModel, MIN_TRAINING_ROWS, trainAgentModel } from './agent/model';
+export type { AgentRetrain } from './agent/strategy';
+export { agentWarmupBars, MlAgent, mlAgentStrategy } from './agent/strategy';
+export type {
+  AgentAction,
+  AgentAuxColumns,
+  AgentConfig,
+  AgentDecision,
+  AgentFeatureContribution,
+  AgentFeatureSpec,
+  AgentGateResult,
+  AgentModel,
+  AgentPositionView,
+  AgentReasonCode,
+  AgentSnapshot,
+} from './agent/types';
 export type { LookaheadReport } from './backtest/lookahead';
 export { lookaheadCheck } from './backtest/lookahead';
 export type { Metrics, MetricsInput, TradeStats } from './backtest/metrics';

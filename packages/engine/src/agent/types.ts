@@ -92,7 +92,12 @@ export interface AgentModel {
   /** One-vs-rest logistic regressions on scaled features: p(up) and p(down) */
   up: { intercept: number; coefficients: number[] };
   down: { intercept: number; coefficients: number[] };
-  /** Training distribution of the model's score, for the prediction z-score gate */
+  /**
+   * Mean forward return of the training rows labelled up, and mean fall of those labelled down (both positive
+   * fractions): with p(up) and p(down) they give the expected edge the edge gate compares with costs
+   */
+  moves: { up: number; down: number };
+  /** Training distribution of the model's score (logit up − logit down), for the prediction z-score gate */
   scoreMean: number;
   scoreStd: number;
   /** Mean pairwise distance of the training set (seeded subsample) and a seeded sample of scaled training rows */

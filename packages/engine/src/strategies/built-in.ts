@@ -1,4 +1,5 @@
 import type { BacktestStrategyInfo } from '@kestrel/contracts';
+import { mlAgentStrategy } from '../agent/strategy';
 import { EngineInputError } from '../errors';
 import type { StrategyType } from '../strategy/registry';
 import { dcaStrategy } from './dca/strategy';
@@ -8,7 +9,7 @@ import { signalRulesStrategy } from './signal-rules/strategy';
 
 /** The strategies that ship with the engine, by id (worker threads look them up by id) */
 export const builtInStrategies: ReadonlyMap<string, StrategyType> = new Map(
-  [emaCrossStrategy, gridStrategy, dcaStrategy, signalRulesStrategy].map((s) => [s.id, s]),
+  [emaCrossStrategy, gridStrategy, dcaStrategy, signalRulesStrategy, mlAgentStrategy].map((s) => [s.id, s]),
 );
 
 export function getBuiltInStrategy(id: string): StrategyType {
