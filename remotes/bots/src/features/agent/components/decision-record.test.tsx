@@ -67,6 +67,7 @@ const record: AgentDecisionRecord = {
   review: null,
   guard: {
     passed: false,
+    exit: false,
     proposedQty: 0.025,
     price: 50_000,
     checks: [

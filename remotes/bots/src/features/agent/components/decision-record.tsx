@@ -424,7 +424,11 @@ export function DecisionRecordView({ agentId, record }: { agentId: string; recor
         {record.guard ? (
           <>
             <p className="bt:text-sm">
-              {record.guard.passed ? 'Every check passed' : 'Refused'}
+              {record.guard.exit
+                ? 'An exit: never refused, its checks recorded as measured'
+                : record.guard.passed
+                  ? 'Every check passed'
+                  : 'Refused'}
               {record.guard.proposedQty !== null
                 ? `: ${record.guard.proposedQty > 0 ? 'buy' : 'sell'} ${formatQuantity(Math.abs(record.guard.proposedQty))}`
                 : ''}
