@@ -15,6 +15,8 @@ import {
 } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
 import accountPlugin from './plugins/app/account';
+import agentsPlugin from './plugins/app/agents';
+import type { AgentTrainer } from './plugins/app/agents/agent-service';
 import agentLlmPlugin from './plugins/app/agents/llm-reviewer';
 import analyticsPlugin from './plugins/app/analytics';
 import authPlugin from './plugins/app/auth';
@@ -43,6 +45,7 @@ import swagger from './plugins/external/swagger';
 import futuresRoutes from './routes/api/futures';
 import accountRoutes from './routes/api/v1/account';
 import agentsRoutes from './routes/api/v1/agents';
+import agentRoutes from './routes/api/v1/agents/agent';
 import driftRoutes from './routes/api/v1/agents/drift';
 import agentLlmRoutes from './routes/api/v1/agents/llm';
 import authRoutes from './routes/api/v1/auth';
@@ -86,6 +89,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** How long an upstream exchange stream outlives its last socket (`STREAM_LINGER_MS` by default; tests shorten it) */
   liveStreamLingerMs?: number;
+  /** AI agents' training and evidence (worker threads by default; tests may run them in-process) */
+  agentTrainer?: AgentTrainer;
   /** Period of the bots' lease round (`BOT_LEASE_RENEW_MS` by default; tests make it long and call `tick`) */
   botLeaseRenewMs?: number;
   /** The order manager's windows and intervals (`DEFAULT_ORDER_TIMINGS`; tests shorten them) */
@@ -205,6 +210,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     backtestPlugin,
     botsPlugin,
     agentLlmPlugin,
+    agentsPlugin,
     driftPlugin,
   ]) {
     await app.register(plugin, options);
@@ -234,6 +240,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(agentsRoutes, { ...options, prefix: '/api/v1/agents' });
   await app.register(driftRoutes, { ...options, prefix: '/api/v1/agents' });
   await app.register(agentLlmRoutes, { ...options, prefix: '/api/v1/agents' });
+  await app.register(agentRoutes, { ...options, prefix: '/api/v1/agents' });
   await app.register(botsSummaryRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(wsRoutes);
   return app;

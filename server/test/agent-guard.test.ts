@@ -60,7 +60,7 @@ const input = fc.record({
   ordersToSend: fc.integer({ min: 1, max: 2 }),
 });
 
-const build = (r: fc.RecordValue<typeof input extends fc.Arbitrary<infer T> ? T : never>): GuardInput => ({
+const build = (r: typeof input extends fc.Arbitrary<infer T> ? T : never): GuardInput => ({
   ...base(),
   qty: r.qty,
   price: r.price,

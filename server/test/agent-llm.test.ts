@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../src/commands/rotate-master-key';
 import { loadConfig } from '../src/config';
 import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
+import { LlmService } from '../src/plugins/app/agents/llm-reviewer/llm-service';
 import { botRepository } from '../src/plugins/app/bots/bot-repository';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 
@@ -303,6 +304,46 @@ describe('agent LLM reviewer', () => {
     expect(list[0]).toMatchObject({ id: r?.exchangeId, called: true, verdict: 'veto', error: r?.error });
   });
 
+  it('a body that never ends times out too, and a server that is down vetoes with the reason', async () => {
+    stub.script((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"chatcmpl-1",');
+    });
+    expect((await review())?.error).toMatch(/did not answer within 1000 ms/);
+
+    const down = await insertBot(userId, 'agent');
+    const closed = new URL(stub.url);
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    await call(
+      'PUT',
+      `/api/v1/agents/${down}/llm`,
+      settings({ baseUrl: `http://${closed.hostname}:${port}/v1` }),
+    );
+    const r = await t.app.agentReviewer.review({ userId, agentId: down, decision: decision(), context: {} });
+    expect(r).toMatchObject({ verdict: 'veto', sizeMultiplier: 0 });
+    expect(r?.error).toMatch(/could not be reached \(ECONNREFUSED\)/);
+  });
+
+  it('connects to the address the SSRF check resolved, not to a second lookup of the name', async () => {
+    const port = new URL(stub.url).port;
+    // A name no DNS knows: only the checked answer (the resolver's) can reach the stub
+    const service = new LlmService(db.db, t.keyring, t.clock, async () => {}, {
+      allowPrivate: true,
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    const pinned = await insertBot(userId, 'agent');
+    await service.put(userId, pinned, {
+      ...settings({ baseUrl: `http://llm.invalid:${port}/v1` }),
+      apiKey: API_KEY,
+    } as Parameters<LlmService['put']>[2]);
+    const r = await service.review({ userId, agentId: pinned, decision: decision(), context: {} });
+    expect(r?.error).toBeNull();
+    expect(stub.requests).toHaveLength(1);
+  });
+
   it('stops calling at the daily call cap (a veto, nothing sent) until the next UTC day', async () => {
     const capped = await insertBot(userId, 'agent');
     await call('PUT', `/api/v1/agents/${capped}/llm`, settings({ dailyCallCap: 2 }));
@@ -422,6 +463,14 @@ describe('agent LLM reviewer', () => {
       (await call('GET', `/api/v1/agents/${agentId}/llm/exchanges`, undefined, other.access_token))
         .statusCode,
     ).toBe(404);
+  });
+
+  it('documents the four calls in the OpenAPI document', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(doc.paths['/api/v1/agents/{id}/llm'] ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+    expect(Object.keys(doc.paths['/api/v1/agents/{id}/llm/exchanges'] ?? {})).toEqual(['get']);
   });
 
   it('refuses bad settings with the field and the rule', async () => {

@@ -116,7 +116,7 @@ describe('live socket (PGlite)', () => {
   });
 
   describe('tools', () => {
-    it('lists the three tools with their argument schemas', async () => {
+    it('lists the tools with their argument schemas', async () => {
       const s = await open((await signUp(t)).access_token);
       const reply = await s.request('tools/list');
       const tools = (reply.result as { tools: { name: string; inputSchema: { required?: string[] } }[] })
@@ -125,6 +125,9 @@ describe('live socket (PGlite)', () => {
         'test_binance_connection',
         'get_account_balance',
         'get_server_status',
+        'list_agents',
+        'get_agent_status',
+        'get_agent_decisions',
       ]);
       expect(tools[0]?.inputSchema.required).toEqual(['api_key', 'secret_key']);
     });
@@ -242,7 +245,8 @@ describe('live socket (PGlite)', () => {
       expect((await s.request('tools/call', { name: 'delete_everything', arguments: {} })).error).toEqual({
         code: -32602,
         message:
-          'Unknown tool: delete_everything. Available tools: test_binance_connection, get_account_balance, get_server_status',
+          'Unknown tool: delete_everything. Available tools: test_binance_connection, get_account_balance, ' +
+          'get_server_status, list_agents, get_agent_status, get_agent_decisions',
       });
       expect((await s.request('tools/call', 'oops')).error?.code).toBe(-32602);
       expect(

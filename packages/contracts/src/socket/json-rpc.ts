@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { KlineIntervalSchema } from '../market/market';
 
-/** The live socket's tools (spec §7) */
+/**
+ * The live socket's tools (spec §7), and the agents' read-only tools (issue 18): they answer for the socket's own
+ * user only, like the HTTP calls; none of them changes anything
+ */
 export const SocketToolNameSchema = z.enum([
   'test_binance_connection',
   'get_account_balance',
   'get_server_status',
+  'list_agents',
+  'get_agent_status',
+  'get_agent_decisions',
 ]);
 export type SocketToolName = z.infer<typeof SocketToolNameSchema>;
 

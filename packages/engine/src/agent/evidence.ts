@@ -212,7 +212,7 @@ export function agentEvidence(input: AgentEvidenceInput): AgentEvidence {
       trainFrom,
       trainTo,
       test: foldOutputs(model, matrix, snapshot, config, start, end),
-      train: foldOutputs(model, matrix, snapshot, config, trainFrom, trainTo),
+      train: foldOutputs(model, matrix, snapshot, config, trainFrom, trainTo, true),
     });
   }
   const oosFrom = firstTest;
@@ -408,6 +408,7 @@ function foldOutputs(
   config: AgentConfig,
   from: number,
   to: number,
+  trainingRows = false,
 ): FoldOutputs {
   const len = to - from;
   const o: FoldOutputs = {
@@ -425,7 +426,7 @@ function foldOutputs(
   const scaled = new Float64Array(cols);
   for (let i = from; i < to; i++) {
     const row = matrix.data.subarray((i - matrix.from) * cols, (i - matrix.from + 1) * cols);
-    const out = applyModel(model, row, scaled);
+    const out = applyModel(model, row, scaled, !trainingRows);
     const k = i - from;
     o.pUp[k] = out.pUp;
     o.pDown[k] = out.pDown;

@@ -62,6 +62,50 @@ function checkRange(snapshot: AgentSnapshot, from: number, to: number): void {
 }
 
 /**
+ * Per-bar terms the windows sum, each a function of bar k and bar k − 1 only (so a row built from them is the same
+ * double whatever range they were computed for): log return, log volume, squared log high/low, true range, close
+ * change. Computed once per bar instead of once per window that reads it (a row reads ~150 of them).
+ */
+export class BarTerms {
+  readonly from: number;
+  readonly lr: Float64Array;
+  readonly lv: Float64Array;
+  readonly hl2: Float64Array;
+  readonly tr: Float64Array;
+  readonly diff: Float64Array;
+  constructor(snapshot: AgentSnapshot, from: number, to: number) {
+    const start = Math.max(0, from);
+    const len = Math.max(0, to - start);
+    this.from = start;
+    this.lr = new Float64Array(len);
+    this.lv = new Float64Array(len);
+    this.hl2 = new Float64Array(len);
+    this.tr = new Float64Array(len);
+    this.diff = new Float64Array(len);
+    const { close: c, high: h, low: l, volume: v } = snapshot.bars;
+    for (let k = start; k < start + len; k++) {
+      const j = k - start;
+      const hk = h[k] as number;
+      const lk = l[k] as number;
+      const x = Math.log(hk / lk);
+      this.hl2[j] = x * x;
+      this.lv[j] = Math.log1p(v[k] as number);
+      if (k === 0) {
+        this.lr[j] = Number.NaN;
+        this.tr[j] = Number.NaN;
+        this.diff[j] = Number.NaN;
+        continue;
+      }
+      const prev = c[k - 1] as number;
+      const ck = c[k] as number;
+      this.lr[j] = Math.log(ck / prev);
+      this.tr[j] = Math.max(hk - lk, Math.abs(hk - prev), Math.abs(lk - prev));
+      this.diff[j] = ck - prev;
+    }
+  }
+}
+
+/**
  * Features of bars [from, to) in one pass over the columns (one Float64Array, no per-row allocation). Rows whose
  * window reaches before bar 0, or whose aux column is missing, hold NaN for those features.
  */
@@ -69,7 +113,8 @@ export function featureMatrix(snapshot: AgentSnapshot, from: number, to: number)
   checkRange(snapshot, from, to);
   const cols = AGENT_FEATURE_COUNT;
   const data = new Float64Array((to - from) * cols);
-  for (let i = from; i < to; i++) writeFeatureRow(snapshot, i, data, (i - from) * cols);
+  const terms = new BarTerms(snapshot, from - FEATURE_LOOKBACK, to);
+  for (let i = from; i < to; i++) writeFeatureRow(snapshot, i, data, (i - from) * cols, terms);
   return { data, rows: to - from, cols, from };
 }
 
@@ -87,9 +132,20 @@ function logReturn(c: Float64Array, i: number, k: number): number {
   return i >= k ? Math.log((c[i] as number) / (c[i - k] as number)) : NaN_;
 }
 
-/** Writes the 25 features of bar i at out[o…o+24]: the one definition of every feature */
-export function writeFeatureRow(snapshot: AgentSnapshot, i: number, out: Float64Array, o: number): void {
-  const { close: c, high: h, low: l, volume: v } = snapshot.bars;
+/**
+ * Writes the 25 features of bar i at out[o…o+24]: the one definition of every feature. `terms` must cover bars
+ * [i − FEATURE_LOOKBACK, i] (clipped at 0); without it they are computed for this row.
+ */
+export function writeFeatureRow(
+  snapshot: AgentSnapshot,
+  i: number,
+  out: Float64Array,
+  o: number,
+  terms: BarTerms = new BarTerms(snapshot, i - FEATURE_LOOKBACK, i + 1),
+): void {
+  const { close: c, high: h, low: l } = snapshot.bars;
+  const { lr, lv, hl2, tr, diff } = terms;
+  const b = terms.from;
   const ci = c[i] as number;
   const hi = h[i] as number;
   const li = l[i] as number;
@@ -104,24 +160,21 @@ export function writeFeatureRow(snapshot: AgentSnapshot, i: number, out: Float64
   // Realised volatility: root mean square of bar log returns (no demeaning: the mean is noise at these lengths)
   let vol16 = NaN_;
   let vol64 = NaN_;
-  if (i >= 64) {
+  if (i >= 16) {
     let sq16 = 0;
-    let sq64 = 0;
-    for (let k = i - 63; k <= i; k++) {
-      const r = Math.log((c[k] as number) / (c[k - 1] as number));
-      const r2 = r * r;
-      sq64 += r2;
-      if (k > i - 16) sq16 += r2;
-    }
-    vol16 = Math.sqrt(sq16 / 16);
-    vol64 = Math.sqrt(sq64 / 64);
-  } else if (i >= 16) {
-    let sq16 = 0;
-    for (let k = i - 15; k <= i; k++) {
-      const r = Math.log((c[k] as number) / (c[k - 1] as number));
+    for (let k = i - 15 - b; k <= i - b; k++) {
+      const r = lr[k] as number;
       sq16 += r * r;
     }
     vol16 = Math.sqrt(sq16 / 16);
+  }
+  if (i >= 64) {
+    let sq64 = 0;
+    for (let k = i - 63 - b; k <= i - b; k++) {
+      const r = lr[k] as number;
+      sq64 += r * r;
+    }
+    vol64 = Math.sqrt(sq64 / 64);
   }
   out[o + 7] = vol16;
   out[o + 8] = vol64;
@@ -130,28 +183,22 @@ export function writeFeatureRow(snapshot: AgentSnapshot, i: number, out: Float64
   // Parkinson: mean of ln(H/L)² / (4 ln 2)
   if (i >= 15) {
     let s = 0;
-    for (let k = i - 15; k <= i; k++) {
-      const x = Math.log((h[k] as number) / (l[k] as number));
-      s += x * x;
-    }
+    for (let k = i - 15 - b; k <= i - b; k++) s += hl2[k] as number;
     out[o + 10] = Math.sqrt(s / (16 * 4 * Math.LN2));
   } else out[o + 10] = NaN_;
 
   // ATR (simple mean of 14 true ranges) and Cutler's RSI over the same 14 bars
   if (i >= 14) {
-    let tr = 0;
+    let sumTr = 0;
     let gain = 0;
     let loss = 0;
-    for (let k = i - 13; k <= i; k++) {
-      const prev = c[k - 1] as number;
-      const hk = h[k] as number;
-      const lk = l[k] as number;
-      tr += Math.max(hk - lk, Math.abs(hk - prev), Math.abs(lk - prev));
-      const d = (c[k] as number) - prev;
+    for (let k = i - 13 - b; k <= i - b; k++) {
+      sumTr += tr[k] as number;
+      const d = diff[k] as number;
       if (d > 0) gain += d;
       else loss -= d;
     }
-    out[o + 11] = tr / 14 / ci;
+    out[o + 11] = sumTr / 14 / ci;
     out[o + 12] = gain + loss > 0 ? (gain - loss) / (gain + loss) : 0;
   } else {
     out[o + 11] = NaN_;
@@ -162,19 +209,10 @@ export function writeFeatureRow(snapshot: AgentSnapshot, i: number, out: Float64
   out[o + 14] = hi > li ? (ci - li) / (hi - li) - 0.5 : 0;
 
   // Averages of the close: 16 and 64 bars; mean and spread of the last 32
-  if (i >= 63) {
-    let s16 = 0;
-    let s32 = 0;
-    let s64 = 0;
-    for (let k = i - 63; k <= i; k++) {
-      const x = c[k] as number;
-      s64 += x;
-      if (k > i - 32) s32 += x;
-      if (k > i - 16) s16 += x;
-    }
-    out[o + 15] = ci / (s16 / 16) - 1;
-    out[o + 16] = ci / (s64 / 64) - 1;
-    const m32 = s32 / 32;
+  out[o + 15] = i >= 15 ? ci / (sumRange(c, i - 15, i) / 16) - 1 : NaN_;
+  out[o + 16] = i >= 63 ? ci / (sumRange(c, i - 63, i) / 64) - 1 : NaN_;
+  if (i >= 31) {
+    const m32 = sumRange(c, i - 31, i) / 32;
     let ss = 0;
     for (let k = i - 31; k <= i; k++) {
       const d = (c[k] as number) - m32;
@@ -182,23 +220,17 @@ export function writeFeatureRow(snapshot: AgentSnapshot, i: number, out: Float64
     }
     const sd = Math.sqrt(ss / 32);
     out[o + 17] = sd > 0 ? (ci - m32) / sd : 0;
-  } else {
-    out[o + 15] = i >= 15 ? ci / (sumRange(c, i - 15, i) / 16) - 1 : NaN_;
-    out[o + 16] = NaN_;
-    out[o + 17] = NaN_;
-  }
+  } else out[o + 17] = NaN_;
 
   if (i >= 31) {
-    let s = 0;
-    for (let k = i - 31; k <= i; k++) s += Math.log1p(v[k] as number);
-    const m = s / 32;
+    const m = sumRange(lv, i - 31 - b, i - b) / 32;
     let ss = 0;
-    for (let k = i - 31; k <= i; k++) {
-      const d = Math.log1p(v[k] as number) - m;
+    for (let k = i - 31 - b; k <= i - b; k++) {
+      const d = (lv[k] as number) - m;
       ss += d * d;
     }
     const sd = Math.sqrt(ss / 32);
-    out[o + 18] = sd > 0 ? (Math.log1p(v[i] as number) - m) / sd : 0;
+    out[o + 18] = sd > 0 ? ((lv[i - b] as number) - m) / sd : 0;
   } else out[o + 18] = NaN_;
 
   const { fundingRate, openInterest, markPrice, indexPrice, btcClose } = snapshot.aux;

@@ -14,8 +14,8 @@ import type { AgentConfig, AgentModel, AgentSnapshot } from './types';
 
 /** Fewest labelled rows a model is trained on */
 export const MIN_TRAINING_ROWS = 100;
-/** Rows of the seeded subsample whose mean pairwise distance scales the dissimilarity index */
-const PAIRWISE_SAMPLE = 2_000;
+/** Random pairs of training rows whose mean distance scales the dissimilarity index */
+const PAIR_SAMPLES = 20_000;
 /** Scaled training rows stored with the model: the dissimilarity index's nearest neighbour is searched among them */
 const REFERENCE_ROWS = 256;
 const NEWTON_MAX_ITERATIONS = 30;
@@ -114,7 +114,7 @@ export function fitAgentModel(input: FitInput): AgentModel {
     std[j] = sd > 0 ? sd : 1;
   }
 
-  // Scaled rows (missing → the training mean, 0 after scaling) and the two one-vs-rest targets
+  // Scaled rows, column-major (missing → the training mean, 0 after scaling), and the two one-vs-rest targets
   const x = new Float64Array(n * cols);
   const yUp = new Float64Array(n);
   const yDown = new Float64Array(n);
@@ -125,10 +125,9 @@ export function fitAgentModel(input: FitInput): AgentModel {
   for (let r = 0; r < n; r++) {
     const row = rows[r] as number;
     const o = row * cols;
-    const xo = r * cols;
     for (let j = 0; j < cols; j++) {
       const v = src[o + j] as number;
-      x[xo + j] = !Number.isNaN(v) ? (v - (mean[j] as number)) / (std[j] as number) : 0;
+      x[j * n + r] = !Number.isNaN(v) ? (v - (mean[j] as number)) / (std[j] as number) : 0;
     }
     const bar = matrix.from + row;
     const lab = labels.label[bar] as number;
@@ -151,15 +150,21 @@ export function fitAgentModel(input: FitInput): AgentModel {
   let sSq = 0;
   let correct = 0;
   let logLoss = 0;
-  for (let r = 0; r < n; r++) {
-    const xo = r * cols;
-    let zu = up[cols] as number;
-    let zd = down[cols] as number;
-    for (let j = 0; j < cols; j++) {
-      const v = x[xo + j] as number;
-      zu += (up[j] as number) * v;
-      zd += (down[j] as number) * v;
+  const zUp = new Float64Array(n).fill(up[cols] as number);
+  const zDown = new Float64Array(n).fill(down[cols] as number);
+  for (let j = 0; j < cols; j++) {
+    const o = j * n;
+    const wu = up[j] as number;
+    const wd = down[j] as number;
+    for (let r = 0; r < n; r++) {
+      const v = x[o + r] as number;
+      zUp[r] = (zUp[r] as number) + wu * v;
+      zDown[r] = (zDown[r] as number) + wd * v;
     }
+  }
+  for (let r = 0; r < n; r++) {
+    const zu = zUp[r] as number;
+    const zd = zDown[r] as number;
     const s = zu - zd;
     sSum += s;
     sSq += s * s;
@@ -221,17 +226,35 @@ function binaryLoss(p: number, y: number): number {
   return y === 1 ? -Math.log(q) : -Math.log(1 - q);
 }
 
-/** Up when p(up) ≥ ½ and beats p(down), down when p(down) ≥ ½, else flat */
+/** The likeliest class, with p(flat) taken as what the two one-vs-rest probabilities leave (1 − p(up) − p(down)) */
 export function predictedClass(pUp: number, pDown: number): -1 | 0 | 1 {
-  if (pUp >= 0.5 && pUp >= pDown) return 1;
-  if (pDown >= 0.5) return -1;
+  const pFlat = 1 - pUp - pDown;
+  if (pUp >= pDown && pUp >= pFlat) return 1;
+  if (pDown > pUp && pDown >= pFlat) return -1;
   return 0;
 }
 
+/** Σ a[k]·b[k] over [0, n) of two column views, four accumulators wide (the adds of one do not wait on another) */
+function dot(a: Float64Array, ao: number, b: Float64Array, bo: number, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let k = 0;
+  for (; k + 3 < n; k += 4) {
+    s0 += (a[ao + k] as number) * (b[bo + k] as number);
+    s1 += (a[ao + k + 1] as number) * (b[bo + k + 1] as number);
+    s2 += (a[ao + k + 2] as number) * (b[bo + k + 2] as number);
+    s3 += (a[ao + k + 3] as number) * (b[bo + k + 3] as number);
+  }
+  for (; k < n; k++) s0 += (a[ao + k] as number) * (b[bo + k] as number);
+  return s0 + s1 + s2 + s3;
+}
+
 /**
- * L2 logistic regression by Newton's method on the mean log loss + (l2 / 2)·‖w‖² (intercept unpenalised). Returns
- * cols coefficients then the intercept. Each step accumulates the exact Hessian (upper triangle) in one pass and
- * solves it by Cholesky; a step that raises the loss is halved.
+ * L2 logistic regression by Newton's method on the mean log loss + (l2 / 2)·‖w‖² (intercept unpenalised). `x` is
+ * column-major (feature j of row r at x[j·n + r]), so each Hessian entry is one contiguous dot product. Returns
+ * cols coefficients then the intercept. A step that raises the loss is halved.
  */
 export function fitLogistic(
   x: Float64Array,
@@ -251,35 +274,35 @@ export function fitLogistic(
   const hess = new Float64Array(p * p);
   const step = new Float64Array(p);
   const prev = new Float64Array(p);
-  const xr = new Float64Array(p);
+  const z = new Float64Array(n);
+  const err = new Float64Array(n);
+  const weight = new Float64Array(n);
+  const scaled = new Float64Array(n);
   let prevLoss = Number.POSITIVE_INFINITY;
   let scale = 1;
   for (let iter = 0; iter < NEWTON_MAX_ITERATIONS; iter++) {
-    grad.fill(0);
-    hess.fill(0);
+    z.fill(w[cols] as number);
+    for (let j = 0; j < cols; j++) {
+      const wj = w[j] as number;
+      if (wj === 0) continue;
+      const o = j * n;
+      for (let r = 0; r < n; r++) z[r] = (z[r] as number) + wj * (x[o + r] as number);
+    }
     let loss = 0;
+    let sumErr = 0;
+    let sumWeight = 0;
     for (let r = 0; r < n; r++) {
-      const o = r * cols;
-      let z = w[cols] as number;
-      for (let j = 0; j < cols; j++) {
-        const v = x[o + j] as number;
-        xr[j] = v;
-        z += (w[j] as number) * v;
-      }
-      xr[cols] = 1;
-      const pr = sigmoid(z);
+      const zr = z[r] as number;
+      const pr = sigmoid(zr);
       const yr = y[r] as number;
       // log(1 + e^z) − y·z, stable for large |z|
-      loss += (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z))) - yr * z;
+      loss += (zr > 0 ? zr + Math.log1p(Math.exp(-zr)) : Math.log1p(Math.exp(zr))) - yr * zr;
       const e = pr - yr;
       const s = pr * (1 - pr);
-      for (let a = 0; a < p; a++) {
-        const xa = xr[a] as number;
-        grad[a] = (grad[a] as number) + e * xa;
-        const sa = s * xa;
-        const row = a * p;
-        for (let b = a; b < p; b++) hess[row + b] = (hess[row + b] as number) + sa * (xr[b] as number);
-      }
+      err[r] = e;
+      weight[r] = s;
+      sumErr += e;
+      sumWeight += s;
     }
     let penalty = 0;
     for (let j = 0; j < cols; j++) penalty += (w[j] as number) ** 2;
@@ -291,14 +314,22 @@ export function fitLogistic(
       continue;
     }
     prevLoss = loss;
-    for (let a = 0; a < p; a++) {
-      grad[a] = (grad[a] as number) / n + (a < cols ? l2 * (w[a] as number) : 0);
-      for (let b = a; b < p; b++) {
-        const v = (hess[a * p + b] as number) / n + (a === b ? (a < cols ? l2 : 1e-12) : 0);
+    for (let a = 0; a < cols; a++) {
+      const ao = a * n;
+      grad[a] = dot(err, 0, x, ao, n) / n + l2 * (w[a] as number);
+      for (let r = 0; r < n; r++) scaled[r] = (weight[r] as number) * (x[ao + r] as number);
+      for (let b = a; b < cols; b++) {
+        const v = dot(scaled, 0, x, b * n, n) / n + (a === b ? l2 : 0);
         hess[a * p + b] = v;
         hess[b * p + a] = v;
       }
+      let si = 0;
+      for (let r = 0; r < n; r++) si += scaled[r] as number;
+      hess[a * p + cols] = si / n;
+      hess[cols * p + a] = si / n;
     }
+    grad[cols] = sumErr / n;
+    hess[cols * p + cols] = sumWeight / n + 1e-12;
     if (!choleskySolve(hess, p, grad, step)) break;
     let largest = 0;
     for (let a = 0; a < p; a++) {
@@ -339,7 +370,11 @@ function choleskySolve(a: Float64Array, p: number, b: Float64Array, out: Float64
   return true;
 }
 
-/** Seeded subsample of the scaled rows: its mean pairwise distance, and the first rows kept as the reference */
+/**
+ * The dissimilarity index's scale and reference, seeded: the mean distance between PAIR_SAMPLES random pairs of
+ * scaled training rows (an unbiased estimate of the mean pairwise distance, within ~1% at this many pairs, at a
+ * fixed cost whatever the window), and REFERENCE_ROWS distinct rows kept for the nearest-neighbour search.
+ */
 function dissimilarityReference(
   x: Float64Array,
   n: number,
@@ -347,37 +382,33 @@ function dissimilarityReference(
   seed: number,
 ): { meanPairwiseDistance: number; referenceRows: number[][] } {
   const random = createRandom(seed);
-  const m = Math.min(n, PAIRWISE_SAMPLE);
-  // Partial Fisher–Yates over row indices: m distinct rows in seeded order
+  let sum = 0;
+  for (let k = 0; k < PAIR_SAMPLES; k++) {
+    const a = Math.floor(random.next() * n);
+    let b = Math.floor(random.next() * (n - 1));
+    if (b >= a) b++;
+    let d = 0;
+    for (let j = 0; j < cols; j++) {
+      const diff = (x[j * n + a] as number) - (x[j * n + b] as number);
+      d += diff * diff;
+    }
+    sum += Math.sqrt(d);
+  }
+  // Partial Fisher–Yates over row indices: distinct rows in seeded order
+  const m = Math.min(n, REFERENCE_ROWS);
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
+  const referenceRows: number[][] = [];
   for (let i = 0; i < m; i++) {
     const j = i + Math.floor(random.next() * (n - i));
-    const t = order[i] as number;
-    order[i] = order[j] as number;
-    order[j] = t;
+    const r = order[j] as number;
+    order[j] = order[i] as number;
+    order[i] = r;
+    const row = new Array<number>(cols);
+    for (let c = 0; c < cols; c++) row[c] = x[c * n + r] as number;
+    referenceRows.push(row);
   }
-  let sum = 0;
-  let pairs = 0;
-  for (let a = 0; a < m; a++) {
-    const oa = (order[a] as number) * cols;
-    for (let b = a + 1; b < m; b++) {
-      const ob = (order[b] as number) * cols;
-      let d = 0;
-      for (let j = 0; j < cols; j++) {
-        const diff = (x[oa + j] as number) - (x[ob + j] as number);
-        d += diff * diff;
-      }
-      sum += Math.sqrt(d);
-      pairs++;
-    }
-  }
-  const referenceRows: number[][] = [];
-  for (let a = 0; a < Math.min(m, REFERENCE_ROWS); a++) {
-    const o = (order[a] as number) * cols;
-    referenceRows.push(Array.from(x.subarray(o, o + cols)));
-  }
-  return { meanPairwiseDistance: pairs > 0 && sum > 0 ? sum / pairs : 1, referenceRows };
+  return { meanPairwiseDistance: sum > 0 ? sum / PAIR_SAMPLES : 1, referenceRows };
 }
 
 /** What the model says about one raw feature row */
@@ -394,11 +425,15 @@ export interface ModelOutput {
   dissimilarity: number;
 }
 
-/** Applies the model to one raw feature row (missing values → 0 after scaling, as in training) */
+/**
+ * Applies the model to one raw feature row (missing values → 0 after scaling, as in training). `dissimilarity:
+ * false` skips the nearest-neighbour search (for the model's own training rows, whose distance is 0 by definition).
+ */
 export function applyModel(
   model: AgentModel,
   row: Float64Array,
   scaled = new Float64Array(row.length),
+  dissimilarity = true,
 ): ModelOutput {
   const cols = model.featureIds.length;
   if (row.length !== cols || cols !== AGENT_FEATURE_COUNT) {
@@ -415,8 +450,8 @@ export function applyModel(
     zu += (model.up.coefficients[j] as number) * s;
     zd += (model.down.coefficients[j] as number) * s;
   }
-  let nearest = Number.POSITIVE_INFINITY;
-  for (const ref of model.referenceRows) {
+  let nearest = dissimilarity ? Number.POSITIVE_INFINITY : 0;
+  for (const ref of dissimilarity ? model.referenceRows : []) {
     let d = 0;
     for (let j = 0; j < cols; j++) {
       const diff = (scaled[j] as number) - (ref[j] as number);

@@ -1,5 +1,5 @@
 import type { KlineInterval } from '@kestrel/contracts';
-import type { BarColumns } from '@kestrel/engine';
+import type { BarColumns, StrategyType } from '@kestrel/engine';
 import {
   barOpenTime,
   builtInStrategies,
@@ -8,7 +8,6 @@ import {
   resolveBrokerConfig,
   StrategyError,
 } from '@kestrel/engine';
-import type { StrategyType } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';

@@ -8,10 +8,10 @@ import { LeverageBrackets } from '../backtest/leverage-brackets';
 import { botNotice } from '../notifications/bot-notices';
 import { orderIntentRepository } from '../orders/order-intent-repository';
 import { channelFor } from '../socket/socket-bus';
+import type { BotRow } from './bot-repository';
 import { botRepository } from './bot-repository';
 import { BotRunner } from './bot-runner';
 import { BotLog, BotService } from './bot-service';
-import type { BotRow } from './bot-repository';
 import { type AgentSessionHooks, BotFault, BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
 

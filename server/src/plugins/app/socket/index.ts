@@ -64,6 +64,13 @@ export default fp(
             ),
           }
         : {}),
+      // Read when a tool is called: the bots and agents plugins are registered after this one
+      agents: {
+        list: async (userId) => (await app.botService.list(userId)).filter((bot) => bot.kind === 'agent'),
+        status: (userId, agentId) => app.agentService.status(userId, agentId),
+        decisions: (userId, agentId, page) =>
+          app.agentService.decisions(userId, agentId, page.before, page.limit),
+      },
       status: () => ({
         status: 'ok',
         time: app.clock.now().toISOString(),

@@ -1,4 +1,11 @@
-import type { ConnectionTestReply, SocketToolInfo, SocketToolName } from '@kestrel/contracts';
+import type {
+  AgentDecisionSummary,
+  AgentStatus,
+  Bot,
+  ConnectionTestReply,
+  SocketToolInfo,
+  SocketToolName,
+} from '@kestrel/contracts';
 import { z } from 'zod';
 import { HttpError } from '../../../lib/http-error';
 import type { CredentialsService } from '../credentials/credentials-service';
@@ -21,6 +28,23 @@ const TestConnectionArgsSchema = z.object({
   testnet: z.boolean({ error: 'testnet must be true or false' }).default(false),
 });
 const NoArgsSchema = z.object({});
+const agentId = z.uuid({ error: 'agent_id must be an agent id (a UUID)' });
+const AgentArgsSchema = z.object({ agent_id: agentId });
+export const AGENT_DECISIONS_TOOL_MAX = 100;
+const AgentDecisionsArgsSchema = z.object({
+  agent_id: agentId,
+  limit: z
+    .number({ error: 'limit must be a number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(AGENT_DECISIONS_TOOL_MAX, { error: `limit must be at most ${AGENT_DECISIONS_TOOL_MAX}` })
+    .default(20),
+  before: z
+    .number({ error: 'before must be a time in milliseconds' })
+    .int({ error: 'before must be a whole number of milliseconds' })
+    .positive({ error: 'before must be a time in milliseconds' })
+    .optional(),
+});
 
 export const SOCKET_TOOLS: readonly SocketToolInfo[] = [
   {
@@ -46,13 +70,59 @@ export const SOCKET_TOOLS: readonly SocketToolInfo[] = [
     description: 'Health of this server: uptime, database driver, connected sockets',
     inputSchema: { type: 'object', properties: {} },
   },
+  {
+    name: 'list_agents',
+    description: "The signed-in user's AI agents (bots of kind agent), oldest first. Read-only",
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'get_agent_status',
+    description:
+      "One of the user's agents: stage, latch, model age and expiry, training, last decision, risk against " +
+      'limits (as GET /api/v1/agents/{id}/agent). Read-only',
+    inputSchema: {
+      type: 'object',
+      properties: { agent_id: { type: 'string', format: 'uuid' } },
+      required: ['agent_id'],
+    },
+  },
+  {
+    name: 'get_agent_decisions',
+    description:
+      "An agent's decisions, newest first, holds included (as GET /api/v1/agents/{id}/decisions). Read-only",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        agent_id: { type: 'string', format: 'uuid' },
+        limit: { type: 'integer', minimum: 1, maximum: AGENT_DECISIONS_TOOL_MAX, default: 20 },
+        before: { type: 'integer', description: 'Only decisions of bars opened before this time (ms)' },
+      },
+      required: ['agent_id'],
+    },
+  },
 ];
+
+/**
+ * What the agents' tools read, always as the socket's user: an unknown or another user's agent is the same 404
+ * (answered as the tool's `{ success: false, error }`). Nothing here changes anything: a tool that did would need
+ * the owner's fresh consent (step-up), not just an open socket
+ */
+export interface AgentToolsPort {
+  list(userId: string): Promise<Bot[]>;
+  status(userId: string, agentId: string): Promise<AgentStatus>;
+  decisions(
+    userId: string,
+    agentId: string,
+    page: { limit: number; before?: number | undefined },
+  ): Promise<AgentDecisionSummary[]>;
+}
 
 export interface SocketToolDeps {
   credentials: CredentialsService;
   /** Tests keys against the testnet; absent when no testnet endpoint is configured */
   testnetCredentials?: CredentialsService;
   status(): Record<string, unknown>;
+  agents: AgentToolsPort;
 }
 
 export interface ToolCaller {
@@ -67,6 +137,16 @@ function parseArgs<T>(schema: z.ZodType<T>, tool: string, args: unknown): T {
   throw new InvalidToolArgumentsError(
     `Invalid arguments for ${tool}: ${where}${issue?.message ?? 'invalid'}`,
   );
+}
+
+/** A refusal (404 for a foreign agent…) is the tool's answer ({success:false}), like the connection tests' */
+async function asData(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return { success: true, data: await run() };
+  } catch (err) {
+    if (err instanceof HttpError) return { success: false, error: err.message };
+    throw err;
+  }
 }
 
 /** The exchange's or the vault's refusal is the tool's answer ({success:false}), as the browser expects it */
@@ -106,6 +186,20 @@ export async function callTool(
     case 'get_server_status': {
       parseArgs(NoArgsSchema, name, args);
       return { success: true, data: deps.status() };
+    }
+    case 'list_agents': {
+      parseArgs(NoArgsSchema, name, args);
+      return asData(() => deps.agents.list(caller.userId));
+    }
+    case 'get_agent_status': {
+      const a = parseArgs(AgentArgsSchema, name, args);
+      return asData(() => deps.agents.status(caller.userId, a.agent_id));
+    }
+    case 'get_agent_decisions': {
+      const a = parseArgs(AgentDecisionsArgsSchema, name, args);
+      return asData(() =>
+        deps.agents.decisions(caller.userId, a.agent_id, { limit: a.limit, before: a.before }),
+      );
     }
   }
 }

@@ -14,9 +14,15 @@ import type { Keyring, MasterKey } from '../../../../lib/crypto/master-key';
 import type { Database, Queryable } from '../../../../lib/database/database';
 import { HttpError } from '../../../../lib/http-error';
 import { maskApiKey } from '../../credentials/credentials-service';
-import { type Resolver, resolveWebhookTarget, systemResolver } from '../../notifications/webhook-target';
+import {
+  type Resolver,
+  resolveWebhookTarget,
+  systemResolver,
+  type WebhookTarget,
+} from '../../notifications/webhook-target';
 import { parseReview, reviewRequest } from './llm-prompt';
 import { type LlmExchangeRow, type LlmSettingsRow, llmRepository } from './llm-repository';
+import { pinnedFetch } from './pinned-fetch';
 import type { AgentReview, AgentReviewer, AgentReviewInput } from './reviewer';
 
 const DAY_MS = 86_400_000;
@@ -158,8 +164,9 @@ export class LlmService implements AgentReviewer {
         { error: 'the stored LLM key could not be read (vault key changed?): save the key again' },
       );
     }
+    let target: WebhookTarget;
     try {
-      await this.checkBaseUrl(settings.base_url);
+      target = await this.checkBaseUrl(settings.base_url);
     } catch (err) {
       const reason = err instanceof HttpError ? err.message : 'baseUrl refused';
       return this.record({ ...base, called: false, capped: false }, { error: reason });
@@ -172,6 +179,7 @@ export class LlmService implements AgentReviewer {
       maxRetries: 0,
       timeout: settings.timeout_ms,
       logLevel: 'off',
+      fetch: pinnedFetch(target),
     });
     const started = performance.now();
     let completion: ChatCompletion;
@@ -280,9 +288,9 @@ export class LlmService implements AgentReviewer {
   }
 
   /** Refuses a base URL on a private, loopback or link-local address unless the operator allows them */
-  private async checkBaseUrl(baseUrl: string): Promise<void> {
+  private async checkBaseUrl(baseUrl: string): Promise<WebhookTarget> {
     try {
-      await resolveWebhookTarget(baseUrl, this.options.allowPrivate, this.resolve);
+      return await resolveWebhookTarget(baseUrl, this.options.allowPrivate, this.resolve);
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       const reason = err.message.replace(/^URL /, 'baseUrl ');
@@ -348,7 +356,16 @@ function describeCallFailure(err: unknown, timeoutMs: number): { error: string; 
             : 'the request was refused';
     return { error: `the model server answered HTTP ${err.status} (${what})`, body: err.error ?? null };
   }
-  if (err instanceof APIError) return { error: 'the model server could not be reached', body: null };
+  if (err instanceof APIError) {
+    // Our own fetch's or the socket's reason (refused, reset, too large): addresses and sizes, never the key
+    const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const why =
+      typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+    return {
+      error: `the model server could not be reached${why ? ` (${why.slice(0, 200)})` : ''}`,
+      body: null,
+    };
+  }
   if (err instanceof SyntaxError)
     return { error: 'the model server sent an answer that is not JSON', body: null };
   return { error: 'the model server sent an answer Kestrel could not read', body: null };

@@ -1,0 +1,360 @@
+import type {
+  AgentApproval,
+  AgentDecisionRecord,
+  AgentDecisionSummary,
+  AgentStatus,
+  Bot,
+} from '@kestrel/contracts';
+import { agentEvidence, trainAgentModel } from '@kestrel/engine';
+import { ManualClock } from '@kestrel/exchange-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../src/lib/clock';
+import { agentRepository } from '../src/plugins/app/agents/agent-repository';
+import type { AgentTrainer } from '../src/plugins/app/agents/agent-service';
+import { AGENT_APPROVAL_TTL_MS } from '../src/plugins/app/agents/agent-session';
+import {
+  bearer,
+  buildTestApp,
+  SIM_START,
+  signUp,
+  startTestServer,
+  type TestApp,
+  type TestServer,
+} from './helper';
+import { listenWs, TestSocket, wsUrl } from './socket-helper';
+
+/** Lease rounds only when a test calls `tick` */
+const MANUAL_LEASES = 3_600_000;
+
+/**
+ * Trains in this thread (production trains on worker threads; the engine's own tests cover the worker): the same
+ * engine functions, without a thread per test on a shared 2-core machine
+ */
+const inProcess: AgentTrainer = {
+  train: async (input) => trainAgentModel(input),
+  evidence: async (input) => agentEvidence(input),
+};
+
+/**
+ * The agent runtime end to end on PGlite and the Binance simulator: an agent trains, decides on every closed bar
+ * (holds recorded with their reasons), its records read through the API; a kill latches it, and the latch survives a
+ * restart; promotions are refused naming their gates; approvals expire; another user's agent is a 404.
+ */
+describe('agents', () => {
+  let t: TestServer;
+  let simClock: ManualClock;
+  let clock: Clock;
+  let token: string;
+  let other: string;
+  const extraApps: TestApp[] = [];
+
+  const agentBody = {
+    name: 'Agent on BTC',
+    strategy: 'ml-agent',
+    params: { trainBars: 300, horizonBars: 5, retrainHours: 24, expiryHours: 48 },
+    symbol: 'BTCUSDT',
+    interval: '1m',
+    leverage: 2,
+    budget: 1000,
+    mode: 'paper',
+  };
+
+  beforeAll(async () => {
+    simClock = new ManualClock(SIM_START);
+    clock = { now: () => new Date(simClock.now()) };
+    t = await startTestServer({
+      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
+      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200, agentTrainer: inProcess },
+    });
+    token = (await signUp(t)).access_token;
+    other = (await signUp(t)).access_token;
+  });
+  afterAll(async () => {
+    for (const a of extraApps) await a.app.close().catch(() => {});
+    await t?.close();
+  });
+
+  const call = (app: TestApp, method: 'GET' | 'POST', url: string, payload?: object, as = token) =>
+    app.request({ method, url, headers: bearer(as), ...(payload ? { payload } : {}) });
+
+  async function status(app: TestApp, id: string): Promise<AgentStatus> {
+    const res = await call(app, 'GET', `/api/v1/agents/${id}/agent`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  }
+
+  async function decisions(app: TestApp, id: string): Promise<AgentDecisionSummary[]> {
+    const res = await call(app, 'GET', `/api/v1/agents/${id}/decisions?limit=500`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  }
+
+  async function advance(ms: number): Promise<void> {
+    for (let done = 0; done < ms; done += 1000) {
+      simClock.advance(1000);
+      t.sim.tick();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async function eventually(until: () => Promise<boolean>, tries = 400): Promise<void> {
+    for (let i = 0; i < tries && !(await until()); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await until()).toBe(true);
+  }
+
+  async function nextBar(until: () => Promise<boolean>): Promise<void> {
+    await advance(60_000 - (simClock.now() % 60_000) + 1000);
+    await eventually(until);
+  }
+
+  let agent: Bot;
+
+  it('creates an agent (a bot of kind agent) and answers another user’s, an unknown id and a plain bot with 404', async () => {
+    const res = await call(t, 'POST', '/api/v1/agents/', agentBody);
+    expect(res.statusCode, res.body).toBe(201);
+    agent = res.json().data;
+    expect(agent).toMatchObject({ kind: 'agent', strategy: 'ml-agent', state: 'stopped' });
+    // The engine's schema filled the agent's defaults
+    expect(agent.params).toMatchObject({ trainBars: 300, entryThreshold: 0.55 });
+
+    const s = await status(t, agent.id);
+    expect(s).toMatchObject({ stage: 'paper', latch: null, model: null, training: { state: 'idle' } });
+    expect(s.promotion?.to).toBe('live_approval');
+    expect(s.promotion?.allowed).toBe(false);
+
+    const grid = await call(t, 'POST', '/api/v1/agents/', {
+      ...agentBody,
+      name: 'Grid',
+      strategy: 'grid',
+      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
+    });
+    expect(grid.statusCode, grid.body).toBe(201);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const paths: ['GET' | 'POST', string, object?][] = [
+      ['GET', '/agent'],
+      ['GET', '/decisions'],
+      ['GET', '/decisions/1'],
+      ['POST', '/train'],
+      ['GET', '/evidence'],
+      ['GET', '/health'],
+      ['POST', '/kill'],
+      ['POST', '/latch/reset'],
+      ['POST', '/stage', { stage: 'paper' }],
+      ['GET', '/approvals'],
+      ['POST', '/approvals/1/approve'],
+      ['POST', '/approvals/1/reject'],
+    ];
+    for (const [method, path, body] of paths) {
+      const theirs = await call(t, method, `/api/v1/agents/${agent.id}${path}`, body, other);
+      const none = await call(t, method, `/api/v1/agents/${unknown}${path}`, body, other);
+      const plainBot = await call(t, method, `/api/v1/agents/${grid.json().data.id}${path}`, body);
+      expect(theirs.statusCode, `${method} ${path}`).toBe(404);
+      expect(theirs.json()).toEqual(none.json());
+      expect(plainBot.statusCode, `${method} ${path} of a plain bot`).toBe(404);
+    }
+    // Nothing of the agent changed through those calls
+    expect((await status(t, agent.id)).latch).toBeNull();
+  });
+
+  it('trains on the simulator’s history (409 while training), records the trial and refuses a promotion naming its gates', async () => {
+    const first = await call(t, 'POST', `/api/v1/agents/${agent.id}/train`);
+    expect(first.statusCode, first.body).toBe(202);
+    expect(first.json().data.state).toBe('training');
+    const again = await call(t, 'POST', `/api/v1/agents/${agent.id}/train`);
+    expect(again.statusCode).toBe(409);
+    await t.app.agentService.idle();
+    const s = await status(t, agent.id);
+    expect(s.training).toMatchObject({ state: 'idle', lastError: null });
+    expect(s.model).toMatchObject({ rows: expect.any(Number), expiryHours: 48, stale: false });
+    expect(s.model?.featureIds.length).toBeGreaterThan(20);
+    expect(s.model?.trainedAt).toBe(Math.floor(SIM_START / 60_000) * 60_000);
+
+    const evidence = (await call(t, 'GET', `/api/v1/agents/${agent.id}/evidence`)).json().data;
+    expect(evidence.trials).toBe(1);
+
+    const promote = await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'live_auto' });
+    expect(promote.statusCode).toBe(409);
+    expect(promote.json().detail).toMatch(/^Not promoted to live_auto: .*decisions recorded on paper/);
+    expect(promote.json().detail).toMatch(/live mode/);
+    // A demotion always passes
+    const demote = await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'backtest' });
+    expect(demote.statusCode, demote.body).toBe(200);
+    expect((await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'paper' })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('decides on every closed bar in paper mode: one record per bar, holds included with their reasons', async () => {
+    const started = await call(t, 'POST', `/api/v1/agents/${agent.id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    await eventually(async () => t.app.liveStreams?.candleStreams.includes('BTCUSDT@1m') === true);
+    for (let bar = 1; bar <= 3; bar++) {
+      await nextBar(async () => (await decisions(t, agent.id)).length === bar);
+    }
+    const list = await decisions(t, agent.id);
+    expect(list.map((d) => d.barTime)).toEqual([...list.map((d) => d.barTime)].sort((a, b) => b - a));
+    expect(new Set(list.map((d) => d.barTime)).size).toBe(3);
+    for (const d of list) {
+      expect(d.stage).toBe('paper');
+      expect(d.modelId).toBe((await status(t, agent.id)).model?.id);
+      expect(d.reasonCodes.length).toBeGreaterThan(0);
+      if (d.action === 'hold') expect(d.outcome).toBe('hold');
+    }
+    const record: AgentDecisionRecord = (
+      await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/${list[0]?.id}`)
+    ).json().data;
+    expect(record.decision.contributions.length).toBeGreaterThan(20);
+    expect(record.decision.gates.length).toBeGreaterThan(0);
+    expect(record.price).toBeGreaterThan(0);
+    if (record.action === 'hold') expect(record.guard).toBeNull();
+    else expect(record.guard?.checks.length).toBe(10);
+    // The status's last decision is the newest record
+    expect((await status(t, agent.id)).lastDecision?.id).toBe(list[0]?.id);
+    const health = await call(t, 'GET', `/api/v1/agents/${agent.id}/health`);
+    expect(health.statusCode, health.body).toBe(200);
+    expect(health.json().data.featureDrift.length).toBeGreaterThan(20);
+  });
+
+  it('kill: stops, demotes and latches; the latch refuses a start and survives a restart until a person resets it', async () => {
+    const killed = await call(t, 'POST', `/api/v1/agents/${agent.id}/kill`);
+    expect(killed.statusCode, killed.body).toBe(200);
+    const s: AgentStatus = killed.json().data;
+    expect(s.latch).toMatchObject({ cause: 'kill', reason: 'Killed by you', fromStage: 'paper' });
+    expect(s.bot.state).toBe('stopped');
+    expect(s.stage).toBe('paper');
+    const start = await call(t, 'POST', `/api/v1/agents/${agent.id}/start`);
+    expect(start.statusCode).toBe(409);
+    expect(start.json().detail).toMatch(/latched \(Killed by you\): reset the latch/);
+    // No decision after the kill: the bot's bars stop with it
+    const recorded = (await decisions(t, agent.id)).length;
+    await advance(120_000);
+    expect((await decisions(t, agent.id)).length).toBe(recorded);
+
+    await t.app.close();
+    const restarted = await buildTestApp(
+      t.database.db,
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcess },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extraApps.push(restarted);
+    expect(restarted.app.botRunner.runningIds).toEqual([]);
+    expect((await status(restarted, agent.id)).latch).toMatchObject({ cause: 'kill' });
+    expect((await call(restarted, 'POST', `/api/v1/agents/${agent.id}/start`)).statusCode).toBe(409);
+    const promote = await call(restarted, 'POST', `/api/v1/agents/${agent.id}/stage`, {
+      stage: 'live_approval',
+    });
+    expect(promote.json().detail).toMatch(/Not latched/);
+
+    const reset = await call(restarted, 'POST', `/api/v1/agents/${agent.id}/latch/reset`);
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json().data.latch).toBeNull();
+    expect((await call(restarted, 'POST', `/api/v1/agents/${agent.id}/latch/reset`)).statusCode).toBe(409);
+    const again = await call(restarted, 'POST', `/api/v1/agents/${agent.id}/start`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await call(restarted, 'POST', `/api/v1/agents/${agent.id}/stop`)).statusCode).toBe(200);
+  });
+
+  it('a proposal waiting for approval expires unanswered (recorded); a decided one cannot be decided again', async () => {
+    const app = extraApps[0] as TestApp;
+    const db = t.database.db;
+    const now = clock.now();
+    const stored = await agentRepository.decisionAt(
+      db,
+      agent.id,
+      (await decisions(app, agent.id))[0]?.barTime ?? 0,
+    );
+    expect(stored).toBeDefined();
+    const id = stored?.id ?? '';
+    await agentRepository.setOutcome(db, id, 'queued', 'Waiting for your approval');
+    const execution = { action: 'enter_long' as const, sizeFraction: 0.1, stopPct: 0.01 };
+    const expiring = await agentRepository.insertApproval(db, {
+      botId: agent.id,
+      decisionId: id,
+      execution,
+      createdAt: now,
+      // A short time limit: the access token would run out in a whole AGENT_APPROVAL_TTL_MS
+      expiresAt: new Date(now.getTime() + 5_000),
+    });
+    const rejected = await agentRepository.insertApproval(db, {
+      botId: agent.id,
+      decisionId: id,
+      execution,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 2 * AGENT_APPROVAL_TTL_MS),
+    });
+    let list: AgentApproval[] = (await call(app, 'GET', `/api/v1/agents/${agent.id}/approvals`)).json().data;
+    expect(list.map((a) => a.state)).toEqual(['pending', 'pending']);
+    expect((await status(app, agent.id)).pendingApprovals).toBe(2);
+
+    const reject = await call(app, 'POST', `/api/v1/agents/${agent.id}/approvals/${rejected.id}/reject`);
+    expect(reject.statusCode, reject.body).toBe(200);
+    expect(reject.json().data).toMatchObject({ state: 'rejected', note: 'Rejected by you' });
+    const twice = await call(app, 'POST', `/api/v1/agents/${agent.id}/approvals/${rejected.id}/approve`);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().detail).toBe('This proposal is already rejected');
+
+    simClock.advance(5_000);
+    list = (await call(app, 'GET', `/api/v1/agents/${agent.id}/approvals`)).json().data;
+    const expired = list.find((a) => a.id === expiring.id);
+    expect(expired).toMatchObject({ state: 'expired', note: 'Expired unanswered: nothing was sent' });
+    expect(expired?.decidedAt).toBe(expired?.expiresAt);
+    const late = await call(app, 'POST', `/api/v1/agents/${agent.id}/approvals/${expiring.id}/approve`);
+    expect(late.statusCode).toBe(409);
+    const record = (await call(app, 'GET', `/api/v1/agents/${agent.id}/decisions/${id}`)).json().data;
+    expect(record.outcome).toBe('expired');
+  });
+
+  it('trades on paper when the gates let an entry through: guard checklist, orders and fills in the record, pushed live', async () => {
+    const app = extraApps[0] as TestApp;
+    // Gates wide open and no costs: the model's first lean becomes an entry (this tests the path, not the model)
+    const res = await call(app, 'POST', '/api/v1/agents/', {
+      ...agentBody,
+      name: 'Eager agent',
+      params: {
+        ...agentBody.params,
+        entryThreshold: 0.34,
+        minPredictionZ: 0,
+        maxDissimilarity: 100,
+        feeRate: 0,
+        slippage: 0,
+        deadZone: 0,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const eager: Bot = res.json().data;
+    expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/train`)).statusCode).toBe(202);
+    await app.app.agentService.idle();
+    const socket = await TestSocket.open(wsUrl(await listenWs(app), token, 'agent-tab'));
+    expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/start`)).statusCode).toBe(200);
+    await eventually(async () => app.app.liveStreams?.candleStreams.includes('BTCUSDT@1m') === true);
+    let entered: AgentDecisionSummary | undefined;
+    for (let bar = 1; bar <= 10 && !entered; bar++) {
+      await nextBar(async () => (await decisions(app, eager.id)).length === bar);
+      entered = (await decisions(app, eager.id)).find((d) => d.outcome === 'executed');
+    }
+    expect(entered, 'an entry within 10 bars').toBeDefined();
+    const record: AgentDecisionRecord = (
+      await call(app, 'GET', `/api/v1/agents/${eager.id}/decisions/${entered?.id}`)
+    ).json().data;
+    expect(record.guard?.passed).toBe(true);
+    expect(record.guard?.checks.map((c) => c.check)).toContain('price_vs_mark');
+    expect(record.orders.length).toBeGreaterThan(0);
+    // Every record goes live to the owner's socket as it is written
+    const pushed = await socket.next(
+      (f) =>
+        f.method === 'notifications/bot' &&
+        f.params?.type === 'agent_decision' &&
+        (f.params?.decision as { id?: string } | undefined)?.id === entered?.id,
+    );
+    expect(pushed.params).toMatchObject({ botId: eager.id, decision: { outcome: 'executed' } });
+    await socket.close();
+    // The market order fills at the next bar's open: the fill joins the record of the decision that sent it
+    await nextBar(async () => {
+      const r = (await call(app, 'GET', `/api/v1/agents/${eager.id}/decisions/${entered?.id}`)).json().data;
+      return r.fills.length > 0;
+    });
+    const s = await status(app, eager.id);
+    expect(Math.abs(s.positionQty)).toBeGreaterThan(0);
+    expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/kill`)).json().data.latch.cause).toBe('kill');
+  });
+});
