@@ -4,12 +4,14 @@ import { ApiError } from '@kestrel/shared-runtime';
 import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Link, useParams, useSearchParams } from '@kestrel/shared-runtime/router';
 import { Button, buttonVariants, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
-import { useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { paths } from '../../config/paths';
 import {
   AGENT_DECISIONS_PAGE,
   AGENT_REFRESH_MS,
   type AgentCommand,
+  agentKeys,
   getAgentDecisions,
   useAgentApprovals,
   useAgentCommand,
@@ -98,6 +100,14 @@ export default function AgentPage() {
     done: false,
   });
   const recordRef = useRef<HTMLDivElement>(null);
+  const queryClient = useQueryClient();
+  // A new model (or a finished training) comes with new evidence and health: read them again
+  const trainedMark = `${data?.model?.id ?? ''}:${data?.training.finishedAt ?? ''}`;
+  useEffect(() => {
+    if (trainedMark === ':') return;
+    void queryClient.invalidateQueries({ queryKey: agentKeys.evidence(agentId) });
+    void queryClient.invalidateQueries({ queryKey: agentKeys.health(agentId) });
+  }, [trainedMark, agentId, queryClient]);
   const selected = search.get('decision');
 
   const send = (c: AgentCommand) => command.mutateAsync(c);

@@ -146,11 +146,13 @@ function InSample({ model }: { model: AgentModelInfo }) {
 export function EvidenceView({ evidence, model }: { evidence: AgentEvidence; model: AgentModelInfo | null }) {
   const report = evidence.report;
   return (
-    <div className="bt:flex bt:min-w-0 bt:flex-col bt:gap-4">
+    <div className="bt:flex bt:min-w-0 bt:flex-col bt:gap-4" data-trials={evidence.trials}>
       {report === null ? (
         <p className="bt:text-sm bt:text-muted-foreground">
           No evidence yet: training computes it (walk-forward out-of-sample results, purged cross-validation,
-          the deflated Sharpe ratio and the probability of overfitting). Use "Train now".
+          the deflated Sharpe ratio and the probability of overfitting) when the history holds enough bars for
+          its folds. {evidence.trials === 1 ? '1 configuration' : `${evidence.trials} configurations`} tried
+          so far.
         </p>
       ) : (
         <>

@@ -11,7 +11,8 @@ describe("the agent page's words", () => {
     expect(hoursText(0.25)).toBe('15 min');
     expect(hoursText(3.24)).toBe('3.2 h');
     expect(hoursText(30)).toBe('30 h');
-    expect(hoursText(50)).toBe('2 d 2 h');
+    expect(hoursText(48)).toBe('48 h');
+    expect(hoursText(100)).toBe('4 d 4 h');
     expect(hoursText(null)).toBe('—');
     expect(countdownText(125_000)).toBe('2:05');
     expect(countdownText(3_900_000)).toBe('1 h 05 min');

@@ -81,7 +81,7 @@ export const stageHint = (stage: string): string => STAGE_HINTS[stage] ?? '';
 export function hoursText(hours: number | null | undefined): string {
   if (hours === null || hours === undefined || !Number.isFinite(hours)) return '—';
   if (hours < 1) return `${Math.max(0, Math.round(hours * 60))} min`;
-  if (hours < 48) return `${hours < 10 ? hours.toFixed(1) : Math.round(hours)} h`;
+  if (hours <= 72) return `${hours < 10 ? hours.toFixed(1) : Math.round(hours)} h`;
   const d = Math.floor(hours / 24);
   return `${d} d ${Math.round(hours - d * 24)} h`;
 }
