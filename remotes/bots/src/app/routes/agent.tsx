@@ -83,14 +83,15 @@ export default function AgentPage() {
   const status = useAgentStatus(agentId);
   const data = status.data;
   const running = data ? isLive(data.bot.state) : false;
-  const decisions = useAgentDecisions(agentId, running && status.isSuccess);
-  const evidence = useAgentEvidence(agentId);
-  const health = useAgentHealth(agentId);
+  const decisions = useAgentDecisions(agentId, running, status.isSuccess);
+  const evidence = useAgentEvidence(agentId, status.isSuccess);
+  const health = useAgentHealth(agentId, status.isSuccess);
   const approvals = useAgentApprovals(
     agentId,
     data?.stage === 'live_approval' || (data?.pendingApprovals ?? 0) > 0,
+    status.isSuccess,
   );
-  const llm = useAgentLlm(agentId, running ? AGENT_REFRESH_MS * 6 : false);
+  const llm = useAgentLlm(agentId, running ? AGENT_REFRESH_MS * 6 : false, status.isSuccess);
   const command = useAgentCommand(agentId);
   const botAction = useBotAction();
   const [pending, setPending] = useState<Pending | null>(null);

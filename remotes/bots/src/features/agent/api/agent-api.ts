@@ -122,9 +122,10 @@ export function useAgentStatus(id: string) {
 }
 
 /** The newest decisions; refreshed by the decision pushes and, while the agent runs, by polling too */
-export function useAgentDecisions(id: string, running: boolean) {
+export function useAgentDecisions(id: string, running: boolean, enabled: boolean) {
   const { api } = useKestrelRuntime();
   return useQuery({
+    enabled,
     queryKey: agentKeys.decisions(id),
     queryFn: ({ signal }) => getAgentDecisions(api, id, {}, signal),
     refetchInterval: running ? AGENT_REFRESH_MS * 2 : false,
@@ -142,26 +143,29 @@ export function useAgentDecision(id: string, decisionId: string | null) {
   });
 }
 
-export function useAgentEvidence(id: string) {
+export function useAgentEvidence(id: string, enabled: boolean) {
   const { api } = useKestrelRuntime();
   return useQuery({
+    enabled,
     queryKey: agentKeys.evidence(id),
     queryFn: ({ signal }) => getAgentEvidence(api, id, signal),
   });
 }
 
-export function useAgentHealth(id: string) {
+export function useAgentHealth(id: string, enabled: boolean) {
   const { api } = useKestrelRuntime();
   return useQuery({
+    enabled,
     queryKey: agentKeys.health(id),
     queryFn: ({ signal }) => getAgentHealth(api, id, signal),
   });
 }
 
 /** The approval queue; read every few seconds while proposals can arrive or wait */
-export function useAgentApprovals(id: string, watching: boolean) {
+export function useAgentApprovals(id: string, watching: boolean, enabled: boolean) {
   const { api } = useKestrelRuntime();
   return useQuery({
+    enabled,
     queryKey: agentKeys.approvals(id),
     queryFn: ({ signal }) => getAgentApprovals(api, id, signal),
     refetchInterval: watching ? AGENT_REFRESH_MS : false,

@@ -25,9 +25,10 @@ export async function getAgentLlm(api: ApiClient, id: string, signal?: AbortSign
 }
 
 /** Settings and today's use (calls, tokens, spend); read again with the agent's status while it runs */
-export function useAgentLlm(id: string, refreshMs: number | false) {
+export function useAgentLlm(id: string, refreshMs: number | false, enabled: boolean) {
   const { api } = useKestrelRuntime();
   return useQuery({
+    enabled,
     queryKey: llmKeys.status(id),
     queryFn: ({ signal }) => getAgentLlm(api, id, signal),
     refetchInterval: refreshMs,

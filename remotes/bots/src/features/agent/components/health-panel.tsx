@@ -47,7 +47,9 @@ function Drift({ health }: { health: AgentHealth }) {
 
 /** Predicted against observed per probability bucket: two bars each, side by side */
 function Calibration({ health }: { health: AgentHealth }) {
-  if (health.calibration.length === 0) {
+  // A bucket without resolved decisions has no observed frequency: drawing its predicted bar alone would mislead
+  const buckets = health.calibration.filter((b) => b.count > 0);
+  if (buckets.length === 0) {
     return (
       <p className="bt:text-sm bt:text-muted-foreground">No resolved decisions yet to calibrate against.</p>
     );
@@ -57,7 +59,7 @@ function Calibration({ health }: { health: AgentHealth }) {
       aria-label="Calibration: predicted against observed"
       className="bt:flex bt:flex-col bt:gap-1 bt:text-xs"
     >
-      {health.calibration.map((b) => (
+      {buckets.map((b) => (
         <li key={b.from} className="bt:grid bt:grid-cols-[5.5rem_1fr_7.5rem] bt:items-center bt:gap-2">
           <span className="bt:font-mono bt:tabular-nums">
             {formatPercent(b.from, { digits: 0 })}–{formatPercent(b.to, { digits: 0 })}
