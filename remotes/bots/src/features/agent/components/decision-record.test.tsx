@@ -173,12 +173,12 @@ describe('the decision timeline', () => {
       />,
     );
     const list = screen.getByRole('list', { name: 'Decisions, newest first' });
-    const hold = within(list).getByRole('button', { name: /^Hold at 2026-11-20 11:59 UTC/ });
+    const hold = within(list).getByRole('button', { name: /^2026-11-20 11:59 Hold/ });
     expect(within(hold).getByText('Below threshold')).toBeTruthy();
     expect(within(hold).getByText('Edge below costs')).toBeTruthy();
     expect(
       within(list)
-        .getByRole('button', { name: /^Enter long/ })
+        .getByRole('button', { name: /^2026-11-20 12:00 Enter long/ })
         .getAttribute('aria-current'),
     ).toBe('true');
     await userEvent.setup().click(hold);

@@ -41,7 +41,7 @@ export function DecisionTimeline({
               <button
                 type="button"
                 aria-current={open ? 'true' : undefined}
-                aria-label={`${actionLabel(d.action)} at ${formatDateTime(d.barTime)} UTC: ${d.note}`}
+                title={d.note}
                 onClick={() => onSelect(d.id)}
                 className={cn(
                   'bt:flex bt:w-full bt:flex-col bt:gap-1 bt:rounded-md bt:border bt:px-3 bt:py-2 bt:text-left bt:text-sm bt:transition-colors hover:bt:bg-accent focus-visible:bt:outline-2 focus-visible:bt:outline-ring',

@@ -95,7 +95,7 @@ function Folds({ report }: { report: Report }) {
               <td className={num}>{formatPercent(f.returnPct / 100, { signed: true })}</td>
               <td className={num}>{statText(f.sharpe)}</td>
               {/* In-sample figures are greyed: never the headline */}
-              <td className={cn(num, 'bt:text-muted-foreground/70')} data-in-sample="true">
+              <td className={cn(num, 'bt:text-muted-foreground bt:italic')} data-in-sample="true">
                 {statText(f.inSampleSharpe)}
               </td>
             </tr>
@@ -133,7 +133,7 @@ function KeyValues({
 function InSample({ model }: { model: AgentModelInfo }) {
   const s = model.inSample;
   return (
-    <p data-in-sample="true" className="bt:text-xs bt:text-muted-foreground/70">
+    <p data-in-sample="true" className="bt:text-xs bt:text-muted-foreground bt:italic">
       In sample (training window {formatDate(model.trainedFrom)} → {formatDate(model.trainedTo)}, {model.rows}{' '}
       rows; not evidence): accuracy {formatPercent(s.accuracy, { digits: 1 })}, log loss{' '}
       {statText(s.logLoss, 3)}, labels up {formatPercent(s.up, { digits: 0 })} / flat{' '}
