@@ -203,7 +203,8 @@ export default function AgentPage() {
       <Button
         size="sm"
         variant="destructive"
-        disabled={busy}
+        disabled={busy || data.latch !== null}
+        title={data.latch ? 'Already killed and latched' : undefined}
         onClick={() => setPending({ kind: 'command', command: { kind: 'kill' }, words: killWords(data) })}
       >
         Kill

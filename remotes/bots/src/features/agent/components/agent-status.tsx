@@ -1,7 +1,7 @@
 import type { AgentStatus } from '@kestrel/contracts';
 import { Button, cn, formatDateTime, formatQuantity } from '@kestrel/ui';
 import { type Figure, FigureGrid } from '../../bots/components/figure-grid';
-import { agentStateLine } from '../lib/agent-state';
+import { agentStateLine, latchSentence } from '../lib/agent-state';
 import { hoursText, latchCauseLabel, stageHint, stageLabel } from '../lib/agent-words';
 import { GateList } from './evidence-panel';
 
@@ -87,18 +87,17 @@ export function AgentStatusView({
             <strong className="bt:text-destructive">
               {latchCauseLabel(latch.cause)}: latched since {formatDateTime(latch.latchedAt)} UTC
             </strong>
-            <span>
-              {latch.reason}. It was demoted from {stageLabel(latch.fromStage)} to paper and will not start
-              until a person resets the latch.
-            </span>
+            <span>{latchSentence(latch)}</span>
           </div>
           <Button size="sm" variant="outline" disabled={busy} onClick={onReset}>
             Reset latch
           </Button>
         </div>
       )}
+      {/* Hidden under a latch: its banner already says why the agent is stopped */}
       <p
         data-agent-state={status.bot.state}
+        hidden={latch !== null}
         className={cn('bt:rounded-md bt:border bt:px-3 bt:py-2 bt:text-sm', TONES[line.tone])}
       >
         {line.text}

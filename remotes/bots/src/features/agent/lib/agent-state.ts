@@ -1,5 +1,5 @@
 import type { AgentStatus } from '@kestrel/contracts';
-import { hoursText, latchCauseLabel } from './agent-words';
+import { hoursText, latchCauseLabel, stageLabel } from './agent-words';
 
 export type AgentTone = 'ok' | 'warn' | 'bad' | 'idle';
 
@@ -27,4 +27,10 @@ export function agentStateLine(status: AgentStatus): { text: string; tone: Agent
   }
   if (bot.stopReason) return { text: `Stopped: ${bot.stopReason}`, tone: 'idle' };
   return { text: model ? 'Stopped: trained, never started' : 'Stopped: not trained yet', tone: 'idle' };
+}
+
+/** What a latch means for the agent now, after its reason */
+export function latchSentence(latch: NonNullable<AgentStatus['latch']>): string {
+  const demoted = latch.fromStage === 'live_approval' || latch.fromStage === 'live_auto';
+  return `${latch.reason}. ${demoted ? `It was demoted from ${stageLabel(latch.fromStage)} to paper and it` : 'It'} will not start until a person resets the latch.`;
 }
