@@ -31,6 +31,9 @@ const COST_LABELS: Record<string, string> = {
   total: 'Total',
 };
 
+/** A gate's figure: counts as whole numbers, ratios with three decimals */
+const gateFigure = (v: number | null) => (v !== null && Number.isInteger(v) ? String(v) : statText(v, 3));
+
 export function GateList({ gates, label }: { gates: readonly AgentPromotionGate[]; label: string }) {
   if (gates.length === 0) return null;
   return (
@@ -39,10 +42,12 @@ export function GateList({ gates, label }: { gates: readonly AgentPromotionGate[
         <li key={g.id} data-gate={g.id} className="bt:flex bt:flex-wrap bt:items-baseline bt:gap-x-2">
           <PassMark passed={g.passed} />
           <span>{g.label}</span>
-          <span className="bt:font-mono bt:text-xs bt:tabular-nums bt:text-muted-foreground">
-            {statText(g.value, 3)}
-            {g.limit !== null ? ` (needs ${statText(g.limit, 3)})` : ''}
-          </span>
+          {(g.value !== null || g.limit !== null) && (
+            <span className="bt:font-mono bt:text-xs bt:tabular-nums bt:text-muted-foreground">
+              {gateFigure(g.value)}
+              {g.limit !== null ? ` (needs ${gateFigure(g.limit)})` : ''}
+            </span>
+          )}
         </li>
       ))}
     </ul>
