@@ -23,14 +23,14 @@ export interface ServerPage {
 export async function startServerPage(
   email: string,
   /** The simulator's options (e.g. a clock the test moves) and parts of the app to replace */
-  options: Pick<TestServerOptions, 'simulator' | 'deps'> = {},
+  options: Pick<TestServerOptions, 'simulator' | 'deps' | 'env'> = {},
 ): Promise<ServerPage> {
   // A test file does hours of page loads in seconds: ten times Binance's weight budget on both sides, so the
   // server's per-user share of it does not answer the pages 429
   const server = await startTestServer({
     clock: 'wall',
     simulator: { rateLimits: { weightPerMinute: 24_000 }, ...options.simulator },
-    env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000' },
+    env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000', ...options.env },
     ...(options.deps ? { deps: options.deps } : {}),
   });
   const apiBaseUrl = await server.listen();

@@ -35,6 +35,8 @@ let page: ServerPage;
 beforeAll(async () => {
   page = await startServerPage('agent-page@example.test', {
     simulator: { clock: simClock },
+    // The reviewer's address in the LLM test is on this machine (nothing listens there: it is never called)
+    env: { KESTREL_LLM_ALLOW_PRIVATE: '1' },
     // Trains in this thread: the same engine functions as the worker, without a thread per test
     deps: {
       agentTrainer: {
@@ -206,4 +208,39 @@ describe('the AI agent page', () => {
       expect(screen.getByRole('button', { name: 'Start' }).hasAttribute('disabled')).toBe(false),
     );
   }, 150_000);
+
+  it('sets up an LLM reviewer with a write-only key, shows today’s use against the caps, and removes it', async () => {
+    const agent = await create({ name: 'Reviewed agent', strategy: 'ml-agent', params: { trainBars: 300 } });
+    const { user } = renderAt(page.runtime, `/kestrel/${agent.id}`, pages);
+    const llm = await section('LLM reviewer');
+    await user.click(await within(llm).findByRole('button', { name: 'Set up a reviewer' }));
+    const form = within(llm).getByRole('form', { name: 'LLM reviewer settings' });
+    // The browser says what is wrong before anything is sent
+    await user.type(within(form).getByLabelText(/^Base URL/), 'not a url');
+    await user.click(within(form).getByRole('button', { name: 'Save reviewer' }));
+    expect(await within(form).findByText(/^baseUrl must be an http/)).toBeTruthy();
+    await user.clear(within(form).getByLabelText(/^Base URL/));
+    await user.type(within(form).getByLabelText(/^Base URL/), 'http://127.0.0.1:9/v1');
+    await user.type(within(form).getByLabelText(/^Model/), 'stub-model');
+    await user.type(within(form).getByLabelText(/^API key/), 'sk-test-secret-0123456789');
+    await user.click(within(form).getByRole('button', { name: 'Save reviewer' }));
+
+    expect(
+      await within(llm).findByText(/^stub-model at http:\/\/127\.0\.0\.1:9\/v1$/, undefined, {
+        timeout: 10_000,
+      }),
+    ).toBeTruthy();
+    expect(within(llm).getByText(/0 of 200 calls · 0 of 400,000 tokens/)).toBeTruthy();
+    // The key is never shown again, only its mask
+    expect(document.body.textContent).not.toContain('sk-test-secret-0123456789');
+    const status = await section('Status');
+    await waitFor(() =>
+      expect(
+        within(status).getByLabelText('Agent status').querySelector('[data-figure="llm"] dd')?.textContent,
+      ).toBe('0 calls · 0 tokens'),
+    );
+
+    await user.click(within(llm).getByRole('button', { name: 'Remove reviewer' }));
+    expect(await within(llm).findByText(/^None: the agent decides alone/)).toBeTruthy();
+  }, 60_000);
 });
