@@ -17,6 +17,8 @@ CREATE TABLE agent_state (
   -- The last walk-forward evidence report (the engine's agentEvidence) and when it was computed
   evidence jsonb,
   evidence_at timestamptz,
+  -- Why no evidence could be computed at the last training (too little history for walk-forward folds…)
+  evidence_error text,
   updated_at timestamptz NOT NULL
 );
 

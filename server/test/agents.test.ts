@@ -152,6 +152,29 @@ describe('agents', () => {
       expect(theirs.json()).toEqual(none.json());
       expect(plainBot.statusCode, `${method} ${path} of a plain bot`).toBe(404);
     }
+    // Kind follows the strategy when it changes: the grid made an agent is one
+    const made = await t.request({
+      method: 'PATCH',
+      url: `/api/v1/agents/${grid.json().data.id}`,
+      headers: bearer(token),
+      payload: { strategy: 'ml-agent' },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.json().data.kind).toBe('agent');
+    expect((await call(t, 'GET', `/api/v1/agents/${grid.json().data.id}/agent`)).statusCode).toBe(200);
+    // Malformed ids say what is wrong
+    const bad = await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/abc`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/decisionId must be a decision id/);
+    expect((await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/${'9'.repeat(19)}`)).statusCode).toBe(
+      400,
+    );
+    expect((await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/${'9'.repeat(18)}`)).statusCode).toBe(
+      404,
+    );
+    const stage = await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'moon' });
+    expect(stage.statusCode).toBe(400);
+    expect(stage.json().detail).toMatch(/stage must be one of backtest, paper, live_approval, live_auto/);
     // Nothing of the agent changed through those calls
     expect((await status(t, agent.id)).latch).toBeNull();
   });
@@ -171,6 +194,9 @@ describe('agents', () => {
 
     const evidence = (await call(t, 'GET', `/api/v1/agents/${agent.id}/evidence`)).json().data;
     expect(evidence.trials).toBe(1);
+    // A day of 1m history holds no walk-forward folds of a 24 h retrain period: no report, and why
+    expect(evidence.report).toBeNull();
+    expect(evidence.reportError).toMatch(/^Evidence not computed: /);
 
     const promote = await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'live_auto' });
     expect(promote.statusCode).toBe(409);
@@ -182,6 +208,48 @@ describe('agents', () => {
     expect((await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'paper' })).statusCode).toBe(
       200,
     );
+  });
+
+  it('trains by itself when it starts without a model, and records a training that fails with its reason', async () => {
+    const fresh = (await call(t, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Untrained' })).json()
+      .data as Bot;
+    expect((await call(t, 'POST', `/api/v1/agents/${fresh.id}/start`)).statusCode).toBe(200);
+    await eventually(async () => (await status(t, fresh.id)).model !== null);
+    await t.app.agentService.idle();
+    expect((await status(t, fresh.id)).training).toMatchObject({ state: 'idle', lastError: null });
+    expect((await call(t, 'POST', `/api/v1/agents/${fresh.id}/stop`)).statusCode).toBe(200);
+
+    // One day of simulator history is one daily bar: nothing to learn from, and the agent says so
+    const daily = (
+      await call(t, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Daily', interval: '1d' })
+    ).json().data as Bot;
+    expect((await call(t, 'POST', `/api/v1/agents/${daily.id}/train`)).statusCode).toBe(202);
+    await t.app.agentService.idle();
+    const s = await status(t, daily.id);
+    expect(s.training.state).toBe('failed');
+    expect(s.training.lastError).toMatch(
+      /^Training failed: only \d+ closed bars of BTCUSDT 1d could be read$/,
+    );
+    expect(s.model).toBeNull();
+    // The production trainer: the engine's worker threads, the snapshot (aux columns included) crossing to them
+    const workers = await buildTestApp(
+      t.database.db,
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    try {
+      const other = (
+        await call(workers, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Worker-trained' })
+      ).json().data as Bot;
+      expect((await call(workers, 'POST', `/api/v1/agents/${other.id}/train`)).statusCode).toBe(202);
+      await workers.app.agentService.idle();
+      expect((await status(workers, other.id)).model?.featureIds.length).toBeGreaterThan(20);
+    } finally {
+      await workers.app.close();
+    }
+    // A failed training does not block the next one
+    expect((await call(t, 'POST', `/api/v1/agents/${daily.id}/train`)).statusCode).toBe(202);
+    await t.app.agentService.idle();
   });
 
   it('decides on every closed bar in paper mode: one record per bar, holds included with their reasons', async () => {
@@ -204,6 +272,12 @@ describe('agents', () => {
       await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions/${list[0]?.id}`)
     ).json().data;
     expect(record.decision.contributions.length).toBeGreaterThan(20);
+    // Aux columns the simulator serves are in the snapshot; those it has no history call for are absent, not invented
+    const available = (id: string) => record.decision.contributions.find((c) => c.id === id)?.available;
+    expect(available('funding')).toBe(true);
+    expect(available('btc_ret_1')).toBe(true);
+    expect(available('oi_change_1')).toBe(false);
+    expect(available('basis')).toBe(false);
     expect(record.decision.gates.length).toBeGreaterThan(0);
     expect(record.price).toBeGreaterThan(0);
     if (record.action === 'hold') expect(record.guard).toBeNull();
@@ -225,6 +299,9 @@ describe('agents', () => {
     const start = await call(t, 'POST', `/api/v1/agents/${agent.id}/start`);
     expect(start.statusCode).toBe(409);
     expect(start.json().detail).toMatch(/latched \(Killed by you\): reset the latch/);
+    // Its paper run against a backtest of the same strategy over the same bars (the drift report)
+    const drift = (await call(t, 'GET', `/api/v1/agents/${agent.id}/evidence`)).json().data.paperDrift;
+    expect(drift).toMatchObject({ trades: expect.any(Number), paperReturnPct: expect.any(Number) });
     // No decision after the kill: the bot's bars stop with it
     const recorded = (await decisions(t, agent.id)).length;
     await advance(120_000);
@@ -302,6 +379,23 @@ describe('agents', () => {
     expect(late.statusCode).toBe(409);
     const record = (await call(app, 'GET', `/api/v1/agents/${agent.id}/decisions/${id}`)).json().data;
     expect(record.outcome).toBe('expired');
+
+    // Approved while the agent does not run: it is not carried out a time limit later, it fails (nothing sent)
+    const approvedLate = await agentRepository.insertApproval(db, {
+      botId: agent.id,
+      decisionId: id,
+      execution,
+      createdAt: clock.now(),
+      expiresAt: new Date(clock.now().getTime() + 5_000),
+    });
+    const ok = await call(app, 'POST', `/api/v1/agents/${agent.id}/approvals/${approvedLate.id}/approve`);
+    expect(ok.statusCode, ok.body).toBe(200);
+    simClock.advance(10_000);
+    list = (await call(app, 'GET', `/api/v1/agents/${agent.id}/approvals`)).json().data;
+    expect(list.find((a) => a.id === approvedLate.id)).toMatchObject({
+      state: 'failed',
+      note: 'Approved, but not carried out before the market moved on: nothing was sent',
+    });
   });
 
   it('trades on paper when the gates let an entry through: guard checklist, orders and fills in the record, pushed live', async () => {
@@ -324,6 +418,8 @@ describe('agents', () => {
     const eager: Bot = res.json().data;
     expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/train`)).statusCode).toBe(202);
     await app.app.agentService.idle();
+    // The registry counts configurations, not trainings: the agents above share one, this is the second
+    expect((await call(app, 'GET', `/api/v1/agents/${eager.id}/evidence`)).json().data.trials).toBe(2);
     const socket = await TestSocket.open(wsUrl(await listenWs(app), token, 'agent-tab'));
     expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/start`)).statusCode).toBe(200);
     await eventually(async () => app.app.liveStreams?.candleStreams.includes('BTCUSDT@1m') === true);
@@ -355,6 +451,25 @@ describe('agents', () => {
     });
     const s = await status(app, eager.id);
     expect(Math.abs(s.positionQty)).toBeGreaterThan(0);
-    expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/kill`)).json().data.latch.cause).toBe('kill');
+
+    // A restart resumes it on paper: its account rebuilt from the records' executions, no bar decided twice
+    const before = (await call(app, 'GET', `/api/v1/agents/${eager.id}/status`)).json().data;
+    const decided = (await decisions(app, eager.id)).length;
+    await app.app.close();
+    const resumed = await buildTestApp(
+      t.database.db,
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcess },
+      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
+    );
+    extraApps.push(resumed);
+    expect(resumed.app.botRunner.runningIds).toEqual([eager.id]);
+    const after = (await call(resumed, 'GET', `/api/v1/agents/${eager.id}/status`)).json().data;
+    for (const k of ['positionQty', 'realizedPnl', 'unrealizedPnl', 'entryPrice'] as const) {
+      expect(after[k], k).toBeCloseTo(before[k], 9);
+    }
+    expect((await decisions(resumed, eager.id)).length).toBe(decided);
+    expect((await call(resumed, 'POST', `/api/v1/agents/${eager.id}/kill`)).json().data.latch.cause).toBe(
+      'kill',
+    );
   });
 });

@@ -45,6 +45,8 @@ export type {
   AgentReasonCode,
   AgentSnapshot,
 } from './agent/types';
+export type { AgentWorldOptions } from './agent/worlds';
+export { agentWorld } from './agent/worlds';
 export type { LookaheadReport } from './backtest/lookahead';
 export { lookaheadCheck } from './backtest/lookahead';
 export type { Metrics, MetricsInput, TradeStats } from './backtest/metrics';

@@ -319,7 +319,7 @@ export const AgentDecisionsQuerySchema = z.object({
 
 export const AgentDecisionParamsSchema = z.object({
   id: z.uuid('id must be an agent id (a UUID)'),
-  decisionId: z.string().regex(/^\d+$/, 'decisionId must be a decision id'),
+  decisionId: z.string().regex(/^\d{1,18}$/, 'decisionId must be a decision id'),
 });
 
 /** POST /api/v1/agents/{id}/stage */
@@ -350,7 +350,7 @@ export type AgentApproval = z.infer<typeof AgentApprovalSchema>;
 
 export const AgentApprovalParamsSchema = z.object({
   id: z.uuid('id must be an agent id (a UUID)'),
-  approvalId: z.string().regex(/^\d+$/, 'approvalId must be an approval id'),
+  approvalId: z.string().regex(/^\d{1,18}$/, 'approvalId must be an approval id'),
 });
 
 /** A curve of the evidence (equity, starting at 1) */
@@ -398,6 +398,8 @@ export const AgentEvidenceSchema = z.object({
       raw: z.record(z.string(), z.unknown()),
     })
     .nullable(),
+  /** Why the last training computed no report (too little history for walk-forward folds…), else null */
+  reportError: z.string().nullable(),
   /** N for the deflated Sharpe: configurations in the registry */
   trials: z.number().int(),
   /** Paper trading against the backtest of the same period: null until the agent has traded on paper */

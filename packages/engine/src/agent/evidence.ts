@@ -43,7 +43,8 @@ export interface AgentEvidenceInput {
    * count and spread deflate the Sharpe ratio: N = these + the variants this evaluation tries)
    */
   trials?: readonly number[];
-  /** Purged cross-validation folds (default 5) and random-entry samples (default 200) */
+  /** Purged cross-validation folds (default 5; 0 skips it: on a year of 1m bars it is most of the CPU time) and
+   * random-entry samples (default 200) */
   cvFolds?: number;
   samples?: number;
 }
@@ -112,7 +113,7 @@ export interface AgentEvidence {
   config: AgentConfig;
   bars: number;
   intervalMs: number;
-  /** Bars per retrain and per test window, bars between a fold's last label end and its test start (0: none) */
+  /** Bars per retrain period of the config, and per test window (larger when the folds were capped at 120) */
   retrainBars: number;
   testBars: number;
   folds: AgentEvidenceFold[];
@@ -250,7 +251,9 @@ export function agentEvidence(input: AgentEvidenceInput): AgentEvidence {
   const selected = variantRuns[selectedIndex] as (typeof variantRuns)[number];
   const moments = returnMoments(selected.returns);
   const variantSharpes = variantRuns.map((v) => returnMoments(v.returns).sharpe);
-  const deflated = deflatedSharpe(moments, [...(input.trials ?? []), ...variantSharpes]);
+  // A registry entry without a finite Sharpe (a trial that never traded) counts as a trial with Sharpe 0
+  const registry = (input.trials ?? []).map((x) => (Number.isFinite(x) ? x : 0));
+  const deflated = deflatedSharpe(moments, [...registry, ...variantSharpes]);
   const pbo =
     variantRuns.length >= 2 && selected.returns.length >= 8
       ? probabilityOfOverfitting(variantRuns.map((v) => v.returns))
@@ -261,7 +264,8 @@ export function agentEvidence(input: AgentEvidenceInput): AgentEvidence {
     periodBars,
     trades: Math.max(1, selected.run.trades),
     exposure: selected.run.exposure,
-    roundTripCost: 2 * (config.feeRate + config.slippage) * config.sizeFraction,
+    // The baseline holds a unit position: its round trip costs the full fee and slippage, twice
+    roundTripCost: 2 * (config.feeRate + config.slippage),
     observedSharpe: moments.sharpe,
     samples: input.samples ?? 200,
     seed: config.seed,
@@ -306,7 +310,7 @@ export function agentEvidence(input: AgentEvidenceInput): AgentEvidence {
       inputs:
         `Sharpe ${fmt(moments.sharpe)} per ${periodBars}-bar period over ${moments.count} periods, skewness ` +
         `${fmt(moments.skewness)}, kurtosis ${fmt(moments.kurtosis)}; N = ${deflated.trials} trials ` +
-        `(${input.trials?.length ?? 0} in the registry + ${variantRuns.length} variants), V[SR] ` +
+        `(${registry.length} in the registry + ${variantRuns.length} variants), V[SR] ` +
         `${fmt(deflated.sharpeVariance)}, SR₀ ${fmt(deflated.expectedMaxSharpe)}`,
     },
     {
@@ -457,9 +461,10 @@ interface RuleRun {
 
 /**
  * Runs the decision rule (the same `agentRule` as `decideAgent`) over stitched windows: a position of
- * `sizeFraction` of equity taken at a bar's close and carried close to close, fees and slippage on entry and exit,
- * funding pro rata per bar, the ATR stop checked against the next bar's range (filled at the stop, or the open if
- * it gapped past).
+ * `sizeFraction` of equity entered and exited at the open after the deciding close (as `applyDecision`'s market
+ * orders fill), carried close to close, fees and slippage on entry and exit, funding pro rata per bar, the ATR stop
+ * checked against each bar's range (filled at the stop, or at the open if it gapped past; the exchange would refuse
+ * a stop already crossed at the open and the next decision would exit: the same price within a bar).
  */
 function runRule(
   config: AgentConfig,
@@ -501,31 +506,50 @@ function runRule(
     side = 0;
     stop = Number.NaN;
   };
+  // Orders decided at a close fill at the next bar's open, as on the exchange: an entry or exit waits one bar
+  let pendingEntry = 0;
+  let pendingStop = Number.NaN;
+  let pendingExit = false;
+  const carry = (i: number, base: number, k: number) => {
+    // The position rides bar i from `base` (the last close, or the entry's open): the stop first, else to the close
+    const stopped = side > 0 ? (low[i] as number) <= stop : (high[i] as number) >= stop;
+    if (stopped) {
+      const o = open[i] as number;
+      const fill = side > 0 ? Math.min(stop, o) : Math.max(stop, o);
+      eq *= 1 + side * size * (fill / base - 1);
+      closeTrade(k);
+      return;
+    }
+    eq *= 1 + side * size * ((close[i] as number) / base - 1);
+    const rate = funding?.[i];
+    if (rate !== undefined && Number.isFinite(rate)) {
+      const f = side * size * rate * fundingShare;
+      eq -= eq * f;
+      fund += f;
+    }
+  };
   let w = 0;
   for (let i = from; i < to; i++) {
     const k = i - from;
-    // Carry the position held since the last close through this bar
-    if (side !== 0 && k > 0) {
-      const prev = close[i - 1] as number;
-      const stopped = side > 0 ? (low[i] as number) <= stop : (high[i] as number) >= stop;
-      if (stopped) {
-        const o = open[i] as number;
-        const fill = side > 0 ? Math.min(stop, o) : Math.max(stop, o);
-        eq *= 1 + side * size * (fill / prev - 1);
-        closeTrade(k);
-      } else {
-        eq *= 1 + side * size * ((close[i] as number) / prev - 1);
-        const rate = funding?.[i];
-        if (rate !== undefined && Number.isFinite(rate)) {
-          const f = side * size * rate * fundingShare;
-          eq -= eq * f;
-          fund += f;
-        }
-      }
+    if (side !== 0 && pendingExit) {
+      eq *= 1 + side * size * ((open[i] as number) / (close[i - 1] as number) - 1);
+      closeTrade(k);
+      pendingExit = false;
+    } else if (side !== 0) {
+      carry(i, close[i - 1] as number, k);
+    } else if (pendingEntry !== 0) {
+      side = pendingEntry;
+      stop = pendingStop;
+      pendingEntry = 0;
+      eq -= eq * size * perSide;
+      fees += size * config.feeRate;
+      slip += size * config.slippage;
+      entryEq = eq;
+      carry(i, open[i] as number, k);
     }
     while (w < windows.length && (windows[w] as FoldOutputs).to <= i) w++;
     const win = windows[w];
-    if (win !== undefined && i >= win.from) {
+    if (win !== undefined && i >= win.from && i < to - 1) {
       const j = i - win.from;
       const rule =
         agentRule(
@@ -539,19 +563,16 @@ function runRule(
           win.edgeShort[j] as number,
           config,
         ) & 3;
-      if (rule === RULE_EXIT) closeTrade(k);
-      else if (rule !== RULE_HOLD && i < to - 1) {
-        side = rule === RULE_LONG ? 1 : -1;
-        eq -= eq * size * perSide;
-        fees += size * config.feeRate;
-        slip += size * config.slippage;
-        entryEq = eq;
+      if (rule === RULE_EXIT) pendingExit = true;
+      else if (rule !== RULE_HOLD) {
+        pendingEntry = rule === RULE_LONG ? 1 : -1;
+        // The stop's level comes from this close, as applyDecision prices the resting stop order
         const c = close[i] as number;
         const atr = matrix.data[(i - matrix.from) * AGENT_FEATURE_COUNT + ATR_FEATURE] as number;
-        stop =
+        pendingStop =
           config.stopAtr > 0 && atr > 0
-            ? c * (1 - side * config.stopAtr * atr)
-            : side > 0
+            ? c * (1 - pendingEntry * config.stopAtr * atr)
+            : pendingEntry > 0
               ? -1
               : Number.POSITIVE_INFINITY;
       }

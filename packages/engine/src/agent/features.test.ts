@@ -3,8 +3,8 @@ import type { BarColumns } from '../bars/bars';
 import { parseAgentConfig } from './config';
 import { AGENT_FEATURE_COUNT, AGENT_FEATURES, FEATURE_LOOKBACK, featureMatrix, featureRow } from './features';
 import { labelBars } from './labels';
-import { agentWorld } from './test-worlds';
 import type { AgentSnapshot } from './types';
+import { agentWorld } from './worlds';
 
 /** A snapshot holding copies of bars [0, t] only: nothing after t exists in it */
 function cutAt(snapshot: AgentSnapshot, t: number): AgentSnapshot {

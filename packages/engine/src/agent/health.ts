@@ -17,7 +17,7 @@ export interface FeatureDrift {
   /** Recent mean minus training mean, in training standard deviations; recent sd / training sd */
   meanShift: number;
   stdRatio: number;
-  /** Population stability index of the recent values against the model's reference rows */
+  /** Population stability index of the recent values against the model's reference rows (see driftStatus) */
   psi: number;
   status: 'ok' | 'watch' | 'drift' | 'unavailable';
 }
@@ -158,8 +158,19 @@ function featureDrift(model: AgentModel, data: Float64Array, rows: number, j: nu
     meanShift,
     stdRatio: Math.sqrt(variance),
     psi,
-    status: psi >= PSI_DRIFT ? 'drift' : psi >= PSI_WATCH ? 'watch' : 'ok',
+    status: driftStatus(psi, meanShift, Math.sqrt(variance)),
   };
+}
+
+/**
+ * PSI alone over-reads a short window of overlapping features (500 bars of a 64-bar return are ~8 independent
+ * values): drift needs the PSI and a large move of the mean (a standard deviation) or of the spread (×2 or ÷2).
+ */
+function driftStatus(psi: number, meanShift: number, stdRatio: number): FeatureDrift['status'] {
+  const moved = Math.abs(meanShift) >= 1 || stdRatio >= 2 || stdRatio <= 0.5;
+  if (psi >= PSI_DRIFT && moved) return 'drift';
+  if (psi >= PSI_WATCH || Math.abs(meanShift) >= 0.5) return 'watch';
+  return 'ok';
 }
 
 function bump(counts: number[], at: number): void {

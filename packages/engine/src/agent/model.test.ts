@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random/prng';
 import { parseAgentConfig } from './config';
-import { fitLogistic, sigmoid, trainAgentModel } from './model';
-import { agentWorld } from './test-worlds';
+import { applyModel, fitLogistic, sigmoid, trainAgentModel } from './model';
+import { agentWorld } from './worlds';
 
 const config = parseAgentConfig({ trainBars: 1_000, horizonBars: 4, feeRate: 0.0002, slippage: 0.0001 });
 
@@ -74,5 +74,27 @@ describe('agent model', () => {
     expect(() => trainAgentModel({ snapshot: world, config, from: 0, to: 150, trainedAt: 0 })).toThrow(
       /at least 100 labelled rows/,
     );
+  });
+
+  it('refuses to apply a model trained on other features', () => {
+    const world = agentWorld({ bars: 1_500, seed: 2, phi: 0.2 });
+    const model = trainAgentModel({ snapshot: world, config, from: 0, to: 1_400, trainedAt: 0 });
+    const row = new Float64Array(25);
+    expect(() => applyModel(model, row)).not.toThrow();
+    const renamed = { ...model, featureIds: [...model.featureIds.slice(1), 'ret_1'] };
+    expect(() => applyModel(renamed, row)).toThrow(/trained on other features .* retrain it/);
+    expect(() => applyModel({ ...model, format: 2 as 1 }, row)).toThrow(/format 2/);
+  });
+
+  it('trains without failing when one class never occurs (every bar flat), and then predicts no move', () => {
+    const world = agentWorld({ bars: 1_500, seed: 2, phi: 0 });
+    const flatOnly = parseAgentConfig({ ...config, deadZone: 0.2 });
+    const model = trainAgentModel({ snapshot: world, config: flatOnly, from: 0, to: 1_400, trainedAt: 0 });
+    expect(model.inSample.flat).toBe(1);
+    expect(model.moves).toEqual({ up: 0, down: 0 });
+    const out = applyModel(model, new Float64Array(25));
+    expect(out.pUp).toBeLessThan(0.01);
+    expect(out.pDown).toBeLessThan(0.01);
+    expect(model.up.coefficients.every(Number.isFinite)).toBe(true);
   });
 });

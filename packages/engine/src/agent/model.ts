@@ -19,7 +19,10 @@ const PAIR_SAMPLES = 20_000;
 /** Scaled training rows stored with the model: the dissimilarity index's nearest neighbour is searched among them */
 const REFERENCE_ROWS = 256;
 const NEWTON_MAX_ITERATIONS = 30;
-const NEWTON_TOLERANCE = 1e-9;
+const NEWTON_TOLERANCE = 1e-7;
+/** From this many rows the fit starts from a fit on a strided subsample (a warm start) */
+const WARM_START_ROWS = 50_000;
+const WARM_START_STRIDE = 8;
 
 export interface TrainAgentInput {
   snapshot: AgentSnapshot;
@@ -264,12 +267,26 @@ export function fitLogistic(
   l2: number,
 ): Float64Array {
   const p = cols + 1;
-  const w = new Float64Array(p);
-  // Start at the base rate: the intercept alone, so the first step is already small
-  let pos = 0;
-  for (let r = 0; r < n; r++) pos += y[r] as number;
-  const base = Math.min(1 - 1e-6, Math.max(1e-6, pos / n));
-  w[cols] = Math.log(base / (1 - base));
+  let w: Float64Array = new Float64Array(p);
+  if (n >= WARM_START_ROWS) {
+    // Start from the fit of every WARM_START_STRIDE-th row: near the optimum, so fewer full passes (the cost) are
+    // needed. Same optimum, same tolerance: only the path there is shorter
+    const m = Math.floor(n / WARM_START_STRIDE);
+    const xs = new Float64Array(m * cols);
+    const ys = new Float64Array(m);
+    for (let r = 0; r < m; r++) {
+      const src = r * WARM_START_STRIDE;
+      ys[r] = y[src] as number;
+      for (let j = 0; j < cols; j++) xs[j * m + r] = x[j * n + src] as number;
+    }
+    w = fitLogistic(xs, m, cols, ys, l2);
+  } else {
+    // Start at the base rate: the intercept alone, so the first step is already small
+    let pos = 0;
+    for (let r = 0; r < n; r++) pos += y[r] as number;
+    const base = Math.min(1 - 1e-6, Math.max(1e-6, pos / n));
+    w[cols] = Math.log(base / (1 - base));
+  }
   const grad = new Float64Array(p);
   const hess = new Float64Array(p * p);
   const step = new Float64Array(p);
@@ -425,6 +442,33 @@ export interface ModelOutput {
   dissimilarity: number;
 }
 
+/** Models already checked against this engine's features (a stored model is checked once, not per bar) */
+const checkedModels = new WeakSet<AgentModel>();
+
+/**
+ * Refuses a model this engine cannot apply: another format, or features that are not this engine's in this order
+ * (a model stored before a feature changed must be retrained, never applied to the wrong columns).
+ */
+export function checkModel(model: AgentModel): void {
+  if (checkedModels.has(model)) return;
+  if (model.format !== 1)
+    throw new EngineInputError(`model ${model.id} has format ${model.format}; this engine reads 1`);
+  const ids = model.featureIds;
+  const same = ids.length === AGENT_FEATURE_COUNT && ids.every((id, j) => id === AGENT_FEATURE_IDS[j]);
+  const sized =
+    model.mean.length === AGENT_FEATURE_COUNT &&
+    model.std.length === AGENT_FEATURE_COUNT &&
+    model.up.coefficients.length === AGENT_FEATURE_COUNT &&
+    model.down.coefficients.length === AGENT_FEATURE_COUNT &&
+    model.referenceRows.every((r) => r.length === AGENT_FEATURE_COUNT);
+  if (!same || !sized) {
+    throw new EngineInputError(
+      `model ${model.id} was trained on other features (${ids.join(', ')}) than this engine computes: retrain it`,
+    );
+  }
+  checkedModels.add(model);
+}
+
 /**
  * Applies the model to one raw feature row (missing values → 0 after scaling, as in training). `dissimilarity:
  * false` skips the nearest-neighbour search (for the model's own training rows, whose distance is 0 by definition).
@@ -435,12 +479,9 @@ export function applyModel(
   scaled = new Float64Array(row.length),
   dissimilarity = true,
 ): ModelOutput {
-  const cols = model.featureIds.length;
-  if (row.length !== cols || cols !== AGENT_FEATURE_COUNT) {
-    throw new EngineInputError(
-      `model ${model.id} has ${cols} features, this engine computes ${AGENT_FEATURE_COUNT}: retrain it`,
-    );
-  }
+  checkModel(model);
+  const cols = AGENT_FEATURE_COUNT;
+  if (row.length !== cols) throw new EngineInputError(`a feature row has ${cols} values, got ${row.length}`);
   let zu = model.up.intercept;
   let zd = model.down.intercept;
   for (let j = 0; j < cols; j++) {

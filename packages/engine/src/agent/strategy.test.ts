@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { lookaheadCheck } from '../backtest/lookahead';
 import { resolveBrokerConfig, runBacktest, StrategyRunner } from '../backtest/runner';
+import { replayLive } from '../backtest/test-live-replay';
 import { BarSeries } from '../bars/bars';
 import { getBuiltInStrategy, strategyCatalogue } from '../strategies/built-in';
 import { parseAgentConfig } from './config';
 import { MlAgent } from './strategy';
-import { agentWorld } from './test-worlds';
+import { agentWorld } from './worlds';
 
 const params = {
   trainBars: 800,
@@ -59,5 +60,14 @@ describe('ml-agent strategy', { timeout: 120_000 }, () => {
     const report = lookaheadCheck(getBuiltInStrategy('ml-agent'), params, bars, {}, 3);
     expect(report.firstDifference).toBeNull();
     expect(report.clean).toBe(true);
+  });
+
+  it('trades the same live (closed klines one by one, as a paper bot) as in the backtest', () => {
+    const settings = { broker: { initialBalance: 10_000, leverage: 2 } };
+    const backtest = runBacktest(getBuiltInStrategy('ml-agent'), params, bars, settings);
+    const live = replayLive(getBuiltInStrategy('ml-agent'), params, bars, settings);
+    expect(backtest.fills.length).toBeGreaterThan(5);
+    expect(live.fills).toEqual(backtest.fills);
+    expect(Array.from(backtest.equity)).toEqual(live.equity);
   });
 });

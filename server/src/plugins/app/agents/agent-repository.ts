@@ -24,6 +24,7 @@ export interface AgentStateRow {
   training_finished_at: Date | null;
   evidence: Record<string, unknown> | null;
   evidence_at: Date | null;
+  evidence_error: string | null;
   updated_at: Date;
 }
 
@@ -58,7 +59,7 @@ export interface ApprovalRow extends Record<string, unknown> {
 }
 
 const STATE_COLUMNS = `bot_id, stage, latch_cause, latch_reason, latched_at, latch_from_stage, training_state,
-  training_error, training_started_at, training_finished_at, evidence, evidence_at, updated_at`;
+  training_error, training_started_at, training_finished_at, evidence, evidence_at, evidence_error, updated_at`;
 const APPROVAL_COLUMNS = `id::text AS id, bot_id, decision_id::text AS decision_id, action, size_fraction, stop_pct,
   state, created_at, expires_at, decided_at, executed_bar::text AS executed_bar, note`;
 
@@ -199,15 +200,18 @@ export const agentRepository = {
     );
   },
 
+  /** The last evidence report, or (report null) why none could be computed */
   async saveEvidence(
     db: Queryable,
     botId: string,
-    evidence: Record<string, unknown>,
+    evidence: Record<string, unknown> | null,
     now: Date,
+    error: string | null = null,
   ): Promise<void> {
     await db.query(
-      'UPDATE agent_state SET evidence = $2, evidence_at = $3, updated_at = $3 WHERE bot_id = $1',
-      [botId, JSON.stringify(evidence), now],
+      `UPDATE agent_state SET evidence = $2, evidence_at = $3, evidence_error = $4, updated_at = $3
+       WHERE bot_id = $1`,
+      [botId, evidence === null ? null : JSON.stringify(evidence), now, error],
     );
   },
 
@@ -426,14 +430,26 @@ export const agentRepository = {
     ]);
   },
 
-  /** Pending proposals past their time limit become `expired` (recorded); returns them */
+  /**
+   * Pending proposals past their time limit become `expired` (recorded; returned); approved ones still not carried
+   * out a time limit later become `failed`
+   */
   async expireApprovals(db: Queryable, botId: string, now: Date): Promise<ApprovalRow[]> {
-    return db.query<ApprovalRow>(
+    const expired = await db.query<ApprovalRow>(
       `UPDATE agent_approvals SET state = 'expired', decided_at = expires_at,
          note = 'Expired unanswered: nothing was sent'
        WHERE bot_id = $1 AND state = 'pending' AND expires_at <= $2 RETURNING ${APPROVAL_COLUMNS}`,
       [botId, now],
     );
+    // An approved proposal the agent could not carry out (it was exiting, or stopped) for as long again is stale
+    await db.query(
+      `UPDATE agent_approvals SET state = 'failed',
+         note = 'Approved, but not carried out before the market moved on: nothing was sent'
+       WHERE bot_id = $1 AND state = 'approved' AND executed_bar IS NULL
+         AND expires_at + (expires_at - created_at) <= $2`,
+      [botId, now],
+    );
+    return expired;
   },
 
   /** Every pending proposal of the agent is dropped (kill, stage change): recorded as rejected with the reason */
@@ -493,13 +509,20 @@ export const agentRepository = {
     return Number(rows[0]?.n ?? 0);
   },
 
-  /** The out-of-sample Sharpe ratios of the registry's trials (their variance feeds the DSR) */
-  async trialSharpes(db: Queryable, userId: string, symbol: string, interval: string): Promise<number[]> {
-    const rows = await db.query<{ sharpe: number }>(
-      `SELECT sharpe FROM agent_trials WHERE user_id = $1 AND symbol = $2 AND interval = $3 AND sharpe IS NOT NULL`,
-      [userId, symbol, interval],
+  /**
+   * The out-of-sample Sharpe ratio of every other configuration in the registry, NaN for one evaluated without a
+   * figure (the engine counts it in N as Sharpe 0): their number and spread deflate the Sharpe ratio
+   */
+  async trialSharpes(
+    db: Queryable,
+    trial: { userId: string; symbol: string; interval: string },
+    exceptHash: string,
+  ): Promise<number[]> {
+    const rows = await db.query<{ sharpe: number | null }>(
+      `SELECT sharpe FROM agent_trials WHERE user_id = $1 AND symbol = $2 AND interval = $3 AND config_hash <> $4`,
+      [trial.userId, trial.symbol, trial.interval, exceptHash],
     );
-    return rows.map((r) => Number(r.sharpe));
+    return rows.map((r) => (r.sharpe === null ? Number.NaN : Number(r.sharpe)));
   },
 
   /** Agents (running or not) whose training this process left `training` — at start they are marked failed */

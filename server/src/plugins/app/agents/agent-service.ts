@@ -18,28 +18,29 @@ import type {
 } from '@kestrel/contracts';
 import {
   type AgentConfig,
+  type AgentDecision,
+  type AgentEvidenceInput,
   type AgentModel,
-  type BarColumns,
   type AgentEvidence as EngineEvidence,
   FEATURE_LOOKBACK,
   intervalToMs,
   modelHealth,
   parseAgentConfig,
+  retrainBars,
+  type TrainAgentInput,
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';
-import type { KlineSeriesKey, Span } from '../backtest/kline-repository';
-import { type BotRow, botRepository } from '../bots/bot-repository';
+import { type BotRow, botKindOf, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
-import type { BotLog, BotService } from '../bots/bot-service';
+import { type BotLog, type BotService, STOPPED_BY_KILL_SWITCH } from '../bots/bot-service';
 import type { PaperFigures } from '../bots/paper-account';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import { type AgentStateRow, type ApprovalRow, agentRepository, summaryOf } from './agent-repository';
-import { snapshotOf } from './agent-session';
+import type { AgentSnapshots } from './agent-snapshot';
 
-export const AGENT_STRATEGY = 'ml-agent';
 export const KILLED_BY_YOU = 'Killed by you';
 /** Decisions an agent must have recorded on paper before it may go live (a track record to compare) */
 export const PAPER_DECISIONS_FOR_LIVE = 24;
@@ -47,21 +48,15 @@ export const PAPER_DECISIONS_FOR_LIVE = 24;
 export const APPROVALS_FOR_AUTO = 3;
 
 const HOUR_MS = 3_600_000;
+/** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window) */
+export const EVIDENCE_FOLDS = 8;
+/** Most bars one training or evidence run reads (a year of 5m bars; 1m agents get ~70 days) */
+export const EVIDENCE_MAX_BARS = 105_120;
 
 /** The engine's training and evidence, in worker threads (tests may run them in-process) */
 export interface AgentTrainer {
-  train(input: {
-    snapshot: ReturnType<typeof snapshotOf>;
-    config: AgentConfig;
-    from: number;
-    to: number;
-    trainedAt: number;
-  }): Promise<AgentModel>;
-  evidence(input: {
-    snapshot: ReturnType<typeof snapshotOf>;
-    config: AgentConfig;
-    trials: readonly number[];
-  }): Promise<EngineEvidence>;
+  train(input: TrainAgentInput): Promise<AgentModel>;
+  evidence(input: AgentEvidenceInput): Promise<EngineEvidence>;
 }
 
 export interface AgentServiceDeps {
@@ -72,8 +67,10 @@ export interface AgentServiceDeps {
   runner: BotRunner;
   log: BotLog;
   trainer: AgentTrainer;
-  exchangeEnv: string;
-  loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
+  /** Point-in-time snapshots (closed bars and the aux columns the exchange serves), shared with the runtime */
+  snapshots: Pick<AgentSnapshots, 'load'>;
+  /** The bot's paper (or live) fills against a backtest of the same period (the drift report), when it has run */
+  paperDrift(userId: string, id: string): Promise<AgentEvidence['paperDrift']>;
   /** Places a bot's order through the order manager (the one order path), in the bot's environment */
   placeOrder(input: {
     userId: string;
@@ -84,7 +81,8 @@ export interface AgentServiceDeps {
   }): Promise<StoredIntent>;
 }
 
-const isAgent = (row: BotRow) => row.kind === 'agent' || row.strategy === AGENT_STRATEGY;
+/** What makes a bot an agent: its strategy (its kind follows it; the strategy is what the runtime runs) */
+export const isAgent = (row: Pick<BotRow, 'strategy'>) => botKindOf(row.strategy) === 'agent';
 const notFound = () => new HttpError(404, 'AGENT_NOT_FOUND', 'No such agent');
 
 /**
@@ -157,6 +155,12 @@ export class AgentService {
     );
   }
 
+  /** At a session's start: trains now when the agent has no model, or its retrain is already due */
+  async trainIfStale(row: BotRow): Promise<void> {
+    const model = await agentRepository.latestModel(this.deps.db, row.id);
+    this.retrainIfDue(row, model, this.deps.clock.now().getTime());
+  }
+
   /** Resolves when no training runs in this process (tests) */
   async idle(): Promise<void> {
     while (this.training.size > 0) await Promise.allSettled([...this.training.values()]);
@@ -183,14 +187,15 @@ export class AgentService {
       const config = configOf(row);
       const intervalMs = intervalToMs(row.interval as KlineInterval);
       const now = clock.now().getTime();
-      // The bar that closed last, and enough history for the features' lookback and the labels' horizon
+      // The bar that closed last; history for the features' lookback, the labels' horizon, the training window and
+      // (for the evidence) walk-forward folds of one retrain period each before it
       const end = Math.floor(now / intervalMs) * intervalMs;
-      const bars = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
-      const columns = await this.deps.loadBars(
-        { env: this.deps.exchangeEnv, symbol: row.symbol, interval: row.interval },
-        { start: end - bars * intervalMs, end },
-      );
-      const snapshot = snapshotOf(columns, intervalMs);
+      const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
+      const bars = Math.min(EVIDENCE_MAX_BARS, window + EVIDENCE_FOLDS * retrainBars(config, intervalMs));
+      const snapshot = await this.deps.snapshots.load(row.symbol, row.interval, intervalMs, {
+        start: end - bars * intervalMs,
+        end,
+      });
       if (snapshot.length < FEATURE_LOOKBACK + config.horizonBars * 4) {
         throw new Error(`only ${snapshot.length} closed bars of ${row.symbol} ${row.interval} could be read`);
       }
@@ -203,13 +208,10 @@ export class AgentService {
       });
       await agentRepository.saveModel(db, row.id, model, clock.now());
       const trialKey = { userId: row.user_id, symbol: row.symbol, interval: row.interval };
-      const sharpes = await agentRepository.trialSharpes(
-        db,
-        trialKey.userId,
-        trialKey.symbol,
-        trialKey.interval,
-      );
+      // Every other configuration tried on this market before (a retrain of the same one is not another trial)
+      const sharpes = await agentRepository.trialSharpes(db, trialKey, configHash(config));
       let sharpe: number | null = null;
+      let evidenceError: string | null = null;
       try {
         const evidence = await this.deps.trainer.evidence({ snapshot, config, trials: sharpes });
         sharpe = Number.isFinite(evidence.statistics.sharpe) ? evidence.statistics.sharpe : null;
@@ -221,7 +223,14 @@ export class AgentService {
         );
       } catch (err) {
         // Too little history for walk-forward folds: the model still trades on paper; promotion waits for evidence
-        this.deps.logger.info({ err, botId: row.id }, 'agent evidence not computed');
+        evidenceError = err instanceof Error && err.message ? err.message : 'no reason given';
+        await agentRepository.saveEvidence(
+          db,
+          row.id,
+          null,
+          clock.now(),
+          `Evidence not computed: ${evidenceError}`,
+        );
       }
       await agentRepository.recordTrial(
         db,
@@ -242,8 +251,9 @@ export class AgentService {
     const raw = state.evidence as unknown as EngineEvidence | null;
     return {
       report: raw && state.evidence_at ? evidenceReport(raw, state.evidence_at.getTime()) : null,
+      reportError: state.evidence_error,
       trials,
-      paperDrift: null,
+      paperDrift: await this.deps.paperDrift(userId, id).catch(() => null),
     };
   }
 
@@ -270,16 +280,12 @@ export class AgentService {
       end - 500 * intervalMs,
       (recent.at(-1)?.barTime ?? end) - FEATURE_LOOKBACK * intervalMs,
     );
-    const columns = await this.deps.loadBars(
-      { env: this.deps.exchangeEnv, symbol: row.symbol, interval: row.interval },
-      { start, end },
-    );
     const h = modelHealth({
       model,
-      snapshot: snapshotOf(columns, intervalMs),
+      snapshot: await this.deps.snapshots.load(row.symbol, row.interval, intervalMs, { start, end }),
       decisions: recent
         .filter((d) => d.record.modelId === model.id)
-        .map((d) => d.record.decision as unknown as Parameters<typeof modelHealth>[0]['decisions'][number])
+        .map((d) => engineDecision(d.record.decision))
         .reverse(),
       config,
     });
@@ -379,6 +385,35 @@ export class AgentService {
         positionQty,
       },
     );
+  }
+
+  /**
+   * The account's kill switch (/risk): every active agent of the user latched before the bots are stopped (the
+   * switch itself cancels the account's orders and closes its positions), then demoted to paper once stopped.
+   * Returns the stop's own answer (how many bots it stopped)
+   */
+  async killSwitch(userId: string, stopBots: () => Promise<number>): Promise<number> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const agents = (await botRepository.activeOf(db, userId)).filter(isAgent);
+    for (const row of agents) {
+      await agentRepository.state(db, row.id, now);
+      await agentRepository.latch(db, row.id, { cause: 'kill', reason: STOPPED_BY_KILL_SWITCH }, now);
+      await agentRepository.dropPending(db, row.id, `Dropped: ${STOPPED_BY_KILL_SWITCH}`, now);
+    }
+    const stopped = await stopBots();
+    for (const row of agents) {
+      await agentRepository.demote(db, row.id, clock.now());
+      await this.deps.log.record(
+        row,
+        'risk_stop',
+        `Latched: ${STOPPED_BY_KILL_SWITCH}. Demoted to paper until a person resets it`,
+        {
+          latch: 'kill',
+        },
+      );
+    }
+    return stopped;
   }
 
   async resetLatch(userId: string, id: string): Promise<AgentStatus> {
@@ -572,6 +607,28 @@ export function configOf(row: BotRow): AgentConfig {
 export function configHash(config: AgentConfig): string {
   const sorted = Object.fromEntries(Object.entries(config).sort(([a], [b]) => a.localeCompare(b)));
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 32);
+}
+
+/** A stored decision as the engine reads it: the figures JSON kept as null are NaN again */
+function engineDecision(d: AgentDecisionRecord['decision']): AgentDecision {
+  const nan = (v: number | null) => (v === null ? Number.NaN : v);
+  return {
+    ...d,
+    action: d.action,
+    reasonCodes: d.reasonCodes as AgentDecision['reasonCodes'],
+    pUp: d.pUp,
+    pDown: d.pDown,
+    expectedEdge: d.expectedEdge,
+    dissimilarity: d.dissimilarity,
+    predictionZ: d.predictionZ,
+    contributions: d.contributions.map((c) => ({ ...c, value: nan(c.value), scaled: nan(c.scaled) })),
+    gates: d.gates.map((g) => ({
+      gate: g.gate as AgentDecision['gates'][number]['gate'],
+      passed: g.passed,
+      value: nan(g.value),
+      limit: nan(g.limit),
+    })),
+  };
 }
 
 const finiteOrNull = (v: number | null | undefined) =>

@@ -13,7 +13,6 @@ import {
   type AgentModel,
   type AgentSnapshot,
   applyDecision,
-  type BarColumns,
   BTCUSDT_BRACKETS,
   decideAgent,
   FEATURE_LOOKBACK,
@@ -28,7 +27,6 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
-import type { KlineSeriesKey, Span } from '../backtest/kline-repository';
 import type { RunBrackets } from '../backtest/leverage-brackets';
 import type { BotRow } from '../bots/bot-repository';
 import type { AgentSessionHooks } from '../bots/bot-session';
@@ -36,6 +34,7 @@ import type { BarOutcome, BotBar, BotLogEntry, PaperFigures } from '../bots/pape
 import type { ExchangeAdapter } from '../exchange/exchange-adapter';
 import { runGuard } from './agent-guard';
 import { type AgentExecution, agentRepository, type StoredDecision, summaryOf } from './agent-repository';
+import type { AgentSnapshots } from './agent-snapshot';
 import type { AgentReview, AgentReviewer } from './llm-reviewer/reviewer';
 
 /** How long a proposal of stage live_approval waits for the owner's click */
@@ -49,8 +48,8 @@ export interface AgentRuntimeDeps {
   logger: FastifyBaseLogger;
   reviewer: AgentReviewer;
   exchange: Pick<ExchangeAdapter, 'symbolInfo' | 'ticker'>;
-  exchangeEnv: string;
-  loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
+  /** Point-in-time snapshots (closed bars and the aux columns the exchange serves) */
+  snapshots: Pick<AgentSnapshots, 'load'>;
   brackets(userId: string, symbol: string): Promise<RunBrackets>;
   /** Pushes a decision's summary to the owner's sockets (`notifications/bot`, type agent_decision) */
   publish(userId: string, notice: AgentDecisionNotice): Promise<void>;
@@ -63,14 +62,8 @@ export interface AgentRuntimeDeps {
   latch(row: BotRow, reason: string, positionQty: number): Promise<void>;
 }
 
-/** The snapshot of `bars` as the engine reads it (the aux columns the exchange serves; none missing is invented) */
-export function snapshotOf(
-  bars: BarColumns,
-  intervalMs: number,
-  aux: AgentSnapshot['aux'] = {},
-): AgentSnapshot {
-  return { intervalMs, bars, aux, length: bars.openTime.length };
-}
+/** Orders whose fills are still joined to their decision's record (a resting stop can wait many bars) */
+const MAX_TRACKED_ORDERS = 1_000;
 
 const isEntry = (a: AgentDecision['action']) => a === 'enter_long' || a === 'enter_short';
 const ORDER_KINDS = new Set(['order_sent', 'order_refused', 'order_unknown']);
@@ -90,11 +83,12 @@ export class AgentSessionRuntime implements AgentSessionHooks {
   readonly type: StrategyType;
   private readonly config: AgentConfig;
   private readonly intervalMs: number;
-  private readonly key: KlineSeriesKey;
   /** What the strategy carries out at the bar being traded */
   private pending: AgentExecution | null = null;
   /** The record of the bar being traded (undefined for a bar decided before) */
   private current: StoredDecision | undefined;
+  /** The record of a bar decided before a restart, being replayed: its orders are mapped again, not re-recorded */
+  private replayed: StoredDecision | undefined;
   /** The stop of the position the agent opened (its decisions' exit rule reads it) */
   private stopPrice: number | null = null;
   private peakEquity: number;
@@ -111,7 +105,6 @@ export class AgentSessionRuntime implements AgentSessionHooks {
   ) {
     this.config = parseAgentConfig(row.params);
     this.intervalMs = intervalToMs(row.interval as Parameters<typeof intervalToMs>[0]);
-    this.key = { env: deps.exchangeEnv, symbol: row.symbol, interval: row.interval };
     this.peakEquity = row.budget;
     // The engine's ml-agent settings; warm-up 1 bar: the runtime reads its own snapshots from the kline cache
     this.type = {
@@ -150,6 +143,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
     const figures = ctx.figures;
     if (figures) this.peakEquity = Math.max(this.peakEquity, figures.equity);
     const done = await agentRepository.decisionAt(db, this.row.id, bar.openTime);
+    this.replayed = done;
     if (done) {
       // Decided before a restart: the same execution again (the account replays; a live intent answers as stored)
       this.pending =
@@ -170,7 +164,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       for (const e of log) {
         if (!ORDER_KINDS.has(e.kind)) continue;
         const id = orderRef(e.data);
-        if (id) this.orderDecision.set(id, current.id);
+        if (id) this.remember(id, current.id);
         this.sent.push(now.getTime());
       }
       const refused = log.find((e) => e.kind === 'order_refused' && orderRef(e.data) !== undefined);
@@ -188,6 +182,13 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       const record = { ...current.record, ...patch, outcome: outcomeNow, note };
       await this.push(record);
     }
+    if (this.replayed) {
+      // The same orders as before the restart: their later fills still join this record
+      for (const e of log) {
+        const id = ORDER_KINDS.has(e.kind) ? orderRef(e.data) : undefined;
+        if (id) this.remember(id, this.replayed.id);
+      }
+    }
     // Fills on this bar belong to the decisions whose orders they fill
     for (const e of log) {
       if (e.kind !== 'order_filled') continue;
@@ -203,6 +204,15 @@ export class AgentSessionRuntime implements AgentSessionHooks {
     }
   }
 
+  /** Which record an order belongs to; the oldest are let go (a fill comes within bars of its order, or never) */
+  private remember(orderId: string, decisionId: string): void {
+    this.orderDecision.set(orderId, decisionId);
+    if (this.orderDecision.size > MAX_TRACKED_ORDERS) {
+      const oldest = this.orderDecision.keys().next().value;
+      if (oldest !== undefined) this.orderDecision.delete(oldest);
+    }
+  }
+
   private async addFill(decisionId: string, e: BotLogEntry, barTime: number): Promise<void> {
     const stored = await agentRepository.decision(this.deps.db, this.row.id, decisionId);
     if (!stored) return;
@@ -214,6 +224,13 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       fee: Number(e.data.fee ?? 0),
       time: Number(e.data.time ?? barTime),
     };
+    // A fill replayed after a restart is already on the record
+    const same = (f: (typeof stored.record.fills)[number]) =>
+      f.clientOrderId === fill.clientOrderId &&
+      f.time === fill.time &&
+      f.quantity === fill.quantity &&
+      f.price === fill.price;
+    if (stored.record.fills.some(same)) return;
     await agentRepository.setOutcome(this.deps.db, decisionId, stored.record.outcome, stored.record.note, {
       fills: [...stored.record.fills, fill],
     });
@@ -235,8 +252,10 @@ export class AgentSessionRuntime implements AgentSessionHooks {
   /** The closed bars up to `bar` (inclusive) from the kline cache: what was known at its close, nothing after */
   private async snapshot(bar: BotBar): Promise<AgentSnapshot> {
     const end = bar.openTime + this.intervalMs;
-    const bars = await this.deps.loadBars(this.key, { start: end - DECISION_BARS * this.intervalMs, end });
-    return snapshotOf(bars, this.intervalMs);
+    return this.deps.snapshots.load(this.row.symbol, this.row.interval, this.intervalMs, {
+      start: end - DECISION_BARS * this.intervalMs,
+      end,
+    });
   }
 
   private async symbolFilters() {
@@ -291,31 +310,37 @@ export class AgentSessionRuntime implements AgentSessionHooks {
     let outcome: AgentDecisionOutcome = 'hold';
     let note = holdNote(decision);
 
-    if (!proposal) {
-      // A proposal the owner approved is carried out at the first bar that has nothing else to do
-      const waiting = (await agentRepository.approvedWaiting(db, row.id))[0];
-      if (waiting) {
-        proposal = { action: waiting.action, sizeFraction: waiting.size_fraction, stopPct: waiting.stop_pct };
-        approvalId = waiting.id;
-      }
+    // A proposal the owner approved is carried out at the next close, unless the model now wants out (an exit
+    // always goes first); it takes the place of a fresh entry, which would otherwise wait for another click
+    const waiting = (await agentRepository.approvedWaiting(db, row.id))[0];
+    if (waiting && (!proposal || isEntry(proposal.action))) {
+      proposal = { action: waiting.action, sizeFraction: waiting.size_fraction, stopPct: waiting.stop_pct };
+      approvalId = waiting.id;
     }
 
     if (proposal && isEntry(proposal.action) && approvalId === undefined) {
-      review = await this.review(decision, state.stage, figures);
-      if (review) {
-        const multiplier = Math.max(0, Math.min(1, review.verdict === 'veto' ? 0 : review.sizeMultiplier));
-        if (multiplier <= 0) {
+      if (state.stage === 'backtest') {
+        outcome = 'not_traded';
+        note = 'Stage backtest: the decision is recorded, nothing is traded';
+        proposal = null;
+      } else if (state.stage === 'live_approval' && (await agentRepository.countPending(db, row.id)) > 0) {
+        // One question at a time: the owner is not asked again every bar while a proposal waits
+        outcome = 'not_traded';
+        note = 'An earlier proposal is still waiting for your approval';
+        proposal = null;
+      } else {
+        // The reviewer sees entries only (it may shrink or veto them); exits never wait for it
+        review = await this.review(decision, state.stage, figures);
+        const multiplier = review
+          ? Math.max(0, Math.min(1, review.verdict === 'veto' ? 0 : review.sizeMultiplier))
+          : 1;
+        if (review && multiplier <= 0) {
           outcome = 'vetoed';
           note = `Vetoed by the reviewer: ${review.error ?? review.rationale}`;
           proposal = null;
         } else if (multiplier < 1) {
           proposal = { ...proposal, sizeFraction: proposal.sizeFraction * multiplier };
         }
-      }
-      if (proposal && state.stage === 'backtest') {
-        outcome = 'not_traded';
-        note = 'Stage backtest: the decision is recorded, nothing is traded';
-        proposal = null;
       }
     }
 

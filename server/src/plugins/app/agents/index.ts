@@ -6,8 +6,9 @@ import { KlineCache } from '../backtest/kline-cache';
 import { klineRepository } from '../backtest/kline-repository';
 import { LeverageBrackets } from '../backtest/leverage-brackets';
 import { agentRepository } from './agent-repository';
-import { AGENT_STRATEGY, AgentService, type AgentTrainer } from './agent-service';
+import { AgentService, type AgentTrainer, isAgent } from './agent-service';
 import { AgentSessionRuntime } from './agent-session';
+import { AgentSnapshots } from './agent-snapshot';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +37,12 @@ export default fp(
       clock: app.clock,
       log: app.log,
     });
+    const snapshots = new AgentSnapshots({
+      exchange: app.exchangeAdapter,
+      exchangeEnv: config.exchange.env,
+      loadBars: (key, span) => klines.load(key, span),
+      logger: app.log,
+    });
     const service = new AgentService({
       db: app.db,
       clock: app.clock,
@@ -44,29 +51,48 @@ export default fp(
       runner: app.botRunner,
       log: app.botService.log,
       trainer: deps.agentTrainer ?? workerTrainer,
-      exchangeEnv: config.exchange.env,
-      loadBars: (key, span) => klines.load(key, span),
+      snapshots,
+      // The drift plugin registers after this one: read at request time
+      paperDrift: async (userId, id) => {
+        const r = await app.driftService.report(userId, id);
+        const budget = (await app.botService.get(userId, id)).budget;
+        return {
+          from: r.period.from,
+          to: r.period.to,
+          paperReturnPct: (r.totals.bot.net / budget) * 100,
+          backtestReturnPct: (r.totals.backtest.net / budget) * 100,
+          trades: r.totals.bot.trades,
+        };
+      },
       placeOrder: ({ userId, botId, intentKey, order, environment }) =>
         app.orderManager.place({ userId, source: 'bot', botId, intentKey, order, environment }),
     });
     app.decorate('agentService', service);
     app.botService.beforeStart = (row) => service.assertMayStart(row);
-    app.botAgentHooks.factory = (row) =>
-      row.kind === 'agent' || row.strategy === AGENT_STRATEGY
-        ? new AgentSessionRuntime(row, {
-            db: app.db,
-            clock: app.clock,
-            logger: app.log,
-            reviewer: app.agentReviewer,
-            exchange: app.exchangeAdapter,
-            exchangeEnv: config.exchange.env,
-            loadBars: (key, span) => klines.load(key, span),
-            brackets: (userId, symbol) => brackets.forRun(userId, symbol),
-            publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
-            retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
-            latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
-          })
-        : undefined;
+    // The account's kill switch is a kill for every agent that was trading: latched like POST …/kill
+    const stopBots = app.riskService.stopBots;
+    if (stopBots) app.riskService.stopBots = (userId) => service.killSwitch(userId, () => stopBots(userId));
+    app.botAgentHooks.factory = (row) => {
+      if (!isAgent(row)) return undefined;
+      // A session opens: no fresh model means a training now (entries wait for it; exits never do)
+      void service
+        .trainIfStale(row)
+        .catch((err: unknown) =>
+          app.log.warn({ err, botId: row.id }, 'agent training at start failed to begin'),
+        );
+      return new AgentSessionRuntime(row, {
+        db: app.db,
+        clock: app.clock,
+        logger: app.log,
+        reviewer: app.agentReviewer,
+        exchange: app.exchangeAdapter,
+        snapshots,
+        brackets: (userId, symbol) => brackets.forRun(userId, symbol),
+        publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
+        retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
+        latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
+      });
+    };
     app.addHook('onReady', async () => {
       // A training this process's predecessor left running never finishes: it is marked failed, so one may start
       for (const id of await agentRepository.stuckTrainings(app.db)) {
@@ -77,5 +103,5 @@ export default fp(
       await service.idle();
     });
   },
-  { name: 'agents', dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials'] },
+  { name: 'agents', dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials', 'risk'] },
 );

@@ -64,6 +64,9 @@ const HELD = `state IN ('starting', 'running', 'stopping')`;
 const toRow = (r: Record<string, unknown>): BotRow =>
   ({ ...r, budget: Number(r.budget), leverage: Number(r.leverage) }) as BotRow;
 
+/** An AI agent is a bot whose strategy is the trained model (issue 18); its kind follows its strategy */
+export const botKindOf = (strategy: string): BotKind => (strategy === 'ml-agent' ? 'agent' : 'bot');
+
 /** Thin SQL for bots and their log; user-facing reads and writes are always addressed by the owner */
 export const botRepository = {
   async insert(
@@ -133,7 +136,7 @@ export const botRepository = {
   ): Promise<BotRow | undefined> {
     const rows = await db.query(
       `UPDATE bots SET name = $3, strategy = $4, params = $5, symbol = $6, interval = $7, leverage = $8,
-          budget = $9, mode = $10, risk_limits = $11, updated_at = $12
+          budget = $9, mode = $10, risk_limits = $11, updated_at = $12, kind = $13
         WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error')
         RETURNING ${COLUMNS}`,
       [
@@ -149,6 +152,7 @@ export const botRepository = {
         settings.mode,
         JSON.stringify(settings.risk_limits),
         now,
+        botKindOf(settings.strategy),
       ],
     );
     return rows[0] ? toRow(rows[0]) : undefined;

@@ -22,7 +22,7 @@ import { startOfUtcDay } from '../dashboard/dashboard-figures';
 import type { ExchangeAdapter } from '../exchange/exchange-adapter';
 import { exchangeHttpError } from '../exchange/exchange-http-error';
 import type { LiveEvent, PushTarget } from '../socket/socket-bus';
-import { type BotEventRow, type BotRow, type BotSettings, botRepository } from './bot-repository';
+import { type BotEventRow, type BotRow, type BotSettings, botKindOf, botRepository } from './bot-repository';
 import type { BotRunner } from './bot-runner';
 import type { PaperFigures } from './paper-account';
 
@@ -128,8 +128,7 @@ export class BotService {
       ...settings,
       id: randomUUID(),
       user_id: userId,
-      // An AI agent is a bot whose strategy is the trained model (issue 18)
-      kind: settings.strategy === 'ml-agent' ? 'agent' : 'bot',
+      kind: botKindOf(settings.strategy),
       environment,
       created_at: this.deps.clock.now(),
     });

@@ -2,7 +2,7 @@ import type { BarColumns } from '../bars/bars';
 import { createRandom } from '../random/prng';
 import type { AgentSnapshot } from './types';
 
-export interface WorldOptions {
+export interface AgentWorldOptions {
   bars: number;
   seed: number;
   /** Autocorrelation of bar log returns: the planted signal (0: pure noise) */
@@ -18,7 +18,7 @@ export interface WorldOptions {
  * A seeded market for the agent's tests and benches. With phi > 0 the next bar's return leans on the last one (a
  * signal the return features can learn); with phi = 0 it is a random walk where no model has an edge.
  */
-export function agentWorld(options: WorldOptions): AgentSnapshot {
+export function agentWorld(options: AgentWorldOptions): AgentSnapshot {
   const n = options.bars;
   const sigma = options.sigma ?? 0.004;
   const intervalMs = options.intervalMs ?? 900_000;
