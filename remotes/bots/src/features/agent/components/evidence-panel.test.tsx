@@ -39,6 +39,7 @@ const evidence: AgentEvidence = {
     passed: false,
     raw: {},
   },
+  reportError: null,
   trials: 3,
   paperDrift: null,
 };
@@ -62,5 +63,22 @@ describe('the evidence', () => {
     expect(inSample?.textContent).toBe('2.40');
     expect(inSample?.className).toContain('bt:text-muted-foreground');
     expect(screen.getByText('Not yet: the agent has not traded on paper.')).toBeTruthy();
+  });
+
+  it('says why the last training computed none', () => {
+    render(
+      <EvidenceView
+        evidence={{
+          ...evidence,
+          report: null,
+          reportError: 'evidence needs more bars: 5076 give 0 test bars',
+        }}
+        model={null}
+      />,
+    );
+    expect(screen.getByRole('status').textContent).toBe(
+      'The last training computed no evidence: evidence needs more bars: 5076 give 0 test bars',
+    );
+    expect(screen.getByText(/^No evidence yet/)).toBeTruthy();
   });
 });

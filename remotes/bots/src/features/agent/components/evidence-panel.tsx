@@ -153,12 +153,19 @@ export function EvidenceView({ evidence, model }: { evidence: AgentEvidence; mod
   return (
     <div className="bt:flex bt:min-w-0 bt:flex-col bt:gap-4" data-trials={evidence.trials}>
       {report === null ? (
-        <p className="bt:text-sm bt:text-muted-foreground">
-          No evidence yet: training computes it (walk-forward out-of-sample results, purged cross-validation,
-          the deflated Sharpe ratio and the probability of overfitting) when the history holds enough bars for
-          its folds. {evidence.trials === 1 ? '1 configuration' : `${evidence.trials} configurations`} tried
-          so far.
-        </p>
+        <div className="bt:flex bt:flex-col bt:gap-1 bt:text-sm">
+          {evidence.reportError && (
+            <p role="status" className="bt:font-medium bt:text-destructive">
+              The last training computed no evidence: {evidence.reportError}
+            </p>
+          )}
+          <p className="bt:text-muted-foreground">
+            No evidence yet: training computes it (walk-forward out-of-sample results, purged
+            cross-validation, the deflated Sharpe ratio and the probability of overfitting) when the history
+            holds enough bars for its folds.{' '}
+            {evidence.trials === 1 ? '1 configuration' : `${evidence.trials} configurations`} tried so far.
+          </p>
+        </div>
       ) : (
         <>
           <p className="bt:text-sm">
