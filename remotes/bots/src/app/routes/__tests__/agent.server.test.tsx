@@ -204,8 +204,11 @@ describe('the AI agent page', () => {
     await waitFor(() => expect(screen.queryByRole('alert', { name: 'Latched' })).toBeNull(), {
       timeout: 10_000,
     });
-    await waitFor(() =>
-      expect(screen.getByRole('button', { name: 'Start' }).hasAttribute('disabled')).toBe(false),
+    // The dialog closes once the answer is in; then Start is offered again
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 });
+    await waitFor(
+      () => expect(screen.getByRole('button', { name: 'Start' }).hasAttribute('disabled')).toBe(false),
+      { timeout: 10_000 },
     );
   }, 150_000);
 
