@@ -71,13 +71,13 @@ describe('the evidence', () => {
         evidence={{
           ...evidence,
           report: null,
-          reportError: 'evidence needs more bars: 5076 give 0 test bars',
+          reportError: 'Evidence not computed: evidence needs more bars: 5076 give 0 test bars',
         }}
         model={null}
       />,
     );
     expect(screen.getByRole('status').textContent).toBe(
-      'The last training computed no evidence: evidence needs more bars: 5076 give 0 test bars',
+      'Evidence not computed: evidence needs more bars: 5076 give 0 test bars',
     );
     expect(screen.getByText(/^No evidence yet/)).toBeTruthy();
   });

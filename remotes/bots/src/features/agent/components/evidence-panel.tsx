@@ -156,7 +156,8 @@ export function EvidenceView({ evidence, model }: { evidence: AgentEvidence; mod
         <div className="bt:flex bt:flex-col bt:gap-1 bt:text-sm">
           {evidence.reportError && (
             <p role="status" className="bt:font-medium bt:text-destructive">
-              The last training computed no evidence: {evidence.reportError}
+              {/* The server's own sentence ("Evidence not computed: …") */}
+              {evidence.reportError}
             </p>
           )}
           <p className="bt:text-muted-foreground">
