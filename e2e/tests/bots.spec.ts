@@ -25,12 +25,9 @@ test.describe('bots (bots remote)', () => {
     await signUp(page);
     await page.goto('/bot-hub');
     await expect(page.getByRole('heading', { name: 'Bot hub', level: 1 })).toBeVisible();
-    // The AI agent is shown as coming, honestly: nothing to use
-    const agent = page.getByRole('region', { name: /^AI agent/ });
-    await expect(
-      agent.getByText('Coming: AI agents are not available yet. Nothing here runs or trades.'),
-    ).toBeVisible();
-    await expect(agent.getByRole('link')).toHaveCount(0);
+    // The AI agent is a template too; its page (not a 7-day backtest) shows its evidence
+    const agent = page.getByRole('region', { name: 'AI agent' });
+    await expect(agent.getByRole('link', { name: 'Use the AI agent template' })).toBeVisible();
     await page.getByRole('link', { name: 'Use the Grid template' }).click();
     await expect(page).toHaveURL(/\/create-bot\?strategy=grid$/);
 

@@ -29,5 +29,7 @@ export const paths = {
     },
   },
   backtesting: { getHref: () => '/backtesting' },
+  /** An AI agent's own page (the shell's product-branded segment) */
+  agent: { getHref: (agentId: string) => `/kestrel/${encodeURIComponent(agentId)}` },
   portfolio: { getHref: () => '/portfolio' },
 } as const;

@@ -1,5 +1,5 @@
 import { RuntimeConfigSchema } from '@kestrel/contracts';
-import { startTestServer, type TestServer } from '@kestrel/server/testing';
+import { startTestServer, type TestServer, type TestServerOptions } from '@kestrel/server/testing';
 import { createKestrelRuntime, type KestrelRuntime, type ToastMessage } from '@kestrel/shared-runtime';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { MemoryRouter, Route, Routes, useLocation } from '@kestrel/shared-runtime/router';
@@ -20,13 +20,18 @@ export interface ServerPage {
   close(): Promise<void>;
 }
 
-export async function startServerPage(email: string): Promise<ServerPage> {
+export async function startServerPage(
+  email: string,
+  /** The simulator's options (e.g. a clock the test moves) and parts of the app to replace */
+  options: Pick<TestServerOptions, 'simulator' | 'deps' | 'env'> = {},
+): Promise<ServerPage> {
   // A test file does hours of page loads in seconds: ten times Binance's weight budget on both sides, so the
   // server's per-user share of it does not answer the pages 429
   const server = await startTestServer({
     clock: 'wall',
-    simulator: { rateLimits: { weightPerMinute: 24_000 } },
-    env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000' },
+    simulator: { rateLimits: { weightPerMinute: 24_000 }, ...options.simulator },
+    env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000', ...options.env },
+    ...(options.deps ? { deps: options.deps } : {}),
   });
   const apiBaseUrl = await server.listen();
   const unused = 'http://127.0.0.1:1/mf-manifest.json';

@@ -40,7 +40,7 @@ export default function BotHubPage() {
   const requests = useMemo(
     () =>
       (strategies.data ?? [])
-        .filter((s) => BOT_TEMPLATES.some((t) => t.strategy === s.id))
+        .filter((s) => BOT_TEMPLATES.some((t) => t.strategy === s.id && !t.noQuickBacktest))
         .map((s) =>
           quickBacktestRequest({ strategy: s.id, params: s.defaults, ...HUB_MARKET }, day * 86_400_000),
         ),
@@ -98,7 +98,16 @@ export default function BotHubPage() {
         <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:md:grid-cols-2 bt:xl:grid-cols-4">
           {BOT_TEMPLATES.map((template) => {
             const strategy = template.strategy;
-            if (!strategy) return <TemplateCard key="agent" template={template} />;
+            const served = strategies.data?.some((s) => s.id === strategy);
+            if (strategies.data && !served) {
+              return (
+                <TemplateCard
+                  key={strategy}
+                  template={template}
+                  unavailable={`This server does not offer the ${template.title} yet: nothing here runs or trades.`}
+                />
+              );
+            }
             const run = runs[strategy];
             return (
               <TemplateCard
@@ -107,6 +116,8 @@ export default function BotHubPage() {
                 figures={
                   strategies.isPending ? (
                     <Spinner label="Loading…" />
+                  ) : template.noQuickBacktest ? (
+                    <p className="bt:text-xs bt:text-muted-foreground">{template.noQuickBacktest}</p>
                   ) : run ? (
                     <QuickFigures
                       run={run.run}

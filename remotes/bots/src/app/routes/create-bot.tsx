@@ -20,6 +20,7 @@ import {
   prefillOf,
   toUpdateRequest,
 } from '../../features/bot-form/lib/bot-form';
+import { AGENT_STRATEGY } from '../../features/bot-hub/lib/templates';
 import { useCreateBot } from '../../features/bots/api/create-bot';
 import { useBotStatus } from '../../features/bots/api/get-bot-status';
 import { useUpdateBot } from '../../features/bots/api/update-bot';
@@ -44,6 +45,10 @@ function renderParams(strategy: BacktestStrategyInfo) {
 }
 
 function renderPreview(request: CreateBotRequestInput) {
+  if (request.strategy === AGENT_STRATEGY) {
+    // Seven days of bars train no model: the agent's page shows walk-forward evidence once it has trained
+    return <p className="bt:text-sm bt:text-muted-foreground">{AGENT_NO_PREVIEW}</p>;
+  }
   const backtest = quickBacktestRequest(
     {
       strategy: request.strategy,
@@ -67,6 +72,9 @@ function purposeOf(search: URLSearchParams): Purpose {
   if (clone) return { kind: 'clone', id: clone };
   return { kind: 'new' };
 }
+
+const AGENT_NO_PREVIEW =
+  'No quick backtest for an AI agent: it trains on more history than 7 days hold. Once saved, "Train now" on its page trains it and shows its out-of-sample evidence against buy-and-hold and random entries before you start it.';
 
 const TITLES = { new: 'Create bot', edit: 'Edit bot', clone: 'Clone bot' } as const;
 
@@ -126,12 +134,16 @@ export default function CreateBotPage() {
       purpose.kind === 'edit'
         ? await update.mutateAsync({ id: purpose.id, request: toUpdateRequest(values, request.params ?? {}) })
         : await create.mutateAsync(request);
+    const agent = saved.kind === 'agent' || saved.strategy === AGENT_STRATEGY;
     notices.toast({
       title: purpose.kind === 'edit' ? `${saved.name} saved` : `${saved.name} created`,
-      description: 'It is stopped: start it when you are ready.',
+      description: agent
+        ? 'It is stopped: train it and read its evidence on its page, then start it.'
+        : 'It is stopped: start it when you are ready.',
       variant: 'default',
     });
-    navigate(paths.activeBots.getHref(saved.id));
+    // An agent's place is its own page (training, evidence, decisions); other bots' is their card
+    navigate(agent ? paths.agent.getHref(saved.id) : paths.activeBots.getHref(saved.id));
   };
 
   const blocked =

@@ -35,12 +35,20 @@ describe('the bot hub', () => {
           .getAttribute('href'),
       ).toMatch(/^\/create-bot\?strategy=(grid|dca|signal-rules)$/);
     }
-    // The AI agent is honestly not there yet: no figures, nothing to use
-    const agent = screen.getByRole('region', { name: 'AI agent Coming' });
+    // The AI agent is a template like the others, but the hub does not pretend a 7-day backtest of it means anything
+    const agent = screen.getByRole('region', { name: 'AI agent' });
     expect(
-      within(agent).getByText('Coming: AI agents are not available yet. Nothing here runs or trades.'),
+      await within(agent).findByText(
+        /^No 7-day figures: the agent trains on more history than that/,
+        undefined,
+        {
+          timeout: 10_000,
+        },
+      ),
     ).toBeTruthy();
-    expect(within(agent).queryByRole('link')).toBeNull();
+    expect(within(agent).getByRole('link', { name: 'Use the AI agent template' }).getAttribute('href')).toBe(
+      '/create-bot?strategy=ml-agent',
+    );
 
     await waitFor(async () => expect(await runs()).toHaveLength(3), { timeout: 10_000 });
     const end = Math.floor(Date.now() / DAY_MS) * DAY_MS;

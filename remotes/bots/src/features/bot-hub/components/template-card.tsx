@@ -7,19 +7,22 @@ export function TemplateCard({
   template,
   figures,
   action,
+  unavailable,
 }: {
   template: BotTemplate;
-  /** Its backtest on recent data (absent for a template that cannot run yet) */
+  /** Its backtest on recent data, or why there is none */
   figures?: ReactNode;
   action?: ReactNode;
+  /** Why it cannot be used on this server (its strategy is not in the server's catalogue), said plainly */
+  unavailable?: string;
 }) {
-  const id = `template-${template.strategy ?? 'agent'}`;
+  const id = `template-${template.strategy}`;
   return (
     <Card role="region" aria-labelledby={id} className="bt:flex bt:h-full bt:flex-col">
       <CardHeader>
         <CardTitle id={id} className="bt:flex bt:flex-wrap bt:items-center bt:gap-2">
           {template.title}
-          {template.coming && <Badge variant="secondary">Coming</Badge>}
+          {unavailable && <Badge variant="secondary">Unavailable</Badge>}
         </CardTitle>
         <CardDescription>{template.summary}</CardDescription>
       </CardHeader>
@@ -34,7 +37,7 @@ export function TemplateCard({
             <dd className="bt:text-muted-foreground">{template.loses}</dd>
           </div>
         </dl>
-        {template.coming && <p className="bt:text-sm bt:font-medium">{template.coming}</p>}
+        {unavailable && <p className="bt:text-sm bt:font-medium">{unavailable}</p>}
         {figures && <div className="bt:mt-auto bt:border-t bt:border-border bt:pt-3">{figures}</div>}
       </CardContent>
       {action && <CardFooter>{action}</CardFooter>}

@@ -1,15 +1,21 @@
-/** A starting point on the hub: a built-in strategy explained in plain words, or the AI agent still to come */
+/** The engine's strategy id of the AI agent: a bot of this strategy is an agent (`kind: 'agent'`) */
+export const AGENT_STRATEGY = 'ml-agent';
+
+/** A starting point on the hub: a built-in strategy explained in plain words, the AI agent among them */
 export interface BotTemplate {
-  /** The engine's strategy id; null for a template that cannot run yet */
-  strategy: string | null;
+  /** The engine's strategy id */
+  strategy: string;
   title: string;
   summary: string;
   /** How it makes money */
   earns: string;
   /** How it loses money */
   loses: string;
-  /** Not available yet, said plainly */
-  coming?: string;
+  /**
+   * Why the hub shows no 7-day backtest of it (the agent trains on more history than that window holds; its own
+   * page shows walk-forward evidence instead); absent: the hub backtests it with its defaults
+   */
+  noQuickBacktest?: string;
 }
 
 export const BOT_TEMPLATES: readonly BotTemplate[] = [
@@ -43,11 +49,15 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = [
       'Signals that do not follow through: each false entry costs the move against it plus two fees. Rules fitted to the past can fail on the next month.',
   },
   {
-    strategy: null,
+    strategy: AGENT_STRATEGY,
     title: 'AI agent',
-    summary: 'A bot whose decisions come from a trained model, with the same risk checks outside the model.',
-    earns: 'From patterns a model learned on past data, if they hold in the market it trades.',
-    loses: 'When the market stops behaving like the data it learned from; a model can be confidently wrong.',
-    coming: 'Coming: AI agents are not available yet. Nothing here runs or trades.',
+    summary:
+      'A bot whose decisions come from a model trained on recent bars, with every decision, and why, on its own page.',
+    earns:
+      'From patterns the model learned on past data, when they hold in the market it trades: it enters only when its probability clears the threshold and the expected move beats fees and slippage.',
+    loses:
+      'When the market stops behaving like the data it learned from: a model can be confidently wrong. Risk checks outside the model cap the damage, and a kill stops it until you reset it.',
+    noQuickBacktest:
+      'No 7-day figures: the agent trains on more history than that. After training, its page shows out-of-sample results against buy-and-hold and random entries.',
   },
 ];

@@ -198,6 +198,15 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
           <CardDescription>{describeBot(bot, strategyName)}</CardDescription>
         </div>
         <div className="bt:flex bt:flex-wrap bt:gap-2">
+          {bot.kind === 'agent' && (
+            <Link
+              to={paths.agent.getHref(bot.id)}
+              className={buttonVariants({ size: 'sm', variant: 'secondary' })}
+              aria-label={`Open the agent page of ${bot.name}`}
+            >
+              Agent page
+            </Link>
+          )}
           {isIdle(bot.state) && (
             <Button size="sm" onClick={() => onAction(bot, 'start')}>
               Start

@@ -48,7 +48,10 @@ export function BotGroups({ bots, strategyName, onAction, busyId }: BotGroupsPro
                 <li key={bot.id} className="bt:flex bt:items-center bt:justify-between bt:gap-2 bt:py-2">
                   <div className="bt:flex bt:min-w-0 bt:flex-col">
                     <Link
-                      to={paths.activeBots.getHref(bot.id)}
+                      // An agent's place is its own page (decisions, evidence); a bot's is its card
+                      to={
+                        bot.kind === 'agent' ? paths.agent.getHref(bot.id) : paths.activeBots.getHref(bot.id)
+                      }
                       className="bt:truncate bt:text-sm bt:font-medium bt:underline-offset-4 bt:hover:underline"
                     >
                       {bot.name}
