@@ -139,6 +139,13 @@ describe('an agent with an LLM reviewer that vetoes', () => {
       decisions = (await call('GET', `/api/v1/agents/${agent.id}/decisions?limit=100`)).json().data ?? [];
       if (decisions.some((d) => d.action === 'enter_long' || d.action === 'enter_short')) break;
     }
+    // The last bar advanced may still be on its way through the agent (a loaded machine): the records settle first,
+    // so the counts below and the socket's answer are read from the same, final set
+    for (let previous = -1; previous !== decisions.length; ) {
+      previous = decisions.length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      decisions = (await call('GET', `/api/v1/agents/${agent.id}/decisions?limit=100`)).json().data ?? [];
+    }
     const entries = decisions.filter((d) => d.action === 'enter_long' || d.action === 'enter_short');
     expect(entries.length, JSON.stringify(decisions.slice(0, 3))).toBeGreaterThan(0);
     for (const entry of entries) {
