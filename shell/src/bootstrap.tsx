@@ -1,10 +1,10 @@
 import { initKestrelRuntime, loadRuntimeConfig } from '@kestrel/shared-runtime';
-import { registerRemotesFromConfig } from '@kestrel/shared-runtime/federation';
 import { createRoot } from 'react-dom/client';
 import { AppFrame } from './app/app-frame';
 import { preloadSignedInArea } from './app/auth/preload-signed-in';
 import { ColdLanding, type LeaveLanding } from './app/cold-landing';
 import { pageAt } from './app/paths';
+import { remotesReady } from './app/remotes';
 import { routeCode } from './app/route-code';
 import { StartupError } from './app/startup-error';
 import { configResponse, configUrl } from './config-request';
@@ -33,6 +33,7 @@ const leave: LeaveLanding = (to, history) => {
   if (history === 'replace') window.history.replaceState(null, '', to);
   void appCode()
     .then(async ({ RoutedApp, startAppRouter }) => {
+      await remotesReady();
       const router = await startAppRouter();
       // Under the same AppFrame: only the page changes, the notice areas and their toasts stay
       root.render(
@@ -52,7 +53,8 @@ try {
     loadRuntimeConfig(configUrl, () => configResponse),
     landing ? routeCode.landing().catch(() => undefined) : undefined,
   ]);
-  registerRemotesFromConfig(config);
+  // The router's app shows remotes: registered before it renders (the landing registers them when it leaves)
+  const remotes = landing ? undefined : remotesReady();
   // One runtime for the page: the shell and every remote read the session, socket and state through it
   const runtime = initKestrelRuntime(config);
   void runtime.start();
@@ -68,7 +70,7 @@ try {
       </AppFrame>,
     );
   } else {
-    const { RoutedApp } = await (appLoading ?? appCode());
+    const [{ RoutedApp }] = await Promise.all([appLoading ?? appCode(), remotes ?? remotesReady()]);
     root.render(
       <AppFrame>
         <RoutedApp />

@@ -1,7 +1,8 @@
 import type { SessionState } from '@kestrel/shared-runtime';
-import { loadRemoteComponent } from '@kestrel/shared-runtime/federation';
+import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
 import { useEffect } from 'react';
 import type { PageRoute } from '../paths';
+import { remotesReady } from '../remotes';
 import { routeCode } from '../route-code';
 
 /** Where a signed-out visitor was going, carried to / and back after sign-in */
@@ -13,7 +14,8 @@ export type ReturnTo = { from?: { pathname: string; search: string; hash: string
  * Failures are ignored here: the page's own slot reports them.
  */
 export function preloadSignedInArea(
-  load: typeof loadRemoteComponent = loadRemoteComponent,
+  load: RemoteComponentLoader = (remote, module) =>
+    remotesReady().then((federation) => federation.loadRemoteComponent(remote, module)),
   loadLayout: () => Promise<unknown> = routeCode.protectedLayout,
   page: Pick<PageRoute, 'remote' | 'module'> = { remote: 'dashboard', module: './DashboardPage' },
 ): Promise<void> {
