@@ -2,7 +2,7 @@ import { initKestrelRuntime, loadRuntimeConfig } from '@kestrel/shared-runtime';
 import { createRoot } from 'react-dom/client';
 import { AppFrame } from './app/app-frame';
 import { preloadSignedInArea } from './app/auth/preload-signed-in';
-import { ColdLanding, type LeaveLanding } from './app/cold-landing';
+import type { LeaveLanding } from './app/cold-landing';
 import { pageAt } from './app/paths';
 import { remotesReady } from './app/remotes';
 import { routeCode } from './app/route-code';
@@ -66,7 +66,7 @@ try {
   if (landingCode) {
     root.render(
       <AppFrame>
-        <ColdLanding Page={landingCode.LandingPage} leave={leave} />
+        <landingCode.ColdLanding Page={landingCode.LandingPage} leave={leave} />
       </AppFrame>,
     );
   } else {

@@ -6,6 +6,10 @@ import { usePreloadWhenSignedIn } from '../auth/preload-signed-in';
 import { LandingFrame } from './landing-frame';
 import { useLandingNavigation } from './landing-navigation';
 
+// The landing without the router, for a cold visit to / (bootstrap.tsx): in this chunk, which such a visit loads
+// first anyway, so other pages do not load it
+export { ColdLanding } from '../cold-landing';
+
 export function LandingPage() {
   const session = useSession();
   // Not the router's hooks: on a cold visit the landing is rendered before (and without) the router
