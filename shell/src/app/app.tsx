@@ -1,22 +1,28 @@
-import { useTheme } from '@kestrel/shared-runtime/react';
 import { RouterProvider } from '@kestrel/shared-runtime/router';
 import { useState } from 'react';
-import { AppErrorBoundary } from './errors/error-boundaries';
-import { RuntimeNotices } from './notices/runtime-notices';
-import { createAppRouter } from './router';
+import { type AppRouter, createAppRouter } from './router';
 
-export function App() {
-  const [router] = useState(createAppRouter);
-  return (
-    <AppErrorBoundary>
-      <RouterProvider router={router} />
-      <ThemedNotices />
-    </AppErrorBoundary>
-  );
+/**
+ * The app's pages, through its router (made here unless given one: the cold landing starts it at the page it
+ * leaves for). Rendered inside `AppFrame`.
+ */
+export function RoutedApp({ router: given }: { router?: AppRouter }) {
+  const [router] = useState(() => given ?? createAppRouter());
+  return <RouterProvider router={router} />;
 }
 
-/** Toasts follow the theme (spec §4) */
-function ThemedNotices() {
-  const { theme } = useTheme();
-  return <RuntimeNotices theme={theme} />;
+/**
+ * A router at the current address, once it has its first page's code: rendered then, it shows that page at once
+ * (not the router's loading screen) while what was on screen stays until it does
+ */
+export function startAppRouter(): Promise<AppRouter> {
+  const router = createAppRouter();
+  if (router.state.initialized) return Promise.resolve(router);
+  return new Promise((resolve) => {
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve(router);
+    });
+  });
 }

@@ -1,9 +1,20 @@
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from '@kestrel/shared-runtime/router';
+import {
+  createBrowserRouter,
+  Link,
+  Navigate,
+  Outlet,
+  type RouteObject,
+  useLocation,
+  useNavigate,
+} from '@kestrel/shared-runtime/router';
+import { type ComponentType, useMemo } from 'react';
+import type { ReturnTo } from './auth/preload-signed-in';
 import { FullScreenSpinner } from './full-screen-spinner';
 import { remotePages } from './paths';
 import { RouteProgressBar } from './progress/route-progress-bar';
 import { loadedRouteCode, routeCode } from './route-code';
+import { type LandingNavigation, LandingNavigationProvider } from './routes/landing-navigation';
 import { RouterErrorPage } from './routes/router-error';
 
 function RootLayout() {
@@ -12,6 +23,21 @@ function RootLayout() {
       <RouteProgressBar />
       <Outlet />
     </>
+  );
+}
+
+/** The landing page inside the router: it leaves through the router, and reads where a visitor was going from it */
+function RoutedLanding({ Page }: { Page: ComponentType }) {
+  const navigate = useNavigate();
+  const from = (useLocation().state as ReturnTo | null)?.from;
+  const navigation = useMemo<LandingNavigation>(
+    () => ({ from, replaceWith: (to) => navigate(to, { replace: true }), push: (to) => navigate(to), Link }),
+    [from, navigate],
+  );
+  return (
+    <LandingNavigationProvider value={navigation}>
+      <Page />
+    </LandingNavigationProvider>
   );
 }
 
@@ -25,8 +51,14 @@ const appRoutes = (): RouteObject[] => [
     children: [
       // Lazy too: the sign-in and sign-up forms are no part of a signed-in page (route-code.ts: loaded early)
       loadedRouteCode.landing
-        ? { path: '/', Component: loadedRouteCode.landing.LandingPage }
-        : { path: '/', lazy: async () => ({ Component: (await routeCode.landing()).LandingPage }) },
+        ? { path: '/', element: <RoutedLanding Page={loadedRouteCode.landing.LandingPage} /> }
+        : {
+            path: '/',
+            lazy: async () => {
+              const { LandingPage } = await routeCode.landing();
+              return { element: <RoutedLanding Page={LandingPage} /> };
+            },
+          },
       {
         path: '/onboarding',
         lazy: async () => ({ Component: (await routeCode.onboarding()).OnboardingPage }),
@@ -48,6 +80,8 @@ const appRoutes = (): RouteObject[] => [
   },
 ];
 
-export function createAppRouter() {
+export type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+export function createAppRouter(): AppRouter {
   return createBrowserRouter(appRoutes());
 }

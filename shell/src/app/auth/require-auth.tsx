@@ -1,14 +1,12 @@
 import type { SessionState } from '@kestrel/shared-runtime';
-import { loadRemoteComponent } from '@kestrel/shared-runtime/federation';
 import { useExchangesLoading, useSession } from '@kestrel/shared-runtime/react';
 import { Navigate, useLocation } from '@kestrel/shared-runtime/router';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { FullScreenSpinner } from '../full-screen-spinner';
-import type { PageRoute } from '../paths';
-import { routeCode } from '../route-code';
+import type { ReturnTo } from './preload-signed-in';
 
-/** Where a signed-out visitor was going, carried to / and back after sign-in */
-export type ReturnTo = { from?: { pathname: string; search: string; hash: string } };
+// The landing page (no router on a cold visit) imports these from their own module; here for the signed-in side
+export { preloadSignedInArea, type ReturnTo, usePreloadWhenSignedIn } from './preload-signed-in';
 
 /** Spec §2 texts */
 export const AUTH_LOADING_TEXT = 'Loading...';
@@ -47,24 +45,4 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       {children}
     </ProtectedGate>
   );
-}
-
-/**
- * Spec §2: after sign-in the dashboard, the sidebar and the top bar are loaded ahead of time, so the first
- * signed-in page appears without waiting for code (and a deep link's page, from the page's start: bootstrap.tsx).
- * Failures are ignored here: the page's own slot reports them.
- */
-export function preloadSignedInArea(
-  load: typeof loadRemoteComponent = loadRemoteComponent,
-  loadLayout: () => Promise<unknown> = routeCode.protectedLayout,
-  page: Pick<PageRoute, 'remote' | 'module'> = { remote: 'dashboard', module: './DashboardPage' },
-): Promise<void> {
-  return Promise.allSettled([loadLayout(), load(page.remote, page.module)]).then(() => undefined);
-}
-
-/** Starts the preload once the visitor is signed in (on the landing page, while they are still there) */
-export function usePreloadWhenSignedIn(status: SessionState['status']) {
-  useEffect(() => {
-    if (status === 'signed-in') void preloadSignedInArea();
-  }, [status]);
 }

@@ -1,4 +1,3 @@
-import { MemoryRouter } from '@kestrel/shared-runtime/router';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CardPlace, LandingFrame } from './landing-frame';
@@ -8,11 +7,9 @@ describe('the landing page painted from the HTML', () => {
   // markup? Run this test with `-u` to write the file again, and rebuild.
   it('is what React renders for the page around the sign-in card, so the takeover changes nothing on screen', async () => {
     const html = renderToStaticMarkup(
-      <MemoryRouter>
-        <LandingFrame>
-          <CardPlace />
-        </LandingFrame>
-      </MemoryRouter>,
+      <LandingFrame>
+        <CardPlace />
+      </LandingFrame>,
     );
     await expect(`${html}\n`).toMatchFileSnapshot('./landing.prerender.html');
   });

@@ -1,5 +1,5 @@
-import { Link } from '@kestrel/shared-runtime/router';
 import type { ReactNode } from 'react';
+import { useLandingNavigation } from './landing-navigation';
 
 const features = [
   {
@@ -22,6 +22,7 @@ const features = [
  * before any of the app's code has loaded; React then renders the page over it.
  */
 export function LandingFrame({ children }: { children?: ReactNode }) {
+  const { Link } = useLandingNavigation();
   return (
     <main className="sh:mx-auto sh:grid sh:min-h-dvh sh:max-w-6xl sh:items-center sh:gap-10 sh:p-6 sh:lg:grid-cols-[1fr_26rem]">
       <section className="sh:flex sh:flex-col sh:gap-6">

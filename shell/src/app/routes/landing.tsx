@@ -1,20 +1,22 @@
 import { useSession } from '@kestrel/shared-runtime/react';
-import { Link, useLocation, useNavigate } from '@kestrel/shared-runtime/router';
 import { Button, Card, CardContent, CardHeader, CardTitle } from '@kestrel/ui';
 import { useState } from 'react';
 import { SignInForm, SignUpForm } from '../auth/auth-forms';
-import { type ReturnTo, usePreloadWhenSignedIn } from '../auth/require-auth';
+import { usePreloadWhenSignedIn } from '../auth/preload-signed-in';
 import { LandingFrame } from './landing-frame';
+import { useLandingNavigation } from './landing-navigation';
+
+// The landing without the router, for a cold visit to / (bootstrap.tsx): in this chunk, which such a visit loads
+// first anyway, so other pages do not load it
+export { ColdLanding } from '../cold-landing';
 
 export function LandingPage() {
   const session = useSession();
-  const navigate = useNavigate();
-  const location = useLocation();
+  // Not the router's hooks: on a cold visit the landing is rendered before (and without) the router
+  const { from, replaceWith, Link } = useLandingNavigation();
   const [mode, setMode] = useState<'signin' | 'signup'>('signin');
   usePreloadWhenSignedIn(session.status);
-  const from = (location.state as ReturnTo | null)?.from;
-  const afterAuth = () =>
-    navigate(from ? `${from.pathname}${from.search}${from.hash}` : '/dashboard', { replace: true });
+  const afterAuth = () => replaceWith(from ? `${from.pathname}${from.search}${from.hash}` : '/dashboard');
 
   return (
     <LandingFrame>
