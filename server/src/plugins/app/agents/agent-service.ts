@@ -36,7 +36,7 @@ import { HttpError } from '../../../lib/http-error';
 import { type BotRow, botKindOf, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
 import { type BotLog, type BotService, STOPPED_BY_KILL_SWITCH } from '../bots/bot-service';
-import type { PaperFigures } from '../bots/paper-account';
+import { drawdownPercentOf, type PaperFigures } from '../bots/paper-account';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import { type AgentStateRow, type ApprovalRow, agentRepository, summaryOf } from './agent-repository';
 import type { AgentSnapshots } from './agent-snapshot';
@@ -48,8 +48,13 @@ export const PAPER_DECISIONS_FOR_LIVE = 24;
 export const APPROVALS_FOR_AUTO = 3;
 
 const HOUR_MS = 3_600_000;
-/** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window) */
+/** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window), at least */
 export const EVIDENCE_FOLDS = 8;
+/**
+ * Days of out-of-sample history the evidence asks for, at least: 8 daily retrains of a 1h agent are 8 days, too
+ * few bars for a Sharpe ratio, a PBO or a random-entry test to say anything (the gates would judge noise)
+ */
+export const EVIDENCE_MIN_DAYS = 90;
 /** Most bars one training or evidence run reads (a year of 5m bars; 1m agents get ~70 days) */
 export const EVIDENCE_MAX_BARS = 105_120;
 
@@ -120,7 +125,7 @@ export class AgentService {
       training: trainingOf(state),
       lastDecision: last ? summaryOf(last.record) : null,
       positionQty: bot.positionQty,
-      risk: riskLines(row, bot, this.deps.runner.figures(id)),
+      risk: riskLines(row, bot, await this.figures(row)),
       promotion: gates
         ? { to: gates.to, allowed: gates.gates.every((g) => g.passed), gates: gates.gates }
         : null,
@@ -203,7 +208,11 @@ export class AgentService {
       // (for the evidence) walk-forward folds of one retrain period each before it
       const end = Math.floor(now / intervalMs) * intervalMs;
       const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
-      const bars = Math.min(EVIDENCE_MAX_BARS, window + EVIDENCE_FOLDS * retrainBars(config, intervalMs));
+      const outOfSample = Math.max(
+        EVIDENCE_FOLDS * retrainBars(config, intervalMs),
+        Math.ceil((EVIDENCE_MIN_DAYS * 24 * HOUR_MS) / intervalMs),
+      );
+      const bars = Math.min(EVIDENCE_MAX_BARS, window + outOfSample);
       const snapshot = await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, {
         start: end - bars * intervalMs,
         end,
@@ -303,7 +312,9 @@ export class AgentService {
     );
     const h = modelHealth({
       model,
-      snapshot: await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, { start, end }),
+      snapshot: await this.deps
+        .snapshots(row.environment)
+        .load(row.symbol, row.interval, intervalMs, { start, end }),
       decisions: recent
         .filter((d) => d.record.modelId === model.id)
         .map((d) => engineDecision(d.record.decision))
@@ -604,6 +615,14 @@ export class AgentService {
     return { to, gates };
   }
 
+  /** The open session's figures: this instance's own, else the ones the instance running it last wrote */
+  private async figures(row: BotRow): Promise<PaperFigures | undefined> {
+    const mine = this.deps.runner.figures(row.id);
+    if (mine || row.state !== 'running') return mine;
+    const stored = (await botRepository.statusOf(this.deps.db, [row])).get(row.id)?.figures;
+    return stored as unknown as PaperFigures | undefined;
+  }
+
   private async row(userId: string, id: string): Promise<BotRow> {
     const row = await botRepository.find(this.deps.db, userId, id);
     if (!row || !isAgent(row)) throw notFound();
@@ -704,8 +723,10 @@ function riskLines(
     breached: limit !== null && current >= limit,
   });
   const notional = Math.abs(bot.positionQty) * (bot.markPrice ?? 0);
+  // From the session's equity peak, as the bot's own drawdown limit measures it (not from the budget: an agent up
+  // 20 % that gives back 15 points is 12.5 % down, not 5 % up)
   const equity = figures?.equity ?? row.budget;
-  const drawdown = row.budget > 0 ? Math.max(0, ((row.budget - equity) / row.budget) * 100) : 0;
+  const drawdown = drawdownPercentOf(figures?.peakEquity ?? Math.max(row.budget, equity), equity);
   return [
     line('max_notional', notional, row.risk_limits.maxNotional),
     line('daily_loss', Math.max(0, -bot.todayPnl), row.risk_limits.dailyLossLimit),
