@@ -51,10 +51,11 @@ const HOUR_MS = 3_600_000;
 /** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window), at least */
 export const EVIDENCE_FOLDS = 8;
 /**
- * Days of out-of-sample history the evidence asks for, at least: 8 daily retrains of a 1h agent are 8 days, too
- * few bars for a Sharpe ratio, a PBO or a random-entry test to say anything (the gates would judge noise)
+ * Bars of out-of-sample history the evidence asks for, at least: 8 daily retrains of a 1h agent are 8 days (192
+ * bars), too few for a Sharpe ratio, a PBO or a random-entry test to say anything (the gates would judge noise).
+ * In bars, not days: a 1m agent's 8 retrain periods are already 11,520 bars, and more would only cost CPU
  */
-export const EVIDENCE_MIN_DAYS = 90;
+export const EVIDENCE_MIN_OOS_BARS = 2_000;
 /** Most bars one training or evidence run reads (a year of 5m bars; 1m agents get ~70 days) */
 export const EVIDENCE_MAX_BARS = 105_120;
 
@@ -210,7 +211,7 @@ export class AgentService {
       const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
       const outOfSample = Math.max(
         EVIDENCE_FOLDS * retrainBars(config, intervalMs),
-        Math.ceil((EVIDENCE_MIN_DAYS * 24 * HOUR_MS) / intervalMs),
+        EVIDENCE_MIN_OOS_BARS,
       );
       const bars = Math.min(EVIDENCE_MAX_BARS, window + outOfSample);
       const snapshot = await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, {
