@@ -209,10 +209,7 @@ export class AgentService {
       // (for the evidence) walk-forward folds of one retrain period each before it
       const end = Math.floor(now / intervalMs) * intervalMs;
       const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
-      const outOfSample = Math.max(
-        EVIDENCE_FOLDS * retrainBars(config, intervalMs),
-        EVIDENCE_MIN_OOS_BARS,
-      );
+      const outOfSample = Math.max(EVIDENCE_FOLDS * retrainBars(config, intervalMs), EVIDENCE_MIN_OOS_BARS);
       const bars = Math.min(EVIDENCE_MAX_BARS, window + outOfSample);
       const snapshot = await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, {
         start: end - bars * intervalMs,
@@ -239,6 +236,8 @@ export class AgentService {
       let sharpe: number | null = null;
       let evidenceError: string | null = null;
       try {
+        const short = shortHistory(row, config, snapshot.length, intervalMs);
+        if (short) throw new Error(short);
         const evidence = await this.deps.trainer.evidence({ snapshot, config, trials: sharpes }, signal);
         sharpe = Number.isFinite(evidence.statistics.sharpe) ? evidence.statistics.sharpe : null;
         await agentRepository.saveEvidence(
@@ -640,6 +639,37 @@ const EVIDENCE_GATE_LABELS: Record<string, string> = {
   random_entry: 'Beats random entries',
   retention: 'Out-of-sample Sharpe keeps half the in-sample',
 };
+
+/**
+ * Why the history read cannot hold walk-forward evidence, in words a trader can act on (what was served, what the
+ * settings need, what to change), or null when it can: the engine's own check (the first training window, then at
+ * least two retrain periods or 64 bars out of sample), said before the worker is asked
+ */
+export function shortHistory(
+  row: Pick<BotRow, 'symbol' | 'interval'>,
+  config: AgentConfig,
+  bars: number,
+  intervalMs: number,
+): string | null {
+  const outOfSample = Math.max(2 * retrainBars(config, intervalMs), 64);
+  const needed = FEATURE_LOOKBACK + config.trainBars + config.horizonBars + outOfSample;
+  if (bars >= needed) return null;
+  const days = (n: number) => {
+    const d = Math.round((n * intervalMs) / (24 * HOUR_MS));
+    return `${d} day${d === 1 ? '' : 's'}`;
+  };
+  const room = bars - (needed - config.trainBars);
+  const change =
+    room >= 200
+      ? `lower Train bars to ${room} or fewer, or pick a shorter interval`
+      : 'lower Retrain hours (two retrain periods out of sample at least) and Train bars, or pick a shorter interval';
+  return (
+    `the exchange has ${bars} closed ${row.symbol} ${row.interval} bars (${days(bars)}); walk-forward ` +
+    `evidence needs ${needed} (${days(needed)}): the ${config.trainBars}-bar training window, ` +
+    `${FEATURE_LOOKBACK + config.horizonBars} bars for features and labels and ${outOfSample} out of sample. To get ` +
+    `evidence, ${change}`
+  );
+}
 
 export function configOf(row: BotRow): AgentConfig {
   return parseAgentConfig(row.params);
