@@ -21,6 +21,12 @@ const INPUT_LABELS: Record<string, string> = {
   sr0: 'Expected max Sharpe of N trials (SR₀)',
   trials: 'Trials (N)',
   splits: 'CSCV splits (S)',
+  expectedMaxSharpe: 'Expected max Sharpe of N trials (SR₀)',
+  inSampleSharpe: 'In-sample Sharpe per period (not evidence)',
+  retention: 'Out-of-sample Sharpe ÷ in-sample',
+  periods: 'Periods (T)',
+  periodBars: 'Bars per period',
+  randomEntryPValue: 'Random-entry p-value',
 };
 const inputLabel = (key: string) => INPUT_LABELS[key] ?? key;
 
@@ -65,12 +71,18 @@ function headline(report: Report, trials: number): Figure[] {
       key: 'cv',
       label: 'Purged CV',
       value: p(report.cv.mean),
-      hint: `${report.cv.folds.length} folds, ${report.cv.embargoPct} % embargo`,
+      hint: `${report.cv.folds.length} folds, ${statText(report.cv.embargoPct, 1)} % embargo`,
     },
   ];
 }
 
+/** Folds shown open at most; more (a 1h agent has ~80) sit behind their summary, so the page stays readable */
+const FOLDS_OPEN = 12;
+
 function Folds({ report }: { report: Report }) {
+  // A Sharpe column the report has no figure for says nothing: it is left out, not filled with dashes
+  const sharpe = report.folds.some((f) => f.sharpe !== null);
+  const inSample = report.folds.some((f) => f.inSampleSharpe !== null);
   return (
     <ScrollRegion label="Walk-forward folds (scrolls sideways)">
       <table className="bt:w-full bt:text-sm">
@@ -82,8 +94,8 @@ function Folds({ report }: { report: Report }) {
             <th className={th}>Test</th>
             <th className={cn(th, 'bt:text-right')}>Trades</th>
             <th className={cn(th, 'bt:text-right')}>Return</th>
-            <th className={cn(th, 'bt:text-right')}>Sharpe (test)</th>
-            <th className={cn(th, 'bt:text-right')}>Sharpe (in sample)</th>
+            {sharpe && <th className={cn(th, 'bt:text-right')}>Sharpe (test)</th>}
+            {inSample && <th className={cn(th, 'bt:text-right')}>Sharpe (in sample)</th>}
           </tr>
         </thead>
         <tbody>
@@ -98,11 +110,13 @@ function Folds({ report }: { report: Report }) {
               </td>
               <td className={num}>{f.trades}</td>
               <td className={num}>{formatPercent(f.returnPct / 100, { signed: true })}</td>
-              <td className={num}>{statText(f.sharpe)}</td>
+              {sharpe && <td className={num}>{statText(f.sharpe)}</td>}
               {/* In-sample figures are greyed: never the headline */}
-              <td className={cn(num, 'bt:text-muted-foreground bt:italic')} data-in-sample="true">
-                {statText(f.inSampleSharpe)}
-              </td>
+              {inSample && (
+                <td className={cn(num, 'bt:text-muted-foreground bt:italic')} data-in-sample="true">
+                  {statText(f.inSampleSharpe)}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
@@ -205,10 +219,16 @@ export function EvidenceView({ evidence, model }: { evidence: AgentEvidence; mod
             </div>
           </div>
           {report.folds.length > 0 && (
-            <div className="bt:flex bt:flex-col bt:gap-1">
-              <h4 className="bt:text-sm bt:font-semibold">Walk-forward folds</h4>
+            <details
+              className="bt:flex bt:flex-col bt:gap-1"
+              open={report.folds.length <= FOLDS_OPEN}
+              data-folds={report.folds.length}
+            >
+              <summary className="bt:cursor-pointer bt:text-sm bt:font-semibold">
+                Walk-forward folds ({report.folds.length})
+              </summary>
               <Folds report={report} />
-            </div>
+            </details>
           )}
         </>
       )}
