@@ -106,6 +106,9 @@ describe('the evidence', () => {
     ]) {
       expect(within(inputs).getByText(words)).toBeTruthy();
     }
+    // Counts read as counts
+    expect(within(inputs).getByText('Periods (T)').nextElementSibling?.textContent).toBe('83');
+    expect(within(inputs).getByText('Random-entry p-value').nextElementSibling?.textContent).toBe('0.4600');
     const figures = screen.getByLabelText('Evidence figures');
     expect(figures.querySelector('[data-figure="cv"]')?.textContent).toContain('3 folds, 1.0 % embargo');
     const table = screen.getByRole('table', { name: 'Walk-forward folds', hidden: true });

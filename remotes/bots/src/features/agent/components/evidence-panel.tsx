@@ -141,7 +141,10 @@ function KeyValues({
       {entries.map(([key, value]) => (
         <div key={key} className="bt:contents">
           <dt className="bt:text-muted-foreground">{words(key)}</dt>
-          <dd className="bt:text-right bt:font-mono bt:tabular-nums">{statText(value, 4)}</dd>
+          <dd className="bt:text-right bt:font-mono bt:tabular-nums">
+            {/* Counts (trials, periods, bars) as whole numbers, not 12.0000 */}
+            {value !== null && Number.isInteger(value) ? String(value) : statText(value, 4)}
+          </dd>
         </div>
       ))}
     </dl>
