@@ -51,6 +51,7 @@ describe('the evidence', () => {
     const figures = screen.getByLabelText('Evidence figures');
     expect(figures.querySelector('[data-figure="dsr"]')?.textContent).toContain('0.910');
     expect(figures.querySelector('[data-figure="dsr"]')?.textContent).toContain('after 3 trials');
+    expect(figures.querySelector('[data-figure="trials"]')?.textContent).toContain('configurations tried');
     expect(figures.querySelector('[data-figure="pbo"] dd')?.textContent).toBe('0.200');
     const gates = screen.getByRole('list', { name: 'Evidence gates' });
     expect(gates.querySelector('[data-gate="dsr"]')?.textContent).toMatch(/Fail.*needs 0\.950/);
@@ -83,6 +84,7 @@ describe('the evidence', () => {
             folds,
             cv: { ...report.cv, embargoPct: 0.9892594686263425 },
             inputs: {
+              trials: 12,
               expectedMaxSharpe: 0.2146,
               inSampleSharpe: 0.16,
               retention: -0.13,
@@ -111,6 +113,10 @@ describe('the evidence', () => {
     expect(within(inputs).getByText('Random-entry p-value').nextElementSibling?.textContent).toBe('0.4600');
     const figures = screen.getByLabelText('Evidence figures');
     expect(figures.querySelector('[data-figure="cv"]')?.textContent).toContain('3 folds, 1.0 % embargo');
+    // The registry's 3 configurations and the DSR's 12 (with the variants) side by side, not in contradiction
+    expect(figures.querySelector('[data-figure="trials"]')?.textContent).toContain(
+      'configurations tried; the DSR counts 12 with variants',
+    );
     const table = screen.getByRole('table', { name: 'Walk-forward folds', hidden: true });
     expect(table.closest('details')?.open).toBe(false);
     expect(screen.getByText('Walk-forward folds (84)')).toBeTruthy();

@@ -66,7 +66,17 @@ function headline(report: Report, trials: number): Figure[] {
     { key: 'psr', label: 'PSR', value: p(report.psr), hint: 'P(true Sharpe > 0)' },
     { key: 'dsr', label: 'Deflated Sharpe', value: p(report.dsr), hint: `after ${trials} trials` },
     { key: 'pbo', label: 'PBO', value: p(report.pbo), hint: 'P(backtest overfit)' },
-    { key: 'trials', label: 'Trials (N)', value: String(trials), hint: 'configurations tried' },
+    {
+      key: 'trials',
+      label: 'Trials (N)',
+      value: String(trials),
+      // The registry counts configurations; the DSR also counts the threshold variants each evaluation tries, so
+      // its N is larger: said here, or "1" beside "N = 12" in the gate reads as a contradiction
+      hint:
+        (report.inputs.trials ?? 0) > trials
+          ? `configurations tried; the DSR counts ${report.inputs.trials} with variants`
+          : 'configurations tried',
+    },
     {
       key: 'cv',
       label: 'Purged CV',
