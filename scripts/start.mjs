@@ -123,8 +123,10 @@ function startSimulator(/** @type {number} */ port) {
       String(port),
       '--host',
       '127.0.0.1',
+      // A year, the simulator's own default: an AI agent's default training window at 1h is ~208 days, and its
+      // walk-forward evidence needs out-of-sample months after it
       '--history-days',
-      '90',
+      '365',
       '--admin-token',
       simAdminToken,
       // The server's budget (KESTREL_EXCHANGE_WEIGHT_LIMIT) must be the simulator's, or one of them refuses first

@@ -207,7 +207,7 @@ test.describe('backtesting page (bots remote)', () => {
     await page.goto('/backtesting');
     const form = page.getByRole('form', { name: 'New backtest' });
     const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-    // 1m bars over most of the simulator's 90 days of history: ~125 000 bars, over 80 pages of klines to download
+    // 1m bars over 88 days of the simulator's history: ~125 000 bars, over 80 pages of klines to download
     // before the engine even starts, far more than the test needs to press Cancel. No other test asks for 1m bars, so
     // none is in the server's kline cache; a retry takes 3m bars, as a first try that failed before its Cancel leaves
     // the whole 1m range cached (its run then jumps straight to 90 %)

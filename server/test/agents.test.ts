@@ -197,6 +197,10 @@ describe('agents', () => {
     // A day of 1m history holds no walk-forward folds of a 24 h retrain period: no report, and why
     expect(evidence.report).toBeNull();
     expect(evidence.reportError).toMatch(/^Evidence not computed: /);
+    // …in words a trader can act on: what the exchange has, what the settings need, what to change
+    expect(evidence.reportError).toMatch(
+      /^Evidence not computed: the exchange has \d+ closed BTCUSDT 1m bars \(1 day\); walk-forward evidence needs 3249 \(2 days\): the 300-bar training window, 69 bars for features and labels and 2880 out of sample\. To get evidence, lower Retrain hours/,
+    );
 
     const promote = await call(t, 'POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'live_auto' });
     expect(promote.statusCode).toBe(409);

@@ -329,6 +329,30 @@ export const agentRepository = {
     return out;
   },
 
+  /**
+   * The newest execution carried out before `before` (an order refused is not one), with the close it was carried
+   * out at: what the agent's open position came from, and so where its stop stands
+   */
+  async lastExecution(
+    db: Queryable,
+    botId: string,
+    before: number,
+  ): Promise<{ barTime: number; executed: AgentExecution; price: number } | undefined> {
+    const rows = await db.query<{
+      bar_time: string | number;
+      executed: AgentExecution;
+      price: number | null;
+    }>(
+      `SELECT bar_time, executed, (record->>'price')::double precision AS price FROM agent_decisions
+       WHERE bot_id = $1 AND bar_time < $2 AND executed IS NOT NULL AND outcome IN ('executed', 'approved')
+       ORDER BY bar_time DESC LIMIT 1`,
+      [botId, before],
+    );
+    const r = rows[0];
+    if (!r || r.price === null) return undefined;
+    return { barTime: Number(r.bar_time), executed: r.executed, price: Number(r.price) };
+  },
+
   /** Updates what became of a bar's decision (an approval decided later, a failure after the record) */
   async setOutcome(
     db: Queryable,

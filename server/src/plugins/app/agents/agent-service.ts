@@ -36,7 +36,7 @@ import { HttpError } from '../../../lib/http-error';
 import { type BotRow, botKindOf, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
 import { type BotLog, type BotService, STOPPED_BY_KILL_SWITCH } from '../bots/bot-service';
-import type { PaperFigures } from '../bots/paper-account';
+import { drawdownPercentOf, type PaperFigures } from '../bots/paper-account';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import { type AgentStateRow, type ApprovalRow, agentRepository, summaryOf } from './agent-repository';
 import type { AgentSnapshots } from './agent-snapshot';
@@ -48,8 +48,14 @@ export const PAPER_DECISIONS_FOR_LIVE = 24;
 export const APPROVALS_FOR_AUTO = 3;
 
 const HOUR_MS = 3_600_000;
-/** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window) */
+/** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window), at least */
 export const EVIDENCE_FOLDS = 8;
+/**
+ * Bars of out-of-sample history the evidence asks for, at least: 8 daily retrains of a 1h agent are 8 days (192
+ * bars), too few for a Sharpe ratio, a PBO or a random-entry test to say anything (the gates would judge noise).
+ * In bars, not days: a 1m agent's 8 retrain periods are already 11,520 bars, and more would only cost CPU
+ */
+export const EVIDENCE_MIN_OOS_BARS = 2_000;
 /** Most bars one training or evidence run reads (a year of 5m bars; 1m agents get ~70 days) */
 export const EVIDENCE_MAX_BARS = 105_120;
 
@@ -120,7 +126,7 @@ export class AgentService {
       training: trainingOf(state),
       lastDecision: last ? summaryOf(last.record) : null,
       positionQty: bot.positionQty,
-      risk: riskLines(row, bot, this.deps.runner.figures(id)),
+      risk: riskLines(row, bot, await this.figures(row)),
       promotion: gates
         ? { to: gates.to, allowed: gates.gates.every((g) => g.passed), gates: gates.gates }
         : null,
@@ -203,7 +209,8 @@ export class AgentService {
       // (for the evidence) walk-forward folds of one retrain period each before it
       const end = Math.floor(now / intervalMs) * intervalMs;
       const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
-      const bars = Math.min(EVIDENCE_MAX_BARS, window + EVIDENCE_FOLDS * retrainBars(config, intervalMs));
+      const outOfSample = Math.max(EVIDENCE_FOLDS * retrainBars(config, intervalMs), EVIDENCE_MIN_OOS_BARS);
+      const bars = Math.min(EVIDENCE_MAX_BARS, window + outOfSample);
       const snapshot = await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, {
         start: end - bars * intervalMs,
         end,
@@ -229,6 +236,8 @@ export class AgentService {
       let sharpe: number | null = null;
       let evidenceError: string | null = null;
       try {
+        const short = shortHistory(row, config, snapshot.length, intervalMs);
+        if (short) throw new Error(short);
         const evidence = await this.deps.trainer.evidence({ snapshot, config, trials: sharpes }, signal);
         sharpe = Number.isFinite(evidence.statistics.sharpe) ? evidence.statistics.sharpe : null;
         await agentRepository.saveEvidence(
@@ -303,7 +312,9 @@ export class AgentService {
     );
     const h = modelHealth({
       model,
-      snapshot: await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, { start, end }),
+      snapshot: await this.deps
+        .snapshots(row.environment)
+        .load(row.symbol, row.interval, intervalMs, { start, end }),
       decisions: recent
         .filter((d) => d.record.modelId === model.id)
         .map((d) => engineDecision(d.record.decision))
@@ -604,6 +615,14 @@ export class AgentService {
     return { to, gates };
   }
 
+  /** The open session's figures: this instance's own, else the ones the instance running it last wrote */
+  private async figures(row: BotRow): Promise<PaperFigures | undefined> {
+    const mine = this.deps.runner.figures(row.id);
+    if (mine || row.state !== 'running') return mine;
+    const stored = (await botRepository.statusOf(this.deps.db, [row])).get(row.id)?.figures;
+    return stored as unknown as PaperFigures | undefined;
+  }
+
   private async row(userId: string, id: string): Promise<BotRow> {
     const row = await botRepository.find(this.deps.db, userId, id);
     if (!row || !isAgent(row)) throw notFound();
@@ -620,6 +639,37 @@ const EVIDENCE_GATE_LABELS: Record<string, string> = {
   random_entry: 'Beats random entries',
   retention: 'Out-of-sample Sharpe keeps half the in-sample',
 };
+
+/**
+ * Why the history read cannot hold walk-forward evidence, in words a trader can act on (what was served, what the
+ * settings need, what to change), or null when it can: the engine's own check (the first training window, then at
+ * least two retrain periods or 64 bars out of sample), said before the worker is asked
+ */
+export function shortHistory(
+  row: Pick<BotRow, 'symbol' | 'interval'>,
+  config: AgentConfig,
+  bars: number,
+  intervalMs: number,
+): string | null {
+  const outOfSample = Math.max(2 * retrainBars(config, intervalMs), 64);
+  const needed = FEATURE_LOOKBACK + config.trainBars + config.horizonBars + outOfSample;
+  if (bars >= needed) return null;
+  const days = (n: number) => {
+    const d = Math.round((n * intervalMs) / (24 * HOUR_MS));
+    return `${d} day${d === 1 ? '' : 's'}`;
+  };
+  const room = bars - (needed - config.trainBars);
+  const change =
+    room >= 200
+      ? `lower Train bars to ${room} or fewer, or pick a shorter interval`
+      : 'lower Retrain hours (two retrain periods out of sample at least) and Train bars, or pick a shorter interval';
+  return (
+    `the exchange has ${bars} closed ${row.symbol} ${row.interval} bars (${days(bars)}); walk-forward ` +
+    `evidence needs ${needed} (${days(needed)}): the ${config.trainBars}-bar training window, ` +
+    `${FEATURE_LOOKBACK + config.horizonBars} bars for features and labels and ${outOfSample} out of sample. To get ` +
+    `evidence, ${change}`
+  );
+}
 
 export function configOf(row: BotRow): AgentConfig {
   return parseAgentConfig(row.params);
@@ -704,8 +754,10 @@ function riskLines(
     breached: limit !== null && current >= limit,
   });
   const notional = Math.abs(bot.positionQty) * (bot.markPrice ?? 0);
+  // From the session's equity peak, as the bot's own drawdown limit measures it (not from the budget: an agent up
+  // 20 % that gives back 15 points is 12.5 % down, not 5 % up)
   const equity = figures?.equity ?? row.budget;
-  const drawdown = row.budget > 0 ? Math.max(0, ((row.budget - equity) / row.budget) * 100) : 0;
+  const drawdown = drawdownPercentOf(figures?.peakEquity ?? Math.max(row.budget, equity), equity);
   return [
     line('max_notional', notional, row.risk_limits.maxNotional),
     line('daily_loss', Math.max(0, -bot.todayPnl), row.risk_limits.dailyLossLimit),

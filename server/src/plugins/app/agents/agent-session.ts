@@ -91,7 +91,8 @@ export class AgentSessionRuntime implements AgentSessionHooks {
   private replayed: StoredDecision | undefined;
   /** The stop of the position the agent opened (its decisions' exit rule reads it) */
   private stopPrice: number | null = null;
-  private peakEquity: number;
+  /** The stop was looked up in the records once this session (a position whose entry this session did not replay) */
+  private stopRestored = false;
   /** Times (clock, ms) of the orders this session sent: the guard's orders per minute */
   private readonly sent: number[] = [];
   /** Which decision sent which order: fills are added to the record that caused them */
@@ -105,7 +106,6 @@ export class AgentSessionRuntime implements AgentSessionHooks {
   ) {
     this.config = parseAgentConfig(row.params);
     this.intervalMs = intervalToMs(row.interval as Parameters<typeof intervalToMs>[0]);
-    this.peakEquity = row.budget;
     // The engine's ml-agent settings; warm-up 1 bar: the runtime reads its own snapshots from the kline cache
     this.type = {
       ...mlAgentStrategy,
@@ -141,7 +141,10 @@ export class AgentSessionRuntime implements AgentSessionHooks {
     this.pending = null;
     this.current = undefined;
     const figures = ctx.figures;
-    if (figures) this.peakEquity = Math.max(this.peakEquity, figures.equity);
+    if (figures && figures.positionQty !== 0 && this.stopPrice === null && !this.stopRestored) {
+      this.stopRestored = true;
+      this.stopPrice = await this.restoredStop(bar.openTime, figures.positionQty);
+    }
     const done = await agentRepository.decisionAt(db, this.row.id, bar.openTime);
     this.replayed = done;
     if (done) {
@@ -202,6 +205,19 @@ export class AgentSessionRuntime implements AgentSessionHooks {
     if (outcome?.breach && !this.closed) {
       await this.deps.latch(this.row, outcome.breach.message, ctx.figures?.positionQty ?? 0);
     }
+  }
+
+  /**
+   * The stop of a position held when this session did not replay its entry (a session resumed from what the
+   * account held, not from its bars): the stop the entry's record set, from the close it was carried out at, as
+   * `execute` sets it. None when the newest execution was an exit or another side's entry
+   */
+  private async restoredStop(before: number, positionQty: number): Promise<number | null> {
+    const last = await agentRepository.lastExecution(this.deps.db, this.row.id, before);
+    if (!last || !isEntry(last.executed.action)) return null;
+    const side = last.executed.action === 'enter_long' ? 1 : -1;
+    if (Math.sign(positionQty) !== side) return null;
+    return stopPriceFor(last.price, side, last.executed.stopPct);
   }
 
   /** Which record an order belongs to; the oldest are let go (a fill comes within bars of its order, or never) */
@@ -371,7 +387,8 @@ export class AgentSessionRuntime implements AgentSessionHooks {
         position: {
           qty: positionQty,
           equity: figures?.equity ?? row.budget,
-          peakEquity: this.peakEquity,
+          // The account's own peak: the guard measures drawdown as the bot's limit does
+          peakEquity: figures?.peakEquity ?? row.budget,
           todayPnl: figures?.todayPnl ?? 0,
         },
         limits: row.risk_limits,

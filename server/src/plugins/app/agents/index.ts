@@ -1,5 +1,5 @@
-import { agentEvidenceInWorker, trainAgentInWorker } from '@kestrel/engine/node';
 import type { TradingEnvironment } from '@kestrel/contracts';
+import { agentEvidenceInWorker, trainAgentInWorker } from '@kestrel/engine/node';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from '../../../app';

@@ -290,6 +290,7 @@ export class LiveAccount {
       entryPrice: p.positionQty === 0 ? null : p.entryPrice,
       markPrice: mark ?? null,
       equity: this.ctx.budget + p.realized + unrealized,
+      peakEquity: Math.max(this.peakEquity, this.ctx.budget + p.realized + unrealized),
       openOrders: p.openOrders.map((o) => toBotOrder(o as TrackedOrder)),
     };
   }

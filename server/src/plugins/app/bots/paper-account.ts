@@ -42,7 +42,14 @@ export interface PaperFigures {
   entryPrice: number | null;
   markPrice: number | null;
   equity: number;
+  /** Highest equity of the session so far: its drawdown limit is measured from it (`drawdownPercentOf`) */
+  peakEquity: number;
   openOrders: BotOrder[];
+}
+
+/** Percent the equity stands below its peak: the one drawdown measure of a bot's limit and its agent's risk line */
+export function drawdownPercentOf(peakEquity: number, equity: number): number {
+  return peakEquity > 0 ? Math.max(0, ((peakEquity - equity) / peakEquity) * 100) : 0;
 }
 
 const DAY_MS = 86_400_000;
@@ -268,6 +275,7 @@ export class PaperAccount {
       entryPrice: b.positionQty === 0 ? null : b.entryPrice,
       markPrice: mark ?? null,
       equity: b.walletBalance + unrealized,
+      peakEquity: Math.max(this.peakEquity, b.walletBalance + unrealized),
       openOrders: [...b.inFlightOrders, ...b.openOrders].map((o) => ({
         clientOrderId: `paper-${o.id}`,
         side: o.side === 'buy' ? 'BUY' : 'SELL',
@@ -319,7 +327,7 @@ export function orderBreach(
       data: { limit: 'dailyLossLimit', value: f.todayPnl, max: dailyLossLimit },
     };
   }
-  const drawdown = peakEquity > 0 ? ((peakEquity - f.equity) / peakEquity) * 100 : 0;
+  const drawdown = drawdownPercentOf(peakEquity, f.equity);
   if (maxDrawdownPercent !== null && drawdown >= maxDrawdownPercent) {
     return {
       message: `Max drawdown reached: ${fmt(drawdown)} % of ${maxDrawdownPercent} % (equity ${fmt(f.equity)} USDT, peak ${fmt(peakEquity)})`,

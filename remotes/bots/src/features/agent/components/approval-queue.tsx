@@ -44,6 +44,7 @@ export function ApprovalQueue({
         return (
           <li
             key={a.id}
+            data-approval-id={a.id}
             data-approval-state={a.state}
             className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:rounded-md bt:border bt:border-border bt:px-3 bt:py-2 bt:text-sm"
           >

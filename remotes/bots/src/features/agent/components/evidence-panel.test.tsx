@@ -51,6 +51,7 @@ describe('the evidence', () => {
     const figures = screen.getByLabelText('Evidence figures');
     expect(figures.querySelector('[data-figure="dsr"]')?.textContent).toContain('0.910');
     expect(figures.querySelector('[data-figure="dsr"]')?.textContent).toContain('after 3 trials');
+    expect(figures.querySelector('[data-figure="trials"]')?.textContent).toContain('configurations tried');
     expect(figures.querySelector('[data-figure="pbo"] dd')?.textContent).toBe('0.200');
     const gates = screen.getByRole('list', { name: 'Evidence gates' });
     expect(gates.querySelector('[data-gate="dsr"]')?.textContent).toMatch(/Fail.*needs 0\.950/);
@@ -63,6 +64,64 @@ describe('the evidence', () => {
     expect(inSample?.textContent).toBe('2.40');
     expect(inSample?.className).toContain('bt:text-muted-foreground');
     expect(screen.getByText('Not yet: the agent has not traded on paper.')).toBeTruthy();
+  });
+
+  it('names every input the server sends in words, rounds the embargo, and folds a long fold table away', () => {
+    const report = evidence.report as NonNullable<AgentEvidence['report']>;
+    const folds = Array.from({ length: 84 }, (_, i) => ({
+      ...report.folds[0],
+      fold: i + 1,
+      // The server has no per-fold Sharpe: the columns are left out rather than filled with dashes
+      sharpe: null,
+      inSampleSharpe: null,
+    })) as typeof report.folds;
+    render(
+      <EvidenceView
+        evidence={{
+          ...evidence,
+          report: {
+            ...report,
+            folds,
+            cv: { ...report.cv, embargoPct: 0.9892594686263425 },
+            inputs: {
+              trials: 12,
+              expectedMaxSharpe: 0.2146,
+              inSampleSharpe: 0.16,
+              retention: -0.13,
+              periods: 83,
+              periodBars: 24,
+              randomEntryPValue: 0.46,
+            },
+          },
+        }}
+        model={null}
+      />,
+    );
+    const inputs = screen.getByLabelText('Inputs of PSR, DSR and PBO');
+    for (const words of [
+      'Expected max Sharpe of N trials (SR₀)',
+      'In-sample Sharpe per period (not evidence)',
+      'Out-of-sample Sharpe ÷ in-sample',
+      'Periods (T)',
+      'Bars per period',
+      'Random-entry p-value',
+    ]) {
+      expect(within(inputs).getByText(words)).toBeTruthy();
+    }
+    // Counts read as counts
+    expect(within(inputs).getByText('Periods (T)').nextElementSibling?.textContent).toBe('83');
+    expect(within(inputs).getByText('Random-entry p-value').nextElementSibling?.textContent).toBe('0.4600');
+    const figures = screen.getByLabelText('Evidence figures');
+    expect(figures.querySelector('[data-figure="cv"]')?.textContent).toContain('3 folds, 1.0 % embargo');
+    // The registry's 3 configurations and the DSR's 12 (with the variants) side by side, not in contradiction
+    expect(figures.querySelector('[data-figure="trials"]')?.textContent).toContain(
+      'configurations tried; the DSR counts 12 with variants',
+    );
+    const table = screen.getByRole('table', { name: 'Walk-forward folds', hidden: true });
+    expect(table.closest('details')?.open).toBe(false);
+    expect(screen.getByText('Walk-forward folds (84)')).toBeTruthy();
+    expect(table.querySelectorAll('tbody tr')).toHaveLength(84);
+    expect(table.textContent).not.toContain('Sharpe');
   });
 
   it('says why the last training computed none', () => {

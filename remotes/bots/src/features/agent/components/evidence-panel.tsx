@@ -21,6 +21,12 @@ const INPUT_LABELS: Record<string, string> = {
   sr0: 'Expected max Sharpe of N trials (SR₀)',
   trials: 'Trials (N)',
   splits: 'CSCV splits (S)',
+  expectedMaxSharpe: 'Expected max Sharpe of N trials (SR₀)',
+  inSampleSharpe: 'In-sample Sharpe per period (not evidence)',
+  retention: 'Out-of-sample Sharpe ÷ in-sample',
+  periods: 'Periods (T)',
+  periodBars: 'Bars per period',
+  randomEntryPValue: 'Random-entry p-value',
 };
 const inputLabel = (key: string) => INPUT_LABELS[key] ?? key;
 
@@ -60,17 +66,33 @@ function headline(report: Report, trials: number): Figure[] {
     { key: 'psr', label: 'PSR', value: p(report.psr), hint: 'P(true Sharpe > 0)' },
     { key: 'dsr', label: 'Deflated Sharpe', value: p(report.dsr), hint: `after ${trials} trials` },
     { key: 'pbo', label: 'PBO', value: p(report.pbo), hint: 'P(backtest overfit)' },
-    { key: 'trials', label: 'Trials (N)', value: String(trials), hint: 'configurations tried' },
+    {
+      key: 'trials',
+      label: 'Trials (N)',
+      value: String(trials),
+      // The registry counts configurations; the DSR also counts the threshold variants each evaluation tries, so
+      // its N is larger: said here, or "1" beside "N = 12" in the gate reads as a contradiction
+      hint:
+        (report.inputs.trials ?? 0) > trials
+          ? `configurations tried; the DSR counts ${report.inputs.trials} with variants`
+          : 'configurations tried',
+    },
     {
       key: 'cv',
       label: 'Purged CV',
       value: p(report.cv.mean),
-      hint: `${report.cv.folds.length} folds, ${report.cv.embargoPct} % embargo`,
+      hint: `${report.cv.folds.length} folds, ${statText(report.cv.embargoPct, 1)} % embargo`,
     },
   ];
 }
 
+/** Folds shown open at most; more (a 1h agent has ~80) sit behind their summary, so the page stays readable */
+const FOLDS_OPEN = 12;
+
 function Folds({ report }: { report: Report }) {
+  // A Sharpe column the report has no figure for says nothing: it is left out, not filled with dashes
+  const sharpe = report.folds.some((f) => f.sharpe !== null);
+  const inSample = report.folds.some((f) => f.inSampleSharpe !== null);
   return (
     <ScrollRegion label="Walk-forward folds (scrolls sideways)">
       <table className="bt:w-full bt:text-sm">
@@ -82,8 +104,8 @@ function Folds({ report }: { report: Report }) {
             <th className={th}>Test</th>
             <th className={cn(th, 'bt:text-right')}>Trades</th>
             <th className={cn(th, 'bt:text-right')}>Return</th>
-            <th className={cn(th, 'bt:text-right')}>Sharpe (test)</th>
-            <th className={cn(th, 'bt:text-right')}>Sharpe (in sample)</th>
+            {sharpe && <th className={cn(th, 'bt:text-right')}>Sharpe (test)</th>}
+            {inSample && <th className={cn(th, 'bt:text-right')}>Sharpe (in sample)</th>}
           </tr>
         </thead>
         <tbody>
@@ -98,11 +120,13 @@ function Folds({ report }: { report: Report }) {
               </td>
               <td className={num}>{f.trades}</td>
               <td className={num}>{formatPercent(f.returnPct / 100, { signed: true })}</td>
-              <td className={num}>{statText(f.sharpe)}</td>
+              {sharpe && <td className={num}>{statText(f.sharpe)}</td>}
               {/* In-sample figures are greyed: never the headline */}
-              <td className={cn(num, 'bt:text-muted-foreground bt:italic')} data-in-sample="true">
-                {statText(f.inSampleSharpe)}
-              </td>
+              {inSample && (
+                <td className={cn(num, 'bt:text-muted-foreground bt:italic')} data-in-sample="true">
+                  {statText(f.inSampleSharpe)}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
@@ -127,7 +151,10 @@ function KeyValues({
       {entries.map(([key, value]) => (
         <div key={key} className="bt:contents">
           <dt className="bt:text-muted-foreground">{words(key)}</dt>
-          <dd className="bt:text-right bt:font-mono bt:tabular-nums">{statText(value, 4)}</dd>
+          <dd className="bt:text-right bt:font-mono bt:tabular-nums">
+            {/* Counts (trials, periods, bars) as whole numbers, not 12.0000 */}
+            {value !== null && Number.isInteger(value) ? String(value) : statText(value, 4)}
+          </dd>
         </div>
       ))}
     </dl>
@@ -205,10 +232,16 @@ export function EvidenceView({ evidence, model }: { evidence: AgentEvidence; mod
             </div>
           </div>
           {report.folds.length > 0 && (
-            <div className="bt:flex bt:flex-col bt:gap-1">
-              <h4 className="bt:text-sm bt:font-semibold">Walk-forward folds</h4>
+            <details
+              className="bt:flex bt:flex-col bt:gap-1"
+              open={report.folds.length <= FOLDS_OPEN}
+              data-folds={report.folds.length}
+            >
+              <summary className="bt:cursor-pointer bt:text-sm bt:font-semibold">
+                Walk-forward folds ({report.folds.length})
+              </summary>
               <Folds report={report} />
-            </div>
+            </details>
           )}
         </>
       )}

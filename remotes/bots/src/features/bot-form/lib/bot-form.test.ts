@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../../config/paths';
-import { defaultBotValues, prefilledBotValues, prefillOf, serverRefusal } from './bot-form';
+import {
+  AGENT_DEFAULT_MAX_DRAWDOWN_PERCENT,
+  defaultBotValues,
+  prefilledBotValues,
+  prefillOf,
+  serverRefusal,
+} from './bot-form';
 
 describe('serverRefusal', () => {
   const keys = ['lower', 'upper', 'gridCount'];
@@ -87,5 +93,18 @@ describe('a new bot prefilled from an address (an optimisation combination)', ()
     expect(prefillOf(new URLSearchParams('symbol=btc usdt!&interval=7m&params=[1,2]'))).toEqual({});
     expect(prefillOf(new URLSearchParams('params={oops'))).toEqual({});
     expect(prefilledBotValues(base, {}, () => ({}), 'EMA crossover')).toBe(base);
+  });
+});
+
+describe('a new bot’s limits', () => {
+  it('gives an AI agent a drawdown limit of its own (its breach latches the agent); other bots start without', () => {
+    const agent = defaultBotValues({ id: 'ml-agent', name: 'AI agent', defaults: {} }, () => ({}));
+    expect(agent.riskLimits).toEqual({
+      maxNotional: null,
+      dailyLossLimit: null,
+      maxDrawdownPercent: AGENT_DEFAULT_MAX_DRAWDOWN_PERCENT,
+    });
+    const grid = defaultBotValues({ id: 'grid', name: 'Grid', defaults: {} }, () => ({}));
+    expect(grid.riskLimits.maxDrawdownPercent).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import {
   type UpdateBotRequest,
 } from '@kestrel/contracts';
 import { z } from 'zod';
+import { AGENT_STRATEGY } from '../../bot-hub/lib/templates';
 
 /**
  * Checks a strategy's parameters as the server will (the route passes the strategy-params feature's validator).
@@ -139,7 +140,17 @@ export function toUpdateRequest(values: BotFormOutput, params: Record<string, un
   };
 }
 
-/** Starting values of a new bot: the strategy's defaults, BTCUSDT 1h, 3×, 100 USDT, paper, no limits of its own */
+/**
+ * An AI agent starts with a drawdown limit of its own: a breach latches it (a hard kill until a person resets it),
+ * the guard-rail a model that can be confidently wrong needs from its first run. Budget-relative, so it holds
+ * whatever budget is chosen; the trader may change or clear it
+ */
+export const AGENT_DEFAULT_MAX_DRAWDOWN_PERCENT = 20;
+
+/**
+ * Starting values of a new bot: the strategy's defaults, BTCUSDT 1h, 3×, 100 USDT, paper, no limits of its own
+ * (an AI agent: a drawdown limit)
+ */
 export function defaultBotValues(
   strategy: { id: string; name: string; defaults: Record<string, unknown> } | undefined,
   paramsToForm: (strategyId: string) => Record<string, unknown>,
@@ -155,7 +166,11 @@ export function defaultBotValues(
     leverage,
     budget: 100,
     mode: 'paper',
-    riskLimits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
+    riskLimits: {
+      maxNotional: null,
+      dailyLossLimit: null,
+      maxDrawdownPercent: strategy?.id === AGENT_STRATEGY ? AGENT_DEFAULT_MAX_DRAWDOWN_PERCENT : null,
+    },
     confirmLive: false,
   };
 }
