@@ -120,9 +120,18 @@ describe('two users sharing the exchange budget', () => {
   it('many users asking for the same ticker at once cost one upstream call', async () => {
     const adapter = t.app.exchangeRouter.adapterFor('testnet') as BinanceUsdmAdapter;
     const before = adapter.client.usedWeight;
-    const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).get('/api/v1/market/ticker/BTCUSDT')),
-    );
+    // B asks first and its upstream call is held at the simulator, so the other 29 (A's among them) arrive while it
+    // is in flight, whatever order a loaded machine runs the requests' own async steps in
+    const held = t.sim.faults.add({ kind: 'latency', ms: 1500, path: '/fapi/v1/ticker/24hr', remaining: 1 });
+    const first = b.get('/api/v1/market/ticker/BTCUSDT');
+    for (let i = 0; i < 100 && t.sim.faults.list().some((r) => r.id === held.id && r.remaining > 0); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const answers = [
+      await first,
+      ...(await Promise.all(
+        Array.from({ length: 29 }, (_, i) => (i % 2 ? b : a).get('/api/v1/market/ticker/BTCUSDT')),
+      )),
+    ];
     // A is over its share, yet a shared answer costs nothing, so A is served too
     expect(answers.map((r) => r.statusCode)).toEqual(Array(30).fill(200));
     expect(adapter.client.usedWeight - before).toBe(1);
