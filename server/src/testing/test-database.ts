@@ -56,8 +56,8 @@ let snapshot: Promise<string> | undefined;
  * are done once per PGlite version and set of migrations (their hash is in the name, so editing or adding one makes
  * a new tarball) and kept under the server's node_modules/.cache, so every later database starts from the tarball
  * in a fraction of the time, and the app's own `migrate` at start finds nothing to do. Migrating from empty is
- * still run here (a broken migration fails every PGlite test), by the PostgreSQL variants, and by the tests that
- * start `src/main.ts` on an empty data folder. Written to a temporary name and renamed, so processes racing on a
+ * still run here (a broken migration fails every PGlite test), by the PostgreSQL variants, and by
+ * test/startup.test.ts (`src/main.ts` on an empty data folder). Written to a temporary name and renamed, so processes racing on a
  * cold cache never read half a file.
  */
 export function pgliteSnapshot(): Promise<string> {
