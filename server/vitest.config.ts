@@ -5,7 +5,7 @@ export default defineProject({
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Makes the empty PGlite cluster every integration file starts from (see test/global-setup.ts)
+    // Makes the migrated PGlite cluster every integration file starts from (see test/global-setup.ts)
     globalSetup: ['test/global-setup.ts'],
     // Opening an in-memory PGlite takes a few seconds on a busy 2-core machine
     hookTimeout: 60_000,

@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from '../lib/database/database';
-import { openPgliteDatabase } from '../lib/database/pglite-database';
+import { migrate, readMigrations } from '../lib/database/migrate';
+import { openPgliteDatabase, pgliteDatabase } from '../lib/database/pglite-database';
 import { openPostgresDatabase } from '../lib/database/postgres-database';
 
 export type Driver = 'pglite' | 'postgres';
@@ -50,17 +51,28 @@ const serverDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
 let snapshot: Promise<string> | undefined;
 
 /**
- * Path of a tarball of a freshly initialised, empty PGlite cluster. A fresh PGlite spends most of its start in
- * initdb (~10 s of CPU on a busy 2-core machine): it is done once per PGlite version and kept under the server's
- * node_modules/.cache, so every later database starts from the tarball in a fraction of the time. Written to a
- * temporary name and renamed, so processes racing on a cold cache never read half a file.
+ * Path of a tarball of a PGlite cluster with every migration applied and no rows. A fresh PGlite spends most of
+ * its start in initdb (~10 s of CPU on a busy 2-core machine) and then about a second more in the migrations: both
+ * are done once per PGlite version and set of migrations (their hash is in the name, so editing or adding one makes
+ * a new tarball) and kept under the server's node_modules/.cache, so every later database starts from the tarball
+ * in a fraction of the time, and the app's own `migrate` at start finds nothing to do. Migrating from empty is
+ * still run here (a broken migration fails every PGlite test), by the PostgreSQL variants, and by
+ * test/startup.test.ts (`src/main.ts` on an empty data folder). Written to a temporary name and renamed, so processes racing on a
+ * cold cache never read half a file.
  */
 export function pgliteSnapshot(): Promise<string> {
   snapshot ??= (async () => {
     const { version } = JSON.parse(
       await readFile(join(serverDir, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
     ) as { version: string };
-    const file = join(serverDir, 'node_modules/.cache/kestrel', `pglite-${version}-empty.tar`);
+    const migrations = await readMigrations();
+    const digest = createHash('sha256');
+    for (const m of migrations) digest.update(`${m.version}\0${m.name}\0${m.sql}\0`);
+    const file = join(
+      serverDir,
+      'node_modules/.cache/kestrel',
+      `pglite-${version}-migrated-${digest.digest('hex').slice(0, 16)}.tar`,
+    );
     const exists = await stat(file).then(
       (s) => s.size > 0,
       () => false,
@@ -68,6 +80,7 @@ export function pgliteSnapshot(): Promise<string> {
     if (!exists) {
       await mkdir(dirname(file), { recursive: true });
       const fresh = await PGlite.create();
+      await migrate(pgliteDatabase(fresh), migrations);
       const dump = await fresh.dumpDataDir('none');
       await fresh.close();
       const tmp = `${file}.${process.pid}.tmp`;
@@ -85,7 +98,10 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
-/** PGlite in memory, or a fresh schema of a PostgreSQL so that test files never see each other's rows */
+/**
+ * PGlite in memory, already migrated (see `pgliteSnapshot`), or a fresh empty schema of a PostgreSQL (the app
+ * migrates it at start), so that test files never see each other's rows
+ */
 export async function openTestDatabase(spec: TestDatabaseSpec = 'pglite'): Promise<TestDatabase> {
   if (spec === 'pglite') {
     const db = await openPgliteDatabase(undefined, new Blob([await readFile(await pgliteSnapshot())]));

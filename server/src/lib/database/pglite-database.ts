@@ -11,6 +11,11 @@ export async function openPgliteDatabase(dataDir?: string, loadDataDir?: Blob): 
     ...(dataDir ? { dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
   });
+  return pgliteDatabase(pg);
+}
+
+/** The `Database` over an open PGlite (the test snapshot migrates one, then dumps it) */
+export function pgliteDatabase(pg: PGlite): Database {
   return {
     driver: 'pglite',
     async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
