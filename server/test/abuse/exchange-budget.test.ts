@@ -124,7 +124,8 @@ describe('two users sharing the exchange budget', () => {
     // is in flight, whatever order a loaded machine runs the requests' own async steps in
     const held = t.sim.faults.add({ kind: 'latency', ms: 1500, path: '/fapi/v1/ticker/24hr', remaining: 1 });
     const first = b.get('/api/v1/market/ticker/BTCUSDT');
-    for (let i = 0; i < 100 && t.sim.faults.list().some((r) => r.id === held.id && r.remaining > 0); i++)
+    // Counted rules leave the list once used up: gone means B's call has reached the simulator
+    for (let i = 0; i < 100 && t.sim.faults.list().some((r) => r.id === held.id); i++)
       await new Promise((resolve) => setTimeout(resolve, 10));
     const answers = [
       await first,
