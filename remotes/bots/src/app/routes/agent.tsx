@@ -6,6 +6,7 @@ import { Link, useParams, useSearchParams } from '@kestrel/shared-runtime/router
 import { Button, buttonVariants, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { type CommandWords, ConfirmCommand } from '../../components/confirm-command';
 import { paths } from '../../config/paths';
 import {
   AGENT_DECISIONS_PAGE,
@@ -23,7 +24,6 @@ import {
 import { useAgentLlm } from '../../features/agent/api/agent-llm-api';
 import { AgentStatusView } from '../../features/agent/components/agent-status';
 import { ApprovalQueue } from '../../features/agent/components/approval-queue';
-import { type CommandWords, ConfirmCommand } from '../../features/agent/components/confirm-command';
 import { DecisionRecordPanel } from '../../features/agent/components/decision-record';
 import { DecisionTimeline } from '../../features/agent/components/decision-timeline';
 import { EvidenceView } from '../../features/agent/components/evidence-panel';

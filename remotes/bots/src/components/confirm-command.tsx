@@ -19,8 +19,9 @@ export interface CommandWords {
 }
 
 /**
- * Kill, reset, promotion: says what will happen, sends once, and keeps the dialog open with the server's refusal
- * (e.g. the failing gates of a promotion) when there is one
+ * Every confirmation of the bots remote (a bot's start, stop and delete; an agent's kill, reset and promotion):
+ * says what will happen, sends once, and keeps the dialog open with the server's refusal (e.g. the failing gates of
+ * a promotion) when there is one
  */
 export function ConfirmCommand({
   words,
