@@ -142,6 +142,7 @@ export {
   type SignupRequest,
   SignupRequestSchema,
 } from './auth/auth';
+export { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth/limits';
 export {
   type Session,
   type SessionListResponse,
@@ -150,16 +151,8 @@ export {
   SessionParamsSchema,
   SessionSchema,
 } from './auth/session';
-export {
-  EMAIL_MAX_LENGTH,
-  EmailSchema,
-  NAME_MAX_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  PasswordSchema,
-  type User,
-  UserSchema,
-} from './auth/user';
+export { EmailSchema, PasswordSchema, type User, UserSchema } from './auth/user';
+export { readUser } from './auth/user-read';
 export {
   BACKTEST_BRACKETS_SOURCES,
   BACKTEST_INTERVALS,
@@ -426,9 +419,9 @@ export {
   ConnectionTestReplySchema,
   CredentialsFormSchema,
   type CredentialsFormValues,
-  type ExchangeId,
   ExchangeIdSchema,
 } from './exchange/connection-test';
+export { EXCHANGE_IDS, type ExchangeId } from './exchange/exchange-ids';
 export {
   CancelOrderRequestSchema,
   CONDITIONAL_ORDER_TYPES,
@@ -549,7 +542,8 @@ export {
   ReconcileRequestSchema,
   ReconcileResponseSchema,
 } from './orders/orders';
-export { type PageRoute, PageRouteSchema, pageRoutes, sidebarPageRoutes } from './pages/page-routes';
+export { PageRouteSchema } from './pages/page-route-schema';
+export { type PageRoute, pageRoutes, sidebarPageRoutes } from './pages/page-routes';
 export {
   type Exposure,
   ExposureSchema,
@@ -588,33 +582,35 @@ export {
 export {
   type BuildInfo,
   BuildInfoSchema,
-  type RemoteName,
   RemoteNameSchema,
   type RuntimeConfig,
   type RuntimeConfigInput,
   RuntimeConfigSchema,
 } from './runtime-config';
 export {
+  DEFAULT_REMOTE_LOAD_TIMEOUT_MS,
+  REMOTE_NAMES,
+  type RemoteName,
+  type RuntimeConfigReading,
+  readRuntimeConfig,
+} from './runtime-config-read';
+export {
   type CandleStream,
   CandleStreamSchema,
-  JSON_RPC_ERRORS,
   type JsonRpcNotification,
   JsonRpcNotificationSchema,
   type JsonRpcReply,
   JsonRpcReplySchema,
-  MAX_WATCHED_CANDLES,
-  MAX_WATCHED_SYMBOLS,
-  SOCKET_STREAMS,
   type SocketToolInfo,
   SocketToolInfoSchema,
   type SocketToolName,
   SocketToolNameSchema,
-  STREAMS_SUBSCRIBE_METHOD,
   type StreamsSubscribeParams,
   StreamsSubscribeParamsSchema,
   type ToolCallRequest,
   ToolCallRequestSchema,
 } from './socket/json-rpc';
+export { readJsonRpcNotification, readJsonRpcReply } from './socket/json-rpc-read';
 export {
   type BacktestNotice,
   BacktestNoticeSchema,
@@ -624,9 +620,7 @@ export {
   BotNoticeSchema,
   type CandleNotice,
   CandleNoticeSchema,
-  LIVE_EVENT_METHODS,
   LIVE_EVENT_SCHEMAS,
-  type LiveEventKind,
   type LiveEventNotice,
   type MarkPriceNotice,
   MarkPriceNoticeSchema,
@@ -636,7 +630,16 @@ export {
   OrderNoticeSchema,
   type PositionNotice,
   PositionNoticeSchema,
-  RESYNC_WILDCARD,
   type TickerNotice,
   TickerNoticeSchema,
 } from './socket/live-events';
+export {
+  JSON_RPC_ERRORS,
+  LIVE_EVENT_METHODS,
+  type LiveEventKind,
+  MAX_WATCHED_CANDLES,
+  MAX_WATCHED_SYMBOLS,
+  RESYNC_WILDCARD,
+  SOCKET_STREAMS,
+  STREAMS_SUBSCRIBE_METHOD,
+} from './socket/socket-names';

@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import {
+  DEFAULT_REMOTE_LOAD_TIMEOUT_MS,
+  REMOTE_NAMES,
+  SHARED_RUNTIME_RANGE,
+  SHARED_RUNTIME_RANGE_RULE,
+} from './runtime-config-read';
 
-/** Names of the federated remotes; also their Module Federation container names */
-export const RemoteNameSchema = z.enum(['dashboard', 'bots', 'exchange_connect', 'account']);
-export type RemoteName = z.infer<typeof RemoteNameSchema>;
+export const RemoteNameSchema = z.enum(REMOTE_NAMES);
 
 /**
  * The shell's `config.json`, fetched at start, so that one build runs in any environment and a remote can be
@@ -22,13 +26,10 @@ export const RuntimeConfigSchema = z
      * A remote built against another runtime is not started: its slot says why, and no second runtime runs.
      */
     sharedRuntimeRanges: z
-      .partialRecord(
-        RemoteNameSchema,
-        z.string().regex(/^[\^~]?\d+\.\d+\.\d+$/, 'a range reads ^1.2.3, ~1.2.3 or 1.2.3'),
-      )
+      .partialRecord(RemoteNameSchema, z.string().regex(SHARED_RUNTIME_RANGE, SHARED_RUNTIME_RANGE_RULE))
       .default({}),
     /** Milliseconds a remote may take to load before its slot shows the fallback */
-    remoteLoadTimeoutMs: z.number().int().positive().default(10_000),
+    remoteLoadTimeoutMs: z.number().int().positive().default(DEFAULT_REMOTE_LOAD_TIMEOUT_MS),
   })
   .strict();
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;

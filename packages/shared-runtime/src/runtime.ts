@@ -1,4 +1,4 @@
-import { EnvironmentResponseSchema, type RuntimeConfig } from '@kestrel/contracts';
+import type { RuntimeConfig } from '@kestrel/contracts';
 import { distinctUntilChanged, map, merge, type Observable, type Subscription, skip } from 'rxjs';
 import { type ApiClient, type ApiResult, createApiClient } from './api/api-client';
 import { type CircuitBreaker, createCircuitBreaker } from './api/circuit-breaker';
@@ -104,14 +104,15 @@ export function createKestrelRuntime(config: RuntimeConfig, deps: KestrelRuntime
     storage,
     currentExchange: () => exchanges?.selectedExchange ?? null,
     server: {
-      load: async () => unwrap(await api.get('/api/v1/environment', { schema: EnvironmentResponseSchema })),
+      load: async () =>
+        unwrap(await api.get('/api/v1/environment', { schema: (c) => c.EnvironmentResponseSchema })),
       switchTo: async (environment, exchangeId) =>
         unwrap(
           await api.request({
             method: 'PUT',
             path: '/api/v1/environment',
             body: { environment, exchangeId },
-            schema: EnvironmentResponseSchema,
+            schema: (c) => c.EnvironmentResponseSchema,
           }),
         ),
     },

@@ -53,6 +53,8 @@ export const MESSAGES = {
   apiKeyRequired: 'API Key is required',
   secretKeyRequired: 'Secret Key is required',
   testnetNoLongerSupported: 'Testnet credentials are no longer supported. Please use mainnet credentials.',
+  // Not in the spec: the contracts' schemas load on first use (lazy-contracts.ts), and that load can fail
+  contractsUnavailable: "Part of the app's code could not be loaded. Reload the page to try again.",
 } as const;
 
 /** §8 exchange toasts */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CONTROL_CHARACTER, NAME_MAX_LENGTH, PasswordSchema, UserSchema } from '../auth/user';
+import { CONTROL_CHARACTER, NAME_MAX_LENGTH } from '../auth/limits';
+import { PasswordSchema, UserSchema } from '../auth/user';
 import { BotRiskLimitsSchema } from '../bots/bots';
 import { okResponse } from '../common/error-response';
 

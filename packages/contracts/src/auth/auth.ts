@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CONTROL_CHARACTER, EmailSchema, NAME_MAX_LENGTH, PasswordSchema, UserSchema } from './user';
+import { CONTROL_CHARACTER, NAME_MAX_LENGTH } from './limits';
+import { EmailSchema, PasswordSchema, UserSchema } from './user';
 
 /** POST /api/v1/auth/signup */
 export const SignupRequestSchema = z.strictObject({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AccountTestResultSchema } from '../credentials/binance-credentials';
+import { EXCHANGE_IDS } from './exchange-ids';
 
 /** The exchanges the product lists (spec §1): only binance can be connected, the others are coming soon */
-export const ExchangeIdSchema = z.enum(['binance', 'coinbase', 'kraken', 'bybit']);
-export type ExchangeId = z.infer<typeof ExchangeIdSchema>;
+export const ExchangeIdSchema = z.enum(EXCHANGE_IDS);
 
 /**
  * The credentials form (spec §3, §5): both fields required, messages as the spec words them. The placeholder

@@ -1,32 +1,26 @@
-import { z } from 'zod';
-import { RemoteNameSchema } from '../runtime-config';
 // The one route table: the shell's router and sidebar, each remote's Module Federation exposes (read by
 // @kestrel/federation at build time, hence JSON, which Node reads without a TypeScript step) and each remote's
-// standalone page all come from this file
+// standalone page all come from this file. No zod here: the shell reads the table as the page starts;
+// `page-route-schema.ts` states its rules and `page-routes.test.ts` holds the table to them.
+import type { RemoteName } from '../runtime-config-read';
 import pageRouteTable from './page-routes.json';
 
-export const PageRouteSchema = z
-  .object({
-    /** Route path in the shell (`:params` allowed); spec §2 */
-    path: z
-      .string()
-      .regex(/^(\/([a-z0-9-]+|:[a-zA-Z]+))+$/, 'a path is /-separated lower-case words and :params'),
-    /** Sidebar label, and the name the slot's fallback uses */
-    title: z.string().min(1),
-    /** The remote that renders the page */
-    remote: RemoteNameSchema,
-    /** The module the remote exposes; its default export is the page component */
-    module: z.string().regex(/^\.\/[A-Z][A-Za-z]*Page$/, 'an exposed page module reads ./SomethingPage'),
-    /** The file inside the remote's folder that module is built from */
-    source: z
-      .string()
-      .regex(/^\.\/src\/app\/routes\/[a-z-]+\.tsx$/, 'a page lives in ./src/app/routes/<name>.tsx'),
-  })
-  .strict();
-export type PageRoute = z.infer<typeof PageRouteSchema>;
+/** One signed-in page: where it is, what it is called and which remote renders it */
+export interface PageRoute {
+  /** Route path in the shell (`:params` allowed); spec §2 */
+  path: string;
+  /** Sidebar label, and the name the slot's fallback uses */
+  title: string;
+  /** The remote that renders the page */
+  remote: RemoteName;
+  /** The module the remote exposes; its default export is the page component */
+  module: string;
+  /** The file inside the remote's folder that module is built from */
+  source: string;
+}
 
 /** Every signed-in page of the product (spec §2), in sidebar order, and which remote renders it */
-export const pageRoutes: readonly PageRoute[] = z.array(PageRouteSchema).parse(pageRouteTable);
+export const pageRoutes: readonly PageRoute[] = pageRouteTable as PageRoute[];
 
 /** Pages listed in the sidebar: the ones reached without an id (the agent page opens from the bot screens) */
 export const sidebarPageRoutes: readonly PageRoute[] = pageRoutes.filter((page) => !page.path.includes(':'));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KlineIntervalSchema } from '../market/market';
+import { MAX_WATCHED_CANDLES, MAX_WATCHED_SYMBOLS, SOCKET_STREAMS } from './socket-names';
 
 /**
  * The live socket's tools (spec §7), and the agents' read-only tools (issue 18): they answer for the socket's own
@@ -54,15 +55,6 @@ export const JsonRpcNotificationSchema = z.object({
 });
 export type JsonRpcNotification = z.infer<typeof JsonRpcNotificationSchema>;
 
-/** JSON-RPC 2.0 error codes the socket answers with (the spec's own numbers) */
-export const JSON_RPC_ERRORS = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-} as const;
-
 /** One entry of the `tools/list` answer (MCP style: name, description, JSON Schema of the arguments) */
 export const SocketToolInfoSchema = z.object({
   name: SocketToolNameSchema,
@@ -71,34 +63,6 @@ export const SocketToolInfoSchema = z.object({
 });
 export type SocketToolInfo = z.infer<typeof SocketToolInfoSchema>;
 
-/**
- * Client → server: which push streams this socket wants (`streams/subscribe`, a request with an id). The list
- * replaces the previous one; an empty list stops pushes. A new socket receives every stream until it sends one,
- * so a client that never subscribes still gets its pushes.
- *
- * `symbols` picks the symbols of the market pushes (ticker, markPrice), replacing the server's default watch list;
- * the symbols of the account's open positions are always added. Omitted: the list stays as it was.
- *
- * `candles` picks the (symbol, interval) pairs of the candle pushes, replacing the previous pairs (none at first).
- * Symbols the exchange does not list are refused (-32602) naming them, also as `error.data.unlisted` (a list).
- * Omitted: the pairs stay as they were.
- */
-export const SOCKET_STREAMS = [
-  'ticker',
-  'markPrice',
-  'order',
-  'position',
-  'balance',
-  'bot',
-  'backtest',
-  'optimisation',
-  'candle',
-  'notification',
-] as const;
-/** Most symbols one socket may watch at once */
-export const MAX_WATCHED_SYMBOLS = 50;
-/** Most (symbol, interval) candle streams one socket may watch at once */
-export const MAX_WATCHED_CANDLES = 10;
 const WatchedSymbolSchema = z
   .string()
   .regex(/^[A-Za-z0-9]{2,20}$/, { error: 'a symbol is 2-20 letters and digits, e.g. BTCUSDT' })
@@ -118,4 +82,3 @@ export const StreamsSubscribeParamsSchema = z.object({
     .optional(),
 });
 export type StreamsSubscribeParams = z.infer<typeof StreamsSubscribeParamsSchema>;
-export const STREAMS_SUBSCRIBE_METHOD = 'streams/subscribe';

@@ -2,28 +2,7 @@ import { z } from 'zod';
 import { BacktestStatusSchema } from '../backtest/backtest';
 import { OptimisationNoticeSchema } from '../backtest/optimisation';
 import { KlineIntervalSchema } from '../market/market';
-
-/**
- * Server pushes on the live socket. They are small notices (what changed, with ids and the few figures a ticker
- * shows), so pages invalidate their queries instead of keeping a second copy of the data. Decimals are strings.
- *
- * After the server lost its exchange stream for a while (events may be missing) it sends a balance notice with
- * asset `*` and a position notice with symbol `*` (`reason: "RESYNC"`): refetch everything of the account.
- */
-export const RESYNC_WILDCARD = '*';
-export const LIVE_EVENT_METHODS = {
-  ticker: 'notifications/ticker',
-  markPrice: 'notifications/mark_price',
-  order: 'notifications/order',
-  position: 'notifications/position',
-  balance: 'notifications/balance',
-  bot: 'notifications/bot',
-  backtest: 'notifications/backtest',
-  optimisation: 'notifications/optimisation',
-  candle: 'notifications/candle',
-  notification: 'notifications/notification',
-} as const;
-export type LiveEventKind = keyof typeof LIVE_EVENT_METHODS;
+import type { LiveEventKind } from './socket-names';
 
 export const TickerNoticeSchema = z.looseObject({
   symbol: z.string(),

@@ -1,5 +1,6 @@
-import { type ZodType, z } from 'zod';
+import type { ZodType } from 'zod';
 import { isAccessTokenExpiring } from '../auth/token';
+import { type ContractSchema, prefetchSchema, resolveSchema } from '../lazy-contracts';
 import { MESSAGES, SPEC } from '../spec';
 import type { CircuitBreaker } from './circuit-breaker';
 
@@ -35,8 +36,8 @@ export interface ApiRequest<T> {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
-  /** Parses the reply; without one the data is returned as `unknown` JSON */
-  schema?: ZodType<T>;
+  /** Parses the reply (a schema, or a pick from the contracts); without one the data is returned as `unknown` JSON */
+  schema?: ContractSchema<T>;
   /** Send the bearer token and apply the 401 refresh rule (default true) */
   authenticated?: boolean;
   /** Cancels the call (TanStack Query passes one) */
@@ -76,11 +77,9 @@ type RawFailure = { kind: 'unreachable' } | { kind: 'canceled' };
  * Any error body, read tolerantly: our server sends `{ detail, message, code }` (contracts' ErrorResponseSchema),
  * but a proxy or an older server may send either field alone, or FastAPI-style `detail: [{ msg }]`
  */
-const ErrorBodySchema = z.looseObject({
-  detail: z.unknown().optional(),
-  message: z.unknown().optional(),
-  code: z.unknown().optional(),
-});
+function errorBody(body: unknown): { detail?: unknown; message?: unknown; code?: unknown } | undefined {
+  return body && typeof body === 'object' && !Array.isArray(body) ? body : undefined;
+}
 
 /** Builds the URL, joining base and path without doubled or missing slashes */
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
@@ -93,16 +92,15 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
 
 /** The server's error code, when the body is ours (`{ detail, message, code }`) */
 function errorCode(body: unknown): string | undefined {
-  const parsed = ErrorBodySchema.safeParse(body);
-  const code = parsed.success ? parsed.data.code : undefined;
+  const code = errorBody(body)?.code;
   return typeof code === 'string' && code ? code : undefined;
 }
 
 /** The server's own words (detail or message), else `HTTP {status}: {text}` (spec §8 "API wrapper") */
 export function errorText(status: number, statusText: string, body: unknown): string {
-  const parsed = ErrorBodySchema.safeParse(body);
-  if (parsed.success) {
-    const { detail, message } = parsed.data;
+  const fields = errorBody(body);
+  if (fields) {
+    const { detail, message } = fields;
     if (typeof detail === 'string' && detail) return detail;
     // FastAPI-style validation errors: [{ msg, loc }, ...]
     if (Array.isArray(detail)) {
@@ -164,6 +162,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
   async function request<T>(req: ApiRequest<T>): Promise<ApiResult<T>> {
     if (!deps.breaker.canRequest()) return { success: false, error: MESSAGES.circuitOpen };
+    prefetchSchema(req.schema);
     const baseUrl = deps.baseUrl();
     const authenticated = req.authenticated !== false && deps.auth !== undefined;
     // Spec §9 access token expiry margin: a token expiring within 30 s is refreshed before the call, not after a 401
@@ -228,7 +227,13 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         ? reply.body.message
         : undefined;
     if (!req.schema) return { success: true, data: reply.body as T, ...(message ? { message } : {}) };
-    const parsed = req.schema.safeParse(reply.body);
+    let schema: ZodType<T>;
+    try {
+      schema = await resolveSchema(req.schema);
+    } catch {
+      return { success: false, error: MESSAGES.contractsUnavailable, status: reply.status };
+    }
+    const parsed = schema.safeParse(reply.body);
     if (!parsed.success) {
       const issues = parsed.error.issues
         .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)

@@ -1,13 +1,7 @@
-import {
-  AuthResponseSchema,
-  MeResponseSchema,
-  type SigninRequest,
-  type SignupRequest,
-  type User,
-  UserSchema,
-} from '@kestrel/contracts';
+import { readUser, type SigninRequest, type SignupRequest, type User } from '@kestrel/contracts';
 import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import { buildUrl, errorText } from '../api/api-client';
+import { type Contracts, tryLoadContracts } from '../lazy-contracts';
 import { MESSAGES, SPEC } from '../spec';
 import { type KeyValueStorage, readJson, STORAGE_KEYS } from '../storage/storage';
 import type { DpopSigner, NewKeyProof } from './dpop';
@@ -154,8 +148,11 @@ export function createSession(deps: SessionDeps): Session {
     body: unknown,
     fallback: string,
     key: NewKeyProof | undefined,
+    contracts: Promise<Contracts | undefined>,
   ): Promise<SessionResult<User>> {
-    const parsed = AuthResponseSchema.safeParse(body);
+    const schemas = await contracts;
+    if (!schemas) return { success: false, error: MESSAGES.contractsUnavailable };
+    const parsed = schemas.AuthResponseSchema.safeParse(body);
     if (!parsed.success) return { success: false, error: serverWords(body) ?? fallback };
     await key?.keep();
     store(parsed.data.access_token, parsed.data.refresh_token, parsed.data.user);
@@ -168,6 +165,8 @@ export function createSession(deps: SessionDeps): Session {
 
   async function signIn(credentials: SigninRequest): Promise<SessionResult<User>> {
     const path = '/api/v1/auth/signin';
+    // The schemas load beside the request, not after it
+    const contracts = tryLoadContracts();
     const key = await newKeyProof(path);
     const reply = await call(
       'POST',
@@ -189,11 +188,13 @@ export function createSession(deps: SessionDeps): Session {
       return { success: false, error: MESSAGES.signInOtherStatus(reply.status, reply.statusText) };
     }
     if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
-    return acceptAuth(body.value, MESSAGES.signInFallback, key);
+    return acceptAuth(body.value, MESSAGES.signInFallback, key, contracts);
   }
 
   async function signUp(form: SignupRequest): Promise<SessionResult<User>> {
     const path = '/api/v1/auth/signup';
+    // The schemas load beside the request, not after it
+    const contracts = tryLoadContracts();
     const key = await newKeyProof(path);
     const reply = await call('POST', path, form, undefined, key ? { dpop: key.proof } : {});
     if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signUpNetworkFailure };
@@ -205,7 +206,7 @@ export function createSession(deps: SessionDeps): Session {
       };
     }
     if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
-    return acceptAuth(body.value, MESSAGES.signUpFallback, key);
+    return acceptAuth(body.value, MESSAGES.signUpFallback, key, contracts);
   }
 
   /** A new key's proof for a sign-in or sign-up (the session will be bound to it); undefined without WebCrypto */
@@ -231,10 +232,9 @@ export function createSession(deps: SessionDeps): Session {
       const current = storage.getItem(STORAGE_KEYS.refreshToken);
       const access = storage.getItem(STORAGE_KEYS.accessToken);
       if (before && current && current !== before && access && !isAccessTokenExpiring(access, now())) {
-        const user = UserSchema.safeParse(readJson(storage, STORAGE_KEYS.user));
         state.next({
           status: 'signed-in',
-          user: user.success ? user.data : state.getValue().user,
+          user: readUser(readJson(storage, STORAGE_KEYS.user)) ?? state.getValue().user,
           provisional: false,
         });
         return { success: true, data: access };
@@ -250,6 +250,8 @@ export function createSession(deps: SessionDeps): Session {
       return { success: false, error: MESSAGES.refreshTokenExpired };
     }
     const path = '/api/v1/auth/refresh';
+    // The schemas load beside the request, not after it
+    const contracts = tryLoadContracts();
     const reply = await call(
       'POST',
       path,
@@ -271,7 +273,9 @@ export function createSession(deps: SessionDeps): Session {
       };
     }
     // The server answers a refresh with the full auth response: both tokens rotate, the user is current
-    const parsed = AuthResponseSchema.safeParse(body.ok ? body.value : undefined);
+    const schemas = await contracts;
+    if (!schemas) return { success: false, error: MESSAGES.contractsUnavailable };
+    const parsed = schemas.AuthResponseSchema.safeParse(body.ok ? body.value : undefined);
     if (!parsed.success) return { success: false, error: MESSAGES.signInUnreadableBody };
     store(parsed.data.access_token, parsed.data.refresh_token, parsed.data.user);
     return { success: true, data: parsed.data.access_token };
@@ -288,6 +292,8 @@ export function createSession(deps: SessionDeps): Session {
   async function me(): Promise<SessionResult<User>> {
     const token = storage.getItem(STORAGE_KEYS.accessToken);
     if (!token) return { success: false, error: MESSAGES.noAuthToken };
+    // The schemas load beside the request, not after it
+    const contracts = tryLoadContracts();
     const reply = await call('GET', '/api/v1/auth/me', undefined, token);
     if (reply.kind === 'unreachable')
       return { success: false, error: MESSAGES.connectionFailed(deps.baseUrl()) };
@@ -299,7 +305,9 @@ export function createSession(deps: SessionDeps): Session {
         error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
       };
     }
-    const parsed = MeResponseSchema.safeParse(body.ok ? body.value : undefined);
+    const schemas = await contracts;
+    if (!schemas) return { success: false, error: MESSAGES.contractsUnavailable };
+    const parsed = schemas.MeResponseSchema.safeParse(body.ok ? body.value : undefined);
     if (!parsed.success) return { success: false, error: MESSAGES.signInUnreadableBody };
     const { user } = parsed.data;
     storage.setItem(STORAGE_KEYS.user, JSON.stringify(user));
@@ -318,12 +326,12 @@ export function createSession(deps: SessionDeps): Session {
 
   async function start(): Promise<SessionState> {
     const token = storage.getItem(STORAGE_KEYS.accessToken);
-    const stored = UserSchema.safeParse(readJson(storage, STORAGE_KEYS.user));
-    if (!token || !stored.success) {
+    const stored = readUser(readJson(storage, STORAGE_KEYS.user));
+    if (!token || !stored) {
       clear();
       return state.getValue();
     }
-    state.next({ status: 'signed-in', user: stored.data, provisional: true });
+    state.next({ status: 'signed-in', user: stored, provisional: true });
     if (!isAccessTokenExpiring(token, now()) && (await me()).success) return state.getValue();
     const refreshed = await refreshToken();
     if (refreshed.success && (await me()).success) return state.getValue();

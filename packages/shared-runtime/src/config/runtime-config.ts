@@ -1,4 +1,4 @@
-import { type RuntimeConfig, RuntimeConfigSchema } from '@kestrel/contracts';
+import { type RuntimeConfig, readRuntimeConfig } from '@kestrel/contracts';
 import { BehaviorSubject, filter, firstValueFrom, type Observable } from 'rxjs';
 
 const configSubject = new BehaviorSubject<RuntimeConfig | null>(null);
@@ -22,11 +22,9 @@ export function whenRuntimeConfig(): Promise<RuntimeConfig> {
 
 /** Validates and publishes the configuration; called once by the shell (or a remote's standalone page) */
 export function provideRuntimeConfig(input: unknown): RuntimeConfig {
-  const parsed = RuntimeConfigSchema.safeParse(input);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new Error(`Invalid runtime configuration: ${issues}`);
-  }
+  // Read without zod (the page is starting): `readRuntimeConfig` keeps RuntimeConfigSchema's rules
+  const parsed = readRuntimeConfig(input);
+  if (!parsed.success) throw new Error(`Invalid runtime configuration: ${parsed.issues.join('; ')}`);
   configSubject.next(parsed.data);
   return parsed.data;
 }

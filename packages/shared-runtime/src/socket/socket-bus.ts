@@ -1,16 +1,33 @@
 import {
-  JsonRpcNotificationSchema,
-  JsonRpcReplySchema,
   LIVE_EVENT_METHODS,
-  LIVE_EVENT_SCHEMAS,
   type LiveEventKind,
   type LiveEventNotice,
+  readJsonRpcNotification,
+  readJsonRpcReply,
   STREAMS_SUBSCRIBE_METHOD,
   type StreamsSubscribeParams,
   type ToolCallRequest,
 } from '@kestrel/contracts';
-import { BehaviorSubject, distinctUntilChanged, filter, map, type Observable, Subject, share } from 'rxjs';
+import {
+  BehaviorSubject,
+  concatMap,
+  distinctUntilChanged,
+  filter,
+  from,
+  map,
+  type Observable,
+  of,
+  Subject,
+  share,
+} from 'rxjs';
 import type { ZodType } from 'zod';
+import {
+  type ContractSchema,
+  type Contracts,
+  loadedContracts,
+  resolveSchema,
+  tryLoadContracts,
+} from '../lazy-contracts';
 import { MESSAGES, SPEC } from '../spec';
 
 /** The server answered a request with a JSON-RPC error: its message, code and `data` */
@@ -71,7 +88,7 @@ export interface SocketBus {
    * Calls a tool with JSON-RPC 2.0 `tools/call`; resolves with the parsed `result.content[0].text`, rejects with
    * `error.message`, `Not connected to MCP server` (no socket within 3 s) or `Request timeout` (no reply in 10 s)
    */
-  callTool<T = unknown>(name: string, args?: Record<string, unknown>, schema?: ZodType<T>): Promise<T>;
+  callTool<T = unknown>(name: string, args?: Record<string, unknown>, schema?: ContractSchema<T>): Promise<T>;
   /**
    * Chooses the pushes this page wants (`streams/subscribe`): the stream kinds and, optionally, the symbols of
    * market pushes (the server adds those of open positions) and the candle streams. Kept and sent again on every
@@ -124,7 +141,6 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   timer: ReturnType<typeof setTimeout>;
-  schema?: ZodType<unknown>;
 }
 
 /** The live socket bus (spec §7 "Live socket", §9 constants) */
@@ -175,40 +191,28 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
     }
     // Pushes outnumber replies: route on shape first so a push never pays for a failed reply parse
     if (frame && typeof frame === 'object' && !('id' in frame)) {
-      const notice = JsonRpcNotificationSchema.safeParse(frame);
-      if (notice.success) notifications.next({ method: notice.data.method, params: notice.data.params });
+      const notice = readJsonRpcNotification(frame);
+      if (notice) notifications.next({ method: notice.method, params: notice.params });
       return;
     }
-    const reply = JsonRpcReplySchema.safeParse(frame);
-    if (reply.success) {
-      const id = reply.data.id;
+    const reply = readJsonRpcReply(frame);
+    if (reply) {
+      const id = reply.id;
       const p = typeof id === 'number' ? pending.get(id) : undefined;
       if (!p || typeof id !== 'number') return; // late reply after a timeout
       pending.delete(id);
       clearTimeout(p.timer);
-      if ('error' in reply.data) {
-        const { message, code, data } = reply.data.error;
+      if ('error' in reply) {
+        const { message, code, data } = reply.error;
         p.reject(new SocketRequestError(message, code, data));
         return;
       }
-      const text = reply.data.result.content[0]?.text ?? '';
-      let value: unknown;
+      const text = reply.result.content[0]?.text ?? '';
       try {
-        value = JSON.parse(text);
+        p.resolve(JSON.parse(text));
       } catch {
-        value = text; // a tool may answer plain text
+        p.resolve(text); // a tool may answer plain text
       }
-      if (p.schema) {
-        const parsed = p.schema.safeParse(value);
-        if (!parsed.success) {
-          p.reject(
-            new Error(`Unexpected reply from the live socket: ${parsed.error.issues[0]?.message ?? ''}`),
-          );
-          return;
-        }
-        value = parsed.data;
-      }
-      p.resolve(value);
     }
   }
 
@@ -342,21 +346,15 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   }
 
   /** Sends one JSON-RPC request on `ws` and settles with its reply (10 s request timeout) */
-  function request<T>(ws: WebSocketLike, method: string, params: unknown, schema?: ZodType<T>): Promise<T> {
+  function request(ws: WebSocketLike, method: string, params: unknown): Promise<unknown> {
     const id = nextId++;
     const frame = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
         reject(new Error(MESSAGES.socketRequestTimeout));
       }, requestTimeout);
-      pending.set(id, {
-        frame,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        timer,
-        ...(schema ? { schema } : {}),
-      });
+      pending.set(id, { frame, resolve, reject, timer });
       ws.send(frame);
     });
   }
@@ -364,11 +362,23 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   async function callTool<T>(
     name: string,
     args: Record<string, unknown> = {},
-    schema?: ZodType<T>,
+    schema?: ContractSchema<T>,
   ): Promise<T> {
+    // The reply's schema loads beside the connect and the call (a pick from the contracts may not be loaded yet)
+    const parser: Promise<ZodType<T> | undefined> | undefined = schema
+      ? resolveSchema(schema).catch(() => undefined)
+      : undefined;
     const ws = await whenConnected();
     const params: ToolCallRequest['params'] = { name, arguments: args };
-    return request(ws, 'tools/call', params, schema);
+    const value = await request(ws, 'tools/call', params);
+    if (!parser) return value as T;
+    const resolved = await parser;
+    if (!resolved) throw new Error(MESSAGES.contractsUnavailable);
+    const parsed = resolved.safeParse(value);
+    if (!parsed.success) {
+      throw new Error(`Unexpected reply from the live socket: ${parsed.error.issues[0]?.message ?? ''}`);
+    }
+    return parsed.data;
   }
 
   /** Sends the page's stream choice on a fresh socket; a failure only means the server's defaults apply */
@@ -391,12 +401,21 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
   const shared$ = notifications.asObservable().pipe(share());
   function events$<K extends LiveEventKind>(kind: K): Observable<LiveEventNotice[K]> {
     const method = LIVE_EVENT_METHODS[kind];
-    const schema = LIVE_EVENT_SCHEMAS[kind] as unknown as ZodType<LiveEventNotice[K]>;
+    const read = (contracts: Contracts | undefined, params: unknown): LiveEventNotice[K] | undefined => {
+      const schema = contracts?.LIVE_EVENT_SCHEMAS[kind] as ZodType<LiveEventNotice[K]> | undefined;
+      const parsed = schema?.safeParse(params);
+      return parsed?.success ? parsed.data : undefined;
+    };
     return shared$.pipe(
       filter((n) => n.method === method),
-      map((n) => schema.safeParse(n.params)),
-      filter((r) => r.success),
-      map((r) => r.data as LiveEventNotice[K]),
+      // At once when the contracts are loaded; pushes that come before wait for them, in order (none is lost)
+      concatMap((n) => {
+        const contracts = loadedContracts();
+        return contracts
+          ? of(read(contracts, n.params))
+          : from(tryLoadContracts()).pipe(map((c) => read(c, n.params)));
+      }),
+      filter((notice): notice is LiveEventNotice[K] => notice !== undefined),
     );
   }
 

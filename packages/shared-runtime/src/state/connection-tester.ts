@@ -1,4 +1,4 @@
-import { type AccountTestResult, ConnectionTestReplySchema } from '@kestrel/contracts';
+import type { AccountTestResult } from '@kestrel/contracts';
 import {
   type BrowserTestCredentials,
   type BrowserTestOutcome,
@@ -33,7 +33,7 @@ export function createConnectionTester(deps: ConnectionTesterDeps): ConnectionTe
         const reply = await deps.bus.callTool(
           'test_binance_connection',
           { api_key: credentials.apiKey, secret_key: credentials.secretKey, testnet: credentials.testnet },
-          ConnectionTestReplySchema,
+          (c) => c.ConnectionTestReplySchema,
         );
         if (reply.success) return { success: true, data: reply.data, via: 'socket' };
         return {

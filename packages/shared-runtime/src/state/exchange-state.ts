@@ -1,15 +1,12 @@
 import {
   type AccountTestResponse,
-  AccountTestResponseSchema,
   type BinanceCredentialsResponse,
-  BinanceCredentialsResponseSchema,
   type CreateBinanceCredentialsInput,
   type CredentialsStatusResponse,
-  CredentialsStatusResponseSchema,
+  EXCHANGE_IDS,
   type ExchangeId,
 } from '@kestrel/contracts';
 import { BehaviorSubject, distinctUntilChanged, map, type Observable, Subject } from 'rxjs';
-import { z } from 'zod';
 import type { ApiClient, ApiResult } from '../api/api-client';
 import { EXCHANGE_TOASTS, MESSAGES, SPEC } from '../spec';
 import { decodeBase64, encodeBase64, type KeyValueStorage, readJson, STORAGE_KEYS } from '../storage/storage';
@@ -108,13 +105,38 @@ export interface ExchangeStateDeps {
   catalogue?: readonly ExchangeCatalogueEntry[];
 }
 
-const StoredConnectionSchema = z.object({
-  id: z.enum(['binance', 'coinbase', 'kraken', 'bybit']),
-  status: z.enum(['disconnected', 'connecting', 'connected', 'error']),
-  credentials: z.object({ apiKey: z.string(), testnet: z.boolean() }).nullable(),
-  lastConnected: z.number().nullable(),
-  error: z.string().nullable(),
-});
+type StoredConnection = Pick<ExchangeConnection, 'id' | 'status' | 'credentials' | 'lastConnected' | 'error'>;
+
+const STATUSES: readonly string[] = [
+  'disconnected',
+  'connecting',
+  'connected',
+  'error',
+] satisfies ConnectionStatus[];
+
+/** One connection as this runtime stored it (read without zod, as the page starts); anything else is skipped */
+function readStoredConnection(item: unknown): StoredConnection | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { id, status, credentials, lastConnected, error } = item as Record<string, unknown>;
+  if (!(EXCHANGE_IDS as readonly unknown[]).includes(id)) return undefined;
+  if (typeof status !== 'string' || !STATUSES.includes(status)) return undefined;
+  if (lastConnected !== null && typeof lastConnected !== 'number') return undefined;
+  if (error !== null && typeof error !== 'string') return undefined;
+  let keys: StoredConnection['credentials'] = null;
+  if (credentials !== null) {
+    if (typeof credentials !== 'object') return undefined;
+    const { apiKey, testnet } = credentials as Record<string, unknown>;
+    if (typeof apiKey !== 'string' || typeof testnet !== 'boolean') return undefined;
+    keys = { apiKey, testnet };
+  }
+  return {
+    id: id as ExchangeId,
+    status: status as ConnectionStatus,
+    credentials: keys,
+    lastConnected,
+    error,
+  };
+}
 
 /** `dbefbc80…28cc83` → `dbef…cc83`: recognisable, useless to an attacker */
 export function maskApiKey(apiKey: string): string {
@@ -153,9 +175,8 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
   const stored = readJson(storage, STORAGE_KEYS.exchangeConnections, decodeBase64);
   if (Array.isArray(stored)) {
     for (const item of stored) {
-      const parsed = StoredConnectionSchema.safeParse(item);
-      if (!parsed.success) continue;
-      const c = parsed.data;
+      const c = readStoredConnection(item);
+      if (!c) continue;
       // A connect interrupted by a reload did not finish: it is not connected
       const status = c.status === 'connecting' ? 'disconnected' : c.status;
       if (loaded[c.id]) loaded[c.id] = { ...loaded[c.id], ...c, status };
@@ -359,13 +380,16 @@ export function createExchangeState(deps: ExchangeStateDeps): ExchangeState {
 export function createCredentialsStore(api: ApiClient): CredentialsStore {
   return {
     validate: (payload) =>
-      api.post('/api/v1/credentials/validate/binance', payload, { schema: AccountTestResponseSchema }),
+      api.post('/api/v1/credentials/validate/binance', payload, {
+        schema: (c) => c.AccountTestResponseSchema,
+      }),
     async save(payload) {
       const result = await api.post('/api/v1/credentials/binance', payload);
       return result.success ? { success: true } : { success: false, error: result.error };
     },
     remove: () => api.delete('/api/v1/credentials/binance'),
-    status: () => api.get('/api/v1/credentials/binance/status', { schema: CredentialsStatusResponseSchema }),
-    load: () => api.get('/api/v1/credentials/binance', { schema: BinanceCredentialsResponseSchema }),
+    status: () =>
+      api.get('/api/v1/credentials/binance/status', { schema: (c) => c.CredentialsStatusResponseSchema }),
+    load: () => api.get('/api/v1/credentials/binance', { schema: (c) => c.BinanceCredentialsResponseSchema }),
   };
 }

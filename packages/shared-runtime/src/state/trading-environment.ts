@@ -1,6 +1,10 @@
-import type { EnvironmentStateResponse, EnvironmentTarget, ExchangeId } from '@kestrel/contracts';
+import {
+  type EnvironmentStateResponse,
+  type EnvironmentTarget,
+  EXCHANGE_IDS,
+  type ExchangeId,
+} from '@kestrel/contracts';
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
-import { z } from 'zod';
 import type { ApiResult } from '../api/api-client';
 import { SPEC } from '../spec';
 import { type KeyValueStorage, readJson, STORAGE_KEYS } from '../storage/storage';
@@ -64,18 +68,39 @@ export interface TradingEnvironmentDeps {
   server?: EnvironmentServer;
 }
 
-const StoredSchema = z.object({
-  currentEnvironment: z.enum(['testnet', 'mainnet']),
-  environmentHistory: z
-    .array(
-      z.object({
-        environment: z.enum(['testnet', 'mainnet']),
-        timestamp: z.number(),
-        exchangeId: z.enum(['binance', 'coinbase', 'kraken', 'bybit']).nullable(),
-      }),
-    )
-    .default([]),
-});
+const ENVIRONMENTS: readonly string[] = ['testnet', 'mainnet'] satisfies TradingEnvironmentName[];
+
+function isEnvironment(value: unknown): value is TradingEnvironmentName {
+  return typeof value === 'string' && ENVIRONMENTS.includes(value);
+}
+
+function isHistoryEntry(value: unknown): value is EnvironmentHistoryEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const { environment, timestamp, exchangeId } = value as Record<string, unknown>;
+  return (
+    isEnvironment(environment) &&
+    typeof timestamp === 'number' &&
+    (exchangeId === null || (EXCHANGE_IDS as readonly unknown[]).includes(exchangeId))
+  );
+}
+
+/** The copy this runtime stored (without zod: it is read as the page starts); anything else is no copy */
+function readStored(
+  value: unknown,
+): { currentEnvironment: TradingEnvironmentName; environmentHistory: EnvironmentHistoryEntry[] } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { currentEnvironment, environmentHistory = [] } = value as Record<string, unknown>;
+  if (!isEnvironment(currentEnvironment)) return undefined;
+  if (!Array.isArray(environmentHistory) || !environmentHistory.every(isHistoryEntry)) return undefined;
+  return {
+    currentEnvironment,
+    environmentHistory: environmentHistory.map(({ environment, timestamp, exchangeId }) => ({
+      environment,
+      timestamp,
+      exchangeId,
+    })),
+  };
+}
 
 export const ENVIRONMENT_TOASTS: Record<TradingEnvironmentName, ToastMessage> = {
   testnet: {
@@ -124,12 +149,9 @@ function toastFor(environment: TradingEnvironmentName, target: EnvironmentTarget
  */
 export function createTradingEnvironment(deps: TradingEnvironmentDeps): TradingEnvironment {
   const now = deps.now ?? (() => Date.now());
-  const stored = StoredSchema.safeParse(readJson(deps.storage, STORAGE_KEYS.tradingEnvironment));
-  const initial = stored.success
-    ? stateOf(
-        stored.data.currentEnvironment,
-        stored.data.environmentHistory.slice(-SPEC.environmentHistoryKept),
-      )
+  const stored = readStored(readJson(deps.storage, STORAGE_KEYS.tradingEnvironment));
+  const initial = stored
+    ? stateOf(stored.currentEnvironment, stored.environmentHistory.slice(-SPEC.environmentHistoryKept))
     : stateOf(SPEC.defaultEnvironment, []);
   const state = new BehaviorSubject<EnvironmentState>(initial);
   const toasts = new Subject<ToastMessage>();

@@ -1,9 +1,4 @@
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  SigninRequestSchema,
-  SignupRequestSchema,
-} from '@kestrel/contracts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@kestrel/contracts';
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
 import { Button, Field, Input } from '@kestrel/ui';
 import { useState } from 'react';
@@ -24,6 +19,10 @@ function TextField({ label, hint, error, ...input }: TextFieldProps) {
   );
 }
 
+// The forms' schemas load when a field is first focused (the landing page starts without zod): see useSchemaForm
+const signinSchema = () => import('@kestrel/contracts').then((c) => c.SigninRequestSchema);
+const signupSchema = () => import('@kestrel/contracts').then((c) => c.SignupRequestSchema);
+
 function FormError({ message }: { message: string | null }) {
   if (!message) return null;
   return (
@@ -39,7 +38,7 @@ function FormError({ message }: { message: string | null }) {
 /** Sign-in: email and password, sent as the spec says; the server's or the spec's message on failure */
 export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [serverError, setServerError] = useState<string | null>(null);
-  const form = useSchemaForm(SigninRequestSchema, { email: '', password: '' });
+  const form = useSchemaForm(signinSchema, { email: '', password: '' });
   const { errors, submitting } = form;
   const submit = form.handleSubmit(async (values) => {
     setServerError(null);
@@ -63,7 +62,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         error={errors.password}
         {...form.field('password')}
       />
-      <FormError message={serverError} />
+      <FormError message={serverError ?? form.formError} />
       <Button type="submit" disabled={submitting}>
         {submitting ? 'Signing in...' : 'Sign in'}
       </Button>
@@ -75,10 +74,8 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
 export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
   const [serverError, setServerError] = useState<string | null>(null);
   // An empty or blank name is no name (it is optional)
-  const form = useSchemaForm(
-    SignupRequestSchema,
-    { name: '', email: '', password: '' },
-    ({ name, ...rest }) => (name.trim() === '' ? rest : { ...rest, name }),
+  const form = useSchemaForm(signupSchema, { name: '', email: '', password: '' }, ({ name, ...rest }) =>
+    name.trim() === '' ? rest : { ...rest, name },
   );
   const { errors, submitting } = form;
   const submit = form.handleSubmit(async ({ name, ...rest }) => {
@@ -111,7 +108,7 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
         error={errors.password}
         {...form.field('password')}
       />
-      <FormError message={serverError} />
+      <FormError message={serverError ?? form.formError} />
       <Button type="submit" disabled={submitting}>
         {submitting ? 'Creating account...' : 'Create account'}
       </Button>

@@ -7,7 +7,7 @@ import { useSchemaForm } from './use-schema-form';
 /** The sign-up form's hook around a handler the test sees */
 function Harness({ onValid }: { onValid: (data: unknown) => Promise<void> }) {
   const form = useSchemaForm(
-    SignupRequestSchema,
+    () => Promise.resolve(SignupRequestSchema),
     { name: '', email: '', password: '' },
     ({ name, ...rest }) => (name.trim() === '' ? rest : { ...rest, name }),
   );

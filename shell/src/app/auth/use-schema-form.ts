@@ -1,13 +1,20 @@
 import { type FormEvent, useRef, useState } from 'react';
 import type { ZodType } from 'zod';
 
-/** What a text input needs from the form: its value, its change handler and a ref (to focus it on an error) */
+/**
+ * What a text input needs from the form: its value, its change handler, a ref (to focus it on an error) and a focus
+ * handler (the schema starts loading as the visitor starts typing)
+ */
 export type FieldBinding = {
   name: string;
   value: string;
   onChange: (event: { target: { value: string } }) => void;
+  onFocus: () => void;
   ref: (input: HTMLInputElement | null) => void;
 };
+
+/** Shown above the button when the schema's code could not be loaded (the check cannot run, nothing is sent) */
+export const SCHEMA_UNAVAILABLE = "The form's code could not be loaded. Check your connection and try again.";
 
 /**
  * The part of react-hook-form the sign-in and sign-up forms used (its defaults with zodResolver), kept in the shell
@@ -16,22 +23,45 @@ export type FieldBinding = {
  * follows; the first field in error takes the focus; `submitting` while the handler runs; the handler gets the
  * schema's output.
  *
+ * The schema comes from a loader: the contracts (and zod, ~30 KB gzip) are not part of the landing page's start.
+ * They load when a field is first focused, or at the latest on submit.
+ *
+ * @param loadSchema resolves with the schema (e.g. `() => import('@kestrel/contracts').then((c) => c.X)`)
  * @param prepare turns the typed texts into the schema's input (e.g. an empty optional field left out)
  */
 export function useSchemaForm<Name extends string, Output>(
-  schema: ZodType<Output>,
+  loadSchema: () => Promise<ZodType<Output>>,
   initial: Record<Name, string>,
   prepare: (values: Record<Name, string>) => unknown = (values) => values,
 ) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<Name, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const inputs = useRef(new Map<Name, HTMLInputElement>());
+  const schema = useRef<ZodType<Output> | null>(null);
+  const loading = useRef<Promise<ZodType<Output> | null> | null>(null);
   const names = Object.keys(initial) as Name[];
 
+  /** The schema, loaded once; null when its code could not be loaded (the next call tries again) */
+  function ensureSchema(): Promise<ZodType<Output> | null> {
+    if (schema.current) return Promise.resolve(schema.current);
+    loading.current ??= loadSchema().then(
+      (loaded) => (schema.current = loaded),
+      () => {
+        loading.current = null;
+        return null;
+      },
+    );
+    return loading.current;
+  }
+
   /** The schema's output, or the first message of each field in error */
-  function check(current: Record<Name, string>): { data?: Output; errors: Partial<Record<Name, string>> } {
+  function check(
+    schema: ZodType<Output>,
+    current: Record<Name, string>,
+  ): { data?: Output; errors: Partial<Record<Name, string>> } {
     const parsed = schema.safeParse(prepare(current));
     if (parsed.success) return { data: parsed.data, errors: {} };
     const found: Partial<Record<Name, string>> = {};
@@ -49,10 +79,12 @@ export function useSchemaForm<Name extends string, Output>(
       onChange: (event) => {
         const next = { ...values, [name]: event.target.value };
         setValues(next);
-        if (!submitted) return;
-        const message = check(next).errors[name];
+        // After a submit the schema is loaded (the submit waited for it)
+        if (!submitted || !schema.current) return;
+        const message = check(schema.current, next).errors[name];
         setErrors((current) => ({ ...current, [name]: message }));
       },
+      onFocus: () => void ensureSchema(),
       ref: (input) => {
         if (input) inputs.current.set(name, input);
         else inputs.current.delete(name);
@@ -63,8 +95,11 @@ export function useSchemaForm<Name extends string, Output>(
   function handleSubmit(onValid: (data: Output) => Promise<void>) {
     return async (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
+      const loaded = await ensureSchema();
+      setFormError(loaded ? null : SCHEMA_UNAVAILABLE);
+      if (!loaded) return;
       setSubmitted(true);
-      const result = check(values);
+      const result = check(loaded, values);
       setErrors(result.errors);
       if (result.data === undefined) {
         const first = names.find((name) => result.errors[name] !== undefined);
@@ -80,5 +115,5 @@ export function useSchemaForm<Name extends string, Output>(
     };
   }
 
-  return { field, errors, submitting, handleSubmit };
+  return { field, errors, formError, submitting, handleSubmit };
 }
