@@ -144,7 +144,10 @@ describe('the approval queue of an agent in stage Live with approval', () => {
     expect(item(approveId).textContent).toContain('Approved by you: carried out at the next bar close');
     expect(within(item(approveId)).queryByRole('button', { name: 'Approve' })).toBeNull();
 
-    await user.click(within(item(rejectId)).getByRole('button', { name: 'Reject' }));
+    // The queue's buttons stay disabled until the approval's command has settled, as the owner sees them
+    const reject = within(item(rejectId)).getByRole('button', { name: 'Reject' }) as HTMLButtonElement;
+    await waitFor(() => expect(reject.disabled).toBe(false), { timeout: 10_000 });
+    await user.click(reject);
     await waitFor(() => expect(item(rejectId).getAttribute('data-approval-state')).toBe('rejected'), {
       timeout: 10_000,
     });
