@@ -1,12 +1,10 @@
+import { ErrorResponseSchema, MeResponseSchema, SessionListResponseSchema } from '@kestrel/contracts';
 import {
   AccountEventsResponseSchema,
   AccountSettingsResponseSchema,
-  ErrorResponseSchema,
-  MeResponseSchema,
-  SessionListResponseSchema,
   STEP_UP_WINDOW_MS,
   StepUpResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,

@@ -1,4 +1,5 @@
-import type { AgentStage, BotMode } from '@kestrel/contracts';
+import type { AgentStage } from '@kestrel/contracts/agents';
+import type { BotMode } from '@kestrel/contracts/bots';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AgentDecisionSummary, AgentLlmExchangesResponseSchema, type Bot } from '@kestrel/contracts';
+import { type AgentDecisionSummary, AgentLlmExchangesResponseSchema } from '@kestrel/contracts/agents';
+import type { Bot } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';

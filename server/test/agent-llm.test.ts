@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentLlmExchangesResponseSchema, AgentLlmStatusResponseSchema } from '@kestrel/contracts';
+import { AgentLlmExchangesResponseSchema, AgentLlmStatusResponseSchema } from '@kestrel/contracts/agents';
 import type { AgentDecision } from '@kestrel/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../src/commands/rotate-master-key';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AgentDecisionSummarySchema, AgentStatusSchema, BotSchema } from '@kestrel/contracts';
+import { AgentDecisionSummarySchema, AgentStatusSchema } from '@kestrel/contracts/agents';
+import { BotSchema } from '@kestrel/contracts/bots';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botRepository } from '../src/plugins/app/bots/bot-repository';
 import { buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';

@@ -1,4 +1,5 @@
-import type { AgentEvidence, AgentStatus, Bot } from '@kestrel/contracts';
+import type { AgentEvidence, AgentStatus } from '@kestrel/contracts/agents';
+import type { Bot } from '@kestrel/contracts/bots';
 import { agentEvidence, intervalToMs, trainAgentModel } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

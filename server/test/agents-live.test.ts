@@ -3,8 +3,8 @@ import type {
   AgentDecisionRecord,
   AgentDecisionSummary,
   AgentStatus,
-  Bot,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
+import type { Bot } from '@kestrel/contracts/bots';
 import { agentEvidence, trainAgentModel } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

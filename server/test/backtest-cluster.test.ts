@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BacktestNoticeSchema, BacktestSummaryResponseSchema } from '@kestrel/contracts';
+import { BacktestNoticeSchema } from '@kestrel/contracts';
+import { BacktestSummaryResponseSchema } from '@kestrel/contracts/backtest';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateMasterKey, type Keyring, makeKeyring } from '../src/lib/crypto/master-key';

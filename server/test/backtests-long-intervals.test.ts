@@ -3,7 +3,7 @@ import {
   type BacktestDetail,
   BacktestDetailResponseSchema,
   BacktestSummaryResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import { barsFromKlines, getBuiltInStrategy, type KlineRow, runBacktest } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

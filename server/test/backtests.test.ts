@@ -1,12 +1,11 @@
+import { BacktestNoticeSchema, ErrorResponseSchema } from '@kestrel/contracts';
 import {
   BacktestCandlesResponseSchema,
   BacktestDetailResponseSchema,
   BacktestListResponseSchema,
-  BacktestNoticeSchema,
   BacktestStrategiesResponseSchema,
   BacktestSummaryResponseSchema,
-  ErrorResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import {
   barsFromKlines,
   getBuiltInStrategy,

@@ -5,7 +5,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Bot, BotEvent } from '@kestrel/contracts';
+import type { Bot, BotEvent } from '@kestrel/contracts/bots';
 import { SimServer } from '@kestrel/exchange-sim';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

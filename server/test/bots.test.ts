@@ -1,4 +1,4 @@
-import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts';
+import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';

@@ -1,4 +1,4 @@
-import { type Bot, DriftReportResponseSchema } from '@kestrel/contracts';
+import { type Bot, DriftReportResponseSchema } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';

@@ -1,10 +1,10 @@
+import { EnvironmentResponseSchema } from '@kestrel/contracts';
 import {
   type Bot,
   BotListResponseSchema,
   BotStatusResponseSchema,
   BotsSummaryResponseSchema,
-  EnvironmentResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/bots';
 import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';

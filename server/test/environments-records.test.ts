@@ -1,7 +1,5 @@
 import {
   AnalyticsResponseSchema,
-  BacktestDetailResponseSchema,
-  BacktestSummaryResponseSchema,
   EquityHistoryResponseSchema,
   HistorySymbolsResponseSchema,
   IncomePageResponseSchema,
@@ -9,6 +7,7 @@ import {
   TickerResponseSchema,
   TradeHistoryPageResponseSchema,
 } from '@kestrel/contracts';
+import { BacktestDetailResponseSchema, BacktestSummaryResponseSchema } from '@kestrel/contracts/backtest';
 import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';

@@ -1,10 +1,9 @@
 import {
-  AccountEventsResponseSchema,
   DashboardOverviewResponseSchema,
   EnvironmentResponseSchema,
   ErrorResponseSchema,
-  STEP_UP_WINDOW_MS,
 } from '@kestrel/contracts';
+import { AccountEventsResponseSchema, STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, PASSWORD, signUp, startTestServer, type TestServer } from './helper';
 

@@ -1,12 +1,11 @@
 import {
-  type Bot,
-  type BotStatus,
   type CreatedWebhook,
   CreatedWebhookResponseSchema,
   NotificationListResponseSchema,
   type WebhookEvent,
   WebhookPayloadSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
+import type { Bot, BotStatus } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';

@@ -1,13 +1,12 @@
+import { ErrorResponseSchema, MeResponseSchema } from '@kestrel/contracts';
 import {
   CreatedWebhookResponseSchema,
-  ErrorResponseSchema,
-  MeResponseSchema,
   NotificationListResponseSchema,
   WebhookDeliveriesResponseSchema,
   WebhookDeliveryResponseSchema,
   WebhookListResponseSchema,
   WebhookPayloadSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../src/commands/rotate-master-key';
 import { loadConfig } from '../src/config';

@@ -1,10 +1,10 @@
+import { ErrorResponseSchema } from '@kestrel/contracts';
 import {
-  ErrorResponseSchema,
   OptimisationDetailResponseSchema,
   OptimisationNoticeSchema,
   OptimisationResultsResponseSchema,
   OptimisationSummaryResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import {
   barsFromKlines,
   expandGrid,

@@ -1,11 +1,11 @@
 import {
   ErrorResponseSchema,
   KillSwitchResponseSchema,
-  NotificationListResponseSchema,
   RiskEventsResponseSchema,
   RiskLimitsResponseSchema,
   RiskOverviewResponseSchema,
 } from '@kestrel/contracts';
+import { NotificationListResponseSchema } from '@kestrel/contracts/account';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recorderRepository } from '../src/plugins/app/recorder/recorder-repository';
 import { bearer, signUp, startTestServer, type TestServer } from './helper';

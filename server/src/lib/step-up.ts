@@ -1,4 +1,4 @@
-import { STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from '@kestrel/contracts';
+import { STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
 import type { FastifyRequest } from 'fastify';
 import { requireAuth } from '../plugins/app/auth';
 import { HttpError } from './http-error';

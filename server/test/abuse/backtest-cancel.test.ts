@@ -1,4 +1,4 @@
-import { BacktestDetailResponseSchema, BacktestSummaryResponseSchema } from '@kestrel/contracts';
+import { BacktestDetailResponseSchema, BacktestSummaryResponseSchema } from '@kestrel/contracts/backtest';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, signUp, startTestServer, type TestServer } from '../helper';

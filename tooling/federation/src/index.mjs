@@ -144,10 +144,13 @@ export function sharedSingletons(deps, appDir, isHost = false) {
     shared['@kestrel/shared-runtime'] = strict;
     shared['@kestrel/shared-runtime/'] = strict;
   }
-  // Remotes take the contracts from the share scope (the shell only provides them: see `contractsForRemotes`)
+  // Remotes take the contracts from the share scope (the shell only provides them: see `contractsForRemotes`),
+  // each entry point on its own like ui's: a page loads the bots' or the account's schemas only if it imports them
   if ('@kestrel/contracts' in deps && !isHost) {
-    const { version } = readPackageJson('@kestrel/contracts', appDir);
-    shared['@kestrel/contracts'] = { singleton: true, requiredVersion: `^${version}`, version };
+    const { version, ...manifest } = readPackageJson('@kestrel/contracts', appDir);
+    for (const shareKey of contractsEntryPoints(manifest)) {
+      shared[shareKey] = { singleton: true, requiredVersion: `^${version}`, version };
+    }
   }
   if ('@kestrel/ui' in deps) {
     const manifest = readPackageJson('@kestrel/ui', appDir);
@@ -166,9 +169,10 @@ export function sharedSingletons(deps, appDir, isHost = false) {
 }
 
 /**
- * The shell provides `@kestrel/contracts` to the share scope without consuming it itself. Its own code (through
- * the runtime) keeps a tree-shaken copy of the few schemas the landing page needs; a remote that asks for the
- * contracts gets the whole module from the shell's build, whose chunks reuse the zod chunk the page already has.
+ * The shell provides `@kestrel/contracts` (each of its entry points) to the share scope without consuming it
+ * itself. Its own code (through the runtime) keeps a tree-shaken copy of the few schemas the landing page needs; a
+ * remote that asks for an entry point gets the whole of it from the shell's build, whose chunks reuse the zod chunk
+ * the page already has.
  * Consumed by the shell too it would cost the landing the whole contracts (+6 KB gzip); bundled by each remote it
  * costs /dashboard a second zod (26 KB).
  * @param {string} appDir
@@ -176,16 +180,28 @@ export function sharedSingletons(deps, appDir, isHost = false) {
  */
 function contractsForRemotes(appDir, deps) {
   if (!('@kestrel/contracts' in deps)) return [];
-  const { version } = readPackageJson('@kestrel/contracts', appDir);
-  const entry = createRequire(join(appDir, 'package.json')).resolve('@kestrel/contracts');
-  return [
-    new rspack.sharing.ProvideSharedPlugin({
-      provides: {
-        [entry]: { shareKey: '@kestrel/contracts', version, singleton: true, requiredVersion: `^${version}` },
-      },
-      enhanced: true,
-    }),
-  ];
+  const manifest = readPackageJson('@kestrel/contracts', appDir);
+  const { version } = manifest;
+  const resolve = createRequire(join(appDir, 'package.json')).resolve;
+  const provides = Object.fromEntries(
+    contractsEntryPoints(manifest).map((shareKey) => [
+      resolve(shareKey),
+      { shareKey, version, singleton: true, requiredVersion: `^${version}` },
+    ]),
+  );
+  return [new rspack.sharing.ProvideSharedPlugin({ provides, enhanced: true })];
+}
+
+/**
+ * The contracts' JS entry points (`@kestrel/contracts`, `@kestrel/contracts/bots`…), each a shared module of its
+ * own: the main one holds what every signed-in page reads, the others one area's schemas (the route table's JSON
+ * is read at build time, never shared)
+ * @param {{ exports: Record<string, string> }} manifest the contracts' package.json
+ */
+function contractsEntryPoints(manifest) {
+  return Object.keys(manifest.exports)
+    .filter((subpath) => !subpath.endsWith('.json'))
+    .map((subpath) => `@kestrel/contracts${subpath.slice(1)}`);
 }
 
 /** The MF runtime core the enhanced plugin runs on (the shell's copy serves every remote on its pages) */

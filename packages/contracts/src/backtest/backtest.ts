@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KLINE_INTERVALS, KlineIntervalSchema, SymbolSchema } from '../market/market';
+import { BacktestStatusSchema } from './job-status';
 
 /**
  * Backtest jobs (issue 8): the browser posts a request, the server runs it off the event loop against klines it
@@ -22,10 +23,6 @@ export const BACKTEST_MAX_TRADES = 10_000;
  * the epoch, 1w on Mondays, 1M on the 1st of each month: the engine's `barOpenTime` and `countBars` know how)
  */
 export const BACKTEST_INTERVALS = KLINE_INTERVALS;
-
-export const BACKTEST_STATUSES = ['queued', 'running', 'completed', 'failed', 'canceled'] as const;
-export const BacktestStatusSchema = z.enum(BACKTEST_STATUSES);
-export type BacktestStatus = z.infer<typeof BacktestStatusSchema>;
 
 /** A number, or a decimal string such as "10000.5" (forms send strings) */
 const numberLike = (field: string) =>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KlineIntervalSchema } from '../market/market';
-import { BacktestMetricsSchema, BacktestRequestSchema, BacktestStatusSchema } from './backtest';
+import { BacktestMetricsSchema, BacktestRequestSchema } from './backtest';
+import { BacktestStatusSchema } from './job-status';
 
 /**
  * Optimisation jobs (issue 20): a parameter sweep of one built-in strategy over one symbol and range, every
@@ -291,13 +292,3 @@ export const OptimisationResultsResponseSchema = z.object({
   success: z.literal(true),
   data: z.array(OptimisationRowSchema),
 });
-
-/** Pushed while a job runs (progress at most every 250 ms) and on every status change */
-export const OptimisationNoticeSchema = z.looseObject({
-  optimisationId: z.string(),
-  status: BacktestStatusSchema,
-  progress: z.number().min(0).max(1),
-  time: z.number(),
-  error: z.string().optional(),
-});
-export type OptimisationNotice = z.infer<typeof OptimisationNoticeSchema>;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { BacktestStatusSchema } from '../backtest/backtest';
-import { OptimisationNoticeSchema } from '../backtest/optimisation';
+import { BacktestStatusSchema, OptimisationNoticeSchema } from '../backtest/job-status';
 import { KlineIntervalSchema } from '../market/market';
 import type { LiveEventKind } from './socket-names';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { BacktestDetailResponseSchema } from '../backtest';
 import {
   AuthResponseSchema,
-  BacktestDetailResponseSchema,
   CredentialsStatusResponseSchema,
   ErrorResponseSchema,
   FuturesOrderResponseSchema,

@@ -1,4 +1,4 @@
-import type { BacktestStrategyInfo } from '@kestrel/contracts';
+import type { BacktestStrategyInfo } from '@kestrel/contracts/backtest';
 import { mlAgentStrategy } from '../agent/strategy';
 import { EngineInputError } from '../errors';
 import type { StrategyType } from '../strategy/registry';

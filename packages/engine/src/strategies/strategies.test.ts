@@ -1,4 +1,4 @@
-import { BacktestStrategyInfoSchema } from '@kestrel/contracts';
+import { BacktestStrategyInfoSchema } from '@kestrel/contracts/backtest';
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../backtest/metrics';
 import { type RunSettings, runBacktest } from '../backtest/runner';

@@ -1,5 +1,6 @@
 // @vitest-environment node
-import { RuntimeConfigSchema, STEP_UP_WINDOW_MS } from '@kestrel/contracts';
+import { RuntimeConfigSchema } from '@kestrel/contracts';
+import { STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';

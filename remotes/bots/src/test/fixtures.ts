@@ -1,4 +1,4 @@
-import type { BacktestMetrics, BacktestStrategyInfo, BacktestSummary } from '@kestrel/contracts';
+import type { BacktestMetrics, BacktestStrategyInfo, BacktestSummary } from '@kestrel/contracts/backtest';
 import { strategyCatalogue } from '@kestrel/engine';
 
 /** The strategy catalogue as the server answers it: the engine's own mapping of its built-in strategies */

@@ -1,5 +1,5 @@
 import '../../styles.css';
-import type { Bot } from '@kestrel/contracts';
+import type { Bot } from '@kestrel/contracts/bots';
 import { RemotePage } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
 import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';

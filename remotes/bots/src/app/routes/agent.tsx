@@ -1,5 +1,5 @@
 import '../../styles.css';
-import type { AgentDecisionSummary, AgentStage, AgentStatus } from '@kestrel/contracts';
+import type { AgentDecisionSummary, AgentStage, AgentStatus } from '@kestrel/contracts/agents';
 import { ApiError } from '@kestrel/shared-runtime';
 import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Link, useParams, useSearchParams } from '@kestrel/shared-runtime/router';

@@ -1,4 +1,4 @@
-import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
+import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts/backtest';
 import { RemotePage } from '@kestrel/shared-runtime/react';
 import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { Button, Card, CardContent, Spinner } from '@kestrel/ui';

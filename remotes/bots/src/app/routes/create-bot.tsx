@@ -1,5 +1,6 @@
 import '../../styles.css';
-import type { BacktestStrategyInfo, Bot, CreateBotRequestInput } from '@kestrel/contracts';
+import type { BacktestStrategyInfo } from '@kestrel/contracts/backtest';
+import type { Bot, CreateBotRequestInput } from '@kestrel/contracts/bots';
 import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Link, useNavigate, useSearchParams } from '@kestrel/shared-runtime/router';
 import { Button, buttonVariants, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';

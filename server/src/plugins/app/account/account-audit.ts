@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AccountEvent, type AccountEventKind, AccountEventKindSchema } from '@kestrel/contracts';
+import { type AccountEvent, type AccountEventKind, AccountEventKindSchema } from '@kestrel/contracts/account';
 import type { Clock } from '../../../lib/clock';
 import type { Queryable } from '../../../lib/database/database';
 import { type AccountRepository, accountRepository } from './account-repository';

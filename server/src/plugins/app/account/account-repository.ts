@@ -1,4 +1,4 @@
-import type { BotRiskLimits } from '@kestrel/contracts';
+import type { BotRiskLimits } from '@kestrel/contracts/bots';
 import type { Queryable } from '../../../lib/database/database';
 
 export interface AccountEventRow {

@@ -1,12 +1,12 @@
+import type { User } from '@kestrel/contracts';
 import {
   type AccountSettings,
-  BotRiskLimitsSchema,
   type ChangePasswordRequest,
   DELETE_ACCOUNT_CONFIRMATION,
   STEP_UP_WINDOW_MS,
   type StoredAccountSettings,
-  type User,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
+import { BotRiskLimitsSchema } from '@kestrel/contracts/bots';
 import type { Clock } from '../../../lib/clock';
 import type { Database } from '../../../lib/database/database';
 import { HttpError } from '../../../lib/http-error';

@@ -3,9 +3,8 @@ import type {
   AgentGuardCheckName,
   AgentGuardResult,
   AgentStage,
-  BotMode,
-  BotRiskLimits,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
+import type { BotMode, BotRiskLimits } from '@kestrel/contracts/bots';
 
 /**
  * The agent's risk guard: deterministic rules outside the model, run on every proposal before any order, each check

@@ -6,7 +6,7 @@ import type {
   AgentLatch,
   AgentStage,
   AgentTraining,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
 import type { AgentModel } from '@kestrel/engine';
 import type { Queryable } from '../../../lib/database/database';
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CreateOrderRequest, KlineInterval, TradingEnvironment } from '@kestrel/contracts';
 import type {
   AgentApproval,
   AgentDecisionRecord,
@@ -12,10 +13,7 @@ import type {
   AgentStage,
   AgentStatus,
   AgentTraining,
-  CreateOrderRequest,
-  KlineInterval,
-  TradingEnvironment,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
 import {
   type AgentConfig,
   type AgentDecision,

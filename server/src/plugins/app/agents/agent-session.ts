@@ -4,9 +4,9 @@ import type {
   AgentDecisionRecord,
   AgentGuardResult,
   AgentStage,
-  BotOrder,
-} from '@kestrel/contracts';
-import { AGENT_DECISION_NOTICE_TYPE } from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
+import { AGENT_DECISION_NOTICE_TYPE } from '@kestrel/contracts/agents';
+import type { BotOrder } from '@kestrel/contracts/bots';
 import {
   type AgentConfig,
   type AgentDecision,

@@ -1,4 +1,9 @@
-import type { BacktestMarker, BacktestMetrics, BacktestTrade, EquityPoint } from '@kestrel/contracts';
+import type {
+  BacktestMarker,
+  BacktestMetrics,
+  BacktestTrade,
+  EquityPoint,
+} from '@kestrel/contracts/backtest';
 import type { BarColumns, RunSettings } from '@kestrel/engine';
 
 /** What the server hands a backtest worker: the strategy by id (functions cannot cross threads) and the bars */

@@ -1,4 +1,4 @@
-import type { BacktestBracketsSource, BacktestMetrics, BacktestStatus } from '@kestrel/contracts';
+import type { BacktestBracketsSource, BacktestMetrics, BacktestStatus } from '@kestrel/contracts/backtest';
 import type { Queryable } from '../../../lib/database/database';
 import type { BacktestOutcome } from './backtest-protocol';
 import { jobQueueSql } from './job-queue-repository';

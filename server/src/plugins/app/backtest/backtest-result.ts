@@ -1,11 +1,5 @@
-import {
-  type BacktestCandle,
-  type BacktestMarker,
-  type BacktestTrade,
-  type EquityPoint,
-  KLINE_INTERVALS,
-  type KlineInterval,
-} from '@kestrel/contracts';
+import { KLINE_INTERVALS, type KlineInterval } from '@kestrel/contracts';
+import type { BacktestCandle, BacktestMarker, BacktestTrade, EquityPoint } from '@kestrel/contracts/backtest';
 import {
   type BarColumns,
   barOpenTime,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type BacktestNotice, TRADING_ENVIRONMENTS, type TradingEnvironment } from '@kestrel/contracts';
 import {
   BACKTEST_MAX_BARS,
   BACKTEST_MAX_CANDLES,
@@ -6,14 +7,11 @@ import {
   BACKTEST_MAX_TRADES,
   type BacktestCandles,
   type BacktestDetail,
-  type BacktestNotice,
   type BacktestRequest,
   type BacktestStatus,
   type BacktestStrategyInfo,
   type BacktestSummary,
-  TRADING_ENVIRONMENTS,
-  type TradingEnvironment,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import {
   type BarColumns,
   barOpenAtOrAfter,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { BacktestBracketsSource, TradingEnvironment } from '@kestrel/contracts';
+import type { TradingEnvironment } from '@kestrel/contracts';
+import type { BacktestBracketsSource } from '@kestrel/contracts/backtest';
 import { buildBrackets, type LeverageBracket } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';

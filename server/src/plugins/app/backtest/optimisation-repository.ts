@@ -4,7 +4,7 @@ import type {
   OptimisationStats,
   OptimisationSummary,
   WalkForwardResult,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import type { Database, Queryable } from '../../../lib/database/database';
 import { jobQueueSql } from './job-queue-repository';
 

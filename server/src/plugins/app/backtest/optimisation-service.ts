@@ -12,7 +12,7 @@ import {
   type OptimisationStats,
   type OptimisationSummary,
   type WalkForwardResult,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import {
   BarSeries,
   EngineInputError,

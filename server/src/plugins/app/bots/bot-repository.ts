@@ -1,11 +1,5 @@
-import type {
-  BotEventKind,
-  BotKind,
-  BotMode,
-  BotRiskLimits,
-  BotState,
-  TradingEnvironment,
-} from '@kestrel/contracts';
+import type { TradingEnvironment } from '@kestrel/contracts';
+import type { BotEventKind, BotKind, BotMode, BotRiskLimits, BotState } from '@kestrel/contracts/bots';
 import type { Queryable } from '../../../lib/database/database';
 
 /** A bots row as the service uses it (numeric as number, jsonb parsed) */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TradingEnvironment } from '@kestrel/contracts';
 import {
   BOT_STATES,
   BOTS_PER_USER_MAX,
@@ -10,9 +11,8 @@ import {
   type BotStatus,
   type BotsSummary,
   type CreateBotRequest,
-  type TradingEnvironment,
   type UpdateBotRequest,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/bots';
 import { builtInStrategies, EngineInputError, resolveBrokerConfig } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../lib/clock';

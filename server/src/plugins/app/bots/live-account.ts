@@ -1,4 +1,5 @@
-import type { BotOrder, BotRiskLimits, CreateOrderRequest, FuturesOrder } from '@kestrel/contracts';
+import type { CreateOrderRequest, FuturesOrder } from '@kestrel/contracts';
+import type { BotOrder, BotRiskLimits } from '@kestrel/contracts/bots';
 import {
   BarSeries,
   type Fill,

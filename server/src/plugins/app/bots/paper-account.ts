@@ -1,4 +1,4 @@
-import type { BotEventKind, BotOrder, BotRiskLimits } from '@kestrel/contracts';
+import type { BotEventKind, BotOrder, BotRiskLimits } from '@kestrel/contracts/bots';
 import {
   BarSeries,
   type BrokerConfig,

@@ -1,4 +1,4 @@
-import type { DriftMatch, DriftReport, DriftTrade } from '@kestrel/contracts';
+import type { DriftMatch, DriftReport, DriftTrade } from '@kestrel/contracts/bots';
 
 /** One fill from a bot's log (`order_filled` data), numbers */
 export interface BotFill {

@@ -1,11 +1,6 @@
-import {
-  BacktestRequestSchema,
-  type Bot,
-  type BotEvent,
-  type DriftReport,
-  type KlineInterval,
-  type TradingEnvironment,
-} from '@kestrel/contracts';
+import type { KlineInterval, TradingEnvironment } from '@kestrel/contracts';
+import { BacktestRequestSchema } from '@kestrel/contracts/backtest';
+import type { Bot, BotEvent, DriftReport } from '@kestrel/contracts/bots';
 import {
   BarSeries,
   barOpenTime,

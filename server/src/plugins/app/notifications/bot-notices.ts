@@ -1,4 +1,5 @@
-import type { BotEvent, NotificationEvent } from '@kestrel/contracts';
+import type { NotificationEvent } from '@kestrel/contracts/account';
+import type { BotEvent } from '@kestrel/contracts/bots';
 import type { NotificationContent } from './notification-service';
 
 /** The bot a log line belongs to, as far as a notice names it */

@@ -11,7 +11,7 @@ import {
   type WebhookDelivery,
   WebhookEventSchema,
   type WebhookPayload,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import type { Clock } from '../../../lib/clock';
 import { open, rewrap, seal } from '../../../lib/crypto/envelope';
 import type { Keyring, MasterKey } from '../../../lib/crypto/master-key';

@@ -1,11 +1,6 @@
-import type {
-  AgentDecisionSummary,
-  AgentStatus,
-  Bot,
-  ConnectionTestReply,
-  SocketToolInfo,
-  SocketToolName,
-} from '@kestrel/contracts';
+import type { ConnectionTestReply, SocketToolInfo, SocketToolName } from '@kestrel/contracts';
+import type { AgentDecisionSummary, AgentStatus } from '@kestrel/contracts/agents';
+import type { Bot } from '@kestrel/contracts/bots';
 import { z } from 'zod';
 import { HttpError } from '../../../lib/http-error';
 import type { CredentialsService } from '../credentials/credentials-service';

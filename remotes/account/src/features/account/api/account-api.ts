@@ -1,3 +1,4 @@
+import { MeResponseSchema, MessageResponseSchema, SessionListResponseSchema } from '@kestrel/contracts';
 import {
   AccountEventsResponseSchema,
   type AccountSettingsInput,
@@ -5,13 +6,10 @@ import {
   type ChangePasswordRequest,
   ChangePasswordResponseSchema,
   type DeleteAccountRequest,
-  MeResponseSchema,
-  MessageResponseSchema,
   ProfileResponseSchema,
   RevokeOtherSessionsResponseSchema,
-  SessionListResponseSchema,
   type UpdateProfileRequest,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import { unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-import type { AccountEvent } from '@kestrel/contracts';
+import type { AccountEvent } from '@kestrel/contracts/account';
 import { EmptyState, formatDateTime } from '@kestrel/ui';
 import { describeDevice } from '../lib/device';
 

@@ -3,7 +3,7 @@ import {
   DELETE_ACCOUNT_CONFIRMATION,
   type DeleteAccountRequest,
   DeleteAccountRequestSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import { Button, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useForm } from 'react-hook-form';

@@ -3,7 +3,7 @@ import {
   ChangePasswordFormSchema,
   type ChangePasswordFormValues,
   type ChangePasswordRequest,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import { Button, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useState } from 'react';

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type UpdateProfileRequest, UpdateProfileRequestSchema, type User } from '@kestrel/contracts';
+import type { User } from '@kestrel/contracts';
+import { type UpdateProfileRequest, UpdateProfileRequestSchema } from '@kestrel/contracts/account';
 import { Button, Field, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useEffect, useState } from 'react';

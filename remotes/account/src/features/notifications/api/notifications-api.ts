@@ -1,12 +1,12 @@
+import { MessageResponseSchema } from '@kestrel/contracts';
 import {
   CreatedWebhookResponseSchema,
   type CreateWebhookRequestInput,
-  MessageResponseSchema,
   NotificationListResponseSchema,
   WebhookDeliveriesResponseSchema,
   WebhookDeliveryResponseSchema,
   WebhookListResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import { unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime, useLiveEvent } from '@kestrel/shared-runtime/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-import { type NotificationList as List, NOTIFICATION_EVENT_LABELS } from '@kestrel/contracts';
+import { type NotificationList as List, NOTIFICATION_EVENT_LABELS } from '@kestrel/contracts/account';
 import { Badge, Button, formatDateTime } from '@kestrel/ui';
 import { useState } from 'react';
 import { failureText } from '../../account/components/section';

@@ -6,7 +6,7 @@ import {
   type Webhook,
   type WebhookDelivery,
   type WebhookEvent,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import { Badge, Button, Field, formatDateTime, Input } from '@kestrel/ui';
 import { type FormEvent, useState } from 'react';
 import { Failure, failureText, Loading } from '../../account/components/section';

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  type BotRiskLimits,
   BotRiskLimitsFormSchema,
   type BotRiskLimitsFormValues,
   type StoredAccountSettings,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
+import type { BotRiskLimits } from '@kestrel/contracts/bots';
 import { Button, formatDateTime, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useEffect, useState } from 'react';

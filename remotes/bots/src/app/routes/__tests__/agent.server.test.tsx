@@ -2,12 +2,8 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import {
-  type AgentDecisionSummary,
-  AgentDecisionsResponseSchema,
-  type Bot,
-  BotResponseSchema,
-} from '@kestrel/contracts';
+import { type AgentDecisionSummary, AgentDecisionsResponseSchema } from '@kestrel/contracts/agents';
+import { type Bot, BotResponseSchema } from '@kestrel/contracts/bots';
 import { agentEvidence, trainAgentModel } from '@kestrel/engine';
 import { unwrap } from '@kestrel/shared-runtime';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

@@ -2,7 +2,8 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import { BacktestListResponseSchema, BotListResponseSchema, BotResponseSchema } from '@kestrel/contracts';
+import { BacktestListResponseSchema } from '@kestrel/contracts/backtest';
+import { BotListResponseSchema, BotResponseSchema } from '@kestrel/contracts/bots';
 import { unwrap } from '@kestrel/shared-runtime';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import { BotListResponseSchema } from '@kestrel/contracts';
+import { BotListResponseSchema } from '@kestrel/contracts/bots';
 import { unwrap } from '@kestrel/shared-runtime';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';

@@ -15,7 +15,7 @@ import {
   type AgentStatus,
   AgentStatusResponseSchema,
   AgentTrainingResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -4,7 +4,7 @@ import {
   type AgentLlmStatus,
   AgentLlmStatusResponseSchema,
   type PutAgentLlmSettingsInput,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

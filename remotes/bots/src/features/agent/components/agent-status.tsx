@@ -1,4 +1,4 @@
-import type { AgentStatus } from '@kestrel/contracts';
+import type { AgentStatus } from '@kestrel/contracts/agents';
 import { Button, cn, formatDateTime, formatQuantity } from '@kestrel/ui';
 import { type Figure, FigureGrid } from '../../bots/components/figure-grid';
 import { agentStateLine, latchSentence } from '../lib/agent-state';

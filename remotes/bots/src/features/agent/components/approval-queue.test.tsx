@@ -1,4 +1,4 @@
-import type { AgentApproval } from '@kestrel/contracts';
+import type { AgentApproval } from '@kestrel/contracts/agents';
 import { act, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApprovalQueue } from './approval-queue';

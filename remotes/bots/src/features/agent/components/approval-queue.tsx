@@ -1,4 +1,4 @@
-import type { AgentApproval } from '@kestrel/contracts';
+import type { AgentApproval } from '@kestrel/contracts/agents';
 import { Badge, Button, formatDateTime, formatPercent } from '@kestrel/ui';
 import { useEffect, useState } from 'react';
 import { actionLabel, countdownText } from '../lib/agent-words';

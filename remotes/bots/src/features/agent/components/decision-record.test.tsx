@@ -1,4 +1,4 @@
-import type { AgentDecisionRecord, AgentDecisionSummary } from '@kestrel/contracts';
+import type { AgentDecisionRecord, AgentDecisionSummary } from '@kestrel/contracts/agents';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import type { AgentDecisionRecord, AgentGuardCheck } from '@kestrel/contracts';
+import type { AgentDecisionRecord, AgentGuardCheck } from '@kestrel/contracts/agents';
 import {
   Badge,
   Button,

@@ -1,4 +1,4 @@
-import type { AgentDecisionSummary } from '@kestrel/contracts';
+import type { AgentDecisionSummary } from '@kestrel/contracts/agents';
 import { Badge, Button, cn, formatDateTime } from '@kestrel/ui';
 import { actionLabel, outcomeLabel, probabilityText } from '../lib/agent-words';
 import { decisiveProbability } from '../lib/contributions';

@@ -1,4 +1,4 @@
-import type { AgentEvidence } from '@kestrel/contracts';
+import type { AgentEvidence } from '@kestrel/contracts/agents';
 import { formatPercent } from '@kestrel/ui';
 import {
   ChartCanvas,

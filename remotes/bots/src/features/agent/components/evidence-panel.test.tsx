@@ -1,4 +1,4 @@
-import type { AgentEvidence } from '@kestrel/contracts';
+import type { AgentEvidence } from '@kestrel/contracts/agents';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { EvidenceView } from './evidence-panel';

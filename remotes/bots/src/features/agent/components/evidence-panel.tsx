@@ -1,4 +1,4 @@
-import type { AgentEvidence, AgentModelInfo, AgentPromotionGate } from '@kestrel/contracts';
+import type { AgentEvidence, AgentModelInfo, AgentPromotionGate } from '@kestrel/contracts/agents';
 import { cn, formatDate, formatDateTime, formatPercent, ScrollRegion, Spinner } from '@kestrel/ui';
 import { lazy, Suspense } from 'react';
 import { type Figure, FigureGrid } from '../../bots/components/figure-grid';

@@ -1,4 +1,4 @@
-import type { AgentHealth } from '@kestrel/contracts';
+import type { AgentHealth } from '@kestrel/contracts/agents';
 import { cn, formatDateTime, formatPercent, ScrollRegion } from '@kestrel/ui';
 import { statText } from '../lib/agent-words';
 import { featureLabel } from '../lib/features';

@@ -3,7 +3,7 @@ import {
   type AgentLlmStatus,
   type PutAgentLlmSettingsInput,
   PutAgentLlmSettingsSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
 import { Button, Field, formatDateTime, formatInteger, Input } from '@kestrel/ui';
 import { useState } from 'react';
 import { type FieldError, useForm } from 'react-hook-form';

@@ -1,4 +1,4 @@
-import type { AgentRiskLine } from '@kestrel/contracts';
+import type { AgentRiskLine } from '@kestrel/contracts/agents';
 import { cn, formatQuantity } from '@kestrel/ui';
 import { riskLineLabel, riskLineUnit } from '../lib/agent-words';
 

@@ -1,5 +1,6 @@
 // Real WebSocket server (ws) on a loopback port: the runtime's socket bus receives the pushes as in the browser
-import { type AgentDecisionSummary, RuntimeConfigSchema } from '@kestrel/contracts';
+import { RuntimeConfigSchema } from '@kestrel/contracts';
+import type { AgentDecisionSummary } from '@kestrel/contracts/agents';
 import {
   createKestrelRuntime,
   createMemoryStorage,

@@ -1,4 +1,4 @@
-import { AgentDecisionNoticeSchema, type AgentDecisionSummary } from '@kestrel/contracts';
+import { AgentDecisionNoticeSchema, type AgentDecisionSummary } from '@kestrel/contracts/agents';
 import { useLiveEvent } from '@kestrel/shared-runtime/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AGENT_DECISIONS_PAGE, agentKeys } from '../api/agent-api';

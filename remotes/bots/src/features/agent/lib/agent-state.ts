@@ -1,4 +1,4 @@
-import type { AgentStatus } from '@kestrel/contracts';
+import type { AgentStatus } from '@kestrel/contracts/agents';
 import { hoursText, latchCauseLabel, stageLabel } from './agent-words';
 
 export type AgentTone = 'ok' | 'warn' | 'bad' | 'idle';

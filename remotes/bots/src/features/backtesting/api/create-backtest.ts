@@ -2,7 +2,7 @@ import {
   type BacktestRequestInput,
   type BacktestSummary,
   BacktestSummaryResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-import { type BacktestCandles, BacktestCandlesResponseSchema } from '@kestrel/contracts';
+import { type BacktestCandles, BacktestCandlesResponseSchema } from '@kestrel/contracts/backtest';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { queryOptions, useQuery } from '@tanstack/react-query';

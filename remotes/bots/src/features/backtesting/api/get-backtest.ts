@@ -1,4 +1,8 @@
-import { type BacktestDetail, BacktestDetailResponseSchema, type BacktestStatus } from '@kestrel/contracts';
+import {
+  type BacktestDetail,
+  BacktestDetailResponseSchema,
+  type BacktestStatus,
+} from '@kestrel/contracts/backtest';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime, useSocketStatus } from '@kestrel/shared-runtime/react';
 import { queryOptions, useQuery } from '@tanstack/react-query';

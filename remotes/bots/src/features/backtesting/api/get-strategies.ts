@@ -1,4 +1,4 @@
-import { BacktestStrategiesResponseSchema, type BacktestStrategyInfo } from '@kestrel/contracts';
+import { BacktestStrategiesResponseSchema, type BacktestStrategyInfo } from '@kestrel/contracts/backtest';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { queryOptions, useQuery } from '@tanstack/react-query';

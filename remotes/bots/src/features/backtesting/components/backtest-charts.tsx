@@ -1,4 +1,4 @@
-import type { BacktestCandles, BacktestDetail } from '@kestrel/contracts';
+import type { BacktestCandles, BacktestDetail } from '@kestrel/contracts/backtest';
 import { formatPercent, formatPrice, formatUsdt } from '@kestrel/ui';
 import {
   AreaSeries,

@@ -1,4 +1,4 @@
-import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
+import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts/backtest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';

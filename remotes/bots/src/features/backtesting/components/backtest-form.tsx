@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts';
+import type { BacktestRequestInput, BacktestStrategyInfo } from '@kestrel/contracts/backtest';
 import {
   Button,
   Card,

@@ -1,4 +1,4 @@
-import type { BacktestRequestInput } from '@kestrel/contracts';
+import type { BacktestRequestInput } from '@kestrel/contracts/backtest';
 import { Link } from '@kestrel/shared-runtime/router';
 import { Button } from '@kestrel/ui';
 import { useCreateBacktest } from '../api/create-backtest';

@@ -1,4 +1,4 @@
-import type { BacktestDetail } from '@kestrel/contracts';
+import type { BacktestDetail } from '@kestrel/contracts/backtest';
 import {
   Button,
   Card,

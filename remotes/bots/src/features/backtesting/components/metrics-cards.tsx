@@ -1,4 +1,4 @@
-import type { BacktestMetrics } from '@kestrel/contracts';
+import type { BacktestMetrics } from '@kestrel/contracts/backtest';
 import { toneClassName } from '@kestrel/ui';
 import { metricCards } from '../lib/format';
 

@@ -1,4 +1,4 @@
-import type { BacktestSummary } from '@kestrel/contracts';
+import type { BacktestSummary } from '@kestrel/contracts/backtest';
 import {
   Button,
   formatDate,

@@ -1,4 +1,4 @@
-import type { BacktestTrade } from '@kestrel/contracts';
+import type { BacktestTrade } from '@kestrel/contracts/backtest';
 import { toneClassName } from '@kestrel/ui';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

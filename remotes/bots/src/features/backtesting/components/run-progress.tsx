@@ -1,4 +1,4 @@
-import type { BacktestSummary } from '@kestrel/contracts';
+import type { BacktestSummary } from '@kestrel/contracts/backtest';
 import { Button, Card, CardContent } from '@kestrel/ui';
 
 const STATUS_TEXT = { queued: 'Queued', running: 'Running' } as const;

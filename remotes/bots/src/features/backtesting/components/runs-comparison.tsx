@@ -1,4 +1,4 @@
-import type { BacktestStatus, BacktestSummary } from '@kestrel/contracts';
+import type { BacktestStatus, BacktestSummary } from '@kestrel/contracts/backtest';
 import {
   Badge,
   type BadgeProps,

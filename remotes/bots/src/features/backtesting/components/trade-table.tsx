@@ -1,4 +1,4 @@
-import type { BacktestTrade } from '@kestrel/contracts';
+import type { BacktestTrade } from '@kestrel/contracts/backtest';
 import {
   Button,
   figureClassName,

@@ -1,5 +1,6 @@
 // Real WebSocket server (ws) on a loopback port: the runtime's socket bus receives the pushes as in the browser
-import { type BacktestDetail, type BacktestSummary, RuntimeConfigSchema } from '@kestrel/contracts';
+import { RuntimeConfigSchema } from '@kestrel/contracts';
+import type { BacktestDetail, BacktestSummary } from '@kestrel/contracts/backtest';
 import {
   createKestrelRuntime,
   createMemoryStorage,

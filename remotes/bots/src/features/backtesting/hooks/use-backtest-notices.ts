@@ -1,4 +1,5 @@
-import type { BacktestDetail, BacktestNotice, BacktestSummary } from '@kestrel/contracts';
+import type { BacktestNotice } from '@kestrel/contracts';
+import type { BacktestDetail, BacktestSummary } from '@kestrel/contracts/backtest';
 import { useLiveEvent } from '@kestrel/shared-runtime/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';

@@ -1,4 +1,4 @@
-import type { BacktestRequestInput, BacktestSummary } from '@kestrel/contracts';
+import type { BacktestRequestInput, BacktestSummary } from '@kestrel/contracts/backtest';
 import { useKestrelRuntime, useSession } from '@kestrel/shared-runtime/react';
 import { useEffect, useRef, useState } from 'react';
 import { useCreateBacktest } from '../api/create-backtest';

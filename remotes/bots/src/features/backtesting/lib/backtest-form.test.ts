@@ -1,4 +1,4 @@
-import { BacktestRequestSchema } from '@kestrel/contracts';
+import { BacktestRequestSchema } from '@kestrel/contracts/backtest';
 import { describe, expect, it } from 'vitest';
 import { engineCatalogue } from '../../../test/fixtures';
 import { parseStrategyParams } from '../../strategy-params/lib/params-schema';

@@ -3,7 +3,7 @@ import {
   BACKTEST_MAX_BARS,
   type BacktestRequestInput,
   type BacktestStrategyInfo,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import { barOpenTime, countBars } from '@kestrel/engine';
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-import type { BacktestCandle, BacktestMarker, EquityPoint } from '@kestrel/contracts';
+import type { BacktestCandle, BacktestMarker, EquityPoint } from '@kestrel/contracts/backtest';
 
 /** Seconds since 1970, the chart library's time unit */
 export type ChartTime = number;

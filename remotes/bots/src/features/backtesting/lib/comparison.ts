@@ -1,4 +1,4 @@
-import type { BacktestMetrics, BacktestSummary } from '@kestrel/contracts';
+import type { BacktestMetrics, BacktestSummary } from '@kestrel/contracts/backtest';
 import { formatInteger, formatPercent, formatRatio, type Tone, toneOf } from '@kestrel/ui';
 import { formatProfitFactor } from './format';
 

@@ -1,4 +1,5 @@
-import type { BacktestRequestInput, KlineInterval } from '@kestrel/contracts';
+import type { KlineInterval } from '@kestrel/contracts';
+import type { BacktestRequestInput } from '@kestrel/contracts/backtest';
 
 const DAY_MS = 86_400_000;
 

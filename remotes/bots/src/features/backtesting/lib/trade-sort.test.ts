@@ -1,4 +1,4 @@
-import { BACKTEST_MAX_TRADES, type BacktestTrade } from '@kestrel/contracts';
+import { BACKTEST_MAX_TRADES, type BacktestTrade } from '@kestrel/contracts/backtest';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRADE_SORT, nextTradeSort, sortTrades } from './trade-sort';
 

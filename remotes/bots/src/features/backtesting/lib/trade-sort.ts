@@ -1,4 +1,4 @@
-import type { BacktestTrade } from '@kestrel/contracts';
+import type { BacktestTrade } from '@kestrel/contracts/backtest';
 
 /** The trade table's columns, in the order they are shown */
 export const TRADE_COLUMNS = [

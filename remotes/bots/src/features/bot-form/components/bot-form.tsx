@@ -1,6 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { BacktestStrategyInfo, CreateBotRequestInput, KlineInterval } from '@kestrel/contracts';
-import { BOT_MAX_BUDGET, BOT_MIN_BUDGET, KLINE_INTERVALS } from '@kestrel/contracts';
+import type { KlineInterval } from '@kestrel/contracts';
+import { KLINE_INTERVALS } from '@kestrel/contracts';
+import type { BacktestStrategyInfo } from '@kestrel/contracts/backtest';
+import type { CreateBotRequestInput } from '@kestrel/contracts/bots';
+import { BOT_MAX_BUDGET, BOT_MIN_BUDGET } from '@kestrel/contracts/bots';
 import { Button, Card, CardContent, cn, Field, formatUsdt, Input, NativeSelect } from '@kestrel/ui';
 import { type ComponentProps, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { type FieldError, type FieldPath, FormProvider, useForm } from 'react-hook-form';

@@ -1,12 +1,12 @@
+import { KlineIntervalSchema } from '@kestrel/contracts';
 import {
   BOT_NAME_MAX_LENGTH,
   type Bot,
   BotRiskLimitsSchema,
   type CreateBotRequestInput,
   CreateBotRequestSchema,
-  KlineIntervalSchema,
   type UpdateBotRequest,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/bots';
 import { z } from 'zod';
 import { AGENT_STRATEGY } from '../../bot-hub/lib/templates';
 

@@ -1,4 +1,4 @@
-import { type Bot, BotResponseSchema } from '@kestrel/contracts';
+import { type Bot, BotResponseSchema } from '@kestrel/contracts/bots';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';

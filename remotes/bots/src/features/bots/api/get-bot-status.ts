@@ -1,4 +1,4 @@
-import { type BotStatus, BotStatusResponseSchema } from '@kestrel/contracts';
+import { type BotStatus, BotStatusResponseSchema } from '@kestrel/contracts/bots';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { queryOptions, useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-import type { Bot, BotOrder, BotStatus } from '@kestrel/contracts';
+import type { Bot, BotOrder, BotStatus } from '@kestrel/contracts/bots';
 import { Link } from '@kestrel/shared-runtime/router';
 import {
   Badge,

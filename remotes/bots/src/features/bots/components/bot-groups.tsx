@@ -1,4 +1,4 @@
-import type { Bot } from '@kestrel/contracts';
+import type { Bot } from '@kestrel/contracts/bots';
 import { Link } from '@kestrel/shared-runtime/router';
 import { Button } from '@kestrel/ui';
 import { paths } from '../../../config/paths';

@@ -1,4 +1,4 @@
-import type { BotEvent } from '@kestrel/contracts';
+import type { BotEvent } from '@kestrel/contracts/bots';
 import { cn, formatDateTime } from '@kestrel/ui';
 
 const TONE: Partial<Record<BotEvent['kind'], string>> = {

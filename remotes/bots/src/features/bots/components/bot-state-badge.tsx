@@ -1,4 +1,4 @@
-import type { BotState } from '@kestrel/contracts';
+import type { BotState } from '@kestrel/contracts/bots';
 import { Badge } from '@kestrel/ui';
 import { STATE_BADGES, STATE_LABELS } from '../lib/bot-words';
 

@@ -1,4 +1,4 @@
-import type { BotsSummary as Summary } from '@kestrel/contracts';
+import type { BotsSummary as Summary } from '@kestrel/contracts/bots';
 import { formatInteger, formatPnl } from '@kestrel/ui';
 import { FigureGrid } from './figure-grid';
 

@@ -1,4 +1,4 @@
-import type { Bot } from '@kestrel/contracts';
+import type { Bot } from '@kestrel/contracts/bots';
 import { ConfirmCommand } from '../../../components/confirm-command';
 import type { BotAction } from '../api/bot-actions';
 import { actionWords } from '../lib/bot-words';

@@ -1,4 +1,4 @@
-import type { DriftReport } from '@kestrel/contracts';
+import type { DriftReport } from '@kestrel/contracts/bots';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DriftView, timeDiffText } from './drift-report';

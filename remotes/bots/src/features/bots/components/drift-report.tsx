@@ -1,4 +1,4 @@
-import type { DriftMatch, DriftReport as DriftReportData, DriftTrade } from '@kestrel/contracts';
+import type { DriftMatch, DriftReport as DriftReportData, DriftTrade } from '@kestrel/contracts/bots';
 import {
   Button,
   cn,

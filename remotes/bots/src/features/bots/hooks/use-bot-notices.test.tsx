@@ -1,5 +1,6 @@
 // Real WebSocket server (ws) on a loopback port: the runtime's socket bus receives the pushes as in the browser
-import { type BotEvent, RuntimeConfigSchema } from '@kestrel/contracts';
+import { RuntimeConfigSchema } from '@kestrel/contracts';
+import type { BotEvent } from '@kestrel/contracts/bots';
 import {
   createKestrelRuntime,
   createMemoryStorage,

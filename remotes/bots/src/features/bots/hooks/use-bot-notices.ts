@@ -1,4 +1,5 @@
-import { type BotEvent, BotEventSchema, type BotNotice } from '@kestrel/contracts';
+import type { BotNotice } from '@kestrel/contracts';
+import { type BotEvent, BotEventSchema } from '@kestrel/contracts/bots';
 import { useLiveEvent } from '@kestrel/shared-runtime/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';

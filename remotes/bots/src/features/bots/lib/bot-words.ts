@@ -1,4 +1,4 @@
-import type { Bot, BotState } from '@kestrel/contracts';
+import type { Bot, BotState } from '@kestrel/contracts/bots';
 import type { BadgeProps } from '@kestrel/ui';
 import type { BotAction } from '../api/bot-actions';
 

@@ -1,4 +1,4 @@
-import type { BotOrder } from '@kestrel/contracts';
+import type { BotOrder } from '@kestrel/contracts/bots';
 import { describe, expect, it } from 'vitest';
 import { ladder, ladderDecimals, orderStatusWords, orderTypeWords } from './order-ladder';
 

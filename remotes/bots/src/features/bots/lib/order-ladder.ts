@@ -1,4 +1,4 @@
-import type { BotOrder } from '@kestrel/contracts';
+import type { BotOrder } from '@kestrel/contracts/bots';
 import { stepDecimals } from '@kestrel/ui';
 
 /** One row of a bot's open-orders table: an order, or the line where the price stands among them */

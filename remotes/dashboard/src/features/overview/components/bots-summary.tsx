@@ -1,4 +1,4 @@
-import type { BotPnlLine, BotsSummary as BotsSummaryData } from '@kestrel/contracts';
+import type { BotPnlLine, BotsSummary as BotsSummaryData } from '@kestrel/contracts/bots';
 import { Link } from '@kestrel/shared-runtime/router';
 import { Badge, Button, buttonVariants, EmptyState, formatInteger, formatPnl, Spinner } from '@kestrel/ui';
 

@@ -1,4 +1,4 @@
-import { AGENT_REVIEW_VERDICTS } from '@kestrel/contracts';
+import { AGENT_REVIEW_VERDICTS } from '@kestrel/contracts/agents';
 import type { AgentDecision } from '@kestrel/engine';
 import type {
   ChatCompletionCreateParamsNonStreaming,

@@ -5,7 +5,7 @@ import type {
   AgentLlmStatus,
   AgentLlmUsage,
   PutAgentLlmSettings,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Clock } from '../../../../lib/clock';

@@ -1,3 +1,4 @@
+import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
 import {
   AccountEventsQuerySchema,
   AccountEventsResponseSchema,
@@ -6,14 +7,12 @@ import {
   ChangePasswordRequestSchema,
   ChangePasswordResponseSchema,
   DeleteAccountRequestSchema,
-  ErrorResponseSchema,
-  MessageResponseSchema,
   ProfileResponseSchema,
   RevokeOtherSessionsResponseSchema,
   StepUpRequestSchema,
   StepUpResponseSchema,
   UpdateProfileRequestSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BEARER, callerId, clientInfo } from '../../../../lib/route-schemas';
 import { requireAuth } from '../../../../plugins/app/auth';

@@ -1,3 +1,4 @@
+import { ErrorResponseSchema } from '@kestrel/contracts';
 import {
   AgentApprovalParamsSchema,
   AgentApprovalResponseSchema,
@@ -12,9 +13,8 @@ import {
   AgentStageResponseSchema,
   AgentStatusResponseSchema,
   AgentTrainingResponseSchema,
-  BotIdParamsSchema,
-  ErrorResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
+import { BotIdParamsSchema } from '@kestrel/contracts/bots';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BEARER, callerId } from '../../../../lib/route-schemas';
 

@@ -1,4 +1,5 @@
-import { BotIdParamsSchema, DriftReportResponseSchema, ErrorResponseSchema } from '@kestrel/contracts';
+import { ErrorResponseSchema } from '@kestrel/contracts';
+import { BotIdParamsSchema, DriftReportResponseSchema } from '@kestrel/contracts/bots';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BEARER, callerId } from '../../../../lib/route-schemas';
 

@@ -1,3 +1,4 @@
+import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
 import {
   BotEventsQuerySchema,
   BotEventsResponseSchema,
@@ -7,10 +8,8 @@ import {
   BotStatusResponseSchema,
   CloneBotRequestSchema,
   CreateBotRequestSchema,
-  ErrorResponseSchema,
-  MessageResponseSchema,
   UpdateBotRequestSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/bots';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BEARER, callerId } from '../../../../lib/route-schemas';
 import { requireStepUp } from '../../../../lib/step-up';

@@ -1,12 +1,11 @@
+import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
 import {
   AgentLlmExchangesQuerySchema,
   AgentLlmExchangesResponseSchema,
   AgentLlmStatusResponseSchema,
-  BotIdParamsSchema,
-  ErrorResponseSchema,
-  MessageResponseSchema,
   PutAgentLlmSettingsSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/agents';
+import { BotIdParamsSchema } from '@kestrel/contracts/bots';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BEARER, callerId } from '../../../../lib/route-schemas';
 

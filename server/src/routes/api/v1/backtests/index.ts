@@ -1,3 +1,4 @@
+import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
 import {
   BacktestCandlesResponseSchema,
   BacktestDetailResponseSchema,
@@ -6,9 +7,7 @@ import {
   BacktestRequestSchema,
   BacktestStrategiesResponseSchema,
   BacktestSummaryResponseSchema,
-  ErrorResponseSchema,
-  MessageResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../../../plugins/app/auth';
 

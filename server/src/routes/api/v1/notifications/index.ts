@@ -1,8 +1,7 @@
+import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
 import {
   CreatedWebhookResponseSchema,
   CreateWebhookRequestSchema,
-  ErrorResponseSchema,
-  MessageResponseSchema,
   NotificationIdParamsSchema,
   NotificationListResponseSchema,
   NotificationsQuerySchema,
@@ -10,7 +9,7 @@ import {
   WebhookDeliveryResponseSchema,
   WebhookIdParamsSchema,
   WebhookListResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BEARER, callerId } from '../../../../lib/route-schemas';

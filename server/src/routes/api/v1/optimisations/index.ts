@@ -1,13 +1,12 @@
+import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
 import {
-  ErrorResponseSchema,
-  MessageResponseSchema,
   OptimisationDetailResponseSchema,
   OptimisationIdParamsSchema,
   OptimisationListResponseSchema,
   OptimisationRequestSchema,
   OptimisationResultsResponseSchema,
   OptimisationSummaryResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BEARER, callerId } from '../../../../lib/route-schemas';
 

@@ -7,7 +7,7 @@ import {
   type OptimisationRow,
   type OptimisationSummary,
   OptimisationSummaryResponseSchema,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime, useSocketStatus } from '@kestrel/shared-runtime/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,8 @@
-import type { OptimisationDetail, OptimisationNotice, OptimisationSummary } from '@kestrel/contracts';
+import type {
+  OptimisationDetail,
+  OptimisationNotice,
+  OptimisationSummary,
+} from '@kestrel/contracts/backtest';
 import { useLiveEvent } from '@kestrel/shared-runtime/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { isActive } from '../../api/get-backtest';

@@ -4,7 +4,7 @@ import type {
   OptimisationObjective,
   OptimisationRow,
   OptimisationStats,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import { Link } from '@kestrel/shared-runtime/router';
 import {
   Badge,

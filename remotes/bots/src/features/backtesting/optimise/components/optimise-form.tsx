@@ -3,7 +3,7 @@ import {
   OPTIMISATION_MAX_COMBINATIONS,
   OPTIMISATION_OBJECTIVES,
   type OptimisationRequestInput,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import {
   Button,
   Card,

@@ -1,4 +1,4 @@
-import type { BacktestStrategyInfo, OptimisationDetail } from '@kestrel/contracts';
+import type { BacktestStrategyInfo, OptimisationDetail } from '@kestrel/contracts/backtest';
 import {
   Badge,
   Button,

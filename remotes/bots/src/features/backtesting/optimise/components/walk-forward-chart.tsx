@@ -1,4 +1,4 @@
-import type { WalkForwardResult } from '@kestrel/contracts';
+import type { WalkForwardResult } from '@kestrel/contracts/backtest';
 import { formatPercent } from '@kestrel/ui';
 import {
   ChartCanvas,

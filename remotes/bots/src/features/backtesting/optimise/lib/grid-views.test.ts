@@ -1,4 +1,4 @@
-import type { BacktestMetrics, OptimisationRow } from '@kestrel/contracts';
+import type { BacktestMetrics, OptimisationRow } from '@kestrel/contracts/backtest';
 import { describe, expect, it } from 'vitest';
 import { heatMap, objectiveScore, stability } from './grid-views';
 

@@ -1,4 +1,4 @@
-import type { BacktestMetrics, OptimisationObjective, OptimisationRow } from '@kestrel/contracts';
+import type { BacktestMetrics, OptimisationObjective, OptimisationRow } from '@kestrel/contracts/backtest';
 
 /** The objective's score of a row, higher is better (the engine's `score`: drawdown lowest first, refused last) */
 export function objectiveScore(metrics: BacktestMetrics | null, objective: OptimisationObjective): number {

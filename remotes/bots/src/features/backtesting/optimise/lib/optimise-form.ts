@@ -1,11 +1,11 @@
+import type { KlineInterval } from '@kestrel/contracts';
 import {
   countCombinations,
-  type KlineInterval,
   type OptimisationObjective,
   type OptimisationRequestInput,
   OptimisationRequestSchema,
   type ParamAxis,
-} from '@kestrel/contracts';
+} from '@kestrel/contracts/backtest';
 import type { ParamField } from '../../../strategy-params/lib/params-schema';
 import { dateRange } from '../../lib/backtest-form';
 
