@@ -1,4 +1,7 @@
 import type { RemoteName } from '@kestrel/contracts';
+// By the package's name, not a relative path: this entry point's chunk then reuses the main entry's module
+// instead of carrying its own copy of the config code (and the RxJS under it) to every page with a remote
+import { getRuntimeConfig } from '@kestrel/shared-runtime';
 import { RemoteFallback, Spinner } from '@kestrel/ui';
 import {
   Component,
@@ -9,7 +12,6 @@ import {
   useEffect,
   useState,
 } from 'react';
-import { getRuntimeConfig } from '../config/runtime-config';
 import { loadRemoteComponent, type RemoteComponent, type RemoteComponentLoader } from './remote-loader';
 import { RemoteIncompatibleError } from './version-check';
 

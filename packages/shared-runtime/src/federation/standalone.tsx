@@ -1,11 +1,11 @@
 import { pageRoutes, type RemoteName } from '@kestrel/contracts';
+// The main entry point by name (see remote-slot.tsx)
+import { initKestrelRuntime, loadRuntimeConfig } from '@kestrel/shared-runtime';
 import { BrowserRouter, Link, Navigate, Route, Routes } from '@kestrel/shared-runtime/router';
 import { Spinner } from '@kestrel/ui';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadRuntimeConfig } from '../config/runtime-config';
-import { initKestrelRuntime } from '../runtime';
 import { registerRemotesFromConfig } from './remote-loader';
 
 export type StandalonePage = {

@@ -1,10 +1,11 @@
 // Its own entry point (`@kestrel/shared-runtime/query`), not part of `/react`: every shared entry point is loaded
 // whole with what it imports, and the public pages use `/react` without needing TanStack Query
+
+// The main entry point by name, not `../spec`: this entry point's chunk then carries no second copy of it
+import { isClientError, SPEC } from '@kestrel/shared-runtime';
 import { QueryClient } from '@tanstack/react-query';
 import { distinctUntilChanged, map, skip } from 'rxjs';
-import { isClientError } from '../api/api-error';
 import type { LiveData } from '../live/live-data';
-import { SPEC } from '../spec';
 import type { TradingEnvironment } from '../state/trading-environment';
 import { connectLiveQueries } from './live-queries';
 
