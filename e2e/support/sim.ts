@@ -96,11 +96,13 @@ export interface SimFault {
   status?: number;
   ms?: number;
   remaining?: number;
+  /** Only this account's requests: the simulator is shared by both workers' tests */
+  apiKey?: string;
 }
 
 /**
  * Injects a fault on the e2e simulator and answers its id. The simulator is shared by the run's workers: keep the
- * fault narrow (`remaining`, a rare path) and remove it with {@link removeSimFault} in `finally`
+ * fault narrow (`apiKey` of the test's own account, `remaining`) and remove it with {@link removeSimFault} in `finally`
  */
 export async function addSimFault(fault: SimFault): Promise<number> {
   const res = await fetch(`${SIM_ADMIN}/faults`, {

@@ -29,8 +29,8 @@ test.describe('an order whose answer was lost (order manager)', () => {
     await expect(confirmDialog(page)).toContainText('Buy 0.010 BTCUSDT at 30,000.0');
 
     // The exchange takes the next order but its answer is lost, and lookups by client order id fail until the
-    // second fault goes: the server cannot know whether the order exists. Added just before the click, one hit,
-    // since the simulator is shared with the other worker
+    // second fault goes: the server cannot know whether the order exists. Both only for this test's account: the
+    // simulator is shared with the other worker (a kill switch there once waited on this lookup's errors)
     const faults: number[] = [];
     try {
       faults.push(
@@ -41,9 +41,18 @@ test.describe('an order whose answer was lost (order manager)', () => {
           phase: 'after',
           status: 503,
           remaining: 1,
+          apiKey: keys.apiKey,
         }),
       );
-      faults.push(await addSimFault({ kind: 'error', method: 'GET', path: '/fapi/v1/order', status: 500 }));
+      faults.push(
+        await addSimFault({
+          kind: 'error',
+          method: 'GET',
+          path: '/fapi/v1/order',
+          status: 500,
+          apiKey: keys.apiKey,
+        }),
+      );
       await confirmDialog(page).getByRole('button', { name: 'Place order' }).click();
       await expect(confirmDialog(page).getByRole('alert')).toContainText('Status unknown');
       await confirmDialog(page).getByRole('button', { name: 'Back' }).click();

@@ -9,6 +9,11 @@ export interface FaultRule {
   /** Only paths starting with this (any when absent) */
   path?: string;
   /**
+   * Only requests sent with this API key (`X-MBX-APIKEY`; any when absent): a test that breaks its own account's
+   * calls leaves the other tests sharing the simulator alone
+   */
+  apiKey?: string;
+  /**
    * `before`: the request never reaches the exchange. `after`: the exchange executes it, then the reply is delayed,
    * replaced or lost: the case where a client cannot know whether its order exists
    */
@@ -48,6 +53,9 @@ export class Faults {
       throw new Error('remaining must be a positive integer');
     }
     if (input.path !== undefined && !input.path.startsWith('/')) throw new Error('path must start with "/"');
+    if (input.apiKey !== undefined && (typeof input.apiKey !== 'string' || input.apiKey === '')) {
+      throw new Error('apiKey must be a non-empty string');
+    }
     if (input.code !== undefined && (status !== 503 || (input.code !== -1007 && input.code !== -1008))) {
       throw new Error('code must be -1007 or -1008, with status 503');
     }
@@ -56,6 +64,7 @@ export class Faults {
       kind: input.kind,
       method: input.method?.toUpperCase(),
       path: input.path,
+      apiKey: input.apiKey,
       phase,
       ms,
       status,
@@ -81,9 +90,13 @@ export class Faults {
   }
 
   /** Takes the rules that apply to this request and phase, using up counted ones */
-  take(method: string, path: string, phase: 'before' | 'after'): FaultRule[] {
+  take(method: string, path: string, phase: 'before' | 'after', apiKey?: string): FaultRule[] {
     const hits = this.#rules.filter(
-      (r) => r.phase === phase && (!r.method || r.method === method) && (!r.path || path.startsWith(r.path)),
+      (r) =>
+        r.phase === phase &&
+        (!r.method || r.method === method) &&
+        (!r.path || path.startsWith(r.path)) &&
+        (!r.apiKey || r.apiKey === apiKey),
     );
     for (const r of hits) if (r.remaining !== undefined) r.remaining -= 1;
     this.#rules = this.#rules.filter((r) => r.remaining === undefined || r.remaining > 0);

@@ -231,12 +231,13 @@ export class SimServer {
 
     const sentKey = req.headers['x-mbx-apikey'];
     if (typeof sentKey === 'string' && this.apiKeysSeen.size < 100_000) this.apiKeysSeen.add(sentKey);
+    const faultKey = typeof sentKey === 'string' ? sentKey : undefined;
     const now = () => this.exchange.clock.now();
     const ip = clientIp(req);
     const headers = (): Record<string, string> => ({
       'x-mbx-used-weight-1m': String(this.limiter.used(ip, now())),
     });
-    if (await this.#applyFaults(this.faults.take(method, path, 'before'), res, headers())) return;
+    if (await this.#applyFaults(this.faults.take(method, path, 'before', faultKey), res, headers())) return;
 
     const route = this.#routes.get(`${method} ${path}`);
     if (!route) {
@@ -260,7 +261,7 @@ export class SimServer {
       apiKey: Array.isArray(apiKey) ? apiKey[0] : apiKey,
       ip,
     });
-    if (await this.#applyFaults(this.faults.take(method, path, 'after'), res, headers())) return;
+    if (await this.#applyFaults(this.faults.take(method, path, 'after', faultKey), res, headers())) return;
     this.#reply(res, status, result, { ...headers(), ...extra });
   }
 

@@ -188,6 +188,28 @@ describe('fault injection', () => {
     expect(arr((await client.signed('GET', '/fapi/v1/openOrders')).json)).toHaveLength(0);
   });
 
+  it("a fault scoped to an API key breaks that account's requests only", async () => {
+    const client = await setup();
+    const other = obj((await admin('POST', '/accounts', { balances: { USDT: '500' } })).json);
+    const otherClient = new Client(
+      h.url,
+      { apiKey: String(other.apiKey), secretKey: String(other.secretKey) },
+      h.clock,
+    );
+    await admin('POST', '/faults', {
+      kind: 'error',
+      status: 500,
+      method: 'POST',
+      path: '/fapi/v1/order',
+      apiKey: String(other.apiKey),
+    });
+    expect((await client.signed('POST', '/fapi/v1/order', order)).status).toBe(200);
+    expect((await otherClient.signed('POST', '/fapi/v1/order', order)).status).toBe(500);
+    // Not used up by the first account's call: still there for the account it names
+    expect(arr((await admin('GET', '/faults')).json)).toHaveLength(1);
+    expect((await admin('POST', '/faults', { kind: 'error', apiKey: '' })).status).toBe(400);
+  });
+
   it('latency delays the answer past a client timeout without changing it', async () => {
     const client = await setup();
     await admin('POST', '/faults', { kind: 'latency', ms: 150, path: '/fapi/v1/time', remaining: 2 });
