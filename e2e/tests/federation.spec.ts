@@ -71,6 +71,39 @@ test.describe('module federation', () => {
     );
   });
 
+  test("the remotes' schemas come from the shell's build: no remote serves a zod of its own", async ({
+    page,
+  }) => {
+    // The shell provides each of @kestrel/contracts' entry points (the main one, /bots, /backtest, /account…) on
+    // the page's one zod. A remote whose entry point the shell did not provide falls back to its own bundled copy:
+    // the page still works, with a second zod (~26 KB gzip). Forms that import zod themselves are left out here.
+    const remoteScripts: Promise<{ url: string; zod: boolean }>[] = [];
+    const remoteOrigins = (['dashboard', 'bots', 'exchange_connect', 'account'] as const).map(remoteOrigin);
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script' || response.status() !== 200) return;
+      if (!remoteOrigins.some((origin) => response.url().startsWith(origin))) return;
+      remoteScripts.push(
+        response.text().then((text) => ({ url: response.url(), zod: text.includes('$ZodType') })),
+      );
+    });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await page.goto('/dashboard');
+    await expect(remotePage(page, 'dashboard').getByRole('heading', { level: 1 })).toHaveText('Dashboard');
+    for (const [link, remote, heading] of [
+      ['Trading history', 'dashboard', 'Trading history'],
+      ['Analytics', 'dashboard', 'Analytics'],
+      ['Bot hub', 'bots', 'Bot hub'],
+      ['Active bots', 'bots', 'Active bots'],
+    ] as const) {
+      await nav.getByRole('link', { name: link }).click();
+      await expect(remotePage(page, remote).getByRole('heading', { level: 1 })).toHaveText(heading);
+    }
+    await page.waitForLoadState('networkidle');
+    const scripts = await Promise.all(remoteScripts);
+    expect(scripts.length).toBeGreaterThan(4);
+    expect(scripts.filter((s) => s.zod).map((s) => s.url)).toEqual([]);
+  });
+
   test('with one remote unreachable the shell and the other remotes keep working', async ({ page }) => {
     // Nothing listens on port 9: the bots remote's manifest cannot be fetched at all
     await withRuntimeConfig(page, (config) => {
