@@ -1,10 +1,12 @@
 import { EnvironmentResponseSchema } from '@kestrel/contracts';
+import type { AgentDecisionRecord, AgentDecisionSummary } from '@kestrel/contracts/agents';
 import {
   type Bot,
   BotListResponseSchema,
   BotStatusResponseSchema,
   BotsSummaryResponseSchema,
 } from '@kestrel/contracts/bots';
+import { agentEvidence, trainAgentModel } from '@kestrel/engine';
 import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
@@ -30,6 +32,11 @@ describe('a live bot keeps trading in its environment after the owner switches',
         botLeaseRenewMs: 3_600_000,
         liveStreamLingerMs: 200,
         orderTimings: { deadmanCountdownMs: 600_000 },
+        // Agents train in this thread: the test waits for the service, not for a worker
+        agentTrainer: {
+          train: async (input) => trainAgentModel(input),
+          evidence: async (input) => agentEvidence(input),
+        },
       },
     });
     const user = await t.connectedUser();
@@ -187,4 +194,64 @@ describe('a live bot keeps trading in its environment after the owner switches',
     expect(Number(stored?.n)).toBeGreaterThan(0);
     expect((await call('POST', `/api/v1/agents/${bot.id}/stop`)).statusCode).toBe(200);
   }, 120_000);
+
+  it("an AI agent created on mainnet trains on, and decides at, mainnet's market while its owner is on testnet", async () => {
+    const mainnetSim = t.mainnet?.sim as SimServer;
+    /** Requests to a path that reach a simulator from now on (a counted, harmless fault rule) */
+    const counter = (sim: SimServer, path: string) => {
+      const rule = sim.faults.add({ kind: 'latency', ms: 1, path, remaining: 1_000_000 });
+      return () => 1_000_000 - (sim.faults.list().find((r) => r.id === rule.id)?.remaining ?? 1_000_000);
+    };
+    const klines = {
+      testnet: counter(t.sim, '/fapi/v1/klines'),
+      mainnet: counter(mainnetSim, '/fapi/v1/klines'),
+    };
+    const funding = {
+      testnet: counter(t.sim, '/fapi/v1/fundingRate'),
+      mainnet: counter(mainnetSim, '/fapi/v1/fundingRate'),
+    };
+    mainnetSim.exchange.setPrice('BTCUSDT', { price: '30000' });
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+
+    expect((await call('POST', '/api/v1/account/step-up', { password: PASSWORD })).statusCode).toBe(200);
+    expect((await call('PUT', '/api/v1/environment', { environment: 'mainnet' })).statusCode).toBe(200);
+    const created = await call('POST', '/api/v1/agents/', {
+      name: 'Mainnet agent',
+      strategy: 'ml-agent',
+      // Gates wide open: the path to a decision is what is tested, not the model's skill
+      params: { trainBars: 300, horizonBars: 5, retrainHours: 1, entryThreshold: 0.34, minPredictionZ: 0 },
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 2,
+      budget: 1000,
+      mode: 'paper',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const agent: Bot = created.json().data;
+    expect(agent.environment).toBe('mainnet');
+
+    // The owner goes back to testnet; the agent trains and decides on mainnet's market all the same
+    expect((await call('PUT', '/api/v1/environment', { environment: 'testnet' })).statusCode).toBe(200);
+    expect((await call('POST', `/api/v1/agents/${agent.id}/train`)).statusCode).toBe(202);
+    await t.app.agentService.idle();
+    expect((await call('GET', `/api/v1/agents/${agent.id}/agent`)).json().data.model).not.toBeNull();
+    expect((await call('POST', `/api/v1/agents/${agent.id}/start`)).statusCode).toBe(200);
+    const decisions = async (): Promise<AgentDecisionSummary[]> =>
+      (await call('GET', `/api/v1/agents/${agent.id}/decisions?limit=50`)).json().data;
+    await advance(60_000 - (simClock.now() % 60_000) + 1000);
+    for (let i = 0; i < 120 && (await decisions()).length === 0; i++) await advance(1000);
+    const [latest] = await decisions();
+    expect(latest, 'a decision within two minutes of bars').toBeDefined();
+    const record: AgentDecisionRecord = (
+      await call('GET', `/api/v1/agents/${agent.id}/decisions/${latest?.id}`)
+    ).json().data;
+    // The bar it judged closed near mainnet's 30,000, not testnet's 50,000
+    expect(Math.abs((record.price ?? 0) - 30_000)).toBeLessThan(300);
+
+    expect(klines.mainnet()).toBeGreaterThan(0);
+    expect(klines.testnet()).toBe(0);
+    expect(funding.mainnet()).toBeGreaterThan(0);
+    expect(funding.testnet()).toBe(0);
+    expect((await call('POST', `/api/v1/agents/${agent.id}/stop`)).statusCode).toBe(200);
+  }, 180_000);
 });
