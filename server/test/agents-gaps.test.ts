@@ -1,11 +1,10 @@
 import type { AgentEvidence, AgentStatus } from '@kestrel/contracts/agents';
 import type { Bot } from '@kestrel/contracts/bots';
-import { agentEvidence, intervalToMs, trainAgentModel } from '@kestrel/engine';
+import { intervalToMs } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';
 import { agentRepository } from '../src/plugins/app/agents/agent-repository';
-import type { AgentTrainer } from '../src/plugins/app/agents/agent-service';
 import { AgentSessionRuntime } from '../src/plugins/app/agents/agent-session';
 import { AgentSnapshots } from '../src/plugins/app/agents/agent-snapshot';
 import { KlineCache } from '../src/plugins/app/backtest/kline-cache';
@@ -13,12 +12,9 @@ import { klineRepository } from '../src/plugins/app/backtest/kline-repository';
 import { type BotRow, botRepository } from '../src/plugins/app/bots/bot-repository';
 import type { PaperFigures } from '../src/plugins/app/bots/paper-account';
 import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
+import { inProcessAgentTrainer } from './in-process-trainer';
 
 const MANUAL_LEASES = 3_600_000;
-const inProcess: AgentTrainer = {
-  train: async (input) => trainAgentModel(input),
-  evidence: async (input) => agentEvidence(input),
-};
 
 /**
  * Gaps a trader would meet with the agents as first merged: a default agent (the create form's 1h, every setting
@@ -37,7 +33,7 @@ describe('agents: what a trader meets', () => {
     t = await startTestServer({
       // A default agent trains on 5,000 bars: at 1h that is ~208 days, and its evidence needs folds after them
       simulator: { clock: simClock, historyDays: 320, symbols: ['BTCUSDT'] },
-      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcess },
+      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcessAgentTrainer },
     });
     token = (await signUp(t)).access_token;
   });

@@ -5,12 +5,10 @@ import type {
   AgentStatus,
 } from '@kestrel/contracts/agents';
 import type { Bot } from '@kestrel/contracts/bots';
-import { agentEvidence, trainAgentModel } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';
 import { agentRepository } from '../src/plugins/app/agents/agent-repository';
-import type { AgentTrainer } from '../src/plugins/app/agents/agent-service';
 import {
   bearer,
   buildTestApp,
@@ -20,12 +18,9 @@ import {
   type TestApp,
   type TestServer,
 } from './helper';
+import { inProcessAgentTrainer } from './in-process-trainer';
 
 const MANUAL_LEASES = 3_600_000;
-const inProcess: AgentTrainer = {
-  train: async (input) => trainAgentModel(input),
-  evidence: async (input) => agentEvidence(input),
-};
 /** Gates wide open and no costs: the model's first lean becomes an entry (these tests are about the path) */
 const eagerParams = {
   trainBars: 300,
@@ -65,7 +60,7 @@ describe('live agents', () => {
         botLeaseRenewMs: MANUAL_LEASES,
         liveStreamLingerMs: 200,
         orderTimings: { deadmanCountdownMs: 600_000 },
-        agentTrainer: inProcess,
+        agentTrainer: inProcessAgentTrainer,
       },
     });
     const user = await t.connectedUser();
@@ -196,7 +191,7 @@ describe('live agents', () => {
         keyring: t.keyring,
         botLeaseRenewMs: MANUAL_LEASES,
         orderTimings: { deadmanCountdownMs: 600_000 },
-        agentTrainer: inProcess,
+        agentTrainer: inProcessAgentTrainer,
       },
       { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
     );

@@ -5,12 +5,10 @@ import type {
   AgentStatus,
 } from '@kestrel/contracts/agents';
 import type { Bot } from '@kestrel/contracts/bots';
-import { agentEvidence, trainAgentModel } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/lib/clock';
 import { agentRepository } from '../src/plugins/app/agents/agent-repository';
-import type { AgentTrainer } from '../src/plugins/app/agents/agent-service';
 import { AGENT_APPROVAL_TTL_MS } from '../src/plugins/app/agents/agent-session';
 import {
   bearer,
@@ -21,19 +19,11 @@ import {
   type TestApp,
   type TestServer,
 } from './helper';
+import { inProcessAgentTrainer } from './in-process-trainer';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
 /** Lease rounds only when a test calls `tick` */
 const MANUAL_LEASES = 3_600_000;
-
-/**
- * Trains in this thread (production trains on worker threads; the engine's own tests cover the worker): the same
- * engine functions, without a thread per test on a shared 2-core machine
- */
-const inProcess: AgentTrainer = {
-  train: async (input) => trainAgentModel(input),
-  evidence: async (input) => agentEvidence(input),
-};
 
 /**
  * The agent runtime end to end on PGlite and the Binance simulator: an agent trains, decides on every closed bar
@@ -64,7 +54,12 @@ describe('agents', () => {
     clock = { now: () => new Date(simClock.now()) };
     t = await startTestServer({
       simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200, agentTrainer: inProcess },
+      deps: {
+        clock,
+        botLeaseRenewMs: MANUAL_LEASES,
+        liveStreamLingerMs: 200,
+        agentTrainer: inProcessAgentTrainer,
+      },
     });
     token = (await signUp(t)).access_token;
     other = (await signUp(t)).access_token;
@@ -325,7 +320,7 @@ describe('agents', () => {
     await t.app.close();
     const restarted = await buildTestApp(
       t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcess },
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcessAgentTrainer },
       { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
     );
     extraApps.push(restarted);
@@ -473,7 +468,7 @@ describe('agents', () => {
     await app.app.close();
     const resumed = await buildTestApp(
       t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcess },
+      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcessAgentTrainer },
       { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
     );
     extraApps.push(resumed);

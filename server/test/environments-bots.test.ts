@@ -6,10 +6,10 @@ import {
   BotStatusResponseSchema,
   BotsSummaryResponseSchema,
 } from '@kestrel/contracts/bots';
-import { agentEvidence, trainAgentModel } from '@kestrel/engine';
 import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
+import { inProcessAgentTrainer } from './in-process-trainer';
 
 /**
  * Issue 23, item 4: a bot trades in the environment it was created in, whatever its owner switches to. Two
@@ -32,11 +32,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
         botLeaseRenewMs: 3_600_000,
         liveStreamLingerMs: 200,
         orderTimings: { deadmanCountdownMs: 600_000 },
-        // Agents train in this thread: the test waits for the service, not for a worker
-        agentTrainer: {
-          train: async (input) => trainAgentModel(input),
-          evidence: async (input) => agentEvidence(input),
-        },
+        agentTrainer: inProcessAgentTrainer,
       },
     });
     const user = await t.connectedUser();
@@ -63,6 +59,11 @@ describe('a live bot keeps trading in its environment after the owner switches',
       await new Promise((r) => setTimeout(r, 5));
     }
   }
+  /** How many requests to a path reach a simulator from now on (a counted, harmless fault rule) */
+  const counter = (sim: SimServer, path: string) => {
+    const rule = sim.faults.add({ kind: 'latency', ms: 1, path, remaining: 1_000_000 });
+    return () => 1_000_000 - (sim.faults.list().find((r) => r.id === rule.id)?.remaining ?? 1_000_000);
+  };
   async function eventually(until: () => boolean): Promise<void> {
     for (let i = 0; i < 250 && !until(); i++) await new Promise((r) => setTimeout(r, 20));
     expect(until()).toBe(true);
@@ -139,11 +140,6 @@ describe('a live bot keeps trading in its environment after the owner switches',
 
   it('a bot on mainnet reads its leverage brackets, candles and closed-candle stream from mainnet', async () => {
     const mainnetSim = t.mainnet?.sim as SimServer;
-    /** How many requests to a path reach a simulator from now on (a counted, harmless fault rule) */
-    const counter = (sim: SimServer, path: string) => {
-      const rule = sim.faults.add({ kind: 'latency', ms: 1, path, remaining: 1_000_000 });
-      return () => 1_000_000 - (sim.faults.list().find((r) => r.id === rule.id)?.remaining ?? 1_000_000);
-    };
     const brackets = {
       testnet: counter(t.sim, '/fapi/v1/leverageBracket'),
       mainnet: counter(mainnetSim, '/fapi/v1/leverageBracket'),
@@ -197,11 +193,6 @@ describe('a live bot keeps trading in its environment after the owner switches',
 
   it("an AI agent created on mainnet trains on, and decides at, mainnet's market while its owner is on testnet", async () => {
     const mainnetSim = t.mainnet?.sim as SimServer;
-    /** Requests to a path that reach a simulator from now on (a counted, harmless fault rule) */
-    const counter = (sim: SimServer, path: string) => {
-      const rule = sim.faults.add({ kind: 'latency', ms: 1, path, remaining: 1_000_000 });
-      return () => 1_000_000 - (sim.faults.list().find((r) => r.id === rule.id)?.remaining ?? 1_000_000);
-    };
     const klines = {
       testnet: counter(t.sim, '/fapi/v1/klines'),
       mainnet: counter(mainnetSim, '/fapi/v1/klines'),
