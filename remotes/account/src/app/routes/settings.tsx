@@ -1,8 +1,8 @@
 import '../../styles.css';
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
 import { RemotePage } from '@kestrel/shared-runtime/react';
+import { Panel, PanelFailure, PanelLoading } from '@kestrel/ui/panel';
 import { useAccountSettings, useUpdateAccountSettings } from '../../features/account/api/account-api';
-import { Failure, Loading, Section } from '../../features/account/components/section';
 import { WebhooksCard } from '../../features/notifications/components/webhooks-card';
 import { PlatformPanel } from '../../features/platform/components/platform-panel';
 import { DefaultLimitsForm } from '../../features/settings/components/default-limits-form';
@@ -22,54 +22,54 @@ export default function SettingsPage() {
           {/* Composed through the federation runtime, never by importing the other remote's source */}
           <RemoteSlot remote="exchange_connect" module="./ExchangeConnections" title="Exchange connections" />
         </section>
-        <Section
+        <Panel
           id="settings-environment"
           title="Trading environment"
           description="Testnet trades with fake funds; mainnet is LIVE trading with real money."
         >
           <EnvironmentSettings />
-        </Section>
-        <Section
+        </Panel>
+        <Panel
           id="settings-theme"
           title="Theme"
           description="The same choice as the sun/moon button in the top bar, remembered on this browser."
         >
           <ThemeSettings />
-        </Section>
-        <Section
+        </Panel>
+        <Panel
           id="settings-bot-limits"
           title="Default limits for new bots"
           description="Each new bot starts with these limits of its own, checked by the server before every order it places, on top of your account limits."
         >
           {settings.isPending ? (
-            <Loading label="Loading your settings…" />
+            <PanelLoading label="Loading your settings…" />
           ) : settings.data ? (
             <DefaultLimitsForm
               settings={settings.data}
               onSave={(defaultBotRiskLimits) => save.mutateAsync({ defaultBotRiskLimits })}
             />
           ) : (
-            <Failure
+            <PanelFailure
               what="Your settings"
               message={settings.error?.message ?? 'no answer'}
               onRetry={() => void settings.refetch()}
             />
           )}
-        </Section>
-        <Section
+        </Panel>
+        <Panel
           id="settings-notifications"
           title="Notifications"
           description="Webhooks: a signed POST to your address when something happens (retried for about 10 minutes if it fails)."
         >
           <WebhooksCard />
-        </Section>
-        <Section
+        </Panel>
+        <Panel
           id="settings-platform"
           title="Platform"
           description="Which build of each part of Kestrel this page runs, where it came from and how it loaded."
         >
           <PlatformPanel />
-        </Section>
+        </Panel>
       </div>
     </RemotePage>
   );

@@ -6,6 +6,7 @@ import {
   useKestrelRuntime,
 } from '@kestrel/shared-runtime/react';
 import { EmptyState } from '@kestrel/ui';
+import { Panel, PanelFailure, PanelLoading } from '@kestrel/ui/panel';
 import { useSymbolPrecisions } from '../../api/get-symbol-info';
 import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useRiskEvents } from '../../features/risk/api/get-risk-events';
@@ -20,7 +21,6 @@ import { LimitsForm } from '../../features/risk/components/limits-form';
 import { RiskCards } from '../../features/risk/components/risk-cards';
 import { RiskEvents } from '../../features/risk/components/risk-events';
 import { RiskPositionsTable } from '../../features/risk/components/risk-positions-table';
-import { Failure, Loading, Section } from '../../features/risk/components/section';
 
 /**
  * Risk management: margin ratio, leverage, distance to liquidation, exposure and VaR of the connected account;
@@ -43,7 +43,7 @@ export default function RiskPage() {
   const o = overview.data;
   const figures = !connected ? (
     exchangesLoading ? (
-      <Loading label="Loading your exchange connection…" />
+      <PanelLoading label="Loading your exchange connection…" />
     ) : (
       <EmptyState
         title="No exchange connected"
@@ -52,9 +52,9 @@ export default function RiskPage() {
       />
     )
   ) : overview.isPending ? (
-    <Loading label="Loading your risk figures…" />
+    <PanelLoading label="Loading your risk figures…" />
   ) : !o ? (
-    <Failure
+    <PanelFailure
       what="Your risk figures"
       message={overview.error?.message ?? 'no answer'}
       onRetry={() => void overview.refetch()}
@@ -81,10 +81,10 @@ export default function RiskPage() {
           <>
             <RiskCards overview={o} />
             <div className="db:grid db:items-start db:gap-4 db:lg:grid-cols-2">
-              <Section id="risk-limit-usage" title="Limits" description="How close each limit is to breaking">
+              <Panel id="risk-limit-usage" title="Limits" description="How close each limit is to breaking">
                 <LimitUsageList usage={o.usage} />
-              </Section>
-              <Section
+              </Panel>
+              <Panel
                 id="risk-kill-switch"
                 title="Kill switch"
                 description="Cancel every order and close every position at market, now"
@@ -97,9 +97,9 @@ export default function RiskPage() {
                   error={killSwitch.error?.message}
                   onConfirm={() => killSwitch.mutate()}
                 />
-              </Section>
+              </Panel>
             </div>
-            <Section
+            <Panel
               id="risk-positions"
               title="Positions"
               description="Distance to liquidation in % of the mark price and in ATR(14) of 1-hour candles"
@@ -112,16 +112,16 @@ export default function RiskPage() {
               ) : (
                 <RiskPositionsTable positions={o.positions} precisions={precisions} />
               )}
-            </Section>
+            </Panel>
           </>
         )}
         <div className="db:grid db:items-start db:gap-4 db:lg:grid-cols-2">
           {o && (
-            <Section id="risk-exposure" title="Exposure" description="Open notional by symbol and direction">
+            <Panel id="risk-exposure" title="Exposure" description="Open notional by symbol and direction">
               <ExposureChart exposure={o.exposure} />
-            </Section>
+            </Panel>
           )}
-          <Section
+          <Panel
             id="risk-limits"
             title="Account limits"
             description="Checked by the server before every order. Orders that only reduce exposure always pass."
@@ -136,17 +136,17 @@ export default function RiskPage() {
                 }}
               />
             ) : limits.isPending ? (
-              <Loading label="Loading your limits…" />
+              <PanelLoading label="Loading your limits…" />
             ) : (
-              <Failure
+              <PanelFailure
                 what="Your limits"
                 message={limits.error?.message ?? 'no answer'}
                 onRetry={() => void limits.refetch()}
               />
             )}
-          </Section>
+          </Panel>
         </div>
-        <Section
+        <Panel
           id="risk-events"
           title="Risk events"
           description="Refused orders, limit changes and kill switches"
@@ -154,15 +154,15 @@ export default function RiskPage() {
           {events.data ? (
             <RiskEvents events={events.data} />
           ) : events.isPending ? (
-            <Loading label="Loading risk events…" />
+            <PanelLoading label="Loading risk events…" />
           ) : (
-            <Failure
+            <PanelFailure
               what="Risk events"
               message={events.error?.message ?? 'no answer'}
               onRetry={() => void events.refetch()}
             />
           )}
-        </Section>
+        </Panel>
       </div>
     </RemotePage>
   );

@@ -7,7 +7,7 @@ import {
 import { Button, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useForm } from 'react-hook-form';
-import { failureText } from './section';
+import { failureText } from '../../../lib/failure-text';
 
 type Values = DeleteAccountRequest;
 

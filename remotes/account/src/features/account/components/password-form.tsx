@@ -8,7 +8,7 @@ import { Button, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { failureText } from './section';
+import { failureText } from '../../../lib/failure-text';
 
 type Values = ChangePasswordFormValues;
 

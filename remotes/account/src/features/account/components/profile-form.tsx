@@ -5,7 +5,7 @@ import { Button, Field, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { failureText } from './section';
+import { failureText } from '../../../lib/failure-text';
 
 type Values = UpdateProfileRequest;
 

@@ -1,8 +1,8 @@
 import type { Session } from '@kestrel/contracts';
 import { Badge, Button, formatDateTime } from '@kestrel/ui';
 import { useState } from 'react';
+import { failureText } from '../../../lib/failure-text';
 import { describeDevice } from '../lib/device';
-import { failureText } from './section';
 
 /**
  * The account's live sessions (device from the user agent, IP, created, last used), this one marked. Revoke ends

@@ -1,7 +1,7 @@
 import { type NotificationList as List, NOTIFICATION_EVENT_LABELS } from '@kestrel/contracts/account';
 import { Badge, Button, formatDateTime } from '@kestrel/ui';
 import { useState } from 'react';
-import { failureText } from '../../account/components/section';
+import { failureText } from '../../../lib/failure-text';
 
 /** The in-app notifications, newest first; unread ones marked, all marked read in one press */
 export function NotificationList({ list, onReadAll }: { list: List; onReadAll: () => Promise<unknown> }) {

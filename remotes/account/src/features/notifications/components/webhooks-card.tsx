@@ -8,8 +8,9 @@ import {
   type WebhookEvent,
 } from '@kestrel/contracts/account';
 import { Badge, Button, Field, formatDateTime, Input } from '@kestrel/ui';
+import { PanelFailure, PanelLoading } from '@kestrel/ui/panel';
 import { type FormEvent, useState } from 'react';
-import { Failure, failureText, Loading } from '../../account/components/section';
+import { failureText } from '../../../lib/failure-text';
 import {
   useCreateWebhook,
   useDeleteWebhook,
@@ -144,10 +145,10 @@ function SecretOnce({ created, onDone }: { created: CreatedWebhook; onDone: () =
 
 function DeliveryLog({ id }: { id: string }) {
   const log = useWebhookDeliveries(id, true);
-  if (log.isPending) return <Loading label="Loading deliveries…" />;
+  if (log.isPending) return <PanelLoading label="Loading deliveries…" />;
   if (!log.data)
     return (
-      <Failure
+      <PanelFailure
         what="The delivery log"
         message={log.error?.message ?? 'no answer'}
         onRetry={() => void log.refetch()}
@@ -235,9 +236,9 @@ export function WebhooksCard() {
     <div className="ac:flex ac:flex-col ac:gap-4">
       {created && <SecretOnce created={created} onDone={() => setCreated(null)} />}
       {hooks.isPending ? (
-        <Loading label="Loading your webhooks…" />
+        <PanelLoading label="Loading your webhooks…" />
       ) : !hooks.data ? (
-        <Failure
+        <PanelFailure
           what="Your webhooks"
           message={hooks.error?.message ?? 'no answer'}
           onRetry={() => void hooks.refetch()}

@@ -9,7 +9,7 @@ import { Button, formatDateTime, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { failureText } from '../../account/components/section';
+import { failureText } from '../../../lib/failure-text';
 
 const text = (n: number | null) => (n === null ? '' : String(n));
 const toForm = (l: BotRiskLimits): BotRiskLimitsFormValues => ({
