@@ -60,10 +60,15 @@ describe('a live bot keeps trading in its environment after the owner switches',
     }
   }
   /** How many requests to a path reach a simulator from now on (a counted, harmless fault rule) */
-  const counter = (sim: SimServer, path: string) => {
-    const rule = sim.faults.add({ kind: 'latency', ms: 1, path, remaining: 1_000_000 });
-    return () => 1_000_000 - (sim.faults.list().find((r) => r.id === rule.id)?.remaining ?? 1_000_000);
+  const counter = (sim: SimServer | undefined, path: string) => {
+    const rule = sim?.faults.add({ kind: 'latency', ms: 1, path, remaining: 1_000_000 });
+    return () => 1_000_000 - (sim?.faults.list().find((r) => r.id === rule?.id)?.remaining ?? 1_000_000);
   };
+  /** Requests to a path from now on, on each environment's exchange */
+  const requestsTo = (path: string) => ({
+    testnet: counter(t.sim, path),
+    mainnet: counter(t.mainnet?.sim, path),
+  });
   async function eventually(until: () => boolean): Promise<void> {
     for (let i = 0; i < 250 && !until(); i++) await new Promise((r) => setTimeout(r, 20));
     expect(until()).toBe(true);
@@ -140,14 +145,8 @@ describe('a live bot keeps trading in its environment after the owner switches',
 
   it('a bot on mainnet reads its leverage brackets, candles and closed-candle stream from mainnet', async () => {
     const mainnetSim = t.mainnet?.sim as SimServer;
-    const brackets = {
-      testnet: counter(t.sim, '/fapi/v1/leverageBracket'),
-      mainnet: counter(mainnetSim, '/fapi/v1/leverageBracket'),
-    };
-    const klines = {
-      testnet: counter(t.sim, '/fapi/v1/klines'),
-      mainnet: counter(mainnetSim, '/fapi/v1/klines'),
-    };
+    const brackets = requestsTo('/fapi/v1/leverageBracket');
+    const klines = requestsTo('/fapi/v1/klines');
     // The two markets part: a mainnet bot must see mainnet's price, never testnet's
     mainnetSim.exchange.setPrice('BTCUSDT', { price: '30000' });
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
@@ -193,14 +192,8 @@ describe('a live bot keeps trading in its environment after the owner switches',
 
   it("an AI agent created on mainnet trains on, and decides at, mainnet's market while its owner is on testnet", async () => {
     const mainnetSim = t.mainnet?.sim as SimServer;
-    const klines = {
-      testnet: counter(t.sim, '/fapi/v1/klines'),
-      mainnet: counter(mainnetSim, '/fapi/v1/klines'),
-    };
-    const funding = {
-      testnet: counter(t.sim, '/fapi/v1/fundingRate'),
-      mainnet: counter(mainnetSim, '/fapi/v1/fundingRate'),
-    };
+    const klines = requestsTo('/fapi/v1/klines');
+    const funding = requestsTo('/fapi/v1/fundingRate');
     mainnetSim.exchange.setPrice('BTCUSDT', { price: '30000' });
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
 
