@@ -1,3 +1,6 @@
+// `@kestrel/contracts`: what every signed-in page reads (auth, credentials, environment, futures, market, orders,
+// risk, the cockpit's reads, config.json, the route table, the socket). The other areas have entry points of their
+// own (`/bots`, `/agents`, `/backtest`, `/account`): packages/contracts CONTEXT, "Entry points"
 export {
   type AuthResponse,
   AuthResponseSchema,

@@ -1,3 +1,6 @@
+// `@kestrel/contracts/account`: account settings, notifications and webhooks: the account remote's pages. Each entry
+// point is a shared module the browser loads whole, so an area's schemas stay out of pages that do not use them
+// (packages/contracts CONTEXT, "Entry points")
 export {
   type CreatedWebhook,
   CreatedWebhookResponseSchema,

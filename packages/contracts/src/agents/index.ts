@@ -1,3 +1,6 @@
+// `@kestrel/contracts/agents`: AI agents and their LLM reviewer: the agent page. Each entry point is a shared module
+// the browser loads whole, so an area's schemas stay out of pages that do not use them (packages/contracts CONTEXT,
+// "Entry points")
 export {
   AGENT_ACTIONS,
   AGENT_APPROVAL_STATES,

@@ -1,3 +1,6 @@
+// `@kestrel/contracts/backtest`: backtests and optimisations: the backtesting pages. Each entry point is a shared
+// module the browser loads whole, so an area's schemas stay out of pages that do not use them (packages/contracts
+// CONTEXT, "Entry points")
 export {
   BACKTEST_BRACKETS_SOURCES,
   BACKTEST_INTERVALS,

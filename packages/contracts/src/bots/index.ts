@@ -1,3 +1,6 @@
+// `@kestrel/contracts/bots`: bots and their drift reports: the bots remote's pages and the cockpit's bots summary.
+// Each entry point is a shared module the browser loads whole, so an area's schemas stay out of pages that do not
+// use them (packages/contracts CONTEXT, "Entry points")
 export {
   BOT_EVENT_KINDS,
   BOT_KINDS,
