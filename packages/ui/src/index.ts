@@ -17,7 +17,7 @@ export {
   PageFrame,
   type PageFrameProps,
 } from './components/page-frame';
-export { RemoteFallback, type RemoteFallbackProps } from './components/remote-fallback';
+export { RemoteFallback, type RemoteFallbackProps, RemoteLoading } from './components/remote-fallback';
 export { ScrollRegion, type ScrollRegionProps } from './components/scroll-region';
 export { Spinner, type SpinnerProps } from './components/spinner';
 export { Textarea } from './components/textarea';

@@ -2,7 +2,7 @@ import type { RemoteName } from '@kestrel/contracts';
 // By the package's name, not a relative path: this entry point's chunk then reuses the main entry's module
 // instead of carrying its own copy of the config code (and the RxJS under it) to every page with a remote
 import { getRuntimeConfig } from '@kestrel/shared-runtime';
-import { RemoteFallback, Spinner } from '@kestrel/ui';
+import { RemoteFallback, RemoteLoading } from '@kestrel/ui';
 import {
   Component,
   createContext,
@@ -99,11 +99,7 @@ export function RemoteSlot<P extends object>({
   if (quiet && state.status !== 'ready') return null;
   switch (state.status) {
     case 'loading':
-      return (
-        <div data-remote-slot={remote} data-state="loading" className="ui:flex ui:justify-center ui:p-8">
-          <Spinner label={`Loading ${title}...`} />
-        </div>
-      );
+      return <RemoteLoading data-remote-slot={remote} data-state="loading" title={title} />;
     case 'slow':
       return (
         <RemoteFallback

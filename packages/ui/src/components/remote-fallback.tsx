@@ -1,6 +1,7 @@
 import type * as React from 'react';
 import { cn } from '../lib/cn';
 import { Button } from './button';
+import { Spinner } from './spinner';
 
 export type RemoteFallbackProps = React.ComponentProps<'section'> & {
   /** What the user was trying to see, e.g. "Dashboard" */
@@ -30,5 +31,18 @@ export function RemoteFallback({ title, message, onRetry, className, ...props }:
         </Button>
       )}
     </section>
+  );
+}
+
+/** Shown in a part of the page while its code loads: a spinner saying what is on its way */
+export function RemoteLoading({
+  title,
+  className,
+  ...props
+}: React.ComponentProps<'div'> & { title: string }) {
+  return (
+    <div className={cn('ui:flex ui:justify-center ui:p-8', className)} {...props}>
+      <Spinner label={`Loading ${title}...`} />
+    </div>
   );
 }
