@@ -71,7 +71,7 @@ test.describe('module federation', () => {
     );
   });
 
-  test("the remotes' schemas come from the shell's build: no remote serves a zod of its own", async ({
+  test("the remotes' schemas come from the shell's build: pages without forms of their own load no remote's zod", async ({
     page,
   }) => {
     // The shell provides each of @kestrel/contracts' entry points (the main one, /bots, /backtest, /account…) on
