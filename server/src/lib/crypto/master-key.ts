@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 
 const KEY_BYTES = 32;
@@ -208,14 +208,20 @@ async function readKeyFile(path: string): Promise<MasterKey | undefined> {
 
 async function createKeyFile(path: string): Promise<MasterKey> {
   const key = generateMasterKey();
+  // Written whole under a name of its own, then linked into place: an instance starting at the same moment sees no
+  // key file or the whole key, never a half-written one (it refused to start on that), and a link never replaces a
+  // key another instance put there first
+  const draft = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.draft`;
+  await writeFile(draft, `${encodeMasterKey(key)}\n`, { mode: 0o600, flag: 'wx' });
   try {
-    // 'wx': two instances starting together on one folder must not overwrite each other's key
-    await writeFile(path, `${encodeMasterKey(key)}\n`, { mode: 0o600, flag: 'wx' });
+    await link(draft, path);
     return key;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     const existing = await readKeyFile(path);
     if (!existing) throw err;
     return existing;
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
 }
