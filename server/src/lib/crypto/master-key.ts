@@ -174,7 +174,10 @@ export async function rotateTokenKeyFile(keysDir: string): Promise<{ fromKeyId: 
   const next = generateMasterKey();
   const nextPath = join(keysDir, NEXT_TOKEN_KEY_FILE);
   await writeFile(nextPath, `${encodeMasterKey(next)}\n`, { mode: 0o600 });
-  await writeFile(join(keysDir, PREVIOUS_TOKEN_KEY_FILE), `${encodeMasterKey(current)}\n`, { mode: 0o600 });
+  // Renamed into place like the new key: a server starting meanwhile reads the old previous key or this one whole
+  const previousPath = join(keysDir, PREVIOUS_TOKEN_KEY_FILE);
+  await writeFile(`${previousPath}.draft`, `${encodeMasterKey(current)}\n`, { mode: 0o600 });
+  await rename(`${previousPath}.draft`, previousPath);
   // The rename is the switch: a crash before it leaves the current key in place
   await rename(nextPath, currentPath);
   return { fromKeyId: current.id, toKeyId: next.id };
