@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
-import { remoteOrigin } from '../support/ports';
+import { E2E_REMOTE_PORTS, remoteOrigin } from '../support/ports';
 
 /** Serves the shell a config.json changed by `edit`, as a deployment would by replacing that one file */
 async function withRuntimeConfig(page: Page, edit: (config: Record<string, unknown>) => void) {
@@ -78,7 +78,9 @@ test.describe('module federation', () => {
     // the page's one zod. A remote whose entry point the shell did not provide falls back to its own bundled copy:
     // the page still works, with a second zod (~26 KB gzip). Forms that import zod themselves are left out here.
     const remoteScripts: Promise<{ url: string; zod: boolean }>[] = [];
-    const remoteOrigins = (['dashboard', 'bots', 'exchange_connect', 'account'] as const).map(remoteOrigin);
+    const remoteOrigins = (Object.keys(E2E_REMOTE_PORTS) as (keyof typeof E2E_REMOTE_PORTS)[]).map(
+      remoteOrigin,
+    );
     page.on('response', (response) => {
       if (response.request().resourceType() !== 'script' || response.status() !== 200) return;
       if (!remoteOrigins.some((origin) => response.url().startsWith(origin))) return;

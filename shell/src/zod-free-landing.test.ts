@@ -78,8 +78,7 @@ function resolveFile(base: string): string {
     join(base, 'index.ts'),
     join(base, 'index.tsx'),
   ]) {
-    if (existsSync(candidate) && !candidate.endsWith('/') && /\.(tsx?|json)$/.test(candidate))
-      return candidate;
+    if (/\.(tsx?|json)$/.test(candidate) && existsSync(candidate)) return candidate;
   }
   throw new Error(`cannot resolve ${base}`);
 }

@@ -21,7 +21,7 @@ const FOLDERS: Record<string, string | null> = {
   'packages/ui': 'ui',
   'packages/shared-runtime': null,
 };
-const PREFIXES = ['sh', 'db', 'bt', 'xc', 'ac', 'ui'];
+const PREFIXES = Object.values(FOLDERS).filter((prefix) => prefix !== null);
 /** A prefixed utility as markup writes it: `db:p-4`, `ui:sm:p-4`, `bt:w-[3ch]` */
 const CLASS = new RegExp(`(?<![\\w:-])(${PREFIXES.join('|')}):[a-z0-9@!\\[-][\\w:./%\\[\\]()#,-]*`, 'g');
 
