@@ -1,12 +1,23 @@
-import type { TradingEnvironment } from '@kestrel/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config';
+import accountPlugin from './core/account';
+import authPlugin from './core/auth';
+import credentialsPlugin from './core/credentials';
+import databasePlugin from './core/database';
+import environmentPlugin from './core/environment';
+import exchangePlugin from './core/exchange';
+import exchangeServicesPlugin from './core/exchange/services';
+import liveStreamsPlugin from './core/live';
+import notificationsPlugin from './core/notifications';
+import type { PluginOptions } from './core/plugin-options';
+import recorderPlugin from './core/recorder';
+import secretsPlugin from './core/secrets';
+import socketPlugin from './core/socket';
 import type { Clock } from './lib/clock';
 import { systemClock } from './lib/clock';
 import { capConnectionsPerIp, httpServerDeadlines } from './lib/connection-limits';
-import type { Keyring } from './lib/crypto/master-key';
-import type { Database } from './lib/database/database';
+import { createDomainEvents, type DomainEvents } from './lib/domain-events';
 import {
   clientErrorHandler,
   errorHandler,
@@ -14,34 +25,6 @@ import {
   notFoundHandler,
 } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
-import accountPlugin from './plugins/app/account';
-import agentsPlugin from './plugins/app/agents';
-import type { AgentTrainer } from './plugins/app/agents/agent-service';
-import agentLlmPlugin from './plugins/app/agents/llm-reviewer';
-import analyticsPlugin from './plugins/app/analytics';
-import authPlugin from './plugins/app/auth';
-import backtestPlugin from './plugins/app/backtest';
-import botsPlugin from './plugins/app/bots';
-import credentialsPlugin from './plugins/app/credentials';
-import type { ExchangeProbe } from './plugins/app/credentials/exchange-probe';
-import dashboardPlugin from './plugins/app/dashboard';
-import databasePlugin from './plugins/app/database';
-import driftPlugin from './plugins/app/drift';
-import environmentPlugin from './plugins/app/environment';
-import exchangePlugin from './plugins/app/exchange';
-import type { ExchangeAdapter } from './plugins/app/exchange/exchange-adapter';
-import exchangeServicesPlugin from './plugins/app/exchange/services';
-import historyPlugin from './plugins/app/history';
-import liveStreamsPlugin from './plugins/app/live';
-import notificationsPlugin from './plugins/app/notifications';
-import ordersPlugin from './plugins/app/orders';
-import type { OrderTimings } from './plugins/app/orders/order-manager';
-import recorderPlugin from './plugins/app/recorder';
-import riskPlugin, { riskGuardPlugin } from './plugins/app/risk';
-import secretsPlugin from './plugins/app/secrets';
-import socketPlugin from './plugins/app/socket';
-import security from './plugins/external/security';
-import swagger from './plugins/external/swagger';
 import futuresRoutes from './routes/api/futures';
 import accountRoutes from './routes/api/v1/account';
 import agentsRoutes from './routes/api/v1/agents';
@@ -64,47 +47,34 @@ import notificationRoutes from './routes/api/v1/notifications';
 import optimisationRoutes from './routes/api/v1/optimisations';
 import orderRoutes from './routes/api/v1/orders';
 import riskRoutes from './routes/api/v1/risk';
+import security from './routes/plugins/security';
+import swagger from './routes/plugins/swagger';
 import wsRoutes from './routes/ws';
+import agentsPlugin from './trading/agents';
+import agentLlmPlugin from './trading/agents/llm-reviewer';
+import backtestPlugin from './trading/backtest';
+import botsPlugin from './trading/bots';
+import futuresPlugin from './trading/futures';
+import ordersPlugin from './trading/orders';
+import riskPlugin, { riskGuardPlugin } from './trading/risk';
+import type { TradingDeps } from './trading/trading-deps';
+import analyticsPlugin from './views/analytics';
+import dashboardPlugin from './views/dashboard';
+import driftPlugin from './views/drift';
+import historyPlugin from './views/history';
 
 /** Largest JSON body accepted; our requests are a few hundred bytes */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** Parts a caller may supply instead of the ones built from configuration (tests, benchmarks, the adapter later) */
-export interface AppDeps {
-  /** An open, owned-by-the-caller database; migrations still run on it */
-  database?: Database;
-  /** The vault's keys (stored exchange secrets) */
-  keyring?: Keyring;
-  /** The token-signing keys */
-  tokenKeyring?: Keyring;
-  clock?: Clock;
-  exchange?: ExchangeProbe;
-  /** The testnet environment's exchange adapter; built from `config.exchangeTargets` when absent */
-  exchangeAdapter?: ExchangeAdapter;
-  /** Adapters per environment (two simulators standing in for testnet and mainnet); win over `exchangeAdapter` */
-  exchangeAdapters?: Partial<Record<TradingEnvironment, ExchangeAdapter>>;
-  /** Where log lines go (one JSON object per line); stdout by default */
-  logStream?: { write(line: string): void };
-  /** How long an upstream exchange stream outlives its last socket (`STREAM_LINGER_MS` by default; tests shorten it) */
-  liveStreamLingerMs?: number;
-  /** AI agents' training and evidence (worker threads by default; tests may run them in-process) */
-  agentTrainer?: AgentTrainer;
-  /** Period of the bots' lease round (`BOT_LEASE_RENEW_MS` by default; tests make it long and call `tick`) */
-  botLeaseRenewMs?: number;
-  /** The order manager's windows and intervals (`DEFAULT_ORDER_TIMINGS`; tests shorten them) */
-  orderTimings?: Partial<OrderTimings>;
-}
-
-/** What every plugin and route of the app receives as options */
-export interface AppOptions {
-  config: ServerConfig;
-  deps: AppDeps;
-}
+/** Parts a caller may supply instead of the ones built from configuration (tests, benchmarks): every floor's */
+export type AppDeps = TradingDeps;
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: ServerConfig;
     clock: Clock;
+    /** The domains' typed events (`lib/domain-events.ts`): subscribe at construction, emit once ready */
+    events: DomainEvents;
   }
 }
 
@@ -181,8 +151,12 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   });
   app.decorate('config', config);
   app.decorate('clock', deps.clock ?? systemClock);
+  app.decorate(
+    'events',
+    createDomainEvents((err, name) => app.log.error({ err, event: name }, 'domain event subscriber failed')),
+  );
 
-  const options: AppOptions = { config, deps };
+  const options: PluginOptions<AppDeps> = { config, deps };
   // Registered explicitly in the order @fastify/autoload would use (external, app, routes): autoload imports
   // .ts files natively, which fails under Vitest, and an explicit list also keeps the wiring greppable
   for (const plugin of [security, swagger]) await app.register(plugin, options);
@@ -198,6 +172,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     riskGuardPlugin,
     ordersPlugin,
     exchangeServicesPlugin,
+    futuresPlugin,
     riskPlugin,
     recorderPlugin,
     dashboardPlugin,

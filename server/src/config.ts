@@ -5,7 +5,7 @@ import {
   type ExchangeEndpoints,
   type ExchangeTargets,
   resolveExchangeTargets,
-} from './plugins/app/exchange/exchange-config';
+} from './core/exchange/exchange-config';
 
 const ConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),

@@ -5,16 +5,16 @@ import {
 } from '@kestrel/contracts';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/lib/database/database';
-import { openPostgresDatabase } from '../src/lib/database/postgres-database';
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
+import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
 import {
   type AccountSnapshot,
   ExchangeApiError,
   type ExchangeKeys,
-} from '../src/plugins/app/exchange/exchange-adapter';
-import { AccountRecorder, backoffMs, INCOME_SYNC_MS } from '../src/plugins/app/recorder/account-recorder';
-import { recorderRepository } from '../src/plugins/app/recorder/recorder-repository';
+} from '../src/core/exchange/exchange-adapter';
+import { AccountRecorder, backoffMs, INCOME_SYNC_MS } from '../src/core/recorder/account-recorder';
+import { recorderRepository } from '../src/core/recorder/recorder-repository';
+import type { Database } from '../src/lib/database/database';
+import { openPostgresDatabase } from '../src/lib/database/postgres-database';
 import {
   bearer,
   buildTestApp,

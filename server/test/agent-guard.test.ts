@@ -8,7 +8,7 @@ import {
   type GuardInput,
   runGuard,
   staleAfterMs,
-} from '../src/plugins/app/agents/agent-guard';
+} from '../src/trading/agents/agent-guard';
 
 const MINUTE = 60_000;
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);

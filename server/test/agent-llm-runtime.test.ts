@@ -4,7 +4,7 @@ import { type AgentDecisionSummary, AgentLlmExchangesResponseSchema } from '@kes
 import type { Bot } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/lib/clock';
+import { type Clock, clockReading } from '../src/lib/clock';
 import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
 import { TestSocket, wsUrl } from './socket-helper';
 
@@ -73,7 +73,7 @@ describe('an agent with an LLM reviewer that vetoes', () => {
     stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/v1`;
 
     simClock = new ManualClock(SIM_START);
-    const clock: Clock = { now: () => new Date(simClock.now()) };
+    const clock: Clock = clockReading(() => new Date(simClock.now()));
     t = await startTestServer({
       simulator: { clock: simClock, historyDays: 2, symbols: ['BTCUSDT'] },
       env: { KESTREL_LLM_ALLOW_PRIVATE: '1' },

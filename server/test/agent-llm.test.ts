@@ -7,8 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../src/commands/rotate-master-key';
 import { loadConfig } from '../src/config';
 import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
-import { LlmService } from '../src/plugins/app/agents/llm-reviewer/llm-service';
-import { botRepository } from '../src/plugins/app/bots/bot-repository';
+import { LlmService } from '../src/trading/agents/llm-reviewer/llm-service';
+import { botRepository } from '../src/trading/bots/bot-repository';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentDecisionSummarySchema, AgentStatusSchema } from '@kestrel/contracts/agents';
 import { BotSchema } from '@kestrel/contracts/bots';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botRepository } from '../src/plugins/app/bots/bot-repository';
+import { botRepository } from '../src/trading/bots/bot-repository';
 import { buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 

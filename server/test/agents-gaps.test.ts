@@ -3,14 +3,14 @@ import type { Bot } from '@kestrel/contracts/bots';
 import { intervalToMs } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/lib/clock';
-import { agentRepository } from '../src/plugins/app/agents/agent-repository';
-import { AgentSessionRuntime } from '../src/plugins/app/agents/agent-session';
-import { AgentSnapshots } from '../src/plugins/app/agents/agent-snapshot';
-import { KlineCache } from '../src/plugins/app/backtest/kline-cache';
-import { klineRepository } from '../src/plugins/app/backtest/kline-repository';
-import { type BotRow, botRepository } from '../src/plugins/app/bots/bot-repository';
-import type { PaperFigures } from '../src/plugins/app/bots/paper-account';
+import { KlineCache } from '../src/core/market-data/kline-cache';
+import { klineRepository } from '../src/core/market-data/kline-repository';
+import { type Clock, clockReading } from '../src/lib/clock';
+import { agentRepository } from '../src/trading/agents/agent-repository';
+import { AgentSessionRuntime } from '../src/trading/agents/agent-session';
+import { AgentSnapshots } from '../src/trading/agents/agent-snapshot';
+import { type BotRow, botRepository } from '../src/trading/bots/bot-repository';
+import type { PaperFigures } from '../src/trading/bots/paper-account';
 import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
 
@@ -29,7 +29,7 @@ describe('agents: what a trader meets', () => {
 
   beforeAll(async () => {
     simClock = new ManualClock(SIM_START);
-    clock = { now: () => new Date(simClock.now()) };
+    clock = clockReading(() => new Date(simClock.now()));
     t = await startTestServer({
       // A default agent trains on 5,000 bars: at 1h that is ~208 days, and its evidence needs folds after them
       simulator: { clock: simClock, historyDays: 320, symbols: ['BTCUSDT'] },

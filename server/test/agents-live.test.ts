@@ -7,8 +7,8 @@ import type {
 import type { Bot } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/lib/clock';
-import { agentRepository } from '../src/plugins/app/agents/agent-repository';
+import { type Clock, clockReading } from '../src/lib/clock';
+import { agentRepository } from '../src/trading/agents/agent-repository';
 import {
   bearer,
   buildTestApp,
@@ -52,7 +52,7 @@ describe('live agents', () => {
 
   beforeAll(async () => {
     simClock = new ManualClock(SIM_START);
-    clock = { now: () => new Date(simClock.now()) };
+    clock = clockReading(() => new Date(simClock.now()));
     t = await startTestServer({
       simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
       deps: {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AnalyticsResponseSchema, ErrorResponseSchema, type IncomeEntry } from '@kestrel/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYTICS_FRESH_MS } from '../src/plugins/app/analytics/analytics-service';
-import { botRepository } from '../src/plugins/app/bots/bot-repository';
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import { recorderRepository } from '../src/plugins/app/recorder/recorder-repository';
+import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
+import { recorderRepository } from '../src/core/recorder/recorder-repository';
+import { botRepository } from '../src/trading/bots/bot-repository';
+import { ANALYTICS_FRESH_MS } from '../src/views/analytics/analytics-service';
 import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
 
 const MINUTE = 60_000;

@@ -6,8 +6,8 @@ import {
 } from '@kestrel/contracts';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFRESH_GRACE_MS, SESSION_LIFETIME_MS, THROTTLE } from '../src/plugins/app/auth/auth-service';
-import { ACCESS_TOKEN_TTL_S } from '../src/plugins/app/auth/tokens';
+import { REFRESH_GRACE_MS, SESSION_LIFETIME_MS, THROTTLE } from '../src/core/auth/auth-service';
+import { ACCESS_TOKEN_TTL_S } from '../src/core/auth/tokens';
 import {
   bearer,
   buildTestApp,

@@ -3,13 +3,13 @@ import { BacktestNoticeSchema } from '@kestrel/contracts';
 import { BacktestSummaryResponseSchema } from '@kestrel/contracts/backtest';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { channelFor } from '../src/core/socket/socket-bus';
 import { generateMasterKey, type Keyring, makeKeyring } from '../src/lib/crypto/master-key';
 import type { Database } from '../src/lib/database/database';
 import { migrate } from '../src/lib/database/migrate';
 import { openPostgresDatabase } from '../src/lib/database/postgres-database';
-import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
-import { LEASE_MS } from '../src/plugins/app/backtest/backtest-runner';
-import { channelFor } from '../src/plugins/app/socket/socket-bus';
+import { backtestRepository } from '../src/trading/backtest/backtest-repository';
+import { LEASE_MS } from '../src/trading/backtest/backtest-runner';
 import { insertQueuedBacktest, insertUser, runnerWithEndlessWork } from './backtest-helper';
 import {
   bearer,

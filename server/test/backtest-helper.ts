@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../src/lib/database/database';
-import { backtestRepository } from '../src/plugins/app/backtest/backtest-repository';
-import { BacktestRunner, type BacktestRunnerDeps } from '../src/plugins/app/backtest/backtest-runner';
+import { backtestRepository } from '../src/trading/backtest/backtest-repository';
+import { BacktestRunner, type BacktestRunnerDeps } from '../src/trading/backtest/backtest-runner';
 
 /**
  * A real runner whose work never ends on its own: each claimed run waits until its signal aborts (canceled, taken

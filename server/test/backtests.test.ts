@@ -15,8 +15,8 @@ import {
 } from '@kestrel/engine';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LEASE_MS, MAX_ATTEMPTS } from '../src/plugins/app/backtest/backtest-runner';
-import { BRACKETS_TTL_MS } from '../src/plugins/app/backtest/leverage-brackets';
+import { BRACKETS_TTL_MS } from '../src/core/market-data/leverage-brackets';
+import { LEASE_MS, MAX_ATTEMPTS } from '../src/trading/backtest/backtest-runner';
 import {
   bearer,
   type Driver,

@@ -2,8 +2,8 @@ import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/lib/clock';
-import { botRepository } from '../src/plugins/app/bots/bot-repository';
+import { type Clock, clockReading } from '../src/lib/clock';
+import { botRepository } from '../src/trading/bots/bot-repository';
 import {
   bearer,
   buildTestApp,
@@ -33,7 +33,7 @@ describe('live bots', () => {
 
   beforeAll(async () => {
     simClock = new ManualClock(SIM_START);
-    clock = { now: () => new Date(simClock.now()) };
+    clock = clockReading(() => new Date(simClock.now()));
     t = await startTestServer({
       // BNBUSDT prices the fees an account with the BNB fee discount pays in BNB
       simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT', 'BNBUSDT'] },

@@ -9,8 +9,8 @@ import type { Bot, BotEvent } from '@kestrel/contracts/bots';
 import { SimServer } from '@kestrel/exchange-sim';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_LEASE_MS, BOT_LEASE_RENEW_MS } from '../src/plugins/app/bots/bot-runner';
 import { postgresUrl } from '../src/testing/test-database';
+import { BOT_LEASE_MS, BOT_LEASE_RENEW_MS } from '../src/trading/bots/bot-runner';
 
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const GRID_ORDERS = 10;

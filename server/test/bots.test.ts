@@ -1,8 +1,8 @@
 import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/lib/clock';
-import { BOT_LEASE_MS } from '../src/plugins/app/bots/bot-runner';
+import { type Clock, clockReading } from '../src/lib/clock';
+import { BOT_LEASE_MS } from '../src/trading/bots/bot-runner';
 import {
   bearer,
   buildTestApp,
@@ -44,7 +44,7 @@ describe('bots', () => {
 
   beforeAll(async () => {
     simClock = new ManualClock(SIM_START);
-    clock = { now: () => new Date(simClock.now()) };
+    clock = clockReading(() => new Date(simClock.now()));
     t = await startTestServer({
       simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
       deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200 },

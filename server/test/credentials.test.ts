@@ -12,17 +12,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../src/commands/rotate-master-key';
 import { loadConfig } from '../src/config';
 import {
+  type ExchangeCredentials,
+  type ExchangeProbe,
+  ExchangeUnreachableError,
+} from '../src/core/credentials/exchange-probe';
+import {
   encodeMasterKey,
   generateMasterKey,
   type Keyring,
   loadKeyring,
   makeKeyring,
 } from '../src/lib/crypto/master-key';
-import {
-  type ExchangeCredentials,
-  type ExchangeProbe,
-  ExchangeUnreachableError,
-} from '../src/plugins/app/credentials/exchange-probe';
 import {
   bearer,
   buildTestApp,

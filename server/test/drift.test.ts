@@ -1,7 +1,7 @@
 import { type Bot, DriftReportResponseSchema } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/lib/clock';
+import { type Clock, clockReading } from '../src/lib/clock';
 import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
 
 /** Lease rounds only when a test calls `tick` (the timer's period is longer than any test) */
@@ -31,7 +31,7 @@ describe('drift report', () => {
 
   beforeAll(async () => {
     simClock = new ManualClock(SIM_START);
-    const clock: Clock = { now: () => new Date(simClock.now()) };
+    const clock: Clock = clockReading(() => new Date(simClock.now()));
     t = await startTestServer({
       simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
       deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200 },

@@ -8,6 +8,7 @@ import {
 } from '@kestrel/contracts/bots';
 import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clockReading } from '../src/lib/clock';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
 
@@ -28,7 +29,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
       simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
       mainnet: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
       deps: {
-        clock: { now: () => new Date(simClock.now()) },
+        clock: clockReading(() => new Date(simClock.now())),
         botLeaseRenewMs: 3_600_000,
         liveStreamLingerMs: 200,
         orderTimings: { deadmanCountdownMs: 600_000 },

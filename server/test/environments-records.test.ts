@@ -10,6 +10,7 @@ import {
 import { BacktestDetailResponseSchema, BacktestSummaryResponseSchema } from '@kestrel/contracts/backtest';
 import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clockReading } from '../src/lib/clock';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
 import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
 
@@ -34,7 +35,7 @@ describe('records and market data follow the environment', () => {
     t = await startTestServer({
       simulator: { clock: simClock, historyDays: 1, symbols },
       mainnet: { clock: simClock, historyDays: 1, symbols },
-      deps: { clock: { now: () => new Date(simClock.now()) } },
+      deps: { clock: clockReading(() => new Date(simClock.now())) },
     });
     const user = await t.connectedUser();
     token = user.auth.access_token;

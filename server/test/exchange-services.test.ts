@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
+import type { ExchangeKeys, Position } from '../src/core/exchange/exchange-adapter';
+import { MarketService } from '../src/core/exchange/market-service';
 import { HttpError } from '../src/lib/http-error';
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import type { ExchangeKeys, Position } from '../src/plugins/app/exchange/exchange-adapter';
-import { FuturesService, PNL_WINDOW_MS } from '../src/plugins/app/exchange/futures-service';
-import { MarketService } from '../src/plugins/app/exchange/market-service';
+import { FuturesService, PNL_WINDOW_MS } from '../src/trading/futures/futures-service';
 import { SIM_START, signUp, startTestServer, type TestServer } from './helper';
 
 /**

@@ -5,10 +5,10 @@ import {
 } from '@kestrel/contracts';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import { HISTORY_SYNC_MS } from '../src/plugins/app/recorder/account-recorder';
-import { importHistory } from '../src/plugins/app/recorder/history-import';
-import { historyRepository } from '../src/plugins/app/recorder/history-repository';
+import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
+import { HISTORY_SYNC_MS } from '../src/core/recorder/account-recorder';
+import { importHistory } from '../src/core/recorder/history-import';
+import { historyRepository } from '../src/core/recorder/history-repository';
 import { bearer, type Driver, postgresUrl, SIM_START, startTestServer, type TestServer } from './helper';
 
 const pgUrl = await postgresUrl();

@@ -7,9 +7,9 @@ import {
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../src/app';
+import { REFRESH_GRACE_MS } from '../src/core/auth/auth-service';
 import { encodeMasterKey } from '../src/lib/crypto/master-key';
 import { currentVersion, migrate, readMigrations } from '../src/lib/database/migrate';
-import { REFRESH_GRACE_MS } from '../src/plugins/app/auth/auth-service';
 import {
   bearer,
   buildTestApp,

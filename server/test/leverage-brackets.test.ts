@@ -1,8 +1,8 @@
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LeverageBrackets } from '../src/plugins/app/backtest/leverage-brackets';
-import type { ExchangeKeys } from '../src/plugins/app/exchange/exchange-adapter';
+import type { ExchangeKeys } from '../src/core/exchange/exchange-adapter';
+import { LeverageBrackets } from '../src/core/market-data/leverage-brackets';
 import { SIM_START, TestClock } from './helper';
 import { RecordingAdapter } from './recording-adapter';
 

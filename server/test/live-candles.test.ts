@@ -1,7 +1,7 @@
 import { KLINE_INTERVALS } from '@kestrel/contracts';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDLE_PUSH_MIN_MS } from '../src/plugins/app/live/live-streams';
+import { CANDLE_PUSH_MIN_MS } from '../src/core/live/live-streams';
 import { signUp, startTestServer, type TestServer } from './helper';
 import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
 

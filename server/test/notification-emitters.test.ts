@@ -8,8 +8,8 @@ import {
 import type { Bot, BotStatus } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/lib/clock';
-import { KEY_REFUSED_NOTICE_EVERY_MS } from '../src/plugins/app/notifications/key-refusal-notices';
+import { KEY_REFUSED_NOTICE_EVERY_MS } from '../src/core/notifications/key-refusal-notices';
+import { type Clock, clockReading } from '../src/lib/clock';
 import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
 import { type Receiver, signatureChecks, startReceiver } from './webhook-receiver';
 
@@ -36,7 +36,7 @@ describe('notification emitters and account deletion on the simulator', () => {
 
   beforeAll(async () => {
     simClock = new ManualClock(SIM_START);
-    const clock: Clock = { now: () => new Date(simClock.now()) };
+    const clock: Clock = clockReading(() => new Date(simClock.now()));
     t = await startTestServer({
       simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
       env: { KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1' },

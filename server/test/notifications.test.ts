@@ -10,14 +10,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../src/commands/rotate-master-key';
 import { loadConfig } from '../src/config';
-import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
 import {
   MAX_ATTEMPTS,
   NotificationService,
   RETRY_DELAYS_MS,
-} from '../src/plugins/app/notifications/notification-service';
-import { notificationsRepository } from '../src/plugins/app/notifications/notifications-repository';
-import { isPrivateAddress, resolveWebhookTarget } from '../src/plugins/app/notifications/webhook-target';
+} from '../src/core/notifications/notification-service';
+import { notificationsRepository } from '../src/core/notifications/notifications-repository';
+import { isPrivateAddress, resolveWebhookTarget } from '../src/core/notifications/webhook-target';
+import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
 import {
   bearer,
   buildTestApp,

@@ -6,8 +6,8 @@ import {
   ReconcileResponseSchema,
 } from '@kestrel/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import type { ExchangeKeys } from '../src/plugins/app/exchange/exchange-adapter';
+import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
+import type { ExchangeKeys } from '../src/core/exchange/exchange-adapter';
 import { bearer, startTestServer, type TestServer } from './helper';
 
 const ANSWER_WINDOW_MS = 20_000;

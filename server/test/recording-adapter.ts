@@ -1,5 +1,5 @@
-import { BinanceUsdmAdapter } from '../src/plugins/app/exchange/binance-adapter';
-import type { ExchangeKeys, Kline } from '../src/plugins/app/exchange/exchange-adapter';
+import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
+import type { ExchangeKeys, Kline } from '../src/core/exchange/exchange-adapter';
 
 /**
  * The real adapter, recording the exchange calls a backtest makes through it: which kline ranges were asked for

@@ -7,7 +7,7 @@ import {
 } from '@kestrel/contracts';
 import { NotificationListResponseSchema } from '@kestrel/contracts/account';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recorderRepository } from '../src/plugins/app/recorder/recorder-repository';
+import { recorderRepository } from '../src/core/recorder/recorder-repository';
 import { bearer, signUp, startTestServer, type TestServer } from './helper';
 
 const NO_LIMITS = {

@@ -1,9 +1,9 @@
 import type { AccountTestResult } from '@kestrel/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ExchangeCredentials, ExchangeProbe } from '../src/plugins/app/credentials/exchange-probe';
-import { SESSION_RECHECK_MS } from '../src/plugins/app/socket';
-import { CHUNK_CHARS } from '../src/plugins/app/socket/pg-fanout';
-import { InvalidLiveEventError } from '../src/plugins/app/socket/socket-bus';
+import type { ExchangeCredentials, ExchangeProbe } from '../src/core/credentials/exchange-probe';
+import { SESSION_RECHECK_MS } from '../src/core/socket';
+import { CHUNK_CHARS } from '../src/core/socket/pg-fanout';
+import { InvalidLiveEventError } from '../src/core/socket/socket-bus';
 import { CLOSE_CODES } from '../src/routes/ws';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
@@ -27,11 +27,11 @@ class RecordingProbe implements ExchangeProbe {
   async testAccount(_exchange: 'binance', credentials: ExchangeCredentials): Promise<AccountTestResult> {
     this.calls.push(credentials);
     if (!this.known) {
-      const { ExchangeUnreachableError } = await import('../src/plugins/app/credentials/exchange-probe');
+      const { ExchangeUnreachableError } = await import('../src/core/credentials/exchange-probe');
       throw new ExchangeUnreachableError('no exchange adapter is configured on this server yet');
     }
     if (credentials.apiKey !== this.known.apiKey || credentials.secretKey !== this.known.secretKey) {
-      const { ExchangeRejectedError } = await import('../src/plugins/app/credentials/exchange-probe');
+      const { ExchangeRejectedError } = await import('../src/core/credentials/exchange-probe');
       throw new ExchangeRejectedError('Invalid API-key, IP, or permissions for action.');
     }
     return ACCOUNT;

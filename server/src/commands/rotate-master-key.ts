@@ -1,6 +1,11 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerConfig } from '../config';
+import { credentialsRepository } from '../core/credentials/credentials-repository';
+import { CredentialsService } from '../core/credentials/credentials-service';
+import { unavailableExchangeProbe } from '../core/credentials/exchange-probe';
+import { NotificationService } from '../core/notifications/notification-service';
+import { notificationsRepository } from '../core/notifications/notifications-repository';
 import type { Clock } from '../lib/clock';
 import { systemClock } from '../lib/clock';
 import {
@@ -14,12 +19,7 @@ import {
 import type { Database } from '../lib/database/database';
 import { migrate } from '../lib/database/migrate';
 import { openDatabase } from '../lib/database/open-database';
-import { LlmService } from '../plugins/app/agents/llm-reviewer/llm-service';
-import { credentialsRepository } from '../plugins/app/credentials/credentials-repository';
-import { CredentialsService } from '../plugins/app/credentials/credentials-service';
-import { unavailableExchangeProbe } from '../plugins/app/credentials/exchange-probe';
-import { NotificationService } from '../plugins/app/notifications/notification-service';
-import { notificationsRepository } from '../plugins/app/notifications/notifications-repository';
+import { LlmService } from '../trading/agents/llm-reviewer/llm-service';
 
 export interface RotationResult {
   rewrapped: number;

@@ -4,12 +4,15 @@ import type { AuthResponse } from '@kestrel/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type AppDeps, buildApp } from '../app';
 import { loadConfig } from '../config';
-import type { Clock } from '../lib/clock';
+import { type Clock, systemClock, type Timer, type TimerOptions } from '../lib/clock';
 import { generateMasterKey, type Keyring, makeKeyring } from '../lib/crypto/master-key';
 import type { Database } from '../lib/database/database';
 import type { DpopKey } from './dpop';
 
-/** A clock the test moves by hand */
+/**
+ * A clock whose time the test moves by hand, while its timers run on Node's (the app's rounds keep going). For
+ * timers under the test's control too, pass a `ManualClock` in `deps.clock`
+ */
 export class TestClock implements Clock {
   constructor(private ms = Date.UTC(2026, 0, 15, 12, 0, 0)) {}
   now(): Date {
@@ -17,6 +20,12 @@ export class TestClock implements Clock {
   }
   advance(ms: number): void {
     this.ms += ms;
+  }
+  after(ms: number, fn: () => void, options?: TimerOptions): Timer {
+    return systemClock.after(ms, fn, options);
+  }
+  every(ms: number, fn: () => void, options?: TimerOptions): Timer {
+    return systemClock.every(ms, fn, options);
   }
 }
 

@@ -1,7 +1,7 @@
 import { ErrorResponseSchema, KillSwitchResponseSchema, TickerResponseSchema } from '@kestrel/contracts';
 import { BacktestDetailResponseSchema, BacktestSummaryResponseSchema } from '@kestrel/contracts/backtest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BinanceUsdmAdapter } from '../../src/plugins/app/exchange/binance-adapter';
+import { BinanceUsdmAdapter } from '../../src/core/exchange/binance-adapter';
 import { bearer, SIM_START, startTestServer, type TestServer } from '../helper';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THROTTLE } from '../../src/plugins/app/auth/auth-service';
+import { THROTTLE } from '../../src/core/auth/auth-service';
 import {
   buildTestApp,
   openTestDatabase,

@@ -1,8 +1,8 @@
 import { AuthResponseSchema, ErrorResponseSchema } from '@kestrel/contracts';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SWEEP } from '../../src/plugins/app/auth/auth-service';
-import { DPOP_IAT_WINDOW_S } from '../../src/plugins/app/auth/dpop';
+import { SWEEP } from '../../src/core/auth/auth-service';
+import { DPOP_IAT_WINDOW_S } from '../../src/core/auth/dpop';
 import {
   bearer,
   buildTestApp,

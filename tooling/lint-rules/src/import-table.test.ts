@@ -36,6 +36,19 @@ const forbidden: readonly (readonly [...Probe, message: string])[] = [
   ['shell/src/probe.tsx', '@kestrel/engine', 'The shell may import only'],
   ['server/src/probe.ts', '@kestrel/exchange-sim', 'The server may import only'],
   ['server/src/probe.ts', '@kestrel/shared-runtime', 'The server may import only'],
+  // The server's floors (server/CONTEXT.md): lib < core < trading < views < routes; the composition root on top
+  ['server/src/lib/probe.ts', '../core/auth/auth-service', 'server/src/lib is the basement'],
+  ['server/src/core/auth/probe.ts', '../../trading/bots/bot-service', 'server/src/core may not import'],
+  ['server/src/core/auth/probe.ts', '../../views/dashboard', 'server/src/core may not import'],
+  ['server/src/core/auth/probe.ts', '../../app', 'server/src/core may not import'],
+  [
+    'server/src/trading/bots/probe.ts',
+    '../../views/dashboard/dashboard-figures',
+    'server/src/trading may not',
+  ],
+  ['server/src/trading/bots/probe.ts', '../../routes/step-up', 'server/src/trading may not'],
+  ['server/src/views/history/probe.ts', '../../routes/route-schemas', 'server/src/views may not import'],
+  ['server/src/core/auth/probe.ts', '@kestrel/exchange-sim', 'The server may import only'],
   // The folder rules keep the repository-wide ones: deep imports and the direct router import
   [
     'packages/engine/src/probe.ts',
@@ -56,6 +69,14 @@ const allowed: readonly Probe[] = [
   ['shell/src/probe.tsx', '@kestrel/shared-runtime/router'],
   ['server/src/probe.ts', '@kestrel/engine'],
   ['server/src/testing/probe.ts', '@kestrel/exchange-sim'],
+  ['server/src/lib/database/probe.ts', '../clock'],
+  ['server/src/core/auth/probe.ts', '../../lib/clock'],
+  ['server/src/core/auth/probe.ts', '../account/account-audit'],
+  ['server/src/trading/bots/probe.ts', '../../core/exchange/exchange-adapter'],
+  ['server/src/trading/bots/probe.ts', '../orders/order-manager'],
+  ['server/src/views/dashboard/probe.ts', '../../trading/bots/bot-repository'],
+  ['server/src/routes/api/probe.ts', '../../views/dashboard/dashboard-service'],
+  ['server/src/app-probe.ts', './trading/bots'],
   ['server/test/probe.test.ts', '@kestrel/exchange-sim'],
   ['bench/src/probe.ts', '@kestrel/server'],
 ];

@@ -4,7 +4,7 @@ import { CreateOrderRequestSchema, FuturesOrderSchema, OrderKindSchema } from '.
 import { SymbolSchema } from '../market/market';
 
 /**
- * An order intent's life (server `plugins/app/orders`): written before it is sent, under the client order id it
+ * An order intent's life (server `trading/orders`): written before it is sent, under the client order id it
  * carries to the exchange.
  * - `pending`: recorded, not sent yet (the risk check runs here)
  * - `sending`: on its way; the exchange may have it

@@ -1,12 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServerConfig } from '../../config';
+
 import type { Database } from './database';
 import { openPgliteDatabase } from './pglite-database';
 import { openPostgresDatabase } from './postgres-database';
 
 /** DATABASE_URL picks PostgreSQL; otherwise PGlite keeps its files in `<dataDir>/pglite` */
-export async function openDatabase(config: Pick<ServerConfig, 'databaseUrl' | 'dataDir'>): Promise<Database> {
+export async function openDatabase(config: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}): Promise<Database> {
   if (config.databaseUrl) return openPostgresDatabase({ connectionString: config.databaseUrl });
   const dir = join(config.dataDir, 'pglite');
   await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -1,10 +1,10 @@
 import type { LiveEventKind } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { TOO_MANY_SOCKETS_CLOSE } from '../../core/socket';
+import { handleFrame } from '../../core/socket/json-rpc';
+import { ALL_STREAMS, type BusConnection } from '../../core/socket/socket-bus';
 import { HttpError } from '../../lib/http-error';
-import { TOO_MANY_SOCKETS_CLOSE } from '../../plugins/app/socket';
-import { handleFrame } from '../../plugins/app/socket/json-rpc';
-import { ALL_STREAMS, type BusConnection } from '../../plugins/app/socket/socket-bus';
 
 /** Close codes the client sees on a refused socket (4000–4999 are the application's) */
 export const CLOSE_CODES = { badClientId: 4400, unauthorized: 4401, slowConsumer: 4408 } as const;

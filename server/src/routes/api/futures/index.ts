@@ -19,7 +19,7 @@ import {
   SymbolQuerySchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../lib/route-schemas';
+import { BEARER, callerId, EXCHANGE_ERRORS } from '../../route-schemas';
 
 const tags = ['futures'];
 const security = BEARER;

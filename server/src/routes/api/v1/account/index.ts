@@ -14,8 +14,8 @@ import {
   UpdateProfileRequestSchema,
 } from '@kestrel/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId, clientInfo } from '../../../../lib/route-schemas';
-import { requireAuth } from '../../../../plugins/app/auth';
+import { requireAuth } from '../../../../core/auth';
+import { BEARER, callerId, clientInfo } from '../../../route-schemas';
 
 const tags = ['account'];
 const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema };

@@ -16,7 +16,7 @@ import {
 } from '@kestrel/contracts/agents';
 import { BotIdParamsSchema } from '@kestrel/contracts/bots';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId } from '../../../../lib/route-schemas';
+import { BEARER, callerId } from '../../../route-schemas';
 
 const tags = ['agents'];
 const security = BEARER;

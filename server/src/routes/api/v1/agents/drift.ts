@@ -1,7 +1,7 @@
 import { ErrorResponseSchema } from '@kestrel/contracts';
 import { BotIdParamsSchema, DriftReportResponseSchema } from '@kestrel/contracts/bots';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId } from '../../../../lib/route-schemas';
+import { BEARER, callerId } from '../../../route-schemas';
 
 /**
  * `GET /api/v1/agents/{id}/drift`: the bot's fills over its last run against a backtest of the same strategy,

@@ -11,8 +11,8 @@ import {
   UpdateBotRequestSchema,
 } from '@kestrel/contracts/bots';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId } from '../../../../lib/route-schemas';
-import { requireStepUp } from '../../../../lib/step-up';
+import { BEARER, callerId } from '../../../route-schemas';
+import { requireStepUp } from '../../../step-up';
 
 const tags = ['agents'];
 const security = BEARER;

@@ -10,8 +10,8 @@ import {
   SignupRequestSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientInfo } from '../../../../lib/route-schemas';
-import { dpopInput, requireAuth } from '../../../../plugins/app/auth';
+import { dpopInput, requireAuth } from '../../../../core/auth';
+import { clientInfo } from '../../../route-schemas';
 
 const tags = ['auth'];
 const security = [{ bearer: [] }];

@@ -9,7 +9,7 @@ import {
   BacktestSummaryResponseSchema,
 } from '@kestrel/contracts/backtest';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../../../plugins/app/auth';
+import { requireAuth } from '../../../../core/auth';
 
 const tags = ['backtests'];
 const security = [{ bearer: [] }];

@@ -10,10 +10,10 @@ import {
   TestConnectionRequestSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../../../core/auth';
 import { HttpError } from '../../../../lib/http-error';
-import { clientInfo } from '../../../../lib/route-schemas';
-import { requireStepUp } from '../../../../lib/step-up';
-import { requireAuth } from '../../../../plugins/app/auth';
+import { clientInfo } from '../../../route-schemas';
+import { requireStepUp } from '../../../step-up';
 
 const tags = ['credentials'];
 const security = [{ bearer: [] }];

@@ -1,6 +1,6 @@
 import { AnalyticsQuerySchema, AnalyticsResponseSchema, ErrorResponseSchema } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../../../plugins/app/auth';
+import { requireAuth } from '../../../../core/auth';
 
 /** The /analytics page's figures, beside the other dashboard reads (same prefix, tag and guard) */
 const routes: FastifyPluginAsyncZod = async (app) => {

@@ -1,7 +1,7 @@
 import { ErrorResponseSchema } from '@kestrel/contracts';
 import { BotsSummaryResponseSchema } from '@kestrel/contracts/bots';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId } from '../../../../lib/route-schemas';
+import { BEARER, callerId } from '../../../route-schemas';
 
 /** `GET /api/v1/dashboard/bots`: the spec's bots summary (counts by state and mode, PnL over every bot) */
 const routes: FastifyPluginAsyncZod = async (app) => {

@@ -8,7 +8,7 @@ import {
   IncomeQuerySchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../../lib/route-schemas';
+import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../route-schemas';
 
 const tags = ['dashboard'];
 const security = BEARER;

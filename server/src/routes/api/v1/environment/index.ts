@@ -1,7 +1,7 @@
 import { EnvironmentResponseSchema, ErrorResponseSchema, SwitchEnvironmentSchema } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId, clientInfo } from '../../../../lib/route-schemas';
-import { requireStepUp } from '../../../../lib/step-up';
+import { BEARER, callerId, clientInfo } from '../../../route-schemas';
+import { requireStepUp } from '../../../step-up';
 
 const tags = ['environment'];
 const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema };

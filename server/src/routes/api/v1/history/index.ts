@@ -11,8 +11,8 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BEARER, callerId } from '../../../../lib/route-schemas';
-import type { CsvExport } from '../../../../plugins/app/history/history-service';
+import type { CsvExport } from '../../../../views/history/history-service';
+import { BEARER, callerId } from '../../../route-schemas';
 
 const tags = ['dashboard'];
 const security = BEARER;

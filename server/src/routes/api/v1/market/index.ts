@@ -9,7 +9,7 @@ import {
   TickerResponseSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../../lib/route-schemas';
+import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../route-schemas';
 
 const tags = ['market'];
 const security = BEARER;

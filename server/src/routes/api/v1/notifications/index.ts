@@ -12,7 +12,7 @@ import {
 } from '@kestrel/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BEARER, callerId } from '../../../../lib/route-schemas';
+import { BEARER, callerId } from '../../../route-schemas';
 
 const tags = ['notifications'];
 const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema };

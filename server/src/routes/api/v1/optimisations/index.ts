@@ -8,7 +8,7 @@ import {
   OptimisationSummaryResponseSchema,
 } from '@kestrel/contracts/backtest';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId } from '../../../../lib/route-schemas';
+import { BEARER, callerId } from '../../../route-schemas';
 
 const tags = ['optimisations'];
 const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 404: ErrorResponseSchema };

@@ -8,8 +8,8 @@ import {
   ReconcileResponseSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../../lib/route-schemas';
-import type { StoredIntent } from '../../../../plugins/app/orders/order-intent-repository';
+import type { StoredIntent } from '../../../../trading/orders/order-intent-repository';
+import { BEARER, callerId, EXCHANGE_ERRORS } from '../../../route-schemas';
 
 const tags = ['orders'];
 const security = BEARER;

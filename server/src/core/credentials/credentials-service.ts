@@ -1,0 +1,427 @@
+import type {
+  AccountTestResponse,
+  BinanceCredentials,
+  CreateBinanceCredentials,
+  CredentialsStatusResponse,
+  TradingEnvironment,
+} from '@kestrel/contracts';
+import { BinanceRegionSchema, TRADING_ENVIRONMENTS } from '@kestrel/contracts';
+import type { Clock } from '../../lib/clock';
+import { DecryptionError, open, rewrap, seal } from '../../lib/crypto/envelope';
+import type { Keyring, MasterKey } from '../../lib/crypto/master-key';
+import type { Database, Queryable } from '../../lib/database/database';
+import { HttpError } from '../../lib/http-error';
+import type { CredentialRow, CredentialsRepository } from './credentials-repository';
+import {
+  ExchangeBusyError,
+  type ExchangeCredentials,
+  type ExchangeProbe,
+  ExchangeRejectedError,
+  ExchangeUnreachableError,
+} from './exchange-probe';
+
+const EXCHANGE = 'binance';
+
+/**
+ * Authenticated data of a sealed credential: moving the bytes to another user, exchange or environment breaks
+ * decryption. Testnet keeps the context keys had before environments existed (they were all testnet's)
+ */
+export function credentialContext(
+  userId: string,
+  exchange: string,
+  environment: TradingEnvironment = 'testnet',
+): string {
+  const base = `exchange-credentials|user=${userId}|exchange=${exchange}`;
+  return environment === 'testnet' ? base : `${base}|environment=${environment}`;
+}
+
+/** Shows enough of the key to recognise it: 4 characters each side of a 64-character Binance key */
+export function maskApiKey(apiKey: string): string {
+  if (apiKey.length >= 16) return `${apiKey.slice(0, 4)}${'*'.repeat(8)}${apiKey.slice(-4)}`;
+  if (apiKey.length >= 8) return `${'*'.repeat(8)}${apiKey.slice(-2)}`;
+  return '*'.repeat(8);
+}
+
+const NOT_STORED = 'No Binance credentials stored. Connect Binance first.';
+const notStored = (environment: TradingEnvironment) =>
+  environment === 'testnet'
+    ? NOT_STORED
+    : `No Binance credentials stored for ${environment}. Connect Binance on ${environment} first.`;
+
+/** What the vault needs to know of the user's environment (`EnvironmentService`) */
+export interface EnvironmentSource {
+  current(userId: string): Promise<TradingEnvironment>;
+  assertConfigured(environment: TradingEnvironment): void;
+}
+
+/** Keys as the vault hands them to the exchange: always tagged with the environment they belong to */
+export type EnvironmentKeys = ExchangeCredentials & { environment: TradingEnvironment };
+
+/** Rules of the credential vault and of connection tests; the exchange is reached only through `probe` */
+export class CredentialsService {
+  /** Hears whose keys were opened for a call (so a key Binance refuses can be traced to its owner) */
+  onKeysOpened?: (userId: string, apiKey: string) => void;
+
+  constructor(
+    private readonly db: Database,
+    private readonly repo: CredentialsRepository,
+    private readonly keyring: Keyring,
+    private readonly probe: ExchangeProbe,
+    private readonly clock: Clock,
+    private readonly environments: EnvironmentSource,
+  ) {}
+
+  /**
+   * The environment a call acts on: the one named, else the user's current one. A named environment this server
+   * cannot reach is a 409 with the reason
+   */
+  async environmentOf(userId: string, environment?: TradingEnvironment): Promise<TradingEnvironment> {
+    const chosen = environment ?? (await this.environments.current(userId));
+    this.environments.assertConfigured(chosen);
+    return chosen;
+  }
+
+  async save(
+    userId: string,
+    body: CreateBinanceCredentials,
+    environment?: TradingEnvironment,
+  ): Promise<BinanceCredentials> {
+    const env = await this.environmentOf(userId, environment);
+    // Checked with the exchange exactly as validate does, then stored: a key the exchange refuses (a
+    // withdraw-enabled one among them) is answered 400 with the reason and nothing is stored; an exchange that
+    // cannot be asked is 503 and nothing is stored either, since a key never checked must not be traded with
+    await this.validate(userId, body, env);
+    const now = this.clock.now();
+    const payload = Buffer.from(JSON.stringify({ api_key: body.api_key, secret_key: body.secret_key }));
+    const sealed = seal(this.keyring, payload, credentialContext(userId, EXCHANGE, env));
+    payload.fill(0);
+    const row = await this.repo.upsert(this.db, {
+      user_id: userId,
+      exchange: EXCHANGE,
+      environment: env,
+      region: body.region,
+      api_key_masked: maskApiKey(body.api_key),
+      master_key_id: sealed.masterKeyId,
+      wrapped_data_key: sealed.wrappedDataKey,
+      ciphertext: sealed.ciphertext,
+      created_at: now,
+      updated_at: now,
+      checked_at: now,
+      check_ok: true,
+      check_reason: null,
+    });
+    return toView(row);
+  }
+
+  async get(userId: string, environment?: TradingEnvironment): Promise<BinanceCredentials> {
+    const env = await this.environmentOf(userId, environment);
+    const row = await this.repo.find(this.db, userId, EXCHANGE, env);
+    if (!row) throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', notStored(env));
+    return toView(row);
+  }
+
+  async remove(userId: string, environment?: TradingEnvironment): Promise<TradingEnvironment> {
+    const env = environment ?? (await this.environments.current(userId));
+    if (!(await this.repo.remove(this.db, userId, EXCHANGE, env))) {
+      throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', notStored(env));
+    }
+    return env;
+  }
+
+  /** Opens the stored secret; a failed integrity check is reported, never papered over */
+  private async loadSecret(
+    userId: string,
+    environment: TradingEnvironment,
+  ): Promise<EnvironmentKeys | undefined> {
+    const row = await this.repo.find(this.db, userId, EXCHANGE, environment);
+    if (!row) return undefined;
+    let plain: Buffer;
+    try {
+      plain = open(
+        this.keyring,
+        { masterKeyId: row.master_key_id, wrappedDataKey: row.wrapped_data_key, ciphertext: row.ciphertext },
+        credentialContext(userId, EXCHANGE, environment),
+      );
+    } catch (err) {
+      if (!(err instanceof DecryptionError)) throw err;
+      throw new HttpError(
+        409,
+        'CREDENTIALS_UNREADABLE',
+        'Stored Binance credentials failed their integrity check and cannot be used. Delete them and connect again.',
+      );
+    }
+    const parsed = JSON.parse(plain.toString('utf8')) as { api_key: string; secret_key: string };
+    plain.fill(0);
+    this.onKeysOpened?.(userId, parsed.api_key);
+    return {
+      apiKey: parsed.api_key,
+      secretKey: parsed.secret_key,
+      region: BinanceRegionSchema.parse(row.region),
+      environment,
+    };
+  }
+
+  /**
+   * The user's decrypted keys for a call to the exchange, tagged with their environment (the exchange router sends
+   * them there and nowhere else): the named environment's (a bot's), else the user's current one. A clear 400 when
+   * none are stored, a 409 when the environment is not configured on this server
+   */
+  async keysFor(userId: string, environment?: TradingEnvironment): Promise<EnvironmentKeys> {
+    const env = await this.environmentOf(userId, environment);
+    const credentials = await this.loadSecret(userId, env);
+    if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', notStored(env));
+    return credentials;
+  }
+
+  /**
+   * The keys for opening risk (a new order that is not reduce-only, a leverage change): refused with 409
+   * CREDENTIALS_REFUSED when the key's last check failed. Reads, cancels, lookups of orders whose outcome is unknown
+   * and closing orders keep `keysFor`, so a user can still see and wind down what runs on a refused key
+   */
+  async tradingKeysFor(userId: string, environment?: TradingEnvironment): Promise<EnvironmentKeys> {
+    const env = await this.environmentOf(userId, environment);
+    const row = await this.repo.find(this.db, userId, EXCHANGE, env);
+    if (row?.check_ok === false) {
+      throw new HttpError(
+        409,
+        'CREDENTIALS_REFUSED',
+        `Binance API key ${row.api_key_masked} failed its last check${
+          row.checked_at ? ` (${row.checked_at.toISOString()})` : ''
+        }: ${row.check_reason ?? 'refused by the exchange'}. Kestrel will not trade with it; replace it in Settings.`,
+      );
+    }
+    return this.keysFor(userId, env);
+  }
+
+  /**
+   * The scheduled re-check: every stored key is checked again as on save. A key the exchange now refuses (revoked,
+   * withdrawals enabled since) is marked failed with the reason and its owner's audit says so; a key that passes is
+   * marked good again; an exchange that cannot be asked changes nothing. Returns how many keys were marked failed.
+   */
+  async recheckAll(onRefused?: (userId: string, message: string) => Promise<void>): Promise<number> {
+    let refused = 0;
+    for (const userId of await this.repo.userIds(this.db, EXCHANGE)) {
+      for (const environment of TRADING_ENVIRONMENTS) {
+        try {
+          this.environments.assertConfigured(environment);
+        } catch {
+          continue; // an environment this server does not reach has nothing to check against
+        }
+        if (await this.recheckOne(userId, environment, onRefused)) refused += 1;
+      }
+    }
+    return refused;
+  }
+
+  /** One stored key's scheduled check; true when it was newly marked failed */
+  private async recheckOne(
+    userId: string,
+    environment: TradingEnvironment,
+    onRefused?: (userId: string, message: string) => Promise<void>,
+  ): Promise<boolean> {
+    const row = await this.repo.find(this.db, userId, EXCHANGE, environment);
+    if (!row) return false;
+    let credentials: ExchangeCredentials | undefined;
+    try {
+      credentials = await this.loadSecret(userId, environment);
+    } catch (err) {
+      if (err instanceof HttpError) return false; // unreadable row: its own 409 already tells the user
+      throw err;
+    }
+    if (!credentials) return false;
+    let reason: string | null = null;
+    try {
+      await this.probe.testAccount(EXCHANGE, credentials);
+    } catch (err) {
+      if (err instanceof ExchangeUnreachableError) return false;
+      if (!(err instanceof ExchangeRejectedError)) throw err;
+      reason = err.message;
+    }
+    const changed = await this.repo.recordCheck(this.db, {
+      user_id: userId,
+      exchange: EXCHANGE,
+      environment,
+      updated_at: row.updated_at,
+      checked_at: this.clock.now(),
+      ok: reason === null,
+      reason,
+    });
+    if (!changed || reason === null || row.check_ok === false) return false;
+    await onRefused?.(
+      userId,
+      `Binance ${environment} API key ${row.api_key_masked} failed its scheduled check: ${reason}. Trading with it is stopped until it is replaced.`,
+    );
+    return true;
+  }
+
+  /**
+   * Every account with Binance keys stored, as (user, environment): the account recorder follows each of them.
+   * Keys of an environment this server does not reach (mainnet not configured) are left out: nothing to record
+   */
+  async accountsWithKeys(): Promise<{ userId: string; environment: TradingEnvironment }[]> {
+    const accounts = await this.repo.accounts(this.db, EXCHANGE);
+    return accounts.filter(({ environment }) => {
+      try {
+        this.environments.assertConfigured(environment);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /**
+   * The user's keys for work the server starts on its own (the account stream, a backtest's leverage brackets), or
+   * undefined when none are stored or they cannot be read (the vault's 4xx); other failures throw
+   */
+  async storedKeys(
+    userId: string,
+    environment?: TradingEnvironment,
+  ): Promise<Pick<EnvironmentKeys, 'apiKey' | 'secretKey' | 'environment'> | undefined> {
+    try {
+      const { apiKey, secretKey, environment: env } = await this.keysFor(userId, environment);
+      return { apiKey, secretKey, environment: env };
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode < 500) return undefined;
+      throw err;
+    }
+  }
+
+  async status(userId: string, environment?: TradingEnvironment): Promise<CredentialsStatusResponse> {
+    const env = await this.environmentOf(userId, environment);
+    const credentials = await this.loadSecret(userId, env);
+    if (!credentials) {
+      return {
+        success: true,
+        data: { exchange: EXCHANGE, configured: false, connectivity_status: 'not_configured' },
+        message: notStored(env),
+      };
+    }
+    try {
+      await this.probe.testAccount(EXCHANGE, credentials);
+      return {
+        success: true,
+        data: { exchange: EXCHANGE, configured: true, connectivity_status: 'connected' },
+        message: 'Binance connectivity OK',
+      };
+    } catch (err) {
+      const unreachable = err instanceof ExchangeUnreachableError;
+      if (!unreachable && !(err instanceof ExchangeRejectedError)) throw err;
+      return {
+        success: true,
+        data: {
+          exchange: EXCHANGE,
+          configured: true,
+          connectivity_status: unreachable ? 'unreachable' : 'error',
+        },
+        message: unreachable
+          ? `Binance connectivity failed: exchange not reachable (${err.message})`
+          : `Binance connectivity failed: ${err.message}`,
+      };
+    }
+  }
+
+  /** Tests the given keys, or the stored ones when none are given */
+  async testConnection(
+    userId: string,
+    body: CreateBinanceCredentials | null | undefined,
+    environment?: TradingEnvironment,
+  ): Promise<AccountTestResponse> {
+    const env = await this.environmentOf(userId, environment);
+    const credentials = body
+      ? { apiKey: body.api_key, secretKey: body.secret_key, region: body.region, environment: env }
+      : await this.loadSecret(userId, env);
+    if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', 'API Key and Secret Key are required');
+    return this.callProbe(credentials);
+  }
+
+  /** Tests keys against the exchange of the named environment, else of the user's current one */
+  async validate(
+    userId: string,
+    body: CreateBinanceCredentials,
+    environment?: TradingEnvironment,
+  ): Promise<AccountTestResponse> {
+    const env = await this.environmentOf(userId, environment);
+    return this.callProbe({
+      apiKey: body.api_key,
+      secretKey: body.secret_key,
+      region: body.region,
+      environment: env,
+    });
+  }
+
+  private async callProbe(credentials: ExchangeCredentials): Promise<AccountTestResponse> {
+    try {
+      const data = await this.probe.testAccount(EXCHANGE, credentials);
+      return { success: true, data, message: 'Binance connectivity OK' };
+    } catch (err) {
+      if (err instanceof ExchangeBusyError) {
+        throw new HttpError(
+          429,
+          'EXCHANGE_RATE_LIMITED',
+          `Binance connectivity check postponed: ${err.message}`,
+          {
+            'retry-after': String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
+          },
+        );
+      }
+      // "connectivity" in the text makes the browser show its Binance Connectivity Failed toast (spec §8)
+      if (err instanceof ExchangeUnreachableError) {
+        throw new HttpError(
+          503,
+          'EXCHANGE_UNREACHABLE',
+          `Binance connectivity failed: exchange not reachable (${err.message})`,
+        );
+      }
+      if (err instanceof ExchangeRejectedError) {
+        throw new HttpError(400, 'EXCHANGE_REJECTED', `Binance connectivity failed: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Re-wraps every data key under `to` in one transaction (master-key rotation). Payload ciphertexts are not
+   * touched; a row that does not open aborts the whole rotation. `inTx`: within the caller's transaction. Returns the number of rows re-wrapped.
+   */
+  async rotateMasterKey(to: MasterKey, inTx?: Queryable): Promise<number> {
+    const run = <T>(fn: (tx: Queryable) => Promise<T>) => (inTx ? fn(inTx) : this.db.transaction(fn));
+    return run(async (tx) => {
+      const rows = await this.repo.lockAll(tx);
+      for (const row of rows) {
+        const next = rewrap(
+          this.keyring,
+          {
+            masterKeyId: row.master_key_id,
+            wrappedDataKey: row.wrapped_data_key,
+            ciphertext: row.ciphertext,
+          },
+          credentialContext(row.user_id, row.exchange, row.environment),
+          to,
+        );
+        await this.repo.updateWrapping(tx, {
+          user_id: row.user_id,
+          exchange: row.exchange,
+          environment: row.environment,
+          master_key_id: next.masterKeyId,
+          wrapped_data_key: next.wrappedDataKey,
+        });
+      }
+      return rows.length;
+    });
+  }
+}
+
+function toView(row: CredentialRow): BinanceCredentials {
+  return {
+    exchange: EXCHANGE,
+    api_key_masked: row.api_key_masked,
+    region: BinanceRegionSchema.parse(row.region),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    last_check:
+      row.checked_at && row.check_ok !== null
+        ? { at: row.checked_at.toISOString(), ok: row.check_ok, reason: row.check_reason }
+        : null,
+  };
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { adapterProbe } from '../exchange/adapter-probe';
+import type { PluginOptions } from '../plugin-options';
+import { credentialsRepository } from './credentials-repository';
+import { CredentialsService } from './credentials-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    credentialsService: CredentialsService;
+  }
+}
+
+/** Wires the credential vault; keys are tested through the exchange adapter (tests may pass their own probe) */
+export default fp(
+  async (app: FastifyInstance, { config, deps }: PluginOptions) => {
+    const service = new CredentialsService(
+      app.db,
+      credentialsRepository,
+      app.keyring,
+      deps.exchange ?? adapterProbe(app.exchangeAdapter),
+      app.clock,
+      app.environmentService,
+    );
+    service.onKeysOpened = (userId, apiKey) => app.keyRefusals.opened(userId, apiKey);
+    app.decorate('credentialsService', service);
+
+    // The scheduled re-check (KESTREL_KEY_RECHECK_MS): a key revoked or given withdrawals on Binance after it was
+    // saved is marked failed, and its owner reads why in the account's audit
+    if (config.keyRecheckMs > 0) {
+      let running: Promise<unknown> | undefined;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = service
+          .recheckAll((userId, message) =>
+            app.accountAudit.record(userId, 'keys_refused', message, undefined),
+          )
+          .catch((err: unknown) =>
+            app.log.warn(
+              { err: err instanceof Error ? err.message : String(err) },
+              'exchange key re-check failed',
+            ),
+          )
+          .finally(() => {
+            running = undefined;
+          });
+      }, config.keyRecheckMs);
+      timer.unref();
+      app.addHook('onClose', async () => {
+        clearInterval(timer);
+        await running;
+      });
+    }
+  },
+  {
+    name: 'credentials',
+    dependencies: ['database', 'secrets', 'exchange', 'auth', 'notifications', 'environment'],
+  },
+);

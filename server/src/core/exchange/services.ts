@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { PluginOptions } from '../plugin-options';
+import { AccountReads } from './account-reads';
+import { MarketService } from './market-service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Public market data and the exchange's status */
+    marketService: MarketService;
+    /** Per-user account figures of the dashboard and risk pages, kept a few seconds (`account-reads.ts`) */
+    accountReads: AccountReads;
+  }
+}
+
+/**
+ * Wires the services the market routes and the account pages read through. Apart from the `exchange` plugin (the
+ * adapter), because they read each user's market (`app.userMarket`) once the adapters exist
+ */
+export default fp(
+  async (app: FastifyInstance, { config }: PluginOptions) => {
+    app.decorate('accountReads', new AccountReads());
+    app.decorate(
+      'marketService',
+      new MarketService(async (userId) => {
+        const { environment, exchange } = await app.userMarket(userId);
+        const target = config.exchangeTargets[environment];
+        return { exchange, env: target.configured ? target.endpoints.env : config.exchange.env };
+      }),
+    );
+  },
+  { name: 'exchange-services', dependencies: ['exchange'] },
+);

@@ -1,0 +1,122 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
+import { agentEvidenceInWorker, trainAgentInWorker } from '@kestrel/engine/node';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { exchangeNameOf } from '../../core/exchange/exchange-config';
+import { KlineCache } from '../../core/market-data/kline-cache';
+import { klineRepository } from '../../core/market-data/kline-repository';
+import { LeverageBrackets } from '../../core/market-data/leverage-brackets';
+import type { PluginOptions } from '../../core/plugin-options';
+import type { TradingDeps } from '../trading-deps';
+import { agentRepository } from './agent-repository';
+import { AgentService, type AgentTrainer, isAgent } from './agent-service';
+import { AgentSessionRuntime } from './agent-session';
+import { AgentSnapshots } from './agent-snapshot';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** AI agents: status, decisions, training, evidence, stages, kill and latch, approvals (`/api/v1/agents/{id}/…`) */
+    agentService: AgentService;
+  }
+}
+
+/** Training and evidence on worker threads: the event loop keeps serving while a model trains */
+const workerTrainer: AgentTrainer = {
+  train: (input, signal) => trainAgentInWorker(input, { signal }),
+  evidence: (input, signal) => agentEvidenceInWorker(input, { signal }),
+};
+
+/**
+ * The agent runtime (issue 18). An agent is a bot (kind `agent`, strategy `ml-agent`): the bots' runner leases,
+ * starts and stops it like any bot; this plugin gives its sessions the agent's hooks (decide, review, stage, guard,
+ * record on every closed bar) and serves the agent's own calls. Registered after the bots and the LLM reviewer.
+ */
+export default fp(
+  async (app: FastifyInstance, { config, deps }: PluginOptions<TradingDeps>) => {
+    const brackets = new LeverageBrackets({
+      exchange: app.exchangeAdapter,
+      keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
+      clock: app.clock,
+      log: app.log,
+    });
+    // An agent's market is its environment's (where it trades), whatever its owner is on now: one kline cache and
+    // one snapshot source per environment, candles stored under that exchange's name as the bots' are
+    const snapshotSources = new Map<TradingEnvironment, AgentSnapshots>();
+    const snapshots = (environment: TradingEnvironment) => {
+      let source = snapshotSources.get(environment);
+      if (!source) {
+        const market = app.exchangeRouter.marketFor(environment);
+        const klines = new KlineCache(app.db, klineRepository, market);
+        source = new AgentSnapshots({
+          exchange: market,
+          exchangeEnv: exchangeNameOf(config.exchangeTargets, environment),
+          loadBars: (key, span) => klines.load(key, span),
+          logger: app.log,
+        });
+        snapshotSources.set(environment, source);
+      }
+      return source;
+    };
+    const service = new AgentService({
+      db: app.db,
+      clock: app.clock,
+      logger: app.log,
+      bots: app.botService,
+      runner: app.botRunner,
+      log: app.botService.log,
+      trainer: deps.agentTrainer ?? workerTrainer,
+      snapshots,
+      // The drift plugin registers after this one: read at request time
+      paperDrift: async (userId, id) => {
+        const r = await app.driftService.report(userId, id);
+        const budget = (await app.botService.get(userId, id)).budget;
+        return {
+          from: r.period.from,
+          to: r.period.to,
+          paperReturnPct: (r.totals.bot.net / budget) * 100,
+          backtestReturnPct: (r.totals.backtest.net / budget) * 100,
+          trades: r.totals.bot.trades,
+        };
+      },
+      placeOrder: ({ userId, botId, intentKey, order, environment }) =>
+        app.orderManager.place({ userId, source: 'bot', botId, intentKey, order, environment }),
+    });
+    app.decorate('agentService', service);
+    app.botService.beforeStart = (row) => service.assertMayStart(row);
+    // The account's kill switch is a kill for every agent that was trading: latched like POST …/kill
+    const stopBots = app.riskService.stopBots;
+    if (stopBots) app.riskService.stopBots = (userId) => service.killSwitch(userId, () => stopBots(userId));
+    app.botAgentHooks.factory = (row) => {
+      if (!isAgent(row)) return undefined;
+      // A session opens: no fresh model means a training now (entries wait for it; exits never do)
+      void service
+        .trainIfStale(row)
+        .catch((err: unknown) =>
+          app.log.warn({ err, botId: row.id }, 'agent training at start failed to begin'),
+        );
+      return new AgentSessionRuntime(row, {
+        db: app.db,
+        clock: app.clock,
+        logger: app.log,
+        reviewer: app.agentReviewer,
+        exchange: app.exchangeRouter.marketFor(row.environment),
+        snapshots: snapshots(row.environment),
+        brackets: (userId, symbol) => brackets.forRun(userId, symbol, row.environment),
+        publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
+        retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
+        latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
+      });
+    };
+    app.addHook('onReady', async () => {
+      // A training this process's predecessor left running never finishes: it is marked failed, so one may start
+      for (const id of await agentRepository.stuckTrainings(app.db)) {
+        await agentRepository.abandonTraining(app.db, id, app.clock.now());
+      }
+    });
+    // Before the database closes (hooks run in reverse order): a training ends now and says so
+    app.addHook('onClose', async () => {
+      await service.close();
+    });
+  },
+  { name: 'agents', dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials', 'risk'] },
+);

@@ -1,0 +1,446 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
+import type { BotEventKind, BotKind, BotMode, BotRiskLimits, BotState } from '@kestrel/contracts/bots';
+import type { Queryable } from '../../lib/database/database';
+
+/** A bots row as the service uses it (numeric as number, jsonb parsed) */
+export interface BotRow {
+  id: string;
+  user_id: string;
+  kind: BotKind;
+  name: string;
+  strategy: string;
+  params: Record<string, unknown>;
+  symbol: string;
+  interval: string;
+  leverage: number;
+  budget: number;
+  mode: BotMode;
+  /** Where it trades: its owner's environment when it was created (migration 013) */
+  environment: TradingEnvironment;
+  risk_limits: BotRiskLimits;
+  state: BotState;
+  stop_reason: string | null;
+  /** While `stopping`: the state it ends in */
+  stop_state: 'stopped' | 'error' | null;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  stopped_at: Date | null;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+}
+
+export interface BotEventRow {
+  id: string;
+  bot_id: string;
+  user_id: string;
+  kind: BotEventKind;
+  message: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** What a user may change on a stopped bot */
+export type BotSettings = Pick<
+  BotRow,
+  'name' | 'strategy' | 'params' | 'symbol' | 'interval' | 'leverage' | 'budget' | 'mode' | 'risk_limits'
+>;
+
+const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode, environment, risk_limits,
+  state, stop_reason, stop_state, created_at, updated_at, started_at, stopped_at, lease_owner, lease_expires_at`;
+
+/** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
+const ACTIVE = `state IN ('starting', 'running')`;
+/** States in which a process holds the bot's lease: running it, or finishing its stop (its orders being canceled) */
+const HELD = `state IN ('starting', 'running', 'stopping')`;
+/** The same states: a session is open (its figures are the running instance's, not yet the log's) */
+const OPEN_STATES: ReadonlySet<BotState> = new Set(['starting', 'running', 'stopping']);
+
+// node-postgres returns numeric as a string
+const toRow = (r: Record<string, unknown>): BotRow =>
+  ({ ...r, budget: Number(r.budget), leverage: Number(r.leverage) }) as BotRow;
+
+/** An AI agent is a bot whose strategy is the trained model (issue 18); its kind follows its strategy */
+export const botKindOf = (strategy: string): BotKind => (strategy === 'ml-agent' ? 'agent' : 'bot');
+
+/** Thin SQL for bots and their log; user-facing reads and writes are always addressed by the owner */
+export const botRepository = {
+  async insert(
+    db: Queryable,
+    row: BotSettings & Pick<BotRow, 'id' | 'user_id' | 'kind' | 'created_at' | 'environment'>,
+  ): Promise<BotRow> {
+    const rows = await db.query(
+      `INSERT INTO bots (id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode,
+         risk_limits, state, created_at, updated_at, environment)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'stopped', $13, $13, $14)
+       RETURNING ${COLUMNS}`,
+      [
+        row.id,
+        row.user_id,
+        row.kind,
+        row.name,
+        row.strategy,
+        JSON.stringify(row.params),
+        row.symbol,
+        row.interval,
+        row.leverage,
+        row.budget,
+        row.mode,
+        JSON.stringify(row.risk_limits),
+        row.created_at,
+        row.environment,
+      ],
+    );
+    return toRow(rows[0] as Record<string, unknown>);
+  },
+
+  async count(db: Queryable, userId: string): Promise<number> {
+    const rows = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM bots WHERE user_id = $1', [
+      userId,
+    ]);
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  /** Bots the owner wants running (the dashboard's "active bots") */
+  async countActive(db: Queryable, userId: string): Promise<number> {
+    const rows = await db.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM bots WHERE user_id = $1 AND ${ACTIVE}`,
+      [userId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  async list(db: Queryable, userId: string): Promise<BotRow[]> {
+    const rows = await db.query(`SELECT ${COLUMNS} FROM bots WHERE user_id = $1 ORDER BY created_at, id`, [
+      userId,
+    ]);
+    return rows.map(toRow);
+  },
+
+  async find(db: Queryable, userId: string, id: string): Promise<BotRow | undefined> {
+    const rows = await db.query(`SELECT ${COLUMNS} FROM bots WHERE id = $1 AND user_id = $2`, [id, userId]);
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Changes the settings of a bot that is not running; undefined when it is running (or gone) */
+  async update(
+    db: Queryable,
+    userId: string,
+    id: string,
+    settings: BotSettings,
+    now: Date,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET name = $3, strategy = $4, params = $5, symbol = $6, interval = $7, leverage = $8,
+          budget = $9, mode = $10, risk_limits = $11, updated_at = $12, kind = $13
+        WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error')
+        RETURNING ${COLUMNS}`,
+      [
+        id,
+        userId,
+        settings.name,
+        settings.strategy,
+        JSON.stringify(settings.params),
+        settings.symbol,
+        settings.interval,
+        settings.leverage,
+        settings.budget,
+        settings.mode,
+        JSON.stringify(settings.risk_limits),
+        now,
+        botKindOf(settings.strategy),
+      ],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Deletes a bot that is not running (its log goes with it); false when it is running or unknown */
+  async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
+    const rows = await db.query(
+      `DELETE FROM bots WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error') RETURNING id`,
+      [id, userId],
+    );
+    return rows.length > 0;
+  },
+
+  /**
+   * Marks a stopped bot as starting, held by `owner` until `leaseUntil`; undefined when it is already active. The
+   * `starting` row is what another instance would take over should this one die before the bot runs
+   */
+  async start(
+    db: Queryable,
+    userId: string,
+    id: string,
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, stopped_at = NULL, updated_at = $3,
+          lease_owner = $4, lease_expires_at = $5
+        WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error')
+        RETURNING ${COLUMNS}`,
+      [id, userId, now, owner, leaseUntil],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** The bot runs on `owner`: state running, unless it was stopped meanwhile (then false) */
+  async markRunning(db: Queryable, id: string, owner: string, now: Date): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE bots SET state = 'running', updated_at = $3
+        WHERE id = $1 AND lease_owner = $2 AND ${ACTIVE} RETURNING id`,
+      [id, owner, now],
+    );
+    return rows.length > 0;
+  },
+
+  /**
+   * Begins stopping an active bot: `stopping` with the reason and the state it will end in (stopped, or error),
+   * its lease kept, so whoever holds it (or takes it over) cancels its orders and then `finishStop`s it. `owner`
+   * (when given) must still hold it. The stopping row, or undefined when it was not active
+   */
+  async beginStop(
+    db: Queryable,
+    id: string,
+    state: 'stopped' | 'error',
+    reason: string,
+    now: Date,
+    owner?: string,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET state = 'stopping', stop_state = $2, stop_reason = $3, updated_at = $4
+        WHERE id = $1 AND ${ACTIVE} AND ($5::text IS NULL OR lease_owner = $5)
+        RETURNING ${COLUMNS}`,
+      [id, state, reason, now, owner ?? null],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /**
+   * Ends a `stopping` bot in the state its stop asked for, its lease dropped (no instance runs or resumes it);
+   * `owner` (when given) must hold it. The stopped row, or undefined when it was not stopping (or not `owner`'s)
+   */
+  async finishStop(db: Queryable, id: string, now: Date, owner?: string): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET state = coalesce(stop_state, 'stopped'), stop_state = NULL, stopped_at = $2, updated_at = $2,
+          lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = $1 AND state = 'stopping' AND ($3::text IS NULL OR lease_owner = $3)
+        RETURNING ${COLUMNS}`,
+      [id, now, owner ?? null],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /**
+   * Takes the lease of a `stopping` bot nobody holds (its instance died, or handed it back) or `owner` holds
+   * already, to finish its stop; undefined when a live instance holds it
+   */
+  async takeStop(
+    db: Queryable,
+    id: string,
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET lease_owner = $2, lease_expires_at = $4
+        WHERE id = $1 AND state = 'stopping'
+          AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at IS NULL OR lease_expires_at < $3)
+        RETURNING ${COLUMNS}`,
+      [id, owner, now, leaseUntil],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Live bots of the user on `symbol` that are active, other than `exceptId` (they share its dead-man switch) */
+  async otherLiveOnSymbol(
+    db: Queryable,
+    userId: string,
+    symbol: string,
+    exceptId: string,
+    environment: TradingEnvironment,
+  ): Promise<number> {
+    const rows = await db.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM bots
+        WHERE user_id = $1 AND symbol = $2 AND id <> $3 AND mode = 'live' AND environment = $4 AND ${ACTIVE}`,
+      [userId, symbol, exceptId, environment],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  /** The running session's figures, as its instance last wrote them (one row per bot, replaced) */
+  async saveStatus(
+    db: Queryable,
+    botId: string,
+    sessionStartedAt: Date,
+    figures: Record<string, unknown>,
+    now: Date,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO bot_status (bot_id, session_started_at, figures, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (bot_id) DO UPDATE SET session_started_at = $2, figures = $3, updated_at = $4`,
+      [botId, sessionStartedAt, JSON.stringify(figures), now],
+    );
+  },
+
+  /** Figures of the bots' current sessions (rows of an earlier session than the bot's `started_at` left out) */
+  async statusOf(
+    db: Queryable,
+    bots: ReadonlyArray<Pick<BotRow, 'id' | 'started_at'>>,
+  ): Promise<Map<string, { figures: Record<string, unknown>; updatedAt: Date }>> {
+    const out = new Map<string, { figures: Record<string, unknown>; updatedAt: Date }>();
+    const current = bots.filter((b) => b.started_at);
+    if (current.length === 0) return out;
+    const rows = await db.query<{
+      bot_id: string;
+      session_started_at: Date;
+      figures: Record<string, unknown>;
+      updated_at: Date;
+    }>(
+      `SELECT bot_id, session_started_at, figures, updated_at FROM bot_status WHERE bot_id = ANY($1::uuid[])`,
+      [current.map((b) => b.id)],
+    );
+    const startedAt = new Map(current.map((b) => [b.id, b.started_at?.getTime()]));
+    for (const r of rows) {
+      if (new Date(r.session_started_at).getTime() !== startedAt.get(r.bot_id)) continue;
+      out.set(r.bot_id, { figures: r.figures, updatedAt: new Date(r.updated_at) });
+    }
+    return out;
+  },
+
+  /** Active bots of a user (the kill switch stops them) */
+  async activeOf(db: Queryable, userId: string): Promise<BotRow[]> {
+    const rows = await db.query(`SELECT ${COLUMNS} FROM bots WHERE user_id = $1 AND ${ACTIVE}`, [userId]);
+    return rows.map(toRow);
+  },
+
+  /**
+   * Extends `owner`'s leases on `ids`; returns the ids it still holds with their state (a missing one was stopped
+   * or taken over; a `stopping` one is being stopped, and this instance, holding it, finishes the stop)
+   */
+  async renew(
+    db: Queryable,
+    owner: string,
+    ids: readonly string[],
+    leaseUntil: Date,
+  ): Promise<Map<string, BotState>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.query<{ id: string; state: BotState }>(
+      `UPDATE bots SET lease_expires_at = $3
+        WHERE id = ANY($2::uuid[]) AND lease_owner = $1 AND ${HELD} RETURNING id, state`,
+      [owner, ids, leaseUntil],
+    );
+    return new Map(rows.map((r) => [r.id, r.state]));
+  },
+
+  /**
+   * Takes one active or stopping bot nobody holds (its process stopped and handed it back, or died and its lease
+   * ran out): an active one is resumed, a stopping one has its stop finished. `SKIP LOCKED` lets instances claim
+   * side by side; the UPDATE re-checks the lease after a concurrent renewal
+   */
+  async claim(db: Queryable, owner: string, now: Date, leaseUntil: Date): Promise<BotRow | undefined> {
+    const free = `${HELD} AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at < $2)`;
+    const rows = await db.query(
+      `UPDATE bots SET lease_owner = $1, lease_expires_at = $3
+        WHERE id = (SELECT id FROM bots WHERE ${free} ORDER BY lease_expires_at NULLS FIRST LIMIT 1
+                    FOR UPDATE SKIP LOCKED)
+          AND ${free}
+        RETURNING ${COLUMNS}`,
+      [owner, now, leaseUntil],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  },
+
+  /** Hands `owner`'s bots back (the process is stopping): they stay active, for another instance to resume */
+  async release(db: Queryable, owner: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db.query(
+      `UPDATE bots SET lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = ANY($2::uuid[]) AND lease_owner = $1`,
+      [owner, ids],
+    );
+  },
+
+  async insertEvent(db: Queryable, event: BotEventRow): Promise<void> {
+    await db.query(
+      `INSERT INTO bot_events (id, bot_id, user_id, kind, message, data, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        event.id,
+        event.bot_id,
+        event.user_id,
+        event.kind,
+        event.message,
+        JSON.stringify(event.data),
+        event.created_at,
+      ],
+    );
+  },
+
+  /** The bot's log, newest first; `before` (ms) pages back */
+  async events(db: Queryable, botId: string, limit: number, before?: number): Promise<BotEventRow[]> {
+    return db.query<BotEventRow & Record<string, unknown>>(
+      `SELECT id, bot_id, user_id, kind, message, data, created_at FROM bot_events
+        WHERE bot_id = $1 AND ($3::timestamptz IS NULL OR created_at < $3)
+        ORDER BY seq DESC LIMIT $2`,
+      [botId, limit, before === undefined ? null : new Date(before)],
+    );
+  },
+
+  /**
+   * The newest bar a session of the bot already handled with something to log (`data.barTime` of its events): a
+   * resumed bot replays its bars without logging those again
+   */
+  async lastLoggedBar(db: Queryable, botId: string): Promise<number | undefined> {
+    const rows = await db.query<{ t: string | number | null }>(
+      `SELECT max((data->>'barTime')::float8) AS t FROM bot_events WHERE bot_id = $1 AND data ? 'barTime'`,
+      [botId],
+    );
+    const t = rows[0]?.t;
+    return t === null || t === undefined ? undefined : Number(t);
+  },
+
+  /** Per client order id, the filled quantity the bot's logged fills since `since` reach (`data.filledTotal`) */
+  async loggedFills(db: Queryable, botId: string, since: Date): Promise<Map<string, number>> {
+    const rows = await db.query<{ id: string; total: string | number }>(
+      `SELECT data->>'clientOrderId' AS id, max((data->>'filledTotal')::float8) AS total FROM bot_events
+        WHERE bot_id = $1 AND kind = 'order_filled' AND created_at >= $2 AND data ? 'filledTotal'
+        GROUP BY data->>'clientOrderId'`,
+      [botId, since],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.total)]));
+  },
+
+  /**
+   * PnL of the bot's finished sessions (each session's end is logged with `data.sessionPnl` and
+   * `data.sessionStartedAt`): in total, and those that ended since `dayStart`. An open session's end (a bot still
+   * `stopping`, its figures still read as the open session's) is left out: its PnL counts once, as open figures,
+   * until the bot is stopped
+   */
+  async pastPnl(
+    db: Queryable,
+    bots: ReadonlyArray<Pick<BotRow, 'id' | 'state' | 'started_at'>>,
+    dayStart: Date,
+  ): Promise<Map<string, { total: number; today: number }>> {
+    const out = new Map<string, { total: number; today: number }>();
+    if (bots.length === 0) return out;
+    const openSessions = bots
+      .filter((b) => OPEN_STATES.has(b.state) && b.started_at)
+      .map((b) => `${b.id}:${b.started_at?.getTime()}`);
+    const rows = await db.query<{ bot_id: string; total: string | number; today: string | number }>(
+      `SELECT bot_id, coalesce(sum((data->>'sessionPnl')::float8), 0) AS total,
+              coalesce(sum((data->>'sessionPnl')::float8) FILTER (WHERE created_at >= $2), 0) AS today
+         FROM bot_events
+        WHERE bot_id = ANY($1::uuid[]) AND data ? 'sessionPnl'
+          AND NOT (data ? 'sessionStartedAt'
+                   AND bot_id::text || ':' || (data->>'sessionStartedAt') = ANY($3::text[]))
+        GROUP BY bot_id`,
+      [bots.map((b) => b.id), dayStart, openSessions],
+    );
+    for (const r of rows) out.set(r.bot_id, { total: Number(r.total), today: Number(r.today) });
+    return out;
+  },
+};
+
+export type BotRepository = typeof botRepository;

@@ -1,0 +1,446 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../lib/clock';
+import type { Database } from '../../lib/database/database';
+import { BotFault, reasonOf } from './bot-fault';
+import type { BotLog } from './bot-log';
+import { type BotRow, botRepository } from './bot-repository';
+import type { BotSession } from './bot-session';
+import type { PaperFigures } from './paper-account';
+
+/**
+ * How long a bot's lease holds without renewal. With a renewal every BOT_LEASE_RENEW_MS, a dead instance's bots are
+ * claimed by another at most BOT_LEASE_MS + BOT_LEASE_RENEW_MS after its last renewal (15 s), leaving the other half
+ * of the 30 s promised for opening the session and replaying its bars on a loaded machine (`bots-processes.test.ts`
+ * measured 12.6–17.4 s from a kill -9 to the bot trading elsewhere at a load of ~18 on 2 cores; the 20 s + 5 s of
+ * the first version measured 27.8 s). Shorter still would lose bots to an instance that merely stalls: this one
+ * survives three missed renewals in a row (a 9 s stall: GC, a busy event loop, a slow database)
+ */
+export const BOT_LEASE_MS = 12_000;
+/** Four renewals fit in a lease, so a slow database round trip or a little clock skew costs no bot */
+export const BOT_LEASE_RENEW_MS = 3_000;
+
+/**
+ * Names the session a `sessionPnl` belongs to (its `started_at`): until the bot leaves `stopping`, status and summary
+ * count that session from its open figures and leave this line out, so its PnL is never counted twice
+ */
+function sessionOf(row: BotRow): { sessionStartedAt?: number } {
+  return row.started_at ? { sessionStartedAt: row.started_at.getTime() } : {};
+}
+
+/** Messages on the bots channel: a bot to stop on whichever instance runs it */
+const STOP_PREFIX = 'stop|';
+
+export interface BotRunnerDeps {
+  db: Database;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  log: BotLog;
+  /** NOTIFY channel shared by the instances on this database schema */
+  channel: string;
+  /** A session for the bot; `onFault` stops it, `onFigures` says its figures changed (they get written) */
+  createSession(
+    row: BotRow,
+    hooks: { onFault: (fault: BotFault) => void; onFigures: () => void },
+  ): BotSession;
+  /** Period of the lease round (tests make it long and call `tick` themselves) */
+  renewMs?: number;
+  /**
+   * Finishes the stop of a bot no session runs here (its instance died or was closed while stopping it, or nobody
+   * ran it): its orders canceled on the exchange (live) and its hold on the dead-man switch let go
+   */
+  settle(row: BotRow): Promise<{ canceled: number }>;
+  /** Least time between two writes of one bot's figures (`bot_status`); default STATUS_WRITE_MS */
+  statusWriteMs?: number;
+}
+
+/** A running bot's figures are written at most this often (a burst of fills costs one write, the last one kept) */
+export const STATUS_WRITE_MS = 1_000;
+
+/**
+ * Which instance runs which bot, kept in the database like the backtest queue's leases (`backtest-runner.ts`):
+ * an instance starting a bot takes its lease and renews it every BOT_LEASE_RENEW_MS while the bot runs; a bot the
+ * owner wants running (`starting`/`running`) whose lease is free (its instance stopped and handed it back) or ran
+ * out (its instance died) is claimed by the first instance whose lease round sees it, and resumed there. A bot
+ * whose lease this instance no longer holds (stopped by its owner elsewhere, or taken over after a stall) is
+ * stopped here at once, so at most one instance trades it. Stops travel on a LISTEN/NOTIFY channel; the lease round
+ * covers a lost notification.
+ */
+export class BotRunner {
+  /** This process's identity in `lease_owner` */
+  readonly owner = randomUUID();
+  private readonly sessions = new Map<string, BotSession>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private closed = false;
+  /** The lease round in progress (one at a time) */
+  private round: Promise<void> | undefined;
+  private readonly active = new Set<Promise<unknown>>();
+  /** Stops in progress here, by bot: a second asker waits for the first instead of canceling twice */
+  private readonly stopping = new Map<string, Promise<BotRow | undefined>>();
+  /** Figure writes: when each bot's last went out, and the trailing one waiting */
+  private readonly writes = new Map<string, { lastAt: number; timer?: ReturnType<typeof setTimeout> }>();
+
+  constructor(private readonly deps: BotRunnerDeps) {}
+
+  /** Ids of the bots running on this instance */
+  get runningIds(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  figures(id: string): PaperFigures | undefined {
+    return this.sessions.get(id)?.figures();
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.deps.db.listen(this.deps.channel, (payload) => this.receive(payload));
+    this.timer = setInterval(() => void this.tick(), this.deps.renewMs ?? BOT_LEASE_RENEW_MS);
+    this.timer.unref?.();
+    await this.tick();
+  }
+
+  /** Starts a stopped bot here: lease taken, session opened, `started` recorded. Undefined when it is active */
+  async startBot(row: BotRow): Promise<BotRow | undefined> {
+    const now = this.deps.clock.now();
+    const started = await botRepository.start(
+      this.deps.db,
+      row.user_id,
+      row.id,
+      this.owner,
+      now,
+      this.leaseUntil(),
+    );
+    if (!started) return undefined;
+    await this.launch(started, 'started');
+    return (await botRepository.find(this.deps.db, row.user_id, row.id)) ?? started;
+  }
+
+  /**
+   * Stops an active bot wherever it runs (`state`: stopped, or error with the reason). It is `stopping` while the
+   * instance running it cancels its orders, then `state`. Answers the bot as it then stands (`stopping` while
+   * another instance is at it), or undefined when it was not active
+   */
+  async stopBot(row: BotRow, state: 'stopped' | 'error', reason: string): Promise<BotRow | undefined> {
+    const stopping = await botRepository.beginStop(
+      this.deps.db,
+      row.id,
+      state,
+      reason,
+      this.deps.clock.now(),
+    );
+    if (!stopping) return undefined;
+    if (this.sessions.has(row.id)) return (await this.stopHere(row.id, 'stopped', reason)) ?? stopping;
+    if (stopping.lease_owner && stopping.lease_owner !== this.owner) {
+      await this.deps.db.query('SELECT pg_notify($1, $2)', [this.deps.channel, `${STOP_PREFIX}${row.id}`]);
+    }
+    // Nobody runs it (its instance died, the lease not yet taken over): the stop is finished here
+    const taken = await botRepository.takeStop(
+      this.deps.db,
+      row.id,
+      this.owner,
+      this.deps.clock.now(),
+      this.leaseUntil(),
+    );
+    if (!taken) return stopping;
+    return (await this.settle(taken)) ?? stopping;
+  }
+
+  /**
+   * One lease round: renew this instance's leases (stopping the bots it no longer holds), then claim and resume
+   * every free bot. Public for tests, which move the clock and call it instead of waiting for the timer
+   */
+  tick(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.round ??= this.leaseRound().finally(() => {
+      this.round = undefined;
+    });
+    return this.round;
+  }
+
+  /** Resolves when no bot is being opened or stopped here */
+  async idle(): Promise<void> {
+    while (this.active.size > 0) await Promise.allSettled([...this.active]);
+  }
+
+  /** Stops the bots running here without stopping them for their owners: they are handed back for another instance */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.round;
+    await this.idle();
+    const ids = this.runningIds;
+    // The bots go on elsewhere: nothing is canceled (a live bot's dead-man switch covers a server that never returns)
+    for (const session of this.sessions.values()) session.detach();
+    this.sessions.clear();
+    for (const w of this.writes.values()) clearTimeout(w.timer);
+    this.writes.clear();
+    await this.unlisten?.().catch(() => {});
+    try {
+      await botRepository.release(this.deps.db, this.owner, ids);
+    } catch (err) {
+      // The database may be gone: the leases then run out and another instance takes the bots over
+      this.deps.logger.warn({ err }, 'bots not handed back at shutdown; their leases will expire');
+    }
+  }
+
+  private leaseUntil(): Date {
+    return new Date(this.deps.clock.now().getTime() + BOT_LEASE_MS);
+  }
+
+  private async leaseRound(): Promise<void> {
+    try {
+      const ids = this.runningIds;
+      const held = await botRepository.renew(this.deps.db, this.owner, ids, this.leaseUntil());
+      for (const id of ids) {
+        const session = this.sessions.get(id);
+        if (!session) continue;
+        const state = held.get(id);
+        if (state === 'stopping') {
+          // Stopped from another instance and the notification was lost: this instance holds it, it stops it
+          const row = await botRepository.find(this.deps.db, session.row.user_id, id);
+          this.track(
+            this.stopHere(
+              id,
+              row?.stop_state === 'error' ? 'error' : 'stopped',
+              row?.stop_reason ?? 'Stopped',
+            ),
+          );
+        } else if (state === undefined) {
+          // Taken over by another instance (this one stalled past its lease): it trades the bot now, not us
+          this.deps.logger.warn({ botId: id }, 'bot no longer held by this instance: stopping it here');
+          this.sessions.get(id)?.detach();
+          this.sessions.delete(id);
+        }
+      }
+      while (!this.closed) {
+        const row = await botRepository.claim(
+          this.deps.db,
+          this.owner,
+          this.deps.clock.now(),
+          this.leaseUntil(),
+        );
+        if (!row) break;
+        if (row.state === 'stopping') await this.settle(row);
+        else await this.launch(row, 'resumed');
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'bot lease round failed');
+    }
+  }
+
+  /** Opens the bot's session here; it is `running` once history is loaded and replayed */
+  private async launch(row: BotRow, how: 'started' | 'resumed'): Promise<void> {
+    const session = this.deps.createSession(row, {
+      onFault: (fault) => void this.fault(row, fault),
+      onFigures: () => this.noteFigures(row.id),
+    });
+    this.sessions.set(row.id, session);
+    const work = (async () => {
+      try {
+        await session.open();
+      } catch (err) {
+        await this.fault(
+          row,
+          err instanceof BotFault ? err : new BotFault(`The bot failed to start: ${reasonOf(err)}`),
+        );
+        return;
+      }
+      if (this.sessions.get(row.id) !== session) return;
+      if (!(await botRepository.markRunning(this.deps.db, row.id, this.owner, this.deps.clock.now()))) {
+        // Stopped while it was starting
+        this.sessions.delete(row.id);
+        await session.close();
+        return;
+      }
+      const message =
+        how === 'started'
+          ? `Started: ${row.mode} trading on ${row.symbol} ${row.interval} closed candles`
+          : `Resumed on this server: ${session.replayed} bars since the start replayed`;
+      const leverage =
+        session.leverageSet === undefined ? '' : `, leverage ${session.leverageSet}× set on the exchange`;
+      await this.deps.log.record(row, how, `${message}${leverage}`, {
+        owner: this.owner,
+        replayedBars: session.replayed,
+        ...(session.leverageSet === undefined ? {} : { leverage: session.leverageSet }),
+      });
+    })();
+    this.track(work);
+    await work;
+  }
+
+  /** A limit broke or the bot failed: stopped with state error (if this instance still holds it), and recorded */
+  private async fault(row: BotRow, fault: BotFault): Promise<void> {
+    const work = (async () => {
+      const stopping = await botRepository.beginStop(
+        this.deps.db,
+        row.id,
+        'error',
+        fault.message,
+        this.deps.clock.now(),
+        this.owner,
+      );
+      if (stopping) {
+        await this.stopHere(row.id, fault.kind, fault.message, fault.data);
+        return;
+      }
+      const now = await botRepository.find(this.deps.db, row.user_id, row.id);
+      // Already being stopped here (the owner's stop raced the fault): that stop finishes it
+      if (now?.state === 'stopping' && now.lease_owner === this.owner) return;
+      // No longer ours (stopped or taken over meanwhile): whoever holds it now decides about its orders
+      this.sessions.get(row.id)?.detach();
+      this.sessions.delete(row.id);
+    })().catch((err: unknown) => this.deps.logger.error({ err, botId: row.id }, 'bot stop failed'));
+    this.track(work);
+    await work;
+  }
+
+  /**
+   * Stops a `stopping` bot whose session runs here: the session closed (orders canceled), the end recorded, the
+   * bot put in its final state. One stop per bot at a time: a second caller gets the first one's answer
+   */
+  private stopHere(
+    id: string,
+    kind: 'stopped' | 'risk_stop' | 'error',
+    reason: string,
+    data: Record<string, unknown> = {},
+  ): Promise<BotRow | undefined> {
+    const running = this.stopping.get(id);
+    if (running) return running;
+    const work = (async () => {
+      await this.end(id, kind, reason, data);
+      return botRepository.finishStop(this.deps.db, id, this.deps.clock.now(), this.owner);
+    })().finally(() => this.stopping.delete(id));
+    this.stopping.set(id, work);
+    this.track(work);
+    return work;
+  }
+
+  /**
+   * Finishes the stop of a `stopping` bot this instance holds without a session (its instance died mid-stop):
+   * its orders canceled, the end recorded with the session's PnL as last written, its final state set
+   */
+  private async settle(row: BotRow): Promise<BotRow | undefined> {
+    const running = this.stopping.get(row.id);
+    if (running) return running;
+    const work = (async () => {
+      let canceled = 0;
+      try {
+        ({ canceled } = await this.deps.settle(row));
+      } catch (err) {
+        await this.deps.log.record(
+          row,
+          'error',
+          `Stopping: its orders could not be canceled: ${reasonOf(err)}`,
+        );
+      }
+      const figures = (await botRepository.statusOf(this.deps.db, [row])).get(row.id)?.figures as
+        | Partial<PaperFigures>
+        | undefined;
+      const sessionPnl = (figures?.realizedPnl ?? 0) + (figures?.unrealizedPnl ?? 0);
+      const reason = row.stop_reason ?? 'Stopped';
+      const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
+      await this.deps.log.record(row, row.stop_state === 'error' ? 'error' : 'stopped', `${reason}${words}`, {
+        sessionPnl,
+        ...sessionOf(row),
+        canceled,
+        finishedBy: this.owner,
+      });
+      return botRepository.finishStop(this.deps.db, row.id, this.deps.clock.now(), this.owner);
+    })().finally(() => this.stopping.delete(row.id));
+    this.stopping.set(row.id, work);
+    this.track(work);
+    return work;
+  }
+
+  /** Closes the session here (orders canceled) and records how it ended, with the session's PnL */
+  private async end(
+    id: string,
+    kind: 'stopped' | 'risk_stop' | 'error',
+    reason: string,
+    data: Record<string, unknown> = {},
+  ): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    clearTimeout(this.writes.get(id)?.timer);
+    this.writes.delete(id);
+    let closed: { sessionPnl: number; canceled: number };
+    try {
+      closed = await session.close();
+    } catch (err) {
+      // The bot is stopped (its row says so); its orders could not all be canceled: say so, the owner must look
+      await this.deps.log.record(
+        session.row,
+        'error',
+        `Stopping: its orders could not be canceled: ${reasonOf(err)}`,
+        {},
+      );
+      closed = { sessionPnl: 0, canceled: 0 };
+    }
+    await this.writeFigures(id, session);
+    const { sessionPnl, canceled } = closed;
+    const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
+    await this.deps.log.record(session.row, kind, `${reason}${words}`, {
+      ...data,
+      sessionPnl,
+      ...sessionOf(session.row),
+      canceled,
+    });
+  }
+
+  /** The bot's figures changed: written now, or once the throttle allows (the latest figures then) */
+  private noteFigures(id: string): void {
+    const every = this.deps.statusWriteMs ?? STATUS_WRITE_MS;
+    const w = this.writes.get(id) ?? { lastAt: Number.NEGATIVE_INFINITY };
+    this.writes.set(id, w);
+    if (w.timer) return;
+    const wait = Math.max(0, w.lastAt + every - Date.now());
+    const write = () => {
+      w.timer = undefined;
+      w.lastAt = Date.now();
+      const session = this.sessions.get(id);
+      if (session) this.track(this.writeFigures(id, session));
+    };
+    if (wait === 0) write();
+    else {
+      w.timer = setTimeout(write, wait);
+      w.timer.unref?.();
+    }
+  }
+
+  private async writeFigures(id: string, session: BotSession): Promise<void> {
+    const figures = session.figures();
+    const startedAt = session.row.started_at;
+    if (!figures || !startedAt) return;
+    try {
+      await botRepository.saveStatus(
+        this.deps.db,
+        id,
+        startedAt,
+        figures as unknown as Record<string, unknown>,
+        this.deps.clock.now(),
+      );
+    } catch (err) {
+      // The next change writes them again; until then other instances show slightly older figures
+      this.deps.logger.warn({ err, botId: id }, 'bot figures not written');
+    }
+  }
+
+  private receive(payload: string): void {
+    if (!payload.startsWith(STOP_PREFIX)) return;
+    const id = payload.slice(STOP_PREFIX.length);
+    const session = this.sessions.get(id);
+    if (!session) return;
+    const work = (async () => {
+      const row = await botRepository.find(this.deps.db, session.row.user_id, id);
+      if (row?.state !== 'stopping') return;
+      await this.stopHere(id, row.stop_state === 'error' ? 'error' : 'stopped', row.stop_reason ?? 'Stopped');
+    })().catch((err: unknown) => this.deps.logger.error({ err, botId: id }, 'bot stop failed'));
+    this.track(work);
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.active.add(work);
+    void work.finally(() => this.active.delete(work));
+  }
+}

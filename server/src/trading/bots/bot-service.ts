@@ -1,0 +1,394 @@
+import { randomUUID } from 'node:crypto';
+import type { TradingEnvironment } from '@kestrel/contracts';
+import {
+  BOT_STATES,
+  BOTS_PER_USER_MAX,
+  type Bot,
+  type BotEvent,
+  type BotRiskLimits,
+  type BotState,
+  type BotStatus,
+  type BotsSummary,
+  type CreateBotRequest,
+  type UpdateBotRequest,
+} from '@kestrel/contracts/bots';
+import { builtInStrategies, EngineInputError, resolveBrokerConfig } from '@kestrel/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
+import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
+import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
+import type { Clock } from '../../lib/clock';
+import { startOfUtcDay } from '../../lib/clock';
+import type { Database } from '../../lib/database/database';
+import { HttpError } from '../../lib/http-error';
+import { type BotLog, toEvent } from './bot-log';
+import { type BotRow, type BotSettings, botKindOf, botRepository } from './bot-repository';
+import type { BotRunner } from './bot-runner';
+import type { PaperFigures } from './paper-account';
+
+/** States with an open session (its figures not yet in the log) */
+const OPEN_SESSION: ReadonlySet<BotState> = new Set(['starting', 'running', 'stopping']);
+
+/** Events of a status answer */
+const STATUS_EVENTS = 20;
+
+export const STOPPED_BY_USER = 'Stopped by you';
+export const STOPPED_BY_KILL_SWITCH = 'Stopped by the kill switch';
+export const STOPPED_FOR_ACCOUNT_DELETION = 'Stopped: the account is being deleted';
+
+export interface BotServiceDeps {
+  db: Database;
+  /** Public market data of one environment: a bot's symbol is checked where the bot trades */
+  market(environment: TradingEnvironment): Pick<ExchangeAdapter, 'symbolInfo'>;
+  /** The owner's current environment: a new bot trades there for good (a live bot on mainnet needs confirmLive) */
+  environmentOf(userId: string): Promise<TradingEnvironment>;
+  publish(target: PushTarget, event: LiveEvent): Promise<void>;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Bots of the signed-in user: settings validated with the strategy's own schema and the exchange's symbol rules,
+ * start and stop (the runner takes the lease and runs the bot on this or another instance), status, log and the
+ * dashboard's summary. Another user's bot is answered exactly like an unknown one (404)
+ */
+export class BotService {
+  constructor(
+    private readonly deps: BotServiceDeps,
+    private readonly runner: BotRunner,
+    readonly log: BotLog,
+  ) {}
+
+  async create(userId: string, request: CreateBotRequest): Promise<Bot> {
+    if ((await botRepository.count(this.deps.db, userId)) >= BOTS_PER_USER_MAX) {
+      throw new HttpError(
+        409,
+        'BOT_LIMIT',
+        `You have ${BOTS_PER_USER_MAX} bots, the most one user may keep: delete one first`,
+      );
+    }
+    const environment = await this.deps.environmentOf(userId);
+    const settings = await this.validate({
+      environment,
+      name: request.name,
+      strategy: request.strategy,
+      params: request.params,
+      symbol: request.symbol,
+      interval: request.interval,
+      leverage: request.leverage,
+      budget: request.budget,
+      mode: request.mode,
+      risk_limits: request.riskLimits,
+      confirmLive: request.confirmLive,
+    });
+    const row = await botRepository.insert(this.deps.db, {
+      ...settings,
+      id: randomUUID(),
+      user_id: userId,
+      kind: botKindOf(settings.strategy),
+      environment,
+      created_at: this.deps.clock.now(),
+    });
+    await this.log.record(row, 'created', `Created: ${describe(row)}`);
+    return toBot(row);
+  }
+
+  async list(userId: string): Promise<Bot[]> {
+    return (await botRepository.list(this.deps.db, userId)).map(toBot);
+  }
+
+  async get(userId: string, id: string): Promise<Bot> {
+    return toBot(await this.row(userId, id));
+  }
+
+  async update(userId: string, id: string, request: UpdateBotRequest): Promise<Bot> {
+    const row = await this.row(userId, id);
+    this.assertNotActive(row, 'change');
+    const limits = { ...row.risk_limits };
+    for (const [k, v] of Object.entries(request.riskLimits ?? {})) {
+      if (v !== undefined) limits[k as keyof BotRiskLimits] = v;
+    }
+    const strategyChanged = request.strategy !== undefined && request.strategy !== row.strategy;
+    const settings = await this.validate({
+      environment: row.environment,
+      name: request.name ?? row.name,
+      strategy: request.strategy ?? row.strategy,
+      // A new strategy starts from its own defaults, not from the old strategy's parameters
+      params: request.params ?? (strategyChanged ? {} : row.params),
+      symbol: request.symbol ?? row.symbol,
+      interval: request.interval ?? (row.interval as CreateBotRequest['interval']),
+      leverage: request.leverage ?? row.leverage,
+      budget: request.budget ?? row.budget,
+      mode: request.mode ?? row.mode,
+      risk_limits: limits,
+      confirmLive: request.confirmLive,
+    });
+    const updated = await botRepository.update(this.deps.db, userId, id, settings, this.deps.clock.now());
+    if (!updated) this.assertNotActive(await this.row(userId, id), 'change');
+    const bot = updated ?? (await this.row(userId, id));
+    await this.log.record(bot, 'updated', `Settings changed: ${describe(bot)}`);
+    return toBot(bot);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (await botRepository.delete(this.deps.db, userId, id)) return;
+    this.assertNotActive(await this.row(userId, id), 'delete');
+  }
+
+  async clone(userId: string, id: string, name: string | undefined): Promise<Bot> {
+    const row = await this.row(userId, id);
+    return this.create(userId, {
+      name: name ?? `${row.name} (copy)`.slice(0, 64),
+      strategy: row.strategy,
+      params: row.params,
+      symbol: row.symbol,
+      interval: row.interval as CreateBotRequest['interval'],
+      leverage: row.leverage,
+      budget: row.budget,
+      mode: row.mode,
+      riskLimits: row.risk_limits,
+      // The source was confirmed when it was made live; the copy keeps its settings
+      confirmLive: true,
+    });
+  }
+
+  /** Set by the agents plugin: throws (an HttpError saying why) when the bot may not start, e.g. a latched agent */
+  beforeStart: (row: BotRow) => Promise<void> = async () => {};
+
+  async start(userId: string, id: string): Promise<Bot> {
+    const row = await this.row(userId, id);
+    await this.beforeStart(row);
+    const started = await this.runner.startBot(row);
+    if (!started) {
+      throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
+    }
+    return toBot(started);
+  }
+
+  async stop(userId: string, id: string): Promise<Bot> {
+    const row = await this.row(userId, id);
+    const stopped = await this.runner.stopBot(row, 'stopped', STOPPED_BY_USER);
+    if (!stopped) {
+      throw new HttpError(409, 'BOT_NOT_RUNNING', `This bot is not running (it is ${row.state})`);
+    }
+    return toBot(stopped);
+  }
+
+  /**
+   * Every active bot of the user stopped, each canceling its orders (the kill switch, before it cancels the rest;
+   * account deletion, before the keys go); how many
+   */
+  async stopAll(userId: string, reason = STOPPED_BY_KILL_SWITCH): Promise<number> {
+    let n = 0;
+    for (const row of await botRepository.activeOf(this.deps.db, userId)) {
+      if (await this.runner.stopBot(row, 'stopped', reason)) n++;
+    }
+    return n;
+  }
+
+  async status(userId: string, id: string): Promise<BotStatus> {
+    const row = await this.row(userId, id);
+    const now = this.deps.clock.now();
+    const past = (
+      await botRepository.pastPnl(this.deps.db, [row], new Date(startOfUtcDay(now.getTime())))
+    ).get(id);
+    const live = (await this.liveFigures([row])).get(id);
+    const events = await botRepository.events(this.deps.db, id, STATUS_EVENTS);
+    return {
+      bot: toBot(row),
+      realizedPnl: (past?.total ?? 0) + (live?.realizedPnl ?? 0),
+      unrealizedPnl: live?.unrealizedPnl ?? 0,
+      todayPnl: (past?.today ?? 0) + (live?.todayPnl ?? 0),
+      positionQty: live?.positionQty ?? 0,
+      entryPrice: live?.entryPrice ?? null,
+      markPrice: live?.markPrice ?? null,
+      openOrders: live?.openOrders ?? [],
+      uptimeMs:
+        OPEN_SESSION.has(row.state) && row.started_at
+          ? Math.max(0, now.getTime() - row.started_at.getTime())
+          : null,
+      lastEvents: events.map(toEvent),
+    };
+  }
+
+  async events(userId: string, id: string, limit: number, before?: number): Promise<BotEvent[]> {
+    await this.row(userId, id);
+    return (await botRepository.events(this.deps.db, id, limit, before)).map(toEvent);
+  }
+
+  /**
+   * Counts by state and mode, and PnL over every bot: finished sessions from the log, open ones from the instance
+   * running them (this one's memory, or what another instance last wrote)
+   */
+  async summary(userId: string): Promise<BotsSummary> {
+    const rows = await botRepository.list(this.deps.db, userId);
+    const byState = Object.fromEntries(BOT_STATES.map((s) => [s, 0])) as Record<BotState, number>;
+    const past = await botRepository.pastPnl(
+      this.deps.db,
+      rows,
+      new Date(startOfUtcDay(this.deps.clock.now().getTime())),
+    );
+    const summary: BotsSummary = {
+      total: rows.length,
+      running: 0,
+      byState,
+      paper: 0,
+      live: 0,
+      byEnvironment: { testnet: 0, mainnet: 0 },
+      realizedPnl: 0,
+      unrealizedPnl: 0,
+      todayPnl: 0,
+      bots: [],
+    };
+    const live = await this.liveFigures(rows);
+    for (const r of rows) {
+      byState[r.state]++;
+      if (r.state === 'running') summary.running++;
+      summary[r.mode]++;
+      summary.byEnvironment[r.environment]++;
+      const p = past.get(r.id);
+      const f = live.get(r.id);
+      const line = {
+        id: r.id,
+        name: r.name,
+        symbol: r.symbol,
+        mode: r.mode,
+        state: r.state,
+        environment: r.environment,
+        realizedPnl: (p?.total ?? 0) + (f?.realizedPnl ?? 0),
+        unrealizedPnl: f?.unrealizedPnl ?? 0,
+        todayPnl: (p?.today ?? 0) + (f?.todayPnl ?? 0),
+      };
+      summary.bots.push(line);
+      summary.realizedPnl += line.realizedPnl;
+      summary.unrealizedPnl += line.unrealizedPnl;
+      summary.todayPnl += line.todayPnl;
+    }
+    // Running bots are the ones a trader watches; the rest by name so the list does not jump between loads
+    summary.bots.sort(
+      (a, b) => Number(b.state === 'running') - Number(a.state === 'running') || a.name.localeCompare(b.name),
+    );
+    return summary;
+  }
+
+  /**
+   * Figures of the open sessions of these bots: this instance's own (freshest) for the bots it runs, else the ones
+   * the running instance last wrote. A bot that is not active has no open session (its PnL is in the log)
+   */
+  private async liveFigures(rows: readonly BotRow[]): Promise<Map<string, PaperFigures>> {
+    const out = new Map<string, PaperFigures>();
+    const active = rows.filter((r) => OPEN_SESSION.has(r.state));
+    const elsewhere: BotRow[] = [];
+    for (const r of active) {
+      const mine = this.runner.figures(r.id);
+      if (mine) out.set(r.id, mine);
+      else elsewhere.push(r);
+    }
+    const stored = await botRepository.statusOf(this.deps.db, elsewhere);
+    for (const [id, { figures }] of stored) out.set(id, figures as unknown as PaperFigures);
+    return out;
+  }
+
+  private async row(userId: string, id: string): Promise<BotRow> {
+    const row = await botRepository.find(this.deps.db, userId, id);
+    if (!row) throw new HttpError(404, 'BOT_NOT_FOUND', 'No such bot');
+    return row;
+  }
+
+  private assertNotActive(row: BotRow, what: 'change' | 'delete'): void {
+    if (row.state === 'stopped' || row.state === 'error') return;
+    throw new HttpError(409, 'BOT_ACTIVE', `This bot is ${row.state}: stop it before you ${what} it`);
+  }
+
+  /**
+   * The settings as they will be stored, or a 400 naming the field and the rule: the strategy's own parameter
+   * schema (the bot's leverage replaces the strategy's leverage parameter), the symbol on the exchange, the
+   * engine's account rules with the symbol's filters, and the confirmation of a live bot on mainnet
+   */
+  private async validate(
+    input: BotSettings & { confirmLive: boolean | undefined; environment: TradingEnvironment },
+  ): Promise<BotSettings> {
+    const type = builtInStrategies.get(input.strategy);
+    if (!type) {
+      throw invalid(
+        `strategy: unknown strategy "${input.strategy}"; known: ${[...builtInStrategies.keys()].join(', ')}`,
+      );
+    }
+    const raw =
+      'leverage' in type.paramsSchema.shape ? { ...input.params, leverage: input.leverage } : input.params;
+    let params: Record<string, unknown>;
+    try {
+      params = type.parseParams(raw);
+    } catch (err) {
+      if (err instanceof EngineInputError) throw invalid(`params: ${err.message}`);
+      throw err;
+    }
+    let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
+    try {
+      info = await this.deps.market(input.environment).symbolInfo(input.symbol);
+    } catch (err) {
+      throw exchangeHttpError(err);
+    }
+    if (!info) throw invalid(`symbol: ${input.symbol} is not listed on the exchange`);
+    try {
+      resolveBrokerConfig({
+        broker: {
+          initialBalance: input.budget,
+          leverage: input.leverage,
+          tickSize: Number(info.tickSize),
+          stepSize: Number(info.stepSize),
+          minNotional: Number(info.minNotional),
+        },
+      });
+    } catch (err) {
+      throw invalid((err as Error).message);
+    }
+    if (input.mode === 'live' && input.environment === 'mainnet' && input.confirmLive !== true) {
+      throw invalid(
+        'confirmLive: a live bot on mainnet trades real money; confirm it (confirmLive: true) to save it',
+      );
+    }
+    return {
+      name: input.name,
+      strategy: type.id,
+      params,
+      symbol: input.symbol,
+      interval: input.interval,
+      leverage: input.leverage,
+      budget: input.budget,
+      mode: input.mode,
+      risk_limits: input.risk_limits,
+    };
+  }
+}
+
+function invalid(message: string): HttpError {
+  return new HttpError(400, 'INVALID_BOT', `Invalid bot: ${message}`);
+}
+
+function describe(row: BotRow): string {
+  return `${row.strategy} on ${row.symbol} ${row.interval}, ${row.leverage}×, budget ${row.budget} USDT, ${row.mode}`;
+}
+
+export function toBot(row: BotRow): Bot {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    strategy: row.strategy,
+    params: row.params,
+    symbol: row.symbol,
+    interval: row.interval as Bot['interval'],
+    leverage: row.leverage,
+    budget: row.budget,
+    mode: row.mode,
+    environment: row.environment,
+    riskLimits: row.risk_limits,
+    state: row.state,
+    stopReason: row.stop_reason,
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+    startedAt: row.started_at ? row.started_at.getTime() : null,
+    stoppedAt: row.stopped_at ? row.stopped_at.getTime() : null,
+  };
+}

@@ -1,0 +1,361 @@
+import type { KlineInterval } from '@kestrel/contracts';
+import type { BarColumns, StrategyType } from '@kestrel/engine';
+import {
+  barOpenTime,
+  builtInStrategies,
+  intervalToMs,
+  nextBarOpenTime,
+  resolveBrokerConfig,
+  StrategyError,
+} from '@kestrel/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExchangeAdapter, Kline } from '../../core/exchange/exchange-adapter';
+import type { KlineEvent } from '../../core/exchange/exchange-streams';
+import type { KlineSeriesKey, Span } from '../../core/market-data/kline-repository';
+import type { RunBrackets } from '../../core/market-data/leverage-brackets';
+import type { Clock } from '../../lib/clock';
+import type { Database } from '../../lib/database/database';
+import { BotFault, reasonOf } from './bot-fault';
+import type { BotLog } from './bot-log';
+import { type BotRow, botRepository } from './bot-repository';
+import type { BotStreamListener } from './bot-user-streams';
+import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
+import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
+
+/**
+ * An AI agent's part of its bot session (issue 18, `trading/agents`): the strategy the account runs (it carries
+ * out what `beforeBar` decided, through the same account and order path as any bot) and the work around each
+ * traded bar: deciding, reviewing and guarding before it, recording the orders and fills after it. Async, which a
+ * strategy's `onBar` cannot be.
+ */
+export interface AgentSessionHooks {
+  readonly type: StrategyType;
+  /** Before the account trades `bar` (`replay`: a bar handled before a restart: what it executed is re-read) */
+  beforeBar(bar: BotBar, ctx: { figures: PaperFigures | undefined; replay: boolean }): Promise<void>;
+  /** After it: what the account did on the bar (orders, fills, a breach) */
+  afterBar(
+    bar: BotBar,
+    outcome: BarOutcome | undefined,
+    ctx: { figures: PaperFigures | undefined; replay: boolean },
+  ): Promise<void>;
+  /** The session ended (stopped, detached) */
+  close(): void;
+}
+
+export interface BotSessionDeps {
+  db: Database;
+  clock: Clock;
+  log: BotLog;
+  logger: FastifyBaseLogger;
+  /**
+   * Everything below reads the bot's own environment (`row.environment`), whatever its owner is on now: its symbol
+   * rules, its candles (stored under `exchangeEnv`, that environment's exchange), its leverage brackets (read with
+   * that environment's key) and its closed-candle stream
+   */
+  exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
+  /** Closed bars of [start, end) from the kline cache (missing ones asked of the exchange) */
+  loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
+  brackets(userId: string, symbol: string): Promise<RunBrackets>;
+  /** Follows the pair's closed candles (one upstream stream per pair on this instance); returns the stop */
+  watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
+  /** The name the kline cache keeps the bot's exchange's candles under (simulator, testnet or mainnet) */
+  exchangeEnv: string;
+  /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch, the symbol's leverage) */
+  orders: LiveOrders & {
+    /** The bot (`botId`) holds the user's dead-man switch on the symbol */
+    armDeadman(userId: string, symbol: string, botId: string): Promise<void>;
+    /** The bot lets go of it: disarmed once no live bot of the user on the symbol holds it, here or elsewhere */
+    disarmDeadman(userId: string, symbol: string, botId: string): Promise<void>;
+    setLeverage(userId: string, symbol: string, leverage: number): Promise<unknown>;
+  };
+  /** The bot broke a limit or failed: the runner stops it (state `error`) and records why */
+  onFault(fault: BotFault): void;
+  /** The bot's figures changed (a bar was traded, a fill came in): the runner writes them for other instances */
+  onFigures(): void;
+  /** Live bots: a fill's commission counted in USDT (BNB priced at the fill's minute) */
+  countFee: FeeCounter;
+  /** Live bots: follows the owner's account stream (fills as they happen, gaps); returns the unfollow */
+  followAccount(userId: string, listener: BotStreamListener): () => void;
+  /** AI agents: their hooks (the agents plugin's runtime), undefined for other bots */
+  agentHooks?(row: BotRow): AgentSessionHooks | undefined;
+}
+
+const num = (k: Kline): BotBar => ({
+  openTime: k.openTime,
+  open: Number(k.open),
+  high: Number(k.high),
+  low: Number(k.low),
+  close: Number(k.close),
+  volume: Number(k.volume),
+});
+
+/**
+ * One running paper bot on this instance. It trades from the bar open at its start (`started_at`) on: the bars
+ * before it (the strategy's own `warmupBars`) only warm the strategy up. Its account is a pure function of its
+ * bars since the start, so a bot resumed on another instance or after a restart replays them from the kline cache
+ * and stands exactly where it stood; what it already logged (`barTime` of its events) is not logged twice. Then it
+ * follows the pair's closed candles from the exchange stream; a bar the stream missed (reconnect) is read from the
+ * kline cache before the next one is handled.
+ */
+export class BotSession {
+  private account: PaperAccount | LiveAccount | undefined;
+  private agent: AgentSessionHooks | undefined;
+  private unwatch: (() => void) | undefined;
+  private unfollow: (() => void) | undefined;
+  /** Live: per client order id, the quantity its logged fills reach (a replay does not log them again) */
+  private loggedFills = new Map<string, number>();
+  /** Candles are handled one after the other, in order */
+  private chain: Promise<void> = Promise.resolve();
+  /** Open time of the next bar to trade */
+  private next = 0;
+  private closed = false;
+  private readonly key: KlineSeriesKey;
+  /** Bars replayed at open (the resumed part of the account) */
+  replayed = 0;
+  /** Live bots: the leverage set on the exchange at open */
+  leverageSet: number | undefined;
+
+  constructor(
+    readonly row: BotRow,
+    private readonly deps: BotSessionDeps,
+  ) {
+    this.key = { env: deps.exchangeEnv, symbol: row.symbol, interval: row.interval };
+  }
+
+  figures(): PaperFigures | undefined {
+    return this.account?.figures();
+  }
+
+  /** Builds the account, warms the strategy up, replays the bars since the start and starts following candles */
+  async open(): Promise<void> {
+    const { row, deps } = this;
+    this.agent = deps.agentHooks?.(row);
+    const type = this.agent?.type ?? builtInStrategies.get(row.strategy);
+    if (!type) throw new BotFault(`The strategy "${row.strategy}" no longer exists on this server`);
+    let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
+    try {
+      info = await deps.exchange.symbolInfo(row.symbol);
+    } catch (err) {
+      throw new BotFault(`Could not read ${row.symbol} from the exchange: ${reasonOf(err)}`);
+    }
+    if (!info) throw new BotFault(`${row.symbol} is no longer listed on the exchange`);
+    const brackets = await deps.brackets(row.user_id, row.symbol);
+    const config = resolveBrokerConfig({
+      broker: {
+        initialBalance: row.budget,
+        leverage: row.leverage,
+        tickSize: Number(info.tickSize),
+        stepSize: Number(info.stepSize),
+        minNotional: Number(info.minNotional),
+      },
+      ...(brackets.brackets ? { brackets: brackets.brackets } : {}),
+    });
+    const interval = row.interval as KlineInterval;
+    if (row.mode === 'live') {
+      // Before the bot acts: unresolved orders resolved, placed ones re-read, foreign ones reported (not touched)
+      await this.exchangeStep('reconcile with the exchange', () =>
+        deps.orders.reconcile(row.user_id, row.symbol),
+      );
+      // The exchange holds the margin the bot was backtested with, before its first order; a refusal stops it
+      await this.exchangeStep(`set ${row.symbol} leverage to ${row.leverage}× on the exchange`, () =>
+        deps.orders.setLeverage(row.user_id, row.symbol, row.leverage),
+      );
+      this.leverageSet = row.leverage;
+      // Should this server die, the exchange cancels the symbol's orders when the countdown runs out
+      await this.exchangeStep('arm the dead-man switch', () =>
+        deps.orders.armDeadman(row.user_id, row.symbol, row.id),
+      );
+      this.account = new LiveAccount(type, row.params, intervalToMs(interval), {
+        userId: row.user_id,
+        botId: row.id,
+        symbol: row.symbol,
+        budget: row.budget,
+        leverage: row.leverage,
+        tickSize: Number(info.tickSize),
+        stepSize: Number(info.stepSize),
+        limits: row.risk_limits,
+        orders: deps.orders,
+        sessionStart: barOpenTime(interval, (row.started_at ?? deps.clock.now()).getTime()),
+        countFee: deps.countFee,
+      });
+      const account = this.account;
+      this.loggedFills = await botRepository.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
+      // Fills as they happen; they wait behind a bar being handled, so the account sees them in order
+      this.unfollow = deps.followAccount(row.user_id, {
+        onOrder: (e) => {
+          if (e.symbol !== row.symbol || !e.clientOrderId.startsWith('kb-')) return;
+          this.serial(async () => this.record({ log: await account.onOrderUpdate(e) }));
+        },
+        onGap: () => this.serial(async () => this.record({ log: await account.resync() })),
+      });
+    } else {
+      this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, row.risk_limits);
+    }
+
+    const startedAt = (row.started_at ?? deps.clock.now()).getTime();
+    const tradeFrom = barOpenTime(interval, startedAt);
+    let warmStart = tradeFrom;
+    // `warmupBars` counts the bar the strategy first acts on: the history before it is one bar shorter (none for
+    // grid and DCA, which act on their first bar: warming them would spend their start on a bar that trades nothing)
+    for (let n = type.warmupBars(row.params) - 1; n > 0; n--)
+      warmStart = barOpenTime(interval, warmStart - 1);
+    this.next = warmStart;
+    // Candles arriving while history loads wait in the chain behind it
+    this.unwatch = deps.watchClosedCandles(row.symbol, row.interval, (e) => this.enqueue(e));
+    const lastLogged = (await botRepository.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
+    const load = async () => {
+      const end = barOpenTime(interval, deps.clock.now().getTime());
+      await this.catchUp(end, tradeFrom, lastLogged, true);
+    };
+    const loading = load();
+    this.chain = loading.catch(() => {});
+    await loading;
+  }
+
+  /**
+   * Stops the bot here for good: no more candles, its orders canceled (live: through the order manager, and the
+   * dead-man switch disarmed); the session's PnL (position valued at the last close)
+   */
+  async close(): Promise<{ sessionPnl: number; canceled: number }> {
+    this.detach();
+    // A bar being handled finishes first (its orders may be on their way), so the cancels below catch them all
+    await this.chain;
+    const account = this.account;
+    if (!account) return { sessionPnl: 0, canceled: 0 };
+    if (account instanceof LiveAccount) {
+      try {
+        return await account.close();
+      } finally {
+        await this.deps.orders.disarmDeadman(this.row.user_id, this.row.symbol, this.row.id);
+      }
+    }
+    return account.close();
+  }
+
+  /** Stops following candles without touching orders: the bot goes on elsewhere (shutdown, taken over) */
+  detach(): void {
+    this.closed = true;
+    this.agent?.close();
+    this.unwatch?.();
+    this.unwatch = undefined;
+    this.unfollow?.();
+    this.unfollow = undefined;
+  }
+
+  /** Runs `fn` after the work queued before it (bars, fills); a failure stops the bot */
+  private serial(fn: () => Promise<void>): void {
+    this.chain = this.chain.then(async () => {
+      if (this.closed) return;
+      try {
+        await fn();
+      } catch (err) {
+        if (this.closed) return;
+        this.deps.onFault(err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`));
+      }
+    });
+  }
+
+  private async exchangeStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw new BotFault(`Could not ${what}: ${reasonOf(err)}`);
+    }
+  }
+
+  /** One traded bar on either account (`replay`: a bar handled before a restart, read as stored) */
+  private async tradeBar(bar: BotBar, replay: boolean): Promise<BarOutcome | undefined> {
+    const agent = this.agent;
+    if (!agent) return this.accountBar(bar, replay);
+    await agent.beforeBar(bar, { figures: this.account?.figures(), replay });
+    const outcome = await this.accountBar(bar, replay);
+    await agent.afterBar(bar, outcome, { figures: this.account?.figures(), replay });
+    return outcome;
+  }
+
+  private async accountBar(bar: BotBar, replay: boolean): Promise<BarOutcome | undefined> {
+    const account = this.account;
+    if (account instanceof LiveAccount) {
+      try {
+        return await account.trade(bar, replay);
+      } catch (err) {
+        if (err instanceof StrategyError) throw new BotFault(`The strategy failed: ${err.message}`);
+        throw new BotFault(`Live trading failed: ${reasonOf(err)}`);
+      }
+    }
+    return this.step(() => account?.trade(bar));
+  }
+
+  /** Hands the bars of [next, end) to the account: warm-up before `tradeFrom`, trading from it */
+  private async catchUp(end: number, tradeFrom: number, lastLogged: number, replay: boolean): Promise<void> {
+    if (end <= this.next) return;
+    let bars: BarColumns;
+    try {
+      bars = await this.deps.loadBars(this.key, { start: this.next, end });
+    } catch (err) {
+      throw new BotFault(
+        `Could not read ${this.row.symbol} ${this.row.interval} klines from the exchange: ${reasonOf(err)}`,
+      );
+    }
+    for (let i = 0; i < bars.openTime.length && !this.closed; i++) {
+      const bar: BotBar = {
+        openTime: bars.openTime[i] as number,
+        open: bars.open[i] as number,
+        high: bars.high[i] as number,
+        low: bars.low[i] as number,
+        close: bars.close[i] as number,
+        volume: bars.volume[i] as number,
+      };
+      if (bar.openTime < tradeFrom) this.step(() => this.account?.warm(bar));
+      else {
+        const outcome = await this.tradeBar(bar, replay);
+        if (bar.openTime > lastLogged) await this.record(outcome);
+        else this.replayed++;
+        if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
+      }
+    }
+    this.next = end;
+  }
+
+  private enqueue(e: KlineEvent): void {
+    this.serial(() => this.onCandle(e));
+  }
+
+  private async onCandle(e: KlineEvent): Promise<void> {
+    const bar = num(e.kline);
+    if (bar.openTime < this.next) return; // already handled (a replay overlapping the stream)
+    // Bars the stream missed come from the cache first, so the account sees every bar in order
+    const tradeFrom = barOpenTime(this.row.interval, (this.row.started_at ?? new Date(0)).getTime());
+    await this.catchUp(bar.openTime, tradeFrom, Number.NEGATIVE_INFINITY, false);
+    if (this.closed) return;
+    const outcome = await this.tradeBar(bar, false);
+    this.next = nextBarOpenTime(this.row.interval, bar.openTime);
+    await this.record(outcome);
+    if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
+  }
+
+  /** Runs the strategy's step; its own failure stops the bot with the strategy's words */
+  private step<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof StrategyError) throw new BotFault(`The strategy failed: ${err.message}`);
+      throw err;
+    }
+  }
+
+  private async record(outcome: BarOutcome | undefined): Promise<void> {
+    for (const entry of outcome?.log ?? []) {
+      const id = entry.data.clientOrderId;
+      const total = Number(entry.data.filledTotal);
+      if (entry.kind === 'order_filled' && typeof id === 'string' && Number.isFinite(total)) {
+        // A fill logged before the restart (from the stream, or by the session before) is not logged again: replayed,
+        // or taken at the first bar after the restart when it came in during the bar the restart cut
+        if (total <= (this.loggedFills.get(id) ?? 0) + 1e-12) continue;
+        this.loggedFills.set(id, Math.max(total, this.loggedFills.get(id) ?? 0));
+      }
+      await this.deps.log.record(this.row, entry.kind, entry.message, entry.data);
+    }
+    this.deps.onFigures();
+  }
+}

@@ -1,0 +1,103 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExchangeKeys } from '../../core/exchange/exchange-adapter';
+import type { ExchangeStreams, OrderUpdateEvent, UserDataStream } from '../../core/exchange/exchange-streams';
+
+/** What a live bot follows on its owner's account stream */
+export interface BotStreamListener {
+  /** An order of the account changed (placed, filled, canceled); the bot picks its own by client order id */
+  onOrder(event: OrderUpdateEvent): void;
+  /** The stream was down or unreadable for a while: events may be lost, the bot re-reads its orders by REST */
+  onGap(): void;
+}
+
+interface UserEntry {
+  listeners: Set<BotStreamListener>;
+  stream?: UserDataStream;
+  /** Bumped on stop, so a start still reading keys knows it is stale */
+  generation: number;
+}
+
+/**
+ * The user-data streams live bots read their fills from, one per user with a live bot on this instance (opened for
+ * the first bot, closed after the last). Fills arrive as they happen (`ORDER_TRADE_UPDATE`: the last filled
+ * quantity and price, the commission); after a reconnect every bot of the user hears of the gap and resynchronises
+ * by REST. Separate from the pages' streams (`LiveStreams`), which live only while the user has a socket open.
+ * The listenKey is the account's, shared with other instances and the pages: it is left to expire, never closed
+ */
+export class BotUserStreams {
+  readonly #users = new Map<string, UserEntry>();
+
+  constructor(
+    private readonly deps: {
+      streams: ExchangeStreams | undefined;
+      keysFor(userId: string, environment: TradingEnvironment): Promise<ExchangeKeys>;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  /**
+   * Follows the user's account stream on `environment`'s exchange (the bot's, whatever its owner has switched to);
+   * returns the unfollow. Without exchange streams, only bar-close REST reads
+   */
+  follow(userId: string, environment: TradingEnvironment, listener: BotStreamListener): () => void {
+    const account = `${userId}:${environment}`;
+    let user = this.#users.get(account);
+    if (!user) {
+      user = { listeners: new Set(), generation: 0 };
+      this.#users.set(account, user);
+    }
+    user.listeners.add(listener);
+    if (user.listeners.size === 1) void this.#start(userId, environment, user);
+    const entry = user;
+    return () => {
+      entry.listeners.delete(listener);
+      if (entry.listeners.size > 0 || this.#users.get(account) !== entry) return;
+      this.#users.delete(account);
+      void this.#stop(entry);
+    };
+  }
+
+  async close(): Promise<void> {
+    const users = [...this.#users.values()];
+    this.#users.clear();
+    await Promise.all(users.map((u) => this.#stop(u)));
+  }
+
+  async #start(userId: string, environment: TradingEnvironment, user: UserEntry): Promise<void> {
+    const streams = this.deps.streams;
+    if (!streams) return;
+    const generation = user.generation;
+    let keys: ExchangeKeys;
+    try {
+      keys = await this.deps.keysFor(userId, environment);
+    } catch (err) {
+      // The bot's bar-close reads still see its fills; they are only later
+      this.deps.log.warn({ err, userId }, 'bot fills: no account stream (keys not readable)');
+      return;
+    }
+    if (user.generation !== generation || this.#users.get(`${userId}:${environment}`) !== user) return;
+    user.stream = streams.userDataStream(
+      keys,
+      {
+        onEvent: (event) => {
+          if (event.type !== 'order') return;
+          for (const l of user.listeners) l.onOrder(event);
+        },
+        onState: (state, { gap }) => {
+          if (state === 'open' && gap) for (const l of user.listeners) l.onGap();
+        },
+        onError: (err) =>
+          this.deps.log.warn({ err: err.message, userId }, 'bot fills: account stream trouble'),
+      },
+      { closeListenKey: false },
+    );
+  }
+
+  async #stop(user: UserEntry): Promise<void> {
+    user.generation += 1;
+    const stream = user.stream;
+    user.stream = undefined;
+    await stream?.close().catch(() => {});
+  }
+}

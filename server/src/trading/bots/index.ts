@@ -1,0 +1,188 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { exchangeNameOf } from '../../core/exchange/exchange-config';
+import { KlineCache } from '../../core/market-data/kline-cache';
+import { klineRepository } from '../../core/market-data/kline-repository';
+import { LeverageBrackets } from '../../core/market-data/leverage-brackets';
+import { botNotice } from '../../core/notifications/bot-notices';
+import type { PluginOptions } from '../../core/plugin-options';
+import { channelFor } from '../../core/socket/socket-bus';
+import { orderIntentRepository } from '../orders/order-intent-repository';
+import type { TradingDeps } from '../trading-deps';
+import { BotFault } from './bot-fault';
+import { BotLog } from './bot-log';
+import type { BotRow } from './bot-repository';
+import { botRepository } from './bot-repository';
+import { BotRunner } from './bot-runner';
+import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
+import { type AgentSessionHooks, BotSession } from './bot-session';
+import { BotUserStreams } from './bot-user-streams';
+import { CommissionRates } from './commission-rates';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Bots of the signed-in user and the runtime that runs them (`/api/v1/agents/*`) */
+    botService: BotService;
+    /** Which bots this instance runs, by lease (tests call `tick` on it) */
+    botRunner: BotRunner;
+    /** Set by the agents plugin: an AI agent's session hooks (undefined for other bots) */
+    botAgentHooks: { factory?: (row: BotRow) => AgentSessionHooks | undefined };
+  }
+}
+
+/**
+ * The bot runtime: the service, the lease runner shared by every instance on the database (started once the app
+ * is ready, so the bots that were running resume), paper sessions fed by the live streams' closed candles and the
+ * kline cache. The kill switch of /risk stops the user's bots first.
+ */
+export default fp(
+  async (app: FastifyInstance, { config, deps }: PluginOptions<TradingDeps>) => {
+    const log = new BotLog(
+      {
+        db: app.db,
+        publish: (target, event) => app.socketBus.publish(target, event),
+        clock: app.clock,
+        log: app.log,
+      },
+      // Fills, starts and stops reach the owner's notifications (in-app list, webhooks) from the bot's log
+      async (bot, event) => {
+        const notice = botNotice(bot, event);
+        if (notice) await app.notifications.notify(bot.user_id, notice.event, notice.content);
+      },
+    );
+    // One kline cache per environment: a bot's candles are its environment's, stored under that exchange's name
+    const klineCaches = new Map<TradingEnvironment, KlineCache>();
+    const klinesOf = (environment: TradingEnvironment) => {
+      let cache = klineCaches.get(environment);
+      if (!cache) {
+        cache = new KlineCache(app.db, klineRepository, app.exchangeRouter.marketFor(environment));
+        klineCaches.set(environment, cache);
+      }
+      return cache;
+    };
+    const brackets = new LeverageBrackets({
+      exchange: app.exchangeAdapter,
+      keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
+      clock: app.clock,
+      log: app.log,
+    });
+    /**
+     * A bot lets go of the user's dead-man switch on its symbol: the order manager keeps it armed while another bot
+     * of this instance holds it; a live bot of the user on the symbol running on another instance keeps it armed too
+     * (that instance's heartbeat refreshes the same countdown)
+     */
+    const disarmDeadman = async (
+      userId: string,
+      symbol: string,
+      botId: string,
+      environment: TradingEnvironment,
+    ) => {
+      const elsewhere = await botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment);
+      await app.orderManager.disarmDeadman(userId, symbol, botId, { keepArmed: elsewhere > 0, environment });
+    };
+    // Fees paid in BNB priced at the fill's minute, shared by every bot here (one read per minute with fills)
+    const commissionRates = new CommissionRates({ exchange: app.exchangeAdapter, logger: app.log });
+    const userStreams = new BotUserStreams({
+      streams: app.exchangeAdapter.streams,
+      keysFor: (userId, environment) => app.credentialsService.keysFor(userId, environment),
+      log: app.log,
+    });
+    const agentHooks: FastifyInstance['botAgentHooks'] = {};
+    app.decorate('botAgentHooks', agentHooks);
+    const runner = new BotRunner({
+      db: app.db,
+      clock: app.clock,
+      logger: app.log,
+      log,
+      channel: await channelFor(app.db, 'kestrel_bots'),
+      ...(deps.botLeaseRenewMs !== undefined ? { renewMs: deps.botLeaseRenewMs } : {}),
+      settle: async (row) => {
+        if (row.mode !== 'live') return { canceled: 0 };
+        const { canceled } = await app.orderManager.cancelAllFor(row.id);
+        await disarmDeadman(row.user_id, row.symbol, row.id, row.environment);
+        return { canceled: canceled.length };
+      },
+      createSession: (row, { onFault, onFigures }) =>
+        new BotSession(row, {
+          db: app.db,
+          clock: app.clock,
+          log,
+          logger: app.log,
+          // Market data, candles and brackets of the bot's environment, not its owner's current one
+          exchange: {
+            symbolInfo: (symbol) => app.exchangeRouter.marketFor(row.environment).symbolInfo(symbol),
+          },
+          loadBars: (key, span) => klinesOf(row.environment).load(key, span),
+          brackets: (userId, symbol) => brackets.forRun(userId, symbol, row.environment),
+          watchClosedCandles: (symbol, interval, listener) => {
+            if (!app.liveStreams) {
+              throw new BotFault('The exchange offers no live market data: paper bots cannot run on it');
+            }
+            return app.liveStreams.watchClosedCandles(symbol, interval, listener, row.environment);
+          },
+          exchangeEnv: exchangeNameOf(config.exchangeTargets, row.environment),
+          // The bot's environment, not its owner's current one: it keeps trading where it was created
+          orders: {
+            place: (input) => app.orderManager.place({ ...input, environment: row.environment }),
+            cancel: (userId, clientOrderId) => app.orderManager.cancel(userId, clientOrderId),
+            reconcile: (userId, symbol) => app.orderManager.reconcile(userId, symbol, row.environment),
+            cancelAllFor: (botId) => app.orderManager.cancelAllFor(botId),
+            armDeadman: (userId, symbol, botId) =>
+              app.orderManager.armDeadman(userId, symbol, undefined, botId, row.environment),
+            disarmDeadman: (userId, symbol, botId) => disarmDeadman(userId, symbol, botId, row.environment),
+            setLeverage: (userId, symbol, leverage) =>
+              app.orderManager.setLeverage(userId, symbol, leverage, row.environment),
+            ofBot: (botId, ids) => orderIntentRepository.ofBot(app.db, botId, ids),
+            recentTrades: (userId, symbol) =>
+              app.orderManager.recentTrades(userId, symbol, undefined, row.environment),
+            tradesSince: (userId, symbol, since) =>
+              app.orderManager.tradesSince(userId, symbol, since, row.environment),
+          },
+          countFee: (commission, asset, time) => commissionRates.count(commission, asset, time),
+          onFault,
+          onFigures,
+          followAccount: (userId, listener) => userStreams.follow(userId, row.environment, listener),
+          agentHooks: (r) => agentHooks.factory?.(r),
+        }),
+    });
+    const service = new BotService(
+      {
+        db: app.db,
+        market: (environment) => app.exchangeRouter.marketFor(environment),
+        environmentOf: (userId) => app.environmentService.current(userId),
+        publish: (target, event) => app.socketBus.publish(target, event),
+        clock: app.clock,
+        log: app.log,
+      },
+      runner,
+      log,
+    );
+    app.decorate('botService', service);
+    app.decorate('botRunner', runner);
+    app.events.on('account.deleting', ({ userId }) => service.stopAll(userId, STOPPED_FOR_ACCOUNT_DELETION));
+    // The kill switch stops every bot of the user before it cancels orders, so none places a new one meanwhile
+    app.riskService.stopBots = (userId) => service.stopAll(userId);
+    app.addHook('onReady', async () => {
+      await runner.start();
+    });
+    // Before the live streams, the socket bus and the database close (onClose runs in reverse registration order)
+    app.addHook('onClose', async () => {
+      await runner.close();
+      await userStreams.close();
+    });
+  },
+  {
+    name: 'bots',
+    dependencies: [
+      'database',
+      'exchange',
+      'socket-bus',
+      'credentials',
+      'live-streams',
+      'risk',
+      'notifications',
+      'environment',
+    ],
+  },
+);

@@ -1,0 +1,158 @@
+import type { CreateOrderRequest, FuturesAccountInfo, PnlSummary, RiskAssessment } from '@kestrel/contracts';
+import type { CredentialsService } from '../../core/credentials/credentials-service';
+import { isOpenPosition, pnlSummary, riskAssessment } from '../../core/exchange/account-figures';
+import type {
+  ExchangeAdapter,
+  ExchangeKeys,
+  Order,
+  OrderRef,
+  Position,
+  SymbolInfo,
+  Trade,
+} from '../../core/exchange/exchange-adapter';
+import { viaExchange } from '../../core/exchange/exchange-http-error';
+import type { Clock } from '../../lib/clock';
+import { HttpError } from '../../lib/http-error';
+import { intentOutcome } from '../orders/intent-outcome';
+import type { OrderGuard } from '../orders/order-guard';
+import type { OrderManager } from '../orders/order-manager';
+
+/** Binance's default income window, which the PnL summary covers */
+export const PNL_WINDOW_MS = 7 * 86_400_000;
+/** Income entries read for the PnL summary (Binance's largest page) */
+export const PNL_INCOME_LIMIT = 1000;
+
+/**
+ * The futures calls of the signed-in user's connected account: keys from the vault, exchange errors as HTTP
+ * errors (`exchange-http-error.ts`), the open-position filter, the PnL window by the injected clock and the risk
+ * figures (`account-figures.ts` does the maths)
+ */
+export class FuturesService {
+  constructor(
+    private readonly credentials: Pick<CredentialsService, 'keysFor' | 'tradingKeysFor'>,
+    private readonly exchange: ExchangeAdapter,
+    private readonly clock: Clock,
+    /** Every leverage change passes it before it is sent (orders pass it inside the order manager) */
+    private readonly guard: OrderGuard,
+    /** Every order goes through it: recorded, risk-checked, sent once, an unknown outcome resolved by lookups */
+    private readonly orders: Pick<OrderManager, 'place' | 'noteOrder'>,
+    /** Public market data of the user's current environment (`app.userMarket`); tests default to the adapter */
+    private readonly market: (userId: string) => Promise<ExchangeAdapter> = async () => exchange,
+  ) {}
+
+  /** Balances and margin with the open positions (positionRisk: only it carries mark and liquidation prices) */
+  async accountInfo(userId: string): Promise<FuturesAccountInfo> {
+    const k = await this.keys(userId);
+    const [account, positions] = await viaExchange(() =>
+      Promise.all([this.exchange.account(k), this.exchange.positions(k)]),
+    );
+    return { ...account, positions: positions.filter(isOpenPosition) };
+  }
+
+  /** Positions with a non-zero amount, every symbol */
+  async openPositions(userId: string): Promise<Position[]> {
+    const k = await this.keys(userId);
+    return (await viaExchange(() => this.exchange.positions(k))).filter(isOpenPosition);
+  }
+
+  /** Positions of one symbol as the exchange lists them (both sides in hedge mode), open or flat */
+  async positions(userId: string, symbol: string): Promise<Position[]> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.positions(k, symbol));
+  }
+
+  async openOrders(userId: string, symbol: string | undefined): Promise<Order[]> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.openOrders(k, symbol));
+  }
+
+  /**
+   * Through the order manager: recorded under its client order id (the body's `clientOrderId`, else one derived
+   * from `idempotencyKey`), checked against the user's account limits, sent once. The same key again answers the
+   * first outcome; a lost answer is a 503 ORDER_STATUS_UNKNOWN while the manager resolves it by lookups
+   */
+  async placeOrder(
+    userId: string,
+    order: CreateOrderRequest,
+    options: { source?: 'manual' | 'kill_switch'; idempotencyKey?: string } = {},
+  ): Promise<Order> {
+    const intent = await this.orders.place({
+      userId,
+      order,
+      source: options.source ?? 'manual',
+      idempotencyKey: options.idempotencyKey,
+    });
+    return intentOutcome(intent);
+  }
+
+  /** Without `kind` the adapter tries a plain order first, then a conditional one */
+  async cancelOrder(userId: string, symbol: string, ref: OrderRef): Promise<Order> {
+    const k = await this.keys(userId);
+    const order = await viaExchange(() => this.exchange.cancelOrder(k, symbol, ref));
+    await this.orders.noteOrder(userId, order);
+    return order;
+  }
+
+  async setLeverage(
+    userId: string,
+    symbol: string,
+    leverage: number,
+  ): Promise<{ symbol: string; leverage: number }> {
+    // Leverage opens risk: a key whose last check failed is refused, like a new order
+    const { apiKey, secretKey, environment } = await this.credentials.tradingKeysFor(userId);
+    const k: ExchangeKeys = { apiKey, secretKey, environment };
+    await this.guard.checkLeverage(userId, symbol, leverage);
+    return viaExchange(() => this.exchange.setLeverage(k, symbol, leverage));
+  }
+
+  async orderHistory(userId: string, symbol: string | undefined, limit: number): Promise<Order[]> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.orderHistory(k, symbol, limit));
+  }
+
+  async trades(userId: string, symbol: string | undefined, limit: number): Promise<Trade[]> {
+    const k = await this.keys(userId);
+    return viaExchange(() => this.exchange.trades(k, symbol, limit));
+  }
+
+  /** Public trading rules of the user's current environment; a symbol the exchange does not list is a 404 */
+  async symbolInfo(userId: string, symbol: string): Promise<SymbolInfo> {
+    const info = await viaExchange(async () => (await this.market(userId)).symbolInfo(symbol));
+    if (!info)
+      throw new HttpError(404, 'SYMBOL_NOT_FOUND', `${symbol} is not a futures symbol of this exchange`);
+    return info;
+  }
+
+  /**
+   * Realized PnL, fees and funding of the 7 days up to the clock's now, and unrealized PnL now. The window is sent
+   * to the exchange, so the figures cover exactly the window the answer states
+   */
+  async pnl(userId: string): Promise<PnlSummary> {
+    const k = await this.keys(userId);
+    const to = this.clock.now().getTime();
+    const window = { from: to - PNL_WINDOW_MS, to };
+    const [income, account] = await viaExchange(() =>
+      Promise.all([
+        this.exchange.income(k, { startTime: window.from, endTime: window.to, limit: PNL_INCOME_LIMIT }),
+        this.exchange.account(k),
+      ]),
+    );
+    return pnlSummary(income, account, window);
+  }
+
+  /** Margin ratio, effective leverage and each open position's distance to liquidation (flat ones left out) */
+  async risk(userId: string): Promise<RiskAssessment> {
+    const k = await this.keys(userId);
+    const [account, positions] = await viaExchange(() =>
+      Promise.all([this.exchange.account(k), this.exchange.positions(k)]),
+    );
+    return riskAssessment(account, positions);
+  }
+
+  /** The user's stored keys (a clear 400 when none are stored), without the region the exchange does not need */
+  private async keys(userId: string): Promise<ExchangeKeys> {
+    // The environment stays with the key: the exchange router sends it to that environment's host only
+    const { apiKey, secretKey, environment } = await this.credentials.keysFor(userId);
+    return { apiKey, secretKey, environment };
+  }
+}

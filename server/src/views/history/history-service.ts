@@ -1,0 +1,221 @@
+import {
+  DASHBOARD_DEFAULT_RANGE_MS,
+  type FuturesTrade,
+  HISTORY_DEFAULT_RANGE_MS,
+  type HistoryOrder,
+  type IncomeEntry,
+  type IncomeQuery,
+  type OrderHistoryPage,
+  type OrderHistoryQuery,
+  type TradeHistoryPage,
+  type TradeHistoryQuery,
+  type TradingEnvironment,
+} from '@kestrel/contracts';
+import type { AccountRecorder } from '../../core/recorder/account-recorder';
+import type { HistoryFilter, HistoryRepository } from '../../core/recorder/history-repository';
+import type { RecordedAccount, RecorderRepository } from '../../core/recorder/recorder-repository';
+import type { Clock } from '../../lib/clock';
+import type { Queryable } from '../../lib/database/database';
+import { type CsvColumn, csvRows } from './csv';
+
+/**
+ * How long a read waits for the import it started before answering from what is stored (the import goes on, and
+ * the page's next read has it): a slow exchange does not hold the history page
+ */
+export const IMPORT_WAIT_MS = 2_000;
+
+/** A CSV download: its file name and its text, produced page by page as it is sent */
+export interface CsvExport {
+  filename: string;
+  lines: AsyncIterable<string>;
+}
+
+const TRADE_COLUMNS: CsvColumn<FuturesTrade>[] = [
+  { header: 'time', value: (t) => new Date(t.time).toISOString() },
+  { header: 'symbol', value: (t) => t.symbol },
+  { header: 'side', value: (t) => t.side },
+  { header: 'positionSide', value: (t) => t.positionSide },
+  { header: 'price', value: (t) => t.price },
+  { header: 'quantity', value: (t) => t.quantity },
+  { header: 'quoteQuantity', value: (t) => t.quoteQuantity },
+  { header: 'realizedPnl', value: (t) => t.realizedPnl },
+  { header: 'commission', value: (t) => t.commission },
+  { header: 'commissionAsset', value: (t) => t.commissionAsset },
+  { header: 'maker', value: (t) => t.maker },
+  { header: 'tradeId', value: (t) => t.id },
+  { header: 'orderId', value: (t) => t.orderId },
+];
+const ORDER_COLUMNS: CsvColumn<HistoryOrder>[] = [
+  { header: 'time', value: (o) => new Date(o.time).toISOString() },
+  { header: 'updatedAt', value: (o) => new Date(o.updatedAt).toISOString() },
+  { header: 'symbol', value: (o) => o.symbol },
+  { header: 'side', value: (o) => o.side },
+  { header: 'type', value: (o) => o.type },
+  { header: 'status', value: (o) => o.status },
+  { header: 'price', value: (o) => o.price },
+  { header: 'averagePrice', value: (o) => o.averagePrice },
+  { header: 'quantity', value: (o) => o.quantity },
+  { header: 'executedQuantity', value: (o) => o.executedQuantity },
+  { header: 'triggerPrice', value: (o) => o.triggerPrice },
+  { header: 'timeInForce', value: (o) => o.timeInForce },
+  { header: 'reduceOnly', value: (o) => o.reduceOnly },
+  { header: 'positionSide', value: (o) => o.positionSide },
+  { header: 'orderId', value: (o) => o.orderId },
+  { header: 'clientOrderId', value: (o) => o.clientOrderId },
+];
+const INCOME_COLUMNS: CsvColumn<IncomeEntry>[] = [
+  { header: 'time', value: (i) => new Date(i.time).toISOString() },
+  { header: 'type', value: (i) => i.incomeType },
+  { header: 'symbol', value: (i) => i.symbol },
+  { header: 'amount', value: (i) => i.income },
+  { header: 'asset', value: (i) => i.asset },
+  { header: 'info', value: (i) => i.info },
+  { header: 'tranId', value: (i) => i.tranId },
+  { header: 'tradeId', value: (i) => i.tradeId },
+];
+
+/** `kestrel-trades-20260101-20260131.csv`: what and which days (UTC) */
+function filename(what: string, from: number, to: number): string {
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10).replaceAll('-', '');
+  return `kestrel-${what}-${day(from)}-${day(to)}.csv`;
+}
+
+/**
+ * The signed-in user's order, fill and income history from the recorder's tables: filtered, sorted and paged by
+ * the database, or every matching row as CSV. Only the account of the user's current environment is read (a
+ * switch to mainnet shows mainnet's history, never testnet's beside it). A read of orders or fills first asks the
+ * recorder to import what is new when its last import is a few seconds old, so a fill of a moment ago is there
+ */
+export class HistoryService {
+  constructor(
+    private readonly db: Queryable,
+    private readonly repos: { history: HistoryRepository; recorder: RecorderRepository },
+    private readonly recorder: Pick<AccountRecorder, 'refreshHistory'>,
+    private readonly clock: Clock,
+    /** The user's current environment (`EnvironmentService.current`) */
+    private readonly environmentOf: (userId: string) => Promise<TradingEnvironment>,
+  ) {}
+
+  /**
+   * Symbols the filter can pick: every one with imported orders, fills or income (after the import a read of the
+   * same moment started, so the list names the symbols of the rows it shows)
+   */
+  async symbols(userId: string): Promise<string[]> {
+    const account = await this.fresh(userId);
+    return this.repos.history.historySymbols(this.db, account);
+  }
+
+  async trades(userId: string, query: TradeHistoryQuery): Promise<TradeHistoryPage> {
+    const account = await this.fresh(userId);
+    const filter = this.filter(query);
+    const [found, importedAt] = await Promise.all([
+      this.repos.history.trades(this.db, account, { ...filter, sort: query.sort }),
+      this.repos.history.importedAt(this.db, account),
+    ]);
+    return { ...this.pageOf(query, filter), ...found, importedAt };
+  }
+
+  async orders(userId: string, query: OrderHistoryQuery): Promise<OrderHistoryPage> {
+    const account = await this.fresh(userId);
+    const filter = this.filter(query);
+    const [found, importedAt] = await Promise.all([
+      this.repos.history.orders(this.db, account, {
+        ...filter,
+        sort: query.sort,
+        type: query.type,
+        status: query.status,
+      }),
+      this.repos.history.importedAt(this.db, account),
+    ]);
+    return { ...this.pageOf(query, filter), ...found, importedAt };
+  }
+
+  /** Every fill matching the filter (page and pageSize ignored), in the asked order */
+  async tradesCsv(userId: string, query: TradeHistoryQuery): Promise<CsvExport> {
+    const account = await this.fresh(userId);
+    const filter = this.filter(query);
+    return {
+      filename: filename('trades', filter.from, filter.to),
+      lines: csvRows(TRADE_COLUMNS, (offset, limit) =>
+        this.repos.history.tradeRows(this.db, account, { ...filter, sort: query.sort, offset, limit }),
+      ),
+    };
+  }
+
+  /** Every order matching the filter (page and pageSize ignored), in the asked order */
+  async ordersCsv(userId: string, query: OrderHistoryQuery): Promise<CsvExport> {
+    const account = await this.fresh(userId);
+    const filter = this.filter(query);
+    return {
+      filename: filename('orders', filter.from, filter.to),
+      lines: csvRows(ORDER_COLUMNS, (offset, limit) =>
+        this.repos.history.orderRows(this.db, account, {
+          ...filter,
+          sort: query.sort,
+          type: query.type,
+          status: query.status,
+          offset,
+          limit,
+        }),
+      ),
+    };
+  }
+
+  /** Every income entry matching the filter of `GET /dashboard/income` (page and pageSize ignored) */
+  async incomeCsv(userId: string, query: IncomeQuery): Promise<CsvExport> {
+    // The environment is fixed when the export starts: a switch during a long download does not mix accounts
+    const account = { userId, environment: await this.environmentOf(userId) };
+    const to = query.to ?? this.clock.now().getTime();
+    const from = query.from ?? Math.max(0, to - DASHBOARD_DEFAULT_RANGE_MS);
+    return {
+      filename: filename('income', from, to),
+      lines: csvRows(INCOME_COLUMNS, async (offset, limit) => {
+        const page = await this.repos.recorder.income(this.db, account, {
+          from,
+          to,
+          type: query.type,
+          symbol: query.symbol,
+          sort: query.sort,
+          order: query.order,
+          offset,
+          limit,
+        });
+        return page.items;
+      }),
+    };
+  }
+
+  /**
+   * The account of the user's current environment, after importing what is new (waiting at most
+   * `IMPORT_WAIT_MS`)
+   */
+  private async fresh(userId: string): Promise<RecordedAccount> {
+    const account = { userId, environment: await this.environmentOf(userId) };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, IMPORT_WAIT_MS);
+      timer.unref?.();
+    });
+    await Promise.race([this.recorder.refreshHistory(account), waited]);
+    clearTimeout(timer);
+    return account;
+  }
+
+  private filter(query: TradeHistoryQuery | OrderHistoryQuery): HistoryFilter {
+    const to = query.to ?? this.clock.now().getTime();
+    const from = query.from ?? Math.max(0, to - HISTORY_DEFAULT_RANGE_MS);
+    return {
+      from,
+      to,
+      symbol: query.symbol,
+      side: query.side,
+      order: query.order,
+      offset: (query.page - 1) * query.pageSize,
+      limit: query.pageSize,
+    };
+  }
+
+  private pageOf(query: { page: number; pageSize: number }, filter: HistoryFilter) {
+    return { from: filter.from, to: filter.to, page: query.page, pageSize: query.pageSize };
+  }
+}
