@@ -5,11 +5,8 @@
 
 import type {
   OrderKindSchema,
-  OrderSideSchema,
   OrderTypeSchema,
-  PositionSideSchema,
   TimeInForceSchema,
-  TradingEnvironment,
   WorkingTypeSchema,
 } from '@kestrel/contracts';
 import { CONDITIONAL_ORDER_TYPES as CONTRACT_CONDITIONAL_TYPES } from '@kestrel/contracts';
