@@ -9,7 +9,7 @@
 import { generateBars } from '@kestrel/engine';
 import { runSweepParallel } from '@kestrel/engine/node';
 import { ManualClock } from '@kestrel/exchange-sim';
-import { bearer, SIM_START, startTestServer } from '@kestrel/server/testing';
+import { bearer, clockReading, SIM_START, startTestServer } from '@kestrel/server/testing';
 
 const BARS = Number(process.env.BENCH_BARS ?? 40);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,7 +18,7 @@ const pct = (sorted: number[], p: number) =>
 
 export default async function botCandleOrder(): Promise<void> {
   const simClock = new ManualClock(SIM_START);
-  const clock = { now: () => new Date(simClock.now()) };
+  const clock = clockReading(() => new Date(simClock.now()));
   const t = await startTestServer({
     simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
     deps: { clock, botLeaseRenewMs: 3_600_000, orderTimings: { deadmanCountdownMs: 3_600_000 } },

@@ -3,6 +3,7 @@
 
 // The app's decorations (app.socketBus…), declared by its plugins: see the main entry
 export type {} from '../index';
+export { type Clock, clockReading, systemClock } from '../lib/clock';
 export { type DpopKey, makeDpopKey } from './dpop';
 export {
   bearer,

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { startTestServer, type TestServer } from '@kestrel/server/testing';
+import { startTestServer, systemClock, type TestServer } from '@kestrel/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDpopSigner, type DpopSigner, memoryKeyStore } from '../auth/dpop';
 import { createSession, type RefreshLocks } from '../auth/session';
@@ -15,7 +15,7 @@ let apiUrl: string;
 
 beforeAll(async () => {
   // The server on the wall clock: proofs carry the real time in iat
-  server = await startTestServer({ deps: { clock: { now: () => new Date() } } });
+  server = await startTestServer({ deps: { clock: systemClock } });
   apiUrl = await server.listen();
 }, 60_000);
 afterAll(() => server?.close());

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
-import { startTestServer, type TestServer } from '@kestrel/server/testing';
+import { clockReading, startTestServer, type TestServer } from '@kestrel/server/testing';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ let runtime: KestrelRuntime | undefined;
 let ahead = 0;
 
 beforeAll(async () => {
-  server = await startTestServer({ deps: { clock: { now: () => new Date(Date.now() + ahead) } } });
+  server = await startTestServer({ deps: { clock: clockReading(() => new Date(Date.now() + ahead)) } });
   apiUrl = await server.listen();
 }, 60_000);
 afterEach(() => {
