@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type {
   AgentLlmExchange,
   AgentLlmStatus,
