@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KlineCache } from '../src/core/market-data/kline-cache';
 import { klineRepository } from '../src/core/market-data/kline-repository';
 import { type Clock, clockReading } from '../src/lib/clock';
-import { agentRepository } from '../src/trading/agents/agent-repository';
+import { agentDecisionRepository } from '../src/trading/agents/agent-decision-repository';
 import { AgentSessionRuntime } from '../src/trading/agents/agent-session';
 import { AgentSnapshots } from '../src/trading/agents/agent-snapshot';
 import { type BotRow, botRepository } from '../src/trading/bots/bot-repository';
@@ -143,7 +143,7 @@ describe('agents: what a trader meets', () => {
     };
     // A long entered five bars before (by a session before this one) with a 1 % stop above this bar's high
     const entryPrice = bar.high * 1.05;
-    const entered = await agentRepository.insertDecision(t.app.db, {
+    const entered = await agentDecisionRepository.insertDecision(t.app.db, {
       botId: row.id,
       userId: row.user_id,
       executed: { action: 'enter_long', sizeFraction: 0.25, stopPct: 0.01 },
@@ -206,7 +206,7 @@ describe('agents: what a trader meets', () => {
     await runtime.beforeBar(bar, {
       figures: figures({ positionQty: qty, entryPrice, markPrice: bar.close, equity: 1000 }),
     });
-    const decided = await agentRepository.decisionAt(t.app.db, row.id, open);
+    const decided = await agentDecisionRepository.decisionAt(t.app.db, row.id, open);
     expect(decided?.record.action).toBe('exit');
     expect(decided?.record.reasonCodes).toEqual(['stop_hit']);
     expect(decided?.executed?.action).toBe('exit');

@@ -8,8 +8,9 @@ import type { Bot } from '@kestrel/contracts/bots';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, clockReading } from '../src/lib/clock';
-import { agentRepository } from '../src/trading/agents/agent-repository';
-import { AGENT_APPROVAL_TTL_MS } from '../src/trading/agents/agent-session';
+import { agentApprovalRepository } from '../src/trading/agents/agent-approval-repository';
+import { AGENT_APPROVAL_TTL_MS } from '../src/trading/agents/agent-decide';
+import { agentDecisionRepository } from '../src/trading/agents/agent-decision-repository';
 import {
   bearer,
   buildTestApp,
@@ -345,16 +346,16 @@ describe('agents', () => {
     const app = extraApps[0] as TestApp;
     const db = t.database.db;
     const now = clock.now();
-    const stored = await agentRepository.decisionAt(
+    const stored = await agentDecisionRepository.decisionAt(
       db,
       agent.id,
       (await decisions(app, agent.id))[0]?.barTime ?? 0,
     );
     expect(stored).toBeDefined();
     const id = stored?.id ?? '';
-    await agentRepository.setOutcome(db, id, 'queued', 'Waiting for your approval');
+    await agentDecisionRepository.setOutcome(db, id, 'queued', 'Waiting for your approval');
     const execution = { action: 'enter_long' as const, sizeFraction: 0.1, stopPct: 0.01 };
-    const expiring = await agentRepository.insertApproval(db, {
+    const expiring = await agentApprovalRepository.insertApproval(db, {
       botId: agent.id,
       decisionId: id,
       execution,
@@ -362,7 +363,7 @@ describe('agents', () => {
       // A short time limit: the access token would run out in a whole AGENT_APPROVAL_TTL_MS
       expiresAt: new Date(now.getTime() + 5_000),
     });
-    const rejected = await agentRepository.insertApproval(db, {
+    const rejected = await agentApprovalRepository.insertApproval(db, {
       botId: agent.id,
       decisionId: id,
       execution,
@@ -391,7 +392,7 @@ describe('agents', () => {
     expect(record.outcome).toBe('expired');
 
     // Approved while the agent does not run: it is not carried out a time limit later, it fails (nothing sent)
-    const approvedLate = await agentRepository.insertApproval(db, {
+    const approvedLate = await agentApprovalRepository.insertApproval(db, {
       botId: agent.id,
       decisionId: id,
       execution,

@@ -1,5 +1,5 @@
 import { agentEvidence, trainAgentModel } from '@kestrel/engine';
-import type { AgentTrainer } from '../src/trading/agents/agent-service';
+import type { AgentTrainer } from '../src/trading/agents/agent-training';
 
 /**
  * Trains agents and computes their evidence in the test's own thread (production trains on worker threads; the

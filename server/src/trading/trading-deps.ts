@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../core/plugin-options';
-import type { AgentTrainer } from './agents/agent-service';
+import type { AgentTrainer } from './agents/agent-training';
 import type { OrderTimings } from './orders/order-manager';
 
 /** Parts of the trading floor a caller may supply (tests shorten timings or train agents in-process) */

@@ -1,60 +1,29 @@
-import type {
-  AgentDecisionNotice,
-  AgentDecisionOutcome,
-  AgentDecisionRecord,
-  AgentGuardResult,
-  AgentStage,
-} from '@kestrel/contracts/agents';
+import type { AgentDecisionNotice, AgentDecisionRecord } from '@kestrel/contracts/agents';
 import { AGENT_DECISION_NOTICE_TYPE } from '@kestrel/contracts/agents';
 import type { BotOrder } from '@kestrel/contracts/bots';
 import {
-  type AgentConfig,
   type AgentDecision,
-  type AgentModel,
-  type AgentSnapshot,
   applyDecision,
-  BTCUSDT_BRACKETS,
-  decideAgent,
-  FEATURE_LOOKBACK,
-  intervalToMs,
-  maxNotionalAt,
   mlAgentStrategy,
-  parseAgentConfig,
-  roundToStep,
   type StrategyType,
   stopPriceFor,
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
-import type { RunBrackets } from '../../core/market-data/leverage-brackets';
-import type { Clock } from '../../lib/clock';
-import type { Database } from '../../lib/database/database';
 import type { BotRow } from '../bots/bot-repository';
-import type { AgentSessionHooks } from '../bots/bot-session';
 import type { BarOutcome, BotBar, BotLogEntry, PaperFigures } from '../bots/paper-account';
-import { runGuard } from './agent-guard';
-import { type AgentExecution, agentRepository, type StoredDecision, summaryOf } from './agent-repository';
-import type { AgentSnapshots } from './agent-snapshot';
-import type { AgentReview, AgentReviewer } from './llm-reviewer/reviewer';
+import type { StrategyHost } from '../bots/strategy-host';
+import { type AgentDecideDeps, AgentDecider, isEntry } from './agent-decide';
+import {
+  type AgentExecution,
+  agentDecisionRepository,
+  type StoredDecision,
+  summaryOf,
+} from './agent-decision-repository';
 
-/** How long a proposal of stage live_approval waits for the owner's click */
-export const AGENT_APPROVAL_TTL_MS = 15 * 60_000;
-/** Bars of history a decision's snapshot holds: the features' lookback and room for their own warm-up */
-export const DECISION_BARS = FEATURE_LOOKBACK * 3;
-
-export interface AgentRuntimeDeps {
-  db: Database;
-  clock: Clock;
+export interface AgentRuntimeDeps extends AgentDecideDeps {
   logger: FastifyBaseLogger;
-  reviewer: AgentReviewer;
-  exchange: Pick<ExchangeAdapter, 'symbolInfo' | 'ticker'>;
-  /** Point-in-time snapshots (closed bars and the aux columns the exchange serves) */
-  snapshots: Pick<AgentSnapshots, 'load'>;
-  brackets(userId: string, symbol: string): Promise<RunBrackets>;
   /** Pushes a decision's summary to the owner's sockets (`notifications/bot`, type agent_decision) */
   publish(userId: string, notice: AgentDecisionNotice): Promise<void>;
-  /** Starts a training when the agent has no fresh model or its retrain is due (never waits for it) */
-  retrainIfDue(row: BotRow, model: AgentModel | undefined, barClose: number): void;
   /**
    * A limit was breached while it traded: latched (in the database), its position closed reduce-only and demoted
    * to paper, before the session stops it (canceling its orders)
@@ -65,9 +34,18 @@ export interface AgentRuntimeDeps {
 /** Orders whose fills are still joined to their decision's record (a resting stop can wait many bars) */
 const MAX_TRACKED_ORDERS = 1_000;
 
-const isEntry = (a: AgentDecision['action']) => a === 'enter_long' || a === 'enter_short';
 const ORDER_KINDS = new Set(['order_sent', 'order_refused', 'order_unknown']);
 
+/**
+ * One running agent's strategy host inside its bot session (paper or live: the same account and order port as
+ * every bot). On every closed bar, before the account trades it, `AgentDecider` (`agent-decide.ts`) decides,
+ * reviews, stages and guards it and writes its record BEFORE any order, with what will be executed. The
+ * account's strategy (this class's `type`) then carries it out through the engine's `applyDecision` on the
+ * account's port: this class never sends an order by itself. After the bar, the record gets its orders and fills.
+ *
+ * A bar already recorded (a restart, a takeover) is not decided again: what it executed is re-applied, so the
+ * account is rebuilt exactly and a live order is asked for under the same intent key (never sent twice).
+ */
 /**
  * One running agent's runtime inside its bot session (paper or live: the same account and order path as every
  * bot). On every closed bar, before the account trades it: expired approvals recorded; a point-in-time snapshot of
@@ -79,10 +57,9 @@ const ORDER_KINDS = new Set(['order_sent', 'order_refused', 'order_unknown']);
  * A bar already recorded (a restart, a takeover) is not decided again: what it executed is re-applied, so the
  * account is rebuilt exactly and a live order is asked for under the same intent key (never sent twice).
  */
-export class AgentSessionRuntime implements AgentSessionHooks {
+export class AgentSessionRuntime implements StrategyHost {
   readonly type: StrategyType;
-  private readonly config: AgentConfig;
-  private readonly intervalMs: number;
+  private readonly decider: AgentDecider;
   /** What the strategy carries out at the bar being traded */
   private pending: AgentExecution | null = null;
   /** The record of the bar being traded (undefined for a bar decided before) */
@@ -93,19 +70,15 @@ export class AgentSessionRuntime implements AgentSessionHooks {
   private stopPrice: number | null = null;
   /** The stop was looked up in the records once this session (a position whose entry this session did not replay) */
   private stopRestored = false;
-  /** Times (clock, ms) of the orders this session sent: the guard's orders per minute */
-  private readonly sent: number[] = [];
   /** Which decision sent which order: fills are added to the record that caused them */
   private readonly orderDecision = new Map<string, string>();
-  private filters: { stepSize: number; tickSize: number; minNotional: number } | undefined;
   private closed = false;
 
   constructor(
     readonly row: BotRow,
     private readonly deps: AgentRuntimeDeps,
   ) {
-    this.config = parseAgentConfig(row.params);
-    this.intervalMs = intervalToMs(row.interval as Parameters<typeof intervalToMs>[0]);
+    this.decider = new AgentDecider(row, deps);
     // The engine's ml-agent settings; warm-up 1 bar: the runtime reads its own snapshots from the kline cache
     this.type = {
       ...mlAgentStrategy,
@@ -145,17 +118,18 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       this.stopRestored = true;
       this.stopPrice = await this.restoredStop(bar.openTime, figures.positionQty);
     }
-    const done = await agentRepository.decisionAt(db, this.row.id, bar.openTime);
+    const done = await agentDecisionRepository.decisionAt(db, this.row.id, bar.openTime);
     this.replayed = done;
     if (done) {
       // Decided before a restart: the same execution again (the account replays; a live intent answers as stored)
       this.pending =
-        (await agentRepository.executions(db, this.row.id, bar.openTime, bar.openTime + 1)).get(
+        (await agentDecisionRepository.executions(db, this.row.id, bar.openTime, bar.openTime + 1)).get(
           bar.openTime,
         ) ?? null;
       return;
     }
-    await this.decide(bar, figures);
+    this.current = await this.decider.decide(bar, figures, this.stopPrice);
+    this.pending = this.current.executed;
   }
 
   async afterBar(bar: BotBar, outcome: BarOutcome | undefined, ctx: { figures: PaperFigures | undefined }) {
@@ -168,7 +142,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
         if (!ORDER_KINDS.has(e.kind)) continue;
         const id = orderRef(e.data);
         if (id) this.remember(id, current.id);
-        this.sent.push(now.getTime());
+        this.decider.noteSent(now.getTime());
       }
       const refused = log.find((e) => e.kind === 'order_refused' && orderRef(e.data) !== undefined);
       const patch: Partial<AgentDecisionRecord> = {
@@ -181,7 +155,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
         outcomeNow = 'failed';
         note = `The order was refused: ${refused.message}`;
       }
-      await agentRepository.setOutcome(this.deps.db, current.id, outcomeNow, note, patch);
+      await agentDecisionRepository.setOutcome(this.deps.db, current.id, outcomeNow, note, patch);
       const record = { ...current.record, ...patch, outcome: outcomeNow, note };
       await this.push(record);
     }
@@ -213,7 +187,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
    * `execute` sets it. None when the newest execution was an exit or another side's entry
    */
   private async restoredStop(before: number, positionQty: number): Promise<number | null> {
-    const last = await agentRepository.lastExecution(this.deps.db, this.row.id, before);
+    const last = await agentDecisionRepository.lastExecution(this.deps.db, this.row.id, before);
     if (!last || !isEntry(last.executed.action)) return null;
     const side = last.executed.action === 'enter_long' ? 1 : -1;
     if (Math.sign(positionQty) !== side) return null;
@@ -230,7 +204,7 @@ export class AgentSessionRuntime implements AgentSessionHooks {
   }
 
   private async addFill(decisionId: string, e: BotLogEntry, barTime: number): Promise<void> {
-    const stored = await agentRepository.decision(this.deps.db, this.row.id, decisionId);
+    const stored = await agentDecisionRepository.decision(this.deps.db, this.row.id, decisionId);
     if (!stored) return;
     const fill = {
       clientOrderId: String(orderRef(e.data) ?? ''),
@@ -247,9 +221,15 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       f.quantity === fill.quantity &&
       f.price === fill.price;
     if (stored.record.fills.some(same)) return;
-    await agentRepository.setOutcome(this.deps.db, decisionId, stored.record.outcome, stored.record.note, {
-      fills: [...stored.record.fills, fill],
-    });
+    await agentDecisionRepository.setOutcome(
+      this.deps.db,
+      decisionId,
+      stored.record.outcome,
+      stored.record.note,
+      {
+        fills: [...stored.record.fills, fill],
+      },
+    );
   }
 
   private async push(record: AgentDecisionRecord): Promise<void> {
@@ -262,272 +242,6 @@ export class AgentSessionRuntime implements AgentSessionHooks {
       });
     } catch (err) {
       this.deps.logger.warn({ err, botId: this.row.id }, 'agent decision push failed');
-    }
-  }
-
-  /** The closed bars up to `bar` (inclusive) from the kline cache: what was known at its close, nothing after */
-  private async snapshot(bar: BotBar): Promise<AgentSnapshot> {
-    const end = bar.openTime + this.intervalMs;
-    return this.deps.snapshots.load(this.row.symbol, this.row.interval, this.intervalMs, {
-      start: end - DECISION_BARS * this.intervalMs,
-      end,
-    });
-  }
-
-  private async symbolFilters() {
-    if (this.filters) return this.filters;
-    const info = await this.deps.exchange.symbolInfo(this.row.symbol);
-    if (!info) return undefined;
-    this.filters = {
-      stepSize: Number(info.stepSize),
-      tickSize: Number(info.tickSize),
-      minNotional: Number(info.minNotional),
-    };
-    return this.filters;
-  }
-
-  private async referencePrice(): Promise<number | null> {
-    try {
-      const t = await this.deps.exchange.ticker(this.row.symbol);
-      const p = Number(t.lastPrice);
-      return Number.isFinite(p) && p > 0 ? p : null;
-    } catch {
-      return null;
-    }
-  }
-
-  private async decide(bar: BotBar, figures: PaperFigures | undefined): Promise<void> {
-    const { db, clock } = this.deps;
-    const row = this.row;
-    const now = clock.now();
-    const barClose = bar.openTime + this.intervalMs;
-    for (const expired of await agentRepository.expireApprovals(db, row.id, now)) {
-      await agentRepository.setOutcome(db, expired.decision_id, 'expired', 'The proposal expired unanswered');
-    }
-    const state = await agentRepository.state(db, row.id, now);
-    const model = await agentRepository.latestModel(db, row.id);
-    this.deps.retrainIfDue(row, model, barClose);
-    const snapshot = await this.snapshot(bar);
-    const positionQty = figures?.positionQty ?? 0;
-    const decision = decideAgent({
-      model: model ?? null,
-      snapshot,
-      config: this.config,
-      position: { qty: positionQty, entryPrice: figures?.entryPrice ?? null, stopPrice: this.stopPrice },
-      now: barClose,
-    });
-
-    let proposal: AgentExecution | null =
-      decision.action === 'hold'
-        ? null
-        : { action: decision.action, sizeFraction: decision.sizeFraction, stopPct: decision.stopPct };
-    let approvalId: string | undefined;
-    let review: AgentReview | null = null;
-    let outcome: AgentDecisionOutcome = 'hold';
-    let note = holdNote(decision);
-
-    // A proposal the owner approved is carried out at the next close, unless the model now wants out (an exit
-    // always goes first); it takes the place of a fresh entry, which would otherwise wait for another click
-    const waiting = (await agentRepository.approvedWaiting(db, row.id))[0];
-    if (waiting && (!proposal || isEntry(proposal.action))) {
-      proposal = { action: waiting.action, sizeFraction: waiting.size_fraction, stopPct: waiting.stop_pct };
-      approvalId = waiting.id;
-    }
-
-    if (proposal && isEntry(proposal.action) && approvalId === undefined) {
-      if (state.stage === 'backtest') {
-        outcome = 'not_traded';
-        note = 'Stage backtest: the decision is recorded, nothing is traded';
-        proposal = null;
-      } else if (state.stage === 'live_approval' && (await agentRepository.countPending(db, row.id)) > 0) {
-        // One question at a time: the owner is not asked again every bar while a proposal waits
-        outcome = 'not_traded';
-        note = 'An earlier proposal is still waiting for your approval';
-        proposal = null;
-      } else {
-        // The reviewer sees entries only (it may shrink or veto them); exits never wait for it
-        review = await this.review(decision, state.stage, figures);
-        const multiplier = review
-          ? Math.max(0, Math.min(1, review.verdict === 'veto' ? 0 : review.sizeMultiplier))
-          : 1;
-        if (review && multiplier <= 0) {
-          outcome = 'vetoed';
-          note = `Vetoed by the reviewer: ${review.error ?? review.rationale}`;
-          proposal = null;
-        } else if (multiplier < 1) {
-          proposal = { ...proposal, sizeFraction: proposal.sizeFraction * multiplier };
-        }
-      }
-    }
-
-    let guard: AgentGuardResult | null = null;
-    let queued = false;
-    if (proposal) {
-      const filters = await this.symbolFilters();
-      const brackets = await this.deps.brackets(row.user_id, row.symbol).catch(() => undefined);
-      const bracketCap = brackets ? maxNotionalAt(brackets.brackets ?? BTCUSDT_BRACKETS, row.leverage) : null;
-      const price = bar.close;
-      const qty = this.proposedQty(proposal, positionQty, price, filters?.stepSize);
-      const minute = now.getTime() - 60_000;
-      while (this.sent.length > 0 && (this.sent[0] as number) < minute) this.sent.shift();
-      const recent = Math.max(
-        this.sent.length,
-        await agentRepository.ordersSince(db, row.id, new Date(minute)),
-      );
-      guard = runGuard({
-        qty,
-        price,
-        markPrice: await this.referencePrice(),
-        now: now.getTime(),
-        barTime: bar.openTime,
-        intervalMs: this.intervalMs,
-        latched: state.latch_cause !== null,
-        stage: state.stage === 'backtest' ? 'paper' : state.stage,
-        mode: row.mode,
-        position: {
-          qty: positionQty,
-          equity: figures?.equity ?? row.budget,
-          // The account's own peak: the guard measures drawdown as the bot's limit does
-          peakEquity: figures?.peakEquity ?? row.budget,
-          todayPnl: figures?.todayPnl ?? 0,
-        },
-        limits: row.risk_limits,
-        leverage: row.leverage,
-        bracketMaxNotional: bracketCap,
-        ordersLastMinute: recent,
-        ordersToSend: proposal.action === 'exit' ? 1 : proposal.stopPct ? 2 : 1,
-        filters: {
-          stepSize: filters?.stepSize ?? Number.NaN,
-          minNotional: filters?.minNotional ?? Number.NaN,
-        },
-      });
-      if (!guard.passed) {
-        outcome = 'refused';
-        note = `Refused by the risk guard: ${guard.checks
-          .filter((c) => !c.passed)
-          .map((c) => c.detail)
-          .join('; ')}`;
-        proposal = null;
-      } else if (state.stage === 'live_approval' && isEntry(proposal.action) && approvalId === undefined) {
-        // Waits for the owner's click; carried out later, through the guard again
-        outcome = 'queued';
-        note = `Waiting for your approval until ${new Date(now.getTime() + AGENT_APPROVAL_TTL_MS).toISOString()}`;
-        queued = true;
-      } else {
-        outcome = approvalId === undefined ? 'executed' : 'approved';
-        note =
-          approvalId === undefined
-            ? executedNote(proposal, qty, price)
-            : `Approved by you: ${executedNote(proposal, qty, price)}`;
-      }
-    }
-
-    const executed = proposal && !queued ? proposal : null;
-    const record: Omit<AgentDecisionRecord, 'id'> = {
-      agentId: row.id,
-      barTime: bar.openTime,
-      time: now.getTime(),
-      action:
-        decision.action === 'hold' && approvalId !== undefined && executed
-          ? executed.action
-          : decision.action,
-      outcome,
-      reasonCodes: [...decision.reasonCodes],
-      sizeFraction: executed?.sizeFraction ?? decision.sizeFraction,
-      pUp: decision.pUp,
-      pDown: decision.pDown,
-      threshold: decision.threshold,
-      modelId: decision.modelId,
-      stage: state.stage,
-      reviewVerdict: review?.verdict ?? null,
-      note,
-      decision: toDecisionView(decision),
-      review,
-      guard,
-      orders: [],
-      fills: [],
-      positionQty,
-      price: bar.close,
-    };
-    // Written before any order: a crash after it replays the same execution, never a different one
-    const stored = await agentRepository.insertDecision(db, {
-      botId: row.id,
-      userId: row.user_id,
-      executed,
-      record,
-    });
-    this.current = stored;
-    this.pending = stored.executed;
-    if (approvalId !== undefined) {
-      await agentRepository.markExecuted(
-        db,
-        approvalId,
-        bar.openTime,
-        executed ? 'approved' : 'failed',
-        executed ? `Carried out at the ${new Date(barClose).toISOString()} close` : note,
-      );
-    }
-    if (queued && proposal) {
-      await agentRepository.insertApproval(db, {
-        botId: row.id,
-        decisionId: stored.id,
-        execution: proposal,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + AGENT_APPROVAL_TTL_MS),
-      });
-    }
-  }
-
-  /** Signed quantity change of the proposal, sized as `applyDecision` sizes it (budget × share × leverage / price) */
-  private proposedQty(
-    p: AgentExecution,
-    positionQty: number,
-    price: number,
-    step: number | undefined,
-  ): number {
-    if (p.action === 'exit') return -positionQty;
-    if (positionQty !== 0 || !(price > 0) || !step) return 0;
-    const qty = roundToStep((this.row.budget * p.sizeFraction * this.row.leverage) / price, step);
-    return p.action === 'enter_long' ? qty : -qty;
-  }
-
-  private async review(
-    decision: AgentDecision,
-    stage: AgentStage,
-    figures: PaperFigures | undefined,
-  ): Promise<AgentReview | null> {
-    try {
-      return await this.deps.reviewer.review({
-        userId: this.row.user_id,
-        agentId: this.row.id,
-        decision,
-        context: {
-          symbol: this.row.symbol,
-          interval: this.row.interval,
-          stage,
-          mode: this.row.mode,
-          budget: this.row.budget,
-          leverage: this.row.leverage,
-          positionQty: figures?.positionQty ?? 0,
-          equity: figures?.equity ?? this.row.budget,
-          todayPnl: figures?.todayPnl ?? 0,
-          riskLimits: this.row.risk_limits,
-        },
-      });
-    } catch (err) {
-      // The reviewer promises not to throw; should it, the entry it could not look at is not taken
-      return {
-        verdict: 'veto',
-        sizeMultiplier: 0,
-        rationale: '',
-        citedFeatures: [],
-        model: '',
-        latencyMs: 0,
-        promptTokens: 0,
-        completionTokens: 0,
-        error: `The reviewer failed: ${err instanceof Error ? err.message : String(err)}`,
-        exchangeId: '',
-      };
     }
   }
 }
@@ -552,51 +266,6 @@ function executionDecision(e: AgentExecution, barTime: number): AgentDecision {
     gates: [],
     snapshotHash: '',
   };
-}
-
-/** The decision as the contract carries it (NaN, which JSON cannot hold, as null) */
-function toDecisionView(d: AgentDecision): AgentDecisionRecord['decision'] {
-  const n = (v: number | null) => (v === null || !Number.isFinite(v) ? null : v);
-  return {
-    ...d,
-    reasonCodes: [...d.reasonCodes],
-    pUp: n(d.pUp),
-    pDown: n(d.pDown),
-    expectedEdge: n(d.expectedEdge),
-    dissimilarity: n(d.dissimilarity),
-    predictionZ: n(d.predictionZ),
-    modelAgeHours: n(d.modelAgeHours),
-    contributions: d.contributions.map((c) => ({
-      ...c,
-      value: n(c.value),
-      scaled: n(c.scaled),
-      coefficient: n(c.coefficient) ?? 0,
-      contribution: n(c.contribution) ?? 0,
-    })),
-    gates: d.gates.map((g) => ({ ...g, value: n(g.value), limit: n(g.limit) })),
-  };
-}
-
-const REASON_WORDS: Record<string, string> = {
-  below_threshold: 'probability below the threshold',
-  model_stale: 'the model is stale',
-  no_model: 'no model trained yet',
-  dissimilar: 'the market looks unlike the training data',
-  weak_prediction: 'the prediction is weak',
-  edge_below_costs: 'the expected edge does not cover costs',
-  already_in_position: 'already in a position',
-  insufficient_history: 'not enough history',
-};
-
-function holdNote(d: AgentDecision): string {
-  const words = d.reasonCodes.map((c) => REASON_WORDS[c]).filter((w): w is string => Boolean(w));
-  return words.length > 0 ? `Hold: ${words.join(', ')}` : 'Hold';
-}
-
-function executedNote(p: AgentExecution, qty: number, price: number): string {
-  if (p.action === 'exit') return `Exit: ${Math.abs(qty)} at about ${price} (reduce-only)`;
-  const side = p.action === 'enter_long' ? 'Long' : 'Short';
-  return `${side} ${Math.abs(qty)} at about ${price}${p.stopPct ? `, stop ${(p.stopPct * 100).toFixed(2)} % away` : ''}`;
 }
 
 /** The order's id in the bot's log: the live client order id, or the paper broker's order id */

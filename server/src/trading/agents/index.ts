@@ -9,9 +9,11 @@ import { LeverageBrackets } from '../../core/market-data/leverage-brackets';
 import type { PluginOptions } from '../../core/plugin-options';
 import type { TradingDeps } from '../trading-deps';
 import { agentRepository } from './agent-repository';
-import { AgentService, type AgentTrainer, isAgent } from './agent-service';
+import { isAgent } from './agent-rows';
+import { AgentService } from './agent-service';
 import { AgentSessionRuntime } from './agent-session';
 import { AgentSnapshots } from './agent-snapshot';
+import type { AgentTrainer } from './agent-training';
 
 declare module 'fastify' {
   interface FastifyInstance {

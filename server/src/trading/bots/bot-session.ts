@@ -1,8 +1,7 @@
 import type { KlineInterval } from '@kestrel/contracts';
-import type { BarColumns, StrategyType } from '@kestrel/engine';
+import type { BarColumns } from '@kestrel/engine';
 import {
   barOpenTime,
-  builtInStrategies,
   intervalToMs,
   nextBarOpenTime,
   resolveBrokerConfig,
@@ -21,26 +20,7 @@ import { type BotRow, botRepository } from './bot-repository';
 import type { BotStreamListener } from './bot-user-streams';
 import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
 import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
-
-/**
- * An AI agent's part of its bot session (issue 18, `trading/agents`): the strategy the account runs (it carries
- * out what `beforeBar` decided, through the same account and order path as any bot) and the work around each
- * traded bar: deciding, reviewing and guarding before it, recording the orders and fills after it. Async, which a
- * strategy's `onBar` cannot be.
- */
-export interface AgentSessionHooks {
-  readonly type: StrategyType;
-  /** Before the account trades `bar` (`replay`: a bar handled before a restart: what it executed is re-read) */
-  beforeBar(bar: BotBar, ctx: { figures: PaperFigures | undefined; replay: boolean }): Promise<void>;
-  /** After it: what the account did on the bar (orders, fills, a breach) */
-  afterBar(
-    bar: BotBar,
-    outcome: BarOutcome | undefined,
-    ctx: { figures: PaperFigures | undefined; replay: boolean },
-  ): Promise<void>;
-  /** The session ended (stopped, detached) */
-  close(): void;
-}
+import type { StrategyHost } from './strategy-host';
 
 export interface BotSessionDeps {
   db: Database;
@@ -76,8 +56,6 @@ export interface BotSessionDeps {
   countFee: FeeCounter;
   /** Live bots: follows the owner's account stream (fills as they happen, gaps); returns the unfollow */
   followAccount(userId: string, listener: BotStreamListener): () => void;
-  /** AI agents: their hooks (the agents plugin's runtime), undefined for other bots */
-  agentHooks?(row: BotRow): AgentSessionHooks | undefined;
 }
 
 const num = (k: Kline): BotBar => ({
@@ -99,7 +77,6 @@ const num = (k: Kline): BotBar => ({
  */
 export class BotSession {
   private account: PaperAccount | LiveAccount | undefined;
-  private agent: AgentSessionHooks | undefined;
   private unwatch: (() => void) | undefined;
   private unfollow: (() => void) | undefined;
   /** Live: per client order id, the quantity its logged fills reach (a replay does not log them again) */
@@ -115,8 +92,13 @@ export class BotSession {
   /** Live bots: the leverage set on the exchange at open */
   leverageSet: number | undefined;
 
+  /**
+   * `host` runs the bot's strategy on each bar (the engine's strategy, or an AI agent's runtime): given here, for
+   * the session's whole life. Undefined: nothing on this server runs the bot's strategy (`open` fails, saying so)
+   */
   constructor(
     readonly row: BotRow,
+    private readonly host: StrategyHost | undefined,
     private readonly deps: BotSessionDeps,
   ) {
     this.key = { env: deps.exchangeEnv, symbol: row.symbol, interval: row.interval };
@@ -129,8 +111,7 @@ export class BotSession {
   /** Builds the account, warms the strategy up, replays the bars since the start and starts following candles */
   async open(): Promise<void> {
     const { row, deps } = this;
-    this.agent = deps.agentHooks?.(row);
-    const type = this.agent?.type ?? builtInStrategies.get(row.strategy);
+    const type = this.host?.type;
     if (!type) throw new BotFault(`The strategy "${row.strategy}" no longer exists on this server`);
     let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
     try {
@@ -235,7 +216,7 @@ export class BotSession {
   /** Stops following candles without touching orders: the bot goes on elsewhere (shutdown, taken over) */
   detach(): void {
     this.closed = true;
-    this.agent?.close();
+    this.host?.close();
     this.unwatch?.();
     this.unwatch = undefined;
     this.unfollow?.();
@@ -263,13 +244,15 @@ export class BotSession {
     }
   }
 
-  /** One traded bar on either account (`replay`: a bar handled before a restart, read as stored) */
+  /**
+   * One traded bar on either account (`replay`: a bar handled before a restart, read as stored): the host's work
+   * before it, the account trading it (the host's strategy on the account's order port), the host's work after it
+   */
   private async tradeBar(bar: BotBar, replay: boolean): Promise<BarOutcome | undefined> {
-    const agent = this.agent;
-    if (!agent) return this.accountBar(bar, replay);
-    await agent.beforeBar(bar, { figures: this.account?.figures(), replay });
+    const host = this.host;
+    await host?.beforeBar(bar, { figures: this.account?.figures(), replay });
     const outcome = await this.accountBar(bar, replay);
-    await agent.afterBar(bar, outcome, { figures: this.account?.figures(), replay });
+    await host?.afterBar(bar, outcome, { figures: this.account?.figures(), replay });
     return outcome;
   }
 

@@ -12,13 +12,13 @@ import { orderIntentRepository } from '../orders/order-intent-repository';
 import type { TradingDeps } from '../trading-deps';
 import { BotFault } from './bot-fault';
 import { BotLog } from './bot-log';
-import type { BotRow } from './bot-repository';
 import { botRepository } from './bot-repository';
 import { BotRunner } from './bot-runner';
 import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
-import { type AgentSessionHooks, BotSession } from './bot-session';
+import { BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
 import { CommissionRates } from './commission-rates';
+import { engineStrategyHost, type StrategyHostFactory } from './strategy-host';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,8 +26,8 @@ declare module 'fastify' {
     botService: BotService;
     /** Which bots this instance runs, by lease (tests call `tick` on it) */
     botRunner: BotRunner;
-    /** Set by the agents plugin: an AI agent's session hooks (undefined for other bots) */
-    botAgentHooks: { factory?: (row: BotRow) => AgentSessionHooks | undefined };
+    /** Set by the agents plugin: an AI agent's strategy host (undefined for other bots) */
+    botAgentHooks: { factory?: StrategyHostFactory };
   }
 }
 
@@ -90,6 +90,8 @@ export default fp(
     });
     const agentHooks: FastifyInstance['botAgentHooks'] = {};
     app.decorate('botAgentHooks', agentHooks);
+    // What runs each bot's strategy per bar, handed to its session when it is built
+    const hostOf: StrategyHostFactory = (row) => agentHooks.factory?.(row) ?? engineStrategyHost(row);
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -104,7 +106,7 @@ export default fp(
         return { canceled: canceled.length };
       },
       createSession: (row, { onFault, onFigures }) =>
-        new BotSession(row, {
+        new BotSession(row, hostOf(row), {
           db: app.db,
           clock: app.clock,
           log,
@@ -143,7 +145,6 @@ export default fp(
           onFault,
           onFigures,
           followAccount: (userId, listener) => userStreams.follow(userId, row.environment, listener),
-          agentHooks: (r) => agentHooks.factory?.(r),
         }),
     });
     const service = new BotService(

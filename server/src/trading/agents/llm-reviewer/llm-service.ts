@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type {
   AgentLlmExchange,
   AgentLlmStatus,
@@ -181,19 +180,21 @@ export class LlmService implements AgentReviewer {
       logLevel: 'off',
       fetch: pinnedFetch(target),
     });
-    const started = performance.now();
+    // Latency on the injected clock, like every time here (a test's clock decides what it reads)
+    const started = this.clock.now().getTime();
+    const elapsed = () => Math.max(0, Math.round(this.clock.now().getTime() - started));
     let completion: ChatCompletion;
     try {
       completion = await client.chat.completions.create(request);
     } catch (err) {
-      const latency = Math.round(performance.now() - started);
+      const latency = elapsed();
       const failure = describeCallFailure(err, settings.timeout_ms);
       return this.record(
         { ...base, called: true, capped: false, response: redact(failure.body, apiKey) },
         { error: redact(failure.error, apiKey) as string, latencyMs: latency },
       );
     }
-    const latencyMs = Math.round(performance.now() - started);
+    const latencyMs = elapsed();
     const tokens = {
       promptTokens: completion.usage?.prompt_tokens ?? 0,
       completionTokens: completion.usage?.completion_tokens ?? 0,

@@ -1,0 +1,319 @@
+import { createHash } from 'node:crypto';
+import type { KlineInterval, TradingEnvironment } from '@kestrel/contracts';
+import type { AgentEvidence, AgentTraining } from '@kestrel/contracts/agents';
+import {
+  type AgentConfig,
+  type AgentEvidenceInput,
+  type AgentModel,
+  type AgentEvidence as EngineEvidence,
+  FEATURE_LOOKBACK,
+  intervalToMs,
+  retrainBars,
+  type TrainAgentInput,
+} from '@kestrel/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../lib/clock';
+import type { Database } from '../../lib/database/database';
+import { HttpError } from '../../lib/http-error';
+import type { BotRow } from '../bots/bot-repository';
+import { type AgentStateRow, agentRepository } from './agent-repository';
+import { configOf, finiteOrNull } from './agent-rows';
+import type { AgentSnapshots } from './agent-snapshot';
+
+const HOUR_MS = 3_600_000;
+/** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window), at least */
+export const EVIDENCE_FOLDS = 8;
+/**
+ * Bars of out-of-sample history the evidence asks for, at least: 8 daily retrains of a 1h agent are 8 days (192
+ * bars), too few for a Sharpe ratio, a PBO or a random-entry test to say anything (the gates would judge noise).
+ * In bars, not days: a 1m agent's 8 retrain periods are already 11,520 bars, and more would only cost CPU
+ */
+export const EVIDENCE_MIN_OOS_BARS = 2_000;
+/** Most bars one training or evidence run reads (a year of 5m bars; 1m agents get ~70 days) */
+export const EVIDENCE_MAX_BARS = 105_120;
+
+/** The engine's training and evidence, in worker threads (tests may run them in-process) */
+export interface AgentTrainer {
+  /** `signal` ends the work at once (the server is closing): the promise then rejects */
+  train(input: TrainAgentInput, signal: AbortSignal): Promise<AgentModel>;
+  evidence(input: AgentEvidenceInput, signal: AbortSignal): Promise<EngineEvidence>;
+}
+
+export interface AgentTrainingDeps {
+  db: Database;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  trainer: AgentTrainer;
+  /** Point-in-time snapshots of an environment's exchange (an agent learns from the market it trades in) */
+  snapshots(environment: TradingEnvironment): Pick<AgentSnapshots, 'load'>;
+  /** The bot's paper (or live) fills against a backtest of the same period (the drift report), when it has run */
+  paperDrift(userId: string, id: string): Promise<AgentEvidence['paperDrift']>;
+  /** The user's agent (404 for an unknown id, another user's bot or a bot that is not an agent) */
+  agent(userId: string, id: string): Promise<BotRow>;
+}
+
+/**
+ * An agent's training and its walk-forward evidence: `POST …/train`, the runtime's cadence (a session's start, a
+ * retrain due at a bar), one training per agent per process, ended when the server closes; `GET …/evidence`
+ */
+export class AgentTrainingService {
+  /** Trainings running in this process, by agent */
+  private readonly training = new Map<string, Promise<void>>();
+
+  /** Ends the trainings of this process when it closes (their workers terminated) */
+  private readonly closing = new AbortController();
+
+  constructor(private readonly deps: AgentTrainingDeps) {}
+
+  /** Starts a training now (202); 409 while one runs */
+  async train(userId: string, id: string): Promise<AgentTraining> {
+    const row = await this.row(userId, id);
+    if (!(await this.beginTraining(row))) {
+      throw new HttpError(409, 'AGENT_TRAINING', 'This agent is already training: wait for it to finish');
+    }
+    return trainingOf(await agentRepository.state(this.deps.db, id, this.deps.clock.now()));
+  }
+
+  /** The runtime's cadence: a training when there is no model, or its retrain is due (never two at once) */
+  retrainIfDue(row: BotRow, model: AgentModel | undefined, barClose: number): void {
+    if (this.training.has(row.id)) return;
+    const config = configOf(row);
+    if (model && barClose - model.trainedAt < config.retrainHours * HOUR_MS) return;
+    void this.beginTraining(row).catch((err: unknown) =>
+      this.deps.logger.warn({ err, botId: row.id }, 'agent training could not start'),
+    );
+  }
+
+  /** At a session's start: trains now when the agent has no model, or its retrain is already due */
+  async trainIfStale(row: BotRow): Promise<void> {
+    const model = await agentRepository.latestModel(this.deps.db, row.id);
+    this.retrainIfDue(row, model, this.deps.clock.now().getTime());
+  }
+
+  /** Resolves when no training runs in this process (tests) */
+  async idle(): Promise<void> {
+    while (this.training.size > 0) await Promise.allSettled([...this.training.values()]);
+  }
+
+  /** The server closes: running trainings end now (recorded as failed, with why) and no new one starts */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await this.idle();
+  }
+
+  private async beginTraining(row: BotRow): Promise<boolean> {
+    if (this.training.has(row.id) || this.closing.signal.aborted) return false;
+    const now = this.deps.clock.now();
+    await agentRepository.state(this.deps.db, row.id, now);
+    if (!(await agentRepository.beginTraining(this.deps.db, row.id, now))) return false;
+    const work = this.runTraining(row).finally(() => this.training.delete(row.id));
+    this.training.set(row.id, work);
+    return true;
+  }
+
+  /**
+   * Trains on the last `trainBars` closed bars (labels that end by the last bar only), stores the model, records
+   * the configuration in the trial registry and computes the walk-forward evidence. A failure is recorded and
+   * shown (training `failed`, with the reason); the runtime then has no fresh model and makes no entries
+   */
+  private async runTraining(row: BotRow): Promise<void> {
+    const { db, clock } = this.deps;
+    try {
+      const config = configOf(row);
+      const intervalMs = intervalToMs(row.interval as KlineInterval);
+      const now = clock.now().getTime();
+      // The bar that closed last; history for the features' lookback, the labels' horizon, the training window and
+      // (for the evidence) walk-forward folds of one retrain period each before it
+      const end = Math.floor(now / intervalMs) * intervalMs;
+      const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
+      const outOfSample = Math.max(EVIDENCE_FOLDS * retrainBars(config, intervalMs), EVIDENCE_MIN_OOS_BARS);
+      const bars = Math.min(EVIDENCE_MAX_BARS, window + outOfSample);
+      const snapshot = await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, {
+        start: end - bars * intervalMs,
+        end,
+      });
+      if (snapshot.length < FEATURE_LOOKBACK + config.horizonBars * 4) {
+        throw new Error(`only ${snapshot.length} closed bars of ${row.symbol} ${row.interval} could be read`);
+      }
+      const signal = this.closing.signal;
+      const model = await this.deps.trainer.train(
+        {
+          snapshot,
+          config,
+          from: Math.max(0, snapshot.length - config.trainBars - config.horizonBars),
+          to: snapshot.length,
+          trainedAt: end,
+        },
+        signal,
+      );
+      await agentRepository.saveModel(db, row.id, model, clock.now());
+      const trialKey = { userId: row.user_id, symbol: row.symbol, interval: row.interval };
+      // Every other configuration tried on this market before (a retrain of the same one is not another trial)
+      const sharpes = await agentRepository.trialSharpes(db, trialKey, configHash(config));
+      let sharpe: number | null = null;
+      let evidenceError: string | null = null;
+      try {
+        const short = shortHistory(row, config, snapshot.length, intervalMs);
+        if (short) throw new Error(short);
+        const evidence = await this.deps.trainer.evidence({ snapshot, config, trials: sharpes }, signal);
+        sharpe = Number.isFinite(evidence.statistics.sharpe) ? evidence.statistics.sharpe : null;
+        await agentRepository.saveEvidence(
+          db,
+          row.id,
+          evidence as unknown as Record<string, unknown>,
+          clock.now(),
+        );
+      } catch (err) {
+        // Too little history for walk-forward folds: the model still trades on paper; promotion waits for evidence
+        if (signal.aborted) throw err;
+        evidenceError = err instanceof Error && err.message ? err.message : 'no reason given';
+        await agentRepository.saveEvidence(
+          db,
+          row.id,
+          null,
+          clock.now(),
+          `Evidence not computed: ${evidenceError}`,
+        );
+      }
+      await agentRepository.recordTrial(
+        db,
+        { ...trialKey, configHash: configHash(config), config: { ...config }, botId: row.id, sharpe },
+        clock.now(),
+      );
+      await agentRepository.finishTraining(db, row.id, null, clock.now());
+    } catch (err) {
+      const reason = this.closing.signal.aborted
+        ? 'the server stopped during the training'
+        : err instanceof Error && err.message
+          ? err.message
+          : 'no reason given';
+      await agentRepository.finishTraining(db, row.id, `Training failed: ${reason}`, clock.now());
+    }
+  }
+
+  async evidence(userId: string, id: string): Promise<AgentEvidence> {
+    const row = await this.row(userId, id);
+    const state = await agentRepository.state(this.deps.db, id, this.deps.clock.now());
+    const trials = await agentRepository.trialCount(this.deps.db, row.user_id, row.symbol, row.interval);
+    const raw = state.evidence as unknown as EngineEvidence | null;
+    return {
+      report: raw && state.evidence_at ? evidenceReport(raw, state.evidence_at.getTime()) : null,
+      reportError: state.evidence_error,
+      trials,
+      paperDrift: await this.deps.paperDrift(userId, id).catch(() => null),
+    };
+  }
+
+  private row(userId: string, id: string): Promise<BotRow> {
+    return this.deps.agent(userId, id);
+  }
+}
+
+export const EVIDENCE_GATE_LABELS: Record<string, string> = {
+  dsr: 'Deflated Sharpe ratio',
+  pbo: 'Probability of backtest overfitting',
+  random_entry: 'Beats random entries',
+  retention: 'Out-of-sample Sharpe keeps half the in-sample',
+};
+
+/**
+ * Why the history read cannot hold walk-forward evidence, in words a trader can act on (what was served, what the
+ * settings need, what to change), or null when it can: the engine's own check (the first training window, then at
+ * least two retrain periods or 64 bars out of sample), said before the worker is asked
+ */
+export function shortHistory(
+  row: Pick<BotRow, 'symbol' | 'interval'>,
+  config: AgentConfig,
+  bars: number,
+  intervalMs: number,
+): string | null {
+  const outOfSample = Math.max(2 * retrainBars(config, intervalMs), 64);
+  const needed = FEATURE_LOOKBACK + config.trainBars + config.horizonBars + outOfSample;
+  if (bars >= needed) return null;
+  const days = (n: number) => {
+    const d = Math.round((n * intervalMs) / (24 * HOUR_MS));
+    return `${d} day${d === 1 ? '' : 's'}`;
+  };
+  const room = bars - (needed - config.trainBars);
+  const change =
+    room >= 200
+      ? `lower Train bars to ${room} or fewer, or pick a shorter interval`
+      : 'lower Retrain hours (two retrain periods out of sample at least) and Train bars, or pick a shorter interval';
+  return (
+    `the exchange has ${bars} closed ${row.symbol} ${row.interval} bars (${days(bars)}); walk-forward ` +
+    `evidence needs ${needed} (${days(needed)}): the ${config.trainBars}-bar training window, ` +
+    `${FEATURE_LOOKBACK + config.horizonBars} bars for features and labels and ${outOfSample} out of sample. To get ` +
+    `evidence, ${change}`
+  );
+}
+
+export function configHash(config: AgentConfig): string {
+  const sorted = Object.fromEntries(Object.entries(config).sort(([a], [b]) => a.localeCompare(b)));
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 32);
+}
+
+export function trainingOf(s: AgentStateRow): AgentTraining {
+  return {
+    state: s.training_state,
+    lastError: s.training_error,
+    startedAt: s.training_started_at?.getTime() ?? null,
+    finishedAt: s.training_finished_at?.getTime() ?? null,
+  };
+}
+
+/** The engine's evidence report in the contract's words (the full report kept under `raw`) */
+function evidenceReport(e: EngineEvidence, computedAt: number): NonNullable<AgentEvidence['report']> {
+  const curve = (values: number[]) =>
+    values
+      .map((value, i) => ({ time: e.curves.time[i] ?? 0, value }))
+      .filter((p) => Number.isFinite(p.value));
+  const s = e.statistics;
+  return {
+    computedAt,
+    oosEquity: curve(e.curves.agent),
+    buyAndHold: curve(e.curves.buyAndHold),
+    randomEntry: curve(e.curves.randomEntry),
+    folds: e.folds.map((f) => ({
+      fold: f.fold,
+      trainFrom: f.trainFrom,
+      trainTo: f.trainTo,
+      testFrom: f.testFrom,
+      testTo: f.testTo,
+      trades: f.trades,
+      returnPct: f.oosReturn * 100,
+      sharpe: null,
+      inSampleSharpe: null,
+    })),
+    cv: {
+      folds: e.cv.folds.map((f) => f.accuracy),
+      mean: finiteOrNull(e.cv.meanAccuracy),
+      embargoPct: e.bars > 0 ? (e.cv.embargoBars / e.bars) * 100 : 0,
+    },
+    psr: finiteOrNull(s.deflated.psr),
+    dsr: finiteOrNull(s.deflated.dsr),
+    pbo: finiteOrNull(s.pbo?.pbo),
+    inputs: {
+      trials: s.deflated.trials,
+      sharpeVariance: finiteOrNull(s.deflated.sharpeVariance),
+      expectedMaxSharpe: finiteOrNull(s.deflated.expectedMaxSharpe),
+      sharpe: finiteOrNull(s.sharpe),
+      inSampleSharpe: finiteOrNull(s.inSampleSharpe),
+      retention: finiteOrNull(s.retention),
+      skewness: finiteOrNull(s.skewness),
+      kurtosis: finiteOrNull(s.kurtosis),
+      periods: s.periods,
+      periodBars: s.periodBars,
+      randomEntryPValue: finiteOrNull(s.randomEntry.pValue),
+    },
+    costs: { ...e.oos.costs },
+    gates: e.gates.map((g) => ({
+      id: g.gate,
+      label: `${EVIDENCE_GATE_LABELS[g.gate] ?? g.gate} (${g.inputs})`,
+      passed: g.passed,
+      value: finiteOrNull(g.value),
+      limit: g.limit,
+    })),
+    passed: e.passed,
+    raw: JSON.parse(JSON.stringify(e)) as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,46 @@
+import { builtInStrategies, type StrategyType } from '@kestrel/engine';
+import type { BotRow } from './bot-repository';
+import type { BarOutcome, BotBar, PaperFigures } from './paper-account';
+
+/** What a host sees of the bot's account around a traded bar */
+export interface StrategyHostBarContext {
+  /** The account's figures as they stand (undefined before the account is built) */
+  figures: PaperFigures | undefined;
+  /** A bar handled before a restart, replayed: what it did is read back, never done again */
+  replay: boolean;
+}
+
+/**
+ * What runs a bot's strategy on each traded bar, given to its `BotSession` at construction: the engine's strategy
+ * as it is for grid, DCA and signal bots (`engineStrategyHost`), the agent's decide → review → stage → guard →
+ * record for AI agents (`trading/agents/agent-session.ts`).
+ *
+ * A host places no order itself. The account runs its `type` through the engine's `StrategyDriver` on the one
+ * order port every bot has (paper: the simulated broker behind the bot's own limits; live: the live account, each
+ * order an order-manager intent keyed by (bot, bar, index)), so an agent's orders take the same path, with the
+ * same limits and the same never-sent-twice keys, as every bot's. `beforeBar` and `afterBar` are the async work
+ * around a bar that a strategy's synchronous `onBar` cannot do (reading the database, asking a reviewer).
+ */
+export interface StrategyHost {
+  /** The strategy the account runs (its warm-up, its `onBar`) */
+  readonly type: StrategyType;
+  /** Before the account trades `bar` */
+  beforeBar(bar: BotBar, ctx: StrategyHostBarContext): Promise<void>;
+  /** After it: what the account did on the bar (orders, fills, a breach) */
+  afterBar(bar: BotBar, outcome: BarOutcome | undefined, ctx: StrategyHostBarContext): Promise<void>;
+  /** The session ended (stopped, detached): no bar follows */
+  close(): void;
+}
+
+/** The host of a bot of one kind, or undefined when the bot is not of that kind */
+export type StrategyHostFactory = (row: BotRow) => StrategyHost | undefined;
+
+/**
+ * A built-in strategy run as it is, with nothing around its bars; undefined when this server has no strategy of
+ * that name (the session then fails to open, saying so)
+ */
+export function engineStrategyHost(row: Pick<BotRow, 'strategy'>): StrategyHost | undefined {
+  const type = builtInStrategies.get(row.strategy);
+  if (!type) return undefined;
+  return { type, beforeBar: async () => {}, afterBar: async () => {}, close: () => {} };
+}
