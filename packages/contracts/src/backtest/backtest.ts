@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataResponse } from '../common/error-response';
 import { KLINE_INTERVALS, KlineIntervalSchema, SymbolSchema } from '../market/market';
 import { BacktestStatusSchema } from './job-status';
 
@@ -273,23 +274,8 @@ export const BacktestIdParamsSchema = z.object({
   id: z.uuid({ error: 'id must be a backtest id (a UUID)' }),
 });
 
-export const BacktestStrategiesResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(BacktestStrategyInfoSchema),
-});
-export const BacktestSummaryResponseSchema = z.object({
-  success: z.literal(true),
-  data: BacktestSummarySchema,
-});
-export const BacktestListResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(BacktestSummarySchema),
-});
-export const BacktestDetailResponseSchema = z.object({
-  success: z.literal(true),
-  data: BacktestDetailSchema,
-});
-export const BacktestCandlesResponseSchema = z.object({
-  success: z.literal(true),
-  data: BacktestCandlesSchema,
-});
+export const BacktestStrategiesResponseSchema = dataResponse(z.array(BacktestStrategyInfoSchema));
+export const BacktestSummaryResponseSchema = dataResponse(BacktestSummarySchema);
+export const BacktestListResponseSchema = dataResponse(z.array(BacktestSummarySchema));
+export const BacktestDetailResponseSchema = dataResponse(BacktestDetailSchema);
+export const BacktestCandlesResponseSchema = dataResponse(BacktestCandlesSchema);

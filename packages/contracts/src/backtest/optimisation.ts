@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataResponse } from '../common/error-response';
 import { KlineIntervalSchema } from '../market/market';
 import { BacktestMetricsSchema, BacktestRequestSchema } from './backtest';
 import { BacktestStatusSchema } from './job-status';
@@ -275,20 +276,8 @@ export const OptimisationIdParamsSchema = z.object({
   id: z.uuid({ error: 'id must be an optimisation id (a UUID)' }),
 });
 
-export const OptimisationSummaryResponseSchema = z.object({
-  success: z.literal(true),
-  data: OptimisationSummarySchema,
-});
-export const OptimisationListResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(OptimisationSummarySchema),
-});
-export const OptimisationDetailResponseSchema = z.object({
-  success: z.literal(true),
-  data: OptimisationDetailSchema,
-});
+export const OptimisationSummaryResponseSchema = dataResponse(OptimisationSummarySchema);
+export const OptimisationListResponseSchema = dataResponse(z.array(OptimisationSummarySchema));
+export const OptimisationDetailResponseSchema = dataResponse(OptimisationDetailSchema);
 /** GET /api/v1/optimisations/:id/results: every combination, in grid order (empty until completed) */
-export const OptimisationResultsResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(OptimisationRowSchema),
-});
+export const OptimisationResultsResponseSchema = dataResponse(z.array(OptimisationRowSchema));
