@@ -131,8 +131,8 @@ export const BacktestMetricsSchema = z.object({
 });
 export type BacktestMetrics = z.infer<typeof BacktestMetricsSchema>;
 
-/** One row of GET /api/v1/backtests */
-export const BacktestSummarySchema = z.object({
+/** What a backtest or optimisation job runs on: one strategy over one symbol's bars of a range (ms) */
+export const jobSubjectFields = {
   id: z.string(),
   strategy: z.string(),
   strategyName: z.string(),
@@ -140,6 +140,10 @@ export const BacktestSummarySchema = z.object({
   interval: KlineIntervalSchema,
   startTime: z.number().int(),
   endTime: z.number().int(),
+};
+
+/** Where a backtest or optimisation job is: the same worker queue runs both */
+export const jobProgressFields = {
   status: BacktestStatusSchema,
   /** 0..1 */
   progress: z.number().min(0).max(1),
@@ -149,6 +153,12 @@ export const BacktestSummarySchema = z.object({
   finishedAt: z.number().int().nullable(),
   /** Why the run failed (or "canceled by the user"); null otherwise */
   error: z.string().nullable(),
+};
+
+/** One row of GET /api/v1/backtests */
+export const BacktestSummarySchema = z.object({
+  ...jobSubjectFields,
+  ...jobProgressFields,
   metrics: BacktestMetricsSchema.nullable(),
 });
 export type BacktestSummary = z.infer<typeof BacktestSummarySchema>;

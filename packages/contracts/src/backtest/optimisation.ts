@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { dataResponse } from '../common/error-response';
-import { KlineIntervalSchema } from '../market/market';
-import { BacktestMetricsSchema, BacktestRequestSchema } from './backtest';
-import { BacktestStatusSchema } from './job-status';
+import {
+  BacktestMetricsSchema,
+  BacktestRequestSchema,
+  jobProgressFields,
+  jobSubjectFields,
+} from './backtest';
 
 /**
  * Optimisation jobs (issue 20): a parameter sweep of one built-in strategy over one symbol and range, every
@@ -203,22 +206,12 @@ export const OptimisationBestSchema = z.object({
 
 /** One row of GET /api/v1/optimisations */
 export const OptimisationSummarySchema = z.object({
-  id: z.string(),
-  strategy: z.string(),
-  strategyName: z.string(),
-  symbol: z.string(),
-  interval: KlineIntervalSchema,
-  startTime: z.number().int(),
-  endTime: z.number().int(),
+  ...jobSubjectFields,
   objective: OptimisationObjectiveSchema,
   /** Grid size */
   combinations: z.number().int(),
   walkForward: z.boolean(),
-  status: BacktestStatusSchema,
-  progress: z.number().min(0).max(1),
-  createdAt: z.number().int(),
-  finishedAt: z.number().int().nullable(),
-  error: z.string().nullable(),
+  ...jobProgressFields,
   stats: OptimisationStatsSchema.nullable(),
   best: OptimisationBestSchema.nullable(),
 });
