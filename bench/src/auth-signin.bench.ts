@@ -6,17 +6,10 @@
 
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import {
-  buildApp,
-  type Database,
-  generateMasterKey,
-  loadConfig,
-  makeKeyring,
-  openPgliteDatabase,
-  openPostgresDatabase,
-} from '@kestrel/server';
+import { type Database, openPgliteDatabase, openPostgresDatabase } from '@kestrel/server';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { benchApi, NO_EXCHANGE_ENV } from './lib/api';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -71,18 +64,7 @@ async function openPostgresSchema(): Promise<{ db: Database; drop(): Promise<voi
 
 /** Starts the API on `db`, signs up one user, and loads POST /api/v1/auth/signin with that user's credentials */
 async function measureSignin(db: Database): Promise<Figures> {
-  const app = await buildApp(
-    loadConfig({
-      KESTREL_LOG_LEVEL: 'silent',
-      KESTREL_SIGNUPS_PER_IP_HOUR: '100000',
-      KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:9',
-    }),
-    {
-      database: db,
-      keyring: makeKeyring([generateMasterKey()]),
-      tokenKeyring: makeKeyring([generateMasterKey()]),
-    },
-  );
+  const app = await benchApi(db, NO_EXCHANGE_ENV);
   try {
     const apiUrl = await listen(app);
     const credentials = JSON.stringify({ email: 'bench@example.test', password: 'bench-password-123' });

@@ -13,16 +13,10 @@
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
-import {
-  BinanceUsdmAdapter,
-  buildApp,
-  generateMasterKey,
-  loadConfig,
-  makeKeyring,
-  openPgliteDatabase,
-} from '@kestrel/server';
+import { BinanceUsdmAdapter, openPgliteDatabase } from '@kestrel/server';
 import { createSocketBus, type WebSocketLike } from '@kestrel/shared-runtime';
 import { WebSocket } from 'ws';
+import { benchApi } from './lib/api';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 200);
 const CANDLES = Number(process.env.BENCH_CANDLES ?? 100);
@@ -54,18 +48,11 @@ export default async function run(): Promise<void> {
   });
 
   const db = await openPgliteDatabase();
-  const app = await buildApp(
-    loadConfig({
-      KESTREL_LOG_LEVEL: 'warn',
-      KESTREL_EXCHANGE_BASE_URL: url,
-      KESTREL_LIVE_SYMBOLS: 'SOLUSDT',
-    }),
-    {
-      database: db,
-      keyring: makeKeyring([generateMasterKey()]),
-      tokenKeyring: makeKeyring([generateMasterKey()]),
-    },
-  );
+  const app = await benchApi(db, {
+    KESTREL_LOG_LEVEL: 'warn',
+    KESTREL_EXCHANGE_BASE_URL: url,
+    KESTREL_LIVE_SYMBOLS: 'SOLUSDT',
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;
   const signup = await app.inject({

@@ -8,8 +8,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { buildApp, generateMasterKey, loadConfig, makeKeyring, openPgliteDatabase } from '@kestrel/server';
+import { openPgliteDatabase } from '@kestrel/server';
 import { WebSocket, WebSocketServer } from 'ws';
+import { benchApi, NO_EXCHANGE_ENV } from './lib/api';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20);
@@ -125,18 +126,7 @@ async function rawWs(): Promise<Figures> {
 
 async function kestrel(): Promise<Figures> {
   const db = await openPgliteDatabase();
-  const app = await buildApp(
-    loadConfig({
-      KESTREL_LOG_LEVEL: 'silent',
-      KESTREL_SIGNUPS_PER_IP_HOUR: '100000',
-      KESTREL_EXCHANGE_BASE_URL: 'http://127.0.0.1:9',
-    }),
-    {
-      database: db,
-      keyring: makeKeyring([generateMasterKey()]),
-      tokenKeyring: makeKeyring([generateMasterKey()]),
-    },
-  );
+  const app = await benchApi(db, NO_EXCHANGE_ENV);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const tokens: string[] = [];

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { E2E_DATA_DIR, E2E_SIM_PORT } from './ports';
@@ -67,6 +68,11 @@ export interface SimKeys {
   secretKey: string;
 }
 
+/** The simulator's demo account that scripts/start.mjs created for this run (key and secret in its data folder) */
+export function demoKeys(): SimKeys {
+  return JSON.parse(readFileSync(join(E2E_DATA_DIR, 'sim-demo-account.json'), 'utf8')) as SimKeys;
+}
+
 /**
  * A simulator account of the test's own (`POST /_sim/accounts`, e.g. `{ balances: { USDT: '1000' } }` or a key whose
  * permissions differ): the demo account is shared by every spec of the run, so a test that trades or reads figures
@@ -82,6 +88,33 @@ export async function createSimAccount(body: object): Promise<SimKeys> {
     throw new Error(`The simulator refused a new account: ${res.status} ${await res.text()}`);
   }
   return (await res.json()) as SimKeys;
+}
+
+/** The e2e simulator's fapi base URL (the mainnet stand-in is on the next port) */
+export const SIM_URL = `http://127.0.0.1:${E2E_SIM_PORT}`;
+
+/**
+ * A simulator's own record, asked with the account's keys as Binance is asked (a signed fapi GET): the truth a test
+ * checks the pages against
+ */
+export async function simSignedGet<T>(
+  keys: SimKeys,
+  path: string,
+  params: Record<string, string> = {},
+  base = SIM_URL,
+): Promise<T> {
+  const query = new URLSearchParams({ ...params, timestamp: String(Date.now()) }).toString();
+  const signature = createHmac('sha256', keys.secretKey).update(query).digest('hex');
+  const res = await fetch(`${base}${path}?${query}&signature=${signature}`, {
+    headers: { 'X-MBX-APIKEY': keys.apiKey },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** The simulator's income record of the account (`GET /fapi/v1/income`, the last 1,000 entries) */
+export function simIncome(keys: SimKeys): Promise<{ incomeType: string; income: string; symbol: string }[]> {
+  return simSignedGet(keys, '/fapi/v1/income', { limit: '1000' });
 }
 
 /**

@@ -1,28 +1,16 @@
-import { createHmac } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
 import { signUp } from '../support/auth';
-import { E2E_API_PORT, E2E_SIM_PORT } from '../support/ports';
-import { createSimAccount, releaseSimPrice, type SimKeys, setSimPrice } from '../support/sim';
+import { connectBinance } from '../support/exchange';
+import { E2E_API_PORT } from '../support/ports';
+import { createSimAccount, releaseSimPrice, setSimPrice, simIncome } from '../support/sim';
 
-const SIM = `http://127.0.0.1:${E2E_SIM_PORT}`;
 const usdt = (v: number, signed = false) =>
   new Intl.NumberFormat('en-US', {
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
     signDisplay: signed ? 'exceptZero' : 'negative',
   }).format(v);
-
-/** The simulator's own income record of the account (signed fapi call, as Binance is asked) */
-async function simIncome(keys: SimKeys): Promise<{ incomeType: string; income: string }[]> {
-  const query = `limit=1000&timestamp=${Date.now()}`;
-  const signature = createHmac('sha256', keys.secretKey).update(query).digest('hex');
-  const res = await fetch(`${SIM}/fapi/v1/income?${query}&signature=${signature}`, {
-    headers: { 'X-MBX-APIKEY': keys.apiKey },
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { incomeType: string; income: string }[];
-}
 
 /** A market order through Kestrel's API with the signed-in user's token */
 async function marketOrder(page: Page, side: 'BUY' | 'SELL') {
@@ -37,23 +25,6 @@ async function marketOrder(page: Page, side: 'BUY' | 'SELL') {
 
 const analytics = (page: Page) => page.locator('section[data-remote="dashboard"]');
 
-/** No serious WCAG A/AA violation on the page, once theme transitions have settled */
-async function expectAccessible(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'),
-  );
-  const results = await new AxeBuilder({ page })
-    .include('section[data-remote="dashboard"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious).toEqual([]);
-}
-
 test.describe('analytics on the recorded history (simulator)', () => {
   test.afterEach(async () => {
     await releaseSimPrice('BTCUSDT');
@@ -63,16 +34,7 @@ test.describe('analytics on the recorded history (simulator)', () => {
     test.setTimeout(120_000);
     const keys = await createSimAccount({ balances: { USDT: '1000' } });
     await signUp(page, { keepConnectModal: true });
-    const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
-    await modal
-      .getByRole('article', { name: 'Binance' })
-      .getByRole('button', { name: 'Connect Exchange' })
-      .click();
-    const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
-    await form.getByLabel('API Key').fill(keys.apiKey);
-    await form.getByLabel('Secret Key').fill(keys.secretKey);
-    await form.getByRole('button', { name: 'Connect Exchange' }).click();
-    await expect(modal).toBeHidden();
+    await connectBinance(page, keys);
 
     // Buy at 60,000, sell at 61,200: about +12 USDT on 0.01 BTC, less the fees
     await setSimPrice('BTCUSDT', { price: '60000.00' });
@@ -117,9 +79,9 @@ test.describe('analytics on the recorded history (simulator)', () => {
     await expect(page$.getByRole('alert')).toHaveCount(0);
 
     // Both themes: the figures, the calendar and the table pass axe (contrast included)
-    await expectAccessible(page);
+    await expectAccessible(page, 'section[data-remote="dashboard"]');
     await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
-    await expectAccessible(page);
+    await expectAccessible(page, 'section[data-remote="dashboard"]');
   });
 
   test('without an exchange: the empty state offers the connect modal', async ({ page }) => {

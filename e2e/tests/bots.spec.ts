@@ -17,6 +17,30 @@ async function next(page: Page, step: string) {
   await expect(form.getByRole('heading', { level: 2, name: step })).toBeFocused();
 }
 
+/**
+ * The create-bot wizard from its Name field to its Mode step, for a BTCUSDT grid on 1m bars at 2× leverage whose
+ * range spans ±3 % around the price, so the grid has orders on both sides from its first bar
+ */
+async function fillGridBot(
+  page: Page,
+  grid: { name: string; gridCount: string; quantityPerGrid: string; budget: string },
+) {
+  const form = page.getByRole('form', { name: 'Create bot' });
+  await form.getByLabel('Name').fill(grid.name);
+  await next(page, 'Market');
+  await form.getByLabel('Interval').selectOption('1m');
+  await form.getByLabel('Leverage').fill('2');
+  await next(page, 'Parameters');
+  const price = await simPrice();
+  await form.getByLabel(/^Lower/).fill(String(Math.floor(price * 0.97)));
+  await form.getByLabel(/^Upper/).fill(String(Math.ceil(price * 1.03)));
+  await form.getByLabel(/^Grid count/).fill(grid.gridCount);
+  await form.getByLabel(/^Quantity per grid/).fill(grid.quantityPerGrid);
+  await next(page, 'Budget and risk');
+  await form.getByLabel(/^Budget/).fill(grid.budget);
+  await next(page, 'Mode');
+}
+
 test.describe('bots (bots remote)', () => {
   test('a grid bot made on /create-bot runs on paper on /active-bots, its log streams, and it says why it stopped', async ({
     page,
@@ -33,20 +57,7 @@ test.describe('bots (bots remote)', () => {
 
     const form = page.getByRole('form', { name: 'Create bot' });
     await expect(form.getByRole('radio', { name: /Futures grid/ })).toBeChecked();
-    await form.getByLabel('Name').fill('E2E grid');
-    await next(page, 'Market');
-    await form.getByLabel('Interval').selectOption('1m');
-    await form.getByLabel('Leverage').fill('2');
-    await next(page, 'Parameters');
-    // A range around the price, so the grid has orders on both sides from its first bar
-    const price = await simPrice();
-    await form.getByLabel(/^Lower/).fill(String(Math.floor(price * 0.97)));
-    await form.getByLabel(/^Upper/).fill(String(Math.ceil(price * 1.03)));
-    await form.getByLabel(/^Grid count/).fill('12');
-    await form.getByLabel(/^Quantity per grid/).fill('0.001');
-    await next(page, 'Budget and risk');
-    await form.getByLabel(/^Budget/).fill('500');
-    await next(page, 'Mode');
+    await fillGridBot(page, { name: 'E2E grid', gridCount: '12', quantityPerGrid: '0.001', budget: '500' });
     await expect(form.getByRole('radio', { name: /^Paper/ })).toBeChecked();
     await next(page, 'Review');
     await expect(form.getByText('BTCUSDT · 1m bars · 2× leverage')).toBeVisible();
@@ -90,19 +101,12 @@ test.describe('bots (bots remote)', () => {
     await connectBinance(page, await createSimAccount({ balances: { USDT: '5000' } }));
     await page.goto('/create-bot?strategy=grid');
     const form = page.getByRole('form', { name: 'Create bot' });
-    await form.getByLabel('Name').fill('E2E live grid');
-    await next(page, 'Market');
-    await form.getByLabel('Interval').selectOption('1m');
-    await form.getByLabel('Leverage').fill('2');
-    await next(page, 'Parameters');
-    const price = await simPrice();
-    await form.getByLabel(/^Lower/).fill(String(Math.floor(price * 0.97)));
-    await form.getByLabel(/^Upper/).fill(String(Math.ceil(price * 1.03)));
-    await form.getByLabel(/^Grid count/).fill('6');
-    await form.getByLabel(/^Quantity per grid/).fill('0.002');
-    await next(page, 'Budget and risk');
-    await form.getByLabel(/^Budget/).fill('1000');
-    await next(page, 'Mode');
+    await fillGridBot(page, {
+      name: 'E2E live grid',
+      gridCount: '6',
+      quantityPerGrid: '0.002',
+      budget: '1000',
+    });
     await form.getByRole('radio', { name: /^Live/ }).check();
     await expect(form.getByRole('alert')).toContainText('This bot will trade real money.');
     await form.getByRole('button', { name: 'Next: Review' }).click();

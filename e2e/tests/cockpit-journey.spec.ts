@@ -1,9 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
-import { E2E_SIM_PORT } from '../support/ports';
-import { createSimAccount, releaseSimPrice, type SimKeys, setSimPrice } from '../support/sim';
+import { createSimAccount, releaseSimPrice, setSimPrice, simIncome } from '../support/sim';
 
 // The trader's cockpit end to end (issue 16's proof), one user on the five pages of the dashboard remote against the
 // real server and the simulator: an order placed on /portfolio fills when the simulator's price moves through it,
@@ -29,17 +27,6 @@ async function review(page: Page, order: { type: string; quantity: string; price
   await form.getByLabel(/^Quantity/).fill(order.quantity);
   if (order.price) await form.getByLabel('Limit price').fill(order.price);
   await form.getByRole('button', { name: 'Review order' }).click();
-}
-
-/** The simulator's own income record of the account (signed fapi call, as Binance is asked) */
-async function simIncome(keys: SimKeys): Promise<{ incomeType: string; income: string; symbol: string }[]> {
-  const query = `limit=1000&timestamp=${Date.now()}`;
-  const signature = createHmac('sha256', keys.secretKey).update(query).digest('hex');
-  const res = await fetch(`http://127.0.0.1:${E2E_SIM_PORT}/fapi/v1/income?${query}&signature=${signature}`, {
-    headers: { 'X-MBX-APIKEY': keys.apiKey },
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { incomeType: string; income: string; symbol: string }[];
 }
 
 const usdt = (v: number) =>

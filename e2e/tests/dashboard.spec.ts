@@ -1,15 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
+import { connectBinance } from '../support/exchange';
 import { E2E_API_PORT } from '../support/ports';
-
-type Keys = { apiKey: string; secretKey: string };
-
-/** The simulator's demo account that scripts/start.mjs created for this run (key and secret in its data folder) */
-function demoKeys(): Keys {
-  return JSON.parse(readFileSync(join(import.meta.dirname, '../../.data/e2e/sim-demo-account.json'), 'utf8'));
-}
+import { demoKeys } from '../support/sim';
 
 /** The wallet balance the server reads from the exchange for the signed-in user, as the cards format it */
 async function walletBalance(page: Page): Promise<string> {
@@ -29,17 +22,7 @@ const dashboard = (page: Page) => page.locator('section[data-remote="dashboard"]
 test.describe('the dashboard on live data (simulator)', () => {
   test('account cards, market watch and the candle chart of the connected demo account', async ({ page }) => {
     await signUp(page, { keepConnectModal: true });
-    const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
-    await modal
-      .getByRole('article', { name: 'Binance' })
-      .getByRole('button', { name: 'Connect Exchange' })
-      .click();
-    const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
-    const keys = demoKeys();
-    await form.getByLabel('API Key').fill(keys.apiKey);
-    await form.getByLabel('Secret Key').fill(keys.secretKey);
-    await form.getByRole('button', { name: 'Connect Exchange' }).click();
-    await expect(modal).toBeHidden();
+    await connectBinance(page, demoKeys());
 
     // The cards: the demo account's wallet balance as the exchange reports it
     const page$ = dashboard(page);

@@ -1,13 +1,12 @@
-import { createHmac } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
 import { E2E_SIM_PORT } from '../support/ports';
-import { adminHeaders, createSimAccount, type SimKeys } from '../support/sim';
+import { adminHeaders, createSimAccount, SIM_URL, type SimKeys, simSignedGet } from '../support/sim';
 
 /** The mainnet stand-in: `scripts/start.mjs` runs it on the simulator port + 1 (KESTREL_MAINNET_SIMULATOR=1) */
 const MAINNET_SIM = `http://127.0.0.1:${E2E_SIM_PORT + 1}`;
-const TESTNET_SIM = `http://127.0.0.1:${E2E_SIM_PORT}`;
+const TESTNET_SIM = SIM_URL;
 
 async function mainnetAccount(usdt: string): Promise<SimKeys> {
   const res = await fetch(`${MAINNET_SIM}/_sim/accounts`, {
@@ -21,17 +20,8 @@ async function mainnetAccount(usdt: string): Promise<SimKeys> {
 }
 
 /** A simulator's own record: the account's open orders, asked with its keys as Binance is asked */
-async function openOrders(
-  base: string,
-  keys: SimKeys,
-): Promise<Array<{ clientOrderId: string; price: string }>> {
-  const query = `timestamp=${Date.now()}&recvWindow=10000`;
-  const signature = createHmac('sha256', keys.secretKey).update(query).digest('hex');
-  const res = await fetch(`${base}/fapi/v1/openOrders?${query}&signature=${signature}`, {
-    headers: { 'x-mbx-apikey': keys.apiKey },
-  });
-  if (!res.ok) throw new Error(`openOrders: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Array<{ clientOrderId: string; price: string }>;
+function openOrders(base: string, keys: SimKeys): Promise<Array<{ clientOrderId: string; price: string }>> {
+  return simSignedGet(keys, '/fapi/v1/openOrders', { recvWindow: '10000' }, base);
 }
 
 /** Every API key a simulator was ever sent (`GET /_sim/api-keys-seen`) */

@@ -1,14 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
-import { createSimAccount, type SimKeys } from '../support/sim';
-
-/** The simulator's demo account that scripts/start.mjs created for this run (key and secret in its data folder) */
-function demoKeys(): SimKeys {
-  return JSON.parse(readFileSync(join(import.meta.dirname, '../../.data/e2e/sim-demo-account.json'), 'utf8'));
-}
+import { createSimAccount, demoKeys, type SimKeys } from '../support/sim';
 
 const connectModal = (page: Page) => page.getByRole('dialog', { name: 'Connect Exchange' });
 const binanceCard = (scope: Page | Locator) => scope.getByRole('article', { name: 'Binance' });

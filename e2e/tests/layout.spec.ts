@@ -1,24 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
 import { signUp } from '../support/auth';
-
-/** axe-core: no serious or critical WCAG A/AA violation (contrast included) */
-async function expectAccessible(page: Page) {
-  // Colours ease for a moment after a theme switch (transition-colors): judge contrast once they have settled, not
-  // halfway between the two themes
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'),
-  );
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious).toEqual([]);
-}
 
 test.describe('dashboard layout (shell)', () => {
   test('top bar: testnet by default, LIVE mainnet only after confirming, each switch toasted', async ({

@@ -12,6 +12,7 @@ import { type SymbolSpec, systemClock } from '@kestrel/exchange-sim';
 import { serveStaticSite } from '@kestrel/federation/static-site';
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { signUpOnLanding } from './product';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const REMOTES = [
@@ -107,13 +108,7 @@ export async function signUpConnected(site: CockpitSite, page: Page): Promise<{ 
     const user = JSON.parse(localStorage.getItem('kestrel-user') ?? '{}') as { id?: string };
     if (user.id) sessionStorage.setItem(`kestrel-connect-prompt-skipped:${user.id}`, '1');
   });
-  await page.goto(`${site.shell}/`);
-  await page.getByRole('button', { name: 'Create an account' }).click();
-  const form = page.getByRole('form', { name: 'Create account' });
-  await form.getByLabel('Email').fill(`bench-${Date.now()}@example.com`);
-  await form.getByLabel('Password').fill('bench passphrase');
-  await form.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(/\/dashboard$/);
+  await signUpOnLanding(page, site.shell);
   const { token, userId } = await page.evaluate(() => ({
     token: localStorage.getItem('kestrel-access-token') ?? '',
     userId: (JSON.parse(localStorage.getItem('kestrel-user') ?? '{}') as { id?: string }).id ?? '',

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -41,17 +41,22 @@ export async function startProduct(): Promise<() => void> {
   return () => child.kill('SIGTERM');
 }
 
-/** Signs a new trader up through the landing page; the session (local storage) for new contexts to start from */
-export async function signedInState(browser: Browser) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`http://127.0.0.1:${SHELL_PORT}/`);
+/** Signs a new trader up through the landing page of the shell at `shellUrl`, as a visitor does; ends on /dashboard */
+export async function signUpOnLanding(page: Page, shellUrl: string): Promise<void> {
+  await page.goto(`${shellUrl}/`);
   await page.getByRole('button', { name: 'Create an account' }).click();
   const form = page.getByRole('form', { name: 'Create account' });
   await form.getByLabel('Email').fill(`bench-${Date.now()}@example.com`);
   await form.getByLabel('Password').fill('bench passphrase');
   await form.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL(/\/dashboard$/);
+}
+
+/** Signs a new trader up through the landing page; the session (local storage) for new contexts to start from */
+export async function signedInState(browser: Browser) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signUpOnLanding(page, `http://127.0.0.1:${SHELL_PORT}`);
   const state = await context.storageState();
   await context.close();
   return state;

@@ -3,13 +3,12 @@ import { CONTROL_CHARACTER, NAME_MAX_LENGTH } from '../auth/limits';
 import { PasswordSchema, UserSchema } from '../auth/user';
 import { BotRiskLimitsSchema } from '../bots/bots';
 import { okResponse } from '../common/error-response';
+import { countParam, limitText, ms } from '../common/fields';
 
 /**
  * The account: profile, password, sessions, step-up, deletion, its audit and settings (`/api/v1/account/*`).
  * Times are epoch milliseconds.
  */
-
-const ms = z.number().int();
 
 /** A password being checked (not chosen): any non-empty string, so an old password shorter than today's rule works */
 const currentPassword = (field: string) =>
@@ -113,12 +112,7 @@ export type AccountEvent = z.infer<typeof AccountEventSchema>;
 
 /** GET /api/v1/account/events?limit= (newest first) */
 export const AccountEventsQuerySchema = z.strictObject({
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int({ error: 'limit must be a whole number' })
-    .min(1, { error: 'limit must be at least 1' })
-    .max(200, { error: 'limit must be at most 200' })
-    .default(50),
+  limit: countParam('limit', { max: 200, default: 50 }),
 });
 export const AccountEventsResponseSchema = okResponse(z.array(AccountEventSchema));
 
@@ -136,22 +130,6 @@ export const StoredAccountSettingsSchema = z.object({
 });
 export type StoredAccountSettings = z.infer<typeof StoredAccountSettingsSchema>;
 export const AccountSettingsResponseSchema = okResponse(StoredAccountSettingsSchema);
-
-/** A limit field as typed: empty is null ("no limit"), anything else must read as a number within the limit's rule */
-const limitText = (limit: z.ZodType<number | null, number | null>, label: string) =>
-  z
-    .string()
-    .trim()
-    .transform((text, ctx) => {
-      if (text === '') return null;
-      const n = Number(text);
-      if (!Number.isFinite(n)) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be a number (or empty for no limit)` });
-        return z.NEVER;
-      }
-      return n;
-    })
-    .pipe(limit);
 
 const botLimit = BotRiskLimitsSchema.shape;
 /** The settings form's default bot limits: the fields as typed, read by the same rules as the server's */

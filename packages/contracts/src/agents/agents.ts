@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BotOrderSchema, BotSchema } from '../bots/bots';
 import { okResponse } from '../common/error-response';
+import { ms } from '../common/fields';
 
 /**
  * AI agents (issue 18): an agent is a bot whose strategy is `ml-agent` (kind `agent`), so it has the bot's settings,
@@ -11,8 +12,6 @@ import { okResponse } from '../common/error-response';
  * The decision's shape mirrors the engine's `AgentDecision` (packages/engine/src/agent/types.ts): the page reads it
  * without importing the engine. Figures are numbers (the server computes them); times are ms since the epoch.
  */
-
-const ms = z.number().int();
 
 /**
  * backtest → paper → live_approval (each proposal waits for the owner's click, with a time limit) → live_auto.

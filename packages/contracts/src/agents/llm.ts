@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { countParam } from '../common/fields';
 
 /**
  * An agent's optional LLM reviewer (issue 18; the ai-agent reference, B1 item 7): an OpenAI-compatible chat endpoint
@@ -163,12 +164,7 @@ export const AgentLlmExchangesQuerySchema = z.object({
     .int({ error: 'before must be a whole number of milliseconds' })
     .min(0, { error: 'before must be at least 0' })
     .optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int({ error: 'limit must be a whole number' })
-    .min(1, { error: 'limit must be at least 1' })
-    .max(200, { error: 'limit must be at most 200' })
-    .default(50),
+  limit: countParam('limit', { max: 200, default: 50 }),
 });
 export type AgentLlmExchangesQuery = z.infer<typeof AgentLlmExchangesQuerySchema>;
 export const AgentLlmExchangesResponseSchema = okResponse(z.array(AgentLlmExchangeSchema));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataResponse } from '../common/error-response';
 import { KLINE_INTERVALS, KlineIntervalSchema, SymbolSchema } from '../market/market';
 import { BacktestStatusSchema } from './job-status';
 
@@ -130,8 +131,8 @@ export const BacktestMetricsSchema = z.object({
 });
 export type BacktestMetrics = z.infer<typeof BacktestMetricsSchema>;
 
-/** One row of GET /api/v1/backtests */
-export const BacktestSummarySchema = z.object({
+/** What a backtest or optimisation job runs on: one strategy over one symbol's bars of a range (ms) */
+export const jobSubjectFields = {
   id: z.string(),
   strategy: z.string(),
   strategyName: z.string(),
@@ -139,6 +140,10 @@ export const BacktestSummarySchema = z.object({
   interval: KlineIntervalSchema,
   startTime: z.number().int(),
   endTime: z.number().int(),
+};
+
+/** Where a backtest or optimisation job is: the same worker queue runs both */
+export const jobProgressFields = {
   status: BacktestStatusSchema,
   /** 0..1 */
   progress: z.number().min(0).max(1),
@@ -148,6 +153,12 @@ export const BacktestSummarySchema = z.object({
   finishedAt: z.number().int().nullable(),
   /** Why the run failed (or "canceled by the user"); null otherwise */
   error: z.string().nullable(),
+};
+
+/** One row of GET /api/v1/backtests */
+export const BacktestSummarySchema = z.object({
+  ...jobSubjectFields,
+  ...jobProgressFields,
   metrics: BacktestMetricsSchema.nullable(),
 });
 export type BacktestSummary = z.infer<typeof BacktestSummarySchema>;
@@ -273,23 +284,8 @@ export const BacktestIdParamsSchema = z.object({
   id: z.uuid({ error: 'id must be a backtest id (a UUID)' }),
 });
 
-export const BacktestStrategiesResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(BacktestStrategyInfoSchema),
-});
-export const BacktestSummaryResponseSchema = z.object({
-  success: z.literal(true),
-  data: BacktestSummarySchema,
-});
-export const BacktestListResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(BacktestSummarySchema),
-});
-export const BacktestDetailResponseSchema = z.object({
-  success: z.literal(true),
-  data: BacktestDetailSchema,
-});
-export const BacktestCandlesResponseSchema = z.object({
-  success: z.literal(true),
-  data: BacktestCandlesSchema,
-});
+export const BacktestStrategiesResponseSchema = dataResponse(z.array(BacktestStrategyInfoSchema));
+export const BacktestSummaryResponseSchema = dataResponse(BacktestSummarySchema);
+export const BacktestListResponseSchema = dataResponse(z.array(BacktestSummarySchema));
+export const BacktestDetailResponseSchema = dataResponse(BacktestDetailSchema);
+export const BacktestCandlesResponseSchema = dataResponse(BacktestCandlesSchema);

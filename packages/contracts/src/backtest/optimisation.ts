@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { KlineIntervalSchema } from '../market/market';
-import { BacktestMetricsSchema, BacktestRequestSchema } from './backtest';
-import { BacktestStatusSchema } from './job-status';
+import { dataResponse } from '../common/error-response';
+import {
+  BacktestMetricsSchema,
+  BacktestRequestSchema,
+  jobProgressFields,
+  jobSubjectFields,
+} from './backtest';
 
 /**
  * Optimisation jobs (issue 20): a parameter sweep of one built-in strategy over one symbol and range, every
@@ -202,22 +206,12 @@ export const OptimisationBestSchema = z.object({
 
 /** One row of GET /api/v1/optimisations */
 export const OptimisationSummarySchema = z.object({
-  id: z.string(),
-  strategy: z.string(),
-  strategyName: z.string(),
-  symbol: z.string(),
-  interval: KlineIntervalSchema,
-  startTime: z.number().int(),
-  endTime: z.number().int(),
+  ...jobSubjectFields,
   objective: OptimisationObjectiveSchema,
   /** Grid size */
   combinations: z.number().int(),
   walkForward: z.boolean(),
-  status: BacktestStatusSchema,
-  progress: z.number().min(0).max(1),
-  createdAt: z.number().int(),
-  finishedAt: z.number().int().nullable(),
-  error: z.string().nullable(),
+  ...jobProgressFields,
   stats: OptimisationStatsSchema.nullable(),
   best: OptimisationBestSchema.nullable(),
 });
@@ -275,20 +269,8 @@ export const OptimisationIdParamsSchema = z.object({
   id: z.uuid({ error: 'id must be an optimisation id (a UUID)' }),
 });
 
-export const OptimisationSummaryResponseSchema = z.object({
-  success: z.literal(true),
-  data: OptimisationSummarySchema,
-});
-export const OptimisationListResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(OptimisationSummarySchema),
-});
-export const OptimisationDetailResponseSchema = z.object({
-  success: z.literal(true),
-  data: OptimisationDetailSchema,
-});
+export const OptimisationSummaryResponseSchema = dataResponse(OptimisationSummarySchema);
+export const OptimisationListResponseSchema = dataResponse(z.array(OptimisationSummarySchema));
+export const OptimisationDetailResponseSchema = dataResponse(OptimisationDetailSchema);
 /** GET /api/v1/optimisations/:id/results: every combination, in grid order (empty until completed) */
-export const OptimisationResultsResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.array(OptimisationRowSchema),
-});
+export const OptimisationResultsResponseSchema = dataResponse(z.array(OptimisationRowSchema));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { decimal, ms } from '../common/fields';
 import { TradingEnvironmentSchema } from '../environment/environment';
 import { OrderSideSchema } from '../futures/futures';
 import { KlineIntervalSchema, SymbolSchema } from '../market/market';
@@ -13,9 +14,6 @@ import { MAX_EXCHANGE_LEVERAGE } from '../risk/risk';
  *
  * Decimals the exchange reports are strings; figures the server computes for display are numbers.
  */
-
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
-const ms = z.number().int();
 
 export const BOT_NAME_MAX_LENGTH = 64;
 /** How many bots one user may keep (stopped ones included) */

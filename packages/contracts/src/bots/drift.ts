@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { ms } from '../common/fields';
 import { KlineIntervalSchema } from '../market/market';
 import { BotModeSchema } from './bots';
-
-const ms = z.number().int();
 
 /** One round trip, flat to flat (or to a flip), of the bot or of the backtest; money in USDT */
 export const DriftTradeSchema = z.object({

@@ -30,3 +30,6 @@ export type MessageResponse = z.infer<typeof MessageResponseSchema>;
 /** Every 2xx answer that carries data: `{ success: true, data, message }` */
 export const okResponse = <T extends z.ZodType>(data: T) =>
   z.object({ success: z.literal(true), data, message: z.string() });
+
+/** A 2xx answer that carries data and no message: `{ success: true, data }` (market data, backtests, optimisations) */
+export const dataResponse = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });

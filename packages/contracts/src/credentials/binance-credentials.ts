@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okResponse } from '../common/error-response';
 
 /** Regions a Binance USDⓈ-M account can live in; futures exist on the global site only */
 export const BINANCE_REGIONS = ['global'] as const;
@@ -59,11 +60,7 @@ export const BinanceCredentialsSchema = z.object({
 export type BinanceCredentials = z.infer<typeof BinanceCredentialsSchema>;
 
 /** GET and POST /api/v1/credentials/binance */
-export const BinanceCredentialsResponseSchema = z.object({
-  success: z.literal(true),
-  data: BinanceCredentialsSchema,
-  message: z.string(),
-});
+export const BinanceCredentialsResponseSchema = okResponse(BinanceCredentialsSchema);
 export type BinanceCredentialsResponse = z.infer<typeof BinanceCredentialsResponseSchema>;
 
 /**
@@ -103,9 +100,5 @@ export const AccountTestResultSchema = z.object({
 export type AccountTestResult = z.infer<typeof AccountTestResultSchema>;
 
 /** Successful answer of test-connection and validate/binance */
-export const AccountTestResponseSchema = z.object({
-  success: z.literal(true),
-  data: AccountTestResultSchema,
-  message: z.string(),
-});
+export const AccountTestResponseSchema = okResponse(AccountTestResultSchema);
 export type AccountTestResponse = z.infer<typeof AccountTestResponseSchema>;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { okResponse } from '../common/error-response';
+import { decimal, ms } from '../common/fields';
 import { EquityQuerySchema } from './dashboard';
 
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
 /** A ratio or fraction, 4 decimals ("0.1250" = 12.5 %) */
 const ratio = z.string().regex(/^-?\d+\.\d{4}$/, 'must be a decimal number with 4 decimals');
-const ms = z.number().int();
 
 /** GET /api/v1/dashboard/analytics?from&to: the same range as the equity read (default: the 30 days up to now) */
 export const AnalyticsQuerySchema = EquityQuerySchema;
@@ -156,8 +156,4 @@ export const AnalyticsSchema = z.object({
 });
 export type Analytics = z.infer<typeof AnalyticsSchema>;
 
-export const AnalyticsResponseSchema = z.object({
-  success: z.literal(true),
-  data: AnalyticsSchema,
-  message: z.string(),
-});
+export const AnalyticsResponseSchema = okResponse(AnalyticsSchema);

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { countParam, decimal, fromNotAfterTo, ms, pageOf, rangeQuery } from '../common/fields';
 import { FuturesPositionSchema, PositionSideSchema } from '../futures/futures';
 import { SymbolSchema } from '../market/market';
-
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
-const ms = z.number().int();
 
 /** Realized figures of one window from the exchange's income history; fees and funding paid are negative */
 export const RealizedPnlSchema = z.object({
@@ -139,24 +137,8 @@ export const INCOME_TYPES = [
   'BFUSD_REWARD',
 ] as const;
 
-const msParam = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a time in ms since epoch` })
-    .int(`${name} must be a time in ms since epoch`)
-    .nonnegative(`${name} must be a time in ms since epoch`);
-
-/** A time range, ms since epoch, both ends inclusive: `to` defaults to now, `from` to 30 days before `to` */
-const rangeQuery = {
-  from: msParam('from').optional().describe('Start, ms since epoch (default: 30 days before to)'),
-  to: msParam('to').optional().describe('End, ms since epoch, inclusive (default: now)'),
-};
-const fromBeforeTo = (q: { from?: number; to?: number }) =>
-  q.from === undefined || q.to === undefined || q.from <= q.to;
-
 /** GET /api/v1/dashboard/equity?from&to */
-export const EquityQuerySchema = z
-  .strictObject(rangeQuery)
-  .refine(fromBeforeTo, { message: 'from must not be after to', path: ['from'] });
+export const EquityQuerySchema = fromNotAfterTo(z.strictObject(rangeQuery));
 export type EquityQuery = z.infer<typeof EquityQuerySchema>;
 
 /**
@@ -190,8 +172,8 @@ export const INCOME_SORT_FIELDS = ['time', 'income', 'incomeType', 'symbol'] as 
 export type IncomeSortField = (typeof INCOME_SORT_FIELDS)[number];
 
 /** GET /api/v1/dashboard/income?from&to&type&symbol&sort&order&page&pageSize: newest first by default */
-export const IncomeQuerySchema = z
-  .strictObject({
+export const IncomeQuerySchema = fromNotAfterTo(
+  z.strictObject({
     ...rangeQuery,
     type: z
       .string()
@@ -206,19 +188,10 @@ export const IncomeQuerySchema = z
       .default('time')
       .describe('Column to sort on (ties: newest first)'),
     order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
-    page: z.coerce
-      .number({ error: 'page must be a number' })
-      .int('page must be a whole number')
-      .min(1, 'page must be at least 1')
-      .default(1),
-    pageSize: z.coerce
-      .number({ error: 'pageSize must be a number' })
-      .int('pageSize must be a whole number')
-      .min(1, 'pageSize must be at least 1')
-      .max(1000, 'pageSize must be at most 1000')
-      .default(100),
-  })
-  .refine(fromBeforeTo, { message: 'from must not be after to', path: ['from'] });
+    page: countParam('page', { default: 1 }),
+    pageSize: countParam('pageSize', { max: 1000, default: 100 }),
+  }),
+);
 export type IncomeQuery = z.infer<typeof IncomeQuerySchema>;
 
 /** One entry of the account's income history as Binance booked it; amounts paid are negative */
@@ -238,13 +211,7 @@ export const IncomeEntrySchema = z.object({
 export type IncomeEntry = z.infer<typeof IncomeEntrySchema>;
 
 export const IncomePageSchema = z.object({
-  from: ms,
-  to: ms,
-  page: z.number().int().positive(),
-  pageSize: z.number().int().positive(),
-  /** Entries matching the filter, all pages */
-  total: z.number().int().nonnegative(),
-  items: z.array(IncomeEntrySchema),
+  ...pageOf(IncomeEntrySchema),
   /** Up to when the account's income has been imported, ms since epoch; null before the first import */
   syncedTo: ms.nullable(),
 });

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { countParam, decimal, fromNotAfterTo, ms, pageOf, rangeQuery } from '../common/fields';
 import { FuturesTradeSchema, OrderSideSchema, PositionSideSchema } from '../futures/futures';
 import { SymbolSchema } from '../market/market';
-
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
-const ms = z.number().int();
 
 /** Most rows one page of the order or trade history carries; the CSV export has no limit */
 export const HISTORY_MAX_PAGE_SIZE = 500;
@@ -27,12 +25,6 @@ export type TradeSortField = (typeof TRADE_SORT_FIELDS)[number];
 export const ORDER_SORT_FIELDS = ['time', 'updatedAt', 'symbol', 'price', 'quantity', 'status'] as const;
 export type OrderSortField = (typeof ORDER_SORT_FIELDS)[number];
 
-const msParam = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a time in ms since epoch` })
-    .int(`${name} must be a time in ms since epoch`)
-    .nonnegative(`${name} must be a time in ms since epoch`);
-
 const word = (name: string, example: string) =>
   z
     .string()
@@ -42,52 +34,41 @@ const word = (name: string, example: string) =>
 
 /** Filters and page shared by the order and trade history */
 const historyQuery = {
-  from: msParam('from').optional().describe('Start, ms since epoch (default: 30 days before to)'),
-  to: msParam('to').optional().describe('End, ms since epoch, inclusive (default: now)'),
+  ...rangeQuery,
   symbol: SymbolSchema.optional().describe('Only this symbol'),
   side: z.string().trim().toUpperCase().pipe(OrderSideSchema).optional().describe('Only BUY or SELL'),
   order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be at least 1')
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: 'pageSize must be a number' })
-    .int('pageSize must be a whole number')
-    .min(1, 'pageSize must be at least 1')
-    .max(HISTORY_MAX_PAGE_SIZE, `pageSize must be at most ${HISTORY_MAX_PAGE_SIZE}`)
-    .default(100)
-    .describe(`Rows per page, at most ${HISTORY_MAX_PAGE_SIZE} (the export ignores it)`),
+  page: countParam('page', { default: 1 }),
+  pageSize: countParam('pageSize', { max: HISTORY_MAX_PAGE_SIZE, default: 100 }).describe(
+    `Rows per page, at most ${HISTORY_MAX_PAGE_SIZE} (the export ignores it)`,
+  ),
 };
 const sortParam = <const S extends readonly ['time', ...string[]]>(fields: S) =>
   z
     .enum(fields, { error: `sort must be one of ${fields.join(', ')}` })
     .default('time')
     .describe('Column to sort on (ties: newest first)');
-const fromBeforeTo = (q: { from?: number; to?: number }) =>
-  q.from === undefined || q.to === undefined || q.from <= q.to;
 
 /**
  * GET /api/v1/dashboard/history/trades (and /export): the imported fills of a range, filtered, sorted (default
  * newest first) and paged
  */
-export const TradeHistoryQuerySchema = z
-  .strictObject({ ...historyQuery, sort: sortParam(TRADE_SORT_FIELDS) })
-  .refine(fromBeforeTo, { message: 'from must not be after to', path: ['from'] });
+export const TradeHistoryQuerySchema = fromNotAfterTo(
+  z.strictObject({ ...historyQuery, sort: sortParam(TRADE_SORT_FIELDS) }),
+);
 export type TradeHistoryQuery = z.infer<typeof TradeHistoryQuerySchema>;
 
 /** GET /api/v1/dashboard/history/orders (and /export): the imported orders, by the time they were placed */
-export const OrderHistoryQuerySchema = z
-  .strictObject({
+export const OrderHistoryQuerySchema = fromNotAfterTo(
+  z.strictObject({
     ...historyQuery,
     sort: sortParam(ORDER_SORT_FIELDS),
     type: word('type', 'LIMIT, MARKET').optional().describe('Only this order type (LIMIT, MARKET, STOP…)'),
     status: word('status', 'FILLED, CANCELED')
       .optional()
       .describe('Only this status (NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED)'),
-  })
-  .refine(fromBeforeTo, { message: 'from must not be after to', path: ['from'] });
+  }),
+);
 export type OrderHistoryQuery = z.infer<typeof OrderHistoryQuerySchema>;
 
 /** One plain order as the exchange last reported it */
@@ -117,13 +98,7 @@ export type HistoryOrder = z.infer<typeof HistoryOrderSchema>;
 
 /** A page of the history, with how many rows match the filter and up to when the account was imported */
 const page = <T extends z.ZodType>(item: T) => ({
-  from: ms,
-  to: ms,
-  page: z.number().int().positive(),
-  pageSize: z.number().int().positive(),
-  /** Rows matching the filter, all pages */
-  total: z.number().int().nonnegative(),
-  items: z.array(item),
+  ...pageOf(item),
   /** When the account's orders and fills were last imported, ms since epoch; null before the first import */
   importedAt: ms.nullable(),
 });

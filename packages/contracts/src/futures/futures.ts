@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { countParam, decimal } from '../common/fields';
 import { SymbolSchema } from '../market/market';
 
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
 const positiveDecimal = z
   .string({ error: 'must be a decimal string such as "0.01"' })
   .trim()
@@ -182,12 +182,7 @@ export const SymbolQuerySchema = z.object({
  */
 export const HistoryQuerySchema = z.object({
   symbol: SymbolSchema.optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(1000, 'limit must be at most 1000')
-    .default(100),
+  limit: countParam('limit', { max: 1000, default: 100 }),
 });
 
 export const SetLeverageRequestSchema = z.object({

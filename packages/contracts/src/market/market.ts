@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { dataResponse } from '../common/error-response';
+import { countParam, decimal } from '../common/fields';
 
 /** Decimal amounts travel as strings (exact, as the exchange sends them) */
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
 
 /** A futures symbol such as BTCUSDT; lower case is accepted and upper-cased */
 export const SymbolSchema = z
@@ -42,12 +43,7 @@ export const KlineIntervalSchema = z.enum(KLINE_INTERVALS, {
 /** GET /api/v1/market/klines/{symbol}: spec defaults interval 1h, limit 100 */
 export const KlinesQuerySchema = z.object({
   interval: KlineIntervalSchema.default('1h'),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(1500, 'limit must be at most 1500')
-    .default(100),
+  limit: countParam('limit', { max: 1500, default: 100 }),
 });
 
 /** GET /api/v1/market/data?symbols=BTCUSDT,ETHUSDT */
@@ -91,12 +87,11 @@ export const KlineSchema = z.object({
 });
 export type Kline = z.infer<typeof KlineSchema>;
 
-export const TickerResponseSchema = z.object({ success: z.literal(true), data: TickerSchema });
-export const MarketDataResponseSchema = z.object({ success: z.literal(true), data: z.array(TickerSchema) });
-export const KlinesResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.object({ symbol: z.string(), interval: KlineIntervalSchema, klines: z.array(KlineSchema) }),
-});
+export const TickerResponseSchema = dataResponse(TickerSchema);
+export const MarketDataResponseSchema = dataResponse(z.array(TickerSchema));
+export const KlinesResponseSchema = dataResponse(
+  z.object({ symbol: z.string(), interval: KlineIntervalSchema, klines: z.array(KlineSchema) }),
+);
 
 /** GET /api/v1/market/status: is the configured exchange answering, and how far its clock is from ours */
 export const MarketStatusSchema = z.object({
@@ -110,4 +105,4 @@ export const MarketStatusSchema = z.object({
   message: z.string(),
 });
 export type MarketStatus = z.infer<typeof MarketStatusSchema>;
-export const MarketStatusResponseSchema = z.object({ success: z.literal(true), data: MarketStatusSchema });
+export const MarketStatusResponseSchema = dataResponse(MarketStatusSchema);

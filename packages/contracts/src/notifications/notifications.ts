@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { countParam, ms } from '../common/fields';
 
 /**
  * Notifications: the in-app list and webhooks (`/api/v1/notifications/*`). Times are epoch milliseconds.
@@ -8,8 +9,6 @@ import { okResponse } from '../common/error-response';
  * `X-Kestrel-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the webhook's secret>`,
  * `X-Kestrel-Event` and `X-Kestrel-Delivery` (the delivery id, the same on every retry).
  */
-
-const ms = z.number().int();
 
 /** What a user can be told about; `test` is only ever sent by "send test" */
 export const NOTIFICATION_EVENTS = [
@@ -158,12 +157,7 @@ export const NotificationSchema = z.object({
 export type Notification = z.infer<typeof NotificationSchema>;
 
 export const NotificationsQuerySchema = z.strictObject({
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int({ error: 'limit must be a whole number' })
-    .min(1, { error: 'limit must be at least 1' })
-    .max(200, { error: 'limit must be at most 200' })
-    .default(50),
+  limit: countParam('limit', { max: 200, default: 50 }),
 });
 export const NotificationListSchema = z.object({
   items: z.array(NotificationSchema),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { countParam } from '../common/fields';
 import { CreateOrderRequestSchema, FuturesOrderSchema, OrderKindSchema } from '../futures/futures';
 import { SymbolSchema } from '../market/market';
 
@@ -55,12 +56,7 @@ export type OrderIntent = z.infer<typeof OrderIntentSchema>;
 /** GET /api/v1/orders/intents: `unresolved` (default) lists pending, sending and unknown ones; `all` the latest */
 export const OrderIntentsQuerySchema = z.object({
   filter: z.enum(['unresolved', 'all'], { error: 'filter must be unresolved or all' }).default('unresolved'),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(500, 'limit must be at most 500')
-    .default(100),
+  limit: countParam('limit', { max: 500, default: 100 }),
 });
 export const OrderIntentsResponseSchema = okResponse(z.array(OrderIntentSchema));
 
@@ -79,12 +75,7 @@ export const OrderEventSchema = z.object({
 });
 export type OrderEvent = z.infer<typeof OrderEventSchema>;
 export const OrderEventsQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(500, 'limit must be at most 500')
-    .default(100),
+  limit: countParam('limit', { max: 500, default: 100 }),
 });
 export const OrderEventsResponseSchema = okResponse(z.array(OrderEventSchema));
 

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
+import { countParam, decimal, limitText, ms } from '../common/fields';
 import { PositionSideSchema } from '../futures/futures';
-
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number');
-const ms = z.number().int();
 
 /** Highest leverage Binance allows on any USDⓈ-M symbol */
 export const MAX_EXCHANGE_LEVERAGE = 125;
@@ -44,28 +42,12 @@ export const RiskLimitsSchema = z.object({
 });
 export type RiskLimits = z.infer<typeof RiskLimitsSchema>;
 
-/** A form field's text: empty is null ("no limit"), anything else must read as a number */
-const fieldText = (limit: z.ZodType<number | null, number | null>, label: string) =>
-  z
-    .string()
-    .trim()
-    .transform((text, ctx) => {
-      if (text === '') return null;
-      const n = Number(text);
-      if (!Number.isFinite(n)) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be a number (or empty for no limit)` });
-        return z.NEVER;
-      }
-      return n;
-    })
-    .pipe(limit);
-
 /** The limits form: the fields as typed (text), read into `RiskLimits` by the same rules */
 export const RiskLimitsFormSchema = z.object({
-  maxLeverage: fieldText(RiskLimitsSchema.shape.maxLeverage, 'Max leverage'),
-  dailyLossLimit: fieldText(RiskLimitsSchema.shape.dailyLossLimit, 'Daily loss limit'),
-  maxDrawdownPercent: fieldText(RiskLimitsSchema.shape.maxDrawdownPercent, 'Max drawdown'),
-  maxPositionNotional: fieldText(RiskLimitsSchema.shape.maxPositionNotional, 'Max position notional'),
+  maxLeverage: limitText(RiskLimitsSchema.shape.maxLeverage, 'Max leverage'),
+  dailyLossLimit: limitText(RiskLimitsSchema.shape.dailyLossLimit, 'Daily loss limit'),
+  maxDrawdownPercent: limitText(RiskLimitsSchema.shape.maxDrawdownPercent, 'Max drawdown'),
+  maxPositionNotional: limitText(RiskLimitsSchema.shape.maxPositionNotional, 'Max position notional'),
 });
 export type RiskLimitsFormValues = z.input<typeof RiskLimitsFormSchema>;
 
@@ -187,12 +169,7 @@ export const RiskEventSchema = z.object({
 export type RiskEvent = z.infer<typeof RiskEventSchema>;
 
 export const RiskEventsQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(500, 'limit must be at most 500')
-    .default(100),
+  limit: countParam('limit', { max: 500, default: 100 }),
 });
 
 /** One order the kill switch canceled, or failed to */

@@ -11,6 +11,7 @@ import { lookaheadCheck } from './lookahead';
 import { computeMetrics } from './metrics';
 import { type RunSettings, runBacktest } from './runner';
 import { replayLive } from './test-live-replay';
+import { metricsInput } from './test-metrics-input';
 
 /**
  * 3d, 1w and 1M bars on hand-built series: funding that falls inside a long bar, metrics annualised from bars
@@ -139,18 +140,9 @@ describe('funding on bars longer than 8 hours', () => {
 });
 
 describe('metrics on bars longer than a day', () => {
-  const base = {
-    initialBalance: 100,
-    trades: [],
-    barsInPosition: 0,
-    feesPaid: 0,
-    fundingPaid: 0,
-    liquidations: 0,
-  };
-
   it('1M: twelve monthly bars are one year, returns annualised with 12 periods a year', () => {
     const equity = Float64Array.of(101, 103, 99, 104, 108, 107, 111, 115, 112, 118, 121, 120);
-    const m = computeMetrics({ ...base, equity, length: 12, intervalMs: intervalToMs('1M') });
+    const m = computeMetrics(metricsInput(equity, intervalToMs('1M')));
     expect(m.totalReturn).toBeCloseTo(0.2, 12);
     // One year: the annualised return is the total return
     expect(m.annualisedReturn).toBeCloseTo(0.2, 12);
@@ -174,7 +166,7 @@ describe('metrics on bars longer than a day', () => {
       ['1w', 7],
       ['3d', 3],
     ] as const) {
-      const m = computeMetrics({ ...base, equity, length: 4, intervalMs: intervalToMs(interval) });
+      const m = computeMetrics(metricsInput(equity, intervalToMs(interval)));
       expect(m.sharpe, interval).toBeCloseTo((mean / sd) * Math.sqrt(365 / days), 9);
       expect(m.annualisedReturn, interval).toBeCloseTo(1.04 ** (365 / (4 * days)) - 1, 9);
     }

@@ -9,6 +9,7 @@ import { hasBacktestFastPath, INTERFACE_VERSION, type StrategyContext } from '..
 import { computeMetrics } from './metrics';
 import { runBacktest } from './runner';
 import { replayLive } from './test-live-replay';
+import { metricsInput } from './test-metrics-input';
 
 const T0 = Date.UTC(2025, 0, 1, 1, 0);
 
@@ -221,17 +222,7 @@ describe('metrics', () => {
   });
 
   it('reports a profit factor of null without losing trades', () => {
-    const m = computeMetrics({
-      equity: Float64Array.of(100),
-      length: 1,
-      intervalMs: 60_000,
-      initialBalance: 100,
-      trades: [],
-      barsInPosition: 0,
-      feesPaid: 0,
-      fundingPaid: 0,
-      liquidations: 0,
-    });
+    const m = computeMetrics(metricsInput(Float64Array.of(100), 60_000));
     expect(m.profitFactor).toBeNull();
     expect(m.sharpe).toBe(0);
   });

@@ -47,3 +47,41 @@ export function notStable(name: string, required: number): EngineInputError {
 export function nothingToReplace(name: string): EngineInputError {
   return new EngineInputError(`${name}: replace() called before any add()`);
 }
+
+/**
+ * The part every single-value indicator with a `period` warm-up shares: stable after `period` inputs, `value` NaN
+ * until then. Subclasses keep their own `add`/`replace` arithmetic and count the inputs in `count`.
+ */
+export abstract class PeriodIndicator<In> implements Indicator<In, number> {
+  /** Current value, NaN until stable (read this in hot loops: no allocation, no null check) */
+  value = Number.NaN;
+  protected count = 0;
+
+  constructor(
+    /** The name errors carry, e.g. `EMA` */
+    protected readonly name: string,
+    readonly period: number,
+  ) {
+    checkPeriod(name, period);
+  }
+
+  abstract add(input: In): void;
+  abstract replace(input: In): void;
+
+  getRequiredInputs(): number {
+    return this.period;
+  }
+
+  isStable(): boolean {
+    return this.count >= this.period;
+  }
+
+  getResult(): number | null {
+    return this.isStable() ? this.value : null;
+  }
+
+  getResultOrThrow(): number {
+    if (!this.isStable()) throw notStable(this.name, this.period);
+    return this.value;
+  }
+}

@@ -1,3 +1,4 @@
+import { OPTIMISATION_OBJECTIVES, type OptimisationObjective } from '@kestrel/contracts/backtest';
 import type { Metrics } from '../backtest/metrics';
 import { type RunSettings, runBacktest } from '../backtest/runner';
 import type { BarSeries } from '../bars/bars';
@@ -9,25 +10,13 @@ import { periodReturns } from './overfitting';
 /** Values to try per parameter; parameters not listed keep their base value */
 export type ParamSpace = Readonly<Record<string, readonly (number | string | boolean)[]>>;
 
-/** Metrics a sweep can rank by (higher is better; maxDrawdown is ranked lowest first) */
-export type Objective =
-  | 'totalReturn'
-  | 'annualisedReturn'
-  | 'sharpe'
-  | 'sortino'
-  | 'calmar'
-  | 'profitFactor'
-  | 'maxDrawdown';
+/**
+ * Metrics a sweep can rank by (higher is better; maxDrawdown is ranked lowest first). The names are on the wire
+ * (an optimisation request's `objective`), so contracts holds the list and the engine ranks by it
+ */
+export type Objective = OptimisationObjective;
 
-export const OBJECTIVES: readonly Objective[] = [
-  'totalReturn',
-  'annualisedReturn',
-  'sharpe',
-  'sortino',
-  'calmar',
-  'profitFactor',
-  'maxDrawdown',
-];
+export const OBJECTIVES: readonly Objective[] = OPTIMISATION_OBJECTIVES;
 
 /** One combination's outcome: metrics, or why the parameters were refused */
 export interface SweepResult {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../backtest/metrics';
 import { type RunSettings, runBacktest } from '../backtest/runner';
 import { replayLive } from '../backtest/test-live-replay';
+import { metricsInput } from '../backtest/test-metrics-input';
 import { BarSeries, generateBars } from '../bars/bars';
 import type { StrategyType } from '../strategy/registry';
 import { INTERFACE_VERSION } from '../strategy/strategy';
@@ -152,17 +153,9 @@ describe('built-in strategies', () => {
 
       it('tracks the same maximum drawdown while running as a scan of its equity curve', () => {
         const { metrics, equity } = runBacktest(type, params, bars, settings);
-        const scanned = computeMetrics({
-          equity,
-          length: equity.length,
-          intervalMs: bars.intervalMs,
-          initialBalance: metrics.initialBalance,
-          trades: [],
-          barsInPosition: 0,
-          feesPaid: 0,
-          fundingPaid: 0,
-          liquidations: 0,
-        });
+        const scanned = computeMetrics(
+          metricsInput(equity, bars.intervalMs, { initialBalance: metrics.initialBalance }),
+        );
         expect(metrics.maxDrawdown).toBeGreaterThan(0);
         expect(metrics.maxDrawdown).toBe(scanned.maxDrawdown);
       });
@@ -233,20 +226,40 @@ describe('Grid on crafted paths', () => {
     expect(r.metrics.finalEquity).toBeCloseTo(10_010, 9);
   });
 
-  it('opens the long grid’s position at start and keeps its sells reduce-only', () => {
-    const r = runBacktest(
-      gridStrategy,
-      { lower: 90, upper: 110, gridCount: 4, quantityPerGrid: 1, direction: 'long', leverage: 2 },
-      path([100, 100, 106, 106]),
-      settings,
-    );
+  it.each([
     // 2 levels above 100 → buy 2 at market; then the sell at 105 reduces to 1
-    expect(r.fills.map((f) => [f.side, f.quantity, f.positionAfter])).toEqual([
-      ['buy', 2, 2],
-      ['sell', 1, 1],
-    ]);
-    expect(r.orders.filter((o) => o.side === 'sell').every((o) => o.reduceOnly)).toBe(true);
-  });
+    {
+      direction: 'long',
+      closes: [100, 100, 106, 106],
+      fills: [
+        ['buy', 2, 2],
+        ['sell', 1, 1],
+      ],
+      exit: 'sell',
+    },
+    // 2 levels below 100 → sell 2 at market; the buy at 95 reduces to 1
+    {
+      direction: 'short',
+      closes: [100, 100, 94, 94],
+      fills: [
+        ['sell', 2, -2],
+        ['buy', 1, -1],
+      ],
+      exit: 'buy',
+    },
+  ] as const)(
+    'opens the $direction grid’s position at start and closes it reduce-only',
+    ({ direction, closes, fills, exit }) => {
+      const r = runBacktest(
+        gridStrategy,
+        { lower: 90, upper: 110, gridCount: 4, quantityPerGrid: 1, direction, leverage: 2 },
+        path(closes),
+        settings,
+      );
+      expect(r.fills.map((f) => [f.side, f.quantity, f.positionAfter])).toEqual(fills);
+      expect(r.orders.filter((o) => o.side === exit).every((o) => o.reduceOnly)).toBe(true);
+    },
+  );
 });
 
 describe('grid and DCA plans', () => {
@@ -275,20 +288,6 @@ describe('grid and DCA plans', () => {
     [0.01, 0.03, 0.07].forEach((d, i) => {
       expect(deviations[i]).toBeCloseTo(d, 12);
     });
-  });
-
-  it('runs a short grid: sells its position up front and buys back reduce-only', () => {
-    const r = runBacktest(
-      gridStrategy,
-      { lower: 90, upper: 110, gridCount: 4, quantityPerGrid: 1, direction: 'short', leverage: 2 },
-      path([100, 100, 94, 94]),
-      settings,
-    );
-    // 2 levels below 100 → sell 2 at market; the buy at 95 reduces to 1
-    expect(r.fills.map((f) => [f.side, f.quantity, f.positionAfter])).toEqual([
-      ['sell', 2, -2],
-      ['buy', 1, -1],
-    ]);
   });
 });
 

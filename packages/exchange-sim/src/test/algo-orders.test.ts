@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { arr, Client, flatReplay, type Harness, minute, obj, startSim } from './harness';
+import { arr, Client, flatReplay, type Harness, marketOrder, minute, obj, startSim } from './harness';
 import { fixture, shapeDiff } from './shape';
 
 let h: Harness;
@@ -10,12 +10,7 @@ async function scenario(legs: Array<{ fromMinute: number; price: number }>) {
   h = await startSim({ feeds: [flatReplay('BTCUSDT', legs)], constantPremium: 0 });
   const account = h.sim.exchange.createAccount({ balances: { USDT: '10000' } });
   const client = new Client(h.url, account, h.clock);
-  await client.signed('POST', '/fapi/v1/order', {
-    symbol: 'BTCUSDT',
-    side: 'BUY',
-    type: 'MARKET',
-    quantity: '0.010',
-  });
+  await client.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
   return client;
 }
 

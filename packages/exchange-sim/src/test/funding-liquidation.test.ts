@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserEvent } from '../matching/events';
-import { arr, Client, flatReplay, type Harness, minute, obj, startSim, T0 } from './harness';
+import { arr, Client, flatReplay, type Harness, marketOrder, minute, obj, startSim, T0 } from './harness';
 
 let h: Harness;
 afterEach(() => h.close());
@@ -11,7 +11,7 @@ async function run(legs: Array<{ fromMinute: number; price: number }>, balance: 
   return { account, client: new Client(h.url, account, h.clock) };
 }
 
-const buy = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.010' };
+const buy = marketOrder('BTCUSDT', 'BUY', '0.010');
 
 describe('funding', () => {
   it('charges positionAmt × mark × rate at 16:00 UTC: longs pay when the rate is positive', async () => {

@@ -97,6 +97,16 @@ export class Client {
   }
 }
 
+/** The parameters of a plain market order, in the order Binance's docs list them */
+export function marketOrder(symbol: string, side: 'BUY' | 'SELL', quantity: string) {
+  return { symbol, side, type: 'MARKET', quantity };
+}
+
+/** The parameters of a good-till-canceled limit order */
+export function limitOrder(symbol: string, side: 'BUY' | 'SELL', quantity: string, price: string) {
+  return { symbol, side, type: 'LIMIT', timeInForce: 'GTC', quantity, price };
+}
+
 /** Object access for parsed JSON in tests */
 export function obj(v: unknown): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v))

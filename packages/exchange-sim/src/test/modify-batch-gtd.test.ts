@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserEvent } from '../matching/events';
-import { arr, Client, flatReplay, type Harness, minute, obj, startSim, T0 } from './harness';
+import { arr, Client, flatReplay, type Harness, marketOrder, minute, obj, startSim, T0 } from './harness';
 
 let h: Harness;
 afterEach(() => h.close());
@@ -323,12 +323,7 @@ describe('STOP and TAKE_PROFIT (limit) conditional orders', () => {
 
   async function long(legs: Array<{ fromMinute: number; price: number }>) {
     const started = await start(legs);
-    await started.client.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.010',
-    });
+    await started.client.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
     return started;
   }
 

@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { arr, Client, flatReplay, type Harness, minute, obj, startSim } from './harness';
+import {
+  arr,
+  Client,
+  flatReplay,
+  type Harness,
+  limitOrder,
+  marketOrder,
+  minute,
+  obj,
+  startSim,
+} from './harness';
 import { fixture, shapeDiff } from './shape';
 
 let h: Harness;
@@ -22,14 +32,7 @@ async function scenario(balance = '10000', extra: Parameters<typeof startSim>[0]
   return new Client(h.url, account, h.clock);
 }
 
-const limitBuy = {
-  symbol: 'BTCUSDT',
-  side: 'BUY',
-  type: 'LIMIT',
-  timeInForce: 'GTC',
-  quantity: '0.010',
-  price: '59500.0',
-};
+const limitBuy = limitOrder('BTCUSDT', 'BUY', '0.010', '59500.0');
 
 describe('order placement', () => {
   it('rests a LIMIT order below the market and fills it as maker when the price comes down', async () => {
@@ -181,12 +184,7 @@ describe('order placement', () => {
       reduceOnly: 'true',
     });
     expect(noPosition.json).toEqual({ code: -2022, msg: 'ReduceOnly Order is rejected.' });
-    await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.010',
-    });
+    await c.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
     // 0.001 BTC is 60 USDT, under the 100 minimum, but reduce-only is exempt
     const partial = await c.signed('POST', '/fapi/v1/order', {
       symbol: 'BTCUSDT',
@@ -264,14 +262,7 @@ describe('order placement', () => {
   it('writes order ids above 2^53 as bare JSON integers, digit for digit', async () => {
     h = await startSim({ firstOrderId: 8389765612825190229n });
     const c = new Client(h.url, h.sim.exchange.createAccount(), h.clock);
-    const res = await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'SOLUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      timeInForce: 'GTC',
-      quantity: '1',
-      price: '100.00',
-    });
+    const res = await c.signed('POST', '/fapi/v1/order', limitOrder('SOLUSDT', 'BUY', '1', '100.00'));
     expect(res.text).toContain('"orderId":8389765612825190229,');
     const byId = await c.signed('GET', '/fapi/v1/order', {
       symbol: 'SOLUSDT',
@@ -282,19 +273,9 @@ describe('order placement', () => {
 
   it('books realized PnL and commissions as income after a round trip', async () => {
     const c = await scenario();
-    await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.010',
-    });
+    await c.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
     h.until(minute(10) + 1000);
-    await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: '0.010',
-    });
+    await c.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'SELL', '0.010'));
     const income = arr((await c.signed('GET', '/fapi/v1/income', { symbol: 'BTCUSDT' })).json).map(obj);
     expect(shapeDiff(fixture('http_get_income.json'), income, true)).toEqual([]);
     const realized = income.filter((i) => i.incomeType === 'REALIZED_PNL');
@@ -325,7 +306,7 @@ describe('BNB fee discount', () => {
       msg: 'success',
     });
     expect(obj((await c.signed('GET', '/fapi/v1/feeBurn')).json)).toEqual({ feeBurn: true });
-    const buy = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.010' };
+    const buy = marketOrder('BTCUSDT', 'BUY', '0.010');
     await c.signed('POST', '/fapi/v1/order', buy);
     // Taker 0.05 % of 0.010 × 60000.1 = 0.30000050 USDT; 90 % of it at 600 USDT a BNB = 0.00045000075 → 0.00045001
     const [first] = arr((await c.signed('GET', '/fapi/v1/userTrades', { symbol: 'BTCUSDT' })).json).map(obj);
@@ -360,12 +341,7 @@ describe('account settings', () => {
     expect(same.json).toEqual({ code: -4046, msg: 'No need to change margin type.' });
     const iso = await c.signed('POST', '/fapi/v1/marginType', { symbol: 'BTCUSDT', marginType: 'ISOLATED' });
     expect(shapeDiff(fixture('http_post_margin_type.json'), iso.json, true)).toEqual([]);
-    await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.010',
-    });
+    await c.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
     const locked = await c.signed('POST', '/fapi/v1/marginType', {
       symbol: 'BTCUSDT',
       marginType: 'CROSSED',
@@ -404,12 +380,7 @@ describe('account settings', () => {
       canTrade: true,
       multiAssetsMargin: false,
     });
-    const both = await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.010',
-    });
+    const both = await c.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
     expect(obj(both.json).code).toBe(-4061);
     const ro = await c.signed('POST', '/fapi/v1/order', {
       symbol: 'BTCUSDT',

@@ -4,7 +4,18 @@ import { ManualClock } from '../common/clock';
 import { resolveSymbols } from '../common/symbols';
 import type { UserEvent } from '../matching/events';
 import { Exchange } from '../matching/exchange';
-import { arr, Client, type Harness, minute, obj, request, startSim, T0 } from './harness';
+import {
+  arr,
+  Client,
+  type Harness,
+  limitOrder,
+  marketOrder,
+  minute,
+  obj,
+  request,
+  startSim,
+  T0,
+} from './harness';
 
 let h: Harness;
 let running: Harness | undefined;
@@ -132,16 +143,7 @@ describe('orders and positions react to a moved price', () => {
     const { client, p0 } = await trader();
     const limit = onTick(p0 - 500);
     const placed = obj(
-      (
-        await client.signed('POST', '/fapi/v1/order', {
-          symbol: 'BTCUSDT',
-          side: 'BUY',
-          type: 'LIMIT',
-          timeInForce: 'GTC',
-          quantity: '0.010',
-          price: limit,
-        })
-      ).json,
+      (await client.signed('POST', '/fapi/v1/order', limitOrder('BTCUSDT', 'BUY', '0.010', limit))).json,
     );
     expect(placed.status).toBe('NEW');
     await admin('POST', '/BTCUSDT', { price: onTick(p0 - 600) });
@@ -162,12 +164,7 @@ describe('orders and positions react to a moved price', () => {
 
   it('triggers a stop-market when a driven path crosses its trigger, not before', async () => {
     const { client, p0 } = await trader();
-    await client.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.010',
-    });
+    await client.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
     const stop = obj(
       (
         await client.signed('POST', '/fapi/v1/algoOrder', {
@@ -202,12 +199,7 @@ describe('orders and positions react to a moved price', () => {
   it('liquidates an isolated long when the price is driven through its liquidation price', async () => {
     const { client, p0 } = await trader('1000');
     await client.signed('POST', '/fapi/v1/marginType', { symbol: 'BTCUSDT', marginType: 'ISOLATED' });
-    await client.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.010',
-    });
+    await client.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
     const events: UserEvent[] = [];
     h.sim.exchange.onUserEvent((_id, e) => events.push(e));
     const [pos] = arr((await client.signed('GET', '/fapi/v3/positionRisk', { symbol: 'BTCUSDT' })).json).map(

@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Account } from '../matching/types';
-import { flatReplay, type Harness, sign as hmac, obj, startSim } from './harness';
+import { flatReplay, type Harness, sign as hmac, marketOrder, obj, startSim } from './harness';
 
 let h: Harness;
 let ws: WebSocket | undefined;
@@ -81,7 +81,7 @@ describe('WebSocket API (/ws-fapi/v1)', () => {
     h = await startSim({ feeds: [flatReplay('BTCUSDT', [{ fromMinute: -1000, price: 60000 }])] });
     const account = h.sim.exchange.createAccount({ balances: { USDT: '10000' } });
     const call = await connect();
-    const params = signed(account, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.010' });
+    const params = signed(account, marketOrder('BTCUSDT', 'BUY', '0.010'));
     const tampered = await call({ id: 'x', method: 'order.place', params: { ...params, quantity: '0.020' } });
     expect(tampered).toMatchObject({
       id: 'x',
@@ -91,7 +91,7 @@ describe('WebSocket API (/ws-fapi/v1)', () => {
     const rejected = await call({
       id: 'y',
       method: 'order.place',
-      params: signed(account, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.0001' }),
+      params: signed(account, marketOrder('BTCUSDT', 'BUY', '0.0001')),
     });
     expect(rejected).toMatchObject({
       status: 400,

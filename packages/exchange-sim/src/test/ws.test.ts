@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Client, type Harness, minute, obj, request, startSim } from './harness';
+import { Client, type Harness, marketOrder, minute, obj, request, startSim } from './harness';
 import { fixture, shapeDiff } from './shape';
 
 let h: Harness;
@@ -215,12 +215,7 @@ describe('user data stream', () => {
 
   it('filters by events= and tells listenKeyExpired after 60 minutes without keepalive', async () => {
     const { client, key, s } = await userStream('events=ACCOUNT_UPDATE');
-    await client.signed('POST', '/fapi/v1/order', {
-      symbol: 'ETHUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.100',
-    });
+    await client.signed('POST', '/fapi/v1/order', marketOrder('ETHUSDT', 'BUY', '0.100'));
     await s.next((m) => m.e === 'ACCOUNT_UPDATE');
     expect(s.seen.filter((m) => m.e === 'ORDER_TRADE_UPDATE')).toHaveLength(0);
     step(61 * 60_000);

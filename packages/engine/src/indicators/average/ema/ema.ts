@@ -1,21 +1,18 @@
-import { checkInput, checkPeriod, type Indicator, nothingToReplace, notStable } from '../../indicator';
+import { checkInput, checkPeriod, nothingToReplace, PeriodIndicator } from '../../indicator';
 
 /**
  * Exponential moving average with smoothing 2 / (period + 1), seeded with the SMA of the first `period` inputs
  * (as TA-Lib does). How to read: reacts faster than the SMA; crossovers of a fast and a slow EMA mark trend turns.
  * @see https://www.investopedia.com/terms/e/ema.asp
  */
-export class Ema implements Indicator<number, number> {
-  /** Current value, NaN until stable */
-  value = Number.NaN;
+export class Ema extends PeriodIndicator<number> {
   readonly k: number;
-  private count = 0;
   private seedSum = 0;
   private prevValue = Number.NaN;
   private prevSeedSum = 0;
 
-  constructor(readonly period: number) {
-    checkPeriod('EMA', period);
+  constructor(period: number) {
+    super('EMA', period);
     this.k = 2 / (period + 1);
   }
 
@@ -40,23 +37,6 @@ export class Ema implements Indicator<number, number> {
     this.value = this.prevValue;
     this.seedSum = this.prevSeedSum;
     this.add(input);
-  }
-
-  getRequiredInputs(): number {
-    return this.period;
-  }
-
-  isStable(): boolean {
-    return this.count >= this.period;
-  }
-
-  getResult(): number | null {
-    return this.isStable() ? this.value : null;
-  }
-
-  getResultOrThrow(): number {
-    if (!this.isStable()) throw notStable('EMA', this.period);
-    return this.value;
   }
 }
 

@@ -1,20 +1,17 @@
-import { checkInput, checkPeriod, type Indicator, nothingToReplace, notStable } from '../../indicator';
+import { checkInput, checkPeriod, nothingToReplace, PeriodIndicator } from '../../indicator';
 
 /**
  * Simple moving average: mean of the last `period` inputs.
  * How to read: price above its SMA means the recent trend is up. Stable after `period` inputs.
  * @see https://www.investopedia.com/terms/s/sma.asp
  */
-export class Sma implements Indicator<number, number> {
-  /** Current value, NaN until stable (read this in hot loops: no allocation, no null check) */
-  value = Number.NaN;
+export class Sma extends PeriodIndicator<number> {
   private readonly window: Float64Array;
-  private count = 0;
   private sum = 0;
   private last = Number.NaN;
 
-  constructor(readonly period: number) {
-    checkPeriod('SMA', period);
+  constructor(period: number) {
+    super('SMA', period);
     this.window = new Float64Array(period);
   }
 
@@ -38,23 +35,6 @@ export class Sma implements Indicator<number, number> {
     this.window[slot] = this.last;
     if (this.count >= this.period) this.sum += this.last;
     this.add(input);
-  }
-
-  getRequiredInputs(): number {
-    return this.period;
-  }
-
-  isStable(): boolean {
-    return this.count >= this.period;
-  }
-
-  getResult(): number | null {
-    return this.isStable() ? this.value : null;
-  }
-
-  getResultOrThrow(): number {
-    if (!this.isStable()) throw notStable('SMA', this.period);
-    return this.value;
   }
 }
 

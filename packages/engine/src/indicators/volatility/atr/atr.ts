@@ -1,12 +1,5 @@
 import type { BarSeries } from '../../../bars/bars';
-import {
-  type BarInput,
-  checkInput,
-  checkPeriod,
-  type Indicator,
-  nothingToReplace,
-  notStable,
-} from '../../indicator';
+import { type BarInput, checkInput, checkPeriod, nothingToReplace, PeriodIndicator } from '../../indicator';
 
 /**
  * Average true range (Wilder). True range = max(high − low, |high − prevClose|, |low − prevClose|), the first bar's
@@ -14,15 +7,13 @@ import {
  * How to read: typical bar size in price units; used for stop distances. Stable after `period` inputs.
  * @see https://www.investopedia.com/terms/a/atr.asp
  */
-export class Atr implements Indicator<BarInput, number> {
-  value = Number.NaN;
-  private count = 0;
+export class Atr extends PeriodIndicator<BarInput> {
   private prevClose = Number.NaN;
   private acc = 0;
   private s = { value: Number.NaN, prevClose: Number.NaN, acc: 0 };
 
-  constructor(readonly period = 14) {
-    checkPeriod('ATR', period);
+  constructor(period = 14) {
+    super('ATR', period);
   }
 
   add(input: BarInput): void {
@@ -48,23 +39,6 @@ export class Atr implements Indicator<BarInput, number> {
     this.prevClose = this.s.prevClose;
     this.acc = this.s.acc;
     this.add(input);
-  }
-
-  getRequiredInputs(): number {
-    return this.period;
-  }
-
-  isStable(): boolean {
-    return this.count >= this.period;
-  }
-
-  getResult(): number | null {
-    return this.isStable() ? this.value : null;
-  }
-
-  getResultOrThrow(): number {
-    if (!this.isStable()) throw notStable('ATR', this.period);
-    return this.value;
   }
 }
 
