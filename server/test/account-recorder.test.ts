@@ -25,6 +25,7 @@ import {
   startTestServer,
   type TestApp,
   type TestServer,
+  useTestServer,
 } from './helper';
 
 const MINUTE = 60_000;
@@ -284,17 +285,15 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
 });
 
 describe('equity and income reads', () => {
-  let t: TestServer;
   let token: string;
   let userId: string;
 
+  const t = useTestServer();
   beforeAll(async () => {
-    t = await startTestServer();
     const user = await signUp(t);
     token = user.access_token;
     userId = user.user.id;
   });
-  afterAll(() => t?.close());
 
   const get = (path: string) => t.request({ method: 'GET', url: path, headers: bearer(token) });
 

@@ -5,28 +5,16 @@ import {
   STEP_UP_WINDOW_MS,
   StepUpResponseSchema,
 } from '@kestrel/contracts/account';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  buildTestApp,
-  openTestDatabase,
-  PASSWORD,
-  signUp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-} from './helper';
+import { describe, expect, it } from 'vitest';
+import { bearer, PASSWORD, signUp, uniqueEmail, useTestApp } from './helper';
 
 const API_KEY = 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A';
 const SECRET_KEY = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
 const NEW_PASSWORD = 'a brand new passphrase';
 
-let tdb: TestDatabase;
-let t: TestApp;
-beforeAll(async () => {
-  tdb = await openTestDatabase('pglite');
-  // Saving keys checks them with the exchange: this one accepts them (the exchange's answers are not under test here)
-  t = await buildTestApp(tdb.db, {
+// Saving keys checks them with the exchange: this one accepts them (the exchange's answers are not under test here)
+const t = useTestApp({
+  deps: {
     exchange: {
       testAccount: async () => ({
         accountType: 'USDT_FUTURES',
@@ -40,11 +28,7 @@ beforeAll(async () => {
         positionsCount: 0,
       }),
     },
-  });
-});
-afterAll(async () => {
-  await t?.app.close();
-  await tdb?.cleanup();
+  },
 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -278,7 +262,7 @@ describe('account deletion', () => {
     for (const token of [a, b])
       expect(errorOf(await call('GET', '/api/v1/auth/me', token)).code).toBe('SESSION_ENDED');
     expect((await signin(email, PASSWORD)).statusCode).toBe(401);
-    const left = await tdb.db.query<{ n: number }>(
+    const left = await t.database.db.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM exchange_credentials c JOIN users u ON u.id = c.user_id
                WHERE u.email_normalized = $1)::int
             + (SELECT count(*) FROM users WHERE email_normalized = $1)::int AS n`,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AnalyticsResponseSchema, ErrorResponseSchema, type IncomeEntry } from '@kestrel/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
 import { recorderRepository } from '../src/core/recorder/recorder-repository';
 import { botRepository } from '../src/trading/bots/bot-repository';
 import { ANALYTICS_FRESH_MS } from '../src/views/analytics/analytics-service';
-import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
+import { bearer, SIM_START, signUp, useTestServer } from './helper';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -31,24 +31,22 @@ class CountingAdapter extends BinanceUsdmAdapter {
  * figure checked against values worked out by hand below; then the figures after real trades on the simulator
  */
 describe('account analytics', () => {
-  let t: TestServer;
   let token: string;
   let userId: string;
   let adapter: CountingAdapter;
 
+  const t = useTestServer({
+    simulator: { symbols: ['BTCUSDT', 'ETHUSDT'] },
+    deps: (simUrl) => {
+      adapter = new CountingAdapter({ restUrl: simUrl });
+      return { exchangeAdapter: adapter };
+    },
+  });
   beforeAll(async () => {
-    t = await startTestServer({
-      simulator: { symbols: ['BTCUSDT', 'ETHUSDT'] },
-      deps: (simUrl) => {
-        adapter = new CountingAdapter({ restUrl: simUrl });
-        return { exchangeAdapter: adapter };
-      },
-    });
     const user = await signUp(t);
     token = user.access_token;
     userId = user.user.id;
   });
-  afterAll(() => t?.close());
 
   const get = (path: string, auth = token) => t.request({ method: 'GET', url: path, headers: bearer(auth) });
   const analytics = async (query: string, auth = token) => {

@@ -5,41 +5,32 @@ import {
   SessionListResponseSchema,
 } from '@kestrel/contracts';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_GRACE_MS, SESSION_LIFETIME_MS, THROTTLE } from '../src/core/auth/auth-service';
 import { ACCESS_TOKEN_TTL_S } from '../src/core/auth/tokens';
 import {
   bearer,
-  buildTestApp,
   type DpopKey,
   type Driver,
   makeDpopKey,
-  openTestDatabase,
   PASSWORD,
   postgresUrl,
   signUp as signUpUnbound,
   type TestApp,
-  type TestDatabase,
   uniqueEmail,
+  useTestApp,
 } from './helper';
 
 const pgUp = (await postgresUrl()) !== undefined;
 
 describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
   describe.skipIf(driver === 'postgres' && !pgUp)('', () => {
-    let tdb: TestDatabase;
-    let t: TestApp;
     // The browser's key: every sign-in here proves it, so refresh tokens are bound to it (test/abuse/dpop covers
     // the refusals)
     let key: DpopKey;
+    const t = useTestApp({ database: driver });
     beforeAll(async () => {
-      tdb = await openTestDatabase(driver);
-      t = await buildTestApp(tdb.db);
       key = await makeDpopKey(() => t.clock.now().getTime());
-    });
-    afterAll(async () => {
-      await t?.app.close();
-      await tdb?.cleanup();
     });
 
     const signUp = (app: TestApp, email?: string, password?: string) =>
@@ -124,7 +115,7 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
       it('stores an argon2id hash (m ≥ 19 MiB, t ≥ 2, p = 1), never the password', async () => {
         const email = uniqueEmail();
         await signUp(t, email);
-        const rows = await tdb.db.query<{ password_hash: string }>(
+        const rows = await t.database.db.query<{ password_hash: string }>(
           'SELECT password_hash FROM users WHERE email_normalized = $1',
           [email],
         );

@@ -4,17 +4,12 @@ import {
   ErrorResponseSchema,
 } from '@kestrel/contracts';
 import type { CreateAccountInput } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUp, startTestServer, type TestServer } from './helper';
+import { describe, expect, it } from 'vitest';
+import { bearer, signUp, useTestServer } from './helper';
 
 /** The credentials calls against a real simulator: the keys are really tried, and withdraw-enabled keys refused */
 describe('credentials tested against the exchange (simulator)', () => {
-  let t: TestServer;
-
-  beforeAll(async () => {
-    t = await startTestServer();
-  });
-  afterAll(() => t?.close());
+  const t = useTestServer();
 
   /** A simulator account's keys, in the shape the credentials calls take */
   function simAccount(input: CreateAccountInput): { api_key: string; secret_key: string } {

@@ -8,7 +8,7 @@ import {
   CredentialsStatusResponseSchema,
   ErrorResponseSchema,
 } from '@kestrel/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rotateMasterKey } from '../src/commands/rotate-master-key';
 import { loadConfig } from '../src/config';
 import {
@@ -23,16 +23,7 @@ import {
   loadKeyring,
   makeKeyring,
 } from '../src/lib/crypto/master-key';
-import {
-  bearer,
-  buildTestApp,
-  type Driver,
-  openTestDatabase,
-  postgresUrl,
-  signUp,
-  type TestApp,
-  type TestDatabase,
-} from './helper';
+import { bearer, buildTestApp, type Driver, postgresUrl, signUp, type TestApp, useTestApp } from './helper';
 
 const pgUp = (await postgresUrl()) !== undefined;
 
@@ -71,16 +62,7 @@ const SECRET_KEY = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fA
 
 describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
   describe.skipIf(driver === 'postgres' && !pgUp)('', () => {
-    let tdb: TestDatabase;
-    let t: TestApp;
-    beforeAll(async () => {
-      tdb = await openTestDatabase(driver);
-      t = await buildTestApp(tdb.db, { exchange: switchableProbe });
-    });
-    afterAll(async () => {
-      await t?.app.close();
-      await tdb?.cleanup();
-    });
+    const t = useTestApp({ database: driver, deps: { exchange: switchableProbe } });
 
     const call = (
       app: TestApp,
@@ -136,7 +118,9 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
     it('keeps the secret encrypted at rest, with no plaintext in any column', async () => {
       const { access_token, user } = await signUp(t);
       await store(access_token);
-      const rows = await tdb.db.query('SELECT * FROM exchange_credentials WHERE user_id = $1', [user.id]);
+      const rows = await t.database.db.query('SELECT * FROM exchange_credentials WHERE user_id = $1', [
+        user.id,
+      ]);
       const dump = JSON.stringify(rows, (_k, v) =>
         v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v,
       );
@@ -267,7 +251,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
     it('fails decryption (409, never a wrong secret) when a byte of the stored secret is changed', async () => {
       const { access_token, user } = await signUp(t);
       await store(access_token);
-      const lengths = await tdb.db.query<{ c: number; w: number }>(
+      const lengths = await t.database.db.query<{ c: number; w: number }>(
         'SELECT length(ciphertext) AS c, length(wrapped_data_key) AS w FROM exchange_credentials WHERE user_id = $1',
         [user.id],
       );
@@ -281,10 +265,10 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
         const positions = [0, 11, 12, Math.floor(length / 2), length - 17, length - 16, length - 1];
         for (const i of positions) {
           const flip = `UPDATE exchange_credentials SET ${column} = set_byte(${column}, $2, get_byte(${column}, $2) # 1) WHERE user_id = $1`;
-          await tdb.db.query(flip, [user.id, i]);
+          await t.database.db.query(flip, [user.id, i]);
           const res = await call(t, 'POST', '/test-connection', access_token);
           expect(res.statusCode, `${column}[${i}]`).toBe(409);
-          await tdb.db.query(flip, [user.id, i]);
+          await t.database.db.query(flip, [user.id, i]);
         }
       }
       const status = await call(t, 'GET', '/binance/status', access_token);
@@ -298,7 +282,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
       const bob = await signUp(t);
       await store(alice.access_token);
       await store(bob.access_token, 'bobbobbobbobbobbob', 'bob-secret-bob-secret');
-      await tdb.db.query(
+      await t.database.db.query(
         `UPDATE exchange_credentials AS b SET ciphertext = a.ciphertext, wrapped_data_key = a.wrapped_data_key
          FROM exchange_credentials AS a WHERE a.user_id = $1 AND b.user_id = $2`,
         [alice.user.id, bob.user.id],
@@ -327,7 +311,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
           return account;
         },
       };
-      const withAdapter = await buildTestApp(tdb.db, { exchange: probe, keyring: t.keyring });
+      const withAdapter = await buildTestApp(t.database.db, { exchange: probe, keyring: t.keyring });
       try {
         const { access_token } = await signUp(withAdapter);
         await call(withAdapter, 'POST', '/binance', access_token, {
@@ -349,10 +333,10 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
 
     it('rotates the master key from the environment: rows re-wrapped, secrets intact, old key alone fails', async () => {
       // Rotation refuses rows it cannot open; earlier tests left rows sealed with other keys
-      await tdb.db.query('DELETE FROM exchange_credentials');
+      await t.database.db.query('DELETE FROM exchange_credentials');
       const oldKey = generateMasterKey();
       const newKey = generateMasterKey();
-      const before = await buildTestApp(tdb.db, {
+      const before = await buildTestApp(t.database.db, {
         exchange: switchableProbe,
         keyring: makeKeyring([oldKey]),
       });
@@ -365,20 +349,21 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
       await expect(
         rotateMasterKey({
           config: loadConfig({ KESTREL_MASTER_KEY: encodeMasterKey(oldKey) }),
-          database: tdb.db,
+          database: t.database.db,
         }),
       ).rejects.toThrow(/KESTREL_NEW_MASTER_KEY/);
       const result = await rotateMasterKey({
         config: loadConfig({ KESTREL_MASTER_KEY: encodeMasterKey(oldKey) }),
         newMasterKey: encodeMasterKey(newKey),
-        database: tdb.db,
+        database: t.database.db,
       });
       expect(result.rewrapped).toBeGreaterThanOrEqual(1);
       expect(result.toKeyId).toBe(newKey.id);
       expect(JSON.stringify(result)).not.toContain(encodeMasterKey(newKey));
-      const row = await tdb.db.query('SELECT master_key_id FROM exchange_credentials WHERE user_id = $1', [
-        user.id,
-      ]);
+      const row = await t.database.db.query(
+        'SELECT master_key_id FROM exchange_credentials WHERE user_id = $1',
+        [user.id],
+      );
       expect(row[0]?.master_key_id).toBe(newKey.id);
 
       expect(await canOpen(makeKeyring([newKey]), user.id)).toBe(true);
@@ -386,10 +371,13 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
     });
 
     it('aborts the whole rotation, changing nothing, when one row does not open', async () => {
-      await tdb.db.query('DELETE FROM exchange_credentials');
+      await t.database.db.query('DELETE FROM exchange_credentials');
       const [foreign, current] = [generateMasterKey(), generateMasterKey()];
       for (const key of [foreign, current]) {
-        const app = await buildTestApp(tdb.db, { exchange: switchableProbe, keyring: makeKeyring([key]) });
+        const app = await buildTestApp(t.database.db, {
+          exchange: switchableProbe,
+          keyring: makeKeyring([key]),
+        });
         const { access_token } = await signUp(app);
         await whileUp(() =>
           call(app, 'POST', '/binance', access_token, { api_key: API_KEY, secret_key: SECRET_KEY }),
@@ -400,19 +388,19 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
         rotateMasterKey({
           config: loadConfig({ KESTREL_MASTER_KEY: encodeMasterKey(current) }),
           newMasterKey: encodeMasterKey(generateMasterKey()),
-          database: tdb.db,
+          database: t.database.db,
         }),
       ).rejects.toThrow(/master key that is not configured/);
-      const ids = await tdb.db.query<{ master_key_id: string }>(
+      const ids = await t.database.db.query<{ master_key_id: string }>(
         'SELECT master_key_id FROM exchange_credentials',
       );
       expect(ids.map((r) => r.master_key_id).sort()).toEqual([foreign.id, current.id].sort());
-      await tdb.db.query('DELETE FROM exchange_credentials');
+      await t.database.db.query('DELETE FROM exchange_credentials');
     });
 
     /** Whether the user's stored row opens with `keyring` (an app on it reaches the exchange seam) */
     async function canOpen(keyring: Keyring, userId: string): Promise<boolean> {
-      const app = await buildTestApp(tdb.db, { exchange: switchableProbe, keyring });
+      const app = await buildTestApp(t.database.db, { exchange: switchableProbe, keyring });
       try {
         const status = await app.app.credentialsService.status(userId).catch(() => undefined);
         return status?.data.connectivity_status === 'unreachable';
@@ -422,7 +410,7 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
     }
 
     it('rotates the embedded key file: new key written 0600, old one replaced, no leftover', async () => {
-      await tdb.db.query('DELETE FROM exchange_credentials');
+      await t.database.db.query('DELETE FROM exchange_credentials');
       const dir = await mkdtemp(join(tmpdir(), 'kestrel-rotate-'));
       try {
         const config = loadConfig({
@@ -430,14 +418,14 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
           KESTREL_KEYS_DIR: join(dir, 'keys'),
         });
         const oldRing = await loadKeyring(config);
-        const app = await buildTestApp(tdb.db, { exchange: switchableProbe, keyring: oldRing });
+        const app = await buildTestApp(t.database.db, { exchange: switchableProbe, keyring: oldRing });
         const { access_token, user } = await signUp(app);
         await whileUp(() =>
           call(app, 'POST', '/binance', access_token, { api_key: API_KEY, secret_key: SECRET_KEY }),
         );
         await app.app.close();
 
-        const result = await rotateMasterKey({ config, database: tdb.db });
+        const result = await rotateMasterKey({ config, database: t.database.db });
         const newRing = await loadKeyring(config);
         expect(newRing.current.id).toBe(result.toKeyId);
         expect(newRing.current.id).not.toBe(oldRing.current.id);

@@ -3,26 +3,24 @@ import {
   DashboardPortfolioResponseSchema,
   ErrorResponseSchema,
 } from '@kestrel/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, SIM_START, signUp, useTestServer } from './helper';
 
 const DAY_MS = 86_400_000;
 
 /** The cockpit's overview and portfolio through the real app, adapter and simulator */
 describe('dashboard overview and portfolio against the simulator', () => {
-  let t: TestServer;
   let token: string;
   let apiKey: string;
   let userId: string;
 
+  const t = useTestServer({ simulator: { symbols: ['BTCUSDT', 'SOLUSDT'] } });
   beforeAll(async () => {
-    t = await startTestServer({ simulator: { symbols: ['BTCUSDT', 'SOLUSDT'] } });
     const user = await t.connectedUser();
     token = user.auth.access_token;
     apiKey = user.keys.apiKey;
     userId = user.auth.user.id;
   });
-  afterAll(() => t?.close());
 
   const get = (path: string, auth = token) => t.request({ method: 'GET', url: path, headers: bearer(auth) });
   const post = (path: string, payload: object) =>

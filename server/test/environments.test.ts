@@ -5,7 +5,7 @@ import {
 } from '@kestrel/contracts';
 import { AccountEventsResponseSchema, STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, PASSWORD, signUp, startTestServer, type TestServer } from './helper';
+import { bearer, PASSWORD, signUp, startTestServer, type TestServer, useTestServer } from './helper';
 
 /**
  * Issue 23: the testnet / mainnet switch chooses the exchange the server uses for this user. Two simulators stand
@@ -157,11 +157,7 @@ describe('trading environments against two simulators (testnet and mainnet stand
 });
 
 describe('a server without mainnet configured', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
-  });
-  afterAll(() => t?.close());
+  const t = useTestServer();
 
   it('says mainnet is not configured and refuses to switch to it, with the reason', async () => {
     const { access_token } = await signUp(t);

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
 import type { ExchangeKeys, Position } from '../src/core/exchange/exchange-adapter';
 import { MarketService } from '../src/core/exchange/market-service';
 import { HttpError } from '../src/lib/http-error';
 import { FuturesService, PNL_WINDOW_MS } from '../src/trading/futures/futures-service';
-import { SIM_START, signUp, startTestServer, type TestServer } from './helper';
+import { SIM_START, signUp, useTestServer } from './helper';
 
 /**
  * The real adapter, except that positions also list BTCUSDT flat, as Binance's v3 positionRisk does for a symbol
@@ -33,14 +33,12 @@ class ListingFlatBtc extends BinanceUsdmAdapter {
 
 /** The rules of the futures and market services, called directly on the real app against the simulator */
 describe('FuturesService and MarketService against the simulator', () => {
-  let t: TestServer;
   let userId: string;
 
+  const t = useTestServer({ simulator: { symbols: ['BTCUSDT', 'SOLUSDT'] } });
   beforeAll(async () => {
-    t = await startTestServer({ simulator: { symbols: ['BTCUSDT', 'SOLUSDT'] } });
     userId = (await t.connectedUser()).auth.user.id;
   });
-  afterAll(() => t?.close());
 
   const futures = () => t.app.futuresService;
   const market = (order: { side: 'BUY' | 'SELL'; quantity: string }) =>

@@ -21,3 +21,5 @@ export {
   type TestServer,
   uniqueEmail,
 } from '../src/testing';
+// Suite hooks over them: the app or the whole test server, started before a suite and closed after it
+export { type SuiteApp, type TestAppOptions, useTestApp, useTestServer } from './suite-fixtures';

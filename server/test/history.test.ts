@@ -4,12 +4,12 @@ import {
   TradeHistoryPageResponseSchema,
 } from '@kestrel/contracts';
 import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
 import { HISTORY_SYNC_MS } from '../src/core/recorder/account-recorder';
 import { importHistory } from '../src/core/recorder/history-import';
 import { historyRepository } from '../src/core/recorder/history-repository';
-import { bearer, type Driver, postgresUrl, SIM_START, startTestServer, type TestServer } from './helper';
+import { bearer, type Driver, postgresUrl, SIM_START, useTestServer } from './helper';
 
 const pgUrl = await postgresUrl();
 
@@ -62,29 +62,25 @@ function parseCsv(text: string): string[][] {
  */
 describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (driver) => {
   describe.skipIf(driver === 'postgres' && !pgUrl)('', () => {
-    let t: TestServer;
     let adapter: CountingAdapter;
     let token: string;
     let userId: string;
     let apiKey: string;
     const simClock = new ManualClock(SIM_START);
 
+    const t = useTestServer({
+      database: driver,
+      simulator: { symbols: ['BTCUSDT', 'SOLUSDT'], clock: simClock },
+      deps: (simUrl) => {
+        adapter = new CountingAdapter({ restUrl: simUrl });
+        return { exchangeAdapter: adapter };
+      },
+    });
     beforeAll(async () => {
-      t = await startTestServer({
-        database: driver,
-        simulator: { symbols: ['BTCUSDT', 'SOLUSDT'], clock: simClock },
-        deps: (simUrl) => {
-          adapter = new CountingAdapter({ restUrl: simUrl });
-          return { exchangeAdapter: adapter };
-        },
-      });
       const user = await t.connectedUser();
       token = user.auth.access_token;
       userId = user.auth.user.id;
       apiKey = user.keys.apiKey;
-    });
-    afterAll(async () => {
-      await t?.close();
     });
 
     const get = (path: string) => t.request({ method: 'GET', url: path, headers: bearer(token) });

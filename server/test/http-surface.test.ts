@@ -5,7 +5,7 @@ import {
   HealthSchema,
 } from '@kestrel/contracts';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../src/app';
 import { REFRESH_GRACE_MS } from '../src/core/auth/auth-service';
 import { encodeMasterKey } from '../src/lib/crypto/master-key';
@@ -18,19 +18,14 @@ import {
   openTestDatabase,
   PASSWORD,
   postgresUrl,
-  startTestServer,
-  type TestServer,
   uniqueEmail,
+  useTestServer,
 } from './helper';
 
 const pgUp = (await postgresUrl()) !== undefined;
 
-let t: TestServer;
-beforeAll(async () => {
-  // A live exchange (the simulator): random requests reach the adapter's real paths, and a 503 can only mean a bug
-  t = await startTestServer({ simulator: { historyDays: 2 } });
-});
-afterAll(() => t?.close());
+// A live exchange (the simulator): random requests reach the adapter's real paths, and a 503 can only mean a bug
+const t = useTestServer({ simulator: { historyDays: 2 } });
 
 const errorOf = (res: { json(): unknown }) => ErrorResponseSchema.parse(res.json());
 

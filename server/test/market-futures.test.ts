@@ -13,30 +13,20 @@ import {
   SymbolInfoResponseSchema,
   TickerResponseSchema,
 } from '@kestrel/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  buildTestApp,
-  closedLoopbackPort,
-  openTestDatabase,
-  signUp,
-  startTestServer,
-  type TestServer,
-} from './helper';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, closedLoopbackPort, openTestDatabase, signUp, useTestServer } from './helper';
 
 /** The market and futures calls of the spec, through the real app, adapter and simulator */
 describe('market and futures API against the simulator', () => {
-  let t: TestServer;
   let token: string;
 
+  const t = useTestServer({
+    // 5 days: enough for the default 100 hourly bars
+    simulator: { historyDays: 5, symbols: ['BTCUSDT', 'SOLUSDT'] },
+  });
   beforeAll(async () => {
-    t = await startTestServer({
-      // 5 days: enough for the default 100 hourly bars
-      simulator: { historyDays: 5, symbols: ['BTCUSDT', 'SOLUSDT'] },
-    });
     token = (await t.connectedUser()).auth.access_token;
   });
-  afterAll(() => t?.close());
 
   const get = (path: string, auth = token) => t.request({ method: 'GET', url: path, headers: bearer(auth) });
   const post = (path: string, payload: object, auth = token) =>

@@ -6,9 +6,9 @@ import {
   RiskOverviewResponseSchema,
 } from '@kestrel/contracts';
 import { NotificationListResponseSchema } from '@kestrel/contracts/account';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recorderRepository } from '../src/core/recorder/recorder-repository';
-import { bearer, signUp, startTestServer, type TestServer } from './helper';
+import { bearer, signUp, useTestServer } from './helper';
 
 const NO_LIMITS = {
   maxLeverage: null,
@@ -19,24 +19,22 @@ const NO_LIMITS = {
 
 /** Account limits, the guard on the one order path, the kill switch: the real app against the simulator */
 describe('risk limits and the kill switch against the simulator', () => {
-  let t: TestServer;
   let token: string;
   let apiKey: string;
   let userId: string;
 
+  // The simulator's clock stands still, so its weight minute never turns: the file's ~2300 weight would all land
+  // in one minute and run into the share the server keeps for trading. Ten times the budget on both sides
+  const t = useTestServer({
+    simulator: { symbols: ['BTCUSDT', 'SOLUSDT'], rateLimits: { weightPerMinute: 24_000 } },
+    env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000' },
+  });
   beforeAll(async () => {
-    // The simulator's clock stands still, so its weight minute never turns: the file's ~2300 weight would all land
-    // in one minute and run into the share the server keeps for trading. Ten times the budget on both sides
-    t = await startTestServer({
-      simulator: { symbols: ['BTCUSDT', 'SOLUSDT'], rateLimits: { weightPerMinute: 24_000 } },
-      env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '24000' },
-    });
     const user = await t.connectedUser();
     token = user.auth.access_token;
     apiKey = user.keys.apiKey;
     userId = user.auth.user.id;
   });
-  afterAll(() => t?.close());
 
   // Each test starts flat, with no limits and held prices: notionals are exact
   beforeEach(async () => {

@@ -1,14 +1,7 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import {
-  buildTestApp,
-  listenLoopback,
-  openTestDatabase,
-  signUp,
-  type TestApp,
-  type TestDatabase,
-} from '../helper';
+import { listenLoopback, signUp, useTestApp } from '../helper';
 import { TestSocket } from '../socket-helper';
 
 /**
@@ -18,17 +11,10 @@ import { TestSocket } from '../socket-helper';
  */
 describe('answers that quote nothing back, and socket garbage that does not flood the log', () => {
   const MARK = 'ECHOMARK';
-  let tdb: TestDatabase;
-  let t: TestApp;
+  const t = useTestApp();
   let base: string;
   beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db);
     base = await listenLoopback(t.app);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
   });
 
   /** A raw HTTP/1.1 request (inject skips Node's parser, where 431 comes from) */

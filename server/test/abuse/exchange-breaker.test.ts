@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, startTestServer, type TestServer } from '../helper';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, useTestServer } from '../helper';
 
 const FAILURES = 3;
 const COOL_DOWN_MS = 1_500;
@@ -11,24 +11,20 @@ const COOL_DOWN_MS = 1_500;
  * stays unknown while the circuit is open (its lookups are refused, not answered "not found").
  */
 describe('circuit breaker on the exchange client', () => {
-  let s: TestServer;
+  const s = useTestServer({
+    // The wall clock on the simulator: signed calls carry real timestamps (a frozen clock would answer -1021)
+    simulator: { clock: { now: () => Date.now() } },
+    env: {
+      KESTREL_EXCHANGE_BREAKER_FAILURES: String(FAILURES),
+      KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS: String(COOL_DOWN_MS),
+    },
+  });
   let token: string;
   let keys: { apiKey: string; secretKey: string };
   beforeAll(async () => {
-    s = await startTestServer({
-      // The wall clock on the simulator: signed calls carry real timestamps (a frozen clock would answer -1021)
-      simulator: { clock: { now: () => Date.now() } },
-      env: {
-        KESTREL_EXCHANGE_BREAKER_FAILURES: String(FAILURES),
-        KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS: String(COOL_DOWN_MS),
-      },
-    });
     const user = await s.connectedUser();
     token = user.auth.access_token;
     keys = user.keys;
-  });
-  afterAll(async () => {
-    await s?.close();
   });
   beforeEach(() => s.sim.faults.clear());
 

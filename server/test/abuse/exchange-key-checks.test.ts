@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUp, startTestServer, type TestServer } from '../helper';
+import { describe, expect, it } from 'vitest';
+import { bearer, signUp, useTestServer } from '../helper';
 
 /**
  * Issue "Hardening", finding 5: `POST /api/v1/credentials/binance` stored a withdraw-enabled key without asking the
@@ -7,13 +7,7 @@ import { bearer, signUp, startTestServer, type TestServer } from '../helper';
  * stored; a key whose last check failed opens no position; the scheduled re-check marks keys that went bad.
  */
 describe('exchange keys are checked on save and on a schedule', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer();
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useTestServer();
 
   const save = (token: string, keys: { apiKey: string; secretKey: string }) =>
     s.request({

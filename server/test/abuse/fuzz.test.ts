@@ -1,8 +1,8 @@
 import { ErrorResponseSchema } from '@kestrel/contracts';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, signUp, startTestServer, type TestServer, uniqueEmail } from '../helper';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, signUp, uniqueEmail, useTestServer } from '../helper';
 
 /** Fixed, so a failure is reproduced by running the file again; change it to explore other inputs */
 const SEED = 22_022;
@@ -17,11 +17,7 @@ const RUNS = 10_000;
  * input's index: the inputs are the same every run.
  */
 describe(`fuzz: ${RUNS} random requests to every route`, () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ simulator: { historyDays: 2 } });
-  });
-  afterAll(() => t?.close());
+  const t = useTestServer({ simulator: { historyDays: 2 } });
 
   it('never answer 5xx, and every error is in the API error shape', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {

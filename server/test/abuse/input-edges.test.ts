@@ -1,13 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  buildTestApp,
-  openTestDatabase,
-  signUp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-} from '../helper';
+import { describe, expect, it } from 'vitest';
+import { bearer, signUp, uniqueEmail, useTestApp } from '../helper';
 
 /**
  * Issue "Hardening", finding 6: of 7,886 fuzzed requests the only 5xx was a NUL in the sign-up name (PostgreSQL
@@ -15,16 +7,7 @@ import {
  * header cannot carry it, so the call failed before leaving). Both are the caller's input: 400, saying what is wrong.
  */
 describe('input the database or HTTP cannot carry', () => {
-  let tdb: TestDatabase;
-  let t: TestApp;
-  beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-  });
+  const t = useTestApp();
 
   it('refuses a name with a NUL or another control character, at sign-up and in the profile', async () => {
     const signup = await t.request({

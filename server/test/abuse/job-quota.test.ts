@@ -1,13 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  PASSWORD,
-  SIM_START,
-  signUp,
-  startTestServer,
-  type TestServer,
-  uniqueEmail,
-} from '../helper';
+import { describe, expect, it } from 'vitest';
+import { bearer, PASSWORD, SIM_START, signUp, uniqueEmail, useTestServer } from '../helper';
 
 const HOUR = 3_600_000;
 
@@ -17,13 +9,7 @@ const HOUR = 3_600_000;
  * queued or running at once; past a cap the answer is 429 with Retry-After and a sentence saying which cap.
  */
 describe('per-user quota on backtests and optimisation jobs', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer({ env: { KESTREL_JOBS_PER_HOUR: '3', KESTREL_JOBS_QUEUED: '2' } });
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useTestServer({ env: { KESTREL_JOBS_PER_HOUR: '3', KESTREL_JOBS_QUEUED: '2' } });
 
   /** Two hours of 1m bars inside the simulator's history */
   const backtest = {

@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THROTTLE } from '../../src/core/auth/auth-service';
-import {
-  buildTestApp,
-  openTestDatabase,
-  PASSWORD,
-  signUp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-} from '../helper';
+import { buildTestApp, PASSWORD, signUp, type TestApp, uniqueEmail, useTestApp } from '../helper';
 
 /**
  * Issue "Hardening", finding 2: the sign-in throttle counted by TCP peer only (so behind the TLS proxy every user
@@ -16,19 +8,14 @@ import {
  * checked before it counted (40 parallel guesses → 11 evaluated, limit 5); sign-ups had no limit at all.
  */
 describe('the sign-in throttle', () => {
-  let tdb: TestDatabase;
-  let direct: TestApp;
+  const direct = useTestApp();
   let proxied: TestApp;
   beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    direct = await buildTestApp(tdb.db);
     // Behind one TLS proxy at 10.0.0.1: the client's address is the last one it appends to X-Forwarded-For
-    proxied = await buildTestApp(tdb.db, {}, { KESTREL_TRUST_PROXY: '10.0.0.1' });
+    proxied = await buildTestApp(direct.database.db, {}, { KESTREL_TRUST_PROXY: '10.0.0.1' });
   });
   afterAll(async () => {
-    await direct?.app.close();
     await proxied?.app.close();
-    await tdb?.cleanup();
   });
 
   const signin = (t: TestApp, email: string, password: string, ip: string, forwardedFor?: string) =>
@@ -104,16 +91,7 @@ describe('the sign-in throttle', () => {
 });
 
 describe('sign-ups per address', () => {
-  let tdb: TestDatabase;
-  let t: TestApp;
-  beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db, {}, { KESTREL_SIGNUPS_PER_IP_HOUR: '3' });
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-  });
+  const t = useTestApp({ env: { KESTREL_SIGNUPS_PER_IP_HOUR: '3' } });
 
   const signup = (ip: string) =>
     t.request({

@@ -1,14 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  buildTestApp,
-  openTestDatabase,
-  PASSWORD,
-  signUp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-} from '../helper';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, PASSWORD, signUp, uniqueEmail, useTestApp } from '../helper';
 import { listenWs, TestSocket } from '../socket-helper';
 
 /**
@@ -17,17 +8,10 @@ import { listenWs, TestSocket } from '../socket-helper';
  */
 describe('live sockets follow the session and are capped per user', () => {
   const CAP = 3;
-  let tdb: TestDatabase;
-  let t: TestApp;
+  const t = useTestApp({ env: { KESTREL_MAX_SOCKETS_PER_USER: String(CAP) } });
   let wsUrl: string;
   beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db, {}, { KESTREL_MAX_SOCKETS_PER_USER: String(CAP) });
     wsUrl = await listenWs(t);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
   });
 
   /** An open socket whose token check has passed (it answered a request) */

@@ -1,6 +1,6 @@
 import { AuthResponseSchema, ErrorResponseSchema } from '@kestrel/contracts';
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SWEEP } from '../../src/core/auth/auth-service';
 import { DPOP_IAT_WINDOW_S } from '../../src/core/auth/dpop';
 import {
@@ -12,6 +12,7 @@ import {
   signUp,
   type TestApp,
   type TestDatabase,
+  useTestApp,
 } from '../helper';
 
 /**
@@ -21,23 +22,16 @@ import {
  * proof signed by that key: the copy alone refreshes nothing, and trying does not even disturb the real session.
  */
 describe('a stolen refresh token', () => {
-  let tdb: TestDatabase;
-  let t: TestApp;
   let browser: DpopKey;
   let thief: DpopKey;
   const REFRESH = '/api/v1/auth/refresh';
   const htu = (path: string) => `https://kestrel.example${path}`;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db);
     const now = () => t.clock.now().getTime();
     browser = await makeDpopKey(now);
     thief = await makeDpopKey(now);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
   });
 
   const refresh = (refresh_token: string, dpop?: string) =>

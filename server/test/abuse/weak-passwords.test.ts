@@ -1,30 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  buildTestApp,
-  openTestDatabase,
-  PASSWORD,
-  signUp,
-  type TestApp,
-  type TestDatabase,
-  uniqueEmail,
-} from '../helper';
+import { describe, expect, it } from 'vitest';
+import { bearer, PASSWORD, signUp, uniqueEmail, useTestApp } from '../helper';
 
 /**
  * Issue "Hardening", finding 6: `12345678` and eight spaces were accepted as passwords. NIST 800-63B: keep the
  * length rule (8–128), refuse passwords known from breaches and all-whitespace ones, and say why.
  */
 describe('weak passwords', () => {
-  let tdb: TestDatabase;
-  let t: TestApp;
-  beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-  });
+  const t = useTestApp();
 
   const signup = (password: string, email = uniqueEmail()) =>
     t.request({ method: 'POST', url: '/api/v1/auth/signup', payload: { email, password } });

@@ -53,25 +53,47 @@ export async function importHistory(
     await repo.markImported(db, account, now);
     return false;
   };
+  /**
+   * Pages one symbol's fills or orders from its cursor until a short page, storing each page and moving the cursor
+   * past its last id; false when the budget ran out first
+   */
+  const importPages = async <T>(
+    symbol: string,
+    cursor: 'trades' | 'orders',
+    start: string,
+    fetch: (from: string) => Promise<readonly T[]>,
+    store: (page: readonly T[]) => Promise<unknown>,
+    idOf: (item: T) => string,
+  ): Promise<boolean> => {
+    for (let from = start; ; ) {
+      if (left-- <= 0) return false;
+      const page = await fetch(from);
+      await store(page);
+      const last = page[page.length - 1];
+      from = last ? String(BigInt(idOf(last)) + 1n) : from;
+      await repo.advance(db, account, symbol, cursor, from, now);
+      if (page.length < HISTORY_PAGE_LIMIT) return true;
+    }
+  };
   for (const symbol of order) {
-    for (let from = await repo.cursor(db, account, symbol, 'trades'); ; ) {
-      if (left-- <= 0) return cutShort();
-      const trades = await exchange.tradesFrom(keys, symbol, from, HISTORY_PAGE_LIMIT);
-      await repo.insertTrades(db, account, trades);
-      const last = trades[trades.length - 1];
-      from = last ? String(BigInt(last.id) + 1n) : from;
-      await repo.advance(db, account, symbol, 'trades', from, now);
-      if (trades.length < HISTORY_PAGE_LIMIT) break;
-    }
-    for (let from = await repo.ordersStart(db, account, symbol); ; ) {
-      if (left-- <= 0) return cutShort();
-      const orders = await exchange.ordersFrom(keys, symbol, from, HISTORY_PAGE_LIMIT);
-      await repo.upsertOrders(db, account, orders);
-      const last = orders[orders.length - 1];
-      from = last ? String(BigInt(last.orderId) + 1n) : from;
-      await repo.advance(db, account, symbol, 'orders', from, now);
-      if (orders.length < HISTORY_PAGE_LIMIT) break;
-    }
+    const tradesDone = await importPages(
+      symbol,
+      'trades',
+      await repo.cursor(db, account, symbol, 'trades'),
+      (from) => exchange.tradesFrom(keys, symbol, from, HISTORY_PAGE_LIMIT),
+      (trades) => repo.insertTrades(db, account, trades),
+      (trade) => trade.id,
+    );
+    if (!tradesDone) return cutShort();
+    const ordersDone = await importPages(
+      symbol,
+      'orders',
+      await repo.ordersStart(db, account, symbol),
+      (from) => exchange.ordersFrom(keys, symbol, from, HISTORY_PAGE_LIMIT),
+      (orders) => repo.upsertOrders(db, account, orders),
+      (o) => o.orderId,
+    );
+    if (!ordersDone) return cutShort();
   }
   await repo.markImported(db, account, now);
   return true;

@@ -7,6 +7,7 @@ import type {
 } from '@kestrel/contracts';
 import type { Queryable } from '../../lib/database/database';
 import type { PlacedOrder, Trade } from '../exchange/exchange-adapter';
+import { writeAccountRows } from './account-rows';
 import type { RecordedAccount } from './recorder-repository';
 
 /** Which cursor of a symbol's import */
@@ -176,81 +177,70 @@ export const historyRepository = {
   },
 
   /** Stores fills not yet stored; returns how many were new */
-  async insertTrades(db: Queryable, account: RecordedAccount, trades: readonly Trade[]): Promise<number> {
-    let added = 0;
-    for (let i = 0; i < trades.length; i += 200) {
-      const params: unknown[] = [account.userId, account.environment];
-      const values = trades.slice(i, i + 200).map((t) => {
-        const at = params.length;
-        params.push(
-          t.symbol,
-          t.id,
-          t.orderId,
-          t.side,
-          t.positionSide,
-          t.price,
-          t.quantity,
-          t.quoteQuantity,
-          t.realizedPnl,
-          t.commission,
-          t.commissionAsset,
-          t.maker,
-          toDate(t.time),
-        );
-        return `($1, $2, ${Array.from({ length: 13 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
-      });
-      const rows = await db.query(
+  insertTrades(db: Queryable, account: RecordedAccount, trades: readonly Trade[]): Promise<number> {
+    return writeAccountRows(
+      db,
+      account,
+      trades,
+      (t) => [
+        t.symbol,
+        t.id,
+        t.orderId,
+        t.side,
+        t.positionSide,
+        t.price,
+        t.quantity,
+        t.quoteQuantity,
+        t.realizedPnl,
+        t.commission,
+        t.commissionAsset,
+        t.maker,
+        toDate(t.time),
+      ],
+      (values) =>
         `INSERT INTO trade_history (user_id, environment, symbol, trade_id, order_id, side, position_side, price,
                                     quantity, quote_quantity, realized_pnl, commission, commission_asset, maker,
                                     time)
-         VALUES ${values.join(', ')}
+         VALUES ${values}
          ON CONFLICT (user_id, environment, symbol, trade_id) DO NOTHING
          RETURNING trade_id`,
-        params,
-      );
-      added += rows.length;
-    }
-    return added;
+    );
   },
 
   /** Stores new orders and the latest state of known ones (an older answer never overwrites a newer one) */
   async upsertOrders(db: Queryable, account: RecordedAccount, orders: readonly PlacedOrder[]): Promise<void> {
-    for (let i = 0; i < orders.length; i += 200) {
-      const params: unknown[] = [account.userId, account.environment];
-      const values = orders.slice(i, i + 200).map((o) => {
-        const at = params.length;
-        params.push(
-          o.symbol,
-          o.orderId,
-          o.clientOrderId,
-          o.side,
-          o.type,
-          o.status,
-          o.price,
-          o.averagePrice,
-          o.quantity,
-          o.executedQuantity,
-          o.timeInForce,
-          o.reduceOnly,
-          o.positionSide,
-          o.triggerPrice,
-          toDate(o.placedAt),
-          toDate(o.updatedAt),
-        );
-        return `($1, $2, ${Array.from({ length: 16 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
-      });
-      await db.query(
+    await writeAccountRows(
+      db,
+      account,
+      orders,
+      (o) => [
+        o.symbol,
+        o.orderId,
+        o.clientOrderId,
+        o.side,
+        o.type,
+        o.status,
+        o.price,
+        o.averagePrice,
+        o.quantity,
+        o.executedQuantity,
+        o.timeInForce,
+        o.reduceOnly,
+        o.positionSide,
+        o.triggerPrice,
+        toDate(o.placedAt),
+        toDate(o.updatedAt),
+      ],
+      (values) =>
         `INSERT INTO order_history (user_id, environment, symbol, order_id, client_order_id, side, type, status,
                                     price, average_price, quantity, executed_quantity, time_in_force, reduce_only,
                                     position_side, trigger_price, time, updated_at)
-         VALUES ${values.join(', ')}
+         VALUES ${values}
          ON CONFLICT (user_id, environment, symbol, order_id) DO UPDATE SET
            status = EXCLUDED.status, average_price = EXCLUDED.average_price,
            executed_quantity = EXCLUDED.executed_quantity, updated_at = EXCLUDED.updated_at
          WHERE order_history.updated_at <= EXCLUDED.updated_at`,
-        params,
-      );
-    }
+    );
   },
 
   /** Fills matching the filter, one page, how many match in all and their sums */

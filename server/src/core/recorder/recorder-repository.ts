@@ -2,6 +2,7 @@ import type { EquitySnapshot, IncomeEntry, IncomeSortField, TradingEnvironment }
 import type { Queryable } from '../../lib/database/database';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import { environmentOfKeys } from '../exchange/exchange-router';
+import { writeAccountRows } from './account-rows';
 
 /**
  * One recorded exchange account: a user's key of one environment (migration 016). A user with a testnet and a
@@ -121,32 +122,19 @@ export const recorderRepository = {
   },
 
   /** Stores entries not yet stored (key: account, income type, tranId); returns how many were new */
-  async insertIncome(
-    db: Queryable,
-    account: RecordedAccount,
-    entries: readonly IncomeEntry[],
-  ): Promise<number> {
-    let added = 0;
-    // One statement per 200 entries: a page of 1000 is five round trips, well under any parameter limit
-    for (let i = 0; i < entries.length; i += 200) {
-      const chunk = entries.slice(i, i + 200);
-      const params: unknown[] = [account.userId, account.environment];
-      const values = chunk.map((e) => {
-        const at = params.length;
-        params.push(e.incomeType, e.tranId, e.symbol, e.income, e.asset, e.info, e.tradeId, toDate(e.time));
-        return `($1, $2, ${Array.from({ length: 8 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
-      });
-      const rows = await db.query(
+  insertIncome(db: Queryable, account: RecordedAccount, entries: readonly IncomeEntry[]): Promise<number> {
+    return writeAccountRows(
+      db,
+      account,
+      entries,
+      (e) => [e.incomeType, e.tranId, e.symbol, e.income, e.asset, e.info, e.tradeId, toDate(e.time)],
+      (values) =>
         `INSERT INTO income_entries
            (user_id, environment, income_type, tran_id, symbol, income, asset, info, trade_id, time)
-         VALUES ${values.join(', ')}
+         VALUES ${values}
          ON CONFLICT (user_id, environment, income_type, tran_id) DO NOTHING
          RETURNING tran_id`,
-        params,
-      );
-      added += rows.length;
-    }
-    return added;
+    );
   },
 
   /** Entries of [from, to] matching the filter, newest first, one page, and how many match in all */

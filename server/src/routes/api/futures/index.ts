@@ -18,23 +18,18 @@ import {
   SymbolParamsSchema,
   SymbolQuerySchema,
 } from '@kestrel/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId, EXCHANGE_ERRORS } from '../../route-schemas';
+import { callerId, ERRORS, ok, signedInRoutes } from '../../route-schemas';
 
-const tags = ['futures'];
-const security = BEARER;
 const errors = {
-  ...EXCHANGE_ERRORS,
+  ...ERRORS.exchange,
   404: ErrorResponseSchema,
   409: ErrorResponseSchema,
   /** An account limit refused the order or leverage (`RISK_LIMIT`) */
   422: ErrorResponseSchema,
 };
-const user = callerId;
 
 /** The spec's futures calls (§7) on the signed-in user's connected Binance account */
-const routes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+export default signedInRoutes('futures', async (app, route) => {
   const futures = app.futuresService;
   // An order, cancel or leverage change makes the user's kept dashboard and risk figures stale: forgotten before
   // the answer leaves, so the page's refetch after it reads the account afresh
@@ -44,231 +39,166 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/account/info',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Balances, margin and open positions of the connected account',
-        response: { 200: FuturesAccountInfoResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await futures.accountInfo(user(request)),
-      message: 'Account loaded',
+    route({
+      summary: 'Balances, margin and open positions of the connected account',
+      response: { 200: FuturesAccountInfoResponseSchema, ...errors },
     }),
+    async (request) => ok(await futures.accountInfo(callerId(request)), 'Account loaded'),
   );
 
   app.get(
     '/positions/active',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Open positions',
-        response: { 200: FuturesPositionsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await futures.openPositions(user(request)),
-      message: 'Open positions',
+    route({
+      summary: 'Open positions',
+      response: { 200: FuturesPositionsResponseSchema, ...errors },
     }),
+    async (request) => ok(await futures.openPositions(callerId(request)), 'Open positions'),
   );
 
   app.get(
     '/positions/:symbol',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Positions of one symbol (both sides in hedge mode), open or flat',
-        params: SymbolParamsSchema,
-        response: { 200: FuturesPositionsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await futures.positions(user(request), request.params.symbol),
-      message: `Positions of ${request.params.symbol}`,
+    route({
+      summary: 'Positions of one symbol (both sides in hedge mode), open or flat',
+      params: SymbolParamsSchema,
+      response: { 200: FuturesPositionsResponseSchema, ...errors },
     }),
+    async (request) =>
+      ok(
+        await futures.positions(callerId(request), request.params.symbol),
+        `Positions of ${request.params.symbol}`,
+      ),
   );
 
   app.get(
     '/orders/active',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Open orders and waiting conditional orders (stops, take-profits, trailing stops), optionally of one symbol',
-        querystring: OptionalSymbolQuerySchema,
-        response: { 200: FuturesOrdersResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await futures.openOrders(user(request), request.query.symbol),
-      message: 'Open orders',
+    route({
+      summary:
+        'Open orders and waiting conditional orders (stops, take-profits, trailing stops), optionally of one symbol',
+      querystring: OptionalSymbolQuerySchema,
+      response: { 200: FuturesOrdersResponseSchema, ...errors },
     }),
+    async (request) => ok(await futures.openOrders(callerId(request), request.query.symbol), 'Open orders'),
   );
 
   app.post(
     '/orders/create',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Place an order (LIMIT, MARKET) or a conditional order (STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKET, ' +
-          'TRAILING_STOP_MARKET); recorded before it is sent and never sent twice: the same clientOrderId (or ' +
-          'Idempotency-Key header) again answers the first outcome; a lost answer is 503 ORDER_STATUS_UNKNOWN while ' +
-          'the server resolves it by its client order id',
-        body: CreateOrderRequestSchema,
-        response: { 201: FuturesOrderResponseSchema, ...errors },
-      },
-    },
+    route({
+      summary:
+        'Place an order (LIMIT, MARKET) or a conditional order (STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKET, ' +
+        'TRAILING_STOP_MARKET); recorded before it is sent and never sent twice: the same clientOrderId (or ' +
+        'Idempotency-Key header) again answers the first outcome; a lost answer is 503 ORDER_STATUS_UNKNOWN while ' +
+        'the server resolves it by its client order id',
+      body: CreateOrderRequestSchema,
+      response: { 201: FuturesOrderResponseSchema, ...errors },
+    }),
     async (request, reply) => {
       // One key per submit: the body's clientOrderId, else this header; a repeat answers the first outcome
       const header = request.headers['idempotency-key'];
-      const order = await futures.placeOrder(user(request), request.body, {
+      const order = await futures.placeOrder(callerId(request), request.body, {
         idempotencyKey: typeof header === 'string' ? header : undefined,
       });
       const message = order.kind === 'conditional' ? 'Conditional order placed' : 'Order placed';
-      return reply.code(201).send({ success: true as const, data: order, message });
+      return reply.code(201).send(ok(order, message));
     },
   );
 
   app.post(
     '/orders/:id/cancel',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Cancel an open order or a waiting conditional order by its exchange id (kind from the order; without it ' +
-          'a plain order is tried first)',
-        params: OrderIdParamsSchema,
-        body: CancelOrderRequestSchema,
-        response: { 200: FuturesOrderResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await futures.cancelOrder(user(request), request.body.symbol, {
-        orderId: request.params.id,
-        kind: request.body.kind,
-      }),
-      message: 'Order canceled',
+    route({
+      summary:
+        'Cancel an open order or a waiting conditional order by its exchange id (kind from the order; without it ' +
+        'a plain order is tried first)',
+      params: OrderIdParamsSchema,
+      body: CancelOrderRequestSchema,
+      response: { 200: FuturesOrderResponseSchema, ...errors },
     }),
+    async (request) =>
+      ok(
+        await futures.cancelOrder(callerId(request), request.body.symbol, {
+          orderId: request.params.id,
+          kind: request.body.kind,
+        }),
+        'Order canceled',
+      ),
   );
 
   app.post(
     '/leverage/set',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Set the leverage of a symbol',
-        body: SetLeverageRequestSchema,
-        response: { 200: LeverageResponseSchema, ...errors },
-      },
-    },
+    route({
+      summary: 'Set the leverage of a symbol',
+      body: SetLeverageRequestSchema,
+      response: { 200: LeverageResponseSchema, ...errors },
+    }),
     async (request) => {
-      const data = await futures.setLeverage(user(request), request.body.symbol, request.body.leverage);
-      return { success: true as const, data, message: `Leverage of ${data.symbol} set to ${data.leverage}x` };
+      const data = await futures.setLeverage(callerId(request), request.body.symbol, request.body.leverage);
+      return ok(data, `Leverage of ${data.symbol} set to ${data.leverage}x`);
     },
   );
 
   app.get(
     '/history/orders',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Orders and conditional orders of the last 7 days, any status, newest first (limit default 100); without ' +
-          'a symbol, of every symbol the account was active in',
-        querystring: HistoryQuerySchema,
-        response: { 200: FuturesOrdersResponseSchema, ...errors },
-      },
-    },
+    route({
+      summary:
+        'Orders and conditional orders of the last 7 days, any status, newest first (limit default 100); without ' +
+        'a symbol, of every symbol the account was active in',
+      querystring: HistoryQuerySchema,
+      response: { 200: FuturesOrdersResponseSchema, ...errors },
+    }),
     async (request) => {
       const { symbol, limit } = request.query;
-      const data = await futures.orderHistory(user(request), symbol, limit);
-      return { success: true as const, data, message: `Order history of ${symbol ?? 'all symbols'}` };
+      const data = await futures.orderHistory(callerId(request), symbol, limit);
+      return ok(data, `Order history of ${symbol ?? 'all symbols'}`);
     },
   );
 
   app.get(
     '/history/trades',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Fills of the last 7 days, newest first (limit default 100); without a symbol, of every symbol the ' +
-          'account was active in',
-        querystring: HistoryQuerySchema,
-        response: { 200: FuturesTradesResponseSchema, ...errors },
-      },
-    },
+    route({
+      summary:
+        'Fills of the last 7 days, newest first (limit default 100); without a symbol, of every symbol the ' +
+        'account was active in',
+      querystring: HistoryQuerySchema,
+      response: { 200: FuturesTradesResponseSchema, ...errors },
+    }),
     async (request) => {
       const { symbol, limit } = request.query;
-      const data = await futures.trades(user(request), symbol, limit);
-      return { success: true as const, data, message: `Trades of ${symbol ?? 'all symbols'}` };
+      const data = await futures.trades(callerId(request), symbol, limit);
+      return ok(data, `Trades of ${symbol ?? 'all symbols'}`);
     },
   );
 
   app.get(
     '/symbols/info',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Trading rules of a symbol: tick size, step size, minimum notional, precisions',
-        querystring: SymbolQuerySchema,
-        response: { 200: SymbolInfoResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await futures.symbolInfo(user(request), request.query.symbol),
-      message: `Trading rules of ${request.query.symbol}`,
+    route({
+      summary: 'Trading rules of a symbol: tick size, step size, minimum notional, precisions',
+      querystring: SymbolQuerySchema,
+      response: { 200: SymbolInfoResponseSchema, ...errors },
     }),
+    async (request) =>
+      ok(
+        await futures.symbolInfo(callerId(request), request.query.symbol),
+        `Trading rules of ${request.query.symbol}`,
+      ),
   );
 
   app.get(
     '/pnl',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Realized PnL, fees and funding of the last 7 days, and unrealized PnL now',
-        response: { 200: PnlSummaryResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await futures.pnl(user(request)),
-      message: 'PnL of the last 7 days',
+    route({
+      summary: 'Realized PnL, fees and funding of the last 7 days, and unrealized PnL now',
+      response: { 200: PnlSummaryResponseSchema, ...errors },
     }),
+    async (request) => ok(await futures.pnl(callerId(request)), 'PnL of the last 7 days'),
   );
 
   app.get(
     '/risk/assessment',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Margin ratio, effective leverage and distance to liquidation of open positions',
-        response: { 200: RiskAssessmentResponseSchema, ...errors },
-      },
-    },
+    route({
+      summary: 'Margin ratio, effective leverage and distance to liquidation of open positions',
+      response: { 200: RiskAssessmentResponseSchema, ...errors },
+    }),
     async (request) => {
-      const data = await futures.risk(user(request));
-      return { success: true as const, data, message: `Risk ${data.level}` };
+      const data = await futures.risk(callerId(request));
+      return ok(data, `Risk ${data.level}`);
     },
   );
-};
-export default routes;
+});

@@ -1,27 +1,14 @@
-import { ErrorResponseSchema } from '@kestrel/contracts';
 import { BotsSummaryResponseSchema } from '@kestrel/contracts/bots';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId } from '../../../route-schemas';
+import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
 
 /** `GET /api/v1/dashboard/bots`: the spec's bots summary (counts by state and mode, PnL over every bot) */
-const routes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+export default signedInRoutes(['dashboard', 'agents'], async (app, route) => {
   app.get(
     '/bots',
-    {
-      schema: {
-        tags: ['dashboard', 'agents'],
-        security: BEARER,
-        summary: "Summary of the user's bots: how many in each state and mode, and their PnL",
-        response: { 200: BotsSummaryResponseSchema, 401: ErrorResponseSchema },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await app.botService.summary(callerId(request)),
-      message: 'Bots summary',
+    route({
+      summary: "Summary of the user's bots: how many in each state and mode, and their PnL",
+      response: { 200: BotsSummaryResponseSchema, ...ERRORS.signedOut },
     }),
+    async (request) => ok(await app.botService.summary(callerId(request)), 'Bots summary'),
   );
-};
-
-export default routes;
+});

@@ -1,31 +1,17 @@
 import { EnvironmentResponseSchema, ErrorResponseSchema, SwitchEnvironmentSchema } from '@kestrel/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BEARER, callerId, clientInfo } from '../../../route-schemas';
+import { callerId, clientInfo, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
 import { requireStepUp } from '../../../step-up';
 
-const tags = ['environment'];
-const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema };
-
 /** The signed-in user's trading environment: where the server sends their calls and orders (issue 23) */
-const routes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', app.authenticate);
-
+export default signedInRoutes('environment', async (app, route) => {
   app.get(
     '/',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary:
-          "The user's trading environment (testnet or mainnet), its history and the exchanges behind them",
-        response: { 200: EnvironmentResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await app.environmentService.state(callerId(request)),
-      message: 'Trading environment',
+    route({
+      summary:
+        "The user's trading environment (testnet or mainnet), its history and the exchanges behind them",
+      response: { 200: EnvironmentResponseSchema, ...ERRORS.input },
     }),
+    async (request) => ok(await app.environmentService.state(callerId(request)), 'Trading environment'),
   );
 
   app.put(
@@ -39,9 +25,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         app.environmentService.assertConfigured('mainnet');
         await requireStepUp(request);
       },
-      schema: {
-        tags,
-        security: BEARER,
+      ...route({
         summary: 'Switch the trading environment',
         description:
           'Switching to mainnet needs the password given in the last 5 minutes (403 STEP_UP_REQUIRED) and a ' +
@@ -50,11 +34,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         body: SwitchEnvironmentSchema,
         response: {
           200: EnvironmentResponseSchema,
-          ...errors,
+          ...ERRORS.input,
           403: ErrorResponseSchema,
           409: ErrorResponseSchema,
         },
-      },
+      }),
     },
     async (request) => {
       const userId = callerId(request);
@@ -78,13 +62,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         // The account's live pushes follow the new environment's keys and exchange
         void app.liveStreams?.refreshUser(userId);
       }
-      return {
-        success: true as const,
-        data: state,
-        message: changed ? `Switched to ${environment}` : `Already on ${environment}`,
-      };
+      return ok(state, changed ? `Switched to ${environment}` : `Already on ${environment}`);
     },
   );
-};
-
-export default routes;
+});

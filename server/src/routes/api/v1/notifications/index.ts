@@ -1,4 +1,4 @@
-import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
+import { MessageResponseSchema } from '@kestrel/contracts';
 import {
   CreatedWebhookResponseSchema,
   CreateWebhookRequestSchema,
@@ -10,13 +10,9 @@ import {
   WebhookIdParamsSchema,
   WebhookListResponseSchema,
 } from '@kestrel/contracts/account';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BEARER, callerId } from '../../../route-schemas';
+import { callerId, ERRORS, ok, okMessage, signedInRoutes } from '../../../route-schemas';
 
-const tags = ['notifications'];
-const errors = { 400: ErrorResponseSchema, 401: ErrorResponseSchema };
-const notFound = { ...errors, 404: ErrorResponseSchema };
 const DeliveriesQuerySchema = z.strictObject({
   limit: z.coerce
     .number({ error: 'limit must be a number' })
@@ -27,153 +23,104 @@ const DeliveriesQuerySchema = z.strictObject({
 });
 
 /** The signed-in user's in-app notifications and webhooks */
-const routes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', app.authenticate);
-
+export default signedInRoutes('notifications', async (app, route) => {
   app.get(
     '/',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary: 'The in-app notifications, newest first, with the unread count',
-        querystring: NotificationsQuerySchema,
-        response: { 200: NotificationListResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await app.notifications.list(callerId(request), request.query.limit),
-      message: 'Notifications',
+    route({
+      summary: 'The in-app notifications, newest first, with the unread count',
+      querystring: NotificationsQuerySchema,
+      response: { 200: NotificationListResponseSchema, ...ERRORS.input },
     }),
+    async (request) =>
+      ok(await app.notifications.list(callerId(request), request.query.limit), 'Notifications'),
   );
 
   app.post(
     '/read',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary: 'Mark every notification read',
-        response: { 200: MessageResponseSchema, 401: ErrorResponseSchema },
-      },
-    },
+    route({
+      summary: 'Mark every notification read',
+      response: { 200: MessageResponseSchema, ...ERRORS.signedOut },
+    }),
     async (request) => {
       await app.notifications.markRead(callerId(request), undefined);
-      return { success: true as const, message: 'All notifications read' };
+      return okMessage('All notifications read');
     },
   );
 
   app.post(
     '/:id/read',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary: 'Mark one notification read',
-        params: NotificationIdParamsSchema,
-        response: { 200: MessageResponseSchema, ...notFound },
-      },
-    },
+    route({
+      summary: 'Mark one notification read',
+      params: NotificationIdParamsSchema,
+      response: { 200: MessageResponseSchema, ...ERRORS.notFound },
+    }),
     async (request) => {
       await app.notifications.markRead(callerId(request), request.params.id);
-      return { success: true as const, message: 'Notification read' };
+      return okMessage('Notification read');
     },
   );
 
   app.get(
     '/webhooks',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary: 'The webhooks with their latest delivery (never their secrets)',
-        response: { 200: WebhookListResponseSchema, 401: ErrorResponseSchema },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await app.notifications.listWebhooks(callerId(request)),
-      message: 'Webhooks',
+    route({
+      summary: 'The webhooks with their latest delivery (never their secrets)',
+      response: { 200: WebhookListResponseSchema, ...ERRORS.signedOut },
     }),
+    async (request) => ok(await app.notifications.listWebhooks(callerId(request)), 'Webhooks'),
   );
 
   app.post(
     '/webhooks',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary: 'Add a webhook; the answer shows its signing secret, once',
-        description:
-          'Deliveries are POSTs signed with `X-Kestrel-Signature: sha256=<hex HMAC-SHA256 of "<X-Kestrel-Timestamp>.<body>">`. A URL whose host resolves to a private, loopback or link-local address is refused (400 WEBHOOK_URL_REFUSED) unless the operator set KESTREL_WEBHOOKS_ALLOW_PRIVATE=1.',
-        body: CreateWebhookRequestSchema,
-        response: { 201: CreatedWebhookResponseSchema, ...errors },
-      },
-    },
+    route({
+      summary: 'Add a webhook; the answer shows its signing secret, once',
+      description:
+        'Deliveries are POSTs signed with `X-Kestrel-Signature: sha256=<hex HMAC-SHA256 of "<X-Kestrel-Timestamp>.<body>">`. A URL whose host resolves to a private, loopback or link-local address is refused (400 WEBHOOK_URL_REFUSED) unless the operator set KESTREL_WEBHOOKS_ALLOW_PRIVATE=1.',
+      body: CreateWebhookRequestSchema,
+      response: { 201: CreatedWebhookResponseSchema, ...ERRORS.input },
+    }),
     async (request, reply) => {
       const data = await app.notifications.createWebhook(callerId(request), request.body);
-      return reply.code(201).send({
-        success: true as const,
-        data,
-        message: 'Webhook added. Copy the secret now: it is not shown again',
-      });
+      return reply.code(201).send(ok(data, 'Webhook added. Copy the secret now: it is not shown again'));
     },
   );
 
   app.delete(
     '/webhooks/:id',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary: 'Delete a webhook and its delivery log',
-        params: WebhookIdParamsSchema,
-        response: { 200: MessageResponseSchema, ...notFound },
-      },
-    },
+    route({
+      summary: 'Delete a webhook and its delivery log',
+      params: WebhookIdParamsSchema,
+      response: { 200: MessageResponseSchema, ...ERRORS.notFound },
+    }),
     async (request) => {
       await app.notifications.deleteWebhook(callerId(request), request.params.id);
-      return { success: true as const, message: 'Webhook deleted' };
+      return okMessage('Webhook deleted');
     },
   );
 
   app.post(
     '/webhooks/:id/test',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary:
-          'Send a test delivery now; answers with its first attempt (retried like any other if it failed)',
-        params: WebhookIdParamsSchema,
-        response: { 200: WebhookDeliveryResponseSchema, ...notFound },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await app.notifications.sendTest(callerId(request), request.params.id),
-      message: 'Test sent',
+    route({
+      summary:
+        'Send a test delivery now; answers with its first attempt (retried like any other if it failed)',
+      params: WebhookIdParamsSchema,
+      response: { 200: WebhookDeliveryResponseSchema, ...ERRORS.notFound },
     }),
+    async (request) =>
+      ok(await app.notifications.sendTest(callerId(request), request.params.id), 'Test sent'),
   );
 
   app.get(
     '/webhooks/:id/deliveries',
-    {
-      schema: {
-        tags,
-        security: BEARER,
-        summary: 'The delivery log of a webhook, newest first',
-        params: WebhookIdParamsSchema,
-        querystring: DeliveriesQuerySchema,
-        response: { 200: WebhookDeliveriesResponseSchema, ...notFound },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await app.notifications.deliveries(callerId(request), request.params.id, request.query.limit),
-      message: 'Deliveries',
+    route({
+      summary: 'The delivery log of a webhook, newest first',
+      params: WebhookIdParamsSchema,
+      querystring: DeliveriesQuerySchema,
+      response: { 200: WebhookDeliveriesResponseSchema, ...ERRORS.notFound },
     }),
+    async (request) =>
+      ok(
+        await app.notifications.deliveries(callerId(request), request.params.id, request.query.limit),
+        'Deliveries',
+      ),
   );
-};
-export default routes;
+});
