@@ -2,7 +2,8 @@ import '../../styles.css';
 import type { Bot } from '@kestrel/contracts/bots';
 import { RemotePage } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
-import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
+import { buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
+import { PanelFailure } from '@kestrel/ui/panel';
 import { useState } from 'react';
 import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
 import { paths } from '../../config/paths';
@@ -22,20 +23,6 @@ const ORDER = { running: 0, error: 1, stopped: 2 } as const;
 function ordered(bots: readonly Bot[]): Bot[] {
   return [...bots].sort(
     (a, b) => ORDER[GROUP_OF[a.state]] - ORDER[GROUP_OF[b.state]] || b.createdAt - a.createdAt,
-  );
-}
-
-function Failure({ what, message, onRetry }: { what: string; message: string; onRetry: () => void }) {
-  return (
-    <div
-      role="alert"
-      className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
-    >
-      {what} could not be loaded: {message}
-      <Button variant="outline" size="sm" onClick={onRetry}>
-        Retry
-      </Button>
-    </div>
   );
 }
 
@@ -68,7 +55,8 @@ export default function ActiveBotsPage() {
           {summary.isPending ? (
             <Spinner label="Loading the summary…" />
           ) : summary.error ? (
-            <Failure
+            <PanelFailure
+              layout="inline"
               what="The summary"
               message={summary.error.message}
               onRetry={() => void summary.refetch()}
@@ -81,7 +69,12 @@ export default function ActiveBotsPage() {
       {bots.isPending ? (
         <Spinner label="Loading your bots…" />
       ) : bots.error ? (
-        <Failure what="Your bots" message={bots.error.message} onRetry={() => void bots.refetch()} />
+        <PanelFailure
+          layout="inline"
+          what="Your bots"
+          message={bots.error.message}
+          onRetry={() => void bots.refetch()}
+        />
       ) : bots.data.length === 0 ? (
         <EmptyState
           title="No bots yet"

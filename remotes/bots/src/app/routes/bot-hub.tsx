@@ -3,6 +3,7 @@ import type { Bot } from '@kestrel/contracts/bots';
 import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
 import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
+import { PanelFailure } from '@kestrel/ui/panel';
 import { useMemo, useState } from 'react';
 import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
 import { paths } from '../../config/paths';
@@ -157,15 +158,12 @@ export default function BotHubPage() {
         {bots.isPending ? (
           <Spinner label="Loading your bots…" />
         ) : bots.error ? (
-          <div
-            role="alert"
-            className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
-          >
-            Your bots could not be loaded: {bots.error.message}
-            <Button size="sm" variant="outline" onClick={() => void bots.refetch()}>
-              Retry
-            </Button>
-          </div>
+          <PanelFailure
+            layout="inline"
+            what="Your bots"
+            message={bots.error.message}
+            onRetry={() => void bots.refetch()}
+          />
         ) : bots.data.length === 0 ? (
           <EmptyState
             title="No bots yet"

@@ -1,4 +1,5 @@
-import { Button, Card, CardContent, CardDescription, CardHeader, cn, Spinner } from '@kestrel/ui';
+import { Card, CardContent, CardDescription, CardHeader, cn, Spinner } from '@kestrel/ui';
+import { PanelFailure } from '@kestrel/ui/panel';
 import type { ReactNode } from 'react';
 
 /** One part of the agent page: a card named by its heading (a region a screen reader can jump to) */
@@ -51,19 +52,14 @@ export function QueryState({
   children: () => ReactNode;
 }) {
   if (query.error) {
+    const sentence = `${what[0]?.toUpperCase() ?? ''}${what.slice(1)}`;
     return (
-      <div
-        role="alert"
-        className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
-      >
-        <span>
-          {what[0]?.toUpperCase()}
-          {what.slice(1)} could not be loaded: {query.error.message}
-        </span>
-        <Button size="sm" variant="outline" onClick={() => void query.refetch()}>
-          Retry
-        </Button>
-      </div>
+      <PanelFailure
+        layout="inline"
+        what={sentence}
+        message={query.error.message}
+        onRetry={() => void query.refetch()}
+      />
     );
   }
   if (query.isPending) return <Spinner label={`Loading ${what}…`} />;
