@@ -98,29 +98,43 @@ export interface QueryLike<T> {
 }
 
 /**
- * A panel's query in its three states: loading, its content once there is data, or the failure with Retry. Data
- * already shown stays after a failed refetch (the query retries on its own)
+ * A query in its states: loading, its content once there is data (or `empty` when `isEmpty` says so), or the
+ * failure with Retry. By default data already shown stays after a failed refetch (the query retries on its own);
+ * `errorFirst` shows the failure instead, for pages whose figures must not look current when they are not
  */
 export function QueryState<T>({
   query,
   what,
   loading,
+  layout = 'block',
+  errorFirst = false,
+  isEmpty,
+  empty,
   children,
-}: {
+}: VariantProps<typeof failureVariants> & {
   query: QueryLike<T>;
   /** What is read, as a sentence starts: "Your profile" (said in the failure) */
   what: string;
   /** The spinner's words: "Loading your profile…" */
   loading: string;
+  errorFirst?: boolean;
+  /** Data that has nothing to show (an empty list): `empty` is shown instead of `children` */
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) return <PanelLoading label={loading} />;
-  if (query.data !== undefined) return <>{children(query.data)}</>;
-  return (
+  const failure = (
     <PanelFailure
+      layout={layout}
       what={what}
       message={query.error?.message ?? 'no answer'}
       onRetry={() => void query.refetch()}
     />
   );
+  if (errorFirst && query.error) return failure;
+  if (query.isPending)
+    return layout === 'inline' ? <Spinner label={loading} /> : <PanelLoading label={loading} />;
+  if (query.data === undefined) return failure;
+  if (isEmpty?.(query.data)) return <>{empty}</>;
+  return <>{children(query.data)}</>;
 }

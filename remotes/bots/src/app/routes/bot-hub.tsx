@@ -3,7 +3,7 @@ import type { Bot } from '@kestrel/contracts/bots';
 import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
 import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
-import { PanelFailure } from '@kestrel/ui/panel';
+import { QueryState } from '@kestrel/ui/panel';
 import { useMemo, useState } from 'react';
 import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
 import { paths } from '../../config/paths';
@@ -155,33 +155,34 @@ export default function BotHubPage() {
             </Link>
           )}
         </div>
-        {bots.isPending ? (
-          <Spinner label="Loading your bots…" />
-        ) : bots.error ? (
-          <PanelFailure
-            layout="inline"
-            what="Your bots"
-            message={bots.error.message}
-            onRetry={() => void bots.refetch()}
-          />
-        ) : bots.data.length === 0 ? (
-          <EmptyState
-            title="No bots yet"
-            description="Use a template above: you choose its market, budget and limits, and try it on recent data before it runs on paper."
-            action={
-              <Link to={paths.createBot.getHref()} className={buttonVariants({})}>
-                Create a bot
-              </Link>
-            }
-          />
-        ) : (
-          <BotGroups
-            bots={bots.data}
-            strategyName={strategyName}
-            onAction={onAction}
-            busyId={action.isPending ? (action.variables?.id ?? null) : null}
-          />
-        )}
+        <QueryState
+          query={bots}
+          what="Your bots"
+          loading="Loading your bots…"
+          layout="inline"
+          errorFirst
+          isEmpty={(list) => list.length === 0}
+          empty={
+            <EmptyState
+              title="No bots yet"
+              description="Use a template above: you choose its market, budget and limits, and try it on recent data before it runs on paper."
+              action={
+                <Link to={paths.createBot.getHref()} className={buttonVariants({})}>
+                  Create a bot
+                </Link>
+              }
+            />
+          }
+        >
+          {(list) => (
+            <BotGroups
+              bots={list}
+              strategyName={strategyName}
+              onAction={onAction}
+              busyId={action.isPending ? (action.variables?.id ?? null) : null}
+            />
+          )}
+        </QueryState>
       </section>
       {confirming && (
         <ConfirmBotAction

@@ -1,5 +1,5 @@
-import { Card, CardContent, CardDescription, CardHeader, cn, Spinner } from '@kestrel/ui';
-import { PanelFailure } from '@kestrel/ui/panel';
+import { Card, CardContent, CardDescription, CardHeader, cn } from '@kestrel/ui';
+import { type QueryLike, QueryState as UiQueryState } from '@kestrel/ui/panel';
 import type { ReactNode } from 'react';
 
 /** One part of the agent page: a card named by its heading (a region a screen reader can jump to) */
@@ -40,30 +40,28 @@ export function AgentSection({
   );
 }
 
-/** A query's loading and error states, the same everywhere on the page; children once it has data */
-export function QueryState({
+/** A query's loading and error states, the same everywhere on the page (ui's `QueryState`, inline); children once it has data */
+export function QueryState<T>({
   query,
   what,
   children,
 }: {
-  query: { isPending: boolean; error: Error | null; refetch: () => unknown };
+  query: QueryLike<T>;
   /** "the decisions": said in the loading and error lines */
   what: string;
-  children: () => ReactNode;
+  children: (data: T) => ReactNode;
 }) {
-  if (query.error) {
-    const sentence = `${what[0]?.toUpperCase() ?? ''}${what.slice(1)}`;
-    return (
-      <PanelFailure
-        layout="inline"
-        what={sentence}
-        message={query.error.message}
-        onRetry={() => void query.refetch()}
-      />
-    );
-  }
-  if (query.isPending) return <Spinner label={`Loading ${what}…`} />;
-  return <>{children()}</>;
+  return (
+    <UiQueryState
+      query={query}
+      what={`${what[0]?.toUpperCase() ?? ''}${what.slice(1)}`}
+      loading={`Loading ${what}…`}
+      layout="inline"
+      errorFirst
+    >
+      {children}
+    </UiQueryState>
+  );
 }
 
 /** A pass / fail mark with its word (colour is never the only sign) */
