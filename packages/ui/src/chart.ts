@@ -22,7 +22,9 @@ export {
   type ChartContainerProps,
   type ChartContextValue,
   type ChartTheme,
+  candleColors,
   chartBaseOptions,
+  percentPriceFormat,
   useChart,
   withAlpha,
 } from './components/chart';

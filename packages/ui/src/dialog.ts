@@ -3,6 +3,7 @@
 // biome-ignore lint/style/noRestrictedImports: ui's own main entry (self-reference), not another workspace package
 import '@kestrel/ui';
 
+export { ConfirmDialog, type ConfirmDialogProps, type ConfirmFailure } from './components/confirm-dialog';
 export {
   Dialog,
   DialogClose,

@@ -11,4 +11,7 @@ export {
   FormMessage,
   type FormMessageProps,
   type FormProps,
+  type OptionalNumberField,
+  OptionalNumberFields,
+  type OptionalNumberFieldsProps,
 } from './components/form';

@@ -3,4 +3,11 @@
 // biome-ignore lint/style/noRestrictedImports: ui's own main entry (self-reference), not another workspace package
 import '@kestrel/ui';
 
-export { Panel, PanelFailure, PanelLoading } from './components/panel';
+export {
+  Panel,
+  PanelFailure,
+  type PanelFailureProps,
+  PanelLoading,
+  type QueryLike,
+  QueryState,
+} from './components/panel';

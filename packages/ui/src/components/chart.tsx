@@ -8,6 +8,7 @@ import {
 import * as React from 'react';
 import { type ChartTheme, readChartTheme, resolveColor, withAlpha } from '../lib/chart-theme';
 import { cn } from '../lib/cn';
+import { formatPercent } from '../lib/format';
 
 /**
  * What a chart draws, by series key: its name (legends, descriptions) and its colour, any CSS colour, normally a
@@ -182,3 +183,22 @@ export function ChartCanvas<TConfig extends ChartConfig>({
 
 export type { ChartTheme } from '../lib/chart-theme';
 export { withAlpha } from '../lib/chart-theme';
+
+/** Candlestick options that draw body, border and wick of a candle in the config's up and down colours */
+export function candleColors(colors: { up: string; down: string }) {
+  return {
+    upColor: colors.up,
+    downColor: colors.down,
+    borderUpColor: colors.up,
+    borderDownColor: colors.down,
+    wickUpColor: colors.up,
+    wickDownColor: colors.down,
+  };
+}
+
+/** A price scale of returns in percent: a series value of 12.5 reads "12.50%" (series hold percent, not fractions) */
+export const percentPriceFormat = {
+  type: 'custom' as const,
+  formatter: (v: number) => formatPercent(v / 100),
+  minMove: 0.01,
+};

@@ -13,6 +13,7 @@ import {
 } from 'react-hook-form';
 import { cn } from '../lib/cn';
 import { Field, type FieldControlProps, type FieldProps } from './field';
+import { Input } from './input';
 
 export type FormProps<TValues extends FieldValues, TContext, TParsed extends FieldValues> = Omit<
   React.ComponentProps<'form'>,
@@ -104,5 +105,51 @@ export function FormMessage({ name = 'root', className, children, ...props }: Fo
     >
       {message}
     </p>
+  );
+}
+
+/** One field of `OptionalNumberFields` */
+export interface OptionalNumberField<TValues extends FieldValues> {
+  name: FieldPath<TValues>;
+  label: string;
+  hint?: string;
+}
+
+export type OptionalNumberFieldsProps<TValues extends FieldValues> = Omit<
+  React.ComponentProps<'div'>,
+  'children'
+> & {
+  fields: readonly OptionalNumberField<TValues>[];
+  /** What an empty field means (default "No limit") */
+  placeholder?: string;
+};
+
+/**
+ * Number fields where empty is a value of its own (no limit): a grid of decimal inputs of the surrounding `Form`,
+ * each empty field showing what empty means. The account limits and the defaults of new bots are edited this way;
+ * the schema behind the form turns "" into null
+ */
+export function OptionalNumberFields<TValues extends FieldValues>({
+  fields,
+  placeholder = 'No limit',
+  className,
+  ...props
+}: OptionalNumberFieldsProps<TValues>) {
+  return (
+    <div data-slot="optional-number-fields" className={cn('ui:grid ui:gap-4', className)} {...props}>
+      {fields.map((f) => (
+        <FormField<TValues, typeof f.name> key={f.name} name={f.name} label={f.label} hint={f.hint}>
+          {(control) => (
+            <Input
+              {...control}
+              value={control.value ?? ''}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={placeholder}
+            />
+          )}
+        </FormField>
+      ))}
+    </div>
   );
 }

@@ -1,3 +1,4 @@
+import { cva, type VariantProps } from 'class-variance-authority';
 import type { ReactNode } from 'react';
 import { cn } from '../lib/cn';
 import { Button } from './button';
@@ -41,32 +42,99 @@ export function Panel({
 }
 
 /** A panel's content while it loads: the spinner with what it waits for */
-export function PanelLoading({ label }: { label: string }) {
+export function PanelLoading({ label, className }: { label: string; className?: string }) {
   return (
-    <div className="ui:py-4">
+    <div data-slot="panel-loading" className={cn('ui:py-4', className)}>
       <Spinner label={label} />
     </div>
   );
 }
 
-/** A failed read in a panel: what failed, why, and a way to try again */
-export function PanelFailure({
-  what,
-  message,
-  onRetry,
-}: {
-  what: string;
-  message: string;
-  onRetry: () => void;
-}) {
+const failureVariants = cva('ui:flex ui:gap-2 ui:text-sm', {
+  variants: {
+    /** `block`: the sentence over its Retry button (a panel's whole content); `inline`: one red line among others */
+    layout: {
+      block: 'ui:flex-col ui:items-start',
+      inline: 'ui:flex-wrap ui:items-center ui:text-destructive',
+    },
+  },
+  defaultVariants: { layout: 'block' },
+});
+
+export type PanelFailureProps = Omit<React.ComponentProps<'div'>, 'children'> &
+  VariantProps<typeof failureVariants> & {
+    /** What failed, as the sentence starts: "Your profile" */
+    what: string;
+    message: string;
+    onRetry: () => void;
+  };
+
+/** A failed read: what failed, why, and a way to try again */
+export function PanelFailure({ what, message, onRetry, layout, className, ...props }: PanelFailureProps) {
+  const Sentence = layout === 'inline' ? 'span' : 'p';
   return (
-    <div role="alert" className="ui:flex ui:flex-col ui:items-start ui:gap-2 ui:text-sm">
-      <p>
+    <div
+      role="alert"
+      data-slot="panel-failure"
+      className={cn(failureVariants({ layout }), className)}
+      {...props}
+    >
+      <Sentence>
         {what} could not be loaded: {message}
-      </p>
+      </Sentence>
       <Button variant="outline" size="sm" onClick={onRetry}>
         Retry
       </Button>
     </div>
   );
+}
+
+/** What `QueryState` reads of a query (TanStack Query's result fits; ui knows no data library) */
+export interface QueryLike<T> {
+  isPending: boolean;
+  data: T | undefined;
+  error: { message: string } | null;
+  refetch: () => unknown;
+}
+
+/**
+ * A query in its states: loading, its content once there is data (or `empty` when `isEmpty` says so), or the
+ * failure with Retry. By default data already shown stays after a failed refetch (the query retries on its own);
+ * `errorFirst` shows the failure instead, for pages whose figures must not look current when they are not
+ */
+export function QueryState<T>({
+  query,
+  what,
+  loading,
+  layout = 'block',
+  errorFirst = false,
+  isEmpty,
+  empty,
+  children,
+}: VariantProps<typeof failureVariants> & {
+  query: QueryLike<T>;
+  /** What is read, as a sentence starts: "Your profile" (said in the failure) */
+  what: string;
+  /** The spinner's words: "Loading your profile…" */
+  loading: string;
+  errorFirst?: boolean;
+  /** Data that has nothing to show (an empty list): `empty` is shown instead of `children` */
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  const failure = (
+    <PanelFailure
+      layout={layout}
+      what={what}
+      message={query.error?.message ?? 'no answer'}
+      onRetry={() => void query.refetch()}
+    />
+  );
+  if (errorFirst && query.error) return failure;
+  if (query.isPending)
+    return layout === 'inline' ? <Spinner label={loading} /> : <PanelLoading label={loading} />;
+  if (query.data === undefined) return failure;
+  if (isEmpty?.(query.data)) return <>{empty}</>;
+  return <>{children(query.data)}</>;
 }

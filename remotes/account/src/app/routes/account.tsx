@@ -1,6 +1,6 @@
 import '../../styles.css';
 import { RemotePage } from '@kestrel/shared-runtime/react';
-import { Panel, PanelFailure, PanelLoading } from '@kestrel/ui/panel';
+import { Panel, QueryState } from '@kestrel/ui/panel';
 import {
   useAccountEvents,
   useChangePassword,
@@ -40,17 +40,9 @@ export default function AccountPage() {
     >
       <div className="ac:grid ac:gap-4 ac:lg:grid-cols-2">
         <Panel id="account-profile" title="Profile">
-          {me.isPending ? (
-            <PanelLoading label="Loading your profile…" />
-          ) : me.data ? (
-            <ProfileForm user={me.data} onSave={updateProfile.mutateAsync} />
-          ) : (
-            <PanelFailure
-              what="Your profile"
-              message={me.error?.message ?? 'no answer'}
-              onRetry={() => void me.refetch()}
-            />
-          )}
+          <QueryState query={me} what="Your profile" loading="Loading your profile…">
+            {(data) => <ProfileForm user={data} onSave={updateProfile.mutateAsync} />}
+          </QueryState>
         </Panel>
         <Panel
           id="account-password"
@@ -65,21 +57,15 @@ export default function AccountPage() {
           description="Every device signed in to your account. Revoke one you do not recognise."
           className="ac:lg:col-span-2"
         >
-          {sessions.isPending ? (
-            <PanelLoading label="Loading your sessions…" />
-          ) : sessions.data ? (
-            <SessionsList
-              sessions={sessions.data}
-              onRevoke={revoke.mutateAsync}
-              onRevokeOthers={() => revokeOthers.mutateAsync(undefined)}
-            />
-          ) : (
-            <PanelFailure
-              what="Your sessions"
-              message={sessions.error?.message ?? 'no answer'}
-              onRetry={() => void sessions.refetch()}
-            />
-          )}
+          <QueryState query={sessions} what="Your sessions" loading="Loading your sessions…">
+            {(data) => (
+              <SessionsList
+                sessions={data}
+                onRevoke={revoke.mutateAsync}
+                onRevokeOthers={() => revokeOthers.mutateAsync(undefined)}
+              />
+            )}
+          </QueryState>
         </Panel>
         <Panel
           id="account-notifications"
@@ -87,20 +73,9 @@ export default function AccountPage() {
           description="What Kestrel told you about, newest first. Webhooks for them are in Settings."
           className="ac:lg:col-span-2"
         >
-          {notifications.isPending ? (
-            <PanelLoading label="Loading your notifications…" />
-          ) : notifications.data ? (
-            <NotificationList
-              list={notifications.data}
-              onReadAll={() => markAllRead.mutateAsync(undefined)}
-            />
-          ) : (
-            <PanelFailure
-              what="Your notifications"
-              message={notifications.error?.message ?? 'no answer'}
-              onRetry={() => void notifications.refetch()}
-            />
-          )}
+          <QueryState query={notifications} what="Your notifications" loading="Loading your notifications…">
+            {(data) => <NotificationList list={data} onReadAll={() => markAllRead.mutateAsync(undefined)} />}
+          </QueryState>
         </Panel>
         <Panel
           id="account-activity"
@@ -108,17 +83,9 @@ export default function AccountPage() {
           description="Every sign-in and every change to your account, newest first."
           className="ac:lg:col-span-2"
         >
-          {events.isPending ? (
-            <PanelLoading label="Loading your account activity…" />
-          ) : events.data ? (
-            <AccountEvents events={events.data} />
-          ) : (
-            <PanelFailure
-              what="Your account activity"
-              message={events.error?.message ?? 'no answer'}
-              onRetry={() => void events.refetch()}
-            />
-          )}
+          <QueryState query={events} what="Your account activity" loading="Loading your account activity…">
+            {(data) => <AccountEvents events={data} />}
+          </QueryState>
         </Panel>
         <Panel
           id="account-delete"

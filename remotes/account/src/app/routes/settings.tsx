@@ -1,7 +1,7 @@
 import '../../styles.css';
 import { RemoteSlot } from '@kestrel/shared-runtime/federation';
 import { RemotePage } from '@kestrel/shared-runtime/react';
-import { Panel, PanelFailure, PanelLoading } from '@kestrel/ui/panel';
+import { Panel, QueryState } from '@kestrel/ui/panel';
 import { useAccountSettings, useUpdateAccountSettings } from '../../features/account/api/account-api';
 import { WebhooksCard } from '../../features/notifications/components/webhooks-card';
 import { PlatformPanel } from '../../features/platform/components/platform-panel';
@@ -41,20 +41,14 @@ export default function SettingsPage() {
           title="Default limits for new bots"
           description="Each new bot starts with these limits of its own, checked by the server before every order it places, on top of your account limits."
         >
-          {settings.isPending ? (
-            <PanelLoading label="Loading your settings…" />
-          ) : settings.data ? (
-            <DefaultLimitsForm
-              settings={settings.data}
-              onSave={(defaultBotRiskLimits) => save.mutateAsync({ defaultBotRiskLimits })}
-            />
-          ) : (
-            <PanelFailure
-              what="Your settings"
-              message={settings.error?.message ?? 'no answer'}
-              onRetry={() => void settings.refetch()}
-            />
-          )}
+          <QueryState query={settings} what="Your settings" loading="Loading your settings…">
+            {(data) => (
+              <DefaultLimitsForm
+                settings={data}
+                onSave={(defaultBotRiskLimits) => save.mutateAsync({ defaultBotRiskLimits })}
+              />
+            )}
+          </QueryState>
         </Panel>
         <Panel
           id="settings-notifications"

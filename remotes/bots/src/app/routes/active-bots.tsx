@@ -2,7 +2,8 @@ import '../../styles.css';
 import type { Bot } from '@kestrel/contracts/bots';
 import { RemotePage } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
-import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
+import { buttonVariants, EmptyState } from '@kestrel/ui';
+import { QueryState } from '@kestrel/ui/panel';
 import { useState } from 'react';
 import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
 import { paths } from '../../config/paths';
@@ -22,20 +23,6 @@ const ORDER = { running: 0, error: 1, stopped: 2 } as const;
 function ordered(bots: readonly Bot[]): Bot[] {
   return [...bots].sort(
     (a, b) => ORDER[GROUP_OF[a.state]] - ORDER[GROUP_OF[b.state]] || b.createdAt - a.createdAt,
-  );
-}
-
-function Failure({ what, message, onRetry }: { what: string; message: string; onRetry: () => void }) {
-  return (
-    <div
-      role="alert"
-      className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
-    >
-      {what} could not be loaded: {message}
-      <Button variant="outline" size="sm" onClick={onRetry}>
-        Retry
-      </Button>
-    </div>
   );
 }
 
@@ -65,45 +52,49 @@ export default function ActiveBotsPage() {
       {/* No bot, no summary: zeros of nothing would only look like data */}
       {bots.data?.length !== 0 && (
         <section aria-label="Summary of all bots">
-          {summary.isPending ? (
-            <Spinner label="Loading the summary…" />
-          ) : summary.error ? (
-            <Failure
-              what="The summary"
-              message={summary.error.message}
-              onRetry={() => void summary.refetch()}
-            />
-          ) : (
-            <BotsSummary summary={summary.data} />
-          )}
+          <QueryState
+            query={summary}
+            what="The summary"
+            loading="Loading the summary…"
+            layout="inline"
+            errorFirst
+          >
+            {(data) => <BotsSummary summary={data} />}
+          </QueryState>
         </section>
       )}
-      {bots.isPending ? (
-        <Spinner label="Loading your bots…" />
-      ) : bots.error ? (
-        <Failure what="Your bots" message={bots.error.message} onRetry={() => void bots.refetch()} />
-      ) : bots.data.length === 0 ? (
-        <EmptyState
-          title="No bots yet"
-          description="Pick a template in the bot hub, try it on recent data, then start it on paper."
-          action={
-            <Link to={paths.botHub.getHref()} className={buttonVariants({})}>
-              Go to the bot hub
-            </Link>
-          }
-        />
-      ) : (
-        <div className="bt:flex bt:flex-col bt:gap-4">
-          {ordered(bots.data).map((bot) => (
-            <BotCard
-              key={bot.id}
-              bot={bot}
-              strategyName={strategyName(bot.strategy)}
-              onAction={(b, a) => setPending({ bot: b, action: a })}
-            />
-          ))}
-        </div>
-      )}
+      <QueryState
+        query={bots}
+        what="Your bots"
+        loading="Loading your bots…"
+        layout="inline"
+        errorFirst
+        isEmpty={(list) => list.length === 0}
+        empty={
+          <EmptyState
+            title="No bots yet"
+            description="Pick a template in the bot hub, try it on recent data, then start it on paper."
+            action={
+              <Link to={paths.botHub.getHref()} className={buttonVariants({})}>
+                Go to the bot hub
+              </Link>
+            }
+          />
+        }
+      >
+        {(list) => (
+          <div className="bt:flex bt:flex-col bt:gap-4">
+            {ordered(list).map((bot) => (
+              <BotCard
+                key={bot.id}
+                bot={bot}
+                strategyName={strategyName(bot.strategy)}
+                onAction={(b, a) => setPending({ bot: b, action: a })}
+              />
+            ))}
+          </div>
+        )}
+      </QueryState>
       {pending && (
         <ConfirmBotAction
           bot={pending.bot}

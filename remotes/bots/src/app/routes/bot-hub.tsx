@@ -3,6 +3,7 @@ import type { Bot } from '@kestrel/contracts/bots';
 import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
 import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
+import { QueryState } from '@kestrel/ui/panel';
 import { useMemo, useState } from 'react';
 import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
 import { paths } from '../../config/paths';
@@ -154,36 +155,34 @@ export default function BotHubPage() {
             </Link>
           )}
         </div>
-        {bots.isPending ? (
-          <Spinner label="Loading your bots…" />
-        ) : bots.error ? (
-          <div
-            role="alert"
-            className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
-          >
-            Your bots could not be loaded: {bots.error.message}
-            <Button size="sm" variant="outline" onClick={() => void bots.refetch()}>
-              Retry
-            </Button>
-          </div>
-        ) : bots.data.length === 0 ? (
-          <EmptyState
-            title="No bots yet"
-            description="Use a template above: you choose its market, budget and limits, and try it on recent data before it runs on paper."
-            action={
-              <Link to={paths.createBot.getHref()} className={buttonVariants({})}>
-                Create a bot
-              </Link>
-            }
-          />
-        ) : (
-          <BotGroups
-            bots={bots.data}
-            strategyName={strategyName}
-            onAction={onAction}
-            busyId={action.isPending ? (action.variables?.id ?? null) : null}
-          />
-        )}
+        <QueryState
+          query={bots}
+          what="Your bots"
+          loading="Loading your bots…"
+          layout="inline"
+          errorFirst
+          isEmpty={(list) => list.length === 0}
+          empty={
+            <EmptyState
+              title="No bots yet"
+              description="Use a template above: you choose its market, budget and limits, and try it on recent data before it runs on paper."
+              action={
+                <Link to={paths.createBot.getHref()} className={buttonVariants({})}>
+                  Create a bot
+                </Link>
+              }
+            />
+          }
+        >
+          {(list) => (
+            <BotGroups
+              bots={list}
+              strategyName={strategyName}
+              onAction={onAction}
+              busyId={action.isPending ? (action.variables?.id ?? null) : null}
+            />
+          )}
+        </QueryState>
       </section>
       {confirming && (
         <ConfirmBotAction

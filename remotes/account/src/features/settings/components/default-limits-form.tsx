@@ -5,8 +5,8 @@ import {
   type StoredAccountSettings,
 } from '@kestrel/contracts/account';
 import type { BotRiskLimits } from '@kestrel/contracts/bots';
-import { Button, formatDateTime, Input } from '@kestrel/ui';
-import { Form, FormField, FormMessage } from '@kestrel/ui/form';
+import { Button, formatDateTime } from '@kestrel/ui';
+import { Form, FormMessage, type OptionalNumberField, OptionalNumberFields } from '@kestrel/ui/form';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { failureText } from '../../../lib/failure-text';
@@ -18,7 +18,7 @@ const toForm = (l: BotRiskLimits): BotRiskLimitsFormValues => ({
   maxDrawdownPercent: text(l.maxDrawdownPercent),
 });
 
-const FIELDS: { name: keyof BotRiskLimitsFormValues; label: string; hint: string }[] = [
+const FIELDS: OptionalNumberField<BotRiskLimitsFormValues>[] = [
   {
     name: 'maxNotional',
     label: 'Max notional (USDT)',
@@ -63,26 +63,7 @@ export function DefaultLimitsForm({
 
   return (
     <Form form={form} onSubmit={submit} aria-label="Default bot limits">
-      <div className="ac:grid ac:gap-4 ac:sm:grid-cols-3">
-        {FIELDS.map((f) => (
-          <FormField<BotRiskLimitsFormValues, typeof f.name>
-            key={f.name}
-            name={f.name}
-            label={f.label}
-            hint={f.hint}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                value={control.value ?? ''}
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder="No limit"
-              />
-            )}
-          </FormField>
-        ))}
-      </div>
+      <OptionalNumberFields<BotRiskLimitsFormValues> fields={FIELDS} className="ac:sm:grid-cols-3" />
       <FormMessage />
       <div className="ac:flex ac:flex-wrap ac:items-center ac:gap-3">
         <Button type="submit" disabled={form.formState.isSubmitting}>

@@ -1,6 +1,6 @@
 import type { AgentStatus } from '@kestrel/contracts/agents';
 import { Button, cn, formatDateTime, formatQuantity } from '@kestrel/ui';
-import { type Figure, FigureGrid } from '../../bots/components/figure-grid';
+import { type Figure, FigureGrid } from '@kestrel/ui/figures';
 import { agentStateLine, latchSentence } from '../lib/agent-state';
 import { hoursText, latchCauseLabel, stageHint, stageLabel } from '../lib/agent-words';
 import { GateList } from './evidence-panel';
@@ -34,7 +34,7 @@ function statusFigures(status: AgentStatus, llmSpend: string | null): Figure[] {
       hint: model
         ? `expires at ${hoursText(model.expiryHours)}${model.stale ? ': stale, no entries' : ''}`
         : 'train it first',
-      ...(model?.stale ? { className: 'bt:text-destructive' } : {}),
+      ...(model?.stale ? { valueClassName: 'bt:text-destructive' } : {}),
     },
     {
       key: 'retrain',
@@ -46,7 +46,7 @@ function statusFigures(status: AgentStatus, llmSpend: string | null): Figure[] {
       key: 'training',
       label: 'Training',
       value: training.state === 'training' ? 'Training…' : training.state === 'failed' ? 'Failed' : 'Idle',
-      ...(training.state === 'failed' ? { className: 'bt:text-destructive' } : {}),
+      ...(training.state === 'failed' ? { valueClassName: 'bt:text-destructive' } : {}),
       ...(training.finishedAt ? { hint: `last finished ${formatDateTime(training.finishedAt)} UTC` } : {}),
     },
     { key: 'position', label: 'Position', value: positionText(status.positionQty), hint: bot.symbol },

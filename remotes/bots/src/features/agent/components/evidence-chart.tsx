@@ -6,6 +6,7 @@ import {
   ChartContainer,
   type IChartApi,
   LineSeries,
+  percentPriceFormat,
   type Time,
 } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
@@ -28,16 +29,11 @@ const lastReturn = (curve: Report['oosEquity']) => {
 export default function EvidenceChart({ report }: { report: Report }) {
   const build = useCallback(
     (chart: IChartApi, { colors }: { colors: Record<keyof typeof config, string> }) => {
-      const format = {
-        type: 'custom' as const,
-        formatter: (v: number) => formatPercent(v / 100),
-        minMove: 0.01,
-      };
       for (const key of ['randomEntry', 'buyAndHold', 'oosEquity'] as const) {
         const series = chart.addSeries(LineSeries, {
           color: colors[key],
           lineWidth: key === 'oosEquity' ? 2 : 1,
-          priceFormat: format,
+          priceFormat: percentPriceFormat,
           title: config[key].label,
         });
         series.setData(

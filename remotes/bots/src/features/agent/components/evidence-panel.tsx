@@ -1,7 +1,7 @@
 import type { AgentEvidence, AgentModelInfo, AgentPromotionGate } from '@kestrel/contracts/agents';
 import { cn, formatDate, formatDateTime, formatPercent, ScrollRegion, Spinner } from '@kestrel/ui';
+import { type Figure, FigureGrid } from '@kestrel/ui/figures';
 import { lazy, Suspense } from 'react';
-import { type Figure, FigureGrid } from '../../bots/components/figure-grid';
 import { statText } from '../lib/agent-words';
 import { num, PassMark, td, th } from './section';
 

@@ -1,4 +1,5 @@
-import { Button, Card, CardContent, CardDescription, CardHeader, cn, Spinner } from '@kestrel/ui';
+import { Card, CardContent, CardDescription, CardHeader, cn } from '@kestrel/ui';
+import { type QueryLike, QueryState as UiQueryState } from '@kestrel/ui/panel';
 import type { ReactNode } from 'react';
 
 /** One part of the agent page: a card named by its heading (a region a screen reader can jump to) */
@@ -39,35 +40,28 @@ export function AgentSection({
   );
 }
 
-/** A query's loading and error states, the same everywhere on the page; children once it has data */
-export function QueryState({
+/** A query's loading and error states, the same everywhere on the page (ui's `QueryState`, inline); children once it has data */
+export function QueryState<T>({
   query,
   what,
   children,
 }: {
-  query: { isPending: boolean; error: Error | null; refetch: () => unknown };
+  query: QueryLike<T>;
   /** "the decisions": said in the loading and error lines */
   what: string;
-  children: () => ReactNode;
+  children: (data: T) => ReactNode;
 }) {
-  if (query.error) {
-    return (
-      <div
-        role="alert"
-        className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
-      >
-        <span>
-          {what[0]?.toUpperCase()}
-          {what.slice(1)} could not be loaded: {query.error.message}
-        </span>
-        <Button size="sm" variant="outline" onClick={() => void query.refetch()}>
-          Retry
-        </Button>
-      </div>
-    );
-  }
-  if (query.isPending) return <Spinner label={`Loading ${what}…`} />;
-  return <>{children()}</>;
+  return (
+    <UiQueryState
+      query={query}
+      what={`${what[0]?.toUpperCase() ?? ''}${what.slice(1)}`}
+      loading={`Loading ${what}…`}
+      layout="inline"
+      errorFirst
+    >
+      {children}
+    </UiQueryState>
+  );
 }
 
 /** A pass / fail mark with its word (colour is never the only sign) */

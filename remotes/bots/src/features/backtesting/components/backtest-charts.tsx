@@ -6,6 +6,7 @@ import {
   ChartCanvas,
   type ChartConfig,
   ChartContainer,
+  candleColors,
   createSeriesMarkers,
   type IChartApi,
   LineSeries,
@@ -81,12 +82,7 @@ export function CandleChart({ detail, candles }: { detail: BacktestDetail; candl
     (chart: IChartApi, { colors }: Colors<typeof candleConfig>) => {
       const data = candleSeries(candles.candles);
       const series = chart.addSeries(CandlestickSeries, {
-        upColor: colors.up,
-        downColor: colors.down,
-        borderUpColor: colors.up,
-        borderDownColor: colors.down,
-        wickUpColor: colors.up,
-        wickDownColor: colors.down,
+        ...candleColors(colors),
         priceFormat: { type: 'custom', formatter: (v: number) => formatPrice(v), minMove: 0.0001 },
       });
       series.setData(data.map((c) => ({ ...c, time: c.time as Time })));

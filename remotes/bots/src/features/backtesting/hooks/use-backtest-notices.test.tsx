@@ -1,45 +1,11 @@
-// Real WebSocket server (ws) on a loopback port: the runtime's socket bus receives the pushes as in the browser
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import type { BacktestDetail, BacktestSummary } from '@kestrel/contracts/backtest';
-import {
-  createKestrelRuntime,
-  createMemoryStorage,
-  type KestrelRuntime,
-  type WebSocketLike,
-} from '@kestrel/shared-runtime';
-import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { QueryClient } from '@tanstack/react-query';
+import { waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { summary } from '../../../test/fixtures';
+import { renderOnPushSocket } from '../../../test/push-socket';
 import { backtestKeys } from '../api/backtest-keys';
 import { useBacktestNotices, useListFollowsRun } from './use-backtest-notices';
-
-let server: WebSocketServer | undefined;
-let runtime: KestrelRuntime | undefined;
-afterEach(async () => {
-  runtime?.dispose();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  server = undefined;
-  runtime = undefined;
-});
-
-/** A ws server whose `push` sends a JSON-RPC notification to every connected client */
-async function startServer() {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  server = wss;
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-  const address = wss.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const connected = new Promise<void>((resolve) => wss.once('connection', () => resolve()));
-  const push = (params: Record<string, unknown>) => {
-    for (const client of wss.clients) {
-      client.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/backtest', params }));
-    }
-  };
-  return { url: `ws://127.0.0.1:${port}/ws`, connected, push };
-}
 
 function detail(run: BacktestSummary): BacktestDetail {
   return {
@@ -74,34 +40,13 @@ function Notices({ follow }: { follow?: BacktestDetail }) {
 }
 
 async function setup() {
-  const ws = await startServer();
-  const manifest = 'http://127.0.0.1:9/mf-manifest.json';
-  const config = RuntimeConfigSchema.parse({
-    apiBaseUrl: 'http://127.0.0.1:9',
-    socketBaseUrl: ws.url,
-    remotes: { dashboard: manifest, bots: manifest, exchange_connect: manifest, account: manifest },
-  });
-  runtime = createKestrelRuntime(config, {
-    storage: createMemoryStorage(),
-    createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
-  });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const running = summary('run-1', { status: 'running', progress: 0.1, metrics: null, finishedAt: null });
   const other = summary('run-0');
   queryClient.setQueryData(backtestKeys.detail('run-1'), detail(running));
   queryClient.setQueryData(backtestKeys.list(), [running, other]);
-  const rt = runtime;
-  const view = render(
-    <KestrelRuntimeProvider runtime={rt}>
-      <QueryClientProvider client={queryClient}>
-        <Notices />
-      </QueryClientProvider>
-    </KestrelRuntimeProvider>,
-  );
-  rt.bus.connect();
-  await ws.connected;
-  await waitFor(() => expect(rt.bus.status).toBe('connected'));
-  return { ...ws, queryClient, view, rt, running };
+  const socket = await renderOnPushSocket('notifications/backtest', queryClient, <Notices />);
+  return { ...socket, queryClient, running };
 }
 
 describe('backtest pushes on the live socket', () => {
@@ -171,7 +116,7 @@ describe('backtest pushes on the live socket', () => {
 
 describe('the list row follows the run on screen (polled while the socket is down)', () => {
   it('copies the finished run into its row', async () => {
-    const { queryClient, view, rt, running } = await setup();
+    const { queryClient, rerender, running } = await setup();
     const finished = detail({
       ...running,
       status: 'completed',
@@ -179,13 +124,7 @@ describe('the list row follows the run on screen (polled while the socket is dow
       metrics: summary('x').metrics,
       finishedAt: 5,
     });
-    view.rerender(
-      <KestrelRuntimeProvider runtime={rt}>
-        <QueryClientProvider client={queryClient}>
-          <Notices follow={finished} />
-        </QueryClientProvider>
-      </KestrelRuntimeProvider>,
-    );
+    rerender(<Notices follow={finished} />);
     const row = queryClient.getQueryData<BacktestSummary[]>(backtestKeys.list())?.[0];
     expect(row).toMatchObject({ id: 'run-1', status: 'completed', progress: 1, finishedAt: 5 });
     expect(row?.metrics?.totalReturn).toBe(0.1);

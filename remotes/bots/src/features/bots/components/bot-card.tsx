@@ -10,12 +10,12 @@ import {
   CardHeader,
   CardTitle,
   formatDateTime,
-  formatPnl,
   formatPrice,
   formatQuantity,
   ScrollRegion,
   Spinner,
 } from '@kestrel/ui';
+import { type Figure, FigureGrid } from '@kestrel/ui/figures';
 import { useState } from 'react';
 import { paths } from '../../../config/paths';
 import type { BotAction } from '../api/bot-actions';
@@ -23,10 +23,10 @@ import { useBotEvents } from '../api/get-bot-events';
 import { useBotStatus } from '../api/get-bot-status';
 import { describeBot, formatUptime, isIdle, isLive } from '../lib/bot-words';
 import { ladder, ladderDecimals, orderStatusWords, orderTypeWords } from '../lib/order-ladder';
+import { pnlFigures } from '../lib/pnl-figures';
 import { BotLogLines } from './bot-log';
 import { BotStateBadge } from './bot-state-badge';
 import { DriftPanel } from './drift-report';
-import { type Figure, FigureGrid } from './figure-grid';
 
 /** "Long 0.010 @ 50,120.00", "Short 2 @ 0.5120", or "Flat" */
 export function positionText(status: Pick<BotStatus, 'positionQty' | 'entryPrice'>): string {
@@ -37,31 +37,8 @@ export function positionText(status: Pick<BotStatus, 'positionQty' | 'entryPrice
 }
 
 function statusFigures(status: BotStatus): Figure[] {
-  const realized = formatPnl(status.realizedPnl);
-  const unrealized = formatPnl(status.unrealizedPnl);
-  const today = formatPnl(status.todayPnl);
   return [
-    {
-      key: 'realized',
-      label: 'Realized PnL',
-      value: realized.text,
-      className: realized.className,
-      hint: 'USDT',
-    },
-    {
-      key: 'unrealized',
-      label: 'Unrealized PnL',
-      value: unrealized.text,
-      className: unrealized.className,
-      hint: 'USDT',
-    },
-    {
-      key: 'today',
-      label: 'Today',
-      value: today.text,
-      className: today.className,
-      hint: 'USDT since 00:00 UTC',
-    },
+    ...pnlFigures(status),
     {
       key: 'position',
       label: 'Position',

@@ -11,8 +11,8 @@ import {
   toneClassName,
   toneOf,
 } from '@kestrel/ui';
+import { type Figure, FigureGrid } from '@kestrel/ui/figures';
 import { useBotDrift } from '../api/get-bot-drift';
-import { type Figure, FigureGrid } from './figure-grid';
 
 /** "+1 bar", "−30 s", "0": a time difference in the bot's bars when whole, else in seconds */
 export function timeDiffText(ms: number | null, intervalMs: number): string {
@@ -154,12 +154,18 @@ function summaryFigures(r: DriftReportData): Figure[] {
       value: `${r.totals.bot.trades} / ${r.totals.backtest.trades}`,
       hint: `bot / backtest, ${r.matched.length} matched`,
     },
-    { key: 'bot-net', label: 'Bot net', value: bot.text, className: bot.className, hint: 'USDT after fees' },
+    {
+      key: 'bot-net',
+      label: 'Bot net',
+      value: bot.text,
+      valueClassName: bot.className,
+      hint: 'USDT after fees',
+    },
     {
       key: 'backtest-net',
       label: 'Backtest net',
       value: backtest.text,
-      className: backtest.className,
+      valueClassName: backtest.className,
       hint: 'USDT after fees and funding',
     },
     {

@@ -1,5 +1,6 @@
 import type { Analytics } from '@kestrel/contracts';
-import { Button, cn, EmptyState, formatDateTime, Spinner } from '@kestrel/ui';
+import { cn, EmptyState, formatDateTime, Spinner } from '@kestrel/ui';
+import { PanelFailure } from '@kestrel/ui/panel';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { BotTable } from './bot-table';
 import { MetricCards } from './metric-cards';
@@ -50,12 +51,7 @@ export function AnalyticsView(props: AnalyticsViewProps) {
   }
   if (props.state === 'error') {
     return (
-      <div role="alert" className={cn(frame, 'db:items-start db:gap-2 db:text-sm')}>
-        <p>Your results could not be loaded: {props.message}</p>
-        <Button variant="outline" size="sm" onClick={props.onRetry}>
-          Retry
-        </Button>
-      </div>
+      <PanelFailure what="Your results" message={props.message} onRetry={props.onRetry} className={frame} />
     );
   }
   const a = props.analytics;

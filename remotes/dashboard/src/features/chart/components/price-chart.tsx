@@ -4,6 +4,7 @@ import {
   ChartCanvas,
   type ChartConfig,
   ChartContainer,
+  candleColors,
   createSeriesMarkers,
   HistogramSeries,
   type IChartApi,
@@ -125,12 +126,7 @@ export default function PriceChart({
     (chart: IChartApi, { colors }: { colors: Colors }) => {
       const minMove = pricePrecision === undefined ? 0.0001 : 10 ** -pricePrecision;
       const series = chart.addSeries(CandlestickSeries, {
-        upColor: colors.up,
-        downColor: colors.down,
-        borderUpColor: colors.up,
-        borderDownColor: colors.down,
-        wickUpColor: colors.up,
-        wickDownColor: colors.down,
+        ...candleColors(colors),
         priceFormat: {
           type: 'custom',
           formatter: (v: number) => formatPrice(v, { precision: pricePrecision }),

@@ -1,5 +1,6 @@
 import type { FuturesTrade } from '@kestrel/contracts';
-import { Button, EmptyState, Spinner } from '@kestrel/ui';
+import { EmptyState, Spinner } from '@kestrel/ui';
+import { PanelFailure } from '@kestrel/ui/panel';
 import type { ReactNode } from 'react';
 import { type FillPrecision, RecentFillsTable } from './recent-fills';
 
@@ -26,14 +27,7 @@ export function RecentFillsPanel(props: RecentFillsPanelProps) {
   } else if (props.state === 'loading') {
     body = <Spinner label="Loading your fills…" className="db:py-4" />;
   } else if (props.state === 'error') {
-    body = (
-      <div role="alert" className="db:flex db:flex-col db:items-start db:gap-2 db:text-sm">
-        <p>Your fills could not be loaded: {props.message}</p>
-        <Button variant="outline" size="sm" onClick={props.onRetry}>
-          Retry
-        </Button>
-      </div>
-    );
+    body = <PanelFailure what="Your fills" message={props.message} onRetry={props.onRetry} />;
   } else if (props.fills.length === 0) {
     body = (
       <EmptyState

@@ -1,14 +1,5 @@
-import { Button } from '@kestrel/ui';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@kestrel/ui/dialog';
-import { type ReactNode, useState } from 'react';
+import { ConfirmDialog } from '@kestrel/ui/dialog';
+import type { ReactNode } from 'react';
 import { failureOf, failureText, type OrderFailure } from '../lib/order-failure';
 
 export interface ConfirmActionDialogProps {
@@ -32,73 +23,19 @@ export interface ConfirmActionDialogProps {
 }
 
 /**
- * Every action that touches the account goes through this: it says what will happen, sends once, and on failure
- * shows why, in the dialog. After a "status unknown" the button stays off: the action may have gone through.
+ * Every action that touches the account goes through this: ui's `ConfirmDialog` reading refusals as order
+ * failures. After a "status unknown" the button stays off: the action may have gone through.
  */
-export function ConfirmActionDialog({
-  open,
-  onOpenChange,
-  title,
-  sentence,
-  confirmLabel,
-  onConfirm,
-  confirmDisabled = false,
-  destructive = false,
-  onFailure,
-  children,
-}: ConfirmActionDialogProps) {
-  const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<OrderFailure | null>(null);
-
-  const change = (next: boolean) => {
-    if (pending) return;
-    if (!next) setFailure(null);
-    onOpenChange(next);
-  };
-
-  const confirm = async () => {
-    setPending(true);
-    setFailure(null);
-    try {
-      await onConfirm();
-      setPending(false);
-      onOpenChange(false);
-    } catch (error) {
-      const f = failureOf(error);
-      setPending(false);
-      setFailure(f);
-      onFailure?.(f);
-    }
-  };
-
+export function ConfirmActionDialog({ sentence, onFailure, ...props }: ConfirmActionDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={change}>
-      <DialogContent showCloseButton={!pending}>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription className="db:text-base db:text-foreground">{sentence}</DialogDescription>
-        </DialogHeader>
-        {children}
-        {failure && (
-          <p role="alert" className="db:text-sm db:text-destructive">
-            {failureText(failure)}
-          </p>
-        )}
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline" disabled={pending}>
-              Back
-            </Button>
-          </DialogClose>
-          <Button
-            variant={destructive ? 'destructive' : 'default'}
-            disabled={pending || confirmDisabled || failure?.kind === 'unknown'}
-            onClick={confirm}
-          >
-            {pending ? 'Sending…' : confirmLabel}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      {...props}
+      description={sentence}
+      describeFailure={(error) => {
+        const failure = failureOf(error);
+        onFailure?.(failure);
+        return { message: failureText(failure), final: failure.kind === 'unknown' };
+      }}
+    />
   );
 }

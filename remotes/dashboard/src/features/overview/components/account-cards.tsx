@@ -1,14 +1,6 @@
 import type { DashboardOverview } from '@kestrel/contracts';
-import {
-  Button,
-  cn,
-  EmptyState,
-  formatInteger,
-  formatPercent,
-  formatPnl,
-  formatUsdt,
-  Spinner,
-} from '@kestrel/ui';
+import { cn, EmptyState, formatInteger, formatPercent, formatPnl, formatUsdt, Spinner } from '@kestrel/ui';
+import { PanelFailure } from '@kestrel/ui/panel';
 import type { ReactNode } from 'react';
 import { FigureCard } from '../../../components/figure-card';
 
@@ -54,12 +46,12 @@ export function AccountCards(props: AccountCardsProps) {
   }
   if (props.state === 'error') {
     return (
-      <div role="alert" className={cn(frame, 'db:items-start db:gap-2 db:text-sm')}>
-        <p>Your account could not be loaded: {props.message}</p>
-        <Button variant="outline" size="sm" onClick={props.onRetry}>
-          Retry
-        </Button>
-      </div>
+      <PanelFailure
+        what="Your account"
+        message={props.message}
+        onRetry={props.onRetry}
+        className={cn(frame, 'db:gap-2')}
+      />
     );
   }
   const o = props.overview;

@@ -1,6 +1,7 @@
 import type { BotPnlLine, BotsSummary as BotsSummaryData } from '@kestrel/contracts/bots';
 import { Link } from '@kestrel/shared-runtime/router';
-import { Badge, Button, buttonVariants, EmptyState, formatInteger, formatPnl, Spinner } from '@kestrel/ui';
+import { Badge, buttonVariants, EmptyState, formatInteger, formatPnl, Spinner } from '@kestrel/ui';
+import { PanelFailure } from '@kestrel/ui/panel';
 
 export type BotsSummaryProps =
   | { state: 'loading' }
@@ -66,14 +67,7 @@ function Pnl({ value, label }: { value: number; label: string }) {
 export function BotsSummary(props: BotsSummaryProps) {
   if (props.state === 'loading') return <Spinner label="Loading your bots…" />;
   if (props.state === 'error') {
-    return (
-      <div role="alert" className="db:flex db:flex-col db:items-start db:gap-2 db:text-sm">
-        <p>Your bots could not be loaded: {props.message}</p>
-        <Button variant="outline" size="sm" onClick={props.onRetry}>
-          Retry
-        </Button>
-      </div>
-    );
+    return <PanelFailure what="Your bots" message={props.message} onRetry={props.onRetry} />;
   }
   const { summary } = props;
   if (summary.total === 0) {

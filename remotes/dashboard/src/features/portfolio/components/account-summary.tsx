@@ -1,40 +1,11 @@
 import type { FuturesAccountInfo, PortfolioAsset } from '@kestrel/contracts';
 import { cn, figureClassName, formatPercent, formatPnl, formatUsdt, NO_VALUE } from '@kestrel/ui';
+import { FigureGrid } from '@kestrel/ui/figures';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 
 type Asset = PortfolioAsset;
 
 const usdt = (value: string) => formatUsdt(Number(value));
-
-function Figure({
-  term,
-  value,
-  className,
-  valueClassName,
-}: {
-  term: string;
-  value: string;
-  className?: string;
-  valueClassName?: string;
-}) {
-  return (
-    <div
-      className={cn(
-        'db:flex db:min-w-0 db:flex-col db:gap-1 db:rounded-xl db:border db:border-border db:bg-card db:p-4',
-        className,
-      )}
-    >
-      <dt className="db:text-xs db:font-medium db:text-muted-foreground db:uppercase db:tracking-wide">
-        {term}
-      </dt>
-      <dd
-        className={cn('db:truncate db:font-mono db:text-xl db:font-semibold db:tabular-nums', valueClassName)}
-      >
-        {value}
-      </dd>
-    </div>
-  );
-}
 
 /** The account's totals in USDT: what a trader checks first (margin balance, free margin, open PnL, margin ratio) */
 export function AccountFigures({ account }: { account: FuturesAccountInfo }) {
@@ -42,20 +13,26 @@ export function AccountFigures({ account }: { account: FuturesAccountInfo }) {
   const margin = Number(account.totalMarginBalance);
   const ratio = margin > 0 ? Number(account.totalMaintMargin) / margin : null;
   return (
-    <dl aria-label="Account" className="db:grid db:grid-cols-2 db:gap-3 db:lg:grid-cols-5">
-      <Figure term="Margin balance" value={usdt(account.totalMarginBalance)} />
-      <Figure term="Wallet balance" value={usdt(account.totalWalletBalance)} />
-      <Figure term="Unrealized PnL" value={pnl.text} valueClassName={pnl.className} />
-      <Figure term="Available" value={usdt(account.availableBalance)} />
-      <Figure
-        term="Margin ratio"
-        value={formatPercent(ratio)}
-        className={cn(
-          'db:col-span-2 db:lg:col-span-1',
-          ratio !== null && ratio >= 0.8 && 'db:text-destructive',
-        )}
-      />
-    </dl>
+    <FigureGrid
+      label="Account"
+      size="lg"
+      className="db:sm:grid-cols-2 db:lg:grid-cols-5"
+      figures={[
+        { key: 'margin', label: 'Margin balance', value: usdt(account.totalMarginBalance) },
+        { key: 'wallet', label: 'Wallet balance', value: usdt(account.totalWalletBalance) },
+        { key: 'pnl', label: 'Unrealized PnL', value: pnl.text, valueClassName: pnl.className },
+        { key: 'available', label: 'Available', value: usdt(account.availableBalance) },
+        {
+          key: 'ratio',
+          label: 'Margin ratio',
+          value: formatPercent(ratio),
+          className: cn(
+            'db:col-span-2 db:lg:col-span-1',
+            ratio !== null && ratio >= 0.8 && 'db:text-destructive',
+          ),
+        },
+      ]}
+    />
   );
 }
 

@@ -1,14 +1,6 @@
 import type { KillSwitchResult } from '@kestrel/contracts';
 import { Button } from '@kestrel/ui';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@kestrel/ui/dialog';
+import { ConfirmDialog } from '@kestrel/ui/dialog';
 import { useState } from 'react';
 import { killSwitchPlan, plural } from '../lib/risk-words';
 
@@ -40,33 +32,22 @@ export function KillSwitch({
           {pending ? 'Stopping everything…' : 'Kill switch'}
         </Button>
       </div>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Stop all trading?</DialogTitle>
-            <DialogDescription>{plan}</DialogDescription>
-          </DialogHeader>
-          <p className="db:text-sm db:text-muted-foreground">
-            Every open order is canceled, conditional orders too, then every position is closed with a
-            reduce-only market order, which fills at the market price. Bots will be stopped too once they
-            exist.
-          </p>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">Keep trading</Button>
-            </DialogClose>
-            <Button
-              variant="destructive"
-              onClick={() => {
-                setOpen(false);
-                onConfirm();
-              }}
-            >
-              Cancel orders and close positions
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Stop all trading?"
+        description={plan}
+        tone="note"
+        cancelLabel="Keep trading"
+        confirmLabel="Cancel orders and close positions"
+        destructive
+        onConfirm={onConfirm}
+      >
+        <p className="db:text-sm db:text-muted-foreground">
+          Every open order is canceled, conditional orders too, then every position is closed with a
+          reduce-only market order, which fills at the market price. Bots will be stopped too once they exist.
+        </p>
+      </ConfirmDialog>
       {error && (
         <p role="alert" className="db:text-sm db:text-destructive">
           The kill switch failed: {error}

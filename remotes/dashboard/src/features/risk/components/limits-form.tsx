@@ -5,8 +5,8 @@ import {
   type RiskLimitsFormValues,
   type StoredRiskLimits,
 } from '@kestrel/contracts';
-import { Button, formatDateTime, Input } from '@kestrel/ui';
-import { Form, FormField, FormMessage } from '@kestrel/ui/form';
+import { Button, formatDateTime } from '@kestrel/ui';
+import { Form, FormMessage, type OptionalNumberField, OptionalNumberFields } from '@kestrel/ui/form';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 
@@ -18,7 +18,7 @@ const toForm = (l: StoredRiskLimits): RiskLimitsFormValues => ({
   maxPositionNotional: text(l.maxPositionNotional),
 });
 
-const FIELDS: { name: keyof RiskLimitsFormValues; label: string; hint: string; unit: string }[] = [
+const LIMITS: { name: keyof RiskLimitsFormValues; label: string; hint: string; unit: string }[] = [
   {
     name: 'maxLeverage',
     label: 'Max leverage',
@@ -44,6 +44,12 @@ const FIELDS: { name: keyof RiskLimitsFormValues; label: string; hint: string; u
     unit: 'USDT',
   },
 ];
+
+const FIELDS: OptionalNumberField<RiskLimitsFormValues>[] = LIMITS.map((f) => ({
+  name: f.name,
+  label: `${f.label} (${f.unit})`,
+  hint: f.hint,
+}));
 
 /**
  * The account limits, validated by the contracts' schema (empty = no limit). The server checks every order
@@ -80,26 +86,7 @@ export function LimitsForm({
 
   return (
     <Form form={form} onSubmit={submit} aria-label="Account limits">
-      <div className="db:grid db:gap-4 db:sm:grid-cols-2">
-        {FIELDS.map((f) => (
-          <FormField<RiskLimitsFormValues, typeof f.name>
-            key={f.name}
-            name={f.name}
-            label={`${f.label} (${f.unit})`}
-            hint={f.hint}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                value={control.value ?? ''}
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder="No limit"
-              />
-            )}
-          </FormField>
-        ))}
-      </div>
+      <OptionalNumberFields<RiskLimitsFormValues> fields={FIELDS} className="db:sm:grid-cols-2" />
       <FormMessage />
       <div className="db:flex db:flex-wrap db:items-center db:gap-3">
         <Button type="submit" disabled={form.formState.isSubmitting}>

@@ -6,6 +6,7 @@ import {
   ChartContainer,
   type IChartApi,
   LineSeries,
+  percentPriceFormat,
   type Time,
 } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
@@ -21,16 +22,11 @@ export default function WalkForwardChart({ result }: { result: WalkForwardResult
   const build = useCallback(
     (chart: IChartApi, { colors }: { colors: Record<keyof typeof config, string> }) => {
       const points = toChartSeries(result.stitched);
-      const format = {
-        type: 'custom' as const,
-        formatter: (v: number) => formatPercent(v / 100),
-        minMove: 0.01,
-      };
       for (const key of ['buyAndHold', 'equity'] as const) {
         const series = chart.addSeries(LineSeries, {
           color: colors[key],
           lineWidth: key === 'equity' ? 2 : 1,
-          priceFormat: format,
+          priceFormat: percentPriceFormat,
           title: config[key].label,
         });
         series.setData(points.map((p) => ({ time: p.time as Time, value: (p[key] - 1) * 100 })));
