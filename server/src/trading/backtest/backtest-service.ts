@@ -94,7 +94,7 @@ export interface BacktestServiceDeps {
 
 /**
  * Backtest jobs: validates a request (strategy, its parameters through the engine, interval, range, symbol),
- * stores it queued, and runs what `BacktestRunner` claims from the database queue (shared by every instance):
+ * stores it queued, and runs what its `JobService` (trading/jobs) claims from the database queue (shared by every instance):
  * klines from the cache (the missing spans from the exchange), the symbol's leverage brackets, the engine in a
  * worker thread, the result stored with the run. Status changes and progress go to the owner's live sockets (on
  * any instance) as `notifications/backtest`.
