@@ -9,7 +9,7 @@ import type { Database } from '../src/lib/database/database';
 import { migrate } from '../src/lib/database/migrate';
 import { openPostgresDatabase } from '../src/lib/database/postgres-database';
 import { backtestRepository } from '../src/trading/backtest/backtest-repository';
-import { LEASE_MS } from '../src/trading/backtest/backtest-runner';
+import { LEASE_MS } from '../src/trading/jobs/job-runner';
 import { insertQueuedBacktest, insertUser, runnerWithEndlessWork } from './backtest-helper';
 import {
   bearer,

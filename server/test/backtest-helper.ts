@@ -1,20 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../src/lib/database/database';
-import { backtestRepository } from '../src/trading/backtest/backtest-repository';
-import { BacktestRunner, type BacktestRunnerDeps } from '../src/trading/backtest/backtest-runner';
+import { type BacktestRow, backtestRepository } from '../src/trading/backtest/backtest-repository';
+import { JobRunner, type JobRunnerDeps } from '../src/trading/jobs/job-runner';
 
 /**
  * A real runner whose work never ends on its own: each claimed run waits until its signal aborts (canceled, taken
  * back, or the instance stops). `stopped()` says whether any run has been stopped, so a test can tell a run that is
  * still held from one the runner gave up.
  */
-export function runnerWithEndlessWork(deps: Omit<BacktestRunnerDeps, 'concurrency' | 'execute' | 'notify'>): {
-  runner: BacktestRunner;
+export function runnerWithEndlessWork(
+  deps: Omit<JobRunnerDeps<BacktestRow>, 'concurrency' | 'execute' | 'notify' | 'queue' | 'label'>,
+): {
+  runner: JobRunner<BacktestRow>;
   stopped: () => boolean;
 } {
   let stopped = false;
-  const runner = new BacktestRunner({
+  const runner = new JobRunner<BacktestRow>({
     ...deps,
+    queue: backtestRepository,
+    label: 'backtest',
     concurrency: 1,
     execute: (_row, signal) =>
       new Promise<void>((resolve) =>

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../src/lib/database/migrate';
 import { backtestRepository } from '../src/trading/backtest/backtest-repository';
-import { LEASE_MS, LEASE_RENEW_MS } from '../src/trading/backtest/backtest-runner';
+import { LEASE_MS, LEASE_RENEW_MS } from '../src/trading/jobs/job-runner';
 import { insertQueuedBacktest, insertUser, runnerWithEndlessWork } from './backtest-helper';
 import { openTestDatabase, TestClock, type TestDatabase } from './helper';
 

@@ -16,7 +16,7 @@ import {
 import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRACKETS_TTL_MS } from '../src/core/market-data/leverage-brackets';
-import { LEASE_MS, MAX_ATTEMPTS } from '../src/trading/backtest/backtest-runner';
+import { LEASE_MS, MAX_ATTEMPTS } from '../src/trading/jobs/job-runner';
 import {
   bearer,
   type Driver,

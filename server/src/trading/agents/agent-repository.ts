@@ -205,13 +205,4 @@ export const agentRepository = {
     );
     return rows.map((r) => (r.sharpe === null ? Number.NaN : Number(r.sharpe)));
   },
-
-  /** Agents (running or not) whose training this process left `training` — at start they are marked failed */
-  async stuckTrainings(db: Queryable): Promise<string[]> {
-    const rows = await db.query<{ bot_id: string }>(
-      `SELECT s.bot_id FROM agent_state s JOIN bots b ON b.id = s.bot_id
-       WHERE s.training_state = 'training' AND b.state NOT IN ('starting', 'running')`,
-    );
-    return rows.map((r) => r.bot_id);
-  },
 };

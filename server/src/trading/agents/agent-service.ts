@@ -28,7 +28,7 @@ import { agentRepository } from './agent-repository';
 import { configOf, findAgent } from './agent-rows';
 import type { AgentSnapshots } from './agent-snapshot';
 import { AgentStages, latchOf, nextStage } from './agent-stages';
-import { type AgentTrainer, AgentTrainingService, trainingOf } from './agent-training';
+import { AgentTrainingService, type TrainingJobs, trainingOf } from './agent-training';
 
 const HOUR_MS = 3_600_000;
 
@@ -39,7 +39,8 @@ export interface AgentServiceDeps {
   bots: BotService;
   runner: BotRunner;
   log: BotLog;
-  trainer: AgentTrainer;
+  /** The trainings' job queue (`agent-training-job.ts`) */
+  trainings: TrainingJobs;
   /**
    * Point-in-time snapshots (closed bars and the aux columns the exchange serves) of an environment's exchange,
    * shared with the runtime: an agent learns from the market it trades in, not its owner's current one

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { KlineInterval, TradingEnvironment } from '@kestrel/contracts';
 import type { AgentEvidence, AgentTraining } from '@kestrel/contracts/agents';
 import {
   type AgentConfig,
@@ -7,7 +6,6 @@ import {
   type AgentModel,
   type AgentEvidence as EngineEvidence,
   FEATURE_LOOKBACK,
-  intervalToMs,
   retrainBars,
   type TrainAgentInput,
 } from '@kestrel/engine';
@@ -18,7 +16,6 @@ import { HttpError } from '../../lib/http-error';
 import type { BotRow } from '../bots/bot-repository';
 import { type AgentStateRow, agentRepository } from './agent-repository';
 import { configOf, finiteOrNull } from './agent-rows';
-import type { AgentSnapshots } from './agent-snapshot';
 
 const HOUR_MS = 3_600_000;
 /** Walk-forward folds of one retrain period the evidence asks history for (beyond the training window), at least */
@@ -39,13 +36,21 @@ export interface AgentTrainer {
   evidence(input: AgentEvidenceInput, signal: AbortSignal): Promise<EngineEvidence>;
 }
 
+/** The trainings' job queue (`agent-training-job.ts`): leased through the database like backtests */
+export interface TrainingJobs {
+  /** Queues a training of the agent; false while one is queued or running (or the server is closing) */
+  begin(row: BotRow): Promise<boolean>;
+  /** Resolves when no training runs in this process (tests) */
+  idle(): Promise<void>;
+  /** The server closes: trainings running here end now (recorded as failed, with why) */
+  close(): Promise<void>;
+}
+
 export interface AgentTrainingDeps {
   db: Database;
   clock: Clock;
   logger: FastifyBaseLogger;
-  trainer: AgentTrainer;
-  /** Point-in-time snapshots of an environment's exchange (an agent learns from the market it trades in) */
-  snapshots(environment: TradingEnvironment): Pick<AgentSnapshots, 'load'>;
+  trainings: TrainingJobs;
   /** The bot's paper (or live) fills against a backtest of the same period (the drift report), when it has run */
   paperDrift(userId: string, id: string): Promise<AgentEvidence['paperDrift']>;
   /** The user's agent (404 for an unknown id, another user's bot or a bot that is not an agent) */
@@ -53,22 +58,17 @@ export interface AgentTrainingDeps {
 }
 
 /**
- * An agent's training and its walk-forward evidence: `POST …/train`, the runtime's cadence (a session's start, a
- * retrain due at a bar), one training per agent per process, ended when the server closes; `GET …/evidence`
+ * An agent's training and its walk-forward evidence: `POST …/train` and the runtime's cadence (a session's start,
+ * a retrain due at a bar) ask the trainings' job queue, which runs one training per agent across the cluster
+ * (`agent-training-job.ts`); `GET …/evidence` reads what the last one stored
  */
 export class AgentTrainingService {
-  /** Trainings running in this process, by agent */
-  private readonly training = new Map<string, Promise<void>>();
-
-  /** Ends the trainings of this process when it closes (their workers terminated) */
-  private readonly closing = new AbortController();
-
   constructor(private readonly deps: AgentTrainingDeps) {}
 
   /** Starts a training now (202); 409 while one runs */
   async train(userId: string, id: string): Promise<AgentTraining> {
     const row = await this.row(userId, id);
-    if (!(await this.beginTraining(row))) {
+    if (!(await this.deps.trainings.begin(row))) {
       throw new HttpError(409, 'AGENT_TRAINING', 'This agent is already training: wait for it to finish');
     }
     return trainingOf(await agentRepository.state(this.deps.db, id, this.deps.clock.now()));
@@ -76,12 +76,13 @@ export class AgentTrainingService {
 
   /** The runtime's cadence: a training when there is no model, or its retrain is due (never two at once) */
   retrainIfDue(row: BotRow, model: AgentModel | undefined, barClose: number): void {
-    if (this.training.has(row.id)) return;
     const config = configOf(row);
     if (model && barClose - model.trainedAt < config.retrainHours * HOUR_MS) return;
-    void this.beginTraining(row).catch((err: unknown) =>
-      this.deps.logger.warn({ err, botId: row.id }, 'agent training could not start'),
-    );
+    void this.deps.trainings
+      .begin(row)
+      .catch((err: unknown) =>
+        this.deps.logger.warn({ err, botId: row.id }, 'agent training could not start'),
+      );
   }
 
   /** At a session's start: trains now when the agent has no model, or its retrain is already due */
@@ -91,104 +92,13 @@ export class AgentTrainingService {
   }
 
   /** Resolves when no training runs in this process (tests) */
-  async idle(): Promise<void> {
-    while (this.training.size > 0) await Promise.allSettled([...this.training.values()]);
+  idle(): Promise<void> {
+    return this.deps.trainings.idle();
   }
 
   /** The server closes: running trainings end now (recorded as failed, with why) and no new one starts */
-  async close(): Promise<void> {
-    this.closing.abort();
-    await this.idle();
-  }
-
-  private async beginTraining(row: BotRow): Promise<boolean> {
-    if (this.training.has(row.id) || this.closing.signal.aborted) return false;
-    const now = this.deps.clock.now();
-    await agentRepository.state(this.deps.db, row.id, now);
-    if (!(await agentRepository.beginTraining(this.deps.db, row.id, now))) return false;
-    const work = this.runTraining(row).finally(() => this.training.delete(row.id));
-    this.training.set(row.id, work);
-    return true;
-  }
-
-  /**
-   * Trains on the last `trainBars` closed bars (labels that end by the last bar only), stores the model, records
-   * the configuration in the trial registry and computes the walk-forward evidence. A failure is recorded and
-   * shown (training `failed`, with the reason); the runtime then has no fresh model and makes no entries
-   */
-  private async runTraining(row: BotRow): Promise<void> {
-    const { db, clock } = this.deps;
-    try {
-      const config = configOf(row);
-      const intervalMs = intervalToMs(row.interval as KlineInterval);
-      const now = clock.now().getTime();
-      // The bar that closed last; history for the features' lookback, the labels' horizon, the training window and
-      // (for the evidence) walk-forward folds of one retrain period each before it
-      const end = Math.floor(now / intervalMs) * intervalMs;
-      const window = config.trainBars + FEATURE_LOOKBACK + config.horizonBars;
-      const outOfSample = Math.max(EVIDENCE_FOLDS * retrainBars(config, intervalMs), EVIDENCE_MIN_OOS_BARS);
-      const bars = Math.min(EVIDENCE_MAX_BARS, window + outOfSample);
-      const snapshot = await this.deps.snapshots(row.environment).load(row.symbol, row.interval, intervalMs, {
-        start: end - bars * intervalMs,
-        end,
-      });
-      if (snapshot.length < FEATURE_LOOKBACK + config.horizonBars * 4) {
-        throw new Error(`only ${snapshot.length} closed bars of ${row.symbol} ${row.interval} could be read`);
-      }
-      const signal = this.closing.signal;
-      const model = await this.deps.trainer.train(
-        {
-          snapshot,
-          config,
-          from: Math.max(0, snapshot.length - config.trainBars - config.horizonBars),
-          to: snapshot.length,
-          trainedAt: end,
-        },
-        signal,
-      );
-      await agentRepository.saveModel(db, row.id, model, clock.now());
-      const trialKey = { userId: row.user_id, symbol: row.symbol, interval: row.interval };
-      // Every other configuration tried on this market before (a retrain of the same one is not another trial)
-      const sharpes = await agentRepository.trialSharpes(db, trialKey, configHash(config));
-      let sharpe: number | null = null;
-      let evidenceError: string | null = null;
-      try {
-        const short = shortHistory(row, config, snapshot.length, intervalMs);
-        if (short) throw new Error(short);
-        const evidence = await this.deps.trainer.evidence({ snapshot, config, trials: sharpes }, signal);
-        sharpe = Number.isFinite(evidence.statistics.sharpe) ? evidence.statistics.sharpe : null;
-        await agentRepository.saveEvidence(
-          db,
-          row.id,
-          evidence as unknown as Record<string, unknown>,
-          clock.now(),
-        );
-      } catch (err) {
-        // Too little history for walk-forward folds: the model still trades on paper; promotion waits for evidence
-        if (signal.aborted) throw err;
-        evidenceError = err instanceof Error && err.message ? err.message : 'no reason given';
-        await agentRepository.saveEvidence(
-          db,
-          row.id,
-          null,
-          clock.now(),
-          `Evidence not computed: ${evidenceError}`,
-        );
-      }
-      await agentRepository.recordTrial(
-        db,
-        { ...trialKey, configHash: configHash(config), config: { ...config }, botId: row.id, sharpe },
-        clock.now(),
-      );
-      await agentRepository.finishTraining(db, row.id, null, clock.now());
-    } catch (err) {
-      const reason = this.closing.signal.aborted
-        ? 'the server stopped during the training'
-        : err instanceof Error && err.message
-          ? err.message
-          : 'no reason given';
-      await agentRepository.finishTraining(db, row.id, `Training failed: ${reason}`, clock.now());
-    }
+  close(): Promise<void> {
+    return this.deps.trainings.close();
   }
 
   async evidence(userId: string, id: string): Promise<AgentEvidence> {

@@ -7,13 +7,14 @@ import { KlineCache } from '../../core/market-data/kline-cache';
 import { klineRepository } from '../../core/market-data/kline-repository';
 import { LeverageBrackets } from '../../core/market-data/leverage-brackets';
 import type { PluginOptions } from '../../core/plugin-options';
+import { channelFor } from '../../core/socket/socket-bus';
 import type { TradingDeps } from '../trading-deps';
-import { agentRepository } from './agent-repository';
 import { isAgent } from './agent-rows';
 import { AgentService } from './agent-service';
 import { AgentSessionRuntime } from './agent-session';
 import { AgentSnapshots } from './agent-snapshot';
 import type { AgentTrainer } from './agent-training';
+import { AgentTrainings } from './agent-training-job';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +60,15 @@ export default fp(
       }
       return source;
     };
+    // Trainings are jobs: leased through the database like backtests, so a killed instance's training is found
+    const trainings = new AgentTrainings({
+      db: app.db,
+      clock: app.clock,
+      log: app.log,
+      trainer: deps.agentTrainer ?? workerTrainer,
+      snapshots,
+      channel: await channelFor(app.db, 'kestrel_agent_training'),
+    });
     const service = new AgentService({
       db: app.db,
       clock: app.clock,
@@ -66,7 +76,7 @@ export default fp(
       bots: app.botService,
       runner: app.botRunner,
       log: app.botService.log,
-      trainer: deps.agentTrainer ?? workerTrainer,
+      trainings,
       snapshots,
       // The drift plugin registers after this one: read at request time
       paperDrift: async (userId, id) => {
@@ -109,12 +119,7 @@ export default fp(
         latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
       });
     };
-    app.addHook('onReady', async () => {
-      // A training this process's predecessor left running never finishes: it is marked failed, so one may start
-      for (const id of await agentRepository.stuckTrainings(app.db)) {
-        await agentRepository.abandonTraining(app.db, id, app.clock.now());
-      }
-    });
+    app.addHook('onReady', () => trainings.start());
     // Before the database closes (hooks run in reverse order): a training ends now and says so
     app.addHook('onClose', async () => {
       await service.close();

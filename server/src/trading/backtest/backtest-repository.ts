@@ -1,7 +1,7 @@
 import type { BacktestBracketsSource, BacktestMetrics, BacktestStatus } from '@kestrel/contracts/backtest';
 import type { Queryable } from '../../lib/database/database';
+import { jobQueueSql } from '../jobs/job-queue-sql';
 import type { BacktestOutcome } from './backtest-protocol';
-import { jobQueueSql } from './job-queue-repository';
 
 /** A backtests row as the service uses it (bigints as numbers, jsonb parsed) */
 export interface BacktestRow {
@@ -117,15 +117,6 @@ export const backtestRepository = {
 
   ...jobQueueSql<BacktestRow>('backtests', COLUMNS, (r) => toRow<BacktestRow>(r)),
 
-  /** Progress of a run `owner` still holds; false when it no longer does (canceled, or taken back by another instance) */
-  async setProgress(db: Queryable, id: string, owner: string, progress: number): Promise<boolean> {
-    const rows = await db.query(
-      `UPDATE backtests SET progress = $3 WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING id`,
-      [id, owner, progress],
-    );
-    return rows.length > 0;
-  },
-
   /** running → completed with the result; false when the run was canceled or taken back meanwhile */
   async complete(
     db: Queryable,
@@ -141,40 +132,6 @@ export const backtestRepository = {
           finished_at = $6, lease_expires_at = NULL
         WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING id`,
       [id, owner, JSON.stringify(metrics), JSON.stringify(result), bracketsSource, now],
-    );
-    return rows.length > 0;
-  },
-
-  /** running → failed by the instance running it; undefined when the run was canceled or taken back meanwhile */
-  async fail(
-    db: Queryable,
-    id: string,
-    owner: string,
-    error: string,
-    now: Date,
-  ): Promise<BacktestRow | undefined> {
-    const rows = await db.query(
-      `UPDATE backtests SET status = 'failed', error = $3, finished_at = $4, lease_expires_at = NULL
-        WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING ${COLUMNS}`,
-      [id, owner, error, now],
-    );
-    return rows[0] ? toRow<BacktestRow>(rows[0]) : undefined;
-  },
-
-  /** queued/running → canceled by the user; undefined when the run had already finished */
-  async cancel(db: Queryable, id: string, error: string, now: Date): Promise<BacktestRow | undefined> {
-    const rows = await db.query(
-      `UPDATE backtests SET status = 'canceled', error = $2, finished_at = $3, lease_expires_at = NULL
-        WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${COLUMNS}`,
-      [id, error, now],
-    );
-    return rows[0] ? toRow<BacktestRow>(rows[0]) : undefined;
-  },
-
-  async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
-    const rows = await db.query(
-      `DELETE FROM backtests WHERE user_id = $1 AND id = $2 AND status NOT IN ('queued', 'running') RETURNING id`,
-      [userId, id],
     );
     return rows.length > 0;
   },

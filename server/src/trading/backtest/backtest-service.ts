@@ -1,25 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { type BacktestNotice, TRADING_ENVIRONMENTS, type TradingEnvironment } from '@kestrel/contracts';
+import type { TradingEnvironment } from '@kestrel/contracts';
 import {
   BACKTEST_MAX_BARS,
   BACKTEST_MAX_CANDLES,
-  BACKTEST_MAX_EQUITY_POINTS,
-  BACKTEST_MAX_TRADES,
   type BacktestCandles,
   type BacktestDetail,
   type BacktestRequest,
-  type BacktestStatus,
   type BacktestStrategyInfo,
   type BacktestSummary,
 } from '@kestrel/contracts/backtest';
 import {
-  type BarColumns,
   barOpenAtOrAfter,
   barOpenTime,
   builtInStrategies,
   countBars,
   EngineInputError,
-  type FundingRates,
   intervalToMs,
   type RunSettings,
   resolveBrokerConfig,
@@ -29,31 +24,22 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExchangeAdapter, ExchangeKeys } from '../../core/exchange/exchange-adapter';
 import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
-import { exchangeCallsAs, userCaller } from '../../core/exchange/weight-budget';
-import { type FetchProgress, KlineCache } from '../../core/market-data/kline-cache';
-import { type KlineSeriesKey, klineRepository } from '../../core/market-data/kline-repository';
-import { LeverageBrackets, type RunBrackets } from '../../core/market-data/leverage-brackets';
+import type { FetchProgress } from '../../core/market-data/kline-cache';
 import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
-import type { BacktestTask } from './backtest-protocol';
+import type { JobQuota } from '../jobs/job-quota';
+import type { JobRunner } from '../jobs/job-runner';
+import { JobService } from '../jobs/job-service';
+import { BacktestInputs, type RunInputs, type StoredSettings } from './backtest-inputs';
+import { backtestJob, backtestNotFound } from './backtest-job';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { chartCandles } from './backtest-result';
-import { BacktestRunner } from './backtest-runner';
-import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
-import { fundingHistory } from './funding-history';
-import type { JobQuota } from './job-quota';
-import { Throttle } from './throttle';
+import type { BacktestWorkers } from './backtest-workers';
 
-/** Progress pushes (and their database writes) at most this often per run; status changes always go out */
-export const PROGRESS_PUSH_INTERVAL_MS = 250;
-/** Share of the progress bar the kline download takes; the engine run and storing take the rest */
-const FETCH_SHARE = 0.9;
 /** Rows of GET /backtests */
 const LIST_LIMIT = 200;
-
-export const CANCELED_ERROR = 'Canceled by the user';
 
 /** The parts of a backtest request that define a run (an optimisation request has them too) */
 export type RunRequest = Pick<
@@ -73,14 +59,6 @@ export interface ResolvedRun {
   /** Bars in the span */
   bars: number;
   run: RunSettings;
-}
-
-/** What the service keeps per run beside the request: what the worker needs and which bars it read */
-export interface StoredSettings {
-  run: RunSettings;
-  intervalMs: number;
-  /** Open times of the bars: [start, end), bar open times of the interval (1M: 1sts of the month) */
-  span: { start: number; end: number };
 }
 
 export interface BacktestServiceDeps {
@@ -116,41 +94,41 @@ export interface BacktestServiceDeps {
 
 /**
  * Backtest jobs: validates a request (strategy, its parameters through the engine, interval, range, symbol),
- * stores it queued, and runs what `BacktestRunner` claims from the database queue (shared by every instance):
+ * stores it queued, and runs what its `JobService` (trading/jobs) claims from the database queue (shared by every instance):
  * klines from the cache (the missing spans from the exchange), the symbol's leverage brackets, the engine in a
  * worker thread, the result stored with the run. Status changes and progress go to the owner's live sockets (on
  * any instance) as `notifications/backtest`.
  */
 export class BacktestService {
   /** The kline cache of each environment's exchange and the brackets reader, shared with the optimisation jobs */
-  readonly #klines = new Map<TradingEnvironment, KlineCache>();
-  readonly brackets: LeverageBrackets;
-  private readonly monotonicNow: () => number;
-  /** The database queue: claims, leases, wake-ups and cancels across instances */
-  readonly runner: BacktestRunner;
+  readonly inputs: BacktestInputs;
+  /** The shared job lifecycle of the backtests table */
+  readonly jobs: JobService<BacktestRow>;
 
   constructor(private readonly deps: BacktestServiceDeps) {
-    this.brackets = new LeverageBrackets({
-      exchange: deps.exchange,
-      keysFor: deps.keysFor,
-      clock: deps.clock,
-      log: deps.log,
-    });
-    this.monotonicNow = deps.monotonicNow ?? (() => performance.now());
-    this.runner = new BacktestRunner({
+    this.inputs = new BacktestInputs(deps);
+    this.jobs = new JobService({
       db: deps.db,
       clock: deps.clock,
       log: deps.log,
+      kind: backtestJob({
+        db: deps.db,
+        inputs: this.inputs,
+        workers: deps.workers,
+        clock: deps.clock,
+        log: deps.log,
+      }),
+      publish: deps.publish,
       channel: deps.channel,
       concurrency: deps.concurrency,
-      // A run's exchange calls (candle pages, funding, brackets) go in the budget's background lane: they use
-      // what interactive callers leave and wait for the next minute instead of failing; a cancel ends the wait
-      execute: (row, signal) =>
-        exchangeCallsAs({ caller: userCaller(row.user_id), lane: 'background', signal }, () =>
-          this.execute(row, signal),
-        ),
-      notify: (row, status, error) => this.notify(row.user_id, row.id, status, row.progress, error),
+      quota: deps.quota,
+      ...(deps.monotonicNow ? { monotonicNow: deps.monotonicNow } : {}),
     });
+  }
+
+  /** The database queue: claims, leases, wake-ups and cancels across instances */
+  get runner(): JobRunner<BacktestRow> {
+    return this.jobs.runner;
   }
 
   /** The built-in strategies with their parameter schemas and defaults */
@@ -163,23 +141,6 @@ export class BacktestService {
    * schema unless `checkParams` is false: an optimisation checks each combination), the bar span (≤
    * BACKTEST_MAX_BARS), the symbol's listing and rules, the broker settings. A 400 names the field.
    */
-  /** The candles of an environment's exchange, cached under its name */
-  klinesOf(environment: TradingEnvironment): KlineCache {
-    let cache = this.#klines.get(environment);
-    if (!cache) {
-      cache = new KlineCache(this.deps.db, klineRepository, this.deps.market(environment));
-      this.#klines.set(environment, cache);
-    }
-    return cache;
-  }
-
-  /**
-   * The environment whose exchange a stored run names (`exchange_env`); testnet for a name no environment has now
-   * (a run of an exchange this server was started with before), whose candles are read from the cache as stored
-   */
-  environmentOfRun(row: Pick<BacktestRow, 'exchange_env'>): TradingEnvironment {
-    return TRADING_ENVIRONMENTS.find((e) => this.deps.exchangeEnvOf(e) === row.exchange_env) ?? 'testnet';
-  }
 
   /** The user's current environment and the name its exchange is stored under */
   async venueOf(userId: string): Promise<{ environment: TradingEnvironment; exchangeEnv: string }> {
@@ -264,7 +225,7 @@ export class BacktestService {
       environment,
     );
     const settings: StoredSettings = { run, intervalMs, span };
-    const row = await this.deps.quota.create(userId, (tx) =>
+    const row = await this.jobs.create(userId, (tx) =>
       backtestRepository.insert(tx, {
         id: randomUUID(),
         user_id: userId,
@@ -281,11 +242,6 @@ export class BacktestService {
         created_at: this.deps.clock.now(),
       }),
     );
-    await this.notify(row.user_id, row.id, 'queued', 0);
-    // The run is stored: should the wake-up fail, the instances' periodic claim still finds it
-    await this.runner
-      .announce()
-      .catch((err: unknown) => this.deps.log.warn({ err, backtestId: row.id }, 'backtest wake-up failed'));
     return toSummary(row);
   }
 
@@ -295,7 +251,7 @@ export class BacktestService {
 
   async get(userId: string, id: string): Promise<BacktestDetail> {
     const row = await backtestRepository.findWithResult(this.deps.db, userId, id);
-    if (!row) throw notFound();
+    if (!row) throw backtestNotFound();
     return {
       ...toSummary(row),
       request: row.request as BacktestDetail['request'],
@@ -309,120 +265,45 @@ export class BacktestService {
   /** The run's bars from the kline cache, aggregated for the chart */
   async candles(userId: string, id: string): Promise<BacktestCandles> {
     const row = await backtestRepository.find(this.deps.db, userId, id);
-    if (!row) throw notFound();
+    if (!row) throw backtestNotFound();
     const settings = row.settings as unknown as StoredSettings;
-    const bars = await this.klinesOf(this.environmentOfRun(row)).read(this.seriesKey(row), settings.span);
+    const bars = await this.inputs
+      .klinesOf(this.inputs.environmentOfRun(row))
+      .read(this.inputs.seriesKey(row), settings.span);
     return chartCandles(bars, row.interval as BacktestCandles['interval'], BACKTEST_MAX_CANDLES);
   }
 
   async cancel(userId: string, id: string): Promise<BacktestSummary> {
-    const row = await backtestRepository.find(this.deps.db, userId, id);
-    if (!row) throw notFound();
-    const canceled = await backtestRepository.cancel(this.deps.db, id, CANCELED_ERROR, this.deps.clock.now());
-    if (!canceled) {
-      throw new HttpError(
-        409,
-        'BACKTEST_FINISHED',
-        `This backtest has already ${row.status === 'canceled' ? 'been canceled' : row.status}; nothing to cancel`,
-      );
-    }
-    // The row says canceled already (a claim skips it, its runner's writes miss it); this stops the work early
-    // (sent even for a run read as queued: an instance may have claimed it between that read and the cancel)
-    await this.runner
-      .stop(id)
-      .catch((err: unknown) => this.deps.log.warn({ err, backtestId: id }, 'backtest stop not sent'));
-    await this.notify(userId, id, 'canceled', canceled.progress, CANCELED_ERROR);
-    return toSummary(canceled);
+    return toSummary(await this.jobs.cancel(userId, id));
   }
 
   async delete(userId: string, id: string): Promise<void> {
-    if (await backtestRepository.delete(this.deps.db, userId, id)) return;
-    const row = await backtestRepository.find(this.deps.db, userId, id);
-    if (!row) throw notFound();
-    throw new HttpError(
-      409,
-      'BACKTEST_ACTIVE',
-      `This backtest is ${row.status}: cancel it before deleting it`,
-    );
+    await this.jobs.delete(userId, id);
   }
 
   /** Starts taking runs from the queue (and taking back the runs of instances that stopped) */
   async start(): Promise<void> {
-    await this.runner.start();
+    await this.jobs.start();
   }
 
   /** Resolves when nothing is being claimed or executed on this instance (queued runs may remain) */
   async idle(): Promise<void> {
-    await this.runner.idle();
+    await this.jobs.idle();
   }
 
   /** Stops taking runs; the running ones are stopped and handed back to the queue for another instance */
   async close(): Promise<void> {
-    await this.runner.close();
+    await this.jobs.close();
   }
 
-  /**
-   * What a run reads from the market before the engine starts: the bars (kline cache, the missing spans from the
-   * exchange), the settled funding rates (unless funding is off) and the symbol's leverage brackets. Null when
-   * `signal` aborted; `ok: false` with the message the job fails with (exchange refused, no bars in the range)
-   */
-  async loadRunInputs(
+  /** What a run reads from the market before the engine starts (`BacktestInputs.loadRunInputs`) */
+  loadRunInputs(
     row: Pick<BacktestRow, 'user_id' | 'exchange_env' | 'symbol' | 'interval'>,
     settings: Pick<StoredSettings, 'run' | 'span'>,
     signal: AbortSignal,
     onProgress: (p: FetchProgress) => void,
-  ): Promise<
-    | { ok: true; bars: BarColumns; fundingRates: FundingRates | undefined; brackets: RunBrackets }
-    | { ok: false; message: string }
-    | null
-  > {
-    const environment = this.environmentOfRun(row);
-    let bars: BarColumns;
-    try {
-      bars = await this.klinesOf(environment).load(this.seriesKey(row), settings.span, {
-        signal,
-        onProgress,
-      });
-    } catch (err) {
-      if (signal.aborted) return null;
-      const reason = exchangeHttpError(err);
-      if (reason instanceof HttpError) {
-        return {
-          ok: false,
-          message: `Could not fetch ${row.symbol} ${row.interval} klines from the exchange: ${reason.message}`,
-        };
-      }
-      throw err;
-    }
-    // Funding at the rates the exchange actually settled (the engine's constant 0.01 % only where it has none)
-    let fundingRates: FundingRates | undefined;
-    if (settings.run.broker?.fundingRate !== 0) {
-      try {
-        fundingRates = await fundingHistory(this.deps.market(environment), row.symbol, settings.span, signal);
-      } catch (err) {
-        if (signal.aborted) return null;
-        const reason = exchangeHttpError(err);
-        if (reason instanceof HttpError) {
-          return {
-            ok: false,
-            message: `Could not fetch ${row.symbol} funding rates from the exchange: ${reason.message}`,
-          };
-        }
-        throw err;
-      }
-    }
-    // The symbol's own brackets when the owner has keys there (else the default table): liquidation depends on them
-    const brackets = await this.brackets.forRun(row.user_id, row.symbol, environment);
-    if (signal.aborted) return null;
-    if (bars.openTime.length === 0) {
-      return {
-        ok: false,
-        message:
-          `The exchange has no ${row.symbol} ${row.interval} bars between ${new Date(settings.span.start).toISOString()} ` +
-          `and ${new Date(settings.span.end).toISOString()}`,
-      };
-    }
-    return { ok: true, bars, fundingRates, brackets };
+  ): Promise<RunInputs> {
+    return this.inputs.loadRunInputs(row, settings, signal, onProgress);
   }
 
   /** Open times [start, end) of the closed bars the range asks for, or a 400 when there are none */
@@ -435,110 +316,6 @@ export class BacktestService {
       throw badRequest('startTime: the range starts after the last closed bar (now)');
     if (start >= end) throw badRequest('endTime: the range holds no whole bar of this interval');
     return { start, end };
-  }
-
-  seriesKey(row: Pick<BacktestRow, 'exchange_env' | 'symbol' | 'interval'>) {
-    return {
-      env: row.exchange_env,
-      symbol: row.symbol,
-      interval: row.interval,
-    } satisfies KlineSeriesKey;
-  }
-
-  /** Runs one claimed run; every write is conditional on this instance still holding it */
-  private async execute(row: BacktestRow, signal: AbortSignal): Promise<void> {
-    const { db, clock } = this.deps;
-    const { id } = row;
-    const owner = this.runner.owner;
-    const userId = row.user_id;
-    const settings = row.settings as unknown as StoredSettings;
-    const params = (row.request as { params: Record<string, unknown> }).params;
-    await this.notify(userId, id, 'running', 0);
-
-    const fail = async (message: string) => {
-      const failed = await backtestRepository.fail(db, id, owner, message, clock.now());
-      if (failed) await this.notify(userId, id, 'failed', failed.progress, message);
-    };
-    try {
-      const throttle = new Throttle(PROGRESS_PUSH_INTERVAL_MS, this.monotonicNow);
-      // Progress writes and pushes go one after the other, so a late one never overtakes the final status
-      let pending = Promise.resolve();
-      const onProgress = (p: FetchProgress) => {
-        if (!throttle.ready()) return;
-        const progress = p.missing > 0 ? (FETCH_SHARE * p.fetched) / p.missing : FETCH_SHARE;
-        pending = pending.then(() => this.progress(userId, id, progress));
-      };
-      const inputs = await this.loadRunInputs(row, settings, signal, onProgress);
-      if (inputs === null) return;
-      if (!inputs.ok) {
-        await fail(inputs.message);
-        return;
-      }
-      const { bars, fundingRates, brackets } = inputs;
-      await pending;
-      await this.progress(userId, id, FETCH_SHARE);
-      const task: BacktestTask = {
-        strategy: row.strategy,
-        params,
-        settings: {
-          ...settings.run,
-          ...(fundingRates ? { fundingRates } : {}),
-          ...(brackets.brackets ? { brackets: brackets.brackets } : {}),
-        },
-        intervalMs: settings.intervalMs,
-        ...bars,
-        maxEquityPoints: BACKTEST_MAX_EQUITY_POINTS,
-        maxTrades: BACKTEST_MAX_TRADES,
-      };
-      const reply = await this.deps.workers.run(task, signal);
-      if (!reply.ok) {
-        if (reply.kind === 'internal')
-          this.deps.log.error({ backtestId: id, reason: reply.message }, 'backtest failed');
-        await fail(reply.kind === 'internal' ? `The backtest failed: ${reply.message}` : reply.message);
-        return;
-      }
-      if (await backtestRepository.complete(db, id, owner, reply.outcome, brackets.source, clock.now())) {
-        await this.notify(userId, id, 'completed', 1);
-      }
-    } catch (err) {
-      if (err instanceof BacktestCanceledError || signal.aborted) return;
-      this.deps.log.error({ err, backtestId: id }, 'backtest failed');
-      await fail('The backtest failed on the server; the error was logged');
-    }
-  }
-
-  private async progress(userId: string, id: string, progress: number): Promise<void> {
-    const value = Math.min(1, Math.max(0, progress));
-    try {
-      // A run canceled (or taken back) meanwhile gets no late "running" push that would revive it on the page
-      if (await backtestRepository.setProgress(this.deps.db, id, this.runner.owner, value)) {
-        await this.notify(userId, id, 'running', value);
-      }
-    } catch (err) {
-      this.deps.log.warn({ err, backtestId: id }, 'backtest progress not recorded');
-    }
-  }
-
-  private async notify(
-    userId: string,
-    backtestId: string,
-    status: BacktestStatus,
-    progress: number,
-    error?: string,
-  ): Promise<void> {
-    const data: BacktestNotice = {
-      backtestId,
-      status,
-      progress: Math.min(1, Math.max(0, progress)),
-      time: this.deps.clock.now().getTime(),
-      ...(error === undefined ? {} : { error }),
-    };
-    try {
-      await this.deps.publish(userId, { kind: 'backtest', data });
-    } catch (err) {
-      // A lost push only delays the page (it also polls the run); the job itself goes on
-      this.deps.log.warn({ err, backtestId }, 'backtest push failed');
-    }
   }
 }
 
@@ -562,8 +339,4 @@ function toSummary(row: BacktestRow): BacktestSummary {
 
 function badRequest(message: string): HttpError {
   return new HttpError(400, 'INVALID_BACKTEST', `Invalid backtest: ${message}`);
-}
-
-function notFound(): HttpError {
-  return new HttpError(404, 'BACKTEST_NOT_FOUND', 'No such backtest');
 }

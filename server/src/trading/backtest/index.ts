@@ -3,9 +3,9 @@ import fp from 'fastify-plugin';
 import { exchangeNameOf } from '../../core/exchange/exchange-config';
 import type { PluginOptions } from '../../core/plugin-options';
 import { channelFor } from '../../core/socket/socket-bus';
+import { JobQuota } from '../jobs/job-quota';
 import { BacktestService } from './backtest-service';
 import { BacktestWorkers } from './backtest-workers';
-import { JobQuota } from './job-quota';
 import { OptimisationService } from './optimisation-service';
 
 declare module 'fastify' {

@@ -6,7 +6,7 @@ import type {
   WalkForwardResult,
 } from '@kestrel/contracts/backtest';
 import type { Database, Queryable } from '../../lib/database/database';
-import { jobQueueSql } from './job-queue-repository';
+import { jobQueueSql } from '../jobs/job-queue-sql';
 
 /** An optimisations row as the service uses it (bigints as numbers, jsonb parsed) */
 export interface OptimisationRow {
@@ -138,15 +138,6 @@ export const optimisationRepository = {
 
   ...jobQueueSql<OptimisationRow>('optimisations', COLUMNS, (r) => toRow<OptimisationRow>(r)),
 
-  async setProgress(db: Queryable, id: string, owner: string, progress: number): Promise<boolean> {
-    const rows = await db.query(
-      `UPDATE optimisations SET progress = $3
-        WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING id`,
-      [id, owner, progress],
-    );
-    return rows.length > 0;
-  },
-
   /**
    * running → completed with every combination's result, the statistics, the best one and the walk-forward, in
    * one transaction; false (nothing written) when the job was canceled or taken back meanwhile
@@ -193,38 +184,5 @@ export const optimisationRepository = {
       );
       return true;
     });
-  },
-
-  async fail(
-    db: Queryable,
-    id: string,
-    owner: string,
-    error: string,
-    now: Date,
-  ): Promise<OptimisationRow | undefined> {
-    const rows = await db.query(
-      `UPDATE optimisations SET status = 'failed', error = $3, finished_at = $4, lease_expires_at = NULL
-        WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING ${COLUMNS}`,
-      [id, owner, error, now],
-    );
-    return rows[0] ? toRow<OptimisationRow>(rows[0]) : undefined;
-  },
-
-  async cancel(db: Queryable, id: string, error: string, now: Date): Promise<OptimisationRow | undefined> {
-    const rows = await db.query(
-      `UPDATE optimisations SET status = 'canceled', error = $2, finished_at = $3, lease_expires_at = NULL
-        WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${COLUMNS}`,
-      [id, error, now],
-    );
-    return rows[0] ? toRow<OptimisationRow>(rows[0]) : undefined;
-  },
-
-  async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
-    const rows = await db.query(
-      `DELETE FROM optimisations WHERE user_id = $1 AND id = $2 AND status NOT IN ('queued', 'running')
-        RETURNING id`,
-      [userId, id],
-    );
-    return rows.length > 0;
   },
 };

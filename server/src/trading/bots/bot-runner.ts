@@ -58,7 +58,7 @@ export interface BotRunnerDeps {
 export const STATUS_WRITE_MS = 1_000;
 
 /**
- * Which instance runs which bot, kept in the database like the backtest queue's leases (`backtest-runner.ts`):
+ * Which instance runs which bot, kept in the database like the job queue's leases (`trading/jobs/job-runner.ts`):
  * an instance starting a bot takes its lease and renews it every BOT_LEASE_RENEW_MS while the bot runs; a bot the
  * owner wants running (`starting`/`running`) whose lease is free (its instance stopped and handed it back) or ran
  * out (its instance died) is claimed by the first instance whose lease round sees it, and resumed there. A bot

@@ -1,12 +1,20 @@
 import type { Queryable } from '../../lib/database/database';
 
+/** A job's status, the same words for every kind (the contracts' BacktestStatus) */
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'canceled';
+
 /** What the job queue needs of a row */
 export interface JobRow {
   id: string;
   user_id: string;
+  status: JobStatus;
+  progress: number;
 }
 
-/** The queue's SQL over one jobs table: claims with a lease, renewals, take-backs and hand-backs */
+/**
+ * The queue's SQL over one jobs table: claims with a lease, renewals, take-backs and hand-backs, and the owner's
+ * writes every kind makes (progress, failure, cancel, delete). A kind's completion stays its own (its results)
+ */
 export interface JobQueue<Row extends JobRow> {
   claim(db: Queryable, owner: string, now: Date, leaseUntil: Date): Promise<Row | undefined>;
   renew(db: Queryable, owner: string, ids: readonly string[], leaseUntil: Date): Promise<Set<string>>;
@@ -17,12 +25,20 @@ export interface JobQueue<Row extends JobRow> {
     error: string,
   ): Promise<{ requeued: Row[]; failed: Row[] }>;
   release(db: Queryable, owner: string, ids: readonly string[]): Promise<Row[]>;
+  /** Progress of a job `owner` still holds; false when it no longer does (canceled, or taken back) */
+  setProgress(db: Queryable, id: string, owner: string, progress: number): Promise<boolean>;
+  /** running → failed by the instance running it; undefined when it was canceled or taken back meanwhile */
+  fail(db: Queryable, id: string, owner: string, error: string, now: Date): Promise<Row | undefined>;
+  /** queued/running → canceled; undefined when the job had already finished */
+  cancel(db: Queryable, id: string, error: string, now: Date): Promise<Row | undefined>;
+  /** Deletes a finished job of `userId`; false when it is queued, running or not theirs */
+  delete(db: Queryable, userId: string, id: string): Promise<boolean>;
 }
 
 /**
- * The queue SQL of a jobs table with the backtests' queue columns (`seq`, `user_id`, `status`, `progress`,
- * `started_at`, `finished_at`, `error`, `lease_owner`, `lease_expires_at`, `attempts`): backtests and optimisation
- * jobs share it. `table` and `columns` are constants of the caller, never user input.
+ * The queue SQL of a jobs table with the shared queue columns (`seq`, `user_id`, `status`, `progress`,
+ * `started_at`, `finished_at`, `error`, `lease_owner`, `lease_expires_at`, `attempts`): backtests, optimisations
+ * and agent trainings share it. `table` and `columns` are constants of the caller, never user input.
  */
 export function jobQueueSql<Row extends JobRow>(
   table: string,
@@ -101,6 +117,40 @@ export function jobQueueSql<Row extends JobRow>(
         [owner, ids],
       );
       return rows.map(toRow);
+    },
+
+    async setProgress(db, id, owner, progress) {
+      const rows = await db.query(
+        `UPDATE ${table} SET progress = $3 WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING id`,
+        [id, owner, progress],
+      );
+      return rows.length > 0;
+    },
+
+    async fail(db, id, owner, error, now) {
+      const rows = await db.query(
+        `UPDATE ${table} SET status = 'failed', error = $3, finished_at = $4, lease_expires_at = NULL
+          WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING ${columns}`,
+        [id, owner, error, now],
+      );
+      return rows[0] ? toRow(rows[0]) : undefined;
+    },
+
+    async cancel(db, id, error, now) {
+      const rows = await db.query(
+        `UPDATE ${table} SET status = 'canceled', error = $2, finished_at = $3, lease_expires_at = NULL
+          WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${columns}`,
+        [id, error, now],
+      );
+      return rows[0] ? toRow(rows[0]) : undefined;
+    },
+
+    async delete(db, userId, id) {
+      const rows = await db.query(
+        `DELETE FROM ${table} WHERE user_id = $1 AND id = $2 AND status NOT IN ('queued', 'running') RETURNING id`,
+        [userId, id],
+      );
+      return rows.length > 0;
     },
   };
 }

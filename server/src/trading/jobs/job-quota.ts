@@ -10,6 +10,9 @@ export interface JobQuotaLimits {
   waiting: number;
 }
 
+/** The job tables the quota counts together: the kinds a user creates by hand (a training is the agent's own) */
+export const QUOTA_TABLES = ['backtests', 'optimisations'] as const;
+
 const HOUR_MS = 3_600_000;
 /** When only the waiting cap is reached nobody knows when a job ends: ask again after about one claim round */
 const WAITING_RETRY_S = 15;
@@ -20,6 +23,11 @@ const WAITING_RETRY_S = 15;
  * parallel requests are counted one after the other; the answer past a cap is 429 with Retry-After
  */
 export class JobQuota {
+  /** Every counted table's (status, created_at) rows of one user ($1); the table names are the constants above */
+  private readonly jobsOfUser = QUOTA_TABLES.map(
+    (table) => `SELECT status, created_at FROM ${table} WHERE user_id = $1`,
+  ).join('\n                 UNION ALL\n                 ');
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -35,9 +43,7 @@ export class JobQuota {
         `SELECT count(*) FILTER (WHERE status IN ('queued', 'running'))::int AS waiting,
                 count(*) FILTER (WHERE created_at > $2)::int AS recent,
                 min(created_at) FILTER (WHERE created_at > $2) AS oldest
-           FROM (SELECT status, created_at FROM backtests WHERE user_id = $1
-                 UNION ALL
-                 SELECT status, created_at FROM optimisations WHERE user_id = $1) AS jobs`,
+           FROM (${this.jobsOfUser}) AS jobs`,
         [userId, since],
       );
       const recent = row?.recent ?? 0;

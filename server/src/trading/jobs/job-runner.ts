@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../lib/clock';
+import type { Clock, Timer } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
-import { type BacktestRow, backtestRepository } from './backtest-repository';
-import type { JobQueue, JobRow } from './job-queue-repository';
+import type { JobQueue, JobRow } from './job-queue-sql';
 
 /** How long a claim holds without renewal: an instance silent for this long is taken for dead */
 export const LEASE_MS = 30_000;
@@ -14,7 +13,7 @@ export const LEASE_MS = 30_000;
  */
 export const LEASE_RENEW_MS = 10_000;
 /**
- * Claims a run gets before it is failed rather than queued again. An instance dying mid-run (deploy, crash, lost
+ * Claims a run gets before it is failed rather than queued again (the default; a kind may allow fewer). An instance dying mid-run (deploy, crash, lost
  * machine) says nothing about the run, which is deterministic and safe to repeat, so the user expects it to simply
  * finish elsewhere; but a run that itself takes its instance down (out of memory) would otherwise go round the
  * cluster for ever
@@ -27,7 +26,7 @@ export const INTERRUPTED_ERROR = 'The server stopped while this run was in progr
 const WAKE = 'wake';
 const CANCEL_PREFIX = 'cancel|';
 
-export interface BacktestRunnerDeps<Row extends JobRow = BacktestRow> {
+export interface JobRunnerDeps<Row extends JobRow> {
   db: Database;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -39,20 +38,29 @@ export interface BacktestRunnerDeps<Row extends JobRow = BacktestRow> {
   execute(row: Row, signal: AbortSignal): Promise<void>;
   /** Tells the owner of a run whose status changed here without running (taken back: queued again or failed) */
   notify(row: Row, status: 'queued' | 'failed', error?: string): Promise<void>;
-  /** The jobs table's queue SQL (default: the backtests table) */
-  queue?: JobQueue<Row>;
-  /** What the log calls a job (default "backtest") */
-  label?: string;
+  /** The jobs table's queue SQL */
+  queue: JobQueue<Row>;
+  /** What the log calls a job ("backtest") */
+  label: string;
+  /** Claims before a job whose instance died is failed instead of queued again (default MAX_ATTEMPTS) */
+  maxAttempts?: number;
+  /** The message such a job fails with (default INTERRUPTED_ERROR) */
+  interruptedError?: string;
+  /**
+   * At close, hand the jobs running here back to the queue for another instance (default true). False for a kind
+   * whose `execute` records the stop itself when `stopping` is set (a training says the server stopped)
+   */
+  handBackOnClose?: boolean;
 }
 
 /**
- * The backtest queue, kept in the database and shared by every server instance on it. Each instance claims queued
+ * The job queue of one kind, kept in the database and shared by every server instance on it. Each instance claims queued
  * runs (at most `concurrency` at once) with a lease it renews every LEASE_RENEW_MS; a run whose lease ran out (its
  * instance died) is queued again by whichever instance notices first, or failed after MAX_ATTEMPTS claims. New
  * runs and cancels travel on a LISTEN/NOTIFY channel: an idle instance claims at once, and the instance running a
  * canceled run stops its worker. The periodic tick covers a lost notification.
  */
-export class BacktestRunner<Row extends JobRow = BacktestRow> {
+export class JobRunner<Row extends JobRow> {
   /** This process's identity in `lease_owner` */
   readonly owner = randomUUID();
   private readonly running = new Map<string, AbortController>();
@@ -62,15 +70,20 @@ export class BacktestRunner<Row extends JobRow = BacktestRow> {
   private claiming: Promise<boolean> | undefined;
   private claimAgain = false;
   private closed = false;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: Timer | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 
   private readonly queue: JobQueue<Row>;
   private readonly label: string;
 
-  constructor(private readonly deps: BacktestRunnerDeps<Row>) {
-    this.queue = deps.queue ?? (backtestRepository as unknown as JobQueue<Row>);
-    this.label = deps.label ?? 'backtest';
+  constructor(private readonly deps: JobRunnerDeps<Row>) {
+    this.queue = deps.queue;
+    this.label = deps.label;
+  }
+
+  /** True once `close` began: a job stopped now was stopped by the server, not by its owner */
+  get stopping(): boolean {
+    return this.closed;
   }
 
   /** Ids of the runs executing on this instance */
@@ -80,8 +93,7 @@ export class BacktestRunner<Row extends JobRow = BacktestRow> {
 
   async start(): Promise<void> {
     this.unlisten = await this.deps.db.listen(this.deps.channel, (payload) => this.receive(payload));
-    this.timer = setInterval(() => void this.tick(), LEASE_RENEW_MS);
-    this.timer.unref?.();
+    this.timer = this.deps.clock.every(LEASE_RENEW_MS, () => void this.tick(), { unref: true });
     await this.tick();
   }
 
@@ -137,7 +149,7 @@ export class BacktestRunner<Row extends JobRow = BacktestRow> {
   /** Stops claiming, stops the runs executing here and hands them back to the queue for another instance */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     // A claim already sent still lands (and registers its run): let it, so that run is stopped and handed back too
     await this.claiming;
     const ids = this.runningIds;
@@ -146,6 +158,7 @@ export class BacktestRunner<Row extends JobRow = BacktestRow> {
     const stop = this.unlisten;
     this.unlisten = undefined;
     await stop?.().catch(() => {});
+    if (this.deps.handBackOnClose === false) return;
     try {
       const released = await this.queue.release(this.deps.db, this.owner, ids);
       for (const row of released) await this.deps.notify(row, 'queued');
@@ -158,6 +171,10 @@ export class BacktestRunner<Row extends JobRow = BacktestRow> {
     }
   }
 
+  private get interruptedError(): string {
+    return this.deps.interruptedError ?? INTERRUPTED_ERROR;
+  }
+
   private leaseUntil(): Date {
     return new Date(this.deps.clock.now().getTime() + LEASE_MS);
   }
@@ -166,10 +183,10 @@ export class BacktestRunner<Row extends JobRow = BacktestRow> {
     const { requeued, failed } = await this.queue.reclaimExpired(
       this.deps.db,
       this.deps.clock.now(),
-      MAX_ATTEMPTS,
-      INTERRUPTED_ERROR,
+      this.deps.maxAttempts ?? MAX_ATTEMPTS,
+      this.interruptedError,
     );
-    for (const row of failed) await this.deps.notify(row, 'failed', INTERRUPTED_ERROR);
+    for (const row of failed) await this.deps.notify(row, 'failed', this.interruptedError);
     for (const row of requeued) await this.deps.notify(row, 'queued');
     if (failed.length + requeued.length > 0) {
       this.deps.log.warn(

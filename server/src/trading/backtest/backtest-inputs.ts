@@ -1,0 +1,150 @@
+import { TRADING_ENVIRONMENTS, type TradingEnvironment } from '@kestrel/contracts';
+import type { BarColumns, FundingRates, RunSettings } from '@kestrel/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExchangeAdapter, ExchangeKeys } from '../../core/exchange/exchange-adapter';
+import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
+import { type FetchProgress, KlineCache } from '../../core/market-data/kline-cache';
+import { type KlineSeriesKey, klineRepository } from '../../core/market-data/kline-repository';
+import { LeverageBrackets, type RunBrackets } from '../../core/market-data/leverage-brackets';
+import type { Clock } from '../../lib/clock';
+import type { Database } from '../../lib/database/database';
+import { HttpError } from '../../lib/http-error';
+import type { BacktestRow } from './backtest-repository';
+import { fundingHistory } from './funding-history';
+
+/** What the service keeps per run beside the request: what the worker needs and which bars it read */
+export interface StoredSettings {
+  run: RunSettings;
+  intervalMs: number;
+  /** Open times of the bars: [start, end), bar open times of the interval (1M: 1sts of the month) */
+  span: { start: number; end: number };
+}
+
+/** What a run reads from the market, or the message it fails with, or null when its signal aborted */
+export type RunInputs =
+  | { ok: true; bars: BarColumns; fundingRates: FundingRates | undefined; brackets: RunBrackets }
+  | { ok: false; message: string }
+  | null;
+
+export interface BacktestInputsDeps {
+  db: Database;
+  /** Keyed calls (the leverage brackets), routed by the key's environment */
+  exchange: Pick<ExchangeAdapter, 'leverageBrackets'>;
+  /**
+   * Public market data of one environment (`ExchangeRouter.marketFor`): a run reads the market of the environment
+   * its owner was on when it was created (testnet's and mainnet's candles differ)
+   */
+  market(
+    environment: TradingEnvironment,
+  ): Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory'>;
+  /** The user's stored exchange keys of an environment (else the current one's), or undefined when they have none */
+  keysFor(userId: string, environment?: TradingEnvironment): Promise<ExchangeKeys | undefined>;
+  /** The name an environment's exchange is known by (simulator, testnet or mainnet): runs and cached candles keep it */
+  exchangeEnvOf(environment: TradingEnvironment): string;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * The market inputs of a run, shared by backtests, optimisations and the drift report: the kline cache of each
+ * environment's exchange, the settled funding rates and the symbol's leverage brackets
+ */
+export class BacktestInputs {
+  readonly #klines = new Map<TradingEnvironment, KlineCache>();
+  readonly brackets: LeverageBrackets;
+
+  constructor(private readonly deps: BacktestInputsDeps) {
+    this.brackets = new LeverageBrackets({
+      exchange: deps.exchange,
+      keysFor: deps.keysFor,
+      clock: deps.clock,
+      log: deps.log,
+    });
+  }
+
+  /** The candles of an environment's exchange, cached under its name */
+  klinesOf(environment: TradingEnvironment): KlineCache {
+    let cache = this.#klines.get(environment);
+    if (!cache) {
+      cache = new KlineCache(this.deps.db, klineRepository, this.deps.market(environment));
+      this.#klines.set(environment, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * The environment whose exchange a stored run names (`exchange_env`); testnet for a name no environment has now
+   * (a run of an exchange this server was started with before), whose candles are read from the cache as stored
+   */
+  environmentOfRun(row: Pick<BacktestRow, 'exchange_env'>): TradingEnvironment {
+    return TRADING_ENVIRONMENTS.find((e) => this.deps.exchangeEnvOf(e) === row.exchange_env) ?? 'testnet';
+  }
+
+  /**
+   * What a run reads from the market before the engine starts: the bars (kline cache, the missing spans from the
+   * exchange), the settled funding rates (unless funding is off) and the symbol's leverage brackets. Null when
+   * `signal` aborted; `ok: false` with the message the job fails with (exchange refused, no bars in the range)
+   */
+  async loadRunInputs(
+    row: Pick<BacktestRow, 'user_id' | 'exchange_env' | 'symbol' | 'interval'>,
+    settings: Pick<StoredSettings, 'run' | 'span'>,
+    signal: AbortSignal,
+    onProgress: (p: FetchProgress) => void,
+  ): Promise<RunInputs> {
+    const environment = this.environmentOfRun(row);
+    let bars: BarColumns;
+    try {
+      bars = await this.klinesOf(environment).load(this.seriesKey(row), settings.span, {
+        signal,
+        onProgress,
+      });
+    } catch (err) {
+      if (signal.aborted) return null;
+      const reason = exchangeHttpError(err);
+      if (reason instanceof HttpError) {
+        return {
+          ok: false,
+          message: `Could not fetch ${row.symbol} ${row.interval} klines from the exchange: ${reason.message}`,
+        };
+      }
+      throw err;
+    }
+    // Funding at the rates the exchange actually settled (the engine's constant 0.01 % only where it has none)
+    let fundingRates: FundingRates | undefined;
+    if (settings.run.broker?.fundingRate !== 0) {
+      try {
+        fundingRates = await fundingHistory(this.deps.market(environment), row.symbol, settings.span, signal);
+      } catch (err) {
+        if (signal.aborted) return null;
+        const reason = exchangeHttpError(err);
+        if (reason instanceof HttpError) {
+          return {
+            ok: false,
+            message: `Could not fetch ${row.symbol} funding rates from the exchange: ${reason.message}`,
+          };
+        }
+        throw err;
+      }
+    }
+    // The symbol's own brackets when the owner has keys there (else the default table): liquidation depends on them
+    const brackets = await this.brackets.forRun(row.user_id, row.symbol, environment);
+    if (signal.aborted) return null;
+    if (bars.openTime.length === 0) {
+      return {
+        ok: false,
+        message:
+          `The exchange has no ${row.symbol} ${row.interval} bars between ${new Date(settings.span.start).toISOString()} ` +
+          `and ${new Date(settings.span.end).toISOString()}`,
+      };
+    }
+    return { ok: true, bars, fundingRates, brackets };
+  }
+
+  seriesKey(row: Pick<BacktestRow, 'exchange_env' | 'symbol' | 'interval'>) {
+    return {
+      env: row.exchange_env,
+      symbol: row.symbol,
+      interval: row.interval,
+    } satisfies KlineSeriesKey;
+  }
+}
