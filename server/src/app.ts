@@ -25,6 +25,7 @@ import {
   notFoundHandler,
 } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
+import { type PluginOrder, registrationOrder } from './lib/plugin-order';
 import futuresRoutes from './routes/api/futures';
 import accountRoutes from './routes/api/v1/account';
 import agentsRoutes from './routes/api/v1/agents';
@@ -67,7 +68,46 @@ import historyPlugin from './views/history';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Parts a caller may supply instead of the ones built from configuration (tests, benchmarks): every floor's */
-export type AppDeps = TradingDeps;
+export type AppDeps = TradingDeps & {
+  /**
+   * Tests only: registers the domain plugins in another order their dependencies allow (`lib/plugin-order.ts`),
+   * to show the order is no part of correctness
+   */
+  pluginOrder?: PluginOrder;
+};
+
+/**
+ * The domain plugins. Each names what it needs in its fastify-plugin `dependencies` and reads nothing else at
+ * construction; whatever a lower floor offers a higher one (events, tool and strategy-host registries, ports) is
+ * created by the lower one. So any order the dependencies allow gives the same app: this list is one of them,
+ * kept in floor order for the reader
+ */
+const DOMAIN_PLUGINS = [
+  databasePlugin,
+  secretsPlugin,
+  authPlugin,
+  accountPlugin,
+  environmentPlugin,
+  notificationsPlugin,
+  exchangePlugin,
+  credentialsPlugin,
+  riskGuardPlugin,
+  ordersPlugin,
+  exchangeServicesPlugin,
+  futuresPlugin,
+  riskPlugin,
+  recorderPlugin,
+  dashboardPlugin,
+  analyticsPlugin,
+  historyPlugin,
+  socketPlugin,
+  liveStreamsPlugin,
+  backtestPlugin,
+  botsPlugin,
+  agentLlmPlugin,
+  agentsPlugin,
+  driftPlugin,
+];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -160,32 +200,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   // Registered explicitly in the order @fastify/autoload would use (external, app, routes): autoload imports
   // .ts files natively, which fails under Vitest, and an explicit list also keeps the wiring greppable
   for (const plugin of [security, swagger]) await app.register(plugin, options);
-  for (const plugin of [
-    databasePlugin,
-    secretsPlugin,
-    authPlugin,
-    accountPlugin,
-    environmentPlugin,
-    notificationsPlugin,
-    exchangePlugin,
-    credentialsPlugin,
-    riskGuardPlugin,
-    ordersPlugin,
-    exchangeServicesPlugin,
-    futuresPlugin,
-    riskPlugin,
-    recorderPlugin,
-    dashboardPlugin,
-    analyticsPlugin,
-    historyPlugin,
-    socketPlugin,
-    liveStreamsPlugin,
-    backtestPlugin,
-    botsPlugin,
-    agentLlmPlugin,
-    agentsPlugin,
-    driftPlugin,
-  ]) {
+  for (const plugin of registrationOrder(DOMAIN_PLUGINS, deps.pluginOrder)) {
     await app.register(plugin, options);
   }
   await app.register(healthRoutes, { ...options, prefix: '/api/v1' });

@@ -7,6 +7,7 @@ import { loadConfig } from '../config';
 import { type Clock, systemClock, type Timer, type TimerOptions } from '../lib/clock';
 import { generateMasterKey, type Keyring, makeKeyring } from '../lib/crypto/master-key';
 import type { Database } from '../lib/database/database';
+import { pluginOrderFrom } from '../lib/plugin-order';
 import type { DpopKey } from './dpop';
 
 /**
@@ -99,6 +100,8 @@ export async function buildTestApp(
       keyring,
       tokenKeyring,
       logStream: { write: (line) => void logs.push(line) },
+      // KESTREL_TEST_PLUGIN_ORDER=reversed (or seed:<n>) runs a suite with the domain plugins in another order
+      pluginOrder: pluginOrderFrom(process.env.KESTREL_TEST_PLUGIN_ORDER),
       ...deps,
     },
   );

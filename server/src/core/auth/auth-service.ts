@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthResponse, Session, SigninRequest, SignupRequest, User } from '@kestrel/contracts';
 import type { Clock } from '../../lib/clock';
 import type { Database, Queryable } from '../../lib/database/database';
+import type { DomainEvents } from '../../lib/domain-events';
 import { HttpError } from '../../lib/http-error';
 import type { AccountAudit, ClientInfo } from '../account/account-audit';
 import type { AuthRepository, SessionRow, UserRow } from './auth-repository';
@@ -92,10 +93,19 @@ function toUser(row: UserRow): User {
 const unauthorized = (code: string, message: string) =>
   new HttpError(401, code, message, { 'www-authenticate': 'Bearer' });
 
+declare module '../../lib/domain-events' {
+  interface DomainEventMap {
+    /**
+     * Sessions of the user ended (logout, revocation, password change, refresh-token reuse, account deletion),
+     * published by `AuthService.sessionsEnded`: the socket plugin closes their sockets on every instance at once.
+     * News: a subscriber's failure is logged and never fails the logout
+     */
+    'auth.sessions-ended': { userId: string };
+  }
+}
+
 /** Rules of sign-up, sign-in, token rotation and sessions; SQL stays in the repository */
 export class AuthService {
-  private sessionsEndedListener: ((userId: string) => Promise<void>) | undefined;
-
   constructor(
     private readonly db: Database,
     private readonly repo: AuthRepository,
@@ -104,6 +114,8 @@ export class AuthService {
     private readonly audit: AccountAudit,
     private readonly dpop: DpopVerifier,
     private readonly limits: { signupsPerIpHour: number } = { signupsPerIpHour: THROTTLE.signupIpLimit },
+    /** Publishes 'auth.sessions-ended' */
+    private readonly events?: Pick<DomainEvents, 'publish'>,
   ) {}
 
   async signup(body: SignupRequest, client: ClientInfo, dpop?: DpopInput): Promise<AuthResponse> {
@@ -424,16 +436,9 @@ export class AuthService {
     return toUser(user);
   }
 
-  /**
-   * Who must hear at once that sessions of a user ended (logout, revocation, password change, refresh-token reuse,
-   * account deletion): the socket plugin closes their sockets. The listener never throws
-   */
-  onSessionsEnded(listener: (userId: string) => Promise<void>): void {
-    this.sessionsEndedListener = listener;
-  }
-
+  /** Tells whoever must hear at once that sessions of the user ended ('auth.sessions-ended') */
   async sessionsEnded(userId: string): Promise<void> {
-    await this.sessionsEndedListener?.(userId);
+    await this.events?.publish('auth.sessions-ended', { userId });
   }
 
   async logout(auth: AuthContext): Promise<void> {

@@ -22,7 +22,7 @@ declare module 'fastify' {
 /** Wires the auth service and the `authenticate` hook used by protected routes */
 export default fp(
   async (app: FastifyInstance) => {
-    const audit = new AccountAudit(app.db, app.clock);
+    const audit = new AccountAudit(app.db, app.clock, app.events);
     app.decorate('accountAudit', audit);
     const service = new AuthService(
       app.db,
@@ -32,6 +32,7 @@ export default fp(
       audit,
       new DpopVerifier(app.clock),
       { signupsPerIpHour: app.config.signupsPerIpHour },
+      app.events,
     );
     app.decorate('authService', service);
     app.decorateRequest('auth', null);

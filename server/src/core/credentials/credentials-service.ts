@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock';
 import { DecryptionError, open, rewrap, seal } from '../../lib/crypto/envelope';
 import type { Keyring, MasterKey } from '../../lib/crypto/master-key';
 import type { Database, Queryable } from '../../lib/database/database';
+import type { DomainEvents } from '../../lib/domain-events';
 import { HttpError } from '../../lib/http-error';
 import type { CredentialRow, CredentialsRepository } from './credentials-repository';
 import {
@@ -57,11 +58,19 @@ export interface EnvironmentSource {
 /** Keys as the vault hands them to the exchange: always tagged with the environment they belong to */
 export type EnvironmentKeys = ExchangeCredentials & { environment: TradingEnvironment };
 
+declare module '../../lib/domain-events' {
+  interface DomainEventMap {
+    /**
+     * The vault opened the user's stored keys for a call (every keyed exchange call starts here), published
+     * before the keys are handed out: the key-refusal notices learn whose key `apiKey` is, so a key Binance
+     * refuses is traced to its owner. News: a subscriber's failure never fails the call
+     */
+    'credentials.opened': { userId: string; apiKey: string };
+  }
+}
+
 /** Rules of the credential vault and of connection tests; the exchange is reached only through `probe` */
 export class CredentialsService {
-  /** Hears whose keys were opened for a call (so a key Binance refuses can be traced to its owner) */
-  onKeysOpened?: (userId: string, apiKey: string) => void;
-
   constructor(
     private readonly db: Database,
     private readonly repo: CredentialsRepository,
@@ -69,6 +78,8 @@ export class CredentialsService {
     private readonly probe: ExchangeProbe,
     private readonly clock: Clock,
     private readonly environments: EnvironmentSource,
+    /** Publishes 'credentials.opened' */
+    private readonly events?: Pick<DomainEvents, 'publish'>,
   ) {}
 
   /**
@@ -152,7 +163,7 @@ export class CredentialsService {
     }
     const parsed = JSON.parse(plain.toString('utf8')) as { api_key: string; secret_key: string };
     plain.fill(0);
-    this.onKeysOpened?.(userId, parsed.api_key);
+    await this.events?.publish('credentials.opened', { userId, apiKey: parsed.api_key });
     return {
       apiKey: parsed.api_key,
       secretKey: parsed.secret_key,

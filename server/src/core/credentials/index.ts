@@ -21,8 +21,8 @@ export default fp(
       deps.exchange ?? adapterProbe(app.exchangeAdapter),
       app.clock,
       app.environmentService,
+      app.events,
     );
-    service.onKeysOpened = (userId, apiKey) => app.keyRefusals.opened(userId, apiKey);
     app.decorate('credentialsService', service);
 
     // The scheduled re-check (KESTREL_KEY_RECHECK_MS): a key revoked or given withdrawals on Binance after it was

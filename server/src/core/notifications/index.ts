@@ -18,8 +18,8 @@ declare module 'fastify' {
 const DELIVERY_POLL_MS = 5_000;
 
 /**
- * Wires the notification service. Registered before the plugins that emit events (risk); the socket bus comes
- * later, so pushes reach it through `app.socketBus` read when a notice is sent
+ * Wires the notification service. A new notice reaches the user's sockets as 'notification.created' (the socket
+ * plugin, which sits above this one, subscribes)
  */
 export default fp(
   async (app: FastifyInstance, { config }: PluginOptions) => {
@@ -28,29 +28,28 @@ export default fp(
       notificationsRepository,
       app.keyring,
       app.clock,
-      async (userId, notice) => {
-        await app.socketBus?.publish(userId, { kind: 'notification', data: notice });
-      },
+      // The socket plugin pushes it to the user's sockets
+      (userId, notice) => app.events.publish('notification.created', { userId, notice }),
       {
         allowPrivate: config.webhooksAllowPrivate,
         onError: (err, what) => app.log.error({ err }, `${what} failed`),
       },
     );
     app.decorate('notifications', service);
-    app.decorate(
-      'keyRefusals',
-      new KeyRefusalNotices(app.clock, (userId, content) =>
-        service.notify(userId, 'exchange_key_refused', content),
-      ),
+    const keyRefusals = new KeyRefusalNotices(app.clock, (userId, content) =>
+      service.notify(userId, 'exchange_key_refused', content),
     );
+    app.decorate('keyRefusals', keyRefusals);
     // A new device signing in is told about (the audit knows which devices were seen before)
-    app.accountAudit.onNewDevice((userId, client) =>
+    app.events.on('account.new-device', ({ userId, client }) =>
       service.notify(userId, 'new_device_signin', {
         title: 'Sign-in from a new device',
         message: `Signed in from ${client.userAgent ?? 'an unknown browser'} (IP ${client.ip})`,
         data: { ip: client.ip, userAgent: client.userAgent ?? null },
       }),
     );
+    // Whose key the vault opened, so a key Binance refuses is traced to its owner
+    app.events.on('credentials.opened', ({ userId, apiKey }) => keyRefusals.opened(userId, apiKey));
     const timer = setInterval(() => {
       service.tick().catch((err: unknown) => app.log.error({ err }, 'webhook delivery failed'));
     }, DELIVERY_POLL_MS);

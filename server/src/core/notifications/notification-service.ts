@@ -41,11 +41,27 @@ export interface NotificationContent {
   data?: Record<string, unknown>;
 }
 
-/** The pushes the service sends to the owner's sockets (the socket bus, resolved when used) */
-export type NotificationPush = (
-  userId: string,
-  notice: { notificationId: string; event: NotificationEvent; title: string; time: number },
-) => Promise<void>;
+/** What the owner's sockets hear of a new notification (the list is read over HTTP) */
+export type NotificationNotice = {
+  notificationId: string;
+  event: NotificationEvent;
+  title: string;
+  time: number;
+};
+
+/** The pushes the service sends to the owner's sockets (the plugin publishes 'notification.created') */
+export type NotificationPush = (userId: string, notice: NotificationNotice) => Promise<void>;
+
+declare module '../../lib/domain-events' {
+  interface DomainEventMap {
+    /**
+     * A notification was stored for the user (published by the notifications plugin's push, after the entry and
+     * its webhook deliveries are written): the socket plugin pushes it to the user's sockets. News: a failed push
+     * is logged; the entry is in the list either way
+     */
+    'notification.created': { userId: string; notice: NotificationNotice };
+  }
+}
 
 export interface NotificationServiceOptions {
   /** KESTREL_WEBHOOKS_ALLOW_PRIVATE: deliver to private and loopback addresses (tests, a home network) */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { PluginOptions } from '../plugin-options';
 import { channelFor, SocketBus } from './socket-bus';
-import type { SocketToolDeps } from './socket-tools';
+import { registerCoreSocketTools, SocketTools } from './socket-tools';
 
 /** How often open sockets are checked against their session rows (a logout closes them within this) */
 export const SESSION_RECHECK_MS = 30_000;
@@ -21,11 +21,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Server pushes: `socketBus.publish(userId | 'all', { kind, data })`, delivered on every instance */
     socketBus: SocketBus;
-    socketTools: SocketToolDeps;
+    /** The socket's tools: each plugin registers the tools it answers at construction (`register`) */
+    socketTools: SocketTools;
   }
 }
 
-/** The live socket's machinery: the ws server, the push bus (LISTEN/NOTIFY) and the tools' dependencies */
+/** The live socket's machinery: the ws server, the push bus (LISTEN/NOTIFY) and the tools' registry */
 export default fp(
   async (app: FastifyInstance, { config }: PluginOptions) => {
     await app.register(websocket, {
@@ -43,19 +44,20 @@ export default fp(
         socket.terminate();
       },
     });
-    const bus = new SocketBus(app.db, await channelFor(app.db));
+    // A logout or revocation closes the user's sockets at once, on every instance (through the bus's NOTIFY); the
+    // periodic re-check stays for sessions that end on their own (expiry) and for a lost notification
+    const bus: SocketBus = new SocketBus(
+      app.db,
+      await channelFor(app.db),
+      (userId) => void endSockets(userId),
+    );
     await bus.start();
     app.decorate('socketBus', bus);
     const startedAt = app.clock.now();
-    app.decorate('socketTools', {
+    const tools = new SocketTools();
+    app.decorate('socketTools', tools);
+    registerCoreSocketTools(tools, {
       credentials: app.credentialsService,
-      // Read when a tool is called: the bots and agents plugins are registered after this one
-      agents: {
-        list: async (userId) => (await app.botService.list(userId)).filter((bot) => bot.kind === 'agent'),
-        status: (userId, agentId) => app.agentService.status(userId, agentId),
-        decisions: (userId, agentId, page) =>
-          app.agentService.decisions(userId, agentId, page.before, page.limit),
-      },
       status: () => ({
         status: 'ok',
         time: app.clock.now().toISOString(),
@@ -66,9 +68,14 @@ export default fp(
         testnet: config.exchangeTargets.testnet.configured,
         mainnet: config.exchangeTargets.mainnet.configured,
       }),
-    } satisfies SocketToolDeps);
-    const endSockets = (userId?: string) =>
-      bus
+    });
+    // Every tool of the contract is answered by some plugin: a missing one is a wiring error, found at start
+    app.addHook('onReady', async () => {
+      const missing = tools.missing();
+      if (missing.length > 0) throw new Error(`Socket tools nobody registered: ${missing.join(', ')}`);
+    });
+    function endSockets(userId?: string) {
+      return bus
         .endSocketsOfEndedSessions(
           (ids) => app.authService.liveSessionIds(ids),
           SESSION_ENDED_CLOSE.code,
@@ -76,17 +83,19 @@ export default fp(
           userId,
         )
         .catch((err: unknown) => app.log.warn({ err }, 'socket session re-check failed'));
-    // A logout or revocation closes the user's sockets at once, on every instance (through the bus's NOTIFY); the
-    // periodic re-check stays for sessions that end on their own (expiry) and for a lost notification
-    bus.onSessionsEnded((userId) => void endSockets(userId));
-    app.authService.onSessionsEnded((userId) =>
+    }
+    app.events.on('auth.sessions-ended', ({ userId }) =>
       bus
         .sessionsEnded(userId)
         .catch((err: unknown) => app.log.warn({ err }, 'telling sockets of ended sessions failed')),
     );
+    app.events.on('notification.created', ({ userId, notice }) =>
+      bus.publish(userId, { kind: 'notification', data: notice }),
+    );
     const recheck = setInterval(() => void endSockets(), SESSION_RECHECK_MS);
     recheck.unref();
-    // Stop listening before the database plugin closes the database (onClose runs in reverse order)
+    // Stop listening before the database closes: onClose hooks run in reverse registration order, and a
+    // dependency is always registered before its dependents
     app.addHook('onClose', async () => {
       clearInterval(recheck);
       await bus.close();

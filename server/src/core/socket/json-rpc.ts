@@ -9,7 +9,7 @@ import {
 } from '@kestrel/contracts';
 import type { z } from 'zod';
 import { candleKey } from './socket-bus';
-import { callTool, InvalidToolArgumentsError, SOCKET_TOOLS, type SocketToolDeps } from './socket-tools';
+import { InvalidToolArgumentsError, type SocketTools } from './socket-tools';
 
 type JsonRpcId = string | number | null;
 
@@ -126,7 +126,7 @@ function isId(value: unknown): value is string | number {
 export async function handleFrame(
   raw: string,
   ctx: FrameContext,
-  tools: SocketToolDeps,
+  tools: SocketTools,
 ): Promise<string | undefined> {
   let frame: unknown;
   try {
@@ -183,7 +183,7 @@ export async function handleFrame(
   try {
     switch (method) {
       case 'tools/list':
-        return resultFrame(id, { tools: SOCKET_TOOLS });
+        return resultFrame(id, { tools: tools.list() });
       case 'tools/call': {
         if (!params || typeof params !== 'object' || Array.isArray(params)) {
           return errorFrame(
@@ -207,7 +207,7 @@ export async function handleFrame(
         if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
           return errorFrame(id, JSON_RPC_ERRORS.invalidParams, 'Invalid params: arguments must be an object');
         }
-        const value = await callTool(tools, { userId: ctx.userId }, tool.data, args);
+        const value = await tools.call({ userId: ctx.userId }, tool.data, args);
         return resultFrame(id, toolResult(value));
       }
       case STREAMS_SUBSCRIBE_METHOD: {

@@ -131,10 +131,15 @@ export class SocketBus {
   private readonly recent = new RecentIds();
   private readonly announced = new Set<BusConnection>();
   private count = 0;
-  /** Checks one user's sockets against their sessions; set by the socket plugin */
-  private sessionCheck: ((userId: string) => void) | undefined;
-
-  constructor(db: Database, channel: string) {
+  /**
+   * `sessionCheck`: what to run when any instance reports that sessions of a user ended (the socket plugin checks
+   * that user's sockets against their sessions)
+   */
+  constructor(
+    db: Database,
+    channel: string,
+    private readonly sessionCheck: (userId: string) => void = () => {},
+  ) {
     this.fanout = new PgFanout(db, channel, (message) => this.deliver(message));
   }
 
@@ -171,11 +176,6 @@ export class SocketBus {
     let n = 0;
     for (const c of this.byUser.get(userId) ?? []) if (c.sessionId !== '') n += 1;
     return n;
-  }
-
-  /** What to run when any instance reports that sessions of a user ended */
-  onSessionsEnded(check: (userId: string) => void): void {
-    this.sessionCheck = check;
   }
 
   /**
@@ -285,7 +285,7 @@ export class SocketBus {
     try {
       const parsed = JSON.parse(raw) as FanoutMessage | SessionsEndedMessage;
       if ('e' in parsed) {
-        if (typeof parsed.e === 'string') this.sessionCheck?.(parsed.e);
+        if (typeof parsed.e === 'string') this.sessionCheck(parsed.e);
         return;
       }
       message = parsed;

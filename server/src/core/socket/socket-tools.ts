@@ -1,6 +1,9 @@
-import type { ConnectionTestReply, SocketToolInfo, SocketToolName } from '@kestrel/contracts';
-import type { AgentDecisionSummary, AgentStatus } from '@kestrel/contracts/agents';
-import type { Bot } from '@kestrel/contracts/bots';
+import {
+  type ConnectionTestReply,
+  type SocketToolInfo,
+  type SocketToolName,
+  SocketToolNameSchema,
+} from '@kestrel/contracts';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http-error';
 import type { CredentialsService } from '../credentials/credentials-service';
@@ -13,109 +16,59 @@ export class InvalidToolArgumentsError extends Error {
   }
 }
 
-const TestConnectionArgsSchema = z.object({
-  api_key: z.string({ error: 'api_key must be a string' }).trim().min(1, 'api_key is required'),
-  secret_key: z.string({ error: 'secret_key must be a string' }).trim().min(1, 'secret_key is required'),
-  testnet: z.boolean({ error: 'testnet must be true or false' }).default(false),
-});
-const NoArgsSchema = z.object({});
-const agentId = z.uuid({ error: 'agent_id must be an agent id (a UUID)' });
-const AgentArgsSchema = z.object({ agent_id: agentId });
-export const AGENT_DECISIONS_TOOL_MAX = 100;
-const AgentDecisionsArgsSchema = z.object({
-  agent_id: agentId,
-  limit: z
-    .number({ error: 'limit must be a number' })
-    .int({ error: 'limit must be a whole number' })
-    .min(1, { error: 'limit must be at least 1' })
-    .max(AGENT_DECISIONS_TOOL_MAX, { error: `limit must be at most ${AGENT_DECISIONS_TOOL_MAX}` })
-    .default(20),
-  before: z
-    .number({ error: 'before must be a time in milliseconds' })
-    .int({ error: 'before must be a whole number of milliseconds' })
-    .positive({ error: 'before must be a time in milliseconds' })
-    .optional(),
-});
-
-export const SOCKET_TOOLS: readonly SocketToolInfo[] = [
-  {
-    name: 'test_binance_connection',
-    description: "Tests Binance USDⓈ-M futures API keys against the exchange's account endpoint",
-    inputSchema: {
-      type: 'object',
-      properties: {
-        api_key: { type: 'string' },
-        secret_key: { type: 'string' },
-        testnet: { type: 'boolean', default: false },
-      },
-      required: ['api_key', 'secret_key'],
-    },
-  },
-  {
-    name: 'get_account_balance',
-    description: 'Balances of the Binance futures account whose keys are stored for the signed-in user',
-    inputSchema: { type: 'object', properties: {} },
-  },
-  {
-    name: 'get_server_status',
-    description: 'Health of this server: uptime, database driver, connected sockets',
-    inputSchema: { type: 'object', properties: {} },
-  },
-  {
-    name: 'list_agents',
-    description: "The signed-in user's AI agents (bots of kind agent), oldest first. Read-only",
-    inputSchema: { type: 'object', properties: {} },
-  },
-  {
-    name: 'get_agent_status',
-    description:
-      "One of the user's agents: stage, latch, model age and expiry, training, last decision, risk against " +
-      'limits (as GET /api/v1/agents/{id}/agent). Read-only',
-    inputSchema: {
-      type: 'object',
-      properties: { agent_id: { type: 'string', format: 'uuid' } },
-      required: ['agent_id'],
-    },
-  },
-  {
-    name: 'get_agent_decisions',
-    description:
-      "An agent's decisions, newest first, holds included (as GET /api/v1/agents/{id}/decisions). Read-only",
-    inputSchema: {
-      type: 'object',
-      properties: {
-        agent_id: { type: 'string', format: 'uuid' },
-        limit: { type: 'integer', minimum: 1, maximum: AGENT_DECISIONS_TOOL_MAX, default: 20 },
-        before: { type: 'integer', description: 'Only decisions of bars opened before this time (ms)' },
-      },
-      required: ['agent_id'],
-    },
-  },
-];
-
-/**
- * What the agents' tools read, always as the socket's user: an unknown or another user's agent is the same 404
- * (answered as the tool's `{ success: false, error }`). Nothing here changes anything: a tool that did would need
- * the owner's fresh consent (step-up), not just an open socket
- */
-export interface AgentToolsPort {
-  list(userId: string): Promise<Bot[]>;
-  status(userId: string, agentId: string): Promise<AgentStatus>;
-  decisions(
-    userId: string,
-    agentId: string,
-    page: { limit: number; before?: number | undefined },
-  ): Promise<AgentDecisionSummary[]>;
-}
-
-export interface SocketToolDeps {
-  credentials: CredentialsService;
-  status(): Record<string, unknown>;
-  agents: AgentToolsPort;
-}
-
 export interface ToolCaller {
   userId: string;
+}
+
+/**
+ * One tool of the live socket, as the domain that answers it registers it (`app.socketTools.register`): what
+ * `tools/list` shows, the arguments' schema (a wrong argument is a -32602 naming it) and the call, always as the
+ * socket's user. The names are the contract's (`SocketToolNameSchema`)
+ */
+export interface SocketTool<Args> {
+  info: SocketToolInfo;
+  args: z.ZodType<Args>;
+  call(caller: ToolCaller, args: Args): Promise<unknown>;
+}
+
+type AnyTool = { info: SocketToolInfo; run(caller: ToolCaller, raw: unknown): Promise<unknown> };
+
+/**
+ * The socket's tools, each registered at construction by the plugin that owns what it reads (the vault's and the
+ * server's here, the agents' by the agents plugin). Listed in the contract's order whatever order they were
+ * registered in; a name registered twice is a wiring error
+ */
+export class SocketTools {
+  private readonly tools = new Map<SocketToolName, AnyTool>();
+
+  register<Args>(tool: SocketTool<Args>): void {
+    const { name } = tool.info;
+    if (this.tools.has(name)) throw new Error(`The socket tool ${name} is already registered`);
+    this.tools.set(name, {
+      info: tool.info,
+      run: (caller, raw) => tool.call(caller, parseArgs(tool.args, name, raw)),
+    });
+  }
+
+  /** `tools/list`: the contract's order */
+  list(): SocketToolInfo[] {
+    return SocketToolNameSchema.options.flatMap((name) => {
+      const tool = this.tools.get(name);
+      return tool ? [tool.info] : [];
+    });
+  }
+
+  /** Tools of the contract nobody registered (checked once the app is ready: a start without one fails) */
+  missing(): SocketToolName[] {
+    return SocketToolNameSchema.options.filter((name) => !this.tools.has(name));
+  }
+
+  /** Runs a tool; resolves with the value sent as `result.content[0].text` (JSON) */
+  async call(caller: ToolCaller, name: SocketToolName, args: unknown): Promise<unknown> {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`The socket tool ${name} is not registered`);
+    return tool.run(caller, args);
+  }
 }
 
 function parseArgs<T>(schema: z.ZodType<T>, tool: string, args: unknown): T {
@@ -128,8 +81,11 @@ function parseArgs<T>(schema: z.ZodType<T>, tool: string, args: unknown): T {
   );
 }
 
+/** A tool with no arguments */
+export const NoArgsSchema = z.object({});
+
 /** A refusal (404 for a foreign agent…) is the tool's answer ({success:false}), like the connection tests' */
-async function asData(run: () => Promise<unknown>): Promise<unknown> {
+export async function asData(run: () => Promise<unknown>): Promise<unknown> {
   try {
     return { success: true, data: await run() };
   } catch (err) {
@@ -149,50 +105,63 @@ async function asReply(run: () => Promise<{ data: ConnectionTestReply['data']; m
   }
 }
 
-/** Runs a tool; resolves with the value sent as `result.content[0].text` (JSON) */
-export async function callTool(
-  deps: SocketToolDeps,
-  caller: ToolCaller,
-  name: SocketToolName,
-  args: unknown,
-): Promise<unknown> {
-  switch (name) {
-    case 'test_binance_connection': {
-      const a = parseArgs(TestConnectionArgsSchema, name, args);
-      // Through the vault and the exchange router like every keyed call: `testnet: true` tests the keys on the
-      // testnet environment's host whatever the user is on; otherwise on the user's current environment's
-      return asReply(() =>
+const TestConnectionArgsSchema = z.object({
+  api_key: z.string({ error: 'api_key must be a string' }).trim().min(1, 'api_key is required'),
+  secret_key: z.string({ error: 'secret_key must be a string' }).trim().min(1, 'secret_key is required'),
+  testnet: z.boolean({ error: 'testnet must be true or false' }).default(false),
+});
+
+/** The tools the socket plugin answers itself: the vault's connection tests and this server's health */
+export function registerCoreSocketTools(
+  tools: SocketTools,
+  deps: { credentials: CredentialsService; status(): Record<string, unknown> },
+): void {
+  tools.register({
+    info: {
+      name: 'test_binance_connection',
+      description: "Tests Binance USDⓈ-M futures API keys against the exchange's account endpoint",
+      inputSchema: {
+        type: 'object',
+        properties: {
+          api_key: { type: 'string' },
+          secret_key: { type: 'string' },
+          testnet: { type: 'boolean', default: false },
+        },
+        required: ['api_key', 'secret_key'],
+      },
+    },
+    args: TestConnectionArgsSchema,
+    // Through the vault and the exchange router like every keyed call: `testnet: true` tests the keys on the
+    // testnet environment's host whatever the user is on; otherwise on the user's current environment's
+    call: (caller, a) =>
+      asReply(() =>
         deps.credentials.validate(
           caller.userId,
           { api_key: a.api_key, secret_key: a.secret_key, region: 'global' },
           a.testnet ? 'testnet' : undefined,
         ),
-      );
-    }
-    case 'get_account_balance': {
-      parseArgs(NoArgsSchema, name, args);
-      return asReply(async () => {
+      ),
+  });
+  tools.register({
+    info: {
+      name: 'get_account_balance',
+      description: 'Balances of the Binance futures account whose keys are stored for the signed-in user',
+      inputSchema: { type: 'object', properties: {} },
+    },
+    args: NoArgsSchema,
+    call: (caller) =>
+      asReply(async () => {
         await deps.credentials.get(caller.userId); // "No Binance credentials stored…" when there are none
         return deps.credentials.testConnection(caller.userId, null);
-      });
-    }
-    case 'get_server_status': {
-      parseArgs(NoArgsSchema, name, args);
-      return { success: true, data: deps.status() };
-    }
-    case 'list_agents': {
-      parseArgs(NoArgsSchema, name, args);
-      return asData(() => deps.agents.list(caller.userId));
-    }
-    case 'get_agent_status': {
-      const a = parseArgs(AgentArgsSchema, name, args);
-      return asData(() => deps.agents.status(caller.userId, a.agent_id));
-    }
-    case 'get_agent_decisions': {
-      const a = parseArgs(AgentDecisionsArgsSchema, name, args);
-      return asData(() =>
-        deps.agents.decisions(caller.userId, a.agent_id, { limit: a.limit, before: a.before }),
-      );
-    }
-  }
+      }),
+  });
+  tools.register({
+    info: {
+      name: 'get_server_status',
+      description: 'Health of this server: uptime, database driver, connected sockets',
+      inputSchema: { type: 'object', properties: {} },
+    },
+    args: NoArgsSchema,
+    call: async () => ({ success: true, data: deps.status() }),
+  });
 }

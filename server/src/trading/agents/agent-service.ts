@@ -197,9 +197,14 @@ export class AgentService {
     return this.stages.assertMayStart(row);
   }
 
-  /** The account's kill switch: every active agent latched, then the bots stopped, then demoted */
-  killSwitch(userId: string, stopBots: () => Promise<number>): Promise<number> {
-    return this.stages.killSwitch(userId, stopBots);
+  /** The account's kill switch, on 'bots.halting': the agents among the bots about to stop are latched first */
+  latchForKillSwitch(bots: readonly BotRow[]): Promise<void> {
+    return this.stages.latchForKillSwitch(bots);
+  }
+
+  /** On 'bots.halted': those agents, now stopped, are demoted to paper */
+  demoteAfterKillSwitch(bots: readonly BotRow[]): Promise<void> {
+    return this.stages.demoteAfterKillSwitch(bots);
   }
 
   /** The open session's figures: this instance's own, else the ones the instance running it last wrote */

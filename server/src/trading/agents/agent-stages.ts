@@ -212,32 +212,30 @@ export class AgentStages {
   }
 
   /**
-   * The account's kill switch (/risk): every active agent of the user latched before the bots are stopped (the
-   * switch itself cancels the account's orders and closes its positions), then demoted to paper once stopped.
-   * Returns the stop's own answer (how many bots it stopped)
+   * The account's kill switch (/risk), on 'bots.halting': every agent among the bots about to stop is latched
+   * (stage paper, pending approvals dropped) before any of them stops, so none trades live meanwhile
    */
-  async killSwitch(userId: string, stopBots: () => Promise<number>): Promise<number> {
+  async latchForKillSwitch(bots: readonly BotRow[]): Promise<void> {
     const { db, clock } = this.deps;
     const now = clock.now();
-    const agents = (await botRepository.activeOf(db, userId)).filter(isAgent);
-    for (const row of agents) {
+    for (const row of bots.filter(isAgent)) {
       await agentRepository.state(db, row.id, now);
       await agentRepository.latch(db, row.id, { cause: 'kill', reason: STOPPED_BY_KILL_SWITCH }, now);
       await agentApprovalRepository.dropPending(db, row.id, `Dropped: ${STOPPED_BY_KILL_SWITCH}`, now);
     }
-    const stopped = await stopBots();
-    for (const row of agents) {
-      await agentRepository.demote(db, row.id, clock.now());
+  }
+
+  /** On 'bots.halted': the agents latched by the kill switch, now stopped, are demoted to paper */
+  async demoteAfterKillSwitch(bots: readonly BotRow[]): Promise<void> {
+    for (const row of bots.filter(isAgent)) {
+      await agentRepository.demote(this.deps.db, row.id, this.deps.clock.now());
       await this.deps.log.record(
         row,
         'risk_stop',
         `Latched: ${STOPPED_BY_KILL_SWITCH}. Demoted to paper until a person resets it`,
-        {
-          latch: 'kill',
-        },
+        { latch: 'kill' },
       );
     }
-    return stopped;
   }
 
   async resetLatch(userId: string, id: string): Promise<void> {

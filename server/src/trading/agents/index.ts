@@ -9,17 +9,20 @@ import { LeverageBrackets } from '../../core/market-data/leverage-brackets';
 import type { PluginOptions } from '../../core/plugin-options';
 import { channelFor } from '../../core/socket/socket-bus';
 import type { TradingDeps } from '../trading-deps';
-import { isAgent } from './agent-rows';
 import { AgentService } from './agent-service';
 import { AgentSessionRuntime } from './agent-session';
 import { AgentSnapshots } from './agent-snapshot';
+import { registerAgentSocketTools } from './agent-socket-tools';
 import type { AgentTrainer } from './agent-training';
 import { AgentTrainings } from './agent-training-job';
+import { PaperDriftPort } from './paper-drift-port';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** AI agents: status, decisions, training, evidence, stages, kill and latch, approvals (`/api/v1/agents/{id}/…`) */
     agentService: AgentService;
+    /** Where the drift report provides the agents' paper-drift evidence */
+    agentPaperDrift: PaperDriftPort;
   }
 }
 
@@ -32,7 +35,7 @@ const workerTrainer: AgentTrainer = {
 /**
  * The agent runtime (issue 18). An agent is a bot (kind `agent`, strategy `ml-agent`): the bots' runner leases,
  * starts and stops it like any bot; this plugin gives its sessions the agent's hooks (decide, review, stage, guard,
- * record on every closed bar) and serves the agent's own calls. Registered after the bots and the LLM reviewer.
+ * record on every closed bar) and serves the agent's own calls. Needs the bots and the LLM reviewer (dependencies).
  */
 export default fp(
   async (app: FastifyInstance, { config, deps }: PluginOptions<TradingDeps>) => {
@@ -69,6 +72,9 @@ export default fp(
       snapshots,
       channel: await channelFor(app.db, 'kestrel_agent_training'),
     });
+    // The drift report sits on the floor above: it provides its source through this port at its construction
+    const paperDrift = new PaperDriftPort();
+    app.decorate('agentPaperDrift', paperDrift);
     const service = new AgentService({
       db: app.db,
       clock: app.clock,
@@ -78,28 +84,23 @@ export default fp(
       log: app.botService.log,
       trainings,
       snapshots,
-      // The drift plugin registers after this one: read at request time
-      paperDrift: async (userId, id) => {
-        const r = await app.driftService.report(userId, id);
-        const budget = (await app.botService.get(userId, id)).budget;
-        return {
-          from: r.period.from,
-          to: r.period.to,
-          paperReturnPct: (r.totals.bot.net / budget) * 100,
-          backtestReturnPct: (r.totals.backtest.net / budget) * 100,
-          trades: r.totals.bot.trades,
-        };
-      },
+      paperDrift: (userId, id) => paperDrift.read(userId, id),
       placeOrder: ({ userId, botId, intentKey, order, environment }) =>
         app.orderManager.place({ userId, source: 'bot', botId, intentKey, order, environment }),
     });
     app.decorate('agentService', service);
-    app.botService.beforeStart = (row) => service.assertMayStart(row);
-    // The account's kill switch is a kill for every agent that was trading: latched like POST …/kill
-    const stopBots = app.riskService.stopBots;
-    if (stopBots) app.riskService.stopBots = (userId) => service.killSwitch(userId, () => stopBots(userId));
-    app.botAgentHooks.factory = (row) => {
-      if (!isAgent(row)) return undefined;
+    registerAgentSocketTools(app.socketTools, {
+      list: async (userId) => (await app.botService.list(userId)).filter((bot) => bot.kind === 'agent'),
+      status: (userId, agentId) => service.status(userId, agentId),
+      decisions: (userId, agentId, page) => service.decisions(userId, agentId, page.before, page.limit),
+    });
+    // A latched agent may not start: the veto's error is the start's answer
+    app.events.on('bot.starting', ({ row }) => service.assertMayStart(row));
+    // The account's kill switch is a kill for every agent that was trading: latched like POST …/kill before the
+    // bots stop, demoted to paper once they have
+    app.events.on('bots.halting', ({ bots }) => service.latchForKillSwitch(bots));
+    app.events.on('bots.halted', ({ bots }) => service.demoteAfterKillSwitch(bots));
+    app.botStrategyHosts.register('agent', (row) => {
       // A session opens: no fresh model means a training now (entries wait for it; exits never do)
       void service
         .trainIfStale(row)
@@ -118,9 +119,10 @@ export default fp(
         retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
         latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
       });
-    };
+    });
     app.addHook('onReady', () => trainings.start());
-    // Before the database closes (hooks run in reverse order): a training ends now and says so
+    // Before the database closes (onClose runs in reverse registration order; the database is a dependency, so
+    // registered before): a training ends now and says so
     app.addHook('onClose', async () => {
       await service.close();
     });

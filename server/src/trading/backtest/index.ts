@@ -61,7 +61,8 @@ export default fp(
       await service.start();
       await optimisations.start();
     });
-    // Before the socket bus and the database close (onClose runs in reverse registration order)
+    // Before the socket bus and the database close: onClose runs in reverse registration order, and both are
+    // dependencies (registered before this plugin whatever the order of the list)
     app.addHook('onClose', async () => {
       await optimisations.close();
       await service.close();

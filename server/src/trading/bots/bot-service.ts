@@ -20,6 +20,7 @@ import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
 import type { Clock } from '../../lib/clock';
 import { startOfUtcDay } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
+import type { DomainEvents } from '../../lib/domain-events';
 import { HttpError } from '../../lib/http-error';
 import { type BotLog, toEvent } from './bot-log';
 import { type BotRow, type BotSettings, botKindOf, botRepository } from './bot-repository';
@@ -36,6 +37,25 @@ export const STOPPED_BY_USER = 'Stopped by you';
 export const STOPPED_BY_KILL_SWITCH = 'Stopped by the kill switch';
 export const STOPPED_FOR_ACCOUNT_DELETION = 'Stopped: the account is being deleted';
 
+declare module '../../lib/domain-events' {
+  interface DomainEventMap {
+    /**
+     * A user asked to start a bot (`BotService.start`), before the runner takes its lease: a subscriber that throws
+     * (an HttpError saying why) vetoes the start and its error is the caller's answer (a latched agent may not
+     * start). Emitted, awaited
+     */
+    'bot.starting': { row: BotRow };
+    /**
+     * The kill switch is about to stop these bots (every active bot of the user, read once): whoever runs its own
+     * logic inside a bot stands down first (agents latch, so none trades live meanwhile). Emitted, awaited: a throw
+     * stops the halt and reaches the kill switch's answer
+     */
+    'bots.halting': { userId: string; bots: readonly BotRow[] };
+    /** The same bots were asked to stop (`stopped` of them were running here and are now): agents demote. Emitted */
+    'bots.halted': { userId: string; bots: readonly BotRow[]; stopped: number };
+  }
+}
+
 export interface BotServiceDeps {
   db: Database;
   /** Public market data of one environment: a bot's symbol is checked where the bot trades */
@@ -43,6 +63,8 @@ export interface BotServiceDeps {
   /** The owner's current environment: a new bot trades there for good (a live bot on mainnet needs confirmLive) */
   environmentOf(userId: string): Promise<TradingEnvironment>;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
+  /** 'bot.starting' (a veto) before a start, 'bots.halting' / 'bots.halted' around the kill switch's stop */
+  events: Pick<DomainEvents, 'emit'>;
   clock: Clock;
   log: FastifyBaseLogger;
 }
@@ -152,12 +174,9 @@ export class BotService {
     });
   }
 
-  /** Set by the agents plugin: throws (an HttpError saying why) when the bot may not start, e.g. a latched agent */
-  beforeStart: (row: BotRow) => Promise<void> = async () => {};
-
   async start(userId: string, id: string): Promise<Bot> {
     const row = await this.row(userId, id);
-    await this.beforeStart(row);
+    await this.deps.events.emit('bot.starting', { row });
     const started = await this.runner.startBot(row);
     if (!started) {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
@@ -178,9 +197,26 @@ export class BotService {
    * Every active bot of the user stopped, each canceling its orders (the kill switch, before it cancels the rest;
    * account deletion, before the keys go); how many
    */
-  async stopAll(userId: string, reason = STOPPED_BY_KILL_SWITCH): Promise<number> {
+  /** Stops every active bot of the user with `reason` (account deletion); says how many */
+  async stopAll(userId: string, reason: string): Promise<number> {
+    return this.stopEach(await botRepository.activeOf(this.deps.db, userId), reason);
+  }
+
+  /**
+   * The kill switch's part: every active bot of the user stops, between 'bots.halting' (agents latch first) and
+   * 'bots.halted' (agents demote). Says how many it stopped
+   */
+  async halt(userId: string): Promise<number> {
+    const bots = await botRepository.activeOf(this.deps.db, userId);
+    await this.deps.events.emit('bots.halting', { userId, bots });
+    const stopped = await this.stopEach(bots, STOPPED_BY_KILL_SWITCH);
+    await this.deps.events.emit('bots.halted', { userId, bots, stopped });
+    return stopped;
+  }
+
+  private async stopEach(rows: readonly BotRow[], reason: string): Promise<number> {
     let n = 0;
-    for (const row of await botRepository.activeOf(this.deps.db, userId)) {
+    for (const row of rows) {
       if (await this.runner.stopBot(row, 'stopped', reason)) n++;
     }
     return n;

@@ -18,7 +18,7 @@ import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
 import { BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
 import { CommissionRates } from './commission-rates';
-import { engineStrategyHost, type StrategyHostFactory } from './strategy-host';
+import { StrategyHosts } from './strategy-host';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,8 +26,8 @@ declare module 'fastify' {
     botService: BotService;
     /** Which bots this instance runs, by lease (tests call `tick` on it) */
     botRunner: BotRunner;
-    /** Set by the agents plugin: an AI agent's strategy host (undefined for other bots) */
-    botAgentHooks: { factory?: StrategyHostFactory };
+    /** Where other domains register the runtime of the bots they host (the agents plugin: kind `agent`) */
+    botStrategyHosts: StrategyHosts;
   }
 }
 
@@ -88,10 +88,9 @@ export default fp(
       keysFor: (userId, environment) => app.credentialsService.keysFor(userId, environment),
       log: app.log,
     });
-    const agentHooks: FastifyInstance['botAgentHooks'] = {};
-    app.decorate('botAgentHooks', agentHooks);
-    // What runs each bot's strategy per bar, handed to its session when it is built
-    const hostOf: StrategyHostFactory = (row) => agentHooks.factory?.(row) ?? engineStrategyHost(row);
+    // What runs each bot's strategy per bar, handed to its session when it is built (other domains register theirs)
+    const strategyHosts = new StrategyHosts();
+    app.decorate('botStrategyHosts', strategyHosts);
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -106,7 +105,7 @@ export default fp(
         return { canceled: canceled.length };
       },
       createSession: (row, { onFault, onFigures }) =>
-        new BotSession(row, hostOf(row), {
+        new BotSession(row, strategyHosts.hostFor(row), {
           db: app.db,
           clock: app.clock,
           log,
@@ -153,6 +152,7 @@ export default fp(
         market: (environment) => app.exchangeRouter.marketFor(environment),
         environmentOf: (userId) => app.environmentService.current(userId),
         publish: (target, event) => app.socketBus.publish(target, event),
+        events: app.events,
         clock: app.clock,
         log: app.log,
       },
@@ -163,11 +163,12 @@ export default fp(
     app.decorate('botRunner', runner);
     app.events.on('account.deleting', ({ userId }) => service.stopAll(userId, STOPPED_FOR_ACCOUNT_DELETION));
     // The kill switch stops every bot of the user before it cancels orders, so none places a new one meanwhile
-    app.riskService.stopBots = (userId) => service.stopAll(userId);
+    app.events.on('killswitch.requested', async (event) => event.stopped(await service.halt(event.userId)));
     app.addHook('onReady', async () => {
       await runner.start();
     });
-    // Before the live streams, the socket bus and the database close (onClose runs in reverse registration order)
+    // Before the order manager, the live streams, the socket bus and the database close: onClose hooks run in
+    // reverse registration order, and those are dependencies, so always registered before this plugin
     app.addHook('onClose', async () => {
       await runner.close();
       await userStreams.close();
@@ -178,6 +179,7 @@ export default fp(
     dependencies: [
       'database',
       'exchange',
+      'orders',
       'socket-bus',
       'credentials',
       'live-streams',

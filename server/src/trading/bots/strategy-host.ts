@@ -1,5 +1,6 @@
+import type { BotKind } from '@kestrel/contracts/bots';
 import { builtInStrategies, type StrategyType } from '@kestrel/engine';
-import type { BotRow } from './bot-repository';
+import { type BotRow, botKindOf } from './bot-repository';
 import type { BarOutcome, BotBar, PaperFigures } from './paper-account';
 
 /** What a host sees of the bot's account around a traded bar */
@@ -43,4 +44,25 @@ export function engineStrategyHost(row: Pick<BotRow, 'strategy'>): StrategyHost 
   const type = builtInStrategies.get(row.strategy);
   if (!type) return undefined;
   return { type, beforeBar: async () => {}, afterBar: async () => {}, close: () => {} };
+}
+
+/**
+ * The bots plugin's port for kinds of bot whose logic lives in another domain: that domain registers its host at
+ * construction (the agents plugin, for `agent`), and a session gets its host when it is built. Keyed by kind, so
+ * the order hosts register in does not matter and two hosts of one kind are a wiring error, not a silent override
+ */
+export class StrategyHosts {
+  private readonly hosts = new Map<BotKind, (row: BotRow) => StrategyHost>();
+
+  register(kind: BotKind, host: (row: BotRow) => StrategyHost): void {
+    if (this.hosts.has(kind)) {
+      throw new Error(`A strategy host for bots of kind "${kind}" is already registered`);
+    }
+    this.hosts.set(kind, host);
+  }
+
+  /** The host of `row`: its kind's registered one, else the built-in strategy as it is (undefined when unknown) */
+  hostFor(row: BotRow): StrategyHost | undefined {
+    return this.hosts.get(botKindOf(row.strategy))?.(row) ?? engineStrategyHost(row);
+  }
 }

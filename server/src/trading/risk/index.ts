@@ -47,8 +47,12 @@ export default fp(
         app.accountReads,
         app.notifications,
         (environment) => app.exchangeRouter.marketFor(environment),
+        app.events,
       ),
     );
   },
-  { name: 'risk', dependencies: ['risk-guard', 'exchange-services', 'credentials', 'notifications'] },
+  {
+    name: 'risk',
+    dependencies: ['risk-guard', 'exchange-services', 'credentials', 'notifications', 'futures'],
+  },
 );

@@ -19,6 +19,7 @@ import { accountOfKeys } from '../../core/recorder/recorder-repository';
 import type { Clock } from '../../lib/clock';
 import { startOfUtcDay } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
+import type { DomainEvents } from '../../lib/domain-events';
 import type { FuturesService } from '../futures/futures-service';
 import {
   ATR_PERIOD,
@@ -47,14 +48,24 @@ const LIMIT_WORDS: Record<keyof RiskLimits, (v: number) => string> = {
 const reason = (err: unknown): string =>
   err instanceof Error && err.message ? err.message : 'The exchange did not answer';
 
+declare module '../../lib/domain-events' {
+  interface DomainEventMap {
+    /**
+     * The user pressed the kill switch (`RiskService.killSwitch`): whatever trades for the user on its own stops
+     * now, before the switch cancels the account's orders and closes its positions, so nothing places a new order
+     * meanwhile (the bots stop every bot of the user). Emitted, awaited: a subscriber that throws is reported in
+     * the switch's answer ("Could not stop the bots") and the switch goes on. Each subscriber reports how many bots
+     * it stopped through `stopped`
+     */
+    'killswitch.requested': { userId: string; stopped(count: number): void };
+  }
+}
+
 /**
  * The /risk page's server side: the account limits (stored, audited), the risk figures, the audit and the kill
  * switch. Orders go through `FuturesService`, so the guard sees them like any other
  */
 export class RiskService {
-  /** Stops every bot of the user and says how many (set by the bots plugin, which is registered after this one) */
-  stopBots: ((userId: string) => Promise<number>) | undefined;
-
   constructor(
     private readonly credentials: Pick<CredentialsService, 'keysFor'>,
     private readonly exchange: ExchangeAdapter,
@@ -68,6 +79,8 @@ export class RiskService {
     private readonly notifier?: Pick<NotificationService, 'notify'>,
     /** Public market data per environment: candles of the account's own environment (ATR, VaR) */
     private readonly market: MarketFor = () => exchange,
+    /** The kill switch emits 'killswitch.requested' through it (the bots stop first) */
+    private readonly domainEvents?: Pick<DomainEvents, 'emit'>,
   ) {}
 
   limits(userId: string): Promise<StoredRiskLimits> {
@@ -206,13 +219,16 @@ export class RiskService {
       errors: [],
     };
     // The bots first, so none places a new order while this runs
-    if (this.stopBots) {
-      try {
-        result.botsStopped = await this.stopBots(userId);
-      } catch (err) {
-        result.failed++;
-        result.errors.push(`Could not stop the bots: ${reason(err)}`);
-      }
+    try {
+      await this.domainEvents?.emit('killswitch.requested', {
+        userId,
+        stopped: (count) => {
+          result.botsStopped += count;
+        },
+      });
+    } catch (err) {
+      result.failed++;
+      result.errors.push(`Could not stop the bots: ${reason(err)}`);
     }
     const listFailure = async (what: string, fn: () => Promise<void>) => {
       try {

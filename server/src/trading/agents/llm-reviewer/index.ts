@@ -15,8 +15,8 @@ declare module 'fastify' {
 }
 
 /**
- * The optional LLM reviewer of agents. Registered after the bots plugin (an agent is a bot of kind `agent`, read
- * through `BotService`: an unknown, foreign or non-agent id is a 404) and before the agent runtime, which calls
+ * The optional LLM reviewer of agents. Needs the bots plugin (an agent is a bot of kind `agent`, read through
+ * `BotService`: an unknown, foreign or non-agent id is a 404); the agent runtime depends on it and calls
  * `app.agentReviewer`
  */
 export default fp(
