@@ -68,6 +68,11 @@ describe('order manager timers on the injected clock', () => {
     await vi.waitFor(async () => expect((await stored('tm-backoff'))?.state).toBe('placed'), {
       timeout: 30_000,
     });
+    // Judged once, before the one send: the account limits passed (none are set)
+    expect((await stored('tm-backoff'))?.preTrade).toEqual({
+      origin: 'manual',
+      verdicts: [{ check: 'account_limits', ok: true }],
+    });
   });
 
   it('the sweep finds a pending intent whose process died before sending: not placed, nothing sent', async () => {

@@ -4,14 +4,9 @@ import type { Trade } from '../../core/exchange/exchange-adapter';
 import type { OrderUpdateEvent } from '../../core/exchange/exchange-streams';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
+import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
 import { type BotOrderTracker, type FeeCounter, LivePort, type TrackedOrder, TYPES } from './live-port';
-import {
-  type BarOutcome,
-  type BotBar,
-  type BotLogEntry,
-  orderBreach,
-  type PaperFigures,
-} from './paper-account';
+import type { BarOutcome, BotBar, BotLogEntry, PaperFigures } from './paper-account';
 
 /** What a live bot uses of the order manager: every order an intent keyed by (bot, bar time, order index) */
 export type LiveOrders = Pick<OrderManager, 'place' | 'cancel' | 'reconcile' | 'cancelAllFor'> & {
@@ -71,7 +66,13 @@ export class LiveAccount {
     this.port = new LivePort(ctx, ctx.orders.tracker, ctx.countFee, (r) => {
       const f = this.figures();
       this.peakEquity = Math.max(this.peakEquity, f.equity);
-      return orderBreach(r, f, this.peakEquity, ctx.limits, (q) => this.port.roundQty(q));
+      return judgeBotOrder('bot', {
+        request: r,
+        figures: f,
+        peakEquity: this.peakEquity,
+        limits: ctx.limits,
+        roundQty: (q) => this.port.roundQty(q),
+      });
     });
     this.driver = new StrategyDriver(type, params, this.series, this.port);
     this.peakEquity = ctx.budget;
@@ -111,7 +112,13 @@ export class LiveAccount {
     const fills = this.port.takeFills(barEnd, i, log, bar.openTime);
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
-    const account = orderBreach(undefined, f, this.peakEquity, this.ctx.limits, (q) => q);
+    const account = judgeBotOrder('bot', {
+      request: undefined,
+      figures: f,
+      peakEquity: this.peakEquity,
+      limits: this.ctx.limits,
+      roundQty: (q) => q,
+    }).breach;
     if (account) return { log, breach: account };
 
     this.port.breach = undefined;
@@ -144,6 +151,7 @@ export class LiveAccount {
         botId,
         intentKey: `${bar.openTime}:${k}`,
         order: this.port.request(o),
+        checked: o.verdicts,
       });
       this.port.adopt(o, intent);
       const data = {

@@ -9,6 +9,7 @@ import {
 } from '@kestrel/engine';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderTracker } from '../orders/order-tracker';
+import type { Verdict } from '../risk/pre-trade/verdict';
 import type { CountedFee } from './commission-rates';
 import type { BarOutcome, BotLogEntry } from './paper-account';
 
@@ -37,6 +38,8 @@ export interface TrackedOrder extends OrderView {
   /** Quantity already taken as fills (into the bot's position and PnL), and its value at the fill prices */
   accounted: number;
   accountedNotional: number;
+  /** The pre-trade pipeline's verdicts at submit (bot limits), recorded on the intent */
+  verdicts: Verdict[];
   /** Trade ids of the stream's fills already taken */
   takenFromStream: Set<string>;
   exchangeStatus: string;
@@ -91,7 +94,7 @@ export class LivePort implements OrderPort {
     },
     private readonly tracker: BotOrderTracker,
     private readonly countFee: FeeCounter,
-    private readonly check: (request: OrderRequest) => BarOutcome['breach'],
+    private readonly check: (request: OrderRequest) => { breach: BarOutcome['breach']; verdicts: Verdict[] },
   ) {
     this.qtyDecimals = stepDecimals(ctx.stepSize);
     this.priceDecimals = stepDecimals(ctx.tickSize);
@@ -143,15 +146,18 @@ export class LivePort implements OrderPort {
       accountedNotional: 0,
       exchangeStatus: 'PENDING',
       takenFromStream: new Set(),
+      verdicts: [],
       callbackRate: request.callbackRate,
     } as TrackedOrder & { callbackRate?: number };
     if (this.warming)
       return { ...order, status: 'rejected', reason: 'warm-up: history bars place no orders' };
-    const breach = this.breach ?? this.check(request);
+    const judged = this.breach ? undefined : this.check(request);
+    const breach = this.breach ?? judged?.breach;
     if (breach) {
       this.breach = breach;
       return { ...order, status: 'rejected', reason: breach.message };
     }
+    order.verdicts = judged?.verdicts ?? [];
     this.inFlight.push(order);
     return order;
   }

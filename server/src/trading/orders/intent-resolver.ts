@@ -11,6 +11,7 @@ import {
 import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import type { Timer } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
+import type { PreTradeRecord } from '../risk/pre-trade/verdict';
 import { describe, message, type OrderContext, UNRESOLVED } from './order-context';
 import type { StoredIntent } from './order-intent-repository';
 
@@ -32,6 +33,7 @@ export class IntentResolver {
     state: 'rejected' | 'not_placed',
     err: unknown,
     from: readonly OrderIntentState[],
+    preTrade?: PreTradeRecord,
   ): Promise<StoredIntent> {
     const { ctx } = this;
     const http = err instanceof HttpError ? err : undefined;
@@ -44,6 +46,7 @@ export class IntentResolver {
         errorStatus: http?.statusCode ?? 503,
         errorCode: http?.code ?? 'ORDER_NOT_PLACED',
         nextCheckAt: null,
+        ...(preTrade ? { preTrade } : {}),
         at: ctx.now(),
       },
       from,

@@ -14,6 +14,8 @@ import {
 import { exchangeHttpError, viaExchange } from '../../core/exchange/exchange-http-error';
 import type { Timer } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
+import type { OrderOrigin, PreTradeRecord, Verdict } from '../risk/pre-trade/verdict';
+import { firstRefusal } from '../risk/pre-trade/verdict';
 import { botClientOrderId, manualClientOrderId } from './client-order-id';
 import { DeadmanSwitch } from './deadman-switch';
 import { IntentResolver } from './intent-resolver';
@@ -50,6 +52,10 @@ export interface PlaceIntent {
   idempotencyKey?: string;
   /** Where to send it: a bot's environment; else the user's current one */
   environment?: TradingEnvironment;
+  /** Which pre-trade checks judge it, when not told by `source` (an agent's orders are a bot's with its rules) */
+  origin?: OrderOrigin;
+  /** Verdicts of the checks the caller ran already (a bot's limits at its strategy's submit), recorded with the rest */
+  checked?: readonly Verdict[];
 }
 
 /** Same order asked again under the same key? (JSON of the parsed request, key order aside) */
@@ -162,12 +168,30 @@ export class OrderManager {
       current = reopened;
     }
 
+    let preTrade: PreTradeRecord;
     try {
-      await this.#ctx.guard.checkOrder(userId, keys, request);
+      preTrade = await this.#ctx.guard.judge({
+        origin: input.origin ?? input.source,
+        userId,
+        keys,
+        order: request,
+        checked: input.checked,
+      });
     } catch (err) {
+      // The figures could not be read: nothing was judged, nothing sent
       const http = err instanceof HttpError ? err : exchangeHttpError(err);
       const refused = http instanceof HttpError && http.statusCode === 422;
       return this.#resolver.settle(current, refused ? 'rejected' : 'not_placed', http, ['pending']);
+    }
+    const refusal = firstRefusal(preTrade.verdicts);
+    if (refusal) {
+      return this.#resolver.settle(
+        current,
+        'rejected',
+        new HttpError(422, refusal.code, refusal.reason),
+        ['pending'],
+        preTrade,
+      );
     }
 
     const sentAt = this.#ctx.now();
@@ -179,6 +203,7 @@ export class OrderManager {
         sentAt,
         // The sweep leaves it to this call until our client has certainly given up on the answer
         nextCheckAt: sentAt + this.#ctx.timings.answerWindowMs,
+        preTrade,
         at: sentAt,
       },
       ['pending'],
