@@ -96,6 +96,7 @@ describe('bot session: the strategy host given at construction', () => {
         armDeadman: noExchangeOrder,
         disarmDeadman: noExchangeOrder,
         setLeverage: noExchangeOrder,
+        tracker: t.app.orderManager.tracker,
       },
       onFault: (fault) => faults.push(fault),
       onFigures: () => {},

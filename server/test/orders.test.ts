@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
 import type { ExchangeKeys } from '../src/core/exchange/exchange-adapter';
+import { orderIntentRepository } from '../src/trading/orders/order-intent-repository';
 import { bearer, startTestServer, type TestServer } from './helper';
 
 const ANSWER_WINDOW_MS = 20_000;
@@ -214,6 +215,13 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
     expect(res.statusCode).toBe(422);
     expect(await intent(body.clientOrderId)).toMatchObject({ state: 'rejected' });
     expect(onExchange(body.clientOrderId)).toHaveLength(0);
+    // The pre-trade pipeline's verdict is kept on the intent: which check refused, with its words
+    const stored = await orderIntentRepository.byClientId(t.app.db, userId, body.clientOrderId);
+    expect(stored?.preTrade).toMatchObject({
+      origin: 'manual',
+      verdicts: [{ check: 'account_limits', ok: false, code: 'RISK_LIMIT', data: { limit: 'maxLeverage' } }],
+    });
+    expect(ErrorResponseSchema.parse(res.json()).code).toBe('RISK_LIMIT');
     await put(null);
   });
 

@@ -98,6 +98,8 @@ export const OrderTradeUpdateSchema = z.object({
     ps: positionSide,
     R: flag,
     T: time,
+    /** The trade's id on a TRADE execution (0 otherwise): fills are told apart by it */
+    t: id.optional(),
   }),
 });
 

@@ -150,6 +150,8 @@ export function toUserDataEvent(event: WireEvent): UserDataEvent | undefined {
         positionSide: o.ps,
         reduceOnly: o.R,
         time: o.T,
+        // Binance says 0 when the update is not a trade
+        ...(o.t !== undefined && o.t !== '0' ? { tradeId: o.t } : {}),
       };
     }
     case 'ALGO_UPDATE': {

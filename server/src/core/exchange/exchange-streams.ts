@@ -84,6 +84,8 @@ export interface OrderUpdateEvent {
   positionSide: PositionSide;
   reduceOnly: boolean;
   time: number;
+  /** The trade's id on a TRADE execution: the same fill read back from `userTrades` has it too */
+  tradeId?: string;
 }
 
 export interface BalanceChange {

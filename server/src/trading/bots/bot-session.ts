@@ -221,6 +221,7 @@ export class BotSession {
     this.unwatch = undefined;
     this.unfollow?.();
     this.unfollow = undefined;
+    if (this.account instanceof LiveAccount) this.account.dispose();
   }
 
   /** Runs `fn` after the work queued before it (bars, fills); a failure stops the bot */

@@ -139,6 +139,7 @@ export default fp(
               app.orderManager.recentTrades(userId, symbol, undefined, row.environment),
             tradesSince: (userId, symbol, since) =>
               app.orderManager.tradesSince(userId, symbol, since, row.environment),
+            tracker: app.orderManager.tracker,
           },
           countFee: (commission, asset, time) => commissionRates.count(commission, asset, time),
           onFault,

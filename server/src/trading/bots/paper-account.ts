@@ -9,6 +9,9 @@ import {
   StrategyDriver,
   type StrategyType,
 } from '@kestrel/engine';
+import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
+
+export { drawdownPercentOf } from '../risk/pre-trade/bot-limits';
 
 /** One closed bar, numbers (the exchange's decimal strings converted once, where they enter) */
 export interface BotBar {
@@ -45,11 +48,6 @@ export interface PaperFigures {
   /** Highest equity of the session so far: its drawdown limit is measured from it (`drawdownPercentOf`) */
   peakEquity: number;
   openOrders: BotOrder[];
-}
-
-/** Percent the equity stands below its peak: the one drawdown measure of a bot's limit and its agent's risk line */
-export function drawdownPercentOf(peakEquity: number, equity: number): number {
-  return peakEquity > 0 ? Math.max(0, ((peakEquity - equity) / peakEquity) * 100) : 0;
 }
 
 const DAY_MS = 86_400_000;
@@ -296,61 +294,23 @@ export class PaperAccount {
 
   /** Daily loss and drawdown at the bar's close (a breach stops the bot before the strategy acts on the bar) */
   private checkAccount(): BarOutcome['breach'] {
-    const f = this.figures();
-    this.peakEquity = Math.max(this.peakEquity, f.equity);
-    return orderBreach(undefined, f, this.peakEquity, this.limits, (q) => q);
+    return this.judge(undefined, (q) => q);
   }
 
   private checkOrder(request: OrderRequest): BarOutcome['breach'] {
+    return this.judge(request, (q) => this.broker.roundQty(q));
+  }
+
+  /** The pre-trade pipeline's bot limits on the paper broker's figures */
+  private judge(request: OrderRequest | undefined, roundQty: (qty: number) => number): BarOutcome['breach'] {
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
-    return orderBreach(request, f, this.peakEquity, this.limits, (q) => this.broker.roundQty(q));
+    return judgeBotOrder('bot', {
+      request,
+      figures: f,
+      peakEquity: this.peakEquity,
+      limits: this.limits,
+      roundQty,
+    }).breach;
   }
-}
-
-/**
- * The bot's own limits (paper and live alike): daily loss (realized since 00:00 UTC + unrealized) and drawdown from
- * the equity peak, and, for an order, the position's notional should it fill whole at its price (else the last
- * close) against maxNotional. An order that reduces the position always passes the notional cap
- */
-export function orderBreach(
-  request: OrderRequest | undefined,
-  f: PaperFigures,
-  peakEquity: number,
-  limits: BotRiskLimits,
-  roundQty: (qty: number) => number,
-): BarOutcome['breach'] {
-  const { dailyLossLimit, maxDrawdownPercent, maxNotional } = limits;
-  if (dailyLossLimit !== null && -f.todayPnl >= dailyLossLimit) {
-    return {
-      message: `Daily loss limit reached: ${fmt(f.todayPnl)} USDT of ${dailyLossLimit}`,
-      data: { limit: 'dailyLossLimit', value: f.todayPnl, max: dailyLossLimit },
-    };
-  }
-  const drawdown = drawdownPercentOf(peakEquity, f.equity);
-  if (maxDrawdownPercent !== null && drawdown >= maxDrawdownPercent) {
-    return {
-      message: `Max drawdown reached: ${fmt(drawdown)} % of ${maxDrawdownPercent} % (equity ${fmt(f.equity)} USDT, peak ${fmt(peakEquity)})`,
-      data: { limit: 'maxDrawdownPercent', value: drawdown, max: maxDrawdownPercent },
-    };
-  }
-  if (!request || maxNotional === null || request.reduceOnly || request.closePosition) return undefined;
-  const price = request.price ?? request.triggerPrice ?? f.markPrice ?? 0;
-  const qty = roundQty(request.quantity ?? 0);
-  const after = f.positionQty + (request.side === 'buy' ? qty : -qty);
-  const notional = Math.abs(after) * price;
-  if (notional > maxNotional && Math.abs(after) > Math.abs(f.positionQty)) {
-    return {
-      message: `Max notional exceeded: the order would make the position ${fmt(notional)} USDT, over ${maxNotional}`,
-      data: {
-        limit: 'maxNotional',
-        value: notional,
-        max: maxNotional,
-        side: request.side,
-        quantity: qty,
-        price,
-      },
-    };
-  }
-  return undefined;
 }

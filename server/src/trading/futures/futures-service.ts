@@ -14,7 +14,7 @@ import { viaExchange } from '../../core/exchange/exchange-http-error';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import { intentOutcome } from '../orders/intent-outcome';
-import type { OrderGuard } from '../orders/order-guard';
+import type { LeverageGuard } from '../orders/order-guard';
 import type { OrderManager } from '../orders/order-manager';
 
 /** Binance's default income window, which the PnL summary covers */
@@ -33,7 +33,7 @@ export class FuturesService {
     private readonly exchange: ExchangeAdapter,
     private readonly clock: Clock,
     /** Every leverage change passes it before it is sent (orders pass it inside the order manager) */
-    private readonly guard: OrderGuard,
+    private readonly guard: LeverageGuard,
     /** Every order goes through it: recorded, risk-checked, sent once, an unknown outcome resolved by lookups */
     private readonly orders: Pick<OrderManager, 'place' | 'noteOrder'>,
     /** Public market data of the user's current environment (`app.userMarket`); tests default to the adapter */

@@ -24,7 +24,7 @@ export default fp(
       repo: orderIntentRepository,
       exchange: app.exchangeAdapter,
       credentials: app.credentialsService,
-      guard: app.riskGuard,
+      guard: app.preTrade,
       clock: app.clock,
       log: app.log,
       timings: deps.orderTimings,

@@ -1,11 +1,16 @@
-import type { CreateOrderRequest } from '@kestrel/contracts';
-import type { ExchangeKeys } from '../../core/exchange/exchange-adapter';
+import type { AccountOrderInput } from '../risk/pre-trade/pipeline';
+import type { PreTradeRecord } from '../risk/pre-trade/verdict';
 
 /**
- * Checks an order or a leverage change against the user's account limits before it is sent; throws an HTTP error
- * (422 `RISK_LIMIT`) to refuse. `RiskGuard` (`trading/risk/risk-guard.ts`) is the one implementation
+ * The pre-trade pipeline as the order manager calls it, once per order before it is sent: the verdicts of the
+ * checks that apply to the order's origin (`PreTradePipeline`, `trading/risk/pre-trade/`). A refusal among them
+ * settles the intent `rejected` (422 with the refusal's code and words); a throw (figures unreadable) `not_placed`
  */
 export interface OrderGuard {
-  checkOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<void>;
+  judge(input: AccountOrderInput): Promise<PreTradeRecord>;
+}
+
+/** Leverage changes by hand (`FuturesService.setLeverage`) against the max-leverage limit; throws 422 to refuse */
+export interface LeverageGuard {
   checkLeverage(userId: string, symbol: string, leverage: number): Promise<void>;
 }

@@ -9,6 +9,7 @@ import type {
 } from '@kestrel/contracts';
 import type { Order, OrderKind } from '../../core/exchange/exchange-adapter';
 import type { Queryable, Row } from '../../lib/database/database';
+import type { PreTradeRecord } from '../risk/pre-trade/verdict';
 
 /** An intent as the order manager keeps it: the contract's view plus what only the server needs */
 export interface StoredIntent extends OrderIntent {
@@ -21,6 +22,8 @@ export interface StoredIntent extends OrderIntent {
   sentAt: number | null;
   nextCheckAt: number | null;
   lastError: string | null;
+  /** The pre-trade pipeline's verdicts (migration 020), null before it judged */
+  preTrade: PreTradeRecord | null;
 }
 
 export interface NewIntent {
@@ -44,13 +47,14 @@ export interface IntentChange {
   sentAt?: number;
   nextCheckAt?: number | null;
   lastError?: string | null;
+  preTrade?: PreTradeRecord;
   attempt?: boolean;
   at: number;
 }
 
 const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 const COLUMNS = `id, user_id, environment, bot_id, source, client_order_id, symbol, kind, request, state, "order", reason,
-  error_status, error_code, attempts, last_error, ${ms('next_check_at')} AS next_check_at,
+  error_status, error_code, attempts, last_error, pre_trade, ${ms('next_check_at')} AS next_check_at,
   ${ms('created_at')} AS created_at, ${ms('sent_at')} AS sent_at, ${ms('updated_at')} AS updated_at`;
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
@@ -73,6 +77,7 @@ function toIntent(r: Row): StoredIntent {
     errorCode: r.error_code === null ? null : String(r.error_code),
     attempts: Number(r.attempts),
     lastError: r.last_error === null ? null : String(r.last_error),
+    preTrade: r.pre_trade === null || r.pre_trade === undefined ? null : json<PreTradeRecord>(r.pre_trade),
     nextCheckAt: numOrNull(r.next_check_at),
     createdAt: Number(r.created_at),
     sentAt: numOrNull(r.sent_at),
@@ -160,6 +165,7 @@ export const orderIntentRepository = {
     if (change.nextCheckAt !== undefined)
       set('next_check_at', change.nextCheckAt === null ? null : new Date(change.nextCheckAt));
     if (change.lastError !== undefined) set('last_error', change.lastError);
+    if (change.preTrade !== undefined) set('pre_trade', JSON.stringify(change.preTrade));
     if (change.attempt) sets.push('attempts = attempts + 1');
     let guard = '';
     if (from) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { PreTradePipeline } from './pre-trade/pipeline';
 import { RiskGuard } from './risk-guard';
 import { riskRepository } from './risk-repository';
 import { RiskService } from './risk-service';
@@ -8,6 +9,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The account limits every order passes before it is sent (inside the order manager) */
     riskGuard: RiskGuard;
+    /** The pre-trade pipeline the order manager runs on every order (the account limits among its checks) */
+    preTrade: PreTradePipeline;
     /** Limits, risk figures, the risk audit and the kill switch of the signed-in user */
     riskService: RiskService;
   }
@@ -19,12 +22,14 @@ declare module 'fastify' {
  */
 export const riskGuardPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate(
-      'riskGuard',
-      new RiskGuard(app.exchangeAdapter, app.clock, { db: app.db, repo: riskRepository }, (environment) =>
-        app.exchangeRouter.marketFor(environment),
-      ),
+    const guard = new RiskGuard(
+      app.exchangeAdapter,
+      app.clock,
+      { db: app.db, repo: riskRepository },
+      (environment) => app.exchangeRouter.marketFor(environment),
     );
+    app.decorate('riskGuard', guard);
+    app.decorate('preTrade', new PreTradePipeline([guard.accountLimits]));
   },
   { name: 'risk-guard', dependencies: ['database', 'exchange'] },
 );

@@ -10,6 +10,8 @@ import type { Clock } from '../../lib/clock';
 import { startOfUtcDay } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
+import type { AccountOrderInput } from './pre-trade/pipeline';
+import { type PreTradeCheck, passed, refused, type Verdict } from './pre-trade/verdict';
 import {
   dailyLoss,
   drawdownPercent,
@@ -26,12 +28,20 @@ import type { RiskRepository } from './risk-repository';
 export const RISK_LIMIT = 'RISK_LIMIT';
 
 /**
- * The account limits, checked on the server before an order is sent. The order manager (`trading/orders`, which
- * every order goes through) and `FuturesService.setLeverage` call it. Orders that can only reduce
- * exposure always pass; anything else is refused (HTTP 422 `RISK_LIMIT`, recorded as a risk event) when it would
- * break a limit. Exposure is judged from positions: resting orders that have not filled do not count
+ * The account limits, checked on the server before an order is sent: the pre-trade pipeline's `account_limits`
+ * check (`accountLimits`, run by the order manager for manual, bot and agent orders) and `FuturesService.setLeverage`.
+ * Orders that can only reduce exposure always pass; anything else is refused (HTTP 422 `RISK_LIMIT`, recorded as a
+ * risk event) when it would break a limit. Exposure is judged from positions: resting orders that have not filled
+ * do not count
  */
 export class RiskGuard {
+  /** The pipeline's check of the account limits (reading the exchange: positions, balance, today's income) */
+  readonly accountLimits: PreTradeCheck<AccountOrderInput, Promise<Verdict>> = {
+    name: 'account_limits',
+    appliesTo: ['manual', 'bot', 'agent'],
+    run: ({ userId, keys, order }) => this.judgeOrder(userId, keys, order),
+  };
+
   constructor(
     private readonly exchange: ExchangeAdapter,
     private readonly clock: Clock,
@@ -45,12 +55,27 @@ export class RiskGuard {
     return (await this.store.repo.limits(this.store.db, userId)) ?? NO_LIMITS;
   }
 
-  /** Throws `RISK_LIMIT` when the order would break one of the user's limits; returns quietly otherwise */
-  checkOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<void> {
+  /** Throws `RISK_LIMIT` (422) when the order would break one of the user's limits; returns quietly otherwise */
+  async checkOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<void> {
+    const verdict = await this.judgeOrder(userId, keys, order);
+    if (!verdict.ok) throw new HttpError(422, RISK_LIMIT, verdict.reason);
+  }
+
+  /**
+   * The verdict on the order by the user's limits (a refusal recorded as a risk event). Throws only when the
+   * figures cannot be read (the exchange's error)
+   */
+  judgeOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<Verdict> {
     // The reads an order waits on go in the exchange budget's trading lane: market data never starves them
-    return exchangeCallsAs({ caller: userCaller(userId), lane: 'trade' }, () =>
-      this.#checkOrder(userId, keys, order),
-    );
+    return exchangeCallsAs({ caller: userCaller(userId), lane: 'trade' }, async () => {
+      try {
+        await this.#checkOrder(userId, keys, order);
+        return passed('account_limits');
+      } catch (err) {
+        if (err instanceof RiskRefusal) return err.verdict;
+        throw err;
+      }
+    });
   }
 
   async #checkOrder(userId: string, keys: ExchangeKeys, order: CreateOrderRequest): Promise<void> {
@@ -63,8 +88,11 @@ export class RiskGuard {
     const positions = allPositions.filter(isOpenPosition);
     if (isReducing(order, positions)) return;
     const marginBalance = Number(account.totalMarginBalance);
-    const refuse = (limit: string, message: string, figures: Record<string, number | string>) =>
-      this.refuse(userId, message, { limit, order: describeOrder(order), ...figures });
+    const refuse = async (limit: string, message: string, figures: Record<string, number | string>) => {
+      const detail = { limit, order: describeOrder(order), ...figures };
+      await this.record(userId, message, detail);
+      throw new RiskRefusal(refused('account_limits', RISK_LIMIT, message, detail));
+    };
 
     if (limits.dailyLossLimit !== null) {
       const now = this.clock.now().getTime();
@@ -148,6 +176,12 @@ export class RiskGuard {
 
   /** Records the refusal, then throws it */
   private async refuse(userId: string, message: string, detail: Record<string, unknown>): Promise<never> {
+    await this.record(userId, message, detail);
+    throw new HttpError(422, RISK_LIMIT, message);
+  }
+
+  /** The refusal as a risk event the user reads on /risk */
+  private async record(userId: string, message: string, detail: Record<string, unknown>): Promise<void> {
     await this.store.repo.insertEvent(this.store.db, {
       userId,
       kind: 'refusal',
@@ -155,7 +189,13 @@ export class RiskGuard {
       detail,
       at: this.clock.now().getTime(),
     });
-    throw new HttpError(422, RISK_LIMIT, message);
+  }
+}
+
+/** A limit broken, carried out of the checks to their verdict */
+class RiskRefusal extends Error {
+  constructor(readonly verdict: Verdict) {
+    super(verdict.ok ? 'passed' : verdict.reason);
   }
 }
 

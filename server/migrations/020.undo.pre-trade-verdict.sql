@@ -1,0 +1,1 @@
+ALTER TABLE order_intents DROP COLUMN pre_trade;
