@@ -60,8 +60,9 @@ interface Scheduled {
 /**
  * A clock for tests: time stands still until `advance` (or `set`) moves it, and the timers due on the way run in
  * time order, each seeing `now()` at its own due time. Timers a callback starts run too when they fall within
- * the advance. Async work a timer starts is not awaited: `advance` is async and yields between timers, so
- * promise chains that need no I/O settle; for database or network work, wait for the state a user would see
+ * the advance. Async work a timer starts is not awaited: `advance` is async and yields to the event loop after
+ * each timer and at the end, so promise chains that need no I/O settle; for database or network work, wait for the
+ * state a user would see
  */
 export class ManualClock implements Clock {
   #now: number;
@@ -120,10 +121,20 @@ export class ManualClock implements Clock {
       else next.due += next.period;
       next.fn();
       // Let the promise chains the callback started take their next steps before the next timer
-      for (let i = 0; i < 10; i++) await Promise.resolve();
+      await settle();
     }
     this.#now = target;
+    // And those of the code the test just ran (an advance of 0 lets awaited lookups answer, as after a real tick)
+    await settle();
   }
+}
+
+/**
+ * Resolves once every promise chain that needs no I/O has taken all its steps: the microtask queue is drained
+ * before Node runs the next check-phase callback
+ */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ORDER_TYPES, TimeInForceSchema } from '@kestrel/contracts';
 import type { z } from 'zod';
+import { systemClock } from '../../lib/clock';
 import { BinanceClient, type BinanceClientOptions } from './binance-client';
 import {
   AccountConfigSchema,
@@ -101,7 +102,7 @@ async function mapLimited<T, R>(
 }
 
 /** A client order id of our own: prefix + time + randomness, well inside Binance's 36 characters */
-export function newClientOrderId(now = Date.now()): string {
+export function newClientOrderId(now = systemClock.now().getTime()): string {
   return `kst-${now.toString(36)}-${randomBytes(6).toString('hex')}`;
 }
 
@@ -257,7 +258,13 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
   /** `wsUrl` (stream base, routed paths below it) enables the live streams */
   constructor(options: BinanceClientOptions & { wsUrl?: string; streams?: BinanceStreamOptions }) {
     this.client = new BinanceClient(options);
-    if (options.wsUrl) this.streams = new BinanceStreams(this.client, options.wsUrl, options.streams);
+    if (options.wsUrl)
+      this.streams = new BinanceStreams(
+        this.client,
+        options.wsUrl,
+        options.streams ?? {},
+        options.clock ?? systemClock,
+      );
     this.capabilities = {
       hedgeMode: true,
       keyPermissions: options.walletUrl !== undefined,
@@ -424,7 +431,7 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
    * be read is looked up the same way. Nothing here re-sends the POST.
    */
   async placeOrder(keys: ExchangeKeys, order: NewOrder): Promise<Order> {
-    const clientOrderId = order.clientOrderId ?? newClientOrderId();
+    const clientOrderId = order.clientOrderId ?? newClientOrderId(this.client.now());
     if (!CLIENT_ID.test(clientOrderId)) {
       throw new ExchangeApiError(
         400,

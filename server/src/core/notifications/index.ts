@@ -51,12 +51,13 @@ export default fp(
         data: { ip: client.ip, userAgent: client.userAgent ?? null },
       }),
     );
-    const timer = setInterval(() => {
-      service.tick().catch((err: unknown) => app.log.error({ err }, 'webhook delivery failed'));
-    }, DELIVERY_POLL_MS);
-    timer.unref();
+    const timer = app.clock.every(
+      DELIVERY_POLL_MS,
+      () => void service.tick().catch((err: unknown) => app.log.error({ err }, 'webhook delivery failed')),
+      { unref: true },
+    );
     app.addHook('onClose', async () => {
-      clearInterval(timer);
+      timer.cancel();
       await service.idle();
     });
   },

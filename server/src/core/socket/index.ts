@@ -43,7 +43,7 @@ export default fp(
         socket.terminate();
       },
     });
-    const bus = new SocketBus(app.db, await channelFor(app.db));
+    const bus = new SocketBus(app.db, await channelFor(app.db), app.clock);
     await bus.start();
     app.decorate('socketBus', bus);
     const startedAt = app.clock.now();
@@ -84,11 +84,10 @@ export default fp(
         .sessionsEnded(userId)
         .catch((err: unknown) => app.log.warn({ err }, 'telling sockets of ended sessions failed')),
     );
-    const recheck = setInterval(() => void endSockets(), SESSION_RECHECK_MS);
-    recheck.unref();
+    const recheck = app.clock.every(SESSION_RECHECK_MS, () => void endSockets(), { unref: true });
     // Stop listening before the database plugin closes the database (onClose runs in reverse order)
     app.addHook('onClose', async () => {
-      clearInterval(recheck);
+      recheck.cancel();
       await bus.close();
     });
   },
