@@ -4,6 +4,7 @@ import type { ExchangeCredentials, ExchangeProbe } from '../src/core/credentials
 import { SESSION_RECHECK_MS } from '../src/core/socket';
 import { CHUNK_CHARS } from '../src/core/socket/pg-fanout';
 import { InvalidLiveEventError } from '../src/core/socket/socket-bus';
+import { ManualClock } from '../src/lib/clock';
 import { CLOSE_CODES } from '../src/routes/ws';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
@@ -430,38 +431,41 @@ describe('live socket (PGlite)', () => {
 
 describe('open sockets end with their session', () => {
   // Logout and revocation close sockets at once (test/abuse/sockets.test.ts); the periodic re-check is for sessions
-  // that end without telling the sockets: expiry, or a notification lost between instances
+  // that end without telling the sockets: expiry, or a notification lost between instances.
+  // The app's clock is moved by hand: its re-check runs when the test says; sockets, PGlite and promises are real
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
+  let tdb: TestDatabase;
+  let t: TestApp;
+  beforeAll(async () => {
+    tdb = await openTestDatabase('pglite');
+    t = await buildTestApp(tdb.db, { clock });
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await tdb?.cleanup();
+  });
+
   it(`closes the sockets of a session that ended on its own at the next ${SESSION_RECHECK_MS / 1000} s re-check, and only those`, async () => {
-    // Only the interval is faked: sockets, PGlite and promises run for real
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const tdb = await openTestDatabase('pglite');
-    const t = await buildTestApp(tdb.db);
-    try {
-      const base = await listenWs(t);
-      const leaving = await signUp(t);
-      const staying = await signUp(t);
-      const gone = await TestSocket.open(wsUrl(base, leaving.access_token));
-      const kept = await TestSocket.open(wsUrl(base, staying.access_token));
-      await gone.request('tools/list');
-      await kept.request('tools/list');
-      // The session's absolute expiry passes (in the row: the socket hears nothing of it)
-      await tdb.db.query('UPDATE sessions SET expires_at = $2 WHERE user_id = $1', [
-        leaving.user.id,
-        new Date(t.clock.now().getTime() - 1),
-      ]);
+    const base = await listenWs(t);
+    const leaving = await signUp(t);
+    const staying = await signUp(t);
+    const gone = await TestSocket.open(wsUrl(base, leaving.access_token));
+    const kept = await TestSocket.open(wsUrl(base, staying.access_token));
+    await gone.request('tools/list');
+    await kept.request('tools/list');
+    // The session's absolute expiry passes (in the row: the socket hears nothing of it)
+    await tdb.db.query('UPDATE sessions SET expires_at = $2 WHERE user_id = $1', [
+      leaving.user.id,
+      new Date(clock.now().getTime() - 1),
+    ]);
 
-      vi.advanceTimersByTime(SESSION_RECHECK_MS - 1);
-      await kept.request('tools/list'); // a round trip: the re-check has not run yet
-      expect(gone.ws.readyState).toBe(gone.ws.OPEN);
+    await clock.advance(SESSION_RECHECK_MS - 1);
+    await kept.request('tools/list'); // a round trip: the re-check has not run yet
+    expect(gone.ws.readyState).toBe(gone.ws.OPEN);
 
-      vi.advanceTimersByTime(1);
-      expect(await gone.closed).toEqual({ code: 4401, reason: 'Session has ended. Please sign in again.' });
-      expect((await kept.request('tools/list')).result).toBeDefined();
-      await kept.close();
-    } finally {
-      vi.useRealTimers();
-      await t.app.close();
-      await tdb.cleanup();
-    }
+    await clock.advance(1);
+    expect(await gone.closed).toEqual({ code: 4401, reason: 'Session has ended. Please sign in again.' });
+    expect((await kept.request('tools/list')).result).toBeDefined();
+    await kept.close();
   });
 });

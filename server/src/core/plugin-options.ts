@@ -18,6 +18,12 @@ export interface CoreDeps {
   /** The token-signing keys */
   tokenKeyring?: Keyring;
   clock?: Clock;
+  /**
+   * The exchange clients' own clock (request signing with the measured offset, the weight minute, cache ages, the
+   * breaker's cool-down, stream reconnects and heartbeats): the system clock by default, not `clock`, since these
+   * are durations of real network I/O that a test's hand-moved app clock would hold still
+   */
+  exchangeClock?: Clock;
   exchange?: ExchangeProbe;
   /** The testnet environment's exchange adapter; built from `config.exchangeTargets` when absent */
   exchangeAdapter?: ExchangeAdapter;

@@ -47,6 +47,31 @@ describe('ManualClock', () => {
     const clock = new ManualClock(5_000);
     await expect(clock.set(4_000)).rejects.toThrow(RangeError);
     await expect(clock.advance(-1)).rejects.toThrow(RangeError);
+    await expect(clock.jump(-1)).rejects.toThrow(RangeError);
+  });
+
+  it('jumps: each timer due on the way runs once, late, and a repeating one goes on from the new time', async () => {
+    const clock = new ManualClock(0);
+    const seen: string[] = [];
+    clock.every(1_000, () => seen.push(`every@${clock.now().getTime()}`));
+    clock.after(500, () => seen.push(`once@${clock.now().getTime()}`));
+    clock.after(90_000, () => seen.push('later'));
+    await clock.jump(60_000);
+    expect(seen).toEqual(['once@60000', 'every@60000']);
+    await clock.advance(1_000);
+    expect(seen).toEqual(['once@60000', 'every@60000', 'every@61000']);
+    expect(clock.pending).toBe(2);
+  });
+
+  it('lets promise chains settle on an advance that runs no timer', async () => {
+    const clock = new ManualClock(0);
+    let answered = false;
+    void (async () => {
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+      answered = true;
+    })();
+    await clock.advance(0);
+    expect(answered).toBe(true);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Server } from 'node:net';
+import { type Clock, systemClock } from './clock';
 
 export interface ConnectionLimits {
   /** A request's headers must arrive within this, ms */
@@ -33,12 +34,14 @@ export function httpServerDeadlines(limits: ConnectionLimits): {
  * Caps the open connections per client address: one client opening a thousand slow uploads takes its own
  * `max` sockets and no more, so the server keeps file descriptors and attention for everyone else. The address
  * is the socket's peer: behind a reverse proxy every client is the proxy, so the proxy must keep its own per-client
- * cap. `onRefused` hears of the first refusal of an address in each minute (for a log line, not one per socket)
+ * cap. `onRefused` hears of the first refusal of an address in each minute of `clock` (for a log line, not one per
+ * socket)
  */
 export function capConnectionsPerIp(
   server: Server,
   max: number,
   onRefused: (address: string, open: number) => void = () => {},
+  clock: Clock = systemClock,
 ): void {
   const open = new Map<string, number>();
   const lastReported = new Map<string, number>();
@@ -47,7 +50,7 @@ export function capConnectionsPerIp(
     const count = open.get(address) ?? 0;
     if (count >= max) {
       socket.destroy();
-      const now = Date.now();
+      const now = clock.now().getTime();
       if ((lastReported.get(address) ?? 0) <= now - 60_000) {
         lastReported.set(address, now);
         onRefused(address, count);

@@ -1,5 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK, SignJWT } from 'jose';
+import { systemClock } from '../lib/clock';
 
 export interface DpopKey {
   /** The public key's SHA-256 JWK thumbprint: what the server binds the refresh token to */
@@ -20,7 +21,7 @@ export interface DpopKey {
  * A non-extractable ECDSA P-256 key pair made with node's WebCrypto, as the browser's runtime makes one. `nowMs`
  * gives the proofs' iat: pass the test app's clock when it is not the wall clock
  */
-export async function makeDpopKey(nowMs: () => number = Date.now): Promise<DpopKey> {
+export async function makeDpopKey(nowMs: () => number = () => systemClock.now().getTime()): Promise<DpopKey> {
   const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
     'sign',
     'verify',

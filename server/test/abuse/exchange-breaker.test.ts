@@ -1,5 +1,6 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, useTestServer } from '../helper';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clockReading } from '../../src/lib/clock';
+import { bearer, startTestServer, type TestServer } from '../helper';
 
 const FAILURES = 3;
 const COOL_DOWN_MS = 1_500;
@@ -11,27 +12,38 @@ const COOL_DOWN_MS = 1_500;
  * stays unknown while the circuit is open (its lookups are refused, not answered "not found").
  */
 describe('circuit breaker on the exchange client', () => {
-  const s = useTestServer({
-    // The wall clock on the simulator: signed calls carry real timestamps (a frozen clock would answer -1021)
-    simulator: { clock: { now: () => Date.now() } },
-    env: {
-      KESTREL_EXCHANGE_BREAKER_FAILURES: String(FAILURES),
-      KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS: String(COOL_DOWN_MS),
-    },
-  });
+  /** How far the test has moved the exchange's and the client's time past the wall clock */
+  let shift = 0;
+  const wall = () => Date.now() + shift;
+  let s: TestServer;
   let token: string;
   let keys: { apiKey: string; secretKey: string };
   beforeAll(async () => {
+    s = await startTestServer({
+      // The wall clock on the simulator and the exchange client, both moved on by hand past a cool-down: signed
+      // calls carry real timestamps (a frozen clock would answer -1021), and nothing waits the cool-down out
+      simulator: { clock: { now: wall } },
+      deps: { exchangeClock: clockReading(() => new Date(wall())) },
+      env: {
+        KESTREL_EXCHANGE_BREAKER_FAILURES: String(FAILURES),
+        KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS: String(COOL_DOWN_MS),
+      },
+    });
     const user = await s.connectedUser();
     token = user.auth.access_token;
     keys = user.keys;
+  });
+  afterAll(async () => {
+    await s?.close();
   });
   beforeEach(() => s.sim.faults.clear());
 
   /** A signed read of the user's positions: one upstream call each time (market answers are shared for 2 s) */
   const positions = () =>
     s.request({ method: 'GET', url: '/api/futures/positions/active', headers: bearer(token) });
-  const waitOut = () => new Promise((r) => setTimeout(r, COOL_DOWN_MS + 100));
+  const waitOut = () => {
+    shift += COOL_DOWN_MS + 100;
+  };
 
   it(`opens after ${FAILURES} failures: answers 503 at once with the next try, sends nothing, then a probe closes it`, async () => {
     s.sim.faults.add({ kind: 'error', status: 503, remaining: FAILURES });
@@ -52,7 +64,7 @@ describe('circuit breaker on the exchange client', () => {
     expect(s.sim.faults.list().find((f) => f.id === swallow.id)?.remaining).toBe(1);
     s.sim.faults.clear();
 
-    await waitOut();
+    waitOut();
     // The probe reaches the exchange, which answers: closed, and the calls after it go through as well
     expect((await positions()).statusCode).toBe(200);
     expect((await positions()).statusCode).toBe(200);
@@ -61,13 +73,13 @@ describe('circuit breaker on the exchange client', () => {
   it('a failed probe opens it again for another cool-down', async () => {
     s.sim.faults.add({ kind: 'error', status: 500, remaining: 1000 });
     for (let i = 0; i < FAILURES; i += 1) await positions();
-    await waitOut();
+    waitOut();
     expect((await positions()).statusCode).toBe(503); // the probe, failed by the simulator (still down)
     const again = await positions();
     expect(again.statusCode).toBe(503);
     expect(again.json().detail).toMatch(/tries it again at/);
     s.sim.faults.clear(); // the exchange is back
-    await waitOut();
+    waitOut();
     expect((await positions()).statusCode).toBe(200);
   });
 
@@ -114,7 +126,7 @@ describe('circuit breaker on the exchange client', () => {
     expect(s.sim.exchange.accountByKey(keys.apiKey)?.openOrders.size).toBe(1);
 
     s.sim.faults.clear(); // the exchange is back; the order manager's next lookup (the probe) finds the order
-    await waitOut();
+    waitOut();
     const resolved = await s.app.orderManager.resolve((await intentOf()).id);
     expect(resolved?.state).toBe('placed');
   });

@@ -1,8 +1,9 @@
 import { AuthResponseSchema, ErrorResponseSchema } from '@kestrel/contracts';
 import { SignJWT } from 'jose';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SWEEP } from '../../src/core/auth/auth-service';
 import { DPOP_IAT_WINDOW_S } from '../../src/core/auth/dpop';
+import { ManualClock } from '../../src/lib/clock';
 import {
   bearer,
   buildTestApp,
@@ -12,7 +13,6 @@ import {
   signUp,
   type TestApp,
   type TestDatabase,
-  useTestApp,
 } from '../helper';
 
 /**
@@ -22,16 +22,23 @@ import {
  * proof signed by that key: the copy alone refreshes nothing, and trying does not even disturb the real session.
  */
 describe('a stolen refresh token', () => {
+  let tdb: TestDatabase;
+  let t: TestApp;
   let browser: DpopKey;
   let thief: DpopKey;
   const REFRESH = '/api/v1/auth/refresh';
   const htu = (path: string) => `https://kestrel.example${path}`;
 
-  const t = useTestApp();
   beforeAll(async () => {
+    tdb = await openTestDatabase('pglite');
+    t = await buildTestApp(tdb.db);
     const now = () => t.clock.now().getTime();
     browser = await makeDpopKey(now);
     thief = await makeDpopKey(now);
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await tdb?.cleanup();
   });
 
   const refresh = (refresh_token: string, dpop?: string) =>
@@ -150,8 +157,14 @@ describe('the auth sweep', () => {
   let tdb: TestDatabase;
   let t: TestApp;
   let key: DpopKey;
-  afterEach(async () => {
-    vi.useRealTimers();
+  // The app's timers run when the test moves its clock: the sweep's round is a step of the test, not a wait
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
+  beforeAll(async () => {
+    tdb = await openTestDatabase('pglite');
+    t = await buildTestApp(tdb.db, { clock });
+    key = await makeDpopKey(() => clock.now().getTime());
+  });
+  afterAll(async () => {
     await t?.app.close();
     await tdb?.cleanup();
   });
@@ -160,10 +173,6 @@ describe('the auth sweep', () => {
     (await tdb.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]?.n;
 
   it('deletes ended sessions and spent refresh tokens on its timer, and keeps what is live', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    tdb = await openTestDatabase('pglite');
-    t = await buildTestApp(tdb.db);
-    key = await makeDpopKey(() => t.clock.now().getTime());
     const refresh = async (refresh_token: string) =>
       AuthResponseSchema.parse(
         (
@@ -188,13 +197,14 @@ describe('the auth sweep', () => {
     ).toBe(4);
 
     // Before the keep periods have passed, a pass deletes nothing
-    await vi.advanceTimersByTimeAsync(SWEEP.intervalMs);
+    await clock.advance(SWEEP.intervalMs);
     await vi.waitFor(async () =>
       expect(await count('sessions WHERE user_id = $1', [loggedOut.user.id])).toBe(1),
     );
 
-    t.clock.advance(SWEEP.endedSessionKeepMs + 1);
-    await vi.advanceTimersByTimeAsync(SWEEP.intervalMs);
+    // A day later (the sweep runs once on the way, as after a suspended host, and again on its round)
+    await clock.jump(SWEEP.endedSessionKeepMs + 1);
+    await clock.advance(SWEEP.intervalMs);
     await vi.waitFor(async () =>
       expect(await count('sessions WHERE user_id = $1', [loggedOut.user.id])).toBe(0),
     );
@@ -209,8 +219,8 @@ describe('the auth sweep', () => {
     expect((await refresh(current.refresh_token)).user.id).toBe(live.user.id);
 
     // An expired session goes once its keep period after expiry has passed too
-    t.clock.advance(30 * 24 * 60 * 60_000 + SWEEP.endedSessionKeepMs);
-    await vi.advanceTimersByTimeAsync(SWEEP.intervalMs);
+    await clock.jump(30 * 24 * 60 * 60_000 + SWEEP.endedSessionKeepMs);
+    await clock.advance(SWEEP.intervalMs);
     await vi.waitFor(async () => expect(await count('sessions WHERE user_id = $1', [live.user.id])).toBe(0));
     expect(await count('refresh_tokens WHERE session_id NOT IN (SELECT id FROM sessions)')).toBe(0);
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Timer } from '../../lib/clock';
 import { AccountAudit } from '../account/account-audit';
 import { authRepository } from './auth-repository';
 import { type AuthContext, AuthService, type DpopInput, SWEEP } from './auth-service';
@@ -37,7 +38,7 @@ export default fp(
     app.decorate('authService', service);
     app.decorateRequest('auth', null);
     // Ended sessions and spent refresh tokens would otherwise pile up forever (one token per refresh)
-    let sweepTimer: NodeJS.Timeout | undefined;
+    let sweepTimer: Timer | undefined;
     const sweep = () =>
       void service.sweep().then(
         (deleted) => {
@@ -46,10 +47,9 @@ export default fp(
         (err: unknown) => app.log.warn({ err }, 'auth: sweep failed; next pass retries'),
       );
     app.addHook('onReady', async () => {
-      sweepTimer = setInterval(sweep, SWEEP.intervalMs);
-      sweepTimer.unref();
+      sweepTimer = app.clock.every(SWEEP.intervalMs, sweep, { unref: true });
     });
-    app.addHook('onClose', async () => clearInterval(sweepTimer));
+    app.addHook('onClose', async () => sweepTimer?.cancel());
     app.decorate('authenticate', async (request: FastifyRequest) => {
       request.auth = await service.authenticate(request.headers.authorization);
     });

@@ -29,25 +29,28 @@ export default fp(
     // saved is marked failed, and its owner reads why in the account's audit
     if (config.keyRecheckMs > 0) {
       let running: Promise<unknown> | undefined;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = service
-          .recheckAll((userId, message) =>
-            app.accountAudit.record(userId, 'keys_refused', message, undefined),
-          )
-          .catch((err: unknown) =>
-            app.log.warn(
-              { err: err instanceof Error ? err.message : String(err) },
-              'exchange key re-check failed',
-            ),
-          )
-          .finally(() => {
-            running = undefined;
-          });
-      }, config.keyRecheckMs);
-      timer.unref();
+      const timer = app.clock.every(
+        config.keyRecheckMs,
+        () => {
+          if (running) return;
+          running = service
+            .recheckAll((userId, message) =>
+              app.accountAudit.record(userId, 'keys_refused', message, undefined),
+            )
+            .catch((err: unknown) =>
+              app.log.warn(
+                { err: err instanceof Error ? err.message : String(err) },
+                'exchange key re-check failed',
+              ),
+            )
+            .finally(() => {
+              running = undefined;
+            });
+        },
+        { unref: true },
+      );
       app.addHook('onClose', async () => {
-        clearInterval(timer);
+        timer.cancel();
         await running;
       });
     }

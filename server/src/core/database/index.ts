@@ -16,7 +16,7 @@ declare module 'fastify' {
 /** Opens the database (or takes the one given), applies pending migrations, and closes it with the app if owned */
 export default fp(
   async (app: FastifyInstance, { config, deps }: PluginOptions) => {
-    const db = deps.database ?? (await openDatabase(config));
+    const db = deps.database ?? (await openDatabase(config, app.clock));
     if (!deps.database) app.addHook('onClose', () => db.close());
     const version = await migrate(db);
     app.log.info({ driver: db.driver, migration_version: version }, 'database ready');

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { z } from 'zod';
+import { type Clock, sleep, systemClock } from '../../lib/clock';
 import { ErrorBodySchema, readAnswer, ServerTimeSchema } from './binance-schemas';
 import { countsAsOrder, isTradingCall, type Params, requestWeight } from './binance-weights';
 import { CircuitBreaker, type CircuitBreakerOptions, ExchangeCircuitOpenError } from './circuit-breaker';
@@ -29,14 +30,19 @@ export interface BinanceClientOptions {
   budget?: Omit<WeightBudgetOptions, 'limit'>;
   /** Re-measure the clock offset this often, ms */
   timeSyncEveryMs?: number;
+  /**
+   * Local time of the client: signing (with the measured offset), the weight minute, cache ages, the breaker's
+   * cool-down and a download's wait for the next minute. The system clock by default: these are durations of real
+   * network I/O, so the app's clock, which a test may hold still, is not the default
+   */
+  clock?: Clock;
+  /** Overrides `clock.now()` (a test following a simulator's clock) */
   now?: () => number;
-  /** How a background download waits for the next minute; tests with fake timers replace nothing */
+  /** Overrides a wait on `clock` (a test that moves a simulator's clock instead of waiting) */
   sleep?: (ms: number) => Promise<void>;
   /** When a host counts as down and for how long calls to it are refused at once (`circuit-breaker.ts`) */
   breaker?: Omit<CircuitBreakerOptions, 'now'>;
 }
-
-const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * A small hand-written fapi REST client: HMAC-SHA256 signing, server-clock offset, bigint-safe JSON and typed
@@ -66,8 +72,9 @@ export class BinanceClient {
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#recvWindow = options.recvWindowMs ?? 5_000;
     this.#syncEvery = options.timeSyncEveryMs ?? 5 * 60_000;
-    this.#now = options.now ?? Date.now;
-    this.#sleep = options.sleep ?? defaultSleep;
+    const clock = options.clock ?? systemClock;
+    this.#now = options.now ?? (() => clock.now().getTime());
+    this.#sleep = options.sleep ?? ((ms) => sleep(clock, ms));
     this.#budget = new WeightBudget({ limit: options.weightLimit ?? 2400, ...options.budget });
     this.#cache = new MarketDataCache(this.#now);
     this.#breaker = new CircuitBreaker({ ...options.breaker, now: this.#now });
@@ -75,6 +82,11 @@ export class BinanceClient {
 
   get clockOffsetMs(): number {
     return this.#offset;
+  }
+
+  /** The client's local time, ms (see `clock` in the options) */
+  now(): number {
+    return this.#now();
   }
 
   /** Weight used in the current exchange minute: what we admitted, raised by what the exchange reported */

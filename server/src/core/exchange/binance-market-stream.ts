@@ -1,3 +1,4 @@
+import type { Clock, Timer } from '../../lib/clock';
 import { readStreamMessage, toMarketEvent } from './binance-stream-events';
 import type { BinanceStreamOptions } from './binance-stream-options';
 import type { MarketEvent, MarketStream, MarketTopic, StreamHandlers } from './exchange-streams';
@@ -39,6 +40,7 @@ export class BinanceMarketStream implements MarketStream {
     private readonly wsUrl: string,
     private readonly options: Required<BinanceStreamOptions>,
     private readonly handlers: StreamHandlers<MarketEvent>,
+    private readonly clock: Clock,
   ) {}
 
   get topics(): readonly MarketTopic[] {
@@ -73,7 +75,7 @@ export class BinanceMarketStream implements MarketStream {
         continue;
       }
       if (!conn) {
-        conn = new RouteConnection(`${this.wsUrl}/${route}/stream`, this.options, this.handlers);
+        conn = new RouteConnection(`${this.wsUrl}/${route}/stream`, this.options, this.handlers, this.clock);
         this.#routes.set(route, conn);
       }
       conn.want(names);
@@ -90,28 +92,33 @@ class RouteConnection {
   /** Streams in the URL of the connection being opened */
   #inUrl = new Set<string>();
   readonly #queue: string[] = [];
-  #pacer: ReturnType<typeof setInterval> | undefined;
+  #pacer: Timer | undefined;
   #nextId = 1;
 
   constructor(
     private readonly base: string,
     private readonly options: Required<BinanceStreamOptions>,
     private readonly handlers: StreamHandlers<MarketEvent>,
+    private readonly clock: Clock,
   ) {
-    this.#socket = new ResilientSocket(options, {
-      url: async () => {
-        this.#inUrl = new Set([...this.#wanted].slice(0, STREAMS_PER_MESSAGE));
-        return `${this.base}?streams=${[...this.#inUrl].join('/')}`;
+    this.#socket = new ResilientSocket(
+      options,
+      {
+        url: async () => {
+          this.#inUrl = new Set([...this.#wanted].slice(0, STREAMS_PER_MESSAGE));
+          return `${this.base}?streams=${[...this.#inUrl].join('/')}`;
+        },
+        onOpen: () => {
+          this.#queue.length = 0;
+          this.#subscribed = new Set(this.#inUrl);
+          this.#reconcile();
+        },
+        onMessage: (text) => this.#message(text),
+        onState: (state, gap) => handlers.onState?.(state, { gap }),
+        onError: (err) => handlers.onError?.(err),
       },
-      onOpen: () => {
-        this.#queue.length = 0;
-        this.#subscribed = new Set(this.#inUrl);
-        this.#reconcile();
-      },
-      onMessage: (text) => this.#message(text),
-      onState: (state, gap) => handlers.onState?.(state, { gap }),
-      onError: (err) => handlers.onError?.(err),
-    });
+      clock,
+    );
   }
 
   want(names: Set<string>): void {
@@ -121,7 +128,7 @@ class RouteConnection {
   }
 
   stop(): void {
-    if (this.#pacer) clearInterval(this.#pacer);
+    this.#pacer?.cancel();
     this.#pacer = undefined;
     this.#socket.stop();
   }
@@ -152,12 +159,13 @@ class RouteConnection {
       const next = this.#queue.shift();
       if (next !== undefined) this.#socket.send(next);
       if (this.#queue.length === 0 && this.#pacer) {
-        clearInterval(this.#pacer);
+        this.#pacer.cancel();
         this.#pacer = undefined;
       }
     };
     send();
-    if (this.#queue.length > 0) this.#pacer = setInterval(send, 1000 / this.options.controlMessagesPerSecond);
+    if (this.#queue.length > 0)
+      this.#pacer = this.clock.every(1000 / this.options.controlMessagesPerSecond, send);
   }
 
   #message(text: string): void {

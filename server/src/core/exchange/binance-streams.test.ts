@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { ManualClock, SimServer } from '@kestrel/exchange-sim';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
+import { ManualClock as TimerClock } from '../../lib/clock';
 import { BinanceUsdmAdapter } from './binance-adapter';
 import { IgnoredAnswer } from './binance-schemas';
 import type { BinanceStreamOptions } from './binance-stream-options';
@@ -213,6 +214,35 @@ describe('market streams', () => {
     stream.remove([{ symbol: 'XRPUSDT', kind: 'markPrice' }]);
     stream.add([{ symbol: 'SOLUSDT', kind: 'markPrice' }]);
     await stepping(r.upcoming((e) => e.type === 'markPrice' && e.symbol === 'SOLUSDT'));
+  });
+
+  it('waits out its reconnect backoff on its own clock: 500 ms, doubling up to the cap', async () => {
+    // The streams' timers on a manual clock: each retry is a step of the test, no real wait
+    const streamClock = new TimerClock(T0);
+    const errors: string[] = [];
+    const r = recorder<MarketEvent>();
+    const adapter = new BinanceUsdmAdapter({
+      restUrl: url,
+      wsUrl,
+      clock: streamClock,
+      streams: { reconnectInitialMs: 500, reconnectMaxMs: 2_000 },
+    });
+    const stream = adapter.streams?.marketStream({
+      ...r.handlers,
+      onError: (e) => errors.push(e.message),
+    }) as MarketStream;
+    toClose.push(stream);
+    const refusals = () => r.states.filter((s) => s.state === 'reconnecting').length;
+    // Refused at its handshake (the simulator lists no XRPUSDT), every time
+    stream.add([{ symbol: 'XRPUSDT', kind: 'markPrice' }]);
+    await vi.waitFor(() => expect(refusals()).toBe(1));
+    for (const [i, delay] of [500, 1_000, 2_000, 2_000].entries()) {
+      await streamClock.advance(delay - 1);
+      expect(refusals()).toBe(i + 1);
+      await streamClock.advance(1);
+      await vi.waitFor(() => expect(refusals()).toBe(i + 2));
+    }
+    expect(errors).toContain('stream refused with HTTP 400');
   });
 
   it('reconnects when the exchange cuts a connection at its lifetime (Binance: 24 h)', async () => {

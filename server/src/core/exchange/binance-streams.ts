@@ -1,3 +1,4 @@
+import type { Clock } from '../../lib/clock';
 import type { BinanceClient } from './binance-client';
 import { BinanceMarketStream } from './binance-market-stream';
 import { type BinanceStreamOptions, STREAM_DEFAULTS } from './binance-stream-options';
@@ -21,14 +22,16 @@ export class BinanceStreams implements ExchangeStreams {
   constructor(
     private readonly client: BinanceClient,
     wsUrl: string,
-    options: BinanceStreamOptions = {},
+    options: BinanceStreamOptions,
+    /** Reconnect backoff, heartbeats, the listenKey keepalive and the SUBSCRIBE pacing */
+    private readonly clock: Clock,
   ) {
     this.#wsUrl = wsUrl.replace(/\/+$/, '');
     this.#options = { ...STREAM_DEFAULTS, ...options };
   }
 
   marketStream(handlers: StreamHandlers<MarketEvent>): MarketStream {
-    return new BinanceMarketStream(this.#wsUrl, this.#options, handlers);
+    return new BinanceMarketStream(this.#wsUrl, this.#options, handlers, this.clock);
   }
 
   userDataStream(
@@ -43,6 +46,7 @@ export class BinanceStreams implements ExchangeStreams {
       this.#options,
       handlers,
       options.closeListenKey ?? true,
+      this.clock,
     );
   }
 }

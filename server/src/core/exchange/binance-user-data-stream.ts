@@ -1,3 +1,4 @@
+import type { Clock, Timer } from '../../lib/clock';
 import type { BinanceClient } from './binance-client';
 import { IgnoredAnswer, ListenKeySchema } from './binance-schemas';
 import { readStreamMessage, toUserDataEvent } from './binance-stream-events';
@@ -17,7 +18,7 @@ const LISTEN_KEY_UNKNOWN = -1125;
 export class BinanceUserDataStream implements UserDataStream {
   #listenKey: string | undefined;
   readonly #socket: ResilientSocket;
-  readonly #keepAlive: ReturnType<typeof setInterval>;
+  readonly #keepAlive: Timer;
 
   constructor(
     private readonly client: BinanceClient,
@@ -26,20 +27,25 @@ export class BinanceUserDataStream implements UserDataStream {
     options: Required<BinanceStreamOptions>,
     private readonly handlers: StreamHandlers<UserDataEvent>,
     private readonly closeListenKey: boolean,
+    clock: Clock,
   ) {
-    this.#socket = new ResilientSocket(options, {
-      url: async () => {
-        // POST returns the account's live key (and extends it) or a new one
-        const r = await client.keyed('POST', '/fapi/v1/listenKey', keys.apiKey, ListenKeySchema);
-        this.#listenKey = r.listenKey;
-        return `${wsUrl}/private/ws/${this.#listenKey}`;
+    this.#socket = new ResilientSocket(
+      options,
+      {
+        url: async () => {
+          // POST returns the account's live key (and extends it) or a new one
+          const r = await client.keyed('POST', '/fapi/v1/listenKey', keys.apiKey, ListenKeySchema);
+          this.#listenKey = r.listenKey;
+          return `${wsUrl}/private/ws/${this.#listenKey}`;
+        },
+        onOpen: () => {},
+        onMessage: (text) => this.#message(text),
+        onState: (state, gap) => handlers.onState?.(state, { gap }),
+        onError: (err) => handlers.onError?.(err),
       },
-      onOpen: () => {},
-      onMessage: (text) => this.#message(text),
-      onState: (state, gap) => handlers.onState?.(state, { gap }),
-      onError: (err) => handlers.onError?.(err),
-    });
-    this.#keepAlive = setInterval(() => void this.#keepListenKeyAlive(), options.keepAliveMs);
+      clock,
+    );
+    this.#keepAlive = clock.every(options.keepAliveMs, () => void this.#keepListenKeyAlive());
     this.#socket.start();
   }
 
@@ -78,7 +84,7 @@ export class BinanceUserDataStream implements UserDataStream {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#keepAlive);
+    this.#keepAlive.cancel();
     this.#socket.stop();
     if (this.closeListenKey && this.#listenKey) {
       this.#listenKey = undefined;

@@ -1,3 +1,4 @@
+import { systemClock } from '../../lib/clock';
 import { ExchangeUnavailableError } from './exchange-adapter';
 
 export interface CircuitBreakerOptions {
@@ -45,7 +46,7 @@ export class CircuitBreaker {
   constructor(options: CircuitBreakerOptions = {}) {
     this.#failures = options.failures ?? 5;
     this.#coolDownMs = options.coolDownMs ?? 15_000;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => systemClock.now().getTime());
   }
 
   /** Throws `ExchangeCircuitOpenError` when `host` may not be called now; otherwise the call may go */

@@ -1,6 +1,7 @@
 import type { TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { systemClock } from '../../lib/clock';
 import type { PluginOptions } from '../plugin-options';
 import { BinanceUsdmAdapter } from './binance-adapter';
 import type { ExchangeAdapter } from './exchange-adapter';
@@ -44,6 +45,7 @@ export default fp(
           weightLimit: target.endpoints.weightLimit,
           budget: { userShare: config.exchangeUserShare },
           breaker: { failures: config.exchangeBreakerFailures, coolDownMs: config.exchangeBreakerCoolDownMs },
+          clock: deps.exchangeClock ?? systemClock,
         });
       }
       app.log.info(

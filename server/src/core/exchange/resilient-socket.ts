@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import type { Clock, Timer } from '../../lib/clock';
 import type { BinanceStreamOptions } from './binance-stream-options';
 import type { StreamState } from './exchange-streams';
 
@@ -28,12 +29,13 @@ export class ResilientSocket {
   #attempt = 0;
   #opened = false;
   #restartNow = false;
-  #timers = new Set<ReturnType<typeof setTimeout>>();
-  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #timers = new Set<Timer>();
+  #heartbeat: Timer | undefined;
 
   constructor(
     private readonly options: Required<BinanceStreamOptions>,
     private readonly cb: SocketCallbacks,
+    private readonly clock: Clock,
   ) {}
 
   get isOpen(): boolean {
@@ -69,9 +71,9 @@ export class ResilientSocket {
 
   stop(): void {
     this.#stopped = true;
-    for (const t of this.#timers) clearTimeout(t);
+    for (const t of this.#timers) t.cancel();
     this.#timers.clear();
-    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    this.#heartbeat?.cancel();
     this.#heartbeat = undefined;
     const ws = this.#ws;
     this.#ws = undefined;
@@ -80,10 +82,10 @@ export class ResilientSocket {
   }
 
   #later(ms: number, fn: () => void): void {
-    const t = setTimeout(() => {
+    const t = this.clock.after(ms, () => {
       this.#timers.delete(t);
       fn();
-    }, ms);
+    });
     this.#timers.add(t);
   }
 
@@ -119,15 +121,15 @@ export class ResilientSocket {
       this.#attempt = 0;
       this.cb.onState('open', reconnect);
       this.cb.onOpen(reconnect);
-      if (this.#heartbeat) clearInterval(this.#heartbeat);
-      this.#heartbeat = setInterval(() => {
+      this.#heartbeat?.cancel();
+      this.#heartbeat = this.clock.every(this.options.heartbeatMs, () => {
         if (!alive) {
           ws.terminate();
           return;
         }
         alive = false;
         ws.ping();
-      }, this.options.heartbeatMs);
+      });
       this.#later(this.options.maxConnectionMs, () => {
         if (this.#ws === ws) this.restart();
       });
@@ -147,7 +149,7 @@ export class ResilientSocket {
     ws.on('close', () => {
       if (this.#ws !== ws) return;
       this.#ws = undefined;
-      if (this.#heartbeat) clearInterval(this.#heartbeat);
+      this.#heartbeat?.cancel();
       this.#heartbeat = undefined;
       this.#scheduleReconnect();
     });

@@ -69,6 +69,7 @@ export default fp(
       defaultSymbols: config.liveSymbols,
       isListed: listedSymbols(app),
       ...(deps.liveStreamLingerMs !== undefined ? { lingerMs: deps.liveStreamLingerMs } : {}),
+      clock: app.clock,
       log: app.log,
     });
     const stopObserving = app.socketBus.observe(live);

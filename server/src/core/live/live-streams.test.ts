@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../lib/clock';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import type {
   ExchangeStreams,
@@ -14,7 +15,7 @@ import { CANDLE_PUSH_MIN_MS, LiveStreams, STREAM_LINGER_MS } from './live-stream
 
 // The producers' bookkeeping (who needs which upstream stream, and for how long) with the exchange side recorded
 // at the adapter's stream seam; the real streams are tested against the simulator in the adapter's and server's
-// suites. Time is faked: the linger is a rule with a number
+// suites. Time is a manual clock: the linger is a rule with a number
 
 /** Records what the producers asked of the exchange's streams, and lets the test play exchange events */
 class RecordedStreams implements ExchangeStreams {
@@ -59,6 +60,7 @@ let published: Array<{ target: PushTarget; event: LiveEvent; id?: string }>;
 let keys: Map<string, ExchangeKeys>;
 let positions: string[];
 let live: LiveStreams;
+let clock: ManualClock;
 
 const socket = (userId: string, symbols?: string[]): BusConnection => ({
   userId,
@@ -82,7 +84,7 @@ const upstream = () =>
   ].sort();
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  clock = new ManualClock();
   streams = new RecordedStreams();
   published = [];
   keys = new Map([['alice', { apiKey: 'alice-key', secretKey: 'x' }]]);
@@ -97,11 +99,11 @@ beforeEach(() => {
     defaultSymbols: ['BTCUSDT', 'ETHUSDT'],
     isListed: async (symbol) => symbol !== 'NOPEUSDT',
     log: { warn() {}, info() {} },
+    clock,
   });
 });
 afterEach(async () => {
   await live.close();
-  vi.useRealTimers();
 });
 
 describe('market streams follow the sockets', () => {
@@ -109,7 +111,7 @@ describe('market streams follow the sockets', () => {
     live.added(socket('alice'));
     live.added(socket('bob'));
     live.added(socket('carol', ['SOLUSDT', 'BTCUSDT', 'NOPEUSDT']));
-    await vi.advanceTimersByTimeAsync(0);
+    await clock.advance(0);
     expect(streams.marketStreams).toHaveLength(1);
     // NOPEUSDT is not listed by the exchange: it never reaches the shared upstream connection
     expect(upstream()).toEqual(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']);
@@ -126,13 +128,13 @@ describe('market streams follow the sockets', () => {
     live.added(a);
     live.added(b);
     live.removed(b);
-    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    await clock.advance(STREAM_LINGER_MS);
     // a still watches SOLUSDT; BTCUSDT had only b
     expect(upstream()).toEqual(['SOLUSDT']);
     live.removed(a);
-    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS - 1);
+    await clock.advance(STREAM_LINGER_MS - 1);
     expect(upstream()).toEqual(['SOLUSDT']);
-    await vi.advanceTimersByTimeAsync(1);
+    await clock.advance(1);
     expect(upstream()).toEqual([]);
     // No symbol left: the upstream connection itself is closed
     expect(streams.marketStreams[0]?.closed).toBe(true);
@@ -142,9 +144,9 @@ describe('market streams follow the sockets', () => {
     const first = socket('alice', ['SOLUSDT']);
     live.added(first);
     live.removed(first);
-    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS / 2);
+    await clock.advance(STREAM_LINGER_MS / 2);
     live.added(socket('alice', ['SOLUSDT']));
-    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS * 2);
+    await clock.advance(STREAM_LINGER_MS * 2);
     expect(upstream()).toEqual(['SOLUSDT']);
     expect(streams.marketStreams).toHaveLength(1);
   });
@@ -156,7 +158,7 @@ describe('market streams follow the sockets', () => {
     c.symbols = new Set(['SOLUSDT']);
     live.changed(c);
     expect(c.watch).toEqual(new Set(['SOLUSDT']));
-    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    await clock.advance(STREAM_LINGER_MS);
     expect(upstream()).toEqual(['SOLUSDT']);
     streams.marketStreams[0]?.emit({
       type: 'markPrice',
@@ -203,13 +205,14 @@ describe('market streams follow the environment (issue 23)', () => {
         return true;
       },
       log: { warn() {}, info() {} },
+      clock,
     });
     try {
       const testnetSocket = socket('alice');
       const mainnetSocket = socket('carol');
       envLive.added(testnetSocket);
       envLive.added(mainnetSocket);
-      await vi.advanceTimersByTimeAsync(0);
+      await clock.advance(0);
       expect(testnetSocket.environment).toBe('testnet');
       expect(mainnetSocket.environment).toBe('mainnet');
       expect(envLive.marketSymbolsOf('mainnet')).toEqual(['BTCUSDT']);
@@ -234,7 +237,7 @@ describe('market streams follow the environment (issue 23)', () => {
       });
       // Carol leaves: mainnet's stream stops after the linger, testnet's stays for Alice
       envLive.removed(mainnetSocket);
-      await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+      await clock.advance(STREAM_LINGER_MS);
       expect(envLive.marketSymbolsOf('mainnet')).toEqual([]);
       expect(mainnet.marketStreams[0]?.closed).toBe(true);
       expect(envLive.marketSymbolsOf('testnet')).toEqual(['BTCUSDT']);
@@ -274,7 +277,7 @@ describe('candle streams', () => {
     b.candles = new Set(['SOLUSDT|1m', 'SOLUSDT|1h']);
     live.added(a);
     live.added(b);
-    await vi.advanceTimersByTimeAsync(0);
+    await clock.advance(0);
     expect(live.candleStreams).toEqual(['SOLUSDT@1h', 'SOLUSDT@1m']);
     const market = streams.marketStreams[0];
     market?.emit(kline('101', 1));
@@ -282,9 +285,9 @@ describe('candle streams', () => {
     market?.emit(kline('103', 3));
     // The first goes out at once, the rest wait and only the latest of them is sent
     expect(closes()).toEqual(['101']);
-    await vi.advanceTimersByTimeAsync(CANDLE_PUSH_MIN_MS - 1);
+    await clock.advance(CANDLE_PUSH_MIN_MS - 1);
     expect(closes()).toEqual(['101']);
-    await vi.advanceTimersByTimeAsync(1);
+    await clock.advance(1);
     expect(closes()).toEqual(['101', '103']);
     expect(published[1]).toMatchObject({
       target: { symbol: 'SOLUSDT', interval: '1m' },
@@ -296,12 +299,12 @@ describe('candle streams', () => {
     const a = socket('alice', []);
     a.candles = new Set(['SOLUSDT|1m']);
     live.added(a);
-    await vi.advanceTimersByTimeAsync(0);
+    await clock.advance(0);
     const market = streams.marketStreams[0];
     market?.emit(kline('101', 1));
     market?.emit(kline('104', 2));
     market?.emit(kline('105', 3, true));
-    await vi.advanceTimersByTimeAsync(CANDLE_PUSH_MIN_MS * 2);
+    await clock.advance(CANDLE_PUSH_MIN_MS * 2);
     expect(published.map((p) => p.event.data)).toEqual([
       expect.objectContaining({ close: '101', closed: false }),
       expect.objectContaining({ close: '105', closed: true, openTime: 60_000, closeTime: 119_999 }),
@@ -309,7 +312,7 @@ describe('candle streams', () => {
     // Unwatched, the kline stream lingers like the others and then stops
     a.candles = new Set();
     live.changed(a);
-    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    await clock.advance(STREAM_LINGER_MS);
     expect(live.candleStreams).toEqual([]);
   });
 });
@@ -321,13 +324,13 @@ describe('account streams follow the users', () => {
     live.added(a1);
     live.added(a2);
     live.added(socket('bob'));
-    await vi.advanceTimersByTimeAsync(0);
+    await clock.advance(0);
     expect(streams.userStreams.map((u) => u.apiKey)).toEqual(['alice-key']);
     live.removed(a1);
-    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    await clock.advance(STREAM_LINGER_MS);
     expect(streams.userStreams[0]?.closed).toBe(false);
     live.removed(a2);
-    await vi.advanceTimersByTimeAsync(STREAM_LINGER_MS);
+    await clock.advance(STREAM_LINGER_MS);
     expect(streams.userStreams[0]?.closed).toBe(true);
     expect(live.streamingUsers).toEqual([]);
   });
@@ -336,7 +339,7 @@ describe('account streams follow the users', () => {
     positions = ['XRPUSDT'];
     const c = socket('alice', ['SOLUSDT']);
     live.added(c);
-    await vi.advanceTimersByTimeAsync(0);
+    await clock.advance(0);
     expect(c.watch).toEqual(new Set(['SOLUSDT', 'XRPUSDT']));
     const account = (symbol: string, amount: string): UserDataEvent => ({
       type: 'account',
@@ -359,7 +362,7 @@ describe('account streams follow the users', () => {
 
   it('pushes order updates, conditional ones as orders marked algo, with ids that survive duplicates', async () => {
     live.added(socket('alice'));
-    await vi.advanceTimersByTimeAsync(0);
+    await clock.advance(0);
     const handlers = streams.userStreams[0]?.handlers;
     handlers?.onEvent({
       type: 'algoOrder',
@@ -398,7 +401,7 @@ describe('account streams follow the users', () => {
 
   it('after a reconnect (events may be lost) tells the user to refetch balances and positions', async () => {
     live.added(socket('alice'));
-    await vi.advanceTimersByTimeAsync(0);
+    await clock.advance(0);
     const handlers = streams.userStreams[0]?.handlers;
     handlers?.onState?.('open', { gap: false });
     expect(published).toEqual([]);
@@ -411,7 +414,7 @@ describe('account streams follow the users', () => {
 
   it('restarts the account stream with the new keys when the user connects another account', async () => {
     live.added(socket('alice'));
-    await vi.advanceTimersByTimeAsync(0);
+    await clock.advance(0);
     keys.set('alice', { apiKey: 'alice-new', secretKey: 'y' });
     await live.refreshUser('alice');
     expect(streams.userStreams.map((u) => [u.apiKey, u.closed])).toEqual([

@@ -50,12 +50,13 @@ export default fp(
     );
     // Whose key the vault opened, so a key Binance refuses is traced to its owner
     app.events.on('credentials.opened', ({ userId, apiKey }) => keyRefusals.opened(userId, apiKey));
-    const timer = setInterval(() => {
-      service.tick().catch((err: unknown) => app.log.error({ err }, 'webhook delivery failed'));
-    }, DELIVERY_POLL_MS);
-    timer.unref();
+    const timer = app.clock.every(
+      DELIVERY_POLL_MS,
+      () => void service.tick().catch((err: unknown) => app.log.error({ err }, 'webhook delivery failed')),
+      { unref: true },
+    );
     app.addHook('onClose', async () => {
-      clearInterval(timer);
+      timer.cancel();
       await service.idle();
     });
   },

@@ -312,6 +312,7 @@ export class NotificationService {
         event: d.event,
         deliveryId: d.id,
         timestamp: Math.floor(now.getTime() / 1000),
+        clock: this.clock,
       });
     } catch (err) {
       result = {

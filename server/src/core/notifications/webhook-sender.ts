@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import type { Clock } from '../../lib/clock';
 import type { WebhookTarget } from './webhook-target';
 
 /** A receiver gets this long to answer (headers and the excerpt read) */
@@ -21,6 +22,8 @@ export interface SendRequest {
   deliveryId: string;
   /** Seconds since the epoch, from the app's clock */
   timestamp: number;
+  /** Times the answer deadline (`WEBHOOK_TIMEOUT_MS`) */
+  clock: Clock;
 }
 
 export interface SendResult {
@@ -68,7 +71,7 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
     const finish = (r: Omit<SendResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       resolve({ ...r, durationMs: elapsed() });
     };
     const request = (isHttps ? https : http).request(options, (res) => {
@@ -97,14 +100,14 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
       res.on('end', done);
       res.on('error', done);
     });
-    const timer = setTimeout(() => {
+    const timer = req.clock.after(WEBHOOK_TIMEOUT_MS, () => {
       finish({
         statusCode: null,
         error: `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`,
         responseExcerpt: null,
       });
       request.destroy();
-    }, WEBHOOK_TIMEOUT_MS);
+    });
     request.on('error', (err: NodeJS.ErrnoException) => {
       finish({
         statusCode: null,

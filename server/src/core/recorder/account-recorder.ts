@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../lib/clock';
+import type { Clock, Timer } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import type { CredentialsService } from '../credentials/credentials-service';
 import type { ExchangeAdapter } from '../exchange/exchange-adapter';
@@ -79,7 +79,7 @@ export class AccountRecorder {
   /** An account's order and fill import in progress: a round and a reader share it */
   private readonly historyRuns = new Map<string, Promise<void>>();
   private readonly refreshing = new Map<string, Promise<void>>();
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: Timer | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private closed = false;
@@ -89,8 +89,7 @@ export class AccountRecorder {
   /** Starts the timer; each firing runs `tick` */
   start(): void {
     if (this.closed || this.timer) return;
-    this.timer = setInterval(() => void this.tick(), RECORDER_TICK_MS);
-    this.timer.unref?.();
+    this.timer = this.deps.clock.every(RECORDER_TICK_MS, () => void this.tick(), { unref: true });
     void this.tick();
   }
 
@@ -139,7 +138,7 @@ export class AccountRecorder {
   /** Stops the timer and waits for the round in progress */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     await this.running;
   }

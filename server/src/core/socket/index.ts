@@ -49,6 +49,7 @@ export default fp(
     const bus: SocketBus = new SocketBus(
       app.db,
       await channelFor(app.db),
+      app.clock,
       (userId) => void endSockets(userId),
     );
     await bus.start();
@@ -92,12 +93,11 @@ export default fp(
     app.events.on('notification.created', ({ userId, notice }) =>
       bus.publish(userId, { kind: 'notification', data: notice }),
     );
-    const recheck = setInterval(() => void endSockets(), SESSION_RECHECK_MS);
-    recheck.unref();
+    const recheck = app.clock.every(SESSION_RECHECK_MS, () => void endSockets(), { unref: true });
     // Stop listening before the database closes: onClose hooks run in reverse registration order, and a
     // dependency is always registered before its dependents
     app.addHook('onClose', async () => {
-      clearInterval(recheck);
+      recheck.cancel();
       await bus.close();
     });
   },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock, Timer } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 
 /** NOTIFY refuses payloads of 8000 bytes or more; frames stay well under it */
@@ -18,15 +19,13 @@ export const CHUNK_ASSEMBLY_TIMEOUT_MS = 10_000;
  */
 export class PgFanout {
   private stop: (() => Promise<void>) | undefined;
-  private readonly partial = new Map<
-    string,
-    { parts: string[]; received: number; timer: ReturnType<typeof setTimeout> }
-  >();
+  private readonly partial = new Map<string, { parts: string[]; received: number; timer: Timer }>();
 
   constructor(
     private readonly db: Database,
     readonly channel: string,
     private readonly onMessage: (message: string) => void,
+    private readonly clock: Clock,
   ) {}
 
   async start(): Promise<void> {
@@ -34,7 +33,7 @@ export class PgFanout {
   }
 
   async close(): Promise<void> {
-    for (const p of this.partial.values()) clearTimeout(p.timer);
+    for (const p of this.partial.values()) p.timer.cancel();
     this.partial.clear();
     const stop = this.stop;
     this.stop = undefined;
@@ -71,8 +70,9 @@ export class PgFanout {
       return;
     let entry = this.partial.get(id);
     if (!entry) {
-      const timer = setTimeout(() => this.partial.delete(id), CHUNK_ASSEMBLY_TIMEOUT_MS);
-      timer.unref?.();
+      const timer = this.clock.after(CHUNK_ASSEMBLY_TIMEOUT_MS, () => this.partial.delete(id), {
+        unref: true,
+      });
       entry = { parts: new Array<string>(total), received: 0, timer };
       this.partial.set(id, entry);
     }
@@ -81,7 +81,7 @@ export class PgFanout {
       entry.received += 1;
     }
     if (entry.received === total) {
-      clearTimeout(entry.timer);
+      entry.timer.cancel();
       this.partial.delete(id);
       this.onMessage(Buffer.from(entry.parts.join(''), 'base64').toString('utf8'));
     }

@@ -6,6 +6,7 @@ import {
   SOCKET_STREAMS,
   type TradingEnvironment,
 } from '@kestrel/contracts';
+import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { PgFanout } from './pg-fanout';
 
@@ -72,9 +73,9 @@ export interface PublishOptions {
 export class RecentIds {
   private readonly seen = new Map<string, number>();
   constructor(
+    private readonly now: () => number,
     private readonly ttlMs = 60_000,
     private readonly max = 20_000,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** True the first time an id is seen within the window */
@@ -128,7 +129,7 @@ export class SocketBus {
   private readonly byUser = new Map<string, Set<BusConnection>>();
   private readonly fanout: PgFanout;
   private readonly observers = new Set<BusObserver>();
-  private readonly recent = new RecentIds();
+  private readonly recent: RecentIds;
   private readonly announced = new Set<BusConnection>();
   private count = 0;
   /**
@@ -138,9 +139,11 @@ export class SocketBus {
   constructor(
     db: Database,
     channel: string,
+    clock: Clock,
     private readonly sessionCheck: (userId: string) => void = () => {},
   ) {
-    this.fanout = new PgFanout(db, channel, (message) => this.deliver(message));
+    this.recent = new RecentIds(() => clock.now().getTime());
+    this.fanout = new PgFanout(db, channel, (message) => this.deliver(message), clock);
   }
 
   get channel(): string {

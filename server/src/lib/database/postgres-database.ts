@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { type Clock, systemClock, type Timer } from '../clock';
 import { assertChannel, type Database, type Queryable, type Row } from './database';
 
 // bigint counts (e.g. count(*)) as numbers: our counts stay far below 2^53
@@ -9,7 +10,12 @@ export interface PostgresOptions {
   /** Schema put first on the search path of every connection; tests use one schema per file */
   schema?: string;
   max?: number;
+  /** Times the LISTEN reconnect retry (the system clock unless a test moves one by hand) */
+  clock?: Clock;
 }
+
+/** How long a lost LISTEN connection waits before it is opened again */
+export const LISTEN_RETRY_MS = 1000;
 
 /** Opens a node-postgres pool behind the server's database interface */
 export async function openPostgresDatabase(options: PostgresOptions): Promise<Database> {
@@ -33,6 +39,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   };
   const listeners = new Set<() => Promise<void>>();
+  const clock = options.clock ?? systemClock;
 
   return {
     driver: 'postgres',
@@ -68,7 +75,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
       // re-issued; pushes sent while it was down are lost (pushes are notices for refetching, not the data)
       let client: pg.Client | undefined;
       let stopped = false;
-      let retry: ReturnType<typeof setTimeout> | undefined;
+      let retry: Timer | undefined;
       const start = async (): Promise<void> => {
         const c = new pg.Client(clientConfig);
         c.on('notification', (msg) => {
@@ -78,7 +85,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
           if (stopped || client !== c) return;
           client = undefined;
           c.end().catch(() => {});
-          retry = setTimeout(() => void start().catch(() => {}), 1000);
+          retry = clock.after(LISTEN_RETRY_MS, () => void start().catch(() => {}));
         });
         await c.connect();
         await c.query(`LISTEN ${channel}`);
@@ -87,7 +94,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
       await start();
       const stop = async () => {
         stopped = true;
-        if (retry) clearTimeout(retry);
+        retry?.cancel();
         listeners.delete(stop);
         await client?.end().catch(() => {});
       };

@@ -41,7 +41,7 @@ export class BadFrameLog {
   #skipped = 0;
   constructor(
     private readonly warn: (fields: object, message: string) => void,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
     private readonly everyMs = 60_000,
   ) {}
 
@@ -178,7 +178,10 @@ export default async function wsRoutes(app: FastifyInstance) {
               request.log.error({ err, method }, 'socket request failed');
             },
           };
-          const badFrames = new BadFrameLog((fields, message) => request.log.warn(fields, message));
+          const badFrames = new BadFrameLog(
+            (fields, message) => request.log.warn(fields, message),
+            () => app.clock.now().getTime(),
+          );
           onText = (text) => {
             handleFrame(text, ctx, app.socketTools).then(
               (reply) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../lib/clock';
+import type { Clock, Timer } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { BotFault, reasonOf } from './bot-fault';
 import type { BotLog } from './bot-log';
@@ -70,7 +70,7 @@ export class BotRunner {
   /** This process's identity in `lease_owner` */
   readonly owner = randomUUID();
   private readonly sessions = new Map<string, BotSession>();
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: Timer | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private closed = false;
   /** The lease round in progress (one at a time) */
@@ -79,7 +79,7 @@ export class BotRunner {
   /** Stops in progress here, by bot: a second asker waits for the first instead of canceling twice */
   private readonly stopping = new Map<string, Promise<BotRow | undefined>>();
   /** Figure writes: when each bot's last went out, and the trailing one waiting */
-  private readonly writes = new Map<string, { lastAt: number; timer?: ReturnType<typeof setTimeout> }>();
+  private readonly writes = new Map<string, { lastAt: number; timer?: Timer }>();
 
   constructor(private readonly deps: BotRunnerDeps) {}
 
@@ -94,8 +94,9 @@ export class BotRunner {
 
   async start(): Promise<void> {
     this.unlisten = await this.deps.db.listen(this.deps.channel, (payload) => this.receive(payload));
-    this.timer = setInterval(() => void this.tick(), this.deps.renewMs ?? BOT_LEASE_RENEW_MS);
-    this.timer.unref?.();
+    this.timer = this.deps.clock.every(this.deps.renewMs ?? BOT_LEASE_RENEW_MS, () => void this.tick(), {
+      unref: true,
+    });
     await this.tick();
   }
 
@@ -165,14 +166,14 @@ export class BotRunner {
   /** Stops the bots running here without stopping them for their owners: they are handed back for another instance */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     await this.round;
     await this.idle();
     const ids = this.runningIds;
     // The bots go on elsewhere: nothing is canceled (a live bot's dead-man switch covers a server that never returns)
     for (const session of this.sessions.values()) session.detach();
     this.sessions.clear();
-    for (const w of this.writes.values()) clearTimeout(w.timer);
+    for (const w of this.writes.values()) w.timer?.cancel();
     this.writes.clear();
     await this.unlisten?.().catch(() => {});
     try {
@@ -362,7 +363,7 @@ export class BotRunner {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
-    clearTimeout(this.writes.get(id)?.timer);
+    this.writes.get(id)?.timer?.cancel();
     this.writes.delete(id);
     let closed: { sessionPnl: number; canceled: number };
     try {
@@ -394,18 +395,15 @@ export class BotRunner {
     const w = this.writes.get(id) ?? { lastAt: Number.NEGATIVE_INFINITY };
     this.writes.set(id, w);
     if (w.timer) return;
-    const wait = Math.max(0, w.lastAt + every - Date.now());
+    const wait = Math.max(0, w.lastAt + every - this.deps.clock.now().getTime());
     const write = () => {
       w.timer = undefined;
-      w.lastAt = Date.now();
+      w.lastAt = this.deps.clock.now().getTime();
       const session = this.sessions.get(id);
       if (session) this.track(this.writeFigures(id, session));
     };
     if (wait === 0) write();
-    else {
-      w.timer = setTimeout(write, wait);
-      w.timer.unref?.();
-    }
+    else w.timer = this.deps.clock.after(wait, write, { unref: true });
   }
 
   private async writeFigures(id: string, session: BotSession): Promise<void> {

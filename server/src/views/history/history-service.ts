@@ -14,7 +14,7 @@ import {
 import type { AccountRecorder } from '../../core/recorder/account-recorder';
 import type { HistoryFilter, HistoryRepository } from '../../core/recorder/history-repository';
 import type { RecordedAccount, RecorderRepository } from '../../core/recorder/recorder-repository';
-import type { Clock } from '../../lib/clock';
+import type { Clock, Timer } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
 import { type CsvColumn, csvRows } from './csv';
 
@@ -191,13 +191,12 @@ export class HistoryService {
    */
   private async fresh(userId: string): Promise<RecordedAccount> {
     const account = { userId, environment: await this.environmentOf(userId) };
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: Timer | undefined;
     const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, IMPORT_WAIT_MS);
-      timer.unref?.();
+      timer = this.clock.after(IMPORT_WAIT_MS, resolve, { unref: true });
     });
     await Promise.race([this.recorder.refreshHistory(account), waited]);
-    clearTimeout(timer);
+    timer?.cancel();
     return account;
   }
 
