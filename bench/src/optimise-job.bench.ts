@@ -77,7 +77,7 @@ export default async function optimiseJobBench(): Promise<void> {
 
     // The engine alone on the same bars (read back from the kline cache the job used), the same combinations
     const r0 = performance.now();
-    const columns = await t.app.backtestService
+    const columns = await t.app.backtestService.inputs
       .klinesOf('testnet')
       .load({ env: 'simulator', symbol: 'BTCUSDT', interval: '1m' }, { start: end - YEAR_MS, end });
     // Part of the warm job: the year read back from the kline cache (a single backtest pays it too)
