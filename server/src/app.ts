@@ -164,11 +164,15 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
       typeof config.trustProxy === 'number' ? trustNearestHops(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
-  capConnectionsPerIp(app.server, config.maxConnectionsPerIp, (address, open) =>
-    app.log.warn(
-      { address, open },
-      'connection refused: this address already holds the most connections allowed',
-    ),
+  capConnectionsPerIp(
+    app.server,
+    config.maxConnectionsPerIp,
+    (address, open) =>
+      app.log.warn(
+        { address, open },
+        'connection refused: this address already holds the most connections allowed',
+      ),
+    deps.clock ?? systemClock,
   );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
