@@ -21,18 +21,20 @@ import {
   type StrategyType,
   strategyCatalogue,
 } from '@kestrel/engine';
-import type { FastifyBaseLogger } from 'fastify';
-import type { ExchangeAdapter, ExchangeKeys } from '../../core/exchange/exchange-adapter';
+import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
 import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import type { FetchProgress } from '../../core/market-data/kline-cache';
 import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
-import type { Clock } from '../../lib/clock';
-import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
 import type { JobQuota } from '../jobs/job-quota';
 import type { JobRunner } from '../jobs/job-runner';
 import { JobService } from '../jobs/job-service';
-import { BacktestInputs, type RunInputs, type StoredSettings } from './backtest-inputs';
+import {
+  BacktestInputs,
+  type BacktestInputsDeps,
+  type RunInputs,
+  type StoredSettings,
+} from './backtest-inputs';
 import { backtestJob, backtestNotFound } from './backtest-job';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { chartCandles } from './backtest-result';
@@ -61,27 +63,12 @@ export interface ResolvedRun {
   run: RunSettings;
 }
 
-export interface BacktestServiceDeps {
-  db: Database;
-  /** Keyed calls (the leverage brackets), routed by the key's environment */
-  exchange: Pick<ExchangeAdapter, 'leverageBrackets'>;
-  /**
-   * Public market data of one environment (`ExchangeRouter.marketFor`): a run reads the market of the environment
-   * its owner was on when it was created (testnet's and mainnet's candles differ)
-   */
-  market(
-    environment: TradingEnvironment,
-  ): Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory'>;
-  /** The user's stored exchange keys of an environment (else the current one's), or undefined when they have none */
-  keysFor(userId: string, environment?: TradingEnvironment): Promise<ExchangeKeys | undefined>;
+/** The run inputs' parts (`BacktestInputsDeps`: database, exchange, markets, keys, clock, log) and the job's own */
+export interface BacktestServiceDeps extends BacktestInputsDeps {
   /** The user's current environment */
   environmentOf(userId: string): Promise<TradingEnvironment>;
-  /** The name an environment's exchange is known by (simulator, testnet or mainnet): runs and cached candles keep it */
-  exchangeEnvOf(environment: TradingEnvironment): string;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   workers: BacktestWorkers;
-  clock: Clock;
-  log: FastifyBaseLogger;
   /** Runs at most this many at once on this instance (the rest wait queued, for this or another instance) */
   concurrency: number;
   /** NOTIFY channel of the job queue, shared by the instances on the database schema */
