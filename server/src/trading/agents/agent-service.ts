@@ -1,4 +1,4 @@
-import type { CreateOrderRequest, TradingEnvironment } from '@kestrel/contracts';
+import type { TradingEnvironment } from '@kestrel/contracts';
 import type {
   AgentApproval,
   AgentDecisionRecord,
@@ -20,14 +20,13 @@ import { type BotRow, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
 import type { BotService } from '../bots/bot-service';
 import { drawdownPercentOf, type PaperFigures } from '../bots/paper-account';
-import type { StoredIntent } from '../orders/order-intent-repository';
 import { agentApprovalRepository } from './agent-approval-repository';
 import { agentDecisionRepository, summaryOf } from './agent-decision-repository';
 import { AgentDecisions } from './agent-decisions';
 import { agentRepository } from './agent-repository';
 import { configOf, findAgent } from './agent-rows';
 import type { AgentSnapshots } from './agent-snapshot';
-import { AgentStages, latchOf, nextStage } from './agent-stages';
+import { AgentStages, type AgentStagesDeps, latchOf, nextStage } from './agent-stages';
 import { AgentTrainingService, type TrainingJobs, trainingOf } from './agent-training';
 
 const HOUR_MS = 3_600_000;
@@ -48,14 +47,8 @@ export interface AgentServiceDeps {
   snapshots(environment: TradingEnvironment): Pick<AgentSnapshots, 'load'>;
   /** The bot's paper (or live) fills against a backtest of the same period (the drift report), when it has run */
   paperDrift(userId: string, id: string): Promise<AgentEvidence['paperDrift']>;
-  /** Places a bot's order through the order manager (the one order path), in the bot's environment */
-  placeOrder(input: {
-    userId: string;
-    botId: string;
-    intentKey: string;
-    order: CreateOrderRequest;
-    environment: TradingEnvironment;
-  }): Promise<StoredIntent>;
+  /** The latch's reduce-only close, through the order manager (`AgentStagesDeps.placeOrder` says why only it) */
+  placeOrder: AgentStagesDeps['placeOrder'];
 }
 
 /**
