@@ -1,14 +1,5 @@
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = join(import.meta.dirname, '../../..');
-const biome = createRequire(join(root, 'package.json')).resolve('@biomejs/biome/bin/biome');
-const PLUGIN = 'tooling/lint-rules/grit/no-wall-clock.grit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lintInScratch, numbered } from './scratch-lint';
 
 /** Where a probe file sits (relative to the repository root) and its one statement */
 type Probe = readonly [path: string, source: string];
@@ -35,37 +26,21 @@ const allowed: readonly Probe[] = [
   ['packages/engine/src/probe.ts', 'export const t = setTimeout(() => {}, 1);'],
 ];
 
-interface Diagnostic {
-  category: string;
-  message: string;
-  location: { path: string };
-}
-
-let dir: string;
 const found = new Map<string, string[]>();
 const probes: readonly Probe[] = [...forbidden.map(([path, source]) => [path, source] as const), ...allowed];
-const fileOf = (i: number) => (probes[i] as Probe)[0].replace(/probe(\.[a-z.]+)$/, `probe-${i}$1`);
-const fileFor = (i: number) => (/probe/.test((probes[i] as Probe)[0]) ? fileOf(i) : (probes[i] as Probe)[0]);
+const fileFor = (i: number) => {
+  const path = (probes[i] as Probe)[0];
+  return /probe/.test(path) ? numbered(path, i) : path;
+};
 const rulesFor = (i: number) => found.get(fileFor(i)) ?? [];
 
 // As in import-table.test.ts: files in a scratch folder laid out like the repository, linted with copies of the
 // real biome.json and its plugin
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kestrel-clock-rule-'));
-  await copyFile(join(root, 'biome.json'), join(dir, 'biome.json'));
-  await mkdir(dirname(join(dir, PLUGIN)), { recursive: true });
-  await copyFile(join(root, PLUGIN), join(dir, PLUGIN));
-  for (const [i, [, source]] of probes.entries()) {
-    const file = join(dir, fileFor(i));
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, `${source}\n`);
-  }
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [biome, 'lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', '.'],
-    { cwd: dir },
-  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-  const diagnostics = (JSON.parse(stdout) as { diagnostics: Diagnostic[] }).diagnostics;
+  const diagnostics = await lintInScratch(
+    'kestrel-clock-rule-',
+    probes.map(([, source], i) => [fileFor(i), `${source}\n`]),
+  );
   for (const d of diagnostics) {
     const rule =
       d.category === 'lint/style/noRestrictedGlobals'
@@ -76,9 +51,6 @@ beforeAll(async () => {
     if (rule) found.set(d.location.path, [...(found.get(d.location.path) ?? []), rule]);
   }
 }, 60_000);
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('biome.json: the clock owns the server’s timers and time', () => {
   it.each(forbidden.map(([path, source, rule], i) => [path, source, rule, i] as const))(

@@ -1,14 +1,5 @@
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = join(import.meta.dirname, '../../..');
-// The workspace's own Biome, as `pnpm lint` runs it
-const biome = createRequire(join(root, 'package.json')).resolve('@biomejs/biome/bin/biome');
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lintInScratch, numbered } from './scratch-lint';
 
 /** Where a probe file sits (relative to the repository root) and the one module it imports */
 type Probe = readonly [path: string, specifier: string];
@@ -81,13 +72,6 @@ const allowed: readonly Probe[] = [
   ['bench/src/probe.ts', '@kestrel/server'],
 ];
 
-interface Diagnostic {
-  category: string;
-  message: string;
-  location: { path: string };
-}
-
-let dir: string;
 /** noRestrictedImports messages per file of the scratch copy */
 const found = new Map<string, string[]>();
 /** Each probe gets a file of its own (one import per file), numbered in the order of the two tables */
@@ -95,38 +79,21 @@ const probes: readonly Probe[] = [
   ...forbidden.map(([path, specifier]) => [path, specifier] as const),
   ...allowed,
 ];
-const fileOf = (i: number) => (probes[i] as Probe)[0].replace(/probe(\.[a-z.]+)$/, `probe-${i}$1`);
+const fileOf = (i: number) => numbered((probes[i] as Probe)[0], i);
 const messagesFor = (i: number) => found.get(fileOf(i)) ?? [];
 
-// Biome prints no diagnostics for stdin input (by design), so the probes are files in a scratch folder laid out
-// like the repository, linted with a copy of the real biome.json
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kestrel-lint-rules-'));
-  await copyFile(join(root, 'biome.json'), join(dir, 'biome.json'));
-  // The plugin biome.json names (the clock rule, clock-rule.test.ts): Biome refuses to lint without it
-  await mkdir(join(dir, 'tooling/lint-rules/grit'), { recursive: true });
-  await copyFile(
-    join(root, 'tooling/lint-rules/grit/no-wall-clock.grit'),
-    join(dir, 'tooling/lint-rules/grit/no-wall-clock.grit'),
+  const diagnostics = await lintInScratch(
+    'kestrel-lint-rules-',
+    probes.map(([, specifier], i) => [
+      fileOf(i),
+      `import { thing } from '${specifier}';\n\nexport const used = thing;\n`,
+    ]),
   );
-  for (const [i, [, specifier]] of probes.entries()) {
-    const file = join(dir, fileOf(i));
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, `import { thing } from '${specifier}';\n\nexport const used = thing;\n`);
-  }
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [biome, 'lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', '.'],
-    { cwd: dir },
-  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' })); // exit code 1 when anything is flagged
-  const diagnostics = (JSON.parse(stdout) as { diagnostics: Diagnostic[] }).diagnostics;
   for (const d of diagnostics.filter((d) => d.category === 'lint/style/noRestrictedImports')) {
     found.set(d.location.path, [...(found.get(d.location.path) ?? []), d.message]);
   }
 }, 60_000);
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('biome.json enforces the import table of ../shared/ARCHITECTURE.md', () => {
   it.each(forbidden.map(([path, specifier, message], i) => [path, specifier, message, i] as const))(
