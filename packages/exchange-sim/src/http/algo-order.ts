@@ -1,13 +1,14 @@
 import { errors } from '../common/errors';
 import type { SymbolSpec } from '../common/symbols';
-import type { AlgoOrder, AlgoOrderType, PositionSide, Side, TimeInForce } from '../matching/types';
+import type { AlgoOrder, AlgoOrderType, TimeInForce } from '../matching/types';
+import { positionSideParam, sideParam } from './order-params';
 import {
+  cancelAllRoute,
   marketParam,
-  optionalSymbol,
+  openOrdersRoute,
   type Route,
   type RouteContext,
   requireAccount,
-  symbolWeight,
 } from './route';
 
 const TYPES: readonly AlgoOrderType[] = [
@@ -77,19 +78,14 @@ function newAlgo(ctx: RouteContext) {
   const algoType = p.required('algoType');
   if (algoType !== 'CONDITIONAL') throw errors.invalidParam('Invalid algoType.');
   const market = ctx.exchange.market(p.get('symbol'));
-  const side = p.oneOf<Side>('side', ['BUY', 'SELL'], errors.invalidSide);
-  if (!side) throw errors.mandatory('side');
+  const side = sideParam(p);
   const type = p.oneOf<AlgoOrderType>('type', TYPES, errors.invalidOrderType);
   if (!type) throw errors.mandatory('type');
   const algo = ctx.exchange.placeAlgo(requireAccount(ctx), {
     symbol: market.spec.symbol,
     side,
     type,
-    positionSide: p.oneOf<PositionSide>(
-      'positionSide',
-      ['BOTH', 'LONG', 'SHORT'],
-      errors.invalidPositionSide,
-    ),
+    positionSide: positionSideParam(p),
     timeInForce: p.oneOf<TimeInForce>('timeInForce', ['GTC', 'IOC', 'FOK', 'GTX'], errors.invalidTif),
     quantity: p.decimal('quantity'),
     price: p.decimal('price'),
@@ -146,18 +142,11 @@ export const algoOrderRoutes: Route[] = [
       return algoView(a, ctx.exchange.market(a.symbol).spec, true);
     },
   },
-  {
-    method: 'GET',
-    path: '/fapi/v1/openAlgoOrders',
-    security: 'SIGNED',
-    weight: symbolWeight(1, 40),
-    handler: (ctx) => {
-      const symbol = optionalSymbol(ctx);
-      return ctx.exchange
-        .openAlgoOrders(requireAccount(ctx), symbol)
-        .map((a) => algoView(a, ctx.exchange.market(a.symbol).spec, true));
-    },
-  },
+  openOrdersRoute(
+    '/fapi/v1/openAlgoOrders',
+    (exchange, account, symbol) => exchange.openAlgoOrders(account, symbol),
+    (a, spec) => algoView(a, spec, true),
+  ),
   {
     method: 'GET',
     path: '/fapi/v1/allAlgoOrders',
@@ -172,15 +161,7 @@ export const algoOrderRoutes: Route[] = [
         .map((a) => algoView(a, ctx.exchange.market(a.symbol).spec, true));
     },
   },
-  {
-    method: 'DELETE',
-    path: '/fapi/v1/algoOpenOrders',
-    security: 'SIGNED',
-    weight: 1,
-    handler: (ctx) => {
-      const symbol = marketParam(ctx).spec.symbol;
-      ctx.exchange.cancelAllAlgo(requireAccount(ctx), symbol);
-      return { code: 200, msg: 'The operation of cancel all open order is done.' };
-    },
-  },
+  cancelAllRoute('/fapi/v1/algoOpenOrders', (exchange, account, symbol) =>
+    exchange.cancelAllAlgo(account, symbol),
+  ),
 ];

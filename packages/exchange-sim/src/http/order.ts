@@ -1,14 +1,15 @@
 import { BinanceError, errors } from '../common/errors';
 import { fixed, plain } from '../common/format';
-import type { Order, OrderType, PositionSide, Side, TimeInForce } from '../matching/types';
+import type { Order, OrderType, TimeInForce } from '../matching/types';
+import { positionSideParam, sideParam } from './order-params';
 import { Params } from './params';
 import {
+  cancelAllRoute,
   marketParam,
-  optionalSymbol,
+  openOrdersRoute,
   type Route,
   type RouteContext,
   requireAccount,
-  symbolWeight,
 } from './route';
 import { orderView } from './views';
 
@@ -25,14 +26,12 @@ function newOrder(ctx: RouteContext) {
   const account = requireAccount(ctx);
   const p = ctx.params;
   const market = ctx.exchange.market(p.get('symbol'));
-  const side = p.oneOf<Side>('side', ['BUY', 'SELL'], errors.invalidSide);
-  if (!side) throw errors.mandatory('side');
+  const side = sideParam(p);
   const rawType = p.required('type');
   if (ALGO_TYPES.includes(rawType)) throw errors.switchToAlgo();
   if (rawType !== 'LIMIT' && rawType !== 'MARKET') throw errors.invalidOrderType();
   const type = rawType as OrderType;
-  const quantity = p.decimal('quantity');
-  if (!quantity) throw errors.mandatory('quantity');
+  const quantity = p.requiredDecimal('quantity');
   const respType = p.oneOf('newOrderRespType', ['ACK', 'RESULT'], () =>
     errors.invalidParam('Invalid newOrderRespType.'),
   );
@@ -40,11 +39,7 @@ function newOrder(ctx: RouteContext) {
     symbol: market.spec.symbol,
     side,
     type,
-    positionSide: p.oneOf<PositionSide>(
-      'positionSide',
-      ['BOTH', 'LONG', 'SHORT'],
-      errors.invalidPositionSide,
-    ),
+    positionSide: positionSideParam(p),
     timeInForce:
       type === 'LIMIT' ? p.oneOf<TimeInForce>('timeInForce', TIME_IN_FORCE, errors.invalidTif) : undefined,
     quantity,
@@ -59,15 +54,12 @@ function newOrder(ctx: RouteContext) {
 function modifyOrder(ctx: RouteContext) {
   const p = ctx.params;
   const market = ctx.exchange.market(p.get('symbol'));
-  const side = p.oneOf<Side>('side', ['BUY', 'SELL'], errors.invalidSide);
-  if (!side) throw errors.mandatory('side');
+  const side = sideParam(p);
   const orderId = p.bigint('orderId');
   const clientOrderId = p.get('origClientOrderId');
   if (orderId === undefined && clientOrderId === undefined) throw errors.mandatory('orderId');
-  const quantity = p.decimal('quantity');
-  if (!quantity) throw errors.mandatory('quantity');
-  const price = p.decimal('price');
-  if (!price) throw errors.mandatory('price');
+  const quantity = p.requiredDecimal('quantity');
+  const price = p.requiredDecimal('price');
   const order = ctx.exchange.modifyOrder(requireAccount(ctx), {
     symbol: market.spec.symbol,
     // orderId wins when both are sent
@@ -258,17 +250,9 @@ export const orderRoutes: Route[] = [
       return orderView(order, ctx.exchange.market(symbol).spec, { withCumQty: true });
     },
   },
-  {
-    method: 'DELETE',
-    path: '/fapi/v1/allOpenOrders',
-    security: 'SIGNED',
-    weight: 1,
-    handler: (ctx) => {
-      const symbol = marketParam(ctx).spec.symbol;
-      ctx.exchange.cancelAll(requireAccount(ctx), symbol);
-      return { code: 200, msg: 'The operation of cancel all open order is done.' };
-    },
-  },
+  cancelAllRoute('/fapi/v1/allOpenOrders', (exchange, account, symbol) =>
+    exchange.cancelAll(account, symbol),
+  ),
   {
     method: 'POST',
     path: '/fapi/v1/countdownCancelAll',
@@ -295,18 +279,11 @@ export const orderRoutes: Route[] = [
       return orderView(order, ctx.exchange.market(order.symbol).spec, { withTime: true });
     },
   },
-  {
-    method: 'GET',
-    path: '/fapi/v1/openOrders',
-    security: 'SIGNED',
-    weight: symbolWeight(1, 40),
-    handler: (ctx) => {
-      const symbol = optionalSymbol(ctx);
-      return ctx.exchange
-        .openOrders(requireAccount(ctx), symbol)
-        .map((o) => orderView(o, ctx.exchange.market(o.symbol).spec, { withTime: true }));
-    },
-  },
+  openOrdersRoute(
+    '/fapi/v1/openOrders',
+    (exchange, account, symbol) => exchange.openOrders(account, symbol),
+    (o, spec) => orderView(o, spec, { withTime: true }),
+  ),
   {
     method: 'GET',
     path: '/fapi/v1/allOrders',

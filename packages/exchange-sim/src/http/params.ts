@@ -42,6 +42,13 @@ export class Params {
     return new Decimal(v);
   }
 
+  /** A mandatory decimal (-1102 when missing) */
+  requiredDecimal(name: string): Decimal {
+    const v = this.decimal(name);
+    if (v === undefined) throw errors.mandatory(name);
+    return v;
+  }
+
   int(name: string): number | undefined {
     const v = this.get(name);
     if (v === undefined) return undefined;
@@ -70,6 +77,13 @@ export class Params {
     const lower = v.toLowerCase();
     if (lower !== 'true' && lower !== 'false') throw errors.invalidParam(`Invalid value for '${name}': ${v}`);
     return lower === 'true';
+  }
+
+  /** A mandatory boolean (-1102 when missing) */
+  requiredBool(name: string): boolean {
+    const v = this.bool(name);
+    if (v === undefined) throw errors.mandatory(name);
+    return v;
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], onBad: () => Error): T | undefined {

@@ -1,3 +1,4 @@
+import type { SymbolSpec } from '../common/symbols';
 import type { Exchange } from '../matching/exchange';
 import type { Market } from '../matching/market';
 import type { Account } from '../matching/types';
@@ -55,4 +56,45 @@ export function optionalSymbol(ctx: RouteContext): string | undefined {
 /** Weight of endpoints that cost more without a symbol (all symbols at once) */
 export function symbolWeight(one: number, all: number): (params: Params) => number {
   return (p) => (p.has('symbol') ? one : all);
+}
+
+/**
+ * `GET` of the account's open orders of one family (plain or conditional), of the `symbol` or of every symbol:
+ * Binance weighs both families' lists alike (1 with a symbol, 40 without)
+ */
+export function openOrdersRoute<T extends { symbol: string }>(
+  path: string,
+  open: (exchange: Exchange, account: Account, symbol: string | undefined) => T[],
+  view: (item: T, spec: SymbolSpec) => unknown,
+): Route {
+  return {
+    method: 'GET',
+    path,
+    security: 'SIGNED',
+    weight: symbolWeight(1, 40),
+    handler: (ctx) => {
+      const symbol = optionalSymbol(ctx);
+      return open(ctx.exchange, requireAccount(ctx), symbol).map((o) =>
+        view(o, ctx.exchange.market(o.symbol).spec),
+      );
+    },
+  };
+}
+
+/** `DELETE` of every open order of one family (plain or conditional) of the `symbol`: Binance answers both alike */
+export function cancelAllRoute(
+  path: string,
+  cancel: (exchange: Exchange, account: Account, symbol: string) => void,
+): Route {
+  return {
+    method: 'DELETE',
+    path,
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const symbol = marketParam(ctx).spec.symbol;
+      cancel(ctx.exchange, requireAccount(ctx), symbol);
+      return { code: 200, msg: 'The operation of cancel all open order is done.' };
+    },
+  };
 }
