@@ -1,7 +1,9 @@
 import { errors } from '../common/errors';
 import { Decimal, fixed, plain } from '../common/format';
 import type { AccountFigures, PositionFigures } from '../matching/account-figures';
+import type { Exchange } from '../matching/exchange';
 import { liquidationPrice } from '../matching/margin';
+import type { Account } from '../matching/types';
 import {
   marketParam,
   marketsParam,
@@ -83,12 +85,29 @@ function positionRisk(ctx: RouteContext) {
     });
 }
 
+/** Most the account could withdraw: its available balance, at most the cross wallet balance, at least 0 */
+const maxWithdraw = (fig: AccountFigures) =>
+  Decimal.max(0, Decimal.min(fig.availableBalance, fig.crossWalletBalance));
+
+/**
+ * An asset's cross-margin figures, in the order both balance answers (v3 account, balance) list them: USDT carries
+ * the account's, any other asset (not margin in single-asset mode) its own balance
+ */
+function crossFigures(asset: string, balance: Decimal, fig: AccountFigures) {
+  const usdt = asset === 'USDT';
+  return {
+    crossWalletBalance: f8(usdt ? fig.crossWalletBalance : balance),
+    crossUnPnl: f8(usdt ? fig.crossUnPnl : 0),
+    availableBalance: f8(usdt ? fig.availableBalance : balance),
+    maxWithdrawAmount: f8(usdt ? maxWithdraw(fig) : balance),
+  };
+}
+
 function accountV3(ctx: RouteContext) {
   const account = requireAccount(ctx);
   const fig = ctx.exchange.figures(account, ctx.now);
   const totalIM = fig.positionInitialMargin.plus(fig.openOrderInitialMargin);
   const marginBalance = fig.walletBalance.plus(fig.unrealizedPnl);
-  const maxWithdraw = Decimal.max(0, Decimal.min(fig.availableBalance, fig.crossWalletBalance));
   return {
     totalInitialMargin: f8(totalIM),
     totalMaintMargin: f8(fig.maintMargin),
@@ -100,7 +119,7 @@ function accountV3(ctx: RouteContext) {
     totalCrossWalletBalance: f8(fig.crossWalletBalance),
     totalCrossUnPnl: f8(fig.crossUnPnl),
     availableBalance: f8(fig.availableBalance),
-    maxWithdrawAmount: f8(maxWithdraw),
+    maxWithdrawAmount: f8(maxWithdraw(fig)),
     assets: [...account.balances.entries()].map(([asset, balance]) => {
       const usdt = asset === 'USDT';
       return {
@@ -112,10 +131,7 @@ function accountV3(ctx: RouteContext) {
         initialMargin: f8(usdt ? totalIM : 0),
         positionInitialMargin: f8(usdt ? fig.positionInitialMargin : 0),
         openOrderInitialMargin: f8(usdt ? fig.openOrderInitialMargin : 0),
-        crossWalletBalance: f8(usdt ? fig.crossWalletBalance : balance),
-        crossUnPnl: f8(usdt ? fig.crossUnPnl : 0),
-        availableBalance: f8(usdt ? fig.availableBalance : balance),
-        maxWithdrawAmount: f8(usdt ? maxWithdraw : balance),
+        ...crossFigures(asset, balance, fig),
         updateTime: account.updateTime,
       };
     }),
@@ -170,22 +186,14 @@ function balances(ctx: RouteContext) {
   const account = requireAccount(ctx);
   const fig = ctx.exchange.figures(account, ctx.now);
   const alias = `Sim${account.id.toString().padStart(6, '0')}`;
-  return [...account.balances.entries()].map(([asset, balance]) => {
-    const usdt = asset === 'USDT';
-    return {
-      accountAlias: alias,
-      asset,
-      balance: f8(balance),
-      crossWalletBalance: f8(usdt ? fig.crossWalletBalance : balance),
-      crossUnPnl: f8(usdt ? fig.crossUnPnl : 0),
-      availableBalance: f8(usdt ? fig.availableBalance : balance),
-      maxWithdrawAmount: f8(
-        usdt ? Decimal.max(0, Decimal.min(fig.availableBalance, fig.crossWalletBalance)) : balance,
-      ),
-      marginAvailable: true,
-      updateTime: account.updateTime,
-    };
-  });
+  return [...account.balances.entries()].map(([asset, balance]) => ({
+    accountAlias: alias,
+    asset,
+    balance: f8(balance),
+    ...crossFigures(asset, balance, fig),
+    marginAvailable: true,
+    updateTime: account.updateTime,
+  }));
 }
 
 function brackets(ctx: RouteContext) {
@@ -231,6 +239,37 @@ function adlQuantile(ctx: RouteContext) {
         adlQuantile: { LONG: shared ? both : q('LONG'), SHORT: shared ? both : q('SHORT'), HEDGE: 0 },
       };
     });
+}
+
+/**
+ * An account-wide switch Binance reads and sets at one path: GET answers `{ [name]: on }` (weight 30), POST sets it
+ * from the mandatory boolean parameter `name` (weight 1)
+ */
+function switchRoutes(
+  path: string,
+  name: string,
+  read: (account: Account) => boolean,
+  write: (exchange: Exchange, account: Account, on: boolean) => void,
+): Route[] {
+  return [
+    {
+      method: 'GET',
+      path,
+      security: 'SIGNED',
+      weight: 30,
+      handler: (ctx) => ({ [name]: read(requireAccount(ctx)) }),
+    },
+    {
+      method: 'POST',
+      path,
+      security: 'SIGNED',
+      weight: 1,
+      handler: (ctx) => {
+        write(ctx.exchange, requireAccount(ctx), ctx.params.requiredBool(name));
+        return { code: 200, msg: 'success' };
+      },
+    },
+  ];
 }
 
 export const accountRoutes: Route[] = [
@@ -302,44 +341,18 @@ export const accountRoutes: Route[] = [
     weight: 30,
     handler: () => ({ multiAssetsMargin: false }),
   },
-  {
-    method: 'GET',
-    path: '/fapi/v1/feeBurn',
-    security: 'SIGNED',
-    weight: 30,
-    handler: (ctx) => ({ feeBurn: requireAccount(ctx).feeBurn }),
-  },
-  {
-    method: 'POST',
-    path: '/fapi/v1/feeBurn',
-    security: 'SIGNED',
-    weight: 1,
-    handler: (ctx) => {
-      const on = ctx.params.bool('feeBurn');
-      if (on === undefined) throw errors.mandatory('feeBurn');
-      ctx.exchange.setFeeBurn(requireAccount(ctx), on);
-      return { code: 200, msg: 'success' };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/fapi/v1/positionSide/dual',
-    security: 'SIGNED',
-    weight: 30,
-    handler: (ctx) => ({ dualSidePosition: requireAccount(ctx).dualSidePosition }),
-  },
-  {
-    method: 'POST',
-    path: '/fapi/v1/positionSide/dual',
-    security: 'SIGNED',
-    weight: 1,
-    handler: (ctx) => {
-      const dual = ctx.params.bool('dualSidePosition');
-      if (dual === undefined) throw errors.mandatory('dualSidePosition');
-      ctx.exchange.setDualSide(requireAccount(ctx), dual);
-      return { code: 200, msg: 'success' };
-    },
-  },
+  ...switchRoutes(
+    '/fapi/v1/feeBurn',
+    'feeBurn',
+    (account) => account.feeBurn,
+    (exchange, account, on) => exchange.setFeeBurn(account, on),
+  ),
+  ...switchRoutes(
+    '/fapi/v1/positionSide/dual',
+    'dualSidePosition',
+    (account) => account.dualSidePosition,
+    (exchange, account, on) => exchange.setDualSide(account, on),
+  ),
   {
     method: 'POST',
     path: '/fapi/v1/leverage',
