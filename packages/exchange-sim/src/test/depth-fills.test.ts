@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../common/format';
 import type { UserEvent } from '../matching/events';
-import { arr, Client, flatReplay, type Harness, minute, obj, startSim } from './harness';
+import { arr, Client, flatReplay, type Harness, marketOrder, minute, obj, startSim } from './harness';
 
 let h: Harness;
 afterEach(() => h.close());
@@ -192,10 +192,7 @@ describe('partial fills against the book', () => {
       new Decimal(b2[1]).div(2).toDecimalPlaces(3, Decimal.ROUND_DOWN).plus('0.001'),
     ]);
     const res = await client.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: qty.toFixed(3),
+      ...marketOrder('BTCUSDT', 'SELL', qty.toFixed(3)),
       newOrderRespType: 'RESULT',
     });
     expect(obj(res.json)).toMatchObject({ status: 'FILLED', executedQty: qty.toFixed(3) });

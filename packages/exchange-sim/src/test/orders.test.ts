@@ -77,10 +77,7 @@ describe('order placement', () => {
   it('fills a MARKET order at once as taker at the ask and reports it with RESULT', async () => {
     const c = await scenario();
     const res = await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.010',
+      ...marketOrder('BTCUSDT', 'BUY', '0.010'),
       newOrderRespType: 'RESULT',
     });
     expect(obj(res.json)).toMatchObject({
@@ -177,20 +174,14 @@ describe('order placement', () => {
   it('only lets reduce-only orders shrink a position, exempt from min notional', async () => {
     const c = await scenario();
     const noPosition = await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: '0.010',
+      ...marketOrder('BTCUSDT', 'SELL', '0.010'),
       reduceOnly: 'true',
     });
     expect(noPosition.json).toEqual({ code: -2022, msg: 'ReduceOnly Order is rejected.' });
     await c.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
     // 0.001 BTC is 60 USDT, under the 100 minimum, but reduce-only is exempt
     const partial = await c.signed('POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'SELL',
-      type: 'MARKET',
-      quantity: '0.001',
+      ...marketOrder('BTCUSDT', 'SELL', '0.001'),
       reduceOnly: 'true',
       newOrderRespType: 'RESULT',
     });
