@@ -11,6 +11,21 @@ export const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal nu
 /** A time in ms since epoch */
 export const ms = z.number().int();
 
+/** A wallet's (or one asset's) balances as the exchange reports them */
+export const walletFields = {
+  walletBalance: decimal,
+  unrealizedPnl: decimal,
+  marginBalance: decimal,
+  availableBalance: decimal,
+};
+
+/** What the exchange's income history books as profit and loss of a window: fees and funding paid are negative */
+export const incomeFields = {
+  realizedPnl: decimal,
+  commission: decimal,
+  fundingFee: decimal,
+};
+
 /**
  * A whole-number query parameter counted from 1 (`limit`, `page`, `pageSize`), coerced from the query string,
  * with `max` when the endpoint has one
@@ -37,6 +52,16 @@ export const rangeQuery = {
   from: msParam('from').optional().describe('Start, ms since epoch (default: 30 days before to)'),
   to: msParam('to').optional().describe('End, ms since epoch, inclusive (default: now)'),
 };
+
+/** The column a list query sorts on, one of `fields`, `time` by default */
+export const sortParam = <const S extends readonly ['time', ...string[]]>(fields: S) =>
+  z
+    .enum(fields, { error: `sort must be one of ${fields.join(', ')}` })
+    .default('time')
+    .describe('Column to sort on (ties: newest first)');
+
+/** The direction a list query sorts in, newest (largest) first by default */
+export const orderParam = z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc');
 
 /** Refuses a range query whose `from` is after its `to` (either may be left out) */
 export const fromNotAfterTo = <T extends z.ZodType<{ from?: number; to?: number }>>(query: T) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
-import { decimal, ms } from '../common/fields';
+import { decimal, incomeFields, ms } from '../common/fields';
 import { EquityQuerySchema } from './dashboard';
 
 /** A ratio or fraction, 4 decimals ("0.1250" = 12.5 %) */
@@ -40,9 +40,7 @@ export type AnalyticsEquityPoint = z.infer<typeof AnalyticsEquityPointSchema>;
 
 /** Income sums of a window; paid fees and funding are negative */
 const incomeSums = {
-  realizedPnl: decimal,
-  commission: decimal,
-  fundingFee: decimal,
+  ...incomeFields,
   /** Other profit or loss Binance books (insurance clear, rebates, bonuses…); transfers are never in it */
   other: decimal,
   /** realizedPnl + commission + fundingFee + other */

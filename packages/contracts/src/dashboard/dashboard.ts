@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
-import { countParam, decimal, fromNotAfterTo, ms, pageOf, rangeQuery } from '../common/fields';
+import {
+  countParam,
+  decimal,
+  fromNotAfterTo,
+  incomeFields,
+  ms,
+  orderParam,
+  pageOf,
+  rangeQuery,
+  sortParam,
+  walletFields,
+} from '../common/fields';
 import { FuturesPositionSchema, PositionSideSchema } from '../futures/futures';
 import { SymbolSchema } from '../market/market';
 
@@ -9,9 +20,7 @@ export const RealizedPnlSchema = z.object({
   /** Window, ms since epoch, both ends inclusive */
   from: ms,
   to: ms,
-  realizedPnl: decimal,
-  commission: decimal,
-  fundingFee: decimal,
+  ...incomeFields,
   /** realizedPnl + commission + fundingFee */
   net: decimal,
 });
@@ -54,10 +63,7 @@ export type DashboardOverview = z.infer<typeof DashboardOverviewSchema>;
 /** One asset of the futures wallet; `usdtValue` and `share` are null when the asset has no USDT price */
 export const PortfolioAssetSchema = z.object({
   asset: z.string(),
-  walletBalance: decimal,
-  unrealizedPnl: decimal,
-  marginBalance: decimal,
-  availableBalance: decimal,
+  ...walletFields,
   /** Margin balance valued in USDT (USDT itself at 1, others at the `<asset>USDT` last price) */
   usdtValue: decimal.nullable(),
   /** usdtValue / the sum of the valued assets' usdtValue, 4 decimals */
@@ -83,12 +89,7 @@ export type PositionAllocation = z.infer<typeof PositionAllocationSchema>;
  * them. Assets with nothing in them are left out
  */
 export const DashboardPortfolioSchema = z.object({
-  totals: z.object({
-    walletBalance: decimal,
-    unrealizedPnl: decimal,
-    marginBalance: decimal,
-    availableBalance: decimal,
-  }),
+  totals: z.object(walletFields),
   assets: z.array(PortfolioAssetSchema),
   /** Open positions only */
   positions: z.array(FuturesPositionSchema),
@@ -183,11 +184,8 @@ export const IncomeQuerySchema = fromNotAfterTo(
       .optional()
       .describe(`Only this income type: ${INCOME_TYPES.join(', ')}`),
     symbol: SymbolSchema.optional().describe('Only entries of this symbol (transfers have none)'),
-    sort: z
-      .enum(INCOME_SORT_FIELDS, { error: `sort must be one of ${INCOME_SORT_FIELDS.join(', ')}` })
-      .default('time')
-      .describe('Column to sort on (ties: newest first)'),
-    order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
+    sort: sortParam(INCOME_SORT_FIELDS),
+    order: orderParam,
     page: countParam('page', { default: 1 }),
     pageSize: countParam('pageSize', { max: 1000, default: 100 }),
   }),

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
-import { countParam, decimal, fromNotAfterTo, ms, pageOf, rangeQuery } from '../common/fields';
+import {
+  countParam,
+  decimal,
+  fromNotAfterTo,
+  ms,
+  orderParam,
+  pageOf,
+  rangeQuery,
+  sortParam,
+} from '../common/fields';
 import { FuturesTradeSchema, OrderSideSchema, PositionSideSchema } from '../futures/futures';
 import { SymbolSchema } from '../market/market';
 
@@ -37,17 +46,12 @@ const historyQuery = {
   ...rangeQuery,
   symbol: SymbolSchema.optional().describe('Only this symbol'),
   side: z.string().trim().toUpperCase().pipe(OrderSideSchema).optional().describe('Only BUY or SELL'),
-  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
+  order: orderParam,
   page: countParam('page', { default: 1 }),
   pageSize: countParam('pageSize', { max: HISTORY_MAX_PAGE_SIZE, default: 100 }).describe(
     `Rows per page, at most ${HISTORY_MAX_PAGE_SIZE} (the export ignores it)`,
   ),
 };
-const sortParam = <const S extends readonly ['time', ...string[]]>(fields: S) =>
-  z
-    .enum(fields, { error: `sort must be one of ${fields.join(', ')}` })
-    .default('time')
-    .describe('Column to sort on (ties: newest first)');
 
 /**
  * GET /api/v1/dashboard/history/trades (and /export): the imported fills of a range, filtered, sorted (default

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
-import { countParam, decimal } from '../common/fields';
+import { countParam, decimal, incomeFields, walletFields } from '../common/fields';
 import { SymbolSchema } from '../market/market';
 
 const positiveDecimal = z
@@ -263,15 +263,7 @@ export const FuturesAccountInfoSchema = z.object({
   totalInitialMargin: decimal,
   totalMaintMargin: decimal,
   availableBalance: decimal,
-  assets: z.array(
-    z.object({
-      asset: z.string(),
-      walletBalance: decimal,
-      unrealizedPnl: decimal,
-      marginBalance: decimal,
-      availableBalance: decimal,
-    }),
-  ),
+  assets: z.array(z.object({ asset: z.string(), ...walletFields })),
   /** Open positions only */
   positions: z.array(FuturesPositionSchema),
 });
@@ -316,15 +308,11 @@ export const PnlSummarySchema = z.object({
   /** Window of the realized figures, ms since epoch */
   from: z.number().int(),
   to: z.number().int(),
-  realizedPnl: decimal,
-  commission: decimal,
-  fundingFee: decimal,
+  ...incomeFields,
   /** realized + commission + funding (fees are negative amounts) */
   netRealized: decimal,
   unrealizedPnl: decimal,
-  bySymbol: z.array(
-    z.object({ symbol: z.string(), realizedPnl: decimal, commission: decimal, fundingFee: decimal }),
-  ),
+  bySymbol: z.array(z.object({ symbol: z.string(), ...incomeFields })),
 });
 export type PnlSummary = z.infer<typeof PnlSummarySchema>;
 
