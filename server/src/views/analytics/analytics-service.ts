@@ -5,8 +5,9 @@ import {
   type TradingEnvironment,
 } from '@kestrel/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { AccountRecorder } from '../../core/recorder/account-recorder';
-import type { RecordedAccount, RecorderRepository } from '../../core/recorder/recorder-repository';
+import type { RecorderRepository } from '../../core/recorder/recorder-repository';
 import type { Clock } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
 import { equityBucketMs } from '../dashboard/dashboard-service';
@@ -73,7 +74,7 @@ export class AnalyticsService {
   }
 
   /** Best effort: a failed import (keys, exchange) leaves the stored figures, which are still answered */
-  private async refresh(account: RecordedAccount): Promise<void> {
+  private async refresh(account: TradingAccount): Promise<void> {
     try {
       await this.deps.recorder.refreshIncome(account, ANALYTICS_FRESH_MS);
     } catch (err) {

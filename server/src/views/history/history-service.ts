@@ -11,9 +11,10 @@ import {
   type TradeHistoryQuery,
   type TradingEnvironment,
 } from '@kestrel/contracts';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { AccountRecorder } from '../../core/recorder/account-recorder';
 import type { HistoryFilter, HistoryRepository } from '../../core/recorder/history-repository';
-import type { RecordedAccount, RecorderRepository } from '../../core/recorder/recorder-repository';
+import type { RecorderRepository } from '../../core/recorder/recorder-repository';
 import type { Clock, Timer } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
 import { type CsvColumn, csvRows } from './csv';
@@ -189,7 +190,7 @@ export class HistoryService {
    * The account of the user's current environment, after importing what is new (waiting at most
    * `IMPORT_WAIT_MS`)
    */
-  private async fresh(userId: string): Promise<RecordedAccount> {
+  private async fresh(userId: string): Promise<TradingAccount> {
     const account = { userId, environment: await this.environmentOf(userId) };
     let timer: Timer | undefined;
     const waited = new Promise<void>((resolve) => {
