@@ -166,7 +166,7 @@ export class AccountRecorder {
    * never used for it, so its rows can only come from its own exchange
    */
   private async keysOf(account: TradingAccount): Promise<AccountKeys | undefined> {
-    const keys = await this.deps.credentials.storedKeys(account.userId, account.environment);
+    const keys = await this.deps.credentials.storedKeys(account);
     return keys && { ...keys, environment: account.environment };
   }
 
