@@ -120,15 +120,15 @@ describe('FuturesService and MarketService against the simulator', () => {
   });
 
   it('market: each symbol once, in the order asked; status measures latency around the time call', async () => {
-    const tickers = await t.app.marketService.tickers(userId, ['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
+    const tickers = await t.app.marketService.tickers(account, ['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
     expect(tickers.map((x) => x.symbol)).toEqual(['SOLUSDT', 'BTCUSDT']);
 
     const ticks = [1000, 1042.4];
     const timed = new MarketService(
-      async () => ({ exchange: t.app.exchangeAdapter, env: 'simulator' }),
+      () => ({ exchange: t.app.exchangeAdapter, env: 'simulator' }),
       () => ticks.shift() ?? 0,
     );
-    expect(await timed.status('someone')).toEqual({
+    expect(await timed.status({ userId: 'someone', environment: 'testnet' })).toEqual({
       exchange: 'binance',
       environment: 'simulator',
       reachable: true,
