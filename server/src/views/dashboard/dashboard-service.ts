@@ -55,9 +55,9 @@ export class DashboardService {
   ) {}
 
   /**
-   * The recorded equity of the current environment's account over [from, to] (default: the 30 days up to now),
-   * oldest first, downsampled to at most `EQUITY_MAX_POINTS` buckets. Read from the database: no exchange call,
-   * and no keys needed
+   * The account's recorded equity (the request's account: the user's current environment's) over [from, to]
+   * (default: the 30 days up to now), oldest first, downsampled to at most `EQUITY_MAX_POINTS` buckets. Read from
+   * the database: no exchange call, and no keys needed
    */
   async equity(account: TradingAccount, query: EquityQuery): Promise<EquityHistory> {
     const { from, to } = this.range(query);
@@ -67,7 +67,7 @@ export class DashboardService {
   }
 
   /**
-   * The current environment's imported income of [from, to] (default: the 30 days up to now), filtered, sorted
+   * The account's imported income of [from, to] (default: the 30 days up to now), filtered, sorted
    * (newest first), one page
    */
   async income(account: TradingAccount, query: IncomeQuery): Promise<IncomePage> {
