@@ -160,7 +160,10 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
       expect(first.syncedTo).toBe(SIM_START);
 
       const trade = (side: 'BUY' | 'SELL', quantity: string) =>
-        t.app.futuresService.placeOrder(userId, { symbol: 'SOLUSDT', side, type: 'MARKET', quantity });
+        t.app.futuresService.placeOrder(
+          { userId, environment: 'testnet' },
+          { symbol: 'SOLUSDT', side, type: 'MARKET', quantity },
+        );
       await trade('BUY', '2');
       await trade('SELL', '1');
       // Not due before INCOME_SYNC_MS: nothing new yet
@@ -207,12 +210,15 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
     it('a second instance on the same database records nothing twice', async () => {
       const snapshots = await count('equity_snapshots');
       const entries = await count('income_entries');
-      await t.app.futuresService.placeOrder(userId, {
-        symbol: 'SOLUSDT',
-        side: 'SELL',
-        type: 'MARKET',
-        quantity: '1',
-      });
+      await t.app.futuresService.placeOrder(
+        { userId, environment: 'testnet' },
+        {
+          symbol: 'SOLUSDT',
+          side: 'SELL',
+          type: 'MARKET',
+          quantity: '1',
+        },
+      );
       advance(INCOME_SYNC_MS);
       // One after the other: the second finds the minute recorded and the income synced, and asks the exchange
       // nothing
@@ -225,12 +231,15 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
       expect(await count('income_entries')).toBe(entries + 2);
 
       // At the same moment: both may ask the exchange, the database keeps one copy
-      await t.app.futuresService.placeOrder(userId, {
-        symbol: 'SOLUSDT',
-        side: 'SELL',
-        type: 'MARKET',
-        quantity: '1',
-      });
+      await t.app.futuresService.placeOrder(
+        { userId, environment: 'testnet' },
+        {
+          symbol: 'SOLUSDT',
+          side: 'SELL',
+          type: 'MARKET',
+          quantity: '1',
+        },
+      );
       advance(INCOME_SYNC_MS);
       await Promise.all([t.app.accountRecorder.tick(), second.app.accountRecorder.tick()]);
       expect(await count('equity_snapshots')).toBe(snapshots + 2);

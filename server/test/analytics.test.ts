@@ -327,7 +327,10 @@ describe('account analytics', () => {
     // The first import (the deposit) and the first snapshot
     await t.app.accountRecorder.tick();
     const trade = (side: 'BUY' | 'SELL') =>
-      t.app.futuresService.placeOrder(id, { symbol: 'BTCUSDT', side, type: 'MARKET', quantity: '0.010' });
+      t.app.futuresService.placeOrder(
+        { userId: id, environment: 'testnet' },
+        { symbol: 'BTCUSDT', side, type: 'MARKET', quantity: '0.010' },
+      );
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000.00' });
     await trade('BUY');
     t.sim.exchange.setPrice('BTCUSDT', { price: '51000.00' });

@@ -402,7 +402,9 @@ describe.each<Driver>(['pglite', 'postgres'])('credentials on %s', (driver) => {
     async function canOpen(keyring: Keyring, userId: string): Promise<boolean> {
       const app = await buildTestApp(t.database.db, { exchange: switchableProbe, keyring });
       try {
-        const status = await app.app.credentialsService.status(userId).catch(() => undefined);
+        const status = await app.app.credentialsService
+          .status({ userId, environment: 'testnet' })
+          .catch(() => undefined);
         return status?.data.connectivity_status === 'unreachable';
       } finally {
         await app.app.close();

@@ -173,7 +173,7 @@ describe('dashboard overview and portfolio against the simulator', () => {
 
   it('today’s PnL runs from 00:00 UTC of the server clock: the fills drop out at midnight', async () => {
     // Called on the service: half a day on, the test's access token has expired
-    const overview = () => t.app.dashboardService.overview(userId);
+    const overview = () => t.app.dashboardService.overview({ userId, environment: 'testnet' });
     const before = await overview();
     expect(Number(before.today.commission)).toBeLessThan(0);
     // 23:59:59.999 UTC, the same day as the fills (noon)

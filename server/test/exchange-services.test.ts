@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { TradingAccount } from '../src/core/environment/trading-account';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
 import type { ExchangeKeys, Position } from '../src/core/exchange/exchange-adapter';
 import { MarketService } from '../src/core/exchange/market-service';
@@ -34,15 +35,18 @@ class ListingFlatBtc extends BinanceUsdmAdapter {
 /** The rules of the futures and market services, called directly on the real app against the simulator */
 describe('FuturesService and MarketService against the simulator', () => {
   let userId: string;
+  /** The user's account: testnet, their current environment */
+  let account: TradingAccount;
 
   const t = useTestServer({ simulator: { symbols: ['BTCUSDT', 'SOLUSDT'] } });
   beforeAll(async () => {
     userId = (await t.connectedUser()).auth.user.id;
+    account = { userId, environment: 'testnet' };
   });
 
   const futures = () => t.app.futuresService;
   const market = (order: { side: 'BUY' | 'SELL'; quantity: string }) =>
-    futures().placeOrder(userId, { symbol: 'SOLUSDT', type: 'MARKET', ...order });
+    futures().placeOrder(account, { symbol: 'SOLUSDT', type: 'MARKET', ...order });
 
   it('a flat position the exchange lists is never shown as open, nor counted in the risk', async () => {
     const service = new FuturesService(
@@ -53,36 +57,36 @@ describe('FuturesService and MarketService against the simulator', () => {
       t.app.orderManager,
     );
     await market({ side: 'BUY', quantity: '1' });
-    expect((await service.positions(userId, 'BTCUSDT')).map((p) => p.amount)).toEqual(['0']);
-    expect((await service.openPositions(userId)).map((p) => [p.symbol, p.amount])).toEqual([
+    expect((await service.positions(account, 'BTCUSDT')).map((p) => p.amount)).toEqual(['0']);
+    expect((await service.openPositions(account)).map((p) => [p.symbol, p.amount])).toEqual([
       ['SOLUSDT', '1'],
     ]);
-    expect((await service.accountInfo(userId)).positions.map((p) => p.symbol)).toEqual(['SOLUSDT']);
-    expect((await service.risk(userId)).positions.map((p) => p.symbol)).toEqual(['SOLUSDT']);
+    expect((await service.accountInfo(account)).positions.map((p) => p.symbol)).toEqual(['SOLUSDT']);
+    expect((await service.risk(account)).positions.map((p) => p.symbol)).toEqual(['SOLUSDT']);
 
     await market({ side: 'SELL', quantity: '1' });
-    expect(await service.openPositions(userId)).toEqual([]);
-    expect((await service.accountInfo(userId)).positions).toEqual([]);
-    expect(await service.risk(userId)).toMatchObject({ level: 'none', positions: [] });
+    expect(await service.openPositions(account)).toEqual([]);
+    expect((await service.accountInfo(account)).positions).toEqual([]);
+    expect(await service.risk(account)).toMatchObject({ level: 'none', positions: [] });
   });
 
   it('the PnL window ends at the injected clock and counts income from its first millisecond on', async () => {
     // The simulator's clock stays at SIM_START, where the fills above booked their commission
     const start = t.clock.now().getTime();
     expect(start).toBe(SIM_START);
-    const now = await futures().pnl(userId);
+    const now = await futures().pnl(account);
     expect(now).toMatchObject({ from: start - PNL_WINDOW_MS, to: start });
     expect(Number(now.commission)).toBeLessThan(0);
     expect(now.bySymbol.map((b) => b.symbol)).toEqual(['SOLUSDT']);
 
     // Seven days on, the fills sit exactly on the window's first millisecond: still counted
     t.clock.advance(PNL_WINDOW_MS);
-    const edge = await futures().pnl(userId);
+    const edge = await futures().pnl(account);
     expect(edge).toMatchObject({ from: start, to: start + PNL_WINDOW_MS, commission: now.commission });
 
     // One millisecond later they are out of the window
     t.clock.advance(1);
-    const after = await futures().pnl(userId);
+    const after = await futures().pnl(account);
     expect(after.from).toBe(start + 1);
     expect(Number(after.commission)).toBe(0);
     expect(Number(after.realizedPnl)).toBe(0);
@@ -94,7 +98,7 @@ describe('FuturesService and MarketService against the simulator', () => {
   it('a user without stored keys gets the vault’s 400 before the exchange is asked', async () => {
     const stranger = await signUp(t);
     const refused = await futures()
-      .openPositions(stranger.user.id)
+      .openPositions({ userId: stranger.user.id, environment: 'testnet' })
       .catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused).toMatchObject({ statusCode: 400, code: 'CREDENTIALS_REQUIRED' });
@@ -102,7 +106,7 @@ describe('FuturesService and MarketService against the simulator', () => {
 
   it('exchange refusals become HTTP errors; an unlisted symbol is a 404 naming it', async () => {
     const unlisted = await futures()
-      .symbolInfo(userId, 'NOPEUSDT')
+      .symbolInfo(account, 'NOPEUSDT')
       .catch((err: unknown) => err);
     expect(unlisted).toMatchObject({
       statusCode: 404,
@@ -110,21 +114,21 @@ describe('FuturesService and MarketService against the simulator', () => {
       message: 'NOPEUSDT is not a futures symbol of this exchange',
     });
     const rejected = await futures()
-      .setLeverage(userId, 'SOLUSDT', 500)
+      .setLeverage(account, 'SOLUSDT', 500)
       .catch((err: unknown) => err);
     expect(rejected).toMatchObject({ statusCode: 400, code: 'EXCHANGE_REJECTED' });
   });
 
   it('market: each symbol once, in the order asked; status measures latency around the time call', async () => {
-    const tickers = await t.app.marketService.tickers(userId, ['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
+    const tickers = await t.app.marketService.tickers(account, ['SOLUSDT', 'BTCUSDT', 'SOLUSDT']);
     expect(tickers.map((x) => x.symbol)).toEqual(['SOLUSDT', 'BTCUSDT']);
 
     const ticks = [1000, 1042.4];
     const timed = new MarketService(
-      async () => ({ exchange: t.app.exchangeAdapter, env: 'simulator' }),
+      () => ({ exchange: t.app.exchangeAdapter, env: 'simulator' }),
       () => ticks.shift() ?? 0,
     );
-    expect(await timed.status('someone')).toEqual({
+    expect(await timed.status({ userId: 'someone', environment: 'testnet' })).toEqual({
       exchange: 'binance',
       environment: 'simulator',
       reachable: true,

@@ -104,7 +104,10 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
       return account;
     };
     const market = (symbol: string, side: 'BUY' | 'SELL', quantity: string) =>
-      t.app.futuresService.placeOrder(userId, { symbol, side, type: 'MARKET', quantity });
+      t.app.futuresService.placeOrder(
+        { userId, environment: 'testnet' },
+        { symbol, side, type: 'MARKET', quantity },
+      );
     /** A round after the income was read, so the traded symbols are known from it */
     const round = async () => {
       advance(HISTORY_SYNC_MS);
@@ -119,14 +122,17 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
       await market('BTCUSDT', 'BUY', '0.002');
       const btc = Number((await t.app.exchangeAdapter.ticker('BTCUSDT')).lastPrice);
       // Far under the market: stays open
-      const resting = await t.app.futuresService.placeOrder(userId, {
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        type: 'LIMIT',
-        quantity: '0.002',
-        price: (Math.floor(btc * 0.8 * 10) / 10).toFixed(1),
-        timeInForce: 'GTC',
-      });
+      const resting = await t.app.futuresService.placeOrder(
+        { userId, environment: 'testnet' },
+        {
+          symbol: 'BTCUSDT',
+          side: 'BUY',
+          type: 'LIMIT',
+          quantity: '0.002',
+          price: (Math.floor(btc * 0.8 * 10) / 10).toFixed(1),
+          timeInForce: 'GTC',
+        },
+      );
       await round();
 
       const sim = simAccount();
@@ -149,7 +155,9 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
 
       // A new fill and the resting order cancelled: the next round adds the one and updates the other
       await market('SOLUSDT', 'SELL', '1');
-      await t.app.futuresService.cancelOrder(userId, 'BTCUSDT', { orderId: resting.orderId });
+      await t.app.futuresService.cancelOrder({ userId, environment: 'testnet' }, 'BTCUSDT', {
+        orderId: resting.orderId,
+      });
       await round();
       expect((await trades(`?from=${SIM_START}`)).total).toBe(4);
       const after = await orders(`?from=${SIM_START}&symbol=BTCUSDT&type=limit`);
@@ -257,12 +265,15 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
       // Keys as the vault hands them out: tagged with the environment the router sends them to
       const keys = { ...other.keys, environment: 'testnet' as const };
       for (let i = 0; i < 3; i++) {
-        await t.app.futuresService.placeOrder(other.auth.user.id, {
-          symbol: 'SOLUSDT',
-          side: 'BUY',
-          type: 'MARKET',
-          quantity: '1',
-        });
+        await t.app.futuresService.placeOrder(
+          { userId: other.auth.user.id, environment: 'testnet' },
+          {
+            symbol: 'SOLUSDT',
+            side: 'BUY',
+            type: 'MARKET',
+            quantity: '1',
+          },
+        );
       }
       const deps = { db: t.database.db, repo: historyRepository, exchange: t.app.exchangeAdapter };
       const now = t.clock.now().getTime();

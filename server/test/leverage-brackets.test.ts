@@ -43,18 +43,28 @@ describe('leverage brackets of backtests, per account', () => {
     };
     const brackets = new LeverageBrackets({
       exchange: adapter,
-      keysFor: async (userId) => keys[userId],
+      keysFor: async ({ userId }) => keys[userId],
       clock: new TestClock(SIM_START),
       log: Fastify({ logger: false }).log,
     });
     const before = adapter.bracketCalls;
-    expect(await brackets.forRun('alice', 'BTCUSDT')).toMatchObject({ source: 'exchange' });
-    expect(await brackets.forRun('mallory', 'BTCUSDT')).toEqual({ source: 'default' });
-    expect(await brackets.forRun('bob', 'BTCUSDT')).toMatchObject({ source: 'exchange' });
+    expect(await brackets.forRun({ userId: 'alice', environment: 'testnet' }, 'BTCUSDT')).toMatchObject({
+      source: 'exchange',
+    });
+    expect(await brackets.forRun({ userId: 'mallory', environment: 'testnet' }, 'BTCUSDT')).toEqual({
+      source: 'default',
+    });
+    expect(await brackets.forRun({ userId: 'bob', environment: 'testnet' }, 'BTCUSDT')).toMatchObject({
+      source: 'exchange',
+    });
     expect(adapter.bracketCalls).toBe(before + 3);
     // Each account's table is then reused for its own runs only
-    expect(await brackets.forRun('alice', 'BTCUSDT')).toMatchObject({ source: 'exchange' });
-    expect(await brackets.forRun('bob', 'BTCUSDT')).toMatchObject({ source: 'exchange' });
+    expect(await brackets.forRun({ userId: 'alice', environment: 'testnet' }, 'BTCUSDT')).toMatchObject({
+      source: 'exchange',
+    });
+    expect(await brackets.forRun({ userId: 'bob', environment: 'testnet' }, 'BTCUSDT')).toMatchObject({
+      source: 'exchange',
+    });
     expect(adapter.bracketCalls).toBe(before + 3);
   });
 });

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TradingAccount } from '../src/core/environment/trading-account';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
 import type { ExchangeKeys } from '../src/core/exchange/exchange-adapter';
 import { ManualClock } from '../src/lib/clock';
 import { orderIntentRepository } from '../src/trading/orders/order-intent-repository';
 import { startTestServer, type TestServer } from './helper';
 
+/** The user's testnet account (every user here stays on testnet, the default environment) */
+const testnet = (userId: string): TradingAccount => ({ userId, environment: 'testnet' });
 const BACKOFF_MS = 60_000;
 const SWEEP_MS = 300_000;
 const PENDING_STALE_MS = 90_000;
@@ -59,7 +62,11 @@ describe('order manager timers on the injected clock', () => {
     // Executed, its answer replaced by a 503; the adapter's own lookup fails too
     t.sim.faults.add({ kind: 'error', method: 'POST', path: '/fapi/v1/order', phase: 'after', remaining: 1 });
     t.sim.faults.add({ kind: 'error', method: 'GET', path: '/fapi/v1/order', phase: 'before', remaining: 1 });
-    const intent = await t.app.orderManager.place({ userId, source: 'manual', order: resting('tm-backoff') });
+    const intent = await t.app.orderManager.place({
+      account: testnet(userId),
+      source: 'manual',
+      order: resting('tm-backoff'),
+    });
     expect(intent.state).toBe('unknown');
 
     await clock.advance(BACKOFF_MS - 1);
@@ -98,7 +105,7 @@ describe('order manager timers on the injected clock', () => {
   it('the dead-man heartbeat refreshes the countdown every third of it, and stops with the server', async () => {
     const account = t.sim.exchange.accountByKey(keys.apiKey);
     if (!account) throw new Error('no account');
-    await t.app.orderManager.armDeadman(userId, 'BTCUSDT', 30_000, 'bot-a');
+    await t.app.orderManager.armDeadman(testnet(userId), 'BTCUSDT', 30_000, 'bot-a');
     const armedAt = simClock.now();
     expect(t.sim.exchange.countdownDeadline(account, 'BTCUSDT')).toBeGreaterThan(armedAt + 29_000);
 
@@ -109,13 +116,13 @@ describe('order manager timers on the injected clock', () => {
       () => expect(t.sim.exchange.countdownDeadline(account, 'BTCUSDT')).toBeGreaterThan(armedAt + 39_000),
       { timeout: 30_000 },
     );
-    expect(t.app.orderManager.deadmanHolders(userId, 'BTCUSDT', 'testnet')).toEqual(['bot-a']);
+    expect(t.app.orderManager.deadmanHolders(testnet(userId), 'BTCUSDT')).toEqual(['bot-a']);
 
     // Stopped, the heartbeat is gone (the exchange's countdown stays armed on purpose, and runs out)
     const timers = clock.pending;
     await t.app.orderManager.stop();
     expect(clock.pending).toBeLessThan(timers);
-    await expect(t.app.orderManager.refreshDeadman(userId, 'BTCUSDT')).rejects.toMatchObject({
+    await expect(t.app.orderManager.refreshDeadman(testnet(userId), 'BTCUSDT')).rejects.toMatchObject({
       code: 'DEADMAN_NOT_ARMED',
     });
     expect(t.sim.exchange.countdownDeadline(account, 'BTCUSDT')).toBeDefined();

@@ -6,11 +6,14 @@ import {
   ReconcileResponseSchema,
 } from '@kestrel/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TradingAccount } from '../src/core/environment/trading-account';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
 import type { ExchangeKeys } from '../src/core/exchange/exchange-adapter';
 import { orderIntentRepository } from '../src/trading/orders/order-intent-repository';
 import { bearer, startTestServer, type TestServer } from './helper';
 
+/** The user's testnet account (every user here stays on testnet, the default environment) */
+const testnet = (userId: string): TradingAccount => ({ userId, environment: 'testnet' });
 const ANSWER_WINDOW_MS = 20_000;
 /** Lookups after the first wait a minute of the test clock: the test moves time and sweeps itself */
 const TIMINGS = { answerWindowMs: ANSWER_WINDOW_MS, backoffMs: [60_000], sweepIntervalMs: 3_600_000 };
@@ -293,7 +296,7 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
     const account = t.sim.exchange.accountByKey(keys.apiKey);
     if (!account) throw new Error('no account');
     t.sim.exchange.cancelAll(account, 'BTCUSDT');
-    const report = await t.app.orderManager.reconcile(userId, 'BTCUSDT');
+    const report = await t.app.orderManager.reconcile(testnet(userId), 'BTCUSDT');
     expect(report.synced).toBeGreaterThanOrEqual(1);
     expect(await intent(body.clientOrderId)).toMatchObject({
       state: 'placed',
@@ -318,7 +321,13 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
       price: '38000',
     };
     const place = () =>
-      t.app.orderManager.place({ userId, order, source: 'bot', botId, intentKey: 'entry:1' });
+      t.app.orderManager.place({
+        account: testnet(userId),
+        order,
+        source: 'bot',
+        botId,
+        intentKey: 'entry:1',
+      });
     const [a, b] = await Promise.all([place(), place()]);
     const first = await place();
     expect(first.state).toBe('placed');
@@ -337,12 +346,12 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
     const account = t.sim.exchange.accountByKey(keys.apiKey);
     if (!account) throw new Error('no account');
 
-    await t.app.orderManager.armDeadman(userId, 'BTCUSDT', 30_000);
+    await t.app.orderManager.armDeadman(testnet(userId), 'BTCUSDT', 30_000);
     expect(t.sim.exchange.countdownDeadline(account, 'BTCUSDT')).toBeGreaterThan(simClock.now() + 29_000);
-    await t.app.orderManager.disarmDeadman(userId, 'BTCUSDT');
+    await t.app.orderManager.disarmDeadman(testnet(userId), 'BTCUSDT');
     expect(t.sim.exchange.countdownDeadline(account, 'BTCUSDT')).toBeUndefined();
 
-    await t.app.orderManager.armDeadman(userId, 'BTCUSDT', 30_000);
+    await t.app.orderManager.armDeadman(testnet(userId), 'BTCUSDT', 30_000);
     // The server falls silent (its heartbeats stop); the exchange's clock runs past the countdown
     await t.app.orderManager.stop();
     simClock.shift += 31_000;

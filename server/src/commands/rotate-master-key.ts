@@ -66,7 +66,6 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
     const clock = options.clock ?? systemClock;
     // Rotation re-wraps every row whatever its environment; nothing here asks which one is current
     const service = new CredentialsService(db, credentialsRepository, both, unavailableExchangeProbe, clock, {
-      current: async () => 'testnet',
       assertConfigured: () => {},
     });
     const webhooks = new NotificationService(db, notificationsRepository, both, clock, async () => {}, {

@@ -1,8 +1,9 @@
-import { ErrorResponseSchema } from '@kestrel/contracts';
+import { ErrorResponseSchema, type TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyRequest, FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ClientInfo } from '../core/account/account-audit';
 import { requireAuth } from '../core/auth';
+import type { TradingAccount } from '../core/environment/trading-account';
 
 /** OpenAPI security of every route behind `app.authenticate`: the bearer access token */
 export const BEARER = [{ bearer: [] }];
@@ -61,6 +62,16 @@ export const okMessage = (message: string) => ({ success: true as const, message
 
 /** The signed-in caller's id, on a route behind `app.authenticate` */
 export const callerId = (request: FastifyRequest): string => requireAuth(request).userId;
+
+/**
+ * The trading account a signed-in request acts on, resolved once for the request: the environment the route was
+ * asked for (`?environment=`), else the caller's current one. Handlers call it once and hand the account to the
+ * service, which never looks the environment up again (`core/environment/trading-account.ts` says why)
+ */
+export const tradingAccountOf = (
+  request: FastifyRequest,
+  environment?: TradingEnvironment,
+): Promise<TradingAccount> => request.server.environmentService.accountOf(callerId(request), environment);
 
 /** Where a request came from, as sessions and the account audit record it */
 export const clientInfo = (request: FastifyRequest): ClientInfo => ({

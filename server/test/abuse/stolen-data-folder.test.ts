@@ -85,9 +85,9 @@ describe('a stolen copy of the data folder', () => {
 
     const row = (await thief.db.query<{ user_id: string }>('SELECT user_id FROM exchange_credentials'))[0];
     expect(row).toBeDefined();
-    await expect(thief.credentialsService.keysFor(row?.user_id as string)).rejects.toThrow(
-      /failed their integrity check and cannot be used/,
-    );
+    await expect(
+      thief.credentialsService.keysFor({ userId: row?.user_id as string, environment: 'testnet' }),
+    ).rejects.toThrow(/failed their integrity check and cannot be used/);
     // Two embedded databases open and migrate here, each a few seconds on a busy machine
   }, 120_000);
 });

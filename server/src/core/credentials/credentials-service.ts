@@ -12,6 +12,7 @@ import type { Keyring, MasterKey } from '../../lib/crypto/master-key';
 import type { Database, Queryable } from '../../lib/database/database';
 import type { DomainEvents } from '../../lib/domain-events';
 import { HttpError } from '../../lib/http-error';
+import type { TradingAccount } from '../environment/trading-account';
 import type { CredentialRow, CredentialsRepository } from './credentials-repository';
 import {
   ExchangeBusyError,
@@ -49,9 +50,8 @@ const notStored = (environment: TradingEnvironment) =>
     ? NOT_STORED
     : `No Binance credentials stored for ${environment}. Connect Binance on ${environment} first.`;
 
-/** What the vault needs to know of the user's environment (`EnvironmentService`) */
+/** What the vault needs to know of the environments (`EnvironmentService`): whether this server reaches one */
 export interface EnvironmentSource {
-  current(userId: string): Promise<TradingEnvironment>;
   assertConfigured(environment: TradingEnvironment): void;
 }
 
@@ -83,25 +83,21 @@ export class CredentialsService {
   ) {}
 
   /**
-   * The environment a call acts on: the one named, else the user's current one. A named environment this server
-   * cannot reach is a 409 with the reason
+   * The environment of the account a call acts on (the caller resolved the account once: `TradingAccount`). One
+   * this server cannot reach is a 409 with the reason
    */
-  async environmentOf(userId: string, environment?: TradingEnvironment): Promise<TradingEnvironment> {
-    const chosen = environment ?? (await this.environments.current(userId));
-    this.environments.assertConfigured(chosen);
-    return chosen;
+  private reachable(account: TradingAccount): TradingEnvironment {
+    this.environments.assertConfigured(account.environment);
+    return account.environment;
   }
 
-  async save(
-    userId: string,
-    body: CreateBinanceCredentials,
-    environment?: TradingEnvironment,
-  ): Promise<BinanceCredentials> {
-    const env = await this.environmentOf(userId, environment);
+  async save(account: TradingAccount, body: CreateBinanceCredentials): Promise<BinanceCredentials> {
+    const { userId } = account;
+    const env = this.reachable(account);
     // Checked with the exchange exactly as validate does, then stored: a key the exchange refuses (a
     // withdraw-enabled one among them) is answered 400 with the reason and nothing is stored; an exchange that
     // cannot be asked is 503 and nothing is stored either, since a key never checked must not be traded with
-    await this.validate(userId, body, env);
+    await this.validate(account, body);
     const now = this.clock.now();
     const payload = Buffer.from(JSON.stringify({ api_key: body.api_key, secret_key: body.secret_key }));
     const sealed = seal(this.keyring, payload, credentialContext(userId, EXCHANGE, env));
@@ -124,26 +120,24 @@ export class CredentialsService {
     return toView(row);
   }
 
-  async get(userId: string, environment?: TradingEnvironment): Promise<BinanceCredentials> {
-    const env = await this.environmentOf(userId, environment);
-    const row = await this.repo.find(this.db, userId, EXCHANGE, env);
+  async get(account: TradingAccount): Promise<BinanceCredentials> {
+    const env = this.reachable(account);
+    const row = await this.repo.find(this.db, account.userId, EXCHANGE, env);
     if (!row) throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', notStored(env));
     return toView(row);
   }
 
-  async remove(userId: string, environment?: TradingEnvironment): Promise<TradingEnvironment> {
-    const env = environment ?? (await this.environments.current(userId));
-    if (!(await this.repo.remove(this.db, userId, EXCHANGE, env))) {
-      throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', notStored(env));
+  /** Deletes the account's keys, even of an environment this server no longer reaches (nothing is sent anywhere) */
+  async remove(account: TradingAccount): Promise<void> {
+    const { userId, environment } = account;
+    if (!(await this.repo.remove(this.db, userId, EXCHANGE, environment))) {
+      throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', notStored(environment));
     }
-    return env;
   }
 
   /** Opens the stored secret; a failed integrity check is reported, never papered over */
-  private async loadSecret(
-    userId: string,
-    environment: TradingEnvironment,
-  ): Promise<EnvironmentKeys | undefined> {
+  private async loadSecret(account: TradingAccount): Promise<EnvironmentKeys | undefined> {
+    const { userId, environment } = account;
     const row = await this.repo.find(this.db, userId, EXCHANGE, environment);
     if (!row) return undefined;
     let plain: Buffer;
@@ -173,13 +167,13 @@ export class CredentialsService {
   }
 
   /**
-   * The user's decrypted keys for a call to the exchange, tagged with their environment (the exchange router sends
-   * them there and nowhere else): the named environment's (a bot's), else the user's current one. A clear 400 when
-   * none are stored, a 409 when the environment is not configured on this server
+   * The account's decrypted keys for a call to the exchange, tagged with its environment (the exchange router sends
+   * them there and nowhere else). A clear 400 when none are stored, a 409 when the environment is not configured on
+   * this server
    */
-  async keysFor(userId: string, environment?: TradingEnvironment): Promise<EnvironmentKeys> {
-    const env = await this.environmentOf(userId, environment);
-    const credentials = await this.loadSecret(userId, env);
+  async keysFor(account: TradingAccount): Promise<EnvironmentKeys> {
+    const env = this.reachable(account);
+    const credentials = await this.loadSecret(account);
     if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', notStored(env));
     return credentials;
   }
@@ -189,9 +183,9 @@ export class CredentialsService {
    * CREDENTIALS_REFUSED when the key's last check failed. Reads, cancels, lookups of orders whose outcome is unknown
    * and closing orders keep `keysFor`, so a user can still see and wind down what runs on a refused key
    */
-  async tradingKeysFor(userId: string, environment?: TradingEnvironment): Promise<EnvironmentKeys> {
-    const env = await this.environmentOf(userId, environment);
-    const row = await this.repo.find(this.db, userId, EXCHANGE, env);
+  async tradingKeysFor(account: TradingAccount): Promise<EnvironmentKeys> {
+    const env = this.reachable(account);
+    const row = await this.repo.find(this.db, account.userId, EXCHANGE, env);
     if (row?.check_ok === false) {
       throw new HttpError(
         409,
@@ -201,7 +195,7 @@ export class CredentialsService {
         }: ${row.check_reason ?? 'refused by the exchange'}. Kestrel will not trade with it; replace it in Settings.`,
       );
     }
-    return this.keysFor(userId, env);
+    return this.keysFor(account);
   }
 
   /**
@@ -218,7 +212,7 @@ export class CredentialsService {
         } catch {
           continue; // an environment this server does not reach has nothing to check against
         }
-        if (await this.recheckOne(userId, environment, onRefused)) refused += 1;
+        if (await this.recheckOne({ userId, environment }, onRefused)) refused += 1;
       }
     }
     return refused;
@@ -226,15 +220,15 @@ export class CredentialsService {
 
   /** One stored key's scheduled check; true when it was newly marked failed */
   private async recheckOne(
-    userId: string,
-    environment: TradingEnvironment,
+    account: TradingAccount,
     onRefused?: (userId: string, message: string) => Promise<void>,
   ): Promise<boolean> {
+    const { userId, environment } = account;
     const row = await this.repo.find(this.db, userId, EXCHANGE, environment);
     if (!row) return false;
     let credentials: ExchangeCredentials | undefined;
     try {
-      credentials = await this.loadSecret(userId, environment);
+      credentials = await this.loadSecret(account);
     } catch (err) {
       if (err instanceof HttpError) return false; // unreadable row: its own 409 already tells the user
       throw err;
@@ -269,7 +263,7 @@ export class CredentialsService {
    * Every account with Binance keys stored, as (user, environment): the account recorder follows each of them.
    * Keys of an environment this server does not reach (mainnet not configured) are left out: nothing to record
    */
-  async accountsWithKeys(): Promise<{ userId: string; environment: TradingEnvironment }[]> {
+  async accountsWithKeys(): Promise<TradingAccount[]> {
     const accounts = await this.repo.accounts(this.db, EXCHANGE);
     return accounts.filter(({ environment }) => {
       try {
@@ -286,21 +280,20 @@ export class CredentialsService {
    * undefined when none are stored or they cannot be read (the vault's 4xx); other failures throw
    */
   async storedKeys(
-    userId: string,
-    environment?: TradingEnvironment,
+    account: TradingAccount,
   ): Promise<Pick<EnvironmentKeys, 'apiKey' | 'secretKey' | 'environment'> | undefined> {
     try {
-      const { apiKey, secretKey, environment: env } = await this.keysFor(userId, environment);
-      return { apiKey, secretKey, environment: env };
+      const { apiKey, secretKey, environment } = await this.keysFor(account);
+      return { apiKey, secretKey, environment };
     } catch (err) {
       if (err instanceof HttpError && err.statusCode < 500) return undefined;
       throw err;
     }
   }
 
-  async status(userId: string, environment?: TradingEnvironment): Promise<CredentialsStatusResponse> {
-    const env = await this.environmentOf(userId, environment);
-    const credentials = await this.loadSecret(userId, env);
+  async status(account: TradingAccount): Promise<CredentialsStatusResponse> {
+    const env = this.reachable(account);
+    const credentials = await this.loadSecret(account);
     if (!credentials) {
       return {
         success: true,
@@ -334,25 +327,20 @@ export class CredentialsService {
 
   /** Tests the given keys, or the stored ones when none are given */
   async testConnection(
-    userId: string,
+    account: TradingAccount,
     body: CreateBinanceCredentials | null | undefined,
-    environment?: TradingEnvironment,
   ): Promise<AccountTestResponse> {
-    const env = await this.environmentOf(userId, environment);
+    const env = this.reachable(account);
     const credentials = body
       ? { apiKey: body.api_key, secretKey: body.secret_key, region: body.region, environment: env }
-      : await this.loadSecret(userId, env);
+      : await this.loadSecret(account);
     if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', 'API Key and Secret Key are required');
     return this.callProbe(credentials);
   }
 
-  /** Tests keys against the exchange of the named environment, else of the user's current one */
-  async validate(
-    userId: string,
-    body: CreateBinanceCredentials,
-    environment?: TradingEnvironment,
-  ): Promise<AccountTestResponse> {
-    const env = await this.environmentOf(userId, environment);
+  /** Tests keys against the exchange of the account's environment */
+  async validate(account: TradingAccount, body: CreateBinanceCredentials): Promise<AccountTestResponse> {
+    const env = this.reachable(account);
     return this.callProbe({
       apiKey: body.api_key,
       secretKey: body.secret_key,

@@ -13,10 +13,12 @@ import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
 import type { ExchangeTargets } from '../exchange/exchange-config';
 import type { EnvironmentRepository } from './environment-repository';
+import type { TradingAccount } from './trading-account';
 
 /**
- * Each user's trading environment (issue 23), kept by the server: the one truth about where their orders go. The
- * vault's `keysFor` reads it, so every call made for the user goes to this environment's exchange with this
+ * Each user's trading environment (issue 23), kept by the server: the one truth about where their orders go. It is
+ * read at the edge only, once per request (`routes/route-schemas.ts` `tradingAccountOf`), into the `TradingAccount`
+ * the services are handed, so every call made for that request goes to this environment's exchange with this
  * environment's key. Switching to mainnet needs the password within 5 minutes (the route's step-up) and a mainnet
  * this server is configured for.
  */
@@ -31,6 +33,15 @@ export class EnvironmentService {
   /** The user's current environment (testnet until they switch) */
   async current(userId: string): Promise<TradingEnvironment> {
     return (await this.repo.find(this.db, userId))?.environment ?? DEFAULT_TRADING_ENVIRONMENT;
+  }
+
+  /**
+   * The account a piece of work acts on: `environment` when the caller names one (a route's `?environment=`), else
+   * the user's current one, read now and not again. Whether this server reaches it is asked where keys are opened
+   * (the vault's 409), as it always was
+   */
+  async accountOf(userId: string, environment?: TradingEnvironment): Promise<TradingAccount> {
+    return { userId, environment: environment ?? (await this.current(userId)) };
   }
 
   async state(userId: string): Promise<EnvironmentStateResponse> {

@@ -31,7 +31,7 @@ export type MarketFor = (environment: TradingEnvironment) => ExchangeAdapter;
  * The one place a call finds its exchange (issue 23): every keyed call goes to the adapter of the environment its
  * key belongs to (`keys.environment`, set by the vault), so a mainnet key can never reach the testnet host or the
  * reverse, whichever service made the call. Callers keep using one `ExchangeAdapter`; choosing the environment is
- * choosing the key (`CredentialsService.keysFor(userId, environment)`), not a branch in each caller.
+ * choosing the key (`CredentialsService.keysFor(account)`), not a branch in each caller.
  * Public market data has no key to choose by: a caller that knows the environment (the user's current one, a bot's,
  * a key's) takes it from `marketFor(environment)`; the keyless methods here are testnet's (the default environment).
  * A key without an environment is refused.

@@ -16,11 +16,6 @@ declare module 'fastify' {
      */
     exchangeAdapter: ExchangeAdapter;
     exchangeRouter: ExchangeRouter;
-    /**
-     * Public market data of the user's current environment (`exchangeRouter.marketFor`): a user on mainnet sees
-     * mainnet's prices and symbol rules. Throws `EnvironmentUnavailableError` when that environment is not reached
-     */
-    userMarket(userId: string): Promise<{ environment: TradingEnvironment; exchange: ExchangeAdapter }>;
   }
 }
 
@@ -61,15 +56,11 @@ export default fp(
       return target.configured ? `the ${environment} exchange has no adapter` : target.reason;
     });
     app.decorate('exchangeRouter', router);
-    app.decorate('userMarket', async (userId: string) => {
-      const environment = await app.environmentService.current(userId);
-      return { environment, exchange: router.marketFor(environment) };
-    });
     // Every keyed call crosses here: a key Binance refuses becomes a notice to its owner
     app.decorate(
       'exchangeAdapter',
       watchKeyRefusals(router, (apiKey, reason) => app.keyRefusals.refused(apiKey, reason)),
     );
   },
-  { name: 'exchange', dependencies: ['notifications', 'environment'] },
+  { name: 'exchange', dependencies: ['notifications'] },
 );

@@ -1,14 +1,19 @@
-import type { MarketStatus } from '@kestrel/contracts';
+import type { MarketStatus, TradingEnvironment } from '@kestrel/contracts';
+import type { TradingAccount } from '../environment/trading-account';
 import type { ExchangeAdapter, Kline, Ticker } from './exchange-adapter';
 import type { ExchangeEnv } from './exchange-config';
 import { viaExchange } from './exchange-http-error';
 import { exchangeCallsAs, userCaller } from './weight-budget';
 
-/** The exchange a user's market calls go to (their current environment's) and what it is */
-export type MarketOf = (userId: string) => Promise<{ exchange: ExchangeAdapter; env: ExchangeEnv }>;
+/**
+ * The exchange an environment's market calls go to and what it is; throws `EnvironmentUnavailableError` for one
+ * this server does not reach
+ */
+export type MarketOf = (environment: TradingEnvironment) => { exchange: ExchangeAdapter; env: ExchangeEnv };
 
 /**
- * Public market data of the asking user's current environment (testnet's and mainnet's prices differ), exchange
+ * Public market data of the asking account's environment (the request resolves it: the user's current one;
+ * testnet's and mainnet's prices differ), exchange
  * errors as HTTP errors (`exchange-http-error.ts`). Each call is charged to the asking user's share of the
  * exchange budget; answers are shared between users by the client's market cache, so many users watching one
  * symbol cost one upstream call per freshness window
@@ -20,40 +25,43 @@ export class MarketService {
     private readonly monotonicNow: () => number = () => performance.now(),
   ) {}
 
-  ticker(userId: string, symbol: string): Promise<Ticker> {
-    return this.#as(userId, (exchange) => exchange.ticker(symbol));
+  ticker(account: TradingAccount, symbol: string): Promise<Ticker> {
+    return this.#as(account, (exchange) => exchange.ticker(symbol));
   }
 
   /** The latest `limit` candles, oldest first; the last one may still be open */
   async klines<I extends string>(
-    userId: string,
+    account: TradingAccount,
     symbol: string,
     interval: I,
     limit: number,
   ): Promise<{ symbol: string; interval: I; klines: Kline[] }> {
-    const klines = await this.#as(userId, (exchange) => exchange.klines(symbol, interval, limit));
+    const klines = await this.#as(account, (exchange) => exchange.klines(symbol, interval, limit));
     return { symbol, interval, klines };
   }
 
   /** Tickers in the order asked, each symbol once */
-  tickers(userId: string, symbols: readonly string[]): Promise<Ticker[]> {
+  tickers(account: TradingAccount, symbols: readonly string[]): Promise<Ticker[]> {
     const unique = [...new Set(symbols)];
-    return this.#as(userId, (exchange) => Promise.all(unique.map((s) => exchange.ticker(s))));
+    return this.#as(account, (exchange) => Promise.all(unique.map((s) => exchange.ticker(s))));
   }
 
-  #as<T>(userId: string, call: (exchange: ExchangeAdapter) => Promise<T>): Promise<T> {
+  #as<T>(
+    { userId, environment }: TradingAccount,
+    call: (exchange: ExchangeAdapter) => Promise<T>,
+  ): Promise<T> {
     return viaExchange(async () => {
-      const { exchange } = await this.marketOf(userId);
+      const { exchange } = this.marketOf(environment);
       return exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, () => call(exchange));
     });
   }
 
   /**
-   * Whether the user's current environment's exchange answers, with the measured clock offset and latency;
+   * Whether the account's environment's exchange answers, with the measured clock offset and latency;
    * unreachable is an answer, not an error
    */
-  async status(userId: string): Promise<MarketStatus> {
-    const { exchange, env } = await viaExchange(() => this.marketOf(userId));
+  async status(account: TradingAccount): Promise<MarketStatus> {
+    const { exchange, env } = await viaExchange(async () => this.marketOf(account.environment));
     const started = this.monotonicNow();
     try {
       const clockOffsetMs = await exchange.syncTime();

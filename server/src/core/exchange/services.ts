@@ -15,15 +15,15 @@ declare module 'fastify' {
 
 /**
  * Wires the services the market routes and the account pages read through. Apart from the `exchange` plugin (the
- * adapter), because they read each user's market (`app.userMarket`) once the adapters exist
+ * adapter), because they read each environment's market (`app.exchangeRouter.marketFor`) once the adapters exist
  */
 export default fp(
   async (app: FastifyInstance, { config }: PluginOptions) => {
     app.decorate('accountReads', new AccountReads());
     app.decorate(
       'marketService',
-      new MarketService(async (userId) => {
-        const { environment, exchange } = await app.userMarket(userId);
+      new MarketService((environment) => {
+        const exchange = app.exchangeRouter.marketFor(environment);
         const target = config.exchangeTargets[environment];
         return { exchange, env: target.configured ? target.endpoints.env : config.exchange.env };
       }),

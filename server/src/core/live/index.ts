@@ -63,7 +63,7 @@ export default fp(
         return app.socketBus.publish(target, event, options);
       },
       // No stored keys: that user simply has no account stream
-      keysFor: (userId) => app.credentialsService.storedKeys(userId),
+      keysFor: (account) => app.credentialsService.storedKeys(account),
       openPositionSymbols: async (keys) =>
         (await app.exchangeAdapter.positions(keys)).filter(isOpenPosition).map((p) => p.symbol),
       defaultSymbols: config.liveSymbols,

@@ -94,7 +94,8 @@ beforeEach(() => {
     publish: async (target, event, options) => {
       published.push({ target, event, id: options?.id });
     },
-    keysFor: async (userId) => keys.get(userId),
+    environmentOf: async () => 'testnet',
+    keysFor: async ({ userId }) => keys.get(userId),
     openPositionSymbols: async () => positions,
     defaultSymbols: ['BTCUSDT', 'ETHUSDT'],
     isListed: async (symbol) => symbol !== 'NOPEUSDT',
@@ -193,9 +194,10 @@ describe('market streams follow the environment (issue 23)', () => {
       publish: async (target, event, options) => {
         published.push({ target, event, id: options?.id });
       },
-      // Carol's key is a mainnet key: her current environment is mainnet
-      keysFor: async (userId) =>
-        userId === 'carol'
+      // Carol is on mainnet, with a mainnet key
+      environmentOf: async (userId) => (userId === 'carol' ? 'mainnet' : 'testnet'),
+      keysFor: async ({ userId, environment }) =>
+        userId === 'carol' && environment === 'mainnet'
           ? { apiKey: 'carol-key', secretKey: 'x', environment: 'mainnet' }
           : keys.get(userId),
       openPositionSymbols: async () => [],

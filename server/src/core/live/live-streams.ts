@@ -1,5 +1,6 @@
 import type { TradingEnvironment } from '@kestrel/contracts';
 import type { Clock, Timer } from '../../lib/clock';
+import type { TradingAccount } from '../environment/trading-account';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import type { ExchangeStreams, KlineEvent, UserDataStream } from '../exchange/exchange-streams';
 import type { BusConnection, BusObserver, LiveEvent, PublishOptions, PushTarget } from '../socket/socket-bus';
@@ -19,11 +20,14 @@ export interface LiveStreamsDeps {
    * streams there
    */
   marketStreamOf?(environment: TradingEnvironment): ExchangeStreams['marketStream'] | undefined;
-  /** The user's current environment, for a user without keys (with keys, it is the keys' environment) */
-  environmentOf?(userId: string): Promise<TradingEnvironment>;
+  /**
+   * The user's current environment: read once each time the user's stream (re)starts, it is the account whose keys
+   * are opened and whose market the user's sockets watch
+   */
+  environmentOf(userId: string): Promise<TradingEnvironment>;
   publish(target: PushTarget, event: LiveEvent, options?: PublishOptions): Promise<void>;
-  /** The user's exchange keys, or undefined when no account is connected */
-  keysFor(userId: string): Promise<ExchangeKeys | undefined>;
+  /** The account's exchange keys, or undefined when none are stored there */
+  keysFor(account: TradingAccount): Promise<ExchangeKeys | undefined>;
   /** Symbols of the account's open positions at start (later ones come from the user-data stream) */
   openPositionSymbols(keys: ExchangeKeys): Promise<string[]>;
   /** Market pushes of a socket that did not pick symbols */
@@ -225,8 +229,8 @@ export class LiveStreams implements BusObserver {
     let keys: ExchangeKeys | undefined;
     let environment: TradingEnvironment;
     try {
-      keys = await this.deps.keysFor(userId);
-      environment = keys?.environment ?? (await this.deps.environmentOf?.(userId)) ?? DEFAULT_ENVIRONMENT;
+      environment = await this.deps.environmentOf(userId);
+      keys = await this.deps.keysFor({ userId, environment });
     } catch (err) {
       this.deps.log.warn({ err, userId }, 'live streams: could not read the user’s exchange keys');
       return;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { TradingEnvironment } from '@kestrel/contracts';
 import type { BacktestBracketsSource } from '@kestrel/contracts/backtest';
 import { buildBrackets, type LeverageBracket } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock';
+import type { TradingAccount } from '../environment/trading-account';
 import type { ExchangeAdapter, ExchangeKeys } from '../exchange/exchange-adapter';
 
 /** How long a symbol's brackets are reused: Binance changes them rarely, and announces it */
@@ -17,11 +17,8 @@ export interface RunBrackets {
 
 export interface LeverageBracketsDeps {
   exchange: Pick<ExchangeAdapter, 'leverageBrackets'>;
-  /**
-   * The user's stored exchange keys of the named environment (a bot's), else of their current one; undefined when
-   * they have none there
-   */
-  keysFor(userId: string, environment?: TradingEnvironment): Promise<ExchangeKeys | undefined>;
+  /** The account's stored exchange keys; undefined when it has none */
+  keysFor(account: TradingAccount): Promise<ExchangeKeys | undefined>;
   clock: Clock;
   log: FastifyBaseLogger;
 }
@@ -40,17 +37,17 @@ export class LeverageBrackets {
   constructor(private readonly deps: LeverageBracketsDeps) {}
 
   /**
-   * The symbol's brackets read with the user's key of `environment` (a bot reads its own environment's account:
-   * a mainnet bot's caps are mainnet's), else of their current environment (a backtest)
+   * The symbol's brackets read with the account's key (a bot reads its own environment's account: a mainnet bot's
+   * caps are mainnet's; a backtest, its owner's environment at its creation)
    */
-  async forRun(userId: string, symbol: string, environment?: TradingEnvironment): Promise<RunBrackets> {
+  async forRun(account: TradingAccount, symbol: string): Promise<RunBrackets> {
     const fallback: RunBrackets = { source: 'default' };
     let keys: ExchangeKeys | undefined;
     try {
-      keys = await this.deps.keysFor(userId, environment);
+      keys = await this.deps.keysFor(account);
     } catch (err) {
       this.deps.log.warn(
-        { err, userId },
+        { err, userId: account.userId },
         'backtest: could not read the user’s exchange keys; default brackets',
       );
       return fallback;

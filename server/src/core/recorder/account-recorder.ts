@@ -2,11 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, Timer } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import type { CredentialsService } from '../credentials/credentials-service';
+import type { TradingAccount } from '../environment/trading-account';
 import type { ExchangeAdapter } from '../exchange/exchange-adapter';
 import { readIncome } from '../exchange/income-pages';
 import { importHistory } from './history-import';
 import { type HistoryRepository, historyRepository } from './history-repository';
-import type { AccountKeys, RecordedAccount, RecorderRepository } from './recorder-repository';
+import type { AccountKeys, RecorderRepository } from './recorder-repository';
 
 export const MINUTE_MS = 60_000;
 /** How often the timer asks whether work is due (the work itself is paced by `app.clock`) */
@@ -55,7 +56,7 @@ interface AccountState {
 }
 
 /** The maps' key of an account */
-const keyOf = (account: RecordedAccount) => `${account.userId}|${account.environment}`;
+const keyOf = (account: TradingAccount) => `${account.userId}|${account.environment}`;
 
 /** Delay before retry number `failures` (1 = first failure) */
 export function backoffMs(failures: number): number {
@@ -120,7 +121,7 @@ export class AccountRecorder {
    * wants a trade closed a moment ago). Only once the first import has finished (that one is the timer's); callers
    * asking at once share one exchange call. Throws what the exchange or the vault threw
    */
-  async refreshIncome(account: RecordedAccount, maxAgeMs: number): Promise<void> {
+  async refreshIncome(account: TradingAccount, maxAgeMs: number): Promise<void> {
     const key = keyOf(account);
     const pending = this.refreshing.get(key);
     if (pending) return pending;
@@ -144,7 +145,7 @@ export class AccountRecorder {
   }
 
   private async round(): Promise<void> {
-    let accounts: RecordedAccount[];
+    let accounts: TradingAccount[];
     try {
       accounts = await this.deps.credentials.accountsWithKeys();
     } catch (err) {
@@ -164,12 +165,12 @@ export class AccountRecorder {
    * The account's own key, or undefined when it was removed (or cannot be read): a key of another environment is
    * never used for it, so its rows can only come from its own exchange
    */
-  private async keysOf(account: RecordedAccount): Promise<AccountKeys | undefined> {
-    const keys = await this.deps.credentials.storedKeys(account.userId, account.environment);
+  private async keysOf(account: TradingAccount): Promise<AccountKeys | undefined> {
+    const keys = await this.deps.credentials.storedKeys(account);
     return keys && { ...keys, environment: account.environment };
   }
 
-  private async record(account: RecordedAccount): Promise<void> {
+  private async record(account: TradingAccount): Promise<void> {
     const { userId, environment } = account;
     const now = this.deps.clock.now().getTime();
     const state = this.state(account, now);
@@ -208,7 +209,7 @@ export class AccountRecorder {
    * than `HISTORY_FRESH_MS`, so a history read shows a fill of a moment ago; shares an import in progress. Never
    * throws: a failure is logged and the stored rows are read as they are
    */
-  async refreshHistory(account: RecordedAccount): Promise<void> {
+  async refreshHistory(account: TradingAccount): Promise<void> {
     if (!this.timer || this.closed) return;
     const now = this.deps.clock.now().getTime();
     const state = this.state(account, now);
@@ -225,7 +226,7 @@ export class AccountRecorder {
     }
   }
 
-  private state(account: RecordedAccount, now: number): AccountState {
+  private state(account: TradingAccount, now: number): AccountState {
     const key = keyOf(account);
     let state = this.accounts.get(key);
     if (!state) {
@@ -236,7 +237,7 @@ export class AccountRecorder {
   }
 
   /** One import of orders and fills at a time per account; the next is due `HISTORY_SYNC_MS` later */
-  private history(account: RecordedAccount, keys: AccountKeys, now: number, freshMs: number): Promise<void> {
+  private history(account: TradingAccount, keys: AccountKeys, now: number, freshMs: number): Promise<void> {
     const key = keyOf(account);
     const running = this.historyRuns.get(key);
     if (running) return running;
@@ -258,7 +259,7 @@ export class AccountRecorder {
   }
 
   private async snapshot(
-    account: RecordedAccount,
+    account: TradingAccount,
     keys: AccountKeys,
     minute: number,
     now: number,
@@ -283,7 +284,7 @@ export class AccountRecorder {
    * (now when cut short). Another instance's recent sync counts as this one's: no exchange call then
    */
   private async syncIncome(
-    account: RecordedAccount,
+    account: TradingAccount,
     keys: AccountKeys,
     now: number,
     maxAgeMs = INCOME_SYNC_MS,

@@ -6,9 +6,9 @@ import type {
   TradeSortField,
 } from '@kestrel/contracts';
 import type { Queryable } from '../../lib/database/database';
+import type { TradingAccount } from '../environment/trading-account';
 import type { PlacedOrder, Trade } from '../exchange/exchange-adapter';
 import { writeAccountRows } from './account-rows';
-import type { RecordedAccount } from './recorder-repository';
 
 /** Which cursor of a symbol's import */
 export type HistoryKind = 'trades' | 'orders';
@@ -55,7 +55,7 @@ const idText = (v: unknown): string => String(v).replace(/\.0*$/, '');
 /** WHERE clause and parameters of the filters shared by trades and orders (`alias` names the table) */
 function where(
   alias: string,
-  account: RecordedAccount,
+  account: TradingAccount,
   q: HistoryFilter & { type?: string; status?: string },
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [account.userId, account.environment, toDate(q.from), toDate(q.to)];
@@ -83,7 +83,7 @@ export const historyRepository = {
    * Symbols the account has touched as far as the database knows: those of its imported income (every fill books
    * a commission) and those already being imported
    */
-  async knownSymbols(db: Queryable, account: RecordedAccount): Promise<string[]> {
+  async knownSymbols(db: Queryable, account: TradingAccount): Promise<string[]> {
     const rows = await db.query(
       `SELECT DISTINCT symbol FROM income_entries WHERE user_id = $1 AND environment = $2 AND symbol <> ''
        UNION SELECT DISTINCT symbol FROM history_sync WHERE user_id = $1 AND environment = $2`,
@@ -93,7 +93,7 @@ export const historyRepository = {
   },
 
   /** Every symbol with imported orders, fills or income, A to Z (the history page's symbol filter) */
-  async historySymbols(db: Queryable, account: RecordedAccount): Promise<string[]> {
+  async historySymbols(db: Queryable, account: TradingAccount): Promise<string[]> {
     const rows = await db.query(
       `SELECT symbol FROM trade_history WHERE user_id = $1 AND environment = $2
        UNION SELECT symbol FROM order_history WHERE user_id = $1 AND environment = $2
@@ -105,7 +105,7 @@ export const historyRepository = {
   },
 
   /** The id a symbol's import goes on from ("0" before the first import) */
-  async cursor(db: Queryable, account: RecordedAccount, symbol: string, kind: HistoryKind): Promise<string> {
+  async cursor(db: Queryable, account: TradingAccount, symbol: string, kind: HistoryKind): Promise<string> {
     const [row] = await db.query(
       `SELECT next_id::text AS next_id FROM history_sync
         WHERE user_id = $1 AND environment = $4 AND symbol = $2 AND kind = $3`,
@@ -118,7 +118,7 @@ export const historyRepository = {
    * Where the orders of a symbol are read from: the oldest order still open (its status may have changed), else
    * the cursor
    */
-  async ordersStart(db: Queryable, account: RecordedAccount, symbol: string): Promise<string> {
+  async ordersStart(db: Queryable, account: TradingAccount, symbol: string): Promise<string> {
     const [row] = await db.query(
       `SELECT min(order_id)::text AS open_id FROM order_history
         WHERE user_id = $1 AND environment = $4 AND symbol = $2 AND status = ANY($3)`,
@@ -132,7 +132,7 @@ export const historyRepository = {
   /** Moves a symbol's cursor forward (never back: another instance may have read further) */
   async advance(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     symbol: string,
     kind: HistoryKind,
     nextId: string,
@@ -148,7 +148,7 @@ export const historyRepository = {
   },
 
   /** When the account's orders and fills were last read from the exchange; null before the first import */
-  async importedAt(db: Queryable, account: RecordedAccount): Promise<number | null> {
+  async importedAt(db: Queryable, account: TradingAccount): Promise<number | null> {
     const [row] = await db.query(
       `SELECT ${ms('imported_at')} AS t FROM history_import WHERE user_id = $1 AND environment = $2`,
       [account.userId, account.environment],
@@ -157,7 +157,7 @@ export const historyRepository = {
   },
 
   /** Records a finished import (never moving the time back) */
-  async markImported(db: Queryable, account: RecordedAccount, now: number): Promise<void> {
+  async markImported(db: Queryable, account: TradingAccount, now: number): Promise<void> {
     await db.query(
       `INSERT INTO history_import (user_id, environment, imported_at) VALUES ($1, $3, $2)
        ON CONFLICT (user_id, environment) DO UPDATE SET
@@ -167,7 +167,7 @@ export const historyRepository = {
   },
 
   /** When each symbol's import last ran (its older cursor), ms since epoch */
-  async importedAtBySymbol(db: Queryable, account: RecordedAccount): Promise<Map<string, number>> {
+  async importedAtBySymbol(db: Queryable, account: TradingAccount): Promise<Map<string, number>> {
     const rows = await db.query(
       `SELECT symbol, ${ms('min(updated_at)')} AS t FROM history_sync
         WHERE user_id = $1 AND environment = $2 GROUP BY symbol`,
@@ -177,7 +177,7 @@ export const historyRepository = {
   },
 
   /** Stores fills not yet stored; returns how many were new */
-  insertTrades(db: Queryable, account: RecordedAccount, trades: readonly Trade[]): Promise<number> {
+  insertTrades(db: Queryable, account: TradingAccount, trades: readonly Trade[]): Promise<number> {
     return writeAccountRows(
       db,
       account,
@@ -208,7 +208,7 @@ export const historyRepository = {
   },
 
   /** Stores new orders and the latest state of known ones (an older answer never overwrites a newer one) */
-  async upsertOrders(db: Queryable, account: RecordedAccount, orders: readonly PlacedOrder[]): Promise<void> {
+  async upsertOrders(db: Queryable, account: TradingAccount, orders: readonly PlacedOrder[]): Promise<void> {
     await writeAccountRows(
       db,
       account,
@@ -246,7 +246,7 @@ export const historyRepository = {
   /** Fills matching the filter, one page, how many match in all and their sums */
   async trades(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     q: HistoryFilter & { sort: TradeSortField },
   ): Promise<{
     items: FuturesTrade[];
@@ -280,7 +280,7 @@ export const historyRepository = {
   /** One page of the fills matching the filter (the export reads them page by page) */
   async tradeRows(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     q: HistoryFilter & { sort: TradeSortField },
   ): Promise<FuturesTrade[]> {
     const { sql, params } = where('t', account, q);
@@ -314,7 +314,7 @@ export const historyRepository = {
   /** Orders matching the filter, one page, and how many match in all */
   async orders(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     q: HistoryFilter & { sort: OrderSortField; type?: string; status?: string },
   ): Promise<{ items: HistoryOrder[]; total: number }> {
     const { sql, params } = where('o', account, q);
@@ -325,7 +325,7 @@ export const historyRepository = {
   /** One page of the orders matching the filter */
   async orderRows(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     q: HistoryFilter & { sort: OrderSortField; type?: string; status?: string },
   ): Promise<HistoryOrder[]> {
     const { sql, params } = where('o', account, q);

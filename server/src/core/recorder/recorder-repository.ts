@@ -1,23 +1,15 @@
 import type { EquitySnapshot, IncomeEntry, IncomeSortField, TradingEnvironment } from '@kestrel/contracts';
 import type { Queryable } from '../../lib/database/database';
+import type { TradingAccount } from '../environment/trading-account';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import { environmentOfKeys } from '../exchange/exchange-router';
 import { writeAccountRows } from './account-rows';
-
-/**
- * One recorded exchange account: a user's key of one environment (migration 016). A user with a testnet and a
- * mainnet key has two, recorded and read apart, so no page ever mixes them
- */
-export interface RecordedAccount {
-  userId: string;
-  environment: TradingEnvironment;
-}
 
 /** Keys of a recorded account: always tagged, since their environment decides where the rows belong */
 export type AccountKeys = ExchangeKeys & { environment: TradingEnvironment };
 
 /** The recorded account a key opens; an untagged key is refused rather than guessed (as the exchange router does) */
-export function accountOfKeys(userId: string, keys: ExchangeKeys): RecordedAccount {
+export function accountOfKeys(userId: string, keys: ExchangeKeys): TradingAccount {
   return { userId, environment: environmentOfKeys(keys) };
 }
 
@@ -61,7 +53,7 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 /** Thin SQL of the account recorder; every write is idempotent (a second instance's copy is a no-op) */
 export const recorderRepository = {
   /** Whether the account's snapshot of this minute exists (so a second instance skips the exchange call) */
-  async hasSnapshot(db: Queryable, account: RecordedAccount, minute: number): Promise<boolean> {
+  async hasSnapshot(db: Queryable, account: TradingAccount, minute: number): Promise<boolean> {
     const rows = await db.query(
       'SELECT 1 FROM equity_snapshots WHERE user_id = $1 AND environment = $2 AND minute = $3',
       [account.userId, account.environment, toDate(minute)],
@@ -98,7 +90,7 @@ export const recorderRepository = {
    */
   async equity(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     range: { from: number; to: number; bucketMs: number },
   ): Promise<EquitySnapshot[]> {
     const rows = await db.query(
@@ -122,7 +114,7 @@ export const recorderRepository = {
   },
 
   /** Stores entries not yet stored (key: account, income type, tranId); returns how many were new */
-  insertIncome(db: Queryable, account: RecordedAccount, entries: readonly IncomeEntry[]): Promise<number> {
+  insertIncome(db: Queryable, account: TradingAccount, entries: readonly IncomeEntry[]): Promise<number> {
     return writeAccountRows(
       db,
       account,
@@ -140,7 +132,7 @@ export const recorderRepository = {
   /** Entries of [from, to] matching the filter, newest first, one page, and how many match in all */
   async income(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     q: {
       from: number;
       to: number;
@@ -187,7 +179,7 @@ export const recorderRepository = {
     };
   },
 
-  async sync(db: Queryable, account: RecordedAccount): Promise<IncomeSyncRow | undefined> {
+  async sync(db: Queryable, account: TradingAccount): Promise<IncomeSyncRow | undefined> {
     const rows = await db.query(
       `SELECT user_id, ${ms('synced_to')} AS synced_to, failures, ${ms('retry_at')} AS retry_at
          FROM income_sync WHERE user_id = $1 AND environment = $2`,
@@ -209,7 +201,7 @@ export const recorderRepository = {
    * Moves the import mark forward (never back: an instance that read less than another keeps the further mark) and
    * clears the backoff
    */
-  async markSynced(db: Queryable, account: RecordedAccount, syncedTo: number, now: number): Promise<void> {
+  async markSynced(db: Queryable, account: TradingAccount, syncedTo: number, now: number): Promise<void> {
     await db.query(
       `INSERT INTO income_sync (user_id, environment, synced_to, failures, retry_at, last_error, updated_at)
        VALUES ($1, $4, $2, 0, NULL, NULL, $3)
@@ -223,7 +215,7 @@ export const recorderRepository = {
   /** Records a failed round: the user is left alone until `retryAt` */
   async markFailed(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     failures: number,
     retryAt: number,
     error: string,

@@ -59,6 +59,7 @@ export default fp(
     app.decorate('socketTools', tools);
     registerCoreSocketTools(tools, {
       credentials: app.credentialsService,
+      accountOf: (userId, environment) => app.environmentService.accountOf(userId, environment),
       status: () => ({
         status: 'ok',
         time: app.clock.now().toISOString(),
@@ -101,5 +102,5 @@ export default fp(
       await bus.close();
     });
   },
-  { name: 'socket-bus', dependencies: ['database', 'secrets', 'auth', 'credentials'] },
+  { name: 'socket-bus', dependencies: ['database', 'secrets', 'auth', 'environment', 'credentials'] },
 );

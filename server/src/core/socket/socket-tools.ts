@@ -3,10 +3,12 @@ import {
   type SocketToolInfo,
   type SocketToolName,
   SocketToolNameSchema,
+  type TradingEnvironment,
 } from '@kestrel/contracts';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http-error';
 import type { CredentialsService } from '../credentials/credentials-service';
+import type { TradingAccount } from '../environment/trading-account';
 
 /** A tool's arguments were wrong: answered as JSON-RPC -32602 with this message */
 export class InvalidToolArgumentsError extends Error {
@@ -114,7 +116,12 @@ const TestConnectionArgsSchema = z.object({
 /** The tools the socket plugin answers itself: the vault's connection tests and this server's health */
 export function registerCoreSocketTools(
   tools: SocketTools,
-  deps: { credentials: CredentialsService; status(): Record<string, unknown> },
+  deps: {
+    credentials: CredentialsService;
+    /** The caller's account for one tool call (`EnvironmentService.accountOf`): the edge of a socket call */
+    accountOf(userId: string, environment?: TradingEnvironment): Promise<TradingAccount>;
+    status(): Record<string, unknown>;
+  },
 ): void {
   tools.register({
     info: {
@@ -134,12 +141,12 @@ export function registerCoreSocketTools(
     // Through the vault and the exchange router like every keyed call: `testnet: true` tests the keys on the
     // testnet environment's host whatever the user is on; otherwise on the user's current environment's
     call: (caller, a) =>
-      asReply(() =>
-        deps.credentials.validate(
-          caller.userId,
-          { api_key: a.api_key, secret_key: a.secret_key, region: 'global' },
-          a.testnet ? 'testnet' : undefined,
-        ),
+      asReply(async () =>
+        deps.credentials.validate(await deps.accountOf(caller.userId, a.testnet ? 'testnet' : undefined), {
+          api_key: a.api_key,
+          secret_key: a.secret_key,
+          region: 'global',
+        }),
       ),
   });
   tools.register({
@@ -151,8 +158,9 @@ export function registerCoreSocketTools(
     args: NoArgsSchema,
     call: (caller) =>
       asReply(async () => {
-        await deps.credentials.get(caller.userId); // "No Binance credentials stored…" when there are none
-        return deps.credentials.testConnection(caller.userId, null);
+        const account = await deps.accountOf(caller.userId);
+        await deps.credentials.get(account); // "No Binance credentials stored…" when there are none
+        return deps.credentials.testConnection(account, null);
       }),
   });
   tools.register({

@@ -17,11 +17,12 @@ import {
   parseAgentConfig,
   roundToStep,
 } from '@kestrel/engine';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
 import type { RunBrackets } from '../../core/market-data/leverage-brackets';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
-import type { BotRow } from '../bots/bot-repository';
+import { accountOfBot, type BotRow } from '../bots/bot-repository';
 import type { BotBar, PaperFigures } from '../bots/paper-account';
 import { agentApprovalRepository } from './agent-approval-repository';
 import {
@@ -48,7 +49,8 @@ export interface AgentDecideDeps {
   exchange: Pick<ExchangeAdapter, 'symbolInfo' | 'ticker'>;
   /** Point-in-time snapshots (closed bars and the aux columns the exchange serves) */
   snapshots: Pick<AgentSnapshots, 'load'>;
-  brackets(userId: string, symbol: string): Promise<RunBrackets>;
+  /** The symbol's leverage brackets, read with the agent's account's key */
+  brackets(account: TradingAccount, symbol: string): Promise<RunBrackets>;
   /** Starts a training when the agent has no fresh model or its retrain is due (never waits for it) */
   retrainIfDue(row: BotRow, model: AgentModel | undefined, barClose: number): void;
 }
@@ -196,7 +198,7 @@ export class AgentDecider {
     let queued = false;
     if (proposal) {
       const filters = await this.symbolFilters();
-      const brackets = await this.deps.brackets(row.user_id, row.symbol).catch(() => undefined);
+      const brackets = await this.deps.brackets(accountOfBot(row), row.symbol).catch(() => undefined);
       const bracketCap = brackets ? maxNotionalAt(brackets.brackets ?? BTCUSDT_BRACKETS, row.leverage) : null;
       const price = bar.close;
       const qty = this.proposedQty(proposal, positionQty, price, filters?.stepSize);

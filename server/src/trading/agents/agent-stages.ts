@@ -1,11 +1,12 @@
-import type { CreateOrderRequest, TradingEnvironment } from '@kestrel/contracts';
+import type { CreateOrderRequest } from '@kestrel/contracts';
 import type { AgentApproval, AgentLatch, AgentPromotionGate, AgentStage } from '@kestrel/contracts/agents';
 import type { AgentEvidence as EngineEvidence } from '@kestrel/engine';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
 import type { BotLog } from '../bots/bot-log';
-import { type BotRow, botRepository } from '../bots/bot-repository';
+import { accountOfBot, type BotRow, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
 import { STOPPED_BY_KILL_SWITCH } from '../bots/bot-service';
 import type { PaperFigures } from '../bots/paper-account';
@@ -28,16 +29,15 @@ export interface AgentStagesDeps {
   runner: Pick<BotRunner, 'figures' | 'stopBot'>;
   log: BotLog;
   /**
-   * Places a bot's order through the order manager (the one order path: its risk guard, its intent keys), in the
-   * bot's environment. Only the latch's reduce-only close uses it: a session may be gone by then, and every other
-   * agent order is its strategy's, sent by the bot's account on the order port every bot has
+   * Places a bot's order through the order manager (the one order path: its risk guard, its intent keys), on the
+   * bot's account (`accountOfBot`). Only the latch's reduce-only close uses it: a session may be gone by then, and
+   * every other agent order is its strategy's, sent by the bot's account on the order port every bot has
    */
   placeOrder(input: {
-    userId: string;
+    account: TradingAccount;
     botId: string;
     intentKey: string;
     order: CreateOrderRequest;
-    environment: TradingEnvironment;
   }): Promise<StoredIntent>;
   /** The user's agent (404 for an unknown id, another user's bot or a bot that is not an agent) */
   agent(userId: string, id: string): Promise<BotRow>;
@@ -179,11 +179,10 @@ export class AgentStages {
     if (how.stop) await this.deps.runner.stopBot(row, 'stopped', `${reason}: the agent is latched`);
     if (row.mode === 'live' && positionQty !== 0) {
       const intent = await this.deps.placeOrder({
-        userId: row.user_id,
+        account: accountOfBot(row),
         botId: row.id,
         // One close per latch: a second kill asks for the same intent, never a second order
         intentKey: `latch:${(await agentRepository.state(db, row.id, now)).latched_at?.getTime() ?? now.getTime()}`,
-        environment: row.environment,
         order: {
           symbol: row.symbol,
           side: positionQty > 0 ? 'SELL' : 'BUY',

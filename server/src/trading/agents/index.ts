@@ -41,7 +41,7 @@ export default fp(
   async (app: FastifyInstance, { config, deps }: PluginOptions<TradingDeps>) => {
     const brackets = new LeverageBrackets({
       exchange: app.exchangeAdapter,
-      keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
+      keysFor: (account) => app.credentialsService.storedKeys(account),
       clock: app.clock,
       log: app.log,
     });
@@ -85,8 +85,8 @@ export default fp(
       trainings,
       snapshots,
       paperDrift: (userId, id) => paperDrift.read(userId, id),
-      placeOrder: ({ userId, botId, intentKey, order, environment }) =>
-        app.orderManager.place({ userId, source: 'bot', botId, intentKey, order, environment }),
+      placeOrder: ({ account, botId, intentKey, order }) =>
+        app.orderManager.place({ account, source: 'bot', botId, intentKey, order }),
     });
     app.decorate('agentService', service);
     registerAgentSocketTools(app.socketTools, {
@@ -114,7 +114,7 @@ export default fp(
         reviewer: app.agentReviewer,
         exchange: app.exchangeRouter.marketFor(row.environment),
         snapshots: snapshots(row.environment),
-        brackets: (userId, symbol) => brackets.forRun(userId, symbol, row.environment),
+        brackets: (account, symbol) => brackets.forRun(account, symbol),
         publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
         retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
         latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),

@@ -1,6 +1,7 @@
 import { TRADING_ENVIRONMENTS, type TradingEnvironment } from '@kestrel/contracts';
 import type { BarColumns, FundingRates, RunSettings } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter, ExchangeKeys } from '../../core/exchange/exchange-adapter';
 import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import { type FetchProgress, KlineCache } from '../../core/market-data/kline-cache';
@@ -37,8 +38,8 @@ export interface BacktestInputsDeps {
   market(
     environment: TradingEnvironment,
   ): Pick<ExchangeAdapter, 'klines' | 'symbolInfo' | 'fundingRateHistory'>;
-  /** The user's stored exchange keys of an environment (else the current one's), or undefined when they have none */
-  keysFor(userId: string, environment?: TradingEnvironment): Promise<ExchangeKeys | undefined>;
+  /** The account's stored exchange keys, or undefined when it has none */
+  keysFor(account: TradingAccount): Promise<ExchangeKeys | undefined>;
   /** The name an environment's exchange is known by (simulator, testnet or mainnet): runs and cached candles keep it */
   exchangeEnvOf(environment: TradingEnvironment): string;
   clock: Clock;
@@ -127,7 +128,7 @@ export class BacktestInputs {
       }
     }
     // The symbol's own brackets when the owner has keys there (else the default table): liquidation depends on them
-    const brackets = await this.brackets.forRun(row.user_id, row.symbol, environment);
+    const brackets = await this.brackets.forRun({ userId: row.user_id, environment }, row.symbol);
     if (signal.aborted) return null;
     if (bars.openTime.length === 0) {
       return {

@@ -21,6 +21,7 @@ import {
   type StrategyType,
   strategyCatalogue,
 } from '@kestrel/engine';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
 import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import type { FetchProgress } from '../../core/market-data/kline-cache';
@@ -65,8 +66,6 @@ export interface ResolvedRun {
 
 /** The run inputs' parts (`BacktestInputsDeps`: database, exchange, markets, keys, clock, log) and the job's own */
 export interface BacktestServiceDeps extends BacktestInputsDeps {
-  /** The user's current environment */
-  environmentOf(userId: string): Promise<TradingEnvironment>;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   workers: BacktestWorkers;
   /** Runs at most this many at once on this instance (the rest wait queued, for this or another instance) */
@@ -129,16 +128,20 @@ export class BacktestService {
    * BACKTEST_MAX_BARS), the symbol's listing and rules, the broker settings. A 400 names the field.
    */
 
-  /** The user's current environment and the name its exchange is stored under */
-  async venueOf(userId: string): Promise<{ environment: TradingEnvironment; exchangeEnv: string }> {
-    const environment = await this.deps.environmentOf(userId);
+  /**
+   * The account's environment (its owner's current one, resolved by the request) and the name its exchange is
+   * stored under: a run reads that market for good
+   */
+  venueOf(account: TradingAccount): { environment: TradingEnvironment; exchangeEnv: string } {
+    const { environment } = account;
     return { environment, exchangeEnv: this.deps.exchangeEnvOf(environment) };
   }
 
+  /** `environment`: the exchange whose symbol rules the run takes (its owner's, or a bot's for its drift report) */
   async resolveRun(
     request: RunRequest,
-    checkParams = true,
-    environment: TradingEnvironment = 'testnet',
+    checkParams: boolean,
+    environment: TradingEnvironment,
   ): Promise<ResolvedRun> {
     const type = builtInStrategies.get(request.strategy);
     if (!type) {
@@ -204,8 +207,9 @@ export class BacktestService {
     return { type, params, leverage, intervalMs, span, bars, run };
   }
 
-  async create(userId: string, request: BacktestRequest): Promise<BacktestSummary> {
-    const { environment, exchangeEnv } = await this.venueOf(userId);
+  async create(account: TradingAccount, request: BacktestRequest): Promise<BacktestSummary> {
+    const { userId } = account;
+    const { environment, exchangeEnv } = this.venueOf(account);
     const { type, params, leverage, intervalMs, span, run } = await this.resolveRun(
       request,
       true,

@@ -32,8 +32,7 @@ export default fp(
       exchange: app.exchangeAdapter,
       market: (environment) => app.exchangeRouter.marketFor(environment),
       // No stored keys: the run uses the default brackets
-      keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
-      environmentOf: (userId) => app.environmentService.current(userId),
+      keysFor: (account) => app.credentialsService.storedKeys(account),
       exchangeEnvOf: (environment) => exchangeNameOf(config.exchangeTargets, environment),
       publish: (target, event) => app.socketBus.publish(target, event),
       workers,
@@ -69,5 +68,5 @@ export default fp(
       await workers.close();
     });
   },
-  { name: 'backtest', dependencies: ['database', 'exchange', 'socket-bus', 'credentials', 'environment'] },
+  { name: 'backtest', dependencies: ['database', 'exchange', 'socket-bus', 'credentials'] },
 );

@@ -9,6 +9,7 @@ import {
 } from '@kestrel/contracts/backtest';
 import { expandGrid, type ParamSpace } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
@@ -75,9 +76,10 @@ export class OptimisationService {
     return this.jobs.runner;
   }
 
-  async create(userId: string, request: OptimisationRequest): Promise<OptimisationSummary> {
-    // The owner's current environment's market, like a backtest's
-    const venue = await this.deps.backtests.venueOf(userId);
+  async create(account: TradingAccount, request: OptimisationRequest): Promise<OptimisationSummary> {
+    const { userId } = account;
+    // The owner's current environment's market (the account the request resolved), like a backtest's
+    const venue = this.deps.backtests.venueOf(account);
     let resolved: Awaited<ReturnType<BacktestService['resolveRun']>>;
     try {
       resolved = await this.deps.backtests.resolveRun(request, false, venue.environment);

@@ -1,5 +1,6 @@
 import type { TradingEnvironment } from '@kestrel/contracts';
 import type { BotEventKind, BotKind, BotMode, BotRiskLimits, BotState } from '@kestrel/contracts/bots';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Queryable } from '../../lib/database/database';
 
 /** A bots row as the service uses it (numeric as number, jsonb parsed) */
@@ -29,6 +30,15 @@ export interface BotRow {
   lease_owner: string | null;
   lease_expires_at: Date | null;
 }
+
+/**
+ * The account a bot trades on: its owner's keys on its own environment, read from its row once when its session
+ * starts (or when work is done for it after it stopped), never its owner's current environment
+ */
+export const accountOfBot = (row: Pick<BotRow, 'user_id' | 'environment'>): TradingAccount => ({
+  userId: row.user_id,
+  environment: row.environment,
+});
 
 export interface BotEventRow {
   id: string;

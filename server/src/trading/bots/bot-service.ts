@@ -14,6 +14,7 @@ import {
 } from '@kestrel/contracts/bots';
 import { builtInStrategies, EngineInputError, resolveBrokerConfig } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
 import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
@@ -60,8 +61,6 @@ export interface BotServiceDeps {
   db: Database;
   /** Public market data of one environment: a bot's symbol is checked where the bot trades */
   market(environment: TradingEnvironment): Pick<ExchangeAdapter, 'symbolInfo'>;
-  /** The owner's current environment: a new bot trades there for good (a live bot on mainnet needs confirmLive) */
-  environmentOf(userId: string): Promise<TradingEnvironment>;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   /** 'bot.starting' (a veto) before a start, 'bots.halting' / 'bots.halted' around the kill switch's stop */
   events: Pick<DomainEvents, 'emit'>;
@@ -81,7 +80,12 @@ export class BotService {
     readonly log: BotLog,
   ) {}
 
-  async create(userId: string, request: CreateBotRequest): Promise<Bot> {
+  /**
+   * A new bot of the account: it trades on the account's environment (its owner's current one, resolved by the
+   * request) for good; a live bot on mainnet needs confirmLive
+   */
+  async create(account: TradingAccount, request: CreateBotRequest): Promise<Bot> {
+    const { userId, environment } = account;
     if ((await botRepository.count(this.deps.db, userId)) >= BOTS_PER_USER_MAX) {
       throw new HttpError(
         409,
@@ -89,7 +93,6 @@ export class BotService {
         `You have ${BOTS_PER_USER_MAX} bots, the most one user may keep: delete one first`,
       );
     }
-    const environment = await this.deps.environmentOf(userId);
     const settings = await this.validate({
       environment,
       name: request.name,
@@ -157,9 +160,10 @@ export class BotService {
     this.assertNotActive(await this.row(userId, id), 'delete');
   }
 
-  async clone(userId: string, id: string, name: string | undefined): Promise<Bot> {
-    const row = await this.row(userId, id);
-    return this.create(userId, {
+  /** A copy of the user's bot, made on `account` (the owner's current environment, as a new bot is) */
+  async clone(account: TradingAccount, id: string, name: string | undefined): Promise<Bot> {
+    const row = await this.row(account.userId, id);
+    return this.create(account, {
       name: name ?? `${row.name} (copy)`.slice(0, 64),
       strategy: row.strategy,
       params: row.params,

@@ -8,6 +8,7 @@ import {
   StrategyError,
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter, Kline } from '../../core/exchange/exchange-adapter';
 import type { KlineEvent } from '../../core/exchange/exchange-streams';
 import type { KlineSeriesKey, Span } from '../../core/market-data/kline-repository';
@@ -16,7 +17,7 @@ import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { BotFault, reasonOf } from './bot-fault';
 import type { BotLog } from './bot-log';
-import { type BotRow, botRepository } from './bot-repository';
+import { accountOfBot, type BotRow, botRepository } from './bot-repository';
 import type { BotStreamListener } from './bot-user-streams';
 import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
 import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
@@ -30,23 +31,23 @@ export interface BotSessionDeps {
   /**
    * Everything below reads the bot's own environment (`row.environment`), whatever its owner is on now: its symbol
    * rules, its candles (stored under `exchangeEnv`, that environment's exchange), its leverage brackets (read with
-   * that environment's key) and its closed-candle stream
+   * that environment's key) and its closed-candle stream. The keyed calls are handed the session's `account`
    */
   exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
   /** Closed bars of [start, end) from the kline cache (missing ones asked of the exchange) */
   loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
-  brackets(userId: string, symbol: string): Promise<RunBrackets>;
+  brackets(account: TradingAccount, symbol: string): Promise<RunBrackets>;
   /** Follows the pair's closed candles (one upstream stream per pair on this instance); returns the stop */
   watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
   /** The name the kline cache keeps the bot's exchange's candles under (simulator, testnet or mainnet) */
   exchangeEnv: string;
   /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch, the symbol's leverage) */
   orders: LiveOrders & {
-    /** The bot (`botId`) holds the user's dead-man switch on the symbol */
-    armDeadman(userId: string, symbol: string, botId: string): Promise<void>;
-    /** The bot lets go of it: disarmed once no live bot of the user on the symbol holds it, here or elsewhere */
-    disarmDeadman(userId: string, symbol: string, botId: string): Promise<void>;
-    setLeverage(userId: string, symbol: string, leverage: number): Promise<unknown>;
+    /** The bot (`botId`) holds the account's dead-man switch on the symbol */
+    armDeadman(account: TradingAccount, symbol: string, botId: string): Promise<void>;
+    /** The bot lets go of it: disarmed once no live bot of the account on the symbol holds it, here or elsewhere */
+    disarmDeadman(account: TradingAccount, symbol: string, botId: string): Promise<void>;
+    setLeverage(account: TradingAccount, symbol: string, leverage: number): Promise<unknown>;
   };
   /** The bot broke a limit or failed: the runner stops it (state `error`) and records why */
   onFault(fault: BotFault): void;
@@ -54,8 +55,8 @@ export interface BotSessionDeps {
   onFigures(): void;
   /** Live bots: a fill's commission counted in USDT (BNB priced at the fill's minute) */
   countFee: FeeCounter;
-  /** Live bots: follows the owner's account stream (fills as they happen, gaps); returns the unfollow */
-  followAccount(userId: string, listener: BotStreamListener): () => void;
+  /** Live bots: follows the account's stream (fills as they happen, gaps); returns the unfollow */
+  followAccount(account: TradingAccount, listener: BotStreamListener): () => void;
 }
 
 const num = (k: Kline): BotBar => ({
@@ -87,6 +88,8 @@ export class BotSession {
   private next = 0;
   private closed = false;
   private readonly key: KlineSeriesKey;
+  /** The account the bot trades on, from its row once at the start: its owner's current environment never moves it */
+  readonly tradingAccount: TradingAccount;
   /** Bars replayed at open (the resumed part of the account) */
   replayed = 0;
   /** Live bots: the leverage set on the exchange at open */
@@ -102,6 +105,7 @@ export class BotSession {
     private readonly deps: BotSessionDeps,
   ) {
     this.key = { env: deps.exchangeEnv, symbol: row.symbol, interval: row.interval };
+    this.tradingAccount = accountOfBot(row);
   }
 
   figures(): PaperFigures | undefined {
@@ -110,7 +114,7 @@ export class BotSession {
 
   /** Builds the account, warms the strategy up, replays the bars since the start and starts following candles */
   async open(): Promise<void> {
-    const { row, deps } = this;
+    const { row, deps, tradingAccount } = this;
     const type = this.host?.type;
     if (!type) throw new BotFault(`The strategy "${row.strategy}" no longer exists on this server`);
     let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
@@ -120,7 +124,7 @@ export class BotSession {
       throw new BotFault(`Could not read ${row.symbol} from the exchange: ${reasonOf(err)}`);
     }
     if (!info) throw new BotFault(`${row.symbol} is no longer listed on the exchange`);
-    const brackets = await deps.brackets(row.user_id, row.symbol);
+    const brackets = await deps.brackets(tradingAccount, row.symbol);
     const config = resolveBrokerConfig({
       broker: {
         initialBalance: row.budget,
@@ -135,19 +139,19 @@ export class BotSession {
     if (row.mode === 'live') {
       // Before the bot acts: unresolved orders resolved, placed ones re-read, foreign ones reported (not touched)
       await this.exchangeStep('reconcile with the exchange', () =>
-        deps.orders.reconcile(row.user_id, row.symbol),
+        deps.orders.reconcile(tradingAccount, row.symbol),
       );
       // The exchange holds the margin the bot was backtested with, before its first order; a refusal stops it
       await this.exchangeStep(`set ${row.symbol} leverage to ${row.leverage}× on the exchange`, () =>
-        deps.orders.setLeverage(row.user_id, row.symbol, row.leverage),
+        deps.orders.setLeverage(tradingAccount, row.symbol, row.leverage),
       );
       this.leverageSet = row.leverage;
       // Should this server die, the exchange cancels the symbol's orders when the countdown runs out
       await this.exchangeStep('arm the dead-man switch', () =>
-        deps.orders.armDeadman(row.user_id, row.symbol, row.id),
+        deps.orders.armDeadman(tradingAccount, row.symbol, row.id),
       );
       this.account = new LiveAccount(type, row.params, intervalToMs(interval), {
-        userId: row.user_id,
+        account: tradingAccount,
         botId: row.id,
         symbol: row.symbol,
         budget: row.budget,
@@ -162,7 +166,7 @@ export class BotSession {
       const account = this.account;
       this.loggedFills = await botRepository.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
       // Fills as they happen; they wait behind a bar being handled, so the account sees them in order
-      this.unfollow = deps.followAccount(row.user_id, {
+      this.unfollow = deps.followAccount(tradingAccount, {
         onOrder: (e) => {
           if (e.symbol !== row.symbol || !e.clientOrderId.startsWith('kb-')) return;
           this.serial(async () => this.record({ log: await account.onOrderUpdate(e) }));
@@ -207,7 +211,7 @@ export class BotSession {
       try {
         return await account.close();
       } finally {
-        await this.deps.orders.disarmDeadman(this.row.user_id, this.row.symbol, this.row.id);
+        await this.deps.orders.disarmDeadman(this.tradingAccount, this.row.symbol, this.row.id);
       }
     }
     return account.close();

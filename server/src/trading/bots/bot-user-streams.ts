@@ -1,5 +1,5 @@
-import type { TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeKeys } from '../../core/exchange/exchange-adapter';
 import type { ExchangeStreams, OrderUpdateEvent, UserDataStream } from '../../core/exchange/exchange-streams';
 
@@ -18,6 +18,9 @@ interface UserEntry {
   generation: number;
 }
 
+/** One stream per account: `user:environment` */
+const keyOf = ({ userId, environment }: TradingAccount) => `${userId}:${environment}`;
+
 /**
  * The user-data streams live bots read their fills from, one per user with a live bot on this instance (opened for
  * the first bot, closed after the last). Fills arrive as they happen (`ORDER_TRADE_UPDATE`: the last filled
@@ -31,29 +34,29 @@ export class BotUserStreams {
   constructor(
     private readonly deps: {
       streams: ExchangeStreams | undefined;
-      keysFor(userId: string, environment: TradingEnvironment): Promise<ExchangeKeys>;
+      keysFor(account: TradingAccount): Promise<ExchangeKeys>;
       log: FastifyBaseLogger;
     },
   ) {}
 
   /**
-   * Follows the user's account stream on `environment`'s exchange (the bot's, whatever its owner has switched to);
-   * returns the unfollow. Without exchange streams, only bar-close REST reads
+   * Follows the account's stream (the bot's account: its environment's exchange, whatever its owner has switched
+   * to); returns the unfollow. Without exchange streams, only bar-close REST reads
    */
-  follow(userId: string, environment: TradingEnvironment, listener: BotStreamListener): () => void {
-    const account = `${userId}:${environment}`;
-    let user = this.#users.get(account);
+  follow(account: TradingAccount, listener: BotStreamListener): () => void {
+    const key = keyOf(account);
+    let user = this.#users.get(key);
     if (!user) {
       user = { listeners: new Set(), generation: 0 };
-      this.#users.set(account, user);
+      this.#users.set(key, user);
     }
     user.listeners.add(listener);
-    if (user.listeners.size === 1) void this.#start(userId, environment, user);
+    if (user.listeners.size === 1) void this.#start(account, user);
     const entry = user;
     return () => {
       entry.listeners.delete(listener);
-      if (entry.listeners.size > 0 || this.#users.get(account) !== entry) return;
-      this.#users.delete(account);
+      if (entry.listeners.size > 0 || this.#users.get(key) !== entry) return;
+      this.#users.delete(key);
       void this.#stop(entry);
     };
   }
@@ -64,19 +67,20 @@ export class BotUserStreams {
     await Promise.all(users.map((u) => this.#stop(u)));
   }
 
-  async #start(userId: string, environment: TradingEnvironment, user: UserEntry): Promise<void> {
+  async #start(account: TradingAccount, user: UserEntry): Promise<void> {
     const streams = this.deps.streams;
     if (!streams) return;
+    const { userId } = account;
     const generation = user.generation;
     let keys: ExchangeKeys;
     try {
-      keys = await this.deps.keysFor(userId, environment);
+      keys = await this.deps.keysFor(account);
     } catch (err) {
       // The bot's bar-close reads still see its fills; they are only later
       this.deps.log.warn({ err, userId }, 'bot fills: no account stream (keys not readable)');
       return;
     }
-    if (user.generation !== generation || this.#users.get(`${userId}:${environment}`) !== user) return;
+    if (user.generation !== generation || this.#users.get(keyOf(account)) !== user) return;
     user.stream = streams.userDataStream(
       keys,
       {

@@ -1,6 +1,7 @@
 import type { TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import { exchangeNameOf } from '../../core/exchange/exchange-config';
 import { KlineCache } from '../../core/market-data/kline-cache';
 import { klineRepository } from '../../core/market-data/kline-repository';
@@ -12,7 +13,7 @@ import { orderIntentRepository } from '../orders/order-intent-repository';
 import type { TradingDeps } from '../trading-deps';
 import { BotFault } from './bot-fault';
 import { BotLog } from './bot-log';
-import { botRepository } from './bot-repository';
+import { accountOfBot, botRepository } from './bot-repository';
 import { BotRunner } from './bot-runner';
 import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
 import { BotSession } from './bot-session';
@@ -63,29 +64,25 @@ export default fp(
     };
     const brackets = new LeverageBrackets({
       exchange: app.exchangeAdapter,
-      keysFor: (userId, environment) => app.credentialsService.storedKeys(userId, environment),
+      keysFor: (account) => app.credentialsService.storedKeys(account),
       clock: app.clock,
       log: app.log,
     });
     /**
-     * A bot lets go of the user's dead-man switch on its symbol: the order manager keeps it armed while another bot
-     * of this instance holds it; a live bot of the user on the symbol running on another instance keeps it armed too
-     * (that instance's heartbeat refreshes the same countdown)
+     * A bot lets go of its account's dead-man switch on its symbol: the order manager keeps it armed while another
+     * bot of this instance holds it; a live bot of the account on the symbol running on another instance keeps it
+     * armed too (that instance's heartbeat refreshes the same countdown)
      */
-    const disarmDeadman = async (
-      userId: string,
-      symbol: string,
-      botId: string,
-      environment: TradingEnvironment,
-    ) => {
+    const disarmDeadman = async (account: TradingAccount, symbol: string, botId: string) => {
+      const { userId, environment } = account;
       const elsewhere = await botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment);
-      await app.orderManager.disarmDeadman(userId, symbol, botId, { keepArmed: elsewhere > 0, environment });
+      await app.orderManager.disarmDeadman(account, symbol, botId, { keepArmed: elsewhere > 0 });
     };
     // Fees paid in BNB priced at the fill's minute, shared by every bot here (one read per minute with fills)
     const commissionRates = new CommissionRates({ exchange: app.exchangeAdapter, logger: app.log });
     const userStreams = new BotUserStreams({
       streams: app.exchangeAdapter.streams,
-      keysFor: (userId, environment) => app.credentialsService.keysFor(userId, environment),
+      keysFor: (account) => app.credentialsService.keysFor(account),
       log: app.log,
     });
     // What runs each bot's strategy per bar, handed to its session when it is built (other domains register theirs)
@@ -101,7 +98,7 @@ export default fp(
       settle: async (row) => {
         if (row.mode !== 'live') return { canceled: 0 };
         const { canceled } = await app.orderManager.cancelAllFor(row.id);
-        await disarmDeadman(row.user_id, row.symbol, row.id, row.environment);
+        await disarmDeadman(accountOfBot(row), row.symbol, row.id);
         return { canceled: canceled.length };
       },
       createSession: (row, { onFault, onFigures }) =>
@@ -115,7 +112,7 @@ export default fp(
             symbolInfo: (symbol) => app.exchangeRouter.marketFor(row.environment).symbolInfo(symbol),
           },
           loadBars: (key, span) => klinesOf(row.environment).load(key, span),
-          brackets: (userId, symbol) => brackets.forRun(userId, symbol, row.environment),
+          brackets: (account, symbol) => brackets.forRun(account, symbol),
           watchClosedCandles: (symbol, interval, listener) => {
             if (!app.liveStreams) {
               throw new BotFault('The exchange offers no live market data: paper bots cannot run on it');
@@ -123,35 +120,33 @@ export default fp(
             return app.liveStreams.watchClosedCandles(symbol, interval, listener, row.environment);
           },
           exchangeEnv: exchangeNameOf(config.exchangeTargets, row.environment),
-          // The bot's environment, not its owner's current one: it keeps trading where it was created
+          // Every keyed call is handed the session's account (`accountOfBot(row)`, taken once at its start): the
+          // bot keeps trading where it was created, not on its owner's current environment
           orders: {
-            place: (input) => app.orderManager.place({ ...input, environment: row.environment }),
+            place: (input) => app.orderManager.place(input),
             cancel: (userId, clientOrderId) => app.orderManager.cancel(userId, clientOrderId),
-            reconcile: (userId, symbol) => app.orderManager.reconcile(userId, symbol, row.environment),
+            reconcile: (account, symbol) => app.orderManager.reconcile(account, symbol),
             cancelAllFor: (botId) => app.orderManager.cancelAllFor(botId),
-            armDeadman: (userId, symbol, botId) =>
-              app.orderManager.armDeadman(userId, symbol, undefined, botId, row.environment),
-            disarmDeadman: (userId, symbol, botId) => disarmDeadman(userId, symbol, botId, row.environment),
-            setLeverage: (userId, symbol, leverage) =>
-              app.orderManager.setLeverage(userId, symbol, leverage, row.environment),
+            armDeadman: (account, symbol, botId) =>
+              app.orderManager.armDeadman(account, symbol, undefined, botId),
+            disarmDeadman,
+            setLeverage: (account, symbol, leverage) =>
+              app.orderManager.setLeverage(account, symbol, leverage),
             ofBot: (botId, ids) => orderIntentRepository.ofBot(app.db, botId, ids),
-            recentTrades: (userId, symbol) =>
-              app.orderManager.recentTrades(userId, symbol, undefined, row.environment),
-            tradesSince: (userId, symbol, since) =>
-              app.orderManager.tradesSince(userId, symbol, since, row.environment),
+            recentTrades: (account, symbol) => app.orderManager.recentTrades(account, symbol),
+            tradesSince: (account, symbol, since) => app.orderManager.tradesSince(account, symbol, since),
             tracker: app.orderManager.tracker,
           },
           countFee: (commission, asset, time) => commissionRates.count(commission, asset, time),
           onFault,
           onFigures,
-          followAccount: (userId, listener) => userStreams.follow(userId, row.environment, listener),
+          followAccount: (account, listener) => userStreams.follow(account, listener),
         }),
     });
     const service = new BotService(
       {
         db: app.db,
         market: (environment) => app.exchangeRouter.marketFor(environment),
-        environmentOf: (userId) => app.environmentService.current(userId),
         publish: (target, event) => app.socketBus.publish(target, event),
         events: app.events,
         clock: app.clock,
@@ -186,7 +181,6 @@ export default fp(
       'live-streams',
       'risk',
       'notifications',
-      'environment',
     ],
   },
 );

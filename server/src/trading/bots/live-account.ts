@@ -1,5 +1,6 @@
 import type { BotOrder, BotRiskLimits } from '@kestrel/contracts/bots';
 import { BarSeries, StrategyDriver, type StrategyType } from '@kestrel/engine';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Trade } from '../../core/exchange/exchange-adapter';
 import type { OrderUpdateEvent } from '../../core/exchange/exchange-streams';
 import type { StoredIntent } from '../orders/order-intent-repository';
@@ -13,9 +14,13 @@ export type LiveOrders = Pick<OrderManager, 'place' | 'cancel' | 'reconcile' | '
   /** The bot's intents with these client order ids, as the manager last read them */
   ofBot(botId: string, clientOrderIds: readonly string[]): Promise<StoredIntent[]>;
   /** The account's latest fills on the symbol (`userTrades`), newest first: the fees of fills the stream missed */
-  recentTrades(userId: string, symbol: string): Promise<Trade[]>;
+  recentTrades(account: TradingAccount, symbol: string): Promise<Trade[]>;
   /** The account's fills on the symbol since `since`, oldest first: a resumed bot's fills with their commission */
-  tradesSince(userId: string, symbol: string, since: number): Promise<{ trades: Trade[]; complete: boolean }>;
+  tradesSince(
+    account: TradingAccount,
+    symbol: string,
+    since: number,
+  ): Promise<{ trades: Trade[]; complete: boolean }>;
   /** The truth about the bot's orders (state and fills), which the account subscribes to */
   tracker: BotOrderTracker;
 };
@@ -48,7 +53,8 @@ export class LiveAccount {
     params: Record<string, unknown>,
     intervalMs: number,
     private readonly ctx: {
-      userId: string;
+      /** The bot's account (`accountOfBot`): every order, cancel, reconcile and trade read goes there */
+      account: TradingAccount;
       botId: string;
       symbol: string;
       budget: number;
@@ -63,17 +69,22 @@ export class LiveAccount {
     },
   ) {
     this.series = new BarSeries(intervalMs, 64);
-    this.port = new LivePort(ctx, ctx.orders.tracker, ctx.countFee, (r) => {
-      const f = this.figures();
-      this.peakEquity = Math.max(this.peakEquity, f.equity);
-      return judgeBotOrder('bot', {
-        request: r,
-        figures: f,
-        peakEquity: this.peakEquity,
-        limits: ctx.limits,
-        roundQty: (q) => this.port.roundQty(q),
-      });
-    });
+    this.port = new LivePort(
+      { ...ctx, userId: ctx.account.userId },
+      ctx.orders.tracker,
+      ctx.countFee,
+      (r) => {
+        const f = this.figures();
+        this.peakEquity = Math.max(this.peakEquity, f.equity);
+        return judgeBotOrder('bot', {
+          request: r,
+          figures: f,
+          peakEquity: this.peakEquity,
+          limits: ctx.limits,
+          roundQty: (q) => this.port.roundQty(q),
+        });
+      },
+    );
     this.driver = new StrategyDriver(type, params, this.series, this.port);
     this.peakEquity = ctx.budget;
     // Every change the tracker hears of (REST answers, the stream) reaches the strategy's view of the order
@@ -95,7 +106,8 @@ export class LiveAccount {
    * their new fills to the strategy, the strategy's new orders and cancels through the order manager
    */
   async trade(bar: BotBar, replay: boolean): Promise<BarOutcome> {
-    const { orders, userId, botId } = this.ctx;
+    const { orders, botId } = this.ctx;
+    const { userId } = this.ctx.account;
     this.port.warming = false;
     this.series.append(bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume);
     const i = this.series.length - 1;
@@ -146,7 +158,7 @@ export class LiveAccount {
     let refused: BarOutcome['breach'];
     for (const [k, o] of submitted.entries()) {
       const intent = await orders.place({
-        userId,
+        account: this.ctx.account,
         source: 'bot',
         botId,
         intentKey: `${bar.openTime}:${k}`,
@@ -197,7 +209,7 @@ export class LiveAccount {
   async onOrderUpdate(e: OrderUpdateEvent): Promise<BotLogEntry[]> {
     const log: BotLogEntry[] = [];
     if (!this.port.follows(e.clientOrderId)) return log;
-    this.ctx.orders.tracker.noteStream(this.ctx.userId, e);
+    this.ctx.orders.tracker.noteStream(this.ctx.account.userId, e);
     await this.port.takeStreamFills(e.clientOrderId, log);
     return log;
   }
@@ -210,9 +222,9 @@ export class LiveAccount {
    */
   private async replayFills(barEnd: number, log: BotLogEntry[], barTime: number): Promise<void> {
     if (!this.port.missing().some((o) => o.exchangeOrderId !== undefined)) return;
-    const { userId, symbol, orders, sessionStart } = this.ctx;
+    const { account, symbol, orders, sessionStart } = this.ctx;
     const first = this.sessionTrades === undefined;
-    this.sessionTrades ??= orders.tradesSince(userId, symbol, sessionStart).then(
+    this.sessionTrades ??= orders.tradesSince(account, symbol, sessionStart).then(
       ({ trades, complete }) =>
         complete
           ? { trades }
@@ -227,7 +239,7 @@ export class LiveAccount {
     );
     const { trades, failure } = await this.sessionTrades;
     if (failure && first) log.push({ kind: 'error', message: failure, data: { barTime } });
-    orders.tracker.noteTrades(userId, trades);
+    orders.tracker.noteTrades(account.userId, trades);
     await this.port.takeTrades(log, barTime, barEnd);
   }
 
@@ -237,11 +249,11 @@ export class LiveAccount {
    * commission from the account's recent trades; the log lines to record
    */
   async resync(log: BotLogEntry[] = []): Promise<BotLogEntry[]> {
-    const { orders, userId, botId, symbol } = this.ctx;
-    await orders.reconcile(userId, symbol);
+    const { orders, account, botId, symbol } = this.ctx;
+    await orders.reconcile(account, symbol);
     for (const intent of await orders.ofBot(botId, this.port.followed)) orders.tracker.noteIntent(intent);
     if (this.port.missing().length > 0) {
-      orders.tracker.noteTrades(userId, await orders.recentTrades(userId, symbol));
+      orders.tracker.noteTrades(account.userId, await orders.recentTrades(account, symbol));
       await this.port.takeTrades(log);
     }
     return log;

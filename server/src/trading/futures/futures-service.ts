@@ -1,5 +1,6 @@
 import type { CreateOrderRequest, FuturesAccountInfo, PnlSummary, RiskAssessment } from '@kestrel/contracts';
 import type { CredentialsService } from '../../core/credentials/credentials-service';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import { isOpenPosition, pnlSummary, riskAssessment } from '../../core/exchange/account-figures';
 import type {
   ExchangeAdapter,
@@ -11,6 +12,7 @@ import type {
   Trade,
 } from '../../core/exchange/exchange-adapter';
 import { viaExchange } from '../../core/exchange/exchange-http-error';
+import type { MarketFor } from '../../core/exchange/exchange-router';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import { intentOutcome } from '../orders/intent-outcome';
@@ -36,13 +38,13 @@ export class FuturesService {
     private readonly guard: LeverageGuard,
     /** Every order goes through it: recorded, risk-checked, sent once, an unknown outcome resolved by lookups */
     private readonly orders: Pick<OrderManager, 'place' | 'noteOrder'>,
-    /** Public market data of the user's current environment (`app.userMarket`); tests default to the adapter */
-    private readonly market: (userId: string) => Promise<ExchangeAdapter> = async () => exchange,
+    /** Public market data per environment (`exchangeRouter.marketFor`); tests default to the adapter */
+    private readonly market: MarketFor = () => exchange,
   ) {}
 
   /** Balances and margin with the open positions (positionRisk: only it carries mark and liquidation prices) */
-  async accountInfo(userId: string): Promise<FuturesAccountInfo> {
-    const k = await this.keys(userId);
+  async accountInfo(trading: TradingAccount): Promise<FuturesAccountInfo> {
+    const k = await this.keys(trading);
     const [account, positions] = await viaExchange(() =>
       Promise.all([this.exchange.account(k), this.exchange.positions(k)]),
     );
@@ -50,19 +52,19 @@ export class FuturesService {
   }
 
   /** Positions with a non-zero amount, every symbol */
-  async openPositions(userId: string): Promise<Position[]> {
-    const k = await this.keys(userId);
+  async openPositions(account: TradingAccount): Promise<Position[]> {
+    const k = await this.keys(account);
     return (await viaExchange(() => this.exchange.positions(k))).filter(isOpenPosition);
   }
 
   /** Positions of one symbol as the exchange lists them (both sides in hedge mode), open or flat */
-  async positions(userId: string, symbol: string): Promise<Position[]> {
-    const k = await this.keys(userId);
+  async positions(account: TradingAccount, symbol: string): Promise<Position[]> {
+    const k = await this.keys(account);
     return viaExchange(() => this.exchange.positions(k, symbol));
   }
 
-  async openOrders(userId: string, symbol: string | undefined): Promise<Order[]> {
-    const k = await this.keys(userId);
+  async openOrders(account: TradingAccount, symbol: string | undefined): Promise<Order[]> {
+    const k = await this.keys(account);
     return viaExchange(() => this.exchange.openOrders(k, symbol));
   }
 
@@ -72,12 +74,12 @@ export class FuturesService {
    * first outcome; a lost answer is a 503 ORDER_STATUS_UNKNOWN while the manager resolves it by lookups
    */
   async placeOrder(
-    userId: string,
+    account: TradingAccount,
     order: CreateOrderRequest,
     options: { source?: 'manual' | 'kill_switch'; idempotencyKey?: string } = {},
   ): Promise<Order> {
     const intent = await this.orders.place({
-      userId,
+      account,
       order,
       source: options.source ?? 'manual',
       idempotencyKey: options.idempotencyKey,
@@ -86,38 +88,38 @@ export class FuturesService {
   }
 
   /** Without `kind` the adapter tries a plain order first, then a conditional one */
-  async cancelOrder(userId: string, symbol: string, ref: OrderRef): Promise<Order> {
-    const k = await this.keys(userId);
+  async cancelOrder(account: TradingAccount, symbol: string, ref: OrderRef): Promise<Order> {
+    const k = await this.keys(account);
     const order = await viaExchange(() => this.exchange.cancelOrder(k, symbol, ref));
-    await this.orders.noteOrder(userId, order);
+    await this.orders.noteOrder(account.userId, order);
     return order;
   }
 
   async setLeverage(
-    userId: string,
+    account: TradingAccount,
     symbol: string,
     leverage: number,
   ): Promise<{ symbol: string; leverage: number }> {
     // Leverage opens risk: a key whose last check failed is refused, like a new order
-    const { apiKey, secretKey, environment } = await this.credentials.tradingKeysFor(userId);
+    const { apiKey, secretKey, environment } = await this.credentials.tradingKeysFor(account);
     const k: ExchangeKeys = { apiKey, secretKey, environment };
-    await this.guard.checkLeverage(userId, symbol, leverage);
+    await this.guard.checkLeverage(account.userId, symbol, leverage);
     return viaExchange(() => this.exchange.setLeverage(k, symbol, leverage));
   }
 
-  async orderHistory(userId: string, symbol: string | undefined, limit: number): Promise<Order[]> {
-    const k = await this.keys(userId);
+  async orderHistory(account: TradingAccount, symbol: string | undefined, limit: number): Promise<Order[]> {
+    const k = await this.keys(account);
     return viaExchange(() => this.exchange.orderHistory(k, symbol, limit));
   }
 
-  async trades(userId: string, symbol: string | undefined, limit: number): Promise<Trade[]> {
-    const k = await this.keys(userId);
+  async trades(account: TradingAccount, symbol: string | undefined, limit: number): Promise<Trade[]> {
+    const k = await this.keys(account);
     return viaExchange(() => this.exchange.trades(k, symbol, limit));
   }
 
-  /** Public trading rules of the user's current environment; a symbol the exchange does not list is a 404 */
-  async symbolInfo(userId: string, symbol: string): Promise<SymbolInfo> {
-    const info = await viaExchange(async () => (await this.market(userId)).symbolInfo(symbol));
+  /** Public trading rules of the account's environment; a symbol the exchange does not list is a 404 */
+  async symbolInfo(account: TradingAccount, symbol: string): Promise<SymbolInfo> {
+    const info = await viaExchange(async () => this.market(account.environment).symbolInfo(symbol));
     if (!info)
       throw new HttpError(404, 'SYMBOL_NOT_FOUND', `${symbol} is not a futures symbol of this exchange`);
     return info;
@@ -127,8 +129,8 @@ export class FuturesService {
    * Realized PnL, fees and funding of the 7 days up to the clock's now, and unrealized PnL now. The window is sent
    * to the exchange, so the figures cover exactly the window the answer states
    */
-  async pnl(userId: string): Promise<PnlSummary> {
-    const k = await this.keys(userId);
+  async pnl(trading: TradingAccount): Promise<PnlSummary> {
+    const k = await this.keys(trading);
     const to = this.clock.now().getTime();
     const window = { from: to - PNL_WINDOW_MS, to };
     const [income, account] = await viaExchange(() =>
@@ -141,18 +143,18 @@ export class FuturesService {
   }
 
   /** Margin ratio, effective leverage and each open position's distance to liquidation (flat ones left out) */
-  async risk(userId: string): Promise<RiskAssessment> {
-    const k = await this.keys(userId);
+  async risk(trading: TradingAccount): Promise<RiskAssessment> {
+    const k = await this.keys(trading);
     const [account, positions] = await viaExchange(() =>
       Promise.all([this.exchange.account(k), this.exchange.positions(k)]),
     );
     return riskAssessment(account, positions);
   }
 
-  /** The user's stored keys (a clear 400 when none are stored), without the region the exchange does not need */
-  private async keys(userId: string): Promise<ExchangeKeys> {
+  /** The account's stored keys (a clear 400 when none are stored), without the region the exchange does not need */
+  private async keys(account: TradingAccount): Promise<ExchangeKeys> {
     // The environment stays with the key: the exchange router sends it to that environment's host only
-    const { apiKey, secretKey, environment } = await this.credentials.keysFor(userId);
+    const { apiKey, secretKey, environment } = await this.credentials.keysFor(account);
     return { apiKey, secretKey, environment };
   }
 }

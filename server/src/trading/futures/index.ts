@@ -23,7 +23,7 @@ export default fp(
         app.clock,
         app.riskGuard,
         app.orderManager,
-        async (userId) => (await app.userMarket(userId)).exchange,
+        (environment) => app.exchangeRouter.marketFor(environment),
       ),
     );
   },

@@ -1,4 +1,5 @@
 import type { TradingEnvironment } from '@kestrel/contracts';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import { viaExchange } from '../../core/exchange/exchange-http-error';
 import type { Timer } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
@@ -7,7 +8,7 @@ import { message, type OrderContext } from './order-context';
 /** Holder of a dead-man switch armed by hand (not by a bot) */
 const MANUAL_HOLDER = 'manual';
 
-const deadmanKey = (userId: string, environment: TradingEnvironment, symbol: string) =>
+const deadmanKey = ({ userId, environment }: TradingAccount, symbol: string) =>
   `${userId}:${environment}:${symbol}`;
 
 /**
@@ -25,8 +26,7 @@ export class DeadmanSwitch {
   constructor(private readonly ctx: OrderContext) {}
 
   /**
-   * Arms the exchange's dead-man switch for the user's `symbol` (`countdownCancelAll`) on `environment`'s account
-   * (else the user's current one) and keeps it alive from here (a refresh every third of the countdown): if this
+   * Arms the exchange's dead-man switch for the account's `symbol` (`countdownCancelAll`) and keeps it alive from here (a refresh every third of the countdown): if this
    * process dies or loses the exchange, the exchange cancels the symbol's open orders when the countdown ends. A
    * live bot arms it while it has orders working. The exchange keeps one countdown per (account, symbol), so the
    * switch is owned here per (user, environment, symbol) with the set of its `holder`s (a bot id; `manual` by
@@ -34,17 +34,17 @@ export class DeadmanSwitch {
    * lets go
    */
   async arm(
-    userId: string,
+    account: TradingAccount,
     symbol: string,
     countdownMs = this.ctx.timings.deadmanCountdownMs,
     holder = MANUAL_HOLDER,
-    environment?: TradingEnvironment,
   ): Promise<void> {
     if (!Number.isInteger(countdownMs) || countdownMs < 1_000) {
       throw new HttpError(400, 'VALIDATION_ERROR', 'countdownMs must be a whole number of ms, at least 1000');
     }
-    const keys = await this.ctx.keys(userId, environment);
-    const k = deadmanKey(userId, keys.environment, symbol);
+    const { userId } = account;
+    const keys = await this.ctx.keys(account);
+    const k = deadmanKey(account, symbol);
     const previous = this.#armed.get(k);
     // The longest countdown any holder asked for: a shorter one would cut another holder's orders early
     const effective = Math.max(countdownMs, previous?.countdownMs ?? 0);
@@ -56,7 +56,7 @@ export class DeadmanSwitch {
     const timer = this.ctx.clock.every(
       Math.floor(effective / 3),
       () => {
-        void this.refresh(userId, symbol, keys.environment).catch((err) =>
+        void this.refresh(account, symbol).catch((err) =>
           this.ctx.log.warn({ userId, symbol, err: message(err) }, 'dead-man refresh failed'),
         );
       },
@@ -76,16 +76,16 @@ export class DeadmanSwitch {
   }
 
   /** Pushes the armed countdown back to its full length (the heartbeat does this on its own) */
-  async refresh(userId: string, symbol: string, environment?: TradingEnvironment): Promise<void> {
-    const keys = await this.ctx.keys(userId, environment);
-    const armed = this.#armed.get(deadmanKey(userId, keys.environment, symbol));
+  async refresh(account: TradingAccount, symbol: string): Promise<void> {
+    const keys = await this.ctx.keys(account);
+    const armed = this.#armed.get(deadmanKey(account, symbol));
     if (!armed) throw new HttpError(409, 'DEADMAN_NOT_ARMED', `No dead-man switch is armed on ${symbol}`);
     await viaExchange(() => this.ctx.exchange.countdownCancelAll(keys, symbol, armed.countdownMs));
   }
 
-  /** Holders of the user's switch on `symbol` in this process (empty when it is not armed here) */
-  holders(userId: string, symbol: string, environment: TradingEnvironment): string[] {
-    return [...(this.#armed.get(deadmanKey(userId, environment, symbol))?.holders ?? [])];
+  /** Holders of the account's switch on `symbol` in this process (empty when it is not armed here) */
+  holders(account: TradingAccount, symbol: string): string[] {
+    return [...(this.#armed.get(deadmanKey(account, symbol))?.holders ?? [])];
   }
 
   /**
@@ -95,13 +95,14 @@ export class DeadmanSwitch {
    * holder here is dropped (the switch is disarmed outright)
    */
   async disarm(
-    userId: string,
+    account: TradingAccount,
     symbol: string,
     holder?: string,
-    options: { keepArmed?: boolean; environment?: TradingEnvironment } = {},
+    options: { keepArmed?: boolean } = {},
   ): Promise<void> {
-    const keys = await this.ctx.keys(userId, options.environment);
-    const k = deadmanKey(userId, keys.environment, symbol);
+    const { userId } = account;
+    const keys = await this.ctx.keys(account);
+    const k = deadmanKey(account, symbol);
     const armed = this.#armed.get(k);
     if (armed && holder !== undefined) {
       armed.holders.delete(holder);

@@ -12,7 +12,7 @@ import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import type { Timer } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import type { PreTradeRecord } from '../risk/pre-trade/verdict';
-import { describe, message, type OrderContext, UNRESOLVED } from './order-context';
+import { accountOfIntent, describe, message, type OrderContext, UNRESOLVED } from './order-context';
 import type { StoredIntent } from './order-intent-repository';
 
 /**
@@ -95,7 +95,7 @@ export class IntentResolver {
     if (!intent || !UNRESOLVED.includes(intent.state)) return intent;
     let keys: ExchangeKeys;
     try {
-      keys = await ctx.keys(intent.userId, intent.environment);
+      keys = await ctx.keys(accountOfIntent(intent));
     } catch (err) {
       return this.#stillUnknown(intent, err);
     }

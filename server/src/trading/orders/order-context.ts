@@ -1,6 +1,7 @@
 import type { CreateOrderRequest, OrderIntentState, TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CredentialsService } from '../../core/credentials/credentials-service';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter, ExchangeKeys } from '../../core/exchange/exchange-adapter';
 import type { Clock } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
@@ -56,6 +57,12 @@ export function describe(o: CreateOrderRequest): string {
 
 export const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** The account an intent was sent on: its owner's, on the environment recorded with it */
+export const accountOfIntent = (intent: StoredIntent): TradingAccount => ({
+  userId: intent.userId,
+  environment: intent.environment,
+});
+
 /**
  * The repository as the order manager's parts use it: every intent row it writes is an answer of the exchange
  * (or a conclusion from one), so each is handed to the order tracker on the way back
@@ -103,17 +110,16 @@ export class OrderContext {
   }
 
   /**
-   * The user's keys of `environment` (else of their current one), tagged with it: the exchange router sends them to
-   * that environment's exchange only. `opensRisk`: keys whose last check failed open nothing
+   * The account's keys, tagged with its environment: the exchange router sends them to that environment's exchange
+   * only. `opensRisk`: keys whose last check failed open nothing
    */
   async keys(
-    userId: string,
-    environment?: TradingEnvironment,
+    account: TradingAccount,
     { opensRisk = false }: { opensRisk?: boolean } = {},
   ): Promise<ExchangeKeys & { environment: TradingEnvironment }> {
     const keys = opensRisk
-      ? await this.#credentials.tradingKeysFor(userId, environment)
-      : await this.#credentials.keysFor(userId, environment);
+      ? await this.#credentials.tradingKeysFor(account)
+      : await this.#credentials.keysFor(account);
     return { apiKey: keys.apiKey, secretKey: keys.secretKey, environment: keys.environment };
   }
 

@@ -1,10 +1,5 @@
-import type {
-  CreateOrderRequest,
-  OrderEvent,
-  OrderIntentSource,
-  ReconcileReport,
-  TradingEnvironment,
-} from '@kestrel/contracts';
+import type { CreateOrderRequest, OrderEvent, OrderIntentSource, ReconcileReport } from '@kestrel/contracts';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import {
   ExchangeApiError,
   isConditionalType,
@@ -20,6 +15,7 @@ import { botClientOrderId, manualClientOrderId } from './client-order-id';
 import { DeadmanSwitch } from './deadman-switch';
 import { IntentResolver } from './intent-resolver';
 import {
+  accountOfIntent,
   describe,
   message,
   OrderContext,
@@ -34,9 +30,10 @@ import { TradeCatchUp } from './trade-catch-up';
 
 export { DEFAULT_ORDER_TIMINGS, type OrderTimings } from './order-context';
 
-/** An order to place: who asks, for which bot, under which key */
+/** An order to place: on which account, for which bot, under which key */
 export interface PlaceIntent {
-  userId: string;
+  /** Where it goes: a bot's account (its owner on its environment), or the account the request resolved */
+  account: TradingAccount;
   order: CreateOrderRequest;
   source: OrderIntentSource;
   /** Bots: the bot placing it (required with `source: 'bot'`) */
@@ -50,8 +47,6 @@ export interface PlaceIntent {
   clientOrderId?: string;
   /** Manual orders: an `Idempotency-Key` header, used when no clientOrderId is given */
   idempotencyKey?: string;
-  /** Where to send it: a bot's environment; else the user's current one */
-  environment?: TradingEnvironment;
   /** Which pre-trade checks judge it, when not told by `source` (an agent's orders are a bot's with its rules) */
   origin?: OrderOrigin;
   /** Verdicts of the checks the caller ran already (a bot's limits at its strategy's submit), recorded with the rest */
@@ -109,7 +104,8 @@ export class OrderManager {
    * same key for a different order is a 409. Throws only for bad input (400) and missing keys (400)
    */
   async place(input: PlaceIntent): Promise<StoredIntent> {
-    const { userId, order } = input;
+    const { account, order } = input;
+    const { userId } = account;
     if (input.source === 'bot' && (!input.botId || !input.intentKey)) {
       throw new HttpError(400, 'VALIDATION_ERROR', 'a bot order needs botId and intentKey');
     }
@@ -123,7 +119,7 @@ export class OrderManager {
     // A key whose last check failed opens nothing; closing orders and the kill switch still go through
     const closing =
       input.source === 'kill_switch' || order.reduceOnly === true || order.closePosition === true;
-    const keys = await this.#ctx.keys(userId, input.environment, { opensRisk: !closing });
+    const keys = await this.#ctx.keys(account, { opensRisk: !closing });
     const request: CreateOrderRequest = { ...order, clientOrderId };
     const { intent, created } = await this.#ctx.repo.claim(this.#ctx.db, {
       userId,
@@ -242,21 +238,22 @@ export class OrderManager {
   }
 
   /** See `Reconciler.reconcile`: a bot calls it before it starts */
-  reconcile(userId: string, symbol?: string, environment?: TradingEnvironment): Promise<ReconcileReport> {
-    return this.#reconciler.reconcile(userId, symbol, environment);
+  reconcile(account: TradingAccount, symbol?: string): Promise<ReconcileReport> {
+    return this.#reconciler.reconcile(account, symbol);
   }
 
   // ---- cancelling ----------------------------------------------------------------------------------------------
 
   /**
    * Cancels the order of an intent by its client order id (which also reaches an order whose outcome was unknown);
-   * an order that is no longer open is re-read instead. Answers the intent as it now stands
+   * an order that is no longer open is re-read instead. Answers the intent as it now stands. The user only proves
+   * ownership: the cancel goes to the account the intent was sent on (its recorded environment)
    */
   async cancel(userId: string, clientOrderId: string): Promise<StoredIntent> {
     const intent = await this.#ctx.repo.byClientId(this.#ctx.db, userId, clientOrderId);
     if (!intent)
       throw new HttpError(404, 'ORDER_NOT_FOUND', `No Kestrel order with client id ${clientOrderId}`);
-    const keys = await this.#ctx.keys(userId, intent.environment);
+    const keys = await this.#ctx.keys(accountOfIntent(intent));
     try {
       const order = await this.#ctx.exchange.cancelOrder(keys, intent.symbol, {
         clientOrderId,
@@ -323,67 +320,54 @@ export class OrderManager {
   // ---- account settings and trades -----------------------------------------------------------------------------
 
   /**
-   * Sets the user's leverage on `symbol` (`POST /fapi/v1/leverage`), as a live bot does before its first order so
+   * Sets the account's leverage on `symbol` (`POST /fapi/v1/leverage`), as a live bot does before its first order so
    * the exchange holds the margin it was backtested with. The exchange's refusal is thrown as it came (its words)
    */
   async setLeverage(
-    userId: string,
+    account: TradingAccount,
     symbol: string,
     leverage: number,
-    environment?: TradingEnvironment,
   ): Promise<{ leverage: number }> {
-    const keys = await this.#ctx.keys(userId, environment, { opensRisk: true });
+    const keys = await this.#ctx.keys(account, { opensRisk: true });
     return this.#ctx.exchange.setLeverage(keys, symbol, leverage);
   }
 
   /** The account's latest fills on `symbol`, newest first (a bot takes the commissions of fills it missed) */
-  recentTrades(
-    userId: string,
-    symbol: string,
-    limit = 100,
-    environment?: TradingEnvironment,
-  ): Promise<Trade[]> {
-    return this.#trades.recentTrades(userId, symbol, limit, environment);
+  recentTrades(account: TradingAccount, symbol: string, limit = 100): Promise<Trade[]> {
+    return this.#trades.recentTrades(account, symbol, limit);
   }
 
   /** See `TradeCatchUp.tradesSince`: a resumed bot's fills since its start, oldest first */
   tradesSince(
-    userId: string,
+    account: TradingAccount,
     symbol: string,
     since: number,
-    environment?: TradingEnvironment,
     maxPages?: number,
   ): Promise<{ trades: Trade[]; complete: boolean }> {
-    return this.#trades.tradesSince(userId, symbol, since, environment, maxPages);
+    return this.#trades.tradesSince(account, symbol, since, maxPages);
   }
 
   // ---- dead-man switch (see `DeadmanSwitch`) -------------------------------------------------------------------
 
-  armDeadman(
-    userId: string,
-    symbol: string,
-    countdownMs?: number,
-    holder?: string,
-    environment?: TradingEnvironment,
-  ): Promise<void> {
-    return this.#deadman.arm(userId, symbol, countdownMs, holder, environment);
+  armDeadman(account: TradingAccount, symbol: string, countdownMs?: number, holder?: string): Promise<void> {
+    return this.#deadman.arm(account, symbol, countdownMs, holder);
   }
 
-  refreshDeadman(userId: string, symbol: string, environment?: TradingEnvironment): Promise<void> {
-    return this.#deadman.refresh(userId, symbol, environment);
+  refreshDeadman(account: TradingAccount, symbol: string): Promise<void> {
+    return this.#deadman.refresh(account, symbol);
   }
 
-  deadmanHolders(userId: string, symbol: string, environment: TradingEnvironment): string[] {
-    return this.#deadman.holders(userId, symbol, environment);
+  deadmanHolders(account: TradingAccount, symbol: string): string[] {
+    return this.#deadman.holders(account, symbol);
   }
 
   disarmDeadman(
-    userId: string,
+    account: TradingAccount,
     symbol: string,
     holder?: string,
-    options: { keepArmed?: boolean; environment?: TradingEnvironment } = {},
+    options: { keepArmed?: boolean } = {},
   ): Promise<void> {
-    return this.#deadman.disarm(userId, symbol, holder, options);
+    return this.#deadman.disarm(account, symbol, holder, options);
   }
 
   // ---- reading -------------------------------------------------------------------------------------------------
@@ -427,7 +411,7 @@ export class OrderManager {
     for (const { userId, environment } of await this.#ctx.repo.usersToReconcile(this.#ctx.db)) {
       if (this.#stopped) return;
       try {
-        await this.#reconciler.reconcile(userId, undefined, environment);
+        await this.#reconciler.reconcile({ userId, environment });
       } catch (err) {
         this.#ctx.log.warn(
           { userId, environment, err: message(err) },

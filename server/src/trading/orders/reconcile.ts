@@ -1,4 +1,5 @@
-import type { ReconcileReport, TradingEnvironment } from '@kestrel/contracts';
+import type { ReconcileReport } from '@kestrel/contracts';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import { isOpenPosition } from '../../core/exchange/account-figures';
 import type { Order } from '../../core/exchange/exchange-adapter';
 import { viaExchange } from '../../core/exchange/exchange-http-error';
@@ -19,17 +20,14 @@ export class Reconciler {
   ) {}
 
   /**
-   * Brings the user's intents (optionally of one symbol) to the exchange's true state: unresolved ones are looked
+   * Brings the account's intents (optionally of one symbol) to the exchange's true state: unresolved ones are looked
    * up, placed ones that may still work are re-read; open orders and positions no intent owns are reported (an
    * event the user reads, once per finding) and left alone. A bot calls it before it starts
    */
-  async reconcile(
-    userId: string,
-    symbol?: string,
-    environment?: TradingEnvironment,
-  ): Promise<ReconcileReport> {
+  async reconcile(account: TradingAccount, symbol?: string): Promise<ReconcileReport> {
     const { ctx } = this;
-    const keys = await this.ctx.keys(userId, environment);
+    const { userId } = account;
+    const keys = await this.ctx.keys(account);
     const env = keys.environment;
     const report: ReconcileReport = {
       resolved: 0,

@@ -1,4 +1,4 @@
-import type { TradingEnvironment } from '@kestrel/contracts';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Trade } from '../../core/exchange/exchange-adapter';
 import { viaExchange } from '../../core/exchange/exchange-http-error';
 import type { OrderContext } from './order-context';
@@ -19,13 +19,8 @@ export class TradeCatchUp {
   constructor(private readonly ctx: OrderContext) {}
 
   /** The account's latest fills on `symbol`, newest first (a bot takes the commissions of fills it missed) */
-  async recentTrades(
-    userId: string,
-    symbol: string,
-    limit = 100,
-    environment?: TradingEnvironment,
-  ): Promise<Trade[]> {
-    const keys = await this.ctx.keys(userId, environment);
+  async recentTrades(account: TradingAccount, symbol: string, limit = 100): Promise<Trade[]> {
+    const keys = await this.ctx.keys(account);
     return viaExchange(() => this.ctx.exchange.trades(keys, symbol, limit));
   }
 
@@ -36,13 +31,12 @@ export class TradeCatchUp {
    * false) past `maxPages`
    */
   async tradesSince(
-    userId: string,
+    account: TradingAccount,
     symbol: string,
     since: number,
-    environment?: TradingEnvironment,
     maxPages = TRADE_PAGES_MAX,
   ): Promise<{ trades: Trade[]; complete: boolean }> {
-    const keys = await this.ctx.keys(userId, environment);
+    const keys = await this.ctx.keys(account);
     const trades: Trade[] = [];
     const now = this.ctx.now();
     let start = since;

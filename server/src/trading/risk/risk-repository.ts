@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RiskEvent, RiskLimits, StoredRiskLimits } from '@kestrel/contracts';
-import type { RecordedAccount } from '../../core/recorder/recorder-repository';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Queryable } from '../../lib/database/database';
 
 export type RiskEventKind = RiskEvent['kind'];
@@ -53,7 +53,7 @@ export const riskRepository = {
    * Highest margin balance the account recorder has stored for the account (the user's key of one environment),
    * undefined before the first snapshot
    */
-  async equityPeak(db: Queryable, account: RecordedAccount): Promise<number | undefined> {
+  async equityPeak(db: Queryable, account: TradingAccount): Promise<number | undefined> {
     const [row] = await db.query(
       'SELECT max(margin_balance)::text AS peak FROM equity_snapshots WHERE user_id = $1 AND environment = $2',
       [account.userId, account.environment],

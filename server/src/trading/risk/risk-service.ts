@@ -7,6 +7,7 @@ import type {
   StoredRiskLimits,
 } from '@kestrel/contracts';
 import type { CredentialsService } from '../../core/credentials/credentials-service';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import { isOpenPosition, marginRatio, realizedPnl } from '../../core/exchange/account-figures';
 import { AccountReads } from '../../core/exchange/account-reads';
 import type { ExchangeAdapter, ExchangeKeys, Kline, Position } from '../../core/exchange/exchange-adapter';
@@ -15,7 +16,6 @@ import { environmentOfKeys, type MarketFor } from '../../core/exchange/exchange-
 import { readIncome } from '../../core/exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../../core/exchange/weight-budget';
 import type { NotificationService } from '../../core/notifications/notification-service';
-import { accountOfKeys } from '../../core/recorder/recorder-repository';
 import type { Clock } from '../../lib/clock';
 import { startOfUtcDay } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
@@ -117,14 +117,16 @@ export class RiskService {
    * Margin ratio, leverage, each position's distance to liquidation (% and ATRs of 1h candles), exposure, the
    * historical VaR, and how close each limit is to breaking
    */
-  overview(userId: string): Promise<RiskOverview> {
-    return this.reads.read('risk.overview', userId, this.clock.now().getTime(), () =>
-      exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, () => this.#overview(userId)),
+  overview(account: TradingAccount): Promise<RiskOverview> {
+    const { userId, environment } = account;
+    return this.reads.read(`risk.overview.${environment}`, userId, this.clock.now().getTime(), () =>
+      exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, () => this.#overview(account)),
     );
   }
 
-  async #overview(userId: string): Promise<RiskOverview> {
-    const k = await this.keys(userId);
+  async #overview(trading: TradingAccount): Promise<RiskOverview> {
+    const { userId } = trading;
+    const k = await this.keys(trading);
     const asOf = this.clock.now().getTime();
     const today = { from: startOfUtcDay(asOf), to: asOf };
     const [account, allPositions, openOrders, income, limits, peak] = await Promise.all([
@@ -133,7 +135,7 @@ export class RiskService {
       viaExchange(() => this.exchange.openOrders(k)),
       viaExchange(() => readIncome(this.exchange, k, today)),
       this.guard.limits(userId),
-      this.store.repo.equityPeak(this.store.db, accountOfKeys(userId, k)),
+      this.store.repo.equityPeak(this.store.db, trading),
     ]);
     const positions = allPositions.filter(isOpenPosition);
     const symbols = [...new Set(positions.map((p) => p.symbol))];
@@ -199,16 +201,22 @@ export class RiskService {
    * order through `FuturesService` (the guard lets reducing orders through). One failure does not stop the rest;
    * every outcome is answered and recorded
    */
-  killSwitch(userId: string): Promise<KillSwitchResult> {
+  killSwitch(account: TradingAccount): Promise<KillSwitchResult> {
+    const { userId } = account;
     // Every call of the kill switch (its lists too) goes in the exchange budget's trading lane
     return exchangeCallsAs({ caller: userCaller(userId), lane: 'trade' }, () =>
-      this.#killSwitch(userId),
+      this.#killSwitch(account),
     ).finally(() => this.reads.changed(userId));
   }
 
-  async #killSwitch(userId: string): Promise<KillSwitchResult> {
+  /**
+   * The account's orders and positions: every list, cancel and close goes to that one account, even should its
+   * owner switch environments meanwhile. The bots stopped first are all the user's (the event names the user)
+   */
+  async #killSwitch(account: TradingAccount): Promise<KillSwitchResult> {
+    const { userId } = account;
     // Without keys there is nothing to do: a clear 400 rather than an answer full of failures
-    await this.keys(userId);
+    await this.keys(account);
     const at = this.clock.now().getTime();
     const result: KillSwitchResult = {
       at,
@@ -240,10 +248,10 @@ export class RiskService {
       }
     };
     await listFailure('open orders', async () => {
-      const orders = await this.futures.openOrders(userId, undefined);
+      const orders = await this.futures.openOrders(account, undefined);
       for (const o of orders) {
         try {
-          await this.futures.cancelOrder(userId, o.symbol, { orderId: o.orderId, kind: o.kind });
+          await this.futures.cancelOrder(account, o.symbol, { orderId: o.orderId, kind: o.kind });
           result.orders.push({ symbol: o.symbol, orderId: o.orderId, kind: o.kind, ok: true });
         } catch (err) {
           result.failed++;
@@ -258,13 +266,13 @@ export class RiskService {
       }
     });
     await listFailure('open positions', async () => {
-      const positions = await this.futures.openPositions(userId);
+      const positions = await this.futures.openPositions(account);
       for (const p of positions) {
         const amount = Number(p.amount);
         const hedge = p.positionSide !== 'BOTH';
         try {
           const order = await this.futures.placeOrder(
-            userId,
+            account,
             {
               symbol: p.symbol,
               side: amount > 0 ? 'SELL' : 'BUY',
@@ -326,9 +334,9 @@ export class RiskService {
     });
   }
 
-  private async keys(userId: string): Promise<ExchangeKeys> {
+  private async keys(account: TradingAccount): Promise<ExchangeKeys> {
     // The environment stays with the key: the exchange router sends it to that environment's host only
-    const { apiKey, secretKey, environment } = await this.credentials.keysFor(userId);
+    const { apiKey, secretKey, environment } = await this.credentials.keysFor(account);
     return { apiKey, secretKey, environment };
   }
 }

@@ -1,5 +1,5 @@
 import { TRANSFER_INCOME_TYPES } from '@kestrel/contracts';
-import type { RecordedAccount } from '../../core/recorder/recorder-repository';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Queryable } from '../../lib/database/database';
 
 export const DAY_MS = 86_400_000;
@@ -102,7 +102,7 @@ export interface BotFillsRow {
 /** Thin SQL over the account recorder's tables (`migrations/004`, per environment since 016): read only */
 export const analyticsRepository = {
   /** The first recorded snapshot or income entry of the account, ms since epoch; null when nothing is recorded */
-  async firstRecord(db: Queryable, account: RecordedAccount): Promise<number | null> {
+  async firstRecord(db: Queryable, account: TradingAccount): Promise<number | null> {
     const [row] = await db.query(
       `SELECT ${ms(
         'least((SELECT min(minute) FROM equity_snapshots WHERE user_id = $1 AND environment = $2),' +
@@ -119,7 +119,7 @@ export const analyticsRepository = {
    */
   async equityBuckets(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     range: { from: number; to: number; bucketMs: number },
   ): Promise<EquityBucketRow[]> {
     // One ordered pass for the running peak, then plain aggregates per bucket (cheaper than window partitions);
@@ -153,7 +153,7 @@ export const analyticsRepository = {
   /** The first and last snapshot of every UTC day touching [from, to] (the day before `from` too: a carry) */
   async dayEquity(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     range: { from: number; to: number },
   ): Promise<DayEquityRow[]> {
     // The day's first and last minute by plain aggregates, their balances read back by primary key
@@ -182,7 +182,7 @@ export const analyticsRepository = {
   /** Income sums per UTC day of [from, to], oldest first */
   async daily(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     range: { from: number; to: number },
   ): Promise<DayRow[]> {
     const rows = await db.query(
@@ -198,7 +198,7 @@ export const analyticsRepository = {
   /** Income sums per symbol of [from, to] (entries without a symbol, such as transfers, only in the total) and the total */
   async bySymbol(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     range: { from: number; to: number },
   ): Promise<{ symbols: SymbolRow[]; total: IncomeSumsRow }> {
     const rows = await db.query(
@@ -224,7 +224,7 @@ export const analyticsRepository = {
    */
   async byBot(
     db: Queryable,
-    account: RecordedAccount,
+    account: TradingAccount,
     range: { from: number; to: number },
   ): Promise<BotFillsRow[]> {
     const pnl = `coalesce((e.data->>'realizedPnl')::numeric, 0)`;

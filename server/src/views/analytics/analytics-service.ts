@@ -1,12 +1,8 @@
-import {
-  type Analytics,
-  type AnalyticsQuery,
-  DASHBOARD_DEFAULT_RANGE_MS,
-  type TradingEnvironment,
-} from '@kestrel/contracts';
+import { type Analytics, type AnalyticsQuery, DASHBOARD_DEFAULT_RANGE_MS } from '@kestrel/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { AccountRecorder } from '../../core/recorder/account-recorder';
-import type { RecordedAccount, RecorderRepository } from '../../core/recorder/recorder-repository';
+import type { RecorderRepository } from '../../core/recorder/recorder-repository';
 import type { Clock } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
 import { equityBucketMs } from '../dashboard/dashboard-service';
@@ -26,23 +22,20 @@ export interface AnalyticsServiceDeps {
   recorder: Pick<AccountRecorder, 'refreshIncome'>;
   clock: Clock;
   log: FastifyBaseLogger;
-  /** The user's current environment (`EnvironmentService.current`): only its account is read */
-  environmentOf(userId: string): Promise<TradingEnvironment>;
 }
 
 /**
  * The account's results over a range (equity curve and drawdown, daily PnL, per-symbol and per-bot breakdown, win
  * rate, profit factor, Sharpe, Sortino) from what the account recorder and the bots' logs stored; `analytics-figures.ts` does the arithmetic.
- * The account is the one of the user's current environment, and the bots those trading there
+ * The account is the one the request resolved (the user's current environment's), and the bots those trading there
  */
 export class AnalyticsService {
   constructor(private readonly deps: AnalyticsServiceDeps) {}
 
-  async analytics(userId: string, query: AnalyticsQuery): Promise<Analytics> {
+  async analytics(account: TradingAccount, query: AnalyticsQuery): Promise<Analytics> {
     const { db, repo } = this.deps;
     const to = query.to ?? this.deps.clock.now().getTime();
     const asked = query.from ?? Math.max(0, to - DASHBOARD_DEFAULT_RANGE_MS);
-    const account = { userId, environment: await this.deps.environmentOf(userId) };
     await this.refresh(account);
     // "All" (from 0) starts at the first record: buckets and days then cover the history, not 1970 onwards
     const first = await repo.firstRecord(db, account);
@@ -73,7 +66,7 @@ export class AnalyticsService {
   }
 
   /** Best effort: a failed import (keys, exchange) leaves the stored figures, which are still answered */
-  private async refresh(account: RecordedAccount): Promise<void> {
+  private async refresh(account: TradingAccount): Promise<void> {
     try {
       await this.deps.recorder.refreshIncome(account, ANALYTICS_FRESH_MS);
     } catch (err) {

@@ -23,9 +23,8 @@ export default fp(
         recorder: app.accountRecorder,
         clock: app.clock,
         log: app.log,
-        environmentOf: (userId) => app.environmentService.current(userId),
       }),
     );
   },
-  { name: 'analytics', dependencies: ['database', 'account-recorder', 'environment'] },
+  { name: 'analytics', dependencies: ['database', 'account-recorder'] },
 );

@@ -10,6 +10,7 @@ import {
   type TradingEnvironment,
 } from '@kestrel/contracts';
 import type { CredentialsService } from '../../core/credentials/credentials-service';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import { realizedPnl } from '../../core/exchange/account-figures';
 import { AccountReads } from '../../core/exchange/account-reads';
 import {
@@ -49,33 +50,29 @@ export class DashboardService {
     private readonly reads: AccountReads = new AccountReads(),
     /** The user's bots that are running (or starting), from the bots table */
     private readonly activeBots: (userId: string) => Promise<number> = async () => 0,
-    /** The user's current environment: the recorded equity and income read are its account's */
-    private readonly environmentOf: (userId: string) => Promise<TradingEnvironment> = async () => 'testnet',
     /** Public market data per environment: balances are valued at their own environment's prices */
     private readonly market: MarketFor = () => exchange,
   ) {}
 
   /**
-   * The recorded equity of the current environment's account over [from, to] (default: the 30 days up to now),
-   * oldest first, downsampled to at most `EQUITY_MAX_POINTS` buckets. Read from the database: no exchange call,
-   * and no keys needed
+   * The account's recorded equity (the request's account: the user's current environment's) over [from, to]
+   * (default: the 30 days up to now), oldest first, downsampled to at most `EQUITY_MAX_POINTS` buckets. Read from
+   * the database: no exchange call, and no keys needed
    */
-  async equity(userId: string, query: EquityQuery): Promise<EquityHistory> {
+  async equity(account: TradingAccount, query: EquityQuery): Promise<EquityHistory> {
     const { from, to } = this.range(query);
     const bucketMs = equityBucketMs(from, to);
-    const account = { userId, environment: await this.environmentOf(userId) };
     const points = await this.history.repo.equity(this.history.db, account, { from, to, bucketMs });
     return { from, to, bucketMs, points };
   }
 
   /**
-   * The current environment's imported income of [from, to] (default: the 30 days up to now), filtered, sorted
+   * The account's imported income of [from, to] (default: the 30 days up to now), filtered, sorted
    * (newest first), one page
    */
-  async income(userId: string, query: IncomeQuery): Promise<IncomePage> {
+  async income(account: TradingAccount, query: IncomeQuery): Promise<IncomePage> {
     const { from, to } = this.range(query);
     const { page, pageSize } = query;
-    const account = { userId, environment: await this.environmentOf(userId) };
     const [found, sync] = await Promise.all([
       this.history.repo.income(this.history.db, account, {
         from,
@@ -96,12 +93,12 @@ export class DashboardService {
    * Balances, margin, today's realized PnL (00:00 UTC up to now, from the income history), counts of open
    * positions and orders
    */
-  overview(userId: string): Promise<DashboardOverview> {
-    return this.#read('overview', userId, () => this.#overview(userId));
+  overview(account: TradingAccount): Promise<DashboardOverview> {
+    return this.#read('overview', account, () => this.#overview(account));
   }
 
-  async #overview(userId: string): Promise<DashboardOverview> {
-    const k = await this.keys(userId);
+  async #overview(trading: TradingAccount): Promise<DashboardOverview> {
+    const k = await this.keys(trading);
     const asOf = this.clock.now().getTime();
     const window = { from: startOfUtcDay(asOf), to: asOf };
     const [[account, openOrders, income], activeBots] = await Promise.all([
@@ -112,7 +109,7 @@ export class DashboardService {
           readIncome(this.exchange, k, window),
         ]),
       ),
-      this.activeBots(userId),
+      this.activeBots(trading.userId),
     ]);
     return dashboardOverview({
       account,
@@ -124,19 +121,22 @@ export class DashboardService {
   }
 
   /** Per-asset balances valued in USDT, open positions and the allocation between them */
-  portfolio(userId: string): Promise<DashboardPortfolio> {
-    return this.#read('portfolio', userId, () => this.#portfolio(userId));
+  portfolio(account: TradingAccount): Promise<DashboardPortfolio> {
+    return this.#read('portfolio', account, () => this.#portfolio(account));
   }
 
-  /** Kept a few seconds per user, charged to the user's share of the exchange budget */
-  #read<T>(name: string, userId: string, load: () => Promise<T>): Promise<T> {
-    return this.reads.read(`dashboard.${name}`, userId, this.clock.now().getTime(), () =>
+  /**
+   * Kept a few seconds per account (a user's figures of one environment are never served for the other), charged
+   * to the user's share of the exchange budget
+   */
+  #read<T>(name: string, { userId, environment }: TradingAccount, load: () => Promise<T>): Promise<T> {
+    return this.reads.read(`dashboard.${name}.${environment}`, userId, this.clock.now().getTime(), () =>
       exchangeCallsAs({ caller: userCaller(userId), lane: 'interactive' }, load),
     );
   }
 
-  async #portfolio(userId: string): Promise<DashboardPortfolio> {
-    const k = await this.keys(userId);
+  async #portfolio(trading: TradingAccount): Promise<DashboardPortfolio> {
+    const k = await this.keys(trading);
     const asOf = this.clock.now().getTime();
     const [account, positions] = await viaExchange(() =>
       Promise.all([this.exchange.account(k), this.exchange.positions(k)]),
@@ -170,9 +170,9 @@ export class DashboardService {
     return { from: query.from ?? Math.max(0, to - DASHBOARD_DEFAULT_RANGE_MS), to };
   }
 
-  private async keys(userId: string): Promise<ExchangeKeys> {
+  private async keys(account: TradingAccount): Promise<ExchangeKeys> {
     // The environment stays with the key: the exchange router sends it to that environment's host only
-    const { apiKey, secretKey, environment } = await this.credentials.keysFor(userId);
+    const { apiKey, secretKey, environment } = await this.credentials.keysFor(account);
     return { apiKey, secretKey, environment };
   }
 }

@@ -23,13 +23,12 @@ export default fp(
         { db: app.db, repo: recorderRepository },
         app.accountReads,
         (userId) => botRepository.countActive(app.db, userId),
-        (userId) => app.environmentService.current(userId),
         (environment) => app.exchangeRouter.marketFor(environment),
       ),
     );
   },
   {
     name: 'dashboard',
-    dependencies: ['database', 'exchange', 'exchange-services', 'credentials', 'environment'],
+    dependencies: ['database', 'exchange', 'exchange-services', 'credentials'],
   },
 );

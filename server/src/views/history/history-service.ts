@@ -9,11 +9,11 @@ import {
   type OrderHistoryQuery,
   type TradeHistoryPage,
   type TradeHistoryQuery,
-  type TradingEnvironment,
 } from '@kestrel/contracts';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { AccountRecorder } from '../../core/recorder/account-recorder';
 import type { HistoryFilter, HistoryRepository } from '../../core/recorder/history-repository';
-import type { RecordedAccount, RecorderRepository } from '../../core/recorder/recorder-repository';
+import type { RecorderRepository } from '../../core/recorder/recorder-repository';
 import type { Clock, Timer } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
 import { type CsvColumn, csvRows } from './csv';
@@ -82,8 +82,8 @@ function filename(what: string, from: number, to: number): string {
 
 /**
  * The signed-in user's order, fill and income history from the recorder's tables: filtered, sorted and paged by
- * the database, or every matching row as CSV. Only the account of the user's current environment is read (a
- * switch to mainnet shows mainnet's history, never testnet's beside it). A read of orders or fills first asks the
+ * the database, or every matching row as CSV. Only the account the request resolved is read (the user's current
+ * environment's: a switch to mainnet shows mainnet's history, never testnet's beside it). A read of orders or fills first asks the
  * recorder to import what is new when its last import is a few seconds old, so a fill of a moment ago is there
  */
 export class HistoryService {
@@ -92,21 +92,19 @@ export class HistoryService {
     private readonly repos: { history: HistoryRepository; recorder: RecorderRepository },
     private readonly recorder: Pick<AccountRecorder, 'refreshHistory'>,
     private readonly clock: Clock,
-    /** The user's current environment (`EnvironmentService.current`) */
-    private readonly environmentOf: (userId: string) => Promise<TradingEnvironment>,
   ) {}
 
   /**
    * Symbols the filter can pick: every one with imported orders, fills or income (after the import a read of the
    * same moment started, so the list names the symbols of the rows it shows)
    */
-  async symbols(userId: string): Promise<string[]> {
-    const account = await this.fresh(userId);
+  async symbols(account: TradingAccount): Promise<string[]> {
+    await this.fresh(account);
     return this.repos.history.historySymbols(this.db, account);
   }
 
-  async trades(userId: string, query: TradeHistoryQuery): Promise<TradeHistoryPage> {
-    const account = await this.fresh(userId);
+  async trades(account: TradingAccount, query: TradeHistoryQuery): Promise<TradeHistoryPage> {
+    await this.fresh(account);
     const filter = this.filter(query);
     const [found, importedAt] = await Promise.all([
       this.repos.history.trades(this.db, account, { ...filter, sort: query.sort }),
@@ -115,8 +113,8 @@ export class HistoryService {
     return { ...this.pageOf(query, filter), ...found, importedAt };
   }
 
-  async orders(userId: string, query: OrderHistoryQuery): Promise<OrderHistoryPage> {
-    const account = await this.fresh(userId);
+  async orders(account: TradingAccount, query: OrderHistoryQuery): Promise<OrderHistoryPage> {
+    await this.fresh(account);
     const filter = this.filter(query);
     const [found, importedAt] = await Promise.all([
       this.repos.history.orders(this.db, account, {
@@ -131,8 +129,8 @@ export class HistoryService {
   }
 
   /** Every fill matching the filter (page and pageSize ignored), in the asked order */
-  async tradesCsv(userId: string, query: TradeHistoryQuery): Promise<CsvExport> {
-    const account = await this.fresh(userId);
+  async tradesCsv(account: TradingAccount, query: TradeHistoryQuery): Promise<CsvExport> {
+    await this.fresh(account);
     const filter = this.filter(query);
     return {
       filename: filename('trades', filter.from, filter.to),
@@ -143,8 +141,8 @@ export class HistoryService {
   }
 
   /** Every order matching the filter (page and pageSize ignored), in the asked order */
-  async ordersCsv(userId: string, query: OrderHistoryQuery): Promise<CsvExport> {
-    const account = await this.fresh(userId);
+  async ordersCsv(account: TradingAccount, query: OrderHistoryQuery): Promise<CsvExport> {
+    await this.fresh(account);
     const filter = this.filter(query);
     return {
       filename: filename('orders', filter.from, filter.to),
@@ -162,9 +160,8 @@ export class HistoryService {
   }
 
   /** Every income entry matching the filter of `GET /dashboard/income` (page and pageSize ignored) */
-  async incomeCsv(userId: string, query: IncomeQuery): Promise<CsvExport> {
-    // The environment is fixed when the export starts: a switch during a long download does not mix accounts
-    const account = { userId, environment: await this.environmentOf(userId) };
+  async incomeCsv(account: TradingAccount, query: IncomeQuery): Promise<CsvExport> {
+    // The account is fixed when the export starts: a switch during a long download does not mix accounts
     const to = query.to ?? this.clock.now().getTime();
     const from = query.from ?? Math.max(0, to - DASHBOARD_DEFAULT_RANGE_MS);
     return {
@@ -185,19 +182,14 @@ export class HistoryService {
     };
   }
 
-  /**
-   * The account of the user's current environment, after importing what is new (waiting at most
-   * `IMPORT_WAIT_MS`)
-   */
-  private async fresh(userId: string): Promise<RecordedAccount> {
-    const account = { userId, environment: await this.environmentOf(userId) };
+  /** Imports what is new of the account first (waiting at most `IMPORT_WAIT_MS`) */
+  private async fresh(account: TradingAccount): Promise<void> {
     let timer: Timer | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = this.clock.after(IMPORT_WAIT_MS, resolve, { unref: true });
     });
     await Promise.race([this.recorder.refreshHistory(account), waited]);
     timer?.cancel();
-    return account;
   }
 
   private filter(query: TradeHistoryQuery | OrderHistoryQuery): HistoryFilter {

@@ -21,9 +21,8 @@ export default fp(
         { history: historyRepository, recorder: recorderRepository },
         app.accountRecorder,
         app.clock,
-        (userId) => app.environmentService.current(userId),
       ),
     );
   },
-  { name: 'history', dependencies: ['database', 'account-recorder', 'environment'] },
+  { name: 'history', dependencies: ['database', 'account-recorder'] },
 );

@@ -18,7 +18,7 @@ import {
   SymbolParamsSchema,
   SymbolQuerySchema,
 } from '@kestrel/contracts';
-import { callerId, ERRORS, ok, signedInRoutes } from '../../route-schemas';
+import { ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../route-schemas';
 
 const errors = {
   ...ERRORS.exchange,
@@ -43,7 +43,7 @@ export default signedInRoutes('futures', async (app, route) => {
       summary: 'Balances, margin and open positions of the connected account',
       response: { 200: FuturesAccountInfoResponseSchema, ...errors },
     }),
-    async (request) => ok(await futures.accountInfo(callerId(request)), 'Account loaded'),
+    async (request) => ok(await futures.accountInfo(await tradingAccountOf(request)), 'Account loaded'),
   );
 
   app.get(
@@ -52,7 +52,7 @@ export default signedInRoutes('futures', async (app, route) => {
       summary: 'Open positions',
       response: { 200: FuturesPositionsResponseSchema, ...errors },
     }),
-    async (request) => ok(await futures.openPositions(callerId(request)), 'Open positions'),
+    async (request) => ok(await futures.openPositions(await tradingAccountOf(request)), 'Open positions'),
   );
 
   app.get(
@@ -64,7 +64,7 @@ export default signedInRoutes('futures', async (app, route) => {
     }),
     async (request) =>
       ok(
-        await futures.positions(callerId(request), request.params.symbol),
+        await futures.positions(await tradingAccountOf(request), request.params.symbol),
         `Positions of ${request.params.symbol}`,
       ),
   );
@@ -77,7 +77,8 @@ export default signedInRoutes('futures', async (app, route) => {
       querystring: OptionalSymbolQuerySchema,
       response: { 200: FuturesOrdersResponseSchema, ...errors },
     }),
-    async (request) => ok(await futures.openOrders(callerId(request), request.query.symbol), 'Open orders'),
+    async (request) =>
+      ok(await futures.openOrders(await tradingAccountOf(request), request.query.symbol), 'Open orders'),
   );
 
   app.post(
@@ -94,7 +95,7 @@ export default signedInRoutes('futures', async (app, route) => {
     async (request, reply) => {
       // One key per submit: the body's clientOrderId, else this header; a repeat answers the first outcome
       const header = request.headers['idempotency-key'];
-      const order = await futures.placeOrder(callerId(request), request.body, {
+      const order = await futures.placeOrder(await tradingAccountOf(request), request.body, {
         idempotencyKey: typeof header === 'string' ? header : undefined,
       });
       const message = order.kind === 'conditional' ? 'Conditional order placed' : 'Order placed';
@@ -114,7 +115,7 @@ export default signedInRoutes('futures', async (app, route) => {
     }),
     async (request) =>
       ok(
-        await futures.cancelOrder(callerId(request), request.body.symbol, {
+        await futures.cancelOrder(await tradingAccountOf(request), request.body.symbol, {
           orderId: request.params.id,
           kind: request.body.kind,
         }),
@@ -130,7 +131,11 @@ export default signedInRoutes('futures', async (app, route) => {
       response: { 200: LeverageResponseSchema, ...errors },
     }),
     async (request) => {
-      const data = await futures.setLeverage(callerId(request), request.body.symbol, request.body.leverage);
+      const data = await futures.setLeverage(
+        await tradingAccountOf(request),
+        request.body.symbol,
+        request.body.leverage,
+      );
       return ok(data, `Leverage of ${data.symbol} set to ${data.leverage}x`);
     },
   );
@@ -146,7 +151,7 @@ export default signedInRoutes('futures', async (app, route) => {
     }),
     async (request) => {
       const { symbol, limit } = request.query;
-      const data = await futures.orderHistory(callerId(request), symbol, limit);
+      const data = await futures.orderHistory(await tradingAccountOf(request), symbol, limit);
       return ok(data, `Order history of ${symbol ?? 'all symbols'}`);
     },
   );
@@ -162,7 +167,7 @@ export default signedInRoutes('futures', async (app, route) => {
     }),
     async (request) => {
       const { symbol, limit } = request.query;
-      const data = await futures.trades(callerId(request), symbol, limit);
+      const data = await futures.trades(await tradingAccountOf(request), symbol, limit);
       return ok(data, `Trades of ${symbol ?? 'all symbols'}`);
     },
   );
@@ -176,7 +181,7 @@ export default signedInRoutes('futures', async (app, route) => {
     }),
     async (request) =>
       ok(
-        await futures.symbolInfo(callerId(request), request.query.symbol),
+        await futures.symbolInfo(await tradingAccountOf(request), request.query.symbol),
         `Trading rules of ${request.query.symbol}`,
       ),
   );
@@ -187,7 +192,7 @@ export default signedInRoutes('futures', async (app, route) => {
       summary: 'Realized PnL, fees and funding of the last 7 days, and unrealized PnL now',
       response: { 200: PnlSummaryResponseSchema, ...errors },
     }),
-    async (request) => ok(await futures.pnl(callerId(request)), 'PnL of the last 7 days'),
+    async (request) => ok(await futures.pnl(await tradingAccountOf(request)), 'PnL of the last 7 days'),
   );
 
   app.get(
@@ -197,7 +202,7 @@ export default signedInRoutes('futures', async (app, route) => {
       response: { 200: RiskAssessmentResponseSchema, ...errors },
     }),
     async (request) => {
-      const data = await futures.risk(callerId(request));
+      const data = await futures.risk(await tradingAccountOf(request));
       return ok(data, `Risk ${data.level}`);
     },
   );

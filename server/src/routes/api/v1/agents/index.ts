@@ -10,7 +10,7 @@ import {
   CreateBotRequestSchema,
   UpdateBotRequestSchema,
 } from '@kestrel/contracts/bots';
-import { callerId, ERRORS, ok, okMessage, signedInRoutes } from '../../../route-schemas';
+import { callerId, ERRORS, ok, okMessage, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 import { requireStepUp } from '../../../step-up';
 
 const errors = { ...ERRORS.notFound, 409: ErrorResponseSchema };
@@ -46,7 +46,7 @@ export default signedInRoutes('agents', async (app, route) => {
       response: { 201: BotResponseSchema, ...exchangeErrors },
     }),
     async (request, reply) => {
-      const data = await bots.create(callerId(request), request.body);
+      const data = await bots.create(await tradingAccountOf(request), request.body);
       return reply.code(201).send(ok(data, 'Bot created'));
     },
   );
@@ -95,7 +95,7 @@ export default signedInRoutes('agents', async (app, route) => {
       response: { 201: BotResponseSchema, ...exchangeErrors },
     }),
     async (request, reply) => {
-      const data = await bots.clone(callerId(request), request.params.id, request.body?.name);
+      const data = await bots.clone(await tradingAccountOf(request), request.params.id, request.body?.name);
       return reply.code(201).send(ok(data, 'Bot cloned'));
     },
   );

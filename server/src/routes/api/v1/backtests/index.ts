@@ -8,7 +8,7 @@ import {
   BacktestStrategiesResponseSchema,
   BacktestSummaryResponseSchema,
 } from '@kestrel/contracts/backtest';
-import { callerId, ERRORS, ok, okMessage, signedInRoutes } from '../../../route-schemas';
+import { callerId, ERRORS, ok, okMessage, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 
 /**
  * Backtest jobs of the signed-in user (issue 8). A run is created queued and progresses on the server; its status
@@ -45,7 +45,7 @@ export default signedInRoutes('backtests', async (app, route) => {
       },
     }),
     async (request, reply) => {
-      const data = await service.create(callerId(request), request.body);
+      const data = await service.create(await tradingAccountOf(request), request.body);
       return reply.code(202).send(ok(data));
     },
   );

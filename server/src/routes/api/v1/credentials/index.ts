@@ -10,9 +10,8 @@ import {
   TestConnectionRequestSchema,
 } from '@kestrel/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../../../core/auth';
 import { HttpError } from '../../../../lib/http-error';
-import { clientInfo } from '../../../route-schemas';
+import { clientInfo, tradingAccountOf } from '../../../route-schemas';
 import { requireStepUp } from '../../../step-up';
 
 const tags = ['credentials'];
@@ -36,7 +35,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       success: true as const,
-      data: await app.credentialsService.get(requireAuth(request).userId, request.query.environment),
+      data: await app.credentialsService.get(await tradingAccountOf(request, request.query.environment)),
       message: 'Binance credentials stored',
     }),
   );
@@ -58,9 +57,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const userId = requireAuth(request).userId;
-      const environment = await app.credentialsService.environmentOf(userId, request.query.environment);
-      const data = await app.credentialsService.save(userId, request.body, environment);
+      const account = await tradingAccountOf(request, request.query.environment);
+      const { userId, environment } = account;
+      const data = await app.credentialsService.save(account, request.body);
       await app.accountAudit.record(
         userId,
         'keys_saved',
@@ -85,8 +84,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const userId = requireAuth(request).userId;
-      const environment = await app.credentialsService.remove(userId, request.query.environment);
+      const account = await tradingAccountOf(request, request.query.environment);
+      const { userId, environment } = account;
+      await app.credentialsService.remove(account);
       await app.accountAudit.record(
         userId,
         'keys_deleted',
@@ -109,7 +109,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: CredentialsStatusResponseSchema, ...exchangeErrors },
       },
     },
-    async (request) => app.credentialsService.status(requireAuth(request).userId, request.query.environment),
+    async (request) =>
+      app.credentialsService.status(await tradingAccountOf(request, request.query.environment)),
   );
 
   app.post(
@@ -126,9 +127,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.credentialsService.testConnection(
-        requireAuth(request).userId,
+        await tradingAccountOf(request, request.query.environment),
         request.body,
-        request.query.environment,
       ),
   );
 
@@ -145,7 +145,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      app.credentialsService.validate(requireAuth(request).userId, request.body, request.query.environment),
+      app.credentialsService.validate(
+        await tradingAccountOf(request, request.query.environment),
+        request.body,
+      ),
   );
 
   // Spec §5: only binance can be connected; the catalogue's other exchanges are "coming soon". Static routes above

@@ -1,5 +1,5 @@
 import { AnalyticsQuerySchema, AnalyticsResponseSchema } from '@kestrel/contracts';
-import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
+import { ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 
 /** The /analytics page's figures, beside the other dashboard reads (same prefix, tag and guard) */
 export default signedInRoutes('dashboard', async (app, route) => {
@@ -14,6 +14,7 @@ export default signedInRoutes('dashboard', async (app, route) => {
       querystring: AnalyticsQuerySchema,
       response: { 200: AnalyticsResponseSchema, ...ERRORS.input },
     }),
-    async (request) => ok(await analytics.analytics(callerId(request), request.query), 'Account analytics'),
+    async (request) =>
+      ok(await analytics.analytics(await tradingAccountOf(request), request.query), 'Account analytics'),
   );
 });

@@ -6,7 +6,7 @@ import {
   IncomePageResponseSchema,
   IncomeQuerySchema,
 } from '@kestrel/contracts';
-import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
+import { ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 
 /** The spec's dashboard calls (§7) on the signed-in user's connected Binance account */
 export default signedInRoutes('dashboard', async (app, route) => {
@@ -19,7 +19,7 @@ export default signedInRoutes('dashboard', async (app, route) => {
         'Account cards: balances, margin ratio, today’s realized PnL (00:00 UTC on), open positions, orders and bots',
       response: { 200: DashboardOverviewResponseSchema, ...ERRORS.exchange },
     }),
-    async (request) => ok(await dashboard.overview(callerId(request)), 'Account overview'),
+    async (request) => ok(await dashboard.overview(await tradingAccountOf(request)), 'Account overview'),
   );
 
   app.get(
@@ -28,7 +28,7 @@ export default signedInRoutes('dashboard', async (app, route) => {
       summary: 'Balances per asset valued in USDT, open positions and their share of exposure and margin',
       response: { 200: DashboardPortfolioResponseSchema, ...ERRORS.exchange },
     }),
-    async (request) => ok(await dashboard.portfolio(callerId(request)), 'Portfolio'),
+    async (request) => ok(await dashboard.portfolio(await tradingAccountOf(request)), 'Portfolio'),
   );
 
   app.get(
@@ -40,7 +40,8 @@ export default signedInRoutes('dashboard', async (app, route) => {
       querystring: EquityQuerySchema,
       response: { 200: EquityHistoryResponseSchema, ...ERRORS.input },
     }),
-    async (request) => ok(await dashboard.equity(callerId(request), request.query), 'Equity history'),
+    async (request) =>
+      ok(await dashboard.equity(await tradingAccountOf(request), request.query), 'Equity history'),
   );
 
   app.get(
@@ -52,6 +53,7 @@ export default signedInRoutes('dashboard', async (app, route) => {
       querystring: IncomeQuerySchema,
       response: { 200: IncomePageResponseSchema, ...ERRORS.input },
     }),
-    async (request) => ok(await dashboard.income(callerId(request), request.query), 'Income history'),
+    async (request) =>
+      ok(await dashboard.income(await tradingAccountOf(request), request.query), 'Income history'),
   );
 });

@@ -10,7 +10,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { CsvExport } from '../../../../views/history/history-service';
-import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
+import { ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 
 /** The export's body: text/csv, header line first */
 const csv = z.string().describe('text/csv (RFC 4180, CRLF line ends), a header line then one line per row');
@@ -42,7 +42,7 @@ export default signedInRoutes('dashboard', async (app, route) => {
         'Every symbol the account has imported orders, fills or income in, A to Z (the filter’s choices)',
       response: { 200: HistorySymbolsResponseSchema, ...ERRORS.signedOut },
     }),
-    async (request) => ok(await history.symbols(callerId(request)), 'History symbols'),
+    async (request) => ok(await history.symbols(await tradingAccountOf(request)), 'History symbols'),
   );
 
   app.get(
@@ -54,7 +54,8 @@ export default signedInRoutes('dashboard', async (app, route) => {
       querystring: TradeHistoryQuerySchema,
       response: { 200: TradeHistoryPageResponseSchema, ...ERRORS.input },
     }),
-    async (request) => ok(await history.trades(callerId(request), request.query), 'Trade history'),
+    async (request) =>
+      ok(await history.trades(await tradingAccountOf(request), request.query), 'Trade history'),
   );
 
   app.get(
@@ -65,7 +66,8 @@ export default signedInRoutes('dashboard', async (app, route) => {
       produces: ['text/csv'],
       response: { 200: csv, ...ERRORS.input },
     }),
-    async (request, reply) => sendCsv(reply, await history.tradesCsv(callerId(request), request.query)),
+    async (request, reply) =>
+      sendCsv(reply, await history.tradesCsv(await tradingAccountOf(request), request.query)),
   );
 
   app.get(
@@ -77,7 +79,8 @@ export default signedInRoutes('dashboard', async (app, route) => {
       querystring: OrderHistoryQuerySchema,
       response: { 200: OrderHistoryPageResponseSchema, ...ERRORS.input },
     }),
-    async (request) => ok(await history.orders(callerId(request), request.query), 'Order history'),
+    async (request) =>
+      ok(await history.orders(await tradingAccountOf(request), request.query), 'Order history'),
   );
 
   app.get(
@@ -88,7 +91,8 @@ export default signedInRoutes('dashboard', async (app, route) => {
       produces: ['text/csv'],
       response: { 200: csv, ...ERRORS.input },
     }),
-    async (request, reply) => sendCsv(reply, await history.ordersCsv(callerId(request), request.query)),
+    async (request, reply) =>
+      sendCsv(reply, await history.ordersCsv(await tradingAccountOf(request), request.query)),
   );
 
   app.get(
@@ -101,6 +105,7 @@ export default signedInRoutes('dashboard', async (app, route) => {
       produces: ['text/csv'],
       response: { 200: csv, ...ERRORS.input },
     }),
-    async (request, reply) => sendCsv(reply, await history.incomeCsv(callerId(request), request.query)),
+    async (request, reply) =>
+      sendCsv(reply, await history.incomeCsv(await tradingAccountOf(request), request.query)),
   );
 });

@@ -7,7 +7,7 @@ import {
   SymbolParamsSchema,
   TickerResponseSchema,
 } from '@kestrel/contracts';
-import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
+import { ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 
 /**
  * The spec's market calls (§7), answered from the configured exchange. Signed-in users only: the exchange's
@@ -23,7 +23,7 @@ export default signedInRoutes('market', async (app, route) => {
       params: SymbolParamsSchema,
       response: { 200: TickerResponseSchema, ...ERRORS.exchange },
     }),
-    async (request) => ok(await market.ticker(callerId(request), request.params.symbol)),
+    async (request) => ok(await market.ticker(await tradingAccountOf(request), request.params.symbol)),
   );
 
   app.get(
@@ -37,7 +37,7 @@ export default signedInRoutes('market', async (app, route) => {
     async (request) =>
       ok(
         await market.klines(
-          callerId(request),
+          await tradingAccountOf(request),
           request.params.symbol,
           request.query.interval,
           request.query.limit,
@@ -52,7 +52,7 @@ export default signedInRoutes('market', async (app, route) => {
       querystring: MarketDataQuerySchema,
       response: { 200: MarketDataResponseSchema, ...ERRORS.exchange },
     }),
-    async (request) => ok(await market.tickers(callerId(request), request.query.symbols)),
+    async (request) => ok(await market.tickers(await tradingAccountOf(request), request.query.symbols)),
   );
 
   app.get(
@@ -62,6 +62,6 @@ export default signedInRoutes('market', async (app, route) => {
         'Whether the exchange of the caller’s current environment answers, with clock offset and latency',
       response: { 200: MarketStatusResponseSchema, ...ERRORS.signedOut },
     }),
-    async (request) => ok(await market.status(callerId(request))),
+    async (request) => ok(await market.status(await tradingAccountOf(request))),
   );
 });

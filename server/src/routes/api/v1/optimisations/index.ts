@@ -7,7 +7,7 @@ import {
   OptimisationResultsResponseSchema,
   OptimisationSummaryResponseSchema,
 } from '@kestrel/contracts/backtest';
-import { callerId, ERRORS, ok, okMessage, signedInRoutes } from '../../../route-schemas';
+import { callerId, ERRORS, ok, okMessage, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 
 /**
  * Optimisation jobs of the signed-in user (issue 20): a parameter sweep with its overfitting statistics and,
@@ -38,7 +38,7 @@ export default signedInRoutes('optimisations', async (app, route) => {
       },
     }),
     async (request, reply) => {
-      const data = await service.create(callerId(request), request.body);
+      const data = await service.create(await tradingAccountOf(request), request.body);
       return reply.code(202).send(ok(data));
     },
   );

@@ -7,7 +7,7 @@ import {
   ReconcileResponseSchema,
 } from '@kestrel/contracts';
 import type { StoredIntent } from '../../../../trading/orders/order-intent-repository';
-import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
+import { callerId, ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 
 /** The contract's view of an intent: what only the server needs is left out */
 function view(i: StoredIntent) {
@@ -67,6 +67,7 @@ export default signedInRoutes('orders', async (app, route) => {
       body: ReconcileRequestSchema,
       response: { 200: ReconcileResponseSchema, ...ERRORS.exchange },
     }),
-    async (request) => ok(await orders.reconcile(callerId(request), request.body?.symbol), 'Reconciled'),
+    async (request) =>
+      ok(await orders.reconcile(await tradingAccountOf(request), request.body?.symbol), 'Reconciled'),
   );
 });

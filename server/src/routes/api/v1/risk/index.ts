@@ -6,7 +6,7 @@ import {
   RiskLimitsSchema,
   RiskOverviewResponseSchema,
 } from '@kestrel/contracts';
-import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
+import { callerId, ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
 
 /** The /risk page: account limits, risk figures, the risk audit and the kill switch */
 export default signedInRoutes('risk', async (app, route) => {
@@ -40,7 +40,7 @@ export default signedInRoutes('risk', async (app, route) => {
         'candles), exposure by symbol and direction, 1-day 95 % historical VaR (90 daily closes), limit usage',
       response: { 200: RiskOverviewResponseSchema, ...ERRORS.exchange },
     }),
-    async (request) => ok(await risk.overview(callerId(request)), 'Risk overview'),
+    async (request) => ok(await risk.overview(await tradingAccountOf(request)), 'Risk overview'),
   );
 
   app.get(
@@ -62,7 +62,7 @@ export default signedInRoutes('risk', async (app, route) => {
       response: { 200: KillSwitchResponseSchema, ...ERRORS.exchange },
     }),
     async (request) => {
-      const data = await risk.killSwitch(callerId(request));
+      const data = await risk.killSwitch(await tradingAccountOf(request));
       const message =
         data.failed === 0 ? 'Kill switch done' : `Kill switch done with ${data.failed} failure(s)`;
       return ok(data, message);
