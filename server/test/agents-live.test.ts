@@ -9,6 +9,7 @@ import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, clockReading } from '../src/lib/clock';
 import { agentRepository } from '../src/trading/agents/agent-repository';
+import { orderIntentRepository } from '../src/trading/orders/order-intent-repository';
 import {
   bearer,
   buildTestApp,
@@ -175,6 +176,18 @@ describe('live agents', () => {
     const record = await carriedRecord();
     expect(record?.guard?.passed).toBe(true);
     expect(record?.note).toMatch(/^Approved by you: (Long|Short) /);
+    // The order manager's record of the entry is an agent's: the agent rules' verdict, then the bot limits', then
+    // the account limits' it judged itself
+    const entryIds = (record?.orders ?? []).map((o) => o.clientOrderId).filter((id) => id.startsWith('kb-'));
+    const [entry] = await orderIntentRepository.ofBot(t.database.db, agent.id, entryIds);
+    expect(entry?.preTrade).toEqual({
+      origin: 'agent',
+      verdicts: [
+        { check: 'agent_rules', ok: true },
+        { check: 'bot_limits', ok: true },
+        { check: 'account_limits', ok: true },
+      ],
+    });
     await eventually(() => simPosition() !== 0);
     // The entry's stop rests on the exchange as a reduce-only conditional order
     await eventually(() => simStops().filter((o) => o.status === 'NEW' && o.reduceOnly).length === 1);
@@ -215,6 +228,10 @@ describe('live agents', () => {
     expect(simStops().filter((o) => o.status === 'NEW')).toEqual([]);
     const close = simOrders().find((o) => o.reduceOnly && o.type === 'MARKET');
     expect(close?.status).toBe('FILLED');
+    const [closeIntent] = await orderIntentRepository.ofBot(t.database.db, agent.id, [
+      close?.clientOrderId ?? '',
+    ]);
+    expect(closeIntent?.preTrade?.origin).toBe('agent');
     // A second kill asks for the same close intent: nothing is sent twice
     const before = simOrders().length;
     expect((await call('POST', `/api/v1/agents/${agent.id}/kill`)).statusCode).toBe(200);

@@ -109,6 +109,8 @@ describe('bot session: the strategy host given at construction', () => {
   function watched(host: StrategyHost, calls: string[]): StrategyHost {
     return {
       type: host.type,
+      origin: host.origin,
+      verdicts: () => host.verdicts(),
       beforeBar: async (bar, ctx) => {
         calls.push(`before ${bar.openTime}`);
         await host.beforeBar(bar, ctx);

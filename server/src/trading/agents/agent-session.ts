@@ -19,6 +19,7 @@ import {
   type StoredDecision,
   summaryOf,
 } from './agent-decision-repository';
+import { agentVerdict, type Verdict } from './agent-guard';
 
 export interface AgentRuntimeDeps extends AgentDecideDeps {
   logger: FastifyBaseLogger;
@@ -59,6 +60,7 @@ const ORDER_KINDS = new Set(['order_sent', 'order_refused', 'order_unknown']);
  */
 export class AgentSessionRuntime implements StrategyHost {
   readonly type: StrategyType;
+  readonly origin = 'agent';
   private readonly decider: AgentDecider;
   /** What the strategy carries out at the bar being traded */
   private pending: AgentExecution | null = null;
@@ -89,6 +91,12 @@ export class AgentSessionRuntime implements StrategyHost {
 
   close(): void {
     this.closed = true;
+  }
+
+  /** The agent rules' verdict on the bar's proposal, as its record holds it (none for a bar decided before) */
+  verdicts(): readonly Verdict[] {
+    const guard = this.current?.record.guard;
+    return guard ? [agentVerdict(guard)] : [];
   }
 
   /** The strategy's bar: the decided execution through the engine's one decision-to-orders path */

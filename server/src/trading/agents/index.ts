@@ -86,7 +86,7 @@ export default fp(
       snapshots,
       paperDrift: (userId, id) => paperDrift.read(userId, id),
       placeOrder: ({ account, botId, intentKey, order }) =>
-        app.orderManager.place({ account, source: 'bot', botId, intentKey, order }),
+        app.orderManager.place({ account, source: 'bot', origin: 'agent', botId, intentKey, order }),
     });
     app.decorate('agentService', service);
     registerAgentSocketTools(app.socketTools, {

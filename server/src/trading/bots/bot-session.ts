@@ -115,8 +115,9 @@ export class BotSession {
   /** Builds the account, warms the strategy up, replays the bars since the start and starts following candles */
   async open(): Promise<void> {
     const { row, deps, tradingAccount } = this;
-    const type = this.host?.type;
-    if (!type) throw new BotFault(`The strategy "${row.strategy}" no longer exists on this server`);
+    const host = this.host;
+    if (!host) throw new BotFault(`The strategy "${row.strategy}" no longer exists on this server`);
+    const type = host.type;
     let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
     try {
       info = await deps.exchange.symbolInfo(row.symbol);
@@ -152,6 +153,7 @@ export class BotSession {
       );
       this.account = new LiveAccount(type, row.params, intervalToMs(interval), {
         account: tradingAccount,
+        preTrade: host,
         botId: row.id,
         symbol: row.symbol,
         budget: row.budget,
@@ -174,7 +176,10 @@ export class BotSession {
         onGap: () => this.serial(async () => this.record({ log: await account.resync() })),
       });
     } else {
-      this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, row.risk_limits);
+      this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, {
+        limits: row.risk_limits,
+        origin: host.origin,
+      });
     }
 
     const startedAt = (row.started_at ?? deps.clock.now()).getTime();

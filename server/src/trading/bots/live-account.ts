@@ -8,6 +8,7 @@ import type { OrderManager } from '../orders/order-manager';
 import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
 import { type BotOrderTracker, type FeeCounter, LivePort, type TrackedOrder, TYPES } from './live-port';
 import type { BarOutcome, BotBar, BotLogEntry, PaperFigures } from './paper-account';
+import type { StrategyHost } from './strategy-host';
 
 /** What a live bot uses of the order manager: every order an intent keyed by (bot, bar time, order index) */
 export type LiveOrders = Pick<OrderManager, 'place' | 'cancel' | 'reconcile' | 'cancelAllFor'> & {
@@ -55,6 +56,8 @@ export class LiveAccount {
     private readonly ctx: {
       /** The bot's account (`accountOfBot`): every order, cancel, reconcile and trade read goes there */
       account: TradingAccount;
+      /** The strategy host's side of the pre-trade record: whose orders, and its own verdicts on the bar */
+      preTrade: Pick<StrategyHost, 'origin' | 'verdicts'>;
       botId: string;
       symbol: string;
       budget: number;
@@ -76,7 +79,7 @@ export class LiveAccount {
       (r) => {
         const f = this.figures();
         this.peakEquity = Math.max(this.peakEquity, f.equity);
-        return judgeBotOrder('bot', {
+        return judgeBotOrder(ctx.preTrade.origin, {
           request: r,
           figures: f,
           peakEquity: this.peakEquity,
@@ -124,7 +127,7 @@ export class LiveAccount {
     const fills = this.port.takeFills(barEnd, i, log, bar.openTime);
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
-    const account = judgeBotOrder('bot', {
+    const account = judgeBotOrder(this.ctx.preTrade.origin, {
       request: undefined,
       figures: f,
       peakEquity: this.peakEquity,
@@ -156,14 +159,16 @@ export class LiveAccount {
       });
     }
     let refused: BarOutcome['breach'];
+    const { preTrade } = this.ctx;
     for (const [k, o] of submitted.entries()) {
       const intent = await orders.place({
         account: this.ctx.account,
         source: 'bot',
+        origin: preTrade.origin,
         botId,
         intentKey: `${bar.openTime}:${k}`,
         order: this.port.request(o),
-        checked: o.verdicts,
+        checked: [...preTrade.verdicts(), ...o.verdicts],
       });
       this.port.adopt(o, intent);
       const data = {

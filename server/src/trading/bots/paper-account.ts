@@ -165,7 +165,8 @@ export class PaperAccount {
     params: Record<string, unknown>,
     intervalMs: number,
     config: BrokerConfig,
-    private readonly limits: BotRiskLimits,
+    /** The bot's limits, judged for its orders as the pipeline judges `origin`'s (a bot's, an agent's) */
+    private readonly preTrade: { limits: BotRiskLimits; origin: 'bot' | 'agent' },
   ) {
     this.budget = config.initialBalance;
     this.dayWallet = this.budget;
@@ -305,11 +306,11 @@ export class PaperAccount {
   private judge(request: OrderRequest | undefined, roundQty: (qty: number) => number): BarOutcome['breach'] {
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
-    return judgeBotOrder('bot', {
+    return judgeBotOrder(this.preTrade.origin, {
       request,
       figures: f,
       peakEquity: this.peakEquity,
-      limits: this.limits,
+      limits: this.preTrade.limits,
       roundQty,
     }).breach;
   }

@@ -1,5 +1,6 @@
 import type { BotKind } from '@kestrel/contracts/bots';
 import { builtInStrategies, type StrategyType } from '@kestrel/engine';
+import type { Verdict } from '../risk/pre-trade/verdict';
 import { type BotRow, botKindOf } from './bot-repository';
 import type { BarOutcome, BotBar, PaperFigures } from './paper-account';
 
@@ -25,6 +26,13 @@ export interface StrategyHostBarContext {
 export interface StrategyHost {
   /** The strategy the account runs (its warm-up, its `onBar`) */
   readonly type: StrategyType;
+  /** Whose orders these are to the pre-trade pipeline: an agent's carry its rules' verdict, a bot's do not */
+  readonly origin: 'bot' | 'agent';
+  /**
+   * The host's own pre-trade verdicts on the bar being traded (an agent's rules, judged in `beforeBar` on figures
+   * only it has), recorded on each order the account sends for that bar, before the bot limits' verdict
+   */
+  verdicts(): readonly Verdict[];
   /** Before the account trades `bar` */
   beforeBar(bar: BotBar, ctx: StrategyHostBarContext): Promise<void>;
   /** After it: what the account did on the bar (orders, fills, a breach) */
@@ -43,7 +51,14 @@ export type StrategyHostFactory = (row: BotRow) => StrategyHost | undefined;
 export function engineStrategyHost(row: Pick<BotRow, 'strategy'>): StrategyHost | undefined {
   const type = builtInStrategies.get(row.strategy);
   if (!type) return undefined;
-  return { type, beforeBar: async () => {}, afterBar: async () => {}, close: () => {} };
+  return {
+    type,
+    origin: 'bot',
+    verdicts: () => [],
+    beforeBar: async () => {},
+    afterBar: async () => {},
+    close: () => {},
+  };
 }
 
 /**

@@ -34,16 +34,29 @@ export function drawdownPercentOf(peakEquity: number, equity: number): number {
 const fmt = (v: number) => v.toFixed(2);
 
 /**
+ * An order that only takes the position toward flat: reduce-only, close-position, or against the position and no
+ * larger than it (it cannot flip it)
+ */
+export function isExit(request: OrderRequest, positionQty: number, qty: number): boolean {
+  if (request.reduceOnly || request.closePosition) return true;
+  const against = request.side === 'buy' ? positionQty < 0 : positionQty > 0;
+  return against && qty <= Math.abs(positionQty);
+}
+
+/**
  * The bot's own limits (paper and live alike, agents included): daily loss (realized since 00:00 UTC +
  * unrealized) and drawdown from the equity peak, and, for an order, the position's notional should it fill whole
- * at its price (else the last close) against maxNotional. An order that reduces the position always passes the
- * notional cap. Synchronous: the strategy's `submit` hears the verdict at once
+ * at its price (else the last close) against maxNotional. An exit (`isExit`) is never refused, as the agent rules
+ * never refuse one: a stop-loss must go out during a breach, and the breach stops the bot at its next check of the
+ * account alone (every bar's close). Synchronous: the strategy's `submit` hears the verdict at once
  */
 export const botLimitsCheck: PreTradeCheck<BotLimitsInput> = {
   name: 'bot_limits',
   appliesTo: ['bot', 'agent'],
   run({ request, figures: f, peakEquity, limits, roundQty }): Verdict {
     const { dailyLossLimit, maxDrawdownPercent, maxNotional } = limits;
+    const qty = roundQty(request?.quantity ?? 0);
+    if (request && isExit(request, f.positionQty, qty)) return passed('bot_limits');
     if (dailyLossLimit !== null && -f.todayPnl >= dailyLossLimit) {
       return refused(
         'bot_limits',
@@ -61,10 +74,8 @@ export const botLimitsCheck: PreTradeCheck<BotLimitsInput> = {
         { limit: 'maxDrawdownPercent', value: drawdown, max: maxDrawdownPercent },
       );
     }
-    if (!request || maxNotional === null || request.reduceOnly || request.closePosition)
-      return passed('bot_limits');
+    if (!request || maxNotional === null) return passed('bot_limits');
     const price = request.price ?? request.triggerPrice ?? f.markPrice ?? 0;
-    const qty = roundQty(request.quantity ?? 0);
     const after = f.positionQty + (request.side === 'buy' ? qty : -qty);
     const notional = Math.abs(after) * price;
     if (notional > maxNotional && Math.abs(after) > Math.abs(f.positionQty)) {

@@ -95,4 +95,22 @@ describe('pre-trade pipeline: the checks of an order’s origin, one vocabulary'
       }).breach?.message,
     ).toBe('Daily loss limit reached: -60.00 USDT of 50');
   });
+
+  it('an exit goes out during a breach; an order that opens or flips the position does not', () => {
+    const long = { ...figures, positionQty: 3, todayPnl: -60 };
+    const judge = (request: Parameters<typeof judgeBotOrder>[1]['request']) =>
+      judgeBotOrder('bot', { request, figures: long, peakEquity: 1_000, limits, roundQty: (q) => q }).breach
+        ?.message;
+    // A stop-loss selling the long, whole or in part, with or without the reduce-only flag
+    expect(judge({ side: 'sell', type: 'stop-market', quantity: 3, triggerPrice: 90 })).toBeUndefined();
+    expect(judge({ side: 'sell', type: 'market', quantity: 1 })).toBeUndefined();
+    expect(judge({ side: 'sell', type: 'market', quantity: 3, reduceOnly: true })).toBeUndefined();
+    // Adding to the long, or selling past flat into a short, is new risk: refused in the limit's words
+    expect(judge({ side: 'buy', type: 'market', quantity: 1 })).toBe(
+      'Daily loss limit reached: -60.00 USDT of 50',
+    );
+    expect(judge({ side: 'sell', type: 'market', quantity: 5 })).toBe(
+      'Daily loss limit reached: -60.00 USDT of 50',
+    );
+  });
 });
