@@ -267,6 +267,28 @@ describe('live bots', () => {
     expect(refused.json().data.stopReason).toMatch(/^Could not set BTCUSDT leverage to 7× on the exchange: /);
     expect(sim().all.length).toBe(placed);
     t.sim.faults.clear();
+
+    // The account's max-leverage limit holds for a bot as for the trader: refused before the exchange is asked
+    // (the exchange's leverage set back to 3×, so a change to it would show)
+    const config = account().configs.get('BTCUSDT');
+    if (config) config.leverage = 3;
+    const limits = {
+      maxLeverage: 5,
+      dailyLossLimit: null,
+      maxDrawdownPercent: null,
+      maxPositionNotional: null,
+    };
+    const put = (payload: object) =>
+      app.request({ method: 'PUT', url: '/api/v1/risk/limits', headers: bearer(token), payload });
+    expect((await put(limits)).statusCode).toBe(200);
+    const overLimit = await call('POST', `/api/v1/agents/${b.id}/start`);
+    expect(overLimit.json().data).toMatchObject({ state: 'error' });
+    expect(overLimit.json().data.stopReason).toBe(
+      'Could not set BTCUSDT leverage to 7× on the exchange: Leverage refused: BTCUSDT at 7× is above your max leverage limit of 5×',
+    );
+    expect(account().configs.get('BTCUSDT')?.leverage).toBe(3);
+    expect(sim().all.length).toBe(placed);
+    expect((await put({ ...limits, maxLeverage: null })).statusCode).toBe(200);
   });
 
   it('takes fills with their fee from the account stream at once, shares the dead-man switch, and shows its figures on every instance', {

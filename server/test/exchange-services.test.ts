@@ -53,7 +53,6 @@ describe('FuturesService and MarketService against the simulator', () => {
       t.app.credentialsService,
       new ListingFlatBtc({ restUrl: t.simUrl }),
       t.clock,
-      t.app.riskGuard,
       t.app.orderManager,
     );
     await market({ side: 'BUY', quantity: '1' });

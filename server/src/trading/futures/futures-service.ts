@@ -16,7 +16,6 @@ import type { MarketFor } from '../../core/exchange/exchange-router';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import { intentOutcome } from '../orders/intent-outcome';
-import type { LeverageGuard } from '../orders/order-guard';
 import type { OrderManager } from '../orders/order-manager';
 
 /** Binance's default income window, which the PnL summary covers */
@@ -34,10 +33,11 @@ export class FuturesService {
     private readonly credentials: Pick<CredentialsService, 'keysFor' | 'tradingKeysFor'>,
     private readonly exchange: ExchangeAdapter,
     private readonly clock: Clock,
-    /** Every leverage change passes it before it is sent (orders pass it inside the order manager) */
-    private readonly guard: LeverageGuard,
-    /** Every order goes through it: recorded, risk-checked, sent once, an unknown outcome resolved by lookups */
-    private readonly orders: Pick<OrderManager, 'place' | 'noteOrder'>,
+    /**
+     * Every order goes through it: recorded, risk-checked, sent once, an unknown outcome resolved by lookups; and
+     * every leverage change, checked against the max-leverage limit there
+     */
+    private readonly orders: Pick<OrderManager, 'place' | 'noteOrder' | 'setLeverage'>,
     /** Public market data per environment (`exchangeRouter.marketFor`); tests default to the adapter */
     private readonly market: MarketFor = () => exchange,
   ) {}
@@ -100,11 +100,8 @@ export class FuturesService {
     symbol: string,
     leverage: number,
   ): Promise<{ symbol: string; leverage: number }> {
-    // Leverage opens risk: a key whose last check failed is refused, like a new order
-    const { apiKey, secretKey, environment } = await this.credentials.tradingKeysFor(account);
-    const k: ExchangeKeys = { apiKey, secretKey, environment };
-    await this.guard.checkLeverage(account.userId, symbol, leverage);
-    return viaExchange(() => this.exchange.setLeverage(k, symbol, leverage));
+    // Leverage opens risk: the order manager refuses a key whose last check failed and leverage over the limit
+    return viaExchange(() => this.orders.setLeverage(account, symbol, leverage));
   }
 
   async orderHistory(account: TradingAccount, symbol: string | undefined, limit: number): Promise<Order[]> {

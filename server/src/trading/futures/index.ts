@@ -21,11 +21,10 @@ export default fp(
         app.credentialsService,
         app.exchangeAdapter,
         app.clock,
-        app.riskGuard,
         app.orderManager,
         (environment) => app.exchangeRouter.marketFor(environment),
       ),
     );
   },
-  { name: 'futures', dependencies: ['exchange', 'credentials', 'risk-guard', 'orders'] },
+  { name: 'futures', dependencies: ['exchange', 'credentials', 'orders'] },
 );

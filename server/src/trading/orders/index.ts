@@ -25,6 +25,7 @@ export default fp(
       exchange: app.exchangeAdapter,
       credentials: app.credentialsService,
       guard: app.preTrade,
+      leverageGuard: app.riskGuard,
       clock: app.clock,
       log: app.log,
       timings: deps.orderTimings,

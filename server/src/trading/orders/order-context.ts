@@ -5,7 +5,7 @@ import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter, ExchangeKeys } from '../../core/exchange/exchange-adapter';
 import type { Clock } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
-import type { OrderGuard } from './order-guard';
+import type { LeverageGuard, OrderGuard } from './order-guard';
 import type { OrderIntentRepository, StoredIntent } from './order-intent-repository';
 import type { OrderTracker } from './order-tracker';
 
@@ -42,6 +42,8 @@ export interface OrderDeps {
   exchange: ExchangeAdapter;
   credentials: Pick<CredentialsService, 'keysFor' | 'tradingKeysFor'>;
   guard: OrderGuard;
+  /** The max-leverage limit, asked before any leverage change (a bot's at its start, the trader's by hand) */
+  leverageGuard: LeverageGuard;
   clock: Clock;
   log: FastifyBaseLogger;
   timings?: Partial<OrderTimings>;
@@ -89,6 +91,7 @@ export class OrderContext {
   readonly repo: OrderIntentRepository;
   readonly exchange: ExchangeAdapter;
   readonly guard: OrderGuard;
+  readonly leverageGuard: LeverageGuard;
   readonly clock: Clock;
   readonly log: FastifyBaseLogger;
   readonly timings: OrderTimings;
@@ -99,6 +102,7 @@ export class OrderContext {
     this.repo = feedingTracker(deps.repo, tracker);
     this.exchange = deps.exchange;
     this.guard = deps.guard;
+    this.leverageGuard = deps.leverageGuard;
     this.clock = deps.clock;
     this.log = deps.log;
     this.timings = { ...DEFAULT_ORDER_TIMINGS, ...deps.timings };

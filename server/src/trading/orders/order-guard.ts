@@ -10,7 +10,10 @@ export interface OrderGuard {
   judge(input: AccountOrderInput): Promise<PreTradeRecord>;
 }
 
-/** Leverage changes by hand (`FuturesService.setLeverage`) against the max-leverage limit; throws 422 to refuse */
+/**
+ * Leverage changes against the max-leverage limit, in the order manager's `setLeverage` (every change: a bot's at
+ * its start, the trader's by hand through `FuturesService`); throws 422 `RISK_LIMIT` to refuse, recorded on /risk
+ */
 export interface LeverageGuard {
   checkLeverage(userId: string, symbol: string, leverage: number): Promise<void>;
 }

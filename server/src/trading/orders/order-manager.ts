@@ -320,15 +320,18 @@ export class OrderManager {
   // ---- account settings and trades -----------------------------------------------------------------------------
 
   /**
-   * Sets the account's leverage on `symbol` (`POST /fapi/v1/leverage`), as a live bot does before its first order so
-   * the exchange holds the margin it was backtested with. The exchange's refusal is thrown as it came (its words)
+   * Sets the account's leverage on `symbol` (`POST /fapi/v1/leverage`): a live bot before its first order, so the
+   * exchange holds the margin it was backtested with, and the trader by hand (`FuturesService`). Like an order it
+   * opens risk: a refused key is 409, and leverage above the max-leverage limit is 422 `RISK_LIMIT` before anything
+   * is sent. The exchange's refusal is thrown as it came (its words)
    */
   async setLeverage(
     account: TradingAccount,
     symbol: string,
     leverage: number,
-  ): Promise<{ leverage: number }> {
+  ): Promise<{ symbol: string; leverage: number }> {
     const keys = await this.#ctx.keys(account, { opensRisk: true });
+    await this.#ctx.leverageGuard.checkLeverage(account.userId, symbol, leverage);
     return this.#ctx.exchange.setLeverage(keys, symbol, leverage);
   }
 
