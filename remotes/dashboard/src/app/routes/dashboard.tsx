@@ -1,5 +1,6 @@
 import '../../styles.css';
 import { KLINE_INTERVALS, type KlineInterval } from '@kestrel/contracts';
+import { ConnectExchangeButton } from '@kestrel/shared-runtime/federation';
 import {
   RemotePage,
   useExchangeConnections,
@@ -10,7 +11,6 @@ import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { Badge } from '@kestrel/ui';
 import { useCallback, useMemo } from 'react';
 import { useSymbolPrecisions } from '../../api/get-symbol-info';
-import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { DEFAULT_INTERVAL } from '../../features/chart/api/get-klines';
 import { ChartPanel } from '../../features/chart/components/chart-panel';
 import { useRecentFills } from '../../features/fills/api/get-recent-fills';
