@@ -1,11 +1,9 @@
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
-import type { WebSocketLike } from '../socket/socket-bus';
 import { createMemoryStorage } from '../storage/storage';
+import { runtimeOnSocket, testConfig } from '../test/test-runtime';
 import { startWsServer, type TestWsServer } from '../test/ws-server';
 import {
   KestrelRuntimeProvider,
@@ -15,17 +13,6 @@ import {
   useSocketStatus,
   useTradingEnvironment,
 } from './hooks';
-
-const config = RuntimeConfigSchema.parse({
-  apiBaseUrl: 'http://127.0.0.1:1',
-  socketBaseUrl: 'ws://127.0.0.1:1',
-  remotes: {
-    dashboard: 'http://127.0.0.1:1/a.json',
-    bots: 'http://127.0.0.1:1/b.json',
-    exchange_connect: 'http://127.0.0.1:1/c.json',
-    account: 'http://127.0.0.1:1/d.json',
-  },
-});
 
 function Status() {
   const session = useSession();
@@ -59,7 +46,7 @@ afterEach(async () => {
 
 describe('React bindings', () => {
   it('render the current state and re-render when it changes', async () => {
-    runtime = createKestrelRuntime(config, { storage: createMemoryStorage() });
+    runtime = createKestrelRuntime(testConfig(), { storage: createMemoryStorage() });
     const r = runtime;
     render(
       <KestrelRuntimeProvider runtime={r}>
@@ -76,13 +63,7 @@ describe('React bindings', () => {
 
   it('delivers server pushes to components without polling', async () => {
     ws = await startWsServer();
-    runtime = createKestrelRuntime(
-      { ...config, socketBaseUrl: ws.url },
-      {
-        storage: createMemoryStorage(),
-        createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
-      },
-    );
+    runtime = runtimeOnSocket(ws.url);
     const r = runtime;
     render(
       <KestrelRuntimeProvider runtime={r}>
