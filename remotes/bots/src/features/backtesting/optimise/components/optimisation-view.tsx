@@ -30,6 +30,7 @@ import {
 } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { CaptionedTable } from '../../../../components/captioned-table';
 import { isActive } from '../../api/get-backtest';
 import { formatProfitFactor } from '../../lib/format';
 import { useOptimisationResults } from '../api/optimisation-api';
@@ -275,37 +276,34 @@ function FoldsTable({ job }: { job: OptimisationDetail }) {
     'bt:whitespace-nowrap bt:px-3 bt:py-2 bt:text-left bt:text-xs bt:font-medium bt:text-muted-foreground';
   const td = cn('bt:whitespace-nowrap bt:px-3 bt:py-1.5', figureClassName);
   return (
-    <ScrollRegion label="Walk-forward folds (scrolls sideways)">
-      <table className="bt:w-full bt:text-sm">
-        <caption className="bt:sr-only">Walk-forward folds</caption>
-        <thead>
-          <tr>
-            <th className={th}>Test window</th>
-            <th className={th}>Chosen parameters</th>
-            <th className={th}>In-sample return</th>
-            <th className={th}>Test return</th>
-            <th className={th}>Test Sharpe</th>
+    <CaptionedTable label="Walk-forward folds">
+      <thead>
+        <tr>
+          <th className={th}>Test window</th>
+          <th className={th}>Chosen parameters</th>
+          <th className={th}>In-sample return</th>
+          <th className={th}>Test return</th>
+          <th className={th}>Test Sharpe</th>
+        </tr>
+      </thead>
+      <tbody>
+        {folds.map((f) => (
+          <tr key={f.testStart} className="bt:border-t">
+            <td className={td}>
+              {formatDate(f.testStart)} → {formatDate(f.testEnd - 1)}
+            </td>
+            <td className={td}>{job.parameters.map((p) => `${p} ${show(f.params[p])}`).join(', ')}</td>
+            <td className={cn(td, 'bt:text-muted-foreground')}>
+              {formatPercent(f.inSample.totalReturn, { signed: true })}
+            </td>
+            <td className={cn(td, toneClassName(toneOf(f.outOfSample.totalReturn)))}>
+              {formatPercent(f.outOfSample.totalReturn, { signed: true })}
+            </td>
+            <td className={td}>{formatRatio(f.outOfSample.sharpe)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {folds.map((f) => (
-            <tr key={f.testStart} className="bt:border-t">
-              <td className={td}>
-                {formatDate(f.testStart)} → {formatDate(f.testEnd - 1)}
-              </td>
-              <td className={td}>{job.parameters.map((p) => `${p} ${show(f.params[p])}`).join(', ')}</td>
-              <td className={cn(td, 'bt:text-muted-foreground')}>
-                {formatPercent(f.inSample.totalReturn, { signed: true })}
-              </td>
-              <td className={cn(td, toneClassName(toneOf(f.outOfSample.totalReturn)))}>
-                {formatPercent(f.outOfSample.totalReturn, { signed: true })}
-              </td>
-              <td className={td}>{formatRatio(f.outOfSample.sharpe)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+        ))}
+      </tbody>
+    </CaptionedTable>
   );
 }
 
