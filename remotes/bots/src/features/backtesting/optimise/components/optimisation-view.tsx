@@ -308,6 +308,31 @@ function FoldsTable({ job }: { job: OptimisationDetail }) {
 }
 
 /** The objective over two chosen parameters (each cell: the best over the others) */
+/** Which of the job's parameters lies along one side of the heat map */
+function ParameterSelect({
+  label,
+  parameters,
+  value,
+  onChange,
+}: {
+  label: string;
+  parameters: readonly string[];
+  value: string;
+  onChange: (parameter: string) => void;
+}) {
+  return (
+    <Field label={label}>
+      {(control) => (
+        <NativeSelect {...control} value={value} onChange={(e) => onChange(e.target.value)}>
+          {parameters.map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </NativeSelect>
+      )}
+    </Field>
+  );
+}
+
 function HeatMapCard({ job, rows }: { job: OptimisationDetail; rows: OptimisationRow[] }) {
   const [x, setX] = useState(job.parameters[0] ?? '');
   const [y, setY] = useState(job.parameters[1] ?? job.parameters[0] ?? '');
@@ -325,24 +350,8 @@ function HeatMapCard({ job, rows }: { job: OptimisationDetail; rows: Optimisatio
       <CardContent className="bt:flex bt:flex-col bt:gap-3">
         {job.parameters.length > 1 && (
           <div className="bt:grid bt:grid-cols-2 bt:gap-3 bt:sm:max-w-md">
-            <Field label="Across">
-              {(control) => (
-                <NativeSelect {...control} value={x} onChange={(e) => setX(e.target.value)}>
-                  {job.parameters.map((p) => (
-                    <option key={p}>{p}</option>
-                  ))}
-                </NativeSelect>
-              )}
-            </Field>
-            <Field label="Down">
-              {(control) => (
-                <NativeSelect {...control} value={y} onChange={(e) => setY(e.target.value)}>
-                  {job.parameters.map((p) => (
-                    <option key={p}>{p}</option>
-                  ))}
-                </NativeSelect>
-              )}
-            </Field>
+            <ParameterSelect label="Across" parameters={job.parameters} value={x} onChange={setX} />
+            <ParameterSelect label="Down" parameters={job.parameters} value={y} onChange={setY} />
           </div>
         )}
         <ScrollRegion label="Heat map (scrolls sideways)">
