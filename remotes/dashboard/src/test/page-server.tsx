@@ -105,18 +105,18 @@ function ConnectModalStandIn({ open }: { open: boolean }) {
   return open ? <div role="dialog" aria-label="Connect Exchange" /> : null;
 }
 
-/** A federation loader answering every slot with a stand-in of the connect modal (its calls are recorded) */
-export function connectModalLoader() {
-  return vi.fn(async () => ConnectModalStandIn as ComponentType<never>);
-}
-
-/** The region's "Connect exchange" opens the exchange-connect remote's modal through the page's slot */
-export async function expectConnectOpensModal(
-  user: ReturnType<typeof userEvent.setup>,
-  region: HTMLElement,
-  load: ReturnType<typeof connectModalLoader>,
-): Promise<void> {
-  await user.click(within(region).getByRole('button', { name: 'Connect exchange' }));
-  expect(await screen.findByRole('dialog', { name: 'Connect Exchange' })).toBeTruthy();
-  expect(load).toHaveBeenCalledWith('exchange_connect', './ConnectExchangeModal', { fresh: false });
+/**
+ * A stand-in of the exchange-connect remote's modal for the page's slots (`load`, its calls recorded), and the check
+ * that the region's "Connect exchange" opens it through the slot
+ */
+export function connectModalStandIn() {
+  const load = vi.fn(async () => ConnectModalStandIn as ComponentType<never>);
+  return {
+    load: load as unknown as RemoteComponentLoader,
+    async expectOpenedFrom(user: ReturnType<typeof userEvent.setup>, region: HTMLElement): Promise<void> {
+      await user.click(within(region).getByRole('button', { name: 'Connect exchange' }));
+      expect(await screen.findByRole('dialog', { name: 'Connect Exchange' })).toBeTruthy();
+      expect(load).toHaveBeenCalledWith('exchange_connect', './ConnectExchangeModal', { fresh: false });
+    },
+  };
 }

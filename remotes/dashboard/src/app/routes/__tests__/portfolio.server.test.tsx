@@ -9,12 +9,7 @@ import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
 import { screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectModalLoader,
-  expectConnectOpensModal,
-  renderWithRuntime,
-  startPageServer,
-} from '../../../test/page-server';
+import { connectModalStandIn, renderWithRuntime, startPageServer } from '../../../test/page-server';
 import PortfolioPage from '../portfolio';
 
 // The page against the real server (Fastify on PGlite) and the Binance simulator (BTCUSDT near 65,000, tick 0.10,
@@ -56,12 +51,12 @@ async function reviewOrder(
 
 describe('the portfolio page', () => {
   it('without a connected exchange says so, shows no figure, and its button opens the connect modal', async () => {
-    const load = connectModalLoader();
-    const { user } = renderPage(load as unknown as RemoteComponentLoader);
+    const modal = connectModalStandIn();
+    const { user } = renderPage(modal.load);
     const region = screen.getByRole('region', { name: 'Portfolio' });
     expect(within(region).getByRole('heading', { level: 2, name: 'No exchange connected' })).toBeTruthy();
     expect(region.textContent).not.toMatch(/\d/);
-    await expectConnectOpensModal(user, region, load);
+    await modal.expectOpenedFrom(user, region);
   });
 
   it('places a limit order after confirming, lists it, and cancels it after confirming', async () => {

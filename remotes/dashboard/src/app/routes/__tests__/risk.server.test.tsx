@@ -9,12 +9,7 @@ import { type KestrelRuntime, type ToastMessage, unwrap } from '@kestrel/shared-
 import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectModalLoader,
-  expectConnectOpensModal,
-  renderWithRuntime,
-  startPageServer,
-} from '../../../test/page-server';
+import { connectModalStandIn, renderWithRuntime, startPageServer } from '../../../test/page-server';
 import RiskPage from '../risk';
 
 // The page against the real server (Fastify on PGlite) and the Binance simulator (BTCUSDT; a fresh demo account
@@ -52,8 +47,8 @@ const simOpen = () => {
 
 describe('the risk page', () => {
   it('without a connected exchange says so, shows no figure, and its button opens the connect modal', async () => {
-    const load = connectModalLoader();
-    const { user } = renderPage(load as unknown as RemoteComponentLoader);
+    const modal = connectModalStandIn();
+    const { user } = renderPage(modal.load);
     const region = screen.getByRole('region', { name: 'Risk management' });
     expect(within(region).getByRole('heading', { level: 2, name: 'No exchange connected' })).toBeTruthy();
     // The limits need no exchange: the form is there, empty
@@ -61,7 +56,7 @@ describe('the risk page', () => {
     // No account figure without an account (the form's hints name their ranges, nothing more)
     expect(within(region).queryByRole('heading', { level: 3 })).toBeNull();
     expect(within(region).queryByRole('table')).toBeNull();
-    await expectConnectOpensModal(user, region, load);
+    await modal.expectOpenedFrom(user, region);
   });
 
   it('saves a max-leverage limit from the form, refuses bad values, and the server then refuses a larger order', async () => {
