@@ -1,10 +1,10 @@
 import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
+import { describe, expect, it } from 'vitest';
+import { createKestrelRuntime } from '../runtime';
 import { createMemoryStorage } from '../storage/storage';
-import { runtimeOnSocket, testConfig } from '../test/test-runtime';
-import { startWsServer, type TestWsServer } from '../test/ws-server';
+import { runtimeOnSocket, socketTestScope, testConfig } from '../test/test-runtime';
+import { startWsServer } from '../test/ws-server';
 import {
   KestrelRuntimeProvider,
   useExchangeConnections,
@@ -36,18 +36,12 @@ function LastPrice() {
   );
 }
 
-let runtime: KestrelRuntime | undefined;
-let ws: TestWsServer | undefined;
-afterEach(async () => {
-  runtime?.dispose();
-  await ws?.stop();
-  ws = undefined;
-});
+const scope = socketTestScope();
 
 describe('React bindings', () => {
   it('render the current state and re-render when it changes', async () => {
-    runtime = createKestrelRuntime(testConfig(), { storage: createMemoryStorage() });
-    const r = runtime;
+    const r = createKestrelRuntime(testConfig(), { storage: createMemoryStorage() });
+    scope.runtime = r;
     render(
       <KestrelRuntimeProvider runtime={r}>
         <Status />
@@ -62,9 +56,10 @@ describe('React bindings', () => {
   });
 
   it('delivers server pushes to components without polling', async () => {
-    ws = await startWsServer();
-    runtime = runtimeOnSocket(ws.url);
-    const r = runtime;
+    const ws = await startWsServer();
+    scope.ws = ws;
+    const r = runtimeOnSocket(ws.url);
+    scope.runtime = r;
     render(
       <KestrelRuntimeProvider runtime={r}>
         <LastPrice />
@@ -73,7 +68,7 @@ describe('React bindings', () => {
     act(() => r.bus.connect());
     await screen.findByText('connected: none');
     act(() =>
-      ws?.broadcast({
+      ws.broadcast({
         jsonrpc: '2.0',
         method: 'notifications/ticker',
         params: { symbol: 'ETHUSDT', lastPrice: '3120.55', time: 1 },

@@ -1,10 +1,9 @@
 import { SOCKET_STREAMS } from '@kestrel/contracts';
 import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { KestrelRuntime } from '../runtime';
-import { runtimeOnSocket } from '../test/test-runtime';
-import { startWsServer, type TestWsServer, toolResult } from '../test/ws-server';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { runtimeOnSocket, socketTestScope } from '../test/test-runtime';
+import { startWsServer, toolResult } from '../test/ws-server';
 import { KestrelRuntimeProvider } from './hooks';
 import { useLiveCandles, useLiveStatus, useLiveTickers } from './live-hooks';
 
@@ -24,22 +23,16 @@ function Chart() {
   return <p>candle {close}</p>;
 }
 
-let runtime: KestrelRuntime | undefined;
-let ws: TestWsServer | undefined;
-afterEach(async () => {
-  runtime?.dispose();
-  await ws?.stop();
-  ws = undefined;
-});
+const scope = socketTestScope();
 
 /** A runtime connected to a socket server that answers every request with success, as the live data's server does */
 async function connectedToAckingServer() {
-  ws = await startWsServer((frame, conn) => {
+  const server = await startWsServer((frame, conn) => {
     if ('id' in frame) conn.socket.send(JSON.stringify(toolResult(frame.id, { ok: true })));
   });
-  const server = ws;
-  runtime = runtimeOnSocket(server.url);
-  const r = runtime;
+  scope.ws = server;
+  const r = runtimeOnSocket(server.url);
+  scope.runtime = r;
   act(() => r.bus.connect());
   return { server, r };
 }

@@ -1,9 +1,10 @@
 import { type RuntimeConfig, RuntimeConfigSchema } from '@kestrel/contracts';
-import { expect, onTestFinished } from 'vitest';
+import { afterEach, expect, onTestFinished } from 'vitest';
 import { WebSocket } from 'ws';
 import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
 import type { WebSocketLike } from '../socket/socket-bus';
 import { createMemoryStorage, type KeyValueStorage } from '../storage/storage';
+import type { TestWsServer } from './ws-server';
 
 const UNUSED_REMOTE = 'http://127.0.0.1:1/mf-manifest.json';
 
@@ -33,6 +34,21 @@ export function runtimeOnSocket(socketUrl: string): KestrelRuntime {
     storage: createMemoryStorage(),
     createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
   });
+}
+
+/**
+ * What the socket tests of a file start, let go after each test: the runtime disposed first, then its server
+ * stopped (a server gone first would have the runtime reconnect)
+ */
+export function socketTestScope(): { runtime?: KestrelRuntime; ws?: TestWsServer } {
+  const scope: { runtime?: KestrelRuntime; ws?: TestWsServer } = {};
+  afterEach(async () => {
+    scope.runtime?.dispose();
+    await scope.ws?.stop();
+    scope.runtime = undefined;
+    scope.ws = undefined;
+  });
+  return scope;
 }
 
 export const TEST_PASSWORD = 'correct horse battery staple';
