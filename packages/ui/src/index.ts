@@ -5,7 +5,7 @@
  */
 import './styles/ui.css';
 
-export { Badge, type BadgeProps, badgeVariants } from './components/badge';
+export { Badge, type BadgeProps, badgeVariants, EnvironmentBadge } from './components/badge';
 export { Button, type ButtonProps, buttonVariants } from './components/button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Field, type FieldControlProps, type FieldProps } from './components/field';

@@ -79,6 +79,18 @@ function serverWords(body: unknown): string | undefined {
   return undefined;
 }
 
+/** A reply outside 2xx as the call's failure, in the server's words or by its status; null for a 2xx reply */
+function statusFailure(
+  reply: Extract<Reply, { kind: 'reply' }>,
+  body: ReturnType<typeof parseJson>,
+): { success: false; error: string } | null {
+  if (reply.status >= 200 && reply.status < 300) return null;
+  return {
+    success: false,
+    error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
+  };
+}
+
 /** Sign-in, sign-up, refresh, logout and current user, with the spec's error catalogue (§8) */
 export function createSession(deps: SessionDeps): Session {
   const fetchImpl = deps.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
@@ -199,12 +211,8 @@ export function createSession(deps: SessionDeps): Session {
     const reply = await call('POST', path, form, undefined, key ? { dpop: key.proof } : {});
     if (reply.kind === 'unreachable') return { success: false, error: MESSAGES.signUpNetworkFailure };
     const body = parseJson(reply.text);
-    if (reply.status < 200 || reply.status >= 300) {
-      return {
-        success: false,
-        error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
-      };
-    }
+    const failed = statusFailure(reply, body);
+    if (failed) return failed;
     if (!body.ok) return { success: false, error: MESSAGES.signInUnreadableBody };
     return acceptAuth(body.value, MESSAGES.signUpFallback, key, contracts);
   }
@@ -266,12 +274,8 @@ export function createSession(deps: SessionDeps): Session {
       endSession();
       return { success: false, error: MESSAGES.refreshTokenInvalid };
     }
-    if (reply.status < 200 || reply.status >= 300) {
-      return {
-        success: false,
-        error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
-      };
-    }
+    const failed = statusFailure(reply, body);
+    if (failed) return failed;
     // The server answers a refresh with the full auth response: both tokens rotate, the user is current
     const schemas = await contracts;
     if (!schemas) return { success: false, error: MESSAGES.contractsUnavailable };
@@ -299,12 +303,8 @@ export function createSession(deps: SessionDeps): Session {
       return { success: false, error: MESSAGES.connectionFailed(deps.baseUrl()) };
     if (reply.status === 401) return { success: false, error: MESSAGES.authExpired };
     const body = parseJson(reply.text);
-    if (reply.status < 200 || reply.status >= 300) {
-      return {
-        success: false,
-        error: errorText(reply.status, reply.statusText, body.ok ? body.value : undefined),
-      };
-    }
+    const failed = statusFailure(reply, body);
+    if (failed) return failed;
     const schemas = await contracts;
     if (!schemas) return { success: false, error: MESSAGES.contractsUnavailable };
     const parsed = schemas.MeResponseSchema.safeParse(body.ok ? body.value : undefined);

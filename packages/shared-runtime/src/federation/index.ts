@@ -1,3 +1,4 @@
+export { ConnectExchangeButton } from './connect-exchange-button';
 export { fetchBuildInfo, useRemoteLoadRecords } from './platform';
 export {
   loadRemoteComponent,

@@ -1,12 +1,10 @@
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
-import type { WebSocketLike } from '../socket/socket-bus';
+import { describe, expect, it } from 'vitest';
+import { createKestrelRuntime } from '../runtime';
 import { createMemoryStorage } from '../storage/storage';
-import { startWsServer, type TestWsServer } from '../test/ws-server';
+import { runtimeOnSocket, socketTestScope, testConfig } from '../test/test-runtime';
+import { startWsServer } from '../test/ws-server';
 import {
   KestrelRuntimeProvider,
   useExchangeConnections,
@@ -15,17 +13,6 @@ import {
   useSocketStatus,
   useTradingEnvironment,
 } from './hooks';
-
-const config = RuntimeConfigSchema.parse({
-  apiBaseUrl: 'http://127.0.0.1:1',
-  socketBaseUrl: 'ws://127.0.0.1:1',
-  remotes: {
-    dashboard: 'http://127.0.0.1:1/a.json',
-    bots: 'http://127.0.0.1:1/b.json',
-    exchange_connect: 'http://127.0.0.1:1/c.json',
-    account: 'http://127.0.0.1:1/d.json',
-  },
-});
 
 function Status() {
   const session = useSession();
@@ -49,18 +36,12 @@ function LastPrice() {
   );
 }
 
-let runtime: KestrelRuntime | undefined;
-let ws: TestWsServer | undefined;
-afterEach(async () => {
-  runtime?.dispose();
-  await ws?.stop();
-  ws = undefined;
-});
+const scope = socketTestScope();
 
 describe('React bindings', () => {
   it('render the current state and re-render when it changes', async () => {
-    runtime = createKestrelRuntime(config, { storage: createMemoryStorage() });
-    const r = runtime;
+    const r = createKestrelRuntime(testConfig(), { storage: createMemoryStorage() });
+    scope.runtime = r;
     render(
       <KestrelRuntimeProvider runtime={r}>
         <Status />
@@ -75,15 +56,10 @@ describe('React bindings', () => {
   });
 
   it('delivers server pushes to components without polling', async () => {
-    ws = await startWsServer();
-    runtime = createKestrelRuntime(
-      { ...config, socketBaseUrl: ws.url },
-      {
-        storage: createMemoryStorage(),
-        createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
-      },
-    );
-    const r = runtime;
+    const ws = await startWsServer();
+    scope.ws = ws;
+    const r = runtimeOnSocket(ws.url);
+    scope.runtime = r;
     render(
       <KestrelRuntimeProvider runtime={r}>
         <LastPrice />
@@ -92,7 +68,7 @@ describe('React bindings', () => {
     act(() => r.bus.connect());
     await screen.findByText('connected: none');
     act(() =>
-      ws?.broadcast({
+      ws.broadcast({
         jsonrpc: '2.0',
         method: 'notifications/ticker',
         params: { symbol: 'ETHUSDT', lastPrice: '3120.55', time: 1 },

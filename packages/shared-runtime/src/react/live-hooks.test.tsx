@@ -1,25 +1,11 @@
-import { RuntimeConfigSchema, SOCKET_STREAMS } from '@kestrel/contracts';
+import { SOCKET_STREAMS } from '@kestrel/contracts';
 import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { WebSocket } from 'ws';
-import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
-import type { WebSocketLike } from '../socket/socket-bus';
-import { createMemoryStorage } from '../storage/storage';
-import { startWsServer, type TestWsServer, toolResult } from '../test/ws-server';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { runtimeOnSocket, socketTestScope } from '../test/test-runtime';
+import { startWsServer, toolResult } from '../test/ws-server';
 import { KestrelRuntimeProvider } from './hooks';
 import { useLiveCandles, useLiveStatus, useLiveTickers } from './live-hooks';
-
-const config = RuntimeConfigSchema.parse({
-  apiBaseUrl: 'http://127.0.0.1:1',
-  socketBaseUrl: 'ws://127.0.0.1:1',
-  remotes: {
-    dashboard: 'http://127.0.0.1:1/a.json',
-    bots: 'http://127.0.0.1:1/b.json',
-    exchange_connect: 'http://127.0.0.1:1/c.json',
-    account: 'http://127.0.0.1:1/d.json',
-  },
-});
 
 function Watch({ symbols }: { symbols: string[] }) {
   const status = useLiveStatus();
@@ -37,29 +23,23 @@ function Chart() {
   return <p>candle {close}</p>;
 }
 
-let runtime: KestrelRuntime | undefined;
-let ws: TestWsServer | undefined;
-afterEach(async () => {
-  runtime?.dispose();
-  await ws?.stop();
-  ws = undefined;
-});
+const scope = socketTestScope();
+
+/** A runtime connected to a socket server that answers every request with success, as the live data's server does */
+async function connectedToAckingServer() {
+  const server = await startWsServer((frame, conn) => {
+    if ('id' in frame) conn.socket.send(JSON.stringify(toolResult(frame.id, { ok: true })));
+  });
+  scope.ws = server;
+  const r = runtimeOnSocket(server.url);
+  scope.runtime = r;
+  act(() => r.bus.connect());
+  return { server, r };
+}
 
 describe('live hooks', () => {
   it('show live tickers and candles of what the mounted components watch, and the paused state', async () => {
-    ws = await startWsServer((frame, conn) => {
-      if ('id' in frame) conn.socket.send(JSON.stringify(toolResult(frame.id, { ok: true })));
-    });
-    const server = ws;
-    runtime = createKestrelRuntime(
-      { ...config, socketBaseUrl: server.url },
-      {
-        storage: createMemoryStorage(),
-        createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
-      },
-    );
-    const r = runtime;
-    act(() => r.bus.connect());
+    const { server, r } = await connectedToAckingServer();
     const view = render(
       <KestrelRuntimeProvider runtime={r}>
         <Watch symbols={['BTCUSDT', 'ETHUSDT']} />
@@ -117,19 +97,7 @@ describe('live hooks', () => {
   });
 
   it("renders a frame's ticker pushes in that frame, before it is painted (not in a task after it)", async () => {
-    ws = await startWsServer((frame, conn) => {
-      if ('id' in frame) conn.socket.send(JSON.stringify(toolResult(frame.id, { ok: true })));
-    });
-    const server = ws;
-    runtime = createKestrelRuntime(
-      { ...config, socketBaseUrl: server.url },
-      {
-        storage: createMemoryStorage(),
-        createWebSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
-      },
-    );
-    const r = runtime;
-    act(() => r.bus.connect());
+    const { server, r } = await connectedToAckingServer();
     render(
       <KestrelRuntimeProvider runtime={r}>
         <Watch symbols={['ETHUSDT']} />

@@ -35,14 +35,17 @@ const account = {
 let ws: TestWsServer | undefined;
 let http: TestServer | undefined;
 let bus: SocketBus | undefined;
-afterEach(async () => {
+/** Stops what a test started (also called inside a test that sets up twice) */
+async function afterEachCleanup() {
   bus?.disconnect();
   await ws?.stop();
   await http?.close();
   ws = undefined;
   http = undefined;
   bus = undefined;
-});
+}
+
+afterEach(afterEachCleanup);
 
 const storeAt = (url: string) =>
   createCredentialsStore(createApiClient({ baseUrl: () => url, breaker: createCircuitBreaker() }));
@@ -443,15 +446,6 @@ describe('connection tester fallback (spec §7)', () => {
     expect(fallback).not.toHaveBeenCalled();
   });
 });
-
-async function afterEachCleanup() {
-  bus?.disconnect();
-  await ws?.stop();
-  await http?.close();
-  ws = undefined;
-  http = undefined;
-  bus = undefined;
-}
 
 describe('form rules (spec §5)', () => {
   it('requires both form fields with the spec messages, and no length rule', () => {

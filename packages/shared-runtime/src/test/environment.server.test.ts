@@ -1,21 +1,19 @@
 // @vitest-environment node
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
 import { clockReading, startTestServer, type TestServer } from '@kestrel/server/testing';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKestrelRuntime } from '../runtime';
 import type { ToastMessage } from '../state/toast';
 import { createMemoryStorage, type KeyValueStorage, STORAGE_KEYS } from '../storage/storage';
+import { signedUpRuntime, TEST_PASSWORD } from './test-runtime';
 
 // Issue 23: the server holds each user's trading environment; the runtime's state is its cache. Against the real
 // server with a mainnet stand-in simulator
 
-const PASSWORD = 'correct horse battery staple';
 let server: TestServer;
 let apiUrl: string;
-let runtime: KestrelRuntime | undefined;
 let ahead = 0;
 
 beforeAll(async () => {
@@ -25,29 +23,9 @@ beforeAll(async () => {
   });
   apiUrl = await server.listen();
 }, 60_000);
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
 afterAll(() => server?.close());
 
-async function signedInRuntime(storage: KeyValueStorage = createMemoryStorage()) {
-  const unused = 'http://127.0.0.1:1/mf-manifest.json';
-  runtime = createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl: apiUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-    { storage },
-  );
-  const signedUp = await runtime.session.signUp({
-    email: `env-${crypto.randomUUID().slice(0, 8)}@example.test`,
-    password: PASSWORD,
-  });
-  expect(signedUp.success).toBe(true);
-  return runtime;
-}
+const signedInRuntime = (storage?: KeyValueStorage) => signedUpRuntime(apiUrl, 'env', storage);
 
 describe('the trading environment through the runtime', () => {
   it('replaces a stale browser copy with the server’s answer', async () => {
@@ -76,7 +54,7 @@ describe('the trading environment through the runtime', () => {
     const switching = r.environment.switchTo('mainnet');
     await firstValueFrom(r.stepUp.pending$.pipe(filter(Boolean)));
     expect(r.environment.state.currentEnvironment).toBe('testnet');
-    expect(await r.stepUp.submit(PASSWORD)).toEqual({ ok: true });
+    expect(await r.stepUp.submit(TEST_PASSWORD)).toEqual({ ok: true });
     expect(await switching).toBe(true);
     expect(r.environment.state).toMatchObject({
       currentEnvironment: 'mainnet',
@@ -91,7 +69,7 @@ describe('the trading environment through the runtime', () => {
     const other = createKestrelRuntime(r.config, { storage: createMemoryStorage() });
     const signedIn = await other.session.signIn({
       email: r.session.state.user?.email ?? '',
-      password: PASSWORD,
+      password: TEST_PASSWORD,
     });
     expect(signedIn.success).toBe(true);
     await other.environment.refresh();

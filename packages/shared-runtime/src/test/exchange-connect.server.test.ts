@@ -1,48 +1,27 @@
 // @vitest-environment node
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToastMessage } from '../state/toast';
 import { createMemoryStorage, decodeBase64 } from '../storage/storage';
+import { signedUpRuntime } from './test-runtime';
 
 // The runtime's connect and disconnect against the real server (Fastify on PGlite) and the Binance simulator: the
 // keys are really tried by the server against the exchange, stored in its vault, and deleted again
 
 let server: TestServer;
 let apiUrl: string;
-let runtime: KestrelRuntime | undefined;
 
 beforeAll(async () => {
   // The wall clock: the runtime judges the tokens' expiry by the real time
   server = await startTestServer({ clock: 'wall' });
   apiUrl = await server.listen();
 }, 60_000);
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
 afterAll(() => server?.close());
 
 /** A signed-up trader's runtime, as the shell wires it, with the toasts it emits */
 async function signedInRuntime() {
   const storage = createMemoryStorage();
-  const config = RuntimeConfigSchema.parse({
-    apiBaseUrl: apiUrl,
-    socketBaseUrl: `ws://127.0.0.1:1/ws`,
-    remotes: {
-      dashboard: 'http://127.0.0.1:1/mf-manifest.json',
-      bots: 'http://127.0.0.1:1/mf-manifest.json',
-      exchange_connect: 'http://127.0.0.1:1/mf-manifest.json',
-      account: 'http://127.0.0.1:1/mf-manifest.json',
-    },
-  });
-  runtime = createKestrelRuntime(config, { storage });
-  const signedUp = await runtime.session.signUp({
-    email: `trader-${crypto.randomUUID().slice(0, 8)}@example.test`,
-    password: 'correct horse battery staple',
-  });
-  expect(signedUp.success).toBe(true);
+  const runtime = await signedUpRuntime(apiUrl, 'trader', storage);
   const toasts: ToastMessage[] = [];
   runtime.toasts$.subscribe((t) => toasts.push(t));
   return { runtime, storage, toasts };

@@ -1,20 +1,16 @@
 // @vitest-environment node
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
 import { clockReading, startTestServer, type TestServer } from '@kestrel/server/testing';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createKestrelRuntime, type KestrelRuntime } from '../runtime';
-import { createMemoryStorage } from '../storage/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedUpRuntime, TEST_PASSWORD } from './test-runtime';
 
 // The step-up prompt against the real server: the server refuses to store keys without a recent password, the
 // runtime's API client asks its prompt, and the same call goes through once the password is confirmed
 
-const PASSWORD = 'correct horse battery staple';
 let server: TestServer;
 let apiUrl: string;
-let runtime: KestrelRuntime | undefined;
 /** How far the server's clock runs ahead of the wall clock (the runtime judges token expiry by the real time) */
 let ahead = 0;
 
@@ -22,29 +18,9 @@ beforeAll(async () => {
   server = await startTestServer({ deps: { clock: clockReading(() => new Date(Date.now() + ahead)) } });
   apiUrl = await server.listen();
 }, 60_000);
-afterEach(() => {
-  runtime?.dispose();
-  runtime = undefined;
-});
 afterAll(() => server?.close());
 
-async function signedInRuntime() {
-  const unused = 'http://127.0.0.1:1/mf-manifest.json';
-  runtime = createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl: apiUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-    { storage: createMemoryStorage() },
-  );
-  const signedUp = await runtime.session.signUp({
-    email: `stepup-${crypto.randomUUID().slice(0, 8)}@example.test`,
-    password: PASSWORD,
-  });
-  expect(signedUp.success).toBe(true);
-  return runtime;
-}
+const signedInRuntime = () => signedUpRuntime(apiUrl, 'stepup');
 
 describe('step-up through the runtime', () => {
   it('connects right after sign-in without a prompt, the password having just been given', async () => {
@@ -64,7 +40,7 @@ describe('step-up through the runtime', () => {
 
     expect(await r.stepUp.submit('not my password')).toEqual({ ok: false, error: 'Password is not correct' });
     expect(r.stepUp.pending).toBe(true);
-    expect(await r.stepUp.submit(PASSWORD)).toEqual({ ok: true });
+    expect(await r.stepUp.submit(TEST_PASSWORD)).toEqual({ ok: true });
     expect(await connecting).toMatchObject({ success: true });
     expect(r.stepUp.pending).toBe(false);
     detach();

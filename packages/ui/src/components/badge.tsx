@@ -24,3 +24,19 @@ export type BadgeProps = React.ComponentProps<'span'> & VariantProps<typeof badg
 export function Badge({ className, variant, ...props }: BadgeProps) {
   return <span data-slot="badge" className={cn(badgeVariants({ variant }), className)} {...props} />;
 }
+
+/**
+ * Where something trades (a bot, an agent), as every page marks it: mainnet, real money, in the destructive colour;
+ * testnet quiet. The label says it in words for screen readers
+ */
+export function EnvironmentBadge({ environment }: { environment: 'mainnet' | 'testnet' }) {
+  return environment === 'mainnet' ? (
+    <Badge variant="destructive" aria-label="Trades on mainnet, real money">
+      Mainnet
+    </Badge>
+  ) : (
+    <Badge variant="secondary" aria-label="Trades on testnet">
+      Testnet
+    </Badge>
+  );
+}

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { Badge } from './badge';
+import { Badge, EnvironmentBadge } from './badge';
 import { Button } from './button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from './dialog';
 import { Input } from './input';
@@ -71,5 +71,18 @@ describe('Badge, Spinner', () => {
   it('spinner is a polite status with its label', () => {
     render(<Spinner label="Initializing exchanges..." />);
     expect(screen.getByRole('status').textContent).toBe('Initializing exchanges...');
+  });
+});
+
+describe('EnvironmentBadge', () => {
+  it('names mainnet as real money and testnet plainly', () => {
+    render(
+      <>
+        <EnvironmentBadge environment="mainnet" />
+        <EnvironmentBadge environment="testnet" />
+      </>,
+    );
+    expect(screen.getByLabelText('Trades on mainnet, real money').textContent).toBe('Mainnet');
+    expect(screen.getByLabelText('Trades on testnet').textContent).toBe('Testnet');
   });
 });

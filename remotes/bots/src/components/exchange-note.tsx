@@ -1,6 +1,6 @@
+import { ConnectExchangeButton } from '@kestrel/shared-runtime/federation';
 import { useExchangeConnections, useExchangesLoading } from '@kestrel/shared-runtime/react';
 import type { ReactNode } from 'react';
-import { ConnectExchangeButton } from './connect-exchange-button';
 
 /** True once an exchange account is connected; null while the connections load */
 export function useExchangeConnected(): boolean | null {

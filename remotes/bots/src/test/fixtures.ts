@@ -1,10 +1,25 @@
-import type { BacktestMetrics, BacktestStrategyInfo, BacktestSummary } from '@kestrel/contracts/backtest';
+import type {
+  BacktestCosts,
+  BacktestMetrics,
+  BacktestStrategyInfo,
+  BacktestSummary,
+} from '@kestrel/contracts/backtest';
 import { strategyCatalogue } from '@kestrel/engine';
 
 /** The strategy catalogue as the server answers it: the engine's own mapping of its built-in strategies */
 export function engineCatalogue(): BacktestStrategyInfo[] {
   return strategyCatalogue();
 }
+
+/** The backtest form's default costs as a request carries them (fees as rates) */
+export const DEFAULT_COSTS: BacktestCosts = {
+  initialBalance: 10_000,
+  marginMode: 'cross',
+  makerFeeRate: 0.0002,
+  takerFeeRate: 0.0005,
+  slippageBps: 1,
+  funding: true,
+};
 
 export function metrics(overrides: Partial<BacktestMetrics> = {}): BacktestMetrics {
   return {

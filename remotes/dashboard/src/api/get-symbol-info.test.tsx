@@ -1,31 +1,16 @@
-import type { SymbolInfo } from '@kestrel/contracts';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { testRuntime } from '../test/runtime';
+import { BTCUSDT_INFO } from '../test/symbols';
 import { symbolInfoKey, useSymbolPrecisions, useSymbolsInfo } from './get-symbol-info';
-
-const BTC: SymbolInfo = {
-  symbol: 'BTCUSDT',
-  status: 'TRADING',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  pricePrecision: 2,
-  quantityPrecision: 3,
-  tickSize: '0.10',
-  stepSize: '0.001',
-  minQuantity: '0.001',
-  maxQuantity: '1000',
-  minNotional: '100',
-  orderTypes: ['LIMIT', 'MARKET'],
-};
 
 /** The rules already cached (fresh for an hour), as after the page's first read: nothing is fetched */
 function wrapper() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(symbolInfoKey('BTCUSDT'), BTC);
+  client.setQueryData(symbolInfoKey('BTCUSDT'), BTCUSDT_INFO);
   const runtime = testRuntime();
   return ({ children }: { children: ReactNode }) => (
     <KestrelRuntimeProvider runtime={runtime}>
@@ -50,7 +35,7 @@ describe('the symbol rules hooks', () => {
     const symbols = ['BTCUSDT'];
     const { result, rerender } = renderHook(() => useSymbolsInfo(symbols), { wrapper: wrapper() });
     const first = result.current;
-    expect(first.get('BTCUSDT')).toEqual(BTC);
+    expect(first.get('BTCUSDT')).toEqual(BTCUSDT_INFO);
     rerender();
     expect(result.current).toBe(first);
   });

@@ -3,9 +3,10 @@ import type { KestrelRuntime } from '@kestrel/shared-runtime';
 import { type RemoteComponentLoader, RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { expect, vi } from 'vitest';
 import { testRuntime } from './runtime';
 
 // The page tests' one way to a real server: Fastify on PGlite and the Binance simulator, in this test file's realm.
@@ -97,4 +98,25 @@ export function renderWithRuntime(
   );
   render(load ? <RemoteLoaderProvider value={load}>{page}</RemoteLoaderProvider> : page);
   return { user: userEvent.setup(), queryClient };
+}
+
+/** Stands in for the exchange-connect remote's modal: a dialog while open */
+function ConnectModalStandIn({ open }: { open: boolean }) {
+  return open ? <div role="dialog" aria-label="Connect Exchange" /> : null;
+}
+
+/**
+ * A stand-in of the exchange-connect remote's modal for the page's slots (`load`, its calls recorded), and the check
+ * that the region's "Connect exchange" opens it through the slot
+ */
+export function connectModalStandIn() {
+  const load = vi.fn(async () => ConnectModalStandIn as ComponentType<never>);
+  return {
+    load: load as unknown as RemoteComponentLoader,
+    async expectOpenedFrom(user: ReturnType<typeof userEvent.setup>, region: HTMLElement): Promise<void> {
+      await user.click(within(region).getByRole('button', { name: 'Connect exchange' }));
+      expect(await screen.findByRole('dialog', { name: 'Connect Exchange' })).toBeTruthy();
+      expect(load).toHaveBeenCalledWith('exchange_connect', './ConnectExchangeModal', { fresh: false });
+    },
+  };
 }

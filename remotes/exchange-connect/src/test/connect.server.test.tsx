@@ -2,7 +2,6 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
 import { createKestrelRuntime, type KestrelRuntime } from '@kestrel/shared-runtime';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
@@ -10,6 +9,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ConnectExchangeModal from '../features/exchanges/components/connect-exchange-modal';
+import { TEST_CONFIG } from './runtime';
 
 // The modal in a page against the real server (Fastify on PGlite) and the Binance simulator: the keys typed in
 // are really tested and stored by the server, through the page's fetch and localStorage
@@ -21,14 +21,8 @@ beforeAll(async () => {
   // The wall clock: the runtime judges the tokens' expiry by the real time
   server = await startTestServer({ clock: 'wall' });
   const apiBaseUrl = await server.listen();
-  const unused = 'http://127.0.0.1:1/mf-manifest.json';
-  runtime = createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-  );
+  // No socket server: nothing listens on port 1
+  runtime = createKestrelRuntime({ ...TEST_CONFIG, apiBaseUrl, socketBaseUrl: 'ws://127.0.0.1:1/ws' });
   const signedUp = await runtime.session.signUp({
     email: 'modal-user@example.test',
     password: 'correct horse battery staple',

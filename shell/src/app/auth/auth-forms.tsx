@@ -2,7 +2,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@kestrel/contracts';
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
 import { Button, Field, Input } from '@kestrel/ui';
 import { useState } from 'react';
-import { useSchemaForm } from './use-schema-form';
+import { type FieldBinding, useSchemaForm } from './use-schema-form';
 
 type TextFieldProps = React.ComponentProps<'input'> & {
   label: string;
@@ -17,6 +17,11 @@ function TextField({ label, hint, error, ...input }: TextFieldProps) {
       {(control) => <Input {...control} {...input} />}
     </Field>
   );
+}
+
+/** The account's email, the same field in both forms */
+function EmailField(props: FieldBinding & { error?: string | undefined }) {
+  return <TextField label="Email" type="email" autoComplete="email" {...props} />;
 }
 
 // The forms' schemas load when a field is first focused (the landing page starts without zod): see useSchemaForm
@@ -35,26 +40,60 @@ function FormError({ message }: { message: string | null }) {
   );
 }
 
-/** Sign-in: email and password, sent as the spec says; the server's or the spec's message on failure */
-export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+type AuthResult = { success: true } | { success: false; error: string };
+
+/**
+ * What both forms share: the checked values go to the session, the server's or the spec's message stays above the
+ * button on failure, and the form is named by its action
+ */
+function AuthForm<Name extends string, Output>({
+  action,
+  pending,
+  form,
+  send,
+  onDone,
+  children,
+}: {
+  /** The form's name and its button's text */
+  action: string;
+  /** The button's text while the request is out */
+  pending: string;
+  form: ReturnType<typeof useSchemaForm<Name, Output>>;
+  send: (values: Output) => Promise<AuthResult>;
+  onDone: () => void;
+  children: React.ReactNode;
+}) {
   const [serverError, setServerError] = useState<string | null>(null);
-  const form = useSchemaForm(signinSchema, { email: '', password: '' });
-  const { errors, submitting } = form;
   const submit = form.handleSubmit(async (values) => {
     setServerError(null);
-    const result = await getKestrelRuntime().session.signIn(values);
-    if (result.success) onSignedIn();
+    const result = await send(values);
+    if (result.success) onDone();
     else setServerError(result.error);
   });
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in" className="sh:flex sh:flex-col sh:gap-4">
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        error={errors.email}
-        {...form.field('email')}
-      />
+    <form onSubmit={submit} noValidate aria-label={action} className="sh:flex sh:flex-col sh:gap-4">
+      {children}
+      <FormError message={serverError ?? form.formError} />
+      <Button type="submit" disabled={form.submitting}>
+        {form.submitting ? pending : action}
+      </Button>
+    </form>
+  );
+}
+
+/** Sign-in: email and password, sent as the spec says; the server's or the spec's message on failure */
+export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const form = useSchemaForm(signinSchema, { email: '', password: '' });
+  const { errors } = form;
+  return (
+    <AuthForm
+      action="Sign in"
+      pending="Signing in..."
+      form={form}
+      send={(values) => getKestrelRuntime().session.signIn(values)}
+      onDone={onSignedIn}
+    >
+      <EmailField error={errors.email} {...form.field('email')} />
       <TextField
         label="Password"
         type="password"
@@ -62,30 +101,25 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         error={errors.password}
         {...form.field('password')}
       />
-      <FormError message={serverError ?? form.formError} />
-      <Button type="submit" disabled={submitting}>
-        {submitting ? 'Signing in...' : 'Sign in'}
-      </Button>
-    </form>
+    </AuthForm>
   );
 }
 
 /** Sign-up: name, email and password, with the password rule stated on screen */
 export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
-  const [serverError, setServerError] = useState<string | null>(null);
   // An empty or blank name is no name (it is optional)
   const form = useSchemaForm(signupSchema, { name: '', email: '', password: '' }, ({ name, ...rest }) =>
     name.trim() === '' ? rest : { ...rest, name },
   );
-  const { errors, submitting } = form;
-  const submit = form.handleSubmit(async ({ name, ...rest }) => {
-    setServerError(null);
-    const result = await getKestrelRuntime().session.signUp(name ? { ...rest, name } : rest);
-    if (result.success) onSignedUp();
-    else setServerError(result.error);
-  });
+  const { errors } = form;
   return (
-    <form onSubmit={submit} noValidate aria-label="Create account" className="sh:flex sh:flex-col sh:gap-4">
+    <AuthForm
+      action="Create account"
+      pending="Creating account..."
+      form={form}
+      send={({ name, ...rest }) => getKestrelRuntime().session.signUp(name ? { ...rest, name } : rest)}
+      onDone={onSignedUp}
+    >
       <TextField
         label="Name"
         hint="Optional; shown in the top bar."
@@ -93,13 +127,7 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
         error={errors.name}
         {...form.field('name')}
       />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        error={errors.email}
-        {...form.field('email')}
-      />
+      <EmailField error={errors.email} {...form.field('email')} />
       <TextField
         label="Password"
         hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. A long passphrase is best; no other rules.`}
@@ -108,10 +136,6 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: () => void }) {
         error={errors.password}
         {...form.field('password')}
       />
-      <FormError message={serverError ?? form.formError} />
-      <Button type="submit" disabled={submitting}>
-        {submitting ? 'Creating account...' : 'Create account'}
-      </Button>
-    </form>
+    </AuthForm>
   );
 }

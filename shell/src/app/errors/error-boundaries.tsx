@@ -3,8 +3,8 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 type Props = { children: ReactNode };
 
-/** Spec §2: the whole-app error screen, with a way out */
-export class AppErrorBoundary extends Component<Props, { failed: boolean }> {
+/** A crash below it is logged as "<what> crashed" and `fallback` shows in its place */
+class CrashBoundary extends Component<Props & { what: string; fallback: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
 
   static getDerivedStateFromError() {
@@ -12,45 +12,50 @@ export class AppErrorBoundary extends Component<Props, { failed: boolean }> {
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
-    console.error('Kestrel crashed', error, info.componentStack);
+    console.error(`${this.props.what} crashed`, error, info.componentStack);
   }
 
   override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <main
-        role="alert"
-        className="sh:mx-auto sh:flex sh:min-h-dvh sh:max-w-lg sh:flex-col sh:justify-center sh:gap-4 sh:p-6"
-      >
-        <h1 className="sh:text-2xl sh:font-semibold">Something went wrong</h1>
-        <p className="sh:text-muted-foreground">We're sorry, but something unexpected happened.</p>
-        <Button className="sh:w-fit" onClick={() => window.location.reload()}>
-          Reload Page
-        </Button>
-      </main>
-    );
+    return this.state.failed ? this.props.fallback : this.props.children;
   }
 }
 
+/** Spec §2: the whole-app error screen, with a way out */
+export function AppErrorBoundary({ children }: Props) {
+  return (
+    <CrashBoundary
+      what="Kestrel"
+      fallback={
+        <main
+          role="alert"
+          className="sh:mx-auto sh:flex sh:min-h-dvh sh:max-w-lg sh:flex-col sh:justify-center sh:gap-4 sh:p-6"
+        >
+          <h1 className="sh:text-2xl sh:font-semibold">Something went wrong</h1>
+          <p className="sh:text-muted-foreground">We're sorry, but something unexpected happened.</p>
+          <Button className="sh:w-fit" onClick={() => window.location.reload()}>
+            Reload Page
+          </Button>
+        </main>
+      }
+    >
+      {children}
+    </CrashBoundary>
+  );
+}
+
 /** Spec §2: the sidebar or top bar failed; the page itself may still work */
-export class NavigationErrorBoundary extends Component<Props, { failed: boolean }> {
-  override state = { failed: false };
-
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-
-  override componentDidCatch(error: unknown, info: ErrorInfo) {
-    console.error('Navigation crashed', error, info.componentStack);
-  }
-
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <div role="alert" className="sh:p-4 sh:text-sm">
-        <p className="sh:font-semibold">Navigation Error</p>
-        <p className="sh:text-muted-foreground">Please refresh the page.</p>
-      </div>
-    );
-  }
+export function NavigationErrorBoundary({ children }: Props) {
+  return (
+    <CrashBoundary
+      what="Navigation"
+      fallback={
+        <div role="alert" className="sh:p-4 sh:text-sm">
+          <p className="sh:font-semibold">Navigation Error</p>
+          <p className="sh:text-muted-foreground">Please refresh the page.</p>
+        </div>
+      }
+    >
+      {children}
+    </CrashBoundary>
+  );
 }

@@ -1,42 +1,11 @@
-import { RuntimeConfigSchema } from '@kestrel/contracts';
-import {
-  createKestrelRuntime,
-  createMemoryStorage,
-  type KestrelRuntime,
-  STORAGE_KEYS,
-} from '@kestrel/shared-runtime';
-import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
-import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStorage, type KeyValueStorage, STORAGE_KEYS } from '@kestrel/shared-runtime';
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderOffline } from '../../test/offline-runtime';
 import { ConnectionStatus } from './connection-status';
 
-// Nothing listens on port 1: a connect attempt reaches no server and ends in error
-const config = RuntimeConfigSchema.parse({
-  apiBaseUrl: 'http://127.0.0.1:1',
-  socketBaseUrl: 'ws://127.0.0.1:1',
-  remotes: {
-    dashboard: 'http://127.0.0.1:1/a.json',
-    bots: 'http://127.0.0.1:1/b.json',
-    exchange_connect: 'http://127.0.0.1:1/c.json',
-    account: 'http://127.0.0.1:1/d.json',
-  },
-});
-
-let runtime: KestrelRuntime | undefined;
-afterEach(() => {
-  cleanup();
-  runtime?.dispose();
-  runtime = undefined;
-});
-
-function show(storage = createMemoryStorage()) {
-  runtime = createKestrelRuntime(config, { storage });
-  render(
-    <KestrelRuntimeProvider runtime={runtime}>
-      <ConnectionStatus />
-    </KestrelRuntimeProvider>,
-  );
-  return runtime;
+function show(storage?: KeyValueStorage) {
+  return renderOffline(<ConnectionStatus />, storage).runtime;
 }
 const shown = () => screen.getByRole('status').textContent;
 

@@ -1,39 +1,11 @@
-import { RuntimeConfigSchema } from '@kestrel/contracts';
-import { createKestrelRuntime, createMemoryStorage, type KestrelRuntime } from '@kestrel/shared-runtime';
-import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderOffline } from '../../test/offline-runtime';
 import { StepUpPrompt } from './step-up-prompt';
 
 // Nothing listens on port 1: the password check cannot reach a server (the server's side of step-up is tested in
 // shared-runtime's step-up.server.test.ts)
-const config = RuntimeConfigSchema.parse({
-  apiBaseUrl: 'http://127.0.0.1:1',
-  socketBaseUrl: 'ws://127.0.0.1:1',
-  remotes: {
-    dashboard: 'http://127.0.0.1:1/a.json',
-    bots: 'http://127.0.0.1:1/b.json',
-    exchange_connect: 'http://127.0.0.1:1/c.json',
-    account: 'http://127.0.0.1:1/d.json',
-  },
-});
-
-let runtime: KestrelRuntime | undefined;
-afterEach(() => {
-  cleanup();
-  runtime?.dispose();
-  runtime = undefined;
-});
-
-function show() {
-  runtime = createKestrelRuntime(config, { storage: createMemoryStorage() });
-  const view = render(
-    <KestrelRuntimeProvider runtime={runtime}>
-      <StepUpPrompt />
-    </KestrelRuntimeProvider>,
-  );
-  return { runtime, view };
-}
+const show = () => renderOffline(<StepUpPrompt />);
 
 describe('the step-up prompt', () => {
   it('shows nothing until a guarded call asks, and without the prompt mounted nobody is asked', async () => {

@@ -2,18 +2,19 @@ import '../../styles.css';
 import type { Bot } from '@kestrel/contracts/bots';
 import { RemotePage } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
-import { buttonVariants, EmptyState } from '@kestrel/ui';
+import { buttonVariants } from '@kestrel/ui';
 import { QueryState } from '@kestrel/ui/panel';
-import { useState } from 'react';
 import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
+import { NewBotLink } from '../../components/new-bot-link';
 import { paths } from '../../config/paths';
 import { useStrategies } from '../../features/backtesting/api/get-strategies';
-import { type BotAction, useBotAction } from '../../features/bots/api/bot-actions';
+import { useBotAction } from '../../features/bots/api/bot-actions';
 import { useBots } from '../../features/bots/api/get-bots';
 import { useBotsSummary } from '../../features/bots/api/get-bots-summary';
 import { BotCard } from '../../features/bots/components/bot-card';
+import { BotsQueryState } from '../../features/bots/components/bots-query-state';
 import { BotsSummary } from '../../features/bots/components/bots-summary';
-import { ConfirmBotAction } from '../../features/bots/components/confirm-bot-action';
+import { useConfirmBotAction } from '../../features/bots/components/confirm-bot-action';
 import { useBotNotices } from '../../features/bots/hooks/use-bot-notices';
 import { GROUP_OF } from '../../features/bots/lib/bot-words';
 
@@ -34,7 +35,7 @@ export default function ActiveBotsPage() {
   const bots = useBots();
   const strategies = useStrategies();
   const action = useBotAction();
-  const [pending, setPending] = useState<{ bot: Bot; action: BotAction } | null>(null);
+  const confirmation = useConfirmBotAction(action);
   const strategyName = (id: string) => strategies.data?.find((s) => s.id === id)?.name ?? id;
 
   return (
@@ -42,11 +43,7 @@ export default function ActiveBotsPage() {
       remote="bots"
       title="Active bots"
       description="Your bots as they run: profit and loss, position, orders and their log, live."
-      actions={
-        <Link to={paths.createBot.getHref()} className={buttonVariants({ size: 'sm' })}>
-          New bot
-        </Link>
-      }
+      actions={<NewBotLink />}
     >
       {connected === false && <NoExchangeNote />}
       {/* No bot, no summary: zeros of nothing would only look like data */}
@@ -63,23 +60,13 @@ export default function ActiveBotsPage() {
           </QueryState>
         </section>
       )}
-      <QueryState
-        query={bots}
-        what="Your bots"
-        loading="Loading your bots…"
-        layout="inline"
-        errorFirst
-        isEmpty={(list) => list.length === 0}
-        empty={
-          <EmptyState
-            title="No bots yet"
-            description="Pick a template in the bot hub, try it on recent data, then start it on paper."
-            action={
-              <Link to={paths.botHub.getHref()} className={buttonVariants({})}>
-                Go to the bot hub
-              </Link>
-            }
-          />
+      <BotsQueryState
+        bots={bots}
+        emptyDescription="Pick a template in the bot hub, try it on recent data, then start it on paper."
+        emptyAction={
+          <Link to={paths.botHub.getHref()} className={buttonVariants({})}>
+            Go to the bot hub
+          </Link>
         }
       >
         {(list) => (
@@ -89,22 +76,13 @@ export default function ActiveBotsPage() {
                 key={bot.id}
                 bot={bot}
                 strategyName={strategyName(bot.strategy)}
-                onAction={(b, a) => setPending({ bot: b, action: a })}
+                onAction={confirmation.ask}
               />
             ))}
           </div>
         )}
-      </QueryState>
-      {pending && (
-        <ConfirmBotAction
-          bot={pending.bot}
-          action={pending.action}
-          onOpenChange={(open) => {
-            if (!open) setPending(null);
-          }}
-          onConfirm={(a) => action.mutateAsync({ id: pending.bot.id, action: a })}
-        />
-      )}
+      </BotsQueryState>
+      {confirmation.dialog}
     </RemotePage>
   );
 }

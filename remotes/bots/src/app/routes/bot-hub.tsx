@@ -2,10 +2,10 @@ import '../../styles.css';
 import type { Bot } from '@kestrel/contracts/bots';
 import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
-import { Button, buttonVariants, EmptyState, Spinner } from '@kestrel/ui';
-import { QueryState } from '@kestrel/ui/panel';
-import { useMemo, useState } from 'react';
+import { Button, buttonVariants, Spinner } from '@kestrel/ui';
+import { useMemo } from 'react';
 import { NoExchangeNote, useExchangeConnected } from '../../components/exchange-note';
+import { NewBotLink } from '../../components/new-bot-link';
 import { paths } from '../../config/paths';
 import { useStrategies } from '../../features/backtesting/api/get-strategies';
 import { QuickFigures } from '../../features/backtesting/components/quick-figures';
@@ -17,7 +17,8 @@ import { BOT_TEMPLATES } from '../../features/bot-hub/lib/templates';
 import { type BotAction, useBotAction } from '../../features/bots/api/bot-actions';
 import { useBots } from '../../features/bots/api/get-bots';
 import { BotGroups } from '../../features/bots/components/bot-groups';
-import { ConfirmBotAction } from '../../features/bots/components/confirm-bot-action';
+import { BotsQueryState } from '../../features/bots/components/bots-query-state';
+import { useConfirmBotAction } from '../../features/bots/components/confirm-bot-action';
 import { useBotNotices } from '../../features/bots/hooks/use-bot-notices';
 
 /** The hub's figures: every template on the same market and window, with its default parameters */
@@ -35,7 +36,7 @@ export default function BotHubPage() {
   const bots = useBots();
   const connected = useExchangeConnected();
   const action = useBotAction();
-  const [confirming, setConfirming] = useState<{ bot: Bot; action: BotAction } | null>(null);
+  const confirmation = useConfirmBotAction(action);
   const day = today();
 
   const requests = useMemo(
@@ -53,7 +54,7 @@ export default function BotHubPage() {
   // Paper bots start and stop at once; a live bot says first that real orders are involved
   const onAction = (bot: Bot, next: BotAction) => {
     if (bot.mode === 'live') {
-      setConfirming({ bot, action: next });
+      confirmation.ask(bot, next);
       return;
     }
     action.mutate(
@@ -74,11 +75,7 @@ export default function BotHubPage() {
       remote="bots"
       title="Bot hub"
       description="Start from a template: what each strategy does, how it wins and loses, and how it did lately."
-      actions={
-        <Link to={paths.createBot.getHref()} className={buttonVariants({ size: 'sm' })}>
-          New bot
-        </Link>
-      }
+      actions={<NewBotLink />}
     >
       {connected === false && <NoExchangeNote />}
       <section aria-labelledby="hub-templates" className="bt:flex bt:flex-col bt:gap-3">
@@ -155,23 +152,13 @@ export default function BotHubPage() {
             </Link>
           )}
         </div>
-        <QueryState
-          query={bots}
-          what="Your bots"
-          loading="Loading your bots…"
-          layout="inline"
-          errorFirst
-          isEmpty={(list) => list.length === 0}
-          empty={
-            <EmptyState
-              title="No bots yet"
-              description="Use a template above: you choose its market, budget and limits, and try it on recent data before it runs on paper."
-              action={
-                <Link to={paths.createBot.getHref()} className={buttonVariants({})}>
-                  Create a bot
-                </Link>
-              }
-            />
+        <BotsQueryState
+          bots={bots}
+          emptyDescription="Use a template above: you choose its market, budget and limits, and try it on recent data before it runs on paper."
+          emptyAction={
+            <Link to={paths.createBot.getHref()} className={buttonVariants({})}>
+              Create a bot
+            </Link>
           }
         >
           {(list) => (
@@ -182,18 +169,9 @@ export default function BotHubPage() {
               busyId={action.isPending ? (action.variables?.id ?? null) : null}
             />
           )}
-        </QueryState>
+        </BotsQueryState>
       </section>
-      {confirming && (
-        <ConfirmBotAction
-          bot={confirming.bot}
-          action={confirming.action}
-          onOpenChange={(open) => {
-            if (!open) setConfirming(null);
-          }}
-          onConfirm={(a) => action.mutateAsync({ id: confirming.bot.id, action: a })}
-        />
-      )}
+      {confirmation.dialog}
     </RemotePage>
   );
 }

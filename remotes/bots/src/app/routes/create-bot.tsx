@@ -1,11 +1,11 @@
 import '../../styles.css';
 import type { BacktestStrategyInfo } from '@kestrel/contracts/backtest';
 import type { Bot, CreateBotRequestInput } from '@kestrel/contracts/bots';
+import { ConnectExchangeButton } from '@kestrel/shared-runtime/federation';
 import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { Link, useNavigate, useSearchParams } from '@kestrel/shared-runtime/router';
 import { Button, buttonVariants, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
 import { useCallback, useMemo } from 'react';
-import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useExchangeConnected } from '../../components/exchange-note';
 import { paths } from '../../config/paths';
 import { useStrategies } from '../../features/backtesting/api/get-strategies';

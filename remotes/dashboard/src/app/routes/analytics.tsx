@@ -1,8 +1,8 @@
 import '../../styles.css';
+import { ConnectExchangeButton } from '@kestrel/shared-runtime/federation';
 import { RemotePage, useExchangeConnections, useExchangesLoading } from '@kestrel/shared-runtime/react';
 import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { useCallback, useMemo } from 'react';
-import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useAnalytics } from '../../features/analytics/api/get-analytics';
 import {
   AnalyticsView,

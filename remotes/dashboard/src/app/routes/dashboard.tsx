@@ -1,5 +1,6 @@
 import '../../styles.css';
 import { KLINE_INTERVALS, type KlineInterval } from '@kestrel/contracts';
+import { ConnectExchangeButton } from '@kestrel/shared-runtime/federation';
 import {
   RemotePage,
   useExchangeConnections,
@@ -10,7 +11,7 @@ import { useSearchParams } from '@kestrel/shared-runtime/router';
 import { Badge } from '@kestrel/ui';
 import { useCallback, useMemo } from 'react';
 import { useSymbolPrecisions } from '../../api/get-symbol-info';
-import { ConnectExchangeButton } from '../../components/connect-exchange-button';
+import { CardPanel } from '../../components/card-panel';
 import { DEFAULT_INTERVAL } from '../../features/chart/api/get-klines';
 import { ChartPanel } from '../../features/chart/components/chart-panel';
 import { useRecentFills } from '../../features/fills/api/get-recent-fills';
@@ -122,15 +123,9 @@ export default function DashboardPage() {
             onRemove={watch.remove}
             onReset={watch.reset}
           />
-          <section
-            aria-labelledby="bots-summary-title"
-            className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
-          >
-            <h2 id="bots-summary-title" className="db:text-base db:font-semibold">
-              Bots
-            </h2>
+          <CardPanel id="bots-summary-title" title="Bots">
             <BotsSummary {...botsSummaryProps} />
-          </section>
+          </CardPanel>
         </div>
       </div>
       {!connected && !exchangesLoading ? (

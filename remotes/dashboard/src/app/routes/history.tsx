@@ -1,8 +1,8 @@
 import '../../styles.css';
+import { ConnectExchangeButton } from '@kestrel/shared-runtime/federation';
 import { RemotePage, useExchangeConnections, useExchangesLoading } from '@kestrel/shared-runtime/react';
 import { EmptyState, Spinner } from '@kestrel/ui';
 import type { ReactNode } from 'react';
-import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { HistoryView } from '../../features/history/components/history-view';
 
 /**

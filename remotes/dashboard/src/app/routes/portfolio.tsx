@@ -1,6 +1,7 @@
 import '../../styles.css';
 import type { FuturesPosition } from '@kestrel/contracts';
 import { ApiError } from '@kestrel/shared-runtime';
+import { ConnectExchangeButton } from '@kestrel/shared-runtime/federation';
 import {
   RemotePage,
   useExchangeConnections,
@@ -11,7 +12,6 @@ import { Badge, Button, Card, CardContent, EmptyState, Spinner } from '@kestrel/
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSymbolsInfo } from '../../api/get-symbol-info';
-import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useCreateOrder } from '../../features/orders/api/create-order';
 import { useOpenOrders } from '../../features/orders/api/get-open-orders';
 import { useUnresolvedOrders } from '../../features/orders/api/get-unresolved-orders';

@@ -1,4 +1,5 @@
 import '../../styles.css';
+import { ConnectExchangeButton } from '@kestrel/shared-runtime/federation';
 import {
   RemotePage,
   useExchangeConnections,
@@ -8,7 +9,6 @@ import {
 import { EmptyState } from '@kestrel/ui';
 import { Panel, PanelFailure, PanelLoading } from '@kestrel/ui/panel';
 import { useSymbolPrecisions } from '../../api/get-symbol-info';
-import { ConnectExchangeButton } from '../../components/connect-exchange-button';
 import { useRiskEvents } from '../../features/risk/api/get-risk-events';
 import { useRiskLimits } from '../../features/risk/api/get-risk-limits';
 import { useRiskOverview } from '../../features/risk/api/get-risk-overview';

@@ -2,14 +2,14 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The page against the real server (Fastify on PGlite): two runtimes are two browsers signed in to one account
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
-import { createKestrelRuntime, createMemoryStorage, type KestrelRuntime } from '@kestrel/shared-runtime';
+import type { KestrelRuntime } from '@kestrel/shared-runtime';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testRuntime } from '../../../test/runtime';
 import AccountPage from '../account';
 
 const PASSWORD = 'correct horse battery staple';
@@ -30,15 +30,7 @@ afterAll(async () => {
 
 /** A browser of its own (its own storage, so its own session) */
 function browser(): KestrelRuntime {
-  const unused = 'http://127.0.0.1:1/mf-manifest.json';
-  const runtime = createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-    { storage: createMemoryStorage() },
-  );
+  const runtime = testRuntime(apiBaseUrl);
   runtimes.push(runtime);
   return runtime;
 }

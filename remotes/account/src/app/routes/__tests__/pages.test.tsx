@@ -1,5 +1,3 @@
-import { RuntimeConfigSchema } from '@kestrel/contracts';
-import { createKestrelRuntime, createMemoryStorage } from '@kestrel/shared-runtime';
 import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
 import { RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
@@ -8,18 +6,11 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType, ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { testRuntime } from '../../../test/runtime';
 import SettingsPage from '../settings';
 
 // The slot's tests need no server: the page's own settings read fails against a closed port and says so
-const unused = 'http://127.0.0.1:1/mf-manifest.json';
-const runtime = createKestrelRuntime(
-  RuntimeConfigSchema.parse({
-    apiBaseUrl: 'http://127.0.0.1:1',
-    socketBaseUrl: 'ws://127.0.0.1:1/ws',
-    remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-  }),
-  { storage: createMemoryStorage() },
-);
+const runtime = testRuntime();
 const withRuntime = (page: ReactNode) => (
   <KestrelRuntimeProvider runtime={runtime}>
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>

@@ -2,14 +2,8 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The settings page against the real server (Fastify on PGlite) and the runtime's own environment state
-import { RuntimeConfigSchema } from '@kestrel/contracts';
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
-import {
-  createKestrelRuntime,
-  createMemoryStorage,
-  type KestrelRuntime,
-  type ToastMessage,
-} from '@kestrel/shared-runtime';
+import type { KestrelRuntime, ToastMessage } from '@kestrel/shared-runtime';
 import { type RemoteComponentLoader, RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -17,6 +11,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testRuntime } from '../../../test/runtime';
 import SettingsPage from '../settings';
 
 let server: TestServer;
@@ -27,15 +22,7 @@ const slow = { timeout: 10_000 };
 beforeAll(async () => {
   server = await startTestServer({ clock: 'wall', mainnet: true });
   const apiBaseUrl = await server.listen();
-  const unused = 'http://127.0.0.1:1/mf-manifest.json';
-  runtime = createKestrelRuntime(
-    RuntimeConfigSchema.parse({
-      apiBaseUrl,
-      socketBaseUrl: 'ws://127.0.0.1:1/ws',
-      remotes: { dashboard: unused, bots: unused, exchange_connect: unused, account: unused },
-    }),
-    { storage: createMemoryStorage() },
-  );
+  runtime = testRuntime(apiBaseUrl);
   runtime.toasts$.subscribe((t) => toasts.push(t));
   expect(
     await runtime.session.signUp({

@@ -4,10 +4,11 @@ import {
   type ChangePasswordFormValues,
   type ChangePasswordRequest,
 } from '@kestrel/contracts/account';
-import { Button, Input } from '@kestrel/ui';
+import { Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { DoneNote, SubmitRow } from '../../../components/form-parts';
 import { failureText } from '../../../lib/failure-text';
 
 type Values = ChangePasswordFormValues;
@@ -57,16 +58,9 @@ export function PasswordForm({
         </FormField>
       </div>
       <FormMessage />
-      <div className="ac:flex ac:flex-wrap ac:items-center ac:gap-3">
-        <Button type="submit" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? 'Changing…' : 'Change password'}
-        </Button>
-        {done && (
-          <span role="status" className="ac:text-sm ac:text-muted-foreground">
-            {done}
-          </span>
-        )}
-      </div>
+      <SubmitRow submitting={form.formState.isSubmitting} label="Change password" busyLabel="Changing…">
+        {done && <DoneNote>{done}</DoneNote>}
+      </SubmitRow>
     </Form>
   );
 }

@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { User } from '@kestrel/contracts';
 import { type UpdateProfileRequest, UpdateProfileRequestSchema } from '@kestrel/contracts/account';
-import { Button, Field, Input } from '@kestrel/ui';
+import { Field, Input } from '@kestrel/ui';
 import { Form, FormField, FormMessage } from '@kestrel/ui/form';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { DoneNote, SubmitRow } from '../../../components/form-parts';
 import { failureText } from '../../../lib/failure-text';
 
 type Values = UpdateProfileRequest;
@@ -49,16 +50,9 @@ export function ProfileForm({
         {(control) => <Input {...control} value={control.value ?? ''} autoComplete="name" />}
       </FormField>
       <FormMessage />
-      <div className="ac:flex ac:flex-wrap ac:items-center ac:gap-3">
-        <Button type="submit" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? 'Saving…' : 'Save profile'}
-        </Button>
-        {saved && (
-          <span role="status" className="ac:text-sm ac:text-muted-foreground">
-            Profile saved
-          </span>
-        )}
-      </div>
+      <SubmitRow submitting={form.formState.isSubmitting} label="Save profile" busyLabel="Saving…">
+        {saved && <DoneNote>Profile saved</DoneNote>}
+      </SubmitRow>
     </Form>
   );
 }

@@ -1,6 +1,7 @@
 import type { Session } from '@kestrel/contracts';
 import { Badge, Button, formatDateTime } from '@kestrel/ui';
 import { useState } from 'react';
+import { FailureLine } from '../../../components/form-parts';
 import { failureText } from '../../../lib/failure-text';
 import { describeDevice } from '../lib/device';
 
@@ -69,11 +70,7 @@ export function SessionsList({
           );
         })}
       </ul>
-      {error && (
-        <p role="alert" className="ac:text-sm ac:text-destructive">
-          {error}
-        </p>
-      )}
+      <FailureLine message={error} />
       <div>
         <Button
           variant="outline"

@@ -1,6 +1,7 @@
 import { type NotificationList as List, NOTIFICATION_EVENT_LABELS } from '@kestrel/contracts/account';
 import { Badge, Button, formatDateTime } from '@kestrel/ui';
 import { useState } from 'react';
+import { FailureLine } from '../../../components/form-parts';
 import { failureText } from '../../../lib/failure-text';
 
 /** The in-app notifications, newest first; unread ones marked, all marked read in one press */
@@ -30,11 +31,7 @@ export function NotificationList({ list, onReadAll }: { list: List; onReadAll: (
           </Button>
         )}
       </div>
-      {error && (
-        <p role="alert" className="ac:text-sm ac:text-destructive">
-          {error}
-        </p>
-      )}
+      <FailureLine message={error} />
       <ul aria-label="Notifications" className="ac:flex ac:flex-col ac:divide-y ac:divide-border">
         {list.items.map((n) => (
           <li key={n.id} className="ac:flex ac:flex-col ac:gap-0.5 ac:py-2">

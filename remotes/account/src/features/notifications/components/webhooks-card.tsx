@@ -10,6 +10,7 @@ import {
 import { Badge, Button, Field, formatDateTime, Input } from '@kestrel/ui';
 import { PanelFailure, PanelLoading } from '@kestrel/ui/panel';
 import { type FormEvent, useState } from 'react';
+import { FailureLine } from '../../../components/form-parts';
 import { failureText } from '../../../lib/failure-text';
 import {
   useCreateWebhook,
@@ -86,17 +87,9 @@ function AddWebhook({ onCreated }: { onCreated: (w: CreatedWebhook) => void }) {
             </label>
           ))}
         </div>
-        {errors.events && (
-          <p role="alert" className="ac:text-sm ac:text-destructive">
-            {errors.events}
-          </p>
-        )}
+        <FailureLine message={errors.events} />
       </fieldset>
-      {errors.root && (
-        <p role="alert" className="ac:text-sm ac:text-destructive">
-          {errors.root}
-        </p>
-      )}
+      <FailureLine message={errors.root} />
       <div>
         <Button type="submit" disabled={create.isPending}>
           {create.isPending ? 'Adding…' : 'Add webhook'}
@@ -218,11 +211,7 @@ function WebhookRow({ hook }: { hook: Webhook }) {
           Delete
         </Button>
       </div>
-      {error && (
-        <p role="alert" className="ac:text-sm ac:text-destructive">
-          {error}
-        </p>
-      )}
+      <FailureLine message={error} />
       {showLog && <DeliveryLog id={hook.id} />}
     </li>
   );

@@ -5,10 +5,11 @@ import {
   type StoredAccountSettings,
 } from '@kestrel/contracts/account';
 import type { BotRiskLimits } from '@kestrel/contracts/bots';
-import { Button, formatDateTime } from '@kestrel/ui';
+import { formatDateTime } from '@kestrel/ui';
 import { Form, FormMessage, type OptionalNumberField, OptionalNumberFields } from '@kestrel/ui/form';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { DoneNote, SubmitRow } from '../../../components/form-parts';
 import { failureText } from '../../../lib/failure-text';
 
 const text = (n: number | null) => (n === null ? '' : String(n));
@@ -65,14 +66,9 @@ export function DefaultLimitsForm({
     <Form form={form} onSubmit={submit} aria-label="Default bot limits">
       <OptionalNumberFields<BotRiskLimitsFormValues> fields={FIELDS} className="ac:sm:grid-cols-3" />
       <FormMessage />
-      <div className="ac:flex ac:flex-wrap ac:items-center ac:gap-3">
-        <Button type="submit" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? 'Saving…' : 'Save default limits'}
-        </Button>
+      <SubmitRow submitting={form.formState.isSubmitting} label="Save default limits" busyLabel="Saving…">
         {saved ? (
-          <span role="status" className="ac:text-sm ac:text-muted-foreground">
-            Default limits saved
-          </span>
+          <DoneNote>Default limits saved</DoneNote>
         ) : (
           settings.updatedAt !== null && (
             <span className="ac:text-xs ac:text-muted-foreground">
@@ -80,7 +76,7 @@ export function DefaultLimitsForm({
             </span>
           )
         )}
-      </div>
+      </SubmitRow>
     </Form>
   );
 }

@@ -8,9 +8,9 @@ import {
   formatPrice,
   formatQuantity,
   formatUsdt,
-  ScrollRegion,
 } from '@kestrel/ui';
 import { useState } from 'react';
+import { CaptionedTable } from '../../../components/captioned-table';
 import { useAgentDecision } from '../api/agent-api';
 import { useLlmExchange } from '../api/agent-llm-api';
 import {
@@ -144,67 +144,61 @@ function Gates({ record }: { record: AgentDecisionRecord }) {
     return <p className="bt:text-sm bt:text-muted-foreground">No gate was evaluated for this bar.</p>;
   }
   return (
-    <ScrollRegion label="Trust gates (scrolls sideways)">
-      <table className="bt:w-full bt:text-sm">
-        <caption className="bt:sr-only">Trust gates</caption>
-        <thead>
-          <tr>
-            <th className={th}>Gate</th>
-            <th className={th}>Rule</th>
-            <th className={cn(th, 'bt:text-right')}>Value</th>
-            <th className={cn(th, 'bt:text-right')}>Limit</th>
-            <th className={th}>Result</th>
+    <CaptionedTable label="Trust gates">
+      <thead>
+        <tr>
+          <th className={th}>Gate</th>
+          <th className={th}>Rule</th>
+          <th className={cn(th, 'bt:text-right')}>Value</th>
+          <th className={cn(th, 'bt:text-right')}>Limit</th>
+          <th className={th}>Result</th>
+        </tr>
+      </thead>
+      <tbody>
+        {record.decision.gates.map((g) => (
+          <tr key={g.gate} data-gate={g.gate} className="bt:border-t bt:border-border">
+            <td className={td}>{gateLabel(g.gate)}</td>
+            <td className={cn(td, 'bt:text-muted-foreground')}>{gateRule(g.gate)}</td>
+            <td className={num}>{figure(g.value)}</td>
+            <td className={num}>{figure(g.limit)}</td>
+            <td className={td}>
+              <PassMark passed={g.passed} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {record.decision.gates.map((g) => (
-            <tr key={g.gate} data-gate={g.gate} className="bt:border-t bt:border-border">
-              <td className={td}>{gateLabel(g.gate)}</td>
-              <td className={cn(td, 'bt:text-muted-foreground')}>{gateRule(g.gate)}</td>
-              <td className={num}>{figure(g.value)}</td>
-              <td className={num}>{figure(g.limit)}</td>
-              <td className={td}>
-                <PassMark passed={g.passed} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+        ))}
+      </tbody>
+    </CaptionedTable>
   );
 }
 
 function GuardChecklist({ checks }: { checks: readonly AgentGuardCheck[] }) {
   return (
-    <ScrollRegion label="Risk guard checks (scrolls sideways)">
-      <table className="bt:w-full bt:text-sm">
-        <caption className="bt:sr-only">Risk guard checks</caption>
-        <thead>
-          <tr>
-            <th className={th}>Check</th>
-            <th className={cn(th, 'bt:text-right')}>Before → after</th>
-            <th className={cn(th, 'bt:text-right')}>Limit</th>
-            <th className={th}>Result</th>
-            <th className={th}>Detail</th>
+    <CaptionedTable label="Risk guard checks">
+      <thead>
+        <tr>
+          <th className={th}>Check</th>
+          <th className={cn(th, 'bt:text-right')}>Before → after</th>
+          <th className={cn(th, 'bt:text-right')}>Limit</th>
+          <th className={th}>Result</th>
+          <th className={th}>Detail</th>
+        </tr>
+      </thead>
+      <tbody>
+        {checks.map((c) => (
+          <tr key={c.check} data-check={c.check} className="bt:border-t bt:border-border">
+            <td className={cn(td, 'bt:whitespace-nowrap')}>{guardCheckLabel(c.check)}</td>
+            <td className={num}>
+              {figure(c.before, 2)} → {figure(c.after, 2)}
+            </td>
+            <td className={num}>{figure(c.limit, 2)}</td>
+            <td className={td}>
+              <PassMark passed={c.passed} />
+            </td>
+            <td className={cn(td, 'bt:min-w-48 bt:text-muted-foreground')}>{c.detail}</td>
           </tr>
-        </thead>
-        <tbody>
-          {checks.map((c) => (
-            <tr key={c.check} data-check={c.check} className="bt:border-t bt:border-border">
-              <td className={cn(td, 'bt:whitespace-nowrap')}>{guardCheckLabel(c.check)}</td>
-              <td className={num}>
-                {figure(c.before, 2)} → {figure(c.after, 2)}
-              </td>
-              <td className={num}>{figure(c.limit, 2)}</td>
-              <td className={td}>
-                <PassMark passed={c.passed} />
-              </td>
-              <td className={cn(td, 'bt:min-w-48 bt:text-muted-foreground')}>{c.detail}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+        ))}
+      </tbody>
+    </CaptionedTable>
   );
 }
 
@@ -215,66 +209,57 @@ function OrdersAndFills({ record }: { record: AgentDecisionRecord }) {
   return (
     <div className="bt:flex bt:flex-col bt:gap-3">
       {record.orders.length > 0 && (
-        <ScrollRegion label="Orders of this decision (scrolls sideways)">
-          <table className="bt:w-full bt:text-sm">
-            <caption className="bt:sr-only">Orders of this decision</caption>
-            <thead>
-              <tr>
-                <th className={th}>Side</th>
-                <th className={th}>Type</th>
-                <th className={cn(th, 'bt:text-right')}>Quantity</th>
-                <th className={cn(th, 'bt:text-right')}>Price</th>
-                <th className={th}>Status</th>
-                <th className={th}>Client id</th>
+        <CaptionedTable label="Orders of this decision">
+          <thead>
+            <tr>
+              <th className={th}>Side</th>
+              <th className={th}>Type</th>
+              <th className={cn(th, 'bt:text-right')}>Quantity</th>
+              <th className={cn(th, 'bt:text-right')}>Price</th>
+              <th className={th}>Status</th>
+              <th className={th}>Client id</th>
+            </tr>
+          </thead>
+          <tbody>
+            {record.orders.map((o) => (
+              <tr key={o.clientOrderId} className="bt:border-t bt:border-border">
+                <td className={td}>
+                  {o.side}
+                  {o.reduceOnly ? ' (reduce-only)' : ''}
+                </td>
+                <td className={td}>{o.type}</td>
+                <td className={num}>{o.quantity}</td>
+                <td className={num}>{o.price ?? 'market'}</td>
+                <td className={td}>{o.status}</td>
+                <td className={cn(td, 'bt:font-mono bt:text-xs')}>{o.clientOrderId}</td>
               </tr>
-            </thead>
-            <tbody>
-              {record.orders.map((o) => (
-                <tr key={o.clientOrderId} className="bt:border-t bt:border-border">
-                  <td className={td}>
-                    {o.side}
-                    {o.reduceOnly ? ' (reduce-only)' : ''}
-                  </td>
-                  <td className={td}>{o.type}</td>
-                  <td className={num}>{o.quantity}</td>
-                  <td className={num}>{o.price ?? 'market'}</td>
-                  <td className={td}>{o.status}</td>
-                  <td className={cn(td, 'bt:font-mono bt:text-xs')}>{o.clientOrderId}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+            ))}
+          </tbody>
+        </CaptionedTable>
       )}
       {record.fills.length > 0 && (
-        <ScrollRegion label="Fills of this decision (scrolls sideways)">
-          <table className="bt:w-full bt:text-sm">
-            <caption className="bt:sr-only">Fills of this decision</caption>
-            <thead>
-              <tr>
-                <th className={th}>Time (UTC)</th>
-                <th className={th}>Side</th>
-                <th className={cn(th, 'bt:text-right')}>Quantity</th>
-                <th className={cn(th, 'bt:text-right')}>Price</th>
-                <th className={cn(th, 'bt:text-right')}>Fee</th>
+        <CaptionedTable label="Fills of this decision">
+          <thead>
+            <tr>
+              <th className={th}>Time (UTC)</th>
+              <th className={th}>Side</th>
+              <th className={cn(th, 'bt:text-right')}>Quantity</th>
+              <th className={cn(th, 'bt:text-right')}>Price</th>
+              <th className={cn(th, 'bt:text-right')}>Fee</th>
+            </tr>
+          </thead>
+          <tbody>
+            {record.fills.map((f) => (
+              <tr key={`${f.clientOrderId}-${f.time}-${f.quantity}`} className="bt:border-t bt:border-border">
+                <td className={cn(td, 'bt:whitespace-nowrap')}>{formatDateTime(f.time)}</td>
+                <td className={td}>{f.side}</td>
+                <td className={num}>{formatQuantity(f.quantity)}</td>
+                <td className={num}>{formatPrice(f.price)}</td>
+                <td className={num}>{formatUsdt(f.fee)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {record.fills.map((f) => (
-                <tr
-                  key={`${f.clientOrderId}-${f.time}-${f.quantity}`}
-                  className="bt:border-t bt:border-border"
-                >
-                  <td className={cn(td, 'bt:whitespace-nowrap')}>{formatDateTime(f.time)}</td>
-                  <td className={td}>{f.side}</td>
-                  <td className={num}>{formatQuantity(f.quantity)}</td>
-                  <td className={num}>{formatPrice(f.price)}</td>
-                  <td className={num}>{formatUsdt(f.fee)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
+            ))}
+          </tbody>
+        </CaptionedTable>
       )}
     </div>
   );

@@ -1,7 +1,8 @@
 import type { AgentEvidence, AgentModelInfo, AgentPromotionGate } from '@kestrel/contracts/agents';
-import { cn, formatDate, formatDateTime, formatPercent, ScrollRegion, Spinner } from '@kestrel/ui';
+import { cn, formatDate, formatDateTime, formatPercent, Spinner } from '@kestrel/ui';
 import { type Figure, FigureGrid } from '@kestrel/ui/figures';
 import { lazy, Suspense } from 'react';
+import { CaptionedTable } from '../../../components/captioned-table';
 import { statText } from '../lib/agent-words';
 import { num, PassMark, td, th } from './section';
 
@@ -94,44 +95,41 @@ function Folds({ report }: { report: Report }) {
   const sharpe = report.folds.some((f) => f.sharpe !== null);
   const inSample = report.folds.some((f) => f.inSampleSharpe !== null);
   return (
-    <ScrollRegion label="Walk-forward folds (scrolls sideways)">
-      <table className="bt:w-full bt:text-sm">
-        <caption className="bt:sr-only">Walk-forward folds</caption>
-        <thead>
-          <tr>
-            <th className={th}>Fold</th>
-            <th className={th}>Train</th>
-            <th className={th}>Test</th>
-            <th className={cn(th, 'bt:text-right')}>Trades</th>
-            <th className={cn(th, 'bt:text-right')}>Return</th>
-            {sharpe && <th className={cn(th, 'bt:text-right')}>Sharpe (test)</th>}
-            {inSample && <th className={cn(th, 'bt:text-right')}>Sharpe (in sample)</th>}
+    <CaptionedTable label="Walk-forward folds">
+      <thead>
+        <tr>
+          <th className={th}>Fold</th>
+          <th className={th}>Train</th>
+          <th className={th}>Test</th>
+          <th className={cn(th, 'bt:text-right')}>Trades</th>
+          <th className={cn(th, 'bt:text-right')}>Return</th>
+          {sharpe && <th className={cn(th, 'bt:text-right')}>Sharpe (test)</th>}
+          {inSample && <th className={cn(th, 'bt:text-right')}>Sharpe (in sample)</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {report.folds.map((f) => (
+          <tr key={f.fold} className="bt:border-t bt:border-border">
+            <td className={td}>{f.fold}</td>
+            <td className={cn(td, 'bt:whitespace-nowrap')}>
+              {formatDate(f.trainFrom)} → {formatDate(f.trainTo)}
+            </td>
+            <td className={cn(td, 'bt:whitespace-nowrap')}>
+              {formatDate(f.testFrom)} → {formatDate(f.testTo)}
+            </td>
+            <td className={num}>{f.trades}</td>
+            <td className={num}>{formatPercent(f.returnPct / 100, { signed: true })}</td>
+            {sharpe && <td className={num}>{statText(f.sharpe)}</td>}
+            {/* In-sample figures are greyed: never the headline */}
+            {inSample && (
+              <td className={cn(num, 'bt:text-muted-foreground bt:italic')} data-in-sample="true">
+                {statText(f.inSampleSharpe)}
+              </td>
+            )}
           </tr>
-        </thead>
-        <tbody>
-          {report.folds.map((f) => (
-            <tr key={f.fold} className="bt:border-t bt:border-border">
-              <td className={td}>{f.fold}</td>
-              <td className={cn(td, 'bt:whitespace-nowrap')}>
-                {formatDate(f.trainFrom)} → {formatDate(f.trainTo)}
-              </td>
-              <td className={cn(td, 'bt:whitespace-nowrap')}>
-                {formatDate(f.testFrom)} → {formatDate(f.testTo)}
-              </td>
-              <td className={num}>{f.trades}</td>
-              <td className={num}>{formatPercent(f.returnPct / 100, { signed: true })}</td>
-              {sharpe && <td className={num}>{statText(f.sharpe)}</td>}
-              {/* In-sample figures are greyed: never the headline */}
-              {inSample && (
-                <td className={cn(num, 'bt:text-muted-foreground bt:italic')} data-in-sample="true">
-                  {statText(f.inSampleSharpe)}
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+        ))}
+      </tbody>
+    </CaptionedTable>
   );
 }
 

@@ -5,10 +5,10 @@ import {
   PutAgentLlmSettingsSchema,
 } from '@kestrel/contracts/agents';
 import { Button, Field, formatDateTime, formatInteger, Input } from '@kestrel/ui';
-import { useState } from 'react';
-import { type FieldError, useForm } from 'react-hook-form';
+import { type ComponentProps, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { denseField } from '../../../components/form-controls';
+import { denseField, fieldMessage } from '../../../components/form-controls';
 import { useSaveAgentLlm } from '../api/agent-llm-api';
 
 /** The form's values: the contract's rules, the key empty to keep the stored one */
@@ -27,7 +27,10 @@ export function llmSpendText(llm: AgentLlmStatus | undefined): string | null {
   return `${formatInteger(u.calls)} calls · ${formatInteger(u.tokens)} tokens${spend}`;
 }
 
-const message = (e: FieldError | undefined) => (typeof e?.message === 'string' ? e.message : undefined);
+/** A price per million tokens: any decimal (it only shows the spend) */
+function PriceInput(props: ComponentProps<typeof Input>) {
+  return <Input type="number" inputMode="decimal" step="any" {...props} />;
+}
 
 function SettingsForm({
   agentId,
@@ -83,11 +86,16 @@ function SettingsForm({
           {...denseField}
           label="Base URL"
           hint="OpenAI-compatible, e.g. https://api.openai.com/v1"
-          error={message(errors.baseUrl)}
+          error={fieldMessage(errors.baseUrl)}
         >
           {(control) => <Input {...control} type="url" autoComplete="off" {...register('baseUrl')} />}
         </Field>
-        <Field {...denseField} label="Model" hint="e.g. gpt-4o-mini, llama3.1" error={message(errors.model)}>
+        <Field
+          {...denseField}
+          label="Model"
+          hint="e.g. gpt-4o-mini, llama3.1"
+          error={fieldMessage(errors.model)}
+        >
           {(control) => <Input {...control} autoComplete="off" {...register('model')} />}
         </Field>
         <Field
@@ -98,7 +106,7 @@ function SettingsForm({
               ? `Stored: ${s.apiKeyMasked}. Leave empty to keep it.`
               : 'Stored sealed; never shown again. Ollama needs none.'
           }
-          error={message(errors.apiKey)}
+          error={fieldMessage(errors.apiKey)}
         >
           {(control) => (
             <Input {...control} type="password" autoComplete="new-password" {...register('apiKey')} />
@@ -108,18 +116,18 @@ function SettingsForm({
           {...denseField}
           label="Timeout (ms)"
           hint="past it the entry is vetoed"
-          error={message(errors.timeoutMs)}
+          error={fieldMessage(errors.timeoutMs)}
         >
           {(control) => (
             <Input {...control} type="number" inputMode="numeric" {...register('timeoutMs', numeric)} />
           )}
         </Field>
-        <Field {...denseField} label="Calls per day" error={message(errors.dailyCallCap)}>
+        <Field {...denseField} label="Calls per day" error={fieldMessage(errors.dailyCallCap)}>
           {(control) => (
             <Input {...control} type="number" inputMode="numeric" {...register('dailyCallCap', numeric)} />
           )}
         </Field>
-        <Field {...denseField} label="Tokens per day" error={message(errors.dailyTokenCap)}>
+        <Field {...denseField} label="Tokens per day" error={fieldMessage(errors.dailyTokenCap)}>
           {(control) => (
             <Input {...control} type="number" inputMode="numeric" {...register('dailyTokenCap', numeric)} />
           )}
@@ -128,32 +136,16 @@ function SettingsForm({
           {...denseField}
           label="Prompt price per million tokens"
           hint="only to show spend"
-          error={message(errors.promptPricePerMillion)}
+          error={fieldMessage(errors.promptPricePerMillion)}
         >
-          {(control) => (
-            <Input
-              {...control}
-              type="number"
-              inputMode="decimal"
-              step="any"
-              {...register('promptPricePerMillion', numeric)}
-            />
-          )}
+          {(control) => <PriceInput {...control} {...register('promptPricePerMillion', numeric)} />}
         </Field>
         <Field
           {...denseField}
           label="Completion price per million tokens"
-          error={message(errors.completionPricePerMillion)}
+          error={fieldMessage(errors.completionPricePerMillion)}
         >
-          {(control) => (
-            <Input
-              {...control}
-              type="number"
-              inputMode="decimal"
-              step="any"
-              {...register('completionPricePerMillion', numeric)}
-            />
-          )}
+          {(control) => <PriceInput {...control} {...register('completionPricePerMillion', numeric)} />}
         </Field>
       </div>
       {refusal && (

@@ -20,6 +20,19 @@ export function isActive(status: BacktestStatus): boolean {
   return status === 'queued' || status === 'running';
 }
 
+/**
+ * A job's poll (a backtest's, an optimisation's) while it is queued or running: every second without the live
+ * socket, else the safety poll; none once it has ended
+ */
+export function useActiveJobPolling() {
+  const socket = useSocketStatus();
+  return (query: { state: { data?: { status: BacktestStatus } | undefined } }): number | false => {
+    const status = query.state.data?.status;
+    if (status === undefined || !isActive(status)) return false;
+    return socket === 'connected' ? BACKTEST_SAFETY_POLL_MS : BACKTEST_POLL_MS;
+  };
+}
+
 export async function getBacktest(api: ApiClient, id: string, signal?: AbortSignal): Promise<BacktestDetail> {
   return unwrap(
     await api.get(`/api/v1/backtests/${encodeURIComponent(id)}`, {
@@ -39,14 +52,10 @@ export function getBacktestQueryOptions(api: ApiClient, id: string) {
 /** One run with its results; while it is queued or running, polled every second when the live socket is down */
 export function useBacktest(id: string | null) {
   const { api } = useKestrelRuntime();
-  const socket = useSocketStatus();
+  const refetchInterval = useActiveJobPolling();
   return useQuery({
     ...getBacktestQueryOptions(api, id ?? ''),
     enabled: id !== null,
-    refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      if (status === undefined || !isActive(status)) return false;
-      return socket === 'connected' ? BACKTEST_SAFETY_POLL_MS : BACKTEST_POLL_MS;
-    },
+    refetchInterval,
   });
 }

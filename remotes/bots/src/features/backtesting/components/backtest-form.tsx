@@ -11,15 +11,24 @@ import {
   Input,
   NativeSelect,
 } from '@kestrel/ui';
-import { type ComponentProps, type ReactNode, useMemo } from 'react';
-import { type FieldError, FormProvider, useForm } from 'react-hook-form';
-import { denseField } from '../../../components/form-controls';
+import { type ReactNode, useMemo } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import {
+  DecimalInput,
+  denseField,
+  FormRefusal,
+  fieldMessage,
+  IntervalField,
+  ParamsFieldset,
+  StrategyOptions,
+  SymbolField,
+} from '../../../components/form-controls';
+import type { ParamsValidator } from '../../../lib/params-validator';
 import {
   type BacktestFormValues,
   backtestFormSchema,
   defaultFormValues,
   FORM_INTERVALS,
-  type ParamsValidator,
   toBacktestRequest,
 } from '../lib/backtest-form';
 
@@ -35,17 +44,6 @@ export interface BacktestFormProps {
   /** The server's refusal (400 `detail`), shown under the form */
   serverError: string | null;
   now?: () => number;
-}
-
-function message(error: FieldError | undefined): string | undefined {
-  return typeof error?.message === 'string' ? error.message : undefined;
-}
-
-/** A number field for money, fees and rates: decimal keypad on phones, aligned monospace figures */
-function DecimalInput(props: ComponentProps<typeof Input>) {
-  return (
-    <Input type="number" inputMode="decimal" step="any" className="bt:font-mono bt:tabular-nums" {...props} />
-  );
 }
 
 function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
@@ -106,7 +104,7 @@ export function BacktestForm({
                 {...denseField}
                 label="Strategy"
                 hint={strategy?.description}
-                error={message(errors.strategy)}
+                error={fieldMessage(errors.strategy)}
               >
                 {(control) => (
                   <NativeSelect
@@ -120,52 +118,22 @@ export function BacktestForm({
                       },
                     })}
                   >
-                    {strategies.map((s) => (
-                      <option key={s.id} value={s.id}>
-                        {s.name}
-                      </option>
-                    ))}
+                    <StrategyOptions strategies={strategies} />
                   </NativeSelect>
                 )}
               </Field>
-              {strategy && (
-                <fieldset className="bt:min-w-0">
-                  <legend className="bt:sr-only">{strategy.name} parameters</legend>
-                  {renderParams(strategy)}
-                </fieldset>
-              )}
+              {strategy && <ParamsFieldset strategy={strategy}>{renderParams(strategy)}</ParamsFieldset>}
             </Fieldset>
 
             <Fieldset legend="Market and range">
               <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2 bt:lg:grid-cols-4">
-                <Field {...denseField} label="Symbol" error={message(errors.symbol)}>
-                  {(control) => (
-                    <Input
-                      autoCapitalize="characters"
-                      autoComplete="off"
-                      spellCheck={false}
-                      className="bt:font-mono bt:uppercase"
-                      {...control}
-                      {...register('symbol')}
-                    />
-                  )}
-                </Field>
-                <Field {...denseField} label="Interval" error={message(errors.interval)}>
-                  {(control) => (
-                    <NativeSelect defaultValue={getValues('interval')} {...control} {...register('interval')}>
-                      {FORM_INTERVALS.map((interval) => (
-                        <option key={interval} value={interval}>
-                          {interval}
-                        </option>
-                      ))}
-                    </NativeSelect>
-                  )}
-                </Field>
+                <SymbolField />
+                <IntervalField intervals={FORM_INTERVALS} />
                 <Field
                   {...denseField}
                   label="Start date"
                   hint="UTC, from 00:00"
-                  error={message(errors.startDate)}
+                  error={fieldMessage(errors.startDate)}
                 >
                   {(control) => <Input type="date" {...control} {...register('startDate')} />}
                 </Field>
@@ -173,7 +141,7 @@ export function BacktestForm({
                   {...denseField}
                   label="End date"
                   hint="UTC, through 23:59"
-                  error={message(errors.endDate)}
+                  error={fieldMessage(errors.endDate)}
                 >
                   {(control) => <Input type="date" {...control} {...register('endDate')} />}
                 </Field>
@@ -185,7 +153,7 @@ export function BacktestForm({
                 <Field
                   {...denseField}
                   label="Initial balance (USDT)"
-                  error={message(errors.costs?.initialBalance)}
+                  error={fieldMessage(errors.costs?.initialBalance)}
                 >
                   {(control) => (
                     <DecimalInput
@@ -194,7 +162,7 @@ export function BacktestForm({
                     />
                   )}
                 </Field>
-                <Field {...denseField} label="Margin mode" error={message(errors.costs?.marginMode)}>
+                <Field {...denseField} label="Margin mode" error={fieldMessage(errors.costs?.marginMode)}>
                   {(control) => (
                     <NativeSelect
                       defaultValue={getValues('costs.marginMode')}
@@ -210,18 +178,18 @@ export function BacktestForm({
                   {...denseField}
                   label="Slippage (bp)"
                   hint="1 bp = 0.01 %"
-                  error={message(errors.costs?.slippageBps)}
+                  error={fieldMessage(errors.costs?.slippageBps)}
                 >
                   {(control) => (
                     <DecimalInput {...control} {...register('costs.slippageBps', { valueAsNumber: true })} />
                   )}
                 </Field>
-                <Field {...denseField} label="Maker fee (%)" error={message(errors.costs?.makerFeePct)}>
+                <Field {...denseField} label="Maker fee (%)" error={fieldMessage(errors.costs?.makerFeePct)}>
                   {(control) => (
                     <DecimalInput {...control} {...register('costs.makerFeePct', { valueAsNumber: true })} />
                   )}
                 </Field>
-                <Field {...denseField} label="Taker fee (%)" error={message(errors.costs?.takerFeePct)}>
+                <Field {...denseField} label="Taker fee (%)" error={fieldMessage(errors.costs?.takerFeePct)}>
                   {(control) => (
                     <DecimalInput {...control} {...register('costs.takerFeePct', { valueAsNumber: true })} />
                   )}
@@ -233,14 +201,7 @@ export function BacktestForm({
               </div>
             </Fieldset>
 
-            {serverError && (
-              <p
-                role="alert"
-                className="bt:rounded-md bt:border bt:border-destructive bt:px-3 bt:py-2 bt:text-sm bt:text-destructive"
-              >
-                {serverError}
-              </p>
-            )}
+            <FormRefusal message={serverError} />
             <div className="bt:flex bt:justify-end">
               <Button type="submit" disabled={running} className="bt:w-full bt:sm:w-auto">
                 {running ? 'Running…' : 'Run backtest'}

@@ -2,7 +2,7 @@ import type { BacktestDetail, BacktestSummary } from '@kestrel/contracts/backtes
 import { QueryClient } from '@tanstack/react-query';
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { summary } from '../../../test/fixtures';
+import { DEFAULT_COSTS, summary } from '../../../test/fixtures';
 import { renderOnPushSocket } from '../../../test/push-socket';
 import { backtestKeys } from '../api/backtest-keys';
 import { useBacktestNotices, useListFollowsRun } from './use-backtest-notices';
@@ -17,14 +17,7 @@ function detail(run: BacktestSummary): BacktestDetail {
       interval: run.interval,
       startTime: run.startTime,
       endTime: run.endTime,
-      costs: {
-        initialBalance: 10_000,
-        marginMode: 'cross',
-        makerFeeRate: 0.0002,
-        takerFeeRate: 0.0005,
-        slippageBps: 1,
-        funding: true,
-      },
+      costs: DEFAULT_COSTS,
     },
     equity: [],
     trades: [],

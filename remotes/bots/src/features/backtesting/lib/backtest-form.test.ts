@@ -1,6 +1,6 @@
 import { BacktestRequestSchema } from '@kestrel/contracts/backtest';
 import { describe, expect, it } from 'vitest';
-import { engineCatalogue } from '../../../test/fixtures';
+import { DEFAULT_COSTS, engineCatalogue } from '../../../test/fixtures';
 import { parseStrategyParams } from '../../strategy-params/lib/params-schema';
 import {
   type BacktestFormValues,
@@ -117,14 +117,7 @@ describe('the request sent to the server', () => {
       interval: '1h',
       startTime: Date.UTC(2025, 0, 1),
       endTime: Date.UTC(2025, 1, 1),
-      costs: {
-        initialBalance: 10_000,
-        marginMode: 'cross',
-        makerFeeRate: 0.0002,
-        takerFeeRate: 0.0005,
-        slippageBps: 1,
-        funding: true,
-      },
+      costs: DEFAULT_COSTS,
     });
     expect(BacktestRequestSchema.safeParse(request).success).toBe(true);
   });

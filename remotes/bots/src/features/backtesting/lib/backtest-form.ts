@@ -6,19 +6,9 @@ import {
 } from '@kestrel/contracts/backtest';
 import { barOpenTime, countBars } from '@kestrel/engine';
 import { z } from 'zod';
+import { addParamsIssues, type ParamsValidator } from '../../../lib/params-validator';
 
 const DAY_MS = 86_400_000;
-
-/**
- * Checks a strategy's parameters as the server will (the route passes the strategy-params feature's validator).
- * Issues carry the parameter's key so they show under that field.
- */
-export type ParamsValidator = (
-  strategy: string,
-  raw: Record<string, unknown>,
-) =>
-  | { success: true; params: Record<string, unknown> }
-  | { success: false; issues: { key: string; message: string }[] };
 
 /** Intervals a backtest runs on (1m..1M), labelled with Binance's names as traders read them */
 export const FORM_INTERVALS = BACKTEST_INTERVALS;
@@ -109,16 +99,7 @@ export function backtestFormSchema(validateParams: ParamsValidator, now: () => n
         });
       }
     }
-    const parsed = validateParams(values.strategy, values.params);
-    if (!parsed.success) {
-      for (const issue of parsed.issues) {
-        ctx.addIssue({
-          code: 'custom',
-          path: issue.key ? ['params', issue.key] : ['strategy'],
-          message: issue.message,
-        });
-      }
-    }
+    addParamsIssues(ctx, validateParams, values);
   });
 }
 

@@ -13,6 +13,15 @@ interface ComparedMetric {
   tone: (m: BacktestMetrics) => Tone;
 }
 
+/** A risk-adjusted ratio: higher is better, its sign gives its tone */
+const ratioMetric = (key: 'sharpe' | 'sortino' | 'calmar', label: string): ComparedMetric => ({
+  key,
+  label,
+  better: 'higher',
+  format: (m) => formatRatio(m[key]),
+  tone: (m) => toneOf(m[key]),
+});
+
 /** The figures put side by side, in the order of the result cards */
 export const COMPARED_METRICS: readonly ComparedMetric[] = [
   {
@@ -36,27 +45,9 @@ export const COMPARED_METRICS: readonly ComparedMetric[] = [
     format: (m) => formatPercent(m.maxDrawdown === 0 ? 0 : -Math.abs(m.maxDrawdown)),
     tone: (m) => (m.maxDrawdown > 0 ? 'negative' : 'neutral'),
   },
-  {
-    key: 'sharpe',
-    label: 'Sharpe',
-    better: 'higher',
-    format: (m) => formatRatio(m.sharpe),
-    tone: (m) => toneOf(m.sharpe),
-  },
-  {
-    key: 'sortino',
-    label: 'Sortino',
-    better: 'higher',
-    format: (m) => formatRatio(m.sortino),
-    tone: (m) => toneOf(m.sortino),
-  },
-  {
-    key: 'calmar',
-    label: 'Calmar',
-    better: 'higher',
-    format: (m) => formatRatio(m.calmar),
-    tone: (m) => toneOf(m.calmar),
-  },
+  ratioMetric('sharpe', 'Sharpe'),
+  ratioMetric('sortino', 'Sortino'),
+  ratioMetric('calmar', 'Calmar'),
   {
     key: 'winRate',
     label: 'Win rate',

@@ -1,19 +1,26 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { KlineInterval } from '@kestrel/contracts';
 import { KLINE_INTERVALS } from '@kestrel/contracts';
 import type { BacktestStrategyInfo } from '@kestrel/contracts/backtest';
 import type { CreateBotRequestInput } from '@kestrel/contracts/bots';
 import { BOT_MAX_BUDGET, BOT_MIN_BUDGET } from '@kestrel/contracts/bots';
-import { Button, Card, CardContent, cn, Field, formatUsdt, Input, NativeSelect } from '@kestrel/ui';
-import { type ComponentProps, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { Button, Card, CardContent, cn, Field, formatUsdt, Input } from '@kestrel/ui';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { type FieldError, type FieldPath, FormProvider, useForm } from 'react-hook-form';
-import { denseField } from '../../../components/form-controls';
+import {
+  DecimalInput,
+  denseField,
+  FormRefusal,
+  fieldMessage,
+  IntervalField,
+  ParamsFieldset,
+  SymbolField,
+} from '../../../components/form-controls';
+import type { ParamsValidator } from '../../../lib/params-validator';
 import {
   type BotFormOutput,
   type BotFormValues,
   botFormSchema,
   botParams,
-  type ParamsValidator,
   STEPS,
   type StepId,
   serverRefusal,
@@ -49,22 +56,12 @@ export interface BotFormProps {
   onSubmit: (submit: BotFormSubmit) => Promise<void>;
 }
 
-function message(error: FieldError | undefined): string | undefined {
-  return typeof error?.message === 'string' ? error.message : undefined;
-}
-
 function errorAt(errors: unknown, path: string): string | undefined {
   let node: unknown = errors;
   for (const part of path.split('.')) {
     node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
   }
-  return message(node as FieldError | undefined);
-}
-
-function NumberInput(props: ComponentProps<typeof Input>) {
-  return (
-    <Input type="number" inputMode="decimal" step="any" className="bt:font-mono bt:tabular-nums" {...props} />
-  );
+  return fieldMessage(node as FieldError | undefined);
 }
 
 function Review({ values, strategy }: { values: BotFormOutput; strategy: BacktestStrategyInfo | undefined }) {
@@ -267,11 +264,16 @@ export function BotForm({
                       </label>
                     ))}
                   </div>
-                  {message(errors.strategy) && (
-                    <p className="bt:text-xs bt:text-destructive">{message(errors.strategy)}</p>
+                  {fieldMessage(errors.strategy) && (
+                    <p className="bt:text-xs bt:text-destructive">{fieldMessage(errors.strategy)}</p>
                   )}
                 </fieldset>
-                <Field {...denseField} label="Name" hint="How the bot is listed" error={message(errors.name)}>
+                <Field
+                  {...denseField}
+                  label="Name"
+                  hint="How the bot is listed"
+                  error={fieldMessage(errors.name)}
+                >
                   {(control) => <Input autoComplete="off" {...control} {...register('name')} />}
                 </Field>
               </div>
@@ -279,42 +281,16 @@ export function BotForm({
 
             {step === 'market' && (
               <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-3">
+                <SymbolField hint="A USDⓈ-M perpetual" />
+                <IntervalField hint="The bars it decides on" intervals={KLINE_INTERVALS} />
                 <Field
                   {...denseField}
-                  label="Symbol"
-                  hint="A USDⓈ-M perpetual"
-                  error={message(errors.symbol)}
+                  label="Leverage"
+                  hint="1 to 125×"
+                  error={fieldMessage(errors.leverage)}
                 >
                   {(control) => (
-                    <Input
-                      autoCapitalize="characters"
-                      autoComplete="off"
-                      spellCheck={false}
-                      className="bt:font-mono bt:uppercase"
-                      {...control}
-                      {...register('symbol')}
-                    />
-                  )}
-                </Field>
-                <Field
-                  {...denseField}
-                  label="Interval"
-                  hint="The bars it decides on"
-                  error={message(errors.interval)}
-                >
-                  {(control) => (
-                    <NativeSelect defaultValue={getValues('interval')} {...control} {...register('interval')}>
-                      {KLINE_INTERVALS.map((interval: KlineInterval) => (
-                        <option key={interval} value={interval}>
-                          {interval}
-                        </option>
-                      ))}
-                    </NativeSelect>
-                  )}
-                </Field>
-                <Field {...denseField} label="Leverage" hint="1 to 125×" error={message(errors.leverage)}>
-                  {(control) => (
-                    <NumberInput step={1} {...control} {...register('leverage', { valueAsNumber: true })} />
+                    <DecimalInput step={1} {...control} {...register('leverage', { valueAsNumber: true })} />
                   )}
                 </Field>
               </div>
@@ -322,10 +298,7 @@ export function BotForm({
 
             {step === 'params' &&
               (strategy ? (
-                <fieldset className="bt:min-w-0">
-                  <legend className="bt:sr-only">{strategy.name} parameters</legend>
-                  {renderParams(strategy)}
-                </fieldset>
+                <ParamsFieldset strategy={strategy}>{renderParams(strategy)}</ParamsFieldset>
               ) : (
                 <p className="bt:text-sm bt:text-muted-foreground">Choose a strategy first.</p>
               ))}
@@ -336,10 +309,12 @@ export function BotForm({
                   {...denseField}
                   label="Budget (USDT)"
                   hint={`Margin the bot may commit, ${BOT_MIN_BUDGET} to ${BOT_MAX_BUDGET.toLocaleString('en-US')}`}
-                  error={message(errors.budget)}
+                  error={fieldMessage(errors.budget)}
                   className="bt:sm:max-w-xs"
                 >
-                  {(control) => <NumberInput {...control} {...register('budget', { valueAsNumber: true })} />}
+                  {(control) => (
+                    <DecimalInput {...control} {...register('budget', { valueAsNumber: true })} />
+                  )}
                 </Field>
                 <fieldset className="bt:flex bt:min-w-0 bt:flex-col bt:gap-2">
                   <legend className="bt:mb-2 bt:text-sm bt:font-medium">
@@ -353,7 +328,7 @@ export function BotForm({
                       error={errorAt(errors, 'riskLimits.maxNotional')}
                     >
                       {(control) => (
-                        <NumberInput
+                        <DecimalInput
                           {...control}
                           {...register('riskLimits.maxNotional', { setValueAs: emptyToNull })}
                         />
@@ -366,7 +341,7 @@ export function BotForm({
                       error={errorAt(errors, 'riskLimits.dailyLossLimit')}
                     >
                       {(control) => (
-                        <NumberInput
+                        <DecimalInput
                           {...control}
                           {...register('riskLimits.dailyLossLimit', { setValueAs: emptyToNull })}
                         />
@@ -379,7 +354,7 @@ export function BotForm({
                       error={errorAt(errors, 'riskLimits.maxDrawdownPercent')}
                     >
                       {(control) => (
-                        <NumberInput
+                        <DecimalInput
                           {...control}
                           {...register('riskLimits.maxDrawdownPercent', { setValueAs: emptyToNull })}
                         />
@@ -466,8 +441,8 @@ export function BotForm({
                       />
                       I understand this bot places real orders with my Binance account
                     </label>
-                    {message(errors.confirmLive) && (
-                      <p className="bt:text-xs bt:text-destructive">{message(errors.confirmLive)}</p>
+                    {fieldMessage(errors.confirmLive) && (
+                      <p className="bt:text-xs bt:text-destructive">{fieldMessage(errors.confirmLive)}</p>
                     )}
                   </div>
                 )}
@@ -486,14 +461,7 @@ export function BotForm({
                 {blocked}
               </p>
             )}
-            {serverError && (
-              <p
-                role="alert"
-                className="bt:rounded-md bt:border bt:border-destructive bt:px-3 bt:py-2 bt:text-sm bt:text-destructive"
-              >
-                {serverError}
-              </p>
-            )}
+            <FormRefusal message={serverError} />
 
             <div className="bt:flex bt:flex-col-reverse bt:gap-2 bt:sm:flex-row bt:sm:justify-between">
               <Button

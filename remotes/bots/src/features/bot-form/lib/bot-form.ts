@@ -8,18 +8,8 @@ import {
   type UpdateBotRequest,
 } from '@kestrel/contracts/bots';
 import { z } from 'zod';
+import { addParamsIssues, type ParamsValidator } from '../../../lib/params-validator';
 import { AGENT_STRATEGY } from '../../bot-hub/lib/templates';
-
-/**
- * Checks a strategy's parameters as the server will (the route passes the strategy-params feature's validator).
- * Issues carry the parameter's key so they show under that field.
- */
-export type ParamsValidator = (
-  strategy: string,
-  raw: Record<string, unknown>,
-) =>
-  | { success: true; params: Record<string, unknown> }
-  | { success: false; issues: { key: string; message: string }[] };
 
 /**
  * Parameters the bot sets itself rather than the strategy's form: a strategy's own `leverage` parameter (grid, DCA)
@@ -65,16 +55,7 @@ export function botFormSchema(validateParams: ParamsValidator) {
     if (values.mode === 'live' && !values.confirmLive) {
       ctx.addIssue({ code: 'custom', path: ['confirmLive'], message: MODE_CONFIRM_MESSAGE });
     }
-    const parsed = validateParams(values.strategy, values.params);
-    if (!parsed.success) {
-      for (const issue of parsed.issues) {
-        ctx.addIssue({
-          code: 'custom',
-          path: issue.key ? ['params', issue.key] : ['strategy'],
-          message: issue.message,
-        });
-      }
-    }
+    addParamsIssues(ctx, validateParams, values);
   });
 }
 
@@ -105,11 +86,8 @@ export function botParams(
   return 'leverage' in defaults ? { ...params, leverage } : params;
 }
 
-/** The create request for valid form values (params already checked and decoded by the validator) */
-export function toCreateRequest(
-  values: BotFormOutput,
-  params: Record<string, unknown>,
-): CreateBotRequestInput {
+/** Every field of the bot as the form holds it: a create sends them all, and so does an edit */
+function requestFields(values: BotFormOutput, params: Record<string, unknown>) {
   return {
     name: values.name,
     strategy: values.strategy,
@@ -124,20 +102,17 @@ export function toCreateRequest(
   };
 }
 
+/** The create request for valid form values (params already checked and decoded by the validator) */
+export function toCreateRequest(
+  values: BotFormOutput,
+  params: Record<string, unknown>,
+): CreateBotRequestInput {
+  return requestFields(values, params);
+}
+
 /** An edit sends every field: what the user saw on the review step is what the bot becomes */
 export function toUpdateRequest(values: BotFormOutput, params: Record<string, unknown>): UpdateBotRequest {
-  return {
-    name: values.name,
-    strategy: values.strategy,
-    params,
-    symbol: values.symbol,
-    interval: values.interval,
-    leverage: values.leverage,
-    budget: values.budget,
-    mode: values.mode,
-    riskLimits: values.riskLimits,
-    ...(values.mode === 'live' ? { confirmLive: values.confirmLive } : {}),
-  };
+  return requestFields(values, params);
 }
 
 /**

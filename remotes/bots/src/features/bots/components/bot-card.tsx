@@ -1,7 +1,6 @@
 import type { Bot, BotOrder, BotStatus } from '@kestrel/contracts/bots';
 import { Link } from '@kestrel/shared-runtime/router';
 import {
-  Badge,
   Button,
   buttonVariants,
   Card,
@@ -9,6 +8,7 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
+  EnvironmentBadge,
   formatDateTime,
   formatPrice,
   formatQuantity,
@@ -162,15 +162,7 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
             <span className="bt:break-all">{bot.name}</span>
             <BotStateBadge state={bot.state} />
             {/* Where it trades: its owner's environment when it was made, whatever the top bar says now */}
-            {bot.environment === 'mainnet' ? (
-              <Badge variant="destructive" aria-label="Trades on mainnet, real money">
-                Mainnet
-              </Badge>
-            ) : (
-              <Badge variant="secondary" aria-label="Trades on testnet">
-                Testnet
-              </Badge>
-            )}
+            <EnvironmentBadge environment={bot.environment} />
           </CardTitle>
           <CardDescription>{describeBot(bot, strategyName)}</CardDescription>
         </div>

@@ -1,6 +1,7 @@
 import type { Bot } from '@kestrel/contracts/bots';
+import { useState } from 'react';
 import { ConfirmCommand } from '../../../components/confirm-command';
-import type { BotAction } from '../api/bot-actions';
+import type { BotAction, useBotAction } from '../api/bot-actions';
 import { actionWords } from '../lib/bot-words';
 
 export interface ConfirmBotActionProps {
@@ -22,4 +23,23 @@ export function ConfirmBotAction({ bot, action, onOpenChange, onConfirm }: Confi
       }}
     />
   );
+}
+
+/**
+ * A page's confirmation of bot actions: `ask(bot, action)` opens it, it sends the action once through `mutation`,
+ * and closing it forgets the question. The page renders `dialog` where the confirmation goes
+ */
+export function useConfirmBotAction(mutation: ReturnType<typeof useBotAction>) {
+  const [asked, setAsked] = useState<{ bot: Bot; action: BotAction } | null>(null);
+  const dialog = asked && (
+    <ConfirmBotAction
+      bot={asked.bot}
+      action={asked.action}
+      onOpenChange={(open) => {
+        if (!open) setAsked(null);
+      }}
+      onConfirm={(action) => mutation.mutateAsync({ id: asked.bot.id, action })}
+    />
+  );
+  return { ask: (bot: Bot, action: BotAction) => setAsked({ bot, action }), dialog };
 }

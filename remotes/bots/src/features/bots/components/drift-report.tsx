@@ -6,12 +6,12 @@ import {
   formatPnl,
   formatPrice,
   formatUsdt,
-  ScrollRegion,
   Spinner,
   toneClassName,
   toneOf,
 } from '@kestrel/ui';
 import { type Figure, FigureGrid } from '@kestrel/ui/figures';
+import { CaptionedTable } from '../../../components/captioned-table';
 import { useBotDrift } from '../api/get-bot-drift';
 
 /** "+1 bar", "−30 s", "0": a time difference in the bot's bars when whole, else in seconds */
@@ -57,88 +57,82 @@ function MatchedTable({
 }) {
   const label = `Matched trades of ${botName}`;
   return (
-    <ScrollRegion label={`${label} (scrolls sideways)`}>
-      <table className="bt:w-full bt:text-sm">
-        <caption className="bt:sr-only">{label}</caption>
-        <thead>
-          <tr>
-            <th className={th}>Side</th>
-            <th className={th}>Bot entry (UTC)</th>
-            <th className={th}>Entry time Δ</th>
-            <th className={cn(th, 'bt:text-right')}>Entry bot / backtest</th>
-            <th className={cn(th, 'bt:text-right')}>Entry slippage</th>
-            <th className={th}>Exit time Δ</th>
-            <th className={cn(th, 'bt:text-right')}>Exit bot / backtest</th>
-            <th className={cn(th, 'bt:text-right')}>Exit slippage</th>
-            <th className={cn(th, 'bt:text-right')}>PnL Δ</th>
-            <th className={cn(th, 'bt:text-right')}>Fees Δ</th>
-          </tr>
-        </thead>
-        <tbody>
-          {matched.map((m) => {
-            const pnl = formatPnl(m.realizedPnlDiff);
-            return (
-              <tr key={`${m.bot.entryTime}-${m.backtest.entryTime}`} className="bt:border-t bt:border-border">
-                <td className={td}>{sideText(m.bot.side)}</td>
-                <td className={td}>{formatDateTime(m.bot.entryTime)}</td>
-                <td className={td}>{timeDiffText(m.entryTimeDiffMs, intervalMs)}</td>
-                <td className={num}>
-                  {formatPrice(m.bot.entryPrice)} / {formatPrice(m.backtest.entryPrice)}
-                </td>
-                <td className={num}>
-                  <Bps value={m.entrySlippageBps} />
-                </td>
-                <td className={td}>{timeDiffText(m.exitTimeDiffMs, intervalMs)}</td>
-                <td className={num}>
-                  {m.bot.exitPrice === null ? 'open' : formatPrice(m.bot.exitPrice)} /{' '}
-                  {m.backtest.exitPrice === null ? 'open' : formatPrice(m.backtest.exitPrice)}
-                </td>
-                <td className={num}>
-                  <Bps value={m.exitSlippageBps} />
-                </td>
-                <td className={cn(num, pnl.className)}>{pnl.text}</td>
-                <td className={num}>{formatUsdt(m.feesDiff, { signed: true })}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <CaptionedTable label={label}>
+      <thead>
+        <tr>
+          <th className={th}>Side</th>
+          <th className={th}>Bot entry (UTC)</th>
+          <th className={th}>Entry time Δ</th>
+          <th className={cn(th, 'bt:text-right')}>Entry bot / backtest</th>
+          <th className={cn(th, 'bt:text-right')}>Entry slippage</th>
+          <th className={th}>Exit time Δ</th>
+          <th className={cn(th, 'bt:text-right')}>Exit bot / backtest</th>
+          <th className={cn(th, 'bt:text-right')}>Exit slippage</th>
+          <th className={cn(th, 'bt:text-right')}>PnL Δ</th>
+          <th className={cn(th, 'bt:text-right')}>Fees Δ</th>
+        </tr>
+      </thead>
+      <tbody>
+        {matched.map((m) => {
+          const pnl = formatPnl(m.realizedPnlDiff);
+          return (
+            <tr key={`${m.bot.entryTime}-${m.backtest.entryTime}`} className="bt:border-t bt:border-border">
+              <td className={td}>{sideText(m.bot.side)}</td>
+              <td className={td}>{formatDateTime(m.bot.entryTime)}</td>
+              <td className={td}>{timeDiffText(m.entryTimeDiffMs, intervalMs)}</td>
+              <td className={num}>
+                {formatPrice(m.bot.entryPrice)} / {formatPrice(m.backtest.entryPrice)}
+              </td>
+              <td className={num}>
+                <Bps value={m.entrySlippageBps} />
+              </td>
+              <td className={td}>{timeDiffText(m.exitTimeDiffMs, intervalMs)}</td>
+              <td className={num}>
+                {m.bot.exitPrice === null ? 'open' : formatPrice(m.bot.exitPrice)} /{' '}
+                {m.backtest.exitPrice === null ? 'open' : formatPrice(m.backtest.exitPrice)}
+              </td>
+              <td className={num}>
+                <Bps value={m.exitSlippageBps} />
+              </td>
+              <td className={cn(num, pnl.className)}>{pnl.text}</td>
+              <td className={num}>{formatUsdt(m.feesDiff, { signed: true })}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </CaptionedTable>
   );
 }
 
 function UnmatchedTable({ trades, label }: { trades: readonly DriftTrade[]; label: string }) {
   return (
-    <ScrollRegion label={`${label} (scrolls sideways)`}>
-      <table className="bt:w-full bt:text-sm">
-        <caption className="bt:sr-only">{label}</caption>
-        <thead>
-          <tr>
-            <th className={th}>Side</th>
-            <th className={th}>Entry (UTC)</th>
-            <th className={cn(th, 'bt:text-right')}>Entry</th>
-            <th className={th}>Exit (UTC)</th>
-            <th className={cn(th, 'bt:text-right')}>Exit</th>
-            <th className={cn(th, 'bt:text-right')}>Realized</th>
-          </tr>
-        </thead>
-        <tbody>
-          {trades.map((t) => {
-            const pnl = formatPnl(t.realizedPnl);
-            return (
-              <tr key={`${t.side}-${t.entryTime}`} className="bt:border-t bt:border-border">
-                <td className={td}>{sideText(t.side)}</td>
-                <td className={td}>{formatDateTime(t.entryTime)}</td>
-                <td className={num}>{formatPrice(t.entryPrice)}</td>
-                <td className={td}>{t.exitTime === null ? 'open' : formatDateTime(t.exitTime)}</td>
-                <td className={num}>{t.exitPrice === null ? '—' : formatPrice(t.exitPrice)}</td>
-                <td className={cn(num, pnl.className)}>{pnl.text}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <CaptionedTable label={label}>
+      <thead>
+        <tr>
+          <th className={th}>Side</th>
+          <th className={th}>Entry (UTC)</th>
+          <th className={cn(th, 'bt:text-right')}>Entry</th>
+          <th className={th}>Exit (UTC)</th>
+          <th className={cn(th, 'bt:text-right')}>Exit</th>
+          <th className={cn(th, 'bt:text-right')}>Realized</th>
+        </tr>
+      </thead>
+      <tbody>
+        {trades.map((t) => {
+          const pnl = formatPnl(t.realizedPnl);
+          return (
+            <tr key={`${t.side}-${t.entryTime}`} className="bt:border-t bt:border-border">
+              <td className={td}>{sideText(t.side)}</td>
+              <td className={td}>{formatDateTime(t.entryTime)}</td>
+              <td className={num}>{formatPrice(t.entryPrice)}</td>
+              <td className={td}>{t.exitTime === null ? 'open' : formatDateTime(t.exitTime)}</td>
+              <td className={num}>{t.exitPrice === null ? '—' : formatPrice(t.exitPrice)}</td>
+              <td className={cn(num, pnl.className)}>{pnl.text}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </CaptionedTable>
   );
 }
 

@@ -8,9 +8,8 @@ import type { KestrelRuntime } from '@kestrel/shared-runtime';
 import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
 import { screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
-import type { ComponentType } from 'react';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderWithRuntime, startPageServer } from '../../../test/page-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectModalStandIn, renderWithRuntime, startPageServer } from '../../../test/page-server';
 import PortfolioPage from '../portfolio';
 
 // The page against the real server (Fastify on PGlite) and the Binance simulator (BTCUSDT near 65,000, tick 0.10,
@@ -50,21 +49,14 @@ async function reviewOrder(
   await user.click(within(form).getByRole('button', { name: 'Review order' }));
 }
 
-/** Stands in for the exchange-connect remote's modal */
-function Modal({ open }: { open: boolean }) {
-  return open ? <div role="dialog" aria-label="Connect Exchange" /> : null;
-}
-
 describe('the portfolio page', () => {
   it('without a connected exchange says so, shows no figure, and its button opens the connect modal', async () => {
-    const load = vi.fn(async () => Modal as ComponentType<never>);
-    const { user } = renderPage(load as unknown as RemoteComponentLoader);
+    const modal = connectModalStandIn();
+    const { user } = renderPage(modal.load);
     const region = screen.getByRole('region', { name: 'Portfolio' });
     expect(within(region).getByRole('heading', { level: 2, name: 'No exchange connected' })).toBeTruthy();
     expect(region.textContent).not.toMatch(/\d/);
-    await user.click(within(region).getByRole('button', { name: 'Connect exchange' }));
-    expect(await screen.findByRole('dialog', { name: 'Connect Exchange' })).toBeTruthy();
-    expect(load).toHaveBeenCalledWith('exchange_connect', './ConnectExchangeModal', { fresh: false });
+    await modal.expectOpenedFrom(user, region);
   });
 
   it('places a limit order after confirming, lists it, and cancels it after confirming', async () => {

@@ -8,9 +8,8 @@ import type { TestServer } from '@kestrel/server/testing';
 import { type KestrelRuntime, type ToastMessage, unwrap } from '@kestrel/shared-runtime';
 import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { ComponentType } from 'react';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderWithRuntime, startPageServer } from '../../../test/page-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectModalStandIn, renderWithRuntime, startPageServer } from '../../../test/page-server';
 import RiskPage from '../risk';
 
 // The page against the real server (Fastify on PGlite) and the Binance simulator (BTCUSDT; a fresh demo account
@@ -30,11 +29,6 @@ afterAll(() => close?.());
 
 const renderPage = (load?: RemoteComponentLoader) => renderWithRuntime(<RiskPage />, { runtime, load });
 
-/** Stands in for the exchange-connect remote's modal */
-function Modal({ open }: { open: boolean }) {
-  return open ? <div role="dialog" aria-label="Connect Exchange" /> : null;
-}
-
 const order = (body: Record<string, unknown>) =>
   runtime.api.post('/api/futures/orders/create', { symbol: 'BTCUSDT', ...body });
 const lastPrice = async () =>
@@ -53,8 +47,8 @@ const simOpen = () => {
 
 describe('the risk page', () => {
   it('without a connected exchange says so, shows no figure, and its button opens the connect modal', async () => {
-    const load = vi.fn(async () => Modal as ComponentType<never>);
-    const { user } = renderPage(load as unknown as RemoteComponentLoader);
+    const modal = connectModalStandIn();
+    const { user } = renderPage(modal.load);
     const region = screen.getByRole('region', { name: 'Risk management' });
     expect(within(region).getByRole('heading', { level: 2, name: 'No exchange connected' })).toBeTruthy();
     // The limits need no exchange: the form is there, empty
@@ -62,9 +56,7 @@ describe('the risk page', () => {
     // No account figure without an account (the form's hints name their ranges, nothing more)
     expect(within(region).queryByRole('heading', { level: 3 })).toBeNull();
     expect(within(region).queryByRole('table')).toBeNull();
-    await user.click(within(region).getByRole('button', { name: 'Connect exchange' }));
-    expect(await screen.findByRole('dialog', { name: 'Connect Exchange' })).toBeTruthy();
-    expect(load).toHaveBeenCalledWith('exchange_connect', './ConnectExchangeModal', { fresh: false });
+    await modal.expectOpenedFrom(user, region);
   });
 
   it('saves a max-leverage limit from the form, refuses bad values, and the server then refuses a larger order', async () => {

@@ -2,6 +2,7 @@ import type { AnalyticsBot } from '@kestrel/contracts';
 import { Link } from '@kestrel/shared-runtime/router';
 import { figureClassName, formatInteger, formatPercent, formatPnl, formatUsdt } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
+import { CardPanel } from '../../../components/card-panel';
 
 type Meta = NonNullable<ColumnDef<AnalyticsBot>['meta']>;
 const figure: Meta = { align: 'right', cellClassName: figureClassName };
@@ -84,13 +85,14 @@ const COLUMNS: ColumnDef<AnalyticsBot>[] = [
  */
 export function BotTable({ bots }: { bots: readonly AnalyticsBot[] }) {
   return (
-    <section
-      aria-labelledby="bot-table-title"
-      className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
+    <CardPanel
+      id="bot-table-title"
+      title={
+        <>
+          Results per bot <span className="db:text-xs db:font-normal db:text-muted-foreground">USDT</span>
+        </>
+      }
     >
-      <h2 id="bot-table-title" className="db:text-base db:font-semibold">
-        Results per bot <span className="db:text-xs db:font-normal db:text-muted-foreground">USDT</span>
-      </h2>
       <DataTable
         label="Results per bot"
         columns={COLUMNS}
@@ -105,6 +107,6 @@ export function BotTable({ bots }: { bots: readonly AnalyticsBot[] }) {
           </p>
         }
       />
-    </section>
+    </CardPanel>
   );
 }

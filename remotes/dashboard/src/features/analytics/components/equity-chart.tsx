@@ -7,6 +7,7 @@ import {
   ChartContainer,
   HistogramSeries,
   type IChartApi,
+  percentPriceFormat,
   type Time,
   withAlpha,
 } from '@kestrel/ui/chart';
@@ -48,7 +49,7 @@ export default function EquityChart({
         HistogramSeries,
         {
           color: colors.drawdown,
-          priceFormat: { type: 'custom', formatter: (v: number) => formatPercent(v / 100), minMove: 0.01 },
+          priceFormat: percentPriceFormat,
           title: 'Drawdown',
         },
         1,

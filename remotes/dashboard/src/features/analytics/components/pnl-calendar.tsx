@@ -1,6 +1,7 @@
 import type { AnalyticsDay } from '@kestrel/contracts';
 import { formatPnl, formatUsdt, ScrollRegion } from '@kestrel/ui';
 import { useMemo } from 'react';
+import { CardPanel } from '../../../components/card-panel';
 import { type CalendarDay, calendarColor, calendarLayout } from '../lib/calendar';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -19,13 +20,7 @@ export function dayLabel(d: CalendarDay): string {
 export function PnlCalendar({ days, from, to }: { days: readonly AnalyticsDay[]; from: number; to: number }) {
   const layout = useMemo(() => calendarLayout(days, from, to), [days, from, to]);
   return (
-    <section
-      aria-labelledby="pnl-calendar-title"
-      className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
-    >
-      <h2 id="pnl-calendar-title" className="db:text-base db:font-semibold">
-        Daily PnL
-      </h2>
+    <CardPanel id="pnl-calendar-title" title="Daily PnL">
       <ScrollRegion label="Daily PnL calendar (scrolls sideways)" className="db:pb-1">
         <table aria-label="Net result per UTC day" className="db:border-separate db:border-spacing-1">
           <tbody>
@@ -78,6 +73,6 @@ export function PnlCalendar({ days, from, to }: { days: readonly AnalyticsDay[];
           <span>Deepest colour: ±{formatUsdt(layout.maxAbs)} USDT (the range’s largest day)</span>
         )}
       </p>
-    </section>
+    </CardPanel>
   );
 }

@@ -1,6 +1,7 @@
 import type { AnalyticsSymbol } from '@kestrel/contracts';
 import { figureClassName, formatInteger, formatPercent, formatPnl, formatUsdt } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
+import { CardPanel } from '../../../components/card-panel';
 
 type Meta = NonNullable<ColumnDef<AnalyticsSymbol>['meta']>;
 const figure: Meta = { align: 'right', cellClassName: figureClassName };
@@ -61,13 +62,14 @@ const COLUMNS: ColumnDef<AnalyticsSymbol>[] = [
 /** Each traded symbol's results in the range (USDT), the best net result first until a header sorts it */
 export function SymbolTable({ symbols }: { symbols: readonly AnalyticsSymbol[] }) {
   return (
-    <section
-      aria-labelledby="symbol-table-title"
-      className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
+    <CardPanel
+      id="symbol-table-title"
+      title={
+        <>
+          Results per symbol <span className="db:text-xs db:font-normal db:text-muted-foreground">USDT</span>
+        </>
+      }
     >
-      <h2 id="symbol-table-title" className="db:text-base db:font-semibold">
-        Results per symbol <span className="db:text-xs db:font-normal db:text-muted-foreground">USDT</span>
-      </h2>
       <DataTable
         label="Results per symbol"
         columns={COLUMNS}
@@ -75,6 +77,6 @@ export function SymbolTable({ symbols }: { symbols: readonly AnalyticsSymbol[] }
         getRowId={(s) => s.symbol}
         empty={<p className="db:text-sm db:text-muted-foreground">No symbol traded in this range.</p>}
       />
-    </section>
+    </CardPanel>
   );
 }

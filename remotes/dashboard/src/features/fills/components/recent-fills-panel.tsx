@@ -2,6 +2,7 @@ import type { FuturesTrade } from '@kestrel/contracts';
 import { EmptyState, Spinner } from '@kestrel/ui';
 import { PanelFailure } from '@kestrel/ui/panel';
 import type { ReactNode } from 'react';
+import { CardPanel } from '../../../components/card-panel';
 import { type FillPrecision, RecentFillsTable } from './recent-fills';
 
 export type RecentFillsPanelProps = {
@@ -39,14 +40,8 @@ export function RecentFillsPanel(props: RecentFillsPanelProps) {
     body = <RecentFillsTable fills={props.fills} precisions={props.precisions} />;
   }
   return (
-    <section
-      aria-labelledby="recent-fills-title"
-      className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
-    >
-      <h2 id="recent-fills-title" className="db:text-base db:font-semibold">
-        Recent fills
-      </h2>
+    <CardPanel id="recent-fills-title" title="Recent fills">
       {body}
-    </section>
+    </CardPanel>
   );
 }

@@ -15,6 +15,16 @@ export function words(code: string): string {
 }
 const figure = { align: 'right' as const, cellClassName: 'db:font-mono db:tabular-nums' };
 
+/** A trade's or an order's side, in words and in its colour */
+function sideColumn<T extends { side: string }>(): ColumnDef<T, unknown> {
+  return {
+    id: 'side',
+    header: 'Side',
+    cell: ({ row }) => sideText(row.original.side),
+    meta: { cellClassName: (item) => sideClass(item.side) },
+  };
+}
+
 /**
  * Only the columns the server can sort on get a sorting header. TanStack sorts only columns with an accessor;
  * the rows come sorted from the server, so the accessor reads nothing
@@ -30,12 +40,7 @@ function sortable<T>(tab: keyof typeof SORTABLE, columns: ColumnDef<T, unknown>[
 export const TRADE_COLUMNS = sortable<FuturesTrade>('trades', [
   { id: 'time', header: 'Time (UTC)', cell: ({ row }) => formatDateTime(row.original.time) },
   { id: 'symbol', header: 'Symbol', cell: ({ row }) => row.original.symbol },
-  {
-    id: 'side',
-    header: 'Side',
-    cell: ({ row }) => sideText(row.original.side),
-    meta: { cellClassName: (t) => sideClass(t.side) },
-  },
+  sideColumn(),
   {
     id: 'price',
     header: 'Price',
@@ -75,12 +80,7 @@ export const TRADE_COLUMNS = sortable<FuturesTrade>('trades', [
 export const ORDER_COLUMNS = sortable<HistoryOrder>('orders', [
   { id: 'time', header: 'Placed (UTC)', cell: ({ row }) => formatDateTime(row.original.time) },
   { id: 'symbol', header: 'Symbol', cell: ({ row }) => row.original.symbol },
-  {
-    id: 'side',
-    header: 'Side',
-    cell: ({ row }) => sideText(row.original.side),
-    meta: { cellClassName: (o) => sideClass(o.side) },
-  },
+  sideColumn(),
   {
     id: 'type',
     header: 'Type',

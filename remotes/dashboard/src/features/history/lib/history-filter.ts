@@ -1,4 +1,4 @@
-import type { OrderSortField, TradeSortField } from '@kestrel/contracts';
+import { INCOME_SORT_FIELDS, ORDER_SORT_FIELDS, TRADE_SORT_FIELDS } from '@kestrel/contracts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -31,17 +31,9 @@ export interface HistoryFilter {
 
 /** Column ids the server sorts on, per tab (other columns' headers do not sort) */
 export const SORTABLE: Record<'trades' | 'orders' | 'income', readonly string[]> = {
-  trades: [
-    'time',
-    'symbol',
-    'price',
-    'quantity',
-    'quoteQuantity',
-    'realizedPnl',
-    'commission',
-  ] satisfies readonly TradeSortField[],
-  orders: ['time', 'updatedAt', 'symbol', 'price', 'quantity', 'status'] satisfies readonly OrderSortField[],
-  income: ['time', 'income', 'incomeType', 'symbol'],
+  trades: TRADE_SORT_FIELDS,
+  orders: ORDER_SORT_FIELDS,
+  income: INCOME_SORT_FIELDS,
 };
 
 /** `from` of a preset, counted back from `now` */

@@ -1,6 +1,7 @@
 import { useLiveTickers } from '@kestrel/shared-runtime/react';
 import { Button, Spinner } from '@kestrel/ui';
 import { useSymbolPrecisions } from '../../../api/get-symbol-info';
+import { CardPanel } from '../../../components/card-panel';
 import { useMarketData } from '../api/get-market-data';
 import { AddSymbolForm } from './add-symbol-form';
 import { MarketWatchTable } from './market-watch-table';
@@ -22,13 +23,7 @@ export function MarketWatch({ symbols, selected, onSelect, onAdd, onRemove, onRe
   const feed = useLiveTickers(symbols);
   const precisions = useSymbolPrecisions(symbols);
   return (
-    <section
-      aria-labelledby="market-watch-title"
-      className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
-    >
-      <h2 id="market-watch-title" className="db:text-base db:font-semibold">
-        Market watch
-      </h2>
+    <CardPanel id="market-watch-title" title="Market watch">
       {query.isPending ? (
         <div className="db:py-6 db:text-sm">
           <Spinner label="Loading prices…" />
@@ -56,6 +51,6 @@ export function MarketWatch({ symbols, selected, onSelect, onAdd, onRemove, onRe
         />
       )}
       <AddSymbolForm symbols={symbols} onAdd={onAdd} />
-    </section>
+    </CardPanel>
   );
 }

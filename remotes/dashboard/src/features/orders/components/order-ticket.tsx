@@ -30,6 +30,25 @@ export interface OrderTicketProps {
 /** A client order id: the same id sent twice cannot make two orders (1-36 of A-Z a-z 0-9 . : / _ -) */
 const newClientOrderId = () => `kweb${crypto.randomUUID().replaceAll('-', '')}`;
 
+/** A figure of the order (its quantity, a price): decimal keypad, monospaced digits, nothing filled in by the browser */
+function DecimalField({
+  name,
+  label,
+  hint,
+}: {
+  name: 'quantity' | 'price' | 'triggerPrice';
+  label: string;
+  hint?: string;
+}) {
+  return (
+    <FormField<TicketValues, typeof name> name={name} label={label} hint={hint} announceError={false}>
+      {(control) => (
+        <Input {...control} inputMode="decimal" autoComplete="off" className="db:font-mono db:tabular-nums" />
+      )}
+    </FormField>
+  );
+}
+
 /**
  * The order ticket: limit, market, stop-market and take-profit-market, reduce-only; checked with the contract's
  * CreateOrderRequestSchema and the symbol's filters, then confirmed in a sentence before it is sent
@@ -138,48 +157,14 @@ export function OrderTicket({ defaultSymbol, infoOf, onSymbolChange, place }: Or
               )}
             </FormField>
           </div>
-          <FormField<TicketValues, 'quantity'>
-            name="quantity"
-            label={`Quantity${info ? ` (${info.baseAsset})` : ''}`}
-            announceError={false}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="decimal"
-                autoComplete="off"
-                className="db:font-mono db:tabular-nums"
-              />
-            )}
-          </FormField>
-          {needsPrice(type) && (
-            <FormField<TicketValues, 'price'> name="price" label="Limit price" announceError={false}>
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  className="db:font-mono db:tabular-nums"
-                />
-              )}
-            </FormField>
-          )}
+          <DecimalField name="quantity" label={`Quantity${info ? ` (${info.baseAsset})` : ''}`} />
+          {needsPrice(type) && <DecimalField name="price" label="Limit price" />}
           {needsTrigger(type) && (
-            <FormField<TicketValues, 'triggerPrice'>
+            <DecimalField
               name="triggerPrice"
               label="Trigger price"
               hint="Fires a market order when the last price reaches it"
-              announceError={false}
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  className="db:font-mono db:tabular-nums"
-                />
-              )}
-            </FormField>
+            />
           )}
           <label className="db:flex db:items-center db:gap-2 db:text-sm">
             <input type="checkbox" className="db:size-4" {...form.register('reduceOnly')} />

@@ -1,25 +1,9 @@
-import type { SymbolInfo } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
+import { BTCUSDT_INFO } from '../../../test/symbols';
 import { defaultTicketValues, type TicketValues, ticketSchema } from './order-ticket';
 
-/** BTCUSDT's rules as the simulator and Binance list them */
-const btc: SymbolInfo = {
-  symbol: 'BTCUSDT',
-  status: 'TRADING',
-  baseAsset: 'BTC',
-  quoteAsset: 'USDT',
-  pricePrecision: 2,
-  quantityPrecision: 3,
-  tickSize: '0.10',
-  stepSize: '0.001',
-  minQuantity: '0.001',
-  maxQuantity: '1000',
-  minNotional: '100',
-  orderTypes: ['LIMIT', 'MARKET', 'STOP_MARKET', 'TAKE_PROFIT_MARKET'],
-};
-
 function check(values: Partial<TicketValues>) {
-  return ticketSchema(btc).safeParse({ ...defaultTicketValues('BTCUSDT'), ...values });
+  return ticketSchema(BTCUSDT_INFO).safeParse({ ...defaultTicketValues('BTCUSDT'), ...values });
 }
 
 function messages(values: Partial<TicketValues>): Record<string, string> {

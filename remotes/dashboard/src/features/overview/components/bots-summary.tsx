@@ -1,6 +1,14 @@
 import type { BotPnlLine, BotsSummary as BotsSummaryData } from '@kestrel/contracts/bots';
 import { Link } from '@kestrel/shared-runtime/router';
-import { Badge, buttonVariants, EmptyState, formatInteger, formatPnl, Spinner } from '@kestrel/ui';
+import {
+  Badge,
+  buttonVariants,
+  EmptyState,
+  EnvironmentBadge,
+  formatInteger,
+  formatPnl,
+  Spinner,
+} from '@kestrel/ui';
 import { PanelFailure } from '@kestrel/ui/panel';
 
 export type BotsSummaryProps =
@@ -34,19 +42,6 @@ function EnvironmentCounts({ byEnvironment }: { byEnvironment: BotsSummaryData['
         <span className="db:text-muted-foreground"> · {formatInteger(testnet)} on testnet</span>
       )}
     </>
-  );
-}
-
-/** One bot's environment, as the bots page marks it */
-function EnvironmentBadge({ environment }: { environment: BotPnlLine['environment'] }) {
-  return environment === 'mainnet' ? (
-    <Badge variant="destructive" aria-label="Trades on mainnet, real money">
-      Mainnet
-    </Badge>
-  ) : (
-    <Badge variant="secondary" aria-label="Trades on testnet">
-      Testnet
-    </Badge>
   );
 }
 

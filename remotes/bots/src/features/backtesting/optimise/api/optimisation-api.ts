@@ -9,9 +9,9 @@ import {
   OptimisationSummaryResponseSchema,
 } from '@kestrel/contracts/backtest';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
-import { useKestrelRuntime, useSocketStatus } from '@kestrel/shared-runtime/react';
+import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BACKTEST_POLL_MS, BACKTEST_SAFETY_POLL_MS, isActive } from '../../api/get-backtest';
+import { useActiveJobPolling } from '../../api/get-backtest';
 
 /** Query keys of /api/v1/optimisations, broad to narrow */
 export const optimisationKeys = {
@@ -55,17 +55,13 @@ export function useOptimisations() {
 /** One job; polled while it is queued or running (every second without the live socket, else every 5 s) */
 export function useOptimisation(id: string | null) {
   const { api } = useKestrelRuntime();
-  const socket = useSocketStatus();
+  const refetchInterval = useActiveJobPolling();
   return useQuery({
     queryKey: optimisationKeys.detail(id ?? ''),
     queryFn: async ({ signal }): Promise<OptimisationDetail> =>
       unwrap(await api.get(path(id ?? ''), { schema: OptimisationDetailResponseSchema, signal })).data,
     enabled: id !== null,
-    refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      if (status === undefined || !isActive(status)) return false;
-      return socket === 'connected' ? BACKTEST_SAFETY_POLL_MS : BACKTEST_POLL_MS;
-    },
+    refetchInterval,
   });
 }
 

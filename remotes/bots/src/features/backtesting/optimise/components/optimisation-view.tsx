@@ -30,6 +30,7 @@ import {
 } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { CaptionedTable } from '../../../../components/captioned-table';
 import { isActive } from '../../api/get-backtest';
 import { formatProfitFactor } from '../../lib/format';
 import { useOptimisationResults } from '../api/optimisation-api';
@@ -275,41 +276,63 @@ function FoldsTable({ job }: { job: OptimisationDetail }) {
     'bt:whitespace-nowrap bt:px-3 bt:py-2 bt:text-left bt:text-xs bt:font-medium bt:text-muted-foreground';
   const td = cn('bt:whitespace-nowrap bt:px-3 bt:py-1.5', figureClassName);
   return (
-    <ScrollRegion label="Walk-forward folds (scrolls sideways)">
-      <table className="bt:w-full bt:text-sm">
-        <caption className="bt:sr-only">Walk-forward folds</caption>
-        <thead>
-          <tr>
-            <th className={th}>Test window</th>
-            <th className={th}>Chosen parameters</th>
-            <th className={th}>In-sample return</th>
-            <th className={th}>Test return</th>
-            <th className={th}>Test Sharpe</th>
+    <CaptionedTable label="Walk-forward folds">
+      <thead>
+        <tr>
+          <th className={th}>Test window</th>
+          <th className={th}>Chosen parameters</th>
+          <th className={th}>In-sample return</th>
+          <th className={th}>Test return</th>
+          <th className={th}>Test Sharpe</th>
+        </tr>
+      </thead>
+      <tbody>
+        {folds.map((f) => (
+          <tr key={f.testStart} className="bt:border-t">
+            <td className={td}>
+              {formatDate(f.testStart)} → {formatDate(f.testEnd - 1)}
+            </td>
+            <td className={td}>{job.parameters.map((p) => `${p} ${show(f.params[p])}`).join(', ')}</td>
+            <td className={cn(td, 'bt:text-muted-foreground')}>
+              {formatPercent(f.inSample.totalReturn, { signed: true })}
+            </td>
+            <td className={cn(td, toneClassName(toneOf(f.outOfSample.totalReturn)))}>
+              {formatPercent(f.outOfSample.totalReturn, { signed: true })}
+            </td>
+            <td className={td}>{formatRatio(f.outOfSample.sharpe)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {folds.map((f) => (
-            <tr key={f.testStart} className="bt:border-t">
-              <td className={td}>
-                {formatDate(f.testStart)} → {formatDate(f.testEnd - 1)}
-              </td>
-              <td className={td}>{job.parameters.map((p) => `${p} ${show(f.params[p])}`).join(', ')}</td>
-              <td className={cn(td, 'bt:text-muted-foreground')}>
-                {formatPercent(f.inSample.totalReturn, { signed: true })}
-              </td>
-              <td className={cn(td, toneClassName(toneOf(f.outOfSample.totalReturn)))}>
-                {formatPercent(f.outOfSample.totalReturn, { signed: true })}
-              </td>
-              <td className={td}>{formatRatio(f.outOfSample.sharpe)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+        ))}
+      </tbody>
+    </CaptionedTable>
   );
 }
 
 /** The objective over two chosen parameters (each cell: the best over the others) */
+/** Which of the job's parameters lies along one side of the heat map */
+function ParameterSelect({
+  label,
+  parameters,
+  value,
+  onChange,
+}: {
+  label: string;
+  parameters: readonly string[];
+  value: string;
+  onChange: (parameter: string) => void;
+}) {
+  return (
+    <Field label={label}>
+      {(control) => (
+        <NativeSelect {...control} value={value} onChange={(e) => onChange(e.target.value)}>
+          {parameters.map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </NativeSelect>
+      )}
+    </Field>
+  );
+}
+
 function HeatMapCard({ job, rows }: { job: OptimisationDetail; rows: OptimisationRow[] }) {
   const [x, setX] = useState(job.parameters[0] ?? '');
   const [y, setY] = useState(job.parameters[1] ?? job.parameters[0] ?? '');
@@ -327,24 +350,8 @@ function HeatMapCard({ job, rows }: { job: OptimisationDetail; rows: Optimisatio
       <CardContent className="bt:flex bt:flex-col bt:gap-3">
         {job.parameters.length > 1 && (
           <div className="bt:grid bt:grid-cols-2 bt:gap-3 bt:sm:max-w-md">
-            <Field label="Across">
-              {(control) => (
-                <NativeSelect {...control} value={x} onChange={(e) => setX(e.target.value)}>
-                  {job.parameters.map((p) => (
-                    <option key={p}>{p}</option>
-                  ))}
-                </NativeSelect>
-              )}
-            </Field>
-            <Field label="Down">
-              {(control) => (
-                <NativeSelect {...control} value={y} onChange={(e) => setY(e.target.value)}>
-                  {job.parameters.map((p) => (
-                    <option key={p}>{p}</option>
-                  ))}
-                </NativeSelect>
-              )}
-            </Field>
+            <ParameterSelect label="Across" parameters={job.parameters} value={x} onChange={setX} />
+            <ParameterSelect label="Down" parameters={job.parameters} value={y} onChange={setY} />
           </div>
         )}
         <ScrollRegion label="Heat map (scrolls sideways)">

@@ -17,7 +17,7 @@ import {
   NativeSelect,
 } from '@kestrel/ui';
 import { useMemo, useState } from 'react';
-import { denseField } from '../../../../components/form-controls';
+import { denseField, IntervalOptions, StrategyOptions } from '../../../../components/form-controls';
 import { describeParams, paramLabel } from '../../../strategy-params/lib/params-schema';
 import { FORM_INTERVALS } from '../../lib/backtest-form';
 import {
@@ -103,11 +103,7 @@ export function OptimiseForm({ strategies, onRun, running, serverError }: Props)
                   value={values.strategy}
                   onChange={(e) => chooseStrategy(e.target.value)}
                 >
-                  {strategies.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.name}
-                    </option>
-                  ))}
+                  <StrategyOptions strategies={strategies} />
                 </NativeSelect>
               )}
             </Field>
@@ -123,11 +119,7 @@ export function OptimiseForm({ strategies, onRun, running, serverError }: Props)
                   value={values.interval}
                   onChange={(e) => set('interval', e.target.value as OptimiseFormValues['interval'])}
                 >
-                  {FORM_INTERVALS.map((i) => (
-                    <option key={i} value={i}>
-                      {i}
-                    </option>
-                  ))}
+                  <IntervalOptions intervals={FORM_INTERVALS} />
                 </NativeSelect>
               )}
             </Field>
