@@ -1,10 +1,10 @@
 // @vitest-environment node
-// A file of its own: the contracts must not be loaded yet when the first pushes arrive (modules are per file)
-import { afterEach, expect, it } from 'vitest';
+// A file of its own: the contracts must not be loaded yet when the first pushes arrive. The project shares one
+// module graph between files, so the test imports the bus and the lazy contracts afresh after a reset
+import { afterEach, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { loadedContracts } from '../lazy-contracts';
 import { startWsServer, type TestWsServer } from '../test/ws-server';
-import { createSocketBus, type SocketBus, type WebSocketLike } from './socket-bus';
+import type { SocketBus, WebSocketLike } from './socket-bus';
 
 let server: TestWsServer | undefined;
 let bus: SocketBus | undefined;
@@ -14,6 +14,9 @@ afterEach(async () => {
 });
 
 it('keeps every push that arrives before the contracts have loaded, in order', async () => {
+  vi.resetModules();
+  const { loadedContracts } = await import('../lazy-contracts');
+  const { createSocketBus } = await import('./socket-bus');
   server = await startWsServer();
   bus = createSocketBus({
     baseUrl: () => server?.url ?? '',
