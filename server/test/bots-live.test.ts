@@ -1,21 +1,9 @@
 import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
-import { ManualClock } from '@kestrel/exchange-sim';
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, clockReading } from '../src/lib/clock';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { botRepository } from '../src/trading/bots/bot-repository';
-import {
-  bearer,
-  buildTestApp,
-  type DemoKeys,
-  PASSWORD,
-  SIM_START,
-  startTestServer,
-  type TestApp,
-  type TestServer,
-} from './helper';
-
-const MANUAL_LEASES = 3_600_000;
+import { bearer, type DemoKeys, PASSWORD, type TestApp } from './helper';
+import { useSimBots } from './sim-bots';
 
 /**
  * A live bot on the simulator through the order manager: its grid placed as real orders (kb-… client ids), fills
@@ -23,38 +11,25 @@ const MANUAL_LEASES = 3_600_000;
  * record is the judge), and a stop that leaves no order of the bot on the exchange.
  */
 describe('live bots', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
-  let clock: Clock;
+  // Simulated time runs ~60× faster than the wall clock the manager refreshes the dead-man switch on: a countdown of
+  // 10 simulated minutes outlives the test's bars
+  const liveDeps = { orderTimings: { deadmanCountdownMs: 600_000 } };
+  const { t, simClock, clock, eventually, nextBar, ...suite } = useSimBots({
+    // BNBUSDT prices the fees an account with the BNB fee discount pays in BNB
+    symbols: ['BTCUSDT', 'BNBUSDT'],
+    deps: { liveStreamLingerMs: 200, ...liveDeps },
+    price: '50000',
+  });
   let token: string;
   let keys: DemoKeys;
+  /** The app the calls go to (a restart replaces it) */
   let app: TestApp;
-  const extra: TestApp[] = [];
 
   beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      // BNBUSDT prices the fees an account with the BNB fee discount pays in BNB
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT', 'BNBUSDT'] },
-      // Simulated time runs ~60× faster than the wall clock the manager refreshes the dead-man switch on: a countdown
-      // of 10 simulated minutes outlives the test's bars
-      deps: {
-        clock,
-        botLeaseRenewMs: MANUAL_LEASES,
-        liveStreamLingerMs: 200,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-    });
     const user = await t.connectedUser();
     token = user.auth.access_token;
     keys = user.keys;
     app = t;
-    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-  });
-  afterAll(async () => {
-    for (const a of extra) await a.app.close().catch(() => {});
-    await t?.close();
   });
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
@@ -64,11 +39,7 @@ describe('live bots', () => {
   const events = async (id: string): Promise<BotEvent[]> =>
     (await call('GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
 
-  const account = () => {
-    const a = t.sim.exchange.accountByKey(keys.apiKey);
-    if (!a) throw new Error('the demo account is gone');
-    return a;
-  };
+  const account = () => suite.account(keys);
   /** The simulator's own record of the account: every order it ever accepted, and the open ones */
   const sim = () => {
     const all = [...account().orders.values()];
@@ -78,22 +49,8 @@ describe('live bots', () => {
       position: [...account().positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0,
     };
   };
-
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-  async function eventually(until: () => Promise<boolean> | boolean): Promise<void> {
-    for (let i = 0; i < 250 && !(await until()); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await until()).toBe(true);
-  }
-  async function nextBar(until: () => Promise<boolean> | boolean): Promise<void> {
-    await advance(60_000 - (simClock.now() % 60_000) + 1000);
-    await eventually(until);
-  }
+  /** The server restarts: a new instance on the same database takes over */
+  const restarted = () => suite.anotherApp(liveDeps);
 
   let bot: Bot;
 
@@ -155,17 +112,7 @@ describe('live bots', () => {
     // The two buys' maker fees (0.02 % of 0.003 × 49,800 and × 49,600) are its realized PnL so far
     expect(before.realizedPnl).toBeCloseTo(-0.0002 * 0.003 * (49_800 + 49_600), 9);
     await t.app.close();
-    app = await buildTestApp(
-      t.database.db,
-      {
-        clock,
-        keyring: t.keyring,
-        botLeaseRenewMs: MANUAL_LEASES,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(app);
+    app = await restarted();
     expect(app.app.botRunner.runningIds).toEqual([bot.id]);
     const log = await events(bot.id);
     expect(log[0]).toMatchObject({ kind: 'resumed' });
@@ -316,12 +263,7 @@ describe('live bots', () => {
 
     // Another instance on the same database answers the same figures (written by the instance running the bot)
     await app.app.botRunner.tick();
-    const other = await buildTestApp(
-      t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(other);
+    const other = await suite.anotherApp();
     expect(other.app.botRunner.runningIds).toEqual([]);
     const there = async () =>
       (
@@ -382,17 +324,7 @@ describe('live bots', () => {
     await nextBar(async () => (await events(d.id)).filter((e) => e.kind === 'order_sent').length === 11);
     const before = await status(d.id);
     await app.app.close();
-    app = await buildTestApp(
-      t.database.db,
-      {
-        clock,
-        keyring: t.keyring,
-        botLeaseRenewMs: MANUAL_LEASES,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(app);
+    app = await restarted();
     expect(app.app.botRunner.runningIds).toContain(d.id);
     const after = await status(d.id);
     expect(after.positionQty).toBeCloseTo(0.003, 9);
@@ -420,17 +352,7 @@ describe('live bots', () => {
     await botRepository.beginStop(t.database.db, c.id, 'stopped', 'Stopped by you', clock.now());
     await app.app.close();
     expect(ofBot(ids)).toHaveLength(10);
-    app = await buildTestApp(
-      t.database.db,
-      {
-        clock,
-        keyring: t.keyring,
-        botLeaseRenewMs: MANUAL_LEASES,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(app);
+    app = await restarted();
     await eventually(async () => (await status(c.id)).bot.state === 'stopped');
     expect(ofBot(ids)).toEqual([]);
     expect(app.app.botRunner.runningIds).toEqual([]);
