@@ -2,7 +2,7 @@ import type { BacktestBracketsSource, BacktestMetrics } from '@kestrel/contracts
 import type { Queryable } from '../../lib/database/database';
 import { jobQueueSql, ownedJobReads } from '../jobs/job-queue-sql';
 import type { BacktestOutcome } from './backtest-protocol';
-import { RUN_JOB_INSERT_COLUMNS, type RunJobRow, runJobNumbers, runJobValues } from './run-job-row';
+import { insertRunJob, type NewRunJob, type RunJobRow, runJobNumbers } from './run-job-row';
 
 /** A backtests row as the service uses it (bigints as numbers, jsonb parsed) */
 export interface BacktestRow extends RunJobRow {
@@ -22,33 +22,8 @@ const reads = ownedJobReads<BacktestRow>('backtests', COLUMNS, toRow);
 
 /** Thin SQL for backtest jobs; reads and deletes are always addressed by the owner */
 export const backtestRepository = {
-  async insert(
-    db: Queryable,
-    row: Omit<
-      BacktestRow,
-      | 'progress'
-      | 'error'
-      | 'metrics'
-      | 'started_at'
-      | 'finished_at'
-      | 'lease_owner'
-      | 'attempts'
-      | 'brackets_source'
-    >,
-  ) {
-    const rows = await db.query(
-      `INSERT INTO backtests (${RUN_JOB_INSERT_COLUMNS}, request, settings, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       RETURNING ${COLUMNS}`,
-      [
-        ...runJobValues(row),
-        JSON.stringify(row.request),
-        JSON.stringify(row.settings),
-        row.status,
-        row.created_at,
-      ],
-    );
-    return toRow(rows[0] as Record<string, unknown>);
+  async insert(db: Queryable, row: NewRunJob): Promise<BacktestRow> {
+    return toRow(await insertRunJob(db, 'backtests', COLUMNS, row, {}));
   },
 
   list: reads.list,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TradingEnvironment } from '@kestrel/contracts';
 import {
   BACKTEST_MAX_BARS,
@@ -39,7 +38,7 @@ import { backtestJob, backtestNotFound } from './backtest-job';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { chartCandles } from './backtest-result';
 import type { BacktestWorkers } from './backtest-workers';
-import { jobProgress, jobSubject } from './run-job-row';
+import { jobProgress, jobSubject, queuedRunJob } from './run-job-row';
 
 /** Rows of GET /backtests */
 const LIST_LIMIT = 200;
@@ -213,19 +212,9 @@ export class BacktestService extends UserJobService<BacktestRow, BacktestSummary
     const settings: StoredSettings = { run, intervalMs, span };
     const row = await this.jobs.create(userId, (tx) =>
       backtestRepository.insert(tx, {
-        id: randomUUID(),
-        user_id: userId,
-        strategy: type.id,
-        strategy_name: type.name,
-        symbol: request.symbol,
-        interval: request.interval,
-        start_time: request.startTime,
-        end_time: request.endTime,
-        exchange_env: exchangeEnv,
+        ...queuedRunJob(userId, type, request, exchangeEnv, this.deps.clock.now()),
         request: { ...request, params, costs: { ...request.costs, leverage } },
         settings: settings as unknown as Record<string, unknown>,
-        status: 'queued',
-        created_at: this.deps.clock.now(),
       }),
     );
     return toSummary(row);

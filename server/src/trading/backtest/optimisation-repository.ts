@@ -6,7 +6,7 @@ import type {
 } from '@kestrel/contracts/backtest';
 import type { Database, Queryable } from '../../lib/database/database';
 import { jobQueueSql, ownedJobReads } from '../jobs/job-queue-sql';
-import { RUN_JOB_INSERT_COLUMNS, type RunJobRow, runJobNumbers, runJobValues } from './run-job-row';
+import { insertRunJob, type NewRunJob, type RunJobRow, runJobNumbers } from './run-job-row';
 
 /** An optimisations row as the service uses it (bigints as numbers, jsonb parsed) */
 export interface OptimisationRow extends RunJobRow {
@@ -43,28 +43,14 @@ const RESULT_CHUNK = 1_000;
 export const optimisationRepository = {
   async insert(
     db: Queryable,
-    row: Omit<
-      OptimisationRow,
-      'progress' | 'error' | 'stats' | 'best' | 'started_at' | 'finished_at' | 'lease_owner' | 'attempts'
-    >,
+    row: NewRunJob & Pick<OptimisationRow, 'objective' | 'combinations' | 'parameters'>,
   ): Promise<OptimisationRow> {
-    const rows = await db.query(
-      `INSERT INTO optimisations (${RUN_JOB_INSERT_COLUMNS}, objective, combinations, parameters, request,
-         settings, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-       RETURNING ${COLUMNS}`,
-      [
-        ...runJobValues(row),
-        row.objective,
-        row.combinations,
-        JSON.stringify(row.parameters),
-        JSON.stringify(row.request),
-        JSON.stringify(row.settings),
-        row.status,
-        row.created_at,
-      ],
-    );
-    return toRow(rows[0] as Record<string, unknown>);
+    const own = {
+      objective: row.objective,
+      combinations: row.combinations,
+      parameters: JSON.stringify(row.parameters),
+    };
+    return toRow(await insertRunJob(db, 'optimisations', COLUMNS, row, own));
   },
 
   list: reads.list,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   axisValues,
   type OptimisationDetail,
@@ -20,7 +19,7 @@ import type { BacktestInputs } from './backtest-inputs';
 import type { BacktestService } from './backtest-service';
 import { type OptimisationSettings, optimisationJob, optimisationNotFound } from './optimisation-job';
 import { type OptimisationRow, optimisationRepository } from './optimisation-repository';
-import { jobProgress, jobSubject } from './run-job-row';
+import { jobProgress, jobSubject, queuedRunJob } from './run-job-row';
 
 const LIST_LIMIT = 200;
 
@@ -134,22 +133,12 @@ export class OptimisationService extends UserJobService<OptimisationRow, Optimis
     };
     const row = await this.jobs.create(userId, (tx) =>
       optimisationRepository.insert(tx, {
-        id: randomUUID(),
-        user_id: userId,
-        strategy: type.id,
-        strategy_name: type.name,
-        symbol: request.symbol,
-        interval: request.interval,
-        start_time: request.startTime,
-        end_time: request.endTime,
-        exchange_env: venue.exchangeEnv,
+        ...queuedRunJob(userId, type, request, venue.exchangeEnv, this.deps.clock.now()),
         objective: request.objective,
         combinations: combos.length,
         parameters,
         request: request as unknown as Record<string, unknown>,
         settings: settings as unknown as Record<string, unknown>,
-        status: 'queued',
-        created_at: this.deps.clock.now(),
       }),
     );
     return toSummary(row);
