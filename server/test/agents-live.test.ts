@@ -5,11 +5,11 @@ import type {
   AgentStatus,
 } from '@kestrel/contracts/agents';
 import type { Bot } from '@kestrel/contracts/bots';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentRepository } from '../src/trading/agents/agent-repository';
-import { bearer, type DemoKeys, type TestApp } from './helper';
+import { bearer, type TestApp } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
-import { useSimBots } from './sim-bots';
+import { useConnectedUser, useSimBots } from './sim-bots';
 
 /** Gates wide open and no costs: the model's first lean becomes an entry (these tests are about the path) */
 const eagerParams = {
@@ -36,25 +36,17 @@ describe('live agents', () => {
     deps: { liveStreamLingerMs: 200, ...liveDeps },
     wait: { tries: 400, everyMs: 25 },
   });
-  let token: string;
-  let keys: DemoKeys;
+  const user = useConnectedUser(t);
   /** The app the calls go to (a restart replaces it) */
-  let app: TestApp;
-
-  beforeAll(async () => {
-    const user = await t.connectedUser();
-    token = user.auth.access_token;
-    keys = user.keys;
-    app = t;
-  });
+  let app: TestApp = t;
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    app.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    app.request({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
   const status = async (id: string): Promise<AgentStatus> =>
     (await call('GET', `/api/v1/agents/${id}/agent`)).json().data;
   const decisions = async (id: string): Promise<AgentDecisionSummary[]> =>
     (await call('GET', `/api/v1/agents/${id}/decisions?limit=500`)).json().data;
-  const account = () => suite.account(keys);
+  const account = () => suite.account(user.keys);
   const simOrders = () => [...account().orders.values()];
   /** The conditional orders (the agent's stop) the simulator holds */
   const simStops = () => [...account().algoOrders.values()].filter((o) => o.clientAlgoId.startsWith('kb-'));

@@ -1,9 +1,9 @@
 import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
 import Decimal from 'decimal.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { botRepository } from '../src/trading/bots/bot-repository';
-import { bearer, type DemoKeys, PASSWORD, type TestApp } from './helper';
-import { useSimBots } from './sim-bots';
+import { bearer, PASSWORD, type TestApp } from './helper';
+import { GRID_AROUND_50K, liveGridBot, useConnectedUser, useSimBots } from './sim-bots';
 
 /**
  * A live bot on the simulator through the order manager: its grid placed as real orders (kb-… client ids), fills
@@ -20,26 +20,18 @@ describe('live bots', () => {
     deps: { liveStreamLingerMs: 200, ...liveDeps },
     price: '50000',
   });
-  let token: string;
-  let keys: DemoKeys;
+  const user = useConnectedUser(t);
   /** The app the calls go to (a restart replaces it) */
-  let app: TestApp;
-
-  beforeAll(async () => {
-    const user = await t.connectedUser();
-    token = user.auth.access_token;
-    keys = user.keys;
-    app = t;
-  });
+  let app: TestApp = t;
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    app.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    app.request({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
   const status = async (id: string): Promise<BotStatus> =>
     (await call('GET', `/api/v1/agents/${id}/status`)).json().data;
   const events = async (id: string): Promise<BotEvent[]> =>
     (await call('GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
 
-  const account = () => suite.account(keys);
+  const account = () => suite.account(user.keys);
   /** The simulator's own record of the account: every order it ever accepted, and the open ones */
   const sim = () => {
     const all = [...account().orders.values()];
@@ -55,16 +47,7 @@ describe('live bots', () => {
   let bot: Bot;
 
   it('places its grid on the exchange, follows the fills and answers them', async () => {
-    const created = await call('POST', '/api/v1/agents/', {
-      name: 'Live grid',
-      strategy: 'grid',
-      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage: 5,
-      budget: 500,
-      mode: 'live',
-    });
+    const created = await call('POST', '/api/v1/agents/', liveGridBot('Live grid'));
     expect(created.statusCode, created.body).toBe(201);
     bot = created.json().data;
     const started = await call('POST', `/api/v1/agents/${bot.id}/start`);
@@ -169,16 +152,7 @@ describe('live bots', () => {
     expect(r.statusCode, r.body).toBe(200);
   };
   const liveGrid = async (name: string, params: object, leverage = 5): Promise<Bot> => {
-    const r = await call('POST', '/api/v1/agents/', {
-      name,
-      strategy: 'grid',
-      params,
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage,
-      budget: 500,
-      mode: 'live',
-    });
+    const r = await call('POST', '/api/v1/agents/', { ...liveGridBot(name, params), leverage });
     expect(r.statusCode, r.body).toBe(201);
     return r.json().data;
   };
@@ -221,12 +195,7 @@ describe('live bots', () => {
   }, async () => {
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-    const a = await liveGrid('Grid A', {
-      lower: 49_000,
-      upper: 51_000,
-      gridCount: 10,
-      quantityPerGrid: 0.003,
-    });
+    const a = await liveGrid('Grid A', GRID_AROUND_50K);
     const b = await liveGrid('Grid B', {
       lower: 49_100,
       upper: 50_900,
@@ -267,7 +236,11 @@ describe('live bots', () => {
     expect(other.app.botRunner.runningIds).toEqual([]);
     const there = async () =>
       (
-        await other.request({ method: 'GET', url: `/api/v1/agents/${a.id}/status`, headers: bearer(token) })
+        await other.request({
+          method: 'GET',
+          url: `/api/v1/agents/${a.id}/status`,
+          headers: bearer(user.token),
+        })
       ).json().data as BotStatus;
     await eventually(async () => (await there()).positionQty === here.positionQty);
     const seen = await there();
@@ -276,7 +249,7 @@ describe('live bots', () => {
       here.openOrders.map((o) => o.clientOrderId).sort(),
     );
     const summary = (
-      await other.request({ method: 'GET', url: '/api/v1/dashboard/bots', headers: bearer(token) })
+      await other.request({ method: 'GET', url: '/api/v1/dashboard/bots', headers: bearer(user.token) })
     ).json().data;
     expect(summary.realizedPnl).toBeCloseTo(
       (await call('GET', '/api/v1/dashboard/bots')).json().data.realizedPnl,
@@ -299,12 +272,7 @@ describe('live bots', () => {
     // The account pays its fees in BNB (Binance's BNB fee discount: 10 % off)
     t.sim.exchange.transfer(account(), 'BNB', new Decimal('1'));
     t.sim.exchange.setFeeBurn(account(), true);
-    const d = await liveGrid('Pays in BNB', {
-      lower: 49_000,
-      upper: 51_000,
-      gridCount: 10,
-      quantityPerGrid: 0.003,
-    });
+    const d = await liveGrid('Pays in BNB', GRID_AROUND_50K);
     expect((await call('POST', `/api/v1/agents/${d.id}/start`)).statusCode).toBe(200);
     await nextBar(async () => (await status(d.id)).openOrders.length === 10);
 
@@ -337,12 +305,7 @@ describe('live bots', () => {
   it('a stop cut short by its instance dying is finished by the instance that takes the bot over', async () => {
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-    const c = await liveGrid('Cut short', {
-      lower: 49_000,
-      upper: 51_000,
-      gridCount: 10,
-      quantityPerGrid: 0.003,
-    });
+    const c = await liveGrid('Cut short', GRID_AROUND_50K);
     expect((await call('POST', `/api/v1/agents/${c.id}/start`)).statusCode).toBe(200);
     await nextBar(async () => (await status(c.id)).openOrders.length === 10);
     const ids = new Set((await status(c.id)).openOrders.map((o) => o.clientOrderId));

@@ -2,7 +2,7 @@ import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOT_LEASE_MS } from '../src/trading/bots/bot-runner';
 import { bearer, signUp, type TestApp } from './helper';
-import { useSimBots } from './sim-bots';
+import { paperGridBot, useSimBots } from './sim-bots';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
 /**
@@ -21,16 +21,7 @@ describe('bots', () => {
   /** The instances started by the tests (a restart, a second server), in order */
   const extraApps: TestApp[] = [];
 
-  const grid = {
-    name: 'Grid around 50k',
-    strategy: 'grid',
-    params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003, direction: 'neutral' },
-    symbol: 'BTCUSDT',
-    interval: '1m',
-    leverage: 5,
-    budget: 1000,
-    mode: 'paper',
-  };
+  const grid = paperGridBot('Grid around 50k');
 
   beforeAll(async () => {
     token = (await signUp(t)).access_token;

@@ -1,7 +1,7 @@
 import { type Bot, DriftReportResponseSchema } from '@kestrel/contracts/bots';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, SIM_START, signUp } from './helper';
-import { useSimBots } from './sim-bots';
+import { paperGridBot, useSimBots } from './sim-bots';
 
 /**
  * GET /api/v1/agents/{id}/drift on PGlite and the Binance simulator: a paper grid bot trades a few closed 1m bars,
@@ -17,16 +17,7 @@ describe('drift report', () => {
   let token: string;
   let other: string;
 
-  const grid = {
-    name: 'Grid for drift',
-    strategy: 'grid',
-    params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003, direction: 'neutral' },
-    symbol: 'BTCUSDT',
-    interval: '1m',
-    leverage: 5,
-    budget: 1000,
-    mode: 'paper',
-  };
+  const grid = paperGridBot('Grid for drift');
 
   beforeAll(async () => {
     token = (await signUp(t)).access_token;

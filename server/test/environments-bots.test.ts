@@ -10,7 +10,7 @@ import type { SimServer } from '@kestrel/exchange-sim';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type DemoKeys, PASSWORD } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
-import { useSimBots } from './sim-bots';
+import { GRID_AROUND_50K, liveGridBot, useConnectedUser, useSimBots } from './sim-bots';
 
 /**
  * Issue 23, item 4: a bot trades in the environment it was created in, whatever its owner switches to. Two
@@ -27,22 +27,18 @@ describe('a live bot keeps trading in its environment after the owner switches',
     price: '50000',
     startTimeoutMs: 180_000,
   });
-  let token: string;
-  let testnetKeys: DemoKeys;
+  const user = useConnectedUser(t);
   let mainnetKeys: DemoKeys;
 
-  beforeAll(async () => {
-    const user = await t.connectedUser();
-    token = user.auth.access_token;
-    testnetKeys = user.keys;
+  beforeAll(() => {
     mainnetKeys = t.mainnet?.demoKeys() ?? { apiKey: '', secretKey: '' };
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-    t.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    t.request({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
   const ordersOn = (side: 'testnet' | 'mainnet') => {
     const sim = side === 'testnet' ? t.sim : t.mainnet?.sim;
-    const keys = side === 'testnet' ? testnetKeys : mainnetKeys;
+    const keys = side === 'testnet' ? user.keys : mainnetKeys;
     return [...(sim?.exchange.accountByKey(keys.apiKey)?.orders.values() ?? [])];
   };
   /** A bot of the user's, created (201) */
@@ -63,16 +59,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
   });
 
   it('a testnet bot sends its grid to testnet, before and after the owner goes to mainnet', async () => {
-    const bot = await create({
-      name: 'Testnet grid',
-      strategy: 'grid',
-      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage: 5,
-      budget: 500,
-      mode: 'live',
-    });
+    const bot = await create(liveGridBot('Testnet grid'));
     expect(bot.environment).toBe('testnet');
     expect((await call('POST', `/api/v1/agents/${bot.id}/start`)).statusCode).toBe(200);
 
@@ -94,7 +81,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
     expect(ordersOn('testnet').every((o) => o.clientOrderId.startsWith('kb-'))).toBe(true);
     await advance(60_000);
     expect(ordersOn('mainnet')).toHaveLength(0);
-    expect(t.mainnet?.sim.apiKeysSeen.has(testnetKeys.apiKey)).toBe(false);
+    expect(t.mainnet?.sim.apiKeysSeen.has(user.keys.apiKey)).toBe(false);
 
     // The pages mark where each bot trades
     const list = BotListResponseSchema.parse((await call('GET', '/api/v1/agents/')).json()).data;
@@ -110,16 +97,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
   }, 120_000);
 
   it('a bot created on mainnet is marked mainnet and needs the live confirmation', async () => {
-    const body = {
-      name: 'Mainnet grid',
-      strategy: 'grid',
-      params: { lower: 49_000, upper: 51_000, gridCount: 4, quantityPerGrid: 0.003 },
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage: 5,
-      budget: 500,
-      mode: 'live',
-    };
+    const body = liveGridBot('Mainnet grid', { ...GRID_AROUND_50K, gridCount: 4 });
     const refused = await call('POST', '/api/v1/agents/', body);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toMatch(/confirmLive/);

@@ -9,7 +9,7 @@ import type { Bot, BotStatus } from '@kestrel/contracts/bots';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_REFUSED_NOTICE_EVERY_MS } from '../src/core/notifications/key-refusal-notices';
 import { bearer, type DemoKeys, PASSWORD } from './helper';
-import { useSimBots } from './sim-bots';
+import { liveGridBot, useSimBots } from './sim-bots';
 import { type Receiver, signatureChecks, startReceiver } from './webhook-receiver';
 
 const ALL_EVENTS: WebhookEvent[] = [
@@ -81,16 +81,7 @@ describe('notification emitters and account deletion on the simulator', () => {
     NotificationListResponseSchema.parse((await call(token, 'GET', '/api/v1/notifications?limit=50')).json())
       .data.items;
 
-  const grid = {
-    name: 'Live grid',
-    strategy: 'grid',
-    params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
-    symbol: 'BTCUSDT',
-    interval: '1m',
-    leverage: 5,
-    budget: 500,
-    mode: 'live',
-  };
+  const grid = liveGridBot('Live grid');
   async function startBot(token: string, body: object): Promise<Bot> {
     const created = await call(token, 'POST', '/api/v1/agents/', body);
     expect(created.statusCode, created.body).toBe(201);

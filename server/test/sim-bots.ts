@@ -112,3 +112,46 @@ export function useSimBots(options: SimBotsOptions = {}): SimBots {
   }
   return { t, simClock, clock, advance, eventually, nextBar, account, anotherApp };
 }
+
+/** A user of the suite with a demo account's keys stored, as connecting Binance does (filled in by `beforeAll`) */
+export interface ConnectedUser {
+  token: string;
+  keys: DemoKeys;
+}
+
+/** Signs up a connected user in the suite's `beforeAll` (after the server's start): read it in tests */
+export function useConnectedUser(t: TestServer): ConnectedUser {
+  const user = {} as ConnectedUser;
+  beforeAll(async () => {
+    const { auth, keys } = await t.connectedUser();
+    Object.assign(user, { token: auth.access_token, keys });
+  });
+  return user;
+}
+
+/** Ten grid levels from 49,000 to 51,000, 0.003 BTC each: around the price the bot suites set (50,000) */
+export const GRID_AROUND_50K = { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 };
+
+/** A live grid bot's settings: `params` (the grid around 50,000) on BTCUSDT 1m at 5×, 500 USDT of budget */
+export const liveGridBot = (name: string, params: object = GRID_AROUND_50K) => ({
+  name,
+  strategy: 'grid',
+  params,
+  symbol: 'BTCUSDT',
+  interval: '1m',
+  leverage: 5,
+  budget: 500,
+  mode: 'live',
+});
+
+/** A paper grid bot's settings: the neutral grid around 50,000 on BTCUSDT 1m at 5×, 1000 USDT of budget */
+export const paperGridBot = (name: string) => ({
+  name,
+  strategy: 'grid',
+  params: { ...GRID_AROUND_50K, direction: 'neutral' },
+  symbol: 'BTCUSDT',
+  interval: '1m',
+  leverage: 5,
+  budget: 1000,
+  mode: 'paper',
+});
