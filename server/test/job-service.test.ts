@@ -10,7 +10,7 @@ import type { JobChange, JobKind } from '../src/trading/jobs/job-kind';
 import { JobQuota } from '../src/trading/jobs/job-quota';
 import { LEASE_MS } from '../src/trading/jobs/job-runner';
 import { CANCELED_ERROR, JobService } from '../src/trading/jobs/job-service';
-import { insertUser } from './backtest-helper';
+import { insertUser, queuedBacktestRow } from './backtest-helper';
 import { openTestDatabase, type TestDatabase } from './helper';
 
 const T0 = Date.UTC(2026, 0, 15, 12);
@@ -77,23 +77,7 @@ describe('job service and runner (every kind)', () => {
   }
 
   const create = (service: JobService<BacktestRow>, now: Date) =>
-    service.create(userId, (tx) =>
-      backtestRepository.insert(tx, {
-        id: randomUUID(),
-        user_id: userId,
-        strategy: 'ema-cross',
-        strategy_name: 'toy',
-        symbol: 'BTCUSDT',
-        interval: '1m',
-        start_time: 0,
-        end_time: 60_000,
-        exchange_env: 'simulator',
-        request: {},
-        settings: {},
-        status: 'queued',
-        created_at: now,
-      }),
-    );
+    service.create(userId, (tx) => backtestRepository.insert(tx, queuedBacktestRow(userId, 'toy', now)));
   const stored = async (id: string) =>
     (
       await tdb.db.query<{
@@ -188,21 +172,7 @@ describe('job service and runner (every kind)', () => {
     const a = instance({ quota: new JobQuota(tdb.db, clock, { perHour: 2, waiting: 10 }) });
     const createFor = () =>
       a.service.create(quotaUser, (tx) =>
-        backtestRepository.insert(tx, {
-          id: randomUUID(),
-          user_id: quotaUser,
-          strategy: 'ema-cross',
-          strategy_name: 'toy',
-          symbol: 'BTCUSDT',
-          interval: '1m',
-          start_time: 0,
-          end_time: 60_000,
-          exchange_env: 'simulator',
-          request: {},
-          settings: {},
-          status: 'queued',
-          created_at: clock.now(),
-        }),
+        backtestRepository.insert(tx, queuedBacktestRow(quotaUser, 'toy', clock.now())),
       );
     await createFor();
     await createFor();
