@@ -4,6 +4,7 @@ import { type AgentDecisionSummary, AgentLlmExchangesResponseSchema } from '@kes
 import type { Bot } from '@kestrel/contracts/bots';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signUp } from './helper';
+import { toolCallCompletion } from './llm-stub';
 import { useSimBots } from './sim-bots';
 import { TestSocket, wsUrl } from './socket-helper';
 
@@ -27,40 +28,14 @@ describe('an agent with an LLM reviewer that vetoes', () => {
       req.on('end', () => {
         asked.push(body);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            id: 'c',
-            object: 'chat.completion',
-            created: 1,
-            model: 'stub',
-            choices: [
-              {
-                index: 0,
-                finish_reason: 'tool_calls',
-                message: {
-                  role: 'assistant',
-                  content: null,
-                  tool_calls: [
-                    {
-                      id: 'call',
-                      type: 'function',
-                      function: {
-                        name: 'submit_review',
-                        arguments: JSON.stringify({
-                          verdict: 'veto',
-                          sizeMultiplier: 0,
-                          rationale: 'stub vetoes everything',
-                          citedFeatures: [],
-                        }),
-                      },
-                    },
-                  ],
-                },
-              },
-            ],
-            usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-          }),
-        );
+        const veto = {
+          verdict: 'veto',
+          sizeMultiplier: 0,
+          rationale: 'stub vetoes everything',
+          citedFeatures: [],
+        };
+        const usage = { prompt_tokens: 100, completion_tokens: 10 };
+        res.end(JSON.stringify(toolCallCompletion('submit_review', veto, usage, 'stub')));
       });
     });
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));

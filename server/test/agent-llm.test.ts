@@ -10,6 +10,7 @@ import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/cryp
 import { LlmService } from '../src/trading/agents/llm-reviewer/llm-service';
 import { insertBotRow } from './bot-rows';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
+import { toolCallCompletion } from './llm-stub';
 
 /**
  * The agents' optional LLM reviewer (issue 18) against a node:http stub of `/v1/chat/completions` that plays a
@@ -73,31 +74,7 @@ function completion(
   args: unknown,
   usage = { prompt_tokens: 300, completion_tokens: 40 },
 ): Script {
-  return (_req, _body, res) =>
-    json(res, 200, {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1,
-      model: 'stub-model',
-      choices: [
-        {
-          index: 0,
-          finish_reason: 'tool_calls',
-          message: {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              {
-                id: 'call_1',
-                type: 'function',
-                function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
-              },
-            ],
-          },
-        },
-      ],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-    });
+  return (_req, _body, res) => json(res, 200, toolCallCompletion(name, args, usage));
 }
 const toolCall = (args: unknown, usage?: { prompt_tokens: number; completion_tokens: number }) =>
   completion('submit_review', args, usage);
