@@ -1,9 +1,9 @@
 import { KLINE_INTERVALS } from '@kestrel/contracts';
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CANDLE_PUSH_MIN_MS } from '../src/core/live/live-streams';
-import { signUp, startTestServer, type TestServer } from './helper';
-import { listenWs, pushOf, stepping, TestSocket, type WsFrame, wsUrl } from './socket-helper';
+import { signUp } from './helper';
+import { useLiveSockets } from './live-sockets';
+import { pushOf, TestSocket, type WsFrame, wsUrl } from './socket-helper';
 
 /** Upstream streams outlive their last socket this long here (30 s in production) */
 const LINGER_MS = 400;
@@ -13,25 +13,9 @@ const LINGER_MS = 400;
  * producers (one upstream stream per pair, forming bars throttled) → the socket bus → the sockets that asked
  */
 describe('live candles', () => {
-  let t: TestServer;
-  let clock: ManualClock;
-  let base: string;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    // On a minute boundary: the 1m bar of 12:00 closes after 60 simulated seconds
-    clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
-    t = await startTestServer({
-      simulator: { clock, historyDays: 1, symbols: ['BTCUSDT', 'SOLUSDT'] },
-      env: { KESTREL_LIVE_SYMBOLS: 'SOLUSDT' },
-      deps: { liveStreamLingerMs: LINGER_MS },
-    });
-    base = await listenWs(t);
-  });
-  afterAll(async () => {
-    await Promise.all(sockets.map((s) => s.close()));
-    await t?.close();
-  });
+  // On a minute boundary: the 1m bar of 12:00 closes after 60 simulated seconds
+  const live = useLiveSockets({ historyDays: 1, deps: { liveStreamLingerMs: LINGER_MS } });
+  const { t, sockets, step } = live;
 
   /** A signed-in user's socket, and every candle push it receives with its wall-clock arrival */
   async function openSocket(): Promise<{
@@ -39,7 +23,7 @@ describe('live candles', () => {
     candles: Array<{ at: number; p: Record<string, unknown> }>;
   }> {
     const auth = await signUp(t);
-    const s = await TestSocket.open(wsUrl(base, auth.access_token, `tab-${sockets.length}`));
+    const s = await TestSocket.open(wsUrl(live.base, auth.access_token, `tab-${sockets.length}`));
     sockets.push(s);
     const candles: Array<{ at: number; p: Record<string, unknown> }> = [];
     s.ws.on('message', (data) => {
@@ -49,9 +33,6 @@ describe('live candles', () => {
     await s.request('tools/list');
     return { s, candles };
   }
-
-  /** Moves the simulator's time a second at a time until `done` settles: market payloads flow only then */
-  const step = <T>(done: Promise<T>): Promise<T> => stepping({ clock, sim: t.sim }, done);
 
   const candle = (match?: (p: Record<string, unknown>) => boolean) => pushOf('notifications/candle', match);
 

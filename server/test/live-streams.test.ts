@@ -1,40 +1,16 @@
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUp, startTestServer, type TestServer } from './helper';
-import { listenWs, pushOf, stepping, TestSocket, wsUrl } from './socket-helper';
+import { describe, expect, it } from 'vitest';
+import { bearer, signUp } from './helper';
+import { openToolSocket, useLiveSockets } from './live-sockets';
+import { pushOf } from './socket-helper';
 
 /**
  * The live path end to end: the simulator's streams → the adapter → the live-streams producers → the socket bus
  * (NOTIFY) → a signed-in user's socket. Orders go through the REST API, as the browser sends them.
  */
 describe('live pushes from the exchange', () => {
-  let t: TestServer;
-  let clock: ManualClock;
-  let base: string;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
-    t = await startTestServer({
-      simulator: { clock, historyDays: 2, symbols: ['BTCUSDT', 'SOLUSDT'] },
-      env: { KESTREL_LIVE_SYMBOLS: 'SOLUSDT' },
-    });
-    base = await listenWs(t);
-  });
-  afterAll(async () => {
-    await Promise.all(sockets.map((s) => s.close()));
-    await t?.close();
-  });
-
-  async function openSocket(token: string, clientId: string): Promise<TestSocket> {
-    const s = await TestSocket.open(wsUrl(base, token, clientId));
-    sockets.push(s);
-    await s.request('tools/list');
-    return s;
-  }
-
-  /** Moves the simulator's time a second at a time until `done` settles: market payloads flow only then */
-  const step = <T>(done: Promise<T>): Promise<T> => stepping({ clock, sim: t.sim }, done);
+  const live = useLiveSockets({ historyDays: 2 });
+  const { t, step } = live;
+  const openSocket = (token: string, clientId: string) => openToolSocket(live, token, clientId);
 
   it('a signed-in user places an order through the REST API and gets the order, balance and position notices', async () => {
     // A user with the simulator's keys stored, as after connecting Binance in the browser
