@@ -9,20 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { agentRepository } from '../src/trading/agents/agent-repository';
 import { bearer, type TestApp } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
-import { useConnectedUser, useSimBots } from './sim-bots';
+import { useConnectedUser, useSimBots, WIDE_OPEN_GATES } from './sim-bots';
 
 /** Gates wide open and no costs: the model's first lean becomes an entry (these tests are about the path) */
-const eagerParams = {
-  trainBars: 300,
-  horizonBars: 5,
-  retrainHours: 1,
-  entryThreshold: 0.34,
-  minPredictionZ: 0,
-  maxDissimilarity: 100,
-  feeRate: 0,
-  slippage: 0,
-  deadZone: 0,
-};
+const eagerParams = { trainBars: 300, horizonBars: 5, retrainHours: 1, ...WIDE_OPEN_GATES };
 
 /**
  * A live agent on the simulator: in stage live_approval an entry waits for the owner's click, is carried out at the

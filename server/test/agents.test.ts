@@ -11,7 +11,7 @@ import { AGENT_APPROVAL_TTL_MS } from '../src/trading/agents/agent-decide';
 import { agentDecisionRepository } from '../src/trading/agents/agent-decision-repository';
 import { bearer, SIM_START, signUp, type TestApp } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
-import { useSimBots } from './sim-bots';
+import { useSimBots, WIDE_OPEN_GATES } from './sim-bots';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
 /**
@@ -364,15 +364,7 @@ describe('agents', () => {
     const res = await call(app, 'POST', '/api/v1/agents/', {
       ...agentBody,
       name: 'Eager agent',
-      params: {
-        ...agentBody.params,
-        entryThreshold: 0.34,
-        minPredictionZ: 0,
-        maxDissimilarity: 100,
-        feeRate: 0,
-        slippage: 0,
-        deadZone: 0,
-      },
+      params: { ...agentBody.params, ...WIDE_OPEN_GATES },
     });
     expect(res.statusCode, res.body).toBe(201);
     const eager: Bot = res.json().data;

@@ -155,3 +155,13 @@ export const paperGridBot = (name: string) => ({
   budget: 1000,
   mode: 'paper',
 });
+
+/** An agent's gates wide open and no costs: the model's first lean becomes an entry (for tests of the path) */
+export const WIDE_OPEN_GATES = {
+  entryThreshold: 0.34,
+  minPredictionZ: 0,
+  maxDissimilarity: 100,
+  feeRate: 0,
+  slippage: 0,
+  deadZone: 0,
+};
