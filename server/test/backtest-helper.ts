@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '../src/lib/database/database';
+import { migrate } from '../src/lib/database/migrate';
 import { type BacktestRow, backtestRepository } from '../src/trading/backtest/backtest-repository';
 import type { NewRunJob } from '../src/trading/backtest/run-job-row';
 import { JobRunner, type JobRunnerDeps } from '../src/trading/jobs/job-runner';
+import { openTestDatabase, type TestDatabase } from './helper';
 
 /**
  * A real runner whose work never ends on its own: each claimed run waits until its signal aborts (canceled, taken
@@ -69,4 +72,21 @@ export async function insertQueuedBacktest(
 ): Promise<string> {
   const row = await backtestRepository.insert(db, queuedBacktestRow(userId, strategyName, createdAt));
   return row.id;
+}
+
+/**
+ * A migrated PGlite database with one user (created at `createdAt`) for the enclosing suite: opened in its
+ * `beforeAll`, cleaned up in its `afterAll`; read the handle in tests
+ */
+export function useJobDatabase(createdAt: Date): TestDatabase & { userId: string } {
+  const handle = {} as TestDatabase & { userId: string };
+  beforeAll(async () => {
+    const tdb = await openTestDatabase('pglite');
+    await migrate(tdb.db);
+    Object.assign(handle, tdb, { userId: await insertUser(tdb.db, createdAt) });
+  });
+  afterAll(async () => {
+    await handle.cleanup?.();
+  });
+  return handle;
 }
