@@ -208,18 +208,17 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
     });
 
     it('a second instance on the same database records nothing twice', async () => {
+      /** A market sell of 1 SOL, then the time to the next income sync */
+      const sellOneSol = async () => {
+        await t.app.futuresService.placeOrder(
+          { userId, environment: 'testnet' },
+          { symbol: 'SOLUSDT', side: 'SELL', type: 'MARKET', quantity: '1' },
+        );
+        advance(INCOME_SYNC_MS);
+      };
       const snapshots = await count('equity_snapshots');
       const entries = await count('income_entries');
-      await t.app.futuresService.placeOrder(
-        { userId, environment: 'testnet' },
-        {
-          symbol: 'SOLUSDT',
-          side: 'SELL',
-          type: 'MARKET',
-          quantity: '1',
-        },
-      );
-      advance(INCOME_SYNC_MS);
+      await sellOneSol();
       // One after the other: the second finds the minute recorded and the income synced, and asks the exchange
       // nothing
       await t.app.accountRecorder.tick();
@@ -231,16 +230,7 @@ describe.each<Driver>(['pglite', 'postgres'])('account recorder on %s', (driver)
       expect(await count('income_entries')).toBe(entries + 2);
 
       // At the same moment: both may ask the exchange, the database keeps one copy
-      await t.app.futuresService.placeOrder(
-        { userId, environment: 'testnet' },
-        {
-          symbol: 'SOLUSDT',
-          side: 'SELL',
-          type: 'MARKET',
-          quantity: '1',
-        },
-      );
-      advance(INCOME_SYNC_MS);
+      await sellOneSol();
       await Promise.all([t.app.accountRecorder.tick(), second.app.accountRecorder.tick()]);
       expect(await count('equity_snapshots')).toBe(snapshots + 2);
       // Opening a short books a commission only (no realized PnL)

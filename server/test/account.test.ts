@@ -7,6 +7,7 @@ import {
 } from '@kestrel/contracts/account';
 import { describe, expect, it } from 'vitest';
 import { bearer, PASSWORD, signUp, uniqueEmail, useTestApp } from './helper';
+import { PROBE_ACCOUNT } from './probe-account';
 
 const API_KEY = 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A';
 const SECRET_KEY = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
@@ -16,17 +17,7 @@ const NEW_PASSWORD = 'a brand new passphrase';
 const t = useTestApp({
   deps: {
     exchange: {
-      testAccount: async () => ({
-        accountType: 'USDT_FUTURES',
-        totalWalletBalance: '100',
-        totalUnrealizedProfit: '0',
-        totalMarginBalance: '100',
-        canTrade: true,
-        canWithdraw: false,
-        canDeposit: true,
-        assetsCount: 1,
-        positionsCount: 0,
-      }),
+      testAccount: async () => ({ ...PROBE_ACCOUNT }),
     },
   },
 });

@@ -2,14 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AgentDecisionSummary, AgentLlmExchangesResponseSchema } from '@kestrel/contracts/agents';
 import type { Bot } from '@kestrel/contracts/bots';
-import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, clockReading } from '../src/lib/clock';
-import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
+import { bearer, signUp } from './helper';
+import { toolCallCompletion } from './llm-stub';
+import { useSimBots } from './sim-bots';
 import { TestSocket, wsUrl } from './socket-helper';
-
-/** Lease rounds only when a test calls `tick` (the timer's period is longer than any test) */
-const MANUAL_LEASES = 3_600_000;
 
 /**
  * The reviewer inside the agent runtime, on the simulator: a paper agent with loose gates (so it proposes entries)
@@ -17,8 +14,6 @@ const MANUAL_LEASES = 3_600_000;
  * traded, every review is an exchange, and decisions that are not entries never reach the model
  */
 describe('an agent with an LLM reviewer that vetoes', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
   let token: string;
   let stub: Server;
   let stubUrl: string;
@@ -33,70 +28,35 @@ describe('an agent with an LLM reviewer that vetoes', () => {
       req.on('end', () => {
         asked.push(body);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            id: 'c',
-            object: 'chat.completion',
-            created: 1,
-            model: 'stub',
-            choices: [
-              {
-                index: 0,
-                finish_reason: 'tool_calls',
-                message: {
-                  role: 'assistant',
-                  content: null,
-                  tool_calls: [
-                    {
-                      id: 'call',
-                      type: 'function',
-                      function: {
-                        name: 'submit_review',
-                        arguments: JSON.stringify({
-                          verdict: 'veto',
-                          sizeMultiplier: 0,
-                          rationale: 'stub vetoes everything',
-                          citedFeatures: [],
-                        }),
-                      },
-                    },
-                  ],
-                },
-              },
-            ],
-            usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-          }),
-        );
+        const veto = {
+          verdict: 'veto',
+          sizeMultiplier: 0,
+          rationale: 'stub vetoes everything',
+          citedFeatures: [],
+        };
+        const usage = { prompt_tokens: 100, completion_tokens: 10 };
+        res.end(JSON.stringify(toolCallCompletion('submit_review', veto, usage, 'stub')));
       });
     });
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
     stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/v1`;
-
-    simClock = new ManualClock(SIM_START);
-    const clock: Clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 2, symbols: ['BTCUSDT'] },
-      env: { KESTREL_LLM_ALLOW_PRIVATE: '1' },
-      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200 },
-    });
-    token = (await signUp(t)).access_token;
   });
   afterAll(async () => {
-    await t?.close();
     stub?.closeAllConnections();
     await new Promise((resolve) => stub?.close(resolve));
+  });
+  // The server starts after the stub and closes before it
+  const { t, advance } = useSimBots({
+    historyDays: 2,
+    env: { KESTREL_LLM_ALLOW_PRIVATE: '1' },
+    deps: { liveStreamLingerMs: 200 },
+  });
+  beforeAll(async () => {
+    token = (await signUp(t)).access_token;
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     t.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
-
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
 
   it('records its entries as vetoed by the reviewer and trades none of them', async () => {
     const created = await call('POST', '/api/v1/agents/', {

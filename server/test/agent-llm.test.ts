@@ -8,8 +8,9 @@ import { rotateMasterKey } from '../src/commands/rotate-master-key';
 import { loadConfig } from '../src/config';
 import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
 import { LlmService } from '../src/trading/agents/llm-reviewer/llm-service';
-import { botRepository } from '../src/trading/bots/bot-repository';
+import { insertBotRow } from './bot-rows';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
+import { toolCallCompletion } from './llm-stub';
 
 /**
  * The agents' optional LLM reviewer (issue 18) against a node:http stub of `/v1/chat/completions` that plays a
@@ -73,31 +74,7 @@ function completion(
   args: unknown,
   usage = { prompt_tokens: 300, completion_tokens: 40 },
 ): Script {
-  return (_req, _body, res) =>
-    json(res, 200, {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1,
-      model: 'stub-model',
-      choices: [
-        {
-          index: 0,
-          finish_reason: 'tool_calls',
-          message: {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              {
-                id: 'call_1',
-                type: 'function',
-                function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
-              },
-            ],
-          },
-        },
-      ],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-    });
+  return (_req, _body, res) => json(res, 200, toolCallCompletion(name, args, usage));
 }
 const toolCall = (args: unknown, usage?: { prompt_tokens: number; completion_tokens: number }) =>
   completion('submit_review', args, usage);
@@ -141,26 +118,7 @@ describe('agent LLM reviewer', () => {
   let userId: string;
   let agentId: string;
 
-  async function insertBot(owner: string, kind: 'bot' | 'agent'): Promise<string> {
-    const id = randomUUID();
-    await botRepository.insert(db.db, {
-      id,
-      user_id: owner,
-      kind,
-      name: `${kind} ${id.slice(0, 4)}`,
-      strategy: kind === 'agent' ? 'ml-agent' : 'grid',
-      params: {},
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage: 2,
-      budget: 1000,
-      mode: 'paper',
-      risk_limits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
-      created_at: t.clock.now(),
-      environment: 'testnet',
-    });
-    return id;
-  }
+  const insertBot = (owner: string, kind: 'bot' | 'agent') => insertBotRow(db.db, owner, kind, t.clock.now());
 
   const call = (method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object, as = token) =>
     t.request({ method, url, headers: bearer(as), ...(payload ? { payload } : {}) });
@@ -493,23 +451,7 @@ describe('agent LLM reviewer', () => {
     const strict = await buildTestApp(db.db);
     try {
       const auth = await signUp(strict);
-      const id = randomUUID();
-      await botRepository.insert(db.db, {
-        id,
-        user_id: auth.user.id,
-        kind: 'agent',
-        name: 'strict',
-        strategy: 'ml-agent',
-        params: {},
-        symbol: 'BTCUSDT',
-        interval: '1m',
-        leverage: 2,
-        budget: 1000,
-        mode: 'paper',
-        risk_limits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
-        created_at: strict.clock.now(),
-        environment: 'testnet',
-      });
+      const id = await insertBotRow(db.db, auth.user.id, 'agent', strict.clock.now(), { name: 'strict' });
       const res = await strict.request({
         method: 'PUT',
         url: `/api/v1/agents/${id}/llm`,
@@ -532,23 +474,7 @@ describe('agent LLM reviewer', () => {
     try {
       const before = await buildTestApp(own.db, { keyring: makeKeyring([oldKey]), tokenKeyring }, env);
       const auth = await signUp(before);
-      const id = randomUUID();
-      await botRepository.insert(own.db, {
-        id,
-        user_id: auth.user.id,
-        kind: 'agent',
-        name: 'rotated',
-        strategy: 'ml-agent',
-        params: {},
-        symbol: 'BTCUSDT',
-        interval: '1m',
-        leverage: 2,
-        budget: 1000,
-        mode: 'paper',
-        risk_limits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
-        created_at: before.clock.now(),
-        environment: 'testnet',
-      });
+      const id = await insertBotRow(own.db, auth.user.id, 'agent', before.clock.now(), { name: 'rotated' });
       const put = await before.request({
         method: 'PUT',
         url: `/api/v1/agents/${id}/llm`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AgentDecisionSummarySchema, AgentStatusSchema } from '@kestrel/contracts/agents';
 import { BotSchema } from '@kestrel/contracts/bots';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botRepository } from '../src/trading/bots/bot-repository';
+import { insertBotRow } from './bot-rows';
 import { buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
 
@@ -27,26 +27,8 @@ describe('agent tools on the live socket', () => {
     return s;
   };
 
-  async function insertBot(userId: string, kind: 'bot' | 'agent'): Promise<string> {
-    const id = randomUUID();
-    await botRepository.insert(tdb.db, {
-      id,
-      user_id: userId,
-      kind,
-      name: `${kind} ${id.slice(0, 4)}`,
-      strategy: kind === 'agent' ? 'ml-agent' : 'grid',
-      params: {},
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage: 2,
-      budget: 1000,
-      mode: 'paper',
-      risk_limits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
-      created_at: t.clock.now(),
-      environment: 'testnet',
-    });
-    return id;
-  }
+  const insertBot = (userId: string, kind: 'bot' | 'agent') =>
+    insertBotRow(tdb.db, userId, kind, t.clock.now());
 
   beforeAll(async () => {
     tdb = await openTestDatabase('pglite');

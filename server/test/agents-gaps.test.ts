@@ -1,20 +1,17 @@
 import type { AgentEvidence, AgentStatus } from '@kestrel/contracts/agents';
 import type { Bot } from '@kestrel/contracts/bots';
 import { intervalToMs } from '@kestrel/engine';
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { KlineCache } from '../src/core/market-data/kline-cache';
 import { klineRepository } from '../src/core/market-data/kline-repository';
-import { type Clock, clockReading } from '../src/lib/clock';
 import { agentDecisionRepository } from '../src/trading/agents/agent-decision-repository';
 import { AgentSessionRuntime } from '../src/trading/agents/agent-session';
 import { AgentSnapshots } from '../src/trading/agents/agent-snapshot';
 import { type BotRow, botRepository } from '../src/trading/bots/bot-repository';
 import type { PaperFigures } from '../src/trading/bots/paper-account';
-import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
+import { bearer, signUp } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
-
-const MANUAL_LEASES = 3_600_000;
+import { useSimBots } from './sim-bots';
 
 /**
  * Gaps a trader would meet with the agents as first merged: a default agent (the create form's 1h, every setting
@@ -22,23 +19,15 @@ const MANUAL_LEASES = 3_600_000;
  * kept by the records, not only by replaying the entry; the status's drawdown is measured from the equity peak.
  */
 describe('agents: what a trader meets', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
-  let clock: Clock;
+  const { t, clock } = useSimBots({
+    // A default agent trains on 5,000 bars: at 1h that is ~208 days, and its evidence needs folds after them
+    historyDays: 320,
+    deps: { agentTrainer: inProcessAgentTrainer },
+  });
   let token: string;
 
   beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      // A default agent trains on 5,000 bars: at 1h that is ~208 days, and its evidence needs folds after them
-      simulator: { clock: simClock, historyDays: 320, symbols: ['BTCUSDT'] },
-      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcessAgentTrainer },
-    });
     token = (await signUp(t)).access_token;
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>

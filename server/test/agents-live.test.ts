@@ -5,35 +5,15 @@ import type {
   AgentStatus,
 } from '@kestrel/contracts/agents';
 import type { Bot } from '@kestrel/contracts/bots';
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, clockReading } from '../src/lib/clock';
+import { describe, expect, it } from 'vitest';
 import { agentRepository } from '../src/trading/agents/agent-repository';
 import { orderIntentRepository } from '../src/trading/orders/order-intent-repository';
-import {
-  bearer,
-  buildTestApp,
-  type DemoKeys,
-  SIM_START,
-  startTestServer,
-  type TestApp,
-  type TestServer,
-} from './helper';
+import { bearer, type TestApp } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
+import { useConnectedUser, useSimBots, WIDE_OPEN_GATES } from './sim-bots';
 
-const MANUAL_LEASES = 3_600_000;
 /** Gates wide open and no costs: the model's first lean becomes an entry (these tests are about the path) */
-const eagerParams = {
-  trainBars: 300,
-  horizonBars: 5,
-  retrainHours: 1,
-  entryThreshold: 0.34,
-  minPredictionZ: 0,
-  maxDissimilarity: 100,
-  feeRate: 0,
-  slippage: 0,
-  deadZone: 0,
-};
+const eagerParams = { trainBars: 300, horizonBars: 5, retrainHours: 1, ...WIDE_OPEN_GATES };
 
 /**
  * A live agent on the simulator: in stage live_approval an entry waits for the owner's click, is carried out at the
@@ -42,70 +22,27 @@ const eagerParams = {
  * latches the agent like a kill.
  */
 describe('live agents', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
-  let clock: Clock;
-  let token: string;
-  let keys: DemoKeys;
+  const liveDeps = { orderTimings: { deadmanCountdownMs: 600_000 }, agentTrainer: inProcessAgentTrainer };
+  const { t, clock, eventually, nextBar, ...suite } = useSimBots({
+    deps: { liveStreamLingerMs: 200, ...liveDeps },
+    wait: { tries: 400, everyMs: 25 },
+  });
+  const user = useConnectedUser(t);
   /** The app the calls go to (a restart replaces it) */
-  let app: TestApp;
-  const extra: TestApp[] = [];
-
-  beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      deps: {
-        clock,
-        botLeaseRenewMs: MANUAL_LEASES,
-        liveStreamLingerMs: 200,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-        agentTrainer: inProcessAgentTrainer,
-      },
-    });
-    const user = await t.connectedUser();
-    token = user.auth.access_token;
-    keys = user.keys;
-    app = t;
-  });
-  afterAll(async () => {
-    for (const a of extra) await a.app.close().catch(() => {});
-    await t?.close();
-  });
+  let app: TestApp = t;
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    app.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    app.request({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
   const status = async (id: string): Promise<AgentStatus> =>
     (await call('GET', `/api/v1/agents/${id}/agent`)).json().data;
   const decisions = async (id: string): Promise<AgentDecisionSummary[]> =>
     (await call('GET', `/api/v1/agents/${id}/decisions?limit=500`)).json().data;
-  const account = () => {
-    const a = t.sim.exchange.accountByKey(keys.apiKey);
-    if (!a) throw new Error('the demo account is gone');
-    return a;
-  };
+  const account = () => suite.account(user.keys);
   const simOrders = () => [...account().orders.values()];
   /** The conditional orders (the agent's stop) the simulator holds */
   const simStops = () => [...account().algoOrders.values()].filter((o) => o.clientAlgoId.startsWith('kb-'));
   const simPosition = () =>
     [...account().positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0;
-
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-  async function eventually(until: () => Promise<boolean> | boolean): Promise<void> {
-    for (let i = 0; i < 400 && !(await until()); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(await until()).toBe(true);
-  }
-  async function nextBar(until: () => Promise<boolean> | boolean): Promise<void> {
-    await advance(60_000 - (simClock.now() % 60_000) + 1000);
-    await eventually(until);
-  }
 
   async function trainedAgent(body: Record<string, unknown>): Promise<Bot> {
     const res = await call('POST', '/api/v1/agents/', {
@@ -197,18 +134,7 @@ describe('live agents', () => {
     const ordersBefore = simOrders().length;
     const decided = (await decisions(agent.id)).length;
     await t.app.close();
-    app = await buildTestApp(
-      t.database.db,
-      {
-        clock,
-        keyring: t.keyring,
-        botLeaseRenewMs: MANUAL_LEASES,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-        agentTrainer: inProcessAgentTrainer,
-      },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(app);
+    app = await suite.anotherApp(liveDeps);
     expect(app.app.botRunner.runningIds).toEqual([agent.id]);
     expect(simOrders().length).toBe(ordersBefore);
     expect((await decisions(agent.id)).length).toBe(decided);

@@ -5,26 +5,14 @@ import type {
   AgentStatus,
 } from '@kestrel/contracts/agents';
 import type { Bot } from '@kestrel/contracts/bots';
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, clockReading } from '../src/lib/clock';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agentApprovalRepository } from '../src/trading/agents/agent-approval-repository';
 import { AGENT_APPROVAL_TTL_MS } from '../src/trading/agents/agent-decide';
 import { agentDecisionRepository } from '../src/trading/agents/agent-decision-repository';
-import {
-  bearer,
-  buildTestApp,
-  SIM_START,
-  signUp,
-  startTestServer,
-  type TestApp,
-  type TestServer,
-} from './helper';
+import { bearer, SIM_START, signUp, type TestApp } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
+import { useSimBots, WIDE_OPEN_GATES } from './sim-bots';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
-
-/** Lease rounds only when a test calls `tick` */
-const MANUAL_LEASES = 3_600_000;
 
 /**
  * The agent runtime end to end on PGlite and the Binance simulator: an agent trains, decides on every closed bar
@@ -32,11 +20,13 @@ const MANUAL_LEASES = 3_600_000;
  * restart; promotions are refused naming their gates; approvals expire; another user's agent is a 404.
  */
 describe('agents', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
-  let clock: Clock;
+  const { t, simClock, clock, advance, eventually, nextBar, anotherApp } = useSimBots({
+    deps: { liveStreamLingerMs: 200, agentTrainer: inProcessAgentTrainer },
+    wait: { tries: 400, everyMs: 25 },
+  });
   let token: string;
   let other: string;
+  /** The instances started by the tests (restarts), in order */
   const extraApps: TestApp[] = [];
 
   const agentBody = {
@@ -51,23 +41,8 @@ describe('agents', () => {
   };
 
   beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      deps: {
-        clock,
-        botLeaseRenewMs: MANUAL_LEASES,
-        liveStreamLingerMs: 200,
-        agentTrainer: inProcessAgentTrainer,
-      },
-    });
     token = (await signUp(t)).access_token;
     other = (await signUp(t)).access_token;
-  });
-  afterAll(async () => {
-    for (const a of extraApps) await a.app.close().catch(() => {});
-    await t?.close();
   });
 
   const call = (app: TestApp, method: 'GET' | 'POST', url: string, payload?: object, as = token) =>
@@ -83,24 +58,6 @@ describe('agents', () => {
     const res = await call(app, 'GET', `/api/v1/agents/${id}/decisions?limit=500`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data;
-  }
-
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-
-  async function eventually(until: () => Promise<boolean>, tries = 400): Promise<void> {
-    for (let i = 0; i < tries && !(await until()); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(await until()).toBe(true);
-  }
-
-  async function nextBar(until: () => Promise<boolean>): Promise<void> {
-    await advance(60_000 - (simClock.now() % 60_000) + 1000);
-    await eventually(until);
   }
 
   let agent: Bot;
@@ -232,11 +189,7 @@ describe('agents', () => {
     );
     expect(s.model).toBeNull();
     // The production trainer: the engine's worker threads, the snapshot (aux columns included) crossing to them
-    const workers = await buildTestApp(
-      t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
+    const workers = await anotherApp();
     const other = (
       await call(workers, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Worker-trained' })
     ).json().data as Bot;
@@ -319,11 +272,7 @@ describe('agents', () => {
     expect((await decisions(t, agent.id)).length).toBe(recorded);
 
     await t.app.close();
-    const restarted = await buildTestApp(
-      t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcessAgentTrainer },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
+    const restarted = await anotherApp({ agentTrainer: inProcessAgentTrainer });
     extraApps.push(restarted);
     expect(restarted.app.botRunner.runningIds).toEqual([]);
     expect((await status(restarted, agent.id)).latch).toMatchObject({ cause: 'kill' });
@@ -415,15 +364,7 @@ describe('agents', () => {
     const res = await call(app, 'POST', '/api/v1/agents/', {
       ...agentBody,
       name: 'Eager agent',
-      params: {
-        ...agentBody.params,
-        entryThreshold: 0.34,
-        minPredictionZ: 0,
-        maxDissimilarity: 100,
-        feeRate: 0,
-        slippage: 0,
-        deadZone: 0,
-      },
+      params: { ...agentBody.params, ...WIDE_OPEN_GATES },
     });
     expect(res.statusCode, res.body).toBe(201);
     const eager: Bot = res.json().data;
@@ -467,11 +408,7 @@ describe('agents', () => {
     const before = (await call(app, 'GET', `/api/v1/agents/${eager.id}/status`)).json().data;
     const decided = (await decisions(app, eager.id)).length;
     await app.app.close();
-    const resumed = await buildTestApp(
-      t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES, agentTrainer: inProcessAgentTrainer },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
+    const resumed = await anotherApp({ agentTrainer: inProcessAgentTrainer });
     extraApps.push(resumed);
     expect(resumed.app.botRunner.runningIds).toEqual([eager.id]);
     const after = (await call(resumed, 'GET', `/api/v1/agents/${eager.id}/status`)).json().data;

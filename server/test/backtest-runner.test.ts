@@ -1,10 +1,9 @@
 import Fastify from 'fastify';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { migrate } from '../src/lib/database/migrate';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backtestRepository } from '../src/trading/backtest/backtest-repository';
 import { LEASE_MS, LEASE_RENEW_MS } from '../src/trading/jobs/job-runner';
-import { insertQueuedBacktest, insertUser, runnerWithEndlessWork } from './backtest-helper';
-import { openTestDatabase, TestClock, type TestDatabase } from './helper';
+import { insertQueuedBacktest, runnerWithEndlessWork, useJobDatabase } from './backtest-helper';
+import { TestClock } from './helper';
 
 const T0 = Date.UTC(2026, 0, 15, 12);
 
@@ -20,16 +19,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<v
 // The runner's own timer: leases renewed every LEASE_RENEW_MS (not sooner), and a run canceled behind its back
 // (a lost cancel notification) stopped at the next renewal
 describe('backtest runner timing', () => {
-  let tdb: TestDatabase;
-  let userId: string;
-  beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    await migrate(tdb.db);
-    userId = await insertUser(tdb.db, new Date(T0));
-  });
-  afterAll(async () => {
-    await tdb?.cleanup();
-  });
+  const tdb = useJobDatabase(new Date(T0));
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
   });
@@ -37,7 +27,7 @@ describe('backtest runner timing', () => {
     vi.useRealTimers();
   });
 
-  const queue = () => insertQueuedBacktest(tdb.db, userId, 'EMA crossover', new Date(T0));
+  const queue = () => insertQueuedBacktest(tdb.db, tdb.userId, 'EMA crossover', new Date(T0));
   const lease = async (id: string) => {
     const [row] = await tdb.db.query<{ lease_expires_at: Date | null; status: string }>(
       'SELECT lease_expires_at, status FROM backtests WHERE id = $1',

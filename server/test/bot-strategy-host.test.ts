@@ -1,10 +1,8 @@
 import type { Bot, BotEvent } from '@kestrel/contracts/bots';
 import { intervalToMs } from '@kestrel/engine';
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { KlineCache } from '../src/core/market-data/kline-cache';
 import { klineRepository } from '../src/core/market-data/kline-repository';
-import { type Clock, clockReading } from '../src/lib/clock';
 import { agentDecisionRepository } from '../src/trading/agents/agent-decision-repository';
 import { AgentSessionRuntime } from '../src/trading/agents/agent-session';
 import { AgentSnapshots } from '../src/trading/agents/agent-snapshot';
@@ -12,9 +10,9 @@ import type { BotFault } from '../src/trading/bots/bot-fault';
 import { type BotRow, botRepository } from '../src/trading/bots/bot-repository';
 import { BotSession, type BotSessionDeps } from '../src/trading/bots/bot-session';
 import { engineStrategyHost, type StrategyHost } from '../src/trading/bots/strategy-host';
-import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
+import { bearer, signUp } from './helper';
+import { useSimBots } from './sim-bots';
 
-const MANUAL_LEASES = 3_600_000;
 const EXCHANGE_ENV = 'strategy-host-test';
 const MINUTE = intervalToMs('1m');
 /** Bars each session trades: the ones between its start and the bar open now */
@@ -26,22 +24,11 @@ const TRADED_BARS = 5;
  * real app's database, log and the simulator's candles), on the paper account every bot trades on
  */
 describe('bot session: the strategy host given at construction', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
-  let clock: Clock;
+  const { t, clock } = useSimBots();
   let token: string;
 
   beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      deps: { clock, botLeaseRenewMs: MANUAL_LEASES },
-    });
     token = (await signUp(t)).access_token;
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>

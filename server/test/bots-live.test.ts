@@ -1,21 +1,9 @@
 import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
-import { ManualClock } from '@kestrel/exchange-sim';
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, clockReading } from '../src/lib/clock';
+import { describe, expect, it } from 'vitest';
 import { botRepository } from '../src/trading/bots/bot-repository';
-import {
-  bearer,
-  buildTestApp,
-  type DemoKeys,
-  PASSWORD,
-  SIM_START,
-  startTestServer,
-  type TestApp,
-  type TestServer,
-} from './helper';
-
-const MANUAL_LEASES = 3_600_000;
+import { bearer, PASSWORD, type TestApp } from './helper';
+import { GRID_AROUND_50K, liveGridBot, useConnectedUser, useSimBots } from './sim-bots';
 
 /**
  * A live bot on the simulator through the order manager: its grid placed as real orders (kb-… client ids), fills
@@ -23,52 +11,27 @@ const MANUAL_LEASES = 3_600_000;
  * record is the judge), and a stop that leaves no order of the bot on the exchange.
  */
 describe('live bots', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
-  let clock: Clock;
-  let token: string;
-  let keys: DemoKeys;
-  let app: TestApp;
-  const extra: TestApp[] = [];
-
-  beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      // BNBUSDT prices the fees an account with the BNB fee discount pays in BNB
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT', 'BNBUSDT'] },
-      // Simulated time runs ~60× faster than the wall clock the manager refreshes the dead-man switch on: a countdown
-      // of 10 simulated minutes outlives the test's bars
-      deps: {
-        clock,
-        botLeaseRenewMs: MANUAL_LEASES,
-        liveStreamLingerMs: 200,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-    });
-    const user = await t.connectedUser();
-    token = user.auth.access_token;
-    keys = user.keys;
-    app = t;
-    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+  // Simulated time runs ~60× faster than the wall clock the manager refreshes the dead-man switch on: a countdown of
+  // 10 simulated minutes outlives the test's bars
+  const liveDeps = { orderTimings: { deadmanCountdownMs: 600_000 } };
+  const { t, simClock, clock, eventually, nextBar, ...suite } = useSimBots({
+    // BNBUSDT prices the fees an account with the BNB fee discount pays in BNB
+    symbols: ['BTCUSDT', 'BNBUSDT'],
+    deps: { liveStreamLingerMs: 200, ...liveDeps },
+    price: '50000',
   });
-  afterAll(async () => {
-    for (const a of extra) await a.app.close().catch(() => {});
-    await t?.close();
-  });
+  const user = useConnectedUser(t);
+  /** The app the calls go to (a restart replaces it) */
+  let app: TestApp = t;
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    app.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    app.request({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
   const status = async (id: string): Promise<BotStatus> =>
     (await call('GET', `/api/v1/agents/${id}/status`)).json().data;
   const events = async (id: string): Promise<BotEvent[]> =>
     (await call('GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
 
-  const account = () => {
-    const a = t.sim.exchange.accountByKey(keys.apiKey);
-    if (!a) throw new Error('the demo account is gone');
-    return a;
-  };
+  const account = () => suite.account(user.keys);
   /** The simulator's own record of the account: every order it ever accepted, and the open ones */
   const sim = () => {
     const all = [...account().orders.values()];
@@ -78,36 +41,13 @@ describe('live bots', () => {
       position: [...account().positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0,
     };
   };
-
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-  async function eventually(until: () => Promise<boolean> | boolean): Promise<void> {
-    for (let i = 0; i < 250 && !(await until()); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await until()).toBe(true);
-  }
-  async function nextBar(until: () => Promise<boolean> | boolean): Promise<void> {
-    await advance(60_000 - (simClock.now() % 60_000) + 1000);
-    await eventually(until);
-  }
+  /** The server restarts: a new instance on the same database takes over */
+  const restarted = () => suite.anotherApp(liveDeps);
 
   let bot: Bot;
 
   it('places its grid on the exchange, follows the fills and answers them', async () => {
-    const created = await call('POST', '/api/v1/agents/', {
-      name: 'Live grid',
-      strategy: 'grid',
-      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage: 5,
-      budget: 500,
-      mode: 'live',
-    });
+    const created = await call('POST', '/api/v1/agents/', liveGridBot('Live grid'));
     expect(created.statusCode, created.body).toBe(201);
     bot = created.json().data;
     const started = await call('POST', `/api/v1/agents/${bot.id}/start`);
@@ -155,17 +95,7 @@ describe('live bots', () => {
     // The two buys' maker fees (0.02 % of 0.003 × 49,800 and × 49,600) are its realized PnL so far
     expect(before.realizedPnl).toBeCloseTo(-0.0002 * 0.003 * (49_800 + 49_600), 9);
     await t.app.close();
-    app = await buildTestApp(
-      t.database.db,
-      {
-        clock,
-        keyring: t.keyring,
-        botLeaseRenewMs: MANUAL_LEASES,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(app);
+    app = await restarted();
     expect(app.app.botRunner.runningIds).toEqual([bot.id]);
     const log = await events(bot.id);
     expect(log[0]).toMatchObject({ kind: 'resumed' });
@@ -222,16 +152,7 @@ describe('live bots', () => {
     expect(r.statusCode, r.body).toBe(200);
   };
   const liveGrid = async (name: string, params: object, leverage = 5): Promise<Bot> => {
-    const r = await call('POST', '/api/v1/agents/', {
-      name,
-      strategy: 'grid',
-      params,
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage,
-      budget: 500,
-      mode: 'live',
-    });
+    const r = await call('POST', '/api/v1/agents/', { ...liveGridBot(name, params), leverage });
     expect(r.statusCode, r.body).toBe(201);
     return r.json().data;
   };
@@ -296,12 +217,7 @@ describe('live bots', () => {
   }, async () => {
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-    const a = await liveGrid('Grid A', {
-      lower: 49_000,
-      upper: 51_000,
-      gridCount: 10,
-      quantityPerGrid: 0.003,
-    });
+    const a = await liveGrid('Grid A', GRID_AROUND_50K);
     const b = await liveGrid('Grid B', {
       lower: 49_100,
       upper: 50_900,
@@ -338,16 +254,15 @@ describe('live bots', () => {
 
     // Another instance on the same database answers the same figures (written by the instance running the bot)
     await app.app.botRunner.tick();
-    const other = await buildTestApp(
-      t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(other);
+    const other = await suite.anotherApp();
     expect(other.app.botRunner.runningIds).toEqual([]);
     const there = async () =>
       (
-        await other.request({ method: 'GET', url: `/api/v1/agents/${a.id}/status`, headers: bearer(token) })
+        await other.request({
+          method: 'GET',
+          url: `/api/v1/agents/${a.id}/status`,
+          headers: bearer(user.token),
+        })
       ).json().data as BotStatus;
     await eventually(async () => (await there()).positionQty === here.positionQty);
     const seen = await there();
@@ -356,7 +271,7 @@ describe('live bots', () => {
       here.openOrders.map((o) => o.clientOrderId).sort(),
     );
     const summary = (
-      await other.request({ method: 'GET', url: '/api/v1/dashboard/bots', headers: bearer(token) })
+      await other.request({ method: 'GET', url: '/api/v1/dashboard/bots', headers: bearer(user.token) })
     ).json().data;
     expect(summary.realizedPnl).toBeCloseTo(
       (await call('GET', '/api/v1/dashboard/bots')).json().data.realizedPnl,
@@ -379,12 +294,7 @@ describe('live bots', () => {
     // The account pays its fees in BNB (Binance's BNB fee discount: 10 % off)
     t.sim.exchange.transfer(account(), 'BNB', new Decimal('1'));
     t.sim.exchange.setFeeBurn(account(), true);
-    const d = await liveGrid('Pays in BNB', {
-      lower: 49_000,
-      upper: 51_000,
-      gridCount: 10,
-      quantityPerGrid: 0.003,
-    });
+    const d = await liveGrid('Pays in BNB', GRID_AROUND_50K);
     expect((await call('POST', `/api/v1/agents/${d.id}/start`)).statusCode).toBe(200);
     await nextBar(async () => (await status(d.id)).openOrders.length === 10);
 
@@ -404,17 +314,7 @@ describe('live bots', () => {
     await nextBar(async () => (await events(d.id)).filter((e) => e.kind === 'order_sent').length === 11);
     const before = await status(d.id);
     await app.app.close();
-    app = await buildTestApp(
-      t.database.db,
-      {
-        clock,
-        keyring: t.keyring,
-        botLeaseRenewMs: MANUAL_LEASES,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(app);
+    app = await restarted();
     expect(app.app.botRunner.runningIds).toContain(d.id);
     const after = await status(d.id);
     expect(after.positionQty).toBeCloseTo(0.003, 9);
@@ -427,12 +327,7 @@ describe('live bots', () => {
   it('a stop cut short by its instance dying is finished by the instance that takes the bot over', async () => {
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-    const c = await liveGrid('Cut short', {
-      lower: 49_000,
-      upper: 51_000,
-      gridCount: 10,
-      quantityPerGrid: 0.003,
-    });
+    const c = await liveGrid('Cut short', GRID_AROUND_50K);
     expect((await call('POST', `/api/v1/agents/${c.id}/start`)).statusCode).toBe(200);
     await nextBar(async () => (await status(c.id)).openOrders.length === 10);
     const ids = new Set((await status(c.id)).openOrders.map((o) => o.clientOrderId));
@@ -442,17 +337,7 @@ describe('live bots', () => {
     await botRepository.beginStop(t.database.db, c.id, 'stopped', 'Stopped by you', clock.now());
     await app.app.close();
     expect(ofBot(ids)).toHaveLength(10);
-    app = await buildTestApp(
-      t.database.db,
-      {
-        clock,
-        keyring: t.keyring,
-        botLeaseRenewMs: MANUAL_LEASES,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
-    extra.push(app);
+    app = await restarted();
     await eventually(async () => (await status(c.id)).bot.state === 'stopped');
     expect(ofBot(ids)).toEqual([]);
     expect(app.app.botRunner.runningIds).toEqual([]);

@@ -1,21 +1,9 @@
 import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, clockReading } from '../src/lib/clock';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BOT_LEASE_MS } from '../src/trading/bots/bot-runner';
-import {
-  bearer,
-  buildTestApp,
-  SIM_START,
-  signUp,
-  startTestServer,
-  type TestApp,
-  type TestServer,
-} from './helper';
+import { bearer, signUp, type TestApp } from './helper';
+import { paperGridBot, useSimBots } from './sim-bots';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
-
-/** Lease rounds only when a test calls `tick` (the timer's period is longer than any test) */
-const MANUAL_LEASES = 3_600_000;
 
 /**
  * The bot runtime end to end on PGlite and the Binance simulator: settings validated (field and rule named), a
@@ -23,39 +11,21 @@ const MANUAL_LEASES = 3_600_000;
  * restart that resumes it, and two instances on one database of which exactly one runs it.
  */
 describe('bots', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
-  /** The app reads the simulator's time, so bars close for both at once */
-  let clock: Clock;
+  const { t, simClock, advance, eventually, nextBar, anotherApp } = useSimBots({
+    deps: { liveStreamLingerMs: 200 },
+    price: '50000',
+    wait: { tries: 200, everyMs: 20 },
+  });
   let token: string;
   let other: string;
+  /** The instances started by the tests (a restart, a second server), in order */
   const extraApps: TestApp[] = [];
 
-  const grid = {
-    name: 'Grid around 50k',
-    strategy: 'grid',
-    params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003, direction: 'neutral' },
-    symbol: 'BTCUSDT',
-    interval: '1m',
-    leverage: 5,
-    budget: 1000,
-    mode: 'paper',
-  };
+  const grid = paperGridBot('Grid around 50k');
 
   beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200 },
-    });
     token = (await signUp(t)).access_token;
     other = (await signUp(t)).access_token;
-    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-  });
-  afterAll(async () => {
-    for (const a of extraApps) await a.app.close().catch(() => {});
-    await t?.close();
   });
 
   const call = (
@@ -80,27 +50,6 @@ describe('bots', () => {
 
   async function events(app: TestApp, id: string): Promise<BotEvent[]> {
     return (await call(app, 'GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
-  }
-
-  /** Moves simulated time a second at a time (streams push only on simulated seconds) until `ms` have passed */
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-
-  /** Waits (up to 4 s of wall time) until `until` holds */
-  async function eventually(until: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 200 && !(await until()); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await until()).toBe(true);
-  }
-
-  /** Moves time to just after the next minute boundary and waits until `until` holds (the bar was handled) */
-  async function nextBar(until: () => Promise<boolean>): Promise<void> {
-    await advance(60_000 - (simClock.now() % 60_000) + 1000);
-    await eventually(until);
   }
 
   it('refuses bad settings naming the field and the rule, and answers another user’s bot like an unknown one', async () => {
@@ -250,11 +199,7 @@ describe('bots', () => {
     const before = await status(t, id);
     const filledBefore = (await events(t, id)).filter((e) => e.kind === 'order_filled').length;
     await t.app.close();
-    const restarted = await buildTestApp(
-      t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
-      { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl },
-    );
+    const restarted = await anotherApp();
     extraApps.push(restarted);
     expect(restarted.app.botRunner.runningIds).toEqual([id]);
     const after = await status(restarted, id);
@@ -309,13 +254,8 @@ describe('bots', () => {
   });
 
   it('runs a bot on exactly one of two instances, and the other takes it over within 30 s of the first dying', async () => {
-    const env = { KESTREL_EXCHANGE_ENV: 'simulator', KESTREL_EXCHANGE_BASE_URL: t.simUrl };
     const a = extraApps[0] as TestApp;
-    const b = await buildTestApp(
-      t.database.db,
-      { clock, keyring: t.keyring, botLeaseRenewMs: MANUAL_LEASES },
-      env,
-    );
+    const b = await anotherApp();
     extraApps.push(b);
     const bot = (await call(a, 'POST', '/api/v1/agents/', { ...grid, name: 'Shared' })).json().data as Bot;
     expect((await call(a, 'POST', `/api/v1/agents/${bot.id}/start`)).statusCode).toBe(200);

@@ -24,6 +24,7 @@ import {
   makeKeyring,
 } from '../src/lib/crypto/master-key';
 import { bearer, buildTestApp, type Driver, postgresUrl, signUp, type TestApp, useTestApp } from './helper';
+import { PROBE_ACCOUNT } from './probe-account';
 
 const pgUp = (await postgresUrl()) !== undefined;
 
@@ -35,17 +36,7 @@ const exchange = { up: false };
 const switchableProbe: ExchangeProbe = {
   async testAccount() {
     if (!exchange.up) throw new ExchangeUnreachableError('connect ECONNREFUSED 127.0.0.1');
-    return {
-      accountType: 'USDT_FUTURES',
-      totalWalletBalance: '100',
-      totalUnrealizedProfit: '0',
-      totalMarginBalance: '100',
-      canTrade: true,
-      canWithdraw: false,
-      canDeposit: true,
-      assetsCount: 1,
-      positionsCount: 0,
-    };
+    return { ...PROBE_ACCOUNT };
   },
 };
 async function whileUp<T>(fn: () => Promise<T>): Promise<T> {

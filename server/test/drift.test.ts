@@ -1,11 +1,7 @@
 import { type Bot, DriftReportResponseSchema } from '@kestrel/contracts/bots';
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, clockReading } from '../src/lib/clock';
-import { bearer, SIM_START, signUp, startTestServer, type TestServer } from './helper';
-
-/** Lease rounds only when a test calls `tick` (the timer's period is longer than any test) */
-const MANUAL_LEASES = 3_600_000;
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, SIM_START, signUp } from './helper';
+import { paperGridBot, useSimBots } from './sim-bots';
 
 /**
  * GET /api/v1/agents/{id}/drift on PGlite and the Binance simulator: a paper grid bot trades a few closed 1m bars,
@@ -13,55 +9,25 @@ const MANUAL_LEASES = 3_600_000;
  * engine's broker on those very bars, so the two must agree trade for trade: any drift here is a bug
  */
 describe('drift report', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
+  const { t, nextBar } = useSimBots({
+    deps: { liveStreamLingerMs: 200 },
+    price: '50000',
+    wait: { tries: 200, everyMs: 20 },
+  });
   let token: string;
   let other: string;
 
-  const grid = {
-    name: 'Grid for drift',
-    strategy: 'grid',
-    params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003, direction: 'neutral' },
-    symbol: 'BTCUSDT',
-    interval: '1m',
-    leverage: 5,
-    budget: 1000,
-    mode: 'paper',
-  };
+  const grid = paperGridBot('Grid for drift');
 
   beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    const clock: Clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      deps: { clock, botLeaseRenewMs: MANUAL_LEASES, liveStreamLingerMs: 200 },
-    });
     token = (await signUp(t)).access_token;
     other = (await signUp(t)).access_token;
-    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
   });
-  afterAll(() => t?.close());
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object, as = token) =>
     t.request({ method, url, headers: bearer(as), ...(payload ? { payload } : {}) });
 
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-  async function eventually(until: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 200 && !(await until()); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await until()).toBe(true);
-  }
   const status = async (id: string) => (await call('GET', `/api/v1/agents/${id}/status`)).json().data;
-  const nextBar = async (until: () => Promise<boolean>) => {
-    await advance(60_000 - (simClock.now() % 60_000) + 1000);
-    await eventually(until);
-  };
-
   it('a bot that never ran has nothing to compare (409); another user’s bot is a 404', async () => {
     const created = await call('POST', '/api/v1/agents/', { ...grid, name: 'Never ran' });
     expect(created.statusCode, created.body).toBe(201);

@@ -6,59 +6,46 @@ import {
   BotStatusResponseSchema,
   BotsSummaryResponseSchema,
 } from '@kestrel/contracts/bots';
-import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clockReading } from '../src/lib/clock';
-import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
+import type { SimServer } from '@kestrel/exchange-sim';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, type DemoKeys, PASSWORD } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
+import { GRID_AROUND_50K, liveGridBot, useConnectedUser, useSimBots } from './sim-bots';
 
 /**
  * Issue 23, item 4: a bot trades in the environment it was created in, whatever its owner switches to. Two
  * simulators (testnet and mainnet stand-ins) on one hand-moved clock; their own order books judge
  */
 describe('a live bot keeps trading in its environment after the owner switches', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
-  let token: string;
-  let testnetKeys: DemoKeys;
+  const { t, simClock, advance, eventually, nextBar } = useSimBots({
+    mainnet: true,
+    deps: {
+      liveStreamLingerMs: 200,
+      orderTimings: { deadmanCountdownMs: 600_000 },
+      agentTrainer: inProcessAgentTrainer,
+    },
+    price: '50000',
+    startTimeoutMs: 180_000,
+  });
+  const user = useConnectedUser(t);
   let mainnetKeys: DemoKeys;
 
-  beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      mainnet: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      deps: {
-        clock: clockReading(() => new Date(simClock.now())),
-        botLeaseRenewMs: 3_600_000,
-        liveStreamLingerMs: 200,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-        agentTrainer: inProcessAgentTrainer,
-      },
-    });
-    const user = await t.connectedUser();
-    token = user.auth.access_token;
-    testnetKeys = user.keys;
+  beforeAll(() => {
     mainnetKeys = t.mainnet?.demoKeys() ?? { apiKey: '', secretKey: '' };
-    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-    t.mainnet?.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-  }, 180_000);
-  afterAll(() => t?.close());
+  });
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-    t.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+    t.request({ method, url, headers: bearer(user.token), ...(payload ? { payload } : {}) });
   const ordersOn = (side: 'testnet' | 'mainnet') => {
     const sim = side === 'testnet' ? t.sim : t.mainnet?.sim;
-    const keys = side === 'testnet' ? testnetKeys : mainnetKeys;
+    const keys = side === 'testnet' ? user.keys : mainnetKeys;
     return [...(sim?.exchange.accountByKey(keys.apiKey)?.orders.values() ?? [])];
   };
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      t.mainnet?.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
+  /** A bot of the user's, created (201) */
+  async function create(body: object): Promise<Bot> {
+    const res = await call('POST', '/api/v1/agents/', body);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data;
   }
   /** How many requests to a path reach a simulator from now on (a counted, harmless fault rule) */
   const counter = (sim: SimServer | undefined, path: string) => {
@@ -70,24 +57,9 @@ describe('a live bot keeps trading in its environment after the owner switches',
     testnet: counter(t.sim, path),
     mainnet: counter(t.mainnet?.sim, path),
   });
-  async function eventually(until: () => boolean): Promise<void> {
-    for (let i = 0; i < 250 && !until(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(until()).toBe(true);
-  }
 
   it('a testnet bot sends its grid to testnet, before and after the owner goes to mainnet', async () => {
-    const created = await call('POST', '/api/v1/agents/', {
-      name: 'Testnet grid',
-      strategy: 'grid',
-      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage: 5,
-      budget: 500,
-      mode: 'live',
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const bot: Bot = created.json().data;
+    const bot = await create(liveGridBot('Testnet grid'));
     expect(bot.environment).toBe('testnet');
     expect((await call('POST', `/api/v1/agents/${bot.id}/start`)).statusCode).toBe(200);
 
@@ -105,12 +77,11 @@ describe('a live bot keeps trading in its environment after the owner switches',
     ).toBe('mainnet');
 
     // Its next bars: the grid lands on the testnet stand-in only
-    await advance(60_000 - (simClock.now() % 60_000) + 1000);
-    await eventually(() => ordersOn('testnet').filter((o) => o.status === 'NEW').length === 10);
+    await nextBar(() => ordersOn('testnet').filter((o) => o.status === 'NEW').length === 10);
     expect(ordersOn('testnet').every((o) => o.clientOrderId.startsWith('kb-'))).toBe(true);
     await advance(60_000);
     expect(ordersOn('mainnet')).toHaveLength(0);
-    expect(t.mainnet?.sim.apiKeysSeen.has(testnetKeys.apiKey)).toBe(false);
+    expect(t.mainnet?.sim.apiKeysSeen.has(user.keys.apiKey)).toBe(false);
 
     // The pages mark where each bot trades
     const list = BotListResponseSchema.parse((await call('GET', '/api/v1/agents/')).json()).data;
@@ -126,22 +97,11 @@ describe('a live bot keeps trading in its environment after the owner switches',
   }, 120_000);
 
   it('a bot created on mainnet is marked mainnet and needs the live confirmation', async () => {
-    const body = {
-      name: 'Mainnet grid',
-      strategy: 'grid',
-      params: { lower: 49_000, upper: 51_000, gridCount: 4, quantityPerGrid: 0.003 },
-      symbol: 'BTCUSDT',
-      interval: '1m',
-      leverage: 5,
-      budget: 500,
-      mode: 'live',
-    };
+    const body = liveGridBot('Mainnet grid', { ...GRID_AROUND_50K, gridCount: 4 });
     const refused = await call('POST', '/api/v1/agents/', body);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toMatch(/confirmLive/);
-    const created = await call('POST', '/api/v1/agents/', { ...body, confirmLive: true });
-    expect(created.statusCode, created.body).toBe(201);
-    expect(created.json().data.environment).toBe('mainnet');
+    expect((await create({ ...body, confirmLive: true })).environment).toBe('mainnet');
   });
 
   it('a bot on mainnet reads its leverage brackets, candles and closed-candle stream from mainnet', async () => {
@@ -152,7 +112,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
     mainnetSim.exchange.setPrice('BTCUSDT', { price: '30000' });
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
 
-    const created = await call('POST', '/api/v1/agents/', {
+    const bot = await create({
       // Its 20 bars of warm-up history come from the kline cache, which reads them from the exchange
       name: 'Mainnet paper EMA',
       strategy: 'ema-cross',
@@ -163,8 +123,6 @@ describe('a live bot keeps trading in its environment after the owner switches',
       budget: 500,
       mode: 'paper',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const bot: Bot = created.json().data;
     expect(bot.environment).toBe('mainnet');
     // The owner goes back to testnet before starting it: the bot still reads mainnet, with the mainnet key
     expect((await call('PUT', '/api/v1/environment', { environment: 'testnet' })).statusCode).toBe(200);
@@ -200,7 +158,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
 
     expect((await call('POST', '/api/v1/account/step-up', { password: PASSWORD })).statusCode).toBe(200);
     expect((await call('PUT', '/api/v1/environment', { environment: 'mainnet' })).statusCode).toBe(200);
-    const created = await call('POST', '/api/v1/agents/', {
+    const agent = await create({
       name: 'Mainnet agent',
       strategy: 'ml-agent',
       // Gates wide open: the path to a decision is what is tested, not the model's skill
@@ -211,8 +169,6 @@ describe('a live bot keeps trading in its environment after the owner switches',
       budget: 1000,
       mode: 'paper',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const agent: Bot = created.json().data;
     expect(agent.environment).toBe('mainnet');
 
     // The owner goes back to testnet; the agent trains and decides on mainnet's market all the same

@@ -6,6 +6,7 @@ import {
 import { AccountEventsResponseSchema, STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, PASSWORD, signUp, startTestServer, type TestServer, useTestServer } from './helper';
+import { limitBuyAt40k } from './order-bodies';
 
 /**
  * Issue 23: the testnet / mainnet switch chooses the exchange the server uses for this user. Two simulators stand
@@ -39,15 +40,7 @@ describe('trading environments against two simulators (testnet and mainnet stand
     return DashboardOverviewResponseSchema.parse(res.json()).data;
   };
   const placeOrder = (clientOrderId: string) =>
-    call('POST', '/api/futures/orders/create', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      timeInForce: 'GTC',
-      quantity: '0.010',
-      price: '40000',
-      clientOrderId,
-    });
+    call('POST', '/api/futures/orders/create', limitBuyAt40k(clientOrderId));
   /** Each simulator's own record of orders with this client id */
   const ordersOn = (side: 'testnet' | 'mainnet', clientOrderId: string) => {
     const sim = side === 'testnet' ? t.sim : t.mainnet?.sim;

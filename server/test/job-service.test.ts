@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../src/core/socket/socket-bus';
 import { ManualClock } from '../src/lib/clock';
-import { migrate } from '../src/lib/database/migrate';
 import { HttpError } from '../src/lib/http-error';
 import { type BacktestRow, backtestRepository } from '../src/trading/backtest/backtest-repository';
 import type { JobChange, JobKind } from '../src/trading/jobs/job-kind';
 import { JobQuota } from '../src/trading/jobs/job-quota';
 import { LEASE_MS } from '../src/trading/jobs/job-runner';
 import { CANCELED_ERROR, JobService } from '../src/trading/jobs/job-service';
-import { insertUser } from './backtest-helper';
-import { openTestDatabase, type TestDatabase } from './helper';
+import { insertUser, queuedBacktestRow, useJobDatabase } from './backtest-helper';
 
 const T0 = Date.UTC(2026, 0, 15, 12);
 
@@ -21,17 +19,8 @@ const T0 = Date.UTC(2026, 0, 15, 12);
  * own ManualClock, so an instance that never advances its clock never renews its lease, as a killed one.
  */
 describe('job service and runner (every kind)', () => {
-  let tdb: TestDatabase;
-  let userId: string;
+  const tdb = useJobDatabase(new Date(T0));
   const log = Fastify({ logger: false }).log;
-  beforeAll(async () => {
-    tdb = await openTestDatabase('pglite');
-    await migrate(tdb.db);
-    userId = await insertUser(tdb.db, new Date(T0));
-  });
-  afterAll(async () => {
-    await tdb?.cleanup();
-  });
 
   function instance(options: { maxAttempts?: number; quota?: JobQuota; channel?: string } = {}) {
     const clock = new ManualClock(T0);
@@ -77,22 +66,8 @@ describe('job service and runner (every kind)', () => {
   }
 
   const create = (service: JobService<BacktestRow>, now: Date) =>
-    service.create(userId, (tx) =>
-      backtestRepository.insert(tx, {
-        id: randomUUID(),
-        user_id: userId,
-        strategy: 'ema-cross',
-        strategy_name: 'toy',
-        symbol: 'BTCUSDT',
-        interval: '1m',
-        start_time: 0,
-        end_time: 60_000,
-        exchange_env: 'simulator',
-        request: {},
-        settings: {},
-        status: 'queued',
-        created_at: now,
-      }),
+    service.create(tdb.userId, (tx) =>
+      backtestRepository.insert(tx, queuedBacktestRow(tdb.userId, 'toy', now)),
     );
   const stored = async (id: string) =>
     (
@@ -163,21 +138,21 @@ describe('job service and runner (every kind)', () => {
     const a = instance();
     await a.service.start();
     const row = await create(a.service, a.clock.now());
-    await expect(a.service.delete(userId, row.id)).rejects.toMatchObject({
+    await expect(a.service.delete(tdb.userId, row.id)).rejects.toMatchObject({
       statusCode: 409,
       code: 'TOY_ACTIVE',
     });
-    const canceled = await a.service.cancel(userId, row.id);
+    const canceled = await a.service.cancel(tdb.userId, row.id);
     expect(canceled).toMatchObject({ status: 'canceled', error: CANCELED_ERROR });
     await a.service.idle();
     expect(a.service.runner.runningIds).toEqual([]);
-    await expect(a.service.cancel(userId, row.id)).rejects.toMatchObject({
+    await expect(a.service.cancel(tdb.userId, row.id)).rejects.toMatchObject({
       statusCode: 409,
       code: 'TOY_FINISHED',
       message: 'This toy job has already been canceled; nothing to cancel',
     });
     await expect(a.service.cancel(randomUUID(), row.id)).rejects.toMatchObject({ statusCode: 404 });
-    await a.service.delete(userId, row.id);
+    await a.service.delete(tdb.userId, row.id);
     expect(await stored(row.id)).toBeUndefined();
     await a.service.close();
   });
@@ -188,21 +163,7 @@ describe('job service and runner (every kind)', () => {
     const a = instance({ quota: new JobQuota(tdb.db, clock, { perHour: 2, waiting: 10 }) });
     const createFor = () =>
       a.service.create(quotaUser, (tx) =>
-        backtestRepository.insert(tx, {
-          id: randomUUID(),
-          user_id: quotaUser,
-          strategy: 'ema-cross',
-          strategy_name: 'toy',
-          symbol: 'BTCUSDT',
-          interval: '1m',
-          start_time: 0,
-          end_time: 60_000,
-          exchange_env: 'simulator',
-          request: {},
-          settings: {},
-          status: 'queued',
-          created_at: clock.now(),
-        }),
+        backtestRepository.insert(tx, queuedBacktestRow(quotaUser, 'toy', clock.now())),
       );
     await createFor();
     await createFor();

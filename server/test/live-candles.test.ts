@@ -1,9 +1,9 @@
 import { KLINE_INTERVALS } from '@kestrel/contracts';
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CANDLE_PUSH_MIN_MS } from '../src/core/live/live-streams';
-import { signUp, startTestServer, type TestServer } from './helper';
-import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
+import { signUp } from './helper';
+import { useLiveSockets } from './live-sockets';
+import { pushOf, TestSocket, type WsFrame, wsUrl } from './socket-helper';
 
 /** Upstream streams outlive their last socket this long here (30 s in production) */
 const LINGER_MS = 400;
@@ -13,25 +13,9 @@ const LINGER_MS = 400;
  * producers (one upstream stream per pair, forming bars throttled) → the socket bus → the sockets that asked
  */
 describe('live candles', () => {
-  let t: TestServer;
-  let clock: ManualClock;
-  let base: string;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    // On a minute boundary: the 1m bar of 12:00 closes after 60 simulated seconds
-    clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
-    t = await startTestServer({
-      simulator: { clock, historyDays: 1, symbols: ['BTCUSDT', 'SOLUSDT'] },
-      env: { KESTREL_LIVE_SYMBOLS: 'SOLUSDT' },
-      deps: { liveStreamLingerMs: LINGER_MS },
-    });
-    base = await listenWs(t);
-  });
-  afterAll(async () => {
-    await Promise.all(sockets.map((s) => s.close()));
-    await t?.close();
-  });
+  // On a minute boundary: the 1m bar of 12:00 closes after 60 simulated seconds
+  const live = useLiveSockets({ historyDays: 1, deps: { liveStreamLingerMs: LINGER_MS } });
+  const { t, sockets, step } = live;
 
   /** A signed-in user's socket, and every candle push it receives with its wall-clock arrival */
   async function openSocket(): Promise<{
@@ -39,7 +23,7 @@ describe('live candles', () => {
     candles: Array<{ at: number; p: Record<string, unknown> }>;
   }> {
     const auth = await signUp(t);
-    const s = await TestSocket.open(wsUrl(base, auth.access_token, `tab-${sockets.length}`));
+    const s = await TestSocket.open(wsUrl(live.base, auth.access_token, `tab-${sockets.length}`));
     sockets.push(s);
     const candles: Array<{ at: number; p: Record<string, unknown> }> = [];
     s.ws.on('message', (data) => {
@@ -50,24 +34,7 @@ describe('live candles', () => {
     return { s, candles };
   }
 
-  /** Moves the simulator's time a second at a time until `done` settles: market payloads flow only then */
-  async function stepping<T>(done: Promise<T>): Promise<T> {
-    let settled = false;
-    void done.finally(() => {
-      settled = true;
-    });
-    while (!settled) {
-      clock.set(clock.now() + 1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return done;
-  }
-
-  const candle =
-    (match: (p: Record<string, unknown>) => boolean = () => true) =>
-    (f: WsFrame) =>
-      f.method === 'notifications/candle' && match(f.params ?? {});
+  const candle = (match?: (p: Record<string, unknown>) => boolean) => pushOf('notifications/candle', match);
 
   it('pushes the forming candle (at most 4 a second) and the closed one to the subscribed socket only', async () => {
     const watcher = await openSocket();
@@ -83,7 +50,7 @@ describe('live candles', () => {
     });
 
     const barOpen = Date.UTC(2026, 0, 15, 12, 0);
-    const closed = await stepping(watcher.s.next(candle((p) => p.closed === true)));
+    const closed = await step(watcher.s.next(candle((p) => p.closed === true)));
     expect(closed.params).toMatchObject({
       symbol: 'BTCUSDT',
       interval: '1m',
@@ -104,7 +71,7 @@ describe('live candles', () => {
     const span = (forming.at(-1)?.at ?? 0) - (forming[0]?.at ?? 0);
     expect(forming.length).toBeLessThanOrEqual(Math.floor(span / CANDLE_PUSH_MIN_MS) + 2);
     // Exactly one closing push per bar, and the next bar forms after it
-    await stepping(watcher.s.next(candle((p) => p.openTime === barOpen + 60_000)));
+    await step(watcher.s.next(candle((p) => p.openTime === barOpen + 60_000)));
     expect(watcher.candles.filter((c) => c.p.closed === true && c.p.openTime === barOpen)).toHaveLength(1);
     expect(bystander.candles).toEqual([]);
   });
@@ -118,13 +85,13 @@ describe('live candles', () => {
     expect(t.app.liveStreams?.candleStreams).toContain('SOLUSDT@5m');
     expect(t.app.liveStreams?.candleStreams.filter((c) => c === 'SOLUSDT@5m')).toHaveLength(1);
     const sol = candle((p) => p.symbol === 'SOLUSDT' && p.interval === '5m');
-    const [pa, pb] = await stepping(Promise.all([a.s.next(sol), b.s.next(sol)]));
+    const [pa, pb] = await step(Promise.all([a.s.next(sol), b.s.next(sol)]));
     expect(pa.params?.openTime).toBe(pb.params?.openTime);
 
     // One leaves: the other still streams
     await a.s.request('streams/subscribe', { streams: ['candle'], candles: [] });
     const before = a.candles.length;
-    await stepping(b.s.next(sol));
+    await step(b.s.next(sol));
     expect(a.candles.length).toBe(before);
     // The last one leaves: the upstream stream lingers, then closes
     await b.s.request('streams/subscribe', { streams: ['candle'], candles: [] });
@@ -147,7 +114,7 @@ describe('live candles', () => {
     const [a, b] = await Promise.all([first, second]);
     expect([a.error, b.error]).toEqual([undefined, undefined]);
     // The second stands: tickers (the default symbols) and no candles
-    await stepping(s.next((f) => f.method === 'notifications/ticker'));
+    await step(s.next((f) => f.method === 'notifications/ticker'));
     expect(candles).toEqual([]);
   });
 
@@ -185,7 +152,7 @@ describe('live candles', () => {
     expect(many.error?.message).toBe('Invalid params: candles: at most 10 candle streams');
 
     // The refused requests changed nothing: the 1h pair still streams, the 1m one was never added for this socket
-    const hourly = await stepping(s.next(candle((p) => p.symbol === 'BTCUSDT')));
+    const hourly = await step(s.next(candle((p) => p.symbol === 'BTCUSDT')));
     expect(hourly.params?.interval).toBe('1h');
     expect(t.app.liveStreams?.candleStreams).toContain('BTCUSDT@1h');
   });

@@ -1,56 +1,16 @@
-import { ManualClock } from '@kestrel/exchange-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signUp, startTestServer, type TestServer } from './helper';
-import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
+import { describe, expect, it } from 'vitest';
+import { bearer, signUp } from './helper';
+import { openToolSocket, useLiveSockets } from './live-sockets';
+import { pushOf } from './socket-helper';
 
 /**
  * The live path end to end: the simulator's streams → the adapter → the live-streams producers → the socket bus
  * (NOTIFY) → a signed-in user's socket. Orders go through the REST API, as the browser sends them.
  */
 describe('live pushes from the exchange', () => {
-  let t: TestServer;
-  let clock: ManualClock;
-  let base: string;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    clock = new ManualClock(Date.UTC(2026, 0, 15, 12));
-    t = await startTestServer({
-      simulator: { clock, historyDays: 2, symbols: ['BTCUSDT', 'SOLUSDT'] },
-      env: { KESTREL_LIVE_SYMBOLS: 'SOLUSDT' },
-    });
-    base = await listenWs(t);
-  });
-  afterAll(async () => {
-    await Promise.all(sockets.map((s) => s.close()));
-    await t?.close();
-  });
-
-  async function openSocket(token: string, clientId: string): Promise<TestSocket> {
-    const s = await TestSocket.open(wsUrl(base, token, clientId));
-    sockets.push(s);
-    await s.request('tools/list');
-    return s;
-  }
-
-  /** Moves the simulator's time a second at a time until `done` settles: market payloads flow only then */
-  async function stepping<T>(done: Promise<T>): Promise<T> {
-    let settled = false;
-    void done.finally(() => {
-      settled = true;
-    });
-    while (!settled) {
-      clock.set(clock.now() + 1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return done;
-  }
-
-  const method =
-    (m: string, match: (p: Record<string, unknown>) => boolean = () => true) =>
-    (f: WsFrame) =>
-      f.method === m && match(f.params ?? {});
+  const live = useLiveSockets({ historyDays: 2 });
+  const { t, step } = live;
+  const openSocket = (token: string, clientId: string) => openToolSocket(live, token, clientId);
 
   it('a signed-in user places an order through the REST API and gets the order, balance and position notices', async () => {
     // A user with the simulator's keys stored, as after connecting Binance in the browser
@@ -67,7 +27,7 @@ describe('live pushes from the exchange', () => {
     expect(placed.statusCode).toBe(201);
     const orderId = placed.json().data.orderId as string;
 
-    const created = await s.next(method('notifications/order', (p) => p.executionType === 'NEW'));
+    const created = await s.next(pushOf('notifications/order', (p) => p.executionType === 'NEW'));
     expect(created.params).toMatchObject({
       symbol: 'BTCUSDT',
       orderId,
@@ -75,17 +35,17 @@ describe('live pushes from the exchange', () => {
       status: 'NEW',
       side: 'BUY',
     });
-    const filled = await s.next(method('notifications/order', (p) => p.executionType === 'TRADE'));
+    const filled = await s.next(pushOf('notifications/order', (p) => p.executionType === 'TRADE'));
     expect(filled.params).toMatchObject({ orderId, status: 'FILLED', executedQuantity: '0.010' });
-    const balance = await s.next(method('notifications/balance'));
+    const balance = await s.next(pushOf('notifications/balance'));
     expect(balance.params).toMatchObject({ asset: 'USDT', reason: 'ORDER' });
     expect(Number(balance.params?.walletBalance)).toBeLessThan(1000); // the taker fee
-    const position = await s.next(method('notifications/position'));
+    const position = await s.next(pushOf('notifications/position'));
     expect(position.params).toMatchObject({ symbol: 'BTCUSDT', positionSide: 'BOTH', amount: '0.01' });
 
     // Market pushes: the default watch list (SOLUSDT here) plus the symbol of the new position
-    await stepping(s.next(method('notifications/mark_price', (p) => p.symbol === 'BTCUSDT')));
-    await stepping(s.next(method('notifications/ticker', (p) => p.symbol === 'SOLUSDT')));
+    await step(s.next(pushOf('notifications/mark_price', (p) => p.symbol === 'BTCUSDT')));
+    await step(s.next(pushOf('notifications/ticker', (p) => p.symbol === 'SOLUSDT')));
     expect(t.app.liveStreams?.marketSymbols).toEqual(['BTCUSDT', 'SOLUSDT']);
   });
 
@@ -96,10 +56,10 @@ describe('live pushes from the exchange', () => {
     const sb = await openSocket(b.access_token, 'b-tab');
     const reply = await sb.request('streams/subscribe', { streams: ['markPrice'], symbols: ['BTCUSDT'] });
     expect(reply.error).toBeUndefined();
-    const [pa, pb] = await stepping(
+    const [pa, pb] = await step(
       Promise.all([
-        sa.next(method('notifications/mark_price', (p) => p.symbol === 'SOLUSDT')),
-        sb.next(method('notifications/mark_price', (p) => p.symbol === 'BTCUSDT')),
+        sa.next(pushOf('notifications/mark_price', (p) => p.symbol === 'SOLUSDT')),
+        sb.next(pushOf('notifications/mark_price', (p) => p.symbol === 'BTCUSDT')),
       ]),
     );
     expect(pa.params?.markPrice).toMatch(/^\d+\.\d+$/);

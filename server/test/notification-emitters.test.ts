@@ -6,14 +6,12 @@ import {
   WebhookPayloadSchema,
 } from '@kestrel/contracts/account';
 import type { Bot, BotStatus } from '@kestrel/contracts/bots';
-import { ManualClock } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_REFUSED_NOTICE_EVERY_MS } from '../src/core/notifications/key-refusal-notices';
-import { type Clock, clockReading } from '../src/lib/clock';
-import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
+import { bearer, type DemoKeys, PASSWORD } from './helper';
+import { liveGridBot, useSimBots } from './sim-bots';
 import { type Receiver, signatureChecks, startReceiver } from './webhook-receiver';
 
-const MANUAL_LEASES = 3_600_000;
 const ALL_EVENTS: WebhookEvent[] = [
   'order_filled',
   'bot_started',
@@ -30,49 +28,22 @@ const ALL_EVENTS: WebhookEvent[] = [
  * deletion stopping every live bot, its orders canceled on the simulator, before the keys go.
  */
 describe('notification emitters and account deletion on the simulator', () => {
-  let t: TestServer;
-  let simClock: ManualClock;
+  const { t, simClock, eventually, nextBar } = useSimBots({
+    env: { KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1' },
+    deps: { liveStreamLingerMs: 200, orderTimings: { deadmanCountdownMs: 600_000 } },
+    price: '50000',
+  });
   let receiver: Receiver;
 
   beforeAll(async () => {
-    simClock = new ManualClock(SIM_START);
-    const clock: Clock = clockReading(() => new Date(simClock.now()));
-    t = await startTestServer({
-      simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'] },
-      env: { KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1' },
-      deps: {
-        clock,
-        botLeaseRenewMs: MANUAL_LEASES,
-        liveStreamLingerMs: 200,
-        orderTimings: { deadmanCountdownMs: 600_000 },
-      },
-    });
     receiver = await startReceiver();
-    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
   });
   afterAll(async () => {
-    await t?.close();
     await receiver?.close();
   });
 
   const call = (token: string, method: 'GET' | 'POST', url: string, payload?: object) =>
     t.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
-
-  async function advance(ms: number): Promise<void> {
-    for (let done = 0; done < ms; done += 1000) {
-      simClock.advance(1000);
-      t.sim.tick();
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-  async function eventually(until: () => Promise<boolean> | boolean): Promise<void> {
-    for (let i = 0; i < 250 && !(await until()); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await until()).toBe(true);
-  }
-  async function nextBar(until: () => Promise<boolean> | boolean): Promise<void> {
-    await advance(60_000 - (simClock.now() % 60_000) + 1000);
-    await eventually(until);
-  }
 
   /** A connected user with a webhook on every event at the receiver */
   async function subscribedUser(): Promise<{
@@ -110,16 +81,7 @@ describe('notification emitters and account deletion on the simulator', () => {
     NotificationListResponseSchema.parse((await call(token, 'GET', '/api/v1/notifications?limit=50')).json())
       .data.items;
 
-  const grid = {
-    name: 'Live grid',
-    strategy: 'grid',
-    params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
-    symbol: 'BTCUSDT',
-    interval: '1m',
-    leverage: 5,
-    budget: 500,
-    mode: 'live',
-  };
+  const grid = liveGridBot('Live grid');
   async function startBot(token: string, body: object): Promise<Bot> {
     const created = await call(token, 'POST', '/api/v1/agents/', body);
     expect(created.statusCode, created.body).toBe(201);

@@ -5,6 +5,7 @@ import type { ExchangeKeys } from '../src/core/exchange/exchange-adapter';
 import { ManualClock } from '../src/lib/clock';
 import { orderIntentRepository } from '../src/trading/orders/order-intent-repository';
 import { startTestServer, type TestServer } from './helper';
+import { limitBuyAt40k } from './order-bodies';
 
 /** The user's testnet account (every user here stays on testnet, the default environment) */
 const testnet = (userId: string): TradingAccount => ({ userId, environment: 'testnet' });
@@ -47,16 +48,6 @@ describe('order manager timers on the injected clock', () => {
   afterAll(() => t?.close());
 
   const stored = (clientOrderId: string) => orderIntentRepository.byClientId(t.app.db, userId, clientOrderId);
-  const resting = (clientOrderId: string) => ({
-    symbol: 'BTCUSDT',
-    side: 'BUY' as const,
-    type: 'LIMIT' as const,
-    timeInForce: 'GTC' as const,
-    quantity: '0.010',
-    price: '40000',
-    clientOrderId,
-  });
-
   it('an unknown outcome is looked up again after the backoff on the clock, and placed', async () => {
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
     // Executed, its answer replaced by a 503; the adapter's own lookup fails too
@@ -65,7 +56,7 @@ describe('order manager timers on the injected clock', () => {
     const intent = await t.app.orderManager.place({
       account: testnet(userId),
       source: 'manual',
-      order: resting('tm-backoff'),
+      order: limitBuyAt40k('tm-backoff'),
     });
     expect(intent.state).toBe('unknown');
 
@@ -91,7 +82,7 @@ describe('order manager timers on the injected clock', () => {
       source: 'manual',
       clientOrderId: 'tm-stale',
       kind: 'order',
-      request: resting('tm-stale'),
+      request: limitBuyAt40k('tm-stale'),
       at: clock.now().getTime(),
     });
     await clock.advance(SWEEP_MS);

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { SocketToolNameSchema } from '@kestrel/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PluginOrder } from '../src/lib/plugin-order';
 import { agentRepository } from '../src/trading/agents/agent-repository';
 import { botRepository } from '../src/trading/bots/bot-repository';
 import { STOPPED_BY_KILL_SWITCH } from '../src/trading/bots/bot-service';
+import { insertBotRow } from './bot-rows';
 import { buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 
 /**
@@ -29,26 +29,8 @@ describe.each<PluginOrder>(['reversed', { seed: 7 }, { seed: 1234 }])(
       await tdb?.cleanup();
     });
 
-    async function insertAgent(userId: string): Promise<string> {
-      const id = randomUUID();
-      await botRepository.insert(tdb.db, {
-        id,
-        user_id: userId,
-        kind: 'agent',
-        name: `agent ${id.slice(0, 4)}`,
-        strategy: 'ml-agent',
-        params: {},
-        symbol: 'BTCUSDT',
-        interval: '1m',
-        leverage: 2,
-        budget: 1000,
-        mode: 'live',
-        risk_limits: { maxNotional: null, dailyLossLimit: null, maxDrawdownPercent: null },
-        created_at: t.clock.now(),
-        environment: 'testnet',
-      });
-      return id;
-    }
+    const insertAgent = (userId: string) =>
+      insertBotRow(tdb.db, userId, 'agent', t.clock.now(), { mode: 'live' });
 
     it('lists every socket tool of the contract, in its order', () => {
       expect(t.app.socketTools.list().map((tool) => tool.name)).toEqual(SocketToolNameSchema.options);

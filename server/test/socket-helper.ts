@@ -2,6 +2,12 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import type { TestApp } from './helper';
 
+/** What `stepping` moves: a simulator's clock and its market (`SimServer`) */
+interface SimStep {
+  clock: { now(): number; set(ms: number): void };
+  sim: { tick(): void };
+}
+
 /** Listens on an OS-chosen loopback port and returns the socket base URL (`ws://host:port/ws`) */
 export async function listenWs(t: TestApp): Promise<string> {
   await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -82,3 +88,25 @@ export class TestSocket {
 
 export const wsUrl = (base: string, token: string, clientId = 'client-test') =>
   `${base}/${clientId}?token=${encodeURIComponent(token)}`;
+
+/**
+ * Moves the simulator's time a second at a time until `done` settles: market payloads flow only then. Its result
+ */
+export async function stepping<T>({ clock, sim }: SimStep, done: Promise<T>): Promise<T> {
+  let settled = false;
+  void done.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    clock.set(clock.now() + 1000);
+    sim.tick();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return done;
+}
+
+/** Matches a push of `method` whose params `match` (for `TestSocket.next`) */
+export const pushOf =
+  (method: string, match: (p: Record<string, unknown>) => boolean = () => true) =>
+  (f: WsFrame) =>
+    f.method === method && match(f.params ?? {});

@@ -48,15 +48,16 @@ export function useTestApp(options: TestAppOptions = {}): SuiteApp {
 
 /**
  * `startTestServer(options)` for the enclosing suite: the simulator and the app start before its first test and
- * close after its last. Like `useTestApp`, the handle is filled in by the suite's `beforeAll`.
+ * close after its last (`timeoutMs`: the start's own timeout). Like `useTestApp`, the handle is filled in by the
+ * suite's `beforeAll`.
  */
-export function useTestServer(options: TestServerOptions = {}): TestServer {
+export function useTestServer(options: TestServerOptions = {}, timeoutMs?: number): TestServer {
   const handle = {} as TestServer;
   let server: TestServer | undefined;
   beforeAll(async () => {
     server = await startTestServer(options);
     Object.assign(handle, server);
-  });
+  }, timeoutMs);
   afterAll(() => server?.close());
   return handle;
 }

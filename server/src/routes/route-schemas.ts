@@ -31,7 +31,7 @@ export type RouteOptions = <const S extends FastifySchema>(
   schema: S,
 ) => { schema: S & { tags: string[]; security: typeof BEARER } };
 
-type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+export type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 
 /**
  * A page's routes behind `app.authenticate`. The hook and the OpenAPI security go together here so that a route

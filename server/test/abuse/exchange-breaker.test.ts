@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clockReading } from '../../src/lib/clock';
 import { bearer, startTestServer, type TestServer } from '../helper';
+import { limitBuyAt40k } from '../order-bodies';
 
 const FAILURES = 3;
 const COOL_DOWN_MS = 1_500;
@@ -99,15 +100,7 @@ describe('circuit breaker on the exchange client', () => {
       method: 'POST',
       url: '/api/futures/orders/create',
       headers: bearer(token),
-      payload: {
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        type: 'LIMIT',
-        timeInForce: 'GTC',
-        quantity: '0.010',
-        price: '40000',
-        clientOrderId,
-      },
+      payload: limitBuyAt40k(clientOrderId),
     });
     expect(created.statusCode).toBe(503);
     expect(created.json().code).toBe('ORDER_STATUS_UNKNOWN');

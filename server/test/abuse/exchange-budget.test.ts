@@ -61,6 +61,15 @@ async function flood(client: ReturnType<typeof as>, count: number, batch = 20): 
 }
 
 const refusals = (answers: Answer[]) => answers.filter((a) => a.statusCode === 429);
+/** A limit buy of 1 SOL at 50: it rests on the book */
+const restingSolBuy = (client: ReturnType<typeof as>) =>
+  client.post('/api/futures/orders/create', {
+    symbol: 'SOLUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    quantity: '1',
+    price: '50',
+  });
 
 describe('two users sharing the exchange budget', () => {
   let t: TestServer;
@@ -100,13 +109,7 @@ describe('two users sharing the exchange budget', () => {
     expect(ticker.statusCode).toBe(200);
     expect(TickerResponseSchema.parse(ticker.json()).data.symbol).toBe('SOLUSDT');
     expect((await b.get('/api/v1/market/klines/SOLUSDT?interval=1m&limit=500')).statusCode).toBe(200);
-    const order = await b.post('/api/futures/orders/create', {
-      symbol: 'SOLUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      quantity: '1',
-      price: '50',
-    });
+    const order = await restingSolBuy(b);
     expect(order.statusCode).toBe(201);
     // A is still refused, at once, while B is served
     expect((await a.get('/api/v1/market/klines/BTCUSDT?interval=1m&limit=10')).statusCode).toBe(429);
@@ -163,13 +166,7 @@ describe('market data cannot starve trading', () => {
       /^The server has used \d+ of Binance's 2400 request weight this minute; market data and account reads resume in \d+ s \(orders and cancels still go through\)$/,
     );
 
-    const order = await b.post('/api/futures/orders/create', {
-      symbol: 'SOLUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      quantity: '1',
-      price: '50',
-    });
+    const order = await restingSolBuy(b);
     expect(order.statusCode).toBe(201);
     const kill = await b.post('/api/v1/risk/kill-switch', {});
     expect(kill.statusCode).toBe(200);
@@ -210,13 +207,7 @@ describe('a backtest download and an interactive call', () => {
 
     const ticker = await b.get('/api/v1/market/ticker/SOLUSDT');
     expect(ticker.statusCode).toBe(200);
-    const order = await b.post('/api/futures/orders/create', {
-      symbol: 'SOLUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      quantity: '1',
-      price: '50',
-    });
+    const order = await restingSolBuy(b);
     expect(order.statusCode).toBe(201);
 
     const running = BacktestDetailResponseSchema.parse((await a.get(`/api/v1/backtests/${id}`)).json()).data;

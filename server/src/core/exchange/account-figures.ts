@@ -70,19 +70,42 @@ export function riskAssessment(account: AccountSnapshot, positions: readonly Pos
     totalMaintMargin: account.totalMaintMargin,
     totalInitialMargin: account.totalInitialMargin,
     positions: open.map((p) => {
-      const mark = Number(p.markPrice);
-      const liq = Number(p.liquidationPrice);
+      const { figures, liquidationDistancePercent } = positionLiquidation(p);
       return {
-        symbol: p.symbol,
-        positionSide: p.positionSide,
-        amount: p.amount,
-        notional: p.notional,
-        markPrice: p.markPrice,
-        liquidationPrice: p.liquidationPrice,
+        ...figures,
         liquidationDistancePercent:
-          liq > 0 && mark > 0 ? ((Math.abs(mark - liq) / mark) * 100).toFixed(2) : null,
+          liquidationDistancePercent === null ? null : liquidationDistancePercent.toFixed(2),
       };
     }),
+  };
+}
+
+/**
+ * An open position's figures as every risk reading shows them, and how far its mark price is from its liquidation
+ * price (the mark's absolute distance, and that as a percent of the mark; null when either price is not positive)
+ */
+export function positionLiquidation(p: Position): {
+  figures: Pick<
+    Position,
+    'symbol' | 'positionSide' | 'amount' | 'notional' | 'markPrice' | 'liquidationPrice'
+  >;
+  liquidationDistance: number | null;
+  liquidationDistancePercent: number | null;
+} {
+  const mark = Number(p.markPrice);
+  const liq = Number(p.liquidationPrice);
+  const distance = liq > 0 && mark > 0 ? Math.abs(mark - liq) : null;
+  return {
+    figures: {
+      symbol: p.symbol,
+      positionSide: p.positionSide,
+      amount: p.amount,
+      notional: p.notional,
+      markPrice: p.markPrice,
+      liquidationPrice: p.liquidationPrice,
+    },
+    liquidationDistance: distance,
+    liquidationDistancePercent: distance === null ? null : (distance / mark) * 100,
   };
 }
 

@@ -5,6 +5,30 @@ import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import { environmentOfKeys } from '../exchange/exchange-router';
 import { writeAccountRows } from './account-rows';
 
+/** Which income entries a read takes: [from, to] (ms), a type and a symbol (all when absent), in what order */
+export interface IncomeFilter {
+  from: number;
+  to: number;
+  type?: string;
+  symbol?: string;
+  sort: IncomeSortField;
+  order: 'asc' | 'desc';
+}
+
+/** The filter of an income query (the page's or the export's) over [from, to] */
+export const incomeFilterOf = (
+  query: { type?: string; symbol?: string; sort: IncomeSortField; order: 'asc' | 'desc' },
+  from: number,
+  to: number,
+): IncomeFilter => ({
+  from,
+  to,
+  ...(query.type === undefined ? {} : { type: query.type }),
+  ...(query.symbol === undefined ? {} : { symbol: query.symbol }),
+  sort: query.sort,
+  order: query.order,
+});
+
 /** Keys of a recorded account: always tagged, since their environment decides where the rows belong */
 export type AccountKeys = ExchangeKeys & { environment: TradingEnvironment };
 
@@ -133,16 +157,7 @@ export const recorderRepository = {
   async income(
     db: Queryable,
     account: TradingAccount,
-    q: {
-      from: number;
-      to: number;
-      type?: string;
-      symbol?: string;
-      sort: IncomeSortField;
-      order: 'asc' | 'desc';
-      offset: number;
-      limit: number;
-    },
+    q: IncomeFilter & { offset: number; limit: number },
   ): Promise<{ items: IncomeEntry[]; total: number }> {
     const where = ['user_id = $1', 'environment = $2', 'time >= $3', 'time <= $4'];
     const params: unknown[] = [account.userId, account.environment, toDate(q.from), toDate(q.to)];

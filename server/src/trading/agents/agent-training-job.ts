@@ -7,7 +7,7 @@ import type { Database, Queryable } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
 import { type BotRow, botRepository } from '../bots/bot-repository';
 import type { JobKind, RunningJob } from '../jobs/job-kind';
-import { type JobStatus, jobQueueSql } from '../jobs/job-queue-sql';
+import { type JobStatus, jobQueueSql, ownedJobReads } from '../jobs/job-queue-sql';
 import { JobService } from '../jobs/job-service';
 import { agentRepository } from './agent-repository';
 import { configOf } from './agent-rows';
@@ -59,13 +59,7 @@ export const agentTrainingRepository = {
     return toRow(rows[0] as Record<string, unknown>);
   },
 
-  async find(db: Queryable, userId: string, id: string): Promise<AgentTrainingRow | undefined> {
-    const rows = await db.query(`SELECT ${COLUMNS} FROM agent_trainings WHERE user_id = $1 AND id = $2`, [
-      userId,
-      id,
-    ]);
-    return rows[0] ? toRow(rows[0]) : undefined;
-  },
+  find: ownedJobReads<AgentTrainingRow>('agent_trainings', COLUMNS, toRow).find,
 
   /** running → completed by the instance running it; false when it no longer holds the job */
   async complete(db: Queryable, id: string, owner: string, now: Date): Promise<boolean> {

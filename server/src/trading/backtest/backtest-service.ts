@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TradingEnvironment } from '@kestrel/contracts';
 import {
   BACKTEST_MAX_BARS,
@@ -28,8 +27,7 @@ import type { FetchProgress } from '../../core/market-data/kline-cache';
 import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
 import { HttpError } from '../../lib/http-error';
 import type { JobQuota } from '../jobs/job-quota';
-import type { JobRunner } from '../jobs/job-runner';
-import { JobService } from '../jobs/job-service';
+import { JobService, UserJobService } from '../jobs/job-service';
 import {
   BacktestInputs,
   type BacktestInputsDeps,
@@ -40,6 +38,7 @@ import { backtestJob, backtestNotFound } from './backtest-job';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { chartCandles } from './backtest-result';
 import type { BacktestWorkers } from './backtest-workers';
+import { jobProgress, jobSubject, queuedRunJob } from './run-job-row';
 
 /** Rows of GET /backtests */
 const LIST_LIMIT = 200;
@@ -85,21 +84,19 @@ export interface BacktestServiceDeps extends BacktestInputsDeps {
  * worker thread, the result stored with the run. Status changes and progress go to the owner's live sockets (on
  * any instance) as `notifications/backtest`.
  */
-export class BacktestService {
+export class BacktestService extends UserJobService<BacktestRow, BacktestSummary> {
   /** The kline cache of each environment's exchange and the brackets reader, shared with the optimisation jobs */
   readonly inputs: BacktestInputs;
-  /** The shared job lifecycle of the backtests table */
-  readonly jobs: JobService<BacktestRow>;
 
   constructor(private readonly deps: BacktestServiceDeps) {
-    this.inputs = new BacktestInputs(deps);
-    this.jobs = new JobService({
+    const inputs = new BacktestInputs(deps);
+    const jobs = new JobService({
       db: deps.db,
       clock: deps.clock,
       log: deps.log,
       kind: backtestJob({
         db: deps.db,
-        inputs: this.inputs,
+        inputs,
         workers: deps.workers,
         clock: deps.clock,
         log: deps.log,
@@ -110,11 +107,8 @@ export class BacktestService {
       quota: deps.quota,
       ...(deps.monotonicNow ? { monotonicNow: deps.monotonicNow } : {}),
     });
-  }
-
-  /** The database queue: claims, leases, wake-ups and cancels across instances */
-  get runner(): JobRunner<BacktestRow> {
-    return this.jobs.runner;
+    super(jobs, toSummary);
+    this.inputs = inputs;
   }
 
   /** The built-in strategies with their parameter schemas and defaults */
@@ -218,19 +212,9 @@ export class BacktestService {
     const settings: StoredSettings = { run, intervalMs, span };
     const row = await this.jobs.create(userId, (tx) =>
       backtestRepository.insert(tx, {
-        id: randomUUID(),
-        user_id: userId,
-        strategy: type.id,
-        strategy_name: type.name,
-        symbol: request.symbol,
-        interval: request.interval,
-        start_time: request.startTime,
-        end_time: request.endTime,
-        exchange_env: exchangeEnv,
+        ...queuedRunJob(userId, type, request, exchangeEnv, this.deps.clock.now()),
         request: { ...request, params, costs: { ...request.costs, leverage } },
         settings: settings as unknown as Record<string, unknown>,
-        status: 'queued',
-        created_at: this.deps.clock.now(),
       }),
     );
     return toSummary(row);
@@ -264,29 +248,6 @@ export class BacktestService {
     return chartCandles(bars, row.interval as BacktestCandles['interval'], BACKTEST_MAX_CANDLES);
   }
 
-  async cancel(userId: string, id: string): Promise<BacktestSummary> {
-    return toSummary(await this.jobs.cancel(userId, id));
-  }
-
-  async delete(userId: string, id: string): Promise<void> {
-    await this.jobs.delete(userId, id);
-  }
-
-  /** Starts taking runs from the queue (and taking back the runs of instances that stopped) */
-  async start(): Promise<void> {
-    await this.jobs.start();
-  }
-
-  /** Resolves when nothing is being claimed or executed on this instance (queued runs may remain) */
-  async idle(): Promise<void> {
-    await this.jobs.idle();
-  }
-
-  /** Stops taking runs; the running ones are stopped and handed back to the queue for another instance */
-  async close(): Promise<void> {
-    await this.jobs.close();
-  }
-
   /** What a run reads from the market before the engine starts (`BacktestInputs.loadRunInputs`) */
   loadRunInputs(
     row: Pick<BacktestRow, 'user_id' | 'exchange_env' | 'symbol' | 'interval'>,
@@ -311,21 +272,7 @@ export class BacktestService {
 }
 
 function toSummary(row: BacktestRow): BacktestSummary {
-  return {
-    id: row.id,
-    strategy: row.strategy,
-    strategyName: row.strategy_name,
-    symbol: row.symbol,
-    interval: row.interval as BacktestSummary['interval'],
-    startTime: row.start_time,
-    endTime: row.end_time,
-    status: row.status,
-    progress: row.progress,
-    createdAt: row.created_at.getTime(),
-    finishedAt: row.finished_at ? row.finished_at.getTime() : null,
-    error: row.error,
-    metrics: row.metrics,
-  };
+  return { ...jobSubject(row), ...jobProgress(row), metrics: row.metrics };
 }
 
 function badRequest(message: string): HttpError {

@@ -1,39 +1,20 @@
 import type {
   BacktestMetrics,
-  BacktestStatus,
   OptimisationStats,
   OptimisationSummary,
   WalkForwardResult,
 } from '@kestrel/contracts/backtest';
 import type { Database, Queryable } from '../../lib/database/database';
-import { jobQueueSql } from '../jobs/job-queue-sql';
+import { jobQueueSql, ownedJobReads } from '../jobs/job-queue-sql';
+import { insertRunJob, type NewRunJob, type RunJobRow, runJobNumbers } from './run-job-row';
 
 /** An optimisations row as the service uses it (bigints as numbers, jsonb parsed) */
-export interface OptimisationRow {
-  id: string;
-  user_id: string;
-  strategy: string;
-  strategy_name: string;
-  symbol: string;
-  interval: string;
-  start_time: number;
-  end_time: number;
-  exchange_env: string;
+export interface OptimisationRow extends RunJobRow {
   objective: string;
   combinations: number;
   parameters: string[];
-  request: Record<string, unknown>;
-  settings: Record<string, unknown>;
-  status: BacktestStatus;
-  progress: number;
-  error: string | null;
   stats: OptimisationStats | null;
   best: OptimisationSummary['best'];
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  lease_owner: string | null;
-  attempts: number;
 }
 
 export type OptimisationRowWithWalkForward = OptimisationRow & { walk_forward: WalkForwardResult | null };
@@ -51,15 +32,9 @@ const COLUMNS = `id, user_id, strategy, strategy_name, symbol, interval, start_t
   combinations, parameters, request, settings, status, progress, error, stats, best, created_at, started_at,
   finished_at, lease_owner, attempts`;
 
-const toRow = <T extends OptimisationRow>(r: Record<string, unknown>): T =>
-  ({
-    ...r,
-    start_time: Number(r.start_time),
-    end_time: Number(r.end_time),
-    progress: Number(r.progress),
-    attempts: Number(r.attempts),
-    combinations: Number(r.combinations),
-  }) as T;
+const toRow = (r: Record<string, unknown>): OptimisationRow =>
+  ({ ...r, ...runJobNumbers(r), combinations: Number(r.combinations) }) as OptimisationRow;
+const reads = ownedJobReads<OptimisationRow>('optimisations', COLUMNS, toRow);
 
 /** Rows per INSERT of results: 20,000 combinations go in 20 statements */
 const RESULT_CHUNK = 1_000;
@@ -68,65 +43,19 @@ const RESULT_CHUNK = 1_000;
 export const optimisationRepository = {
   async insert(
     db: Queryable,
-    row: Omit<
-      OptimisationRow,
-      'progress' | 'error' | 'stats' | 'best' | 'started_at' | 'finished_at' | 'lease_owner' | 'attempts'
-    >,
+    row: NewRunJob & Pick<OptimisationRow, 'objective' | 'combinations' | 'parameters'>,
   ): Promise<OptimisationRow> {
-    const rows = await db.query(
-      `INSERT INTO optimisations (id, user_id, strategy, strategy_name, symbol, interval, start_time, end_time,
-         exchange_env, objective, combinations, parameters, request, settings, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-       RETURNING ${COLUMNS}`,
-      [
-        row.id,
-        row.user_id,
-        row.strategy,
-        row.strategy_name,
-        row.symbol,
-        row.interval,
-        row.start_time,
-        row.end_time,
-        row.exchange_env,
-        row.objective,
-        row.combinations,
-        JSON.stringify(row.parameters),
-        JSON.stringify(row.request),
-        JSON.stringify(row.settings),
-        row.status,
-        row.created_at,
-      ],
-    );
-    return toRow<OptimisationRow>(rows[0] as Record<string, unknown>);
+    const own = {
+      objective: row.objective,
+      combinations: row.combinations,
+      parameters: JSON.stringify(row.parameters),
+    };
+    return toRow(await insertRunJob(db, 'optimisations', COLUMNS, row, own));
   },
 
-  async list(db: Queryable, userId: string, limit: number): Promise<OptimisationRow[]> {
-    const rows = await db.query(
-      `SELECT ${COLUMNS} FROM optimisations WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`,
-      [userId, limit],
-    );
-    return rows.map((r) => toRow<OptimisationRow>(r));
-  },
-
-  async find(db: Queryable, userId: string, id: string): Promise<OptimisationRow | undefined> {
-    const rows = await db.query(`SELECT ${COLUMNS} FROM optimisations WHERE user_id = $1 AND id = $2`, [
-      userId,
-      id,
-    ]);
-    return rows[0] ? toRow<OptimisationRow>(rows[0]) : undefined;
-  },
-
-  async findWithWalkForward(
-    db: Queryable,
-    userId: string,
-    id: string,
-  ): Promise<OptimisationRowWithWalkForward | undefined> {
-    const rows = await db.query(
-      `SELECT ${COLUMNS}, walk_forward FROM optimisations WHERE user_id = $1 AND id = $2`,
-      [userId, id],
-    );
-    return rows[0] ? toRow<OptimisationRowWithWalkForward>(rows[0]) : undefined;
-  },
+  list: reads.list,
+  find: reads.find,
+  findWithWalkForward: reads.findWith<Pick<OptimisationRowWithWalkForward, 'walk_forward'>>('walk_forward'),
 
   async results(db: Queryable, id: string): Promise<OptimisationResultRow[]> {
     const rows = await db.query<OptimisationResultRow>(
@@ -136,7 +65,7 @@ export const optimisationRepository = {
     return rows.map((r) => ({ ...r, idx: Number(r.idx) }));
   },
 
-  ...jobQueueSql<OptimisationRow>('optimisations', COLUMNS, (r) => toRow<OptimisationRow>(r)),
+  ...jobQueueSql<OptimisationRow>('optimisations', COLUMNS, toRow),
 
   /**
    * running → completed with every combination's result, the statistics, the best one and the walk-forward, in

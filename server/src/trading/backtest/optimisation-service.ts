@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   axisValues,
   type OptimisationDetail,
@@ -15,12 +14,12 @@ import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
 import type { JobQuota } from '../jobs/job-quota';
-import type { JobRunner } from '../jobs/job-runner';
-import { JobService } from '../jobs/job-service';
+import { JobService, UserJobService } from '../jobs/job-service';
 import type { BacktestInputs } from './backtest-inputs';
 import type { BacktestService } from './backtest-service';
 import { type OptimisationSettings, optimisationJob, optimisationNotFound } from './optimisation-job';
 import { type OptimisationRow, optimisationRepository } from './optimisation-repository';
+import { jobProgress, jobSubject, queuedRunJob } from './run-job-row';
 
 const LIST_LIMIT = 200;
 
@@ -48,12 +47,9 @@ export interface OptimisationServiceDeps {
  * walk-forward analysis of the same grid. Queued and leased through the same queue code as backtests (its own
  * table and channel); one job at a time per instance, on all of its backtest worker threads.
  */
-export class OptimisationService {
-  /** The shared job lifecycle of the optimisations table */
-  readonly jobs: JobService<OptimisationRow>;
-
+export class OptimisationService extends UserJobService<OptimisationRow, OptimisationSummary> {
   constructor(private readonly deps: OptimisationServiceDeps) {
-    this.jobs = new JobService({
+    const jobs = new JobService({
       db: deps.db,
       clock: deps.clock,
       log: deps.log,
@@ -70,10 +66,7 @@ export class OptimisationService {
       quota: deps.quota,
       ...(deps.monotonicNow ? { monotonicNow: deps.monotonicNow } : {}),
     });
-  }
-
-  get runner(): JobRunner<OptimisationRow> {
-    return this.jobs.runner;
+    super(jobs, toSummary);
   }
 
   async create(account: TradingAccount, request: OptimisationRequest): Promise<OptimisationSummary> {
@@ -140,22 +133,12 @@ export class OptimisationService {
     };
     const row = await this.jobs.create(userId, (tx) =>
       optimisationRepository.insert(tx, {
-        id: randomUUID(),
-        user_id: userId,
-        strategy: type.id,
-        strategy_name: type.name,
-        symbol: request.symbol,
-        interval: request.interval,
-        start_time: request.startTime,
-        end_time: request.endTime,
-        exchange_env: venue.exchangeEnv,
+        ...queuedRunJob(userId, type, request, venue.exchangeEnv, this.deps.clock.now()),
         objective: request.objective,
         combinations: combos.length,
         parameters,
         request: request as unknown as Record<string, unknown>,
         settings: settings as unknown as Record<string, unknown>,
-        status: 'queued',
-        created_at: this.deps.clock.now(),
       }),
     );
     return toSummary(row);
@@ -186,45 +169,15 @@ export class OptimisationService {
       error: r.error,
     }));
   }
-
-  async cancel(userId: string, id: string): Promise<OptimisationSummary> {
-    return toSummary(await this.jobs.cancel(userId, id));
-  }
-
-  async delete(userId: string, id: string): Promise<void> {
-    await this.jobs.delete(userId, id);
-  }
-
-  async start(): Promise<void> {
-    await this.jobs.start();
-  }
-
-  async idle(): Promise<void> {
-    await this.jobs.idle();
-  }
-
-  async close(): Promise<void> {
-    await this.jobs.close();
-  }
 }
 
 function toSummary(row: OptimisationRow): OptimisationSummary {
   return {
-    id: row.id,
-    strategy: row.strategy,
-    strategyName: row.strategy_name,
-    symbol: row.symbol,
-    interval: row.interval as OptimisationSummary['interval'],
-    startTime: row.start_time,
-    endTime: row.end_time,
+    ...jobSubject(row),
     objective: row.objective as OptimisationObjective,
     combinations: row.combinations,
     walkForward: (row.request as { walkForward?: unknown }).walkForward !== undefined,
-    status: row.status,
-    progress: row.progress,
-    createdAt: row.created_at.getTime(),
-    finishedAt: row.finished_at ? row.finished_at.getTime() : null,
-    error: row.error,
+    ...jobProgress(row),
     stats: row.stats,
     best: row.best,
   };

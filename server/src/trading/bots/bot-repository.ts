@@ -61,6 +61,8 @@ const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, le
 
 /** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
 const ACTIVE = `state IN ('starting', 'running')`;
+/** The owner's bot `$1` of user `$2` while nothing runs it: the only one its owner may change, start or delete */
+const OWNED_IDLE = `id = $1 AND user_id = $2 AND state IN ('stopped', 'error')`;
 /** States in which a process holds the bot's lease: running it, or finishing its stop (its orders being canceled) */
 const HELD = `state IN ('starting', 'running', 'stopping')`;
 /** The same states: a session is open (its figures are the running instance's, not yet the log's) */
@@ -69,6 +71,9 @@ const OPEN_STATES: ReadonlySet<BotState> = new Set(['starting', 'running', 'stop
 // node-postgres returns numeric as a string
 const toRow = (r: Record<string, unknown>): BotRow =>
   ({ ...r, budget: Number(r.budget), leverage: Number(r.leverage) }) as BotRow;
+/** The one row a statement returned, if any */
+const firstRow = (rows: Record<string, unknown>[]): BotRow | undefined =>
+  rows[0] ? toRow(rows[0]) : undefined;
 
 /** An AI agent is a bot whose strategy is the trained model (issue 18); its kind follows its strategy */
 export const botKindOf = (strategy: string): BotKind => (strategy === 'ml-agent' ? 'agent' : 'bot');
@@ -129,7 +134,7 @@ export const botRepository = {
 
   async find(db: Queryable, userId: string, id: string): Promise<BotRow | undefined> {
     const rows = await db.query(`SELECT ${COLUMNS} FROM bots WHERE id = $1 AND user_id = $2`, [id, userId]);
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return firstRow(rows);
   },
 
   /** Changes the settings of a bot that is not running; undefined when it is running (or gone) */
@@ -143,7 +148,7 @@ export const botRepository = {
     const rows = await db.query(
       `UPDATE bots SET name = $3, strategy = $4, params = $5, symbol = $6, interval = $7, leverage = $8,
           budget = $9, mode = $10, risk_limits = $11, updated_at = $12, kind = $13
-        WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error')
+        WHERE ${OWNED_IDLE}
         RETURNING ${COLUMNS}`,
       [
         id,
@@ -161,15 +166,12 @@ export const botRepository = {
         botKindOf(settings.strategy),
       ],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return firstRow(rows);
   },
 
   /** Deletes a bot that is not running (its log goes with it); false when it is running or unknown */
   async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
-    const rows = await db.query(
-      `DELETE FROM bots WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error') RETURNING id`,
-      [id, userId],
-    );
+    const rows = await db.query(`DELETE FROM bots WHERE ${OWNED_IDLE} RETURNING id`, [id, userId]);
     return rows.length > 0;
   },
 
@@ -188,11 +190,11 @@ export const botRepository = {
     const rows = await db.query(
       `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, stopped_at = NULL, updated_at = $3,
           lease_owner = $4, lease_expires_at = $5
-        WHERE id = $1 AND user_id = $2 AND state IN ('stopped', 'error')
+        WHERE ${OWNED_IDLE}
         RETURNING ${COLUMNS}`,
       [id, userId, now, owner, leaseUntil],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return firstRow(rows);
   },
 
   /** The bot runs on `owner`: state running, unless it was stopped meanwhile (then false) */
@@ -224,7 +226,7 @@ export const botRepository = {
         RETURNING ${COLUMNS}`,
       [id, state, reason, now, owner ?? null],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return firstRow(rows);
   },
 
   /**
@@ -239,7 +241,7 @@ export const botRepository = {
         RETURNING ${COLUMNS}`,
       [id, now, owner ?? null],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return firstRow(rows);
   },
 
   /**
@@ -260,7 +262,7 @@ export const botRepository = {
         RETURNING ${COLUMNS}`,
       [id, owner, now, leaseUntil],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return firstRow(rows);
   },
 
   /** Live bots of the user on `symbol` that are active, other than `exceptId` (they share its dead-man switch) */
@@ -359,7 +361,7 @@ export const botRepository = {
         RETURNING ${COLUMNS}`,
       [owner, now, leaseUntil],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return firstRow(rows);
   },
 
   /** Hands `owner`'s bots back (the process is stopping): they stay active, for another instance to resume */

@@ -154,3 +154,47 @@ export function jobQueueSql<Row extends JobRow>(
     },
   };
 }
+
+/** The owner's reads of a jobs table (its pages'): always addressed by the user, never by the id alone */
+export interface OwnedJobReads<Row extends JobRow> {
+  /** The user's jobs, newest first */
+  list(db: Queryable, userId: string, limit: number): Promise<Row[]>;
+  /** A job of `userId` by id, without the columns `columns` leaves out */
+  find(db: Queryable, userId: string, id: string): Promise<Row | undefined>;
+  /** `find` that also reads the large columns `extra` (a result the list leaves out) */
+  findWith<Extra extends object>(
+    extra: string,
+  ): (db: Queryable, userId: string, id: string) => Promise<(Row & Extra) | undefined>;
+}
+
+/**
+ * The owner's reads of a jobs table with a `seq` column. `table`, `columns` and `extra` are constants of the
+ * caller, never user input; `toRow` keeps the columns it does not convert
+ */
+export function ownedJobReads<Row extends JobRow>(
+  table: string,
+  columns: string,
+  toRow: (r: Record<string, unknown>) => Row,
+): OwnedJobReads<Row> {
+  const one = async (db: Queryable, userId: string, id: string, extra: string) => {
+    const rows = await db.query(`SELECT ${columns}${extra} FROM ${table} WHERE user_id = $1 AND id = $2`, [
+      userId,
+      id,
+    ]);
+    return rows[0] ? toRow(rows[0]) : undefined;
+  };
+  return {
+    async list(db, userId, limit) {
+      const rows = await db.query(
+        `SELECT ${columns} FROM ${table} WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`,
+        [userId, limit],
+      );
+      return rows.map(toRow);
+    },
+    find: (db, userId, id) => one(db, userId, id, ''),
+    findWith:
+      <Extra extends object>(extra: string) =>
+      async (db: Queryable, userId: string, id: string) =>
+        (await one(db, userId, id, `, ${extra}`)) as (Row & Extra) | undefined,
+  };
+}

@@ -208,3 +208,44 @@ export class JobService<Row extends JobRow> {
     }
   }
 }
+
+/**
+ * What a kind's service answers through its `JobService` as it is, for a kind the user starts by hand (backtests,
+ * optimisations): the owner's cancel (with the kind's summary) and delete, and the instance's start, idle and
+ * close. The kind's own service adds its request checks and reads
+ */
+export abstract class UserJobService<Row extends JobRow, Summary> {
+  protected constructor(
+    /** The shared job lifecycle of the kind's table */
+    readonly jobs: JobService<Row>,
+    private readonly summaryOf: (row: Row) => Summary,
+  ) {}
+
+  /** The database queue: claims, leases, wake-ups and cancels across instances */
+  get runner(): JobRunner<Row> {
+    return this.jobs.runner;
+  }
+
+  async cancel(userId: string, id: string): Promise<Summary> {
+    return this.summaryOf(await this.jobs.cancel(userId, id));
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    await this.jobs.delete(userId, id);
+  }
+
+  /** Starts taking jobs from the queue (and taking back the jobs of instances that stopped) */
+  async start(): Promise<void> {
+    await this.jobs.start();
+  }
+
+  /** Resolves when nothing is being claimed or executed on this instance (queued jobs may remain) */
+  async idle(): Promise<void> {
+    await this.jobs.idle();
+  }
+
+  /** Stops taking jobs; the running ones are stopped and handed back to the queue for another instance */
+  async close(): Promise<void> {
+    await this.jobs.close();
+  }
+}

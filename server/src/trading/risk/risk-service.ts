@@ -8,7 +8,12 @@ import type {
 } from '@kestrel/contracts';
 import type { CredentialsService } from '../../core/credentials/credentials-service';
 import type { TradingAccount } from '../../core/environment/trading-account';
-import { isOpenPosition, marginRatio, realizedPnl } from '../../core/exchange/account-figures';
+import {
+  isOpenPosition,
+  marginRatio,
+  positionLiquidation,
+  realizedPnl,
+} from '../../core/exchange/account-figures';
 import { AccountReads } from '../../core/exchange/account-reads';
 import type { ExchangeAdapter, ExchangeKeys, Kline, Position } from '../../core/exchange/exchange-adapter';
 import { viaExchange } from '../../core/exchange/exchange-http-error';
@@ -352,18 +357,11 @@ function closedOnly(klines: readonly Kline[], now: number): Kline[] {
 }
 
 function riskPosition(p: Position, atr: number | null): RiskPosition {
-  const mark = Number(p.markPrice);
-  const liq = Number(p.liquidationPrice);
-  const distance = liq > 0 && mark > 0 ? Math.abs(mark - liq) : null;
+  const { figures, liquidationDistance: distance, liquidationDistancePercent } = positionLiquidation(p);
   return {
-    symbol: p.symbol,
-    positionSide: p.positionSide,
-    amount: p.amount,
-    notional: p.notional,
-    markPrice: p.markPrice,
-    liquidationPrice: p.liquidationPrice,
+    ...figures,
     unrealizedPnl: p.unrealizedPnl,
-    liquidationDistancePercent: distance === null ? null : (distance / mark) * 100,
+    liquidationDistancePercent,
     atr,
     liquidationDistanceAtr: distance === null || atr === null || atr <= 0 ? null : distance / atr,
   };

@@ -22,7 +22,7 @@ import { viaExchange } from '../../core/exchange/exchange-http-error';
 import { environmentOfKeys, type MarketFor } from '../../core/exchange/exchange-router';
 import { readIncome } from '../../core/exchange/income-pages';
 import { exchangeCallsAs, userCaller } from '../../core/exchange/weight-budget';
-import type { RecorderRepository } from '../../core/recorder/recorder-repository';
+import { incomeFilterOf, type RecorderRepository } from '../../core/recorder/recorder-repository';
 import type { Clock } from '../../lib/clock';
 import { startOfUtcDay } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
@@ -75,12 +75,7 @@ export class DashboardService {
     const { page, pageSize } = query;
     const [found, sync] = await Promise.all([
       this.history.repo.income(this.history.db, account, {
-        from,
-        to,
-        type: query.type,
-        symbol: query.symbol,
-        sort: query.sort,
-        order: query.order,
+        ...incomeFilterOf(query, from, to),
         offset: (page - 1) * pageSize,
         limit: pageSize,
       }),

@@ -13,7 +13,7 @@ import {
 import type { TradingAccount } from '../../core/environment/trading-account';
 import type { AccountRecorder } from '../../core/recorder/account-recorder';
 import type { HistoryFilter, HistoryRepository } from '../../core/recorder/history-repository';
-import type { RecorderRepository } from '../../core/recorder/recorder-repository';
+import { incomeFilterOf, type RecorderRepository } from '../../core/recorder/recorder-repository';
 import type { Clock, Timer } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
 import { type CsvColumn, csvRows } from './csv';
@@ -168,12 +168,7 @@ export class HistoryService {
       filename: filename('income', from, to),
       lines: csvRows(INCOME_COLUMNS, async (offset, limit) => {
         const page = await this.repos.recorder.income(this.db, account, {
-          from,
-          to,
-          type: query.type,
-          symbol: query.symbol,
-          sort: query.sort,
-          order: query.order,
+          ...incomeFilterOf(query, from, to),
           offset,
           limit,
         });

@@ -1,4 +1,3 @@
-import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
 import {
   BacktestCandlesResponseSchema,
   BacktestDetailResponseSchema,
@@ -8,7 +7,8 @@ import {
   BacktestStrategiesResponseSchema,
   BacktestSummaryResponseSchema,
 } from '@kestrel/contracts/backtest';
-import { callerId, ERRORS, ok, okMessage, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
+import { userJobRoutes } from '../../../job-routes';
+import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
 
 /**
  * Backtest jobs of the signed-in user (issue 8). A run is created queued and progresses on the server; its status
@@ -26,85 +26,51 @@ export default signedInRoutes('backtests', async (app, route) => {
     async () => ok(service.strategies()),
   );
 
-  app.post(
-    '/',
-    route({
-      summary: 'Start a backtest (202: queued; progress and completion arrive on the live socket)',
-      description:
-        'Klines come from the configured exchange and are cached; parameters are checked with the strategy ' +
-        'schema (400 naming the field). At most one year of 1m bars (525600 bars) per run. The run waits in a ' +
-        'queue shared by every server instance and runs on whichever has room. Liquidation uses the ' +
-        "symbol's leverage brackets read from the exchange with the user's stored keys, else the default " +
-        '(BTCUSDT) table: the detail says which in `bracketsSource`.',
-      body: BacktestRequestSchema,
-      response: {
-        202: BacktestSummaryResponseSchema,
-        ...ERRORS.notFound,
-        429: ErrorResponseSchema,
-        503: ErrorResponseSchema,
+  userJobRoutes(app, route, {
+    service,
+    schemas: {
+      request: BacktestRequestSchema,
+      summary: BacktestSummaryResponseSchema,
+      list: BacktestListResponseSchema,
+      detail: BacktestDetailResponseSchema,
+      idParams: BacktestIdParamsSchema,
+    },
+    text: {
+      create: {
+        summary: 'Start a backtest (202: queued; progress and completion arrive on the live socket)',
+        description:
+          'Klines come from the configured exchange and are cached; parameters are checked with the strategy ' +
+          'schema (400 naming the field). At most one year of 1m bars (525600 bars) per run. The run waits in a ' +
+          'queue shared by every server instance and runs on whichever has room. Liquidation uses the ' +
+          "symbol's leverage brackets read from the exchange with the user's stored keys, else the default " +
+          '(BTCUSDT) table: the detail says which in `bracketsSource`.',
       },
-    }),
-    async (request, reply) => {
-      const data = await service.create(await tradingAccountOf(request), request.body);
-      return reply.code(202).send(ok(data));
+      list: { summary: "The user's backtests, newest first" },
+      get: {
+        summary: 'One backtest: request, status, metrics, equity curve, trades and chart markers',
+        description:
+          "`bracketsSource`: `exchange` when the run used the symbol's own leverage brackets (read with the " +
+          "user's keys), `default` when it used the engine's BTCUSDT table (no keys stored, or the exchange did " +
+          'not answer); null until the run has completed.',
+      },
+      cancel: {
+        summary: 'Cancel a queued or running backtest (409 when it has already finished)',
+        description:
+          'The run is canceled at once; the server instance running it stops fetching or terminates its worker.',
+      },
+      delete: { summary: 'Delete a finished backtest (409 while it is queued or running: cancel it first)' },
     },
-  );
-
-  app.get(
-    '/',
-    route({
-      summary: "The user's backtests, newest first",
-      response: { 200: BacktestListResponseSchema, ...ERRORS.signedOut },
-    }),
-    async (request) => ok(await service.list(callerId(request))),
-  );
-
-  app.get(
-    '/:id',
-    route({
-      summary: 'One backtest: request, status, metrics, equity curve, trades and chart markers',
-      description:
-        "`bracketsSource`: `exchange` when the run used the symbol's own leverage brackets (read with the " +
-        "user's keys), `default` when it used the engine's BTCUSDT table (no keys stored, or the exchange did " +
-        'not answer); null until the run has completed.',
-      params: BacktestIdParamsSchema,
-      response: { 200: BacktestDetailResponseSchema, ...ERRORS.notFound },
-    }),
-    async (request) => ok(await service.get(callerId(request), request.params.id)),
-  );
-
-  app.get(
-    '/:id/candles',
-    route({
-      summary: "The run's bars as candles (aggregated to a coarser interval when there are more than 5000)",
-      params: BacktestIdParamsSchema,
-      response: { 200: BacktestCandlesResponseSchema, ...ERRORS.notFound },
-    }),
-    async (request) => ok(await service.candles(callerId(request), request.params.id)),
-  );
-
-  app.post(
-    '/:id/cancel',
-    route({
-      summary: 'Cancel a queued or running backtest (409 when it has already finished)',
-      description:
-        'The run is canceled at once; the server instance running it stops fetching or terminates its worker.',
-      params: BacktestIdParamsSchema,
-      response: { 200: BacktestSummaryResponseSchema, ...ERRORS.notFound, 409: ErrorResponseSchema },
-    }),
-    async (request) => ok(await service.cancel(callerId(request), request.params.id)),
-  );
-
-  app.delete(
-    '/:id',
-    route({
-      summary: 'Delete a finished backtest (409 while it is queued or running: cancel it first)',
-      params: BacktestIdParamsSchema,
-      response: { 200: MessageResponseSchema, ...ERRORS.notFound, 409: ErrorResponseSchema },
-    }),
-    async (request) => {
-      await service.delete(callerId(request), request.params.id);
-      return okMessage('Backtest deleted');
-    },
-  );
+    deleted: 'Backtest deleted',
+    reads: () =>
+      app.get(
+        '/:id/candles',
+        route({
+          summary:
+            "The run's bars as candles (aggregated to a coarser interval when there are more than 5000)",
+          params: BacktestIdParamsSchema,
+          response: { 200: BacktestCandlesResponseSchema, ...ERRORS.notFound },
+        }),
+        async (request) => ok(await service.candles(callerId(request), request.params.id)),
+      ),
+  });
 });
