@@ -200,7 +200,7 @@ describe('live bots', () => {
       maxPositionNotional: null,
     };
     const put = (payload: object) =>
-      app.request({ method: 'PUT', url: '/api/v1/risk/limits', headers: bearer(token), payload });
+      app.request({ method: 'PUT', url: '/api/v1/risk/limits', headers: bearer(user.token), payload });
     expect((await put(limits)).statusCode).toBe(200);
     const overLimit = await call('POST', `/api/v1/agents/${b.id}/start`);
     expect(overLimit.json().data).toMatchObject({ state: 'error' });
