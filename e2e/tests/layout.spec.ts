@@ -75,6 +75,8 @@ test.describe('dashboard layout (shell)', () => {
   }
 
   test('no serious accessibility violations on the dashboard, in both themes', async ({ page }) => {
+    // A sign-up and two axe passes over a live page: 20 s of the 30 s limit in a CI rehearsal at a load of 12
+    test.slow();
     await signUp(page);
     await expect(page.locator('section[data-remote="dashboard"]')).toBeVisible();
     await expectAccessible(page);
