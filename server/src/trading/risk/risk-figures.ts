@@ -57,10 +57,20 @@ export function isReducing(
   if (side === 'SHORT') return order.side === 'BUY';
   if (!positions) return false;
   const held = positions.find((p) => p.symbol === order.symbol && p.positionSide === 'BOTH');
-  const amount = Number(held?.amount ?? 0);
-  const qty = Number(order.quantity ?? Number.POSITIVE_INFINITY);
-  const against = order.side === 'SELL' ? amount > 0 : amount < 0;
-  return amount !== 0 && against && qty <= Math.abs(amount);
+  return closesOneWay(
+    order.side === 'SELL',
+    Number(order.quantity ?? Number.POSITIVE_INFINITY),
+    Number(held?.amount ?? 0),
+  );
+}
+
+/**
+ * A one-way order that can only take the position (signed) toward flat: against it and no larger, so it cannot flip
+ * it. The one rule of the account limits' `isReducing` and the bot limits' `isExit`
+ */
+export function closesOneWay(sells: boolean, qty: number, positionQty: number): boolean {
+  const against = sells ? positionQty > 0 : positionQty < 0;
+  return against && qty <= Math.abs(positionQty);
 }
 
 /** The price an order's notional is judged at: its limit price, its trigger, else the market's */

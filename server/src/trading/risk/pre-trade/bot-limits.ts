@@ -1,5 +1,6 @@
 import type { BotRiskLimits } from '@kestrel/contracts/bots';
 import type { OrderRequest } from '@kestrel/engine';
+import { closesOneWay } from '../risk-figures';
 import { type PreTradeCheck, passed, refused, runChecks, type Verdict } from './verdict';
 
 /**
@@ -39,8 +40,7 @@ const fmt = (v: number) => v.toFixed(2);
  */
 export function isExit(request: OrderRequest, positionQty: number, qty: number): boolean {
   if (request.reduceOnly || request.closePosition) return true;
-  const against = request.side === 'buy' ? positionQty < 0 : positionQty > 0;
-  return against && qty <= Math.abs(positionQty);
+  return closesOneWay(request.side === 'sell', qty, positionQty);
 }
 
 /**
