@@ -69,7 +69,7 @@ export class MlAgent implements Strategy {
       now: closeTime,
     });
     this.lastDecision = decision;
-    const price = ctx.close(0);
+    const price = ctx.price;
     const applied = applyDecision(broker, decision, {
       price,
       budget: broker.equityAt(price),

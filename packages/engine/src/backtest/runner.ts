@@ -39,9 +39,10 @@ export class StrategyRunner {
   ) {
     this.broker = new SimBroker(config, series, retainHistory);
     this.driver = new StrategyDriver(type, params, series, this.broker);
+    this.driver.reactInsideBars(this.broker);
   }
 
-  /** Processes bar i: fills and funding first, then the strategy reacts to the closed bar */
+  /** Processes bar i (fills, each answered by the strategy as it happens, and funding), then the closed bar */
   step(i: number): void {
     this.broker.processBar(i);
     this.react(i);

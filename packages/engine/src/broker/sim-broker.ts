@@ -61,6 +61,15 @@ export class SimBroker implements OrderPort {
    * history turns it off for a strategy that ignores fills: freezing one cost more than the rest of its accounting.
    */
   buildFills = true;
+  /**
+   * The strategy's reaction to a fill, run at the fill as a live bot's would be (its counter-order or exits placed
+   * the moment the fill is known, not at the bar's close). Orders it submits reach the book at the fill's point of
+   * the bar's price path (a market order fills there, with slippage) and are worked for the rest of the bar.
+   * Unset: fills wait in `newFills` for the runner to hand over after the bar.
+   */
+  fillReaction: ((fill: Fill) => void) | undefined = undefined;
+  /** True while `accept` runs: orders a reaction submits are taken by its loop, not by a nested one */
+  private accepting = false;
 
   // A market order queued as plain numbers by a fused backtest loop (see queueMarket): side +1/−1, 0 for none
   private queuedSide = 0;
@@ -423,6 +432,15 @@ export class SimBroker implements OrderPort {
   }
 
   private accept(open: number): void {
+    this.accepting = true;
+    try {
+      this.acceptInFlight(open);
+    } finally {
+      this.accepting = false;
+    }
+  }
+
+  private acceptInFlight(open: number): void {
     while (this.inFlightOrders.length > 0) {
       const order = this.inFlightOrders[0] as Order;
       const buy = order.side === 'buy';
@@ -446,16 +464,30 @@ export class SimBroker implements OrderPort {
       // A market order fills at once: it never rests, so it skips the open list (fire finds it in no list)
       if (order.type === 'market') {
         this.fire(order, open, 'taker');
+        this.react(open);
         continue;
       }
       this.openOrders.push(order);
       if (order.type === 'limit' && (buy ? order.price >= open : order.price <= open)) {
         // Marketable limit: takes liquidity at the open
         this.fire(order, open, 'taker');
+        this.react(open);
       } else if (order.type === 'trailing-stop-market' && Number.isNaN(order.activationPrice)) {
         order.extreme = open;
       }
     }
+  }
+
+  /**
+   * Hands the fills booked so far to `fillReaction` and takes the orders it submits at `price`, the point of the
+   * bar's path the fill happened at (inside `accept`, its own loop takes them). A reaction's fill reacts in turn.
+   */
+  private react(price: number): void {
+    const reaction = this.fillReaction;
+    if (reaction === undefined || this.newFills.length === 0) return;
+    while (this.newFills.length > 0) reaction(this.newFills.shift() as Fill);
+    if (this.inFlightOrders.length > 0 && !this.accepting) this.accept(price);
+    if (this.dirty) this.recomputeBounds();
   }
 
   /** The queued market order reaches the exchange: the same acceptance and fill as a submitted one */
@@ -604,6 +636,7 @@ export class SimBroker implements OrderPort {
       if (liquidate) {
         this.liquidate(bestLevel);
         cur = bestLevel;
+        this.react(cur);
         continue;
       }
       if (best === null) break;
@@ -613,6 +646,7 @@ export class SimBroker implements OrderPort {
       if (best.type === 'limit') this.fire(best, best.price, 'maker');
       else this.fire(best, at, 'taker');
       cur = at;
+      this.react(cur);
     }
     this.trackTrailing(b);
   }

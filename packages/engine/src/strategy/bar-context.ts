@@ -6,6 +6,7 @@ import type { StrategyContext } from './strategy';
 /** The context handed to strategies: reads bars by age and refuses anything newer than the current bar */
 export class BarContext implements StrategyContext {
   index = -1;
+  price = Number.NaN;
 
   constructor(
     private readonly series: BarSeries,

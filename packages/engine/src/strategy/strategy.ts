@@ -17,6 +17,12 @@ export interface StrategyContext {
   readonly index: number;
   /** Open time (ms) of the bar that just closed */
   readonly time: number;
+  /**
+   * The latest price known at this step: the close of the bar that just closed in `onBar`, the fill's price in
+   * `onFill`, the exchange's last price when a bot starts (its first step is the last bar closed before the start,
+   * whose close may be a bar old). What a strategy places orders around; signals read the bars
+   */
+  readonly price: number;
   readonly intervalMs: number;
   open(ago?: number): number;
   high(ago?: number): number;
@@ -45,7 +51,12 @@ export interface FusedRun {
 export interface Strategy {
   /** Called once per closed bar, after that bar's fills were delivered */
   onBar(ctx: StrategyContext): void;
-  /** Called for every fill (optional; default: ignore) */
+  /**
+   * Called for every fill the moment it is known (optional; default: ignore): in backtests and paper runs at the
+   * fill's point of the bar's price path, live when the exchange reports it. Orders it submits go out at once (a
+   * grid's counter-order, a take-profit or stop at the entry), not at the bar's close. `ctx` reads the newest
+   * closed bar: the bar the fill happened in has not closed yet.
+   */
   onFill?(fill: Fill, ctx: StrategyContext): void;
 }
 

@@ -27,7 +27,7 @@ class Dca implements Strategy, BacktestFastPath {
     if (this.inCycle) return;
     if (broker.leverage !== this.p.leverage && broker.positionQty === 0) broker.setLeverage(this.p.leverage);
     this.inCycle = true;
-    const qty = broker.roundQty(this.p.baseOrderSize / ctx.close(0));
+    const qty = broker.roundQty(this.p.baseOrderSize / ctx.price);
     broker.submit({
       side: this.p.side === 'long' ? 'buy' : 'sell',
       type: 'market',

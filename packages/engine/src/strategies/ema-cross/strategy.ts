@@ -78,7 +78,7 @@ class EmaCross implements Strategy, BacktestFastPath {
       down = prev >= 0 && diff < 0;
     }
     if (!up && !down) return;
-    this.act(broker, ctx.close(0), up, down);
+    this.act(broker, ctx.price, up, down);
   }
 
   /** A crossing at a bar that closed at `c`: reverse, enter or exit (the same call from onBar and the fused loop) */

@@ -26,12 +26,12 @@ class Grid implements Strategy, BacktestFastPath {
   onBar(ctx: StrategyContext): void {
     if (this.stopped) return;
     const broker = ctx.broker;
-    const c = ctx.close(0);
     if (!this.started) {
       this.started = true;
-      this.start(ctx, c);
+      this.start(ctx, ctx.price);
       return;
     }
+    const c = ctx.close(0);
     const band = this.p.stopOutsidePct;
     if (band > 0 && (c < this.p.lower * (1 - band) || c > this.p.upper * (1 + band))) {
       this.stopped = true;

@@ -155,7 +155,7 @@ class SignalRules implements Strategy {
     const pos = broker.positionQty;
     const long = this.p.side === 'long';
     if (pos === 0 && broker.inFlightOrders.length === 0 && this.entry.every((r) => r.holds)) {
-      const qty = qtyForEquityFraction(broker, ctx.close(0), this.p.positionFraction);
+      const qty = qtyForEquityFraction(broker, ctx.price, this.p.positionFraction);
       if (qty > 0)
         broker.submit({ side: long ? 'buy' : 'sell', type: 'market', quantity: qty, tag: 'entry' });
     } else if (pos !== 0 && this.exit.every((r) => r.holds)) {
