@@ -215,12 +215,14 @@ describe('agents', () => {
     const started = await call(t, 'POST', `/api/v1/agents/${agent.id}/start`);
     expect(started.statusCode, started.body).toBe(200);
     await eventually(async () => t.app.liveStreams?.candleStreams.includes('BTCUSDT@1m') === true);
+    // It decides at once, on the last bar closed at its start, then on every close
+    await eventually(async () => (await decisions(t, agent.id)).length === 1);
     for (let bar = 1; bar <= 3; bar++) {
-      await nextBar(async () => (await decisions(t, agent.id)).length === bar);
+      await nextBar(async () => (await decisions(t, agent.id)).length === bar + 1);
     }
     const list = await decisions(t, agent.id);
     expect(list.map((d) => d.barTime)).toEqual([...list.map((d) => d.barTime)].sort((a, b) => b - a));
-    expect(new Set(list.map((d) => d.barTime)).size).toBe(3);
+    expect(new Set(list.map((d) => d.barTime)).size).toBe(4);
     // Paged by bar time, newest first
     const page = (
       await call(t, 'GET', `/api/v1/agents/${agent.id}/decisions?before=${list[0]?.barTime}&limit=1`)
@@ -375,9 +377,11 @@ describe('agents', () => {
     const socket = await TestSocket.open(wsUrl(await listenWs(app), token, 'agent-tab'));
     expect((await call(app, 'POST', `/api/v1/agents/${eager.id}/start`)).statusCode).toBe(200);
     await eventually(async () => app.app.liveStreams?.candleStreams.includes('BTCUSDT@1m') === true);
-    let entered: AgentDecisionSummary | undefined;
+    // The first decision is the start's (the last bar closed before it), then one per close
+    await eventually(async () => (await decisions(app, eager.id)).length === 1);
+    let entered = (await decisions(app, eager.id)).find((d) => d.outcome === 'executed');
     for (let bar = 1; bar <= 10 && !entered; bar++) {
-      await nextBar(async () => (await decisions(app, eager.id)).length === bar);
+      await nextBar(async () => (await decisions(app, eager.id)).length === bar + 1);
       entered = (await decisions(app, eager.id)).find((d) => d.outcome === 'executed');
     }
     expect(entered, 'an entry within 10 bars').toBeDefined();

@@ -143,6 +143,7 @@ describe('bot session: the strategy host given at construction', () => {
     if (!gridHost) throw new Error('the grid strategy is not built in');
     const gridSession = new BotSession(grid, watched(gridHost, gridCalls), sessionDeps(grid, gridFaults));
     await gridSession.open();
+    await gridSession.run();
     expect(gridFaults).toEqual([]);
     expect(gridCalls).toEqual(aroundEachBar);
     // Its orders are the paper account's (the bot's one order port), logged by the session
@@ -179,6 +180,7 @@ describe('bot session: the strategy host given at construction', () => {
     const agentCalls: string[] = [];
     const agentSession = new BotSession(agent, watched(runtime, agentCalls), sessionDeps(agent, agentFaults));
     await agentSession.open();
+    await agentSession.run();
     expect(agentFaults).toEqual([]);
     expect(agentCalls).toEqual(aroundEachBar);
     const decided = await agentDecisionRepository.decisions(t.app.db, agent.id, undefined, 100);

@@ -46,17 +46,21 @@ describe('live bots', () => {
 
   let bot: Bot;
 
-  it('places its grid on the exchange, follows the fills and answers them', async () => {
+  it('places its grid on the exchange at Start and answers each fill at once, no bar close needed', async () => {
     const created = await call('POST', '/api/v1/agents/', liveGridBot('Live grid'));
     expect(created.statusCode, created.body).toBe(201);
     bot = created.json().data;
+    // Mid-bar: the next close is 30 s away, and simulated time does not move until the test says so
+    simClock.advance(60_000 - (simClock.now() % 60_000) + 30_000);
+    const barOpen = simClock.now() - (simClock.now() % 60_000);
     const started = await call('POST', `/api/v1/agents/${bot.id}/start`);
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json().data).toMatchObject({ state: 'running', mode: 'live' });
 
     // While it runs, the exchange's dead-man switch is armed for the symbol (it cancels if the server goes silent)
     expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeGreaterThan(simClock.now());
-    await nextBar(() => sim().open.length === 10);
+    // The grid stands on the exchange at Start, laid around the price of the start (the level at 50,000 empty)
+    await eventually(() => sim().open.length === 10);
     expect(sim().open.every((o) => o.clientOrderId.startsWith('kb-'))).toBe(true);
     expect(
       sim()
@@ -66,15 +70,15 @@ describe('live bots', () => {
     ).toEqual([49_000, 49_200, 49_400, 49_600, 49_800]);
     await eventually(async () => (await status(bot.id)).openOrders.length === 10);
 
-    // The price dips: the exchange fills two buys at once; at the bar's close the bot reads them and answers each
-    // with a sell one level up
+    // The price dips: the exchange fills two buys at once; the bot takes them from the account stream and answers
+    // each with a sell one level up, still inside the bar the grid started in
     t.sim.exchange.setPrice('BTCUSDT', { price: '49500' });
     expect(sim().position).toBeCloseTo(0.006, 9);
-    await nextBar(async () => (await status(bot.id)).positionQty !== 0);
+    await eventually(() => sim().open.length === 10);
+    expect(simClock.now() - (simClock.now() % 60_000)).toBe(barOpen);
     const s = await status(bot.id);
     expect(s.positionQty).toBeCloseTo(0.006, 9);
     expect(s.entryPrice).toBeCloseTo(49_700, 6);
-    await eventually(() => sim().open.length === 10);
     expect(
       sim()
         .open.filter((o) => o.side === 'SELL')
@@ -162,13 +166,15 @@ describe('live bots', () => {
     await stepUp();
     const b = await liveGrid(
       'Leveraged',
-      { lower: 40_000, upper: 42_000, gridCount: 2, quantityPerGrid: 0.002 },
+      { lower: 40_000, upper: 42_000, gridCount: 2, quantityPerGrid: 0.003 },
       7,
     );
     const started = await call('POST', `/api/v1/agents/${b.id}/start`);
     expect(started.json().data).toMatchObject({ state: 'running' });
     expect(account().configs.get('BTCUSDT')?.leverage).toBe(7);
-    expect((await events(b.id))[0]?.message).toMatch(/leverage 7× set on the exchange$/);
+    expect((await events(b.id)).find((e) => e.kind === 'started')?.message).toMatch(
+      /leverage 7× set on the exchange$/,
+    );
     expect((await call('POST', `/api/v1/agents/${b.id}/stop`)).json().data).toMatchObject({
       state: 'stopped',
     });

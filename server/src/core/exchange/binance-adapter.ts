@@ -15,11 +15,13 @@ import {
   PriceFilterSchema,
   readAnswer,
   Ticker24hSchema,
+  TickerPriceSchema,
 } from './binance-schemas';
 import type { BinanceStreamOptions } from './binance-stream-options';
 import { BinanceStreams } from './binance-streams';
 import {
   type AccountSnapshot,
+  type Decimal,
   type ExchangeAdapter,
   type ExchangeCapabilities,
   type ExchangeKeys,
@@ -81,6 +83,10 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
 
   async ping(): Promise<void> {
     await this.client.get('/fapi/v1/ping', IgnoredAnswer);
+  }
+
+  async lastPrice(symbol: string): Promise<Decimal> {
+    return (await this.client.get('/fapi/v2/ticker/price', TickerPriceSchema, { symbol })).price;
   }
 
   async ticker(symbol: string): Promise<Ticker> {

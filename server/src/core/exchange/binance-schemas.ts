@@ -152,6 +152,9 @@ export const Ticker24hSchema = z.object({
   closeTime: time,
 });
 
+/** GET /fapi/v2/ticker/price with a symbol */
+export const TickerPriceSchema = z.object({ symbol, price: decimal, time });
+
 /** GET /fapi/v1/klines: `[openTime, o, h, l, c, volume, closeTime, quoteVolume, trades, …]` */
 export const KlinesSchema = z.array(
   z.tuple([time, decimal, decimal, decimal, decimal, decimal, time, decimal, count]).rest(z.unknown()),

@@ -24,6 +24,7 @@ const WEIGHTS: Record<string, number | ((p: Params) => number)> = {
   'GET /fapi/v1/exchangeInfo': 1,
   'GET /fapi/v1/ticker/24hr': bySymbol(1, 40),
   'GET /fapi/v1/ticker/bookTicker': bySymbol(2, 5),
+  'GET /fapi/v2/ticker/price': bySymbol(1, 2),
   'GET /fapi/v1/premiumIndex': bySymbol(1, 10),
   'GET /fapi/v1/klines': (p) => klinesWeight(Number(p.limit ?? 500)),
   'GET /fapi/v1/fundingRate': 1,

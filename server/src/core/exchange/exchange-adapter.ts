@@ -254,6 +254,11 @@ export interface ExchangeAdapter {
   ping(): Promise<void>;
   ticker(symbol: string): Promise<Ticker>;
   /**
+   * The last traded price now (`/fapi/v2/ticker/price`, never served from the shared market cache: a bot starting
+   * lays its orders around it)
+   */
+  lastPrice(symbol: string): Promise<Decimal>;
+  /**
    * Candles, oldest first: the latest `limit` ones, or from `range.startTime` forward (at most `limit`, none opening
    * after `range.endTime`). Public market data: no keys needed. The last one may still be open
    */

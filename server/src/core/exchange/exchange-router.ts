@@ -101,6 +101,9 @@ export class ExchangeRouter implements ExchangeAdapter {
   ticker(...a: Parameters<ExchangeAdapter['ticker']>) {
     return this.market.ticker(...a);
   }
+  lastPrice(...a: Parameters<ExchangeAdapter['lastPrice']>) {
+    return this.market.lastPrice(...a);
+  }
   klines(...a: Parameters<ExchangeAdapter['klines']>) {
     return this.market.klines(...a);
   }

@@ -26,6 +26,10 @@ export interface BotRow {
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
+  /** Open time of the session's first traded bar (`session-bars.ts`); null on sessions started before it was kept */
+  trades_from: Date | null;
+  /** The exchange's last price when the session started: its first step's price (`session-bars.ts`) */
+  start_price: number | null;
   stopped_at: Date | null;
   lease_owner: string | null;
   lease_expires_at: Date | null;
@@ -57,7 +61,7 @@ export type BotSettings = Pick<
 >;
 
 const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode, environment, risk_limits,
-  state, stop_reason, stop_state, created_at, updated_at, started_at, stopped_at, lease_owner, lease_expires_at`;
+  state, stop_reason, stop_state, created_at, updated_at, started_at, trades_from, start_price, stopped_at, lease_owner, lease_expires_at`;
 
 /** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
 const ACTIVE = `state IN ('starting', 'running')`;
@@ -70,7 +74,12 @@ const OPEN_STATES: ReadonlySet<BotState> = new Set(['starting', 'running', 'stop
 
 // node-postgres returns numeric as a string
 const toRow = (r: Record<string, unknown>): BotRow =>
-  ({ ...r, budget: Number(r.budget), leverage: Number(r.leverage) }) as BotRow;
+  ({
+    ...r,
+    budget: Number(r.budget),
+    leverage: Number(r.leverage),
+    start_price: r.start_price === null || r.start_price === undefined ? null : Number(r.start_price),
+  }) as BotRow;
 /** The one row a statement returned, if any */
 const firstRow = (rows: Record<string, unknown>[]): BotRow | undefined =>
   rows[0] ? toRow(rows[0]) : undefined;
@@ -186,15 +195,36 @@ export const botRepository = {
     owner: string,
     now: Date,
     leaseUntil: Date,
+    tradesFrom: Date,
   ): Promise<BotRow | undefined> {
     const rows = await db.query(
-      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, stopped_at = NULL, updated_at = $3,
-          lease_owner = $4, lease_expires_at = $5
+      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, trades_from = $6, start_price = NULL,
+          stopped_at = NULL,
+          updated_at = $3, lease_owner = $4, lease_expires_at = $5
         WHERE ${OWNED_IDLE}
         RETURNING ${COLUMNS}`,
-      [id, userId, now, owner, leaseUntil],
+      [id, userId, now, owner, leaseUntil, tradesFrom],
     );
     return firstRow(rows);
+  },
+
+  /**
+   * The price the session started at (`start_price`), kept the first time it is read: a later reader (a resumed
+   * session) gets the stored one. Undefined when the bot has started another session since
+   */
+  async keepStartPrice(
+    db: Queryable,
+    id: string,
+    startedAt: Date,
+    price: number,
+  ): Promise<number | undefined> {
+    const rows = await db.query<{ start_price: number }>(
+      `UPDATE bots SET start_price = COALESCE(start_price, $3) WHERE id = $1 AND started_at = $2
+        RETURNING start_price`,
+      [id, startedAt, price],
+    );
+    const stored = rows[0]?.start_price;
+    return stored === undefined || stored === null ? undefined : Number(stored);
   },
 
   /** The bot runs on `owner`: state running, unless it was stopped meanwhile (then false) */

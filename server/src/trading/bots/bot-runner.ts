@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { KlineInterval } from '@kestrel/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, Timer } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
@@ -7,6 +8,7 @@ import type { BotLog } from './bot-log';
 import { type BotRow, botRepository } from './bot-repository';
 import type { BotSession } from './bot-session';
 import type { PaperFigures } from './paper-account';
+import { firstTradedBar } from './session-bars';
 
 /**
  * How long a bot's lease holds without renewal. With a renewal every BOT_LEASE_RENEW_MS, a dead instance's bots are
@@ -110,6 +112,7 @@ export class BotRunner {
       this.owner,
       now,
       this.leaseUntil(),
+      new Date(firstTradedBar(row.interval as KlineInterval, now.getTime())),
     );
     if (!started) return undefined;
     await this.launch(started, 'started');
@@ -253,17 +256,32 @@ export class BotRunner {
         await session.close();
         return;
       }
-      const message =
-        how === 'started'
-          ? `Started: ${row.mode} trading on ${row.symbol} ${row.interval} closed candles`
-          : `Resumed on this server: ${session.replayed} bars since the start replayed`;
       const leverage =
         session.leverageSet === undefined ? '' : `, leverage ${session.leverageSet}× set on the exchange`;
-      await this.deps.log.record(row, how, `${message}${leverage}`, {
-        owner: this.owner,
-        replayedBars: session.replayed,
-        ...(session.leverageSet === undefined ? {} : { leverage: session.leverageSet }),
-      });
+      const record = (message: string) =>
+        this.deps.log.record(row, how, `${message}${leverage}`, {
+          owner: this.owner,
+          replayedBars: session.replayed,
+          ...(session.leverageSet === undefined ? {} : { leverage: session.leverageSet }),
+        });
+      // A start is logged before the bot's first orders; a resumption once its replay says how far it went
+      if (how === 'started') {
+        await record(
+          `Started: ${row.mode} trading on ${row.symbol}, acting now, then on its fills and each ${row.interval} close`,
+        );
+      }
+      try {
+        await session.run();
+      } catch (err) {
+        if (this.sessions.get(row.id) !== session) return;
+        await this.fault(
+          row,
+          err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`),
+        );
+        return;
+      }
+      if (how === 'resumed')
+        await record(`Resumed on this server: ${session.replayed} bars since the start replayed`);
     })();
     this.track(work);
     await work;

@@ -21,6 +21,7 @@ import { accountOfBot, type BotRow, botRepository } from './bot-repository';
 import type { BotStreamListener } from './bot-user-streams';
 import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
 import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
+import { sessionBars } from './session-bars';
 import type { StrategyHost } from './strategy-host';
 
 export interface BotSessionDeps {
@@ -33,7 +34,7 @@ export interface BotSessionDeps {
    * rules, its candles (stored under `exchangeEnv`, that environment's exchange), its leverage brackets (read with
    * that environment's key) and its closed-candle stream. The keyed calls are handed the session's `account`
    */
-  exchange: Pick<ExchangeAdapter, 'symbolInfo'>;
+  exchange: Pick<ExchangeAdapter, 'symbolInfo' | 'lastPrice'>;
   /** Closed bars of [start, end) from the kline cache (missing ones asked of the exchange) */
   loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
   brackets(account: TradingAccount, symbol: string): Promise<RunBrackets>;
@@ -69,8 +70,8 @@ const num = (k: Kline): BotBar => ({
 });
 
 /**
- * One running paper bot on this instance. It trades from the bar open at its start (`started_at`) on: the bars
- * before it (the strategy's own `warmupBars`) only warm the strategy up. Its account is a pure function of its
+ * One running bot on this instance. It trades from the last bar closed at its start (`trades_from`) on, so its
+ * strategy acts at once: the bars before it (the strategy's own `warmupBars`) only warm the strategy up. Its account is a pure function of its
  * bars since the start, so a bot resumed on another instance or after a restart replays them from the kline cache
  * and stands exactly where it stood; what it already logged (`barTime` of its events) is not logged twice. Then it
  * follows the pair's closed candles from the exchange stream; a bar the stream missed (reconnect) is read from the
@@ -90,6 +91,17 @@ export class BotSession {
   private readonly key: KlineSeriesKey;
   /** The account the bot trades on, from its row once at the start: its owner's current environment never moves it */
   readonly tradingAccount: TradingAccount;
+  /** When the session started, and the open of its first traded bar (`session-bars.ts`) */
+  private readonly session: { startedAt: number; tradesFrom: number | null };
+  private readonly tradeFrom: number;
+  /** The session's first step (the last bar closed at its start) and the price it acts at; none on older sessions */
+  private startStep: { barTime: number; price: number } | undefined;
+  /** Paper: the bar in progress at the start, which the account trades from the start price on */
+  private firstBar: { openTime: number; from: number } | undefined;
+  /** Releases the work queued behind `run` (or lets it go, when the session ends before it ran) */
+  private startGate: ((done: Promise<void> | undefined) => void) | undefined;
+  /** The newest bar the bot's log has lines of (a replay does not log those bars again) */
+  private lastLogged = Number.NEGATIVE_INFINITY;
   /** Bars replayed at open (the resumed part of the account) */
   replayed = 0;
   /** Live bots: the leverage set on the exchange at open */
@@ -106,13 +118,21 @@ export class BotSession {
   ) {
     this.key = { env: deps.exchangeEnv, symbol: row.symbol, interval: row.interval };
     this.tradingAccount = accountOfBot(row);
+    this.session = {
+      startedAt: (row.started_at ?? deps.clock.now()).getTime(),
+      tradesFrom: row.trades_from?.getTime() ?? null,
+    };
+    this.tradeFrom = sessionBars(row.interval as KlineInterval, this.session, 1).tradeFrom;
   }
 
   figures(): PaperFigures | undefined {
     return this.account?.figures();
   }
 
-  /** Builds the account, warms the strategy up, replays the bars since the start and starts following candles */
+  /**
+   * Prepares the session (live: reconcile, leverage, dead-man switch; the account; the price of the start) and
+   * starts following candles and fills; `run` then trades
+   */
   async open(): Promise<void> {
     const { row, deps, tradingAccount } = this;
     const host = this.host;
@@ -162,18 +182,19 @@ export class BotSession {
         stepSize: Number(info.stepSize),
         limits: row.risk_limits,
         orders: deps.orders,
-        sessionStart: barOpenTime(interval, (row.started_at ?? deps.clock.now()).getTime()),
+        sessionStart: this.tradeFrom,
         countFee: deps.countFee,
       });
       const account = this.account;
       this.loggedFills = await botRepository.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
-      // Fills as they happen; they wait behind a bar being handled, so the account sees them in order
+      // Fills as they happen, answered by the strategy at once; they wait behind a bar being handled, so the
+      // account sees them in order
       this.unfollow = deps.followAccount(tradingAccount, {
         onOrder: (e) => {
           if (e.symbol !== row.symbol || !e.clientOrderId.startsWith('kb-')) return;
-          this.serial(async () => this.record({ log: await account.onOrderUpdate(e) }));
+          this.serial(async () => this.conclude(await account.onOrderUpdate(e)));
         },
-        onGap: () => this.serial(async () => this.record({ log: await account.resync() })),
+        onGap: () => this.serial(async () => this.conclude(await account.recover())),
       });
     } else {
       this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, {
@@ -182,23 +203,39 @@ export class BotSession {
       });
     }
 
-    const startedAt = (row.started_at ?? deps.clock.now()).getTime();
-    const tradeFrom = barOpenTime(interval, startedAt);
-    let warmStart = tradeFrom;
     // `warmupBars` counts the bar the strategy first acts on: the history before it is one bar shorter (none for
     // grid and DCA, which act on their first bar: warming them would spend their start on a bar that trades nothing)
-    for (let n = type.warmupBars(row.params) - 1; n > 0; n--)
-      warmStart = barOpenTime(interval, warmStart - 1);
-    this.next = warmStart;
-    // Candles arriving while history loads wait in the chain behind it
+    const { tradeFrom, warmFrom } = sessionBars(interval, this.session, type.warmupBars(row.params));
+    this.next = warmFrom;
+    const startPrice = await this.startPrice();
+    if (startPrice !== undefined) {
+      this.startStep = { barTime: tradeFrom, price: startPrice };
+      const inProgress = barOpenTime(interval, this.session.startedAt);
+      if (inProgress < this.session.startedAt) this.firstBar = { openTime: inProgress, from: startPrice };
+    }
+    // Candles and fills arriving before `run` has traded the bars since the start wait in the chain behind them
+    this.chain = new Promise<void>((resolve) => {
+      this.startGate = resolve;
+    });
     this.unwatch = deps.watchClosedCandles(row.symbol, row.interval, (e) => this.enqueue(e));
-    const lastLogged = (await botRepository.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
-    const load = async () => {
-      const end = barOpenTime(interval, deps.clock.now().getTime());
-      await this.catchUp(end, tradeFrom, lastLogged, true);
-    };
-    const loading = load();
-    this.chain = loading.catch(() => {});
+    this.lastLogged = (await botRepository.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * After `open`: the bars since the start traded (a fresh session's first step, the last bar closed at its
+   * start, acts at once; a resumed one replays them and stands where it stood), then candles and fills as they come
+   */
+  async run(): Promise<void> {
+    const end = barOpenTime(this.row.interval, this.deps.clock.now().getTime());
+    const loading = (async () => {
+      await this.catchUp(end, this.tradeFrom, this.lastLogged, true);
+      // Live: fills since the last close (the bar in progress, before a restart too) taken and answered now, not
+      // at the next close; a resumed bot's answers are found in the manager's record, not sent again
+      const account = this.account;
+      if (account instanceof LiveAccount && !this.closed) await this.conclude(await account.recover());
+    })();
+    this.startGate?.(loading.catch(() => {}));
+    this.startGate = undefined;
     await loading;
   }
 
@@ -225,6 +262,8 @@ export class BotSession {
   /** Stops following candles without touching orders: the bot goes on elsewhere (shutdown, taken over) */
   detach(): void {
     this.closed = true;
+    this.startGate?.(undefined);
+    this.startGate = undefined;
     this.host?.close();
     this.unwatch?.();
     this.unwatch = undefined;
@@ -244,6 +283,22 @@ export class BotSession {
         this.deps.onFault(err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`));
       }
     });
+  }
+
+  /**
+   * The exchange's last price when the session started, read once and kept on the row (a resumed session acts its
+   * first step at the same price); undefined for a session started before bots acted at their start
+   */
+  private async startPrice(): Promise<number | undefined> {
+    const { row, deps } = this;
+    if (row.trades_from === null || row.started_at === null) return undefined;
+    if (row.start_price !== null) return row.start_price;
+    const last = await this.exchangeStep(`read ${row.symbol}'s price`, () =>
+      deps.exchange.lastPrice(row.symbol),
+    );
+    const price = Number(last);
+    if (!(price > 0)) throw new BotFault(`The exchange gave no price for ${row.symbol}`);
+    return (await botRepository.keepStartPrice(deps.db, row.id, row.started_at, price)) ?? price;
   }
 
   private async exchangeStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -268,15 +323,33 @@ export class BotSession {
 
   private async accountBar(bar: BotBar, replay: boolean): Promise<BarOutcome | undefined> {
     const account = this.account;
+    // The first step acts at the price of the start, not at its bar's close (a bar old)
+    const price = bar.openTime === this.startStep?.barTime ? this.startStep.price : undefined;
     if (account instanceof LiveAccount) {
       try {
-        return await account.trade(bar, replay);
+        return await account.trade(bar, replay, price);
       } catch (err) {
         if (err instanceof StrategyError) throw new BotFault(`The strategy failed: ${err.message}`);
         throw new BotFault(`Live trading failed: ${reasonOf(err)}`);
       }
     }
-    return this.step(() => account?.trade(bar));
+    return this.step(() => account?.trade(this.paperView(bar), price));
+  }
+
+  /**
+   * The bar as the paper broker trades it. The bar in progress at the start is traded from the start on only: a
+   * straight line from the start price to its close, so the bot's first orders are never filled by a price the
+   * bar reached before the bot existed (its high and low may lie before the start; the bars after it are whole)
+   */
+  private paperView(bar: BotBar): BotBar {
+    const first = this.firstBar;
+    if (!first || bar.openTime !== first.openTime) return bar;
+    return {
+      ...bar,
+      open: first.from,
+      high: Math.max(first.from, bar.close),
+      low: Math.min(first.from, bar.close),
+    };
   }
 
   /** Hands the bars of [next, end) to the account: warm-up before `tradeFrom`, trading from it */
@@ -318,11 +391,15 @@ export class BotSession {
     const bar = num(e.kline);
     if (bar.openTime < this.next) return; // already handled (a replay overlapping the stream)
     // Bars the stream missed come from the cache first, so the account sees every bar in order
-    const tradeFrom = barOpenTime(this.row.interval, (this.row.started_at ?? new Date(0)).getTime());
-    await this.catchUp(bar.openTime, tradeFrom, Number.NEGATIVE_INFINITY, false);
+    await this.catchUp(bar.openTime, this.tradeFrom, Number.NEGATIVE_INFINITY, false);
     if (this.closed) return;
     const outcome = await this.tradeBar(bar, false);
     this.next = nextBarOpenTime(this.row.interval, bar.openTime);
+    await this.conclude(outcome);
+  }
+
+  /** What a step did recorded; a limit it broke (or a refusal) stops the bot */
+  private async conclude(outcome: BarOutcome | undefined): Promise<void> {
     await this.record(outcome);
     if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
   }

@@ -110,6 +110,7 @@ export default fp(
           // Market data, candles and brackets of the bot's environment, not its owner's current one
           exchange: {
             symbolInfo: (symbol) => app.exchangeRouter.marketFor(row.environment).symbolInfo(symbol),
+            lastPrice: (symbol) => app.exchangeRouter.marketFor(row.environment).lastPrice(symbol),
           },
           loadBars: (key, span) => klinesOf(row.environment).load(key, span),
           brackets: (account, symbol) => brackets.forRun(account, symbol),

@@ -7,7 +7,13 @@ import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
 import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
 import { type BotOrderTracker, type FeeCounter, LivePort, type TrackedOrder, TYPES } from './live-port';
-import type { BarOutcome, BotBar, BotLogEntry, PaperFigures } from './paper-account';
+import {
+  type BarOutcome,
+  type BotBar,
+  type BotLogEntry,
+  type PaperFigures,
+  stepSignal,
+} from './paper-account';
 import type { StrategyHost } from './strategy-host';
 
 /** What a live bot uses of the order manager: every order an intent keyed by (bot, bar time, order index) */
@@ -106,11 +112,10 @@ export class LiveAccount {
 
   /**
    * A closed bar: the bot's orders as the exchange has them now (`replay`: as stored, for bars before a restart),
-   * their new fills to the strategy, the strategy's new orders and cancels through the order manager
+   * fills not taken yet taken and answered, then the bar to the strategy (at `price` when it is newer than the
+   * close: the session's first step); its new orders and cancels through the order manager
    */
-  async trade(bar: BotBar, replay: boolean): Promise<BarOutcome> {
-    const { orders, botId } = this.ctx;
-    const { userId } = this.ctx.account;
+  async trade(bar: BotBar, replay: boolean, price?: number): Promise<BarOutcome> {
     this.port.warming = false;
     this.series.append(bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume);
     const i = this.series.length - 1;
@@ -124,7 +129,10 @@ export class LiveAccount {
     const log: BotLogEntry[] = [];
     if (!replay) await this.resync(log);
     else await this.replayFills(barEnd, log, bar.openTime);
-    const fills = this.port.takeFills(barEnd, i, log, bar.openTime);
+    this.port.settleBar(barEnd, log, bar.openTime);
+    // Fills inside the bar (a replay's, or ones the stream missed) were answered before the bar closed
+    const answered = await this.answerFills(log, i - 1);
+    if (answered) return { log, breach: answered };
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
     const account = judgeBotOrder(this.ctx.preTrade.origin, {
@@ -137,9 +145,45 @@ export class LiveAccount {
     if (account) return { log, breach: account };
 
     this.port.breach = undefined;
-    this.driver.onBarClosed(i, fills);
+    this.driver.onBarClosed(i, [], price);
+    const stop = await this.sendWork(log, `${bar.openTime}`, { bar, price });
+    return stop ? { log, breach: stop } : { log };
+  }
+
+  /**
+   * The fills taken since the last step handed to the strategy one by one, as they happened, and what it places
+   * in answer sent at once (a grid's counter-order, a DCA's take-profit): keyed by the fill's trigger, so a
+   * resumed bot that takes the same fills again asks for the same intents. The limit an answer broke, if any
+   */
+  private async answerFills(
+    log: BotLogEntry[],
+    lastClosed = this.series.length - 1,
+  ): Promise<BarOutcome['breach']> {
+    for (const { fill, trigger } of this.port.takeTaken()) {
+      this.port.breach = undefined;
+      this.driver.onFill(fill, lastClosed);
+      const stop = await this.sendWork(log, `f:${trigger}`);
+      if (stop) return stop;
+    }
+    return undefined;
+  }
+
+  /**
+   * The strategy step's cancels and new orders through the order manager, each order an intent keyed
+   * `<key>:<index>`; `step` when it was a closed bar's (at `price` for the start). The limit the step broke or the
+   * first refusal, if any
+   */
+  private async sendWork(
+    log: BotLogEntry[],
+    key: string,
+    step?: { bar: BotBar; price: number | undefined },
+  ): Promise<BarOutcome['breach']> {
+    const bar = step?.bar;
+    const { orders, botId, preTrade } = this.ctx;
+    const { userId } = this.ctx.account;
     const breach = this.port.breach;
-    const { submitted, cancels } = this.port.takeBarWork();
+    const { submitted, cancels } = this.port.takeWork();
+    const at = bar ? { barTime: bar.openTime } : {};
     for (const clientOrderId of cancels) {
       try {
         await orders.cancel(userId, clientOrderId);
@@ -147,32 +191,25 @@ export class LiveAccount {
         log.push({
           kind: 'error',
           message: `Cancel of ${clientOrderId} failed: ${(err as Error).message}`,
-          data: { barTime: bar.openTime, clientOrderId },
+          data: { ...at, clientOrderId },
         });
       }
     }
-    if (submitted.length > 0) {
-      log.push({
-        kind: 'signal',
-        message: `The bar closed at ${bar.close}: ${submitted.length} order${submitted.length === 1 ? '' : 's'}`,
-        data: { barTime: bar.openTime, close: bar.close, orders: submitted.length },
-      });
-    }
+    if (submitted.length > 0 && step) log.push(stepSignal(step.bar, step.price, submitted.length));
     let refused: BarOutcome['breach'];
-    const { preTrade } = this.ctx;
     for (const [k, o] of submitted.entries()) {
       const intent = await orders.place({
         account: this.ctx.account,
         source: 'bot',
         origin: preTrade.origin,
         botId,
-        intentKey: `${bar.openTime}:${k}`,
+        intentKey: `${key}:${k}`,
         order: this.port.request(o),
         checked: [...preTrade.verdicts(), ...o.verdicts],
       });
       this.port.adopt(o, intent);
       const data = {
-        barTime: bar.openTime,
+        ...at,
         clientOrderId: intent.clientOrderId,
         side: o.side,
         type: o.type,
@@ -203,20 +240,32 @@ export class LiveAccount {
         });
       }
     }
-    const stop = breach ?? refused;
-    return stop ? { log, breach: stop } : { log };
+    return breach ?? refused;
   }
 
   /**
-   * An order update from the owner's account stream: a trade of one of the bot's orders is taken at once (position,
-   * PnL net of the commission); the log lines to record. The strategy hears of it at the next close
+   * An order update from the owner's account stream: a trade of one of the bot's orders is taken at once
+   * (position, PnL net of the commission) and answered by the strategy at once; what to log, and the limit an
+   * answer broke, if any
    */
-  async onOrderUpdate(e: OrderUpdateEvent): Promise<BotLogEntry[]> {
+  async onOrderUpdate(e: OrderUpdateEvent): Promise<BarOutcome> {
     const log: BotLogEntry[] = [];
-    if (!this.port.follows(e.clientOrderId)) return log;
+    if (!this.port.follows(e.clientOrderId)) return { log };
     this.ctx.orders.tracker.noteStream(this.ctx.account.userId, e);
     await this.port.takeStreamFills(e.clientOrderId, log);
-    return log;
+    return this.answered(log);
+  }
+
+  /** After a stream gap: the bot's orders re-read by REST, fills the stream missed taken and answered */
+  async recover(): Promise<BarOutcome> {
+    const log = await this.resync();
+    return this.answered(log);
+  }
+
+  private async answered(log: BotLogEntry[]): Promise<BarOutcome> {
+    if (this.series.length === 0) return { log };
+    const breach = await this.answerFills(log);
+    return breach ? { log, breach } : { log };
   }
 
   /**

@@ -59,7 +59,8 @@ export const TYPES: Record<OrderRequest['type'], CreateOrderRequest['type']> = {
 };
 
 /**
- * The strategy's port on the exchange: orders are collected during the bar and sent after it; the exchange's side
+ * The strategy's port on the exchange: orders are collected during the strategy's step (a fill's answer, a bar)
+ * and sent after it; the exchange's side
  * of each order (its state, its fills) is read from the order tracker, the bot's side (what it has taken into
  * its position and PnL) is kept here
  */
@@ -73,8 +74,12 @@ export class LivePort implements OrderPort {
   realized = 0;
   /** Commissions paid (quote asset) */
   fees = 0;
-  /** Fills taken but not yet handed to the strategy */
-  private pending: Fill[] = [];
+  /**
+   * Fills taken but not yet handed to the strategy, each with its trigger: the order and the quantity its fills
+   * reach (`<client order id>@<filled>`), the key of the orders the strategy places in answer, the same when a
+   * resumed bot takes the same fills again
+   */
+  private pending: { fill: Fill; trigger: string }[] = [];
   private nextId = 1;
   private readonly inFlight: TrackedOrder[] = [];
   private readonly open: TrackedOrder[] = [];
@@ -184,8 +189,8 @@ export class LivePort implements OrderPort {
     return [...this.byClientId.keys()];
   }
 
-  /** The bar's new orders and cancels, handed to the order manager after the strategy's step */
-  takeBarWork(): { submitted: TrackedOrder[]; cancels: string[] } {
+  /** The step's new orders and cancels, handed to the order manager after the strategy's step */
+  takeWork(): { submitted: TrackedOrder[]; cancels: string[] } {
     const submitted = this.inFlight.splice(0);
     const cancels = [...new Set(this.cancels)];
     this.cancels = [];
@@ -335,21 +340,26 @@ export class LivePort implements OrderPort {
     this.fees += fee;
     o.accounted += qty;
     o.accountedNotional += qty * price;
-    this.pending.push(
-      Object.freeze({
-        orderId: o.id,
-        tag: o.tag,
-        time,
-        barIndex: -1,
-        side: o.side,
-        quantity: qty,
-        price,
-        fee,
-        liquidity: o.type === 'limit' ? 'maker' : 'taker',
-        realizedPnl,
-        positionAfter: this.positionQty,
-      }) as Fill,
-    );
+    // A filled order leaves the strategy's open orders with its last fill, not at the next close
+    if (o.quantity > 0 && o.accounted >= o.quantity - QTY_EPS) {
+      const k = this.open.indexOf(o);
+      if (k >= 0) this.open.splice(k, 1);
+      o.status = 'filled';
+    }
+    const fill = Object.freeze({
+      orderId: o.id,
+      tag: o.tag,
+      time,
+      barIndex: -1,
+      side: o.side,
+      quantity: qty,
+      price,
+      fee,
+      liquidity: o.type === 'limit' ? 'maker' : 'taker',
+      realizedPnl,
+      positionAfter: this.positionQty,
+    }) as Fill;
+    this.pending.push({ fill, trigger: `${o.clientOrderId}@${o.accounted.toFixed(this.qtyDecimals)}` });
     log.push({
       kind: 'order_filled',
       message: `Filled ${o.side} ${qty} at ${price}${counted.words ? `, ${counted.words}` : ''} (${o.clientOrderId})`,
@@ -370,12 +380,17 @@ export class LivePort implements OrderPort {
     });
   }
 
+  /** The fills taken since the last call, oldest first, each with the trigger its answers are keyed by */
+  takeTaken(): { fill: Fill; trigger: string }[] {
+    return this.pending.splice(0);
+  }
+
   /**
    * At a bar's close: fills up to `barEnd` the exchange reports that were not taken yet (a replay after a restart,
-   * or a fill no stream or trade read showed) taken at their average price, then every fill taken before `barEnd`
-   * handed to the strategy; orders no longer working leave the open list
+   * or a fill no stream or trade read showed) taken at their average price; orders no longer working leave the
+   * open list
    */
-  takeFills(barEnd: number, barIndex: number, log: BotLogEntry[], barTime: number): Fill[] {
+  settleBar(barEnd: number, log: BotLogEntry[], barTime: number): void {
     for (const o of [...this.byClientId.values()]) {
       const updatedAt = o.exchangeUpdatedAt ?? 0;
       if (updatedAt >= barEnd) continue;
@@ -402,8 +417,5 @@ export class LivePort implements OrderPort {
         this.tracker.release(this.ctx.userId, o.clientOrderId);
       }
     }
-    const due = this.pending.filter((f) => f.time < barEnd);
-    this.pending = this.pending.filter((f) => f.time >= barEnd);
-    return due.map((f) => Object.freeze({ ...f, barIndex }));
   }
 }

@@ -55,6 +55,22 @@ const fmt = (v: number) => v.toFixed(2);
 const barLabel = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
 
 /**
+ * The log line of a strategy step that placed `orders`: a bar's close, or the session's first step, which acts at
+ * the price of the start (`price`)
+ */
+export function stepSignal(bar: BotBar, price: number | undefined, orders: number): BotLogEntry {
+  const what = `${orders} order${orders === 1 ? '' : 's'}`;
+  return {
+    kind: 'signal',
+    message:
+      price === undefined
+        ? `The ${barLabel(bar.openTime)} bar closed at ${bar.close}: ${what}`
+        : `Started at ${price} (the ${barLabel(bar.openTime)} bar closed at ${bar.close}): ${what}`,
+    data: { barTime: bar.openTime, close: bar.close, orders, ...(price === undefined ? {} : { price }) },
+  };
+}
+
+/**
  * The strategy's view of the paper account. While the bot warms up on history it answers as the account stands
  * (flat, with the budget) and drops what the strategy sends, so only the strategy's indicators learn from the past;
  * once trading, every order passes the bot's own limits before it reaches the simulated broker.
@@ -63,6 +79,8 @@ class PaperPort implements OrderPort {
   warming = true;
   /** The limit an order broke on this bar (the bot stops after the bar) */
   breach: BarOutcome['breach'];
+  /** Orders that reached the broker since the account last logged them (a fill's reactions, the bar's orders) */
+  readonly sent: OrderView[] = [];
   private refusedId = -1;
 
   constructor(
@@ -108,7 +126,9 @@ class PaperPort implements OrderPort {
       this.breach = breach;
       return this.refused(request, breach.message);
     }
-    return this.broker.submit(request);
+    const order = this.broker.submit(request);
+    this.sent.push(order);
+    return order;
   }
   cancel(orderId: number): boolean {
     return this.broker.cancel(orderId);
@@ -175,6 +195,8 @@ export class PaperAccount {
     this.broker = new SimBroker(config, this.series, true);
     this.port = new PaperPort(this.broker, (r) => this.checkOrder(r));
     this.driver = new StrategyDriver(type, params, this.series, this.port);
+    // A fill is answered inside its bar (a grid's counter-order, a DCA take-profit), as a live bot answers it
+    this.driver.reactInsideBars(this.broker);
   }
 
   /** A history bar before the bot's start: the strategy sees it, nothing trades */
@@ -183,8 +205,12 @@ export class PaperAccount {
     this.driver.onBarClosed(i, []);
   }
 
-  /** A bar closed while the bot trades: fills and funding on the bar, then the strategy reacts */
-  trade(bar: BotBar): BarOutcome {
+  /**
+   * A bar closed while the bot trades: fills and funding on the bar (each fill answered by the strategy as it
+   * happens), then the strategy's step on the bar; `price`: the latest price when it is newer than the close (the
+   * session's first step, at the start)
+   */
+  trade(bar: BotBar, price?: number): BarOutcome {
     this.port.warming = false;
     const broker = this.broker;
     const i = this.append(bar);
@@ -196,6 +222,7 @@ export class PaperAccount {
       this.day = day;
       this.dayWallet = broker.walletBalance;
     }
+    this.port.breach = undefined;
     broker.processBar(i);
     this.last = bar;
     const log: BotLogEntry[] = [];
@@ -227,30 +254,29 @@ export class PaperAccount {
         data: { barTime, orderId: o.id, side: o.side, type: o.type, status: o.status, reason: o.reason },
       });
     }
+    // Orders the strategy placed in answer to the bar's fills, at the fills
+    this.logSent(log, barTime);
+    if (this.port.breach) return { log, breach: this.port.breach };
     const limitBreach = this.checkAccount();
     if (limitBreach) return { log, breach: limitBreach };
 
-    const inFlight = broker.inFlightOrders.length;
     broker.unseenFills = 0;
-    this.port.breach = undefined;
-    this.driver.onBarClosed(i, broker.newFills);
-    const sent = broker.inFlightOrders.slice(inFlight);
-    if (sent.length > 0) {
-      log.push({
-        kind: 'signal',
-        message: `The ${barLabel(barTime)} bar closed at ${bar.close}: ${sent.length} order${sent.length === 1 ? '' : 's'}`,
-        data: { barTime, close: bar.close, orders: sent.length },
-      });
-    }
-    for (const o of sent) {
+    this.driver.onBarClosed(i, broker.newFills, price);
+    if (this.port.sent.length > 0) log.push(stepSignal(bar, price, this.port.sent.length));
+    this.logSent(log, barTime);
+    const breach = this.port.breach;
+    return breach ? { log, breach } : { log };
+  }
+
+  /** The orders that reached the broker since the last call, one `order_sent` line each */
+  private logSent(log: BotLogEntry[], barTime: number): void {
+    for (const o of this.port.sent.splice(0)) {
       log.push({
         kind: 'order_sent',
         message: `${o.side} ${o.type} ${o.quantity}${Number.isFinite(o.price) ? ` at ${o.price}` : ''}`,
         data: { barTime, orderId: o.id, side: o.side, type: o.type, quantity: o.quantity, price: o.price },
       });
     }
-    const breach = this.port.breach;
-    return breach ? { log, breach } : { log };
   }
 
   /** Stops trading: cancels the resting orders; the session's PnL values the position at the last close */

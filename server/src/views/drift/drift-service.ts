@@ -3,7 +3,6 @@ import { BacktestRequestSchema } from '@kestrel/contracts/backtest';
 import type { Bot, BotEvent, DriftReport } from '@kestrel/contracts/bots';
 import {
   BarSeries,
-  barOpenTime,
   builtInStrategies,
   type Fill,
   intervalToMs,
@@ -14,6 +13,7 @@ import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import type { BacktestService } from '../../trading/backtest/backtest-service';
 import type { BotService } from '../../trading/bots/bot-service';
+import { firstTradedBar, sessionBars } from '../../trading/bots/session-bars';
 import { type BotFill, compareTrades, MATCH_WINDOW_BARS, tradesFromFills } from './drift-figures';
 
 /** Log pages read for a bot's fills (500 events each): a run with more is compared on its latest part */
@@ -91,12 +91,14 @@ export class DriftService {
     const intervalMs = intervalToMs(interval);
     const now = this.deps.clock.now().getTime();
     const active = bot.state === 'running' || bot.state === 'starting' || bot.state === 'stopping';
-    const from = barOpenTime(interval, bot.startedAt);
+    // The bot trades from the last bar closed at its start and warms its strategy on the bars before it (see
+    // BotSession): the backtest starts as early
+    const { tradeFrom: from, warmFrom: warmupFrom } = sessionBars(
+      interval,
+      { startedAt: bot.startedAt, tradesFrom: firstTradedBar(interval, bot.startedAt) },
+      type.warmupBars(bot.params),
+    );
     const to = active || bot.stoppedAt === null || bot.stoppedAt < bot.startedAt ? now : bot.stoppedAt;
-    // The bot warms its strategy on the bars before its first one (see BotSession): the backtest starts as early
-    let warmupFrom = from;
-    for (let n = type.warmupBars(bot.params) - 1; n > 0; n--)
-      warmupFrom = barOpenTime(interval, warmupFrom - 1);
 
     const botFills = await this.fills(userId, bot, from, to);
     const backtest = await this.backtest(userId, bot, warmupFrom, to);
