@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
 import { E2E_SIM_PORT } from '../support/ports';
-import { createSimAccount } from '../support/sim';
+import { createSimAccount, releaseSimPrice, setSimPrice } from '../support/sim';
 
 /** BTCUSDT's last price on the e2e simulator (its public REST, as Binance answers it) */
 async function simPrice(): Promise<number> {
@@ -128,10 +128,32 @@ test.describe('bots (bots remote)', () => {
     await start.getByRole('button', { name: 'Start bot' }).click();
     await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
 
-    // Its orders are on the exchange (the order manager's kb- orders), listed on its card as the server reads them
+    // Its grid stands on the exchange within seconds of Start (the order manager's kb- orders), not at the next
+    // 1m close, listed on its card as the server reads them
     const orders = bot.getByRole('table', { name: 'Open orders of E2E live grid' });
-    await expect(orders.getByRole('row')).not.toHaveCount(0, { timeout: 90_000 });
-    await expect(bot.locator('[data-figure="orders"] dd').first()).not.toHaveText('0');
+    const rows = (side: 'Buy' | 'Sell') =>
+      orders.getByRole('row').filter({ hasText: new RegExp(`^${side}`) });
+    await expect(rows('Buy').first()).toBeVisible({ timeout: 15_000 });
+    await expect(bot.locator('[data-figure="orders"] dd').first()).toHaveText('6');
+    const buys = await rows('Buy').count();
+    const sells = await rows('Sell').count();
+    expect(buys + sells).toBe(6);
+
+    // The price dips just under its highest buy: that buy fills, and its counter-sell one level up stands on the
+    // exchange within seconds (a fill is answered as the account stream reports it, not at the bar's close)
+    const buyPrices = (await rows('Buy').locator('td:nth-child(3)').allTextContents()).map((p) =>
+      Number(p.replaceAll(',', '')),
+    );
+    const highestBuy = Math.max(...buyPrices);
+    const step = highestBuy - Math.max(...buyPrices.filter((p) => p < highestBuy));
+    try {
+      await setSimPrice('BTCUSDT', { price: (highestBuy - step / 2).toFixed(1) });
+      await expect(rows('Buy')).toHaveCount(buys - 1, { timeout: 15_000 });
+      await expect(rows('Sell')).toHaveCount(sells + 1, { timeout: 15_000 });
+      await expect(bot.locator('[data-figure="orders"] dd').first()).toHaveText('6');
+    } finally {
+      await releaseSimPrice('BTCUSDT');
+    }
 
     await bot.getByRole('button', { name: 'Stop' }).click();
     const stop = page.getByRole('dialog', { name: 'Stop E2E live grid?' });

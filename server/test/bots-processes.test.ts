@@ -185,7 +185,7 @@ describe.skipIf(!url)('live bots across server processes', () => {
 
   /** Waits for the process to be mid-grid (some orders on the exchange, not all) and kills it with SIGKILL */
   async function killMidGrid(child: ChildProcess, account: SimAccount) {
-    // The grid goes out at the first closed 1m candle after the start
+    // The grid goes out right after the start, one order per 300 ms (the latency fault)
     for (let i = 0; i < 2_400 && judge(account).orders.length < 2; i++) await sleep(50);
     const atKill = judge(account).orders.length;
     child.kill('SIGKILL');

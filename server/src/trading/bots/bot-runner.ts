@@ -264,24 +264,33 @@ export class BotRunner {
           replayedBars: session.replayed,
           ...(session.leverageSet === undefined ? {} : { leverage: session.leverageSet }),
         });
-      // A start is logged before the bot's first orders; a resumption once its replay says how far it went
-      if (how === 'started') {
-        await record(
-          `Started: ${row.mode} trading on ${row.symbol}, acting now, then on its fills and each ${row.interval} close`,
-        );
-      }
-      try {
-        await session.run();
-      } catch (err) {
-        if (this.sessions.get(row.id) !== session) return;
-        await this.fault(
-          row,
-          err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`),
-        );
+      const run = async (): Promise<boolean> => {
+        try {
+          await session.run();
+          return true;
+        } catch (err) {
+          if (this.sessions.get(row.id) === session) {
+            await this.fault(
+              row,
+              err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`),
+            );
+          }
+          return false;
+        }
+      };
+      // A resumption is logged once its replay says how far it went: the instance taking the bot answers for it
+      // standing where it stood
+      if (how === 'resumed') {
+        if (await run())
+          await record(`Resumed on this server: ${session.replayed} bars since the start replayed`);
         return;
       }
-      if (how === 'resumed')
-        await record(`Resumed on this server: ${session.replayed} bars since the start replayed`);
+      // A start is logged before the bot's first orders, and answers once the bot runs: its orders follow as
+      // they are sent (a grid of 100 levels is 100 round trips to the exchange)
+      await record(
+        `Started: ${row.mode} trading on ${row.symbol}, acting now, then on its fills and each ${row.interval} close`,
+      );
+      this.track(run());
     })();
     this.track(work);
     await work;

@@ -100,6 +100,8 @@ export class BotSession {
   private firstBar: { openTime: number; from: number } | undefined;
   /** Releases the work queued behind `run` (or lets it go, when the session ends before it ran) */
   private startGate: ((done: Promise<void> | undefined) => void) | undefined;
+  /** The bars since the warm-up's start, read by `open` up to `end` (exclusive), traded by `run` */
+  private history: { end: number; bars: BarColumns | undefined } | undefined;
   /** The newest bar the bot's log has lines of (a replay does not log those bars again) */
   private lastLogged = Number.NEGATIVE_INFINITY;
   /** Bars replayed at open (the resumed part of the account) */
@@ -219,6 +221,9 @@ export class BotSession {
     });
     this.unwatch = deps.watchClosedCandles(row.symbol, row.interval, (e) => this.enqueue(e));
     this.lastLogged = (await botRepository.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
+    // The history is read here, so a start the exchange cannot serve fails as the start's answer
+    this.history = { end: barOpenTime(interval, deps.clock.now().getTime()), bars: undefined };
+    if (this.history.end > this.next) this.history.bars = await this.barsOf(this.history.end);
   }
 
   /**
@@ -226,9 +231,17 @@ export class BotSession {
    * start, acts at once; a resumed one replays them and stands where it stood), then candles and fills as they come
    */
   async run(): Promise<void> {
-    const end = barOpenTime(this.row.interval, this.deps.clock.now().getTime());
+    const history = this.history;
+    this.history = undefined;
     const loading = (async () => {
-      await this.catchUp(end, this.tradeFrom, this.lastLogged, true);
+      if (history) await this.catchUp(history.end, this.tradeFrom, this.lastLogged, true, history.bars);
+      // Bars that closed since `open` read them
+      await this.catchUp(
+        barOpenTime(this.row.interval, this.deps.clock.now().getTime()),
+        this.tradeFrom,
+        this.lastLogged,
+        true,
+      );
       // Live: fills since the last close (the bar in progress, before a restart too) taken and answered now, not
       // at the next close; a resumed bot's answers are found in the manager's record, not sent again
       const account = this.account;
@@ -353,16 +366,15 @@ export class BotSession {
   }
 
   /** Hands the bars of [next, end) to the account: warm-up before `tradeFrom`, trading from it */
-  private async catchUp(end: number, tradeFrom: number, lastLogged: number, replay: boolean): Promise<void> {
+  private async catchUp(
+    end: number,
+    tradeFrom: number,
+    lastLogged: number,
+    replay: boolean,
+    loaded?: BarColumns,
+  ): Promise<void> {
     if (end <= this.next) return;
-    let bars: BarColumns;
-    try {
-      bars = await this.deps.loadBars(this.key, { start: this.next, end });
-    } catch (err) {
-      throw new BotFault(
-        `Could not read ${this.row.symbol} ${this.row.interval} klines from the exchange: ${reasonOf(err)}`,
-      );
-    }
+    const bars = loaded ?? (await this.barsOf(end));
     for (let i = 0; i < bars.openTime.length && !this.closed; i++) {
       const bar: BotBar = {
         openTime: bars.openTime[i] as number,
@@ -381,6 +393,17 @@ export class BotSession {
       }
     }
     this.next = end;
+  }
+
+  /** The closed bars of [next, end) from the kline cache (missing ones asked of the exchange) */
+  private async barsOf(end: number): Promise<BarColumns> {
+    try {
+      return await this.deps.loadBars(this.key, { start: this.next, end });
+    } catch (err) {
+      throw new BotFault(
+        `Could not read ${this.row.symbol} ${this.row.interval} klines from the exchange: ${reasonOf(err)}`,
+      );
+    }
   }
 
   private enqueue(e: KlineEvent): void {

@@ -5,11 +5,22 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { botPath } from './bot-keys';
 import { invalidateBots } from './invalidate-bots';
 
-/** What a bot's buttons do; each is a POST (or DELETE) on the bot, answered with the bot as it is now */
-export type BotAction = 'start' | 'stop' | 'delete';
+/**
+ * What a bot's buttons do; each is a POST (or DELETE) on the bot, answered with the bot as it is now.
+ * `start-shared`: a live start the trader confirmed on a symbol the account already trades (a position, orders or
+ * another live bot there: the server refused the plain start with `SYMBOL_SHARED`)
+ */
+export type BotAction = 'start' | 'start-shared' | 'stop' | 'delete';
 
-export async function startBot(api: ApiClient, id: string): Promise<Bot> {
-  return unwrap(await api.post(botPath(id, '/start'), {}, { schema: BotResponseSchema })).data;
+/** The server's refusal of a live start on a symbol the account already trades (one-way mode: one position) */
+export const SYMBOL_SHARED = 'SYMBOL_SHARED';
+
+export async function startBot(api: ApiClient, id: string, sharePosition = false): Promise<Bot> {
+  return unwrap(
+    await api.post(botPath(id, '/start'), sharePosition ? { sharePosition: true } : {}, {
+      schema: BotResponseSchema,
+    }),
+  ).data;
 }
 
 export async function stopBot(api: ApiClient, id: string): Promise<Bot> {
@@ -30,7 +41,7 @@ export function useBotAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, action }: { id: string; action: BotAction }): Promise<void> => {
-      if (action === 'start') await startBot(api, id);
+      if (action === 'start' || action === 'start-shared') await startBot(api, id, action === 'start-shared');
       else if (action === 'stop') await stopBot(api, id);
       else await deleteBot(api, id);
     },

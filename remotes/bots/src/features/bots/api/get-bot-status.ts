@@ -5,8 +5,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { botKeys, botPath } from './bot-keys';
 
 /**
- * A running bot's unrealized PnL moves with the price and no push says so (bot notices are about its own events):
- * its status is read again this often while it runs
+ * A running bot's status is read again this often while it runs; between reads its card follows the pushed mark
+ * price (`atLiveMark`), and each of its own events (a fill, an order) reads it again at once (`useBotNotices`)
  */
 export const BOT_STATUS_REFRESH_MS = 5_000;
 

@@ -1,4 +1,5 @@
 import type { Bot, BotOrder, BotStatus } from '@kestrel/contracts/bots';
+import { useLiveMarkPrices, useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { Link } from '@kestrel/shared-runtime/router';
 import {
   Button,
@@ -22,6 +23,7 @@ import type { BotAction } from '../api/bot-actions';
 import { useBotEvents } from '../api/get-bot-events';
 import { useBotStatus } from '../api/get-bot-status';
 import { describeBot, formatUptime, isIdle, isLive } from '../lib/bot-words';
+import { atLiveMark } from '../lib/live-mark';
 import { ladder, ladderDecimals, orderStatusWords, orderTypeWords } from '../lib/order-ladder';
 import { pnlFigures } from '../lib/pnl-figures';
 import { BotLogLines } from './bot-log';
@@ -138,6 +140,22 @@ function FullLog({ bot }: { bot: Bot }) {
   );
 }
 
+/** A bot's figures and its open-orders ladder (the mark among them) */
+function BotFigures({ status, botName }: { status: BotStatus; botName: string }) {
+  return (
+    <>
+      <FigureGrid
+        label={`Figures of ${botName}`}
+        className="bt:lg:grid-cols-6"
+        figures={statusFigures(status)}
+      />
+      {status.openOrders.length > 0 && (
+        <OpenOrders orders={status.openOrders} mark={status.markPrice} botName={botName} />
+      )}
+    </>
+  );
+}
+
 export interface BotCardProps {
   bot: Bot;
   strategyName: string;
@@ -146,11 +164,16 @@ export interface BotCardProps {
 
 /** One bot on /active-bots: state and why it stopped, PnL, position, orders, uptime, last events, log, actions */
 export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
-  const status = useBotStatus(listed.id);
+  const read = useBotStatus(listed.id);
   const [logOpen, setLogOpen] = useState(false);
   const [driftOpen, setDriftOpen] = useState(false);
   // The status is read more often than the list (every 5 s while running, and on each push)
-  const bot = status.data?.bot ?? listed;
+  const bot = read.data?.bot ?? listed;
+  // Between reads a running bot's mark and PnL follow the exchange's pushed mark price (its own environment's only)
+  const { currentEnvironment } = useTradingEnvironment();
+  const follows = isLive(bot.state) && bot.environment === currentEnvironment;
+  const pushed = useLiveMarkPrices(follows ? [bot.symbol] : []).get(bot.symbol.toUpperCase());
+  const mark = pushed ? Number(pushed.markPrice) : undefined;
   const titleId = `bot-${bot.id}-name`;
   const stopped = bot.state === 'stopped' || bot.state === 'error';
 
@@ -228,28 +251,21 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
             {bot.stopReason}
           </p>
         )}
-        {status.isPending ? (
+        {read.isPending ? (
           <Spinner label="Loading its figures…" />
-        ) : status.error ? (
+        ) : read.error ? (
           <div
             role="alert"
             className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
           >
-            Its figures could not be loaded: {status.error.message}
-            <Button size="sm" variant="outline" onClick={() => void status.refetch()}>
+            Its figures could not be loaded: {read.error.message}
+            <Button size="sm" variant="outline" onClick={() => void read.refetch()}>
               Retry
             </Button>
           </div>
         ) : (
           <>
-            <FigureGrid
-              label={`Figures of ${bot.name}`}
-              className="bt:lg:grid-cols-6"
-              figures={statusFigures(status.data)}
-            />
-            {status.data.openOrders.length > 0 && (
-              <OpenOrders orders={status.data.openOrders} mark={status.data.markPrice} botName={bot.name} />
-            )}
+            <BotFigures status={atLiveMark(read.data, mark)} botName={bot.name} />
             <div className="bt:flex bt:flex-col bt:gap-2">
               <div className="bt:flex bt:items-center bt:justify-between bt:gap-2">
                 <h3 className="bt:text-sm bt:font-semibold">{logOpen ? 'Log' : 'Last events'}</h3>
@@ -264,13 +280,10 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
               </div>
               {logOpen ? (
                 <FullLog bot={bot} />
-              ) : status.data.lastEvents.length === 0 ? (
+              ) : read.data.lastEvents.length === 0 ? (
                 <p className="bt:text-sm bt:text-muted-foreground">Nothing logged yet.</p>
               ) : (
-                <BotLogLines
-                  events={status.data.lastEvents.slice(0, 5)}
-                  label={`Last events of ${bot.name}`}
-                />
+                <BotLogLines events={read.data.lastEvents.slice(0, 5)} label={`Last events of ${bot.name}`} />
               )}
             </div>
             {/* Only a bot that has run has something to compare with a backtest */}

@@ -1,7 +1,8 @@
 import type { Bot } from '@kestrel/contracts/bots';
+import { ApiError } from '@kestrel/shared-runtime';
 import { useState } from 'react';
 import { ConfirmCommand } from '../../../components/confirm-command';
-import type { BotAction, useBotAction } from '../api/bot-actions';
+import { type BotAction, SYMBOL_SHARED, type useBotAction } from '../api/bot-actions';
 import { actionWords } from '../lib/bot-words';
 
 export interface ConfirmBotActionProps {
@@ -38,7 +39,17 @@ export function useConfirmBotAction(mutation: ReturnType<typeof useBotAction>) {
       onOpenChange={(open) => {
         if (!open) setAsked(null);
       }}
-      onConfirm={(action) => mutation.mutateAsync({ id: asked.bot.id, action })}
+      onConfirm={async (action) => {
+        try {
+          await mutation.mutateAsync({ id: asked.bot.id, action });
+        } catch (err) {
+          // The symbol is not the bot's alone: the dialog now asks to start it sharing, the server's words below
+          if (action === 'start' && err instanceof ApiError && err.code === SYMBOL_SHARED) {
+            setAsked({ bot: asked.bot, action: 'start-shared' });
+          }
+          throw err;
+        }
+      }}
     />
   );
   return { ask: (bot: Bot, action: BotAction) => setAsked({ bot, action }), dialog };

@@ -1,0 +1,166 @@
+/**
+ * How fast live bots answer their fills, in the real server (PGlite) on the simulator: a fill on the simulator →
+ * the bot's counter-order acknowledged by the simulator (the adapter's `placeOrder` answered), p50/p99. Each bot
+ * is a grid on its own account; every round moves the price across one level, so every bot has one fill to answer
+ * with one order. Measured with 1 live bot, then with `BENCH_BOTS` (50) on the same instance, beside the adapter's
+ * bare place-order round trip to the same simulator in the same run (the reference: the goal is a p99 within 3×
+ * of it). Also prints Start → the bot's first order acknowledged.
+ *
+ * The simulator's and the server's request budgets are lifted: this measures the bots, not the rate limiters.
+ */
+import { ManualClock } from '@kestrel/exchange-sim';
+import { BinanceUsdmAdapter } from '@kestrel/server';
+import { bearer, clockReading, SIM_START, startTestServer } from '@kestrel/server/testing';
+
+const BOTS = Number(process.env.BENCH_BOTS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const BARE_ROUNDS = 200;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+export default async function botFillReaction(): Promise<void> {
+  const simClock = new ManualClock(SIM_START);
+  const clock = clockReading(() => new Date(simClock.now()));
+  const unlimited = { weightPerMinute: 1e9, ordersPer10s: 1e9, ordersPerMinute: 1e9 };
+  const t = await startTestServer({
+    simulator: { clock: simClock, historyDays: 1, symbols: ['BTCUSDT'], rateLimits: unlimited },
+    env: { KESTREL_EXCHANGE_WEIGHT_LIMIT: '100000000', KESTREL_SIGNUPS_PER_IP_HOUR: '1000' },
+    deps: { clock, botLeaseRenewMs: 3_600_000, orderTimings: { deadmanCountdownMs: 3_600_000 } },
+  });
+  try {
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+
+    // Every order the server sends, stamped when the simulator acknowledged it, by the account that sent it
+    const acks = new Map<string, number[]>();
+    const adapter = t.app.exchangeAdapter;
+    const place = adapter.placeOrder.bind(adapter);
+    adapter.placeOrder = async (keys, order) => {
+      const placed = await place(keys, order);
+      const list = acks.get(keys.apiKey) ?? [];
+      list.push(performance.now());
+      acks.set(keys.apiKey, list);
+      return placed;
+    };
+
+    /** A user with a live grid (10 levels 49,000–51,000) on an account of its own, stopped */
+    const makeBot = async (n: number) => {
+      const { auth, keys } = await t.connectedUser();
+      const headers = bearer(auth.access_token);
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/v1/agents/',
+        headers,
+        payload: {
+          name: `Bench grid ${n}`,
+          strategy: 'grid',
+          params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.002 },
+          symbol: 'BTCUSDT',
+          interval: '1m',
+          leverage: 5,
+          budget: 500,
+          mode: 'live',
+        },
+      });
+      if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode} ${created.body}`);
+      return { id: created.json().data.id as string, headers, apiKey: keys.apiKey };
+    };
+    type BenchBot = Awaited<ReturnType<typeof makeBot>>;
+    const until = async (what: string, done: () => boolean, ms = 30_000) => {
+      const end = performance.now() + ms;
+      while (!done()) {
+        if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await sleep(2);
+      }
+    };
+
+    /** Start → its grid's first order acknowledged, then until all 10 stand */
+    const startToFirst: number[] = [];
+    const start = async (bot: BenchBot) => {
+      const before = acks.get(bot.apiKey)?.length ?? 0;
+      const t0 = performance.now();
+      const r = await t.request({
+        method: 'POST',
+        url: `/api/v1/agents/${bot.id}/start`,
+        headers: bot.headers,
+      });
+      if (r.statusCode !== 200) throw new Error(`start: ${r.statusCode} ${r.body}`);
+      await until('the grid', () => (acks.get(bot.apiKey)?.length ?? 0) >= before + 10);
+      startToFirst.push((acks.get(bot.apiKey)?.[before] as number) - t0);
+    };
+
+    /** `rounds` moves across the 49,800 / 50,000 pair of levels: each bot answers its fill with one order */
+    let down = true;
+    const run = async (bots: BenchBot[], rounds: number): Promise<number[]> => {
+      const samples: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const before = new Map(bots.map((b) => [b.apiKey, acks.get(b.apiKey)?.length ?? 0]));
+        const t0 = performance.now();
+        t.sim.exchange.setPrice('BTCUSDT', { price: down ? '49750' : '50050' });
+        down = !down;
+        await until('every answer', () =>
+          bots.every((b) => (acks.get(b.apiKey)?.length ?? 0) > (before.get(b.apiKey) ?? 0)),
+        );
+        for (const b of bots) samples.push((acks.get(b.apiKey)?.[before.get(b.apiKey) ?? 0] as number) - t0);
+        // Let the round settle (status writes, log lines) before the next move
+        await sleep(50);
+      }
+      return samples.sort((a, b) => a - b);
+    };
+
+    const first = await makeBot(0);
+    await start(first);
+    const one = await run([first], ROUNDS);
+    const rest: BenchBot[] = [];
+    for (let n = 1; n < BOTS; n++) rest.push(await makeBot(n));
+    // The others start on a market back at 50,000, as the first did
+    if (!down) {
+      t.sim.exchange.setPrice('BTCUSDT', { price: '50050' });
+      down = true;
+    }
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    for (const b of rest) await start(b);
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50050' });
+    const many = await run([first, ...rest], ROUNDS);
+    adapter.placeOrder = place;
+
+    // The reference: the adapter's bare place-order round trip to the same simulator, an order far below the market
+    const bare = new BinanceUsdmAdapter({
+      restUrl: t.simUrl,
+      walletUrl: t.simUrl,
+      weightLimit: 1e9,
+      budget: { ordersPer10s: 1e9, ordersPerMinute: 1e9 },
+    });
+    await bare.syncTime();
+    const keys = t.demoKeys();
+    const round: number[] = [];
+    for (let i = 0; i < BARE_ROUNDS; i++) {
+      const t0 = performance.now();
+      const order = await bare.placeOrder(keys, {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '0.002',
+        price: '25000',
+      });
+      round.push(performance.now() - t0);
+      await bare.cancelOrder(keys, 'BTCUSDT', { orderId: order.orderId });
+    }
+    round.sort((a, b) => a - b);
+    startToFirst.sort((a, b) => a - b);
+
+    const f = (ms: number) => `${ms.toFixed(1)} ms`;
+    const line = (name: string, s: number[]) =>
+      `  ${name.padEnd(34)} n ${String(s.length).padStart(4)}  p50 ${f(pct(s, 0.5))}  p99 ${f(pct(s, 0.99))}`;
+    console.info(`simulator fill → the bot's counter-order acknowledged, ${ROUNDS} rounds`);
+    console.info(line('adapter place-order (reference)', round));
+    console.info(line('1 live bot', one));
+    console.info(line(`${BOTS} live bots on one instance`, many));
+    console.info(line('Start → first order acknowledged', startToFirst));
+    const ratio = (s: number[], p: number) => (pct(s, p) / pct(round, p)).toFixed(1);
+    console.info(`  1 bot / reference: p50 ${ratio(one, 0.5)}x, p99 ${ratio(one, 0.99)}x (goal: p99 ≤ 3x)`);
+    console.info(`  ${BOTS} bots / reference: p50 ${ratio(many, 0.5)}x, p99 ${ratio(many, 0.99)}x`);
+  } finally {
+    await t.close();
+  }
+}
