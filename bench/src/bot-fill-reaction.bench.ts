@@ -54,7 +54,7 @@ export default async function botFillReaction(): Promise<void> {
         payload: {
           name: `Bench grid ${n}`,
           strategy: 'grid',
-          params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.002 },
+          params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
           symbol: 'BTCUSDT',
           interval: '1m',
           leverage: 5,
@@ -140,7 +140,7 @@ export default async function botFillReaction(): Promise<void> {
         symbol: 'BTCUSDT',
         side: 'BUY',
         type: 'LIMIT',
-        quantity: '0.002',
+        quantity: '0.004',
         price: '25000',
       });
       round.push(performance.now() - t0);
