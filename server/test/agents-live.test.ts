@@ -79,9 +79,11 @@ describe('live agents', () => {
     await agentRepository.setStage(t.database.db, agent.id, 'live_approval', clock.now());
     expect((await call('POST', `/api/v1/agents/${agent.id}/start`)).statusCode).toBe(200);
 
-    let queued: AgentDecisionSummary | undefined;
+    // It decides at its start (the last bar closed before it), then at every close
+    await eventually(async () => (await decisions(agent.id)).length === 1);
+    let queued = (await decisions(agent.id)).find((d) => d.outcome === 'queued');
     for (let bar = 1; bar <= 10 && !queued; bar++) {
-      await nextBar(async () => (await decisions(agent.id)).length === bar);
+      await nextBar(async () => (await decisions(agent.id)).length === bar + 1);
       queued = (await decisions(agent.id)).find((d) => d.outcome === 'queued');
     }
     expect(queued, 'a proposal within 10 bars').toBeDefined();

@@ -32,6 +32,24 @@ describe('live bots', () => {
     (await call('GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
 
   const account = () => suite.account(user.keys);
+  /**
+   * The account flat and without orders on BTCUSDT, as a trader leaves it before starting a bot: the suite's bots
+   * share one account, and what an earlier test's bot left (its position) would make the next start a shared one
+   */
+  const flatten = async () => {
+    t.sim.exchange.cancelAll(account(), 'BTCUSDT');
+    const pos = sim().position;
+    if (pos === 0) return;
+    const closed = await call('POST', '/api/futures/orders/create', {
+      symbol: 'BTCUSDT',
+      side: pos > 0 ? 'SELL' : 'BUY',
+      type: 'MARKET',
+      quantity: Math.abs(pos).toFixed(3),
+      reduceOnly: true,
+    });
+    expect(closed.statusCode, closed.body).toBe(201);
+    expect(sim().position).toBe(0);
+  };
   /** The simulator's own record of the account: every order it ever accepted, and the open ones */
   const sim = () => {
     const all = [...account().orders.values()];
@@ -135,6 +153,7 @@ describe('live bots', () => {
   });
 
   it('starts a live bot only with the password given in the last 5 minutes (step-up)', async () => {
+    await flatten();
     const clone = await call('POST', `/api/v1/agents/${bot.id}/clone`, { name: 'Live grid again' });
     expect(clone.statusCode, clone.body).toBe(201);
     const copy: Bot = clone.json().data;
@@ -163,6 +182,7 @@ describe('live bots', () => {
   const ofBot = (clientIds: Set<string>) => sim().open.filter((o) => clientIds.has(o.clientOrderId));
 
   it('sets its leverage on the exchange before its first order; a refusal stops it with the reason and no order', async () => {
+    await flatten();
     await stepUp();
     const b = await liveGrid(
       'Leveraged',
@@ -221,6 +241,7 @@ describe('live bots', () => {
   it('takes fills with their fee from the account stream at once, shares the dead-man switch, and shows its figures on every instance', {
     timeout: 120_000,
   }, async () => {
+    await flatten();
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
     const a = await liveGrid('Grid A', GRID_AROUND_50K);
@@ -231,7 +252,13 @@ describe('live bots', () => {
       quantityPerGrid: 0.003,
     });
     expect((await call('POST', `/api/v1/agents/${a.id}/start`)).statusCode).toBe(200);
-    expect((await call('POST', `/api/v1/agents/${b.id}/start`)).statusCode).toBe(200);
+    // Two bots on one symbol of one account: the second starts only sharing it
+    expect((await call('POST', `/api/v1/agents/${b.id}/start`)).json()).toMatchObject({
+      code: 'SYMBOL_SHARED',
+    });
+    expect((await call('POST', `/api/v1/agents/${b.id}/start`, { sharePosition: true })).statusCode).toBe(
+      200,
+    );
     await nextBar(
       async () =>
         (await status(a.id)).openOrders.length === 10 && (await status(b.id)).openOrders.length === 6,
@@ -294,6 +321,7 @@ describe('live bots', () => {
   });
 
   it('counts a fee paid in BNB at BNBUSDT’s price and says which, and keeps it after a restart', async () => {
+    await flatten();
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
     t.sim.exchange.setPrice('BNBUSDT', { price: '600' });
@@ -330,7 +358,50 @@ describe('live bots', () => {
     t.sim.exchange.setFeeBurn(account(), false);
   });
 
+  it('refuses a live bot on a symbol the account already trades, saying why, and starts it when sharing is accepted', async () => {
+    await flatten();
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    // The trader's own long on BTCUSDT, and a resting buy of theirs
+    const market = await call('POST', '/api/futures/orders/create', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.004',
+    });
+    expect(market.statusCode, market.body).toBe(201);
+    const resting = await call('POST', '/api/futures/orders/create', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: '0.004',
+      price: '45000',
+    });
+    expect(resting.statusCode, resting.body).toBe(201);
+    const placedBefore = sim().all.length;
+    const g = await liveGrid('Next to a manual long', GRID_AROUND_50K);
+    const refused = await call('POST', `/api/v1/agents/${g.id}/start`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'SYMBOL_SHARED' });
+    expect(refused.json().detail).toBe(
+      'BTCUSDT already has a long position of 0.004 and 1 open order of yours on this account. In one-way mode ' +
+        'the account holds one position per symbol: this bot’s orders would add to or close it, and its figures ' +
+        'would count only its own fills. Close them first, or start it sharing BTCUSDT.',
+    );
+    expect((await status(g.id)).bot.state).toBe('stopped');
+    expect(sim().all.length).toBe(placedBefore);
+
+    // Accepted: it starts and lays its grid beside the trader's position
+    const shared = await call('POST', `/api/v1/agents/${g.id}/start`, { sharePosition: true });
+    expect(shared.statusCode, shared.body).toBe(200);
+    await eventually(async () => (await status(g.id)).openOrders.length === 10);
+    expect((await status(g.id)).positionQty).toBe(0);
+    expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
+  });
+
   it('a stop cut short by its instance dying is finished by the instance that takes the bot over', async () => {
+    await flatten();
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
     const c = await liveGrid('Cut short', GRID_AROUND_50K);

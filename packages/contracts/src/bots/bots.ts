@@ -126,6 +126,15 @@ export const CloneBotRequestSchema = z.strictObject({
   name: CreateBotRequestSchema.shape.name.optional(),
 });
 
+/**
+ * POST /api/v1/agents/{id}/start: `sharePosition` starts a live bot on a symbol its account already trades (a
+ * position, the trader's orders or another live bot there), which a plain start refuses with 409 SYMBOL_SHARED
+ */
+export const StartBotRequestSchema = z.strictObject({
+  sharePosition: z.boolean('sharePosition must be true or false').optional(),
+});
+export type StartBotRequest = z.output<typeof StartBotRequestSchema>;
+
 export const BotIdParamsSchema = z.object({ id: z.uuid('id must be a bot id (a UUID)') });
 
 export const BotSchema = z.object({

@@ -43,6 +43,8 @@ export {
   type CreateBotRequest,
   type CreateBotRequestInput,
   CreateBotRequestSchema,
+  type StartBotRequest,
+  StartBotRequestSchema,
   type UpdateBotRequest,
   UpdateBotRequestSchema,
 } from './bots';

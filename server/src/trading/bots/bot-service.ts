@@ -24,9 +24,13 @@ import type { Database } from '../../lib/database/database';
 import type { DomainEvents } from '../../lib/domain-events';
 import { HttpError } from '../../lib/http-error';
 import { type BotLog, toEvent } from './bot-log';
-import { type BotRow, type BotSettings, botKindOf, botRepository } from './bot-repository';
+import { accountOfBot, type BotRow, type BotSettings, botKindOf, botRepository } from './bot-repository';
 import type { BotRunner } from './bot-runner';
 import type { PaperFigures } from './paper-account';
+import { type SymbolSharingReads, symbolSharing } from './symbol-sharing';
+
+/** Only a stopped (or errored) bot starts; an active one is answered 409 by the runner */
+const isIdleState = (state: BotState) => state === 'stopped' || state === 'error';
 
 /** States with an open session (its figures not yet in the log) */
 const OPEN_SESSION: ReadonlySet<BotState> = new Set(['starting', 'running', 'stopping']);
@@ -66,6 +70,13 @@ export interface BotServiceDeps {
   events: Pick<DomainEvents, 'emit'>;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** A live start's look at the symbol on the bot's account (position, the trader's orders, other live bots) */
+  sharing: SymbolSharingReads;
+}
+
+/** A start's options: `sharePosition` accepts that a live bot trades a symbol the account already trades */
+export interface StartOptions {
+  sharePosition?: boolean;
 }
 
 /**
@@ -178,9 +189,13 @@ export class BotService {
     });
   }
 
-  async start(userId: string, id: string): Promise<Bot> {
+  async start(userId: string, id: string, options: StartOptions = {}): Promise<Bot> {
     const row = await this.row(userId, id);
     await this.deps.events.emit('bot.starting', { row });
+    if (row.mode === 'live' && isIdleState(row.state) && options.sharePosition !== true) {
+      const shared = await symbolSharing(this.deps.sharing, accountOfBot(row), row.symbol, row.id);
+      if (shared) throw new HttpError(409, 'SYMBOL_SHARED', shared);
+    }
     const started = await this.runner.startBot(row);
     if (!started) {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
@@ -197,11 +212,7 @@ export class BotService {
     return toBot(stopped);
   }
 
-  /**
-   * Every active bot of the user stopped, each canceling its orders (the kill switch, before it cancels the rest;
-   * account deletion, before the keys go); how many
-   */
-  /** Stops every active bot of the user with `reason` (account deletion); says how many */
+  /** Stops every active bot of the user with `reason`, each canceling its orders (account deletion); how many */
   async stopAll(userId: string, reason: string): Promise<number> {
     return this.stopEach(await botRepository.activeOf(this.deps.db, userId), reason);
   }

@@ -152,6 +152,19 @@ export default fp(
         events: app.events,
         clock: app.clock,
         log: app.log,
+        sharing: {
+          position: async (account, symbol) => {
+            const keys = await app.credentialsService.keysFor(account);
+            const held = await app.exchangeRouter.positions(keys, symbol);
+            return held.reduce((sum, p) => sum + (p.symbol === symbol ? Number(p.amount) : 0), 0);
+          },
+          openOrders: async (account, symbol) => {
+            const keys = await app.credentialsService.keysFor(account);
+            return (await app.exchangeRouter.openOrders(keys, symbol)).map((o) => o.clientOrderId);
+          },
+          otherLiveBots: (account, symbol, botId) =>
+            botRepository.otherLiveOnSymbol(app.db, account.userId, symbol, botId, account.environment),
+        },
       },
       runner,
       log,

@@ -123,4 +123,63 @@ describe('the active bots page', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: /^DCA B/ })).toBeNull());
     expect((await listBots()).map((b) => b.name)).toEqual(['Grid A']);
   }, 90_000);
+
+  it('a live start next to the trader’s own position asks again, saying why, and starts sharing when confirmed', async () => {
+    const keys = page.server.demoKeys();
+    await page.runtime.api.post('/api/v1/credentials/binance', {
+      api_key: keys.apiKey,
+      secret_key: keys.secretKey,
+    });
+    // The trader's own long on BTCUSDT (one-way mode: the account's one position on the symbol)
+    const bought = await page.runtime.api.post('/api/futures/orders/create', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.004',
+    });
+    expect(bought.success).toBe(true);
+    const price = Number(page.server.sim.exchange.priceControl('BTCUSDT').lastPrice);
+    await createBot({
+      name: 'Live grid C',
+      strategy: 'grid',
+      params: {
+        lower: Math.floor(price * 0.97),
+        upper: Math.ceil(price * 1.03),
+        gridCount: 4,
+        quantityPerGrid: 0.003,
+      },
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 2,
+      budget: 500,
+      mode: 'live',
+    });
+    const { user } = renderAt(page.runtime, '/active-bots', pages);
+    const live = await card('Live grid C');
+    await user.click(within(live).getByRole('button', { name: 'Start' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Start Live grid C?' })).getByRole('button', {
+        name: 'Start bot',
+      }),
+    );
+    // Refused: the same dialog now asks to share the symbol, with the consequence and the server's reason
+    const again = await screen.findByRole('dialog', { name: 'Start Live grid C sharing BTCUSDT?' });
+    expect(
+      within(again).getByText(/this bot's orders will add to or close what is already on BTCUSDT/),
+    ).toBeTruthy();
+    expect(within(again).getByRole('alert').textContent).toMatch(
+      /^BTCUSDT already has a long position of 0\.004 on this account\./,
+    );
+    expect(live.getAttribute('data-bot-state')).toBe('stopped');
+    await user.click(within(again).getByRole('button', { name: 'Start sharing BTCUSDT' }));
+    await waitFor(() => expect(live.getAttribute('data-bot-state')).toBe('running'), { timeout: 15_000 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(within(live).getByRole('button', { name: 'Stop' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Stop Live grid C?' })).getByRole('button', {
+        name: 'Stop bot',
+      }),
+    );
+    await waitFor(() => expect(live.getAttribute('data-bot-state')).toBe('stopped'), { timeout: 15_000 });
+  }, 90_000);
 });

@@ -8,6 +8,7 @@ import {
   BotStatusResponseSchema,
   CloneBotRequestSchema,
   CreateBotRequestSchema,
+  StartBotRequestSchema,
   UpdateBotRequestSchema,
 } from '@kestrel/contracts/bots';
 import { callerId, ERRORS, ok, okMessage, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
@@ -107,11 +108,14 @@ export default signedInRoutes('agents', async (app, route) => {
         summary:
           'Start the bot (409 when it is already running; a live bot needs the password within 5 minutes)',
         description:
-          'The bot loads recent history so its strategy starts warm, then trades on each closed candle of its ' +
-          'symbol and interval. Paper bots fill on the engine’s broker model (fees, slippage, funding, ' +
+          'The bot loads recent history so its strategy starts warm, acts at once on the last closed candle at ' +
+          'the price of the start, then on each of its fills and each closed candle. A live bot on a symbol its ' +
+          'account already trades (a position, your own orders, another live bot) is refused 409 SYMBOL_SHARED ' +
+          'unless `sharePosition` is true (one-way mode: one position per symbol). Paper bots fill on the engine’s broker model (fees, slippage, funding, ' +
           'liquidation) with the budget as their wallet. A running bot is held by one server instance and ' +
           'resumed by another should that one stop.',
         params: BotIdParamsSchema,
+        body: StartBotRequestSchema.nullish(),
         response: { 200: BotResponseSchema, ...errors },
       }),
       // Real money: a live bot starts only with the password given in the last 5 minutes (step-up)
@@ -120,7 +124,13 @@ export default signedInRoutes('agents', async (app, route) => {
         if (bot.mode === 'live') await requireStepUp(request);
       },
     },
-    async (request) => ok(await bots.start(callerId(request), request.params.id), 'Bot started'),
+    async (request) =>
+      ok(
+        await bots.start(callerId(request), request.params.id, {
+          sharePosition: request.body?.sharePosition === true,
+        }),
+        'Bot started',
+      ),
   );
 
   app.post(

@@ -1,0 +1,45 @@
+import type { TradingAccount } from '../../core/environment/trading-account';
+
+/** What a live start reads of the symbol on the bot's account */
+export interface SymbolSharingReads {
+  /** The account's position on the symbol, signed (one-way mode: one per symbol) */
+  position(account: TradingAccount, symbol: string): Promise<number>;
+  /** The client order ids of the account's working orders on the symbol */
+  openOrders(account: TradingAccount, symbol: string): Promise<string[]>;
+  /** Other live bots of the account running on the symbol */
+  otherLiveBots(account: TradingAccount, symbol: string, botId: string): Promise<number>;
+}
+
+/** Bots' orders carry these client ids (`trading/orders/client-order-id.ts`) */
+const BOT_ORDER = /^kb-/;
+
+/**
+ * Why a live bot would not have the symbol to itself on its account, or undefined when it would: a Binance account
+ * in one-way mode holds one position per symbol, so a bot started next to an open position, the trader's own
+ * orders or another live bot trades against them (a grid's sells close part of a manual long) while its figures
+ * count only its own fills. The start is refused with these words unless the trader accepts sharing
+ */
+export async function symbolSharing(
+  reads: SymbolSharingReads,
+  account: TradingAccount,
+  symbol: string,
+  botId: string,
+): Promise<string | undefined> {
+  const [position, orders, bots] = await Promise.all([
+    reads.position(account, symbol),
+    reads.openOrders(account, symbol),
+    reads.otherLiveBots(account, symbol, botId),
+  ]);
+  const own = orders.filter((id) => !BOT_ORDER.test(id)).length;
+  const found: string[] = [];
+  if (position !== 0) found.push(`a ${position > 0 ? 'long' : 'short'} position of ${Math.abs(position)}`);
+  if (own > 0) found.push(`${own} open order${own === 1 ? '' : 's'} of yours`);
+  if (bots > 0) found.push(`${bots === 1 ? 'another live bot' : `${bots} other live bots`}`);
+  if (found.length === 0) return undefined;
+  const list = found.length === 1 ? found[0] : `${found.slice(0, -1).join(', ')} and ${found.at(-1)}`;
+  return (
+    `${symbol} already has ${list} on this account. In one-way mode the account holds one position per symbol: ` +
+    `this bot’s orders would add to or close it, and its figures would count only its own fills. Close them ` +
+    `first, or start it sharing ${symbol}.`
+  );
+}
