@@ -400,6 +400,58 @@ describe('live bots', () => {
     expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
   });
 
+  it('a DCA bot’s take-profit and stop stand on the exchange right after its entry fills, no bar close needed', async () => {
+    await flatten();
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    const created = await call('POST', '/api/v1/agents/', {
+      name: 'Live DCA',
+      strategy: 'dca',
+      params: {
+        baseOrderSize: 200,
+        safetyOrderSize: 200,
+        safetyOrderCount: 2,
+        priceDeviation: 0.01,
+        takeProfit: 0.01,
+        stopLoss: 0.05,
+      },
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      leverage: 3,
+      budget: 1000,
+      mode: 'live',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const d: Bot = created.json().data;
+    // A 1h bot, and simulated time stands still: no bar closes while it answers its fills
+    const hour = simClock.now() - (simClock.now() % 3_600_000);
+    expect((await call('POST', `/api/v1/agents/${d.id}/start`)).statusCode).toBe(200);
+    // The base order (200 USDT at 50,000 = 0.004) fills at once; the take-profit 1 % above the entry and two
+    // safety orders rest on the exchange, and the 5 % stop waits there as a conditional order
+    await eventually(() => sim().open.length === 3 && account().algoOrders.size > 0);
+    expect(sim().position).toBeCloseTo(0.004, 9);
+    const entry = (await status(d.id)).entryPrice as number;
+    const tp = sim().open.find((o) => o.side === 'SELL');
+    expect(tp).toMatchObject({ type: 'LIMIT', reduceOnly: true });
+    expect(tp?.price.toNumber()).toBeCloseTo(Math.round(entry * 1.01 * 10) / 10, 6);
+    expect(
+      sim()
+        .open.filter((o) => o.side === 'BUY')
+        .map((o) => o.type),
+    ).toEqual(['LIMIT', 'LIMIT']);
+    const stop = [...account().algoOrders.values()].find((o) => o.clientAlgoId.startsWith('kb-'));
+    expect(stop).toMatchObject({ orderType: 'STOP_MARKET', side: 'SELL', closePosition: true });
+    expect(stop?.triggerPrice.toNumber()).toBeCloseTo(Math.round(entry * 0.95 * 10) / 10, 6);
+    expect(simClock.now() - (simClock.now() % 3_600_000)).toBe(hour);
+
+    // The take-profit fills: the cycle ends at once, its safety orders and stop canceled
+    t.sim.exchange.setPrice('BTCUSDT', { price: String(Math.ceil(entry * 1.012)) });
+    await eventually(async () => (await status(d.id)).positionQty === 0 && sim().open.length === 0);
+    await eventually(() => stop?.status === 'CANCELED');
+    expect((await status(d.id)).realizedPnl).toBeGreaterThan(0);
+    expect((await call('POST', `/api/v1/agents/${d.id}/stop`)).statusCode).toBe(200);
+  });
+
   it('a stop cut short by its instance dying is finished by the instance that takes the bot over', async () => {
     await flatten();
     await stepUp();
