@@ -387,7 +387,7 @@ describe('live bots', () => {
     expect(refused.json().detail).toBe(
       'BTCUSDT already has a long position of 0.004 and 1 open order of yours on this account. In one-way mode ' +
         'the account holds one position per symbol: this bot’s orders would add to or close it, and its figures ' +
-        'would count only its own fills. Close them first, or start it sharing BTCUSDT.',
+        'would count only its own fills. Close or stop them first, or start it sharing BTCUSDT.',
     );
     expect((await status(g.id)).bot.state).toBe('stopped');
     expect(sim().all.length).toBe(placedBefore);

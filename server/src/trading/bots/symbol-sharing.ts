@@ -39,7 +39,7 @@ export async function symbolSharing(
   const list = found.length === 1 ? found[0] : `${found.slice(0, -1).join(', ')} and ${found.at(-1)}`;
   return (
     `${symbol} already has ${list} on this account. In one-way mode the account holds one position per symbol: ` +
-    `this bot’s orders would add to or close it, and its figures would count only its own fills. Close them ` +
+    `this bot’s orders would add to or close it, and its figures would count only its own fills. Close or stop them ` +
     `first, or start it sharing ${symbol}.`
   );
 }

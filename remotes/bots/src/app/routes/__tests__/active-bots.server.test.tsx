@@ -165,10 +165,12 @@ describe('the active bots page', () => {
     // Refused: the same dialog now asks to share the symbol, with the consequence and the server's reason
     const again = await screen.findByRole('dialog', { name: 'Start Live grid C sharing BTCUSDT?' });
     expect(
-      within(again).getByText(/this bot's orders will add to or close what is already on BTCUSDT/),
+      within(again).getByText(
+        'It will place real orders on BTCUSDT next to what is already there, up to its budget of 500 USDT, until you stop it.',
+      ),
     ).toBeTruthy();
     expect(within(again).getByRole('alert').textContent).toMatch(
-      /^BTCUSDT already has a long position of 0\.004 on this account\./,
+      /^BTCUSDT already has a long position of 0\.004 on this account\. In one-way mode the account holds one position per symbol: this bot’s orders would add to or close it/,
     );
     expect(live.getAttribute('data-bot-state')).toBe('stopped');
     await user.click(within(again).getByRole('button', { name: 'Start sharing BTCUSDT' }));

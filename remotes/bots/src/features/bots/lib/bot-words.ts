@@ -85,7 +85,7 @@ export function actionWords(action: BotAction, bot: Bot): ActionWords {
   if (action === 'start-shared') {
     return {
       title: `Start ${bot.name} sharing ${bot.symbol}?`,
-      body: `Your account holds one position per symbol (one-way mode): this bot's orders will add to or close what is already on ${bot.symbol}, and its figures count only its own fills. It places real orders up to its budget of ${bot.budget} USDT, until you stop it.`,
+      body: `It will place real orders on ${bot.symbol} next to what is already there, up to its budget of ${bot.budget} USDT, until you stop it.`,
       confirm: `Start sharing ${bot.symbol}`,
       destructive: true,
     };

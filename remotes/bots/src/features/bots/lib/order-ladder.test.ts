@@ -67,5 +67,8 @@ describe('the open-orders ladder', () => {
     expect(ladderDecimals(orders, 58_812)).toEqual({ price: 1, quantity: 3 });
     expect(ladderDecimals([order('a', 'SELL', '60578')], 58_812.25)).toEqual({ price: 2, quantity: 3 });
     expect(ladderDecimals([], null)).toEqual({ price: 0, quantity: 0 });
+    // The exchange's pushed mark price has 8 decimals: it is shown to 2 past whole-number levels, never all 8
+    expect(ladderDecimals([order('a', 'SELL', '66008')], 64_088.14830561)).toEqual({ price: 2, quantity: 3 });
+    expect(ladderDecimals([order('a', 'SELL', '0.5123')], 0.51234567)).toEqual({ price: 4, quantity: 3 });
   });
 });

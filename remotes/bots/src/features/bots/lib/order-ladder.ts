@@ -47,16 +47,18 @@ export function orderTypeWords(type: string): string {
 
 /**
  * Decimals of the table's price and quantity columns: the most any of its figures has, so the column's digits line
- * up ("60,578.0" over "60,283.8", not "60,578"); the servers write a price without its trailing zeros
+ * up ("60,578.0" over "60,283.8", not "60,578"); the servers write a price without its trailing zeros. The mark
+ * counts with at most 2 more: the exchange's mark price carries 8 decimals past the symbol's tick
  */
 export function ladderDecimals(
   orders: readonly BotOrder[],
   mark: number | null,
 ): { price: number; quantity: number } {
   const most = (texts: readonly string[]) => Math.min(8, Math.max(0, ...texts.map((t) => stepDecimals(t))));
-  const prices = orders.flatMap((o) => (o.price === null ? [] : [o.price]));
+  const prices = most(orders.flatMap((o) => (o.price === null ? [] : [o.price])));
+  const markDecimals = mark === null ? 0 : Math.min(Math.max(prices, 2), most([String(mark)]));
   return {
-    price: most(mark === null ? prices : [...prices, String(mark)]),
+    price: Math.max(prices, markDecimals),
     quantity: most(orders.map((o) => o.quantity)),
   };
 }
