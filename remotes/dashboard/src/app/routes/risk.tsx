@@ -9,6 +9,7 @@ import {
 import { EmptyState } from '@kestrel/ui';
 import { Panel, PanelFailure, PanelLoading } from '@kestrel/ui/panel';
 import { useSymbolPrecisions } from '../../api/get-symbol-info';
+import { useBotsSummary } from '../../features/overview/api/get-bots-summary';
 import { useRiskEvents } from '../../features/risk/api/get-risk-events';
 import { useRiskLimits } from '../../features/risk/api/get-risk-limits';
 import { useRiskOverview } from '../../features/risk/api/get-risk-overview';
@@ -37,6 +38,11 @@ export default function RiskPage() {
   const events = useRiskEvents();
   const saveLimits = useUpdateRiskLimits();
   const killSwitch = useKillSwitch();
+  // The kill switch stops every running bot of the user first: the confirmation names them
+  const bots = useBotsSummary();
+  const runningBots = (bots.data?.bots ?? [])
+    .filter((b) => b.state === 'running' || b.state === 'starting')
+    .map((b) => b.name);
   const symbols = [...new Set(overview.data?.positions.map((p) => p.symbol) ?? [])];
   const precisions = useSymbolPrecisions(symbols);
 
@@ -92,6 +98,7 @@ export default function RiskPage() {
                 <KillSwitch
                   openOrders={o.openOrders}
                   openPositions={o.positions.length}
+                  runningBots={runningBots}
                   pending={killSwitch.isPending}
                   result={killSwitch.data}
                   error={killSwitch.error?.message}

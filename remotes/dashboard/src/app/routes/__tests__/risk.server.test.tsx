@@ -4,6 +4,7 @@
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
 // (test/page-server.tsx says why; the line must stay first in this file)
 import { TickerResponseSchema } from '@kestrel/contracts';
+import { BotResponseSchema } from '@kestrel/contracts/bots';
 import type { TestServer } from '@kestrel/server/testing';
 import { type KestrelRuntime, type ToastMessage, unwrap } from '@kestrel/shared-runtime';
 import type { RemoteComponentLoader } from '@kestrel/shared-runtime/federation';
@@ -134,5 +135,44 @@ describe('the risk page', () => {
         'Kill switch: canceled 1 of 1 orders, closed 1 of 1 positions',
       ),
     ).toBeTruthy();
+  }, 60_000);
+
+  it('names the running bots it stops first, and counts them in its outcome', async () => {
+    const bot = unwrap(
+      await runtime.api.post(
+        '/api/v1/agents',
+        {
+          name: 'Paper grid K',
+          strategy: 'grid',
+          symbol: 'BTCUSDT',
+          interval: '1m',
+          leverage: 2,
+          budget: 250,
+          mode: 'paper',
+        },
+        { schema: BotResponseSchema },
+      ),
+    ).data;
+    unwrap(await runtime.api.post(`/api/v1/agents/${bot.id}/start`, {}, { schema: BotResponseSchema }));
+    const { user } = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Kill switch' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Stop all trading?' });
+    await waitFor(() =>
+      expect(
+        within(dialog).getByText('Stop 1 running bot first (Paper grid K), each canceling its own orders.'),
+      ).toBeTruthy(),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel orders and close positions' }));
+    expect(
+      await screen.findByText(
+        'Stopped 1 bot, each canceling its own orders; then canceled 0 of 0 orders still open, closed 0 of 0 positions',
+        {},
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
+    const after = unwrap(
+      await runtime.api.get(`/api/v1/agents/${bot.id}`, { schema: BotResponseSchema }),
+    ).data;
+    expect(after.state).toBe('stopped');
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import type { KillSwitchResult } from '@kestrel/contracts';
 import { Button } from '@kestrel/ui';
 import { ConfirmDialog } from '@kestrel/ui/dialog';
 import { useState } from 'react';
-import { killSwitchPlan, plural } from '../lib/risk-words';
+import { killSwitchPlan, killSwitchSummary } from '../lib/risk-words';
 
 /**
  * The kill switch: a destructive button, a confirmation saying exactly what will happen, then every outcome.
@@ -11,6 +11,7 @@ import { killSwitchPlan, plural } from '../lib/risk-words';
 export function KillSwitch({
   openOrders,
   openPositions,
+  runningBots,
   onConfirm,
   pending,
   result,
@@ -18,13 +19,15 @@ export function KillSwitch({
 }: {
   openOrders: number;
   openPositions: number;
+  /** Names of the user's running bots (paper and live, every environment): the switch stops them first */
+  runningBots: readonly string[];
   onConfirm: () => void;
   pending: boolean;
   result: KillSwitchResult | undefined;
   error: string | undefined;
 }) {
   const [open, setOpen] = useState(false);
-  const plan = killSwitchPlan(openOrders, openPositions);
+  const plan = killSwitchPlan(openOrders, openPositions, runningBots);
   return (
     <div className="db:flex db:flex-col db:gap-3">
       <div>
@@ -44,8 +47,11 @@ export function KillSwitch({
         onConfirm={onConfirm}
       >
         <p className="db:text-sm db:text-muted-foreground">
-          Every open order is canceled, conditional orders too, then every position is closed with a
-          reduce-only market order, which fills at the market price. Bots will be stopped too once they exist.
+          {runningBots.length > 0
+            ? 'Your running bots stop first (paper and live, on every environment), so none places an order meanwhile. '
+            : 'No bot is running. '}
+          Then every open order is canceled, conditional orders too, and every position is closed with a
+          reduce-only market order, which fills at the market price.
         </p>
       </ConfirmDialog>
       {error && (
@@ -59,12 +65,7 @@ export function KillSwitch({
 }
 
 function KillSwitchOutcome({ result }: { result: KillSwitchResult }) {
-  const canceled = result.orders.filter((o) => o.ok).length;
-  const closed = result.positions.filter((p) => p.ok).length;
-  const summary =
-    `Canceled ${canceled} of ${plural(result.orders.length, 'order')}, closed ${closed} of ` +
-    `${plural(result.positions.length, 'position')}` +
-    (result.failed > 0 ? `; ${result.failed} failed` : '');
+  const summary = killSwitchSummary(result);
   return (
     <div role="status" className="db:flex db:flex-col db:gap-2 db:text-sm">
       <p className={result.failed > 0 ? 'db:font-medium db:text-destructive' : 'db:font-medium'}>{summary}</p>

@@ -28,13 +28,59 @@ export function usageText(u: LimitUsage): string {
 /** "1 order", "3 orders" */
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** What the kill switch will do, as the confirmation states it */
-export function killSwitchPlan(orders: number, positions: number): string {
-  if (orders === 0 && positions === 0)
+/** "Grid A", "Grid A and DCA B", "Grid A, Grid B and DCA C" */
+export function listWords(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * What the kill switch will do, as the confirmation states it. Running bots stop first (each cancels its own
+ * orders), so the orders counted now include theirs: the switch cancels what is still open after them
+ */
+export function killSwitchPlan(
+  orders: number,
+  positions: number,
+  runningBots: readonly string[] = [],
+): string {
+  if (orders === 0 && positions === 0 && runningBots.length === 0)
     return 'Nothing is open: no orders to cancel and no positions to close.';
   const parts = [];
-  if (orders > 0) parts.push(`Cancel ${plural(orders, 'order')}`);
+  if (orders > 0)
+    parts.push(
+      runningBots.length > 0
+        ? `cancel what is still open (${plural(orders, 'order')} now, the bots’ included)`
+        : `Cancel ${plural(orders, 'order')}`,
+    );
   if (positions > 0)
-    parts.push(`${orders > 0 ? 'close' : 'Close'} ${plural(positions, 'position')} at market`);
-  return `${parts.join(' and ')}.`;
+    parts.push(
+      `${parts.length > 0 || runningBots.length > 0 ? 'close' : 'Close'} ${plural(positions, 'position')} at market`,
+    );
+  const rest = parts.length > 0 ? `${parts.join(' and ')}.` : '';
+  if (runningBots.length === 0) return rest;
+  const bots = `Stop ${plural(runningBots.length, 'running bot')} first (${listWords(runningBots)}), each canceling its own orders`;
+  return rest ? `${bots}, then ${rest}` : `${bots}.`;
+}
+
+/**
+ * The kill switch's outcome in one line: the bots it stopped (their orders canceled as they stopped), then the
+ * orders and positions it found after them
+ */
+export function killSwitchSummary(result: {
+  botsStopped: number;
+  orders: readonly { ok: boolean }[];
+  positions: readonly { ok: boolean }[];
+  failed: number;
+}): string {
+  const canceled = result.orders.filter((o) => o.ok).length;
+  const closed = result.positions.filter((p) => p.ok).length;
+  const bots =
+    result.botsStopped > 0
+      ? `Stopped ${plural(result.botsStopped, 'bot')}, each canceling its own orders; then canceled `
+      : 'Canceled ';
+  return (
+    `${bots}${canceled} of ${plural(result.orders.length, 'order')}${result.botsStopped > 0 ? ' still open' : ''}, ` +
+    `closed ${closed} of ${plural(result.positions.length, 'position')}` +
+    (result.failed > 0 ? `; ${result.failed} failed` : '')
+  );
 }
