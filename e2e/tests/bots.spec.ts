@@ -151,6 +151,13 @@ test.describe('bots (bots remote)', () => {
       await expect(rows('Buy')).toHaveCount(buys - 1, { timeout: 15_000 });
       await expect(rows('Sell')).toHaveCount(sells + 1, { timeout: 15_000 });
       await expect(bot.locator('[data-figure="orders"] dd').first()).toHaveText('6');
+
+      // Long one level's quantity from the filled buy, under water at the held price; the price rises a quarter
+      // step above the buy: the card's unrealized PnL follows the pushed mark within seconds, no reload, no close
+      const unrealized = bot.locator('[data-figure="unrealized"] dd').first();
+      await expect(unrealized).toHaveText(/^-/, { timeout: 15_000 });
+      await setSimPrice('BTCUSDT', { price: (highestBuy + step / 4).toFixed(1) });
+      await expect(unrealized).toHaveText(/^\+/, { timeout: 5_000 });
     } finally {
       await releaseSimPrice('BTCUSDT');
     }
