@@ -391,4 +391,52 @@ describe('bots', () => {
     expect(again.json().data).toMatchObject({ state: 'running', stopReason: null });
     expect((await call(a, 'POST', `/api/v1/agents/${ema.id}/stop`)).statusCode).toBe(200);
   });
+
+  it('a paper DCA bot’s base order fills at the start price at once; its take-profit and safety orders stand open', async () => {
+    const a = extraApps[0] as TestApp;
+    const dca = (
+      await call(a, 'POST', '/api/v1/agents/', {
+        ...grid,
+        name: 'Paper DCA',
+        strategy: 'dca',
+        interval: '1h',
+        params: { baseOrderSize: 200, safetyOrderCount: 2, takeProfit: 0.01 },
+      })
+    ).json().data as Bot;
+    const hour = simClock.now() - (simClock.now() % 3_600_000);
+    expect((await call(a, 'POST', `/api/v1/agents/${dca.id}/start`)).statusCode).toBe(200);
+    expect(a.app.botRunner.runningIds).toContain(dca.id);
+    // No bar closes (simulated time stands still; the next 1h close is far): the base order filled at the start
+    await eventually(async () => (await status(a, dca.id)).positionQty > 0);
+    const s = await status(a, dca.id);
+    const started = (await events(a, dca.id)).find((e) => e.kind === 'signal');
+    const price = started?.data.price as number;
+    expect(started?.message).toMatch(/^Started at \d+(\.\d+)? \(the .* bar closed at .*\): 1 order$/);
+    // The simulated broker's taker slippage (1 bp, rounded up to the 0.1 tick) above the start price
+    expect((s.entryPrice as number) - price).toBeGreaterThan(0);
+    expect((s.entryPrice as number) - price).toBeLessThanOrEqual(price * 0.0001 + 0.1 + 1e-9);
+    expect(s.positionQty).toBeCloseTo(Math.floor((200 / price) * 1000) / 1000, 9);
+    expect(s.openOrders.map((o) => [o.side, o.status]).sort()).toEqual([
+      ['BUY', 'NEW'],
+      ['BUY', 'NEW'],
+      ['SELL', 'NEW'],
+    ]);
+    const tp = s.openOrders.find((o) => o.side === 'SELL');
+    expect(Number(tp?.price)).toBeCloseTo(Math.round((s.entryPrice as number) * 1.01 * 10) / 10, 6);
+    expect(simClock.now() - (simClock.now() % 3_600_000)).toBe(hour);
+
+    // Its server restarts inside the same bar: the resumed account stands exactly where it stood (its first step
+    // and the start price replayed, the base fill not logged twice)
+    await a.app.close();
+    const b = await anotherApp();
+    extraApps.push(b);
+    expect(b.app.botRunner.runningIds).toContain(dca.id);
+    const after = await status(b, dca.id);
+    for (const k of ['positionQty', 'realizedPnl', 'entryPrice'] as const) expect(after[k]).toEqual(s[k]);
+    expect(after.openOrders.map((o) => [o.side, o.price])).toEqual(
+      s.openOrders.map((o) => [o.side, o.price]),
+    );
+    expect((await events(b, dca.id)).filter((e) => e.kind === 'order_filled')).toHaveLength(1);
+    expect((await call(b, 'POST', `/api/v1/agents/${dca.id}/stop`)).statusCode).toBe(200);
+  });
 });

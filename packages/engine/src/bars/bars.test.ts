@@ -62,6 +62,18 @@ describe('bars', () => {
     expect(s.close[1]).toBe(11);
   });
 
+  it('corrects its newest bar when a forming bar closes, and refuses any other', () => {
+    const s = new BarSeries(60_000, 4);
+    s.append(0, 10, 10, 10, 10, 0);
+    s.append(60_000, 10, 10, 10, 10, 0);
+    s.replaceLast(60_000, 10, 12, 9, 11, 5);
+    expect(s.length).toBe(2);
+    expect([s.high[1], s.low[1], s.close[1], s.volume[1]]).toEqual([12, 9, 11, 5]);
+    expect(() => s.replaceLast(0, 10, 10, 10, 10, 0)).toThrow(/not the newest bar/);
+    expect(() => s.replaceLast(60_000, 10, 9, 9, 11, 5)).toThrow(/high\/low must contain/);
+    expect([s.length, s.close[1]]).toEqual([2, 11]);
+  });
+
   it('wraps columns handed over by a worker message without copying them, and refuses uneven ones', () => {
     const source = generateBars({ seed: 3, count: 5 });
     const columns = {

@@ -101,6 +101,31 @@ export class BarSeries implements BarColumns {
     this.length = i + 1;
   }
 
+  /**
+   * The newest bar again with its final figures (a forming bar that has now closed), checked as `append` checks a
+   * bar; its open time must be the newest bar's
+   */
+  replaceLast(
+    openTime: number,
+    open: number,
+    high: number,
+    low: number,
+    close: number,
+    volume: number,
+  ): void {
+    const i = this.length - 1;
+    if (i < 0 || this.openTime[i] !== openTime) {
+      throw new EngineInputError(`bar ${openTime} is not the newest bar of the series`);
+    }
+    this.length = i;
+    try {
+      this.append(openTime, open, high, low, close, volume);
+    } finally {
+      // A refused correction keeps the bar as it was
+      this.length = i + 1;
+    }
+  }
+
   /** A copy of bars [start, end) as a new series (walk-forward windows) */
   slice(start: number, end: number): BarSeries {
     const from = Math.max(0, start);

@@ -346,7 +346,14 @@ export class BotSession {
         throw new BotFault(`Live trading failed: ${reasonOf(err)}`);
       }
     }
-    return this.step(() => account?.trade(this.paperView(bar), price));
+    const traded = this.step(() => account?.trade(this.paperView(bar), price));
+    const first = this.firstBar;
+    if (price === undefined || !first || !traded || traded.breach || !(account instanceof PaperAccount))
+      return traded;
+    // The first step's orders reach the paper book at the start price now, as the exchange would take them
+    const begun = this.step(() => account.begin(first.openTime, first.from, bar.openTime));
+    const log = [...traded.log, ...begun.log];
+    return begun.breach ? { log, breach: begun.breach } : { log };
   }
 
   /**

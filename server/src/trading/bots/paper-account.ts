@@ -179,6 +179,8 @@ export class PaperAccount {
   private dayWallet: number;
   private day = Number.NaN;
   private peakEquity: number;
+  /** Open time of the forming bar `begin` opened, until `trade` closes it */
+  private begun: number | undefined;
 
   constructor(
     type: StrategyType,
@@ -213,18 +215,34 @@ export class PaperAccount {
   trade(bar: BotBar, price?: number): BarOutcome {
     this.port.warming = false;
     const broker = this.broker;
-    const i = this.append(bar);
+    const begun = this.begun === bar.openTime;
+    this.begun = undefined;
+    const i = begun ? this.closeBegun(bar) : this.append(bar);
     const barTime = bar.openTime;
     const fillsBefore = broker.fills.length;
     const closedBefore = broker.closedOrders.length;
-    const day = Math.floor(barTime / DAY_MS);
-    if (day !== this.day) {
-      this.day = day;
-      this.dayWallet = broker.walletBalance;
-    }
+    this.noteDay(barTime);
     this.port.breach = undefined;
     broker.processBar(i);
     this.last = bar;
+    const log = this.barLog(fillsBefore, closedBefore, barTime);
+    // Orders the strategy placed in answer to the bar's fills, at the fills
+    this.logSent(log, barTime);
+    if (this.port.breach) return { log, breach: this.port.breach };
+    const limitBreach = this.checkAccount();
+    if (limitBreach) return { log, breach: limitBreach };
+
+    broker.unseenFills = 0;
+    this.driver.onBarClosed(i, broker.newFills, price);
+    if (this.port.sent.length > 0) log.push(stepSignal(bar, price, this.port.sent.length));
+    this.logSent(log, barTime);
+    const breach = this.port.breach;
+    return breach ? { log, breach } : { log };
+  }
+
+  /** The fills and the closed orders (canceled, refused) since the counts given, as log lines of `barTime` */
+  private barLog(fillsBefore: number, closedBefore: number, barTime: number): BotLogEntry[] {
+    const broker = this.broker;
     const log: BotLogEntry[] = [];
     for (const f of broker.fills.slice(fillsBefore)) {
       log.push({
@@ -254,18 +272,29 @@ export class PaperAccount {
         data: { barTime, orderId: o.id, side: o.side, type: o.type, status: o.status, reason: o.reason },
       });
     }
-    // Orders the strategy placed in answer to the bar's fills, at the fills
-    this.logSent(log, barTime);
-    if (this.port.breach) return { log, breach: this.port.breach };
-    const limitBreach = this.checkAccount();
-    if (limitBreach) return { log, breach: limitBreach };
+    return log;
+  }
 
-    broker.unseenFills = 0;
-    this.driver.onBarClosed(i, broker.newFills, price);
-    if (this.port.sent.length > 0) log.push(stepSignal(bar, price, this.port.sent.length));
-    this.logSent(log, barTime);
-    const breach = this.port.breach;
-    return breach ? { log, breach } : { log };
+  /** A bar of a new UTC day: today's PnL is measured from the wallet as it stands now */
+  private noteDay(barTime: number): void {
+    const day = Math.floor(barTime / DAY_MS);
+    if (day === this.day) return;
+    this.day = day;
+    this.dayWallet = this.broker.walletBalance;
+  }
+
+  /** The forming bar `begin` opened, completed with the closed bar's figures (its open stays the start price) */
+  private closeBegun(bar: BotBar): number {
+    const open = this.series.open[this.series.length - 1] as number;
+    this.series.replaceLast(
+      bar.openTime,
+      open,
+      Math.max(open, bar.high),
+      Math.min(open, bar.low),
+      bar.close,
+      bar.volume,
+    );
+    return this.series.length - 1;
   }
 
   /** The orders that reached the broker since the last call, one `order_sent` line each */
@@ -277,6 +306,28 @@ export class PaperAccount {
         data: { barTime, orderId: o.id, side: o.side, type: o.type, quantity: o.quantity, price: o.price },
       });
     }
+  }
+
+  /**
+   * The session's first step has just been traded (the last bar closed at the start): its orders reach the book at
+   * the start price now, as the exchange would take them, not when the bar in progress closes. The bar in progress
+   * (`openTime`) stands as a forming bar at that price (a market order fills there, a marketable limit too, the rest
+   * rest); at its close `trade` completes it. The log lines carry `barTime` (the first step's bar). Deterministic,
+   * so a resumed session does the same at the same point of its replay
+   */
+  begin(openTime: number, price: number, barTime: number): BarOutcome {
+    const broker = this.broker;
+    const fillsBefore = broker.fills.length;
+    const closedBefore = broker.closedOrders.length;
+    this.port.breach = undefined;
+    this.noteDay(openTime);
+    const i = this.append({ openTime, open: price, high: price, low: price, close: price, volume: 0 });
+    this.begun = openTime;
+    broker.processBar(i);
+    this.last = { openTime, open: price, high: price, low: price, close: price, volume: 0 };
+    const log = this.barLog(fillsBefore, closedBefore, barTime);
+    this.logSent(log, barTime);
+    return this.port.breach ? { log, breach: this.port.breach } : { log };
   }
 
   /** Stops trading: cancels the resting orders; the session's PnL values the position at the last close */
