@@ -51,6 +51,9 @@ export interface PaperFigures {
 }
 
 const DAY_MS = 86_400_000;
+
+/** A paper market order's status until the next bar's open, where the simulated broker fills it */
+export const PAPER_NEXT_OPEN = 'NEXT_OPEN';
 const fmt = (v: number) => v.toFixed(2);
 const barLabel = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
 
@@ -358,7 +361,9 @@ export class PaperAccount {
         type: o.type.toUpperCase().replaceAll('-', '_'),
         price: Number.isFinite(o.price) ? String(o.price) : null,
         quantity: String(o.quantity),
-        status: o.status === 'open' ? 'NEW' : 'PENDING',
+        // Submitted at a close, an order reaches the paper book at the next bar's open: a resting one works from
+        // then on as if open now; a market one fills there
+        status: o.status === 'open' || o.type !== 'market' ? 'NEW' : PAPER_NEXT_OPEN,
         reduceOnly: o.reduceOnly,
         time: Number.isFinite(o.submittedAt) ? o.submittedAt : time,
       })),

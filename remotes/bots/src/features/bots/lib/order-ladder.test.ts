@@ -48,9 +48,12 @@ describe('the open-orders ladder', () => {
   });
 
   it('says statuses and types in words', () => {
-    expect(['NEW', 'PENDING', 'PARTIALLY_FILLED', 'UNKNOWN', 'ODD'].map(orderStatusWords)).toEqual([
+    expect(
+      ['NEW', 'PENDING', 'NEXT_OPEN', 'PARTIALLY_FILLED', 'UNKNOWN', 'ODD'].map(orderStatusWords),
+    ).toEqual([
       'Open',
       'Sending',
+      'Fills at the next open',
       'Partly filled',
       'Unknown: being checked',
       'ODD',

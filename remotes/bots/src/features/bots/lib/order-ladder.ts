@@ -29,8 +29,10 @@ const STATUS_WORDS: Record<string, string> = {
   CANCELED: 'Canceled',
   EXPIRED: 'Expired',
   REJECTED: 'Refused',
-  // Paper: submitted at a bar's close, it reaches the simulated book at the next bar; live: not yet answered
+  // Live: sent, the exchange's answer not in yet
   PENDING: 'Sending',
+  // Paper: a market order submitted at a bar's close fills at the next bar's open
+  NEXT_OPEN: 'Fills at the next open',
   UNKNOWN: 'Unknown: being checked',
 };
 
