@@ -171,5 +171,26 @@ test.describe('bots (bots remote)', () => {
     await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
     await expect(bot.getByText(/UTC: Stopped by you$/)).toBeVisible();
     await expect(bot.locator('[data-figure="orders"] dd').first()).toHaveText('0');
+
+    // Started again, the account holds the long its fill left (one position per symbol in one-way mode): the
+    // server refuses, the dialog says what is there and asks to share the symbol; confirmed, the bot runs
+    await bot.getByRole('button', { name: 'Start' }).click();
+    await page
+      .getByRole('dialog', { name: 'Start E2E live grid?' })
+      .getByRole('button', { name: 'Start bot' })
+      .click();
+    const share = page.getByRole('dialog', { name: 'Start E2E live grid sharing BTCUSDT?' });
+    await expect(share.getByRole('alert')).toContainText(
+      /^BTCUSDT already has a long position of 0\.002 on this account\./,
+    );
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped');
+    await share.getByRole('button', { name: 'Start sharing BTCUSDT' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+    await bot.getByRole('button', { name: 'Stop' }).click();
+    await page
+      .getByRole('dialog', { name: 'Stop E2E live grid?' })
+      .getByRole('button', { name: 'Stop bot' })
+      .click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
   });
 });

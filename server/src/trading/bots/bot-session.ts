@@ -71,8 +71,9 @@ const num = (k: Kline): BotBar => ({
 
 /**
  * One running bot on this instance. It trades from the last bar closed at its start (`trades_from`) on, so its
- * strategy acts at once: the bars before it (the strategy's own `warmupBars`) only warm the strategy up. Its account is a pure function of its
- * bars since the start, so a bot resumed on another instance or after a restart replays them from the kline cache
+ * strategy acts at once: the bars before it (the strategy's own `warmupBars`) only warm the strategy up. Its
+ * account is a pure function of its bars since the start (and the price of the start, kept on its row), so a bot
+ * resumed on another instance or after a restart replays them from the kline cache
  * and stands exactly where it stood; what it already logged (`barTime` of its events) is not logged twice. Then it
  * follows the pair's closed candles from the exchange stream; a bar the stream missed (reconnect) is read from the
  * kline cache before the next one is handled.
@@ -207,11 +208,11 @@ export class BotSession {
 
     // `warmupBars` counts the bar the strategy first acts on: the history before it is one bar shorter (none for
     // grid and DCA, which act on their first bar: warming them would spend their start on a bar that trades nothing)
-    const { tradeFrom, warmFrom } = sessionBars(interval, this.session, type.warmupBars(row.params));
+    const { warmFrom } = sessionBars(interval, this.session, type.warmupBars(row.params));
     this.next = warmFrom;
     const startPrice = await this.startPrice();
     if (startPrice !== undefined) {
-      this.startStep = { barTime: tradeFrom, price: startPrice };
+      this.startStep = { barTime: this.tradeFrom, price: startPrice };
       const inProgress = barOpenTime(interval, this.session.startedAt);
       if (inProgress < this.session.startedAt) this.firstBar = { openTime: inProgress, from: startPrice };
     }
@@ -234,11 +235,10 @@ export class BotSession {
     const history = this.history;
     this.history = undefined;
     const loading = (async () => {
-      if (history) await this.catchUp(history.end, this.tradeFrom, this.lastLogged, true, history.bars);
+      if (history) await this.catchUp(history.end, this.lastLogged, true, history.bars);
       // Bars that closed since `open` read them
       await this.catchUp(
         barOpenTime(this.row.interval, this.deps.clock.now().getTime()),
-        this.tradeFrom,
         this.lastLogged,
         true,
       );
@@ -372,10 +372,12 @@ export class BotSession {
     };
   }
 
-  /** Hands the bars of [next, end) to the account: warm-up before `tradeFrom`, trading from it */
+  /**
+   * Hands the bars of [next, end) to the account (`loaded`: already read): warm-up before the session's first
+   * traded bar, trading from it; bars at or before `lastLogged` are not logged again
+   */
   private async catchUp(
     end: number,
-    tradeFrom: number,
     lastLogged: number,
     replay: boolean,
     loaded?: BarColumns,
@@ -391,7 +393,7 @@ export class BotSession {
         close: bars.close[i] as number,
         volume: bars.volume[i] as number,
       };
-      if (bar.openTime < tradeFrom) this.step(() => this.account?.warm(bar));
+      if (bar.openTime < this.tradeFrom) this.step(() => this.account?.warm(bar));
       else {
         const outcome = await this.tradeBar(bar, replay);
         if (bar.openTime > lastLogged) await this.record(outcome);
@@ -421,7 +423,7 @@ export class BotSession {
     const bar = num(e.kline);
     if (bar.openTime < this.next) return; // already handled (a replay overlapping the stream)
     // Bars the stream missed come from the cache first, so the account sees every bar in order
-    await this.catchUp(bar.openTime, this.tradeFrom, Number.NEGATIVE_INFINITY, false);
+    await this.catchUp(bar.openTime, Number.NEGATIVE_INFINITY, false);
     if (this.closed) return;
     const outcome = await this.tradeBar(bar, false);
     this.next = nextBarOpenTime(this.row.interval, bar.openTime);

@@ -16,7 +16,7 @@ import {
 } from './paper-account';
 import type { StrategyHost } from './strategy-host';
 
-/** What a live bot uses of the order manager: every order an intent keyed by (bot, bar time, order index) */
+/** What a live bot uses of the order manager: every order an intent keyed by (bot, its step, order index) */
 export type LiveOrders = Pick<OrderManager, 'place' | 'cancel' | 'reconcile' | 'cancelAllFor'> & {
   /** The bot's intents with these client order ids, as the manager last read them */
   ofBot(botId: string, clientOrderIds: readonly string[]): Promise<StoredIntent[]>;
@@ -36,8 +36,8 @@ export type { FeeCounter } from './live-port';
 
 /**
  * A live bot's account: the strategy (through the engine's `StrategyDriver`) against the exchange, every order an
- * order-manager intent keyed by (bot, bar open time, index of the order in that bar), so asking again for the same
- * intent never sends a second order. The bot's position is the sum of its own fills (other orders and positions on
+ * order-manager intent keyed by (bot, the step that placed it: a bar's open time or a fill's trigger, index of the
+ * order in that step), so asking again for the same intent never sends a second order. The bot's position is the sum of its own fills (other orders and positions on
  * the account are the owner's or another bot's: reported by the manager's reconcile, never touched). Fills are
  * read from the intents' orders as the manager last read them (it reconciles before every bar). A resumed bot
  * replays its bars since the start: each order it asks for again is answered by the stored intent, so the
@@ -299,10 +299,10 @@ export class LiveAccount {
 
   /**
    * Brings the bot's orders to the exchange's state by REST (the manager's reconcile, then the intents): after a
-   * stream gap, and before each bar. Fills found this way (the stream missed them) are taken with their
+   * stream gap (`recover`), and before each bar. Fills found this way (the stream missed them) are taken with their
    * commission from the account's recent trades; the log lines to record
    */
-  async resync(log: BotLogEntry[] = []): Promise<BotLogEntry[]> {
+  private async resync(log: BotLogEntry[] = []): Promise<BotLogEntry[]> {
     const { orders, account, botId, symbol } = this.ctx;
     await orders.reconcile(account, symbol);
     for (const intent of await orders.ofBot(botId, this.port.followed)) orders.tracker.noteIntent(intent);
