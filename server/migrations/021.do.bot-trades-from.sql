@@ -4,3 +4,6 @@
 -- before: they first traded the bar opening at started_at, at its close
 ALTER TABLE bots ADD COLUMN trades_from timestamptz;
 ALTER TABLE bots ADD COLUMN start_price double precision;
+-- The trader started the live bot on a symbol its account already traded (one position per symbol in one-way
+-- mode): its position is not compared with the exchange's
+ALTER TABLE bots ADD COLUMN shares_symbol boolean NOT NULL DEFAULT false;

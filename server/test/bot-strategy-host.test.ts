@@ -89,6 +89,7 @@ describe('bot session: the strategy host given at construction', () => {
       onFigures: () => {},
       countFee: async () => ({ usdt: 0, words: '', data: {} }),
       followAccount: () => () => {},
+      exchangePosition: noExchangeOrder,
     };
   }
 

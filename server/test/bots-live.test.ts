@@ -2,7 +2,7 @@ import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { botRepository } from '../src/trading/bots/bot-repository';
-import { bearer, PASSWORD, type TestApp } from './helper';
+import { bearer, PASSWORD, signUp, type TestApp } from './helper';
 import { GRID_AROUND_50K, liveGridBot, useConnectedUser, useSimBots } from './sim-bots';
 
 /**
@@ -277,7 +277,8 @@ describe('live bots', () => {
     expect(sim().all.filter((o) => aIds.has(o.clientOrderId) && o.status === 'FILLED').length).toBe(
       filledBefore + 1,
     );
-    await eventually(async () => (await status(a.id)).positionQty > 0);
+    await eventually(async () => (await events(a.id)).some((e) => e.kind === 'order_filled'));
+    expect((await status(a.id)).positionQty).toBeGreaterThan(0);
     const fill = (await events(a.id)).find((e) => e.kind === 'order_filled');
     expect(fill?.data).toMatchObject({ via: 'stream', price: 49_800, quantity: 0.003 });
     // The simulator's maker rate (0.02 %) on 0.003 × 49,900
@@ -334,7 +335,7 @@ describe('live bots', () => {
 
     // The 49,800 buy fills: 0.02 % of 149.4 USDT, 10 % off, at 600 USDT a BNB = 0.00004482 BNB = 0.026892 USDT
     t.sim.exchange.setPrice('BTCUSDT', { price: '49750' });
-    await eventually(async () => (await status(d.id)).positionQty > 0);
+    await eventually(async () => (await events(d.id)).some((e) => e.kind === 'order_filled'));
     const fill = (await events(d.id)).find((e) => e.kind === 'order_filled');
     expect(fill?.data).toMatchObject({ commission: 0.00004482, commissionAsset: 'BNB', feeRate: 600 });
     expect(fill?.data.fee).toBeCloseTo(0.00004482 * 600, 12);
@@ -472,5 +473,55 @@ describe('live bots', () => {
     expect(app.app.botRunner.runningIds).toEqual([]);
     const log = await events(c.id);
     expect(log[0]).toMatchObject({ kind: 'stopped', message: 'Stopped by you (10 orders canceled)' });
+  });
+  it('reports, once, a position on its symbol that its own fills do not add up to', async () => {
+    // A trader of its own (the suite's token ages with the simulated minutes this test moves), on a fresh account
+    const auth = await signUp(app);
+    const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.request({ method, url, headers: bearer(auth.access_token), ...(payload ? { payload } : {}) });
+    const keys = t.demoKeys();
+    const stored = await as('POST', '/api/v1/credentials/binance', {
+      api_key: keys.apiKey,
+      secret_key: keys.secretKey,
+    });
+    expect(stored.statusCode, stored.body).toBe(201);
+    const buy = async (quantity: string) => {
+      const r = await as('POST', '/api/futures/orders/create', {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'MARKET',
+        quantity,
+      });
+      expect(r.statusCode, r.body).toBe(201);
+    };
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    const created = await as('POST', '/api/v1/agents/', liveGridBot('Alone on BTCUSDT'));
+    expect(created.statusCode, created.body).toBe(201);
+    const g: Bot = created.json().data;
+    expect((await as('POST', `/api/v1/agents/${g.id}/start`)).statusCode).toBe(200);
+    const drifts = async () =>
+      ((await as('GET', `/api/v1/agents/${g.id}/events?limit=500`)).json().data as BotEvent[]).filter(
+        (e) => e.kind === 'position_drift',
+      );
+    await eventually(
+      async () => (await as('GET', `/api/v1/agents/${g.id}/status`)).json().data.openOrders.length === 10,
+    );
+    // The trader buys by hand while the bot runs: the account is long 0.005, the bot's fills are flat
+    await buy('0.005');
+    // At the next close the bot reads the exchange's position (a bar's REST round: reconcile, orders, position)
+    await nextBar(() => true);
+    await eventually(async () => (await drifts()).length === 1, 1_000);
+    expect((await drifts())[0]?.message).toBe(
+      "The exchange holds long 0.005 BTCUSDT on this account; this bot's own fills add up to flat. Something " +
+        'else traded BTCUSDT: its figures count only its own fills',
+    );
+    expect((await as('GET', `/api/v1/agents/${g.id}/status`)).json().data.positionQty).toBe(0);
+    // The same difference is said once, not at every close; a new one is said again
+    await nextBar(() => true);
+    await buy('0.003');
+    await nextBar(() => true);
+    await eventually(async () => (await drifts()).length >= 2, 1_000);
+    expect((await drifts()).map((e) => e.data.exchangePosition)).toEqual([0.008, 0.005]);
+    expect((await as('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
   });
 });

@@ -189,6 +189,8 @@ export const BOT_EVENT_KINDS = [
   'order_refused',
   'order_unknown',
   'risk_stop',
+  /** A live bot alone on its symbol: the exchange holds another position than its own fills add up to */
+  'position_drift',
   'error',
 ] as const;
 export const BotEventKindSchema = z.enum(BOT_EVENT_KINDS);

@@ -30,6 +30,8 @@ export interface BotRow {
   trades_from: Date | null;
   /** The exchange's last price when the session started: its first step's price (`session-bars.ts`) */
   start_price: number | null;
+  /** The session was started sharing its symbol with what the account already traded there (`symbol-sharing.ts`) */
+  shares_symbol: boolean;
   stopped_at: Date | null;
   lease_owner: string | null;
   lease_expires_at: Date | null;
@@ -61,7 +63,7 @@ export type BotSettings = Pick<
 >;
 
 const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode, environment, risk_limits,
-  state, stop_reason, stop_state, created_at, updated_at, started_at, trades_from, start_price, stopped_at, lease_owner, lease_expires_at`;
+  state, stop_reason, stop_state, created_at, updated_at, started_at, trades_from, start_price, shares_symbol, stopped_at, lease_owner, lease_expires_at`;
 
 /** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
 const ACTIVE = `state IN ('starting', 'running')`;
@@ -196,14 +198,15 @@ export const botRepository = {
     now: Date,
     leaseUntil: Date,
     tradesFrom: Date,
+    sharesSymbol = false,
   ): Promise<BotRow | undefined> {
     const rows = await db.query(
-      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, trades_from = $6, start_price = NULL,
+      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, trades_from = $6, start_price = NULL, shares_symbol = $7,
           stopped_at = NULL,
           updated_at = $3, lease_owner = $4, lease_expires_at = $5
         WHERE ${OWNED_IDLE}
         RETURNING ${COLUMNS}`,
-      [id, userId, now, owner, leaseUntil, tradesFrom],
+      [id, userId, now, owner, leaseUntil, tradesFrom, sharesSymbol],
     );
     return firstRow(rows);
   },

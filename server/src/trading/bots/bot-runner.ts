@@ -103,7 +103,7 @@ export class BotRunner {
   }
 
   /** Starts a stopped bot here: lease taken, session opened, `started` recorded. Undefined when it is active */
-  async startBot(row: BotRow): Promise<BotRow | undefined> {
+  async startBot(row: BotRow, options: { sharesSymbol?: boolean } = {}): Promise<BotRow | undefined> {
     const now = this.deps.clock.now();
     const started = await botRepository.start(
       this.deps.db,
@@ -113,6 +113,7 @@ export class BotRunner {
       now,
       this.leaseUntil(),
       new Date(firstTradedBar(row.interval as KlineInterval, now.getTime())),
+      options.sharesSymbol === true,
     );
     if (!started) return undefined;
     await this.launch(started, 'started');

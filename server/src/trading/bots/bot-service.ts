@@ -192,11 +192,13 @@ export class BotService {
   async start(userId: string, id: string, options: StartOptions = {}): Promise<Bot> {
     const row = await this.row(userId, id);
     await this.deps.events.emit('bot.starting', { row });
-    if (row.mode === 'live' && isIdleState(row.state) && options.sharePosition !== true) {
-      const shared = await symbolSharing(this.deps.sharing, accountOfBot(row), row.symbol, row.id);
-      if (shared) throw new HttpError(409, 'SYMBOL_SHARED', shared);
-    }
-    const started = await this.runner.startBot(row);
+    const shared =
+      row.mode === 'live' && isIdleState(row.state)
+        ? await symbolSharing(this.deps.sharing, accountOfBot(row), row.symbol, row.id)
+        : undefined;
+    if (shared && options.sharePosition !== true) throw new HttpError(409, 'SYMBOL_SHARED', shared);
+    // A bot that shares its symbol is not held to the exchange's position; one alone on it is
+    const started = await this.runner.startBot(row, { sharesSymbol: shared !== undefined });
     if (!started) {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
     }

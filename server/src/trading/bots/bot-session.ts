@@ -56,6 +56,11 @@ export interface BotSessionDeps {
   onFigures(): void;
   /** Live bots: a fill's commission counted in USDT (BNB priced at the fill's minute) */
   countFee: FeeCounter;
+  /**
+   * Live bots alone on their symbol: the account's position there as the exchange holds it, undefined while
+   * another live bot of the account trades the symbol too
+   */
+  exchangePosition(account: TradingAccount, symbol: string, botId: string): Promise<number | undefined>;
   /** Live bots: follows the account's stream (fills as they happen, gaps); returns the unfollow */
   followAccount(account: TradingAccount, listener: BotStreamListener): () => void;
 }
@@ -187,6 +192,9 @@ export class BotSession {
         orders: deps.orders,
         sessionStart: this.tradeFrom,
         countFee: deps.countFee,
+        ...(row.shares_symbol
+          ? {}
+          : { exchangePosition: () => deps.exchangePosition(tradingAccount, row.symbol, row.id) }),
       });
       const account = this.account;
       this.loggedFills = await botRepository.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
@@ -195,9 +203,9 @@ export class BotSession {
       this.unfollow = deps.followAccount(tradingAccount, {
         onOrder: (e) => {
           if (e.symbol !== row.symbol || !e.clientOrderId.startsWith('kb-')) return;
-          this.serial(async () => this.conclude(await account.onOrderUpdate(e)));
+          this.serial(async () => this.takeAndAnswer(account, await account.onOrderUpdate(e)));
         },
-        onGap: () => this.serial(async () => this.conclude(await account.recover())),
+        onGap: () => this.serial(async () => this.takeAndAnswer(account, await account.recover())),
       });
     } else {
       this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, {
@@ -245,7 +253,8 @@ export class BotSession {
       // Live: fills since the last close (the bar in progress, before a restart too) taken and answered now, not
       // at the next close; a resumed bot's answers are found in the manager's record, not sent again
       const account = this.account;
-      if (account instanceof LiveAccount && !this.closed) await this.conclude(await account.recover());
+      if (account instanceof LiveAccount && !this.closed)
+        await this.takeAndAnswer(account, await account.recover());
     })();
     this.startGate?.(loading.catch(() => {}));
     this.startGate = undefined;
@@ -428,6 +437,15 @@ export class BotSession {
     const outcome = await this.tradeBar(bar, false);
     this.next = nextBarOpenTime(this.row.interval, bar.openTime);
     await this.conclude(outcome);
+  }
+
+  /**
+   * Live: fills just taken (their lines in `taken`) are in the log before the strategy's answer goes out, so the
+   * log and the figures say the fill at once, whatever the answer's round trip to the exchange takes
+   */
+  private async takeAndAnswer(account: LiveAccount, taken: BarOutcome['log']): Promise<void> {
+    await this.record({ log: taken });
+    if (!this.closed) await this.conclude(await account.answer());
   }
 
   /** What a step did recorded; a limit it broke (or a refusal) stops the bot */

@@ -88,6 +88,12 @@ export default fp(
     // What runs each bot's strategy per bar, handed to its session when it is built (other domains register theirs)
     const strategyHosts = new StrategyHosts();
     app.decorate('botStrategyHosts', strategyHosts);
+    /** The account's position on the symbol as the exchange holds it (one-way mode: one per symbol), signed */
+    const positionOn = async (account: TradingAccount, symbol: string): Promise<number> => {
+      const keys = await app.credentialsService.keysFor(account);
+      const held = await app.exchangeRouter.positions(keys, symbol);
+      return held.reduce((sum, p) => sum + (p.symbol === symbol ? Number(p.amount) : 0), 0);
+    };
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -142,6 +148,12 @@ export default fp(
           onFault,
           onFigures,
           followAccount: (account, listener) => userStreams.follow(account, listener),
+          exchangePosition: async (account, symbol, botId) => {
+            const { userId, environment } = account;
+            if ((await botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment)) > 0)
+              return undefined;
+            return positionOn(account, symbol);
+          },
         }),
     });
     const service = new BotService(
@@ -153,11 +165,7 @@ export default fp(
         clock: app.clock,
         log: app.log,
         sharing: {
-          position: async (account, symbol) => {
-            const keys = await app.credentialsService.keysFor(account);
-            const held = await app.exchangeRouter.positions(keys, symbol);
-            return held.reduce((sum, p) => sum + (p.symbol === symbol ? Number(p.amount) : 0), 0);
-          },
+          position: positionOn,
           openOrders: async (account, symbol) => {
             const keys = await app.credentialsService.keysFor(account);
             return (await app.exchangeRouter.openOrders(keys, symbol)).map((o) => o.clientOrderId);

@@ -1,5 +1,5 @@
 import type { BotOrder, BotRiskLimits } from '@kestrel/contracts/bots';
-import { BarSeries, StrategyDriver, type StrategyType } from '@kestrel/engine';
+import { BarSeries, roundToStep, StrategyDriver, type StrategyType } from '@kestrel/engine';
 import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Trade } from '../../core/exchange/exchange-adapter';
 import type { OrderUpdateEvent } from '../../core/exchange/exchange-streams';
@@ -52,6 +52,8 @@ export class LiveAccount {
   private day = Number.NaN;
   private peakEquity: number;
   private readonly unsubscribe: () => void;
+  /** The last position difference logged (`checkPosition`), so one difference is said once */
+  private reportedDrift: string | undefined;
   /** The session's fills before a restart, read once when the replay first needs them */
   private sessionTrades: Promise<{ trades: Trade[]; failure?: string }> | undefined;
 
@@ -75,6 +77,11 @@ export class LiveAccount {
       /** Open time of the session's first traded bar: its fills before a restart are read back from here */
       sessionStart: number;
       countFee: FeeCounter;
+      /**
+       * The account's position on the symbol as the exchange holds it, for a bot alone there (absent when the
+       * trader started it sharing the symbol; undefined when another live bot now shares it): held to the bot's
+       */
+      exchangePosition?: () => Promise<number | undefined>;
     },
   ) {
     this.series = new BarSeries(intervalMs, 64);
@@ -133,6 +140,7 @@ export class LiveAccount {
     // Fills inside the bar (a replay's, or ones the stream missed) were answered before the bar closed
     const answered = await this.answerFills(log, i - 1);
     if (answered) return { log, breach: answered };
+    if (!replay) await this.checkPosition(log, bar.openTime);
     const f = this.figures();
     this.peakEquity = Math.max(this.peakEquity, f.equity);
     const account = judgeBotOrder(this.ctx.preTrade.origin, {
@@ -245,24 +253,27 @@ export class LiveAccount {
 
   /**
    * An order update from the owner's account stream: a trade of one of the bot's orders is taken at once
-   * (position, PnL net of the commission) and answered by the strategy at once; what to log, and the limit an
-   * answer broke, if any
+   * (position, PnL net of the commission); the log lines to record. `answer` then sends the strategy's answer
    */
-  async onOrderUpdate(e: OrderUpdateEvent): Promise<BarOutcome> {
+  async onOrderUpdate(e: OrderUpdateEvent): Promise<BotLogEntry[]> {
     const log: BotLogEntry[] = [];
-    if (!this.port.follows(e.clientOrderId)) return { log };
+    if (!this.port.follows(e.clientOrderId)) return log;
     this.ctx.orders.tracker.noteStream(this.ctx.account.userId, e);
     await this.port.takeStreamFills(e.clientOrderId, log);
-    return this.answered(log);
+    return log;
   }
 
-  /** After a stream gap: the bot's orders re-read by REST, fills the stream missed taken and answered */
-  async recover(): Promise<BarOutcome> {
-    const log = await this.resync();
-    return this.answered(log);
+  /** After a stream gap: the bot's orders re-read by REST, fills the stream missed taken; `answer` follows */
+  recover(): Promise<BotLogEntry[]> {
+    return this.resync();
   }
 
-  private async answered(log: BotLogEntry[]): Promise<BarOutcome> {
+  /**
+   * The fills taken since the last step (from the stream, a resync) answered by the strategy now, its orders sent;
+   * what to log, and the limit an answer broke, if any
+   */
+  async answer(): Promise<BarOutcome> {
+    const log: BotLogEntry[] = [];
     if (this.series.length === 0) return { log };
     const breach = await this.answerFills(log);
     return breach ? { log, breach } : { log };
@@ -311,6 +322,38 @@ export class LiveAccount {
       await this.port.takeTrades(log);
     }
     return log;
+  }
+
+  /**
+   * A bot alone on its symbol holds what the exchange holds there: a difference (a manual trade since the start, a
+   * fill nothing reported) is logged as `position_drift`, once per difference, and the bot goes on with its own
+   * fills. Its figures are never adjusted to the exchange's: they are what the bot did
+   */
+  private async checkPosition(log: BotLogEntry[], barTime: number): Promise<void> {
+    const read = this.ctx.exchangePosition;
+    if (!read) return;
+    let held: number | undefined;
+    try {
+      held = await read();
+    } catch {
+      return; // The next bar asks again; a failing exchange is reported by the calls that trade
+    }
+    if (held === undefined) return;
+    const own = this.port.positionQty;
+    const step = this.ctx.stepSize;
+    const differs = Math.abs(held - own) >= step / 2;
+    const key = differs ? `${roundToStep(held, step)}|${roundToStep(own, step)}` : undefined;
+    if (key === this.reportedDrift) return;
+    this.reportedDrift = key;
+    if (!differs) return;
+    const words = (q: number) => (q === 0 ? 'flat' : `${q > 0 ? 'long' : 'short'} ${Math.abs(q)}`);
+    log.push({
+      kind: 'position_drift',
+      message:
+        `The exchange holds ${words(roundToStep(held, step))} ${this.ctx.symbol} on this account; this bot's own fills ` +
+        `add up to ${words(roundToStep(own, step))}. Something else traded ${this.ctx.symbol}: its figures count only its own fills`,
+      data: { barTime, exchangePosition: held, botPosition: own },
+    });
   }
 
   /** Stops trading: every order of the bot canceled through the manager; the session's PnL at the last close */
