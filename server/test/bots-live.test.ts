@@ -453,6 +453,29 @@ describe('live bots', () => {
     expect((await call('POST', `/api/v1/agents/${d.id}/stop`)).statusCode).toBe(200);
   });
 
+  it('started again within the bar it stopped in, a bot lays a new grid under new order ids', async () => {
+    await flatten();
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    const g = await liveGrid('Twice in a bar', GRID_AROUND_50K);
+    const bar = simClock.now() - (simClock.now() % 60_000);
+    expect((await call('POST', `/api/v1/agents/${g.id}/start`)).statusCode).toBe(200);
+    await eventually(async () => (await status(g.id)).openOrders.length === 10);
+    const first = new Set((await status(g.id)).openOrders.map((o) => o.clientOrderId));
+    expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
+    // A second later, the same bar, the same first step: its orders are the new session's, not the last one's
+    // asked again (the simulated clock moves only when the test says so)
+    simClock.advance(1_000);
+    expect((await call('POST', `/api/v1/agents/${g.id}/start`)).statusCode).toBe(200);
+    await eventually(async () => (await status(g.id)).openOrders.length === 10);
+    const second = (await status(g.id)).openOrders.map((o) => o.clientOrderId);
+    expect(second.filter((id) => first.has(id))).toEqual([]);
+    expect(ofBot(new Set(second))).toHaveLength(10);
+    expect((await status(g.id)).bot.state).toBe('running');
+    expect(simClock.now() - (simClock.now() % 60_000)).toBe(bar);
+    expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
+  });
+
   it('a stop cut short by its instance dying is finished by the instance that takes the bot over', async () => {
     await flatten();
     await stepUp();

@@ -191,6 +191,7 @@ export class BotSession {
         limits: row.risk_limits,
         orders: deps.orders,
         sessionStart: this.tradeFrom,
+        keyPrefix: row.trades_from === null ? '' : `${this.session.startedAt}/`,
         countFee: deps.countFee,
         ...(row.shares_symbol
           ? {}

@@ -76,6 +76,12 @@ export class LiveAccount {
       orders: LiveOrders;
       /** Open time of the session's first traded bar: its fills before a restart are read back from here */
       sessionStart: number;
+      /**
+       * Put before every intent key: the session's start (`<started_at ms>/`), so a bot stopped and started again
+       * within one bar keys its first step apart from the last session's; '' for sessions started before
+       * `trades_from` existed, whose stored intents are keyed without it
+       */
+      keyPrefix: string;
       countFee: FeeCounter;
       /**
        * The account's position on the symbol as the exchange holds it, for a bot alone there (absent when the
@@ -211,7 +217,7 @@ export class LiveAccount {
         source: 'bot',
         origin: preTrade.origin,
         botId,
-        intentKey: `${key}:${k}`,
+        intentKey: `${this.ctx.keyPrefix}${key}:${k}`,
         order: this.port.request(o),
         checked: [...preTrade.verdicts(), ...o.verdicts],
       });
