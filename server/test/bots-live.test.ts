@@ -453,6 +453,34 @@ describe('live bots', () => {
     expect((await call('POST', `/api/v1/agents/${d.id}/stop`)).statusCode).toBe(200);
   });
 
+  it('refuses a live bot on an account in hedge mode before anything is sent, saying how to go on', async () => {
+    const auth = await signUp(app);
+    const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      app.request({ method, url, headers: bearer(auth.access_token), ...(payload ? { payload } : {}) });
+    const keys = t.demoKeys({ dualSidePosition: true });
+    const stored = await as('POST', '/api/v1/credentials/binance', {
+      api_key: keys.apiKey,
+      secret_key: keys.secretKey,
+    });
+    expect(stored.statusCode, stored.body).toBe(201);
+    const created = await as('POST', '/api/v1/agents/', liveGridBot('In hedge mode'));
+    expect(created.statusCode, created.body).toBe(201);
+    const h: Bot = created.json().data;
+    for (const body of [undefined, { sharePosition: true }]) {
+      const refused = await as('POST', `/api/v1/agents/${h.id}/start`, body);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({
+        code: 'HEDGE_MODE',
+        detail:
+          'This account is in hedge mode (a long and a short per symbol), and bots trade one-way positions: ' +
+          'switch it to one-way mode on Binance (Preferences → Position Mode), then start the bot.',
+      });
+    }
+    const hedged = t.sim.exchange.accountByKey(keys.apiKey);
+    expect([...(hedged?.orders.values() ?? [])]).toEqual([]);
+    expect((await as('GET', `/api/v1/agents/${h.id}`)).json().data.state).toBe('stopped');
+  });
+
   it('started again within the bar it stopped in, a bot lays a new grid under new order ids', async () => {
     await flatten();
     await stepUp();

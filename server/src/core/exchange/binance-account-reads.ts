@@ -11,6 +11,7 @@ import {
   LeverageSchema,
   OrdersSchema,
   PlacedOrdersSchema,
+  PositionModeSchema,
   PositionRiskSchema,
   UserTradesSchema,
   type WirePosition,
@@ -142,6 +143,12 @@ export async function keyPermissions(client: BinanceClient, keys: ExchangeKeys):
   }
   const c = await client.signed('GET', '/fapi/v1/accountConfig', keys, AccountConfigSchema);
   return { canRead: true, canTradeFutures: c.canTrade, canWithdraw: c.canWithdraw, ipRestricted: false };
+}
+
+/** GET /fapi/v1/positionSide/dual: true when the account is in hedge mode (a long and a short per symbol) */
+export async function hedgeMode(client: BinanceClient, keys: ExchangeKeys): Promise<boolean> {
+  const r = await client.signed('GET', '/fapi/v1/positionSide/dual', keys, PositionModeSchema);
+  return r.dualSidePosition;
 }
 
 export async function positions(

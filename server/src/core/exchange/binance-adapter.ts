@@ -155,6 +155,10 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     return reads.positions(this.client, keys, symbol);
   }
 
+  async hedgeMode(keys: ExchangeKeys): Promise<boolean> {
+    return reads.hedgeMode(this.client, keys);
+  }
+
   async openOrders(keys: ExchangeKeys, symbol?: string): Promise<Order[]> {
     return orders.openOrders(this.client, keys, symbol);
   }

@@ -202,6 +202,9 @@ export const ApiRestrictionsSchema = z.object({
   ipRestrict: flag,
 });
 
+/** GET /fapi/v1/positionSide/dual */
+export const PositionModeSchema = z.object({ dualSidePosition: flag });
+
 /** GET /fapi/v1/accountConfig */
 export const AccountConfigSchema = z.object({ canTrade: flag, canWithdraw: flag });
 

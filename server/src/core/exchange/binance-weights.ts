@@ -33,6 +33,7 @@ const WEIGHTS: Record<string, number | ((p: Params) => number)> = {
   'GET /fapi/v3/positionRisk': 5,
   'GET /fapi/v1/leverageBracket': 1,
   'GET /fapi/v1/accountConfig': 5,
+  'GET /fapi/v1/positionSide/dual': 30,
   'GET /fapi/v1/income': 30,
   'GET /fapi/v1/openOrders': bySymbol(1, 40),
   'GET /fapi/v1/openAlgoOrders': bySymbol(1, 40),

@@ -276,6 +276,8 @@ export interface ExchangeAdapter {
   account(keys: ExchangeKeys): Promise<AccountSnapshot>;
   keyPermissions(keys: ExchangeKeys): Promise<KeyPermissions>;
   positions(keys: ExchangeKeys, symbol?: string): Promise<Position[]>;
+  /** Whether the account holds a long and a short per symbol (hedge mode) or one position (`/positionSide/dual`) */
+  hedgeMode(keys: ExchangeKeys): Promise<boolean>;
   /** Working orders and waiting conditional orders, optionally of one symbol */
   openOrders(keys: ExchangeKeys, symbol?: string): Promise<Order[]>;
   /**

@@ -116,6 +116,9 @@ export class ExchangeRouter implements ExchangeAdapter {
   account(...a: Parameters<ExchangeAdapter['account']>) {
     return this.for(a[0]).account(...a);
   }
+  hedgeMode(...a: Parameters<ExchangeAdapter['hedgeMode']>) {
+    return this.for(a[0]).hedgeMode(...a);
+  }
   keyPermissions(...a: Parameters<ExchangeAdapter['keyPermissions']>) {
     return this.for(a[0]).keyPermissions(...a);
   }

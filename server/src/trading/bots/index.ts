@@ -170,6 +170,8 @@ export default fp(
             const keys = await app.credentialsService.keysFor(account);
             return (await app.exchangeRouter.openOrders(keys, symbol)).map((o) => o.clientOrderId);
           },
+          hedgeMode: async (account) =>
+            app.exchangeRouter.hedgeMode(await app.credentialsService.keysFor(account)),
           otherLiveBots: (account, symbol, botId) =>
             botRepository.otherLiveOnSymbol(app.db, account.userId, symbol, botId, account.environment),
         },

@@ -6,6 +6,7 @@ const reads = (position: number, orders: string[], bots: number): SymbolSharingR
   position: async () => position,
   openOrders: async () => orders,
   otherLiveBots: async () => bots,
+  hedgeMode: async () => false,
 });
 
 describe('whether a live bot would have its symbol to itself', () => {

@@ -8,7 +8,17 @@ export interface SymbolSharingReads {
   openOrders(account: TradingAccount, symbol: string): Promise<string[]>;
   /** Other live bots of the account running on the symbol */
   otherLiveBots(account: TradingAccount, symbol: string, botId: string): Promise<number>;
+  /** Whether the account is in hedge mode (a long and a short per symbol) */
+  hedgeMode(account: TradingAccount): Promise<boolean>;
 }
+
+/**
+ * A bot trades one-way positions (its orders carry no `positionSide`): an account in hedge mode would refuse its
+ * first order (-4061), so a live start says so before anything is sent
+ */
+export const HEDGE_MODE_REFUSAL =
+  'This account is in hedge mode (a long and a short per symbol), and bots trade one-way positions: switch it to ' +
+  'one-way mode on Binance (Preferences → Position Mode), then start the bot.';
 
 /** Bots' orders carry these client ids (`trading/orders/client-order-id.ts`) */
 const BOT_ORDER = /^kb-/;
