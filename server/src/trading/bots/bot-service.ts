@@ -27,7 +27,7 @@ import { type BotLog, toEvent } from './bot-log';
 import { accountOfBot, type BotRow, type BotSettings, botKindOf, botRepository } from './bot-repository';
 import type { BotRunner } from './bot-runner';
 import type { PaperFigures } from './paper-account';
-import { HEDGE_MODE_REFUSAL, type SymbolSharingReads, symbolSharing } from './symbol-sharing';
+import { HEDGE_MODE_REFUSAL, type SymbolOnAccount, symbolSharing } from './symbol-sharing';
 
 /** Only a stopped (or errored) bot starts; an active one is answered 409 by the runner */
 const isIdleState = (state: BotState) => state === 'stopped' || state === 'error';
@@ -70,8 +70,11 @@ export interface BotServiceDeps {
   events: Pick<DomainEvents, 'emit'>;
   clock: Clock;
   log: FastifyBaseLogger;
-  /** A live start's look at the symbol on the bot's account (position, the trader's orders, other live bots) */
-  sharing: SymbolSharingReads;
+  /**
+   * A live start's look at the symbol on the bot's account: its position mode, position, working orders and the
+   * other live bots there
+   */
+  symbolOnAccount(account: TradingAccount, symbol: string, botId: string): Promise<SymbolOnAccount>;
 }
 
 /** A start's options: `sharePosition` accepts that a live bot trades a symbol the account already trades */
@@ -192,13 +195,12 @@ export class BotService {
   async start(userId: string, id: string, options: StartOptions = {}): Promise<Bot> {
     const row = await this.row(userId, id);
     await this.deps.events.emit('bot.starting', { row });
-    const live = row.mode === 'live' && isIdleState(row.state);
-    if (live && (await this.deps.sharing.hedgeMode(accountOfBot(row)))) {
-      throw new HttpError(409, 'HEDGE_MODE', HEDGE_MODE_REFUSAL);
+    let shared: string | undefined;
+    if (row.mode === 'live' && isIdleState(row.state)) {
+      const state = await this.deps.symbolOnAccount(accountOfBot(row), row.symbol, row.id);
+      if (state.hedgeMode) throw new HttpError(409, 'HEDGE_MODE', HEDGE_MODE_REFUSAL);
+      shared = symbolSharing(row.symbol, state);
     }
-    const shared = live
-      ? await symbolSharing(this.deps.sharing, accountOfBot(row), row.symbol, row.id)
-      : undefined;
     if (shared && options.sharePosition !== true) throw new HttpError(409, 'SYMBOL_SHARED', shared);
     // A bot that shares its symbol is not held to the exchange's position; one alone on it is
     const started = await this.runner.startBot(row, { sharesSymbol: shared !== undefined });

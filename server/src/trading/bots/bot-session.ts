@@ -15,6 +15,7 @@ import type { KlineSeriesKey, Span } from '../../core/market-data/kline-reposito
 import type { RunBrackets } from '../../core/market-data/leverage-brackets';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
+import { isBotClientOrderId } from '../orders/client-order-id';
 import { BotFault, reasonOf } from './bot-fault';
 import type { BotLog } from './bot-log';
 import { accountOfBot, type BotRow, botRepository } from './bot-repository';
@@ -203,7 +204,7 @@ export class BotSession {
       // account sees them in order
       this.unfollow = deps.followAccount(tradingAccount, {
         onOrder: (e) => {
-          if (e.symbol !== row.symbol || !e.clientOrderId.startsWith('kb-')) return;
+          if (e.symbol !== row.symbol || !isBotClientOrderId(e.clientOrderId)) return;
           this.serial(async () => this.takeAndAnswer(account, await account.onOrderUpdate(e)));
         },
         onGap: () => this.serial(async () => this.takeAndAnswer(account, await account.recover())),

@@ -2,6 +2,7 @@ import type { TradingEnvironment } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TradingAccount } from '../../core/environment/trading-account';
+import type { ExchangeKeys } from '../../core/exchange/exchange-adapter';
 import { exchangeNameOf } from '../../core/exchange/exchange-config';
 import { KlineCache } from '../../core/market-data/kline-cache';
 import { klineRepository } from '../../core/market-data/kline-repository';
@@ -89,11 +90,12 @@ export default fp(
     const strategyHosts = new StrategyHosts();
     app.decorate('botStrategyHosts', strategyHosts);
     /** The account's position on the symbol as the exchange holds it (one-way mode: one per symbol), signed */
-    const positionOn = async (account: TradingAccount, symbol: string): Promise<number> => {
-      const keys = await app.credentialsService.keysFor(account);
+    const positionOn = async (keys: ExchangeKeys, symbol: string): Promise<number> => {
       const held = await app.exchangeRouter.positions(keys, symbol);
       return held.reduce((sum, p) => sum + (p.symbol === symbol ? Number(p.amount) : 0), 0);
     };
+    const otherLiveBots = ({ userId, environment }: TradingAccount, symbol: string, botId: string) =>
+      botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment);
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -149,10 +151,8 @@ export default fp(
           onFigures,
           followAccount: (account, listener) => userStreams.follow(account, listener),
           exchangePosition: async (account, symbol, botId) => {
-            const { userId, environment } = account;
-            if ((await botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment)) > 0)
-              return undefined;
-            return positionOn(account, symbol);
+            if ((await otherLiveBots(account, symbol, botId)) > 0) return undefined;
+            return positionOn(await app.credentialsService.keysFor(account), symbol);
           },
         }),
     });
@@ -164,16 +164,21 @@ export default fp(
         events: app.events,
         clock: app.clock,
         log: app.log,
-        sharing: {
-          position: positionOn,
-          openOrders: async (account, symbol) => {
-            const keys = await app.credentialsService.keysFor(account);
-            return (await app.exchangeRouter.openOrders(keys, symbol)).map((o) => o.clientOrderId);
-          },
-          hedgeMode: async (account) =>
-            app.exchangeRouter.hedgeMode(await app.credentialsService.keysFor(account)),
-          otherLiveBots: (account, symbol, botId) =>
-            botRepository.otherLiveOnSymbol(app.db, account.userId, symbol, botId, account.environment),
+        // The keys opened once, the four reads at once
+        symbolOnAccount: async (account, symbol, botId) => {
+          const keys = await app.credentialsService.keysFor(account);
+          const [hedgeMode, position, orders, others] = await Promise.all([
+            app.exchangeRouter.hedgeMode(keys),
+            positionOn(keys, symbol),
+            app.exchangeRouter.openOrders(keys, symbol),
+            otherLiveBots(account, symbol, botId),
+          ]);
+          return {
+            hedgeMode,
+            position,
+            openOrders: orders.map((o) => o.clientOrderId),
+            otherLiveBots: others,
+          };
         },
       },
       runner,

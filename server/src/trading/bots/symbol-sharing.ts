@@ -1,15 +1,15 @@
-import type { TradingAccount } from '../../core/environment/trading-account';
+import { isBotClientOrderId } from '../orders/client-order-id';
 
-/** What a live start reads of the symbol on the bot's account */
-export interface SymbolSharingReads {
+/** The symbol on the bot's account as a live start reads it (once, with one opening of the keys) */
+export interface SymbolOnAccount {
+  /** The account is in hedge mode (a long and a short per symbol) */
+  hedgeMode: boolean;
   /** The account's position on the symbol, signed (one-way mode: one per symbol) */
-  position(account: TradingAccount, symbol: string): Promise<number>;
+  position: number;
   /** The client order ids of the account's working orders on the symbol */
-  openOrders(account: TradingAccount, symbol: string): Promise<string[]>;
+  openOrders: readonly string[];
   /** Other live bots of the account running on the symbol */
-  otherLiveBots(account: TradingAccount, symbol: string, botId: string): Promise<number>;
-  /** Whether the account is in hedge mode (a long and a short per symbol) */
-  hedgeMode(account: TradingAccount): Promise<boolean>;
+  otherLiveBots: number;
 }
 
 /**
@@ -20,27 +20,15 @@ export const HEDGE_MODE_REFUSAL =
   'This account is in hedge mode (a long and a short per symbol), and bots trade one-way positions: switch it to ' +
   'one-way mode on Binance (Preferences → Position Mode), then start the bot.';
 
-/** Bots' orders carry these client ids (`trading/orders/client-order-id.ts`) */
-const BOT_ORDER = /^kb-/;
-
 /**
  * Why a live bot would not have the symbol to itself on its account, or undefined when it would: a Binance account
  * in one-way mode holds one position per symbol, so a bot started next to an open position, the trader's own
  * orders or another live bot trades against them (a grid's sells close part of a manual long) while its figures
  * count only its own fills. The start is refused with these words unless the trader accepts sharing
  */
-export async function symbolSharing(
-  reads: SymbolSharingReads,
-  account: TradingAccount,
-  symbol: string,
-  botId: string,
-): Promise<string | undefined> {
-  const [position, orders, bots] = await Promise.all([
-    reads.position(account, symbol),
-    reads.openOrders(account, symbol),
-    reads.otherLiveBots(account, symbol, botId),
-  ]);
-  const own = orders.filter((id) => !BOT_ORDER.test(id)).length;
+export function symbolSharing(symbol: string, state: SymbolOnAccount): string | undefined {
+  const { position, otherLiveBots: bots } = state;
+  const own = state.openOrders.filter((id) => !isBotClientOrderId(id)).length;
   const found: string[] = [];
   if (position !== 0) found.push(`a ${position > 0 ? 'long' : 'short'} position of ${Math.abs(position)}`);
   if (own > 0) found.push(`${own} open order${own === 1 ? '' : 's'} of yours`);

@@ -12,6 +12,13 @@ function digest(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 32);
 }
 
+/** What every bot order's client id starts with (`botClientOrderId`) */
+const BOT_ORDER_PREFIX = 'kb-';
+
+/** Whether a client order id is a bot's (the trader's own orders and other tools' carry other ids) */
+export const isBotClientOrderId = (clientOrderId: string): boolean =>
+  clientOrderId.startsWith(BOT_ORDER_PREFIX);
+
 /**
  * A bot's client order id: the same (bot, intent key) always gives the same id, so a bot that restarts and asks
  * for the same intent again finds the first one instead of sending a second order. `kb-` + 32 = 35 characters
@@ -21,7 +28,7 @@ export function botClientOrderId(botId: string, intentKey: string): string {
     throw new HttpError(400, 'VALIDATION_ERROR', 'intentKey must be 1-200 characters');
   }
   // JSON of the pair: no separator a key could contain, so two different pairs never hash the same text
-  return `kb-${digest(JSON.stringify([botId, intentKey]))}`;
+  return `${BOT_ORDER_PREFIX}${digest(JSON.stringify([botId, intentKey]))}`;
 }
 
 /**
