@@ -31,6 +31,27 @@ describe('live bots', () => {
   const events = async (id: string): Promise<BotEvent[]> =>
     (await call('GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
 
+  /** The trader's own order on BTCUSDT through the server (`send`: as which user), placed */
+  const manualOrder = async (send: typeof call, body: object) => {
+    const r = await send('POST', '/api/futures/orders/create', { symbol: 'BTCUSDT', ...body });
+    expect(r.statusCode, r.body).toBe(201);
+  };
+  /**
+   * Another trader, signed up on the app as it runs now with a fresh demo account of the simulator connected
+   * (`input`: its settings): their calls, and their token starts its 15 minutes now
+   */
+  const ownTrader = async (input?: Parameters<typeof t.demoKeys>[0]) => {
+    const auth = await signUp(app);
+    const as: typeof call = (method, url, payload) =>
+      app.request({ method, url, headers: bearer(auth.access_token), ...(payload ? { payload } : {}) });
+    const keys = t.demoKeys(input);
+    const stored = await as('POST', '/api/v1/credentials/binance', {
+      api_key: keys.apiKey,
+      secret_key: keys.secretKey,
+    });
+    expect(stored.statusCode, stored.body).toBe(201);
+    return { as, keys };
+  };
   const account = () => suite.account(user.keys);
   /**
    * The account flat and without orders on BTCUSDT, as a trader leaves it before starting a bot: the suite's bots
@@ -40,14 +61,12 @@ describe('live bots', () => {
     t.sim.exchange.cancelAll(account(), 'BTCUSDT');
     const pos = sim().position;
     if (pos === 0) return;
-    const closed = await call('POST', '/api/futures/orders/create', {
-      symbol: 'BTCUSDT',
+    await manualOrder(call, {
       side: pos > 0 ? 'SELL' : 'BUY',
       type: 'MARKET',
       quantity: Math.abs(pos).toFixed(3),
       reduceOnly: true,
     });
-    expect(closed.statusCode, closed.body).toBe(201);
     expect(sim().position).toBe(0);
   };
   /** The simulator's own record of the account: every order it ever accepted, and the open ones */
@@ -364,22 +383,14 @@ describe('live bots', () => {
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
     // The trader's own long on BTCUSDT, and a resting buy of theirs
-    const market = await call('POST', '/api/futures/orders/create', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'MARKET',
-      quantity: '0.004',
-    });
-    expect(market.statusCode, market.body).toBe(201);
-    const resting = await call('POST', '/api/futures/orders/create', {
-      symbol: 'BTCUSDT',
+    await manualOrder(call, { side: 'BUY', type: 'MARKET', quantity: '0.004' });
+    await manualOrder(call, {
       side: 'BUY',
       type: 'LIMIT',
       timeInForce: 'GTC',
       quantity: '0.004',
       price: '45000',
     });
-    expect(resting.statusCode, resting.body).toBe(201);
     const placedBefore = sim().all.length;
     const g = await liveGrid('Next to a manual long', GRID_AROUND_50K);
     const refused = await call('POST', `/api/v1/agents/${g.id}/start`);
@@ -454,15 +465,7 @@ describe('live bots', () => {
   });
 
   it('refuses a live bot on an account in hedge mode before anything is sent, saying how to go on', async () => {
-    const auth = await signUp(app);
-    const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      app.request({ method, url, headers: bearer(auth.access_token), ...(payload ? { payload } : {}) });
-    const keys = t.demoKeys({ dualSidePosition: true });
-    const stored = await as('POST', '/api/v1/credentials/binance', {
-      api_key: keys.apiKey,
-      secret_key: keys.secretKey,
-    });
-    expect(stored.statusCode, stored.body).toBe(201);
+    const { as, keys } = await ownTrader({ dualSidePosition: true });
     const created = await as('POST', '/api/v1/agents/', liveGridBot('In hedge mode'));
     expect(created.statusCode, created.body).toBe(201);
     const h: Bot = created.json().data;
@@ -527,24 +530,8 @@ describe('live bots', () => {
   });
   it('reports, once, a position on its symbol that its own fills do not add up to', async () => {
     // A trader of its own (the suite's token ages with the simulated minutes this test moves), on a fresh account
-    const auth = await signUp(app);
-    const as = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      app.request({ method, url, headers: bearer(auth.access_token), ...(payload ? { payload } : {}) });
-    const keys = t.demoKeys();
-    const stored = await as('POST', '/api/v1/credentials/binance', {
-      api_key: keys.apiKey,
-      secret_key: keys.secretKey,
-    });
-    expect(stored.statusCode, stored.body).toBe(201);
-    const buy = async (quantity: string) => {
-      const r = await as('POST', '/api/futures/orders/create', {
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        type: 'MARKET',
-        quantity,
-      });
-      expect(r.statusCode, r.body).toBe(201);
-    };
+    const { as } = await ownTrader();
+    const buy = (quantity: string) => manualOrder(as, { side: 'BUY', type: 'MARKET', quantity });
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
     const created = await as('POST', '/api/v1/agents/', liveGridBot('Alone on BTCUSDT'));
     expect(created.statusCode, created.body).toBe(201);
