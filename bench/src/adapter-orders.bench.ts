@@ -5,11 +5,9 @@
  */
 import { SimServer } from '@kestrel/exchange-sim';
 import { BinanceUsdmAdapter } from '@kestrel/server';
+import { orderRoundTrips, pct } from './lib/order-round-trips';
 
 const ROUNDS = 400;
-
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 export default async function adapterOrders(): Promise<void> {
   const sim = new SimServer({
@@ -34,29 +32,19 @@ export default async function adapterOrders(): Promise<void> {
     // Far below the market: rests, never fills
     const price = (Math.floor(Number(ticker.lastPrice) / 2 / 0.01) * 0.01).toFixed(2);
 
-    const place: number[] = [];
-    const cancel: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const t0 = performance.now();
-      const order = await adapter.placeOrder(keys, {
-        symbol: 'SOLUSDT',
-        side: 'BUY',
-        type: 'LIMIT',
-        quantity: '1',
-        price,
-      });
-      const t1 = performance.now();
-      await adapter.cancelOrder(keys, 'SOLUSDT', { orderId: order.orderId });
-      cancel.push(performance.now() - t1);
-      place.push(t1 - t0);
-    }
+    const { place, cancel } = await orderRoundTrips(
+      adapter,
+      keys,
+      { symbol: 'SOLUSDT', quantity: '1', price },
+      ROUNDS,
+    );
     const ping: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const t0 = performance.now();
       await (await fetch(`${url}/fapi/v1/ping`)).text();
       ping.push(performance.now() - t0);
     }
-    for (const a of [place, cancel, ping]) a.sort((x, y) => x - y);
+    ping.sort((x, y) => x - y);
     const f = (ms: number) => `${ms.toFixed(2)} ms`;
     console.info(`${ROUNDS} rounds on loopback`);
     console.info(`  adapter placeOrder   p50 ${f(pct(place, 0.5))}  p99 ${f(pct(place, 0.99))}`);

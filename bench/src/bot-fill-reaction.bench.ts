@@ -11,13 +11,12 @@
 import { ManualClock } from '@kestrel/exchange-sim';
 import { BinanceUsdmAdapter } from '@kestrel/server';
 import { bearer, clockReading, SIM_START, startTestServer } from '@kestrel/server/testing';
+import { orderRoundTrips, pct } from './lib/order-round-trips';
 
 const BOTS = Number(process.env.BENCH_BOTS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const BARE_ROUNDS = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 export default async function botFillReaction(): Promise<void> {
   const simClock = new ManualClock(SIM_START);
@@ -132,21 +131,12 @@ export default async function botFillReaction(): Promise<void> {
       budget: { ordersPer10s: 1e9, ordersPerMinute: 1e9 },
     });
     await bare.syncTime();
-    const keys = t.demoKeys();
-    const round: number[] = [];
-    for (let i = 0; i < BARE_ROUNDS; i++) {
-      const t0 = performance.now();
-      const order = await bare.placeOrder(keys, {
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        type: 'LIMIT',
-        quantity: '0.004',
-        price: '25000',
-      });
-      round.push(performance.now() - t0);
-      await bare.cancelOrder(keys, 'BTCUSDT', { orderId: order.orderId });
-    }
-    round.sort((a, b) => a - b);
+    const { place: round } = await orderRoundTrips(
+      bare,
+      t.demoKeys(),
+      { symbol: 'BTCUSDT', quantity: '0.004', price: '25000' },
+      BARE_ROUNDS,
+    );
     startToFirst.sort((a, b) => a - b);
 
     const f = (ms: number) => `${ms.toFixed(1)} ms`;
