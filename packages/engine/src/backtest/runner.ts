@@ -42,9 +42,13 @@ export class StrategyRunner {
     this.driver.reactInsideBars(this.broker);
   }
 
-  /** Processes bar i (fills, each answered by the strategy as it happens, and funding), then the closed bar */
-  step(i: number): void {
-    this.broker.processBar(i);
+  /**
+   * Processes bar i (fills, each answered by the strategy as it happens, and funding), then the closed bar;
+   * `path`: prices the bar is known to have passed through, in order (see `SimBroker.processBarAlong`)
+   */
+  step(i: number, path?: ArrayLike<number>): void {
+    if (path === undefined) this.broker.processBar(i);
+    else this.broker.processBarAlong(i, path);
     this.react(i);
   }
 
@@ -82,6 +86,12 @@ export interface BacktestOptions {
   keepDetails?: boolean;
   /** Batch columns shared across runs over the same, unchanged bars (a sweep passes one per bar series) */
   prepareCache?: PrepareCache;
+  /**
+   * Recorded prices inside bars (trades, a paper bot's live path), per bar index: such a bar is traded along its
+   * prices in order, then its extremes and close; the other bars take the usual open → low/high → close path.
+   * No fused loop then: they know only the usual path
+   */
+  paths?: ReadonlyMap<number, ArrayLike<number>>;
 }
 
 export interface BacktestResult {
@@ -118,9 +128,10 @@ export function runBacktest(
   const close = bars.close;
   const curve = new EquityCurve(equity, config.initialBalance);
   runner.skipFillObjectsUnlessNeeded();
-  if (!runner.runFused(curve, n)) {
+  const paths = options.paths !== undefined && options.paths.size > 0 ? options.paths : undefined;
+  if (paths !== undefined || !runner.runFused(curve, n)) {
     runner.prepare(options.prepareCache);
-    drive(runner, broker, curve, close, n);
+    drive(runner, broker, curve, close, n, paths);
   }
   return {
     metrics: computeMetrics({
@@ -151,7 +162,9 @@ export function runBacktest(
 }
 
 /**
- * The backtest loop. The strategy sees every bar it asked for and every bar with a fill; the broker sees every bar.
+ * The backtest loop. The strategy sees every bar it asked for and every bar with a fill; the broker sees every bar
+ * (along its recorded path, when `paths` has one: a bar whose range reaches nothing has no point that does, so
+ * quiet bars are skipped all the same).
  * A leaf function with nothing after its loop: runBacktest is called once per run and would otherwise be entered
  * through on-stack replacement each time, its code after the loop deoptimising run after run in a sweep.
  */
@@ -161,11 +174,14 @@ function drive(
   curve: EquityCurve,
   close: Float64Array,
   n: number,
+  paths: ReadonlyMap<number, ArrayLike<number>> | undefined,
 ): void {
   let wake = 0;
   let i = 0;
   while (i < n) {
-    broker.processBar(i);
+    const path = paths?.get(i);
+    if (path === undefined) broker.processBar(i);
+    else broker.processBarAlong(i, path);
     if (i >= wake || broker.unseenFills > 0) {
       runner.react(i);
       wake = runner.idleUntil(i);

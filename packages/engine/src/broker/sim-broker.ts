@@ -68,8 +68,28 @@ export class SimBroker implements OrderPort {
    * Unset: fills wait in `newFills` for the runner to hand over after the bar.
    */
   fillReaction: ((fill: Fill) => void) | undefined = undefined;
+  /**
+   * The strategy's reaction to a price beyond the band it watches (`watchPrice`), run at the band's edge on the
+   * bar's path (or at the open when the open gapped past it); the band is cleared first. Orders it submits are taken
+   * there, as a fill reaction's are. `barIndex` is the bar whose path met the band
+   */
+  priceReaction: ((price: number, barIndex: number) => void) | undefined = undefined;
+  /**
+   * Counts every change of the account's book on the bar's path: an order opened, filled, canceled or refused, a
+   * liquidation, a trailing stop's new extreme, a watched band met. A paper runtime walking live prices keeps the
+   * points of its path where this moved: walking those points again gives the same account
+   */
+  changes = 0;
   /** True while `accept` runs: orders a reaction submits are taken by its loop, not by a nested one */
   private accepting = false;
+  // The band the strategy watches (−∞/∞: none)
+  private watchLow = Number.NEGATIVE_INFINITY;
+  private watchHigh = Number.POSITIVE_INFINITY;
+  /** Where the price stands on the bar's path while it is walked point by point (`beginBar`, `moveTo`) */
+  private pathPrice = Number.NaN;
+  /** The lowest and highest prices the bar's path has reached so far */
+  private pathLow = Number.NaN;
+  private pathHigh = Number.NaN;
 
   // A market order queued as plain numbers by a fused backtest loop (see queueMarket): side +1/−1, 0 for none
   private queuedSide = 0;
@@ -215,6 +235,17 @@ export class SimBroker implements OrderPort {
     this.queuedTag = tag;
     // The id the order would have had, so later orders keep theirs
     this.nextOrderId++;
+  }
+
+  /** The band whose edges wake `priceReaction` (see `StrategyContext.watchPrice`); ±Infinity: that side is off */
+  watchPrice(low: number, high: number): void {
+    this.watchLow = low;
+    this.watchHigh = high;
+    this.dirty = true;
+  }
+
+  private watching(): boolean {
+    return this.watchLow !== Number.NEGATIVE_INFINITY || this.watchHigh !== Number.POSITIVE_INFINITY;
   }
 
   cancel(orderId: number): boolean {
@@ -384,12 +415,83 @@ export class SimBroker implements OrderPort {
     if (this.inFlightOrders.length > 0) this.accept(o);
     if (this.queuedSide !== 0) this.acceptQueued(o);
     if (this.dirty) this.recomputeBounds();
-    if (this.openOrders.length > 0 || this.positionQty !== 0) {
+    if (this.openOrders.length > 0 || this.positionQty !== 0 || this.watching()) {
       if (this.trailingCount > 0 || this.rangeReaches(i)) {
         this.walk(o, bars.high[i] as number, bars.low[i] as number, bars.close[i] as number);
       }
       if (this.positionQty !== 0) this.barsInPosition++;
     }
+  }
+
+  /**
+   * Bar i traded along a known price path: its open (funding, orders in flight accepted), then `path`'s prices in
+   * order, then the bar's low and high where the path did not reach them (the usual order for the bar's direction)
+   * and its close. A backtest on recorded prices inside its bars, and the replay of a paper bot that walked live
+   * prices. `reached`: prices the path is known to have reached where nothing happened (a paper bot keeps only the
+   * points where something did): the bar's extremes within them are not walked again
+   */
+  processBarAlong(i: number, path: ArrayLike<number>, reached?: { low: number; high: number }): void {
+    this.beginBar(i);
+    for (let k = 0; k < path.length; k++) this.moveTo(path[k] as number);
+    if (reached !== undefined) this.reached(reached.low, reached.high);
+    this.finishBar();
+  }
+
+  /** The path is known to have reached `low` and `high` where nothing happened (see `processBarAlong`) */
+  reached(low: number, high: number): void {
+    this.pathLow = Math.min(this.pathLow, low);
+    this.pathHigh = Math.max(this.pathHigh, high);
+  }
+
+  /** The lowest and highest prices the path of the bar being walked has reached */
+  get pathRange(): { low: number; high: number } {
+    return { low: this.pathLow, high: this.pathHigh };
+  }
+
+  /** Bar i opens and its path starts at the open: funding, orders in flight accepted, what the open gaps past */
+  beginBar(i: number): void {
+    this.barIndex = i;
+    const o = this.bars.open[i] as number;
+    if (!this.fundingNotDue(i)) this.settleFunding(o);
+    if (this.inFlightOrders.length > 0) this.accept(o);
+    if (this.queuedSide !== 0) this.acceptQueued(o);
+    if (this.dirty) this.recomputeBounds();
+    this.pathPrice = o;
+    this.pathLow = o;
+    this.pathHigh = o;
+    this.segment(o, o);
+  }
+
+  /** The bar begun with `beginBar` goes on to `price`: everything met on the way fires, in path order */
+  moveTo(price: number): void {
+    assertFinite(price, 'path price');
+    if (this.dirty) this.recomputeBounds();
+    this.segment(this.pathPrice, price);
+    this.pathPrice = price;
+    if (price < this.pathLow) this.pathLow = price;
+    if (price > this.pathHigh) this.pathHigh = price;
+  }
+
+  /**
+   * The bar begun with `beginBar` ends: its low and high where the path did not reach them (in the bar's
+   * direction: low first on an up bar), then its close
+   */
+  finishBar(): void {
+    const i = this.barIndex;
+    const bars = this.bars;
+    const c = bars.close[i] as number;
+    const low = bars.low[i] as number;
+    const high = bars.high[i] as number;
+    const up = c >= (bars.open[i] as number);
+    this.extendTo(up ? low : high);
+    this.extendTo(up ? high : low);
+    this.moveTo(c);
+    if (this.positionQty !== 0) this.barsInPosition++;
+  }
+
+  /** Walks to a bar's extreme if the path has not reached it yet */
+  extendTo(extreme: number): void {
+    if (extreme < this.pathLow || extreme > this.pathHigh) this.moveTo(extreme);
   }
 
   /** Closes the open round trip at `price` for reporting (end of a backtest); no order is sent */
@@ -461,6 +563,7 @@ export class SimBroker implements OrderPort {
       this.inFlightOrders.shift();
       order.status = 'open';
       this.dirty = true;
+      this.changes++;
       // A market order fills at once: it never rests, so it skips the open list (fire finds it in no list)
       if (order.type === 'market') {
         this.fire(order, open, 'taker');
@@ -567,6 +670,8 @@ export class SimBroker implements OrderPort {
     }
     if (this.positionQty > 0 && this.liquidationPrice > 0) down = Math.max(down, this.liquidationPrice);
     if (this.positionQty < 0) up = Math.min(up, this.liquidationPrice);
+    down = Math.max(down, this.watchLow);
+    up = Math.min(up, this.watchHigh);
     this.downMax = down;
     this.upMin = up;
     this.trailingCount = trailing;
@@ -588,9 +693,13 @@ export class SimBroker implements OrderPort {
       if (o.type !== 'trailing-stop-market') continue;
       const sell = o.side === 'sell';
       if (Number.isNaN(o.extreme)) {
-        if (sell ? price >= o.activationPrice : price <= o.activationPrice) o.extreme = price;
-      } else {
-        o.extreme = sell ? Math.max(o.extreme, price) : Math.min(o.extreme, price);
+        if (sell ? price >= o.activationPrice : price <= o.activationPrice) {
+          o.extreme = price;
+          this.changes++;
+        }
+      } else if (sell ? price > o.extreme : price < o.extreme) {
+        o.extreme = price;
+        this.changes++;
       }
     }
   }
@@ -617,6 +726,12 @@ export class SimBroker implements OrderPort {
           liquidate = true;
           bestLevel = lp;
         }
+        // The band is met after orders and the liquidation at its level: it wakes the strategy on what they left
+        const wl = this.watchLow;
+        if (!liquidate && wl >= b && (best === null || wl > bestLevel)) {
+          cur = this.wake(Math.min(wl, cur));
+          continue;
+        }
       }
       if (best === null && !liquidate && b >= cur) {
         for (const o of this.openOrders) {
@@ -631,6 +746,11 @@ export class SimBroker implements OrderPort {
         if (this.positionQty < 0 && lp <= b && (best === null || lp <= bestLevel)) {
           liquidate = true;
           bestLevel = lp;
+        }
+        const wh = this.watchHigh;
+        if (!liquidate && wh <= b && (best === null || wh < bestLevel)) {
+          cur = this.wake(Math.max(wh, cur));
+          continue;
         }
       }
       if (liquidate) {
@@ -649,6 +769,22 @@ export class SimBroker implements OrderPort {
       this.react(cur);
     }
     this.trackTrailing(b);
+  }
+
+  /**
+   * The watched band is met at `price`: cleared, the strategy woken there, and what it submitted taken at that
+   * point (a market order fills there, its fills answered in turn). Returns where the path stands
+   */
+  private wake(price: number): number {
+    this.watchLow = Number.NEGATIVE_INFINITY;
+    this.watchHigh = Number.POSITIVE_INFINITY;
+    this.dirty = true;
+    this.changes++;
+    this.priceReaction?.(price, this.barIndex);
+    if (this.inFlightOrders.length > 0 && !this.accepting) this.accept(price);
+    this.react(price);
+    if (this.dirty) this.recomputeBounds();
+    return price;
   }
 
   private fire(order: Order, price: number, liquidity: 'maker' | 'taker'): void {
@@ -816,6 +952,7 @@ export class SimBroker implements OrderPort {
     this.feesPaid += fee;
     this.liquidationFees += fee;
     this.liquidations++;
+    this.changes++;
     this.tRealized += realized;
     this.tFees += fee;
     this.tExitValue += qty * price;
@@ -937,6 +1074,7 @@ export class SimBroker implements OrderPort {
     order.status = status;
     order.reason = reason;
     order.closedAt = this.time;
+    this.changes++;
     if (this.retainHistory) this.closedOrders.push(order);
   }
 }

@@ -7,6 +7,11 @@ import type { StrategyContext } from './strategy';
 export class BarContext implements StrategyContext {
   index = -1;
   price = Number.NaN;
+  /** The band `watchPrice` set (none: −Infinity / Infinity) */
+  watchLow = Number.NEGATIVE_INFINITY;
+  watchHigh = Number.POSITIVE_INFINITY;
+  /** Told of every new band (the simulated broker keeps it among its triggers) */
+  onWatch: ((low: number, high: number) => void) | undefined = undefined;
 
   constructor(
     private readonly series: BarSeries,
@@ -20,6 +25,24 @@ export class BarContext implements StrategyContext {
 
   get intervalMs(): number {
     return this.series.intervalMs;
+  }
+
+  watchPrice(low: number, high: number): void {
+    if (Number.isNaN(low) || Number.isNaN(high) || low >= high)
+      throw new EngineInputError(`watchPrice needs low < high, got ${low} and ${high}`);
+    this.watchLow = low;
+    this.watchHigh = high;
+    this.onWatch?.(low, high);
+  }
+
+  /** True when `price` is outside the band (it wakes the strategy) */
+  wakesAt(price: number): boolean {
+    return price <= this.watchLow || price >= this.watchHigh;
+  }
+
+  clearWatch(): void {
+    this.watchLow = Number.NEGATIVE_INFINITY;
+    this.watchHigh = Number.POSITIVE_INFINITY;
   }
 
   open(ago = 0): number {

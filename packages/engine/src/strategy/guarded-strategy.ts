@@ -80,6 +80,20 @@ export class GuardedStrategy {
     }
   }
 
+  /** Whether the strategy watches prices at all (no onPrice: a band it sets never wakes anything) */
+  watchesPrices(): boolean {
+    return this.inner.onPrice !== undefined;
+  }
+
+  onPrice(ctx: StrategyContext): void {
+    if (this.inner.onPrice === undefined) return;
+    try {
+      this.inner.onPrice(ctx);
+    } catch (error) {
+      throw new StrategyError(this.id, ctx.index, 'onPrice', error);
+    }
+  }
+
   onFill(fill: Fill, ctx: StrategyContext): void {
     if (this.inner.onFill === undefined) return;
     try {

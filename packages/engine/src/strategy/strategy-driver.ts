@@ -38,12 +38,34 @@ export class StrategyDriver {
   }
 
   /**
+   * A price beyond the band the strategy watches (`watchPrice`) wakes it: the band is cleared first (the strategy
+   * arms it again if it still wants prices). False, and nothing called, when the price is inside the band
+   */
+  onPrice(price: number, lastClosed: number): boolean {
+    const ctx = this.ctx;
+    if (!ctx.wakesAt(price)) return false;
+    ctx.clearWatch();
+    ctx.index = lastClosed;
+    ctx.price = price;
+    this.strategy.onPrice(ctx);
+    return true;
+  }
+
+  /** The band the strategy watches, [−Infinity, Infinity] for none */
+  get watchedBand(): { low: number; high: number } {
+    return { low: this.ctx.watchLow, high: this.ctx.watchHigh };
+  }
+
+  /**
    * Fills go to the strategy as the broker books them, inside the bar (when the strategy reads fills at all: else
-   * they would only cost their objects)
+   * they would only cost their objects); so does a price beyond the band it watches, met on the bar's path
    */
   reactInsideBars(broker: SimBroker): void {
-    if (!this.strategy.needsFills()) return;
-    broker.fillReaction = (fill) => this.onFill(fill, fill.barIndex - 1);
+    if (this.strategy.needsFills()) broker.fillReaction = (fill) => this.onFill(fill, fill.barIndex - 1);
+    if (this.strategy.watchesPrices()) {
+      this.ctx.onWatch = (low, high) => broker.watchPrice(low, high);
+      broker.priceReaction = (price, barIndex) => this.onPrice(price, barIndex - 1);
+    }
   }
 
   /**

@@ -30,6 +30,13 @@ export interface StrategyContext {
   close(ago?: number): number;
   volume(ago?: number): number;
   readonly broker: OrderPort;
+  /**
+   * Asks for `onPrice` when the price reaches `low` or falls below it, or reaches `high` or rises above it (use
+   * −Infinity / Infinity for a side not watched). One band at a time: a new call replaces it, and it is cleared
+   * when it wakes the strategy, so `onPrice` arms it again if it still wants prices. In backtests and paper runs the
+   * wake happens at the band's edge on the bar's price path (like a stop), live at the first price beyond it
+   */
+  watchPrice(low: number, high: number): void;
 }
 
 /** Batch columns shared by the runs of one sweep over the same bars, keyed by what they depend on */
@@ -58,6 +65,12 @@ export interface Strategy {
    * closed bar: the bar the fill happened in has not closed yet.
    */
   onFill?(fill: Fill, ctx: StrategyContext): void;
+  /**
+   * Called when the price leaves the band set with `ctx.watchPrice` (optional): a break-out stop, a trailing exit
+   * kept by the strategy. `ctx.price` is the price that woke it (the band's edge on a simulated path); `ctx` reads
+   * the newest closed bar. Orders it submits go out at once, as `onFill`'s do
+   */
+  onPrice?(ctx: StrategyContext): void;
 }
 
 /**

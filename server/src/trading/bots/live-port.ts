@@ -47,6 +47,9 @@ export interface TrackedOrder extends OrderView {
   exchangeOrderId?: string;
   /** The exchange's time of the order's last change */
   exchangeUpdatedAt?: number;
+  /** Trailing stops: the distance the price may come back (a fraction) and the price it starts trailing from */
+  callbackRate?: number;
+  activationPrice?: number;
 }
 
 const OPEN = new Set(['NEW', 'PARTIALLY_FILLED']);
@@ -152,8 +155,11 @@ export class LivePort implements OrderPort {
       exchangeStatus: 'PENDING',
       takenFromStream: new Set(),
       verdicts: [],
-      callbackRate: request.callbackRate,
-    } as TrackedOrder & { callbackRate?: number };
+      ...(request.callbackRate === undefined ? {} : { callbackRate: request.callbackRate }),
+      ...(request.activationPrice === undefined
+        ? {}
+        : { activationPrice: this.roundPrice(request.activationPrice) }),
+    } as TrackedOrder;
     if (this.warming)
       return { ...order, status: 'rejected', reason: 'warm-up: history bars place no orders' };
     const judged = this.breach ? undefined : this.check(request);
@@ -198,7 +204,7 @@ export class LivePort implements OrderPort {
   }
 
   /** The order as the exchange gets it: decimal strings on the symbol's step and tick */
-  request(o: TrackedOrder & { callbackRate?: number }): CreateOrderRequest {
+  request(o: TrackedOrder): CreateOrderRequest {
     const qty = o.closePosition ? undefined : o.quantity.toFixed(this.qtyDecimals);
     const price = Number.isFinite(o.price) ? o.price.toFixed(this.priceDecimals) : undefined;
     const trigger = Number.isFinite(o.triggerPrice) ? o.triggerPrice.toFixed(this.priceDecimals) : undefined;
@@ -211,6 +217,9 @@ export class LivePort implements OrderPort {
       ...(trigger !== undefined ? { triggerPrice: trigger } : {}),
       ...(o.type === 'trailing-stop-market' && o.callbackRate !== undefined
         ? { callbackRate: (o.callbackRate * 100).toFixed(1) }
+        : {}),
+      ...(o.type === 'trailing-stop-market' && o.activationPrice !== undefined
+        ? { activationPrice: o.activationPrice.toFixed(this.priceDecimals) }
         : {}),
       ...(o.reduceOnly && !o.closePosition ? { reduceOnly: true } : {}),
       ...(o.closePosition ? { closePosition: true } : {}),

@@ -14,6 +14,20 @@ export const DcaParamsSchema = z.object({
   volumeScale: z.number().min(0.5).max(5).default(1.5),
   takeProfit: z.number().min(0.001).max(1).default(0.01).describe('Take profit from the average entry'),
   stopLoss: z.number().min(0).max(0.99).default(0).describe('Stop loss from the average entry (0 = none)'),
+  /**
+   * Trailing take-profit: once the take-profit price is reached the exit follows the price up (down for shorts)
+   * and closes when it comes back this fraction; 0 = a fixed take-profit. Binance's trailing stop, so it holds on
+   * the exchange: 0.001 to 0.1 in steps of 0.001
+   */
+  trailingDeviation: z
+    .number()
+    .min(0)
+    .max(0.1)
+    .default(0)
+    .refine((v) => v === 0 || (v >= 0.001 && Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-9), {
+      message: 'trailing deviation must be 0 or from 0.001 to 0.1 in steps of 0.001',
+    })
+    .describe('Trailing take-profit deviation (0 = fixed take-profit)'),
   leverage: z.number().int().min(1).max(125).default(3),
 });
 

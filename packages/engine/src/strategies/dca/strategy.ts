@@ -10,7 +10,8 @@ import { type DcaParams, DcaParamsSchema, safetyOrderPlan } from './params';
 
 /**
  * Opens a base order at market, lays safety limit orders at growing distances against the position, and keeps one
- * reduce-only take-profit (and optionally a stop) at the average entry ± the target. When the position closes the
+ * reduce-only take-profit (a limit, or a trailing stop armed at the target) and optionally a stop at the average
+ * entry ± the target. When the position closes the
  * remaining safety orders are cancelled and a new cycle starts on the next bar.
  */
 class Dca implements Strategy, BacktestFastPath {
@@ -69,14 +70,22 @@ class Dca implements Strategy, BacktestFastPath {
     const entry = broker.entryPrice;
     const size = Math.abs(broker.positionQty);
     const exitSide = long ? 'sell' : 'buy';
-    const tp = broker.submit({
-      side: exitSide,
-      type: 'limit',
-      price: broker.roundPrice(entry * (long ? 1 + this.p.takeProfit : 1 - this.p.takeProfit)),
-      quantity: size,
-      reduceOnly: true,
-      tag: 'tp',
-    });
+    const target = broker.roundPrice(entry * (long ? 1 + this.p.takeProfit : 1 - this.p.takeProfit));
+    const trailing = this.p.trailingDeviation;
+    // A trailing take-profit is the exchange's trailing stop, armed at the target: it follows the price there
+    const tp = broker.submit(
+      trailing > 0
+        ? {
+            side: exitSide,
+            type: 'trailing-stop-market',
+            activationPrice: target,
+            callbackRate: trailing,
+            quantity: size,
+            reduceOnly: true,
+            tag: 'tp',
+          }
+        : { side: exitSide, type: 'limit', price: target, quantity: size, reduceOnly: true, tag: 'tp' },
+    );
     this.exitIds = [tp.id];
     if (this.p.stopLoss > 0) {
       const sl = broker.submit({

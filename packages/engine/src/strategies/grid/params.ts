@@ -11,7 +11,7 @@ export const GridParamsSchema = z
     /** Base quantity per grid order */
     quantityPerGrid: z.number().positive().default(0.01),
     leverage: z.number().int().min(1).max(125).default(5),
-    /** Close everything and stop when price leaves the range by this fraction (0 = never) */
+    /** Close everything and stop when the price leaves the range by this fraction (0 = never), at that price */
     stopOutsidePct: z.number().min(0).max(1).default(0),
   })
   .refine((p) => p.lower < p.upper, { message: 'lower must be below upper', path: ['lower'] });

@@ -24,32 +24,34 @@ class Grid implements Strategy, BacktestFastPath {
   }
 
   onBar(ctx: StrategyContext): void {
-    if (this.stopped) return;
-    const broker = ctx.broker;
-    if (!this.started) {
-      this.started = true;
-      this.start(ctx, ctx.price);
-      return;
-    }
-    const c = ctx.close(0);
+    if (this.stopped || this.started) return;
+    this.started = true;
+    this.start(ctx, ctx.price);
     const band = this.p.stopOutsidePct;
-    if (band > 0 && (c < this.p.lower * (1 - band) || c > this.p.upper * (1 + band))) {
-      this.stopped = true;
-      broker.cancelAll();
-      const pos = broker.positionQty;
-      if (pos !== 0)
-        broker.submit({
-          side: pos > 0 ? 'sell' : 'buy',
-          type: 'market',
-          quantity: Math.abs(pos),
-          reduceOnly: true,
-        });
-    }
+    // The break-out is watched on the price, not at a close: it acts where the price leaves the band
+    if (band > 0) ctx.watchPrice(this.p.lower * (1 - band), this.p.upper * (1 + band));
   }
 
-  /** After the start the grid only reacts to fills, unless it watches for a break-out */
-  idleUntil(index: number): number {
-    return this.p.stopOutsidePct > 0 && !this.stopped ? index + 1 : Number.POSITIVE_INFINITY;
+  /** The price left the range by more than `stopOutsidePct`: everything closed, the grid stops */
+  onPrice(ctx: StrategyContext): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    const broker = ctx.broker;
+    broker.cancelAll();
+    const pos = broker.positionQty;
+    if (pos !== 0)
+      broker.submit({
+        side: pos > 0 ? 'sell' : 'buy',
+        type: 'market',
+        quantity: Math.abs(pos),
+        reduceOnly: true,
+        tag: 'breakout',
+      });
+  }
+
+  /** After the start the grid only reacts to fills and to the break-out band, which wake it themselves */
+  idleUntil(): number {
+    return Number.POSITIVE_INFINITY;
   }
 
   private start(ctx: StrategyContext, price: number): void {
@@ -92,7 +94,7 @@ class Grid implements Strategy, BacktestFastPath {
   }
 
   onFill(fill: Fill, ctx: StrategyContext): void {
-    if (this.stopped || fill.tag === 'init' || fill.liquidity === 'liquidation') {
+    if (this.stopped || fill.tag === 'init' || fill.tag === 'breakout' || fill.liquidity === 'liquidation') {
       if (fill.liquidity === 'liquidation') this.stopped = true;
       return;
     }
