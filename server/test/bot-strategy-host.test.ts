@@ -70,7 +70,7 @@ describe('bot session: the strategy host given at construction', () => {
       loadBars: (key, span) => klines.load(key, span),
       brackets: async () => ({ source: 'default' }),
       // No stream: the session trades the bars since its start from the kline cache, then waits
-      watchClosedCandles: () => () => {},
+      watchCandles: () => () => {},
       exchangeEnv: EXCHANGE_ENV,
       orders: {
         place: noExchangeOrder,

@@ -86,7 +86,7 @@ export class SimBroker implements OrderPort {
   private watchLow = Number.NEGATIVE_INFINITY;
   private watchHigh = Number.POSITIVE_INFINITY;
   /** Where the price stands on the bar's path while it is walked point by point (`beginBar`, `moveTo`) */
-  private pathPrice = Number.NaN;
+  private pathAt = Number.NaN;
   /** The lowest and highest prices the bar's path has reached so far */
   private pathLow = Number.NaN;
   private pathHigh = Number.NaN;
@@ -443,6 +443,11 @@ export class SimBroker implements OrderPort {
     this.pathHigh = Math.max(this.pathHigh, high);
   }
 
+  /** Where the path of the bar being walked stands (NaN before the first `beginBar`) */
+  get pathPrice(): number {
+    return this.pathAt;
+  }
+
   /** The lowest and highest prices the path of the bar being walked has reached */
   get pathRange(): { low: number; high: number } {
     return { low: this.pathLow, high: this.pathHigh };
@@ -456,7 +461,7 @@ export class SimBroker implements OrderPort {
     if (this.inFlightOrders.length > 0) this.accept(o);
     if (this.queuedSide !== 0) this.acceptQueued(o);
     if (this.dirty) this.recomputeBounds();
-    this.pathPrice = o;
+    this.pathAt = o;
     this.pathLow = o;
     this.pathHigh = o;
     this.segment(o, o);
@@ -466,8 +471,8 @@ export class SimBroker implements OrderPort {
   moveTo(price: number): void {
     assertFinite(price, 'path price');
     if (this.dirty) this.recomputeBounds();
-    this.segment(this.pathPrice, price);
-    this.pathPrice = price;
+    this.segment(this.pathAt, price);
+    this.pathAt = price;
     if (price < this.pathLow) this.pathLow = price;
     if (price > this.pathHigh) this.pathHigh = price;
   }

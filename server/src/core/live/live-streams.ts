@@ -111,18 +111,19 @@ export class LiveStreams implements BusObserver {
   }
 
   /**
-   * A consumer inside the server (a running bot) of one (symbol, interval)'s closed candles of an environment (the
-   * bot's: testnet's and mainnet's candles differ). Counted like a socket's demand, so every bot and socket
-   * watching the pair in that environment shares one upstream kline stream; the returned function stops it (the
-   * stream lingers like a socket's)
+   * A consumer inside the server (a running bot) of one (symbol, interval)'s candles of an environment (the bot's:
+   * testnet's and mainnet's candles differ): every update as the exchange streams it (a forming candle about four
+   * times a second, its last price the market's; then the closed one, `closed`), unthrottled. Counted like a
+   * socket's demand, so every bot and socket watching the pair in that environment shares one upstream kline
+   * stream; the returned function stops it (the stream lingers like a socket's)
    */
-  watchClosedCandles(
+  watchCandles(
     symbol: string,
     interval: string,
     listener: (e: KlineEvent) => void,
     environment: TradingEnvironment = DEFAULT_ENVIRONMENT,
   ): () => void {
-    return this.#feeds.watchClosedCandles(symbol, interval, listener, environment);
+    return this.#feeds.watchCandles(symbol, interval, listener, environment);
   }
 
   /**

@@ -41,7 +41,7 @@ interface CandleThrottle {
   timer?: Timer;
 }
 
-/** Closed-candle consumers of one (symbol, interval) */
+/** Candle consumers of one (symbol, interval): every update, the forming ones and the closing one */
 type CandleListeners = Set<(e: KlineEvent) => void>;
 
 export interface MarketFeedsDeps {
@@ -72,8 +72,8 @@ export class MarketFeeds {
   readonly #candleThrottle = new Map<string, CandleThrottle>();
   /** Upstream streams no one needs any more, waiting out the linger, per demand key */
   readonly #lingering = new Map<string, Timer>();
-  /** Server-side consumers of closed candles (running bots), per demand key of a candle stream */
-  readonly #closedCandleListeners = new Map<string, CandleListeners>();
+  /** Server-side consumers of candles (running bots), per demand key of a candle stream */
+  readonly #candleListeners = new Map<string, CandleListeners>();
   /** One upstream market connection per environment with demand */
   readonly #markets = new Map<TradingEnvironment, MarketStream>();
   #closed = false;
@@ -92,24 +92,24 @@ export class MarketFeeds {
       .sort();
   }
 
-  /** See `LiveStreams.watchClosedCandles` */
-  watchClosedCandles(
+  /** See `LiveStreams.watchCandles` */
+  watchCandles(
     symbol: string,
     interval: string,
     listener: (e: KlineEvent) => void,
     environment: TradingEnvironment,
   ): () => void {
     const key = demandKey(environment, candleKey(symbol, interval));
-    let listeners = this.#closedCandleListeners.get(key);
+    let listeners = this.#candleListeners.get(key);
     if (!listeners) {
       listeners = new Set();
-      this.#closedCandleListeners.set(key, listeners);
+      this.#candleListeners.set(key, listeners);
     }
     listeners.add(listener);
     this.up(key);
     return () => {
       if (!listeners.delete(listener)) return;
-      if (listeners.size === 0) this.#closedCandleListeners.delete(key);
+      if (listeners.size === 0) this.#candleListeners.delete(key);
       this.down(key);
     };
   }
@@ -267,7 +267,7 @@ export class MarketFeeds {
       );
     } else if (e.type === 'kline') {
       const key = demandKey(environment, candleKey(e.symbol, e.interval));
-      if (e.closed) this.#tell(this.#closedCandleListeners.get(key), e);
+      this.#tell(this.#candleListeners.get(key), e);
       this.#candle(environment, key, e);
     }
   }
@@ -277,7 +277,7 @@ export class MarketFeeds {
       try {
         listener(e);
       } catch (err) {
-        this.deps.log.warn({ err }, 'live streams: a closed-candle consumer failed');
+        this.deps.log.warn({ err }, 'live streams: a candle consumer failed');
       }
     }
   }

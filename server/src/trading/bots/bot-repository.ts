@@ -2,6 +2,7 @@ import type { TradingEnvironment } from '@kestrel/contracts';
 import type { BotEventKind, BotKind, BotMode, BotRiskLimits, BotState } from '@kestrel/contracts/bots';
 import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Queryable } from '../../lib/database/database';
+import type { PaperPath } from './paper-account';
 
 /** A bots row as the service uses it (numeric as number, jsonb parsed) */
 export interface BotRow {
@@ -215,6 +216,43 @@ export const botRepository = {
    * The price the session started at (`start_price`), kept the first time it is read: a later reader (a resumed
    * session) gets the stored one. Undefined when the bot has started another session since
    */
+  /** Keeps a paper session's path through one bar (the whole path so far: it replaces the last one kept) */
+  async keepPaperPath(
+    db: Queryable,
+    botId: string,
+    startedAt: Date,
+    barTime: number,
+    path: PaperPath,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO bot_paper_paths (bot_id, started_at, bar_time, open, points, low, high)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (bot_id, started_at, bar_time)
+         DO UPDATE SET open = EXCLUDED.open, points = EXCLUDED.points, low = EXCLUDED.low, high = EXCLUDED.high`,
+      [botId, startedAt, barTime, path.open, path.points, path.low, path.high],
+    );
+  },
+
+  /** A paper session's kept paths, per bar open time */
+  async paperPaths(db: Queryable, botId: string, startedAt: Date): Promise<Map<number, PaperPath>> {
+    const rows = await db.query<{
+      bar_time: string | number;
+      open: number;
+      points: number[];
+      low: number;
+      high: number;
+    }>(
+      `SELECT bar_time, open, points, low, high FROM bot_paper_paths WHERE bot_id = $1 AND started_at = $2`,
+      [botId, startedAt],
+    );
+    return new Map(
+      rows.map((r) => [
+        Number(r.bar_time),
+        { open: Number(r.open), points: r.points.map(Number), low: Number(r.low), high: Number(r.high) },
+      ]),
+    );
+  },
+
   async keepStartPrice(
     db: Queryable,
     id: string,
@@ -435,11 +473,13 @@ export const botRepository = {
 
   /**
    * The newest bar a session of the bot already handled with something to log (`data.barTime` of its events): a
-   * resumed bot replays its bars without logging those again
+   * resumed bot replays its bars without logging those again. Lines of a paper walk inside a bar (`pathPoint`) are
+   * not counted: they say nothing of the bar's close, whose lines may not be logged yet
    */
   async lastLoggedBar(db: Queryable, botId: string): Promise<number | undefined> {
     const rows = await db.query<{ t: string | number | null }>(
-      `SELECT max((data->>'barTime')::float8) AS t FROM bot_events WHERE bot_id = $1 AND data ? 'barTime'`,
+      `SELECT max((data->>'barTime')::float8) AS t FROM bot_events
+        WHERE bot_id = $1 AND data ? 'barTime' AND NOT data ? 'pathPoint'`,
       [botId],
     );
     const t = rows[0]?.t;

@@ -21,7 +21,13 @@ import type { BotLog } from './bot-log';
 import { accountOfBot, type BotRow, botRepository } from './bot-repository';
 import type { BotStreamListener } from './bot-user-streams';
 import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
-import { type BarOutcome, type BotBar, PaperAccount, type PaperFigures } from './paper-account';
+import {
+  type BarOutcome,
+  type BotBar,
+  PaperAccount,
+  type PaperFigures,
+  type PaperPath,
+} from './paper-account';
 import { sessionBars } from './session-bars';
 import type { StrategyHost } from './strategy-host';
 
@@ -33,14 +39,17 @@ export interface BotSessionDeps {
   /**
    * Everything below reads the bot's own environment (`row.environment`), whatever its owner is on now: its symbol
    * rules, its candles (stored under `exchangeEnv`, that environment's exchange), its leverage brackets (read with
-   * that environment's key) and its closed-candle stream. The keyed calls are handed the session's `account`
+   * that environment's key) and its candle stream. The keyed calls are handed the session's `account`
    */
   exchange: Pick<ExchangeAdapter, 'symbolInfo' | 'lastPrice'>;
   /** Closed bars of [start, end) from the kline cache (missing ones asked of the exchange) */
   loadBars(key: KlineSeriesKey, span: Span): Promise<BarColumns>;
   brackets(account: TradingAccount, symbol: string): Promise<RunBrackets>;
-  /** Follows the pair's closed candles (one upstream stream per pair on this instance); returns the stop */
-  watchClosedCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
+  /**
+   * Follows the pair's candles, forming and closed (one upstream stream per pair on this instance); returns the
+   * stop
+   */
+  watchCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
   /** The name the kline cache keeps the bot's exchange's candles under (simulator, testnet or mainnet) */
   exchangeEnv: string;
   /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch, the symbol's leverage) */
@@ -81,8 +90,9 @@ const num = (k: Kline): BotBar => ({
  * account is a pure function of its bars since the start (and the price of the start, kept on its row), so a bot
  * resumed on another instance or after a restart replays them from the kline cache
  * and stands exactly where it stood; what it already logged (`barTime` of its events) is not logged twice. Then it
- * follows the pair's closed candles from the exchange stream; a bar the stream missed (reconnect) is read from the
- * kline cache before the next one is handled.
+ * follows the pair's candles from the exchange stream: the forming ones are the market's price (a paper account
+ * walks the bar on them, a live strategy watching a band is woken by them), the closed ones its bars; a bar the
+ * stream missed (reconnect) is read from the kline cache before the next one is handled.
  */
 export class BotSession {
   private account: PaperAccount | LiveAccount | undefined;
@@ -111,7 +121,11 @@ export class BotSession {
   private history: { end: number; bars: BarColumns | undefined } | undefined;
   /** The newest bar the bot's log has lines of (a replay does not log those bars again) */
   private lastLogged = Number.NEGATIVE_INFINITY;
-  /** Bars replayed at open (the resumed part of the account) */
+  /** Paper: the session's paths through the bars it walked on live prices, as kept (`bot_paper_paths`) */
+  private paperPaths = new Map<number, PaperPath>();
+  /** The forming candle waiting in the chain (newer ones of the same bar replace it), until it is handled */
+  private tickSlot: { e: KlineEvent } | undefined;
+  /** Bars traded from the kline cache at open (the bars since the start: the resumed part of the account) */
   replayed = 0;
   /** Live bots: the leverage set on the exchange at open */
   leverageSet: number | undefined;
@@ -214,6 +228,7 @@ export class BotSession {
         limits: row.risk_limits,
         origin: host.origin,
       });
+      if (row.started_at) this.paperPaths = await botRepository.paperPaths(deps.db, row.id, row.started_at);
     }
 
     // `warmupBars` counts the bar the strategy first acts on: the history before it is one bar shorter (none for
@@ -230,7 +245,7 @@ export class BotSession {
     this.chain = new Promise<void>((resolve) => {
       this.startGate = resolve;
     });
-    this.unwatch = deps.watchClosedCandles(row.symbol, row.interval, (e) => this.enqueue(e));
+    this.unwatch = deps.watchCandles(row.symbol, row.interval, (e) => this.enqueue(e));
     this.lastLogged = (await botRepository.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
     // The history is read here, so a start the exchange cannot serve fails as the start's answer
     this.history = { end: barOpenTime(interval, deps.clock.now().getTime()), bars: undefined };
@@ -257,6 +272,9 @@ export class BotSession {
       const account = this.account;
       if (account instanceof LiveAccount && !this.closed)
         await this.takeAndAnswer(account, await account.recover());
+      // Paper: the bar in progress walked again where it was walked before a restart
+      const walked = this.paperPaths.get(this.next);
+      if (account instanceof PaperAccount && walked) account.resumeForming(this.next, walked);
     })();
     this.startGate?.(loading.catch(() => {}));
     this.startGate = undefined;
@@ -351,13 +369,15 @@ export class BotSession {
     const price = bar.openTime === this.startStep?.barTime ? this.startStep.price : undefined;
     if (account instanceof LiveAccount) {
       try {
-        return await account.trade(bar, replay, price);
+        return await account.trade(bar, replay, price, this.sessionView(bar));
       } catch (err) {
         if (err instanceof StrategyError) throw new BotFault(`The strategy failed: ${err.message}`);
         throw new BotFault(`Live trading failed: ${reasonOf(err)}`);
       }
     }
-    const traded = this.step(() => account?.trade(this.paperView(bar), price));
+    const traded = this.step(() =>
+      account?.trade(this.sessionView(bar), price, this.paperPaths.get(bar.openTime)),
+    );
     const first = this.firstBar;
     if (price === undefined || !first || !traded || traded.breach || !(account instanceof PaperAccount))
       return traded;
@@ -368,11 +388,12 @@ export class BotSession {
   }
 
   /**
-   * The bar as the paper broker trades it. The bar in progress at the start is traded from the start on only: a
-   * straight line from the start price to its close, so the bot's first orders are never filled by a price the
-   * bar reached before the bot existed (its high and low may lie before the start; the bars after it are whole)
+   * The bar as the session lived it (the paper broker trades it so; a live bot's band is checked on it). The bar in
+   * progress at the start is lived from the start on only: a straight line from the start price to its close, so
+   * the bot's first orders are never filled (nor its band met) by a price the bar reached before the bot existed
+   * (its high and low may lie before the start; the bars after it are whole)
    */
-  private paperView(bar: BotBar): BotBar {
+  private sessionView(bar: BotBar): BotBar {
     const first = this.firstBar;
     if (!first || bar.openTime !== first.openTime) return bar;
     return {
@@ -407,8 +428,8 @@ export class BotSession {
       if (bar.openTime < this.tradeFrom) this.step(() => this.account?.warm(bar));
       else {
         const outcome = await this.tradeBar(bar, replay);
+        if (replay) this.replayed++;
         if (bar.openTime > lastLogged) await this.record(outcome);
-        else this.replayed++;
         if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
       }
     }
@@ -426,8 +447,55 @@ export class BotSession {
     }
   }
 
+  /**
+   * A candle from the stream: a closed one is handled in turn; a forming one too, but only its newest update of
+   * the bar waits in the chain (its range is the bar's so far, so one replaced is not missed)
+   */
   private enqueue(e: KlineEvent): void {
-    this.serial(() => this.onCandle(e));
+    if (e.closed) {
+      this.tickSlot = undefined;
+      this.serial(() => this.onCandle(e));
+      return;
+    }
+    const waiting = this.tickSlot;
+    if (waiting && waiting.e.kline.openTime === e.kline.openTime) {
+      waiting.e = e;
+      return;
+    }
+    const slot = { e };
+    this.tickSlot = slot;
+    this.serial(async () => {
+      if (this.tickSlot === slot) this.tickSlot = undefined;
+      await this.onPrice(slot.e);
+    });
+  }
+
+  /**
+   * The price of the bar in progress: a paper account walks its book there (its path kept where the book changed,
+   * after the lines that say what happened), a live strategy watching a band is woken beyond it
+   */
+  private async onPrice(e: KlineEvent): Promise<void> {
+    const k = e.kline;
+    if (k.openTime < this.next) return;
+    const account = this.account;
+    if (account instanceof LiveAccount) {
+      await this.conclude(await account.onPrice(Number(k.close), k.openTime));
+      return;
+    }
+    if (!(account instanceof PaperAccount)) return;
+    const forming = { openTime: k.openTime, open: Number(k.open), high: Number(k.high), low: Number(k.low) };
+    const outcome = this.step(() => account.tick({ ...forming, close: Number(k.close) }));
+    if (!outcome) return;
+    await this.record(outcome);
+    if (outcome.path && this.row.started_at)
+      await botRepository.keepPaperPath(
+        this.deps.db,
+        this.row.id,
+        this.row.started_at,
+        k.openTime,
+        outcome.path,
+      );
+    if (outcome.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
   }
 
   private async onCandle(e: KlineEvent): Promise<void> {

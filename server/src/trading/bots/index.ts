@@ -122,11 +122,11 @@ export default fp(
           },
           loadBars: (key, span) => klinesOf(row.environment).load(key, span),
           brackets: (account, symbol) => brackets.forRun(account, symbol),
-          watchClosedCandles: (symbol, interval, listener) => {
+          watchCandles: (symbol, interval, listener) => {
             if (!app.liveStreams) {
               throw new BotFault('The exchange offers no live market data: paper bots cannot run on it');
             }
-            return app.liveStreams.watchClosedCandles(symbol, interval, listener, row.environment);
+            return app.liveStreams.watchCandles(symbol, interval, listener, row.environment);
           },
           exchangeEnv: exchangeNameOf(config.exchangeTargets, row.environment),
           // Every keyed call is handed the session's account (`accountOfBot(row)`, taken once at its start): the

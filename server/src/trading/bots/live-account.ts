@@ -54,6 +54,10 @@ export class LiveAccount {
   private readonly unsubscribe: () => void;
   /** The last position difference logged (`checkPosition`), so one difference is said once */
   private reportedDrift: string | undefined;
+  /** The latest price seen (a forming candle's), newer than the last close */
+  private lastPrice: number | undefined;
+  /** The strategy's wakes by the price in the bar in progress: their orders are keyed `w<bar open>.<n>` */
+  private wakes = { barTime: Number.NaN, count: 0 };
   /** The session's fills before a restart, read once when the replay first needs them */
   private sessionTrades: Promise<{ trades: Trade[]; failure?: string }> | undefined;
 
@@ -128,8 +132,14 @@ export class LiveAccount {
    * fills not taken yet taken and answered, then the bar to the strategy (at `price` when it is newer than the
    * close: the session's first step); its new orders and cancels through the order manager
    */
-  async trade(bar: BotBar, replay: boolean, price?: number): Promise<BarOutcome> {
+  async trade(
+    bar: BotBar,
+    replay: boolean,
+    price?: number,
+    lived: Pick<BotBar, 'open' | 'high' | 'low'> = bar,
+  ): Promise<BarOutcome> {
     this.port.warming = false;
+    this.lastPrice = undefined;
     this.series.append(bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume);
     const i = this.series.length - 1;
     const barEnd = bar.openTime + this.series.intervalMs;
@@ -158,9 +168,57 @@ export class LiveAccount {
     }).breach;
     if (account) return { log, breach: account };
 
+    // A band the strategy watches that the bar's range crossed and no price of it woke (a replay, a quiet stream)
+    const woken = await this.wakeOnRange(bar.openTime, lived, i - 1, log);
+    if (woken) return { log, breach: woken };
     this.port.breach = undefined;
     this.driver.onBarClosed(i, [], price);
     const stop = await this.sendWork(log, `${bar.openTime}`, { bar, price });
+    return stop ? { log, breach: stop } : { log };
+  }
+
+  /**
+   * A price of the bar in progress (the forming candle's last): the figures follow it, and beyond the band the
+   * strategy watches it wakes it, its orders sent at once. The limit they broke or a refusal, if any
+   */
+  async onPrice(price: number, barTime: number): Promise<BarOutcome | undefined> {
+    if (this.port.warming || this.series.length === 0) return undefined;
+    this.lastPrice = price;
+    this.port.breach = undefined;
+    if (!this.driver.onPrice(price, this.series.length - 1)) return undefined;
+    return this.sendWake(barTime);
+  }
+
+  /**
+   * The closed bar (`lived`: the part of it the session lived, for the bar of its start) crossed the band still
+   * watched: the strategy is woken at the band's edge (at the open, when it opened past it), as a price of the bar
+   * would have woken it. A replayed bar's wake asks for the keys the live one did
+   */
+  private async wakeOnRange(
+    barTime: number,
+    lived: Pick<BotBar, 'open' | 'high' | 'low'>,
+    lastClosed: number,
+    log: BotLogEntry[],
+  ): Promise<BarOutcome['breach']> {
+    const { low, high } = this.driver.watchedBand;
+    let at: number;
+    if (lived.open <= low || lived.open >= high) at = lived.open;
+    else if (lived.low <= low) at = low;
+    else if (lived.high >= high) at = high;
+    else return undefined;
+    this.port.breach = undefined;
+    if (!this.driver.onPrice(at, lastClosed)) return undefined;
+    const woken = await this.sendWake(barTime);
+    log.push(...woken.log);
+    return woken.breach;
+  }
+
+  /** What the strategy did when the price woke it, sent keyed `w<bar open>.<n>` (its n-th wake in that bar) */
+  private async sendWake(barTime: number): Promise<BarOutcome> {
+    if (this.wakes.barTime !== barTime) this.wakes = { barTime, count: 0 };
+    const n = this.wakes.count++;
+    const log: BotLogEntry[] = [];
+    const stop = await this.sendWork(log, `w${barTime}.${n}`);
     return stop ? { log, breach: stop } : { log };
   }
 
@@ -371,7 +429,7 @@ export class LiveAccount {
 
   figures(): PaperFigures {
     const p = this.port;
-    const mark = this.last?.close;
+    const mark = this.lastPrice ?? this.last?.close;
     const unrealized = mark === undefined || p.positionQty === 0 ? 0 : p.positionQty * (mark - p.entryPrice);
     return {
       // Net of the commissions paid

@@ -23,6 +23,27 @@ export interface BotBar {
   volume: number;
 }
 
+/** A forming candle of the bar in progress (the exchange's kline stream): its open, and its range and last price so far */
+export type FormingBar = Omit<BotBar, 'volume'>;
+
+/**
+ * A paper bot's walk through a bar on live prices, as kept for its replay: the bar's open, the points of the path
+ * where its book changed (a fill, an order taken, a trailing stop's new extreme, its watched band met), in order,
+ * and the range the path had reached at the last of them. Walking these points again from the open gives the
+ * same account: between two of them nothing happened, so the prices in between changed nothing
+ */
+export interface PaperPath {
+  open: number;
+  points: number[];
+  low: number;
+  high: number;
+}
+
+/** What a price did to the paper account: the log, a limit broken, and the bar's path when the book changed */
+export interface TickOutcome extends BarOutcome {
+  path?: PaperPath;
+}
+
 /** Something the bot did or saw on a bar, for its log */
 export interface BotLogEntry {
   kind: BotEventKind;
@@ -182,8 +203,11 @@ export class PaperAccount {
   private dayWallet: number;
   private day = Number.NaN;
   private peakEquity: number;
-  /** Open time of the forming bar `begin` opened, until `trade` closes it */
-  private begun: number | undefined;
+  /**
+   * The bar in progress, opened in the series and walked on live prices (`begin`, `tick`) until `trade` closes
+   * it: its open time and its path so far
+   */
+  private forming: { openTime: number; path: PaperPath } | undefined;
 
   constructor(
     type: StrategyType,
@@ -215,20 +239,27 @@ export class PaperAccount {
    * happens), then the strategy's step on the bar; `price`: the latest price when it is newer than the close (the
    * session's first step, at the start)
    */
-  trade(bar: BotBar, price?: number): BarOutcome {
+  trade(bar: BotBar, price?: number, recorded?: PaperPath): BarOutcome {
     this.port.warming = false;
     const broker = this.broker;
-    const begun = this.begun === bar.openTime;
-    this.begun = undefined;
-    const i = begun ? this.closeBegun(bar) : this.append(bar);
     const barTime = bar.openTime;
-    const fillsBefore = broker.fills.length;
-    const closedBefore = broker.closedOrders.length;
     this.noteDay(barTime);
     this.port.breach = undefined;
-    broker.processBar(i);
+    // A replay of a bar walked on live prices: its points again (their lines were logged when they happened)
+    if (recorded) this.walkRecorded(barTime, recorded);
+    const log: BotLogEntry[] = [];
+    const forming = this.forming?.openTime === barTime;
+    this.forming = undefined;
+    const fillsBefore = broker.fills.length;
+    const closedBefore = broker.closedOrders.length;
+    if (forming) {
+      // The rest of the bar: its range past what the path reached, then its close
+      this.closeForming(bar);
+      broker.finishBar();
+    } else broker.processBar(this.append(bar));
+    const i = this.series.length - 1;
     this.last = bar;
-    const log = this.barLog(fillsBefore, closedBefore, barTime);
+    log.push(...this.barLog(fillsBefore, closedBefore, barTime));
     // Orders the strategy placed in answer to the bar's fills, at the fills
     this.logSent(log, barTime);
     if (this.port.breach) return { log, breach: this.port.breach };
@@ -286,8 +317,18 @@ export class PaperAccount {
     this.dayWallet = this.broker.walletBalance;
   }
 
-  /** The forming bar `begin` opened, completed with the closed bar's figures (its open stays the start price) */
-  private closeBegun(bar: BotBar): number {
+  /**
+   * The bar in progress opens in the series at `open` (the kline's open, or the start price for the bar of the
+   * start) as a one-price bar: funding, the orders in flight taken there; its path starts
+   */
+  private openForming(openTime: number, open: number): void {
+    const i = this.append({ openTime, open, high: open, low: open, close: open, volume: 0 });
+    this.forming = { openTime, path: { open, points: [], low: open, high: open } };
+    this.broker.beginBar(i);
+  }
+
+  /** The forming bar completed with the closed bar's figures (its open stays where the path started) */
+  private closeForming(bar: BotBar): void {
     const open = this.series.open[this.series.length - 1] as number;
     this.series.replaceLast(
       bar.openTime,
@@ -297,7 +338,94 @@ export class PaperAccount {
       bar.close,
       bar.volume,
     );
-    return this.series.length - 1;
+  }
+
+  /**
+   * A price of the bar in progress (a forming candle: its range and last price so far). The paper book walks there
+   * from where it stood: to a new low or high first (in the bar's direction), then to the last price, filling and
+   * answering what the way meets, as the exchange would have. Undefined before trading, or for a candle not of the
+   * bar after the last traded one (a bar missed: the close catches it up). The path comes back when the book changed
+   */
+  tick(k: FormingBar): TickOutcome | undefined {
+    if (this.port.warming || this.last === undefined) return undefined;
+    const opens = this.forming?.openTime !== k.openTime;
+    if (opens && (this.forming !== undefined || k.openTime !== this.last.openTime + this.series.intervalMs))
+      return undefined;
+    const broker = this.broker;
+    this.port.breach = undefined;
+    const changes = broker.changes;
+    const log = this.walkLogged(k.openTime, () => {
+      // The bar's first price opens it: what was in flight reaches the book at its open
+      if (opens) this.openForming(k.openTime, k.open);
+      const path = (this.forming as { path: PaperPath }).path;
+      const up = k.close >= path.open;
+      for (const p of [up ? k.low : k.high, up ? k.high : k.low, k.close]) {
+        const before = broker.changes;
+        if (p === k.close) broker.moveTo(p);
+        else broker.extendTo(p);
+        if (broker.changes !== before) path.points.push(p);
+      }
+    });
+    if (broker.changes === changes) return { log };
+    const path = (this.forming as { path: PaperPath }).path;
+    const range = broker.pathRange;
+    path.low = range.low;
+    path.high = range.high;
+    // The account's own limits are judged at the close (and before every order): a replay walks only the kept
+    // points, so a judgement at other prices would make its figures differ
+    const outcome: TickOutcome = { log, path: { ...path, points: [...path.points] } };
+    if (this.port.breach) outcome.breach = this.port.breach;
+    return outcome;
+  }
+
+  /**
+   * After a restart inside a bar walked on live prices: its recorded points walked again, so the account stands
+   * where it stood (their lines are in the log already); later prices go on from there
+   */
+  resumeForming(openTime: number, recorded: PaperPath): void {
+    if (this.last === undefined) return;
+    if (this.forming?.openTime !== openTime && openTime !== this.last.openTime + this.series.intervalMs)
+      return;
+    this.walkRecorded(openTime, recorded);
+  }
+
+  /**
+   * The recorded points of a bar walked on live prices (a replay), past those this account walked already; the bar
+   * is opened first if it is not. What they did is in the log already: a point is kept after its lines
+   */
+  private walkRecorded(openTime: number, recorded: PaperPath): void {
+    if (this.forming?.openTime !== openTime) {
+      if (this.forming !== undefined) return;
+      this.openForming(openTime, recorded.open);
+    }
+    const path = (this.forming as { path: PaperPath }).path;
+    const broker = this.broker;
+    const rest = recorded.points.slice(path.points.length);
+    this.walkLogged(openTime, () => {
+      for (const p of rest) {
+        broker.moveTo(p);
+        path.points.push(p);
+      }
+    });
+    broker.reached(recorded.low, recorded.high);
+    path.low = Math.min(path.low, recorded.low);
+    path.high = Math.max(path.high, recorded.high);
+  }
+
+  /**
+   * Runs a walk along the bar's path and returns its lines (fills, closed orders, orders sent by the reactions),
+   * each marked `pathPoint`: a replay knows them as logged when they happened
+   */
+  private walkLogged(barTime: number, walk: () => void): BotLogEntry[] {
+    const broker = this.broker;
+    const fillsBefore = broker.fills.length;
+    const closedBefore = broker.closedOrders.length;
+    walk();
+    const log = this.barLog(fillsBefore, closedBefore, barTime);
+    this.logSent(log, barTime);
+    const point = this.forming?.path.points.length ?? 0;
+    for (const entry of log) entry.data.pathPoint = point;
+    return log;
   }
 
   /** The orders that reached the broker since the last call, one `order_sent` line each */
@@ -324,10 +452,7 @@ export class PaperAccount {
     const closedBefore = broker.closedOrders.length;
     this.port.breach = undefined;
     this.noteDay(openTime);
-    const i = this.append({ openTime, open: price, high: price, low: price, close: price, volume: 0 });
-    this.begun = openTime;
-    broker.processBar(i);
-    this.last = { openTime, open: price, high: price, low: price, close: price, volume: 0 };
+    this.openForming(openTime, price);
     const log = this.barLog(fillsBefore, closedBefore, barTime);
     this.logSent(log, barTime);
     return this.port.breach ? { log, breach: this.port.breach } : { log };
@@ -342,7 +467,9 @@ export class PaperAccount {
 
   figures(): PaperFigures {
     const b = this.broker;
-    const mark = this.last?.close;
+    // Inside a bar walked on live prices, the price where the walk stands (an order judged at a fill sees the
+    // fill's price, in the replay too)
+    const mark = this.forming ? b.pathPrice : this.last?.close;
     const unrealized = mark === undefined || b.positionQty === 0 ? 0 : b.positionQty * (mark - b.entryPrice);
     const realized = b.walletBalance - this.budget;
     const time = this.last?.openTime ?? 0;

@@ -1,0 +1,1 @@
+DROP TABLE bot_paper_paths;
