@@ -464,6 +464,74 @@ describe('live bots', () => {
     expect((await call('POST', `/api/v1/agents/${d.id}/stop`)).statusCode).toBe(200);
   });
 
+  it('a DCA bot’s trailing take-profit stands on the exchange as its trailing stop and follows the price there', async () => {
+    await flatten();
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    const created = await call('POST', '/api/v1/agents/', {
+      name: 'Trailing DCA',
+      strategy: 'dca',
+      params: { baseOrderSize: 200, safetyOrderCount: 0, takeProfit: 0.01, trailingDeviation: 0.005 },
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      leverage: 3,
+      budget: 1000,
+      mode: 'live',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const d: Bot = created.json().data;
+    expect((await call('POST', `/api/v1/agents/${d.id}/start`)).statusCode).toBe(200);
+    const trailing = () =>
+      [...account().algoOrders.values()].find(
+        (o) =>
+          o.clientAlgoId.startsWith('kb-') && o.orderType === 'TRAILING_STOP_MARKET' && o.status === 'NEW',
+      );
+    await eventually(() => sim().position > 0 && trailing() !== undefined);
+    const entry = (await status(d.id)).entryPrice as number;
+    // Armed at the 1 % target, coming back 0.5 % from the best price after it: held by the exchange itself
+    expect(trailing()).toMatchObject({ side: 'SELL', reduceOnly: true });
+    expect(trailing()?.activatePrice?.toNumber()).toBeCloseTo(Math.round(entry * 1.01 * 10) / 10, 6);
+    expect(trailing()?.callbackRate?.toNumber()).toBe(0.5);
+    // Past the target to 3 % up: still held; back 0.5 % from there: the exchange closes the position there
+    t.sim.exchange.setPrice('BTCUSDT', { price: String(Math.round(entry * 1.03)) });
+    await suite.advance(1000);
+    expect(sim().position).toBeGreaterThan(0);
+    t.sim.exchange.setPrice('BTCUSDT', { price: String(Math.round(entry * 1.03 * 0.994)) });
+    await suite.advance(1000);
+    await eventually(async () => sim().position === 0 && (await status(d.id)).positionQty === 0);
+    // Sold near the top, not at the 1 % target
+    expect((await status(d.id)).realizedPnl).toBeGreaterThan(0.004 * entry * 0.02);
+    expect((await call('POST', `/api/v1/agents/${d.id}/stop`)).statusCode).toBe(200);
+  });
+
+  it('a grid that leaves its band on the price closes out at once, no bar close needed', async () => {
+    await flatten();
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    // Stops 1 % outside 49,000–51,000: below 48,510 or above 51,510. A 1h bot: no bar closes meanwhile
+    const b = await call('POST', '/api/v1/agents/', {
+      ...liveGridBot('Break-out', { ...GRID_AROUND_50K, stopOutsidePct: 0.01 }),
+      interval: '1h',
+    });
+    expect(b.statusCode, b.body).toBe(201);
+    const g: Bot = b.json().data;
+    const hour = simClock.now() - (simClock.now() % 3_600_000);
+    expect((await call('POST', `/api/v1/agents/${g.id}/start`)).statusCode).toBe(200);
+    await eventually(() => sim().open.length === 10);
+    // The price falls through every buy level (the grid is long 0.015) and on past the band
+    t.sim.exchange.setPrice('BTCUSDT', { price: '48000' });
+    expect(sim().position).toBeCloseTo(0.015, 9);
+    // The next second of the stream carries the price: the bot cancels its grid and sells its position at market
+    await suite.advance(1000);
+    await eventually(() => sim().open.length === 0 && sim().position === 0);
+    expect(simClock.now() - (simClock.now() % 3_600_000)).toBe(hour);
+    const log = await events(g.id);
+    const exit = log.find((e) => e.kind === 'order_sent' && e.data.type === 'market');
+    expect(exit?.data).toMatchObject({ side: 'sell', quantity: 0.015 });
+    expect((await status(g.id)).positionQty).toBe(0);
+    expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
+  });
+
   it('refuses a live bot on an account in hedge mode before anything is sent, saying how to go on', async () => {
     const { as, keys } = await ownTrader({ dualSidePosition: true });
     const created = await as('POST', '/api/v1/agents/', liveGridBot('In hedge mode'));

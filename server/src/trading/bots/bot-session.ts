@@ -113,8 +113,11 @@ export class BotSession {
   private readonly tradeFrom: number;
   /** The session's first step (the last bar closed at its start) and the price it acts at; none on older sessions */
   private startStep: { barTime: number; price: number } | undefined;
-  /** Paper: the bar in progress at the start, which the account trades from the start price on */
-  private firstBar: { openTime: number; from: number } | undefined;
+  /**
+   * Paper: the bar in progress at the start, which the account trades from the start price on; `partial` when it
+   * opened before the start (its range may lie partly before the bot existed)
+   */
+  private firstBar: { openTime: number; from: number; partial: boolean } | undefined;
   /** Releases the work queued behind `run` (or lets it go, when the session ends before it ran) */
   private startGate: ((done: Promise<void> | undefined) => void) | undefined;
   /** The bars since the warm-up's start, read by `open` up to `end` (exclusive), traded by `run` */
@@ -217,9 +220,16 @@ export class BotSession {
       // Fills as they happen, answered by the strategy at once; they wait behind a bar being handled, so the
       // account sees them in order
       this.unfollow = deps.followAccount(tradingAccount, {
+        // The bot's orders, and the ones its conditional orders' triggers placed (their client ids are the
+        // exchange's: the account knows them by their order id)
         onOrder: (e) => {
-          if (e.symbol !== row.symbol || !isBotClientOrderId(e.clientOrderId)) return;
+          if (e.symbol !== row.symbol) return;
+          if (!isBotClientOrderId(e.clientOrderId) && !account.placedByTrigger(e.orderId)) return;
           this.serial(async () => this.takeAndAnswer(account, await account.onOrderUpdate(e)));
+        },
+        onConditional: (e) => {
+          if (e.symbol !== row.symbol || !isBotClientOrderId(e.clientAlgoId)) return;
+          this.serial(async () => this.takeAndAnswer(account, await account.onConditionalUpdate(e)));
         },
         onGap: () => this.serial(async () => this.takeAndAnswer(account, await account.recover())),
       });
@@ -239,7 +249,11 @@ export class BotSession {
     if (startPrice !== undefined) {
       this.startStep = { barTime: this.tradeFrom, price: startPrice };
       const inProgress = barOpenTime(interval, this.session.startedAt);
-      if (inProgress < this.session.startedAt) this.firstBar = { openTime: inProgress, from: startPrice };
+      this.firstBar = {
+        openTime: inProgress,
+        from: startPrice,
+        partial: inProgress < this.session.startedAt,
+      };
     }
     // Candles and fills arriving before `run` has traded the bars since the start wait in the chain behind them
     this.chain = new Promise<void>((resolve) => {
@@ -395,7 +409,7 @@ export class BotSession {
    */
   private sessionView(bar: BotBar): BotBar {
     const first = this.firstBar;
-    if (!first || bar.openTime !== first.openTime) return bar;
+    if (!first?.partial || bar.openTime !== first.openTime) return bar;
     return {
       ...bar,
       open: first.from,

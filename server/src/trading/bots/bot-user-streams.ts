@@ -1,12 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeKeys } from '../../core/exchange/exchange-adapter';
-import type { ExchangeStreams, OrderUpdateEvent, UserDataStream } from '../../core/exchange/exchange-streams';
+import type {
+  AlgoOrderUpdateEvent,
+  ExchangeStreams,
+  OrderUpdateEvent,
+  UserDataStream,
+} from '../../core/exchange/exchange-streams';
 
 /** What a live bot follows on its owner's account stream */
 export interface BotStreamListener {
   /** An order of the account changed (placed, filled, canceled); the bot picks its own by client order id */
   onOrder(event: OrderUpdateEvent): void;
+  /** A conditional order of the account changed (fired, canceled, expired) */
+  onConditional(event: AlgoOrderUpdateEvent): void;
   /** The stream was down or unreadable for a while: events may be lost, the bot re-reads its orders by REST */
   onGap(): void;
 }
@@ -85,8 +92,8 @@ export class BotUserStreams {
       keys,
       {
         onEvent: (event) => {
-          if (event.type !== 'order') return;
-          for (const l of user.listeners) l.onOrder(event);
+          if (event.type === 'order') for (const l of user.listeners) l.onOrder(event);
+          else if (event.type === 'algoOrder') for (const l of user.listeners) l.onConditional(event);
         },
         onState: (state, { gap }) => {
           if (state === 'open' && gap) for (const l of user.listeners) l.onGap();

@@ -2,7 +2,7 @@ import type { BotOrder, BotRiskLimits } from '@kestrel/contracts/bots';
 import { BarSeries, roundToStep, StrategyDriver, type StrategyType } from '@kestrel/engine';
 import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Trade } from '../../core/exchange/exchange-adapter';
-import type { OrderUpdateEvent } from '../../core/exchange/exchange-streams';
+import type { AlgoOrderUpdateEvent, OrderUpdateEvent } from '../../core/exchange/exchange-streams';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
 import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
@@ -321,10 +321,27 @@ export class LiveAccount {
    */
   async onOrderUpdate(e: OrderUpdateEvent): Promise<BotLogEntry[]> {
     const log: BotLogEntry[] = [];
-    if (!this.port.follows(e.clientOrderId)) return log;
-    this.ctx.orders.tracker.noteStream(this.ctx.account.userId, e);
-    await this.port.takeStreamFills(e.clientOrderId, log);
+    // The bot's own order, or the one a trigger of its conditional orders placed (named by the exchange)
+    if (!this.port.follows(e.clientOrderId) && this.port.firedAs(e.orderId) === undefined) return log;
+    const id = this.ctx.orders.tracker.noteStream(this.ctx.account.userId, e);
+    if (id !== undefined) await this.port.takeStreamFills(id, log);
     return log;
+  }
+
+  /** Exchange order `orderId` was placed by the trigger of one of the bot's conditional orders */
+  placedByTrigger(orderId: string): boolean {
+    return this.port.firedAs(orderId) !== undefined;
+  }
+
+  /**
+   * A conditional order's update from the account stream (`ALGO_UPDATE`). One of the bot's that fired: the order
+   * its trigger placed is followed as its own, and its fills are read by REST now (that order's own update may have
+   * come before this one); the log lines to record. `answer` follows
+   */
+  async onConditionalUpdate(e: AlgoOrderUpdateEvent): Promise<BotLogEntry[]> {
+    if (!this.port.follows(e.clientAlgoId)) return [];
+    const fired = this.ctx.orders.tracker.noteConditional(this.ctx.account.userId, e);
+    return fired ? this.resync() : [];
   }
 
   /** After a stream gap: the bot's orders re-read by REST, fills the stream missed taken; `answer` follows */
@@ -381,7 +398,7 @@ export class LiveAccount {
     const { orders, account, botId, symbol } = this.ctx;
     await orders.reconcile(account, symbol);
     for (const intent of await orders.ofBot(botId, this.port.followed)) orders.tracker.noteIntent(intent);
-    if (this.port.missing().length > 0) {
+    if (this.port.missing().length > 0 || this.port.firedUnfilled()) {
       orders.tracker.noteTrades(account.userId, await orders.recentTrades(account, symbol));
       await this.port.takeTrades(log);
     }

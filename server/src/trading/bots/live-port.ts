@@ -16,7 +16,7 @@ import type { BarOutcome, BotLogEntry } from './paper-account';
 /** What a live bot uses of the order tracker: its orders' state and fills, fed by REST answers and the stream */
 export type BotOrderTracker = Pick<
   OrderTracker,
-  'subscribe' | 'get' | 'release' | 'noteIntent' | 'noteStream' | 'noteTrades'
+  'subscribe' | 'get' | 'release' | 'noteIntent' | 'noteStream' | 'noteTrades' | 'noteConditional'
 >;
 
 /** A commission counted in USDT (another asset, e.g. BNB, priced at the fill's minute) */
@@ -272,6 +272,27 @@ export class LivePort implements OrderPort {
   /** Orders the exchange says filled more than the bot has taken (their fills are still to take) */
   missing(): TrackedOrder[] {
     return [...this.byClientId.values()].filter((o) => o.filledQty - o.accounted > QTY_EPS);
+  }
+
+  /**
+   * Conditional orders that fired (a stop, a take-profit, a trailing stop) whose placed order has not been seen
+   * filling yet: their fills are read from the account's trades (no REST read gives that order's state)
+   */
+  firedUnfilled(): boolean {
+    for (const o of this.byClientId.values()) {
+      const t = this.tracker.get(this.ctx.userId, o.clientOrderId);
+      if (t?.triggeredOrderId !== undefined && OPEN.has(t.status ?? '')) return true;
+    }
+    return false;
+  }
+
+  /** The followed conditional order whose trigger placed exchange order `orderId`, by its client order id */
+  firedAs(orderId: string): string | undefined {
+    for (const o of this.byClientId.values()) {
+      if (this.tracker.get(this.ctx.userId, o.clientOrderId)?.triggeredOrderId === orderId)
+        return o.clientOrderId;
+    }
+    return undefined;
   }
 
   /**

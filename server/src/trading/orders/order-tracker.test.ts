@@ -1,7 +1,7 @@
 import type { FuturesOrder } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
 import type { Trade } from '../../core/exchange/exchange-adapter';
-import type { OrderUpdateEvent } from '../../core/exchange/exchange-streams';
+import type { AlgoOrderUpdateEvent, OrderUpdateEvent } from '../../core/exchange/exchange-streams';
 import type { StoredIntent } from './order-intent-repository';
 import { OrderTracker, type TrackedOrder } from './order-tracker';
 
@@ -174,5 +174,87 @@ describe('order tracker: one record per client order id, moving forward only', (
     expect(tracker.get(USER, ID)).toBeDefined();
     b();
     expect(tracker.get(USER, ID)).toBeUndefined();
+  });
+
+  describe('a conditional order that fired lives on as the order its trigger placed', () => {
+    const conditional = (status: string, triggered?: string) =>
+      intent({
+        state: 'placed',
+        kind: 'conditional',
+        order: {
+          ...order(status, '0', 20),
+          orderId: '9001',
+          kind: 'conditional',
+          triggeredOrderId: triggered ?? null,
+        } as unknown as FuturesOrder,
+      });
+    const algoEvent = (status: string, triggered?: string): AlgoOrderUpdateEvent => ({
+      type: 'algoOrder',
+      symbol: 'BTCUSDT',
+      algoId: '9001',
+      clientAlgoId: ID,
+      orderType: 'STOP_MARKET',
+      side: 'SELL',
+      positionSide: 'BOTH',
+      status,
+      triggerPrice: '95',
+      price: '0',
+      quantity: '2',
+      reduceOnly: true,
+      closePosition: false,
+      ...(triggered ? { triggeredOrderId: triggered } : {}),
+      time: 30,
+    });
+    // The triggered order's own update: the exchange names it, not us
+    const placedUpdate = streamEvent({
+      orderId: '555',
+      clientOrderId: 'autoclose-xyz',
+      orderType: 'MARKET',
+      status: 'FILLED',
+      executedQuantity: '2',
+      lastFilledQuantity: '2',
+      lastFilledPrice: '94.9',
+      averagePrice: '94.9',
+      tradeId: '6001',
+      time: 31,
+    });
+
+    it('on the stream: the fired update names the order, whose fill is then the conditional order’s', () => {
+      const { tracker, now } = followed();
+      tracker.noteIntent(conditional('NEW'));
+      expect(tracker.noteConditional(USER, algoEvent('TRIGGERED', '555'))).toBe(true);
+      // Fired but not filled yet: still working, under its own id
+      expect(now()).toMatchObject({ status: 'NEW', exchangeOrderId: '9001', triggeredOrderId: '555' });
+      expect(tracker.noteStream(USER, placedUpdate)).toBe(ID);
+      expect(now()).toMatchObject({
+        status: 'FILLED',
+        executedQty: 2,
+        averagePrice: 94.9,
+        exchangeOrderId: '9001',
+      });
+      expect(now()?.fills).toEqual([expect.objectContaining({ tradeId: '6001', quantity: 2, price: 94.9 })]);
+      // The conditional order finishing after that changes nothing
+      tracker.noteConditional(USER, algoEvent('FINISHED', '555'));
+      tracker.noteIntent(conditional('FINISHED', '555'));
+      expect(now()).toMatchObject({ status: 'FILLED', executedQty: 2 });
+    });
+
+    it('by REST alone: a finished conditional order is filled by the trades of the order it placed', () => {
+      const { tracker, now } = followed();
+      tracker.noteIntent(conditional('NEW'));
+      // The triggered order's update came before the fired one: nobody follows it yet
+      expect(tracker.noteStream(USER, placedUpdate)).toBeUndefined();
+      tracker.noteIntent(conditional('FINISHED', '555'));
+      expect(now()).toMatchObject({ status: 'NEW', executedQty: 0, triggeredOrderId: '555' });
+      tracker.noteTrades(USER, [{ ...trade('6001', '2', 31), orderId: '555', price: '94.9' }]);
+      expect(now()).toMatchObject({ status: 'FILLED', executedQty: 2, averagePrice: 94.9 });
+    });
+
+    it('a conditional order canceled before it fired is canceled', () => {
+      const { tracker, now } = followed();
+      tracker.noteIntent(conditional('NEW'));
+      expect(tracker.noteConditional(USER, algoEvent('CANCELED'))).toBe(false);
+      expect(now()).toMatchObject({ status: 'CANCELED', executedQty: 0 });
+    });
   });
 });

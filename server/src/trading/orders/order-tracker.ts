@@ -1,6 +1,6 @@
 import type { OrderIntentState } from '@kestrel/contracts';
 import type { Trade } from '../../core/exchange/exchange-adapter';
-import type { OrderUpdateEvent } from '../../core/exchange/exchange-streams';
+import type { AlgoOrderUpdateEvent, OrderUpdateEvent } from '../../core/exchange/exchange-streams';
 import type { StoredIntent } from './order-intent-repository';
 
 /** One fill of a tracked order, as the exchange booked it (told apart from every other by its trade id) */
@@ -27,6 +27,11 @@ export interface TrackedOrder {
   readonly reason: string | null;
   /** The exchange's id of the order (its trades name it), once known */
   readonly exchangeOrderId: string | undefined;
+  /**
+   * A conditional order that fired: the id of the order its trigger placed. From then on its state and its fills
+   * are that order's (whose own client id is the exchange's, not ours)
+   */
+  readonly triggeredOrderId: string | undefined;
   /** The exchange's status (NEW … FILLED, CANCELED), undefined until the exchange answered */
   readonly status: string | undefined;
   readonly executedQty: number;
@@ -44,6 +49,9 @@ const QTY_EPS = 1e-12;
 
 /** Exchange statuses after which an order no longer works: none of them goes back to working */
 const DONE = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'EXPIRED_IN_MATCH', 'REJECTED', 'FINISHED']);
+
+/** A conditional order's statuses once its trigger fired: it lives on as the order it placed */
+const FIRED = new Set(['TRIGGERING', 'TRIGGERED', 'FINISHED']);
 
 /**
  * The moves an intent's state may make, mirroring the order manager's guarded updates: answers arriving out of
@@ -67,6 +75,9 @@ interface Entry {
   intentState: OrderIntentState;
   reason: string | null;
   exchangeOrderId: string | undefined;
+  triggeredOrderId: string | undefined;
+  /** A fired conditional order's own status (FINISHED: the order it placed is done too) */
+  conditionalStatus: string | undefined;
   status: string | undefined;
   executedQty: number;
   averagePrice: number;
@@ -132,6 +143,8 @@ export class OrderTracker {
         intentState: intent.state,
         reason: intent.reason,
         exchangeOrderId: undefined,
+        triggeredOrderId: undefined,
+        conditionalStatus: undefined,
         status: undefined,
         executedQty: 0,
         averagePrice: 0,
@@ -148,7 +161,10 @@ export class OrderTracker {
     }
     const order = intent.order;
     // The exchange's order stands for the intent only once the intent is placed
-    if (order && entry.intentState === 'placed') {
+    if (order && entry.intentState === 'placed' && order.kind === 'conditional' && FIRED.has(order.status)) {
+      changed =
+        this.#fired(entry, order.orderId, order.status, order.triggeredOrderId ?? undefined) || changed;
+    } else if (order && entry.intentState === 'placed') {
       changed =
         this.#exchangeState(entry, {
           orderId: order.orderId,
@@ -162,12 +178,43 @@ export class OrderTracker {
   }
 
   /**
-   * An order update of the user-data stream: the order's new state, and its trade as a fill (once per trade id).
-   * The stream speaks only of orders the exchange has, so the intent is placed, whatever answer is still on its way
+   * A conditional order's update of the user-data stream (`ALGO_UPDATE`): fired (the id of the order its trigger
+   * placed, whose updates and trades are then its own), or canceled, expired, refused. True when it fired
    */
-  noteStream(userId: string, e: OrderUpdateEvent): void {
-    const entry = this.#orders.get(keyOf(userId, e.clientOrderId));
-    if (!entry) return;
+  noteConditional(userId: string, e: AlgoOrderUpdateEvent): boolean {
+    const entry = this.#orders.get(keyOf(userId, e.clientAlgoId));
+    if (!entry) return false;
+    let changed = false;
+    if (entry.intentState !== 'placed' && entry.intentState !== 'rejected') {
+      entry.intentState = 'placed';
+      entry.reason = null;
+      changed = true;
+    }
+    const fired = FIRED.has(e.status);
+    if (fired) changed = this.#fired(entry, e.algoId, e.status, e.triggeredOrderId) || changed;
+    else
+      changed =
+        this.#exchangeState(entry, {
+          orderId: e.algoId,
+          status: e.status,
+          executedQty: entry.executedQty,
+          averagePrice: entry.averagePrice,
+          time: e.time,
+        }) || changed;
+    if (changed) this.#notify(entry);
+    return fired;
+  }
+
+  /**
+   * An order update of the user-data stream: the order's new state, and its trade as a fill (once per trade id).
+   * The stream speaks only of orders the exchange has, so the intent is placed, whatever answer is still on its way.
+   * An update of the order a conditional order's trigger placed is that conditional order's. The client order id
+   * it was noted under, if it is followed
+   */
+  noteStream(userId: string, e: OrderUpdateEvent): string | undefined {
+    const entry = this.#orders.get(keyOf(userId, e.clientOrderId)) ?? this.#placedBy(userId, e.orderId);
+    if (!entry) return undefined;
+    const triggered = entry.triggeredOrderId === e.orderId && entry.clientOrderId !== e.clientOrderId;
     let changed = false;
     if (entry.intentState !== 'placed' && entry.intentState !== 'rejected') {
       entry.intentState = 'placed';
@@ -177,7 +224,8 @@ export class OrderTracker {
     const cumulative = Number(e.executedQuantity);
     changed =
       this.#exchangeState(entry, {
-        orderId: e.orderId,
+        // The conditional order keeps its own id (its REST reads name it); its trades name the triggered one
+        orderId: triggered ? (entry.exchangeOrderId ?? e.orderId) : e.orderId,
         status: e.status,
         executedQty: cumulative,
         averagePrice: Number(e.averagePrice),
@@ -198,13 +246,20 @@ export class OrderTracker {
         }) || changed;
     }
     if (changed) this.#notify(entry);
+    return entry.clientOrderId;
   }
 
-  /** The account's trades as REST lists them (`userTrades`): each of a tracked order becomes a fill, once */
+  /**
+   * The account's trades as REST lists them (`userTrades`): each of a tracked order becomes a fill, once. Trades of
+   * the order a conditional order's trigger placed are the conditional order's; as no REST read gives that order's
+   * state, its executed quantity is what its trades add up to, and it is filled once the conditional order finished
+   */
   noteTrades(userId: string, trades: readonly Trade[]): void {
     const byOrderId = new Map<string, Entry>();
     for (const e of this.#orders.values()) {
-      if (e.userId === userId && e.exchangeOrderId !== undefined) byOrderId.set(e.exchangeOrderId, e);
+      if (e.userId !== userId) continue;
+      if (e.exchangeOrderId !== undefined) byOrderId.set(e.exchangeOrderId, e);
+      if (e.triggeredOrderId !== undefined) byOrderId.set(e.triggeredOrderId, e);
     }
     const changed = new Set<Entry>();
     for (const t of [...trades].sort((a, b) => a.time - b.time)) {
@@ -221,7 +276,58 @@ export class OrderTracker {
       });
       if (fresh) changed.add(entry);
     }
-    for (const entry of changed) this.#notify(entry);
+    for (const entry of changed) {
+      if (entry.triggeredOrderId !== undefined) this.#triggeredByTrades(entry);
+      this.#notify(entry);
+    }
+  }
+
+  /** The entry of the conditional order whose trigger placed exchange order `orderId` */
+  #placedBy(userId: string, orderId: string): Entry | undefined {
+    for (const e of this.#orders.values())
+      if (e.userId === userId && e.triggeredOrderId === orderId) return e;
+    return undefined;
+  }
+
+  /**
+   * A conditional order fired (`status` its own: TRIGGERED, FINISHED): the order it placed is followed from now on.
+   * Until that order says otherwise it stays working; its id is the conditional order's own
+   */
+  #fired(entry: Entry, orderId: string, status: string, triggeredOrderId: string | undefined): boolean {
+    let changed = false;
+    if (entry.exchangeOrderId === undefined) {
+      entry.exchangeOrderId = orderId;
+      changed = true;
+    }
+    if (triggeredOrderId !== undefined && entry.triggeredOrderId !== triggeredOrderId) {
+      entry.triggeredOrderId = triggeredOrderId;
+      changed = true;
+    }
+    if (entry.conditionalStatus !== status) {
+      entry.conditionalStatus = status;
+      changed = true;
+    }
+    if (entry.status === undefined) {
+      entry.status = 'NEW';
+      changed = true;
+    }
+    if (status === 'FINISHED' && entry.triggeredOrderId === undefined && !DONE.has(entry.status ?? '')) {
+      // Finished without placing an order (nothing to close): done, nothing filled
+      entry.status = 'EXPIRED';
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** A fired conditional order's state from the trades of the order it placed (no stream told it) */
+  #triggeredByTrades(entry: Entry): void {
+    const qty = entry.fills.reduce((sum, f) => sum + f.quantity, 0);
+    if (qty <= entry.executedQty + QTY_EPS) return;
+    entry.averagePrice = entry.fills.reduce((sum, f) => sum + f.quantity * f.price, 0) / qty;
+    entry.executedQty = qty;
+    entry.updatedAt = Math.max(entry.updatedAt, ...entry.fills.map((f) => f.time));
+    if (entry.conditionalStatus === 'FINISHED') entry.status = 'FILLED';
+    else if (!DONE.has(entry.status ?? '')) entry.status = 'PARTIALLY_FILLED';
   }
 
   /** Moves the exchange's state forward only: more executed, or the same with a status no less final */
