@@ -1,18 +1,7 @@
 import type { AgentApproval } from '@kestrel/contracts/agents';
 import { Badge, Button, formatDateTime, formatPercent } from '@kestrel/ui';
-import { useEffect, useState } from 'react';
+import { useNow } from '../../../lib/use-now';
 import { actionLabel, countdownText } from '../lib/agent-words';
-
-/** The clock the countdowns read, ticking each second while any proposal is pending */
-function useNow(ticking: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, [ticking]);
-  return now;
-}
 
 /**
  * Proposals of stage "live with approval": each waits for a click until its time runs out (the server records the

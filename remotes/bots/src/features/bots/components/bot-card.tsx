@@ -19,10 +19,11 @@ import {
 import { type Figure, FigureGrid } from '@kestrel/ui/figures';
 import { useState } from 'react';
 import { paths } from '../../../config/paths';
+import { useNow } from '../../../lib/use-now';
 import type { BotAction } from '../api/bot-actions';
 import { useBotEvents } from '../api/get-bot-events';
 import { useBotStatus } from '../api/get-bot-status';
-import { describeBot, formatUptime, isIdle, isLive } from '../lib/bot-words';
+import { describeBot, formatUptime, isIdle, isLive, uptimeNow } from '../lib/bot-words';
 import { atLiveMark } from '../lib/live-mark';
 import { ladder, ladderDecimals, orderStatusWords, orderTypeWords } from '../lib/order-ladder';
 import { pnlFigures } from '../lib/pnl-figures';
@@ -176,6 +177,8 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
   const mark = pushed ? Number(pushed.markPrice) : undefined;
   const titleId = `bot-${bot.id}-name`;
   const stopped = bot.state === 'stopped' || bot.state === 'error';
+  const running = bot.state === 'running';
+  const now = useNow(running);
 
   return (
     <Card id={`bot-${bot.id}`} aria-labelledby={titleId} role="region" data-bot-state={bot.state}>
@@ -265,7 +268,13 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
           </div>
         ) : (
           <>
-            <BotFigures status={atLiveMark(read.data, mark)} botName={bot.name} />
+            <BotFigures
+              status={{
+                ...atLiveMark(read.data, mark),
+                uptimeMs: uptimeNow(read.data.uptimeMs, read.dataUpdatedAt, now, running),
+              }}
+              botName={bot.name}
+            />
             <div className="bt:flex bt:flex-col bt:gap-2">
               <div className="bt:flex bt:items-center bt:justify-between bt:gap-2">
                 <h3 className="bt:text-sm bt:font-semibold">{logOpen ? 'Log' : 'Last events'}</h3>

@@ -44,6 +44,20 @@ export const isLive = (state: BotState) => state === 'running' || state === 'sta
 export const isIdle = (state: BotState) => state === 'stopped' || state === 'error';
 
 /** "3 d 4 h", "2 h 5 min", "45 s": how long a bot has been running */
+/**
+ * A running bot's uptime now: the server's figure at its read (`readAt`) plus the time since, so it ticks between
+ * reads; anything else as read
+ */
+export function uptimeNow(
+  uptimeMs: number | null,
+  readAt: number,
+  now: number,
+  running: boolean,
+): number | null {
+  if (uptimeMs === null || !running || !(readAt > 0)) return uptimeMs;
+  return uptimeMs + Math.max(0, now - readAt);
+}
+
 export function formatUptime(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms) || ms < 0) return '—';
   const s = Math.floor(ms / 1000);
