@@ -532,8 +532,9 @@ describe('live bots', () => {
     expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
   });
 
-  it('refuses a live bot on an account in hedge mode before anything is sent, saying how to go on', async () => {
+  it('in hedge mode a neutral grid is refused before anything is sent; a long one holds the long side', async () => {
     const { as, keys } = await ownTrader({ dualSidePosition: true });
+    const hedged = () => t.sim.exchange.accountByKey(keys.apiKey);
     const created = await as('POST', '/api/v1/agents/', liveGridBot('In hedge mode'));
     expect(created.statusCode, created.body).toBe(201);
     const h: Bot = created.json().data;
@@ -543,13 +544,51 @@ describe('live bots', () => {
       expect(refused.json()).toMatchObject({
         code: 'HEDGE_MODE',
         detail:
-          'This account is in hedge mode (a long and a short per symbol), and bots trade one-way positions: ' +
-          'switch it to one-way mode on Binance (Preferences → Position Mode), then start the bot.',
+          'This account is in hedge mode (a long and a short position per symbol): a bot there holds one side, and ' +
+          'this one takes long and short positions. Make it long-only or short-only, or switch the account to ' +
+          'one-way mode on Binance (Preferences → Position Mode), then start it.',
       });
     }
-    const hedged = t.sim.exchange.accountByKey(keys.apiKey);
-    expect([...(hedged?.orders.values() ?? [])]).toEqual([]);
+    expect([...(hedged()?.orders.values() ?? [])]).toEqual([]);
     expect((await as('GET', `/api/v1/agents/${h.id}`)).json().data.state).toBe('stopped');
+
+    // The trader is short on the symbol (0.003, the least the exchange takes at 50,000): the short side. A long grid holds the long side, so it starts alone there
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    await manualOrder(as, { side: 'SELL', positionSide: 'SHORT', type: 'MARKET', quantity: '0.003' });
+    const long = (
+      await as('POST', '/api/v1/agents/', liveGridBot('Long side', { ...GRID_AROUND_50K, direction: 'long' }))
+    ).json().data as Bot;
+    const started = await as('POST', `/api/v1/agents/${long.id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    const said = (await as('GET', `/api/v1/agents/${long.id}/events?limit=100`)).json().data as BotEvent[];
+    expect(said.find((e) => e.kind === 'started')?.message).toMatch(
+      /^Started: live trading on BTCUSDT \(its long side: the account is in hedge mode\), acting now/,
+    );
+    const open = () => [...(hedged()?.orders.values() ?? [])].filter((o) => o.status === 'NEW');
+    const sideOf = (s: 'LONG' | 'SHORT') =>
+      [...(hedged()?.positions.values() ?? [])]
+        .find((p) => p.symbol === 'BTCUSDT' && p.positionSide === s)
+        ?.amt.toNumber() ?? 0;
+    // Its initial buy (the 5 sells' worth) and its grid: every order names the long side
+    await eventually(() => open().length === 10 && sideOf('LONG') > 0);
+    expect(sideOf('LONG')).toBeCloseTo(0.015, 9);
+    expect(open().every((o) => o.positionSide === 'LONG')).toBe(true);
+    // A dip fills two buys; their sells close part of the long side, never the trader's short
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49500' });
+    await eventually(() => open().length === 10 && Math.abs(sideOf('LONG') - 0.021) < 1e-9);
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50100' });
+    await eventually(() => Math.abs(sideOf('LONG') - 0.015) < 1e-9);
+    expect(sideOf('SHORT')).toBeCloseTo(-0.003, 9);
+    const status = async () => (await as('GET', `/api/v1/agents/${long.id}/status`)).json().data as BotStatus;
+    // The bot's own figure is the exchange's long side, once it has taken the sells' fills
+    await eventually(async () => Math.abs((await status()).positionQty - 0.015) < 1e-9);
+    // Its own side agrees with the exchange's: no drift to report
+    expect(
+      (await as('GET', `/api/v1/agents/${long.id}/events?limit=100`))
+        .json()
+        .data.map((e: BotEvent) => e.kind),
+    ).not.toContain('position_drift');
+    expect((await as('POST', `/api/v1/agents/${long.id}/stop`)).statusCode).toBe(200);
   });
 
   it('started again within the bar it stopped in, a bot lays a new grid under new order ids', async () => {

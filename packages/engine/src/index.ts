@@ -166,6 +166,7 @@ export { strategyType } from './strategy/registry';
 export type {
   BacktestFastPath,
   FusedRun,
+  PositionSide,
   PrepareCache,
   Strategy,
   StrategyContext,

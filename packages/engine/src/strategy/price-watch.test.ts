@@ -54,20 +54,42 @@ describe('a strategy woken by the price (onPrice, watchPrice)', () => {
     expect(r.fills.filter((f) => f.barIndex > 1)).toEqual([]);
   });
 
-  it('grid: an open beyond the band wakes the strategy at the open, where the price is', () => {
+  it('an open beyond the band wakes the strategy at the open, where the price is, and its order fills there', () => {
+    const woken: number[] = [];
+    const gapWatcher = strategyType({
+      id: 'gap-watcher',
+      name: 'gap watcher',
+      description: 'buys 1 at the first close, sells it when the price leaves 98–102',
+      interfaceVersion: INTERFACE_VERSION,
+      params: z.object({}),
+      warmupBars: () => 1,
+      create: () => ({
+        onBar(ctx: StrategyContext) {
+          if (ctx.index !== 0) return;
+          ctx.broker.submit({ side: 'buy', type: 'market', quantity: 1 });
+          ctx.watchPrice(98, 102);
+        },
+        onPrice(ctx: StrategyContext) {
+          woken.push(ctx.price);
+          ctx.broker.submit({ side: 'sell', type: 'market', quantity: 1, reduceOnly: true });
+        },
+      }),
+    });
+    // Bar 1 opens at 100 (the buy fills), bar 2 gaps up to 110: woken at 110, not at the band's edge (102)
     const r = runBacktest(
-      gridStrategy,
-      { ...grid, stopOutsidePct: 0.1 },
+      gapWatcher,
+      {},
       bars([
         [100, 100, 100, 100],
-        [130, 131, 129, 130],
+        [100, 100.5, 99.5, 100],
+        [110, 111, 109, 110],
       ]),
       settings,
     );
-    // The long grid's initial buy filled at bar 1's open (130) and the break-out sold it there at once
-    expect(r.fills.map((f) => [f.side, f.price, f.barIndex, f.positionAfter])).toEqual([
-      ['buy', 130, 1, 2],
-      ['sell', 130, 1, 0],
+    expect(woken).toEqual([110]);
+    expect(r.fills.map((f) => [f.side, f.price, f.barIndex])).toEqual([
+      ['buy', 100, 1],
+      ['sell', 110, 2],
     ]);
   });
 

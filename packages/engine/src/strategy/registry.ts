@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EngineInputError } from '../errors';
-import { INTERFACE_VERSION, type Strategy, type StrategyDefinition } from './strategy';
+import { INTERFACE_VERSION, type PositionSide, type Strategy, type StrategyDefinition } from './strategy';
 
 /** A strategy type with its parameter types erased: parses unknown input before anything else */
 export interface StrategyType {
@@ -12,6 +12,8 @@ export interface StrategyType {
   /** Validated params with defaults filled; throws EngineInputError naming the bad field */
   parseParams(input: unknown): Record<string, unknown>;
   warmupBars(params: unknown): number;
+  /** Which positions it takes with these params (see `StrategyDefinition.positionSide`) */
+  positionSide(params: unknown): PositionSide;
   create(params: unknown): Strategy;
   /** JSON schema of the params (for forms) */
   paramsJsonSchema(): unknown;
@@ -40,6 +42,7 @@ export function strategyType<S extends z.ZodObject>(def: StrategyDefinition<S>):
     paramsSchema: def.params,
     parseParams: (input) => parse(input) as Record<string, unknown>,
     warmupBars: (params) => def.warmupBars(parse(params)),
+    positionSide: (params) => def.positionSide?.(parse(params)) ?? 'both',
     // A frozen copy: a strategy cannot change the parameters the caller (or the next sweep run) holds
     create: (params) => def.create(deepFreeze(structuredClone(parse(params)))),
     paramsJsonSchema: () => z.toJSONSchema(def.params, { io: 'input' }),

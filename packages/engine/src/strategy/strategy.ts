@@ -5,6 +5,9 @@ import type { OrderPort } from '../broker/order-port';
 import type { Fill } from '../broker/orders';
 import type { SimBroker } from '../broker/sim-broker';
 
+/** The positions a strategy takes (see `StrategyDefinition.positionSide`) */
+export type PositionSide = 'long' | 'short' | 'both';
+
 /** Bumped when the strategy contract changes shape; the runner refuses other versions */
 export const INTERFACE_VERSION = 1 as const;
 
@@ -131,5 +134,10 @@ export interface StrategyDefinition<S extends z.ZodObject> {
   readonly params: S;
   /** Bars to replay before the strategy's signals mean anything (live start-up, walk-forward windows) */
   warmupBars(params: z.output<S>): number;
+  /**
+   * Which positions the strategy takes with `params`: only long, only short, or both (the default). A live bot on
+   * a Binance account in hedge mode holds one side, so it can run only a one-sided strategy there
+   */
+  positionSide?(params: z.output<S>): PositionSide;
   create(params: z.output<S>): StrategyInstance;
 }

@@ -4,6 +4,9 @@ import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Queryable } from '../../lib/database/database';
 import type { PaperPath } from './paper-account';
 
+/** The side of a symbol a live bot holds on an account in hedge mode (Binance's `positionSide`) */
+export type HedgeSide = 'LONG' | 'SHORT';
+
 /** A bots row as the service uses it (numeric as number, jsonb parsed) */
 export interface BotRow {
   id: string;
@@ -33,6 +36,8 @@ export interface BotRow {
   start_price: number | null;
   /** The session was started sharing its symbol with what the account already traded there (`symbol-sharing.ts`) */
   shares_symbol: boolean;
+  /** Live on an account in hedge mode: the side of its symbol the bot holds (every order names it); else null */
+  position_side: HedgeSide | null;
   stopped_at: Date | null;
   lease_owner: string | null;
   lease_expires_at: Date | null;
@@ -64,7 +69,7 @@ export type BotSettings = Pick<
 >;
 
 const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, leverage, budget, mode, environment, risk_limits,
-  state, stop_reason, stop_state, created_at, updated_at, started_at, trades_from, start_price, shares_symbol, stopped_at, lease_owner, lease_expires_at`;
+  state, stop_reason, stop_state, created_at, updated_at, started_at, trades_from, start_price, shares_symbol, position_side, stopped_at, lease_owner, lease_expires_at`;
 
 /** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
 const ACTIVE = `state IN ('starting', 'running')`;
@@ -199,15 +204,15 @@ export const botRepository = {
     now: Date,
     leaseUntil: Date,
     tradesFrom: Date,
-    sharesSymbol = false,
+    on: { sharesSymbol?: boolean; positionSide?: HedgeSide } = {},
   ): Promise<BotRow | undefined> {
     const rows = await db.query(
-      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, trades_from = $6, start_price = NULL, shares_symbol = $7,
-          stopped_at = NULL,
+      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, trades_from = $6, start_price = NULL,
+          shares_symbol = $7, position_side = $8, stopped_at = NULL,
           updated_at = $3, lease_owner = $4, lease_expires_at = $5
         WHERE ${OWNED_IDLE}
         RETURNING ${COLUMNS}`,
-      [id, userId, now, owner, leaseUntil, tradesFrom, sharesSymbol],
+      [id, userId, now, owner, leaseUntil, tradesFrom, on.sharesSymbol === true, on.positionSide ?? null],
     );
     return firstRow(rows);
   },
@@ -343,11 +348,14 @@ export const botRepository = {
     symbol: string,
     exceptId: string,
     environment: TradingEnvironment,
+    /** Only the bots holding this side (hedge mode); undefined: every one */
+    side?: HedgeSide,
   ): Promise<number> {
     const rows = await db.query<{ n: number | string }>(
       `SELECT count(*) AS n FROM bots
-        WHERE user_id = $1 AND symbol = $2 AND id <> $3 AND mode = 'live' AND environment = $4 AND ${ACTIVE}`,
-      [userId, symbol, exceptId, environment],
+        WHERE user_id = $1 AND symbol = $2 AND id <> $3 AND mode = 'live' AND environment = $4 AND ${ACTIVE}
+          AND ($5::text IS NULL OR position_side = $5)`,
+      [userId, symbol, exceptId, environment, side ?? null],
     );
     return Number(rows[0]?.n ?? 0);
   },

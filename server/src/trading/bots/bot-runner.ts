@@ -5,7 +5,7 @@ import type { Clock, Timer } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { BotFault, reasonOf } from './bot-fault';
 import type { BotLog } from './bot-log';
-import { type BotRow, botRepository } from './bot-repository';
+import { type BotRow, botRepository, type HedgeSide } from './bot-repository';
 import type { BotSession } from './bot-session';
 import type { PaperFigures } from './paper-account';
 import { firstTradedBar } from './session-bars';
@@ -103,7 +103,10 @@ export class BotRunner {
   }
 
   /** Starts a stopped bot here: lease taken, session opened, `started` recorded. Undefined when it is active */
-  async startBot(row: BotRow, options: { sharesSymbol?: boolean } = {}): Promise<BotRow | undefined> {
+  async startBot(
+    row: BotRow,
+    options: { sharesSymbol?: boolean; positionSide?: HedgeSide } = {},
+  ): Promise<BotRow | undefined> {
     const now = this.deps.clock.now();
     const started = await botRepository.start(
       this.deps.db,
@@ -113,7 +116,7 @@ export class BotRunner {
       now,
       this.leaseUntil(),
       new Date(firstTradedBar(row.interval as KlineInterval, now.getTime())),
-      options.sharesSymbol === true,
+      options,
     );
     if (!started) return undefined;
     await this.launch(started, 'started');
@@ -288,8 +291,11 @@ export class BotRunner {
       }
       // A start is logged before the bot's first orders, and answers once the bot runs: its orders follow as
       // they are sent (a grid of 100 levels is 100 round trips to the exchange)
+      const side = row.position_side
+        ? ` (its ${row.position_side === 'LONG' ? 'long' : 'short'} side: the account is in hedge mode)`
+        : '';
       await record(
-        `Started: ${row.mode} trading on ${row.symbol}, acting now, then on its fills and each ${row.interval} close`,
+        `Started: ${row.mode} trading on ${row.symbol}${side}, acting now, then on its fills and each ${row.interval} close`,
       );
       this.track(run());
     })();

@@ -24,10 +24,17 @@ import type { Database } from '../../lib/database/database';
 import type { DomainEvents } from '../../lib/domain-events';
 import { HttpError } from '../../lib/http-error';
 import { type BotLog, toEvent } from './bot-log';
-import { accountOfBot, type BotRow, type BotSettings, botKindOf, botRepository } from './bot-repository';
+import {
+  accountOfBot,
+  type BotRow,
+  type BotSettings,
+  botKindOf,
+  botRepository,
+  type HedgeSide,
+} from './bot-repository';
 import type { BotRunner } from './bot-runner';
 import type { PaperFigures } from './paper-account';
-import { HEDGE_MODE_REFUSAL, type SymbolOnAccount, symbolSharing } from './symbol-sharing';
+import { hedgeModeRefusal, hedgeSideOf, type SymbolOnAccount, symbolSharing } from './symbol-sharing';
 
 /** Only a stopped (or errored) bot starts; an active one is answered 409 by the runner */
 const isIdleState = (state: BotState) => state === 'stopped' || state === 'error';
@@ -74,7 +81,13 @@ export interface BotServiceDeps {
    * A live start's look at the symbol on the bot's account: its position mode, position, working orders and the
    * other live bots there
    */
-  symbolOnAccount(account: TradingAccount, symbol: string, botId: string): Promise<SymbolOnAccount>;
+  /** `side`: the side the bot would hold in hedge mode (its other live bots there are counted apart) */
+  symbolOnAccount(
+    account: TradingAccount,
+    symbol: string,
+    botId: string,
+    side: HedgeSide | undefined,
+  ): Promise<SymbolOnAccount>;
 }
 
 /** A start's options: `sharePosition` accepts that a live bot trades a symbol the account already trades */
@@ -196,14 +209,28 @@ export class BotService {
     const row = await this.row(userId, id);
     await this.deps.events.emit('bot.starting', { row });
     let shared: string | undefined;
+    let positionSide: HedgeSide | undefined;
     if (row.mode === 'live' && isIdleState(row.state)) {
-      const state = await this.deps.symbolOnAccount(accountOfBot(row), row.symbol, row.id);
-      if (state.hedgeMode) throw new HttpError(409, 'HEDGE_MODE', HEDGE_MODE_REFUSAL);
-      shared = symbolSharing(row.symbol, state);
+      // Agents go long and short; a built-in strategy says which side its parameters take
+      const takes =
+        row.kind === 'bot'
+          ? (builtInStrategies.get(row.strategy)?.positionSide(row.params) ?? 'both')
+          : 'both';
+      const side = hedgeSideOf(takes);
+      const state = await this.deps.symbolOnAccount(accountOfBot(row), row.symbol, row.id, side);
+      if (state.hedgeMode) {
+        const refusal = hedgeModeRefusal(takes);
+        if (refusal) throw new HttpError(409, 'HEDGE_MODE', refusal);
+        positionSide = side;
+      }
+      shared = symbolSharing(row.symbol, state, positionSide);
     }
     if (shared && options.sharePosition !== true) throw new HttpError(409, 'SYMBOL_SHARED', shared);
     // A bot that shares its symbol is not held to the exchange's position; one alone on it is
-    const started = await this.runner.startBot(row, { sharesSymbol: shared !== undefined });
+    const started = await this.runner.startBot(row, {
+      sharesSymbol: shared !== undefined,
+      ...(positionSide ? { positionSide } : {}),
+    });
     if (!started) {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
     }

@@ -18,7 +18,7 @@ import type { Database } from '../../lib/database/database';
 import { isBotClientOrderId } from '../orders/client-order-id';
 import { BotFault, reasonOf } from './bot-fault';
 import type { BotLog } from './bot-log';
-import { accountOfBot, type BotRow, botRepository } from './bot-repository';
+import { accountOfBot, type BotRow, botRepository, type HedgeSide } from './bot-repository';
 import type { BotStreamListener } from './bot-user-streams';
 import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
 import {
@@ -70,7 +70,12 @@ export interface BotSessionDeps {
    * Live bots alone on their symbol: the account's position there as the exchange holds it, undefined while
    * another live bot of the account trades the symbol too
    */
-  exchangePosition(account: TradingAccount, symbol: string, botId: string): Promise<number | undefined>;
+  exchangePosition(
+    account: TradingAccount,
+    symbol: string,
+    botId: string,
+    side: HedgeSide | undefined,
+  ): Promise<number | undefined>;
   /** Live bots: follows the account's stream (fills as they happen, gaps); returns the unfollow */
   followAccount(account: TradingAccount, listener: BotStreamListener): () => void;
 }
@@ -213,7 +218,11 @@ export class BotSession {
         countFee: deps.countFee,
         ...(row.shares_symbol
           ? {}
-          : { exchangePosition: () => deps.exchangePosition(tradingAccount, row.symbol, row.id) }),
+          : {
+              exchangePosition: () =>
+                deps.exchangePosition(tradingAccount, row.symbol, row.id, row.position_side ?? undefined),
+            }),
+        ...(row.position_side ? { positionSide: row.position_side } : {}),
       });
       const account = this.account;
       this.loggedFills = await botRepository.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));

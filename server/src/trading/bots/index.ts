@@ -14,7 +14,7 @@ import { orderIntentRepository } from '../orders/order-intent-repository';
 import type { TradingDeps } from '../trading-deps';
 import { BotFault } from './bot-fault';
 import { BotLog } from './bot-log';
-import { accountOfBot, botRepository } from './bot-repository';
+import { accountOfBot, botRepository, type HedgeSide } from './bot-repository';
 import { BotRunner } from './bot-runner';
 import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
 import { BotSession } from './bot-session';
@@ -90,12 +90,17 @@ export default fp(
     const strategyHosts = new StrategyHosts();
     app.decorate('botStrategyHosts', strategyHosts);
     /** The account's position on the symbol as the exchange holds it (one-way mode: one per symbol), signed */
-    const positionOn = async (keys: ExchangeKeys, symbol: string): Promise<number> => {
-      const held = await app.exchangeRouter.positions(keys, symbol);
-      return held.reduce((sum, p) => sum + (p.symbol === symbol ? Number(p.amount) : 0), 0);
-    };
-    const otherLiveBots = ({ userId, environment }: TradingAccount, symbol: string, botId: string) =>
-      botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment);
+    /** The account's positions on the symbol by side (one in one-way mode, a long and a short in hedge mode) */
+    const positionsOn = async (keys: ExchangeKeys, symbol: string) =>
+      (await app.exchangeRouter.positions(keys, symbol))
+        .filter((p) => p.symbol === symbol)
+        .map((p) => ({ side: p.positionSide, amount: Number(p.amount) }));
+    const otherLiveBots = (
+      { userId, environment }: TradingAccount,
+      symbol: string,
+      botId: string,
+      side?: HedgeSide,
+    ) => botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment, side);
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -150,9 +155,13 @@ export default fp(
           onFault,
           onFigures,
           followAccount: (account, listener) => userStreams.follow(account, listener),
-          exchangePosition: async (account, symbol, botId) => {
-            if ((await otherLiveBots(account, symbol, botId)) > 0) return undefined;
-            return positionOn(await app.credentialsService.keysFor(account), symbol);
+          // The bot's side of the symbol (hedge mode), else the symbol's one position
+          exchangePosition: async (account, symbol, botId, side) => {
+            if ((await otherLiveBots(account, symbol, botId, side)) > 0) return undefined;
+            const held = await positionsOn(await app.credentialsService.keysFor(account), symbol);
+            return held
+              .filter((p) => side === undefined || p.side === side)
+              .reduce((sum, p) => sum + p.amount, 0);
           },
         }),
     });
@@ -165,19 +174,21 @@ export default fp(
         clock: app.clock,
         log: app.log,
         // The keys opened once, the four reads at once
-        symbolOnAccount: async (account, symbol, botId) => {
+        symbolOnAccount: async (account, symbol, botId, side) => {
           const keys = await app.credentialsService.keysFor(account);
-          const [hedgeMode, position, orders, others] = await Promise.all([
+          const [hedgeMode, positions, orders, others, othersOnSide] = await Promise.all([
             app.exchangeRouter.hedgeMode(keys),
-            positionOn(keys, symbol),
+            positionsOn(keys, symbol),
             app.exchangeRouter.openOrders(keys, symbol),
             otherLiveBots(account, symbol, botId),
+            side === undefined ? Promise.resolve(0) : otherLiveBots(account, symbol, botId, side),
           ]);
           return {
             hedgeMode,
-            position,
-            openOrders: orders.map((o) => o.clientOrderId),
+            positions,
+            openOrders: orders.map((o) => ({ clientOrderId: o.clientOrderId, side: o.positionSide })),
             otherLiveBots: others,
+            otherLiveBotsOnSide: othersOnSide,
           };
         },
       },

@@ -6,6 +6,7 @@ import type { AlgoOrderUpdateEvent, OrderUpdateEvent } from '../../core/exchange
 import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
 import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
+import type { HedgeSide } from './bot-repository';
 import { type BotOrderTracker, type FeeCounter, LivePort, type TrackedOrder, TYPES } from './live-port';
 import {
   type BarOutcome,
@@ -92,6 +93,11 @@ export class LiveAccount {
        * trader started it sharing the symbol; undefined when another live bot now shares it): held to the bot's
        */
       exchangePosition?: () => Promise<number | undefined>;
+      /**
+       * On an account in hedge mode: the side of the symbol the bot holds. Every order names it (closing is that
+       * side's opposite order, so no `reduceOnly`)
+       */
+      positionSide?: HedgeSide;
     },
   ) {
     this.series = new BarSeries(intervalMs, 64);

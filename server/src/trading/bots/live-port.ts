@@ -10,6 +10,7 @@ import {
 import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderTracker } from '../orders/order-tracker';
 import type { Verdict } from '../risk/pre-trade/verdict';
+import type { HedgeSide } from './bot-repository';
 import type { CountedFee } from './commission-rates';
 import type { BarOutcome, BotLogEntry } from './paper-account';
 
@@ -99,6 +100,8 @@ export class LivePort implements OrderPort {
       tickSize: number;
       stepSize: number;
       symbol: string;
+      /** Hedge mode: the side every order names */
+      positionSide?: HedgeSide;
     },
     private readonly tracker: BotOrderTracker,
     private readonly countFee: FeeCounter,
@@ -221,7 +224,9 @@ export class LivePort implements OrderPort {
       ...(o.type === 'trailing-stop-market' && o.activationPrice !== undefined
         ? { activationPrice: o.activationPrice.toFixed(this.priceDecimals) }
         : {}),
-      ...(o.reduceOnly && !o.closePosition ? { reduceOnly: true } : {}),
+      // In hedge mode the side says whether an order opens or closes: Binance refuses `reduceOnly` there
+      ...(this.ctx.positionSide ? { positionSide: this.ctx.positionSide } : {}),
+      ...(o.reduceOnly && !o.closePosition && !this.ctx.positionSide ? { reduceOnly: true } : {}),
       ...(o.closePosition ? { closePosition: true } : {}),
     } as CreateOrderRequest;
   }

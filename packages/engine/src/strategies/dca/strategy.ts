@@ -108,5 +108,6 @@ export const dcaStrategy = strategyType({
   interfaceVersion: INTERFACE_VERSION,
   params: DcaParamsSchema,
   warmupBars: () => 1,
+  positionSide: (p) => p.side,
   create: (p) => new Dca(p),
 });

@@ -223,5 +223,6 @@ export const emaCrossStrategy = strategyType({
   interfaceVersion: INTERFACE_VERSION,
   params: EmaCrossParamsSchema,
   warmupBars: (p) => p.slow + 1,
+  positionSide: (p) => p.side,
   create: (p) => new EmaCross(p),
 });

@@ -64,19 +64,18 @@ class Grid implements Strategy, BacktestFastPath {
       if (Math.abs((this.levels[k] as number) - price) < Math.abs((this.levels[nearest] as number) - price))
         nearest = k;
     }
-    let above = 0;
-    let below = 0;
-    for (let k = 0; k < this.levels.length; k++) {
-      if (k === nearest) continue;
-      if (k > nearest) above++;
-      else below++;
-      this.place(ctx, k, k > nearest ? 'sell' : 'buy');
-    }
+    const above = this.levels.length - 1 - nearest;
+    const below = nearest;
+    // The position the closing side unwinds goes first: an order closing a position that is not there yet is
+    // refused (a reduce-only one in one-way mode, any closing one in hedge mode)
     const dir = this.p.direction;
     if (dir === 'long' && above > 0)
       broker.submit({ side: 'buy', type: 'market', quantity: q * above, tag: 'init' });
     if (dir === 'short' && below > 0)
       broker.submit({ side: 'sell', type: 'market', quantity: q * below, tag: 'init' });
+    for (let k = 0; k < this.levels.length; k++) {
+      if (k !== nearest) this.place(ctx, k, k > nearest ? 'sell' : 'buy');
+    }
   }
 
   private place(ctx: StrategyContext, k: number, side: 'buy' | 'sell'): void {
@@ -112,5 +111,6 @@ export const gridStrategy = strategyType({
   interfaceVersion: INTERFACE_VERSION,
   params: GridParamsSchema,
   warmupBars: () => 1,
+  positionSide: (p) => (p.direction === 'neutral' ? 'both' : p.direction),
   create: (p) => new Grid(p),
 });

@@ -199,6 +199,7 @@ export const signalRulesStrategy = strategyType({
     'Enters and exits on conditions built from indicators, with optional stop-loss and take-profit',
   interfaceVersion: INTERFACE_VERSION,
   params: SignalRulesParamsSchema,
+  positionSide: (p) => p.side,
   warmupBars: (p) =>
     1 +
     Math.max(
