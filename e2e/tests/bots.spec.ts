@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
 import { E2E_SIM_PORT } from '../support/ports';
-import { createSimAccount, releaseSimPrice, setSimPrice } from '../support/sim';
+import { createSimAccount, releaseSimPrice, setSimPrice, simSignedGet } from '../support/sim';
 
 /** BTCUSDT's last price on the e2e simulator (its public REST, as Binance answers it) */
 async function simPrice(): Promise<number> {
@@ -188,6 +188,82 @@ test.describe('bots (bots remote)', () => {
     await bot.getByRole('button', { name: 'Stop' }).click();
     await page
       .getByRole('dialog', { name: 'Stop E2E live grid?' })
+      .getByRole('button', { name: 'Stop bot' })
+      .click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
+  });
+
+  test('a live DCA bot’s take-profit and stop stand on the exchange right after its entry fills', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await signUp(page, { keepConnectModal: true });
+    const keys = await createSimAccount({ balances: { USDT: '5000' } });
+    await connectBinance(page, keys);
+    await page.goto('/create-bot?strategy=dca');
+    const form = page.getByRole('form', { name: 'Create bot' });
+    await form.getByLabel('Name').fill('E2E live DCA');
+    await next(page, 'Market');
+    // A 1h bot: no bar closes during the test, so whatever stands on the exchange was placed on the entry's fill
+    await form.getByLabel('Interval').selectOption('1h');
+    await form.getByLabel('Leverage').fill('2');
+    await next(page, 'Parameters');
+    await form.getByLabel(/^Safety order count/).fill('2');
+    await form.getByLabel(/^Stop loss/).fill('0.05');
+    await next(page, 'Budget and risk');
+    await form.getByLabel(/^Budget/).fill('1000');
+    await next(page, 'Mode');
+    await form.getByRole('radio', { name: /^Live/ }).check();
+    await form.getByRole('button', { name: 'Next: Review' }).click();
+    await form.getByRole('checkbox', { name: /I understand this bot places real orders/ }).check();
+    await next(page, 'Review');
+    await form.getByRole('button', { name: 'Create bot' }).click();
+
+    await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
+    const bot = page.getByRole('region', { name: /^E2E live DCA/ });
+    await bot.getByRole('button', { name: 'Start' }).click();
+    await page
+      .getByRole('dialog', { name: 'Start E2E live DCA?' })
+      .getByRole('button', { name: 'Start bot' })
+      .click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+
+    // The base order fills at once; its take-profit (a reduce-only sell), its stop and two safety buys are on its
+    // card within seconds, and the exchange holds them, the 5 % stop as a conditional order
+    await expect(bot.locator('[data-figure="position"] dd').first()).toHaveText(/^Long /, {
+      timeout: 15_000,
+    });
+    const orders = bot.getByRole('table', { name: 'Open orders of E2E live DCA' });
+    const sells = orders.getByRole('row').filter({ hasText: /^Sell/ });
+    await expect(sells).toHaveCount(2, { timeout: 15_000 });
+    await expect(sells.filter({ hasText: 'Limit' })).toHaveCount(1);
+    // The stop stands at its trigger, below the mark, for the whole position
+    const stopRow = sells.filter({ hasText: 'Stop market' });
+    await expect(stopRow).toHaveCount(1);
+    await expect(stopRow.getByRole('cell').nth(2)).toHaveText(/^trigger \d[\d,]*\.\d+$/);
+    await expect(stopRow.getByRole('cell').nth(3)).toHaveText('All');
+    await expect(orders.getByRole('row').filter({ hasText: /^Buy/ })).toHaveCount(2);
+    const open = await simSignedGet<{ side: string; type: string; reduceOnly: boolean }[]>(
+      keys,
+      '/fapi/v1/openOrders',
+      { symbol: 'BTCUSDT' },
+    );
+    expect(open.filter((o) => o.side === 'SELL')).toEqual([
+      expect.objectContaining({ type: 'LIMIT', reduceOnly: true }),
+    ]);
+    expect(open.filter((o) => o.side === 'BUY').map((o) => o.type)).toEqual(['LIMIT', 'LIMIT']);
+    const algos = await simSignedGet<{ orderType: string; side: string; closePosition: boolean }[]>(
+      keys,
+      '/fapi/v1/openAlgoOrders',
+      { symbol: 'BTCUSDT' },
+    );
+    expect(algos).toEqual([
+      expect.objectContaining({ orderType: 'STOP_MARKET', side: 'SELL', closePosition: true }),
+    ]);
+
+    await bot.getByRole('button', { name: 'Stop' }).click();
+    await page
+      .getByRole('dialog', { name: 'Stop E2E live DCA?' })
       .getByRole('button', { name: 'Stop bot' })
       .click();
     await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });

@@ -169,6 +169,13 @@ export const BotOrderSchema = z.object({
   type: z.string(),
   price: decimal.nullable(),
   quantity: decimal,
+  /**
+   * A conditional order's trigger (a stop, a take-profit), a trailing stop's activation price; null for the others.
+   * Absent from servers before contracts 0.5.4
+   */
+  triggerPrice: decimal.nullable().optional(),
+  /** A stop or take-profit closing the whole position, whatever its size then (its quantity says 0) */
+  closePosition: z.boolean().optional(),
   /** NEW, PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED, REJECTED, or UNKNOWN while the server resolves a lost answer */
   status: z.string(),
   reduceOnly: z.boolean(),

@@ -12,8 +12,10 @@ import {
   type BarOutcome,
   type BotBar,
   type BotLogEntry,
+  orderWords,
   type PaperFigures,
   stepSignal,
+  triggerOf,
 } from './paper-account';
 import type { StrategyHost } from './strategy-host';
 
@@ -299,7 +301,7 @@ export class LiveAccount {
         const reason = intent.reason ?? 'no reason given';
         log.push({
           kind: 'order_refused',
-          message: `The exchange refused ${o.side} ${o.type} ${o.quantity}: ${reason}`,
+          message: `The exchange refused ${orderWords(o)}: ${reason}`,
           data,
         });
         // Never loop on a refusal: the bot stops and says why
@@ -307,13 +309,13 @@ export class LiveAccount {
       } else if (intent.state === 'unknown' || intent.state === 'sending' || intent.state === 'pending') {
         log.push({
           kind: 'order_unknown',
-          message: `${o.side} ${o.type} ${o.quantity}: outcome unknown, the server is asking the exchange`,
+          message: `${orderWords(o)}: outcome unknown, the server is asking the exchange`,
           data,
         });
       } else {
         log.push({
           kind: 'order_sent',
-          message: `${o.side} ${o.type} ${o.quantity}${Number.isFinite(o.price) ? ` at ${o.price}` : ''} (${intent.clientOrderId})`,
+          message: `${orderWords(o)} (${intent.clientOrderId})`,
           data,
         });
       }
@@ -476,6 +478,8 @@ function toBotOrder(o: TrackedOrder): BotOrder {
     type: TYPES[o.type],
     price: Number.isFinite(o.price) ? String(o.price) : null,
     quantity: String(o.quantity),
+    triggerPrice: triggerOf(o),
+    closePosition: o.closePosition,
     status: o.exchangeStatus,
     reduceOnly: o.reduceOnly,
     time: o.submittedAt,

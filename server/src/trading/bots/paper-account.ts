@@ -76,6 +76,36 @@ const DAY_MS = 86_400_000;
 /** A paper market order's status until the next bar's open, where the simulated broker fills it */
 export const PAPER_NEXT_OPEN = 'NEXT_OPEN';
 const fmt = (v: number) => v.toFixed(2);
+
+/** A bot order's trigger as its figures list it: a stop's trigger, a trailing stop's activation price, else null */
+export function triggerOf(o: Pick<OrderView, 'triggerPrice'> & { activationPrice?: number }): string | null {
+  if (Number.isFinite(o.triggerPrice)) return String(o.triggerPrice);
+  return o.activationPrice !== undefined && Number.isFinite(o.activationPrice)
+    ? String(o.activationPrice)
+    : null;
+}
+
+/**
+ * An order in the words of a bot's log: "buy limit 0.003 at 49800", "sell stop-market, whole position, trigger
+ * 47500", "sell trailing-stop-market 0.004 from 50500 (0.5 % back)"
+ */
+export function orderWords(
+  o: Pick<OrderView, 'side' | 'type' | 'quantity' | 'price' | 'triggerPrice' | 'closePosition'> & {
+    activationPrice?: number;
+    callbackRate?: number;
+  },
+): string {
+  const size = o.closePosition ? ', whole position' : ` ${o.quantity}`;
+  const at = Number.isFinite(o.price) ? ` at ${o.price}` : '';
+  const trigger = Number.isFinite(o.triggerPrice) ? ` trigger ${o.triggerPrice}` : '';
+  // The engine's orders say NaN where the exchange's say nothing
+  const rate = o.callbackRate ?? Number.NaN;
+  const from = o.activationPrice ?? Number.NaN;
+  const trailing = Number.isFinite(rate)
+    ? `${Number.isFinite(from) ? ` from ${from}` : ''} (${+(rate * 100).toFixed(1)} % back)`
+    : '';
+  return `${o.side} ${o.type}${size}${at}${o.closePosition ? ',' : ''}${trigger}${trailing}`;
+}
 const barLabel = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
 
 /**
@@ -433,7 +463,7 @@ export class PaperAccount {
     for (const o of this.port.sent.splice(0)) {
       log.push({
         kind: 'order_sent',
-        message: `${o.side} ${o.type} ${o.quantity}${Number.isFinite(o.price) ? ` at ${o.price}` : ''}`,
+        message: orderWords(o),
         data: { barTime, orderId: o.id, side: o.side, type: o.type, quantity: o.quantity, price: o.price },
       });
     }
@@ -488,6 +518,8 @@ export class PaperAccount {
         type: o.type.toUpperCase().replaceAll('-', '_'),
         price: Number.isFinite(o.price) ? String(o.price) : null,
         quantity: String(o.quantity),
+        triggerPrice: triggerOf(o),
+        closePosition: o.closePosition,
         // Submitted at a close, an order reaches the paper book at the next bar's open: a resting one works from
         // then on as if open now; a market one fills there
         status: o.status === 'open' || o.type !== 'market' ? 'NEW' : PAPER_NEXT_OPEN,

@@ -100,11 +100,24 @@ function OpenOrders({
                   {row.order.reduceOnly ? ' (reduce)' : ''}
                 </td>
                 <td className="bt:py-1 bt:pr-3 bt:whitespace-nowrap">{orderTypeWords(row.order.type)}</td>
-                <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
-                  {row.order.price === null ? 'market' : figure(row.order.price, places.price)}
+                <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums bt:whitespace-nowrap">
+                  {row.order.price !== null ? (
+                    figure(row.order.price, places.price)
+                  ) : row.order.triggerPrice ? (
+                    <>
+                      <span className="bt:font-sans bt:text-xs bt:text-muted-foreground">trigger </span>
+                      {figure(row.order.triggerPrice, places.price)}
+                    </>
+                  ) : (
+                    'market'
+                  )}
                 </td>
                 <td className="bt:py-1 bt:pr-3 bt:text-right bt:font-mono bt:tabular-nums">
-                  {figure(row.order.quantity, places.quantity)}
+                  {row.order.closePosition ? (
+                    <span className="bt:font-sans">All</span>
+                  ) : (
+                    figure(row.order.quantity, places.quantity)
+                  )}
                 </td>
                 <td className="bt:py-1 bt:whitespace-nowrap">{orderStatusWords(row.order.status)}</td>
               </tr>

@@ -36,6 +36,20 @@ describe('the open-orders ladder', () => {
     ]);
   });
 
+  it('puts a stop at its trigger, below the mark like the buys it guards', () => {
+    const stop: BotOrder = {
+      ...order('sl', 'SELL', null),
+      type: 'STOP_MARKET',
+      triggerPrice: '47500',
+      closePosition: true,
+      quantity: '0',
+    };
+    const orders = [order('tp', 'SELL', '50500'), order('so', 'BUY', '49000'), stop];
+    expect(shape(ladder(orders, 50_000))).toEqual(['tp 50500', 'mark 50000', 'so 49000', 'sl null']);
+    // Its trigger counts for the column's decimals like a price
+    expect(ladderDecimals([{ ...stop, triggerPrice: '47500.25' }], null).price).toBe(2);
+  });
+
   it('keeps orders at one price in the order they were placed; an order at the mark goes below it', () => {
     const orders = [order('late', 'BUY', '50000', 2), order('early', 'BUY', '50000', 1)];
     expect(shape(ladder(orders, 50_000))).toEqual(['mark 50000', 'early 50000', 'late 50000']);

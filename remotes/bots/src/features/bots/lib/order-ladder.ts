@@ -4,14 +4,20 @@ import { stepDecimals } from '@kestrel/ui';
 /** One row of a bot's open-orders table: an order, or the line where the price stands among them */
 export type LadderRow = { kind: 'order'; order: BotOrder } | { kind: 'mark'; price: number };
 
+/** Where an order stands on the ladder: its limit price, else its trigger (a stop), else none (a market order) */
+function ladderPrice(o: BotOrder): number {
+  if (o.price !== null) return Number(o.price);
+  return o.triggerPrice ? Number(o.triggerPrice) : Number.POSITIVE_INFINITY;
+}
+
 /**
- * The bot's orders as a trader reads a ladder: highest price first (a grid's sells above, its buys below), orders
- * without a price (market, stop-market) on top, orders at one price in the order they were placed; with the mark
+ * The bot's orders as a trader reads a ladder: highest price first (a grid's sells above, its buys below), a stop
+ * at its trigger, orders without a price (market) on top, orders at one price in the order they were placed; with the mark
  * known, its line between the orders above it and those at or below it, so the nearest levels on both sides are
  * the ones next to it. The server lists orders in the order they were placed
  */
 export function ladder(orders: readonly BotOrder[], mark: number | null): LadderRow[] {
-  const price = (o: BotOrder) => (o.price === null ? Number.POSITIVE_INFINITY : Number(o.price));
+  const price = ladderPrice;
   const sorted = [...orders].sort((a, b) =>
     price(a) === price(b) ? a.time - b.time : price(a) > price(b) ? -1 : 1,
   );
@@ -57,7 +63,7 @@ export function ladderDecimals(
   mark: number | null,
 ): { price: number; quantity: number } {
   const most = (texts: readonly string[]) => Math.min(8, Math.max(0, ...texts.map((t) => stepDecimals(t))));
-  const prices = most(orders.flatMap((o) => (o.price === null ? [] : [o.price])));
+  const prices = most(orders.flatMap((o) => [o.price ?? o.triggerPrice ?? ''].filter((p) => p !== '')));
   const markDecimals = mark === null ? 0 : Math.min(Math.max(prices, 2), most([String(mark)]));
   return {
     price: Math.max(prices, markDecimals),
