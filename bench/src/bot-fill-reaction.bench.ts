@@ -6,15 +6,25 @@
  * bare place-order round trip to the same simulator in the same run (the reference: the goal is a p99 within 3×
  * of it). Also prints Start → the bot's first order acknowledged.
  *
+ * Then capacity: CPU (of one core, the simulator in the same process included), memory and the event loop's delay
+ * while the 50 live bots answer their fills, and while `BENCH_PAPER` paper grids (50, then 200) walk forming candles
+ * pushed four times a second with the price crossing a level at each: how many of the fills due were logged in time.
+ *
  * The simulator's and the server's request budgets are lifted: this measures the bots, not the rate limiters.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ManualClock } from '@kestrel/exchange-sim';
 import { BinanceUsdmAdapter } from '@kestrel/server';
 import { bearer, clockReading, SIM_START, startTestServer } from '@kestrel/server/testing';
 import { orderRoundTrips, pct } from './lib/order-round-trips';
 
 const BOTS = Number(process.env.BENCH_BOTS ?? 50);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+// Enough rounds that p99 is not the one slowest sample (with 1 bot, 100 samples)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
+/** Paper bots run at once in the capacity part, each step of the list */
+const PAPER = (process.env.BENCH_PAPER ?? '50,200').split(',').map(Number);
+/** How long each capacity phase runs with prices flowing (wall seconds) */
+const CAPACITY_SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS ?? 10);
 const BARE_ROUNDS = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -94,6 +104,9 @@ export default async function botFillReaction(): Promise<void> {
       const samples: number[] = [];
       for (let i = 0; i < rounds; i++) {
         const before = new Map(bots.map((b) => [b.apiKey, acks.get(b.apiKey)?.length ?? 0]));
+        // A tenth of a second of the exchange's time a round: the server counts each account's orders per 10 s
+        // of it (Binance's 300), which a clock standing still would fill up
+        simClock.advance(100);
         const t0 = performance.now();
         t.sim.exchange.setPrice('BTCUSDT', { price: down ? '49750' : '50050' });
         down = !down;
@@ -106,6 +119,26 @@ export default async function botFillReaction(): Promise<void> {
       }
       return samples.sort((a, b) => a - b);
     };
+
+    /** CPU share of a core, memory and event-loop delay over `fn` */
+    const measured = async <T>(fn: () => Promise<T>) => {
+      const lag = monitorEventLoopDelay({ resolution: 10 });
+      lag.enable();
+      const cpu0 = process.cpuUsage();
+      const wall0 = performance.now();
+      const result = await fn();
+      const cpu = process.cpuUsage(cpu0);
+      const wall = performance.now() - wall0;
+      lag.disable();
+      const mem = process.memoryUsage();
+      return {
+        result,
+        words:
+          `CPU ${((cpu.user + cpu.system) / 1000 / wall).toFixed(2)} of a core, RSS ${(mem.rss / 2 ** 20).toFixed(0)} MB, ` +
+          `heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MB, event-loop delay p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms`,
+      };
+    };
+    const idle = await measured(() => sleep(1000));
 
     const first = await makeBot(0);
     await start(first);
@@ -120,8 +153,79 @@ export default async function botFillReaction(): Promise<void> {
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
     for (const b of rest) await start(b);
     t.sim.exchange.setPrice('BTCUSDT', { price: '50050' });
-    const many = await run([first, ...rest], ROUNDS);
+    const liveLoad = await measured(() => run([first, ...rest], ROUNDS));
+    const many = liveLoad.result;
     adapter.placeOrder = place;
+    for (const b of [first, ...rest]) {
+      await t.request({ method: 'POST', url: `/api/v1/agents/${b.id}/stop`, headers: b.headers });
+    }
+
+    // Paper grids on live prices: each forming candle (four a second) crosses a level, so each bot has a fill due
+    // One owner per 50 paper bots: the most one user may keep
+    const owners: ReturnType<typeof bearer>[] = [];
+    const ownerOf = async (n: number) => {
+      const k = Math.floor(n / 50);
+      owners[k] ??= bearer((await t.connectedUser()).auth.access_token);
+      return owners[k] as ReturnType<typeof bearer>;
+    };
+    const paperRuns: { bots: number; words: string; due: number; logged: number }[] = [];
+    let paperMade = 0;
+    const paperIds: string[] = [];
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    for (const target of PAPER) {
+      for (; paperMade < target; paperMade++) {
+        const owner = await ownerOf(paperMade);
+        const created = await t.request({
+          method: 'POST',
+          url: '/api/v1/agents/',
+          headers: owner,
+          payload: {
+            name: `Bench paper ${paperMade}`,
+            strategy: 'grid',
+            params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
+            symbol: 'BTCUSDT',
+            interval: '1m',
+            leverage: 5,
+            budget: 500,
+            mode: 'paper',
+          },
+        });
+        if (created.statusCode !== 201)
+          throw new Error(`paper create: ${created.statusCode} ${created.body}`);
+        const id = created.json().data.id as string;
+        paperIds.push(id);
+        await t.request({ method: 'POST', url: `/api/v1/agents/${id}/start`, headers: owner });
+      }
+      const filled = async () => {
+        const rows = await t.app.db.query<{ n: string | number }>(
+          `SELECT count(*) AS n FROM bot_events WHERE kind = 'order_filled' AND bot_id = ANY($1::uuid[])`,
+          [paperIds],
+        );
+        return Number(rows[0]?.n ?? 0);
+      };
+      await sleep(500);
+      const before = await filled();
+      let ticks = 0;
+      const load = await measured(async () => {
+        const end = performance.now() + CAPACITY_SECONDS * 1000;
+        while (performance.now() < end) {
+          t.sim.exchange.setPrice('BTCUSDT', { price: down ? '49750' : '50050' });
+          down = !down;
+          simClock.advance(1000);
+          t.sim.tick();
+          ticks++;
+          await sleep(250);
+        }
+      });
+      // What is logged within a second of the last price is in time; the rest is the backlog
+      await sleep(1000);
+      paperRuns.push({
+        bots: target,
+        words: load.words,
+        due: target * ticks,
+        logged: (await filled()) - before,
+      });
+    }
 
     // The reference: the adapter's bare place-order round trip to the same simulator, an order far below the market
     const bare = new BinanceUsdmAdapter({
@@ -150,6 +254,14 @@ export default async function botFillReaction(): Promise<void> {
     const ratio = (s: number[], p: number) => (pct(s, p) / pct(round, p)).toFixed(1);
     console.info(`  1 bot / reference: p50 ${ratio(one, 0.5)}x, p99 ${ratio(one, 0.99)}x (goal: p99 ≤ 3x)`);
     console.info(`  ${BOTS} bots / reference: p50 ${ratio(many, 0.5)}x, p99 ${ratio(many, 0.99)}x`);
+    console.info('capacity (one instance; the simulator runs in the same process)');
+    console.info(`  idle server:                      ${idle.words}`);
+    console.info(`  ${BOTS} live bots answering fills:    ${liveLoad.words}`);
+    for (const r of paperRuns) {
+      console.info(
+        `  ${String(r.bots).padStart(3)} paper bots, 4 prices/s:      ${r.words}; fills logged ${r.logged} of ${r.due} due (${((100 * r.logged) / Math.max(1, r.due)).toFixed(0)} %)`,
+      );
+    }
   } finally {
     await t.close();
   }
