@@ -1,4 +1,5 @@
 import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
+import type { UserEvent } from '@kestrel/exchange-sim';
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { botRepository } from '../src/trading/bots/bot-repository';
@@ -169,6 +170,56 @@ describe('live bots', () => {
     expect(t.sim.exchange.countdownDeadline(account(), 'BTCUSDT')).toBeUndefined();
     // The bot's position is left to its owner (stopping cancels orders, it does not trade)
     expect(sim().position).toBeCloseTo(0.009, 9);
+  });
+
+  type OrderEvent = Extract<UserEvent, { e: 'ORDER_TRADE_UPDATE' }>;
+  it('a fill while the server is down is answered once after the restart; repeated or reordered stream events change nothing', async () => {
+    await flatten();
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    // A 1h bot: no bar closes during the test, so every order after its grid answers a fill
+    const created = await call('POST', '/api/v1/agents/', {
+      ...liveGridBot('Through a restart'),
+      interval: '1h',
+    });
+    const g: Bot = created.json().data;
+    // What the account's stream says, to say it again later
+    const heard: OrderEvent[] = [];
+    const unlisten = t.sim.exchange.onUserEvent((id, e) => {
+      if (id === account().id && e.e === 'ORDER_TRADE_UPDATE') heard.push(e);
+    });
+    expect((await call('POST', `/api/v1/agents/${g.id}/start`)).statusCode).toBe(200);
+    await eventually(() => sim().open.length === 10);
+    await eventually(async () => (await status(g.id)).openOrders.length === 10);
+
+    // The server goes down; meanwhile the price dips through the 49,800 buy, which fills on the exchange
+    await app.app.close();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49700' });
+    expect(sim().position).toBeCloseTo(0.003, 9);
+    const placedWhileDown = sim().all.length;
+    app = await restarted();
+    // Back up: the bot takes the fill it missed and answers it with its one sell one level up, once
+    await eventually(() => sim().all.length === placedWhileDown + 1);
+    const answer = sim().all.at(-1);
+    expect(answer).toMatchObject({ side: 'SELL', clientOrderId: expect.stringMatching(/^kb-/) });
+    expect(answer?.price.toNumber()).toBe(50_000);
+    await eventually(async () => (await status(g.id)).positionQty > 0.0029);
+    const fillsLogged = async () => (await events(g.id)).filter((e) => e.kind === 'order_filled').length;
+    expect(await fillsLogged()).toBe(1);
+
+    // The stream repeats the fill twice, then brings the order's first update (NEW) after it: nothing changes
+    const fill = heard.find((e) => e.o.x === 'TRADE');
+    const placedNew = heard.find((e) => e.o.x === 'NEW' && e.o.i === fill?.o.i);
+    unlisten();
+    expect(fill && placedNew).toBeTruthy();
+    for (const e of [fill, fill, placedNew]) t.sim.exchange.redeliverUserEvent(account().id, e as OrderEvent);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sim().all.length).toBe(placedWhileDown + 1);
+    expect(await fillsLogged()).toBe(1);
+    const s = await status(g.id);
+    expect(s.positionQty).toBeCloseTo(0.003, 9);
+    expect(s.openOrders).toHaveLength(10);
+    expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
   });
 
   it('starts a live bot only with the password given in the last 5 minutes (step-up)', async () => {

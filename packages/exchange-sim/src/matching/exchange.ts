@@ -125,6 +125,14 @@ export class Exchange {
     return () => this.#s.userListeners.delete(listener);
   }
 
+  /**
+   * Tells every user-data listener of `event` of `accountId` again, as it was (a stream repeating events after a
+   * reconnect, or delivering them out of order): for tests that consumers take each change once
+   */
+  redeliverUserEvent(accountId: number, event: UserEvent): void {
+    for (const l of this.#s.userListeners) l(accountId, event);
+  }
+
   /** Called after each {@link sync} that moved time, with the new time; market streams push from here */
   onTick(listener: (now: number) => void): () => void {
     this.#tickListeners.add(listener);
