@@ -135,10 +135,16 @@ export class CredentialsService {
     }
   }
 
-  /** Opens the stored secret; a failed integrity check is reported, never papered over */
-  private async loadSecret(account: TradingAccount): Promise<EnvironmentKeys | undefined> {
+  /**
+   * Opens the stored secret (of `stored`, the row already read, when given); a failed integrity check is reported,
+   * never papered over
+   */
+  private async loadSecret(
+    account: TradingAccount,
+    stored?: CredentialRow,
+  ): Promise<EnvironmentKeys | undefined> {
     const { userId, environment } = account;
-    const row = await this.repo.find(this.db, userId, EXCHANGE, environment);
+    const row = stored ?? (await this.repo.find(this.db, userId, EXCHANGE, environment));
     if (!row) return undefined;
     let plain: Buffer;
     try {
@@ -195,7 +201,10 @@ export class CredentialsService {
         }: ${row.check_reason ?? 'refused by the exchange'}. Kestrel will not trade with it; replace it in Settings.`,
       );
     }
-    return this.keysFor(account);
+    // The row just read is the one opened: one read per order, not two
+    const credentials = row ? await this.loadSecret(account, row) : undefined;
+    if (!credentials) throw new HttpError(400, 'CREDENTIALS_REQUIRED', notStored(env));
+    return credentials;
   }
 
   /**

@@ -533,12 +533,16 @@ export class BotSession {
   }
 
   /**
-   * Live: fills just taken (their lines in `taken`) are in the log before the strategy's answer goes out, so the
-   * log and the figures say the fill at once, whatever the answer's round trip to the exchange takes
+   * Live: fills just taken (their lines in `taken`) and the strategy's answer. The answer starts first, so its
+   * orders do not wait for the fill's lines to be written; those are written meanwhile, before the answer's own
+   * lines, so the log and the figures say the fill at once, whatever the answer's round trip to the exchange takes
    */
   private async takeAndAnswer(account: LiveAccount, taken: BarOutcome['log']): Promise<void> {
+    const answering = this.closed ? undefined : account.answer();
+    // Awaited below, after the fill's lines: a failure meanwhile is not an unhandled one
+    answering?.catch(() => {});
     await this.record({ log: taken });
-    if (!this.closed) await this.conclude(await account.answer());
+    if (answering) await this.conclude(await answering);
   }
 
   /** What a step did recorded; a limit it broke (or a refusal) stops the bot */
