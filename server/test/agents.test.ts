@@ -407,7 +407,7 @@ describe('agents', () => {
       return r.fills.length > 0;
     });
     // Its fills moved its account: a position, or the PnL of one a later decision closed (paper fills on prices)
-    const s = await status(app, eager.id);
+    const s = (await call(app, 'GET', `/api/v1/agents/${eager.id}/status`)).json().data;
     expect(s.positionQty !== 0 || s.realizedPnl !== 0).toBe(true);
 
     // A restart resumes it on paper: its account rebuilt from the records' executions, no bar decided twice
