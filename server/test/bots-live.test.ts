@@ -533,6 +533,56 @@ describe('live bots', () => {
     expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
   });
 
+  type OrderEvent = Extract<UserEvent, { e: 'ORDER_TRADE_UPDATE' }>;
+  it('a fill while the server is down is answered once after the restart; repeated or reordered stream events change nothing', async () => {
+    await flatten();
+    await stepUp();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
+    // A 1h bot: no bar closes during the test, so every order after its grid answers a fill
+    const created = await call('POST', '/api/v1/agents/', {
+      ...liveGridBot('Through a restart'),
+      interval: '1h',
+    });
+    const g: Bot = created.json().data;
+    // What the account's stream says, to say it again later
+    const heard: OrderEvent[] = [];
+    const unlisten = t.sim.exchange.onUserEvent((id, e) => {
+      if (id === account().id && e.e === 'ORDER_TRADE_UPDATE') heard.push(e);
+    });
+    expect((await call('POST', `/api/v1/agents/${g.id}/start`)).statusCode).toBe(200);
+    await eventually(() => sim().open.length === 10);
+    await eventually(async () => (await status(g.id)).openOrders.length === 10);
+
+    // The server goes down; meanwhile the price dips through the 49,800 buy, which fills on the exchange
+    await app.app.close();
+    t.sim.exchange.setPrice('BTCUSDT', { price: '49700' });
+    expect(sim().position).toBeCloseTo(0.003, 9);
+    const placedWhileDown = sim().all.length;
+    app = await restarted();
+    // Back up: the bot takes the fill it missed and answers it with its one sell one level up, once
+    await eventually(() => sim().all.length === placedWhileDown + 1);
+    const answer = sim().all.at(-1);
+    expect(answer).toMatchObject({ side: 'SELL', clientOrderId: expect.stringMatching(/^kb-/) });
+    expect(answer?.price.toNumber()).toBe(50_000);
+    await eventually(async () => (await status(g.id)).positionQty > 0.0029);
+    const fillsLogged = async () => (await events(g.id)).filter((e) => e.kind === 'order_filled').length;
+    expect(await fillsLogged()).toBe(1);
+
+    // The stream repeats the fill twice, then brings the order's first update (NEW) after it: nothing changes
+    const fill = heard.find((e) => e.o.x === 'TRADE');
+    const placedNew = heard.find((e) => e.o.x === 'NEW' && e.o.i === fill?.o.i);
+    unlisten();
+    expect(fill && placedNew).toBeTruthy();
+    for (const e of [fill, fill, placedNew]) t.sim.exchange.redeliverUserEvent(account().id, e as OrderEvent);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sim().all.length).toBe(placedWhileDown + 1);
+    expect(await fillsLogged()).toBe(1);
+    const s = await status(g.id);
+    expect(s.positionQty).toBeCloseTo(0.003, 9);
+    expect(s.openOrders).toHaveLength(10);
+    expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
+  });
+
   it('in hedge mode a neutral grid is refused before anything is sent; a long one holds the long side', async () => {
     const { as, keys } = await ownTrader({ dualSidePosition: true });
     const hedged = () => t.sim.exchange.accountByKey(keys.apiKey);
@@ -592,55 +642,47 @@ describe('live bots', () => {
     expect((await as('POST', `/api/v1/agents/${long.id}/stop`)).statusCode).toBe(200);
   });
 
-  type OrderEvent = Extract<UserEvent, { e: 'ORDER_TRADE_UPDATE' }>;
-  // After the hedge-mode test: placed before it, that test's bot (another user's, on another account) missed its
-  // stream's fills once these events were repeated (not understood yet: noted for the next session)
-  it('a fill while the server is down is answered once after the restart; repeated or reordered stream events change nothing', async () => {
+  it('a fill a trades read recorded before its stream event came is answered when the event comes', async () => {
     await flatten();
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-    // A 1h bot: no bar closes during the test, so every order after its grid answers a fill
-    const created = await call('POST', '/api/v1/agents/', {
-      ...liveGridBot('Through a restart'),
-      interval: '1h',
-    });
+    const created = await call('POST', '/api/v1/agents/', { ...liveGridBot('Read first'), interval: '1h' });
     const g: Bot = created.json().data;
-    // What the account's stream says, to say it again later
-    const heard: OrderEvent[] = [];
-    const unlisten = t.sim.exchange.onUserEvent((id, e) => {
-      if (id === account().id && e.e === 'ORDER_TRADE_UPDATE') heard.push(e);
-    });
     expect((await call('POST', `/api/v1/agents/${g.id}/start`)).statusCode).toBe(200);
-    await eventually(() => sim().open.length === 10);
     await eventually(async () => (await status(g.id)).openOrders.length === 10);
-
-    // The server goes down; meanwhile the price dips through the 49,800 buy, which fills on the exchange
-    await app.app.close();
+    const [row] = await t.database.db.query<{ user_id: string }>('SELECT user_id FROM bots WHERE id = $1', [
+      g.id,
+    ]);
+    const userId = row?.user_id ?? '';
+    // Another reader of the account (a resync, the orders page) lists its trades while the fill's stream event
+    // is still on its way: the fill is known by its trade id before the stream speaks of it
+    const unlisten = t.sim.exchange.onUserEvent((id, e) => {
+      if (id !== account().id || e.e !== 'ORDER_TRADE_UPDATE' || e.o.x !== 'TRADE') return;
+      const o = e.o;
+      app.app.orderManager.tracker.noteTrades(userId, [
+        {
+          id: String(o.t),
+          orderId: String(o.i),
+          symbol: String(o.s),
+          side: o.S as 'BUY' | 'SELL',
+          positionSide: 'BOTH',
+          price: String(o.L),
+          quantity: String(o.l),
+          quoteQuantity: new Decimal(String(o.L)).mul(String(o.l)).toString(),
+          realizedPnl: String(o.rp ?? 0),
+          commission: String(o.n ?? 0),
+          commissionAsset: String(o.N ?? 'USDT'),
+          maker: Boolean(o.m),
+          time: e.T,
+        },
+      ]);
+    });
+    // The 49,800 buy fills; the bot answers it with its sell at 50,000 within the hour bar, as any fill
     t.sim.exchange.setPrice('BTCUSDT', { price: '49700' });
-    expect(sim().position).toBeCloseTo(0.003, 9);
-    const placedWhileDown = sim().all.length;
-    app = await restarted();
-    // Back up: the bot takes the fill it missed and answers it with its one sell one level up, once
-    await eventually(() => sim().all.length === placedWhileDown + 1);
-    const answer = sim().all.at(-1);
-    expect(answer).toMatchObject({ side: 'SELL', clientOrderId: expect.stringMatching(/^kb-/) });
-    expect(answer?.price.toNumber()).toBe(50_000);
-    await eventually(async () => (await status(g.id)).positionQty > 0.0029);
-    const fillsLogged = async () => (await events(g.id)).filter((e) => e.kind === 'order_filled').length;
-    expect(await fillsLogged()).toBe(1);
-
-    // The stream repeats the fill twice, then brings the order's first update (NEW) after it: nothing changes
-    const fill = heard.find((e) => e.o.x === 'TRADE');
-    const placedNew = heard.find((e) => e.o.x === 'NEW' && e.o.i === fill?.o.i);
     unlisten();
-    expect(fill && placedNew).toBeTruthy();
-    for (const e of [fill, fill, placedNew]) t.sim.exchange.redeliverUserEvent(account().id, e as OrderEvent);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sim().all.length).toBe(placedWhileDown + 1);
-    expect(await fillsLogged()).toBe(1);
-    const s = await status(g.id);
-    expect(s.positionQty).toBeCloseTo(0.003, 9);
-    expect(s.openOrders).toHaveLength(10);
+    await eventually(() => sim().open.some((o) => o.side === 'SELL' && o.price.toNumber() === 50_000));
+    await eventually(async () => (await status(g.id)).positionQty > 0.0029);
+    expect((await events(g.id)).filter((e) => e.kind === 'order_filled')).toHaveLength(1);
     expect((await call('POST', `/api/v1/agents/${g.id}/stop`)).statusCode).toBe(200);
   });
 

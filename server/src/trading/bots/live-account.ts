@@ -332,7 +332,7 @@ export class LiveAccount {
     // The bot's own order, or the one a trigger of its conditional orders placed (named by the exchange)
     if (!this.port.follows(e.clientOrderId) && this.port.firedAs(e.orderId) === undefined) return log;
     const id = this.ctx.orders.tracker.noteStream(this.ctx.account.userId, e);
-    if (id !== undefined) await this.port.takeStreamFills(id, log);
+    if (id !== undefined) await this.port.takeFillsOf(id, log);
     return log;
   }
 

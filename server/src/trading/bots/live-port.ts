@@ -8,7 +8,7 @@ import {
   stepDecimals,
 } from '@kestrel/engine';
 import type { StoredIntent } from '../orders/order-intent-repository';
-import type { OrderTracker } from '../orders/order-tracker';
+import type { OrderTracker, TrackedFill } from '../orders/order-tracker';
 import type { Verdict } from '../risk/pre-trade/verdict';
 import type { HedgeSide } from './bot-repository';
 import type { CountedFee } from './commission-rates';
@@ -41,8 +41,6 @@ export interface TrackedOrder extends OrderView {
   accountedNotional: number;
   /** The pre-trade pipeline's verdicts at submit (bot limits), recorded on the intent */
   verdicts: Verdict[];
-  /** Trade ids of the stream's fills already taken */
-  takenFromStream: Set<string>;
   exchangeStatus: string;
   /** The exchange's id of the order (its trades name it), once known */
   exchangeOrderId?: string;
@@ -156,7 +154,6 @@ export class LivePort implements OrderPort {
       accounted: 0,
       accountedNotional: 0,
       exchangeStatus: 'PENDING',
-      takenFromStream: new Set(),
       verdicts: [],
       ...(request.callbackRate === undefined ? {} : { callbackRate: request.callbackRate }),
       ...(request.activationPrice === undefined
@@ -301,46 +298,50 @@ export class LivePort implements OrderPort {
   }
 
   /**
-   * The fills the user-data stream brought for `clientOrderId` and the bot has not taken: each taken at once with
-   * its commission (counted in USDT), up to what the exchange says the order executed
+   * An order the account stream just spoke of: its fills not yet taken, at once. Whichever read brought a fill to
+   * the tracker first (this event, or a trades read that came before it), it is taken here
    */
-  async takeStreamFills(clientOrderId: string, log: BotLogEntry[]): Promise<void> {
+  async takeFillsOf(clientOrderId: string, log: BotLogEntry[]): Promise<void> {
     const o = this.byClientId.get(clientOrderId);
     const t = this.tracker.get(this.ctx.userId, clientOrderId);
-    if (!o || !t) return;
-    for (const f of t.fills) {
-      if (f.via !== 'stream' || o.takenFromStream.has(f.tradeId)) continue;
-      o.takenFromStream.add(f.tradeId);
-      const qty = Math.min(f.quantity, o.filledQty - o.accounted);
-      if (qty <= QTY_EPS) continue;
-      // Binance charges futures commissions in the margin asset (USDT here), or in BNB when the account's BNB fee
-      // discount is on: that one is priced in USDT at the fill's minute
-      const fee = await this.countFee(f.commission, f.commissionAsset, f.time);
-      this.take(o, qty, f.price, fee, f.time, 'stream', log);
-    }
+    if (o && t) await this.takeFills(o, t.fills, log);
   }
 
   /**
    * The fills of the bot's orders not yet taken, as the tracker has them from the account's trades (and the
-   * stream): per order, its fills oldest first (before `barEnd` when given), the quantity already taken skipped,
-   * each rest taken with its share of the fill's commission (counted in USDT). `barTime`: a replayed bar's, for
-   * its log lines
+   * stream), before `barEnd` when given. `barTime`: a replayed bar's, for its log lines
    */
   async takeTrades(log: BotLogEntry[], barTime?: number, barEnd = Number.POSITIVE_INFINITY): Promise<void> {
     for (const o of this.missing()) {
       const t = this.tracker.get(this.ctx.userId, o.clientOrderId);
-      if (!t || !o.exchangeOrderId) continue;
-      let seen = 0;
-      for (const f of t.fills) {
-        if (f.time >= barEnd) continue;
-        const q = f.quantity;
-        const before = seen;
-        seen += q;
-        const fresh = Math.min(q, seen - Math.max(before, o.accounted), o.filledQty - o.accounted);
-        if (fresh <= QTY_EPS) continue;
-        const fee = await this.countFee(f.commission * (fresh / q), f.commissionAsset, f.time);
-        this.take(o, fresh, f.price, fee, f.time, 'exchange', log, barTime);
-      }
+      if (t && o.exchangeOrderId) await this.takeFills(o, t.fills, log, barTime, barEnd);
+    }
+  }
+
+  /**
+   * One order's fills, oldest first: the quantity already taken skipped (after a restart it is known only as a
+   * quantity), each rest taken with its share of the fill's commission, up to what the exchange says the order
+   * executed. A fill the tracker holds twice cannot be: it keys fills by trade id
+   */
+  private async takeFills(
+    o: TrackedOrder,
+    fills: readonly TrackedFill[],
+    log: BotLogEntry[],
+    barTime?: number,
+    barEnd = Number.POSITIVE_INFINITY,
+  ): Promise<void> {
+    let seen = 0;
+    for (const f of fills) {
+      if (f.time >= barEnd) continue;
+      const q = f.quantity;
+      const before = seen;
+      seen += q;
+      const fresh = Math.min(q, seen - Math.max(before, o.accounted), o.filledQty - o.accounted);
+      if (fresh <= QTY_EPS) continue;
+      // Binance charges futures commissions in the margin asset (USDT here), or in BNB when the account's BNB fee
+      // discount is on: that one is priced in USDT at the fill's minute
+      const fee = await this.countFee(f.commission * (fresh / q), f.commissionAsset, f.time);
+      this.take(o, fresh, f.price, fee, f.time, f.via, log, barTime);
     }
   }
 
