@@ -538,11 +538,15 @@ export class BotSession {
    * lines, so the log and the figures say the fill at once, whatever the answer's round trip to the exchange takes
    */
   private async takeAndAnswer(account: LiveAccount, taken: BarOutcome['log']): Promise<void> {
-    const answering = this.closed ? undefined : account.answer();
-    // Awaited below, after the fill's lines: a failure meanwhile is not an unhandled one
-    answering?.catch(() => {});
-    await this.record({ log: taken });
-    if (answering) await this.conclude(await answering);
+    // The answer goes out first: the fill's lines wait for it, so their writes never stand between the fill and
+    // its counter-order (the database serves one query at a time). They are recorded before the answer's own
+    let answered: BarOutcome | undefined;
+    try {
+      answered = this.closed ? undefined : await account.answer();
+    } finally {
+      await this.record({ log: taken });
+    }
+    await this.conclude(answered);
   }
 
   /** What a step did recorded; a limit it broke (or a refusal) stops the bot */
