@@ -8,7 +8,7 @@ import { agentDecisionRepository } from '../src/trading/agents/agent-decision-re
 import { AgentSessionRuntime } from '../src/trading/agents/agent-session';
 import { AgentSnapshots } from '../src/trading/agents/agent-snapshot';
 import { type BotRow, botRepository } from '../src/trading/bots/bot-repository';
-import type { PaperFigures } from '../src/trading/bots/paper-account';
+import type { PaperFigures } from '../src/trading/bots/bot-step';
 import { bearer, signUp } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
 import { useSimBots } from './sim-bots';

@@ -23,7 +23,7 @@ import type { RunBrackets } from '../../core/market-data/leverage-brackets';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { accountOfBot, type BotRow } from '../bots/bot-repository';
-import type { BotBar, PaperFigures } from '../bots/paper-account';
+import type { BotBar, PaperFigures } from '../bots/bot-step';
 import { agentApprovalRepository } from './agent-approval-repository';
 import {
   type AgentExecution,

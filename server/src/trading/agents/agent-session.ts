@@ -10,7 +10,7 @@ import {
 } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BotRow } from '../bots/bot-repository';
-import type { BarOutcome, BotBar, BotLogEntry, PaperFigures } from '../bots/paper-account';
+import type { BarOutcome, BotBar, BotLogEntry, PaperFigures } from '../bots/bot-step';
 import type { StrategyHost } from '../bots/strategy-host';
 import { type AgentDecideDeps, AgentDecider, isEntry } from './agent-decide';
 import {

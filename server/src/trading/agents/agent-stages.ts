@@ -9,7 +9,7 @@ import type { BotLog } from '../bots/bot-log';
 import { accountOfBot, type BotRow, botRepository } from '../bots/bot-repository';
 import type { BotRunner } from '../bots/bot-runner';
 import { STOPPED_BY_KILL_SWITCH } from '../bots/bot-service';
-import type { PaperFigures } from '../bots/paper-account';
+import type { PaperFigures } from '../bots/bot-step';
 import type { StoredIntent } from '../orders/order-intent-repository';
 import { type ApprovalRow, agentApprovalRepository } from './agent-approval-repository';
 import { agentDecisionRepository } from './agent-decision-repository';

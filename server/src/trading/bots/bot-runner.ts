@@ -7,7 +7,7 @@ import { BotFault, reasonOf } from './bot-fault';
 import type { BotLog } from './bot-log';
 import { type BotRow, botRepository, type HedgeSide } from './bot-repository';
 import type { BotSession } from './bot-session';
-import type { PaperFigures } from './paper-account';
+import type { PaperFigures } from './bot-step';
 import { firstTradedBar } from './session-bars';
 
 /**

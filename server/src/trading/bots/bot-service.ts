@@ -33,7 +33,7 @@ import {
   type HedgeSide,
 } from './bot-repository';
 import type { BotRunner } from './bot-runner';
-import type { PaperFigures } from './paper-account';
+import type { PaperFigures } from './bot-step';
 import { hedgeModeRefusal, hedgeSideOf, type SymbolOnAccount, symbolSharing } from './symbol-sharing';
 
 /** Only a stopped (or errored) bot starts; an active one is answered 409 by the runner */

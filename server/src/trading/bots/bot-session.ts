@@ -18,16 +18,13 @@ import type { Database } from '../../lib/database/database';
 import { isBotClientOrderId } from '../orders/client-order-id';
 import { BotFault, reasonOf } from './bot-fault';
 import type { BotLog } from './bot-log';
-import { accountOfBot, type BotRow, botRepository, type HedgeSide } from './bot-repository';
+import { accountOfBot, type BotRow, type HedgeSide } from './bot-repository';
+import { botSessionStore } from './bot-session-store';
+import type { BarOutcome, BotBar, PaperFigures } from './bot-step';
 import type { BotStreamListener } from './bot-user-streams';
+import { CandleIntake } from './candle-intake';
 import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
-import {
-  type BarOutcome,
-  type BotBar,
-  PaperAccount,
-  type PaperFigures,
-  type PaperPath,
-} from './paper-account';
+import { PaperAccount, type PaperPath } from './paper-account';
 import { sessionBars } from './session-bars';
 import type { StrategyHost } from './strategy-host';
 
@@ -131,8 +128,6 @@ export class BotSession {
   private lastLogged = Number.NEGATIVE_INFINITY;
   /** Paper: the session's paths through the bars it walked on live prices, as kept (`bot_paper_paths`) */
   private paperPaths = new Map<number, PaperPath>();
-  /** The forming candle waiting in the chain (newer ones of the same bar replace it), until it is handled */
-  private tickSlot: { e: KlineEvent } | undefined;
   /** Bars traded from the kline cache at open (the bars since the start: the resumed part of the account) */
   replayed = 0;
   /** Live bots: the leverage set on the exchange at open */
@@ -225,7 +220,7 @@ export class BotSession {
         ...(row.position_side ? { positionSide: row.position_side } : {}),
       });
       const account = this.account;
-      this.loggedFills = await botRepository.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
+      this.loggedFills = await botSessionStore.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
       // Fills as they happen, answered by the strategy at once; they wait behind a bar being handled, so the
       // account sees them in order
       this.unfollow = deps.followAccount(tradingAccount, {
@@ -247,7 +242,7 @@ export class BotSession {
         limits: row.risk_limits,
         origin: host.origin,
       });
-      if (row.started_at) this.paperPaths = await botRepository.paperPaths(deps.db, row.id, row.started_at);
+      if (row.started_at) this.paperPaths = await botSessionStore.paperPaths(deps.db, row.id, row.started_at);
     }
 
     // `warmupBars` counts the bar the strategy first acts on: the history before it is one bar shorter (none for
@@ -268,8 +263,12 @@ export class BotSession {
     this.chain = new Promise<void>((resolve) => {
       this.startGate = resolve;
     });
-    this.unwatch = deps.watchCandles(row.symbol, row.interval, (e) => this.enqueue(e));
-    this.lastLogged = (await botRepository.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
+    const intake = new CandleIntake((fn) => this.serial(fn), {
+      closed: (e) => this.onCandle(e),
+      forming: (e) => this.onPrice(e),
+    });
+    this.unwatch = deps.watchCandles(row.symbol, row.interval, (e) => intake.push(e));
+    this.lastLogged = (await botSessionStore.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
     // The history is read here, so a start the exchange cannot serve fails as the start's answer
     this.history = { end: barOpenTime(interval, deps.clock.now().getTime()), bars: undefined };
     if (this.history.end > this.next) this.history.bars = await this.barsOf(this.history.end);
@@ -363,7 +362,7 @@ export class BotSession {
     );
     const price = Number(last);
     if (!(price > 0)) throw new BotFault(`The exchange gave no price for ${row.symbol}`);
-    return (await botRepository.keepStartPrice(deps.db, row.id, row.started_at, price)) ?? price;
+    return (await botSessionStore.keepStartPrice(deps.db, row.id, row.started_at, price)) ?? price;
   }
 
   private async exchangeStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -471,29 +470,6 @@ export class BotSession {
   }
 
   /**
-   * A candle from the stream: a closed one is handled in turn; a forming one too, but only its newest update of
-   * the bar waits in the chain (its range is the bar's so far, so one replaced is not missed)
-   */
-  private enqueue(e: KlineEvent): void {
-    if (e.closed) {
-      this.tickSlot = undefined;
-      this.serial(() => this.onCandle(e));
-      return;
-    }
-    const waiting = this.tickSlot;
-    if (waiting && waiting.e.kline.openTime === e.kline.openTime) {
-      waiting.e = e;
-      return;
-    }
-    const slot = { e };
-    this.tickSlot = slot;
-    this.serial(async () => {
-      if (this.tickSlot === slot) this.tickSlot = undefined;
-      await this.onPrice(slot.e);
-    });
-  }
-
-  /**
    * The price of the bar in progress: a paper account walks its book there (its path kept where the book changed,
    * after the lines that say what happened), a live strategy watching a band is woken beyond it
    */
@@ -511,7 +487,7 @@ export class BotSession {
     if (!outcome) return;
     await this.record(outcome);
     if (outcome.path && this.row.started_at)
-      await botRepository.keepPaperPath(
+      await botSessionStore.keepPaperPath(
         this.deps.db,
         this.row.id,
         this.row.started_at,
@@ -533,13 +509,11 @@ export class BotSession {
   }
 
   /**
-   * Live: fills just taken (their lines in `taken`) and the strategy's answer. The answer starts first, so its
-   * orders do not wait for the fill's lines to be written; those are written meanwhile, before the answer's own
-   * lines, so the log and the figures say the fill at once, whatever the answer's round trip to the exchange takes
+   * Live: fills just taken (their lines in `taken`) and the strategy's answer. The answer goes out first: the
+   * fill's lines wait for it, so their writes never stand between the fill and its counter-order (the database
+   * serves one query at a time). They are recorded before the answer's own lines, even when the answer failed
    */
   private async takeAndAnswer(account: LiveAccount, taken: BarOutcome['log']): Promise<void> {
-    // The answer goes out first: the fill's lines wait for it, so their writes never stand between the fill and
-    // its counter-order (the database serves one query at a time). They are recorded before the answer's own
     let answered: BarOutcome | undefined;
     try {
       answered = this.closed ? undefined : await account.answer();

@@ -7,7 +7,6 @@ import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
 import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
 import type { HedgeSide } from './bot-repository';
-import { type BotOrderTracker, type FeeCounter, LivePort, type TrackedOrder, TYPES } from './live-port';
 import {
   type BarOutcome,
   type BotBar,
@@ -16,7 +15,8 @@ import {
   type PaperFigures,
   stepSignal,
   triggerOf,
-} from './paper-account';
+} from './bot-step';
+import { type BotOrderTracker, type FeeCounter, LivePort, type TrackedOrder, TYPES } from './live-port';
 import type { StrategyHost } from './strategy-host';
 
 /** What a live bot uses of the order manager: every order an intent keyed by (bot, its step, order index) */

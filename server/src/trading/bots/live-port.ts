@@ -11,8 +11,8 @@ import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderTracker, TrackedFill } from '../orders/order-tracker';
 import type { Verdict } from '../risk/pre-trade/verdict';
 import type { HedgeSide } from './bot-repository';
+import type { BarOutcome, BotLogEntry } from './bot-step';
 import type { CountedFee } from './commission-rates';
-import type { BarOutcome, BotLogEntry } from './paper-account';
 
 /** What a live bot uses of the order tracker: its orders' state and fills, fed by REST answers and the stream */
 export type BotOrderTracker = Pick<

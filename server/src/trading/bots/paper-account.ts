@@ -1,4 +1,4 @@
-import type { BotEventKind, BotOrder, BotRiskLimits } from '@kestrel/contracts/bots';
+import type { BotRiskLimits } from '@kestrel/contracts/bots';
 import {
   BarSeries,
   type BrokerConfig,
@@ -10,21 +10,16 @@ import {
   type StrategyType,
 } from '@kestrel/engine';
 import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
-
-export { drawdownPercentOf } from '../risk/pre-trade/bot-limits';
-
-/** One closed bar, numbers (the exchange's decimal strings converted once, where they enter) */
-export interface BotBar {
-  openTime: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
-
-/** A forming candle of the bar in progress (the exchange's kline stream): its open, and its range and last price so far */
-export type FormingBar = Omit<BotBar, 'volume'>;
+import {
+  type BarOutcome,
+  type BotBar,
+  type BotLogEntry,
+  type FormingBar,
+  orderWords,
+  type PaperFigures,
+  stepSignal,
+  triggerOf,
+} from './bot-step';
 
 /**
  * A paper bot's walk through a bar on live prices, as kept for its replay: the bar's open, the points of the path
@@ -44,85 +39,11 @@ export interface TickOutcome extends BarOutcome {
   path?: PaperPath;
 }
 
-/** Something the bot did or saw on a bar, for its log */
-export interface BotLogEntry {
-  kind: BotEventKind;
-  message: string;
-  data: Record<string, unknown>;
-}
-
-/** The outcome of one traded bar: what to log, and the risk limit it broke (the bot must stop), if any */
-export interface BarOutcome {
-  log: BotLogEntry[];
-  breach?: { message: string; data: Record<string, unknown> };
-}
-
-/** How the bot is doing at its last bar (USDT; quantities signed) */
-export interface PaperFigures {
-  realizedPnl: number;
-  unrealizedPnl: number;
-  todayPnl: number;
-  positionQty: number;
-  entryPrice: number | null;
-  markPrice: number | null;
-  equity: number;
-  /** Highest equity of the session so far: its drawdown limit is measured from it (`drawdownPercentOf`) */
-  peakEquity: number;
-  openOrders: BotOrder[];
-}
-
 const DAY_MS = 86_400_000;
 
 /** A paper market order's status until the next bar's open, where the simulated broker fills it */
 export const PAPER_NEXT_OPEN = 'NEXT_OPEN';
 const fmt = (v: number) => v.toFixed(2);
-
-/** A bot order's trigger as its figures list it: a stop's trigger, a trailing stop's activation price, else null */
-export function triggerOf(o: Pick<OrderView, 'triggerPrice'> & { activationPrice?: number }): string | null {
-  if (Number.isFinite(o.triggerPrice)) return String(o.triggerPrice);
-  return o.activationPrice !== undefined && Number.isFinite(o.activationPrice)
-    ? String(o.activationPrice)
-    : null;
-}
-
-/**
- * An order in the words of a bot's log: "buy limit 0.003 at 49800", "sell stop-market, whole position, trigger
- * 47500", "sell trailing-stop-market 0.004 from 50500 (0.5 % back)"
- */
-export function orderWords(
-  o: Pick<OrderView, 'side' | 'type' | 'quantity' | 'price' | 'triggerPrice' | 'closePosition'> & {
-    activationPrice?: number;
-    callbackRate?: number;
-  },
-): string {
-  const size = o.closePosition ? ', whole position' : ` ${o.quantity}`;
-  const at = Number.isFinite(o.price) ? ` at ${o.price}` : '';
-  const trigger = Number.isFinite(o.triggerPrice) ? ` trigger ${o.triggerPrice}` : '';
-  // The engine's orders say NaN where the exchange's say nothing
-  const rate = o.callbackRate ?? Number.NaN;
-  const from = o.activationPrice ?? Number.NaN;
-  const trailing = Number.isFinite(rate)
-    ? `${Number.isFinite(from) ? ` from ${from}` : ''} (${+(rate * 100).toFixed(1)} % back)`
-    : '';
-  return `${o.side} ${o.type}${size}${at}${o.closePosition ? ',' : ''}${trigger}${trailing}`;
-}
-const barLabel = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
-
-/**
- * The log line of a strategy step that placed `orders`: a bar's close, or the session's first step, which acts at
- * the price of the start (`price`)
- */
-export function stepSignal(bar: BotBar, price: number | undefined, orders: number): BotLogEntry {
-  const what = `${orders} order${orders === 1 ? '' : 's'}`;
-  return {
-    kind: 'signal',
-    message:
-      price === undefined
-        ? `The ${barLabel(bar.openTime)} bar closed at ${bar.close}: ${what}`
-        : `Started at ${price} (the ${barLabel(bar.openTime)} bar closed at ${bar.close}): ${what}`,
-    data: { barTime: bar.openTime, close: bar.close, orders, ...(price === undefined ? {} : { price }) },
-  };
-}
 
 /**
  * The strategy's view of the paper account. While the bot warms up on history it answers as the account stands

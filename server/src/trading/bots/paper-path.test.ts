@@ -8,7 +8,8 @@ import {
   type StrategyType,
 } from '@kestrel/engine';
 import { describe, expect, it } from 'vitest';
-import { type BotBar, type BotLogEntry, PaperAccount, type PaperPath } from './paper-account';
+import type { BotBar, BotLogEntry } from './bot-step';
+import { PaperAccount, type PaperPath } from './paper-account';
 
 const MINUTE = 60_000;
 const broker: BrokerSettingsInput = {

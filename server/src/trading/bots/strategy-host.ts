@@ -2,7 +2,7 @@ import type { BotKind } from '@kestrel/contracts/bots';
 import { builtInStrategies, type StrategyType } from '@kestrel/engine';
 import type { Verdict } from '../risk/pre-trade/verdict';
 import { type BotRow, botKindOf } from './bot-repository';
-import type { BarOutcome, BotBar, PaperFigures } from './paper-account';
+import type { BarOutcome, BotBar, PaperFigures } from './bot-step';
 
 /** What a host sees of the bot's account around a traded bar */
 export interface StrategyHostBarContext {
