@@ -52,27 +52,31 @@ export default async function botFillReaction(): Promise<void> {
       return placed;
     };
 
-    /** A user with a live grid (10 levels 49,000–51,000) on an account of its own, stopped */
-    const makeBot = async (n: number) => {
-      const { auth, keys } = await t.connectedUser();
-      const headers = bearer(auth.access_token);
+    /** A grid bot (10 levels 49,000–51,000, live or paper) of the user signed in with `headers`, stopped: its id */
+    const createGrid = async (headers: ReturnType<typeof bearer>, name: string, mode: 'live' | 'paper') => {
       const created = await t.request({
         method: 'POST',
         url: '/api/v1/agents/',
         headers,
         payload: {
-          name: `Bench grid ${n}`,
+          name,
           strategy: 'grid',
           params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
           symbol: 'BTCUSDT',
           interval: '1m',
           leverage: 5,
           budget: 500,
-          mode: 'live',
+          mode,
         },
       });
       if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode} ${created.body}`);
-      return { id: created.json().data.id as string, headers, apiKey: keys.apiKey };
+      return created.json().data.id as string;
+    };
+    /** A user with a live grid on an account of its own, stopped */
+    const makeBot = async (n: number) => {
+      const { auth, keys } = await t.connectedUser();
+      const headers = bearer(auth.access_token);
+      return { id: await createGrid(headers, `Bench grid ${n}`, 'live'), headers, apiKey: keys.apiKey };
     };
     type BenchBot = Awaited<ReturnType<typeof makeBot>>;
     const until = async (what: string, done: () => boolean, ms = 30_000) => {
@@ -175,24 +179,7 @@ export default async function botFillReaction(): Promise<void> {
     for (const target of PAPER) {
       for (; paperMade < target; paperMade++) {
         const owner = await ownerOf(paperMade);
-        const created = await t.request({
-          method: 'POST',
-          url: '/api/v1/agents/',
-          headers: owner,
-          payload: {
-            name: `Bench paper ${paperMade}`,
-            strategy: 'grid',
-            params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
-            symbol: 'BTCUSDT',
-            interval: '1m',
-            leverage: 5,
-            budget: 500,
-            mode: 'paper',
-          },
-        });
-        if (created.statusCode !== 201)
-          throw new Error(`paper create: ${created.statusCode} ${created.body}`);
-        const id = created.json().data.id as string;
+        const id = await createGrid(owner, `Bench paper ${paperMade}`, 'paper');
         paperIds.push(id);
         await t.request({ method: 'POST', url: `/api/v1/agents/${id}/start`, headers: owner });
       }
