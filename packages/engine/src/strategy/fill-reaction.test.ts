@@ -1,35 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { lookaheadCheck } from '../backtest/lookahead';
-import { type RunSettings, runBacktest } from '../backtest/runner';
-import { BarSeries } from '../bars/bars';
+import { runBacktest } from '../backtest/runner';
 import type { Fill } from '../broker/orders';
 import { dcaStrategy } from '../strategies/dca/strategy';
 import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
 import { gridStrategy } from '../strategies/grid/strategy';
 import { strategyType } from './registry';
 import { INTERFACE_VERSION, type StrategyContext } from './strategy';
+import { bars, frictionless } from './test-bars';
 
-const T0 = Date.UTC(2025, 0, 1, 1, 0);
-const settings: RunSettings = {
-  broker: {
-    initialBalance: 10_000,
-    slippageBps: 0,
-    minNotional: 5,
-    fundingRate: 0,
-    makerFee: 0,
-    takerFee: 0,
-  },
-};
-
-/** Bars from [open, high, low, close] rows, one minute apart */
-function bars(rows: readonly (readonly [number, number, number, number])[]): BarSeries {
-  const s = new BarSeries(60_000, rows.length);
-  rows.forEach(([o, h, l, c], i) => {
-    s.append(T0 + i * 60_000, o, h, l, c, 1_000);
-  });
-  return s;
-}
+const settings = frictionless;
 
 describe('a fill is answered inside its bar, as a live bot answers it', () => {
   it('grid: the buy filled on the way down has its counter-sell filled on the way back up, in the same bar', () => {
