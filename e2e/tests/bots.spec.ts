@@ -57,7 +57,7 @@ test.describe('bots (bots remote)', () => {
 
     const form = page.getByRole('form', { name: 'Create bot' });
     await expect(form.getByRole('radio', { name: /Futures grid/ })).toBeChecked();
-    await fillGridBot(page, { name: 'E2E grid', gridCount: '12', quantityPerGrid: '0.001', budget: '500' });
+    await fillGridBot(page, { name: 'E2E grid', gridCount: '12', quantityPerGrid: '0.002', budget: '500' });
     await expect(form.getByRole('radio', { name: /^Paper/ })).toBeChecked();
     await next(page, 'Review');
     await expect(form.getByText('BTCUSDT · 1m bars · 2× leverage')).toBeVisible();

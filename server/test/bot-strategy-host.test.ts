@@ -118,7 +118,7 @@ describe('bot session: the strategy host given at construction', () => {
     lower: Math.round(price * 0.98),
     upper: Math.round(price * 1.02),
     gridCount: 6,
-    quantityPerGrid: 0.001,
+    quantityPerGrid: 0.003,
     direction: 'neutral',
   });
 

@@ -161,6 +161,8 @@ export {
 export { signalRulesStrategy } from './strategies/signal-rules/strategy';
 export { BarContext } from './strategy/bar-context';
 export { GuardedStrategy } from './strategy/guarded-strategy';
+export type { PlanMarket, PlannedOrder, PlanProblem, SymbolRules } from './strategy/order-plan';
+export { checkOrderPlan, smallestQuantity } from './strategy/order-plan';
 export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';
 export type {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EngineInputError } from '../errors';
+import type { PlanMarket, PlannedOrder } from './order-plan';
 import { INTERFACE_VERSION, type PositionSide, type Strategy, type StrategyDefinition } from './strategy';
 
 /** A strategy type with its parameter types erased: parses unknown input before anything else */
@@ -14,6 +15,8 @@ export interface StrategyType {
   warmupBars(params: unknown): number;
   /** Which positions it takes with these params (see `StrategyDefinition.positionSide`) */
   positionSide(params: unknown): PositionSide;
+  /** The orders its params imply at `market` (see `StrategyDefinition.plannedOrders`; none when it has no plan) */
+  plannedOrders(params: unknown, market: PlanMarket): PlannedOrder[];
   create(params: unknown): Strategy;
   /** JSON schema of the params (for forms) */
   paramsJsonSchema(): unknown;
@@ -43,6 +46,7 @@ export function strategyType<S extends z.ZodObject>(def: StrategyDefinition<S>):
     parseParams: (input) => parse(input) as Record<string, unknown>,
     warmupBars: (params) => def.warmupBars(parse(params)),
     positionSide: (params) => def.positionSide?.(parse(params)) ?? 'both',
+    plannedOrders: (params, market) => def.plannedOrders?.(parse(params), market) ?? [],
     // A frozen copy: a strategy cannot change the parameters the caller (or the next sweep run) holds
     create: (params) => def.create(deepFreeze(structuredClone(parse(params)))),
     paramsJsonSchema: () => z.toJSONSchema(def.params, { io: 'input' }),

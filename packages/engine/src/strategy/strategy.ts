@@ -4,6 +4,7 @@ import type { BarSeries } from '../bars/bars';
 import type { OrderPort } from '../broker/order-port';
 import type { Fill } from '../broker/orders';
 import type { SimBroker } from '../broker/sim-broker';
+import type { PlanMarket, PlannedOrder } from './order-plan';
 
 /** The positions a strategy takes (see `StrategyDefinition.positionSide`) */
 export type PositionSide = 'long' | 'short' | 'both';
@@ -139,5 +140,11 @@ export interface StrategyDefinition<S extends z.ZodObject> {
    * a Binance account in hedge mode holds one side, so it can run only a one-sided strategy there
    */
   positionSide?(params: z.output<S>): PositionSide;
+  /**
+   * The orders `params` imply at `market` (its grid, its base and safety orders, its entry), as it would send them:
+   * checked against the symbol's filters and the budget before a bot is saved or started (`checkOrderPlan`).
+   * Without it nothing is checked ahead
+   */
+  plannedOrders?(params: z.output<S>, market: PlanMarket): PlannedOrder[];
   create(params: z.output<S>): StrategyInstance;
 }

@@ -11,7 +11,7 @@ import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderTracker, TrackedFill } from '../orders/order-tracker';
 import type { Verdict } from '../risk/pre-trade/verdict';
 import type { HedgeSide } from './bot-repository';
-import type { BarOutcome, BotLogEntry } from './bot-step';
+import { type BarOutcome, type BotLogEntry, orderWords } from './bot-step';
 import type { CountedFee } from './commission-rates';
 
 /** What a live bot uses of the order tracker: its orders' state and fills, fed by REST answers and the stream */
@@ -163,7 +163,15 @@ export class LivePort implements OrderPort {
     if (this.warming)
       return { ...order, status: 'rejected', reason: 'warm-up: history bars place no orders' };
     const judged = this.breach ? undefined : this.check(request);
-    const breach = this.breach ?? judged?.breach;
+    // Never sent: a quantity the lot rounds to nothing (the exchange would refuse it; the bot stops and says why)
+    const empty =
+      !order.closePosition && !(order.quantity > 0)
+        ? {
+            message: `${orderWords(order)} is less than one lot of ${this.ctx.symbol} (${this.ctx.stepSize}): not sent`,
+            data: { side: order.side, type: order.type, quantity: request.quantity ?? 0 },
+          }
+        : undefined;
+    const breach = this.breach ?? empty ?? judged?.breach;
     if (breach) {
       this.breach = breach;
       return { ...order, status: 'rejected', reason: breach.message };

@@ -1,4 +1,5 @@
 import type { Fill } from '../../broker/orders';
+import type { PlannedOrder } from '../../strategy/order-plan';
 import { strategyType } from '../../strategy/registry';
 import {
   type BacktestFastPath,
@@ -100,6 +101,42 @@ class Dca implements Strategy, BacktestFastPath {
   }
 }
 
+/**
+ * The orders of a DCA cycle started at `price` (as `Dca` sends them): the base order at market, then every safety
+ * order at its distance. The take-profit closes what they bought: it needs no check of its own
+ */
+function dcaPlan(p: DcaParams, price: number): PlannedOrder[] {
+  const long = p.side === 'long';
+  const side = long ? 'buy' : 'sell';
+  const plan: PlannedOrder[] = [
+    {
+      what: 'the base order',
+      side,
+      price,
+      quantity: p.baseOrderSize / price,
+      reduceOnly: false,
+      sizedBy: { param: 'baseOrderSize', value: p.baseOrderSize, perUnit: price },
+    },
+  ];
+  for (const [k, so] of safetyOrderPlan(p).entries()) {
+    const at = price * (long ? 1 - so.deviation : 1 + so.deviation);
+    plan.push({
+      what: `safety order ${k + 1}`,
+      side,
+      price: at,
+      quantity: so.size / at,
+      reduceOnly: false,
+      // Its size is the first safety order's times the volume scale to the k-th
+      sizedBy: {
+        param: 'safetyOrderSize',
+        value: p.safetyOrderSize,
+        perUnit: (at * p.safetyOrderSize) / so.size,
+      },
+    });
+  }
+  return plan;
+}
+
 export const dcaStrategy = strategyType({
   id: 'dca',
   name: 'DCA with safety orders',
@@ -109,5 +146,6 @@ export const dcaStrategy = strategyType({
   params: DcaParamsSchema,
   warmupBars: () => 1,
   positionSide: (p) => p.side,
+  plannedOrders: (p, { price }) => dcaPlan(p, price),
   create: (p) => new Dca(p),
 });

@@ -12,7 +12,7 @@ import {
   type Strategy,
   type StrategyContext,
 } from '../../strategy/strategy';
-import { qtyForEquityFraction } from '../shared/position-sizing';
+import { entryPlan, qtyForEquityFraction } from '../shared/position-sizing';
 import { emaCrossLoop } from './fused-loop';
 import { type EmaCrossParams, EmaCrossParamsSchema } from './params';
 import { emaCrossSeeds } from './seeds';
@@ -224,5 +224,6 @@ export const emaCrossStrategy = strategyType({
   params: EmaCrossParamsSchema,
   warmupBars: (p) => p.slow + 1,
   positionSide: (p) => p.side,
+  plannedOrders: (p, market) => entryPlan(p.side, p.positionFraction, market),
   create: (p) => new EmaCross(p),
 });

@@ -29,3 +29,12 @@ export function gridLevels(p: Pick<GridParams, 'lower' | 'upper' | 'gridCount' |
   }
   return levels;
 }
+
+/** The level nearest to `price`: the grid starts there with no order (the first of two equally near) */
+export function nearestLevel(levels: readonly number[], price: number): number {
+  let nearest = 0;
+  for (let k = 1; k < levels.length; k++) {
+    if (Math.abs((levels[k] as number) - price) < Math.abs((levels[nearest] as number) - price)) nearest = k;
+  }
+  return nearest;
+}

@@ -1,4 +1,5 @@
 import type { Fill } from '../../broker/orders';
+import type { PlannedOrder } from '../../strategy/order-plan';
 import { strategyType } from '../../strategy/registry';
 import {
   type BacktestFastPath,
@@ -6,7 +7,7 @@ import {
   type Strategy,
   type StrategyContext,
 } from '../../strategy/strategy';
-import { type GridParams, GridParamsSchema, gridLevels } from './params';
+import { type GridParams, GridParamsSchema, gridLevels, nearestLevel } from './params';
 
 /**
  * Futures grid: buy limits on the levels below the price, sell limits on the levels above. Each filled buy at level
@@ -59,11 +60,7 @@ class Grid implements Strategy, BacktestFastPath {
     if (broker.leverage !== this.p.leverage) broker.setLeverage(this.p.leverage);
     const q = broker.roundQty(this.p.quantityPerGrid);
     // The level closest to the price stays empty, as on the exchange's grid bots
-    let nearest = 0;
-    for (let k = 1; k < this.levels.length; k++) {
-      if (Math.abs((this.levels[k] as number) - price) < Math.abs((this.levels[nearest] as number) - price))
-        nearest = k;
-    }
+    const nearest = nearestLevel(this.levels, price);
     const above = this.levels.length - 1 - nearest;
     const below = nearest;
     // The position the closing side unwinds goes first: an order closing a position that is not there yet is
@@ -104,6 +101,52 @@ class Grid implements Strategy, BacktestFastPath {
   }
 }
 
+/**
+ * The orders a grid started at `price` sends (as `Grid.start` lays them): a long grid's buy of the position its
+ * sells unwind (a short's sell), a limit on every level but the nearest, and the counter-order that level gets
+ * after a fill next to it
+ */
+function gridPlan(p: GridParams, price: number): PlannedOrder[] {
+  const levels = gridLevels(p);
+  const nearest = nearestLevel(levels, price);
+  const q = p.quantityPerGrid;
+  const sizedBy = (perUnit: number) => ({ param: 'quantityPerGrid', value: q, perUnit });
+  const plan: PlannedOrder[] = [];
+  const above = levels.length - 1 - nearest;
+  const below = nearest;
+  if (p.direction === 'long' && above > 0)
+    plan.push({
+      what: 'the opening buy',
+      side: 'buy',
+      price,
+      quantity: q * above,
+      reduceOnly: false,
+      sizedBy: sizedBy(1 / above),
+    });
+  if (p.direction === 'short' && below > 0)
+    plan.push({
+      what: 'the opening sell',
+      side: 'sell',
+      price,
+      quantity: q * below,
+      reduceOnly: false,
+      sizedBy: sizedBy(1 / below),
+    });
+  for (const [k, level] of levels.entries()) {
+    const side = k > nearest ? 'sell' : k < nearest ? 'buy' : p.direction === 'short' ? 'buy' : 'sell';
+    plan.push({
+      what: `the level at ${Number(level.toPrecision(10))}`,
+      side,
+      price: level,
+      quantity: q,
+      reduceOnly: (p.direction === 'long' && side === 'sell') || (p.direction === 'short' && side === 'buy'),
+      sizedBy: sizedBy(1),
+      ...(k === nearest ? { later: true } : {}),
+    });
+  }
+  return plan;
+}
+
 export const gridStrategy = strategyType({
   id: 'grid',
   name: 'Futures grid',
@@ -112,5 +155,6 @@ export const gridStrategy = strategyType({
   params: GridParamsSchema,
   warmupBars: () => 1,
   positionSide: (p) => (p.direction === 'neutral' ? 'both' : p.direction),
+  plannedOrders: (p, { price }) => gridPlan(p, price),
   create: (p) => new Grid(p),
 });

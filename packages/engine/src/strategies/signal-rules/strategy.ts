@@ -8,7 +8,7 @@ import { Bollinger } from '../../indicators/volatility/bollinger/bollinger';
 import { Vwap } from '../../indicators/volume/vwap/vwap';
 import { strategyType } from '../../strategy/registry';
 import { INTERFACE_VERSION, type Strategy, type StrategyContext } from '../../strategy/strategy';
-import { qtyForEquityFraction } from '../shared/position-sizing';
+import { entryPlan, qtyForEquityFraction } from '../shared/position-sizing';
 import {
   type Condition,
   type Operand,
@@ -200,6 +200,7 @@ export const signalRulesStrategy = strategyType({
   interfaceVersion: INTERFACE_VERSION,
   params: SignalRulesParamsSchema,
   positionSide: (p) => p.side,
+  plannedOrders: (p, market) => entryPlan(p.side, p.positionFraction, market),
   warmupBars: (p) =>
     1 +
     Math.max(

@@ -47,6 +47,8 @@ describe('the active bots page', () => {
     await createBot({
       name: 'Grid A',
       strategy: 'grid',
+      // Orders the exchange takes (0.003 BTC is above its 100 USDT minimum) within the budget
+      params: { lower: 40_000, upper: 50_000, gridCount: 2, quantityPerGrid: 0.003 },
       symbol: 'BTCUSDT',
       interval: '1m',
       leverage: 2,
@@ -56,6 +58,8 @@ describe('the active bots page', () => {
     await createBot({
       name: 'DCA B',
       strategy: 'dca',
+      // The base order alone: 200 USDT at 3× needs 67 USDT of margin
+      params: { safetyOrderCount: 0 },
       symbol: 'BTCUSDT',
       interval: '1h',
       leverage: 3,

@@ -73,10 +73,11 @@ describe('the bot hub', () => {
         {
           name: 'Quick grid',
           strategy: 'grid',
+          params: { lower: 40_000, upper: 50_000, gridCount: 2, quantityPerGrid: 0.003 },
           symbol: 'BTCUSDT',
           interval: '1h',
           leverage: 2,
-          budget: 100,
+          budget: 500,
           mode: 'paper',
         },
         { schema: BotResponseSchema },

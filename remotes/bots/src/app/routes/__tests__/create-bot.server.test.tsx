@@ -68,6 +68,9 @@ describe('the create-bot form', () => {
     await next(user);
     expect(await within(f).findByText('lower must be below upper')).toBeTruthy();
     await fill(user, /^Lower/, '40000');
+    // Three levels of 0.003 BTC: each above the exchange's 100 USDT minimum, within the budget
+    await fill(user, /^Grid count/, '2');
+    await fill(user, /^Quantity per grid/, '0.003');
     await next(user);
 
     // Budget and risk: the contract's bounds, an empty limit is no limit

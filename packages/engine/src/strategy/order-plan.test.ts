@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { runBacktest } from '../backtest/runner';
+import { dcaStrategy } from '../strategies/dca/strategy';
+import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
+import { gridStrategy } from '../strategies/grid/strategy';
+import { checkOrderPlan, type SymbolRules } from './order-plan';
+import { bars, frictionless } from './test-bars';
+
+const BTC: SymbolRules = {
+  baseAsset: 'BTC',
+  stepSize: 0.001,
+  minQty: 0.001,
+  maxQty: 1000,
+  minNotional: 100,
+};
+const SOL: SymbolRules = { baseAsset: 'SOL', stepSize: 1, minQty: 1, maxQty: 100_000, minNotional: 5 };
+
+describe('the orders a strategy’s parameters imply', () => {
+  it('grid: the plan is what the grid lays at its start, and the level it starts on', () => {
+    const params = {
+      lower: 90,
+      upper: 110,
+      gridCount: 4,
+      quantityPerGrid: 1,
+      direction: 'long',
+      leverage: 2,
+    };
+    // One bar closing at 101: the grid starts there (nearest level 100) and lays its orders
+    const r = runBacktest(gridStrategy, params, bars([[101, 101, 101, 101]]), {
+      broker: { ...frictionless.broker, minNotional: 0 },
+    });
+    const sent = r.orders.map((o) => [
+      o.side,
+      o.type === 'market' ? 'market' : o.price,
+      o.quantity,
+      o.reduceOnly,
+    ]);
+    const plan = gridStrategy.plannedOrders(params, { price: 101, budget: 10_000, leverage: 2 });
+    const now = plan.filter((o) => !o.later);
+    expect(
+      now.map((o) => [o.side, o.what === 'the opening buy' ? 'market' : o.price, o.quantity, o.reduceOnly]),
+    ).toEqual(sent);
+    // The level it started on gets a sell after the buy below fills: planned, not standing yet
+    expect(plan.filter((o) => o.later)).toMatchObject([{ side: 'sell', price: 100, quantity: 1 }]);
+  });
+
+  it('DCA: the base order at the price now and each safety order at its distance, sized as the strategy sizes them', () => {
+    const params = {
+      baseOrderSize: 100,
+      safetyOrderSize: 50,
+      safetyOrderCount: 2,
+      priceDeviation: 0.01,
+      stepScale: 2,
+      volumeScale: 2,
+    };
+    const plan = dcaStrategy.plannedOrders(params, { price: 100, budget: 1_000, leverage: 3 });
+    expect(plan.map((o) => [o.what, o.price, o.quantity])).toEqual([
+      ['the base order', 100, 1],
+      ['safety order 1', 99, 50 / 99],
+      ['safety order 2', 97, 100 / 97],
+    ]);
+  });
+
+  it('a DCA base order that buys less than one lot is refused with the smallest size that works', () => {
+    // SOL at 160 on a lot of 1: 100 USDT buys 0.625 SOL, which rounds to nothing
+    const market = { price: 160, budget: 1_000, leverage: 3 };
+    const plan = dcaStrategy.plannedOrders(
+      { baseOrderSize: 100, safetyOrderSize: 200, safetyOrderCount: 0 },
+      market,
+    );
+    const problems = checkOrderPlan(plan, SOL, market);
+    expect(problems).toEqual([
+      {
+        param: 'baseOrderSize',
+        smallest: 160,
+        message:
+          'baseOrderSize: 100 makes the base order an order of 0 SOL (0 USDT); the exchange takes at least 1 SOL and ' +
+          '5 USDT an order, in steps of 1 SOL: the smallest baseOrderSize that works is 160',
+      },
+    ]);
+    // The smallest it names passes
+    const fixed = dcaStrategy.plannedOrders(
+      { baseOrderSize: 160, safetyOrderSize: 200, safetyOrderCount: 0 },
+      market,
+    );
+    expect(checkOrderPlan(fixed, SOL, market)).toEqual([]);
+  });
+
+  it('a grid level below the minimum notional names the quantity that passes at its lowest level', () => {
+    const params = { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.001 };
+    const market = { price: 50_000, budget: 1_000, leverage: 5 };
+    const [problem, ...rest] = checkOrderPlan(gridStrategy.plannedOrders(params, market), BTC, market);
+    expect(rest).toEqual([]);
+    // 100 USDT at 49,000 is 0.00204 BTC: three lots of 0.001
+    expect(problem).toMatchObject({ param: 'quantityPerGrid', smallest: 0.003 });
+    expect(problem?.message).toMatch(
+      /^quantityPerGrid: 0\.001 makes the level at 49000 an order of 0\.001 BTC \(49 USDT\)/,
+    );
+    const fixed = { ...params, quantityPerGrid: 0.003 };
+    expect(checkOrderPlan(gridStrategy.plannedOrders(fixed, market), BTC, market)).toEqual([]);
+  });
+
+  it('orders that need more margin than the budget name the budget that works', () => {
+    // Neutral grid: 5 buys of 0.01 BTC below 50,000 (2,470 USDT) and 5 sells above (2,530 USDT) at 5× need 506 USDT: the larger side
+    const params = { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.01 };
+    const market = { price: 50_000, budget: 100, leverage: 5 };
+    const problems = checkOrderPlan(gridStrategy.plannedOrders(params, market), BTC, market);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ param: 'budget', smallest: 506 });
+    expect(problems[0]?.message).toMatch(
+      /^budget: its orders need 506 USDT of margin at 5× and the budget is 100 USDT/,
+    );
+    const enough = { ...market, budget: 506 };
+    expect(checkOrderPlan(gridStrategy.plannedOrders(params, enough), BTC, enough)).toEqual([]);
+  });
+
+  it('an entry sized from the budget that buys less than one lot names the budget that works', () => {
+    const market = { price: 160, budget: 20, leverage: 2 };
+    const plan = emaCrossStrategy.plannedOrders({ positionFraction: 0.5 }, market);
+    const [problem] = checkOrderPlan(plan, SOL, market);
+    // 20 × 0.5 × 2 = 20 USDT buys 0.125 SOL; one SOL at 160 needs a budget of 160
+    expect(problem).toMatchObject({ param: 'budget', smallest: 160 });
+  });
+});

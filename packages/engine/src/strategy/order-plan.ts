@@ -1,0 +1,133 @@
+import { roundToStep } from '../math/rounding';
+
+/** The market a plan is drawn at: the price now, and the bot's budget (USDT) and leverage */
+export interface PlanMarket {
+  price: number;
+  budget: number;
+  leverage: number;
+}
+
+/**
+ * One order a strategy's parameters imply, as the strategy would send it: a grid level, a DCA base or safety
+ * order, a signal strategy's entry. Its quantity is before rounding to the symbol's step: the check rounds it as the
+ * exchange's client does (down)
+ */
+export interface PlannedOrder {
+  /** In the words of the form: "the base order", "safety order 3", "the level at 49,000" */
+  what: string;
+  side: 'buy' | 'sell';
+  /** Where it trades: its limit price, or the price now for a market order */
+  price: number;
+  quantity: number;
+  /** Reduce-only orders only close: the exchange asks no minimum notional of them and they need no margin */
+  reduceOnly: boolean;
+  /** The parameter that sizes it, `quantity = value / perUnit`, so the smallest value that works can be said */
+  sizedBy: { param: string; value: number; perUnit: number };
+  /** Sent only after a fill (a grid's counter-order on the level it started at): not in the margin of the start */
+  later?: boolean;
+}
+
+/** The symbol's filters from the exchange (`LOT_SIZE` / `MARKET_LOT_SIZE`, `MIN_NOTIONAL`) */
+export interface SymbolRules {
+  /** The asset quantities are in (BTC for BTCUSDT) */
+  baseAsset: string;
+  stepSize: number;
+  minQty: number;
+  maxQty: number;
+  minNotional: number;
+}
+
+/** What the exchange would refuse of a plan: one line a problem, in the form's words */
+export interface PlanProblem {
+  /** The parameter to change (`budget` for the margin) */
+  param: string;
+  message: string;
+  /** The smallest value of `param` that passes (rounded up for the eye) */
+  smallest?: number;
+}
+
+const fmt = (v: number) => Number(v.toPrecision(8)).toString();
+
+/** `v` rounded up to two significant decimals of its size, so "the smallest that works" is a number one types */
+function roundUpForTyping(v: number): number {
+  if (!(v > 0)) return v;
+  const magnitude = 10 ** (Math.floor(Math.log10(v)) - 2);
+  return Number((Math.ceil(v / magnitude - 1e-9) * magnitude).toPrecision(12));
+}
+
+/**
+ * The quantity an order needs to pass the symbol's filters at `price`: at least one step and the minimum lot, and
+ * (opening orders) at least the minimum notional
+ */
+export function smallestQuantity(rules: SymbolRules, price: number, reduceOnly: boolean): number {
+  const byNotional = reduceOnly ? 0 : roundToStep(rules.minNotional / price, rules.stepSize, 'up');
+  return Math.max(rules.minQty, rules.stepSize, byNotional);
+}
+
+/**
+ * Checks a plan against the symbol's filters and the bot's budget. Each sizing parameter is reported once, with
+ * the smallest value that makes every order it sizes pass; an order above the maximum lot is reported with the
+ * largest. Then the margin: the opening orders standing at once (buys and sells apart: the larger side counts, as
+ * Binance reserves margin for open orders) at the bot's leverage against its budget. Empty: the exchange takes it
+ */
+export function checkOrderPlan(
+  orders: readonly PlannedOrder[],
+  rules: SymbolRules,
+  market: PlanMarket,
+): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  const smallestBy = new Map<string, { smallest: number; order: PlannedOrder; rounded: number }>();
+  const tooLarge = new Set<string>();
+  let buys = 0;
+  let sells = 0;
+  for (const o of orders) {
+    const rounded = roundToStep(o.quantity, rules.stepSize, 'down');
+    const need = smallestQuantity(rules, o.price, o.reduceOnly);
+    if (rounded < need - 1e-12) {
+      const smallest = need * o.sizedBy.perUnit;
+      const known = smallestBy.get(o.sizedBy.param);
+      if (!known || smallest > known.smallest)
+        smallestBy.set(o.sizedBy.param, { smallest, order: o, rounded });
+    }
+    if (rounded > rules.maxQty + 1e-12 && !tooLarge.has(o.sizedBy.param)) {
+      tooLarge.add(o.sizedBy.param);
+      problems.push({
+        param: o.sizedBy.param,
+        message:
+          `${o.sizedBy.param}: ${o.what} would be ${fmt(rounded)} ${rules.baseAsset}, above the exchange's ` +
+          `largest order of ${fmt(rules.maxQty)} ${rules.baseAsset}`,
+      });
+    }
+    if (!o.reduceOnly && !o.later) {
+      if (o.side === 'buy') buys += rounded * o.price;
+      else sells += rounded * o.price;
+    }
+  }
+  for (const [param, { smallest, order, rounded }] of smallestBy) {
+    const value = order.sizedBy.value;
+    const typed = roundUpForTyping(smallest);
+    const a = rules.baseAsset;
+    problems.push({
+      param,
+      smallest: typed,
+      message:
+        `${param}: ${fmt(value)} makes ${order.what} an order of ${fmt(rounded)} ${a} ` +
+        `(${fmt(Number((rounded * order.price).toFixed(2)))} USDT); the exchange takes at least ` +
+        `${fmt(Math.max(rules.minQty, rules.stepSize))} ${a} and ${fmt(rules.minNotional)} USDT an order, in steps ` +
+        `of ${fmt(rules.stepSize)} ${a}: the smallest ${param} that works is ${fmt(typed)}`,
+    });
+  }
+  const margin = Math.max(buys, sells) / market.leverage;
+  if (problems.length === 0 && margin > market.budget * (1 + 1e-9)) {
+    const typed = roundUpForTyping(margin);
+    problems.push({
+      param: 'budget',
+      smallest: typed,
+      message:
+        `budget: its orders need ${fmt(Number(margin.toFixed(2)))} USDT of margin at ${market.leverage}× and the ` +
+        `budget is ${fmt(market.budget)} USDT; the smallest budget that works is ${fmt(typed)} USDT (or fewer or ` +
+        'smaller orders, or more leverage)',
+    });
+  }
+  return problems;
+}
