@@ -279,6 +279,32 @@ export type BotsSummary = z.infer<typeof BotsSummarySchema>;
 
 export const BotResponseSchema = okResponse(BotSchema);
 export const BotListResponseSchema = okResponse(z.array(BotSchema));
+/** `GET /api/v1/agents/suggestion`: a strategy, a symbol, and the leverage and budget chosen so far */
+export const BotSuggestionQuerySchema = z.object({
+  strategy: z.string().trim().min(1, 'strategy is required'),
+  symbol: SymbolSchema,
+  leverage: z.coerce.number().int().min(1).max(125).default(3),
+  budget: z.coerce.number().min(10).max(10_000_000).default(100),
+});
+
+/**
+ * A new bot's starting values from the market now: the strategy's parameters (a grid's range around the price,
+ * sizes the exchange takes) and the budget its orders need, every order of them passing the symbol's rules
+ */
+export const BotSuggestionSchema = z.object({
+  /** The symbol's last price the values were drawn at */
+  price: z.number(),
+  params: z.record(z.string(), z.unknown()),
+  /** The budget asked for, or the smallest one its orders need when that is more */
+  budget: z.number(),
+  /** What the values were drawn from, in words ("BTCUSDT at 64012.3; its last 24 h 62100–65400") */
+  basis: z.string(),
+  /** What was raised to pass the exchange's rules, each in words; empty when the defaults passed */
+  adjusted: z.array(z.string()),
+});
+export type BotSuggestion = z.infer<typeof BotSuggestionSchema>;
+
 export const BotStatusResponseSchema = okResponse(BotStatusSchema);
+export const BotSuggestionResponseSchema = okResponse(BotSuggestionSchema);
 export const BotEventsResponseSchema = okResponse(z.array(BotEventSchema));
 export const BotsSummaryResponseSchema = okResponse(BotsSummarySchema);

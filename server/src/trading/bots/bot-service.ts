@@ -8,6 +8,7 @@ import {
   type BotRiskLimits,
   type BotState,
   type BotStatus,
+  type BotSuggestion,
   type BotsSummary,
   type CreateBotRequest,
   type UpdateBotRequest,
@@ -41,6 +42,13 @@ import {
 } from './bot-repository';
 import type { BotRunner } from './bot-runner';
 import type { PaperFigures } from './bot-step';
+import {
+  assertOrdersPass,
+  type BotSuggestionAsk,
+  type PlanReads,
+  planProblems,
+  suggestBot,
+} from './order-plan-check';
 import { hedgeModeRefusal, hedgeSideOf, type SymbolOnAccount, symbolSharing } from './symbol-sharing';
 
 /** Only a stopped (or errored) bot starts; an active one is answered 409 by the runner */
@@ -78,7 +86,7 @@ declare module '../../lib/domain-events' {
 export interface BotServiceDeps {
   db: Database;
   /** Public market data of one environment: a bot's symbol is checked where the bot trades */
-  market(environment: TradingEnvironment): Pick<ExchangeAdapter, 'symbolInfo' | 'lastPrice'>;
+  market(environment: TradingEnvironment): PlanReads;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   /** 'bot.starting' (a veto) before a start, 'bots.halting' / 'bots.halted' around the kill switch's stop */
   events: Pick<DomainEvents, 'emit'>;
@@ -212,6 +220,13 @@ export class BotService {
     });
   }
 
+  /** Starting values for a new bot from the market now (see `suggestBot`): 400 for an unknown strategy or symbol */
+  suggest(account: TradingAccount, ask: BotSuggestionAsk): Promise<BotSuggestion> {
+    const type = builtInStrategies.get(ask.strategy);
+    if (!type) throw invalid(`strategy: unknown strategy "${ask.strategy}"`);
+    return suggestBot(this.deps.market(account.environment), type, ask);
+  }
+
   async start(userId: string, id: string, options: StartOptions = {}): Promise<Bot> {
     const row = await this.row(userId, id);
     await this.deps.events.emit('bot.starting', { row });
@@ -233,7 +248,7 @@ export class BotService {
       shared = symbolSharing(row.symbol, state, positionSide);
     }
     if (shared && options.sharePosition !== true) throw new HttpError(409, 'SYMBOL_SHARED', shared);
-    if (isIdleState(row.state)) await this.assertOrdersPass(row);
+    if (isIdleState(row.state)) await assertOrdersPass(this.deps.market(row.environment), row);
     // A bot that shares its symbol is not held to the exchange's position; one alone on it is
     const started = await this.runner.startBot(row, {
       sharesSymbol: shared !== undefined,
@@ -243,30 +258,6 @@ export class BotService {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
     }
     return toBot(started);
-  }
-
-  /**
-   * A built-in strategy's orders checked again at the price of the start: the market may have moved since the bot
-   * was saved (a level now under the minimum notional). 409 `ORDERS_REFUSED`, with what to change; nothing is sent
-   */
-  private async assertOrdersPass(row: BotRow): Promise<void> {
-    const type = row.kind === 'bot' ? builtInStrategies.get(row.strategy) : undefined;
-    if (!type) return;
-    let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
-    try {
-      info = await this.deps.market(row.environment).symbolInfo(row.symbol);
-    } catch (err) {
-      throw exchangeHttpError(err);
-    }
-    if (!info) return;
-    const problems = await this.planProblems(type, row.params, { ...row, info });
-    if (problems.length === 0) return;
-    throw new HttpError(
-      409,
-      'ORDERS_REFUSED',
-      `At ${row.symbol}'s price now the exchange would refuse this bot's orders: ` +
-        `${problems.map((p) => p.message).join('; ')}. Change the bot, then start it.`,
-    );
   }
 
   async stop(userId: string, id: string): Promise<Bot> {
@@ -418,41 +409,6 @@ export class BotService {
   }
 
   /**
-   * What the exchange would refuse of the orders the strategy's params imply at the symbol's price now (a quantity
-   * under the lot or the minimum notional, above the largest order, more margin than the budget), each with the
-   * smallest value that works. Checked at save and again at start, when the price may have moved
-   */
-  private async planProblems(
-    type: StrategyType,
-    params: Record<string, unknown>,
-    bot: Pick<BotSettings, 'symbol' | 'budget' | 'leverage'> & {
-      environment: TradingEnvironment;
-      info: SymbolInfo;
-    },
-  ): Promise<PlanProblem[]> {
-    let price: number;
-    try {
-      price = Number(await this.deps.market(bot.environment).lastPrice(bot.symbol));
-    } catch (err) {
-      throw exchangeHttpError(err);
-    }
-    if (!(price > 0)) return [];
-    const market = { price, budget: bot.budget, leverage: bot.leverage };
-    const { info } = bot;
-    return checkOrderPlan(
-      type.plannedOrders(params, market),
-      {
-        baseAsset: info.baseAsset,
-        stepSize: Number(info.stepSize),
-        minQty: Number(info.minQuantity),
-        maxQty: Number(info.maxQuantity),
-        minNotional: Number(info.minNotional),
-      },
-      market,
-    );
-  }
-
-  /**
    * The settings as they will be stored, or a 400 naming the field and the rule: the strategy's own parameter
    * schema (the bot's leverage replaces the strategy's leverage parameter), the symbol on the exchange, the
    * engine's account rules with the symbol's filters, and the confirmation of a live bot on mainnet
@@ -495,7 +451,10 @@ export class BotService {
     } catch (err) {
       throw invalid((err as Error).message);
     }
-    const problems = await this.planProblems(type, params, { ...input, info });
+    const problems = await planProblems(this.deps.market(input.environment), type, params, {
+      ...input,
+      info,
+    });
     if (problems.length > 0) throw invalid(problems.map((p) => p.message).join('; '));
     if (input.mode === 'live' && input.environment === 'mainnet' && input.confirmLive !== true) {
       throw invalid(
@@ -515,8 +474,6 @@ export class BotService {
     };
   }
 }
-
-type SymbolInfo = NonNullable<Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>>;
 
 function invalid(message: string): HttpError {
   return new HttpError(400, 'INVALID_BOT', `Invalid bot: ${message}`);

@@ -6,6 +6,8 @@ import {
   BotListResponseSchema,
   BotResponseSchema,
   BotStatusResponseSchema,
+  BotSuggestionQuerySchema,
+  BotSuggestionResponseSchema,
   CloneBotRequestSchema,
   CreateBotRequestSchema,
   StartBotRequestSchema,
@@ -50,6 +52,21 @@ export default signedInRoutes('agents', async (app, route) => {
       const data = await bots.create(await tradingAccountOf(request), request.body);
       return reply.code(201).send(ok(data, 'Bot created'));
     },
+  );
+
+  app.get(
+    '/suggestion',
+    route({
+      summary: 'Starting values for a new bot from the market now',
+      description:
+        'The strategy’s parameters drawn at the symbol’s price (a grid’s range as wide as the last 24 h moved) ' +
+        'with every size the exchange would refuse raised to the least it takes, and the budget its orders need ' +
+        '(at least the one asked): what the create form starts from. Nothing is saved',
+      querystring: BotSuggestionQuerySchema,
+      response: { 200: BotSuggestionResponseSchema, ...exchangeErrors },
+    }),
+    async (request) =>
+      ok(await bots.suggest(await tradingAccountOf(request), request.query), 'Bot suggestion'),
   );
 
   app.get(

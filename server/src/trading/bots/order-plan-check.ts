@@ -1,0 +1,147 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
+import type { BotSuggestion } from '@kestrel/contracts/bots';
+import {
+  builtInStrategies,
+  checkOrderPlan,
+  type PlanMarket,
+  type PlanProblem,
+  type StrategyType,
+  type SymbolRules,
+} from '@kestrel/engine';
+import type { ExchangeAdapter, SymbolInfo } from '../../core/exchange/exchange-adapter';
+import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
+import { HttpError } from '../../lib/http-error';
+import type { BotRow } from './bot-repository';
+
+/** The exchange's public reads a plan is checked with: the symbol's rules and prices */
+export type PlanReads = Pick<ExchangeAdapter, 'symbolInfo' | 'lastPrice'> &
+  Partial<Pick<ExchangeAdapter, 'ticker'>>;
+
+const rulesOf = (info: SymbolInfo): SymbolRules => ({
+  baseAsset: info.baseAsset,
+  stepSize: Number(info.stepSize),
+  minQty: Number(info.minQuantity),
+  maxQty: Number(info.maxQuantity),
+  minNotional: Number(info.minNotional),
+});
+
+async function read<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw exchangeHttpError(err);
+  }
+}
+
+/**
+ * What the exchange would refuse of the orders the strategy's params imply at the symbol's price now (a quantity
+ * under the lot or the minimum notional, above the largest order, more margin than the budget), each with the
+ * smallest value that works. Checked at save and again at start, when the price may have moved
+ */
+export async function planProblems(
+  market: PlanReads,
+  type: StrategyType,
+  params: Record<string, unknown>,
+  bot: {
+    symbol: string;
+    budget: number;
+    leverage: number;
+    environment: TradingEnvironment;
+    info: SymbolInfo;
+  },
+): Promise<PlanProblem[]> {
+  const price = Number(await read(() => market.lastPrice(bot.symbol)));
+  if (!(price > 0)) return [];
+  const at: PlanMarket = { price, budget: bot.budget, leverage: bot.leverage };
+  return checkOrderPlan(type.plannedOrders(params, at), rulesOf(bot.info), at);
+}
+
+/** What a new bot's starting values are asked for */
+export interface BotSuggestionAsk {
+  strategy: string;
+  symbol: string;
+  budget: number;
+  leverage: number;
+}
+
+const invalidBot = (message: string) => new HttpError(400, 'INVALID_BOT', `Invalid bot: ${message}`);
+
+/**
+ * A built-in strategy's orders checked again at the price of the start: the market may have moved since the bot
+ * was saved (a level now under the minimum notional). 409 `ORDERS_REFUSED`, with what to change; nothing is sent
+ */
+export async function assertOrdersPass(
+  market: PlanReads,
+  row: Pick<BotRow, 'kind' | 'strategy' | 'params' | 'symbol' | 'budget' | 'leverage' | 'environment'>,
+): Promise<void> {
+  const type = row.kind === 'bot' ? builtInStrategies.get(row.strategy) : undefined;
+  if (!type) return;
+  const info = await read(() => market.symbolInfo(row.symbol));
+  if (!info) return;
+  const problems = await planProblems(market, type, row.params, { ...row, info });
+  if (problems.length === 0) return;
+  throw new HttpError(
+    409,
+    'ORDERS_REFUSED',
+    `At ${row.symbol}'s price now the exchange would refuse this bot's orders: ` +
+      `${problems.map((p) => p.message).join('; ')}. Change the bot, then start it.`,
+  );
+}
+
+/** Four significant digits: a range a person reads and types (64,012.3 → 64,010) */
+const readable = (v: number) => Number(v.toPrecision(4));
+
+/**
+ * A new bot's starting values from the market: the strategy's defaults, a grid's range around the price as wide as
+ * the last 24 hours moved (2 % to 15 % each side, 10 levels), then every size the exchange would refuse raised to
+ * the smallest it takes and the budget to what the orders need, by the same check a save runs. Undefined values
+ * stay the strategy's defaults
+ */
+export async function suggestBot(
+  market: PlanReads,
+  type: StrategyType,
+  ask: BotSuggestionAsk,
+): Promise<BotSuggestion> {
+  const info = await read(() => market.symbolInfo(ask.symbol));
+  if (!info) throw invalidBot(`symbol: ${ask.symbol} is not listed on the exchange`);
+  const price = Number(await read(() => market.lastPrice(ask.symbol)));
+  const params: Record<string, unknown> = type.parseParams(
+    'leverage' in type.paramsSchema.shape ? { leverage: ask.leverage } : {},
+  );
+  let basis = `${ask.symbol} at ${price}`;
+  if (type.id === 'grid') {
+    const day = market.ticker
+      ? await read(() => (market.ticker as PlanReads['ticker'] & {})(ask.symbol))
+      : undefined;
+    const high = Number(day?.highPrice);
+    const low = Number(day?.lowPrice);
+    const moved = high > low && low > 0 ? (high - low) / price : 0;
+    const half = Math.min(0.15, Math.max(0.02, moved));
+    params.lower = readable(price * (1 - half));
+    params.upper = readable(price * (1 + half));
+    params.gridCount = 10;
+    if (moved > 0) basis += `; its last 24 h ranged ${readable(low)}–${readable(high)}`;
+    basis += `: a range of ±${(half * 100).toFixed(0)} % around the price`;
+  }
+  let budget = ask.budget;
+  const adjusted: string[] = [];
+  const rules = rulesOf(info);
+  // Each round raises what the check names; a size raised can raise the margin, so the budget may come next
+  for (let round = 0; round < 4; round++) {
+    const at: PlanMarket = { price, budget, leverage: ask.leverage };
+    const problems = checkOrderPlan(type.plannedOrders(params, at), rules, at);
+    const raisable = problems.filter((p) => p.smallest !== undefined);
+    if (raisable.length === 0) break;
+    for (const p of raisable) {
+      const smallest = p.smallest as number;
+      if (p.param === 'budget') {
+        budget = Math.ceil(smallest);
+        adjusted.push(`budget raised to ${budget} USDT: the margin its orders need at ${ask.leverage}×`);
+      } else {
+        params[p.param] = smallest;
+        adjusted.push(`${p.param} raised to ${smallest}: the least the exchange takes`);
+      }
+    }
+  }
+  return { price, params: type.parseParams(params), budget, basis, adjusted };
+}

@@ -1,0 +1,119 @@
+import type { Bot, BotSuggestion } from '@kestrel/contracts/bots';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, signUp } from './helper';
+import { useSimBots } from './sim-bots';
+
+/**
+ * A bot's orders against the symbol's rules on the simulator, as Binance publishes them (SOLUSDT: a lot of 1 SOL;
+ * BTCUSDT: 0.001 BTC and 100 USDT an order): refused at save with the smallest value that works, refused at start
+ * when the price moved under them, and the create form's starting values drawn from the market so they pass.
+ */
+describe('bot orders checked against the symbol’s rules', () => {
+  const { t } = useSimBots({ symbols: ['BTCUSDT', 'SOLUSDT'], price: '50000' });
+  let token: string;
+  beforeAll(async () => {
+    token = (await signUp(t)).access_token;
+    t.sim.exchange.setPrice('SOLUSDT', { price: '150' });
+  });
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const dca = (params: object, budget = 1000) => ({
+    name: 'SOL DCA',
+    strategy: 'dca',
+    params: { safetyOrderCount: 0, ...params },
+    symbol: 'SOLUSDT',
+    interval: '1h',
+    leverage: 3,
+    budget,
+    mode: 'paper',
+  });
+
+  it('a DCA base order smaller than one SOL is refused at save, naming the smallest that works', async () => {
+    const refused = await call('POST', '/api/v1/agents/', dca({ baseOrderSize: 100 }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'INVALID_BOT',
+      detail:
+        'Invalid bot: baseOrderSize: 100 makes the base order an order of 0 SOL (0 USDT); the exchange takes at ' +
+        'least 1 SOL and 5 USDT an order, in steps of 1 SOL: the smallest baseOrderSize that works is 150',
+    });
+    expect((await call('GET', '/api/v1/agents/')).json().data).toEqual([]);
+    const saved = await call('POST', '/api/v1/agents/', dca({ baseOrderSize: 150 }));
+    expect(saved.statusCode, saved.body).toBe(201);
+  });
+
+  it('a budget its orders need more margin than is refused with the smallest budget that works', async () => {
+    const body = {
+      name: 'Wide grid',
+      strategy: 'grid',
+      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.01 },
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      leverage: 5,
+      budget: 100,
+      mode: 'paper',
+    };
+    const refused = await call('POST', '/api/v1/agents/', body);
+    expect(refused.statusCode).toBe(400);
+    // Five sells of 0.01 BTC above 50,000 (2,530 USDT) stand at once: 506 USDT of margin at 5×
+    expect(refused.json().detail).toBe(
+      'Invalid bot: budget: its orders need 506 USDT of margin at 5× and the budget is 100 USDT; the smallest ' +
+        'budget that works is 506 USDT (or fewer or smaller orders, or more leverage)',
+    );
+    expect((await call('POST', '/api/v1/agents/', { ...body, budget: 506 })).statusCode).toBe(201);
+  });
+
+  it('a start at a price that moved under its orders is refused, nothing sent, and says what to change', async () => {
+    const saved = await call('POST', '/api/v1/agents/', {
+      ...dca({ baseOrderSize: 150 }),
+      name: 'Priced out',
+    });
+    const bot: Bot = saved.json().data;
+    // SOL rises: 150 USDT no longer buys one SOL
+    t.sim.exchange.setPrice('SOLUSDT', { price: '160' });
+    const refused = await call('POST', `/api/v1/agents/${bot.id}/start`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'ORDERS_REFUSED' });
+    expect(refused.json().detail).toMatch(
+      /^At SOLUSDT's price now the exchange would refuse this bot's orders: baseOrderSize: 150 makes the base order an order of 0 SOL .*the smallest baseOrderSize that works is 160\. Change the bot, then start it\.$/,
+    );
+    expect((await call('GET', `/api/v1/agents/${bot.id}`)).json().data.state).toBe('stopped');
+    t.sim.exchange.setPrice('SOLUSDT', { price: '150' });
+  });
+
+  it('the starting values drawn from the market make a bot the exchange takes, for each strategy', async () => {
+    for (const [strategy, symbol] of [
+      ['grid', 'BTCUSDT'],
+      ['dca', 'SOLUSDT'],
+      ['dca', 'BTCUSDT'],
+      ['ema-cross', 'BTCUSDT'],
+      ['signal-rules', 'SOLUSDT'],
+    ] as const) {
+      const r = await call(
+        'GET',
+        `/api/v1/agents/suggestion?strategy=${strategy}&symbol=${symbol}&leverage=3&budget=100`,
+      );
+      expect(r.statusCode, r.body).toBe(200);
+      const s: BotSuggestion = r.json().data;
+      expect(s.price).toBe(symbol === 'BTCUSDT' ? 50_000 : 150);
+      expect(s.budget).toBeGreaterThanOrEqual(100);
+      const created = await call('POST', '/api/v1/agents/', {
+        name: `${strategy} from the market`,
+        strategy,
+        params: s.params,
+        symbol,
+        interval: '1h',
+        leverage: 3,
+        budget: s.budget,
+        mode: 'paper',
+      });
+      expect(created.statusCode, `${strategy} ${symbol}: ${created.body}`).toBe(201);
+      if (strategy === 'grid') {
+        // A range around the price, not the strategy's fixed default
+        expect(s.params.lower).toBeLessThan(50_000);
+        expect(s.params.upper).toBeGreaterThan(50_000);
+        expect(s.basis).toMatch(/^BTCUSDT at 50000/);
+      }
+    }
+  });
+});
