@@ -13,14 +13,7 @@ import {
   type CreateBotRequest,
   type UpdateBotRequest,
 } from '@kestrel/contracts/bots';
-import {
-  builtInStrategies,
-  checkOrderPlan,
-  EngineInputError,
-  type PlanProblem,
-  resolveBrokerConfig,
-  type StrategyType,
-} from '@kestrel/engine';
+import { builtInStrategies, EngineInputError, resolveBrokerConfig } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
