@@ -24,6 +24,7 @@ import {
 import { AGENT_STRATEGY } from '../../features/bot-hub/lib/templates';
 import { useCreateBot } from '../../features/bots/api/create-bot';
 import { useBotStatus } from '../../features/bots/api/get-bot-status';
+import { type BotSuggestionAsk, getBotSuggestion } from '../../features/bots/api/get-bot-suggestion';
 import { useUpdateBot } from '../../features/bots/api/update-bot';
 import { isIdle } from '../../features/bots/lib/bot-words';
 import { ParamsFields } from '../../features/strategy-params/components/params-fields';
@@ -87,7 +88,7 @@ export default function CreateBotPage() {
   const [search] = useSearchParams();
   const purpose = purposeOf(search);
   const navigate = useNavigate();
-  const { notices } = useKestrelRuntime();
+  const { notices, api } = useKestrelRuntime();
   useBacktestNotices();
   const strategies = useStrategies();
   const source = useBotStatus(purpose.kind === 'new' ? null : purpose.id);
@@ -102,6 +103,15 @@ export default function CreateBotPage() {
       return paramsToFormValues(params ?? strategy.defaults, describeParams(strategy.paramsJsonSchema));
     },
     [strategies.data],
+  );
+
+  // A new bot from a template starts from the market; a prefilled one (an optimisation's combination) keeps its values
+  const suggest = useCallback(
+    async (ask: BotSuggestionAsk, signal: AbortSignal) => {
+      const suggestion = await getBotSuggestion(api, ask, signal);
+      return { ...suggestion, formParams: paramsToForm(ask.strategy, suggestion.params) };
+    },
+    [api, paramsToForm],
   );
 
   const sourceBot: Bot | undefined = source.data?.bot;
@@ -212,6 +222,7 @@ export default function CreateBotPage() {
           submitLabel={purpose.kind === 'edit' ? 'Save changes' : 'Create bot'}
           blocked={blocked}
           onSubmit={onSubmit}
+          {...(purpose.kind === 'new' && !prefillKey ? { suggest } : {})}
         />
       ) : null}
     </RemotePage>

@@ -62,6 +62,14 @@ describe('the create-bot form', () => {
 
     // Parameters: the grid's own schema; its leverage is the bot's, asked once in the market step
     await stepHeading('Parameters');
+    // The template's parameters come from the market: a range around BTCUSDT's price now, sizes it takes
+    const note = await within(f).findByRole('note', { name: 'Values from the market' });
+    await waitFor(() => expect(note.textContent).toMatch(/^Set from the market: BTCUSDT at \d/));
+    const price = Number(/BTCUSDT at ([\d.]+)/.exec(note.textContent ?? '')?.[1]);
+    const valueOf = (label: RegExp) => Number((within(f).getByLabelText(label) as HTMLInputElement).value);
+    expect(valueOf(/^Lower/)).toBeLessThan(price);
+    expect(valueOf(/^Upper/)).toBeGreaterThan(price);
+    expect(valueOf(/^Grid count/)).toBe(10);
     expect(within(f).queryByLabelText(/^Leverage/)).toBeNull();
     await fill(user, /^Lower/, '60000');
     await fill(user, /^Upper/, '50000');

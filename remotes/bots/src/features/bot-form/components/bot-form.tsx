@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { KLINE_INTERVALS } from '@kestrel/contracts';
 import type { BacktestStrategyInfo } from '@kestrel/contracts/backtest';
-import type { CreateBotRequestInput } from '@kestrel/contracts/bots';
+import type { BotSuggestion, CreateBotRequestInput } from '@kestrel/contracts/bots';
 import { BOT_MAX_BUDGET, BOT_MIN_BUDGET } from '@kestrel/contracts/bots';
 import { Button, Card, CardContent, cn, Field, formatUsdt, Input } from '@kestrel/ui';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
@@ -54,6 +54,49 @@ export interface BotFormProps {
   blocked?: string | null;
   /** Saves; a rejection's message is the server's refusal, shown under its field when it names one */
   onSubmit: (submit: BotFormSubmit) => Promise<void>;
+  /**
+   * A new bot only: starting values from the market for the strategy, symbol, leverage and budget chosen so far,
+   * its parameters as form values. Applied when the parameters step opens, unless the user changed a parameter
+   */
+  suggest?: (
+    ask: { strategy: string; symbol: string; leverage: number; budget: number },
+    signal: AbortSignal,
+  ) => Promise<BotSuggestion & { formParams: Record<string, unknown> }>;
+}
+
+/** What the parameters step says of the market values: reading, applied (and what was raised), or unread */
+type MarketValues =
+  | { state: 'reading'; symbol: string }
+  | { state: 'applied'; suggestion: BotSuggestion; kept: boolean }
+  | { state: 'failed'; message: string };
+
+/** The market values' note above the parameters: where they come from, or why the defaults stand */
+function MarketNote({ market }: { market: MarketValues }) {
+  const text =
+    market.state === 'reading'
+      ? `Reading ${market.symbol}'s price…`
+      : market.state === 'failed'
+        ? `The market could not be read (${market.message}): the strategy's defaults stand, and the exchange's rules are checked when you save.`
+        : market.kept
+          ? `${market.suggestion.basis}. Your own values are kept.`
+          : `Set from the market: ${market.suggestion.basis}.`;
+  return (
+    <div
+      role="note"
+      aria-label="Values from the market"
+      aria-live="polite"
+      className="bt:rounded-md bt:border bt:border-border bt:bg-muted/40 bt:p-3 bt:text-sm"
+    >
+      <p>{text}</p>
+      {market.state === 'applied' && !market.kept && market.suggestion.adjusted.length > 0 && (
+        <ul className="bt:mt-1 bt:list-disc bt:pl-5 bt:text-muted-foreground">
+          {market.suggestion.adjusted.map((a) => (
+            <li key={a}>{a}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }
 
 function errorAt(errors: unknown, path: string): string | undefined {
@@ -109,6 +152,7 @@ export function BotForm({
   submitLabel,
   blocked = null,
   onSubmit,
+  suggest,
 }: BotFormProps) {
   const schema = useMemo(() => botFormSchema(validateParams), [validateParams]);
   const form = useForm<BotFormValues, unknown, BotFormOutput>({
@@ -127,6 +171,38 @@ export function BotForm({
   const strategyId = watch('strategy');
   const mode = watch('mode');
   const strategy = strategies.find((s) => s.id === strategyId);
+  const [market, setMarket] = useState<MarketValues | null>(null);
+  // The strategy, symbol and leverage the market values were drawn for: drawn again only when one changes
+  const drawnFor = useRef('');
+
+  useEffect(() => {
+    if (step !== 'params' || !suggest || !strategyId) return;
+    const { symbol, leverage, budget } = getValues();
+    const key = `${strategyId}|${symbol}|${leverage}`;
+    if (drawnFor.current === key) return;
+    drawnFor.current = key;
+    const abort = new AbortController();
+    setMarket({ state: 'reading', symbol });
+    suggest({ strategy: strategyId, symbol, leverage, budget: Number(budget) || 0 }, abort.signal).then(
+      (suggestion) => {
+        if (abort.signal.aborted) return;
+        // A parameter the user typed is theirs: the market values do not overwrite it
+        const kept = form.getFieldState('params').isDirty;
+        if (!kept) {
+          setValue('params', suggestion.formParams);
+          setValue('budget', suggestion.budget);
+          clearErrors('params');
+        }
+        setMarket({ state: 'applied', suggestion, kept });
+      },
+      (err: unknown) => {
+        if (abort.signal.aborted) return;
+        drawnFor.current = '';
+        setMarket({ state: 'failed', message: err instanceof Error ? err.message : String(err) });
+      },
+    );
+    return () => abort.abort();
+  }, [step, strategyId, suggest, getValues, setValue, clearErrors, form]);
 
   useEffect(() => {
     // The step's heading takes focus after a step change (not on the first paint), so a screen reader follows
@@ -298,7 +374,16 @@ export function BotForm({
 
             {step === 'params' &&
               (strategy ? (
-                <ParamsFieldset strategy={strategy}>{renderParams(strategy)}</ParamsFieldset>
+                <div className="bt:flex bt:flex-col bt:gap-4">
+                  {market && <MarketNote market={market} />}
+                  {market?.state === 'reading' ? (
+                    <p className="bt:text-sm bt:text-muted-foreground">
+                      Drawing the parameters from the market…
+                    </p>
+                  ) : (
+                    <ParamsFieldset strategy={strategy}>{renderParams(strategy)}</ParamsFieldset>
+                  )}
+                </div>
               ) : (
                 <p className="bt:text-sm bt:text-muted-foreground">Choose a strategy first.</p>
               ))}
