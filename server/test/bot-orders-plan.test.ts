@@ -113,6 +113,11 @@ describe('bot orders checked against the symbol’s rules', () => {
         expect(s.params.lower).toBeLessThan(50_000);
         expect(s.params.upper).toBeGreaterThan(50_000);
         expect(s.basis).toMatch(/^BTCUSDT at 50000/);
+        // The least the exchange takes at its lowest level (100 USDT at about 45,000–49,000: 0.003 BTC), and the
+        // budget raised to the margin its 10 levels need at 3×
+        expect(s.params.quantityPerGrid).toBe(0.003);
+        expect(s.adjusted).toContain('Quantity per grid raised to 0.003: the least the exchange takes');
+        expect(s.budget).toBeGreaterThan(100);
       }
     }
   });

@@ -88,6 +88,12 @@ export async function assertOrdersPass(
   );
 }
 
+/** A parameter in the form's words: `quantityPerGrid` → "Quantity per grid" */
+const labelOf = (param: string) => {
+  const words = param.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 /** Four significant digits: a range a person reads and types (64,012.3 → 64,010) */
 const readable = (v: number) => Number(v.toPrecision(4));
 
@@ -120,6 +126,8 @@ export async function suggestBot(
     params.lower = readable(price * (1 - half));
     params.upper = readable(price * (1 + half));
     params.gridCount = 10;
+    // A first grid trades the least the exchange takes a level: one lot here, raised below to what passes
+    params.quantityPerGrid = Number(info.stepSize);
     if (moved > 0) basis += `; its last 24 h ranged ${readable(low)}–${readable(high)}`;
     basis += `: a range of ±${(half * 100).toFixed(0)} % around the price`;
   }
@@ -136,10 +144,10 @@ export async function suggestBot(
       const smallest = p.smallest as number;
       if (p.param === 'budget') {
         budget = Math.ceil(smallest);
-        adjusted.push(`budget raised to ${budget} USDT: the margin its orders need at ${ask.leverage}×`);
+        adjusted.push(`Budget raised to ${budget} USDT: the margin its orders need at ${ask.leverage}×`);
       } else {
         params[p.param] = smallest;
-        adjusted.push(`${p.param} raised to ${smallest}: the least the exchange takes`);
+        adjusted.push(`${labelOf(p.param)} raised to ${smallest}: the least the exchange takes`);
       }
     }
   }
