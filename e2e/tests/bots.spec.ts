@@ -108,7 +108,11 @@ test.describe('bots (bots remote)', () => {
       budget: '1000',
     });
     await form.getByRole('radio', { name: /^Live/ }).check();
-    await expect(form.getByRole('alert')).toContainText('This bot will trade real money.');
+    // On the simulator the orders are real to the exchange, the money is not: the warning says so
+    await expect(form.getByRole('alert')).toContainText(
+      'This bot will place real orders with your account on the exchange simulator, with demo funds: no real money.',
+    );
+    await expect(form.getByRole('alert')).not.toContainText('This bot will trade real money');
     await form.getByRole('button', { name: 'Next: Review' }).click();
     await expect(
       form.getByText('Confirm that this bot places real orders with your Binance account'),
@@ -123,7 +127,7 @@ test.describe('bots (bots remote)', () => {
     await bot.getByRole('button', { name: 'Start' }).click();
     const start = page.getByRole('dialog', { name: 'Start E2E live grid?' });
     await expect(start).toContainText(
-      'It will place real orders on BTCUSDT with your Binance account, up to its budget of 1000 USDT, until you stop it.',
+      'It will place real orders on BTCUSDT with your account on the exchange simulator (demo funds: no real money), up to its budget of 1000 USDT, until you stop it.',
     );
     await start.getByRole('button', { name: 'Start bot' }).click();
     await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });

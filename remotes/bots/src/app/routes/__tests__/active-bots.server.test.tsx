@@ -170,7 +170,7 @@ describe('the active bots page', () => {
     const again = await screen.findByRole('dialog', { name: 'Start Live grid C sharing BTCUSDT?' });
     expect(
       within(again).getByText(
-        'It will place real orders on BTCUSDT next to what is already there, up to its budget of 500 USDT, until you stop it.',
+        'It will place real orders on BTCUSDT with your Binance account (profits and losses are real), next to what is already there, up to its budget of 500 USDT, until you stop it.',
       ),
     ).toBeTruthy();
     expect(within(again).getByRole('alert').textContent).toMatch(

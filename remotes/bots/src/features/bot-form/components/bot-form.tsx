@@ -3,6 +3,7 @@ import { KLINE_INTERVALS } from '@kestrel/contracts';
 import type { BacktestStrategyInfo } from '@kestrel/contracts/backtest';
 import type { BotSuggestion, CreateBotRequestInput } from '@kestrel/contracts/bots';
 import { BOT_MAX_BUDGET, BOT_MIN_BUDGET } from '@kestrel/contracts/bots';
+import { useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { Button, Card, CardContent, cn, Field, formatUsdt, Input } from '@kestrel/ui';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { type FieldError, type FieldPath, FormProvider, useForm } from 'react-hook-form';
@@ -16,6 +17,7 @@ import {
   SymbolField,
 } from '../../../components/form-controls';
 import type { ParamsValidator } from '../../../lib/params-validator';
+import { liveAccountWords } from '../../bots/lib/bot-words';
 import {
   type BotFormOutput,
   type BotFormValues,
@@ -171,6 +173,8 @@ export function BotForm({
   const strategyId = watch('strategy');
   const mode = watch('mode');
   const strategy = strategies.find((s) => s.id === strategyId);
+  // A new bot is made where the trader is now: only mainnet is real money
+  const liveAccount = liveAccountWords(useTradingEnvironment().target);
   const [market, setMarket] = useState<MarketValues | null>(null);
   // The strategy, symbol and leverage the market values were drawn for: drawn again only when one changes
   const drawnFor = useRef('');
@@ -491,7 +495,7 @@ export function BotForm({
                       <span className="bt:flex bt:flex-col bt:gap-0.5">
                         <span className="bt:font-medium">Live</span>
                         <span className="bt:text-muted-foreground">
-                          Real orders with your Binance account: profits and losses are real.
+                          Real orders with {liveAccount.account}: {liveAccount.money}.
                         </span>
                       </span>
                     </label>
@@ -508,13 +512,29 @@ export function BotForm({
                 {mode === 'live' && (
                   <div
                     role="alert"
-                    className="bt:flex bt:flex-col bt:gap-3 bt:rounded-lg bt:border bt:border-destructive bt:bg-destructive/10 bt:p-3 bt:text-sm"
+                    className={cn(
+                      'bt:flex bt:flex-col bt:gap-3 bt:rounded-lg bt:border bt:p-3 bt:text-sm',
+                      liveAccount.real
+                        ? 'bt:border-destructive bt:bg-destructive/10'
+                        : 'bt:border-border bt:bg-muted/40',
+                    )}
                   >
-                    <p>
-                      <strong>This bot will trade real money.</strong> Once started it places orders on your
-                      Binance account by itself, up to its budget, and can lose all of it. Your account's risk
-                      limits and the bot's own are checked before every order.
-                    </p>
+                    {liveAccount.real ? (
+                      <p>
+                        <strong>This bot will trade real money.</strong> Once started it places orders on your
+                        Binance account by itself, up to its budget, and can lose all of it. Your account's
+                        risk limits and the bot's own are checked before every order.
+                      </p>
+                    ) : (
+                      <p>
+                        <strong>
+                          This bot will place real orders with {liveAccount.account}, with {liveAccount.money}
+                          .
+                        </strong>{' '}
+                        Once started it places them by itself, up to its budget, as it would on mainnet. Your
+                        account's risk limits and the bot's own are checked before every order.
+                      </p>
+                    )}
                     <label className="bt:flex bt:items-start bt:gap-2 bt:font-medium">
                       <input
                         type="checkbox"

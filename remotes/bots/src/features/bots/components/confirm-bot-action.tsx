@@ -1,5 +1,6 @@
 import type { Bot } from '@kestrel/contracts/bots';
 import { ApiError } from '@kestrel/shared-runtime';
+import { useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { useState } from 'react';
 import { ConfirmCommand } from '../../../components/confirm-command';
 import { type BotAction, SYMBOL_SHARED, type useBotAction } from '../api/bot-actions';
@@ -15,9 +16,11 @@ export interface ConfirmBotActionProps {
 
 /** Start, stop and delete go through this: it says exactly what will happen, sends once, and shows a refusal */
 export function ConfirmBotAction({ bot, action, onOpenChange, onConfirm }: ConfirmBotActionProps) {
+  const { targets } = useTradingEnvironment();
+  const target = targets?.find((t) => t.environment === bot.environment);
   return (
     <ConfirmCommand
-      words={action ? actionWords(action, bot) : null}
+      words={action ? actionWords(action, bot, target) : null}
       onClose={() => onOpenChange(false)}
       onConfirm={async () => {
         if (action) await onConfirm(action);

@@ -1,7 +1,8 @@
+import type { Bot } from '@kestrel/contracts/bots';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useNow } from '../../../lib/use-now';
-import { formatUptime, uptimeNow } from './bot-words';
+import { actionWords, formatUptime, liveAccountWords, uptimeNow } from './bot-words';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -25,5 +26,25 @@ describe('a running bot’s uptime between two reads of its status', () => {
     expect(result.current).toBe(stopped);
     expect(shown(false)).toBe('59 s');
     expect(formatUptime(uptimeNow(null, read, result.current, true))).toBe('—');
+  });
+});
+
+describe('a live bot says whose money it trades', () => {
+  const bot = { name: 'G', symbol: 'BTCUSDT', budget: 500, mode: 'live', environment: 'testnet' } as Bot;
+
+  it('only mainnet is real money; the simulator and testnet say their funds are not', () => {
+    expect(liveAccountWords({ kind: 'binance-mainnet' })).toMatchObject({ real: true });
+    expect(liveAccountWords({ kind: 'simulator' })).toEqual({
+      account: 'your account on the exchange simulator',
+      money: 'demo funds: no real money',
+      real: false,
+    });
+    expect(actionWords('start', bot, { kind: 'binance-testnet' }).body).toBe(
+      'It will place real orders on BTCUSDT with your Binance testnet account (fake funds: no real money), up to its budget of 500 USDT, until you stop it.',
+    );
+  });
+
+  it('an environment the server has not described yet is said as real money', () => {
+    expect(liveAccountWords(undefined)).toMatchObject({ account: 'your Binance account', real: true });
   });
 });

@@ -1,3 +1,4 @@
+import type { EnvironmentTarget } from '@kestrel/contracts';
 import type { Bot, BotState } from '@kestrel/contracts/bots';
 import type { BadgeProps } from '@kestrel/ui';
 import type { BotAction } from '../api/bot-actions';
@@ -75,6 +76,31 @@ export function describeBot(bot: Bot, strategyName: string): string {
   return `${strategyName} · ${bot.symbol} ${bot.interval} · ${bot.leverage}× · ${bot.mode}`;
 }
 
+/** Where a live bot's orders go and whether its money is real, in words (see `liveAccountWords`) */
+export interface LiveAccountWords {
+  /** "your Binance account", "your Binance testnet account", "your account on the exchange simulator" */
+  account: string;
+  /** "profits and losses are real", "fake funds: no real money" */
+  money: string;
+  real: boolean;
+}
+
+/**
+ * The account a live bot trades, as the server reaches the bot's environment: only mainnet is real money. Not
+ * known yet (the server has not answered): said as real, the cautious reading
+ */
+export function liveAccountWords(target: Pick<EnvironmentTarget, 'kind'> | undefined): LiveAccountWords {
+  if (target?.kind === 'simulator')
+    return {
+      account: 'your account on the exchange simulator',
+      money: 'demo funds: no real money',
+      real: false,
+    };
+  if (target?.kind === 'binance-testnet')
+    return { account: 'your Binance testnet account', money: 'fake funds: no real money', real: false };
+  return { account: 'your Binance account', money: 'profits and losses are real', real: true };
+}
+
 export interface ActionWords {
   title: string;
   /** What will happen, exactly, before the user confirms */
@@ -83,14 +109,22 @@ export interface ActionWords {
   destructive: boolean;
 }
 
-/** What each action's confirmation says; live bots say that real orders are involved */
-export function actionWords(action: BotAction, bot: Bot): ActionWords {
+/**
+ * What each action's confirmation says; live bots say that real orders are involved, on which account, and
+ * whether its money is real (`target`: the bot's environment as the server reaches it)
+ */
+export function actionWords(
+  action: BotAction,
+  bot: Bot,
+  target?: Pick<EnvironmentTarget, 'kind'>,
+): ActionWords {
   const live = bot.mode === 'live';
+  const where = liveAccountWords(target);
   if (action === 'start') {
     return {
       title: `Start ${bot.name}?`,
       body: live
-        ? `It will place real orders on ${bot.symbol} with your Binance account, up to its budget of ${bot.budget} USDT, until you stop it.`
+        ? `It will place real orders on ${bot.symbol} with ${where.account} (${where.money}), up to its budget of ${bot.budget} USDT, until you stop it.`
         : `It will trade ${bot.symbol} on paper (no real orders) with a budget of ${bot.budget} USDT, until you stop it.`,
       confirm: 'Start bot',
       destructive: false,
@@ -99,7 +133,7 @@ export function actionWords(action: BotAction, bot: Bot): ActionWords {
   if (action === 'start-shared') {
     return {
       title: `Start ${bot.name} sharing ${bot.symbol}?`,
-      body: `It will place real orders on ${bot.symbol} next to what is already there, up to its budget of ${bot.budget} USDT, until you stop it.`,
+      body: `It will place real orders on ${bot.symbol} with ${where.account} (${where.money}), next to what is already there, up to its budget of ${bot.budget} USDT, until you stop it.`,
       confirm: `Start sharing ${bot.symbol}`,
       destructive: true,
     };
