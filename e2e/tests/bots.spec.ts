@@ -272,4 +272,53 @@ test.describe('bots (bots remote)', () => {
       .click();
     await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
   });
+  test('the grid and DCA templates, opened and saved without a change, make live bots whose orders the exchange takes', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await signUp(page, { keepConnectModal: true });
+    const keys = await createSimAccount({ balances: { USDT: '5000' } });
+    await connectBinance(page, keys);
+    for (const [strategy, name] of [
+      ['grid', 'Futures grid BTCUSDT'],
+      ['dca', 'DCA with safety orders BTCUSDT'],
+    ] as const) {
+      await page.goto(`/create-bot?strategy=${strategy}`);
+      const form = page.getByRole('form', { name: 'Create bot' });
+      await next(page, 'Market');
+      await next(page, 'Parameters');
+      // The template's values come from the market, and the form says so
+      await expect(form.getByRole('note', { name: 'Values from the market' })).toContainText(
+        /^Set from the market: BTCUSDT at \d/,
+      );
+      await next(page, 'Budget and risk');
+      await next(page, 'Mode');
+      await form.getByRole('radio', { name: /^Live/ }).check();
+      await form.getByRole('button', { name: 'Next: Review' }).click();
+      await form.getByRole('checkbox', { name: /I understand this bot places real orders/ }).check();
+      await next(page, 'Review');
+      await form.getByRole('button', { name: 'Create bot' }).click();
+      await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
+      const bot = page.getByRole('region', { name: new RegExp(`^${name}`) });
+      const sent = async () =>
+        (await simSignedGet<unknown[]>(keys, '/fapi/v1/allOrders', { symbol: 'BTCUSDT' })).length;
+      const before = await sent();
+      await bot.getByRole('button', { name: 'Start' }).click();
+      await page
+        .getByRole('dialog', { name: `Start ${name}?` })
+        .getByRole('button', { name: 'Start bot' })
+        .click();
+      await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+      // Its first orders stand on the exchange or filled there: none refused, the bot still running
+      await expect.poll(sent, { timeout: 15_000 }).toBeGreaterThan(before);
+      await expect(bot.getByText(/refused/i)).toHaveCount(0);
+      await expect(bot).toHaveAttribute('data-bot-state', 'running');
+      await bot.getByRole('button', { name: 'Stop' }).click();
+      await page
+        .getByRole('dialog', { name: `Stop ${name}?` })
+        .getByRole('button', { name: /^Stop/ })
+        .click();
+      await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
+    }
+  });
 });
