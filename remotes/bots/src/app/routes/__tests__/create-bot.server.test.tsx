@@ -66,10 +66,10 @@ describe('the create-bot form', () => {
     const note = await within(f).findByRole('note', { name: 'Values from the market' });
     await waitFor(() => expect(note.textContent).toMatch(/^Set from the market: BTCUSDT at \d/));
     const price = Number(/BTCUSDT at ([\d.]+)/.exec(note.textContent ?? '')?.[1]);
-    const valueOf = (label: RegExp) => Number((within(f).getByLabelText(label) as HTMLInputElement).value);
-    expect(valueOf(/^Lower/)).toBeLessThan(price);
-    expect(valueOf(/^Upper/)).toBeGreaterThan(price);
-    expect(valueOf(/^Grid count/)).toBe(10);
+    const shown = (label: RegExp) => Number((within(f).getByLabelText(label) as HTMLInputElement).value);
+    expect(shown(/^Lower/)).toBeLessThan(price);
+    expect(shown(/^Upper/)).toBeGreaterThan(price);
+    expect(shown(/^Grid count/)).toBe(10);
     expect(within(f).queryByLabelText(/^Leverage/)).toBeNull();
     await fill(user, /^Lower/, '60000');
     await fill(user, /^Upper/, '50000');
