@@ -213,7 +213,7 @@ test.describe('bots (bots remote)', () => {
     await form.getByLabel('Leverage').fill('2');
     await next(page, 'Parameters');
     await form.getByLabel(/^Safety order count/).fill('2');
-    await form.getByLabel(/^Stop loss/).fill('0.05');
+    await form.getByLabel(/^Stop loss/).fill('5');
     await next(page, 'Budget and risk');
     await form.getByLabel(/^Budget/).fill('1000');
     await next(page, 'Mode');

@@ -12,10 +12,23 @@ export const EmaCrossParamsSchema = z
       .min(0.01)
       .max(1)
       .default(0.5)
-      .describe('Share of equity used as margin per entry'),
+      .describe('Share of equity used as margin per entry')
+      .meta({ unit: 'fraction' }),
     leverage: z.number().int().min(1).max(125).default(3),
-    stopLossPct: z.number().min(0).max(0.5).default(0).describe('Stop-loss distance from entry (0 = none)'),
-    takeProfitPct: z.number().min(0).max(5).default(0).describe('Take-profit distance from entry (0 = none)'),
+    stopLossPct: z
+      .number()
+      .min(0)
+      .max(0.5)
+      .default(0)
+      .describe('Stop-loss distance from entry (0 = none)')
+      .meta({ unit: 'fraction' }),
+    takeProfitPct: z
+      .number()
+      .min(0)
+      .max(5)
+      .default(0)
+      .describe('Take-profit distance from entry (0 = none)')
+      .meta({ unit: 'fraction' }),
   })
   .refine((p) => p.fast < p.slow, { message: 'fast must be below slow', path: ['fast'] });
 

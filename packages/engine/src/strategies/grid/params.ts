@@ -12,7 +12,7 @@ export const GridParamsSchema = z
     quantityPerGrid: z.number().positive().default(0.01),
     leverage: z.number().int().min(1).max(125).default(5),
     /** Close everything and stop when the price leaves the range by this fraction (0 = never), at that price */
-    stopOutsidePct: z.number().min(0).max(1).default(0),
+    stopOutsidePct: z.number().min(0).max(1).default(0).meta({ unit: 'fraction' }),
   })
   .refine((p) => p.lower < p.upper, { message: 'lower must be below upper', path: ['lower'] });
 

@@ -104,6 +104,11 @@ describe('the create-bot form', () => {
     const review = f.querySelector('dl[aria-label="Your bot"]');
     const text = review?.textContent ?? '';
     expect(text).toContain('Range grid');
+    // Every parameter in the words of its field, fractions in percent
+    expect(text).toContain('Lower40000');
+    expect(text).toContain('Grid count2');
+    expect(text).toContain('Quantity per grid0.003');
+    expect(text).toContain('Stop outside %0');
     expect(text).toContain('BTCUSDT · 1h bars · 10× leverage');
     expect(text).toContain('250.00 USDT');
     expect(text).toContain('Max drawdown20 %');

@@ -1,7 +1,11 @@
 import { BacktestRequestSchema } from '@kestrel/contracts/backtest';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COSTS, engineCatalogue } from '../../../test/fixtures';
-import { parseStrategyParams } from '../../strategy-params/lib/params-schema';
+import {
+  describeParams,
+  paramsToFormValues,
+  parseStrategyParams,
+} from '../../strategy-params/lib/params-schema';
 import {
   type BacktestFormValues,
   backtestFormSchema,
@@ -15,7 +19,10 @@ const schema = backtestFormSchema(parseStrategyParams, now);
 const catalogue = engineCatalogue();
 
 function values(overrides: Partial<BacktestFormValues> = {}): BacktestFormValues {
-  return { ...defaultFormValues(catalogue[0], (s) => s.defaults, NOW), ...overrides };
+  // The strategy's defaults as the page puts them in the form (fractions shown as percent)
+  const toForm = (s: (typeof catalogue)[number]) =>
+    paramsToFormValues(s.defaults, describeParams(s.paramsJsonSchema));
+  return { ...defaultFormValues(catalogue[0], toForm, NOW), ...overrides };
 }
 
 function issues(input: BacktestFormValues): Record<string, string> {

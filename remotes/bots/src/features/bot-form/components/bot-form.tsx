@@ -18,7 +18,9 @@ import {
 } from '../../../components/form-controls';
 import type { ParamsValidator } from '../../../lib/params-validator';
 import { liveAccountWords } from '../../bots/lib/bot-words';
+import { describeParams } from '../../strategy-params/lib/params-schema';
 import {
+  BOT_OWNED_PARAMS,
   type BotFormOutput,
   type BotFormValues,
   botFormSchema,
@@ -109,11 +111,32 @@ function errorAt(errors: unknown, path: string): string | undefined {
   return fieldMessage(node as FieldError | undefined);
 }
 
+/** A parameter's value on the review step as its field shows it (a list of rules as its count) */
+function paramWords(value: unknown): string {
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) return `${parsed.length} item${parsed.length === 1 ? '' : 's'}`;
+    } catch {
+      return value;
+    }
+    return value;
+  }
+  return String(value);
+}
+
 function Review({ values, strategy }: { values: BotFormOutput; strategy: BacktestStrategyInfo | undefined }) {
   const limit = (v: number | null, unit: string) => (v === null ? 'none' : `${v} ${unit}`);
+  // Every parameter in the words of its field, as typed (percent fields in percent); the bot owns its leverage
+  const params: [string, string][] = strategy
+    ? describeParams(strategy.paramsJsonSchema)
+        .filter((f) => !(BOT_OWNED_PARAMS as readonly string[]).includes(f.key))
+        .map((f) => [f.label, paramWords(values.params[f.key])])
+    : [];
   const rows: [string, string][] = [
     ['Name', values.name],
     ['Strategy', strategy?.name ?? values.strategy],
+    ...params,
     ['Market', `${values.symbol} · ${values.interval} bars · ${values.leverage}× leverage`],
     ['Budget', `${formatUsdt(values.budget)} USDT`],
     ['Max notional', limit(values.riskLimits.maxNotional, 'USDT')],

@@ -12,13 +12,14 @@ function errorOf(errors: FieldErrors<ParamsForm>, key: string): string | undefin
 
 function rangeHint(field: ParamField): string | undefined {
   if (field.kind !== 'integer' && field.kind !== 'number') return field.description;
+  const unit = field.percent ? ' %' : '';
   const range =
     field.min !== undefined && field.max !== undefined
-      ? `${field.min} to ${field.max}`
+      ? `${field.min} to ${field.max}${unit}`
       : field.min !== undefined
-        ? `from ${field.min}`
+        ? `from ${field.min}${unit}`
         : field.max !== undefined
-          ? `up to ${field.max}`
+          ? `up to ${field.max}${unit}`
           : '';
   return [field.description, range].filter(Boolean).join(' · ') || undefined;
 }

@@ -84,3 +84,32 @@ describe('validating parameters with the engine', () => {
     expect(parseStrategyParams('martingale', {})).toMatchObject({ success: false });
   });
 });
+
+describe('fractions shown as percent', () => {
+  const dca = builtInStrategies.get('dca');
+  const fields = describeParams(dca?.paramsJsonSchema());
+
+  it('a fraction of the strategy is a percent field: its label, its range and its value in percent', () => {
+    expect(fields.find((f) => f.key === 'priceDeviation')).toMatchObject({
+      label: 'Price deviation %',
+      min: 0.1,
+      max: 50,
+      percent: true,
+    });
+    expect(fields.find((f) => f.key === 'baseOrderSize')).not.toHaveProperty('percent');
+    expect(paramsToFormValues({ priceDeviation: 0.07, takeProfit: 0.015 }, fields)).toMatchObject({
+      priceDeviation: 7,
+      takeProfit: 1.5,
+    });
+  });
+
+  it('what is typed in percent reaches the strategy as its fraction, and a bound is said in percent', () => {
+    const typed = paramsToFormValues(dca?.parseParams({}) ?? {}, fields);
+    const parsed = parseStrategyParams('dca', { ...typed, priceDeviation: 2.5 });
+    expect(parsed).toMatchObject({ success: true, params: { priceDeviation: 0.025, takeProfit: 0.01 } });
+    expect(parseStrategyParams('dca', { ...typed, priceDeviation: 60 })).toEqual({
+      success: false,
+      issues: [{ key: 'priceDeviation', message: 'Must be at most 50 %' }],
+    });
+  });
+});
