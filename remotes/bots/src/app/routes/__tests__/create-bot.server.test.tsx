@@ -75,6 +75,10 @@ describe('the create-bot form', () => {
     await fill(user, /^Upper/, '50000');
     await next(user);
     expect(await within(f).findByText('lower must be below upper')).toBeTruthy();
+    // Fixed from the other field, the error on Lower clears as well
+    await fill(user, /^Upper/, '70000');
+    await waitFor(() => expect(within(f).queryByText('lower must be below upper')).toBeNull());
+    await fill(user, /^Upper/, '50000');
     await fill(user, /^Lower/, '40000');
     // Three levels of 0.003 BTC: each above the exchange's 100 USDT minimum, within the budget
     await fill(user, /^Grid count/, '2');

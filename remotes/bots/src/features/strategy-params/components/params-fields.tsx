@@ -29,7 +29,14 @@ function rangeHint(field: ParamField): string | undefined {
  * under `params` (the form's resolver validates them with the engine's schema)
  */
 export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
-  const { register, formState, getValues } = useFormContext<ParamsForm>();
+  const { register, formState, getValues, trigger } = useFormContext<ParamsForm>();
+  // A rule between two parameters ("lower must be below upper") sits on one of them: any change checks them all
+  // again while one is in error, so an error fixed from the other field clears
+  const recheck = {
+    onChange: () => {
+      if (formState.errors.params) void trigger('params');
+    },
+  };
   if (fields.length === 0) return <p className="bt:text-sm bt:text-muted-foreground">No parameters.</p>;
   return (
     <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:sm:grid-cols-2">
@@ -39,7 +46,7 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
         if (field.kind === 'boolean') {
           return (
             <label key={field.key} className="bt:flex bt:items-center bt:gap-2 bt:text-sm bt:font-medium">
-              <input type="checkbox" className="bt:size-4" {...register(name)} />
+              <input type="checkbox" className="bt:size-4" {...register(name, recheck)} />
               {field.label}
             </label>
           );
@@ -57,7 +64,11 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
               if (field.kind === 'enum') {
                 return (
                   // defaultValue: the DOM shows the form's value from the first paint, whatever the option order
-                  <NativeSelect defaultValue={String(getValues(name) ?? '')} {...control} {...register(name)}>
+                  <NativeSelect
+                    defaultValue={String(getValues(name) ?? '')}
+                    {...control}
+                    {...register(name, recheck)}
+                  >
                     {field.options.map((option) => (
                       <option key={option} value={option}>
                         {option}
@@ -72,7 +83,7 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
                     spellCheck={false}
                     className="bt:font-mono bt:text-xs"
                     {...control}
-                    {...register(name)}
+                    {...register(name, recheck)}
                   />
                 );
               }
@@ -83,7 +94,7 @@ export function ParamsFields({ fields }: { fields: readonly ParamField[] }) {
                   step={field.kind === 'integer' ? 1 : 'any'}
                   className="bt:font-mono bt:tabular-nums"
                   {...control}
-                  {...register(name, { valueAsNumber: true })}
+                  {...register(name, { valueAsNumber: true, ...recheck })}
                 />
               );
             }}
