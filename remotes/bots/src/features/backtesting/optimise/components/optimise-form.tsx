@@ -164,7 +164,8 @@ export function OptimiseForm({ strategies, onRun, running, serverError }: Props)
             <legend className="bt:mb-1 bt:text-sm bt:font-medium">Parameters to sweep</legend>
             {sweepable.map((field) => {
               const axis = values.axes[field.key] as AxisForm;
-              const label = field.label || paramLabel(field.key);
+              // The sweep's values are the strategy's own (fractions stay fractions): its label without " %"
+              const label = paramLabel(field.key);
               return (
                 <div
                   key={field.key}
