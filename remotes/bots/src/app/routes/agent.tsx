@@ -1,7 +1,7 @@
 import '../../styles.css';
 import type { AgentDecisionSummary, AgentStage, AgentStatus } from '@kestrel/contracts/agents';
 import { ApiError } from '@kestrel/shared-runtime';
-import { RemotePage, useKestrelRuntime } from '@kestrel/shared-runtime/react';
+import { RemotePage, useKestrelRuntime, useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { Link, useParams, useSearchParams } from '@kestrel/shared-runtime/router';
 import { Button, buttonVariants, Card, CardContent, EmptyState, Spinner } from '@kestrel/ui';
 import { useQueryClient } from '@tanstack/react-query';
@@ -35,7 +35,13 @@ import { useAgentNotices } from '../../features/agent/hooks/use-agent-notices';
 import { stageLabel } from '../../features/agent/lib/agent-words';
 import { useBotAction } from '../../features/bots/api/bot-actions';
 import { BotStateBadge } from '../../features/bots/components/bot-state-badge';
-import { actionWords, isIdle, isLive } from '../../features/bots/lib/bot-words';
+import {
+  actionWords,
+  isIdle,
+  isLive,
+  type LiveAccountWords,
+  liveAccountWords,
+} from '../../features/bots/lib/bot-words';
 
 /** An id the server does not know for this user (or not a valid id at all): the same "not found", never more */
 const isNotFound = (error: Error | null) =>
@@ -62,15 +68,15 @@ const RESET_WORDS: CommandWords = {
   destructive: false,
 };
 
-function stageWords(status: AgentStatus, stage: AgentStage): CommandWords {
+function stageWords(status: AgentStatus, stage: AgentStage, where: LiveAccountWords): CommandWords {
   const live = stage === 'live_approval' || stage === 'live_auto';
   return {
     title: `Move ${status.bot.name} to ${stageLabel(stage)}?`,
     body: live
-      ? `${stage === 'live_auto' ? 'It will place real orders by itself' : 'It will propose real orders that wait for your approval'} with your Binance account on ${status.bot.symbol}, through the risk guard. The server checks the gates again and refuses if one fails.`
+      ? `${stage === 'live_auto' ? 'It will place real orders by itself' : 'It will propose real orders that wait for your approval'} with ${where.account} (${where.money}) on ${status.bot.symbol}, through the risk guard. The server checks the gates again and refuses if one fails.`
       : 'It goes back to paper trading: simulated orders on live prices, no real ones.',
     confirm: `Move to ${stageLabel(stage)}`,
-    destructive: live,
+    destructive: live && where.real,
   };
 }
 
@@ -79,6 +85,9 @@ export default function AgentPage() {
   const { agentId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const { api, notices } = useKestrelRuntime();
+  const { targets } = useTradingEnvironment();
+  // The agent's environment as the server reaches it: only mainnet is real money
+  const targetOf = (bot: { environment: string }) => targets?.find((t) => t.environment === bot.environment);
   useAgentNotices(agentId);
   const status = useAgentStatus(agentId);
   const data = status.data;
@@ -185,7 +194,9 @@ export default function AgentPage() {
           size="sm"
           disabled={busy || data.latch !== null}
           title={data.latch ? 'Reset the latch first' : undefined}
-          onClick={() => setPending({ kind: 'bot', action: 'start', words: actionWords('start', bot) })}
+          onClick={() =>
+            setPending({ kind: 'bot', action: 'start', words: actionWords('start', bot, targetOf(bot)) })
+          }
         >
           Start
         </Button>
@@ -195,7 +206,9 @@ export default function AgentPage() {
           size="sm"
           variant="outline"
           disabled={busy}
-          onClick={() => setPending({ kind: 'bot', action: 'stop', words: actionWords('stop', bot) })}
+          onClick={() =>
+            setPending({ kind: 'bot', action: 'stop', words: actionWords('stop', bot, targetOf(bot)) })
+          }
         >
           Stop
         </Button>
@@ -260,14 +273,14 @@ export default function AgentPage() {
                 setPending({
                   kind: 'command',
                   command: { kind: 'stage', stage },
-                  words: stageWords(data, stage),
+                  words: stageWords(data, stage, liveAccountWords(targetOf(data.bot))),
                 });
               }}
               onDemote={() =>
                 setPending({
                   kind: 'command',
                   command: { kind: 'stage', stage: 'paper' },
-                  words: stageWords(data, 'paper'),
+                  words: stageWords(data, 'paper', liveAccountWords(targetOf(data.bot))),
                 })
               }
             />

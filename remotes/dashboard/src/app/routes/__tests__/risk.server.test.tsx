@@ -144,6 +144,8 @@ describe('the risk page', () => {
         {
           name: 'Paper grid K',
           strategy: 'grid',
+          // Three levels of 0.003 BTC: orders the exchange takes, within the budget
+          params: { lower: 40_000, upper: 50_000, gridCount: 2, quantityPerGrid: 0.003 },
           symbol: 'BTCUSDT',
           interval: '1m',
           leverage: 2,
