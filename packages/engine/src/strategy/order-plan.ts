@@ -66,8 +66,8 @@ export function smallestQuantity(rules: SymbolRules, price: number, reduceOnly: 
 
 /**
  * Checks a plan against the symbol's filters and the bot's budget. Each sizing parameter is reported once, with
- * the smallest value that makes every order it sizes pass; an order above the maximum lot is reported with the
- * largest. Then the margin: the opening orders standing at once (buys and sells apart: the larger side counts, as
+ * the smallest value that makes every order it sizes pass; an order above the maximum lot is reported with that
+ * maximum. Then the margin: the opening orders standing at once (buys and sells apart: the larger side counts, as
  * Binance reserves margin for open orders) at the bot's leverage against its budget. Empty: the exchange takes it
  */
 export function checkOrderPlan(

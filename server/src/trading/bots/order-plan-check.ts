@@ -1,4 +1,3 @@
-import type { TradingEnvironment } from '@kestrel/contracts';
 import type { BotSuggestion } from '@kestrel/contracts/bots';
 import {
   builtInStrategies,
@@ -14,8 +13,7 @@ import { HttpError } from '../../lib/http-error';
 import type { BotRow } from './bot-repository';
 
 /** The exchange's public reads a plan is checked with: the symbol's rules and prices */
-export type PlanReads = Pick<ExchangeAdapter, 'symbolInfo' | 'lastPrice'> &
-  Partial<Pick<ExchangeAdapter, 'ticker'>>;
+export type PlanReads = Pick<ExchangeAdapter, 'symbolInfo' | 'lastPrice' | 'ticker'>;
 
 const rulesOf = (info: SymbolInfo): SymbolRules => ({
   baseAsset: info.baseAsset,
@@ -42,13 +40,7 @@ export async function planProblems(
   market: PlanReads,
   type: StrategyType,
   params: Record<string, unknown>,
-  bot: {
-    symbol: string;
-    budget: number;
-    leverage: number;
-    environment: TradingEnvironment;
-    info: SymbolInfo;
-  },
+  bot: { symbol: string; budget: number; leverage: number; info: SymbolInfo },
 ): Promise<PlanProblem[]> {
   const price = Number(await read(() => market.lastPrice(bot.symbol)));
   if (!(price > 0)) return [];
@@ -100,8 +92,8 @@ const readable = (v: number) => Number(v.toPrecision(4));
 /**
  * A new bot's starting values from the market: the strategy's defaults, a grid's range around the price as wide as
  * the last 24 hours moved (2 % to 15 % each side, 10 levels), then every size the exchange would refuse raised to
- * the smallest it takes and the budget to what the orders need, by the same check a save runs. Undefined values
- * stay the strategy's defaults
+ * the smallest it takes and the budget to what the orders need (never below the one asked), by the same check a
+ * save runs. Every other parameter is the strategy's default
  */
 export async function suggestBot(
   market: PlanReads,
@@ -116,11 +108,9 @@ export async function suggestBot(
   );
   let basis = `${ask.symbol} at ${price}`;
   if (type.id === 'grid') {
-    const day = market.ticker
-      ? await read(() => (market.ticker as PlanReads['ticker'] & {})(ask.symbol))
-      : undefined;
-    const high = Number(day?.highPrice);
-    const low = Number(day?.lowPrice);
+    const day = await read(() => market.ticker(ask.symbol));
+    const high = Number(day.highPrice);
+    const low = Number(day.lowPrice);
     const moved = high > low && low > 0 ? (high - low) / price : 0;
     const half = Math.min(0.15, Math.max(0.02, moved));
     params.lower = readable(price * (1 - half));
