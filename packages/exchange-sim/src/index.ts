@@ -14,6 +14,8 @@ export { type Listening, SimServer, type SimServerOptions } from './http/server'
 export type { CreateAccountInput } from './matching/accounts';
 export type { UserEvent } from './matching/events';
 export { Exchange, type ExchangeOptions } from './matching/exchange';
+// The exchange's own order filters, for tests that hold another component's checks to them
+export { checkNotional, checkPriceFilter, checkQuantity } from './matching/filters';
 export { barOpen, INTERVALS, type Interval, nextBarOpen } from './matching/klines';
 export { liquidationPrice } from './matching/margin';
 export {
