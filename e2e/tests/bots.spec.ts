@@ -3,7 +3,14 @@ import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
 import { E2E_SIM_PORT } from '../support/ports';
-import { createSimAccount, releaseSimPrice, setSimPrice, simSignedGet } from '../support/sim';
+import {
+  addSimFault,
+  createSimAccount,
+  releaseSimPrice,
+  removeSimFault,
+  setSimPrice,
+  simSignedGet,
+} from '../support/sim';
 
 /** BTCUSDT's last price on the e2e simulator (its public REST, as Binance answers it) */
 async function simPrice(): Promise<number> {
@@ -319,6 +326,35 @@ test.describe('bots (bots remote)', () => {
         .getByRole('button', { name: /^Stop/ })
         .click();
       await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
+    }
+  });
+  test('the parameters step, left while the market is being read, reads it again when it opens again', async ({
+    page,
+  }) => {
+    await signUp(page);
+    // The first read of the price now is slow (3 s): the trader moves on before the values come
+    const slow = await addSimFault({
+      kind: 'latency',
+      method: 'GET',
+      path: '/fapi/v2/ticker/price',
+      phase: 'before',
+      ms: 3_000,
+      remaining: 1,
+    });
+    try {
+      await page.goto('/create-bot?strategy=grid');
+      const form = page.getByRole('form', { name: 'Create bot' });
+      await next(page, 'Market');
+      await next(page, 'Parameters');
+      const note = form.getByRole('note', { name: 'Values from the market' });
+      await expect(note).toContainText("Reading BTCUSDT's price");
+      await next(page, 'Budget and risk');
+      await form.getByRole('button', { name: 'Back' }).click();
+      // Back on the step, the values are drawn again: the fields come, never a step stuck reading
+      await expect(note).toContainText(/^Set from the market: BTCUSDT at \d/, { timeout: 15_000 });
+      await expect(form.getByLabel(/^Lower/)).toBeVisible();
+    } finally {
+      await removeSimFault(slow);
     }
   });
 });

@@ -209,10 +209,12 @@ export function BotForm({
     if (drawnFor.current === key) return;
     drawnFor.current = key;
     const abort = new AbortController();
+    let settled = false;
     setMarket({ state: 'reading', symbol });
     suggest({ strategy: strategyId, symbol, leverage, budget: Number(budget) || 0 }, abort.signal).then(
       (suggestion) => {
         if (abort.signal.aborted) return;
+        settled = true;
         // A parameter the user typed is theirs: the market values do not overwrite it
         const kept = form.getFieldState('params').isDirty;
         if (!kept) {
@@ -224,11 +226,19 @@ export function BotForm({
       },
       (err: unknown) => {
         if (abort.signal.aborted) return;
+        settled = true;
         drawnFor.current = '';
         setMarket({ state: 'failed', message: err instanceof Error ? err.message : String(err) });
       },
     );
-    return () => abort.abort();
+    return () => {
+      abort.abort();
+      // Left before the values came: drawn again when the step opens again, never stuck on "reading"
+      if (!settled) {
+        drawnFor.current = '';
+        setMarket(null);
+      }
+    };
   }, [step, strategyId, suggest, getValues, setValue, clearErrors, form]);
 
   useEffect(() => {
