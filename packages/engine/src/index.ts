@@ -163,6 +163,7 @@ export { BarContext } from './strategy/bar-context';
 export { GuardedStrategy } from './strategy/guarded-strategy';
 export type { PlanMarket, PlannedOrder, PlanProblem, SymbolRules } from './strategy/order-plan';
 export { checkOrderPlan, smallestQuantity } from './strategy/order-plan';
+export { paramLabel } from './strategy/param-label';
 export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';
 export type {

@@ -4,6 +4,7 @@ import {
   checkOrderPlan,
   type PlanMarket,
   type PlanProblem,
+  paramLabel,
   type StrategyType,
   type SymbolRules,
 } from '@kestrel/engine';
@@ -80,12 +81,6 @@ export async function assertOrdersPass(
   );
 }
 
-/** A parameter in the form's words: `quantityPerGrid` → "Quantity per grid" */
-const labelOf = (param: string) => {
-  const words = param.replace(/([A-Z])/g, ' $1').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
 /** Four significant digits: a range a person reads and types (64,012.3 → 64,010) */
 const readable = (v: number) => Number(v.toPrecision(4));
 
@@ -137,7 +132,7 @@ export async function suggestBot(
         adjusted.push(`Budget raised to ${budget} USDT: the margin its orders need at ${ask.leverage}×`);
       } else {
         params[p.param] = smallest;
-        adjusted.push(`${labelOf(p.param)} raised to ${smallest}: the least the exchange takes`);
+        adjusted.push(`${paramLabel(p.param)} raised to ${smallest}: the least the exchange takes`);
       }
     }
   }

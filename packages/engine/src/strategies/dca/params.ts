@@ -60,3 +60,7 @@ export function safetyOrderPlan(p: DcaParams): { deviation: number; size: number
   }
   return plan;
 }
+
+/** Where a safety order `deviation` away from the base price rests: below it for a long, above for a short */
+export const safetyOrderPrice = (base: number, deviation: number, long: boolean) =>
+  base * (long ? 1 - deviation : 1 + deviation);

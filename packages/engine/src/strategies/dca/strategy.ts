@@ -7,7 +7,7 @@ import {
   type Strategy,
   type StrategyContext,
 } from '../../strategy/strategy';
-import { type DcaParams, DcaParamsSchema, safetyOrderPlan } from './params';
+import { type DcaParams, DcaParamsSchema, safetyOrderPlan, safetyOrderPrice } from './params';
 
 /**
  * Opens a base order at market, lays safety limit orders at growing distances against the position, and keeps one
@@ -55,7 +55,7 @@ class Dca implements Strategy, BacktestFastPath {
     }
     if (fill.tag === 'base') {
       for (const [k, so] of this.plan.entries()) {
-        const price = broker.roundPrice(fill.price * (long ? 1 - so.deviation : 1 + so.deviation));
+        const price = broker.roundPrice(safetyOrderPrice(fill.price, so.deviation, long));
         const quantity = broker.roundQty(so.size / price);
         broker.submit({ side: long ? 'buy' : 'sell', type: 'limit', price, quantity, tag: `so${k}` });
       }
@@ -119,7 +119,7 @@ function dcaPlan(p: DcaParams, price: number): PlannedOrder[] {
     },
   ];
   for (const [k, so] of safetyOrderPlan(p).entries()) {
-    const at = price * (long ? 1 - so.deviation : 1 + so.deviation);
+    const at = safetyOrderPrice(price, so.deviation, long);
     plan.push({
       what: `safety order ${k + 1}`,
       side,

@@ -38,3 +38,23 @@ export function nearestLevel(levels: readonly number[], price: number): number {
   }
   return nearest;
 }
+
+/**
+ * The order a one-sided grid opens with, at `nearest` (the level it starts on): a long grid buys the position its
+ * sells above will unwind, a short one sells what its buys below will; in levels' worth of `quantityPerGrid`.
+ * None for a neutral grid or one with no level on the closing side
+ */
+export function openingOrder(
+  direction: GridParams['direction'],
+  levelCount: number,
+  nearest: number,
+): { side: 'buy' | 'sell'; levels: number } | undefined {
+  const above = levelCount - 1 - nearest;
+  if (direction === 'long' && above > 0) return { side: 'buy', levels: above };
+  if (direction === 'short' && nearest > 0) return { side: 'sell', levels: nearest };
+  return undefined;
+}
+
+/** A one-sided grid's orders on its closing side (a long grid's sells, a short's buys) only reduce its position */
+export const closesPosition = (direction: GridParams['direction'], side: 'buy' | 'sell') =>
+  (direction === 'long' && side === 'sell') || (direction === 'short' && side === 'buy');

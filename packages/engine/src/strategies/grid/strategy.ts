@@ -7,7 +7,14 @@ import {
   type Strategy,
   type StrategyContext,
 } from '../../strategy/strategy';
-import { type GridParams, GridParamsSchema, gridLevels, nearestLevel } from './params';
+import {
+  closesPosition,
+  type GridParams,
+  GridParamsSchema,
+  gridLevels,
+  nearestLevel,
+  openingOrder,
+} from './params';
 
 /**
  * Futures grid: buy limits on the levels below the price, sell limits on the levels above. Each filled buy at level
@@ -61,15 +68,12 @@ class Grid implements Strategy, BacktestFastPath {
     const q = broker.roundQty(this.p.quantityPerGrid);
     // The level closest to the price stays empty, as on the exchange's grid bots
     const nearest = nearestLevel(this.levels, price);
-    const above = this.levels.length - 1 - nearest;
-    const below = nearest;
     // The position the closing side unwinds goes first: an order closing a position that is not there yet is
     // refused (a reduce-only one in one-way mode, any closing one in hedge mode)
     const dir = this.p.direction;
-    if (dir === 'long' && above > 0)
-      broker.submit({ side: 'buy', type: 'market', quantity: q * above, tag: 'init' });
-    if (dir === 'short' && below > 0)
-      broker.submit({ side: 'sell', type: 'market', quantity: q * below, tag: 'init' });
+    const opening = openingOrder(dir, this.levels.length, nearest);
+    if (opening)
+      broker.submit({ side: opening.side, type: 'market', quantity: q * opening.levels, tag: 'init' });
     for (let k = 0; k < this.levels.length; k++) {
       if (k !== nearest) this.place(ctx, k, k > nearest ? 'sell' : 'buy');
     }
@@ -78,7 +82,7 @@ class Grid implements Strategy, BacktestFastPath {
   private place(ctx: StrategyContext, k: number, side: 'buy' | 'sell'): void {
     const broker = ctx.broker;
     const dir = this.p.direction;
-    const reduceOnly = (dir === 'long' && side === 'sell') || (dir === 'short' && side === 'buy');
+    const reduceOnly = closesPosition(dir, side);
     broker.submit({
       side,
       type: 'limit',
@@ -112,25 +116,15 @@ function gridPlan(p: GridParams, price: number): PlannedOrder[] {
   const q = p.quantityPerGrid;
   const sizedBy = (perUnit: number) => ({ param: 'quantityPerGrid', value: q, perUnit });
   const plan: PlannedOrder[] = [];
-  const above = levels.length - 1 - nearest;
-  const below = nearest;
-  if (p.direction === 'long' && above > 0)
+  const opening = openingOrder(p.direction, levels.length, nearest);
+  if (opening)
     plan.push({
-      what: 'the opening buy',
-      side: 'buy',
+      what: `the opening ${opening.side}`,
+      side: opening.side,
       price,
-      quantity: q * above,
+      quantity: q * opening.levels,
       reduceOnly: false,
-      sizedBy: sizedBy(1 / above),
-    });
-  if (p.direction === 'short' && below > 0)
-    plan.push({
-      what: 'the opening sell',
-      side: 'sell',
-      price,
-      quantity: q * below,
-      reduceOnly: false,
-      sizedBy: sizedBy(1 / below),
+      sizedBy: sizedBy(1 / opening.levels),
     });
   for (const [k, level] of levels.entries()) {
     const side = k > nearest ? 'sell' : k < nearest ? 'buy' : p.direction === 'short' ? 'buy' : 'sell';
@@ -139,7 +133,7 @@ function gridPlan(p: GridParams, price: number): PlannedOrder[] {
       side,
       price: level,
       quantity: q,
-      reduceOnly: (p.direction === 'long' && side === 'sell') || (p.direction === 'short' && side === 'buy'),
+      reduceOnly: closesPosition(p.direction, side),
       sizedBy: sizedBy(1),
       ...(k === nearest ? { later: true } : {}),
     });

@@ -113,16 +113,14 @@ function errorAt(errors: unknown, path: string): string | undefined {
 
 /** A parameter's value on the review step as its field shows it (a list of rules as its count) */
 function paramWords(value: unknown): string {
-  if (typeof value === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (Array.isArray(parsed)) return `${parsed.length} item${parsed.length === 1 ? '' : 's'}`;
-    } catch {
-      return value;
-    }
-    return value;
+  if (typeof value !== 'string') return String(value);
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (Array.isArray(parsed)) return `${parsed.length} item${parsed.length === 1 ? '' : 's'}`;
+  } catch {
+    // Not JSON: the text as typed
   }
-  return String(value);
+  return value;
 }
 
 function Review({ values, strategy }: { values: BotFormOutput; strategy: BacktestStrategyInfo | undefined }) {

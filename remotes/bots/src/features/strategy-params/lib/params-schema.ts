@@ -1,4 +1,4 @@
-import { builtInStrategies } from '@kestrel/engine';
+import { builtInStrategies, paramLabel } from '@kestrel/engine';
 import type { z } from 'zod';
 
 /** How one strategy parameter is edited */
@@ -40,15 +40,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** "positionFraction" → "Position fraction", "stopLossPct" → "Stop loss %"; a percent field ends in "%" */
-export function paramLabel(key: string, percent = false): string {
-  const words = key
-    .replace(/Pct$/, ' %')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase();
-  const label = words.charAt(0).toUpperCase() + words.slice(1);
-  return percent && !label.endsWith('%') ? `${label} %` : label;
-}
+export { paramLabel };
 
 /** The fields of a strategy's parameter JSON schema (as the engine's `paramsJsonSchema()` and the API give it) */
 export function describeParams(jsonSchema: unknown): ParamField[] {
