@@ -41,6 +41,9 @@ test.describe('AI agents (bots remote)', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'E2E agent' })).toBeVisible();
     const status = page.getByRole('region', { name: 'Status' });
     await expect(status.getByText('Stopped: not trained yet')).toBeVisible();
+    // Untrained it cannot start, and says why
+    await expect(page.getByRole('button', { name: 'Start' })).toBeDisabled();
+    await expect(page.getByText('Train it first: it starts with a model')).toBeVisible();
 
     // Train now: a model with its age against its expiry
     await page.getByRole('button', { name: 'Train now' }).click();

@@ -91,6 +91,8 @@ describe('an agent with an LLM reviewer that vetoes', () => {
     // The reviewer is not asked in stage backtest: paper it is
     const staged = await call('POST', `/api/v1/agents/${agent.id}/stage`, { stage: 'paper' });
     expect(staged.statusCode, staged.body).toBe(200);
+    expect((await call('POST', `/api/v1/agents/${agent.id}/train`)).statusCode).toBe(202);
+    await t.app.agentService.idle();
     const started = await call('POST', `/api/v1/agents/${agent.id}/start`);
     expect(started.statusCode, started.body).toBe(200);
 

@@ -167,13 +167,18 @@ describe('agents', () => {
     );
   });
 
-  it('trains by itself when it starts without a model, and records a training that fails with its reason', async () => {
+  it('refuses to start without a model, starts once trained, and records a training that fails with its reason', async () => {
     const fresh = (await call(t, 'POST', '/api/v1/agents/', { ...agentBody, name: 'Untrained' })).json()
       .data as Bot;
-    expect((await call(t, 'POST', `/api/v1/agents/${fresh.id}/start`)).statusCode).toBe(200);
-    await eventually(async () => (await status(t, fresh.id)).model !== null);
+    const refused = await call(t, 'POST', `/api/v1/agents/${fresh.id}/start`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'AGENT_UNTRAINED' });
+    expect(refused.json().detail).toMatch(/no trained model yet: train it/);
+    expect((await status(t, fresh.id)).bot.state).toBe('stopped');
+    expect((await call(t, 'POST', `/api/v1/agents/${fresh.id}/train`)).statusCode).toBe(202);
     await t.app.agentService.idle();
     expect((await status(t, fresh.id)).training).toMatchObject({ state: 'idle', lastError: null });
+    expect((await call(t, 'POST', `/api/v1/agents/${fresh.id}/start`)).statusCode).toBe(200);
     expect((await call(t, 'POST', `/api/v1/agents/${fresh.id}/stop`)).statusCode).toBe(200);
 
     // One day of simulator history is one daily bar: nothing to learn from, and the agent says so

@@ -166,7 +166,7 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
           },
         },
       );
-      expect(run.metrics).toEqual(direct.metrics);
+      expect(run.metrics).toEqual({ ...direct.metrics, noTradeReason: null });
       expect(direct.metrics.tradeCount).toBeGreaterThan(0);
       // A position was open at 08:00, so the funding path is exercised (at the exchange's settled rate)
       expect(direct.metrics.fundingPaid).not.toBe(0);
@@ -213,7 +213,7 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
 
       const list = BacktestListResponseSchema.parse((await get('/api/v1/backtests')).json()).data;
       expect(list.slice(0, 3).map((r) => r.id)).toEqual([wider.id, again.id, summary.id]);
-      expect(list[2]?.metrics).toEqual(direct.metrics);
+      expect(list[2]?.metrics).toEqual({ ...direct.metrics, noTradeReason: null });
     });
 
     it.each(['grid', 'dca', 'signal-rules'])('runs %s with its default parameters', async (strategy) => {
@@ -520,9 +520,13 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
             rate: funding.map((f) => Number(f.fundingRate)),
           },
         }).metrics;
-      expect(withKeys.metrics).toEqual(engineRun(true));
+      expect(withKeys.metrics).toEqual({ ...engineRun(true), noTradeReason: null });
       expect(withKeys.metrics?.tradeCount).toBeGreaterThan(0);
       expect(withoutKeys.metrics?.tradeCount).toBe(0);
+      // …and the run says why, in the words of the exchange's rule that refused its orders
+      expect(withoutKeys.metrics?.noTradeReason).toMatch(
+        /^The exchange's rules rejected \d+ orders? and none filled: /,
+      );
       expect(engineRun(false).tradeCount).toBe(0);
 
       // Within the hour the table is reused; after it, read again. A failed read falls back to the default table

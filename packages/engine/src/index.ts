@@ -25,7 +25,7 @@ export {
   featureRow,
 } from './agent/features';
 export type { CalibrationBucket, FeatureDrift, ModelHealth, ModelHealthInput } from './agent/health';
-export { modelHealth } from './agent/health';
+export { modelHealth, PSI_BANDS } from './agent/health';
 export type { AgentLabels } from './agent/labels';
 export { labelBars } from './agent/labels';
 export type { ModelOutput, TrainAgentInput } from './agent/model';
@@ -51,6 +51,7 @@ export type { LookaheadReport } from './backtest/lookahead';
 export { lookaheadCheck } from './backtest/lookahead';
 export type { Metrics, MetricsInput, TradeStats } from './backtest/metrics';
 export { computeMetrics, tradeStats } from './backtest/metrics';
+export { whyNoTrade } from './backtest/no-trade';
 export type { BacktestOptions, BacktestResult, LiveStep, RunSettings } from './backtest/runner';
 export { LiveSession, resolveBrokerConfig, runBacktest, StrategyRunner } from './backtest/runner';
 export type { BarColumns, KlineRow, SyntheticBarsOptions } from './bars/bars';

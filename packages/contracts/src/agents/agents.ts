@@ -414,16 +414,24 @@ export const AgentEvidenceSchema = z.object({
 });
 export type AgentEvidence = z.infer<typeof AgentEvidenceSchema>;
 
+/** A population stability index read by the usual bands (the engine's `PSI_BANDS`): stable, moderate, large */
+export const PsiBandSchema = z.enum(['stable', 'moderate', 'large']);
+export type PsiBand = z.infer<typeof PsiBandSchema>;
+
 /** GET /api/v1/agents/{id}/health: the model against the market it now sees */
 export const AgentHealthSchema = z.object({
   modelId: z.string().nullable(),
   computedAt: ms,
-  /** Per feature: PSI and z of the recent mean against training; `drifted` past the threshold */
+  /**
+   * Per feature: PSI and z of the recent mean against training. `band` is the usual PSI rule (below 0.1 stable,
+   * 0.1 to 0.25 moderate, 0.25 and above large; null when the feature has no recent value); `drifted` is a large shift
+   */
   featureDrift: z.array(
     z.object({
       id: z.string(),
       psi: z.number().nullable(),
       zMean: z.number().nullable(),
+      band: PsiBandSchema.nullable(),
       drifted: z.boolean(),
     }),
   ),

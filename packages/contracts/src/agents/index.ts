@@ -74,6 +74,8 @@ export {
   AgentTrainingResponseSchema,
   AgentTrainingSchema,
   AgentTrainingStateSchema,
+  type PsiBand,
+  PsiBandSchema,
 } from './agents';
 export {
   AGENT_REVIEW_VERDICTS,

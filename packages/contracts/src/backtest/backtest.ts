@@ -128,6 +128,11 @@ export const BacktestMetricsSchema = z.object({
   fundingPaid: z.number(),
   liquidations: z.number().int(),
   bars: z.number().int(),
+  /**
+   * Why the run closed no trade, in words (a position still open, orders rejected by the exchange's rules and why,
+   * orders the price never reached, no order at all); null when it traded. Absent on runs recorded before it
+   */
+  noTradeReason: z.string().nullable().optional(),
 });
 export type BacktestMetrics = z.infer<typeof BacktestMetricsSchema>;
 

@@ -7,8 +7,8 @@ import type { AgentConfig, AgentDecision, AgentModel, AgentSnapshot } from './ty
 const DRIFT_WINDOW = 500;
 /** Bin edges of the population stability index, in training standard deviations */
 const PSI_EDGES = [-2, -1, -0.5, 0, 0.5, 1, 2];
-const PSI_WATCH = 0.1;
-const PSI_DRIFT = 0.25;
+/** The usual bands of a population stability index: below `moderate` stable, from `large` on a large shift */
+export const PSI_BANDS = { moderate: 0.1, large: 0.25 } as const;
 const HIT_WINDOW = 20;
 const DI_EDGES = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3];
 
@@ -158,18 +158,17 @@ function featureDrift(model: AgentModel, data: Float64Array, rows: number, j: nu
     meanShift,
     stdRatio: Math.sqrt(variance),
     psi,
-    status: driftStatus(psi, meanShift, Math.sqrt(variance)),
+    status: driftStatus(psi),
   };
 }
 
 /**
- * PSI alone over-reads a short window of overlapping features (500 bars of a 64-bar return are ~8 independent
- * values): drift needs the PSI and a large move of the mean (a standard deviation) or of the spread (×2 or ÷2).
+ * The usual PSI bands: below 0.1 stable, 0.1 to 0.25 a moderate shift (watch), 0.25 and above a large shift (drift).
+ * The mean's move and the spread's ratio are reported beside it, not mixed in: a reader checks them against the band.
  */
-function driftStatus(psi: number, meanShift: number, stdRatio: number): FeatureDrift['status'] {
-  const moved = Math.abs(meanShift) >= 1 || stdRatio >= 2 || stdRatio <= 0.5;
-  if (psi >= PSI_DRIFT && moved) return 'drift';
-  if (psi >= PSI_WATCH || Math.abs(meanShift) >= 0.5) return 'watch';
+function driftStatus(psi: number): FeatureDrift['status'] {
+  if (psi >= PSI_BANDS.large) return 'drift';
+  if (psi >= PSI_BANDS.moderate) return 'watch';
   return 'ok';
 }
 

@@ -103,6 +103,9 @@ export interface BacktestResult {
   /** Executions of the run (liquidations included): `fills.length` with details kept, still counted without */
   fillCount: number;
   orders: readonly OrderView[];
+  /** Orders the exchange's rules rejected, and the first one's reason ('' if none): counted without details too */
+  rejectedOrders: number;
+  firstRejection: string;
 }
 
 /** Resolves run settings into a broker configuration (throws naming the bad field) */
@@ -158,6 +161,8 @@ export function runBacktest(
     orders: keep
       ? [...broker.closedOrders, ...broker.openOrders, ...broker.inFlightOrders].sort((a, b) => a.id - b.id)
       : [],
+    rejectedOrders: broker.rejectedOrders,
+    firstRejection: broker.firstRejection,
   };
 }
 

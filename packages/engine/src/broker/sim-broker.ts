@@ -46,6 +46,10 @@ export class SimBroker implements OrderPort {
   winningTrades = 0;
   grossProfit = 0;
   grossLoss = 0;
+  /** Orders the exchange's rules rejected (margin, lot, notional…), counted even when history is not retained */
+  rejectedOrders = 0;
+  /** The first rejection's reason ('' until one): what a run that never traded tells its reader */
+  firstRejection = '';
 
   readonly inFlightOrders: Order[] = [];
   readonly openOrders: Order[] = [];
@@ -562,6 +566,7 @@ export class SimBroker implements OrderPort {
         open,
       );
       if (refusal !== '') {
+        this.noteRejection(refusal);
         this.close(this.inFlightOrders, 0, 'rejected', refusal);
         continue;
       }
@@ -603,7 +608,11 @@ export class SimBroker implements OrderPort {
     const dir = this.queuedSide;
     this.queuedSide = 0;
     const qty = this.queuedQty;
-    if (this.refusalAtAcceptance('market', dir > 0, qty, false, false, open, Number.NaN, open) !== '') return;
+    const refusal = this.refusalAtAcceptance('market', dir > 0, qty, false, false, open, Number.NaN, open);
+    if (refusal !== '') {
+      this.noteRejection(refusal);
+      return;
+    }
     // A rejected or filled queued order leaves nothing behind (no history is kept)
     this.execQty = qty;
     this.execPrice = open;
@@ -809,6 +818,7 @@ export class SimBroker implements OrderPort {
       order.avgFillPrice = this.execPrice;
       this.close(this.openOrders, at, 'filled', '', order);
     } else {
+      if (refusal !== REDUCE_ONLY_REFUSAL) this.noteRejection(refusal);
       this.close(
         this.openOrders,
         at,
@@ -817,6 +827,11 @@ export class SimBroker implements OrderPort {
         order,
       );
     }
+  }
+
+  private noteRejection(reason: string): void {
+    if (this.rejectedOrders === 0) this.firstRejection = reason;
+    this.rejectedOrders++;
   }
 
   /**

@@ -1,6 +1,17 @@
 import type { KlineInterval, TradingEnvironment } from '@kestrel/contracts';
-import type { AgentDecisionRecord, AgentDecisionSummary, AgentHealth } from '@kestrel/contracts/agents';
-import { type AgentDecision, FEATURE_LOOKBACK, intervalToMs, modelHealth } from '@kestrel/engine';
+import type {
+  AgentDecisionRecord,
+  AgentDecisionSummary,
+  AgentHealth,
+  PsiBand,
+} from '@kestrel/contracts/agents';
+import {
+  type AgentDecision,
+  FEATURE_LOOKBACK,
+  type FeatureDrift,
+  intervalToMs,
+  modelHealth,
+} from '@kestrel/engine';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
@@ -9,6 +20,14 @@ import { agentDecisionRepository, summaryOf } from './agent-decision-repository'
 import { agentRepository } from './agent-repository';
 import { configOf, finiteOrNull } from './agent-rows';
 import type { AgentSnapshots } from './agent-snapshot';
+
+/** The engine's drift status in the contract's words for the usual PSI bands */
+const PSI_BAND_OF: Record<FeatureDrift['status'], PsiBand | null> = {
+  ok: 'stable',
+  watch: 'moderate',
+  drift: 'large',
+  unavailable: null,
+};
 
 export interface AgentDecisionsDeps {
   db: Database;
@@ -83,6 +102,7 @@ export class AgentDecisions {
         id: f.id,
         psi: finiteOrNull(f.psi),
         zMean: finiteOrNull(f.meanShift),
+        band: PSI_BAND_OF[f.status],
         drifted: f.status === 'drift',
       })),
       calibration: h.calibration.map((b) => ({

@@ -139,6 +139,12 @@ export const agentRepository = {
     );
   },
 
+  /** Whether the agent has been trained at least once (its start needs a model) */
+  async hasModel(db: Queryable, botId: string): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM agent_models WHERE bot_id = $1 LIMIT 1', [botId]);
+    return rows.length > 0;
+  },
+
   /** The newest model of the agent, or undefined */
   async latestModel(db: Queryable, botId: string): Promise<AgentModel | undefined> {
     const rows = await db.query<{ model: AgentModel }>(

@@ -247,7 +247,7 @@ export class AgentStages {
     await this.deps.log.record(row, 'updated', 'Latch reset by you: the agent may start again (on paper)');
   }
 
-  /** Refuses to start a latched agent (the bots' start asks this) */
+  /** Refuses to start a latched or an untrained agent (the bots' start asks this) */
   async assertMayStart(row: BotRow): Promise<void> {
     if (!isAgent(row)) return;
     const state = await agentRepository.state(this.deps.db, row.id, this.deps.clock.now());
@@ -256,6 +256,14 @@ export class AgentStages {
         409,
         'AGENT_LATCHED',
         `This agent is latched (${state.latch_reason ?? state.latch_cause}): reset the latch before starting it`,
+      );
+    }
+    // Untrained it would only wait on its first training, deciding nothing meanwhile: train first, then start
+    if (!(await agentRepository.hasModel(this.deps.db, row.id))) {
+      throw new HttpError(
+        409,
+        'AGENT_UNTRAINED',
+        'This agent has no trained model yet: train it (Train now) and start it when the training has finished',
       );
     }
   }

@@ -3,7 +3,14 @@
  * shapes the result (downsampled equity, trades, markers) so only a small object crosses back.
  */
 import { parentPort } from 'node:worker_threads';
-import { BarSeries, EngineInputError, getBuiltInStrategy, runBacktest, StrategyError } from '@kestrel/engine';
+import {
+  BarSeries,
+  EngineInputError,
+  getBuiltInStrategy,
+  runBacktest,
+  StrategyError,
+  whyNoTrade,
+} from '@kestrel/engine';
 import type { BacktestReply, BacktestTask } from './backtest-protocol';
 import { describeTrades, downsampleEquity, finiteMetrics, tradeMarkers } from './backtest-result';
 
@@ -15,7 +22,7 @@ export function runTask(task: BacktestTask): BacktestReply {
     return {
       ok: true,
       outcome: {
-        metrics: finiteMetrics(result.metrics),
+        metrics: { ...finiteMetrics(result.metrics), noTradeReason: whyNoTrade(result, bars) },
         equity: downsampleEquity(
           task.openTime,
           result.equity,

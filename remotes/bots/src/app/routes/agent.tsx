@@ -179,6 +179,8 @@ export default function AgentPage() {
   const bot = data?.bot;
   const training = data?.training.state === 'training';
   const busy = command.isPending || botAction.isPending;
+  // The server refuses an agent without a model (it would decide nothing until its first training)
+  const untrained = data?.model === null;
   const actions = data && bot && (
     <>
       <Button
@@ -192,14 +194,20 @@ export default function AgentPage() {
       {isIdle(bot.state) && (
         <Button
           size="sm"
-          disabled={busy || data.latch !== null}
-          title={data.latch ? 'Reset the latch first' : undefined}
+          disabled={busy || data.latch !== null || untrained}
+          title={data.latch ? 'Reset the latch first' : untrained ? 'Train it first' : undefined}
+          aria-describedby={untrained && !data.latch ? 'agent-start-needs-model' : undefined}
           onClick={() =>
             setPending({ kind: 'bot', action: 'start', words: actionWords('start', bot, targetOf(bot)) })
           }
         >
           Start
         </Button>
+      )}
+      {isIdle(bot.state) && untrained && !data.latch && (
+        <span id="agent-start-needs-model" className="bt:self-center bt:text-xs bt:text-muted-foreground">
+          {training ? 'Start once the training has finished' : 'Train it first: it starts with a model'}
+        </span>
       )}
       {isLive(bot.state) && (
         <Button

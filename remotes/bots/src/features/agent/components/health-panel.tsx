@@ -1,21 +1,42 @@
-import type { AgentHealth } from '@kestrel/contracts/agents';
+import type { AgentHealth, PsiBand } from '@kestrel/contracts/agents';
+import { PSI_BANDS } from '@kestrel/engine';
 import { cn, formatDateTime, formatPercent, ScrollRegion } from '@kestrel/ui';
 import { statText } from '../lib/agent-words';
 import { featureLabel } from '../lib/features';
 import { num, td, th } from './section';
 
-/** Feature drift, most drifted first */
+const BAND_RANK: Record<PsiBand, number> = { large: 2, moderate: 1, stable: 0 };
+const BAND_CLASS: Record<PsiBand, string> = {
+  large: 'bt:text-destructive bt:font-medium',
+  moderate: 'bt:text-foreground bt:font-medium',
+  stable: 'bt:text-muted-foreground',
+};
+const bandRank = (band: PsiBand | null) => (band === null ? -1 : BAND_RANK[band]);
+
+/** "2 large, 5 moderate, 18 stable of 25" (the bands with none left out) */
+export function shiftCounts(rows: readonly { band: PsiBand | null }[]): string {
+  const count = (band: PsiBand) => rows.filter((r) => r.band === band).length;
+  const parts = (['large', 'moderate', 'stable'] as const)
+    .filter((band) => count(band) > 0)
+    .map((band) => `${count(band)} ${band}`);
+  return `${parts.length > 0 ? parts.join(', ') : 'none measured'} of ${rows.length}`;
+}
+
+/** Feature drift by the usual PSI bands, largest shift first */
 function Drift({ health }: { health: AgentHealth }) {
   const rows = [...health.featureDrift].sort(
     (a, b) =>
-      Number(b.drifted) - Number(a.drifted) || (b.psi ?? -1) - (a.psi ?? -1) || a.id.localeCompare(b.id),
+      bandRank(b.band) - bandRank(a.band) || (b.psi ?? -1) - (a.psi ?? -1) || a.id.localeCompare(b.id),
   );
-  const drifted = rows.filter((r) => r.drifted).length;
   return (
     <div className="bt:flex bt:flex-col bt:gap-1">
-      <h4 className="bt:text-sm bt:font-semibold">
-        Feature drift: {drifted} of {rows.length} drifted
-      </h4>
+      <h4 className="bt:text-sm bt:font-semibold">Feature drift: {shiftCounts(rows)}</h4>
+      <p className="bt:text-xs bt:text-muted-foreground">
+        Shift by the usual PSI bands: below {PSI_BANDS.moderate.toFixed(2)} stable,{' '}
+        {PSI_BANDS.moderate.toFixed(2)}–{PSI_BANDS.large.toFixed(2)} moderate, {PSI_BANDS.large.toFixed(2)}{' '}
+        and above large. Features over 64 bars have few independent values in the recent window and read high:
+        check the z of the mean beside them.
+      </p>
       <ScrollRegion label="Feature drift (scrolls sideways)" className="bt:max-h-72 bt:overflow-y-auto">
         <table className="bt:w-full bt:text-sm">
           <caption className="bt:sr-only">Feature drift against training</caption>
@@ -24,7 +45,7 @@ function Drift({ health }: { health: AgentHealth }) {
               <th className={th}>Feature</th>
               <th className={cn(th, 'bt:text-right')}>PSI</th>
               <th className={cn(th, 'bt:text-right')}>z of mean</th>
-              <th className={th}>Drifted</th>
+              <th className={th}>Shift</th>
             </tr>
           </thead>
           <tbody>
@@ -33,8 +54,8 @@ function Drift({ health }: { health: AgentHealth }) {
                 <td className={td}>{featureLabel(r.id)}</td>
                 <td className={num}>{statText(r.psi, 3)}</td>
                 <td className={num}>{statText(r.zMean, 2)}</td>
-                <td className={cn(td, r.drifted ? 'bt:text-destructive' : 'bt:text-muted-foreground')}>
-                  {r.drifted ? 'yes' : 'no'}
+                <td className={cn(td, r.band === null ? 'bt:text-muted-foreground' : BAND_CLASS[r.band])}>
+                  {r.band ?? 'no data'}
                 </td>
               </tr>
             ))}

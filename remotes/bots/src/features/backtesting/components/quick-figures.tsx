@@ -8,6 +8,8 @@ import {
   toneClassName,
   toneOf,
 } from '@kestrel/ui';
+import { sampleWeight } from '../lib/sample-weight';
+import { SampleNote } from './sample-note';
 
 const DAY_MS = 86_400_000;
 
@@ -19,7 +21,8 @@ export function runScope(
 }
 
 /**
- * A backtest's three headline figures (return, max drawdown, trades) with the period and market they come from;
+ * A backtest's three headline figures (return, max drawdown, trades) with the period and market they come from and
+ * what they weigh (why no trade, or too few to mean much);
  * while it is queued or running, its progress; a failure with a way to run it again
  */
 export function QuickFigures({
@@ -39,18 +42,20 @@ export function QuickFigures({
 }) {
   if (run?.status === 'completed' && run.metrics) {
     const m = run.metrics;
+    // A figure from too few trades is shown without the colour of a result: its note says why
+    const weighty = sampleWeight(m.tradeCount) === 'enough';
     const figures = [
       {
         key: 'return',
         term: 'Return',
         value: formatPercent(m.totalReturn, { signed: true }),
-        tone: toneOf(m.totalReturn, { digits: 4 }),
+        tone: weighty ? toneOf(m.totalReturn, { digits: 4 }) : ('neutral' as const),
       },
       {
         key: 'drawdown',
         term: 'Max drawdown',
         value: formatPercent(m.maxDrawdown === 0 ? 0 : -Math.abs(m.maxDrawdown)),
-        tone: m.maxDrawdown > 0 ? ('negative' as const) : ('neutral' as const),
+        tone: m.maxDrawdown > 0 && weighty ? ('negative' as const) : ('neutral' as const),
       },
       { key: 'trades', term: 'Trades', value: formatInteger(m.tradeCount), tone: 'neutral' as const },
     ];
@@ -68,6 +73,7 @@ export function QuickFigures({
             </div>
           ))}
         </dl>
+        <SampleNote metrics={m} />
         <p className="bt:text-xs bt:text-muted-foreground">
           Backtest of {runScope(run)}
           {note}, regular fees.

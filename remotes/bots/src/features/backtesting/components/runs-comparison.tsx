@@ -19,6 +19,7 @@ import {
 } from '@kestrel/ui';
 import { useState } from 'react';
 import { compareRuns, isComparable, selectedRuns, toggleRun } from '../lib/comparison';
+import { MEANINGFUL_TRADES, noTradeWords, sampleWeight, thinSampleWords } from '../lib/sample-weight';
 
 const STATUS_BADGE: Record<BacktestStatus, { text: string; variant: BadgeProps['variant'] }> = {
   queued: { text: 'Queued', variant: 'secondary' },
@@ -193,8 +194,22 @@ export function RunsComparison({
                       {run.status === 'running' ? ` ${Math.round(run.progress * 100)}%` : ''}
                     </Badge>
                   </td>
-                  <td className={`${td} ${figureClassName} ${toneClassName(toneOf(m?.totalReturn))}`}>
+                  <td
+                    className={`${td} ${figureClassName} ${m && sampleWeight(m.tradeCount) === 'enough' ? toneClassName(toneOf(m.totalReturn)) : ''}`}
+                  >
                     {formatPercent(m?.totalReturn, { signed: true })}
+                    {m && sampleWeight(m.tradeCount) !== 'enough' && (
+                      <span
+                        className="bt:block bt:font-sans bt:text-xs bt:text-muted-foreground"
+                        title={
+                          m.tradeCount === 0
+                            ? noTradeWords(m.noTradeReason)
+                            : (thinSampleWords(m.tradeCount) ?? undefined)
+                        }
+                      >
+                        {m.tradeCount === 0 ? 'no trade' : `< ${MEANINGFUL_TRADES} trades`}
+                      </span>
+                    )}
                   </td>
                   <td className={`${td} ${figureClassName}`}>
                     {m ? formatPercent(m.maxDrawdown === 0 ? 0 : -Math.abs(m.maxDrawdown)) : '—'}

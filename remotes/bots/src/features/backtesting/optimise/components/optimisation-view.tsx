@@ -32,6 +32,7 @@ import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { CaptionedTable } from '../../../../components/captioned-table';
 import { isActive } from '../../api/get-backtest';
+import { SampleNote } from '../../components/sample-note';
 import { formatProfitFactor } from '../../lib/format';
 import { useOptimisationResults } from '../api/optimisation-api';
 import { heatMap, objectiveScore, objectiveValue, stability } from '../lib/grid-views';
@@ -259,6 +260,7 @@ function BestCombination({
         <span>Sharpe {formatRatio(metrics.sharpe)}</span>
         <span>Max drawdown {formatPercent(metrics.maxDrawdown)}</span>
         <span>{formatInteger(metrics.tradeCount)} trades</span>
+        <SampleNote metrics={metrics} className="bt:basis-full" />
         <Button variant="outline" size="sm" onClick={onOpen} disabled={opening}>
           Open as a backtest
         </Button>
