@@ -272,6 +272,19 @@ test.describe('bots (bots remote)', () => {
       expect.objectContaining({ orderType: 'STOP_MARKET', side: 'SELL', closePosition: true }),
     ]);
 
+    // Its own story: the candles with its entry and its four open orders, and its PnL curve from that fill
+    await bot.getByRole('button', { name: 'Show the chart and PnL of E2E live DCA' }).click();
+    const fills = bot.getByRole('figure', { name: /^BTCUSDT · 1h with the fills of E2E live DCA$/ });
+    await expect(fills).toHaveAccessibleDescription(
+      /^\d+ candles; 1 fill \(arrows up: buys, down: sells\); 4 open orders as dashed lines$/,
+    );
+    await expect(fills.locator('canvas').first()).toBeVisible();
+    const pnl = bot.getByRole('figure', { name: 'PnL of E2E live DCA' });
+    // Just after the entry its PnL is its fee and the few ticks the mark has moved since
+    await expect(pnl).toHaveAccessibleDescription(
+      /^\d+ points, now -?\d+\.\d{2} USDT \(realized -\d+\.\d{2}, unrealized -?\d+\.\d{2}\); funding not included$/,
+    );
+
     await bot.getByRole('button', { name: 'Stop' }).click();
     await page
       .getByRole('dialog', { name: 'Stop E2E live DCA?' })

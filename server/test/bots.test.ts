@@ -1,4 +1,9 @@
-import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
+import {
+  type Bot,
+  type BotEvent,
+  BotPerformanceResponseSchema,
+  type BotStatus,
+} from '@kestrel/contracts/bots';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOT_LEASE_MS } from '../src/trading/bots/bot-runner';
 import { bearer, signUp, type TestApp } from './helper';
@@ -181,6 +186,24 @@ describe('bots', () => {
     expect(kinds.at(-2)).toBe('started');
     const fill = log.find((e) => e.kind === 'order_filled');
     expect(fill?.message).toMatch(/^Filled (buy|sell) 0.003 at \d+/);
+
+    // Its own story: the candles since its first fill, every fill of its log on them, and a PnL curve that ends
+    // where its status stands (flat: all of it realized)
+    const story = await call(t, 'GET', `/api/v1/agents/${id}/performance`);
+    expect(story.statusCode, story.body).toBe(200);
+    const perf = BotPerformanceResponseSchema.parse(story.json()).data;
+    expect(perf).toMatchObject({ symbol: gridBot.symbol, interval: '1m', earlierFills: 0 });
+    expect(perf.candles.length).toBeGreaterThanOrEqual(2);
+    expect(perf.fills).toHaveLength(kinds.filter((k) => k === 'order_filled').length);
+    expect(perf.fills.map((f) => f.side).slice(0, 2)).toEqual(['BUY', 'BUY']);
+    expect(perf.fills.every((f) => f.time >= perf.from)).toBe(true);
+    expect(perf.curve.map((p) => p.time)).toEqual([...perf.curve.map((p) => p.time)].sort((a, b) => a - b));
+    // While it held 0.006 BTC bought at 49,700 average, a close at 49,500 showed the loss unrealized
+    expect(Math.min(...perf.curve.map((p) => p.unrealized))).toBeLessThan(0);
+    const last = perf.curve.at(-1);
+    expect(last?.unrealized).toBeCloseTo(0, 9);
+    expect(last?.total).toBeCloseTo(s.realizedPnl, 6);
+    expect((await call(t, 'GET', `/api/v1/agents/${crypto.randomUUID()}/performance`)).statusCode).toBe(404);
 
     const summary = (await call(t, 'GET', '/api/v1/dashboard/bots')).json().data;
     expect(summary).toMatchObject({ total: 1, running: 1, paper: 1, live: 0 });
@@ -365,10 +388,12 @@ describe('bots', () => {
         ...grid,
         name: 'EMA',
         strategy: 'ema-cross',
+        interval: '5m',
         params: { fast: 5, slow: 20 },
       })
     ).json().data as Bot;
-    // Its 20 bars of warm-up history are not in the cache yet: the klines call fails once (overloaded)
+    // Its 20 bars of 5m warm-up history are not in the cache yet (the grid's chart read 1m bars): the klines call
+    // fails once (overloaded)
     t.sim.faults.add({
       kind: 'error',
       method: 'GET',
@@ -380,7 +405,7 @@ describe('bots', () => {
     const started = await call(a, 'POST', `/api/v1/agents/${ema.id}/start`);
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json().data).toMatchObject({ state: 'error' });
-    expect(started.json().data.stopReason).toMatch(/^Could not read BTCUSDT 1m klines from the exchange: .+/);
+    expect(started.json().data.stopReason).toMatch(/^Could not read BTCUSDT 5m klines from the exchange: .+/);
     expect(a.app.botRunner.runningIds).not.toContain(ema.id);
     const log = await events(a, ema.id);
     expect(log[0]).toMatchObject({ kind: 'error', data: { sessionPnl: 0 } });

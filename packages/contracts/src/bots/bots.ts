@@ -236,6 +236,64 @@ export const BotStatusSchema = z.object({
 });
 export type BotStatus = z.infer<typeof BotStatusSchema>;
 
+/** A candle of a bot's chart: its symbol and interval, open time in ms */
+export const BotCandleSchema = z.object({
+  time: ms,
+  open: z.number(),
+  high: z.number(),
+  low: z.number(),
+  close: z.number(),
+});
+export type BotCandle = z.infer<typeof BotCandleSchema>;
+
+/** One fill of the bot, from its log (paper and live alike) */
+export const BotFillSchema = z.object({
+  /** When it filled, ms */
+  time: ms,
+  side: OrderSideSchema,
+  price: z.number(),
+  quantity: z.number(),
+  /** Paid, USDT (a BNB fee converted at the fill's minute) */
+  fee: z.number(),
+  /** Closed PnL of the fill before its fee, USDT */
+  realizedPnl: z.number(),
+  /** Signed position after it */
+  positionAfter: z.number(),
+});
+export type BotFill = z.infer<typeof BotFillSchema>;
+
+/** The bot's PnL at a candle's close: realized (after fees) + unrealized of the position it then held */
+export const BotPnlPointSchema = z.object({
+  time: ms,
+  realized: z.number(),
+  unrealized: z.number(),
+  total: z.number(),
+});
+export type BotPnlPoint = z.infer<typeof BotPnlPointSchema>;
+
+/**
+ * GET /api/v1/agents/{id}/performance: the bot's own story on its symbol's candles since its first fill (or its
+ * first start), the newest `BOT_CHART_BARS` candles at most: its fills, and its PnL curve from them. Funding is not
+ * in the curve (its PnL figures carry it)
+ */
+export const BotPerformanceSchema = z.object({
+  symbol: z.string(),
+  interval: KlineIntervalSchema,
+  /** The window the candles cover, open time of the first to close time of the last, ms */
+  from: ms,
+  to: ms,
+  candles: z.array(BotCandleSchema),
+  /** The fills inside the window, oldest first */
+  fills: z.array(BotFillSchema),
+  /** One point per candle close, then one at the last price now */
+  curve: z.array(BotPnlPointSchema),
+  /** Fills before the window: counted in the curve's starting point, not drawn */
+  earlierFills: z.number().int(),
+});
+export type BotPerformance = z.infer<typeof BotPerformanceSchema>;
+/** The candles a bot's chart shows at most */
+export const BOT_CHART_BARS = 500;
+
 /** GET /api/v1/agents/{id}/events: the log, newest first, paged by `before` (an event time, ms) */
 export const BotEventsQuerySchema = z.object({
   before: z.coerce.number().int().positive().optional(),
@@ -308,3 +366,4 @@ export const BotStatusResponseSchema = okResponse(BotStatusSchema);
 export const BotSuggestionResponseSchema = okResponse(BotSuggestionSchema);
 export const BotEventsResponseSchema = okResponse(z.array(BotEventSchema));
 export const BotsSummaryResponseSchema = okResponse(BotsSummarySchema);
+export const BotPerformanceResponseSchema = okResponse(BotPerformanceSchema);

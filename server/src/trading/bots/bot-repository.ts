@@ -413,6 +413,16 @@ export const botRepository = {
   },
 
   /** The bot's log, newest first; `before` (ms) pages back */
+  /** The bot's fill lines, oldest first, the newest `limit` of them (a bot's chart and PnL curve) */
+  async fillEvents(db: Queryable, botId: string, limit: number): Promise<BotEventRow[]> {
+    const rows = await db.query<BotEventRow & Record<string, unknown>>(
+      `SELECT id, bot_id, user_id, kind, message, data, created_at FROM bot_events
+        WHERE bot_id = $1 AND kind = 'order_filled' ORDER BY seq DESC LIMIT $2`,
+      [botId, limit],
+    );
+    return rows.reverse();
+  },
+
   async events(db: Queryable, botId: string, limit: number, before?: number): Promise<BotEventRow[]> {
     return db.query<BotEventRow & Record<string, unknown>>(
       `SELECT id, bot_id, user_id, kind, message, data, created_at FROM bot_events

@@ -14,6 +14,7 @@ import { orderIntentRepository } from '../orders/order-intent-repository';
 import type { TradingDeps } from '../trading-deps';
 import { BotFault } from './bot-fault';
 import { BotLog } from './bot-log';
+import { BotPerformanceReader } from './bot-performance';
 import { accountOfBot, botRepository, type HedgeSide } from './bot-repository';
 import { BotRunner } from './bot-runner';
 import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
@@ -30,6 +31,8 @@ declare module 'fastify' {
     botRunner: BotRunner;
     /** Where other domains register the runtime of the bots they host (the agents plugin: kind `agent`) */
     botStrategyHosts: StrategyHosts;
+    /** A bot's candles, fills and PnL curve (`GET /api/v1/agents/{id}/performance`) */
+    botPerformance: BotPerformanceReader;
   }
 }
 
@@ -197,6 +200,20 @@ export default fp(
     );
     app.decorate('botService', service);
     app.decorate('botRunner', runner);
+    app.decorate(
+      'botPerformance',
+      new BotPerformanceReader({
+        db: app.db,
+        clock: app.clock,
+        loadBars: (environment, symbol, interval, span) =>
+          klinesOf(environment).load(
+            { env: exchangeNameOf(config.exchangeTargets, environment), symbol, interval },
+            span,
+          ),
+        lastPrice: async (environment, symbol) =>
+          Number(await app.exchangeRouter.marketFor(environment).lastPrice(symbol)),
+      }),
+    );
     app.events.on('account.deleting', ({ userId }) => service.stopAll(userId, STOPPED_FOR_ACCOUNT_DELETION));
     // The kill switch stops every bot of the user before it cancels orders, so none places a new one meanwhile
     app.events.on('killswitch.requested', async (event) => event.stopped(await service.halt(event.userId)));

@@ -27,7 +27,7 @@ export function equitySeries(points: readonly EquityPoint[]) {
   }));
 }
 
-export function candleSeries(candles: readonly BacktestCandle[]) {
+export function candleSeries<T extends Omit<BacktestCandle, 'volume'>>(candles: readonly T[]) {
   return toChartSeries(candles).map(({ time, open, high, low, close }) => ({ time, open, high, low, close }));
 }
 
@@ -38,6 +38,19 @@ export interface ChartMarker {
   price: number;
 }
 
+/** Index of the last candle opening at or before `t` (seconds), −1 before the first */
+export function candleAt(candleTimes: readonly ChartTime[], t: ChartTime): number {
+  if (candleTimes.length === 0 || t < (candleTimes[0] as number)) return -1;
+  let lo = 0;
+  let hi = candleTimes.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((candleTimes[mid] as number) <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /**
  * Markers moved onto the candle that holds them (the candles may be coarser than the run's bars), in time order;
  * markers outside the candles' range are dropped
@@ -46,22 +59,12 @@ export function snapMarkers(
   markers: readonly BacktestMarker[],
   candleTimes: readonly ChartTime[],
 ): ChartMarker[] {
-  if (candleTimes.length === 0) return [];
-  const first = candleTimes[0] as number;
   const snapped: ChartMarker[] = [];
   for (const marker of markers) {
-    const t = Math.floor(marker.time / 1000);
-    if (t < first) continue;
-    // Last candle opening at or before the marker
-    let lo = 0;
-    let hi = candleTimes.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((candleTimes[mid] as number) <= t) lo = mid;
-      else hi = mid - 1;
-    }
+    const at = candleAt(candleTimes, Math.floor(marker.time / 1000));
+    if (at < 0) continue;
     snapped.push({
-      time: candleTimes[lo] as number,
+      time: candleTimes[at] as number,
       kind: marker.kind,
       side: marker.side,
       price: marker.price,

@@ -9,6 +9,7 @@ export const botKeys = {
   status: (id: string) => [...botKeys.all, 'status', id] as const,
   events: (id: string) => [...botKeys.all, 'events', id] as const,
   drift: (id: string) => [...botKeys.all, 'drift', id] as const,
+  performance: (id: string) => [...botKeys.all, 'performance', id] as const,
   summary: () => ['dashboard', 'bots'] as const,
 };
 

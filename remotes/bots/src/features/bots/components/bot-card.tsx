@@ -29,6 +29,7 @@ import { ladder, ladderDecimals, orderStatusWords, orderTypeWords } from '../lib
 import { pnlFigures } from '../lib/pnl-figures';
 import { BotLogLines } from './bot-log';
 import { BotStateBadge } from './bot-state-badge';
+import { BotStory } from './bot-story';
 import { DriftPanel } from './drift-report';
 
 /** "Long 0.010 @ 50,120.00", "Short 2 @ 0.5120", or "Flat" */
@@ -181,6 +182,7 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
   const read = useBotStatus(listed.id);
   const [logOpen, setLogOpen] = useState(false);
   const [driftOpen, setDriftOpen] = useState(false);
+  const [storyOpen, setStoryOpen] = useState(false);
   // The status is read more often than the list (every 5 s while running, and on each push)
   const bot = read.data?.bot ?? listed;
   // Between reads a running bot's mark and PnL follow the exchange's pushed mark price (its own environment's only)
@@ -308,6 +310,23 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
                 <BotLogLines events={read.data.lastEvents.slice(0, 5)} label={`Last events of ${bot.name}`} />
               )}
             </div>
+            {bot.startedAt !== null && (
+              <div className="bt:flex bt:flex-col bt:gap-2">
+                <div className="bt:flex bt:items-center bt:justify-between bt:gap-2">
+                  <h3 className="bt:text-sm bt:font-semibold">Chart and PnL</h3>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-expanded={storyOpen}
+                    aria-label={`${storyOpen ? 'Hide' : 'Show'} the chart and PnL of ${bot.name}`}
+                    onClick={() => setStoryOpen((o) => !o)}
+                  >
+                    {storyOpen ? 'Hide chart' : 'Show chart'}
+                  </Button>
+                </div>
+                {storyOpen && <BotStory bot={bot} orders={read.data.openOrders} />}
+              </div>
+            )}
             {/* Only a bot that has run has something to compare with a backtest */}
             {bot.startedAt !== null && (
               <div className="bt:flex bt:flex-col bt:gap-2">

@@ -28,8 +28,10 @@ export function useBotNotices(): void {
   const pending = useRef<{
     bots: Set<string>;
     logs: Set<string>;
+    /** Bots with a new fill: their chart and PnL curve are read again too */
+    filled: Set<string>;
     timer: ReturnType<typeof setTimeout> | undefined;
-  }>({ bots: new Set(), logs: new Set(), timer: undefined });
+  }>({ bots: new Set(), logs: new Set(), filled: new Set(), timer: undefined });
 
   useEffect(() => {
     const state = pending.current;
@@ -47,15 +49,19 @@ export function useBotNotices(): void {
       state.logs.add(notice.botId);
     }
     state.bots.add(notice.botId);
+    if (notice.type === 'order_filled') state.filled.add(notice.botId);
     if (state.timer !== undefined) return;
     state.timer = setTimeout(() => {
       const bots = [...state.bots];
       const logs = [...state.logs];
+      const filled = [...state.filled];
       state.bots.clear();
       state.logs.clear();
+      state.filled.clear();
       state.timer = undefined;
       for (const id of logs) void queryClient.invalidateQueries({ queryKey: botKeys.events(id) });
       for (const id of bots) void queryClient.invalidateQueries({ queryKey: botKeys.status(id) });
+      for (const id of filled) void queryClient.invalidateQueries({ queryKey: botKeys.performance(id) });
       void queryClient.invalidateQueries({ queryKey: botKeys.list() });
       void queryClient.invalidateQueries({ queryKey: botKeys.summary() });
     }, BOT_NOTICE_COALESCE_MS);

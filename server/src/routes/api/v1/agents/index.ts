@@ -4,6 +4,7 @@ import {
   BotEventsResponseSchema,
   BotIdParamsSchema,
   BotListResponseSchema,
+  BotPerformanceResponseSchema,
   BotResponseSchema,
   BotStatusResponseSchema,
   BotSuggestionQuerySchema,
@@ -169,6 +170,22 @@ export default signedInRoutes('agents', async (app, route) => {
       response: { 200: BotStatusResponseSchema, ...errors },
     }),
     async (request) => ok(await bots.status(callerId(request), request.params.id), 'Bot status'),
+  );
+
+  app.get(
+    '/:id/performance',
+    route({
+      summary: "The bot's candles, fills and PnL curve since its first fill",
+      description:
+        "Its symbol's closed candles at its interval from its first fill (or first start), the newest 500 at most; " +
+        'the fills of its log in that window, oldest first; and its PnL at each close and at the last price now: ' +
+        'realized after fees plus the unrealized PnL of the position its fills leave. Fills before the window set ' +
+        "the curve's start (`earlierFills`). Funding is not in the curve.",
+      params: BotIdParamsSchema,
+      response: { 200: BotPerformanceResponseSchema, ...exchangeErrors },
+    }),
+    async (request) =>
+      ok(await app.botPerformance.read(callerId(request), request.params.id), 'Bot performance'),
   );
 
   app.get(
