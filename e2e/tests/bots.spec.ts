@@ -291,6 +291,18 @@ test.describe('bots (bots remote)', () => {
       .getByRole('button', { name: 'Stop bot' })
       .click();
     await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
+
+    // /history says which bot placed the entry's fill, with a link to its card
+    await page.goto('/history');
+    const fillsTable = page.getByRole('table', { name: 'Trades' });
+    await expect(async () => {
+      await page.reload();
+      await expect(fillsTable.getByRole('link', { name: 'E2E live DCA' }).first()).toBeVisible({
+        timeout: 5_000,
+      });
+    }).toPass({ timeout: 60_000 });
+    await fillsTable.getByRole('link', { name: 'E2E live DCA' }).first().click();
+    await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
   });
   test('the grid and DCA templates, opened and saved without a change, make live bots whose orders the exchange takes', async ({
     page,

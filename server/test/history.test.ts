@@ -6,9 +6,11 @@ import {
 import { ManualClock } from '@kestrel/exchange-sim';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
+import type { ExchangeKeys } from '../src/core/exchange/exchange-adapter';
 import { HISTORY_SYNC_MS } from '../src/core/recorder/account-recorder';
 import { importHistory } from '../src/core/recorder/history-import';
 import { historyRepository } from '../src/core/recorder/history-repository';
+import { insertBotRow } from './bot-rows';
 import { bearer, type Driver, postgresUrl, SIM_START, useTestServer } from './helper';
 
 const pgUrl = await postgresUrl();
@@ -66,6 +68,7 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
     let token: string;
     let userId: string;
     let apiKey: string;
+    let keys: ExchangeKeys;
     const simClock = new ManualClock(SIM_START);
 
     const t = useTestServer({
@@ -81,6 +84,7 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
       token = user.auth.access_token;
       userId = user.auth.user.id;
       apiKey = user.keys.apiKey;
+      keys = { ...user.keys, environment: 'testnet' };
     });
 
     const get = (path: string) => t.request({ method: 'GET', url: path, headers: bearer(token) });
@@ -246,6 +250,59 @@ describe.each<Driver>(['pglite', 'postgres'])('trade and order history on %s', (
       expect(income.body).toContain('"note, with ""quotes"""');
       const incomeRows = parseCsv(income.body);
       expect(incomeRows.find((r) => r[6] === '424242')?.[5]).toBe('note, with "quotes"');
+    });
+
+    it('says who placed each order and fill: a bot by name, you through Kestrel, or outside Kestrel', async () => {
+      const botId = await insertBotRow(t.database.db, userId, 'bot', t.clock.now(), {
+        name: 'History grid',
+        mode: 'live',
+      });
+      const account = { userId, environment: 'testnet' } as const;
+      const byBot = await t.app.orderManager.place({
+        account,
+        source: 'bot',
+        botId,
+        intentKey: 'history:1',
+        order: { symbol: 'SOLUSDT', side: 'BUY', type: 'MARKET', quantity: '1' },
+      });
+      const byYou = await t.app.orderManager.place({
+        account,
+        source: 'manual',
+        idempotencyKey: 'history-manual-1',
+        order: { symbol: 'SOLUSDT', side: 'SELL', type: 'MARKET', quantity: '1' },
+      });
+      // Another tool on the same key: the exchange has the order, Kestrel never sent it
+      const outside = await adapter.placeOrder(keys, {
+        symbol: 'SOLUSDT',
+        side: 'BUY',
+        type: 'MARKET',
+        quantity: '1',
+      });
+      expect([byBot.state, byYou.state]).toEqual(['placed', 'placed']);
+      const botOrderId = byBot.order?.orderId;
+      const yourOrderId = byYou.order?.orderId;
+      await round();
+      const placed = (await orders(`?from=${SIM_START}&symbol=SOLUSDT&pageSize=500`)).items;
+      const byId = (id: string | undefined) => placed.find((o) => o.orderId === id)?.placedBy;
+      expect(byId(botOrderId)).toEqual({ kind: 'bot', botId, botName: 'History grid' });
+      expect(byId(yourOrderId)).toEqual({ kind: 'manual' });
+      expect(byId(outside.orderId)).toEqual({ kind: 'outside' });
+      const fills = (await trades(`?from=${SIM_START}&symbol=SOLUSDT&pageSize=500`)).items;
+      expect(fills.find((f) => f.orderId === botOrderId)?.placedBy).toEqual({
+        kind: 'bot',
+        botId,
+        botName: 'History grid',
+      });
+      const csv = parseCsv((await get(`/api/v1/dashboard/history/trades/export?from=${SIM_START}`)).body);
+      const column = csv[0]?.indexOf('placedBy') ?? -1;
+      expect(csv.find((r) => r[12] === botOrderId)?.[column]).toBe('bot:History grid');
+      // A deleted bot's fills still say a bot placed them
+      await t.database.db.query('DELETE FROM bots WHERE id = $1', [botId]);
+      expect(
+        (await trades(`?from=${SIM_START}&symbol=SOLUSDT&pageSize=500`)).items.find(
+          (f) => f.orderId === botOrderId,
+        )?.placedBy,
+      ).toEqual({ kind: 'bot', botId: null, botName: null });
     });
 
     it('says what is wrong with a bad query', async () => {

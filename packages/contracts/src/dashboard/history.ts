@@ -75,6 +75,22 @@ export const OrderHistoryQuerySchema = fromNotAfterTo(
 );
 export type OrderHistoryQuery = z.infer<typeof OrderHistoryQuerySchema>;
 
+/**
+ * Who placed an order (and so its fills): one of your bots (null id and name once the bot is deleted), you through
+ * Kestrel, the kill switch, or something outside Kestrel (the exchange's app, another tool)
+ */
+export const PlacedBySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('bot'), botId: z.uuid().nullable(), botName: z.string().nullable() }),
+  z.object({ kind: z.literal('manual') }),
+  z.object({ kind: z.literal('kill_switch') }),
+  z.object({ kind: z.literal('outside') }),
+]);
+export type PlacedBy = z.infer<typeof PlacedBySchema>;
+
+/** One fill of the history, with who placed its order (absent from servers before contracts 0.5.8) */
+export const HistoryTradeSchema = FuturesTradeSchema.extend({ placedBy: PlacedBySchema.optional() });
+export type HistoryTrade = z.infer<typeof HistoryTradeSchema>;
+
 /** One plain order as the exchange last reported it */
 export const HistoryOrderSchema = z.object({
   /** The exchange's id: a decimal string, since Binance's exceed 2^53 */
@@ -97,6 +113,8 @@ export const HistoryOrderSchema = z.object({
   time: ms,
   /** Last change, ms since epoch */
   updatedAt: ms,
+  /** Absent from servers before contracts 0.5.8 */
+  placedBy: PlacedBySchema.optional(),
 });
 export type HistoryOrder = z.infer<typeof HistoryOrderSchema>;
 
@@ -112,7 +130,7 @@ export const AssetAmountSchema = z.object({ asset: z.string(), amount: decimal }
 export type AssetAmount = z.infer<typeof AssetAmountSchema>;
 
 export const TradeHistoryPageSchema = z.object({
-  ...page(FuturesTradeSchema),
+  ...page(HistoryTradeSchema),
   /** Sums over every row matching the filter (not just this page) */
   totals: z.object({
     realizedPnl: decimal,

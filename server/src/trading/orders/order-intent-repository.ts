@@ -5,6 +5,7 @@ import type {
   OrderIntent,
   OrderIntentSource,
   OrderIntentState,
+  PlacedBy,
   TradingEnvironment,
 } from '@kestrel/contracts';
 import type { Order, OrderKind } from '../../core/exchange/exchange-adapter';
@@ -92,6 +93,44 @@ const OPEN_PLACED = `state = 'placed' AND (exchange_status IS NULL OR exchange_s
 
 /** Thin SQL of order intents and the order manager's events */
 export const orderIntentRepository = {
+  /**
+   * Who placed these exchange orders of the account (`SYMBOL:orderId`, a triggered conditional's order included):
+   * the intent's source and, for a bot's, the bot (gone: null name). Orders no intent sent are not in the map
+   */
+  async placersOf(
+    db: Queryable,
+    account: { userId: string; environment: TradingEnvironment },
+    keys: readonly string[],
+  ): Promise<Map<string, PlacedBy>> {
+    const placers = new Map<string, PlacedBy>();
+    if (keys.length === 0) return placers;
+    const rows = await db.query(
+      `SELECT i.symbol, i.exchange_order_id, i."order"->>'triggeredOrderId' AS triggered, i.source, i.bot_id,
+              b.name AS bot_name
+         FROM order_intents i LEFT JOIN bots b ON b.id = i.bot_id
+        WHERE i.user_id = $1 AND i.environment = $2
+          AND (i.symbol || ':' || i.exchange_order_id = ANY($3::text[])
+               OR i.symbol || ':' || (i."order"->>'triggeredOrderId') = ANY($3::text[]))`,
+      [account.userId, account.environment, [...keys]],
+    );
+    for (const r of rows) {
+      const by: PlacedBy =
+        r.source === 'bot'
+          ? {
+              kind: 'bot',
+              botId: r.bot_id == null ? null : String(r.bot_id),
+              botName: r.bot_name == null ? null : String(r.bot_name),
+            }
+          : r.source === 'kill_switch'
+            ? { kind: 'kill_switch' }
+            : { kind: 'manual' };
+      for (const id of [r.exchange_order_id, r.triggered]) {
+        if (id != null && id !== '') placers.set(`${String(r.symbol)}:${String(id)}`, by);
+      }
+    }
+    return placers;
+  },
+
   /**
    * Records an intent under its client order id, or finds the one already recorded under it: the unique
    * (user, client order id) is what makes a second request for the same intent answer the first one's outcome

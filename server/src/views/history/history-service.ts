@@ -7,6 +7,7 @@ import {
   type IncomeQuery,
   type OrderHistoryPage,
   type OrderHistoryQuery,
+  type PlacedBy,
   type TradeHistoryPage,
   type TradeHistoryQuery,
 } from '@kestrel/contracts';
@@ -16,6 +17,7 @@ import type { HistoryFilter, HistoryRepository } from '../../core/recorder/histo
 import { incomeFilterOf, type RecorderRepository } from '../../core/recorder/recorder-repository';
 import type { Clock, Timer } from '../../lib/clock';
 import type { Queryable } from '../../lib/database/database';
+import type { OrderIntentRepository } from '../../trading/orders/order-intent-repository';
 import { type CsvColumn, csvRows } from './csv';
 
 /**
@@ -30,7 +32,21 @@ export interface CsvExport {
   lines: AsyncIterable<string>;
 }
 
-const TRADE_COLUMNS: CsvColumn<FuturesTrade>[] = [
+/** "bot:Grid BTC", "you", "kill switch", "outside Kestrel" */
+function placedByWords(by: PlacedBy): string {
+  switch (by.kind) {
+    case 'bot':
+      return `bot:${by.botName ?? 'deleted bot'}`;
+    case 'manual':
+      return 'you';
+    case 'kill_switch':
+      return 'kill switch';
+    case 'outside':
+      return 'outside Kestrel';
+  }
+}
+
+const TRADE_COLUMNS: CsvColumn<FuturesTrade & { placedBy: PlacedBy }>[] = [
   { header: 'time', value: (t) => new Date(t.time).toISOString() },
   { header: 'symbol', value: (t) => t.symbol },
   { header: 'side', value: (t) => t.side },
@@ -44,8 +60,9 @@ const TRADE_COLUMNS: CsvColumn<FuturesTrade>[] = [
   { header: 'maker', value: (t) => t.maker },
   { header: 'tradeId', value: (t) => t.id },
   { header: 'orderId', value: (t) => t.orderId },
+  { header: 'placedBy', value: (t) => placedByWords(t.placedBy) },
 ];
-const ORDER_COLUMNS: CsvColumn<HistoryOrder>[] = [
+const ORDER_COLUMNS: CsvColumn<HistoryOrder & { placedBy: PlacedBy }>[] = [
   { header: 'time', value: (o) => new Date(o.time).toISOString() },
   { header: 'updatedAt', value: (o) => new Date(o.updatedAt).toISOString() },
   { header: 'symbol', value: (o) => o.symbol },
@@ -62,6 +79,7 @@ const ORDER_COLUMNS: CsvColumn<HistoryOrder>[] = [
   { header: 'positionSide', value: (o) => o.positionSide },
   { header: 'orderId', value: (o) => o.orderId },
   { header: 'clientOrderId', value: (o) => o.clientOrderId },
+  { header: 'placedBy', value: (o) => placedByWords(o.placedBy) },
 ];
 const INCOME_COLUMNS: CsvColumn<IncomeEntry>[] = [
   { header: 'time', value: (i) => new Date(i.time).toISOString() },
@@ -89,7 +107,12 @@ function filename(what: string, from: number, to: number): string {
 export class HistoryService {
   constructor(
     private readonly db: Queryable,
-    private readonly repos: { history: HistoryRepository; recorder: RecorderRepository },
+    private readonly repos: {
+      history: HistoryRepository;
+      recorder: RecorderRepository;
+      /** Who placed each order: Kestrel's own record of what it sent */
+      intents: Pick<OrderIntentRepository, 'placersOf'>;
+    },
     private readonly recorder: Pick<AccountRecorder, 'refreshHistory'>,
     private readonly clock: Clock,
   ) {}
@@ -110,7 +133,8 @@ export class HistoryService {
       this.repos.history.trades(this.db, account, { ...filter, sort: query.sort }),
       this.repos.history.importedAt(this.db, account),
     ]);
-    return { ...this.pageOf(query, filter), ...found, importedAt };
+    const items = await this.withPlacers(account, found.items);
+    return { ...this.pageOf(query, filter), ...found, items, importedAt };
   }
 
   async orders(account: TradingAccount, query: OrderHistoryQuery): Promise<OrderHistoryPage> {
@@ -125,7 +149,18 @@ export class HistoryService {
       }),
       this.repos.history.importedAt(this.db, account),
     ]);
-    return { ...this.pageOf(query, filter), ...found, importedAt };
+    const items = await this.withPlacers(account, found.items);
+    return { ...this.pageOf(query, filter), ...found, items, importedAt };
+  }
+
+  /** The rows with who placed their order: a bot, you, the kill switch, or something outside Kestrel */
+  private async withPlacers<T extends { symbol: string; orderId: string }>(
+    account: TradingAccount,
+    rows: readonly T[],
+  ): Promise<(T & { placedBy: PlacedBy })[]> {
+    const key = (row: T) => `${row.symbol}:${row.orderId}`;
+    const placers = await this.repos.intents.placersOf(this.db, account, [...new Set(rows.map(key))]);
+    return rows.map((row) => ({ ...row, placedBy: placers.get(key(row)) ?? { kind: 'outside' } }));
   }
 
   /** Every fill matching the filter (page and pageSize ignored), in the asked order */
@@ -134,8 +169,16 @@ export class HistoryService {
     const filter = this.filter(query);
     return {
       filename: filename('trades', filter.from, filter.to),
-      lines: csvRows(TRADE_COLUMNS, (offset, limit) =>
-        this.repos.history.tradeRows(this.db, account, { ...filter, sort: query.sort, offset, limit }),
+      lines: csvRows(TRADE_COLUMNS, async (offset, limit) =>
+        this.withPlacers(
+          account,
+          await this.repos.history.tradeRows(this.db, account, {
+            ...filter,
+            sort: query.sort,
+            offset,
+            limit,
+          }),
+        ),
       ),
     };
   }
@@ -146,15 +189,18 @@ export class HistoryService {
     const filter = this.filter(query);
     return {
       filename: filename('orders', filter.from, filter.to),
-      lines: csvRows(ORDER_COLUMNS, (offset, limit) =>
-        this.repos.history.orderRows(this.db, account, {
-          ...filter,
-          sort: query.sort,
-          type: query.type,
-          status: query.status,
-          offset,
-          limit,
-        }),
+      lines: csvRows(ORDER_COLUMNS, async (offset, limit) =>
+        this.withPlacers(
+          account,
+          await this.repos.history.orderRows(this.db, account, {
+            ...filter,
+            sort: query.sort,
+            type: query.type,
+            status: query.status,
+            offset,
+            limit,
+          }),
+        ),
       ),
     };
   }

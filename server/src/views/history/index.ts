@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { historyRepository } from '../../core/recorder/history-repository';
 import { recorderRepository } from '../../core/recorder/recorder-repository';
+import { orderIntentRepository } from '../../trading/orders/order-intent-repository';
 import { HistoryService } from './history-service';
 
 declare module 'fastify' {
@@ -18,7 +19,7 @@ export default fp(
       'historyService',
       new HistoryService(
         app.db,
-        { history: historyRepository, recorder: recorderRepository },
+        { history: historyRepository, recorder: recorderRepository, intents: orderIntentRepository },
         app.accountRecorder,
         app.clock,
       ),

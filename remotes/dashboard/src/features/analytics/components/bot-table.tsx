@@ -3,6 +3,7 @@ import { Link } from '@kestrel/shared-runtime/router';
 import { figureClassName, formatInteger, formatPercent, formatPnl, formatUsdt } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
 import { CardPanel } from '../../../components/card-panel';
+import { paths } from '../../../config/paths';
 
 type Meta = NonNullable<ColumnDef<AnalyticsBot>['meta']>;
 const figure: Meta = { align: 'right', cellClassName: figureClassName };
@@ -17,10 +18,9 @@ const COLUMNS: ColumnDef<AnalyticsBot>[] = [
     id: 'name',
     header: 'Bot',
     accessorFn: (b) => b.name,
-    // The bots page's anchor for the bot (remotes never import each other, so the address is written here)
     cell: ({ row }) => (
       <Link
-        to={`/active-bots#bot-${row.original.botId}`}
+        to={paths.activeBot(row.original.botId)}
         className="db:font-medium db:underline-offset-4 db:hover:underline"
       >
         {row.original.name}

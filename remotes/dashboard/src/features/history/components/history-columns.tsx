@@ -1,6 +1,8 @@
-import type { FuturesTrade, HistoryOrder, IncomeEntry } from '@kestrel/contracts';
+import type { HistoryOrder, HistoryTrade, IncomeEntry, PlacedBy } from '@kestrel/contracts';
+import { Link } from '@kestrel/shared-runtime/router';
 import { formatDateTime, formatPnl, formatPrice, formatQuantity, formatUsdt, NO_VALUE } from '@kestrel/ui';
 import type { ColumnDef } from '@kestrel/ui/table';
+import { paths } from '../../../config/paths';
 import { decimalsOf, SORTABLE } from '../lib/history-filter';
 
 /** A price or size at the precision the exchange wrote it with (the symbol's), thousands separated */
@@ -25,6 +27,38 @@ function sideColumn<T extends { side: string }>(): ColumnDef<T, unknown> {
   };
 }
 
+/** Who placed the order: one of your bots (a link to its card), you, the kill switch, or something outside Kestrel */
+export function PlacedByCell({ by }: { by: PlacedBy | undefined }) {
+  if (!by) return NO_VALUE;
+  switch (by.kind) {
+    case 'bot':
+      return by.botId !== null ? (
+        <Link
+          to={paths.activeBot(by.botId)}
+          className="db:font-medium db:underline-offset-4 db:hover:underline"
+        >
+          {by.botName ?? 'A bot'}
+        </Link>
+      ) : (
+        <span className="db:text-muted-foreground">A deleted bot</span>
+      );
+    case 'manual':
+      return 'You';
+    case 'kill_switch':
+      return 'Kill switch';
+    case 'outside':
+      return <span className="db:text-muted-foreground">Outside Kestrel</span>;
+  }
+}
+
+function placedByColumn<T extends { placedBy?: PlacedBy }>(): ColumnDef<T, unknown> {
+  return {
+    id: 'placedBy',
+    header: 'Placed by',
+    cell: ({ row }) => <PlacedByCell by={row.original.placedBy} />,
+  };
+}
+
 /**
  * Only the columns the server can sort on get a sorting header. TanStack sorts only columns with an accessor;
  * the rows come sorted from the server, so the accessor reads nothing
@@ -37,7 +71,7 @@ function sortable<T>(tab: keyof typeof SORTABLE, columns: ColumnDef<T, unknown>[
   );
 }
 
-export const TRADE_COLUMNS = sortable<FuturesTrade>('trades', [
+export const TRADE_COLUMNS = sortable<HistoryTrade>('trades', [
   { id: 'time', header: 'Time (UTC)', cell: ({ row }) => formatDateTime(row.original.time) },
   { id: 'symbol', header: 'Symbol', cell: ({ row }) => row.original.symbol },
   sideColumn(),
@@ -75,6 +109,7 @@ export const TRADE_COLUMNS = sortable<FuturesTrade>('trades', [
     meta: figure,
   },
   { id: 'maker', header: 'Role', cell: ({ row }) => (row.original.maker ? 'Maker' : 'Taker') },
+  placedByColumn(),
 ]);
 
 export const ORDER_COLUMNS = sortable<HistoryOrder>('orders', [
@@ -121,6 +156,7 @@ export const ORDER_COLUMNS = sortable<HistoryOrder>('orders', [
   },
   { id: 'status', header: 'Status', cell: ({ row }) => words(row.original.status) },
   { id: 'updatedAt', header: 'Updated (UTC)', cell: ({ row }) => formatDateTime(row.original.updatedAt) },
+  placedByColumn(),
 ]);
 
 export const INCOME_COLUMNS = sortable<IncomeEntry>('income', [

@@ -67,6 +67,8 @@ describe('the history view on 10,000 fills', () => {
     expect(rendered).toBeLessThan(60);
     // Newest first
     expect(within(dataRows(table)[0] as HTMLElement).getByText('2026-03-01 11:59')).toBeTruthy();
+    // Written to the exchange's record without an order of Kestrel's: placed outside it
+    expect(within(dataRows(table)[0] as HTMLElement).getByText('Outside Kestrel')).toBeTruthy();
 
     // Scrolled near the end of what is loaded: the next page comes
     const frame = table.closest('section') as HTMLElement;
@@ -124,7 +126,7 @@ describe('the history view on 10,000 fills', () => {
       expect(link.download).toMatch(/^kestrel-trades-20260228-\d{8}\.csv$/);
       const lines = (await (blob as Blob).text()).trimEnd().split('\r\n');
       expect(lines[0]).toBe(
-        'time,symbol,side,positionSide,price,quantity,quoteQuantity,realizedPnl,commission,commissionAsset,maker,tradeId,orderId',
+        'time,symbol,side,positionSide,price,quantity,quoteQuantity,realizedPnl,commission,commissionAsset,maker,tradeId,orderId,placedBy',
       );
       expect(lines).toHaveLength(721);
       expect(lines.slice(1).every((l) => l.split(',')[2] === 'BUY')).toBe(true);

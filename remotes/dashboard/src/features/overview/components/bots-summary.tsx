@@ -10,14 +10,12 @@ import {
   Spinner,
 } from '@kestrel/ui';
 import { PanelFailure } from '@kestrel/ui/panel';
+import { paths } from '../../../config/paths';
 
 export type BotsSummaryProps =
   | { state: 'loading' }
   | { state: 'error'; message: string; onRetry: () => void }
   | { state: 'ready'; summary: BotsSummaryData };
-
-/** The bots page's anchor for one bot (the bots remote's `paths.activeBots`; remotes never import each other) */
-const activeBotHref = (id: string) => `/active-bots#bot-${id}`;
 
 const STATE_WORDS: Record<BotPnlLine['state'], string> = {
   running: 'Running',
@@ -99,7 +97,7 @@ export function BotsSummary(props: BotsSummaryProps) {
           <li key={b.id} className="db:flex db:items-center db:justify-between db:gap-3 db:py-2">
             <span className="db:flex db:min-w-0 db:flex-col">
               <Link
-                to={activeBotHref(b.id)}
+                to={paths.activeBot(b.id)}
                 className="db:truncate db:font-medium db:underline-offset-4 db:hover:underline"
               >
                 {b.name}
@@ -120,7 +118,7 @@ export function BotsSummary(props: BotsSummaryProps) {
           </li>
         ))}
       </ul>
-      <Link to="/active-bots" className="db:text-sm db:underline db:underline-offset-4">
+      <Link to={paths.activeBots} className="db:text-sm db:underline db:underline-offset-4">
         All active bots
       </Link>
     </div>
