@@ -1,4 +1,4 @@
-import type { Bot, BotSuggestion } from '@kestrel/contracts/bots';
+import { type Bot, BotPlanResponseSchema, type BotSuggestion } from '@kestrel/contracts/bots';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signUp } from './helper';
 import { useSimBots } from './sim-bots';
@@ -26,6 +26,15 @@ describe('bot orders checked against the symbol’s rules', () => {
     leverage: 3,
     budget,
     mode: 'paper',
+  });
+
+  /** What the plan is asked with: the settings that shape the orders, nothing else */
+  const planOf = ({ strategy, params, symbol, leverage, budget }: ReturnType<typeof dca>) => ({
+    strategy,
+    params,
+    symbol,
+    leverage,
+    budget,
   });
 
   it('a DCA base order smaller than one SOL is refused at save, naming the smallest that works', async () => {
@@ -61,6 +70,50 @@ describe('bot orders checked against the symbol’s rules', () => {
         'budget that works is 506 USDT (or fewer or smaller orders, or more leverage)',
     );
     expect((await call('POST', '/api/v1/agents/', { ...body, budget: 506 })).statusCode).toBe(201);
+  });
+
+  it("shows a bot's orders before it is saved: rounded as the exchange takes them, their margin and a level's profit", async () => {
+    const res = await call('POST', '/api/v1/agents/plan', {
+      strategy: 'grid',
+      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.0109, direction: 'neutral' },
+      symbol: 'BTCUSDT',
+      leverage: 5,
+      budget: 100,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const plan = BotPlanResponseSchema.parse(res.json()).data;
+    expect(plan).toMatchObject({
+      price: 50_000,
+      baseAsset: 'BTC',
+      feeRates: { maker: 0.0002, taker: 0.0005 },
+    });
+    // 11 levels 200 apart; the one at the price waits for the first fill; 0.0109 is rounded down to 0.010
+    const standing = plan.orders.filter((o) => !o.later);
+    expect(standing.map((o) => o.price)).toEqual([
+      49_000, 49_200, 49_400, 49_600, 49_800, 50_200, 50_400, 50_600, 50_800, 51_000,
+    ]);
+    expect(new Set(plan.orders.map((o) => o.quantity))).toEqual(new Set([0.01]));
+    expect(plan.sellNotional).toBeCloseTo(0.01 * (50_200 + 50_400 + 50_600 + 50_800 + 51_000), 6);
+    expect(plan.margin).toBeCloseTo(plan.sellNotional / 5, 6);
+    // A round trip: 0.01 × 200 = 2 USDT, less 0.02 % of both fills (about 0.2 USDT)
+    expect(plan.levelProfit?.minNet).toBeCloseTo(2 - 0.01 * (50_800 + 51_000) * 0.0002, 9);
+    expect(plan.levelProfit?.maxNet).toBeCloseTo(2 - 0.01 * (49_000 + 49_200) * 0.0002, 9);
+    // …and the budget the save would refuse, with the one that works
+    expect(plan.problems).toEqual([expect.objectContaining({ param: 'budget', smallest: 506 })]);
+
+    const sol = BotPlanResponseSchema.parse(
+      (await call('POST', '/api/v1/agents/plan', planOf(dca({ baseOrderSize: 100 })))).json(),
+    ).data;
+    expect(sol.levelProfit).toBeNull();
+    expect(sol.orders[0]).toMatchObject({ what: 'the base order', side: 'BUY', quantity: 0 });
+    expect(sol.problems).toEqual([expect.objectContaining({ param: 'baseOrderSize', smallest: 150 })]);
+
+    const unknown = await call('POST', '/api/v1/agents/plan', {
+      ...planOf(dca({})),
+      strategy: 'no-such-strategy',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().detail).toMatch(/"no-such-strategy" has no order plan/);
   });
 
   it('a start at a price that moved under its orders is refused, nothing sent, and says what to change', async () => {

@@ -162,8 +162,18 @@ export {
 export { signalRulesStrategy } from './strategies/signal-rules/strategy';
 export { BarContext } from './strategy/bar-context';
 export { GuardedStrategy } from './strategy/guarded-strategy';
-export type { PlanMarket, PlannedOrder, PlanProblem, SymbolRules } from './strategy/order-plan';
-export { checkOrderPlan, smallestQuantity } from './strategy/order-plan';
+export type {
+  FeeRates,
+  LevelProfit,
+  PlanFigures,
+  PlanMarket,
+  PlannedOrder,
+  PlanProblem,
+  RoundedOrder,
+  RoundTripAt,
+  SymbolRules,
+} from './strategy/order-plan';
+export { checkOrderPlan, planFigures, smallestQuantity } from './strategy/order-plan';
 export { paramLabel } from './strategy/param-label';
 export type { StrategyType } from './strategy/registry';
 export { strategyType } from './strategy/registry';

@@ -294,6 +294,52 @@ export type BotPerformance = z.infer<typeof BotPerformanceSchema>;
 /** The candles a bot's chart shows at most */
 export const BOT_CHART_BARS = 500;
 
+/** POST /api/v1/agents/plan: the orders a bot with these settings would place, before it is saved */
+export const BotPlanRequestSchema = CreateBotRequestSchema.pick({
+  strategy: true,
+  params: true,
+  symbol: true,
+  leverage: true,
+  budget: true,
+});
+export type BotPlanRequest = z.output<typeof BotPlanRequestSchema>;
+
+/** One order of the plan, rounded to the symbol's step as the exchange would take it */
+export const BotPlanOrderSchema = z.object({
+  /** In the words of the form: "the level at 49,000", "safety order 2" */
+  what: z.string(),
+  side: OrderSideSchema,
+  price: z.number(),
+  quantity: z.number(),
+  /** USDT at its price */
+  notional: z.number(),
+  reduceOnly: z.boolean(),
+  /** Placed only after a fill (a grid's counter-order on its starting level): not in the margin of the start */
+  later: z.boolean(),
+});
+export type BotPlanOrder = z.infer<typeof BotPlanOrderSchema>;
+
+export const BotPlanSchema = z.object({
+  /** The symbol's last price the plan was drawn at */
+  price: z.number(),
+  baseAsset: z.string(),
+  orders: z.array(BotPlanOrderSchema),
+  /** USDT of the opening orders standing at the start, buys and sells apart */
+  buyNotional: z.number(),
+  sellNotional: z.number(),
+  /** The margin they hold at the bot's leverage (the larger side), against its budget */
+  margin: z.number(),
+  /** The regular fee rates the figures use (fractions) */
+  feeRates: z.object({ maker: z.number(), taker: z.number() }),
+  /** A grid's round trip between neighbouring levels after both fees, USDT and share of its notional; else null */
+  levelProfit: z
+    .object({ minNet: z.number(), maxNet: z.number(), minNetPct: z.number(), maxNetPct: z.number() })
+    .nullable(),
+  /** What the exchange would refuse (a save is refused for the same), each with the smallest value that works */
+  problems: z.array(z.object({ param: z.string(), message: z.string(), smallest: z.number().optional() })),
+});
+export type BotPlan = z.infer<typeof BotPlanSchema>;
+
 /** GET /api/v1/agents/{id}/events: the log, newest first, paged by `before` (an event time, ms) */
 export const BotEventsQuerySchema = z.object({
   before: z.coerce.number().int().positive().optional(),
@@ -367,3 +413,4 @@ export const BotSuggestionResponseSchema = okResponse(BotSuggestionSchema);
 export const BotEventsResponseSchema = okResponse(z.array(BotEventSchema));
 export const BotsSummaryResponseSchema = okResponse(BotsSummarySchema);
 export const BotPerformanceResponseSchema = okResponse(BotPerformanceSchema);
+export const BotPlanResponseSchema = okResponse(BotPlanSchema);

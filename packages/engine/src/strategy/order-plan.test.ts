@@ -3,7 +3,7 @@ import { runBacktest } from '../backtest/runner';
 import { dcaStrategy } from '../strategies/dca/strategy';
 import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
 import { gridStrategy } from '../strategies/grid/strategy';
-import { checkOrderPlan, type SymbolRules } from './order-plan';
+import { checkOrderPlan, planFigures, type SymbolRules } from './order-plan';
 import { bars, frictionless } from './test-bars';
 
 const BTC: SymbolRules = {
@@ -120,5 +120,48 @@ describe('the orders a strategy’s parameters imply', () => {
     const [problem] = checkOrderPlan(plan, SOL, market);
     // 20 × 0.5 × 2 = 20 USDT buys 0.125 SOL; one SOL at 160 needs a budget of 160
     expect(problem).toMatchObject({ param: 'budget', smallest: 160 });
+  });
+});
+
+describe('what a plan stands for', () => {
+  it("rounds each order as the exchange would, and holds the larger side's value as margin", () => {
+    const params = gridStrategy.parseParams({
+      lower: 90,
+      upper: 110,
+      gridCount: 4,
+      quantityPerGrid: 1.23456,
+      direction: 'neutral',
+    });
+    const market = { price: 101, budget: 10_000, leverage: 2 };
+    const figures = planFigures(gridStrategy.plannedOrders(params, market), BTC, market);
+    // Levels 90, 95, 100, 105, 110; the level at the price (100) waits for the first fill's counter-order
+    expect(figures.orders.map((o) => [o.side, o.price, o.quantity, o.later === true])).toEqual([
+      ['buy', 90, 1.234, false],
+      ['buy', 95, 1.234, false],
+      ['sell', 100, 1.234, true],
+      ['sell', 105, 1.234, false],
+      ['sell', 110, 1.234, false],
+    ]);
+    expect(figures.buyNotional).toBeCloseTo(1.234 * 185, 9);
+    expect(figures.sellNotional).toBeCloseTo(1.234 * 215, 9);
+    expect(figures.margin).toBeCloseTo((1.234 * 215) / 2, 9);
+  });
+
+  it("says what a grid's round trip between neighbouring levels earns after both makers' fees", () => {
+    const arithmetic = gridStrategy.levelProfit(
+      { lower: 100, upper: 200, gridCount: 10, quantityPerGrid: 2.0004, spacing: 'arithmetic' },
+      { fees: { maker: 0.001, taker: 0.002 }, stepSize: 0.001 },
+    );
+    // Every step is 10: 2 (2.0004 as the exchange takes it) × 10 gross, less 0.1 % of both fills (the widest notional is the top step, 190 + 200)
+    expect(arithmetic?.maxNet).toBeCloseTo(20 - 2 * 210 * 0.001, 9);
+    expect(arithmetic?.minNet).toBeCloseTo(20 - 2 * 390 * 0.001, 9);
+    expect(arithmetic?.maxNetPct).toBeCloseTo((20 - 2 * 210 * 0.001) / 200, 9);
+    // A strategy without levels has no round trip
+    expect(
+      dcaStrategy.levelProfit(dcaStrategy.parseParams({}), {
+        fees: { maker: 0.001, taker: 0.002 },
+        stepSize: 0.001,
+      }),
+    ).toBeNull();
   });
 });

@@ -64,6 +64,66 @@ export function smallestQuantity(rules: SymbolRules, price: number, reduceOnly: 
   return Math.max(rules.minQty, rules.stepSize, byNotional);
 }
 
+/** A plan's order as the exchange would get it: the quantity rounded down to the step, and its value */
+export interface RoundedOrder extends PlannedOrder {
+  /** USDT at its price */
+  notional: number;
+}
+
+/** What a plan stands for at the start: its orders rounded, the value of each side and the margin they hold */
+export interface PlanFigures {
+  orders: RoundedOrder[];
+  /** USDT of the opening orders standing at the start, buys and sells apart (counter-orders come later) */
+  buyNotional: number;
+  sellNotional: number;
+  /** The margin those orders need at the bot's leverage: Binance reserves it for the larger side */
+  margin: number;
+}
+
+export function planFigures(
+  orders: readonly PlannedOrder[],
+  rules: SymbolRules,
+  market: PlanMarket,
+): PlanFigures {
+  let buyNotional = 0;
+  let sellNotional = 0;
+  const rounded = orders.map((o): RoundedOrder => {
+    const quantity = roundToStep(o.quantity, rules.stepSize, 'down');
+    const notional = quantity * o.price;
+    if (!o.reduceOnly && !o.later) {
+      if (o.side === 'buy') buyNotional += notional;
+      else sellNotional += notional;
+    }
+    return { ...o, quantity, notional };
+  });
+  return {
+    orders: rounded,
+    buyNotional,
+    sellNotional,
+    margin: Math.max(buyNotional, sellNotional) / market.leverage,
+  };
+}
+
+/** The fee rates a plan's round trips are judged at (fractions of the notional) */
+export interface FeeRates {
+  maker: number;
+  taker: number;
+}
+
+/** What a round trip is judged at: the fee rates, and the symbol's step its quantity is rounded down to */
+export interface RoundTripAt {
+  fees: FeeRates;
+  stepSize: number;
+}
+
+/** What one round trip between neighbouring levels earns after both makers' fees, USDT and share of its notional */
+export interface LevelProfit {
+  minNet: number;
+  maxNet: number;
+  minNetPct: number;
+  maxNetPct: number;
+}
+
 /**
  * Checks a plan against the symbol's filters and the bot's budget. Each sizing parameter is reported once, with
  * the smallest value that makes every order it sizes pass; an order above the maximum lot is reported with that
@@ -78,8 +138,6 @@ export function checkOrderPlan(
   const problems: PlanProblem[] = [];
   const smallestBy = new Map<string, { smallest: number; order: PlannedOrder; rounded: number }>();
   const tooLarge = new Set<string>();
-  let buys = 0;
-  let sells = 0;
   for (const o of orders) {
     const rounded = roundToStep(o.quantity, rules.stepSize, 'down');
     const need = smallestQuantity(rules, o.price, o.reduceOnly);
@@ -98,10 +156,6 @@ export function checkOrderPlan(
           `largest order of ${fmt(rules.maxQty)} ${rules.baseAsset}`,
       });
     }
-    if (!o.reduceOnly && !o.later) {
-      if (o.side === 'buy') buys += rounded * o.price;
-      else sells += rounded * o.price;
-    }
   }
   for (const [param, { smallest, order, rounded }] of smallestBy) {
     const value = order.sizedBy.value;
@@ -117,7 +171,7 @@ export function checkOrderPlan(
         `of ${fmt(rules.stepSize)} ${a}: the smallest ${param} that works is ${fmt(typed)}`,
     });
   }
-  const margin = Math.max(buys, sells) / market.leverage;
+  const { margin } = planFigures(orders, rules, market);
   if (problems.length === 0 && margin > market.budget * (1 + 1e-9)) {
     const typed = roundUpForTyping(margin);
     problems.push({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EngineInputError } from '../errors';
-import type { PlanMarket, PlannedOrder } from './order-plan';
+import type { LevelProfit, PlanMarket, PlannedOrder, RoundTripAt } from './order-plan';
 import { INTERFACE_VERSION, type PositionSide, type Strategy, type StrategyDefinition } from './strategy';
 
 /** A strategy type with its parameter types erased: parses unknown input before anything else */
@@ -17,6 +17,8 @@ export interface StrategyType {
   positionSide(params: unknown): PositionSide;
   /** The orders its params imply at `market` (see `StrategyDefinition.plannedOrders`; none when it has no plan) */
   plannedOrders(params: unknown, market: PlanMarket): PlannedOrder[];
+  /** A round trip between neighbouring levels after fees (see `StrategyDefinition.levelProfit`), or null */
+  levelProfit(params: unknown, at: RoundTripAt): LevelProfit | null;
   create(params: unknown): Strategy;
   /** JSON schema of the params (for forms) */
   paramsJsonSchema(): unknown;
@@ -47,6 +49,7 @@ export function strategyType<S extends z.ZodObject>(def: StrategyDefinition<S>):
     warmupBars: (params) => def.warmupBars(parse(params)),
     positionSide: (params) => def.positionSide?.(parse(params)) ?? 'both',
     plannedOrders: (params, market) => def.plannedOrders?.(parse(params), market) ?? [],
+    levelProfit: (params, at) => def.levelProfit?.(parse(params), at) ?? null,
     // A frozen copy: a strategy cannot change the parameters the caller (or the next sweep run) holds
     create: (params) => def.create(deepFreeze(structuredClone(parse(params)))),
     paramsJsonSchema: () => z.toJSONSchema(def.params, { io: 'input' }),

@@ -4,7 +4,7 @@ import type { BarSeries } from '../bars/bars';
 import type { OrderPort } from '../broker/order-port';
 import type { Fill } from '../broker/orders';
 import type { SimBroker } from '../broker/sim-broker';
-import type { PlanMarket, PlannedOrder } from './order-plan';
+import type { LevelProfit, PlanMarket, PlannedOrder, RoundTripAt } from './order-plan';
 
 /** The positions a strategy takes (see `StrategyDefinition.positionSide`) */
 export type PositionSide = 'long' | 'short' | 'both';
@@ -146,5 +146,10 @@ export interface StrategyDefinition<S extends z.ZodObject> {
    * Without it nothing is checked ahead
    */
   plannedOrders?(params: z.output<S>, market: PlanMarket): PlannedOrder[];
+  /**
+   * What one round trip between neighbouring levels earns after fees (a grid's buy and the sell a level above):
+   * shown before a bot is saved. Without it the strategy has no fixed round trip
+   */
+  levelProfit?(params: z.output<S>, at: RoundTripAt): LevelProfit;
   create(params: z.output<S>): StrategyInstance;
 }

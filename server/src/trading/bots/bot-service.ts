@@ -5,6 +5,8 @@ import {
   BOTS_PER_USER_MAX,
   type Bot,
   type BotEvent,
+  type BotPlan,
+  type BotPlanRequest,
   type BotRiskLimits,
   type BotState,
   type BotStatus,
@@ -38,6 +40,7 @@ import type { PaperFigures } from './bot-step';
 import {
   assertOrdersPass,
   type BotSuggestionAsk,
+  botPlan,
   type PlanReads,
   planProblems,
   suggestBot,
@@ -218,6 +221,13 @@ export class BotService {
     const type = builtInStrategies.get(ask.strategy);
     if (!type) throw invalid(`strategy: unknown strategy "${ask.strategy}"`);
     return suggestBot(this.deps.market(account.environment), type, ask);
+  }
+
+  /** The orders these settings would place now, with their margin and what the exchange would refuse */
+  plan(account: TradingAccount, ask: BotPlanRequest): Promise<BotPlan> {
+    const type = builtInStrategies.get(ask.strategy);
+    if (!type) throw invalid(`strategy: "${ask.strategy}" has no order plan (a built-in strategy has one)`);
+    return botPlan(this.deps.market(account.environment), type, ask);
   }
 
   async start(userId: string, id: string, options: StartOptions = {}): Promise<Bot> {

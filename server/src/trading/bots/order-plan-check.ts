@@ -1,10 +1,14 @@
-import type { BotSuggestion } from '@kestrel/contracts/bots';
+import { BacktestCostsSchema } from '@kestrel/contracts/backtest';
+import type { BotPlan, BotPlanRequest, BotSuggestion } from '@kestrel/contracts/bots';
 import {
   builtInStrategies,
   checkOrderPlan,
+  EngineInputError,
+  type FeeRates,
   type PlanMarket,
   type PlanProblem,
   paramLabel,
+  planFigures,
   type StrategyType,
   type SymbolRules,
 } from '@kestrel/engine';
@@ -49,6 +53,55 @@ export async function planProblems(
   return checkOrderPlan(type.plannedOrders(params, at), rulesOf(bot.info), at);
 }
 
+const invalidBot = (message: string) => new HttpError(400, 'INVALID_BOT', `Invalid bot: ${message}`);
+
+/** Binance's regular tier, as /backtesting's defaults: what a plan's round trips are judged at */
+const REGULAR_FEES: FeeRates = (() => {
+  const costs = BacktestCostsSchema.parse({});
+  return { maker: costs.makerFeeRate, taker: costs.takerFeeRate };
+})();
+
+/**
+ * The orders a bot with these settings would place at the symbol's price now, rounded as the exchange takes them,
+ * with what they hold (notional per side, margin at its leverage), a grid's round trip after fees, and what the
+ * exchange would refuse: the form shows it before the bot is saved. 400 for an unknown symbol or bad parameters
+ */
+export async function botPlan(market: PlanReads, type: StrategyType, ask: BotPlanRequest): Promise<BotPlan> {
+  const info = await read(() => market.symbolInfo(ask.symbol));
+  if (!info) throw invalidBot(`symbol: ${ask.symbol} is not listed on the exchange`);
+  let params: Record<string, unknown>;
+  try {
+    params = type.parseParams(ask.params);
+  } catch (err) {
+    if (err instanceof EngineInputError) throw invalidBot(`params: ${err.message}`);
+    throw err;
+  }
+  const price = Number(await read(() => market.lastPrice(ask.symbol)));
+  const at: PlanMarket = { price, budget: ask.budget, leverage: ask.leverage };
+  const planned = price > 0 ? type.plannedOrders(params, at) : [];
+  const rules = rulesOf(info);
+  const figures = planFigures(planned, rules, at);
+  return {
+    price,
+    baseAsset: info.baseAsset,
+    orders: figures.orders.map((o) => ({
+      what: o.what,
+      side: o.side === 'buy' ? 'BUY' : 'SELL',
+      price: o.price,
+      quantity: o.quantity,
+      notional: o.notional,
+      reduceOnly: o.reduceOnly,
+      later: o.later === true,
+    })),
+    buyNotional: figures.buyNotional,
+    sellNotional: figures.sellNotional,
+    margin: figures.margin,
+    feeRates: REGULAR_FEES,
+    levelProfit: type.levelProfit(params, { fees: REGULAR_FEES, stepSize: rules.stepSize }),
+    problems: checkOrderPlan(planned, rules, at),
+  };
+}
+
 /** What a new bot's starting values are asked for */
 export interface BotSuggestionAsk {
   strategy: string;
@@ -56,8 +109,6 @@ export interface BotSuggestionAsk {
   budget: number;
   leverage: number;
 }
-
-const invalidBot = (message: string) => new HttpError(400, 'INVALID_BOT', `Invalid bot: ${message}`);
 
 /**
  * A built-in strategy's orders checked again at the price of the start: the market may have moved since the bot

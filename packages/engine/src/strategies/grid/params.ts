@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { roundToStep } from '../../math/rounding';
+import type { LevelProfit, RoundTripAt } from '../../strategy/order-plan';
 
 /** Futures grid parameters (Binance futures grid bot semantics) */
 export const GridParamsSchema = z
@@ -58,3 +60,31 @@ export function openingOrder(
 /** A one-sided grid's orders on its closing side (a long grid's sells, a short's buys) only reduce its position */
 export const closesPosition = (direction: GridParams['direction'], side: 'buy' | 'sell') =>
   (direction === 'long' && side === 'sell') || (direction === 'short' && side === 'buy');
+
+/**
+ * One level's round trip: `quantityPerGrid` (rounded down to the step, as the exchange takes it) bought at a level
+ * and sold at the next one up (or sold and bought back), less the maker fee on both fills. Geometric levels widen
+ * upward, so the least and the most a round trip earns
+ */
+export function gridLevelProfit(
+  p: Pick<GridParams, 'lower' | 'upper' | 'gridCount' | 'spacing' | 'quantityPerGrid'>,
+  { fees, stepSize }: RoundTripAt,
+): LevelProfit {
+  const levels = gridLevels(p);
+  const q = stepSize > 0 ? roundToStep(p.quantityPerGrid, stepSize, 'down') : p.quantityPerGrid;
+  let minNet = Number.POSITIVE_INFINITY;
+  let maxNet = Number.NEGATIVE_INFINITY;
+  let minNetPct = Number.POSITIVE_INFINITY;
+  let maxNetPct = Number.NEGATIVE_INFINITY;
+  for (let k = 1; k < levels.length; k++) {
+    const low = levels[k - 1] as number;
+    const high = levels[k] as number;
+    const net = q * (high - low) - q * (low + high) * fees.maker;
+    const pct = net / (q * low);
+    minNet = Math.min(minNet, net);
+    maxNet = Math.max(maxNet, net);
+    minNetPct = Math.min(minNetPct, pct);
+    maxNetPct = Math.max(maxNetPct, pct);
+  }
+  return { minNet, maxNet, minNetPct, maxNetPct };
+}

@@ -11,6 +11,7 @@ import {
   closesPosition,
   type GridParams,
   GridParamsSchema,
+  gridLevelProfit,
   gridLevels,
   nearestLevel,
   openingOrder,
@@ -150,5 +151,6 @@ export const gridStrategy = strategyType({
   warmupBars: () => 1,
   positionSide: (p) => (p.direction === 'neutral' ? 'both' : p.direction),
   plannedOrders: (p, { price }) => gridPlan(p, price),
+  levelProfit: (p, at) => gridLevelProfit(p, at),
   create: (p) => new Grid(p),
 });

@@ -5,6 +5,8 @@ import {
   BotIdParamsSchema,
   BotListResponseSchema,
   BotPerformanceResponseSchema,
+  BotPlanRequestSchema,
+  BotPlanResponseSchema,
   BotResponseSchema,
   BotStatusResponseSchema,
   BotSuggestionQuerySchema,
@@ -68,6 +70,22 @@ export default signedInRoutes('agents', async (app, route) => {
     }),
     async (request) =>
       ok(await bots.suggest(await tradingAccountOf(request), request.query), 'Bot suggestion'),
+  );
+
+  app.post(
+    '/plan',
+    route({
+      summary: 'The orders a bot with these settings would place now, before it is saved',
+      description:
+        "Its strategy's orders at the symbol's last price (a grid's levels, a DCA bot's base and safety orders, a " +
+        "signal strategy's entry), rounded to the symbol's step as the exchange takes them; the USDT they hold per " +
+        'side and the margin at the leverage (the larger side, as Binance reserves it); for a grid, one round trip ' +
+        "between neighbouring levels after both makers' fees at the regular tier; and what the exchange would " +
+        'refuse, each with the smallest value that works (a save is refused for the same). Nothing is sent.',
+      body: BotPlanRequestSchema,
+      response: { 200: BotPlanResponseSchema, ...exchangeErrors, 400: ErrorResponseSchema },
+    }),
+    async (request) => ok(await bots.plan(await tradingAccountOf(request), request.body), 'Order plan'),
   );
 
   app.get(
