@@ -153,6 +153,13 @@ export type ChartCanvasProps<TConfig extends ChartConfig> = Omit<React.Component
   build: (chart: IChartApi, context: { theme: ChartTheme; colors: Record<keyof TConfig, string> }) => void;
 };
 
+let canvasDraws: boolean | undefined;
+/** Whether this browser gives a 2D canvas (the chart library draws nothing without one: a DOM without layout) */
+function canDrawCharts(): boolean {
+  canvasDraws ??= document.createElement('canvas').getContext('2d') !== null;
+  return canvasDraws;
+}
+
 /** A lightweight-charts canvas inside a `ChartContainer`: created with the shared options, removed on unmount */
 export function ChartCanvas<TConfig extends ChartConfig>({
   height,
@@ -163,12 +170,27 @@ export function ChartCanvas<TConfig extends ChartConfig>({
 }: ChartCanvasProps<TConfig>) {
   const { theme, colors } = useChart<TConfig>();
   const ref = React.useRef<HTMLDivElement>(null);
+  const [failure, setFailure] = React.useState<string | null>(null);
   React.useEffect(() => {
     if (!ref.current || !theme || !colors) return;
-    const chart = createChart(ref.current, { ...chartBaseOptions(theme), height });
-    build(chart, { theme, colors });
-    chart.timeScale().fitContent();
-    return () => chart.remove();
+    if (!canDrawCharts()) {
+      setFailure('this browser has no canvas to draw on');
+      return;
+    }
+    let chart: IChartApi | undefined;
+    try {
+      chart = createChart(ref.current, { ...chartBaseOptions(theme), height });
+      build(chart, { theme, colors });
+      chart.timeScale().fitContent();
+      setFailure(null);
+    } catch (err) {
+      // A chart that cannot draw says so in its place; the page around it (a form, a table) stays usable
+      chart?.remove();
+      setFailure(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    const drawn = chart;
+    return () => drawn.remove();
   }, [theme, colors, height, build]);
   return (
     <div
@@ -177,7 +199,13 @@ export function ChartCanvas<TConfig extends ChartConfig>({
       className={cn('ui:w-full', className)}
       style={{ height, ...style }}
       {...props}
-    />
+    >
+      {failure && (
+        <p role="alert" className="ui:p-2 ui:text-sm ui:text-muted-foreground">
+          The chart could not be drawn ({failure}); its figures are beside it.
+        </p>
+      )}
+    </div>
   );
 }
 

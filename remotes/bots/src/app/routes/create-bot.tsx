@@ -13,6 +13,7 @@ import { BacktestPreview } from '../../features/backtesting/components/backtest-
 import { useBacktestNotices } from '../../features/backtesting/hooks/use-backtest-notices';
 import { quickBacktestRequest } from '../../features/backtesting/lib/recent-window';
 import { BotForm, type BotFormSubmit } from '../../features/bot-form/components/bot-form';
+import { OrderPlanPreview } from '../../features/bot-form/components/order-plan-preview';
 import {
   BOT_OWNED_PARAMS,
   botToFormValues,
@@ -62,7 +63,20 @@ function renderPreview(request: CreateBotRequestInput) {
     },
     Date.now(),
   );
-  return <BacktestPreview request={backtest} />;
+  return (
+    <div className="bt:flex bt:flex-col bt:gap-4">
+      <OrderPlanPreview
+        ask={{
+          strategy: request.strategy,
+          params: request.params ?? {},
+          symbol: request.symbol,
+          leverage: request.leverage,
+          budget: request.budget,
+        }}
+      />
+      <BacktestPreview request={backtest} />
+    </div>
+  );
 }
 
 type Purpose = { kind: 'new' } | { kind: 'edit'; id: string } | { kind: 'clone'; id: string };

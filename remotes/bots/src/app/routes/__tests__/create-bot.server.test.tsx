@@ -118,6 +118,20 @@ describe('the create-bot form', () => {
     expect(text).toContain('Max drawdown20 %');
     expect(text).toContain('Paper: simulated orders on live prices');
     expect(within(f).getByRole('button', { name: 'Run a quick backtest' })).toBeTruthy();
+    // Its orders at the price now, from the server: levels 40,000, 45,000 and 50,000 of 0.003 BTC; one round trip
+    // earns 0.003 × 5,000 = 15 USDT less both makers' 0.02 %
+    const plan = within(f).getByRole('region', { name: 'Its orders at the price now' });
+    const figures = await within(plan).findByLabelText("Its orders' figures");
+    const figure = (key: string) => figures.querySelector(`[data-figure="${key}"]`)?.textContent ?? '';
+    expect(figure('price')).toMatch(/^Price now[\d,.]+$/);
+    expect(figure('level-profit')).toMatch(/^Per level\+14\.9\d to \+14\.9\d USDT/);
+    expect(figure('margin')).toMatch(/^Margin needed[\d,.]+ USDTof a 250\.00 USDT budget, at 10×$/);
+    const orderRows = within(within(plan).getByRole('table')).getAllByRole('row').slice(1);
+    expect(orderRows.map((r) => r.querySelectorAll('td')[1]?.textContent)).toEqual([
+      '50,000.00',
+      '45,000.00',
+      '40,000.00',
+    ]);
 
     await user.click(within(f).getByRole('button', { name: 'Create bot' }));
     await waitFor(() => expect(location.current).toMatch(/^\/active-bots#bot-[0-9a-f-]{36}$/), {

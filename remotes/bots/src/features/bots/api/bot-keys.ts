@@ -10,6 +10,8 @@ export const botKeys = {
   events: (id: string) => [...botKeys.all, 'events', id] as const,
   drift: (id: string) => [...botKeys.all, 'drift', id] as const,
   performance: (id: string) => [...botKeys.all, 'performance', id] as const,
+  /** A plan is drawn for its settings: the key holds them */
+  plan: (ask: object) => [...botKeys.all, 'plan', ask] as const,
   summary: () => ['dashboard', 'bots'] as const,
 };
 
