@@ -165,3 +165,25 @@ describe('what a plan stands for', () => {
     ).toBeNull();
   });
 });
+
+describe('market orders and the market lot', () => {
+  it("holds a DCA base order (a market order) to MARKET_LOT_SIZE's maximum, its resting orders to LOT_SIZE's", () => {
+    const rules: SymbolRules = { ...BTC, maxQty: 1000, marketMaxQty: 120 };
+    const market = { price: 100_000, budget: 1e9, leverage: 10 };
+    const params = dcaStrategy.parseParams({
+      baseOrderSize: 13_000_000,
+      safetyOrderCount: 1,
+      safetyOrderSize: 13_000_000,
+    });
+    const problems = checkOrderPlan(dcaStrategy.plannedOrders(params, market), rules, market);
+    // 130 BTC at market is above 120; the safety order of ~131 BTC rests, so LOT_SIZE's 1,000 holds it
+    expect(problems).toEqual([
+      {
+        param: 'baseOrderSize',
+        message:
+          "baseOrderSize: the base order would be 130 BTC, above the exchange's largest market order of 120 BTC",
+      },
+    ]);
+    expect(checkOrderPlan(dcaStrategy.plannedOrders(params, market), BTC, market)).toEqual([]);
+  });
+});

@@ -21,6 +21,8 @@ export interface PlannedOrder {
   quantity: number;
   /** Reduce-only orders only close: the exchange asks no minimum notional of them and they need no margin */
   reduceOnly: boolean;
+  /** A market order (a DCA base, a grid's opening, an entry): the exchange holds it to MARKET_LOT_SIZE's maximum */
+  market?: boolean;
   /** The parameter that sizes it, `quantity = value / perUnit`, so the smallest value that works can be said */
   sizedBy: { param: string; value: number; perUnit: number };
   /** Sent only after a fill (a grid's counter-order on the level it started at): not in the margin of the start */
@@ -34,6 +36,8 @@ export interface SymbolRules {
   stepSize: number;
   minQty: number;
   maxQty: number;
+  /** MARKET_LOT_SIZE's maximum, far below LOT_SIZE's on Binance (120 BTC against 1,000); LOT_SIZE's when absent */
+  marketMaxQty?: number;
   minNotional: number;
 }
 
@@ -147,13 +151,14 @@ export function checkOrderPlan(
       if (!known || smallest > known.smallest)
         smallestBy.set(o.sizedBy.param, { smallest, order: o, rounded });
     }
-    if (rounded > rules.maxQty + 1e-12 && !tooLarge.has(o.sizedBy.param)) {
+    const largest = o.market ? (rules.marketMaxQty ?? rules.maxQty) : rules.maxQty;
+    if (rounded > largest + 1e-12 && !tooLarge.has(o.sizedBy.param)) {
       tooLarge.add(o.sizedBy.param);
       problems.push({
         param: o.sizedBy.param,
         message:
           `${o.sizedBy.param}: ${o.what} would be ${fmt(rounded)} ${rules.baseAsset}, above the exchange's ` +
-          `largest order of ${fmt(rules.maxQty)} ${rules.baseAsset}`,
+          `largest ${o.market ? 'market order' : 'order'} of ${fmt(largest)} ${rules.baseAsset}`,
       });
     }
   }

@@ -233,6 +233,10 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
     };
     const price = filter('PRICE_FILTER', PriceFilterSchema);
     const lot = filter('LOT_SIZE', LotSizeFilterSchema);
+    // Every USDⓈ-M perpetual lists MARKET_LOT_SIZE; without it a market order is held to LOT_SIZE
+    const marketLot = s.filters.some((f) => f.filterType === 'MARKET_LOT_SIZE')
+      ? filter('MARKET_LOT_SIZE', LotSizeFilterSchema)
+      : lot;
     const notional = filter('MIN_NOTIONAL', MinNotionalFilterSchema);
     return {
       symbol: s.symbol,
@@ -245,6 +249,7 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       stepSize: lot.stepSize,
       minQuantity: lot.minQty,
       maxQuantity: lot.maxQty,
+      marketMaxQuantity: marketLot.maxQty,
       minNotional: notional.notional,
       orderTypes: s.orderTypes,
     };

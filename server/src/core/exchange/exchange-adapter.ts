@@ -223,6 +223,8 @@ export interface SymbolInfo {
   stepSize: Decimal;
   minQuantity: Decimal;
   maxQuantity: Decimal;
+  /** MARKET_LOT_SIZE's maximum: a market order's largest quantity (Binance's is far below LOT_SIZE's) */
+  marketMaxQuantity: Decimal;
   minNotional: Decimal;
   orderTypes: string[];
 }

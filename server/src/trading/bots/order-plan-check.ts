@@ -25,6 +25,7 @@ const rulesOf = (info: SymbolInfo): SymbolRules => ({
   stepSize: Number(info.stepSize),
   minQty: Number(info.minQuantity),
   maxQty: Number(info.maxQuantity),
+  marketMaxQty: Number(info.marketMaxQuantity),
   minNotional: Number(info.minNotional),
 });
 

@@ -26,10 +26,13 @@ describe('a plan the check passes, the exchange takes', () => {
         fc.constantFrom(...specs),
         fc.constantFrom('grid', 'dca'),
         fc.double({ min: 0.5, max: 2, noNaN: true }),
-        fc.integer({ min: 10, max: 50_000 }),
+        // Up to the largest budget a bot takes, and sizes up to orders past the market lot (120 BTC)
+        fc.integer({ min: 10, max: 10_000_000 }),
         fc.integer({ min: 1, max: 20 }),
         fc.double({ min: 0.0001, max: 3, noNaN: true }),
-        (spec, strategy, priceFactor, budget, leverage, size) => {
+        fc.constantFrom(1, 1_000, 30_000),
+        (spec, strategy, priceFactor, budget, leverage, small, scale) => {
+          const size = small * scale;
           const type = builtInStrategies.get(strategy);
           if (!type) throw new Error(strategy);
           const price = roundToStep(spec.startPrice * priceFactor, Number(spec.tickSize));
@@ -49,6 +52,7 @@ describe('a plan the check passes, the exchange takes', () => {
             stepSize: Number(spec.stepSize),
             minQty: Number(spec.minQty),
             maxQty: Number(spec.maxQty),
+            marketMaxQty: Number(spec.marketMaxQty),
             minNotional: Number(spec.minNotional),
           };
           if (checkOrderPlan(plan, rules, market).length > 0) {
@@ -57,7 +61,7 @@ describe('a plan the check passes, the exchange takes', () => {
           }
           passed++;
           for (const o of plan) {
-            const market = o.what === 'the base order' || o.what.startsWith('the opening');
+            const market = o.market === true;
             const qty = new Decimal(
               roundToStep(o.quantity, Number(spec.stepSize), 'down').toFixed(spec.quantityPrecision),
             );

@@ -115,6 +115,7 @@ function dcaPlan(p: DcaParams, price: number): PlannedOrder[] {
       price,
       quantity: p.baseOrderSize / price,
       reduceOnly: false,
+      market: true,
       sizedBy: { param: 'baseOrderSize', value: p.baseOrderSize, perUnit: price },
     },
   ];

@@ -125,6 +125,7 @@ function gridPlan(p: GridParams, price: number): PlannedOrder[] {
       price,
       quantity: q * opening.levels,
       reduceOnly: false,
+      market: true,
       sizedBy: sizedBy(1 / opening.levels),
     });
   for (const [k, level] of levels.entries()) {

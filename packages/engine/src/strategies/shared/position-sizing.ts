@@ -19,6 +19,7 @@ export function entryPlan(side: string, fraction: number, market: PlanMarket): P
       price,
       quantity: (budget * fraction * leverage) / price,
       reduceOnly: false,
+      market: true,
       sizedBy: { param: 'budget', value: budget, perUnit: price / (fraction * leverage) },
     },
   ];
