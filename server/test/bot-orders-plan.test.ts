@@ -161,6 +161,14 @@ describe('bot orders checked against the symbol’s rules', () => {
         mode: 'paper',
       });
       expect(created.statusCode, `${strategy} ${symbol}: ${created.body}`).toBe(201);
+      if (strategy === 'dca') {
+        // The first safety order a quarter of the day's move away, within 0.5 % and 5 %
+        const day = await t.app.exchangeAdapter.ticker(symbol);
+        const moved = (Number(day.highPrice) - Number(day.lowPrice)) / s.price;
+        const expected = Math.min(0.05, Math.max(0.005, Math.round((moved / 4) * 1000) / 1000));
+        expect(s.params.priceDeviation).toBeCloseTo(expected, 9);
+        expect(s.basis).toMatch(/its last 24 h ranged .+: the first safety order \d+\.\d % away$/);
+      }
       if (strategy === 'grid') {
         // A range around the price, not the strategy's fixed default
         expect(s.params.lower).toBeLessThan(50_000);

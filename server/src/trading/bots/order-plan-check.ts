@@ -136,9 +136,23 @@ export async function assertOrdersPass(
 /** Four significant digits: a range a person reads and types (64,012.3 → 64,010) */
 const readable = (v: number) => Number(v.toPrecision(4));
 
+/** How far the symbol moved in the last 24 hours, as a share of the price now, and in words */
+async function dayRange(
+  market: PlanReads,
+  symbol: string,
+  price: number,
+): Promise<{ moved: number; words: string }> {
+  const day = await read(() => market.ticker(symbol));
+  const high = Number(day.highPrice);
+  const low = Number(day.lowPrice);
+  const moved = high > low && low > 0 && price > 0 ? (high - low) / price : 0;
+  return { moved, words: `its last 24 h ranged ${readable(low)}–${readable(high)}` };
+}
+
 /**
  * A new bot's starting values from the market: the strategy's defaults, a grid's range around the price as wide as
- * the last 24 hours moved (2 % to 15 % each side, 10 levels), then every size the exchange would refuse raised to
+ * the last 24 hours moved (2 % to 15 % each side, 10 levels), a DCA bot's first safety order a quarter of that move
+ * away (0.5 % to 5 %), then every size the exchange would refuse raised to
  * the smallest it takes and the budget to what the orders need (never below the one asked), by the same check a
  * save runs. Every other parameter is the strategy's default
  */
@@ -154,18 +168,23 @@ export async function suggestBot(
     'leverage' in type.paramsSchema.shape ? { leverage: ask.leverage } : {},
   );
   let basis = `${ask.symbol} at ${price}`;
+  if (type.id === 'dca') {
+    const { moved, words } = await dayRange(market, ask.symbol, price);
+    // The first safety order a quarter of a day's move away (0.5 % to 5 %): quiet markets fill it, wild ones wait
+    if (moved > 0) {
+      params.priceDeviation = Math.min(0.05, Math.max(0.005, Math.round((moved / 4) * 1000) / 1000));
+      basis += `; ${words}: the first safety order ${((params.priceDeviation as number) * 100).toFixed(1)} % away`;
+    }
+  }
   if (type.id === 'grid') {
-    const day = await read(() => market.ticker(ask.symbol));
-    const high = Number(day.highPrice);
-    const low = Number(day.lowPrice);
-    const moved = high > low && low > 0 ? (high - low) / price : 0;
+    const { moved, words } = await dayRange(market, ask.symbol, price);
     const half = Math.min(0.15, Math.max(0.02, moved));
     params.lower = readable(price * (1 - half));
     params.upper = readable(price * (1 + half));
     params.gridCount = 10;
     // A first grid trades the least the exchange takes a level: one lot here, raised below to what passes
     params.quantityPerGrid = Number(info.stepSize);
-    if (moved > 0) basis += `; its last 24 h ranged ${readable(low)}–${readable(high)}`;
+    if (moved > 0) basis += `; ${words}`;
     basis += `: a range of ±${(half * 100).toFixed(0)} % around the price`;
   }
   let budget = ask.budget;
