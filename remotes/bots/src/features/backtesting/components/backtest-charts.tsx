@@ -1,12 +1,10 @@
 import type { BacktestCandles, BacktestDetail } from '@kestrel/contracts/backtest';
-import { formatPercent, formatPrice, formatUsdt } from '@kestrel/ui';
+import { formatPercent, formatUsdt } from '@kestrel/ui';
 import {
   AreaSeries,
-  CandlestickSeries,
   ChartCanvas,
   type ChartConfig,
   ChartContainer,
-  candleColors,
   createSeriesMarkers,
   type IChartApi,
   LineSeries,
@@ -16,7 +14,8 @@ import {
   withAlpha,
 } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
-import { candleSeries, equitySeries, snapMarkers } from '../lib/chart-data';
+import { addCandles } from '../../../lib/candle-chart';
+import { equitySeries, snapMarkers } from '../lib/chart-data';
 
 const CHART_HEIGHT = 320;
 const MAX_LABELLED_MARKERS = 24;
@@ -81,16 +80,8 @@ export function EquityChart({ detail }: { detail: BacktestDetail }) {
 export function CandleChart({ detail, candles }: { detail: BacktestDetail; candles: BacktestCandles }) {
   const build = useCallback(
     (chart: IChartApi, { colors }: Colors<typeof candleConfig>) => {
-      const data = candleSeries(candles.candles);
-      const series = chart.addSeries(CandlestickSeries, {
-        ...candleColors(colors),
-        priceFormat: { type: 'custom', formatter: (v: number) => formatPrice(v), minMove: 0.0001 },
-      });
-      series.setData(data.map((c) => ({ ...c, time: c.time as Time })));
-      const snapped = snapMarkers(
-        detail.markers,
-        data.map((c) => c.time),
-      );
+      const { series, times } = addCandles(chart, colors, candles.candles);
+      const snapped = snapMarkers(detail.markers, times);
       // Words help on a few marks; on many they only cover the candles (shape and colour still tell them apart)
       const labelled = snapped.length <= MAX_LABELLED_MARKERS;
       const markers = snapped.map((m): SeriesMarker<Time> => {

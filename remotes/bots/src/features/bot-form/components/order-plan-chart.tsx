@@ -1,16 +1,8 @@
 import type { BotCandle, BotPlan } from '@kestrel/contracts/bots';
 import { formatPrice } from '@kestrel/ui';
-import {
-  CandlestickSeries,
-  ChartCanvas,
-  type ChartConfig,
-  ChartContainer,
-  candleColors,
-  type IChartApi,
-  type Time,
-} from '@kestrel/ui/chart';
+import { ChartCanvas, type ChartConfig, ChartContainer, type IChartApi } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
-import { candleSeries } from '../../backtesting/lib/chart-data';
+import { addCandles } from '../../../lib/candle-chart';
 
 const CHART_HEIGHT = 260;
 
@@ -37,11 +29,7 @@ export default function OrderPlanChart({
 }) {
   const build = useCallback(
     (chart: IChartApi, { colors }: Colors) => {
-      const series = chart.addSeries(CandlestickSeries, {
-        ...candleColors(colors),
-        priceFormat: { type: 'custom', formatter: (v: number) => formatPrice(v), minMove: 0.0001 },
-      });
-      series.setData(candleSeries(candles).map((c) => ({ ...c, time: c.time as Time })));
+      const { series } = addCandles(chart, colors, candles);
       // Titles stay off the lines (they would cover the newest candles): the axis says each price
       for (const o of plan.orders) {
         series.createPriceLine({

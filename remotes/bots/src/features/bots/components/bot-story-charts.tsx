@@ -1,11 +1,9 @@
 import type { BotOrder, BotPerformance } from '@kestrel/contracts/bots';
-import { formatPrice, formatUsdt } from '@kestrel/ui';
+import { formatUsdt } from '@kestrel/ui';
 import {
-  CandlestickSeries,
   ChartCanvas,
   type ChartConfig,
   ChartContainer,
-  candleColors,
   createSeriesMarkers,
   type IChartApi,
   LineSeries,
@@ -13,7 +11,8 @@ import {
   type Time,
 } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
-import { candleSeries, toChartSeries } from '../../backtesting/lib/chart-data';
+import { addCandles } from '../../../lib/candle-chart';
+import { toChartSeries } from '../../backtesting/lib/chart-data';
 import { fillMarks, orderLines } from '../lib/story-data';
 
 const CHART_HEIGHT = 280;
@@ -46,16 +45,8 @@ function FillsChart({
 }) {
   const build = useCallback(
     (chart: IChartApi, { colors }: Colors<typeof candleConfig>) => {
-      const data = candleSeries(story.candles);
-      const series = chart.addSeries(CandlestickSeries, {
-        ...candleColors(colors),
-        priceFormat: { type: 'custom', formatter: (v: number) => formatPrice(v), minMove: 0.0001 },
-      });
-      series.setData(data.map((c) => ({ ...c, time: c.time as Time })));
-      const marks = fillMarks(
-        story.fills,
-        data.map((c) => c.time),
-      );
+      const { series, times } = addCandles(chart, colors, story.candles);
+      const marks = fillMarks(story.fills, times);
       createSeriesMarkers(
         series,
         marks.map(
