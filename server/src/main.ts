@@ -3,8 +3,9 @@ import { loadConfig } from './config';
 
 const config = loadConfig();
 const app = await buildApp(config);
-await app.listen({ host: config.host, port: config.port });
 
+// Before listening: the "listening" line is what supervisors and tests wait for, and a stop signal right after it
+// must close the app (database, bots handed back) rather than kill the process
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     app.close().then(
@@ -13,3 +14,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     );
   });
 }
+
+await app.listen({ host: config.host, port: config.port });
