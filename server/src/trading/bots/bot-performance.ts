@@ -1,6 +1,7 @@
 import type { TradingEnvironment } from '@kestrel/contracts';
 import { BOT_CHART_BARS, type BotCandle, type BotFill, type BotPerformance } from '@kestrel/contracts/bots';
 import { type BarColumns, barOpenTime } from '@kestrel/engine';
+import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import type { Span } from '../../core/market-data/kline-repository';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
@@ -94,7 +95,10 @@ export class BotPerformanceReader {
     );
     const [bars, lastPrice] = await Promise.all([
       start < end
-        ? this.deps.loadBars(row.environment, row.symbol, interval, { start, end })
+        ? this.deps.loadBars(row.environment, row.symbol, interval, { start, end }).catch((err: unknown) => {
+            // The exchange's refusal or outage, said as the other exchange reads say it (a 502/503 with why)
+            throw exchangeHttpError(err);
+          })
         : Promise.resolve(undefined),
       this.deps.lastPrice(row.environment, row.symbol).catch(() => null),
     ]);
