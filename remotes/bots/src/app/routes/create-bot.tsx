@@ -47,6 +47,20 @@ function renderParams(strategy: BacktestStrategyInfo) {
   return <ParamsFields key={strategy.id} fields={botParamFields(strategy)} />;
 }
 
+/** The settings that shape a bot's orders, as the plan is asked for */
+const planAsk = (request: CreateBotRequestInput) => ({
+  strategy: request.strategy,
+  params: request.params ?? {},
+  symbol: request.symbol,
+  leverage: request.leverage,
+  budget: request.budget,
+});
+
+/** Under the parameters as they are typed: the orders they make (the AI agent places none ahead) */
+function renderPlan(request: CreateBotRequestInput) {
+  return request.strategy === AGENT_STRATEGY ? null : <OrderPlanPreview ask={planAsk(request)} />;
+}
+
 function renderPreview(request: CreateBotRequestInput) {
   if (request.strategy === AGENT_STRATEGY) {
     // Seven days of bars train no model: the agent's page shows walk-forward evidence once it has trained
@@ -65,15 +79,7 @@ function renderPreview(request: CreateBotRequestInput) {
   );
   return (
     <div className="bt:flex bt:flex-col bt:gap-4">
-      <OrderPlanPreview
-        ask={{
-          strategy: request.strategy,
-          params: request.params ?? {},
-          symbol: request.symbol,
-          leverage: request.leverage,
-          budget: request.budget,
-        }}
-      />
+      <OrderPlanPreview ask={planAsk(request)} />
       <BacktestPreview request={backtest} />
     </div>
   );
@@ -231,6 +237,7 @@ export default function CreateBotPage() {
           paramsToForm={(id) => paramsToForm(id)}
           validateParams={parseStrategyParams}
           renderPreview={renderPreview}
+          renderPlan={renderPlan}
           exchangeConnected={connected}
           connectAction={<ConnectExchangeButton />}
           submitLabel={purpose.kind === 'edit' ? 'Save changes' : 'Create bot'}

@@ -83,6 +83,18 @@ describe('the create-bot form', () => {
     // Three levels of 0.003 BTC: each above the exchange's 100 USDT minimum, within the budget
     await fill(user, /^Grid count/, '2');
     await fill(user, /^Quantity per grid/, '0.003');
+    // Under the fields as they are typed: the orders these values make, drawn by the server
+    await waitFor(
+      () => {
+        const drawn = within(f).getByRole('region', { name: 'Its orders at the price now' });
+        const prices = within(drawn)
+          .getAllByRole('row')
+          .slice(1)
+          .map((r) => r.querySelectorAll('td')[1]?.textContent);
+        expect(prices).toEqual(['50,000.00', '45,000.00', '40,000.00']);
+      },
+      { timeout: 10_000 },
+    );
     await next(user);
 
     // Budget and risk: the contract's bounds, an empty limit is no limit

@@ -5,8 +5,8 @@ import type { BotSuggestion, CreateBotRequestInput } from '@kestrel/contracts/bo
 import { BOT_MAX_BUDGET, BOT_MIN_BUDGET } from '@kestrel/contracts/bots';
 import { useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { Button, Card, CardContent, cn, Field, formatUsdt, Input } from '@kestrel/ui';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import { type FieldError, type FieldPath, FormProvider, useForm } from 'react-hook-form';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type FieldError, type FieldPath, FormProvider, useForm, useWatch } from 'react-hook-form';
 import {
   DecimalInput,
   denseField,
@@ -49,6 +49,11 @@ export interface BotFormProps {
   validateParams: ParamsValidator;
   /** A quick backtest of the bot as configured, shown on the review step */
   renderPreview: (request: CreateBotRequestInput) => ReactNode;
+  /**
+   * Under the parameters, as they are typed: what the bot would place with them (its orders, margin, a chart). Given
+   * the request once the parameters pass their checks, `PLAN_DEBOUNCE_MS` after the last change
+   */
+  renderPlan?: (request: CreateBotRequestInput) => ReactNode;
   /** null while the connections load; live mode needs an exchange */
   exchangeConnected: boolean | null;
   /** The button that connects one (the exchange-connect remote's modal) */
@@ -67,6 +72,9 @@ export interface BotFormProps {
     signal: AbortSignal,
   ) => Promise<BotSuggestion & { formParams: Record<string, unknown> }>;
 }
+
+/** How long the parameters rest before their orders are drawn again (each draw is a request to the server) */
+export const PLAN_DEBOUNCE_MS = 600;
 
 /** What the parameters step says of the market values: reading, applied (and what was raised), or unread */
 type MarketValues =
@@ -170,6 +178,7 @@ export function BotForm({
   paramsToForm,
   validateParams,
   renderPreview,
+  renderPlan,
   exchangeConnected,
   connectAction,
   submitLabel,
@@ -257,17 +266,34 @@ export function BotForm({
     if (ok) goTo(STEPS[index + 1]?.id ?? 'review');
   };
 
-  // The values on the review step, parsed as the resolver does (the step is only reached when they pass)
+  /** The form's values as a request, parsed as the resolver does; null while any of them fails its check */
+  const requestOf = useCallback(
+    (raw: BotFormValues): CreateBotRequestInput | null => {
+      const values = schema.safeParse(raw);
+      const chosen = strategies.find((s) => s.id === raw.strategy);
+      if (!values.success || !chosen) return null;
+      const parsed = validateParams(values.data.strategy, values.data.params);
+      if (!parsed.success) return null;
+      return toCreateRequest(values.data, botParams(parsed.params, chosen.defaults, values.data.leverage));
+    },
+    [schema, strategies, validateParams],
+  );
+  // The values on the review step (the step is only reached when they pass)
   const reviewed = step === 'review' ? schema.safeParse(getValues()) : null;
-  const reviewedRequest = (() => {
-    if (!reviewed?.success || !strategy) return null;
-    const parsed = validateParams(reviewed.data.strategy, reviewed.data.params);
-    if (!parsed.success) return null;
-    return toCreateRequest(
-      reviewed.data,
-      botParams(parsed.params, strategy.defaults, reviewed.data.leverage),
+  const reviewedRequest = reviewed?.success ? requestOf(getValues()) : null;
+
+  // The parameters as typed, drawn again a moment after the last change (each draw asks the server)
+  const typedParams = useWatch({ control: form.control, name: 'params' });
+  const [planRequest, setPlanRequest] = useState<CreateBotRequestInput | null>(null);
+  const drawsPlan = step === 'params' && renderPlan !== undefined && market?.state !== 'reading';
+  useEffect(() => {
+    if (!drawsPlan) return;
+    const timer = setTimeout(
+      () => setPlanRequest(requestOf({ ...getValues(), params: typedParams })),
+      PLAN_DEBOUNCE_MS,
     );
-  })();
+    return () => clearTimeout(timer);
+  }, [drawsPlan, typedParams, requestOf, getValues]);
 
   const submit = form.handleSubmit(async (values) => {
     const parsed = validateParams(values.strategy, values.params);
@@ -416,7 +442,10 @@ export function BotForm({
                       Drawing the parameters from the market…
                     </p>
                   ) : (
-                    <ParamsFieldset strategy={strategy}>{renderParams(strategy)}</ParamsFieldset>
+                    <>
+                      <ParamsFieldset strategy={strategy}>{renderParams(strategy)}</ParamsFieldset>
+                      {renderPlan && planRequest && renderPlan(planRequest)}
+                    </>
                   )}
                 </div>
               ) : (
