@@ -9,6 +9,7 @@ import {
   Spinner,
 } from '@kestrel/ui';
 import { type Figure, FigureGrid } from '@kestrel/ui/figures';
+import { QueryState } from '@kestrel/ui/panel';
 import { lazy, Suspense, useState } from 'react';
 import { useBotPlan, useRecentCandles } from '../../bots/api/get-bot-plan';
 
@@ -129,56 +130,55 @@ export function OrderPlanPreview({ ask }: { ask: BotPlanRequest }) {
       <h3 id="bot-plan-title" className="bt:text-sm bt:font-semibold">
         Its orders at the price now
       </h3>
-      {plan.isPending ? (
-        <Spinner label={`Drawing its orders at ${ask.symbol}'s price…`} />
-      ) : plan.error ? (
-        <div
-          role="alert"
-          className="bt:flex bt:flex-wrap bt:items-center bt:gap-2 bt:text-sm bt:text-destructive"
-        >
-          Its orders could not be drawn: {plan.error.message}
-          <Button type="button" size="sm" variant="outline" onClick={() => void plan.refetch()}>
-            Retry
-          </Button>
-        </div>
-      ) : plan.data.orders.length === 0 ? (
-        <p className="bt:text-sm bt:text-muted-foreground">
-          This strategy places its orders on its signals: none stand at the start.
-        </p>
-      ) : (
-        <>
-          <FigureGrid
-            label="Its orders' figures"
-            className="bt:lg:grid-cols-4"
-            figures={planFigures(plan.data, ask.budget, ask.leverage)}
-          />
-          {plan.data.problems.length > 0 && (
-            <div
-              role="alert"
-              className="bt:rounded-md bt:border bt:border-destructive bt:bg-destructive/10 bt:p-2 bt:text-sm"
-            >
-              <p className="bt:font-medium bt:text-destructive">The exchange would refuse these orders:</p>
-              <ul className="bt:list-disc bt:pl-5">
-                {plan.data.problems.map((p) => (
-                  <li key={p.param}>{p.message}</li>
-                ))}
-              </ul>
-            </div>
-          )}
-          {candles.data && candles.data.length > 0 ? (
-            <Suspense fallback={<Spinner label="Loading the chart…" />}>
-              <OrderPlanChart plan={plan.data} candles={candles.data} symbol={ask.symbol} />
-            </Suspense>
-          ) : candles.error ? (
-            <p className="bt:text-sm bt:text-muted-foreground">
-              The last days' candles could not be read ({candles.error.message}): the orders are listed below.
-            </p>
-          ) : candles.isPending ? (
-            <Spinner label="Loading the last days…" />
-          ) : null}
-          <PlanOrders plan={plan.data} />
-        </>
-      )}
+      <QueryState
+        query={plan}
+        what="Its orders"
+        loading={`Drawing its orders at ${ask.symbol}'s price…`}
+        layout="inline"
+        errorFirst
+        isEmpty={(data) => data.orders.length === 0}
+        empty={
+          <p className="bt:text-sm bt:text-muted-foreground">
+            This strategy places its orders on its signals: none stand at the start.
+          </p>
+        }
+      >
+        {(data) => (
+          <>
+            <FigureGrid
+              label="Its orders' figures"
+              className="bt:lg:grid-cols-4"
+              figures={planFigures(data, ask.budget, ask.leverage)}
+            />
+            {data.problems.length > 0 && (
+              <div
+                role="alert"
+                className="bt:rounded-md bt:border bt:border-destructive bt:bg-destructive/10 bt:p-2 bt:text-sm"
+              >
+                <p className="bt:font-medium bt:text-destructive">The exchange would refuse these orders:</p>
+                <ul className="bt:list-disc bt:pl-5">
+                  {data.problems.map((p) => (
+                    <li key={p.param}>{p.message}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {candles.data && candles.data.length > 0 ? (
+              <Suspense fallback={<Spinner label="Loading the chart…" />}>
+                <OrderPlanChart plan={data} candles={candles.data} symbol={ask.symbol} />
+              </Suspense>
+            ) : candles.error ? (
+              <p className="bt:text-sm bt:text-muted-foreground">
+                The last days' candles could not be read ({candles.error.message}): the orders are listed
+                below.
+              </p>
+            ) : candles.isPending ? (
+              <Spinner label="Loading the last days…" />
+            ) : null}
+            <PlanOrders plan={data} />
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }
