@@ -273,7 +273,7 @@ test.describe('bots (bots remote)', () => {
     ]);
 
     // Its own story: the candles with its entry and its four open orders, and its PnL curve from that fill
-    await bot.getByRole('button', { name: 'Show the chart and PnL of E2E live DCA' }).click();
+    await bot.getByRole('button', { name: 'Show chart of E2E live DCA' }).click();
     const fills = bot.getByRole('figure', { name: /^BTCUSDT · 1h with the fills of E2E live DCA$/ });
     await expect(fills).toHaveAccessibleDescription(
       /^\d+ candles; 1 fill \(arrows up: buys, down: sells\); 4 open orders as dashed lines$/,
@@ -284,6 +284,9 @@ test.describe('bots (bots remote)', () => {
     await expect(pnl).toHaveAccessibleDescription(
       /^\d+ points, now -?\d+\.\d{2} USDT \(realized -\d+\.\d{2}, unrealized -?\d+\.\d{2}\); funding not included$/,
     );
+    // With the charts open, still no serious accessibility violation
+    const axe = await new AxeBuilder({ page }).include('section[data-remote="bots"]').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 
     await bot.getByRole('button', { name: 'Stop' }).click();
     await page
@@ -323,12 +326,23 @@ test.describe('bots (bots remote)', () => {
       await expect(form.getByRole('note', { name: 'Values from the market' })).toContainText(
         /^Set from the market: BTCUSDT at \d/,
       );
+      // Under the fields, the orders those values make: none the exchange would refuse, drawn on the last days
+      const plan = form.getByRole('region', { name: 'Its orders at the price now' });
+      await expect(plan.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
+      await expect(plan.getByText('The exchange would refuse these orders:')).toHaveCount(0);
+      const axe = await new AxeBuilder({ page }).include('section[data-remote="bots"]').analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
       await next(page, 'Budget and risk');
       await next(page, 'Mode');
       await form.getByRole('radio', { name: /^Live/ }).check();
       await form.getByRole('button', { name: 'Next: Review' }).click();
       await form.getByRole('checkbox', { name: /I understand this bot places real orders/ }).check();
       await next(page, 'Review');
+      // Its quick backtest on the last 7 days trades: the market's values are not a range the price never visits
+      await form.getByRole('button', { name: 'Run a quick backtest' }).click();
+      const trades = form.getByLabel('Backtest preview figures').locator('[data-figure="trades"] dd');
+      await expect(trades).toHaveText(/^\d[\d,]*$/, { timeout: 60_000 });
+      expect(Number((await trades.textContent())?.replaceAll(',', ''))).toBeGreaterThan(0);
       await form.getByRole('button', { name: 'Create bot' }).click();
       await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
       const bot = page.getByRole('region', { name: new RegExp(`^${name}`) });

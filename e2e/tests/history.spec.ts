@@ -55,6 +55,8 @@ test.describe('trading history (dashboard remote, the recorder’s import)', () 
     const row = trades.getByRole('row').filter({ hasText: 'BTCUSDT' }).first();
     await expect(row).toContainText('Buy');
     await expect(row).toContainText('0.002');
+    // Placed through Kestrel by the trader: said so, not left to guess
+    await expect(row.getByRole('cell').last()).toHaveText('You');
 
     // The order is listed too, filled
     await region.getByRole('tab', { name: 'Orders' }).click();
@@ -81,7 +83,7 @@ test.describe('trading history (dashboard remote, the recorder’s import)', () 
     expect(lines).toHaveLength(2);
     const fields = lines[1]?.split(',') ?? [];
     expect(fields.slice(1, 3)).toEqual(['BTCUSDT', 'BUY']);
-    expect(fields.at(-1)).toBe(order.orderId);
+    expect(fields.slice(-2)).toEqual([order.orderId, 'you']);
 
     // Live: a fill made while the page is open appears without a reload (the order notice refetches the history)
     const again = await fetch(`${API}/api/futures/orders/create`, {

@@ -318,7 +318,8 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
                     size="sm"
                     variant="ghost"
                     aria-expanded={storyOpen}
-                    aria-label={`${storyOpen ? 'Hide' : 'Show'} the chart and PnL of ${bot.name}`}
+                    // The visible words begin the accessible name (WCAG 2.5.3)
+                    aria-label={`${storyOpen ? 'Hide' : 'Show'} chart of ${bot.name}`}
                     onClick={() => setStoryOpen((o) => !o)}
                   >
                     {storyOpen ? 'Hide chart' : 'Show chart'}
