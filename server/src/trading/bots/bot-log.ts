@@ -68,3 +68,42 @@ export function toEvent(row: BotEventRow): BotEvent {
     time: new Date(row.created_at).getTime(),
   };
 }
+
+/** A figure of a log line: a finite number, or a decimal string of one */
+const figure = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
+
+/** The figures of an `order_filled` line: paper and live accounts log the same ones (a live fill its own time too) */
+export interface LoggedFill {
+  side: 'buy' | 'sell';
+  quantity: number;
+  price: number;
+  /** Paid, USDT; 0 when the line has none */
+  fee: number;
+  realizedPnl: number;
+  /** Signed position after the fill; absent from lines that did not log it */
+  positionAfter: number | undefined;
+  /** When it filled (live), and the open time of the bar it was handled on */
+  fillTime: number | undefined;
+  barTime: number | undefined;
+}
+
+/** The fill an `order_filled` line's data records, undefined when its side, quantity or price is not readable */
+export function loggedFill(data: Record<string, unknown>): LoggedFill | undefined {
+  const side = typeof data.side === 'string' ? data.side.toLowerCase() : undefined;
+  const quantity = figure(data.quantity);
+  const price = figure(data.price);
+  if ((side !== 'buy' && side !== 'sell') || quantity === undefined || price === undefined) return undefined;
+  return {
+    side,
+    quantity,
+    price,
+    fee: figure(data.fee) ?? 0,
+    realizedPnl: figure(data.realizedPnl) ?? 0,
+    positionAfter: figure(data.positionAfter),
+    fillTime: figure(data.fillTime),
+    barTime: figure(data.barTime),
+  };
+}

@@ -6,6 +6,7 @@ import type { Span } from '../../core/market-data/kline-repository';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
+import { loggedFill } from './bot-log';
 import { type BotEventRow, botRepository } from './bot-repository';
 import { pnlCurve } from './pnl-curve';
 
@@ -28,26 +29,18 @@ export interface BotPerformanceDeps {
   lastPrice(environment: TradingEnvironment, symbol: string): Promise<number | null>;
 }
 
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-};
-
-/** A fill from an `order_filled` line (paper and live log the same figures; a live one names its fill time) */
+/** A fill from an `order_filled` line, at the time it filled (a paper fill at its bar's open) */
 export function fillOfLine(row: Pick<BotEventRow, 'data' | 'created_at'>): BotFill | undefined {
-  const d = row.data;
-  const side = typeof d.side === 'string' ? d.side.toUpperCase() : undefined;
-  const quantity = num(d.quantity);
-  const price = num(d.price);
-  if ((side !== 'BUY' && side !== 'SELL') || quantity === undefined || price === undefined) return undefined;
+  const f = loggedFill(row.data);
+  if (!f) return undefined;
   return {
-    time: num(d.fillTime) ?? num(d.barTime) ?? new Date(row.created_at).getTime(),
-    side,
-    price,
-    quantity,
-    fee: num(d.fee) ?? 0,
-    realizedPnl: num(d.realizedPnl) ?? 0,
-    positionAfter: num(d.positionAfter) ?? 0,
+    time: f.fillTime ?? f.barTime ?? new Date(row.created_at).getTime(),
+    side: f.side === 'buy' ? 'BUY' : 'SELL',
+    price: f.price,
+    quantity: f.quantity,
+    fee: f.fee,
+    realizedPnl: f.realizedPnl,
+    positionAfter: f.positionAfter ?? 0,
   };
 }
 

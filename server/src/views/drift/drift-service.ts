@@ -12,6 +12,7 @@ import {
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import type { BacktestService } from '../../trading/backtest/backtest-service';
+import { loggedFill } from '../../trading/bots/bot-log';
 import type { BotService } from '../../trading/bots/bot-service';
 import { firstTradedBar, sessionBars } from '../../trading/bots/session-bars';
 import { type BotFill, compareTrades, MATCH_WINDOW_BARS, tradesFromFills } from './drift-figures';
@@ -30,28 +31,21 @@ export interface DriftServiceDeps {
   clock: Clock;
 }
 
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-};
-
-/** A fill from a bot's `order_filled` event (paper and live accounts log the same fields; live ones no fee) */
+/**
+ * A fill from a bot's `order_filled` event, on the open time of the bar it was handled on (as a backtest's fills
+ * are); a line without the position after it is not compared
+ */
 export function fillOfEvent(e: BotEvent): BotFill | undefined {
-  const d = e.data;
-  const side = typeof d.side === 'string' ? d.side.toLowerCase() : undefined;
-  const quantity = num(d.quantity);
-  const price = num(d.price);
-  const positionAfter = num(d.positionAfter);
-  if ((side !== 'buy' && side !== 'sell') || quantity === undefined || price === undefined) return undefined;
-  if (positionAfter === undefined) return undefined;
+  const f = loggedFill(e.data);
+  if (!f || f.positionAfter === undefined) return undefined;
   return {
-    time: num(d.barTime) ?? e.time,
-    side,
-    quantity,
-    price,
-    fee: num(d.fee) ?? 0,
-    realizedPnl: num(d.realizedPnl) ?? 0,
-    positionAfter,
+    time: f.barTime ?? e.time,
+    side: f.side,
+    quantity: f.quantity,
+    price: f.price,
+    fee: f.fee,
+    realizedPnl: f.realizedPnl,
+    positionAfter: f.positionAfter,
   };
 }
 

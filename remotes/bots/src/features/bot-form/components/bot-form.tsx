@@ -266,21 +266,27 @@ export function BotForm({
     if (ok) goTo(STEPS[index + 1]?.id ?? 'review');
   };
 
+  /** Values the schema passed, as a request; null while the strategy's own check refuses its parameters */
+  const requestFrom = useCallback(
+    (values: BotFormOutput): CreateBotRequestInput | null => {
+      const chosen = strategies.find((s) => s.id === values.strategy);
+      const parsed = validateParams(values.strategy, values.params);
+      if (!chosen || !parsed.success) return null;
+      return toCreateRequest(values, botParams(parsed.params, chosen.defaults, values.leverage));
+    },
+    [strategies, validateParams],
+  );
   /** The form's values as a request, parsed as the resolver does; null while any of them fails its check */
   const requestOf = useCallback(
     (raw: BotFormValues): CreateBotRequestInput | null => {
       const values = schema.safeParse(raw);
-      const chosen = strategies.find((s) => s.id === raw.strategy);
-      if (!values.success || !chosen) return null;
-      const parsed = validateParams(values.data.strategy, values.data.params);
-      if (!parsed.success) return null;
-      return toCreateRequest(values.data, botParams(parsed.params, chosen.defaults, values.data.leverage));
+      return values.success ? requestFrom(values.data) : null;
     },
-    [schema, strategies, validateParams],
+    [schema, requestFrom],
   );
   // The values on the review step (the step is only reached when they pass)
   const reviewed = step === 'review' ? schema.safeParse(getValues()) : null;
-  const reviewedRequest = reviewed?.success ? requestOf(getValues()) : null;
+  const reviewedRequest = reviewed?.success ? requestFrom(reviewed.data) : null;
 
   // The parameters as typed, drawn again a moment after the last change (each draw asks the server)
   const typedParams = useWatch({ control: form.control, name: 'params' });
@@ -296,10 +302,8 @@ export function BotForm({
   }, [drawsPlan, typedParams, requestOf, getValues]);
 
   const submit = form.handleSubmit(async (values) => {
-    const parsed = validateParams(values.strategy, values.params);
-    const chosen = strategies.find((s) => s.id === values.strategy);
-    if (!parsed.success || !chosen) return;
-    const request = toCreateRequest(values, botParams(parsed.params, chosen.defaults, values.leverage));
+    const request = requestFrom(values);
+    if (!request) return;
     setSaving(true);
     setServerError(null);
     try {

@@ -21,7 +21,8 @@ const CHART_CANDLES = 168;
 /** Orders listed before "Show all" (a grid may have 300 levels) */
 const LISTED = 12;
 
-function planFigures(plan: BotPlan, budget: number, leverage: number): Figure[] {
+/** The plan's headline figures as cards: price, margin against the budget, value placed, a grid level's profit */
+function planCards(plan: BotPlan, budget: number, leverage: number): Figure[] {
   const figures: Figure[] = [
     { key: 'price', label: 'Price now', value: formatPrice(plan.price) },
     {
@@ -148,7 +149,7 @@ export function OrderPlanPreview({ ask }: { ask: BotPlanRequest }) {
             <FigureGrid
               label="Its orders' figures"
               className="bt:lg:grid-cols-4"
-              figures={planFigures(data, ask.budget, ask.leverage)}
+              figures={planCards(data, ask.budget, ask.leverage)}
             />
             {data.problems.length > 0 && (
               <div

@@ -4,11 +4,14 @@ import { stepDecimals } from '@kestrel/ui';
 /** One row of a bot's open-orders table: an order, or the line where the price stands among them */
 export type LadderRow = { kind: 'order'; order: BotOrder } | { kind: 'mark'; price: number };
 
-/** Where an order stands on the ladder: its limit price, else its trigger (a stop), else none (a market order) */
-function ladderPrice(o: BotOrder): number {
+/** The price an order waits at: its limit price, else its trigger (a stop), else null (a market order) */
+export function restingPrice(o: BotOrder): number | null {
   if (o.price !== null) return Number(o.price);
-  return o.triggerPrice ? Number(o.triggerPrice) : Number.POSITIVE_INFINITY;
+  return o.triggerPrice ? Number(o.triggerPrice) : null;
 }
+
+/** Where an order stands on the ladder: its resting price; a market order above all */
+const ladderPrice = (o: BotOrder): number => restingPrice(o) ?? Number.POSITIVE_INFINITY;
 
 /**
  * The bot's orders as a trader reads a ladder: highest price first (a grid's sells above, its buys below), a stop

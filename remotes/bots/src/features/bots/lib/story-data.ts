@@ -1,5 +1,6 @@
 import type { BotFill, BotOrder } from '@kestrel/contracts/bots';
 import { type ChartTime, candleAt } from '../../backtesting/lib/chart-data';
+import { restingPrice } from './order-ladder';
 
 export interface FillMark {
   time: ChartTime;
@@ -29,8 +30,8 @@ export function fillMarks(fills: readonly BotFill[], candleTimes: readonly Chart
 export function orderLines(orders: readonly BotOrder[]): { price: number; side: BotOrder['side'] }[] {
   const lines: { price: number; side: BotOrder['side'] }[] = [];
   for (const o of orders) {
-    const price = Number(o.price ?? o.triggerPrice ?? Number.NaN);
-    if (Number.isFinite(price) && price > 0) lines.push({ price, side: o.side });
+    const price = restingPrice(o);
+    if (price !== null && Number.isFinite(price) && price > 0) lines.push({ price, side: o.side });
   }
   return lines;
 }
