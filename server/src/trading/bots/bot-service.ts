@@ -5,12 +5,9 @@ import {
   BOTS_PER_USER_MAX,
   type Bot,
   type BotEvent,
-  type BotPlan,
-  type BotPlanRequest,
   type BotRiskLimits,
   type BotState,
   type BotStatus,
-  type BotSuggestion,
   type BotsSummary,
   type CreateBotRequest,
   type UpdateBotRequest,
@@ -37,14 +34,7 @@ import {
 } from './bot-repository';
 import type { BotRunner } from './bot-runner';
 import type { PaperFigures } from './bot-step';
-import {
-  assertOrdersPass,
-  type BotSuggestionAsk,
-  botPlan,
-  type PlanReads,
-  planProblems,
-  suggestBot,
-} from './order-plan-check';
+import { assertOrdersPass, type PlanReads, planProblems } from './order-plan-check';
 import { hedgeModeRefusal, hedgeSideOf, type SymbolOnAccount, symbolSharing } from './symbol-sharing';
 
 /** Only a stopped (or errored) bot starts; an active one is answered 409 by the runner */
@@ -214,20 +204,6 @@ export class BotService {
       // The source was confirmed when it was made live; the copy keeps its settings
       confirmLive: true,
     });
-  }
-
-  /** Starting values for a new bot from the market now (see `suggestBot`): 400 for an unknown strategy or symbol */
-  suggest(account: TradingAccount, ask: BotSuggestionAsk): Promise<BotSuggestion> {
-    const type = builtInStrategies.get(ask.strategy);
-    if (!type) throw invalid(`strategy: unknown strategy "${ask.strategy}"`);
-    return suggestBot(this.deps.market(account.environment), type, ask);
-  }
-
-  /** The orders these settings would place now, with their margin and what the exchange would refuse */
-  plan(account: TradingAccount, ask: BotPlanRequest): Promise<BotPlan> {
-    const type = builtInStrategies.get(ask.strategy);
-    if (!type) throw invalid(`strategy: "${ask.strategy}" has no order plan (a built-in strategy has one)`);
-    return botPlan(this.deps.market(account.environment), type, ask);
   }
 
   async start(userId: string, id: string, options: StartOptions = {}): Promise<Bot> {

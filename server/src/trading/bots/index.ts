@@ -21,6 +21,7 @@ import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
 import { BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
 import { CommissionRates } from './commission-rates';
+import { BotPlans } from './order-plan-check';
 import { StrategyHosts } from './strategy-host';
 
 declare module 'fastify' {
@@ -33,6 +34,8 @@ declare module 'fastify' {
     botStrategyHosts: StrategyHosts;
     /** A bot's candles, fills and PnL curve (`GET /api/v1/agents/{id}/performance`) */
     botPerformance: BotPerformanceReader;
+    /** A new bot's starting values and its orders before it is saved (`…/suggestion`, `…/plan`) */
+    botPlans: BotPlans;
   }
 }
 
@@ -200,6 +203,7 @@ export default fp(
     );
     app.decorate('botService', service);
     app.decorate('botRunner', runner);
+    app.decorate('botPlans', new BotPlans((environment) => app.exchangeRouter.marketFor(environment)));
     app.decorate(
       'botPerformance',
       new BotPerformanceReader({

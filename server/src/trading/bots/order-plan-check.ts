@@ -1,3 +1,4 @@
+import type { TradingEnvironment } from '@kestrel/contracts';
 import { BacktestCostsSchema } from '@kestrel/contracts/backtest';
 import type { BotPlan, BotPlanRequest, BotSuggestion } from '@kestrel/contracts/bots';
 import {
@@ -12,6 +13,7 @@ import {
   type StrategyType,
   type SymbolRules,
 } from '@kestrel/engine';
+import type { TradingAccount } from '../../core/environment/trading-account';
 import type { ExchangeAdapter, SymbolInfo } from '../../core/exchange/exchange-adapter';
 import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import { HttpError } from '../../lib/http-error';
@@ -208,4 +210,26 @@ export async function suggestBot(
     }
   }
   return { price, params: type.parseParams(params), budget, basis, adjusted };
+}
+
+/**
+ * What the create form reads before a bot exists, on the trader's current environment: its starting values from
+ * the market (`GET …/suggestion`) and the orders its settings would place (`POST …/plan`). 400 for a strategy that
+ * is not built in
+ */
+export class BotPlans {
+  constructor(private readonly market: (environment: TradingEnvironment) => PlanReads) {}
+
+  suggest(account: TradingAccount, ask: BotSuggestionAsk): Promise<BotSuggestion> {
+    const type = builtInStrategies.get(ask.strategy);
+    if (!type) throw invalidBot(`strategy: unknown strategy "${ask.strategy}"`);
+    return suggestBot(this.market(account.environment), type, ask);
+  }
+
+  plan(account: TradingAccount, ask: BotPlanRequest): Promise<BotPlan> {
+    const type = builtInStrategies.get(ask.strategy);
+    if (!type)
+      throw invalidBot(`strategy: "${ask.strategy}" has no order plan (a built-in strategy has one)`);
+    return botPlan(this.market(account.environment), type, ask);
+  }
 }

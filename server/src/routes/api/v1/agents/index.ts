@@ -69,7 +69,7 @@ export default signedInRoutes('agents', async (app, route) => {
       response: { 200: BotSuggestionResponseSchema, ...exchangeErrors },
     }),
     async (request) =>
-      ok(await bots.suggest(await tradingAccountOf(request), request.query), 'Bot suggestion'),
+      ok(await app.botPlans.suggest(await tradingAccountOf(request), request.query), 'Bot suggestion'),
   );
 
   app.post(
@@ -85,7 +85,8 @@ export default signedInRoutes('agents', async (app, route) => {
       body: BotPlanRequestSchema,
       response: { 200: BotPlanResponseSchema, ...exchangeErrors, 400: ErrorResponseSchema },
     }),
-    async (request) => ok(await bots.plan(await tradingAccountOf(request), request.body), 'Order plan'),
+    async (request) =>
+      ok(await app.botPlans.plan(await tradingAccountOf(request), request.body), 'Order plan'),
   );
 
   app.get(
