@@ -150,6 +150,21 @@ describe('bot orders checked against the symbol’s rules', () => {
       const s: BotSuggestion = r.json().data;
       expect(s.price).toBe(symbol === 'BTCUSDT' ? 50_000 : 150);
       expect(s.budget).toBeGreaterThanOrEqual(100);
+      // They still pass should the price move 2 % before the save or the start (a tick up made a budget sized to
+      // the margin at this very price refused)
+      for (const moved of [0.98, 1.02]) {
+        t.sim.exchange.setPrice(symbol, { price: String(s.price * moved) });
+        const plan = await call('POST', '/api/v1/agents/plan', {
+          strategy,
+          params: s.params,
+          symbol,
+          leverage: 3,
+          budget: s.budget,
+        });
+        expect(plan.statusCode, plan.body).toBe(200);
+        expect(plan.json().data.problems, `${strategy} ${symbol} at ${moved}×`).toEqual([]);
+      }
+      t.sim.exchange.setPrice(symbol, { price: String(s.price) });
       const created = await call('POST', '/api/v1/agents/', {
         name: `${strategy} from the market`,
         strategy,

@@ -152,11 +152,40 @@ async function dayRange(
 }
 
 /**
+ * How far the price may move between a suggestion and the save or start that checks it again, and the suggested
+ * values still pass: a budget sized to the margin at this very price is refused one tick up
+ */
+export const SUGGESTION_PRICE_MARGIN = 0.02;
+
+/**
+ * Each parameter the exchange would refuse, with the smallest value that passes at the price now and at the price
+ * `SUGGESTION_PRICE_MARGIN` either side of it (the largest of the three)
+ */
+function raisesAcrossPrices(
+  type: StrategyType,
+  params: Record<string, unknown>,
+  rules: SymbolRules,
+  price: number,
+  budget: number,
+  leverage: number,
+): Map<string, number> {
+  const raises = new Map<string, number>();
+  for (const at of [price, price * (1 - SUGGESTION_PRICE_MARGIN), price * (1 + SUGGESTION_PRICE_MARGIN)]) {
+    const market: PlanMarket = { price: at, budget, leverage };
+    for (const p of checkOrderPlan(type.plannedOrders(params, market), rules, market)) {
+      if (p.smallest === undefined) continue;
+      raises.set(p.param, Math.max(raises.get(p.param) ?? 0, p.smallest));
+    }
+  }
+  return raises;
+}
+
+/**
  * A new bot's starting values from the market: the strategy's defaults, a grid's range around the price as wide as
  * the last 24 hours moved (2 % to 15 % each side, 10 levels), a DCA bot's first safety order a quarter of that move
  * away (0.5 % to 5 %), then every size the exchange would refuse raised to
  * the smallest it takes and the budget to what the orders need (never below the one asked), by the same check a
- * save runs. Every other parameter is the strategy's default
+ * save runs, so that they still pass should the price move `SUGGESTION_PRICE_MARGIN` before the save. Every other parameter is the strategy's default
  */
 export async function suggestBot(
   market: PlanReads,
@@ -192,20 +221,21 @@ export async function suggestBot(
   let budget = ask.budget;
   const adjusted: string[] = [];
   const rules = rulesOf(info);
+  const margin = `${SUGGESTION_PRICE_MARGIN * 100} %`;
   // Each round raises what the check names; a size raised can raise the margin, so the budget may come next
   for (let round = 0; round < 4; round++) {
-    const at: PlanMarket = { price, budget, leverage: ask.leverage };
-    const problems = checkOrderPlan(type.plannedOrders(params, at), rules, at);
-    const raisable = problems.filter((p) => p.smallest !== undefined);
-    if (raisable.length === 0) break;
-    for (const p of raisable) {
-      const smallest = p.smallest as number;
-      if (p.param === 'budget') {
+    const raises = raisesAcrossPrices(type, params, rules, price, budget, ask.leverage);
+    if (raises.size === 0) break;
+    for (const [param, smallest] of raises) {
+      if (param === 'budget') {
         budget = Math.ceil(smallest);
-        adjusted.push(`Budget raised to ${budget} USDT: the margin its orders need at ${ask.leverage}×`);
+        adjusted.push(
+          `Budget raised to ${budget} USDT: the margin its orders need at ${ask.leverage}×, ` +
+            `should the price move ${margin}`,
+        );
       } else {
-        params[p.param] = smallest;
-        adjusted.push(`${paramLabel(p.param)} raised to ${smallest}: the least the exchange takes`);
+        params[param] = smallest;
+        adjusted.push(`${paramLabel(param)} raised to ${smallest}: the least the exchange takes`);
       }
     }
   }
