@@ -336,7 +336,7 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
     expect(onExchange(first.clientOrderId)).toHaveLength(1);
 
     const result = await t.app.orderManager.cancelAllFor(botId);
-    expect(result).toEqual({ canceled: [first.clientOrderId], failed: [] });
+    expect(result).toEqual({ canceled: [first.clientOrderId], filled: [], failed: [] });
     expect(onExchange(first.clientOrderId)[0]?.status).toBe('CANCELED');
   });
 

@@ -35,8 +35,11 @@ export type BotKind = z.infer<typeof BotKindSchema>;
  * stopped → starting (lease taken, exchange reconciled, history loaded) → running → stopping → stopped.
  * `error`: stopped by a fault the owner must look at (keys removed, exchange refusing, a risk breach); it says why in
  * `stopReason` and never restarts by itself. A running bot survives a server restart (it is resumed).
+ * `paused` (running → stopping → paused): its session ended with its orders left standing (a live bot's on the
+ * exchange, where they may fill); it places nothing new until it is started again, which cancels them and lays its
+ * orders anew from the price then. A stop of a paused bot cancels them.
  */
-export const BOT_STATES = ['stopped', 'starting', 'running', 'stopping', 'error'] as const;
+export const BOT_STATES = ['stopped', 'starting', 'running', 'stopping', 'paused', 'error'] as const;
 export const BotStateSchema = z.enum(BOT_STATES);
 export type BotState = z.infer<typeof BotStateSchema>;
 
@@ -97,7 +100,8 @@ export type CreateBotRequestInput = z.input<typeof CreateBotRequestSchema>;
 export type CreateBotRequest = z.output<typeof CreateBotRequestSchema>;
 
 /**
- * PATCH /api/v1/agents/{id}: any of the fields; only a stopped (or errored) bot may change. No defaults here: a
+ * PATCH /api/v1/agents/{id}: any of the fields; a stopped, errored or paused bot changes freely, a running one as
+ * `restart` says. No defaults here: a
  * field left out keeps its stored value (a partial of the create schema would reset params and limits)
  */
 const createFields = CreateBotRequestSchema.shape;
@@ -118,6 +122,12 @@ export const UpdateBotRequestSchema = z.strictObject({
     })
     .optional(),
   confirmLive: createFields.confirmLive,
+  /**
+   * A running bot: its name changes at once; any other change restarts it with the new settings (its orders
+   * canceled, then laid anew from the price now), and is refused (409 `RESTART_NEEDED`, naming the fields) unless
+   * this is true. Its symbol, interval, mode and strategy change only once it is stopped or paused
+   */
+  restart: z.boolean({ error: 'restart must be true or false' }).optional(),
 });
 export type UpdateBotRequest = z.output<typeof UpdateBotRequestSchema>;
 
@@ -189,6 +199,8 @@ export const BOT_EVENT_KINDS = [
   'started',
   'resumed',
   'stopped',
+  /** Its session ended, its orders left standing (`paused`) */
+  'paused',
   'signal',
   'order_sent',
   'order_filled',

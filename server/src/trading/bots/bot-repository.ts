@@ -25,7 +25,7 @@ export interface BotRow {
   state: BotState;
   stop_reason: string | null;
   /** While `stopping`: the state it ends in */
-  stop_state: 'stopped' | 'error' | null;
+  stop_state: BotEndState | null;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
@@ -61,6 +61,9 @@ export interface BotEventRow {
   created_at: Date;
 }
 
+/** The states a stop ends in: `paused` keeps the bot's orders standing, the others cancel them */
+export type BotEndState = 'stopped' | 'error' | 'paused';
+
 /** What a user may change on a stopped bot */
 export type BotSettings = Pick<
   BotRow,
@@ -72,8 +75,10 @@ const COLUMNS = `id, user_id, kind, name, strategy, params, symbol, interval, le
 
 /** States in which the owner wants the bot to run: a process holds (or is about to take) its lease */
 const ACTIVE = `state IN ('starting', 'running')`;
-/** The owner's bot `$1` of user `$2` while nothing runs it: the only one its owner may change, start or delete */
-const OWNED_IDLE = `id = $1 AND user_id = $2 AND state IN ('stopped', 'error')`;
+/** The owner's bot `$1` of user `$2` while nothing runs it: the only one its owner may change or start */
+const OWNED_IDLE = `id = $1 AND user_id = $2 AND state IN ('stopped', 'error', 'paused')`;
+/** The same, with no order of its own left standing (a paused bot's are): the only one its owner may delete */
+const OWNED_DELETABLE = `id = $1 AND user_id = $2 AND state IN ('stopped', 'error')`;
 /** States in which a process holds the bot's lease: running it, or finishing its stop (its orders being canceled) */
 const HELD = `state IN ('starting', 'running', 'stopping')`;
 /** The same states: a session is open (its figures are the running instance's, not yet the log's) */
@@ -187,7 +192,7 @@ export const botRepository = {
 
   /** Deletes a bot that is not running (its log goes with it); false when it is running or unknown */
   async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
-    const rows = await db.query(`DELETE FROM bots WHERE ${OWNED_IDLE} RETURNING id`, [id, userId]);
+    const rows = await db.query(`DELETE FROM bots WHERE ${OWNED_DELETABLE} RETURNING id`, [id, userId]);
     return rows.length > 0;
   },
 
@@ -206,7 +211,10 @@ export const botRepository = {
     on: { sharesSymbol?: boolean; positionSide?: HedgeSide } = {},
   ): Promise<BotRow | undefined> {
     const rows = await db.query(
-      `UPDATE bots SET state = 'starting', stop_reason = NULL, started_at = $3, trades_from = $6, start_price = NULL,
+      // A session's orders are keyed by its start to the millisecond: one started within the millisecond the last
+      // began (a restart with new settings on a fast machine) starts a millisecond later, so no key is reused
+      `UPDATE bots SET state = 'starting', stop_reason = NULL,
+          started_at = GREATEST($3, started_at + interval '1 millisecond'), trades_from = $6, start_price = NULL,
           shares_symbol = $7, position_side = $8, stopped_at = NULL,
           updated_at = $3, lease_owner = $4, lease_expires_at = $5
         WHERE ${OWNED_IDLE}
@@ -227,21 +235,24 @@ export const botRepository = {
   },
 
   /**
-   * Begins stopping an active bot: `stopping` with the reason and the state it will end in (stopped, or error),
-   * its lease kept, so whoever holds it (or takes it over) cancels its orders and then `finishStop`s it. `owner`
-   * (when given) must still hold it. The stopping row, or undefined when it was not active
+   * Begins stopping an active bot: `stopping` with the reason and the state it will end in (stopped, error or
+   * paused), its lease kept, so whoever holds it (or takes it over) cancels its orders (keeps them, to pause) and
+   * then `finishStop`s it. A paused bot may be stopped or failed too (nobody holds it: the asker settles it, its
+   * kept orders canceled). `owner` (when given) must still hold it. The stopping row, or undefined when it was not
+   * active
    */
   async beginStop(
     db: Queryable,
     id: string,
-    state: 'stopped' | 'error',
+    state: BotEndState,
     reason: string,
     now: Date,
     owner?: string,
   ): Promise<BotRow | undefined> {
+    const from = state === 'paused' ? ACTIVE : `state IN ('starting', 'running', 'paused')`;
     const rows = await db.query(
       `UPDATE bots SET state = 'stopping', stop_state = $2, stop_reason = $3, updated_at = $4
-        WHERE id = $1 AND ${ACTIVE} AND ($5::text IS NULL OR lease_owner = $5)
+        WHERE id = $1 AND ${from} AND ($5::text IS NULL OR lease_owner = $5)
         RETURNING ${COLUMNS}`,
       [id, state, reason, now, owner ?? null],
     );
@@ -293,10 +304,16 @@ export const botRepository = {
     environment: TradingEnvironment,
     /** Only the bots holding this side (hedge mode); undefined: every one */
     side?: HedgeSide,
+    /**
+     * Paused bots count too: their orders stand and may fill, moving the symbol's position. Not for the dead-man
+     * switch, which a paused bot has let go of (kept armed for it, it would cancel the orders it left standing)
+     */
+    withPaused = false,
   ): Promise<number> {
+    const states = withPaused ? `state IN ('starting', 'running', 'paused')` : ACTIVE;
     const rows = await db.query<{ n: number | string }>(
       `SELECT count(*) AS n FROM bots
-        WHERE user_id = $1 AND symbol = $2 AND id <> $3 AND mode = 'live' AND environment = $4 AND ${ACTIVE}
+        WHERE user_id = $1 AND symbol = $2 AND id <> $3 AND mode = 'live' AND environment = $4 AND ${states}
           AND ($5::text IS NULL OR position_side = $5)`,
       [userId, symbol, exceptId, environment, side ?? null],
     );
@@ -343,9 +360,32 @@ export const botRepository = {
     return out;
   },
 
-  /** Active bots of a user (the kill switch stops them) */
+  /** A paused session's figures go with it: its PnL is in the line that paused it, counted from there */
+  async dropStatus(db: Queryable, botId: string): Promise<void> {
+    await db.query('DELETE FROM bot_status WHERE bot_id = $1', [botId]);
+  },
+
+  /** A new name, whatever the bot's state (a running bot's name changes at once); undefined when not the user's */
+  async rename(
+    db: Queryable,
+    userId: string,
+    id: string,
+    name: string,
+    now: Date,
+  ): Promise<BotRow | undefined> {
+    const rows = await db.query(
+      `UPDATE bots SET name = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
+      [id, userId, name, now],
+    );
+    return firstRow(rows);
+  },
+
+  /** Bots of a user running or paused, whose orders may stand (the kill switch and account deletion stop them) */
   async activeOf(db: Queryable, userId: string): Promise<BotRow[]> {
-    const rows = await db.query(`SELECT ${COLUMNS} FROM bots WHERE user_id = $1 AND ${ACTIVE}`, [userId]);
+    const rows = await db.query(
+      `SELECT ${COLUMNS} FROM bots WHERE user_id = $1 AND state IN ('starting', 'running', 'paused')`,
+      [userId],
+    );
     return rows.map(toRow);
   },
 

@@ -5,7 +5,7 @@ import type { Clock, Timer } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { BotFault, reasonOf } from './bot-fault';
 import type { BotLog } from './bot-log';
-import { type BotRow, botRepository, type HedgeSide } from './bot-repository';
+import { type BotEndState, type BotRow, botRepository, type HedgeSide } from './bot-repository';
 import type { BotSession } from './bot-session';
 import type { PaperFigures } from './bot-step';
 import { firstTradedBar } from './session-bars';
@@ -30,8 +30,13 @@ function sessionOf(row: BotRow): { sessionStartedAt?: number } {
   return row.started_at ? { sessionStartedAt: row.started_at.getTime() } : {};
 }
 
-/** Messages on the bots channel: a bot to stop on whichever instance runs it */
+/** Messages on the bots channel: a bot to stop (or pause) on whichever instance runs it */
 const STOP_PREFIX = 'stop|';
+
+/** The state a `stopping` bot ends in, as its stop asked */
+const endOf = (row: BotRow | undefined): BotEndState => row?.stop_state ?? 'stopped';
+
+const orders = (n: number) => `${n} order${n === 1 ? '' : 's'}`;
 
 export interface BotRunnerDeps {
   db: Database;
@@ -49,9 +54,10 @@ export interface BotRunnerDeps {
   renewMs?: number;
   /**
    * Finishes the stop of a bot no session runs here (its instance died or was closed while stopping it, or nobody
-   * ran it): its orders canceled on the exchange (live) and its hold on the dead-man switch let go
+   * ran it): its orders canceled on the exchange (live; `keep` leaves them standing, to pause it) and its hold on
+   * the dead-man switch let go
    */
-  settle(row: BotRow): Promise<{ canceled: number }>;
+  settle(row: BotRow, orders: 'cancel' | 'keep'): Promise<{ canceled: number; filled: number }>;
   /** Least time between two writes of one bot's figures (`bot_status`); default STATUS_WRITE_MS */
   statusWriteMs?: number;
 }
@@ -102,11 +108,30 @@ export class BotRunner {
     await this.tick();
   }
 
-  /** Starts a stopped bot here: lease taken, session opened, `started` recorded. Undefined when it is active */
+  /**
+   * Starts a stopped (or paused) bot here: lease taken, session opened, `started` recorded. A paused bot's orders
+   * left standing are canceled first: its strategy lays its orders anew from the price now, and two sets would
+   * stand should an instance take the new session over before it did. Undefined when it is active
+   */
   async startBot(
     row: BotRow,
     options: { sharesSymbol?: boolean; positionSide?: HedgeSide } = {},
   ): Promise<BotRow | undefined> {
+    if (row.state === 'paused') {
+      const { canceled, filled } = await this.deps.settle(row, 'cancel');
+      if (canceled + filled > 0) {
+        const fills =
+          filled > 0
+            ? `; ${orders(filled)} filled while it was paused (on /history, not in this bot's figures)`
+            : '';
+        await this.deps.log.record(
+          row,
+          'order_canceled',
+          `Starting again: the ${orders(canceled)} left standing while it was paused canceled${fills}; it lays its orders anew from the price now`,
+          { canceled, filled },
+        );
+      }
+    }
     const now = this.deps.clock.now();
     const started = await botRepository.start(
       this.deps.db,
@@ -124,11 +149,12 @@ export class BotRunner {
   }
 
   /**
-   * Stops an active bot wherever it runs (`state`: stopped, or error with the reason). It is `stopping` while the
-   * instance running it cancels its orders, then `state`. Answers the bot as it then stands (`stopping` while
-   * another instance is at it), or undefined when it was not active
+   * Stops an active (or paused) bot wherever it runs (`state`: stopped, error with the reason, or paused: its
+   * orders left standing). It is `stopping` while the instance running it cancels its orders (or keeps them), then
+   * `state`. Answers the bot as it then stands (`stopping` while another instance is at it), or undefined when it
+   * was not active
    */
-  async stopBot(row: BotRow, state: 'stopped' | 'error', reason: string): Promise<BotRow | undefined> {
+  async stopBot(row: BotRow, state: BotEndState, reason: string): Promise<BotRow | undefined> {
     const stopping = await botRepository.beginStop(
       this.deps.db,
       row.id,
@@ -137,7 +163,9 @@ export class BotRunner {
       this.deps.clock.now(),
     );
     if (!stopping) return undefined;
-    if (this.sessions.has(row.id)) return (await this.stopHere(row.id, 'stopped', reason)) ?? stopping;
+    // Asked by a caller (the owner, the kill switch): its line says stopped, whatever state it ends in, or paused
+    const kind = state === 'paused' ? 'paused' : 'stopped';
+    if (this.sessions.has(row.id)) return (await this.stopHere(row.id, kind, reason)) ?? stopping;
     if (stopping.lease_owner && stopping.lease_owner !== this.owner) {
       await this.deps.db.query('SELECT pg_notify($1, $2)', [this.deps.channel, `${STOP_PREFIX}${row.id}`]);
     }
@@ -206,13 +234,7 @@ export class BotRunner {
         if (state === 'stopping') {
           // Stopped from another instance and the notification was lost: this instance holds it, it stops it
           const row = await botRepository.find(this.deps.db, session.row.user_id, id);
-          this.track(
-            this.stopHere(
-              id,
-              row?.stop_state === 'error' ? 'error' : 'stopped',
-              row?.stop_reason ?? 'Stopped',
-            ),
-          );
+          this.track(this.stopHere(id, endOf(row), row?.stop_reason ?? 'Stopped'));
         } else if (state === undefined) {
           // Taken over by another instance (this one stalled past its lease): it trades the bot now, not us
           this.deps.logger.warn({ botId: id }, 'bot no longer held by this instance: stopping it here');
@@ -335,7 +357,7 @@ export class BotRunner {
    */
   private stopHere(
     id: string,
-    kind: 'stopped' | 'risk_stop' | 'error',
+    kind: 'stopped' | 'paused' | 'risk_stop' | 'error',
     reason: string,
     data: Record<string, unknown> = {},
   ): Promise<BotRow | undefined> {
@@ -343,7 +365,7 @@ export class BotRunner {
     if (running) return running;
     const work = (async () => {
       await this.end(id, kind, reason, data);
-      return botRepository.finishStop(this.deps.db, id, this.deps.clock.now(), this.owner);
+      return this.finish(id);
     })().finally(() => this.stopping.delete(id));
     this.stopping.set(id, work);
     this.track(work);
@@ -357,10 +379,11 @@ export class BotRunner {
   private async settle(row: BotRow): Promise<BotRow | undefined> {
     const running = this.stopping.get(row.id);
     if (running) return running;
+    const pausing = row.stop_state === 'paused';
     const work = (async () => {
       let canceled = 0;
       try {
-        ({ canceled } = await this.deps.settle(row));
+        ({ canceled } = await this.deps.settle(row, pausing ? 'keep' : 'cancel'));
       } catch (err) {
         await this.deps.log.record(
           row,
@@ -373,24 +396,41 @@ export class BotRunner {
         | undefined;
       const sessionPnl = (figures?.realizedPnl ?? 0) + (figures?.unrealizedPnl ?? 0);
       const reason = row.stop_reason ?? 'Stopped';
-      const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
-      await this.deps.log.record(row, row.stop_state === 'error' ? 'error' : 'stopped', `${reason}${words}`, {
+      const words = pausing
+        ? `: ${pauseWords(row, undefined)}`
+        : canceled > 0
+          ? ` (${orders(canceled)} canceled)`
+          : '';
+      const kind = pausing ? 'paused' : row.stop_state === 'error' ? 'error' : 'stopped';
+      await this.deps.log.record(row, kind, `${reason}${words}`, {
         sessionPnl,
         ...sessionOf(row),
         canceled,
         finishedBy: this.owner,
       });
-      return botRepository.finishStop(this.deps.db, row.id, this.deps.clock.now(), this.owner);
+      return this.finish(row.id);
     })().finally(() => this.stopping.delete(row.id));
     this.stopping.set(row.id, work);
     this.track(work);
     return work;
   }
 
-  /** Closes the session here (orders canceled) and records how it ended, with the session's PnL */
+  /**
+   * The `stopping` bot put in the state its stop asked for. A paused one's figures are dropped with its session:
+   * its PnL is the line that paused it, and a later stop (its kept orders canceled) adds none
+   */
+  private async finish(id: string): Promise<BotRow | undefined> {
+    const done = await botRepository.finishStop(this.deps.db, id, this.deps.clock.now(), this.owner);
+    if (done?.state === 'paused') await botRepository.dropStatus(this.deps.db, id);
+    return done;
+  }
+
+  /**
+   * Closes the session here (orders canceled; kept, to pause) and records how it ended, with the session's PnL
+   */
   private async end(
     id: string,
-    kind: 'stopped' | 'risk_stop' | 'error',
+    kind: 'stopped' | 'paused' | 'risk_stop' | 'error',
     reason: string,
     data: Record<string, unknown> = {},
   ): Promise<void> {
@@ -399,6 +439,24 @@ export class BotRunner {
     this.sessions.delete(id);
     this.writes.get(id)?.timer?.cancel();
     this.writes.delete(id);
+    if (kind === 'paused') {
+      let paused: { sessionPnl: number; standing: number; canceled: number };
+      try {
+        paused = await session.pause();
+      } catch (err) {
+        await this.deps.log.record(session.row, 'error', `Pausing: ${reasonOf(err)}`, {});
+        paused = { sessionPnl: 0, standing: 0, canceled: 0 };
+      }
+      await this.writeFigures(id, session);
+      await this.deps.log.record(session.row, 'paused', `${reason}: ${pauseWords(session.row, paused)}`, {
+        ...data,
+        sessionPnl: paused.sessionPnl,
+        ...sessionOf(session.row),
+        standing: paused.standing,
+        canceled: paused.canceled,
+      });
+      return;
+    }
     let closed: { sessionPnl: number; canceled: number };
     try {
       closed = await session.close();
@@ -414,7 +472,7 @@ export class BotRunner {
     }
     await this.writeFigures(id, session);
     const { sessionPnl, canceled } = closed;
-    const words = canceled > 0 ? ` (${canceled} order${canceled === 1 ? '' : 's'} canceled)` : '';
+    const words = canceled > 0 ? ` (${orders(canceled)} canceled)` : '';
     await this.deps.log.record(session.row, kind, `${reason}${words}`, {
       ...data,
       sessionPnl,
@@ -466,7 +524,7 @@ export class BotRunner {
     const work = (async () => {
       const row = await botRepository.find(this.deps.db, session.row.user_id, id);
       if (row?.state !== 'stopping') return;
-      await this.stopHere(id, row.stop_state === 'error' ? 'error' : 'stopped', row.stop_reason ?? 'Stopped');
+      await this.stopHere(id, endOf(row), row.stop_reason ?? 'Stopped');
     })().catch((err: unknown) => this.deps.logger.error({ err, botId: id }, 'bot stop failed'));
     this.track(work);
   }
@@ -475,4 +533,27 @@ export class BotRunner {
     this.active.add(work);
     void work.finally(() => this.active.delete(work));
   }
+}
+
+/**
+ * What a pause left: a live bot's orders standing on the exchange (`paused` given: how many), a paper bot's withdrawn
+ * with its session; then that it places nothing until started again
+ */
+function pauseWords(
+  row: Pick<BotRow, 'mode'>,
+  paused: { standing: number; canceled: number } | undefined,
+): string {
+  const again =
+    'it places no new order until you start it again, which lays its orders anew from the price then';
+  if (row.mode === 'paper') {
+    const n = paused?.canceled ?? 0;
+    return `a paper bot's orders live in its session, so its ${orders(n)} went with it; ${again}`;
+  }
+  const standing =
+    paused === undefined
+      ? 'its orders stand on the exchange and may fill'
+      : paused.standing === 0
+        ? 'it had no order standing'
+        : `its ${orders(paused.standing)} stand on the exchange and may fill`;
+  return `${standing}; ${again}`;
 }

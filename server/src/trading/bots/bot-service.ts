@@ -19,7 +19,7 @@ import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
 import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
 import type { Clock } from '../../lib/clock';
-import { startOfUtcDay } from '../../lib/clock';
+import { sleep, startOfUtcDay } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import type { DomainEvents } from '../../lib/domain-events';
 import { HttpError } from '../../lib/http-error';
@@ -37,8 +37,8 @@ import type { PaperFigures } from './bot-step';
 import { assertOrdersPass, type PlanReads, planProblems } from './order-plan-check';
 import { hedgeModeRefusal, hedgeSideOf, type SymbolOnAccount, symbolSharing } from './symbol-sharing';
 
-/** Only a stopped (or errored) bot starts; an active one is answered 409 by the runner */
-const isIdleState = (state: BotState) => state === 'stopped' || state === 'error';
+/** Only a stopped, errored or paused bot starts; an active one is answered 409 by the runner */
+const isIdleState = (state: BotState) => state === 'stopped' || state === 'error' || state === 'paused';
 
 /** States with an open session (its figures not yet in the log) */
 const OPEN_SESSION: ReadonlySet<BotState> = new Set(['starting', 'running', 'stopping']);
@@ -47,6 +47,27 @@ const OPEN_SESSION: ReadonlySet<BotState> = new Set(['starting', 'running', 'sto
 const STATUS_EVENTS = 20;
 
 export const STOPPED_BY_USER = 'Stopped by you';
+export const PAUSED_BY_USER = 'Paused by you';
+export const RESTARTED_WITH_NEW_SETTINGS = 'Stopped to start again with new settings';
+
+/** What a running bot's settings change with: its name at once, these by a restart */
+const RESTARTS_WITH: ReadonlyArray<keyof BotSettings> = ['params', 'leverage', 'budget', 'risk_limits'];
+/** …and these only once it is stopped or paused: another market or strategy is another bot's session */
+const LOCKED_WHILE_RUNNING = ['strategy', 'symbol', 'interval', 'mode'] as const;
+const FIELD_WORDS: Record<keyof BotSettings, string> = {
+  name: 'name',
+  strategy: 'strategy',
+  params: 'parameters',
+  symbol: 'symbol',
+  interval: 'interval',
+  leverage: 'leverage',
+  budget: 'budget',
+  mode: 'mode',
+  risk_limits: 'risk limits',
+};
+
+/** How long a restart waits for the instance running the bot elsewhere to finish stopping it */
+const RESTART_STOP_WAIT_MS = 20_000;
 export const STOPPED_BY_KILL_SWITCH = 'Stopped by the kill switch';
 export const STOPPED_FOR_ACCOUNT_DELETION = 'Stopped: the account is being deleted';
 
@@ -154,9 +175,25 @@ export class BotService {
     return toBot(await this.row(userId, id));
   }
 
+  /**
+   * New settings. A stopped, errored or paused bot takes them as they are; a running one its new name at once, and
+   * its parameters, leverage, budget and risk limits by a restart (`request.restart`, else 409 `RESTART_NEEDED`
+   * naming them): its session ends (orders canceled), the settings are saved, it starts again from the price now.
+   * Its strategy, symbol, interval and mode change only once it is stopped or paused (409 `BOT_ACTIVE`)
+   */
   async update(userId: string, id: string, request: UpdateBotRequest): Promise<Bot> {
     const row = await this.row(userId, id);
-    this.assertNotActive(row, 'change');
+    if (row.state === 'running') {
+      // Asked before the settings are checked: a symbol the bot cannot move to is not the first thing to say
+      const locked = LOCKED_WHILE_RUNNING.filter((k) => request[k] !== undefined && request[k] !== row[k]);
+      if (locked.length > 0) {
+        throw new HttpError(
+          409,
+          'BOT_ACTIVE',
+          `A running bot's ${words(locked)} cannot change: stop or pause it first`,
+        );
+      }
+    } else this.assertNotActive(row, 'change');
     const limits = { ...row.risk_limits };
     for (const [k, v] of Object.entries(request.riskLimits ?? {})) {
       if (v !== undefined) limits[k as keyof BotRiskLimits] = v;
@@ -176,11 +213,76 @@ export class BotService {
       risk_limits: limits,
       confirmLive: request.confirmLive,
     });
+    if (row.state === 'running') return this.updateRunning(row, settings, request.restart === true);
     const updated = await botRepository.update(this.deps.db, userId, id, settings, this.deps.clock.now());
     if (!updated) this.assertNotActive(await this.row(userId, id), 'change');
     const bot = updated ?? (await this.row(userId, id));
     await this.log.record(bot, 'updated', `Settings changed: ${describe(bot)}`);
     return toBot(bot);
+  }
+
+  /** A running bot's new settings: its name at once, the rest by a restart (see `update`) */
+  private async updateRunning(row: BotRow, settings: BotSettings, restart: boolean): Promise<Bot> {
+    const changed = (Object.keys(FIELD_WORDS) as Array<keyof BotSettings>).filter(
+      (k) => !sameSetting(settings[k], row[k]),
+    );
+    const restarting = changed.filter((k) => RESTARTS_WITH.includes(k));
+    const now = this.deps.clock.now();
+    if (restarting.length === 0) {
+      if (!changed.includes('name')) return toBot(row);
+      const renamed = await botRepository.rename(this.deps.db, row.user_id, row.id, settings.name, now);
+      if (!renamed) throw new HttpError(404, 'BOT_NOT_FOUND', 'No such bot');
+      await this.log.record(renamed, 'updated', `Renamed “${settings.name}” (was “${row.name}”)`);
+      return toBot(renamed);
+    }
+    if (!restart) {
+      throw new HttpError(
+        409,
+        'RESTART_NEEDED',
+        `Changing its ${words(restarting)} restarts the bot: its orders are canceled and laid anew from the ` +
+          'price now. Send restart: true to do so',
+      );
+    }
+    const stopping = await this.runner.stopBot(row, 'stopped', RESTARTED_WITH_NEW_SETTINGS);
+    if (!stopping) throw new HttpError(409, 'BOT_NOT_RUNNING', 'This bot is no longer running');
+    await this.untilResting(row);
+    const saved = await botRepository.update(this.deps.db, row.user_id, row.id, settings, now);
+    if (!saved) this.assertNotActive(await this.row(row.user_id, row.id), 'change');
+    const bot = saved ?? (await this.row(row.user_id, row.id));
+    await this.log.record(
+      bot,
+      'updated',
+      `Settings changed while it ran (${words(restarting)}): ${describe(bot)}; starting again with them`,
+    );
+    try {
+      // Its own position, if it holds one, stays open on the exchange: the new session counts from its own fills
+      return await this.start(row.user_id, row.id, { sharePosition: true });
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      throw new HttpError(
+        err.statusCode,
+        err.code,
+        `The new settings are saved and the bot stopped, but it did not start again: ${err.message}`,
+      );
+    }
+  }
+
+  /** Waits for a bot stopping on another instance to rest (its orders canceled there) */
+  private async untilResting(row: BotRow): Promise<void> {
+    const { clock } = this.deps;
+    const deadline = clock.now().getTime() + RESTART_STOP_WAIT_MS;
+    for (;;) {
+      const now = await this.row(row.user_id, row.id);
+      if (now.state !== 'stopping') return;
+      if (clock.now().getTime() > deadline) {
+        throw new HttpError(
+          503,
+          'BOT_STOPPING',
+          'The bot is still being stopped on another server: its new settings are not saved; try again',
+        );
+      }
+      await sleep(clock, 200);
+    }
   }
 
   async delete(userId: string, id: string): Promise<void> {
@@ -237,6 +339,20 @@ export class BotService {
       throw new HttpError(409, 'BOT_ACTIVE', `This bot is already ${(await this.row(userId, id)).state}`);
     }
     return toBot(started);
+  }
+
+  /**
+   * Ends the bot's session keeping its orders (a live bot's stand on the exchange and may fill); it places nothing
+   * new until it is started again. 409 unless it is running
+   */
+  async pause(userId: string, id: string): Promise<Bot> {
+    const row = await this.row(userId, id);
+    const paused =
+      row.state === 'running' ? await this.runner.stopBot(row, 'paused', PAUSED_BY_USER) : undefined;
+    if (!paused) {
+      throw new HttpError(409, 'BOT_NOT_RUNNING', `Only a running bot pauses (this one is ${row.state})`);
+    }
+    return toBot(paused);
   }
 
   async stop(userId: string, id: string): Promise<Bot> {
@@ -384,7 +500,9 @@ export class BotService {
 
   private assertNotActive(row: BotRow, what: 'change' | 'delete'): void {
     if (row.state === 'stopped' || row.state === 'error') return;
-    throw new HttpError(409, 'BOT_ACTIVE', `This bot is ${row.state}: stop it before you ${what} it`);
+    if (row.state === 'paused' && what === 'change') return;
+    const why = row.state === 'paused' ? 'paused, its orders standing' : row.state;
+    throw new HttpError(409, 'BOT_ACTIVE', `This bot is ${why}: stop it before you ${what} it`);
   }
 
   /**
@@ -456,6 +574,30 @@ export class BotService {
 
 function invalid(message: string): HttpError {
   return new HttpError(400, 'INVALID_BOT', `Invalid bot: ${message}`);
+}
+
+/**
+ * Whether a setting is unchanged: stored as jsonb, params and limits come back with their keys in another order,
+ * and a form's percent field turns 0.07 into 0.07000000000000001, which is no change a restart should follow
+ */
+function sameSetting(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') {
+    return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    return ka.every((k) => sameSetting((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
+}
+
+/** "parameters and budget" */
+function words(fields: ReadonlyArray<keyof BotSettings>): string {
+  const names = fields.map((k) => FIELD_WORDS[k]);
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 function describe(row: BotRow): string {

@@ -323,6 +323,25 @@ export class BotSession {
     return account.close();
   }
 
+  /**
+   * Ends the session here keeping its orders: a live bot's stand on the exchange, where they may fill (its hold on
+   * the dead-man switch let go, so no countdown cancels them without a heartbeat); a paper bot's book lives only in
+   * its session, so its orders go with it. The session's PnL, the orders left standing and those withdrawn
+   */
+  async pause(): Promise<{ sessionPnl: number; standing: number; canceled: number }> {
+    this.detach();
+    // A bar being handled finishes first: the orders it sends are among those left standing
+    await this.chain;
+    const account = this.account;
+    if (!account) return { sessionPnl: 0, standing: 0, canceled: 0 };
+    if (account instanceof LiveAccount) {
+      const f = account.figures();
+      await this.deps.orders.disarmDeadman(this.tradingAccount, this.row.symbol, this.row.id);
+      return { sessionPnl: f.realizedPnl + f.unrealizedPnl, standing: f.openOrders.length, canceled: 0 };
+    }
+    return { ...(await account.close()), standing: 0 };
+  }
+
   /** Stops following candles without touching orders: the bot goes on elsewhere (shutdown, taken over) */
   detach(): void {
     this.closed = true;

@@ -106,7 +106,7 @@ export default fp(
       symbol: string,
       botId: string,
       side?: HedgeSide,
-    ) => botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment, side);
+    ) => botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment, side, true);
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -114,11 +114,11 @@ export default fp(
       log,
       channel: await channelFor(app.db, 'kestrel_bots'),
       ...(deps.botLeaseRenewMs !== undefined ? { renewMs: deps.botLeaseRenewMs } : {}),
-      settle: async (row) => {
-        if (row.mode !== 'live') return { canceled: 0 };
-        const { canceled } = await app.orderManager.cancelAllFor(row.id);
+      settle: async (row, orders) => {
+        if (row.mode !== 'live') return { canceled: 0, filled: 0 };
+        const done = orders === 'cancel' ? await app.orderManager.cancelAllFor(row.id) : undefined;
         await disarmDeadman(accountOfBot(row), row.symbol, row.id);
-        return { canceled: canceled.length };
+        return { canceled: done?.canceled.length ?? 0, filled: done?.filled.length ?? 0 };
       },
       createSession: (row, { onFault, onFigures }) =>
         new BotSession(row, strategyHosts.hostFor(row), {

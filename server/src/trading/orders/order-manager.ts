@@ -285,20 +285,25 @@ export class OrderManager {
 
   /**
    * Cancels every order of a bot that is or may be working (placed and open, or unresolved); each failure is
-   * listed and the rest go on. Recorded as one event
+   * listed and the rest go on. One the exchange had already filled (a paused bot's, which no session followed) is
+   * listed as `filled`, not canceled. Recorded as one event
    */
-  async cancelAllFor(
-    botId: string,
-  ): Promise<{ canceled: string[]; failed: Array<{ clientOrderId: string; error: string }> }> {
+  async cancelAllFor(botId: string): Promise<{
+    canceled: string[];
+    filled: string[];
+    failed: Array<{ clientOrderId: string; error: string }>;
+  }> {
     const result = {
       canceled: [] as string[],
+      filled: [] as string[],
       failed: [] as Array<{ clientOrderId: string; error: string }>,
     };
     const intents = await this.#ctx.repo.liveForBot(this.#ctx.db, botId);
     for (const intent of intents) {
       try {
-        await this.cancel(intent.userId, intent.clientOrderId);
-        result.canceled.push(intent.clientOrderId);
+        const after = await this.cancel(intent.userId, intent.clientOrderId);
+        if (after.order?.status === 'FILLED') result.filled.push(intent.clientOrderId);
+        else result.canceled.push(intent.clientOrderId);
       } catch (err) {
         result.failed.push({ clientOrderId: intent.clientOrderId, error: message(err) });
       }

@@ -18,9 +18,9 @@ import { useConfirmBotAction } from '../../features/bots/components/confirm-bot-
 import { useBotNotices } from '../../features/bots/hooks/use-bot-notices';
 import { GROUP_OF } from '../../features/bots/lib/bot-words';
 
-const ORDER = { running: 0, error: 1, stopped: 2 } as const;
+const ORDER = { running: 0, paused: 1, error: 2, stopped: 3 } as const;
 
-/** Running bots first, then those an error stopped, then the rest; newest first within each */
+/** Running bots first, then paused ones (their orders stand), those an error stopped, the rest; newest first in each */
 function ordered(bots: readonly Bot[]): Bot[] {
   return [...bots].sort(
     (a, b) => ORDER[GROUP_OF[a.state]] - ORDER[GROUP_OF[b.state]] || b.createdAt - a.createdAt,

@@ -27,7 +27,7 @@ import { useCreateBot } from '../../features/bots/api/create-bot';
 import { useBotStatus } from '../../features/bots/api/get-bot-status';
 import { type BotSuggestionAsk, getBotSuggestion } from '../../features/bots/api/get-bot-suggestion';
 import { useUpdateBot } from '../../features/bots/api/update-bot';
-import { isIdle } from '../../features/bots/lib/bot-words';
+import { canEdit } from '../../features/bots/lib/bot-words';
 import { ParamsFields } from '../../features/strategy-params/components/params-fields';
 import {
   describeParams,
@@ -100,6 +100,28 @@ const AGENT_NO_PREVIEW =
 
 const TITLES = { new: 'Create bot', edit: 'Edit bot', clone: 'Clone bot' } as const;
 
+/** What saving an edit does to the bot in its state (running: restarts it; paused: waits for the resume) */
+function editNote(name: string, state: Bot['state']): string | null {
+  if (state === 'running') {
+    return `${name} is running. A new name applies at once; new parameters, leverage, budget or risk limits restart it: its orders are canceled, then laid anew from the price now. Its strategy, symbol, interval and mode change only once it is stopped or paused.`;
+  }
+  if (state === 'paused') return `${name} is paused: the new settings apply when you resume it.`;
+  return null;
+}
+
+/** The toast after a save: what the bot does now */
+function savedWords(saved: Bot, before: Bot | undefined, agent: boolean): string {
+  if (saved.state === 'running') {
+    return before && saved.startedAt !== before.startedAt
+      ? 'It started again with the new settings, from the price now.'
+      : 'It runs on: only its name changed.';
+  }
+  if (saved.state === 'paused') return 'It is paused: resume it when you are ready.';
+  return agent
+    ? 'It is stopped: train it and read its evidence on its page, then start it.'
+    : 'It is stopped: start it when you are ready.';
+}
+
 /**
  * A new bot step by step (`?strategy=grid` starts on a template), an existing one edited (`?edit=<id>`), or a copy
  * of one (`?clone=<id>`): the same form, the same checks
@@ -160,17 +182,23 @@ export default function CreateBotPage() {
     );
   }, [strategies.data, purpose.kind, sourceBot, wanted, paramsToForm, prefillKey]);
 
+  // A running bot is changed in place: its name at once, the rest by the restart the review step announces
+  const runningEdit = purpose.kind === 'edit' && sourceBot?.state === 'running';
   const onSubmit = async ({ values, request }: BotFormSubmit) => {
     const saved =
       purpose.kind === 'edit'
-        ? await update.mutateAsync({ id: purpose.id, request: toUpdateRequest(values, request.params ?? {}) })
+        ? await update.mutateAsync({
+            id: purpose.id,
+            request: {
+              ...toUpdateRequest(values, request.params ?? {}),
+              ...(runningEdit ? { restart: true } : {}),
+            },
+          })
         : await create.mutateAsync(request);
     const agent = saved.kind === 'agent' || saved.strategy === AGENT_STRATEGY;
     notices.toast({
       title: purpose.kind === 'edit' ? `${saved.name} saved` : `${saved.name} created`,
-      description: agent
-        ? 'It is stopped: train it and read its evidence on its page, then start it.'
-        : 'It is stopped: start it when you are ready.',
+      description: savedWords(saved, sourceBot, agent),
       variant: 'default',
     });
     // An agent's place is its own page (training, evidence, decisions); other bots' is their card
@@ -178,9 +206,10 @@ export default function CreateBotPage() {
   };
 
   const blocked =
-    purpose.kind === 'edit' && sourceBot && !isIdle(sourceBot.state)
-      ? `${sourceBot.name} is ${sourceBot.state}: stop it on Active bots before changing it.`
+    purpose.kind === 'edit' && sourceBot && !canEdit(sourceBot.state)
+      ? `${sourceBot.name} is ${sourceBot.state}: wait until it runs or rests on Active bots before changing it.`
       : null;
+  const saveNote = purpose.kind === 'edit' && sourceBot ? editNote(sourceBot.name, sourceBot.state) : null;
 
   const loading = strategies.isPending || (purpose.kind !== 'new' && source.isPending);
   const failure = strategies.error
@@ -242,6 +271,7 @@ export default function CreateBotPage() {
           connectAction={<ConnectExchangeButton />}
           submitLabel={purpose.kind === 'edit' ? 'Save changes' : 'Create bot'}
           blocked={blocked}
+          saveNote={saveNote}
           onSubmit={onSubmit}
           {...(purpose.kind === 'new' && !prefillKey ? { suggest } : {})}
         />

@@ -92,6 +92,29 @@ describe('the active bots page', () => {
     const events = await within(grid).findByRole('list', { name: 'Last events of Grid A' });
     await waitFor(() => expect(events.querySelector('[data-kind="started"]')).not.toBeNull());
 
+    // Pause: said first; the card then says it places nothing new, and offers Resume and Stop but no Delete
+    await user.click(within(grid).getByRole('button', { name: 'Pause' }));
+    const pause = await screen.findByRole('dialog', { name: 'Pause Grid A?' });
+    expect(
+      within(pause).getByText(/^A paper bot's orders live only while it runs: they are withdrawn/),
+    ).toBeTruthy();
+    await user.click(within(pause).getByRole('button', { name: 'Pause bot' }));
+    await waitFor(() => expect(grid.getAttribute('data-bot-state')).toBe('paused'), { timeout: 15_000 });
+    expect(
+      await within(grid).findByText(
+        /^Paused \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\. It places nothing until you resume it/,
+      ),
+    ).toBeTruthy();
+    expect(within(grid).queryByRole('button', { name: 'Delete Grid A' })).toBeNull();
+    expect(within(grid).getByRole('link', { name: 'Edit Grid A' })).toBeTruthy();
+
+    // Resume: a start that says it lays the orders anew
+    await user.click(within(grid).getByRole('button', { name: 'Resume' }));
+    const resume = await screen.findByRole('dialog', { name: 'Resume Grid A?' });
+    expect(within(resume).getByText(/^It lays its paper orders anew from the price now/)).toBeTruthy();
+    await user.click(within(resume).getByRole('button', { name: 'Resume bot' }));
+    await waitFor(() => expect(grid.getAttribute('data-bot-state')).toBe('running'), { timeout: 15_000 });
+
     // Stop: the dialog says the orders are canceled; the card then says who stopped it
     await user.click(within(grid).getByRole('button', { name: 'Stop' }));
     const stop = await screen.findByRole('dialog', { name: 'Stop Grid A?' });

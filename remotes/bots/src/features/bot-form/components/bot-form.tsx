@@ -59,8 +59,10 @@ export interface BotFormProps {
   /** The button that connects one (the exchange-connect remote's modal) */
   connectAction: ReactNode;
   submitLabel: string;
-  /** Why the form cannot be saved now (a running bot), shown on the review step; null when it can */
+  /** Why the form cannot be saved now (a bot starting or stopping), shown on the review step; null when it can */
   blocked?: string | null;
+  /** What saving does beyond saving (a running bot restarts), said on the review step above the button */
+  saveNote?: string | null;
   /** Saves; a rejection's message is the server's refusal, shown under its field when it names one */
   onSubmit: (submit: BotFormSubmit) => Promise<void>;
   /**
@@ -183,6 +185,7 @@ export function BotForm({
   connectAction,
   submitLabel,
   blocked = null,
+  saveNote = null,
   onSubmit,
   suggest,
 }: BotFormProps) {
@@ -625,6 +628,15 @@ export function BotForm({
               </div>
             )}
 
+            {step === 'review' && saveNote && !blocked && (
+              <p
+                role="note"
+                aria-label="What saving does"
+                className="bt:rounded-md bt:border bt:border-warning bt:bg-warning/10 bt:px-3 bt:py-2 bt:text-sm"
+              >
+                {saveNote}
+              </p>
+            )}
             {step === 'review' && blocked && (
               <p role="note" className="bt:text-sm bt:text-muted-foreground">
                 {blocked}

@@ -10,7 +10,7 @@ import { invalidateBots } from './invalidate-bots';
  * `start-shared`: a live start the trader confirmed on a symbol the account already trades (a position, orders or
  * another live bot there: the server refused the plain start with `SYMBOL_SHARED`)
  */
-export type BotAction = 'start' | 'start-shared' | 'stop' | 'delete';
+export type BotAction = 'start' | 'start-shared' | 'pause' | 'stop' | 'delete';
 
 /** The server's refusal of a live start on a symbol the account already trades (one-way mode: one position) */
 export const SYMBOL_SHARED = 'SYMBOL_SHARED';
@@ -23,6 +23,11 @@ export async function startBot(api: ApiClient, id: string, sharePosition = false
   ).data;
 }
 
+/** Its orders stay, it places no new one; a start resumes it */
+export async function pauseBot(api: ApiClient, id: string): Promise<Bot> {
+  return unwrap(await api.post(botPath(id, '/pause'), {}, { schema: BotResponseSchema })).data;
+}
+
 export async function stopBot(api: ApiClient, id: string): Promise<Bot> {
   return unwrap(await api.post(botPath(id, '/stop'), {}, { schema: BotResponseSchema })).data;
 }
@@ -33,7 +38,7 @@ export async function deleteBot(api: ApiClient, id: string): Promise<void> {
 }
 
 /**
- * Start, stop or delete one bot. Never retried by the client: a start sent twice is harmless to the server (it
+ * Start, pause, stop or delete one bot. Never retried by the client: a start sent twice is harmless to the server (it
  * holds a lease) but the user must see the first answer, not a second attempt's
  */
 export function useBotAction() {
@@ -42,6 +47,7 @@ export function useBotAction() {
   return useMutation({
     mutationFn: async ({ id, action }: { id: string; action: BotAction }): Promise<void> => {
       if (action === 'start' || action === 'start-shared') await startBot(api, id, action === 'start-shared');
+      else if (action === 'pause') await pauseBot(api, id);
       else if (action === 'stop') await stopBot(api, id);
       else await deleteBot(api, id);
     },

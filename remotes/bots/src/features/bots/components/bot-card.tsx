@@ -23,7 +23,16 @@ import { useNow } from '../../../lib/use-now';
 import type { BotAction } from '../api/bot-actions';
 import { useBotEvents } from '../api/get-bot-events';
 import { useBotStatus } from '../api/get-bot-status';
-import { describeBot, formatUptime, isIdle, isLive, uptimeNow } from '../lib/bot-words';
+import {
+  canEdit,
+  canStart,
+  canStop,
+  describeBot,
+  formatUptime,
+  isIdle,
+  isLive,
+  uptimeNow,
+} from '../lib/bot-words';
 import { atLiveMark } from '../lib/live-mark';
 import { ladder, ladderDecimals, orderStatusWords, orderTypeWords } from '../lib/order-ladder';
 import { pnlFigures } from '../lib/pnl-figures';
@@ -217,17 +226,22 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
               Agent page
             </Link>
           )}
-          {isIdle(bot.state) && (
+          {canStart(bot.state) && (
             <Button size="sm" onClick={() => onAction(bot, 'start')}>
-              Start
+              {bot.state === 'paused' ? 'Resume' : 'Start'}
             </Button>
           )}
-          {isLive(bot.state) && (
+          {bot.state === 'running' && (
+            <Button size="sm" variant="outline" onClick={() => onAction(bot, 'pause')}>
+              Pause
+            </Button>
+          )}
+          {canStop(bot.state) && (
             <Button size="sm" variant="destructive" onClick={() => onAction(bot, 'stop')}>
               Stop
             </Button>
           )}
-          {isIdle(bot.state) && (
+          {canEdit(bot.state) && (
             <Link
               to={paths.createBot.getHref({ edit: bot.id })}
               className={buttonVariants({ size: 'sm', variant: 'outline' })}
@@ -256,6 +270,14 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
         </div>
       </CardHeader>
       <CardContent className="bt:flex bt:flex-col bt:gap-4">
+        {bot.state === 'paused' && (
+          <p className="bt:rounded-md bt:border bt:border-warning bt:bg-warning/10 bt:px-3 bt:py-2 bt:text-sm">
+            {bot.stoppedAt !== null ? `Paused ${formatDateTime(bot.stoppedAt)} UTC. ` : 'Paused. '}
+            {bot.mode === 'live'
+              ? `The orders it left on ${bot.symbol} stay on the exchange and may fill; it places nothing new until you resume it, which cancels what still stands and lays its orders anew.`
+              : 'It places nothing until you resume it, which lays its paper orders anew from the price then.'}
+          </p>
+        )}
         {stopped && bot.stopReason && (
           <p
             role={bot.state === 'error' ? 'alert' : undefined}

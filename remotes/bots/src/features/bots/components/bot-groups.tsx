@@ -3,10 +3,10 @@ import { Link } from '@kestrel/shared-runtime/router';
 import { Button } from '@kestrel/ui';
 import { paths } from '../../../config/paths';
 import type { BotAction } from '../api/bot-actions';
-import { type BotGroup, describeBot, GROUP_TITLES, groupBots, isIdle, isLive } from '../lib/bot-words';
+import { type BotGroup, canStart, canStop, describeBot, GROUP_TITLES, groupBots } from '../lib/bot-words';
 import { BotStateBadge } from './bot-state-badge';
 
-const GROUPS: readonly BotGroup[] = ['running', 'stopped', 'error'];
+const GROUPS: readonly BotGroup[] = ['running', 'paused', 'stopped', 'error'];
 
 export interface BotGroupsProps {
   bots: readonly Bot[];
@@ -17,12 +17,18 @@ export interface BotGroupsProps {
   busyId: string | null;
 }
 
-/** The user's bots by state (running, stopped, error), each with its quick start or stop */
+/**
+ * The user's bots by state (running, stopped, error; paused ones apart when there are any), each with its quick
+ * start (resume) or stop
+ */
 export function BotGroups({ bots, strategyName, onAction, busyId }: BotGroupsProps) {
   const groups = groupBots(bots);
+  const shown = GROUPS.filter((g) => g !== 'paused' || groups.paused.length > 0);
   return (
-    <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:lg:grid-cols-3">
-      {GROUPS.map((group) => (
+    <div
+      className={`bt:grid bt:grid-cols-1 bt:gap-4 ${shown.length === 4 ? 'bt:md:grid-cols-2 bt:xl:grid-cols-4' : 'bt:lg:grid-cols-3'}`}
+    >
+      {shown.map((group) => (
         <section
           key={group}
           aria-labelledby={`bots-${group}`}
@@ -65,18 +71,18 @@ export function BotGroups({ bots, strategyName, onAction, busyId }: BotGroupsPro
                   </div>
                   <div className="bt:flex bt:shrink-0 bt:items-center bt:gap-2">
                     <BotStateBadge state={bot.state} />
-                    {isIdle(bot.state) && (
+                    {canStart(bot.state) && (
                       <Button
                         size="sm"
                         variant="outline"
                         disabled={busyId === bot.id}
-                        aria-label={`Start ${bot.name}`}
+                        aria-label={`${bot.state === 'paused' ? 'Resume' : 'Start'} ${bot.name}`}
                         onClick={() => onAction(bot, 'start')}
                       >
-                        Start
+                        {bot.state === 'paused' ? 'Resume' : 'Start'}
                       </Button>
                     )}
-                    {isLive(bot.state) && (
+                    {canStop(bot.state) && (
                       <Button
                         size="sm"
                         variant="outline"

@@ -7,6 +7,7 @@ export const STATE_LABELS: Record<BotState, string> = {
   running: 'Running',
   starting: 'Starting',
   stopping: 'Stopping',
+  paused: 'Paused',
   stopped: 'Stopped',
   error: 'Error',
 };
@@ -15,34 +16,42 @@ export const STATE_BADGES: Record<BotState, NonNullable<BadgeProps['variant']>> 
   running: 'success',
   starting: 'secondary',
   stopping: 'secondary',
+  paused: 'warning',
   stopped: 'outline',
   error: 'destructive',
 };
 
 /** The hub's groups: a bot on its way up or down counts with where it is going */
-export type BotGroup = 'running' | 'stopped' | 'error';
+export type BotGroup = 'running' | 'paused' | 'stopped' | 'error';
 export const GROUP_OF: Record<BotState, BotGroup> = {
   running: 'running',
   starting: 'running',
   stopping: 'stopped',
+  paused: 'paused',
   stopped: 'stopped',
   error: 'error',
 };
 export const GROUP_TITLES: Record<BotGroup, string> = {
   running: 'Running',
+  paused: 'Paused',
   stopped: 'Stopped',
   error: 'Error',
 };
 
 export function groupBots(bots: readonly Bot[]): Record<BotGroup, Bot[]> {
-  const groups: Record<BotGroup, Bot[]> = { running: [], stopped: [], error: [] };
+  const groups: Record<BotGroup, Bot[]> = { running: [], paused: [], stopped: [], error: [] };
   for (const bot of bots) groups[GROUP_OF[bot.state]].push(bot);
   return groups;
 }
 
 export const isLive = (state: BotState) => state === 'running' || state === 'starting';
-/** Only a stopped (or errored) bot may be changed, deleted or started */
+/** A stopped (or errored) bot: nothing of it stands, so it may also be deleted */
 export const isIdle = (state: BotState) => state === 'stopped' || state === 'error';
+/** What a bot's buttons offer in its state: a paused one starts again (resumes), stops or changes, never deletes */
+export const canStart = (state: BotState) => isIdle(state) || state === 'paused';
+export const canStop = (state: BotState) => isLive(state) || state === 'paused';
+/** A running bot changes too: its name at once, the rest by a restart the form asks for */
+export const canEdit = (state: BotState) => canStart(state) || state === 'running';
 
 /** "3 d 4 h", "2 h 5 min", "45 s": how long a bot has been running */
 /**
@@ -120,6 +129,26 @@ export function actionWords(
 ): ActionWords {
   const live = bot.mode === 'live';
   const where = liveAccountWords(target);
+  if (action === 'start' && bot.state === 'paused') {
+    return {
+      title: `Resume ${bot.name}?`,
+      body: live
+        ? `The orders it left standing on ${bot.symbol} are canceled, then it lays its orders anew from the price now: real orders with ${where.account} (${where.money}), up to its budget of ${bot.budget} USDT, until you stop it.`
+        : `It lays its paper orders anew from the price now (no real orders), with a budget of ${bot.budget} USDT, until you stop it.`,
+      confirm: 'Resume bot',
+      destructive: false,
+    };
+  }
+  if (action === 'pause') {
+    return {
+      title: `Pause ${bot.name}?`,
+      body: live
+        ? `Its open orders on ${bot.symbol} stay on the exchange, where they may fill, and it places no new order (not even the counter-order of a fill) until you resume it. Resuming cancels what still stands and lays its orders anew from the price then.`
+        : `A paper bot's orders live only while it runs: they are withdrawn, and it places nothing until you resume it, which lays them anew from the price then.`,
+      confirm: 'Pause bot',
+      destructive: false,
+    };
+  }
   if (action === 'start') {
     return {
       title: `Start ${bot.name}?`,
@@ -135,6 +164,16 @@ export function actionWords(
       title: `Start ${bot.name} sharing ${bot.symbol}?`,
       body: `It will place real orders on ${bot.symbol} with ${where.account} (${where.money}), next to what is already there, up to its budget of ${bot.budget} USDT, until you stop it.`,
       confirm: `Start sharing ${bot.symbol}`,
+      destructive: true,
+    };
+  }
+  if (action === 'stop' && bot.state === 'paused') {
+    return {
+      title: `Stop ${bot.name}?`,
+      body: live
+        ? `The orders it left standing on ${bot.symbol} when it was paused will be canceled. A position it holds stays open: close it on Portfolio if you want out.`
+        : 'It will stay stopped; its paper orders went with its pause.',
+      confirm: 'Stop bot',
       destructive: true,
     };
   }

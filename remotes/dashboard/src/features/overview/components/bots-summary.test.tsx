@@ -7,7 +7,7 @@ import { BotsSummary } from './bots-summary';
 const summary = (overrides: Partial<BotsSummaryData> = {}): BotsSummaryData => ({
   total: 2,
   running: 1,
-  byState: { stopped: 1, starting: 0, running: 1, stopping: 0, error: 0 },
+  byState: { stopped: 1, starting: 0, running: 1, stopping: 0, paused: 0, error: 0 },
   paper: 1,
   live: 1,
   byEnvironment: { testnet: 2, mainnet: 0 },

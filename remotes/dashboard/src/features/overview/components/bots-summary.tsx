@@ -21,6 +21,7 @@ const STATE_WORDS: Record<BotPnlLine['state'], string> = {
   running: 'Running',
   starting: 'Starting',
   stopping: 'Stopping',
+  paused: 'Paused',
   stopped: 'Stopped',
   error: 'Error',
 };

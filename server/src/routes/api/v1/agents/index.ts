@@ -101,12 +101,26 @@ export default signedInRoutes('agents', async (app, route) => {
 
   app.patch(
     '/:id',
-    route({
-      summary: 'Change a stopped bot’s settings (a running bot must be stopped first: 409)',
-      params: BotIdParamsSchema,
-      body: UpdateBotRequestSchema,
-      response: { 200: BotResponseSchema, ...exchangeErrors },
-    }),
+    {
+      ...route({
+        summary: 'Change a bot’s settings (a running one: its name at once, the rest by a restart)',
+        description:
+          'A stopped, errored or paused bot takes any change. A running bot takes a new name at once; new ' +
+          'parameters, leverage, budget or risk limits restart it (its orders canceled, the settings saved, then ' +
+          'started again from the price now) only with `restart: true`, else 409 RESTART_NEEDED naming them. Its ' +
+          'strategy, symbol, interval and mode change only once it is stopped or paused (409 BOT_ACTIVE). ' +
+          'Restarting a live bot needs the password within 5 minutes, as a start does.',
+        params: BotIdParamsSchema,
+        body: UpdateBotRequestSchema,
+        response: { 200: BotResponseSchema, ...exchangeErrors },
+      }),
+      // A restart starts a live bot again: the same step-up as a start
+      preHandler: async (request) => {
+        if ((request.body as { restart?: boolean } | undefined)?.restart !== true) return;
+        const bot = await bots.get(callerId(request), (request.params as { id: string }).id);
+        if (bot.mode === 'live' && bot.state === 'running') await requireStepUp(request);
+      },
+    },
     async (request) =>
       ok(await bots.update(callerId(request), request.params.id, request.body), 'Bot updated'),
   );
@@ -171,9 +185,24 @@ export default signedInRoutes('agents', async (app, route) => {
   );
 
   app.post(
+    '/:id/pause',
+    route({
+      summary: 'Pause the bot: its orders stay, it places no new one (409 when it is not running)',
+      description:
+        'Its session ends with its orders left standing: a live bot’s on the exchange, where they may fill (its ' +
+        'dead-man switch let go, so no countdown cancels them); a paper bot’s live only in its session and go ' +
+        'with it. Nothing new is placed until it is started again (`…/start`), which cancels what still stands ' +
+        'and lays its orders anew from the price then. A stop cancels them; the kill switch stops paused bots too.',
+      params: BotIdParamsSchema,
+      response: { 200: BotResponseSchema, ...errors },
+    }),
+    async (request) => ok(await bots.pause(callerId(request), request.params.id), 'Bot paused'),
+  );
+
+  app.post(
     '/:id/stop',
     route({
-      summary: 'Stop the bot: its orders are canceled (409 when it is not running)',
+      summary: 'Stop the bot: its orders are canceled (409 when it is neither running nor paused)',
       params: BotIdParamsSchema,
       response: { 200: BotResponseSchema, ...errors },
     }),
