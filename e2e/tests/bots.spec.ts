@@ -204,6 +204,111 @@ test.describe('bots (bots remote)', () => {
     await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
   });
 
+  test('a live grid paused keeps its orders on the exchange; resumed, and changed while it runs, it lays them anew', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await signUp(page, { keepConnectModal: true });
+    const keys = await createSimAccount({ balances: { USDT: '5000' } });
+    await connectBinance(page, keys);
+    await page.goto('/create-bot?strategy=grid');
+    const form = page.getByRole('form', { name: 'Create bot' });
+    await fillGridBot(page, {
+      name: 'E2E paused grid',
+      gridCount: '6',
+      quantityPerGrid: '0.003',
+      budget: '1000',
+    });
+    await form.getByRole('radio', { name: /^Live/ }).check();
+    await form.getByRole('button', { name: 'Next: Review' }).click();
+    await form.getByRole('checkbox', { name: /I understand this bot places real orders/ }).check();
+    await next(page, 'Review');
+    await form.getByRole('button', { name: 'Create bot' }).click();
+    await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
+    const bot = page.getByRole('region', { name: /^E2E paused grid/ });
+    await bot.getByRole('button', { name: 'Start', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Start E2E paused grid?' })
+      .getByRole('button', { name: 'Start bot' })
+      .click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+    const openIds = async () =>
+      (
+        await simSignedGet<{ clientOrderId: string }[]>(keys, '/fapi/v1/openOrders', { symbol: 'BTCUSDT' })
+      ).map((o) => o.clientOrderId);
+    await expect.poll(async () => (await openIds()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+
+    // Paused: said first; its orders stay on the exchange, the card says it places nothing new
+    await bot.getByRole('button', { name: 'Pause', exact: true }).click();
+    const pause = page.getByRole('dialog', { name: 'Pause E2E paused grid?' });
+    await expect(pause).toContainText('stay on the exchange, where they may fill');
+    await pause.getByRole('button', { name: 'Pause bot' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'paused', { timeout: 20_000 });
+    await expect(
+      bot.getByText(/^Paused .* UTC\. The orders it left on BTCUSDT stay on the exchange/),
+    ).toBeVisible();
+    const kept = await openIds();
+    expect(kept.length).toBeGreaterThan(0);
+    await expect(bot.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+
+    // Resumed: what it left is canceled and a fresh grid stands, under new order ids
+    await bot.getByRole('button', { name: 'Resume', exact: true }).click();
+    const resume = page.getByRole('dialog', { name: 'Resume E2E paused grid?' });
+    await expect(resume).toContainText('are canceled, then it lays its orders anew from the price now');
+    await resume.getByRole('button', { name: 'Resume bot' }).click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+    await expect
+      .poll(
+        async () => {
+          const now = await openIds();
+          return now.length > 0 && now.every((id) => !kept.includes(id));
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const resumed = await openIds();
+
+    // Changed while it runs: the form says saving restarts it, and the new grid count stands on the exchange
+    await bot.getByRole('link', { name: 'Edit E2E paused grid' }).click();
+    const edit = page.getByRole('form', { name: 'Edit bot' });
+    const step = async (title: string) => {
+      await edit.getByRole('button', { name: /^Next: / }).click();
+      await expect(edit.getByRole('heading', { level: 2, name: title })).toBeFocused();
+    };
+    await step('Market');
+    await step('Parameters');
+    await edit.getByLabel(/^Grid count/).fill('4');
+    await step('Budget and risk');
+    await step('Mode');
+    await edit.getByRole('checkbox', { name: /I understand this bot places real orders/ }).check();
+    await step('Review');
+    await expect(edit.getByRole('note', { name: 'What saving does' })).toContainText(
+      'E2E paused grid is running. A new name applies at once; new parameters, leverage, budget or risk limits restart it',
+    );
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('It started again with the new settings, from the price now.')).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
+    await expect(bot).toHaveAttribute('data-bot-state', 'running', { timeout: 20_000 });
+    await expect
+      .poll(
+        async () => {
+          const now = await openIds();
+          return now.length > 0 && now.length <= 4 && now.every((id) => !resumed.includes(id));
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+
+    await bot.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Stop E2E paused grid?' })
+      .getByRole('button', { name: 'Stop bot' })
+      .click();
+    await expect(bot).toHaveAttribute('data-bot-state', 'stopped', { timeout: 20_000 });
+    await expect.poll(openIds, { timeout: 15_000 }).toEqual([]);
+  });
   test('a live DCA bot’s take-profit and stop stand on the exchange right after its entry fills', async ({
     page,
   }) => {

@@ -15,14 +15,20 @@ import { quickBacktestRequest } from '../../features/backtesting/lib/recent-wind
 import { TemplateCard } from '../../features/bot-hub/components/template-card';
 import { BOT_TEMPLATES } from '../../features/bot-hub/lib/templates';
 import { type BotAction, useBotAction } from '../../features/bots/api/bot-actions';
+import { useBotSuggestions } from '../../features/bots/api/get-bot-suggestion';
 import { useBots } from '../../features/bots/api/get-bots';
 import { BotGroups } from '../../features/bots/components/bot-groups';
 import { BotsQueryState } from '../../features/bots/components/bots-query-state';
 import { useConfirmBotAction } from '../../features/bots/components/confirm-bot-action';
 import { useBotNotices } from '../../features/bots/hooks/use-bot-notices';
 
-/** The hub's figures: every template on the same market and window, with its default parameters */
+/**
+ * The hub's figures: every template on the same market and window, with the values a new bot of it starts from
+ * (the form's: drawn from the market now at its default leverage and budget; the strategy's defaults when the
+ * market cannot be read)
+ */
 const HUB_MARKET = { symbol: 'BTCUSDT', interval: '1h' } as const;
+const HUB_ASK = { symbol: HUB_MARKET.symbol, leverage: 3, budget: 100 } as const;
 
 /** UTC day number: the hub's window changes once a day, so its requests (and their runs) are stable within one */
 const today = () => Math.floor(Date.now() / 86_400_000);
@@ -39,15 +45,37 @@ export default function BotHubPage() {
   const confirmation = useConfirmBotAction(action);
   const day = today();
 
+  const backtested = useMemo(
+    () =>
+      (strategies.data ?? []).filter((s) =>
+        BOT_TEMPLATES.some((t) => t.strategy === s.id && !t.noQuickBacktest),
+      ),
+    [strategies.data],
+  );
+  const suggestions = useBotSuggestions(
+    useMemo(() => backtested.map((s) => ({ strategy: s.id, ...HUB_ASK })), [backtested]),
+  );
+  // Asked once every template's market values are read (or failed): each run keeps the values it was made with
+  const valuesRead = suggestions.every((s) => s.suggestion !== undefined);
   const requests = useMemo(
     () =>
-      (strategies.data ?? [])
-        .filter((s) => BOT_TEMPLATES.some((t) => t.strategy === s.id && !t.noQuickBacktest))
-        .map((s) =>
-          quickBacktestRequest({ strategy: s.id, params: s.defaults, ...HUB_MARKET }, day * 86_400_000),
-        ),
-    [strategies.data, day],
+      valuesRead
+        ? backtested.map((s, i) => {
+            const suggestion = suggestions[i]?.suggestion;
+            return quickBacktestRequest(
+              {
+                strategy: s.id,
+                params: suggestion?.params ?? s.defaults,
+                ...HUB_MARKET,
+                ...(suggestion ? { initialBalance: suggestion.budget, leverage: HUB_ASK.leverage } : {}),
+              },
+              day * 86_400_000,
+            );
+          })
+        : [],
+    [backtested, suggestions, valuesRead, day],
   );
+  const fromMarket = new Set(backtested.filter((_, i) => suggestions[i]?.suggestion).map((s) => s.id));
   const runs = useTemplateRuns(requests);
   const strategyName = (id: string) => strategies.data?.find((s) => s.id === id)?.name ?? id;
 
@@ -122,7 +150,11 @@ export default function BotHubPage() {
                       error={run.error}
                       onRetry={run.retry}
                       label={`${template.title}: recent backtest`}
-                      note=", default parameters"
+                      note={
+                        fromMarket.has(strategy)
+                          ? ', the values a new bot starts from (drawn from the market)'
+                          : ', default parameters'
+                      }
                     />
                   ) : null
                 }

@@ -2,8 +2,12 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import { BacktestListResponseSchema } from '@kestrel/contracts/backtest';
-import { BotListResponseSchema, BotResponseSchema } from '@kestrel/contracts/bots';
+import { BacktestDetailResponseSchema, BacktestListResponseSchema } from '@kestrel/contracts/backtest';
+import {
+  BotListResponseSchema,
+  BotResponseSchema,
+  BotSuggestionResponseSchema,
+} from '@kestrel/contracts/bots';
 import { unwrap } from '@kestrel/shared-runtime';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +60,22 @@ describe('the bot hub', () => {
     expect(
       (await runs()).map((r) => [r.strategy, r.symbol, r.interval, r.startTime, r.endTime]).sort(),
     ).toEqual(['dca', 'grid', 'signal-rules'].map((s) => [s, 'BTCUSDT', '1h', end - 7 * DAY_MS, end]));
+    // Each with the values a new bot of it starts from: the grid's range around the price now, not its default
+    const grid = (await runs()).find((r) => r.strategy === 'grid');
+    const detail = unwrap(
+      await page.runtime.api.get(`/api/v1/backtests/${grid?.id}`, { schema: BacktestDetailResponseSchema }),
+    ).data;
+    const suggested = unwrap(
+      await page.runtime.api.get(
+        '/api/v1/agents/suggestion?strategy=grid&symbol=BTCUSDT&leverage=3&budget=100',
+        {
+          schema: BotSuggestionResponseSchema,
+        },
+      ),
+    ).data;
+    expect(detail.request.params.lower).toBeLessThan(suggested.price);
+    expect(detail.request.params.upper).toBeGreaterThan(suggested.price);
+    expect(detail.request.costs.initialBalance).toBe(suggested.budget);
 
     cleanup();
     renderAt(page.runtime, '/bot-hub', pages);

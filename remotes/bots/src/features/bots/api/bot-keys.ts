@@ -12,6 +12,8 @@ export const botKeys = {
   performance: (id: string) => [...botKeys.all, 'performance', id] as const,
   /** A plan is drawn for its settings: the key holds them */
   plan: (ask: object) => [...botKeys.all, 'plan', ask] as const,
+  /** Starting values from the market for a strategy on a market: the key holds the ask */
+  suggestion: (ask: object) => [...botKeys.all, 'suggestion', ask] as const,
   summary: () => ['dashboard', 'bots'] as const,
 };
 

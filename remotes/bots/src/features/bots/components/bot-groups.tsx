@@ -51,8 +51,12 @@ export function BotGroups({ bots, strategyName, onAction, busyId }: BotGroupsPro
               className="bt:flex bt:flex-col bt:divide-y bt:divide-border"
             >
               {groups[group].map((bot) => (
-                <li key={bot.id} className="bt:flex bt:items-center bt:justify-between bt:gap-2 bt:py-2">
-                  <div className="bt:flex bt:min-w-0 bt:flex-col">
+                <li
+                  key={bot.id}
+                  className="bt:flex bt:flex-wrap bt:items-center bt:justify-between bt:gap-2 bt:py-2"
+                >
+                  {/* Its name keeps room in a narrow column: the buttons wrap under it rather than squeeze it */}
+                  <div className="bt:flex bt:min-w-32 bt:flex-1 bt:flex-col">
                     <Link
                       // An agent's place is its own page (decisions, evidence); a bot's is its card
                       to={
