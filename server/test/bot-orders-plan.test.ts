@@ -134,6 +134,31 @@ describe('bot orders checked against the symbol’s rules', () => {
     t.sim.exchange.setPrice('SOLUSDT', { price: '150' });
   });
 
+  it("a leverage above the account's bracket for the position its orders build is refused, once its keys are connected", async () => {
+    // SOLUSDT's brackets on the simulator: 75× up to 5,000 USDT, 50× up to 50,000. A base order of 6,000 USDT at 60×
+    const body = { ...dca({ baseOrderSize: 6_000 }, 1_000), leverage: 60 };
+    // Without keys the account's brackets are unknown: the exchange would judge the leverage at the start
+    expect((await call('POST', '/api/v1/agents/plan', planOf(body))).json().data.problems).toEqual([]);
+    const { auth } = await t.connectedUser();
+    const keyed = (url: string, payload: object) =>
+      t.request({ method: 'POST', url, headers: bearer(auth.access_token), payload });
+    const plan = (await keyed('/api/v1/agents/plan', planOf(body))).json().data;
+    expect(plan.problems).toEqual([
+      {
+        param: 'leverage',
+        message:
+          'leverage: its orders can build a position of 6000 USDT, and the exchange allows at most 50× on a ' +
+          'position up to 50000 USDT: the most leverage that works is 50× (or fewer or smaller orders)',
+      },
+    ]);
+    const saved = await keyed('/api/v1/agents/', body);
+    expect(saved.statusCode).toBe(400);
+    expect(saved.json().detail).toMatch(
+      /^Invalid bot: leverage: its orders can build a position of 6000 USDT/,
+    );
+    expect((await keyed('/api/v1/agents/', { ...body, leverage: 50 })).statusCode).toBe(201);
+  });
+
   it('the starting values drawn from the market make a bot the exchange takes, for each strategy', async () => {
     for (const [strategy, symbol] of [
       ['grid', 'BTCUSDT'],

@@ -114,6 +114,34 @@ describe('the orders a strategy’s parameters imply', () => {
     expect(checkOrderPlan(gridStrategy.plannedOrders(params, enough), BTC, enough)).toEqual([]);
   });
 
+  it('a leverage above the bracket of the position its orders can build is refused, naming the most that works', () => {
+    // Neutral grid: 5 buys of 0.1 BTC below 50,000 (24,700 USDT) and 5 sells (25,300 USDT): a position of up to
+    // 25,300 USDT, which the second bracket (to 50,000 USDT) allows at 20× at most
+    const rules: SymbolRules = {
+      ...BTC,
+      leverageBrackets: [
+        { notionalCap: 10_000, initialLeverage: 50 },
+        { notionalCap: 50_000, initialLeverage: 20 },
+        { notionalCap: 1_000_000, initialLeverage: 10 },
+      ],
+    };
+    const params = { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.1 };
+    const market = { price: 50_000, budget: 10_000, leverage: 25 };
+    const problems = checkOrderPlan(gridStrategy.plannedOrders(params, market), rules, market);
+    expect(problems).toEqual([
+      {
+        param: 'leverage',
+        message:
+          'leverage: its orders can build a position of 25300 USDT, and the exchange allows at most 20× on a ' +
+          'position up to 50000 USDT: the most leverage that works is 20× (or fewer or smaller orders)',
+      },
+    ]);
+    const at20 = { ...market, leverage: 20 };
+    expect(checkOrderPlan(gridStrategy.plannedOrders(params, at20), rules, at20)).toEqual([]);
+    // Without the account's brackets (no keys) the leverage is not judged here: the exchange judges it at start
+    expect(checkOrderPlan(gridStrategy.plannedOrders(params, market), BTC, market)).toEqual([]);
+  });
+
   it('an entry sized from the budget that buys less than one lot names the budget that works', () => {
     const market = { price: 160, budget: 20, leverage: 2 };
     const plan = emaCrossStrategy.plannedOrders({ positionFraction: 0.5 }, market);

@@ -39,6 +39,11 @@ export interface SymbolRules {
   /** MARKET_LOT_SIZE's maximum, far below LOT_SIZE's on Binance (120 BTC against 1,000); LOT_SIZE's when absent */
   marketMaxQty?: number;
   minNotional: number;
+  /**
+   * The account's leverage brackets on the symbol (`GET /fapi/v1/leverageBracket`): the most leverage a position up
+   * to each cap may have. Absent: not known (no keys), and not checked
+   */
+  leverageBrackets?: ReadonlyArray<{ notionalCap: number; initialLeverage: number }>;
 }
 
 /** What the exchange would refuse of a plan: one line a problem, in the form's words */
@@ -105,6 +110,25 @@ export function planFigures(
     buyNotional,
     sellNotional,
     margin: Math.max(buyNotional, sellNotional) / market.leverage,
+  };
+}
+
+/**
+ * The leverage the exchange allows a position as large as the plan's orders can build (all of one side filled):
+ * the bracket whose cap holds that notional. A leverage above it is refused by Binance (`-2027`), at the start or
+ * as the position grows into the bracket
+ */
+function bracketProblem(notional: number, rules: SymbolRules, leverage: number): PlanProblem | undefined {
+  const brackets = [...(rules.leverageBrackets ?? [])].sort((a, b) => a.notionalCap - b.notionalCap);
+  if (brackets.length === 0 || !(notional > 0)) return undefined;
+  const holding = brackets.find((b) => notional <= b.notionalCap) ?? brackets.at(-1);
+  if (!holding || leverage <= holding.initialLeverage) return undefined;
+  return {
+    param: 'leverage',
+    message:
+      `leverage: its orders can build a position of ${fmt(Number(notional.toFixed(2)))} USDT, and the exchange ` +
+      `allows at most ${holding.initialLeverage}× on a position up to ${fmt(holding.notionalCap)} USDT: the most ` +
+      `leverage that works is ${holding.initialLeverage}× (or fewer or smaller orders)`,
   };
 }
 
@@ -176,7 +200,9 @@ export function checkOrderPlan(
         `of ${fmt(rules.stepSize)} ${a}: the smallest ${param} that works is ${fmt(typed)}`,
     });
   }
-  const { margin } = planFigures(orders, rules, market);
+  const { margin, buyNotional, sellNotional } = planFigures(orders, rules, market);
+  const bracket = bracketProblem(Math.max(buyNotional, sellNotional), rules, market.leverage);
+  if (bracket) problems.push(bracket);
   if (problems.length === 0 && margin > market.budget * (1 + 1e-9)) {
     const typed = roundUpForTyping(margin);
     problems.push({

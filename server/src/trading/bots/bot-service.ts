@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { TradingEnvironment } from '@kestrel/contracts';
 import {
   BOT_STATES,
   BOTS_PER_USER_MAX,
@@ -92,8 +91,11 @@ declare module '../../lib/domain-events' {
 
 export interface BotServiceDeps {
   db: Database;
-  /** Public market data of one environment: a bot's symbol is checked where the bot trades */
-  market(environment: TradingEnvironment): PlanReads;
+  /**
+   * The exchange a bot trades on, as its account reads it: its symbol checked where the bot trades, its leverage
+   * against the account's brackets there
+   */
+  market(account: TradingAccount): PlanReads;
   publish(target: PushTarget, event: LiveEvent): Promise<void>;
   /** 'bot.starting' (a veto) before a start, 'bots.halting' / 'bots.halted' around the kill switch's stop */
   events: Pick<DomainEvents, 'emit'>;
@@ -143,7 +145,7 @@ export class BotService {
       );
     }
     const settings = await this.validate({
-      environment,
+      account,
       name: request.name,
       strategy: request.strategy,
       params: request.params,
@@ -200,7 +202,7 @@ export class BotService {
     }
     const strategyChanged = request.strategy !== undefined && request.strategy !== row.strategy;
     const settings = await this.validate({
-      environment: row.environment,
+      account: accountOfBot(row),
       name: request.name ?? row.name,
       strategy: request.strategy ?? row.strategy,
       // A new strategy starts from its own defaults, not from the old strategy's parameters
@@ -329,7 +331,7 @@ export class BotService {
       shared = symbolSharing(row.symbol, state, positionSide);
     }
     if (shared && options.sharePosition !== true) throw new HttpError(409, 'SYMBOL_SHARED', shared);
-    if (isIdleState(row.state)) await assertOrdersPass(this.deps.market(row.environment), row);
+    if (isIdleState(row.state)) await assertOrdersPass(this.deps.market(accountOfBot(row)), row);
     // A bot that shares its symbol is not held to the exchange's position; one alone on it is
     const started = await this.runner.startBot(row, {
       sharesSymbol: shared !== undefined,
@@ -511,8 +513,10 @@ export class BotService {
    * engine's account rules with the symbol's filters, and the confirmation of a live bot on mainnet
    */
   private async validate(
-    input: BotSettings & { confirmLive: boolean | undefined; environment: TradingEnvironment },
+    input: BotSettings & { confirmLive: boolean | undefined; account: TradingAccount },
   ): Promise<BotSettings> {
+    const market = this.deps.market(input.account);
+    const environment = input.account.environment;
     const type = builtInStrategies.get(input.strategy);
     if (!type) {
       throw invalid(
@@ -530,7 +534,7 @@ export class BotService {
     }
     let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
     try {
-      info = await this.deps.market(input.environment).symbolInfo(input.symbol);
+      info = await market.symbolInfo(input.symbol);
     } catch (err) {
       throw exchangeHttpError(err);
     }
@@ -548,12 +552,12 @@ export class BotService {
     } catch (err) {
       throw invalid((err as Error).message);
     }
-    const problems = await planProblems(this.deps.market(input.environment), type, params, {
+    const problems = await planProblems(market, type, params, {
       ...input,
       info,
     });
     if (problems.length > 0) throw invalid(problems.map((p) => p.message).join('; '));
-    if (input.mode === 'live' && input.environment === 'mainnet' && input.confirmLive !== true) {
+    if (input.mode === 'live' && environment === 'mainnet' && input.confirmLive !== true) {
       throw invalid(
         'confirmLive: a live bot on mainnet trades real money; confirm it (confirmLive: true) to save it',
       );

@@ -21,7 +21,7 @@ import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
 import { BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
 import { CommissionRates } from './commission-rates';
-import { BotPlans } from './order-plan-check';
+import { BotPlans, type PlanReads } from './order-plan-check';
 import { StrategyHosts } from './strategy-host';
 
 declare module 'fastify' {
@@ -107,6 +107,23 @@ export default fp(
       botId: string,
       side?: HedgeSide,
     ) => botRepository.otherLiveOnSymbol(app.db, userId, symbol, botId, environment, side, true);
+    /**
+     * What a bot's orders are checked with on `account`: its environment's public market, and the account's own
+     * leverage brackets when the exchange gave them (the default table stands for none: it would judge another
+     * symbol by BTCUSDT's caps)
+     */
+    const planReads = (account: TradingAccount): PlanReads => {
+      const market = app.exchangeRouter.marketFor(account.environment);
+      return {
+        symbolInfo: (symbol) => market.symbolInfo(symbol),
+        lastPrice: (symbol) => market.lastPrice(symbol),
+        ticker: (symbol) => market.ticker(symbol),
+        accountBrackets: async (symbol) => {
+          const read = await brackets.forRun(account, symbol);
+          return read.source === 'exchange' ? read.brackets : undefined;
+        },
+      };
+    };
     const runner = new BotRunner({
       db: app.db,
       clock: app.clock,
@@ -174,7 +191,7 @@ export default fp(
     const service = new BotService(
       {
         db: app.db,
-        market: (environment) => app.exchangeRouter.marketFor(environment),
+        market: planReads,
         publish: (target, event) => app.socketBus.publish(target, event),
         events: app.events,
         clock: app.clock,
@@ -203,7 +220,7 @@ export default fp(
     );
     app.decorate('botService', service);
     app.decorate('botRunner', runner);
-    app.decorate('botPlans', new BotPlans((environment) => app.exchangeRouter.marketFor(environment)));
+    app.decorate('botPlans', new BotPlans(planReads));
     app.decorate(
       'botPerformance',
       new BotPerformanceReader({

@@ -1,4 +1,3 @@
-import type { TradingEnvironment } from '@kestrel/contracts';
 import { BacktestCostsSchema } from '@kestrel/contracts/backtest';
 import type { BotPlan, BotPlanRequest, BotSuggestion } from '@kestrel/contracts/bots';
 import {
@@ -19,17 +18,26 @@ import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import { HttpError } from '../../lib/http-error';
 import type { BotRow } from './bot-repository';
 
-/** The exchange's public reads a plan is checked with: the symbol's rules and prices */
-export type PlanReads = Pick<ExchangeAdapter, 'symbolInfo' | 'lastPrice' | 'ticker'>;
+/**
+ * The exchange's reads a plan is checked with, on one account: the symbol's rules and prices (public), and the
+ * account's leverage brackets on it (signed: undefined without keys, or when the exchange did not answer)
+ */
+export type PlanReads = Pick<ExchangeAdapter, 'symbolInfo' | 'lastPrice' | 'ticker'> & {
+  accountBrackets(symbol: string): Promise<SymbolRules['leverageBrackets']>;
+};
 
-const rulesOf = (info: SymbolInfo): SymbolRules => ({
-  baseAsset: info.baseAsset,
-  stepSize: Number(info.stepSize),
-  minQty: Number(info.minQuantity),
-  maxQty: Number(info.maxQuantity),
-  marketMaxQty: Number(info.marketMaxQuantity),
-  minNotional: Number(info.minNotional),
-});
+async function rulesOf(market: PlanReads, info: SymbolInfo): Promise<SymbolRules> {
+  const leverageBrackets = await market.accountBrackets(info.symbol);
+  return {
+    baseAsset: info.baseAsset,
+    stepSize: Number(info.stepSize),
+    minQty: Number(info.minQuantity),
+    maxQty: Number(info.maxQuantity),
+    marketMaxQty: Number(info.marketMaxQuantity),
+    minNotional: Number(info.minNotional),
+    ...(leverageBrackets ? { leverageBrackets } : {}),
+  };
+}
 
 async function read<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -53,7 +61,7 @@ export async function planProblems(
   const price = Number(await read(() => market.lastPrice(bot.symbol)));
   if (!(price > 0)) return [];
   const at: PlanMarket = { price, budget: bot.budget, leverage: bot.leverage };
-  return checkOrderPlan(type.plannedOrders(params, at), rulesOf(bot.info), at);
+  return checkOrderPlan(type.plannedOrders(params, at), await rulesOf(market, bot.info), at);
 }
 
 const invalidBot = (message: string) => new HttpError(400, 'INVALID_BOT', `Invalid bot: ${message}`);
@@ -82,7 +90,7 @@ export async function botPlan(market: PlanReads, type: StrategyType, ask: BotPla
   const price = Number(await read(() => market.lastPrice(ask.symbol)));
   const at: PlanMarket = { price, budget: ask.budget, leverage: ask.leverage };
   const planned = price > 0 ? type.plannedOrders(params, at) : [];
-  const rules = rulesOf(info);
+  const rules = await rulesOf(market, info);
   const figures = planFigures(planned, rules, at);
   return {
     price,
@@ -220,7 +228,7 @@ export async function suggestBot(
   }
   let budget = ask.budget;
   const adjusted: string[] = [];
-  const rules = rulesOf(info);
+  const rules = await rulesOf(market, info);
   const margin = `${SUGGESTION_PRICE_MARGIN * 100} %`;
   // Each round raises what the check names; a size raised can raise the margin, so the budget may come next
   for (let round = 0; round < 4; round++) {
@@ -248,18 +256,18 @@ export async function suggestBot(
  * is not built in
  */
 export class BotPlans {
-  constructor(private readonly market: (environment: TradingEnvironment) => PlanReads) {}
+  constructor(private readonly market: (account: TradingAccount) => PlanReads) {}
 
   suggest(account: TradingAccount, ask: BotSuggestionAsk): Promise<BotSuggestion> {
     const type = builtInStrategies.get(ask.strategy);
     if (!type) throw invalidBot(`strategy: unknown strategy "${ask.strategy}"`);
-    return suggestBot(this.market(account.environment), type, ask);
+    return suggestBot(this.market(account), type, ask);
   }
 
   plan(account: TradingAccount, ask: BotPlanRequest): Promise<BotPlan> {
     const type = builtInStrategies.get(ask.strategy);
     if (!type)
       throw invalidBot(`strategy: "${ask.strategy}" has no order plan (a built-in strategy has one)`);
-    return botPlan(this.market(account.environment), type, ask);
+    return botPlan(this.market(account), type, ask);
   }
 }
