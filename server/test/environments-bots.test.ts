@@ -97,11 +97,15 @@ describe('a live bot keeps trading in its environment after the owner switches',
   }, 120_000);
 
   it('a bot created on mainnet is marked mainnet and needs the live confirmation', async () => {
+    const brackets = requestsTo('/fapi/v1/leverageBracket');
     const body = liveGridBot('Mainnet grid', { ...GRID_AROUND_50K, gridCount: 4 });
     const refused = await call('POST', '/api/v1/agents/', body);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toMatch(/confirmLive/);
     expect((await create({ ...body, confirmLive: true })).environment).toBe('mainnet');
+    // Its leverage was checked against mainnet's brackets, read with the mainnet key (kept an hour from here on)
+    expect(brackets.mainnet()).toBeGreaterThan(0);
+    expect(brackets.testnet()).toBe(0);
   });
 
   it('a bot on mainnet reads its leverage brackets, candles and closed-candle stream from mainnet', async () => {
@@ -135,7 +139,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
     const mark = (await status()).markPrice ?? 0;
     expect(Math.abs(mark - 30_000)).toBeLessThan(300);
 
-    expect(brackets.mainnet()).toBeGreaterThan(0);
+    // Its brackets are mainnet's, read by the save of the test before (and cached): never testnet's
     expect(brackets.testnet()).toBe(0);
     expect(klines.mainnet()).toBeGreaterThan(0);
     expect(klines.testnet()).toBe(0);

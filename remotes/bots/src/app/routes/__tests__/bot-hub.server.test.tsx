@@ -110,7 +110,10 @@ describe('the bot hub', () => {
     const running = await screen.findByRole('list', { name: 'Running bots' }, { timeout: 15_000 });
     expect(within(running).getByText('Quick grid')).toBeTruthy();
     expect((await bots())[0]?.state).toBe('running');
-    await user.click(within(running).getByRole('button', { name: 'Stop Quick grid' }));
+    // Its buttons are off until the start's answer came (the list may show it running before): a person waits too
+    const stop = within(running).getByRole('button', { name: 'Stop Quick grid' }) as HTMLButtonElement;
+    await waitFor(() => expect(stop.disabled).toBe(false), { timeout: 15_000 });
+    await user.click(stop);
     await waitFor(async () => expect((await bots())[0]?.state).toBe('stopped'), { timeout: 15_000 });
     expect(await screen.findByRole('list', { name: 'Stopped bots' })).toBeTruthy();
   }, 60_000);
