@@ -4,7 +4,7 @@ import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { botRepository } from '../src/trading/bots/bot-repository';
 import { bearer, PASSWORD, signUp, type TestApp } from './helper';
-import { GRID_AROUND_50K, liveGridBot, useConnectedUser, useSimBots } from './sim-bots';
+import { GRID_AROUND_50K, liveGridBot, simRecord, useConnectedUser, useSimBots } from './sim-bots';
 
 /**
  * A live bot on the simulator through the order manager: its grid placed as real orders (kb-… client ids), fills
@@ -71,14 +71,7 @@ describe('live bots', () => {
     expect(sim().position).toBe(0);
   };
   /** The simulator's own record of the account: every order it ever accepted, and the open ones */
-  const sim = () => {
-    const all = [...account().orders.values()];
-    return {
-      all,
-      open: all.filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
-      position: [...account().positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0,
-    };
-  };
+  const sim = () => simRecord(account());
   /** The server restarts: a new instance on the same database takes over */
   const restarted = () => suite.anotherApp(liveDeps);
 

@@ -1,7 +1,7 @@
 import type { Bot, BotEvent, BotStatus } from '@kestrel/contracts/bots';
 import { describe, expect, it } from 'vitest';
 import { bearer, type TestApp } from './helper';
-import { liveGridBot, paperGridBot, useConnectedUser, useSimBots } from './sim-bots';
+import { liveGridBot, paperGridBot, simRecord, useConnectedUser, useSimBots } from './sim-bots';
 
 /**
  * Pausing a running bot and changing one while it runs, on the simulator: a paused live bot's orders stand on the
@@ -23,14 +23,7 @@ describe('pausing a bot and changing it while it runs', () => {
   const events = async (id: string): Promise<BotEvent[]> =>
     (await call('GET', `/api/v1/agents/${id}/events?limit=500`)).json().data;
   const account = () => suite.account(user.keys);
-  const sim = () => {
-    const all = [...account().orders.values()];
-    return {
-      all,
-      open: all.filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
-      position: [...account().positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0,
-    };
-  };
+  const sim = () => simRecord(account());
   /** The account flat and without orders on BTCUSDT, so the next live start is not a shared one */
   const flatten = async () => {
     t.sim.exchange.cancelAll(account(), 'BTCUSDT');

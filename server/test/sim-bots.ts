@@ -129,6 +129,22 @@ export function useConnectedUser(t: TestServer): ConnectedUser {
   return user;
 }
 
+/**
+ * The simulator's own record of a demo account on BTCUSDT: every order it ever accepted, the open ones, and its
+ * position (the judge of what a live bot sent)
+ */
+type SimAccount = ReturnType<SimBots['account']>;
+type SimOrder = SimAccount['orders'] extends Map<unknown, infer O> ? O : never;
+
+export function simRecord(account: SimAccount): { all: SimOrder[]; open: SimOrder[]; position: number } {
+  const all = [...account.orders.values()];
+  return {
+    all,
+    open: all.filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
+    position: [...account.positions.values()].find((p) => p.symbol === 'BTCUSDT')?.amt.toNumber() ?? 0,
+  };
+}
+
 /** Ten grid levels from 49,000 to 51,000, 0.003 BTC each: around the price the bot suites set (50,000) */
 export const GRID_AROUND_50K = { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 };
 
