@@ -27,5 +27,8 @@ export {
 } from './matching/price-control';
 export { GeneratedFeed, type MinuteBar, type PriceSource } from './matching/price-feed';
 export { type ReplayBar, ReplayFeed } from './matching/replay-feed';
+// The ids and trades the market streams and REST share, for tests that check a client joins them right
+export { type AggTrade, aggTradeAt, aggTradeId, bookUpdateId } from './matching/tape';
 export type { Account, KeyPermissions } from './matching/types';
+export { DEPTH_STREAM_LEVELS, type DepthUpdateEvent, type LevelRow } from './ws/depth-stream';
 export { LIFETIME_CLOSE, type StreamServerOptions } from './ws/server';

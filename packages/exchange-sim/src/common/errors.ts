@@ -17,6 +17,7 @@ export enum ErrorCode {
   BAD_INTERVAL = -1120,
   BAD_SYMBOL = -1121,
   INVALID_LISTEN_KEY = -1125,
+  MORE_THAN_XX_HOURS = -1127,
   INVALID_PARAMETER = -1130,
   CANCEL_REJECTED = -2011,
   NO_SUCH_ORDER = -2013,
@@ -40,6 +41,9 @@ export enum ErrorCode {
   NO_NEED_TO_CHANGE_MARGIN_TYPE = -4046,
   MARGIN_TYPE_CHANGE_WITH_OPEN_ORDERS = -4047,
   MARGIN_TYPE_CHANGE_WITH_POSITION = -4048,
+  ADD_ISOLATED_MARGIN_REJECT = -4049,
+  CROSS_BALANCE_INSUFFICIENT = -4050,
+  ISOLATED_BALANCE_INSUFFICIENT = -4051,
   NO_NEED_TO_CHANGE_POSITION_SIDE = -4059,
   INVALID_POSITION_SIDE = -4060,
   POSITION_SIDE_NOT_MATCH = -4061,
@@ -136,6 +140,8 @@ export const errors = {
       'Server is currently overloaded with other requests. Please try again in a few minutes.',
       503,
     ),
+  moreThanHours: (hours: number) =>
+    new BinanceError(ErrorCode.MORE_THAN_XX_HOURS, `More than ${hours} hours between startTime and endTime.`),
   invalidListenKey: () => new BinanceError(ErrorCode.INVALID_LISTEN_KEY, 'This listenKey does not exist.'),
   badPrecision: () =>
     new BinanceError(ErrorCode.BAD_PRECISION, 'Precision is over the maximum defined for this asset.'),
@@ -183,6 +189,12 @@ export const errors = {
       ErrorCode.MARGIN_TYPE_CHANGE_WITH_OPEN_ORDERS,
       'Margin type cannot be changed if there exists open orders.',
     ),
+  isolatedOnly: () =>
+    new BinanceError(ErrorCode.ADD_ISOLATED_MARGIN_REJECT, 'Add margin only support for isolated position.'),
+  crossBalanceInsufficient: () =>
+    new BinanceError(ErrorCode.CROSS_BALANCE_INSUFFICIENT, 'Cross balance insufficient.'),
+  isolatedBalanceInsufficient: () =>
+    new BinanceError(ErrorCode.ISOLATED_BALANCE_INSUFFICIENT, 'Isolated balance insufficient.'),
   marginTypePosition: () =>
     new BinanceError(
       ErrorCode.MARGIN_TYPE_CHANGE_WITH_POSITION,

@@ -381,6 +381,38 @@ export const accountRoutes: Route[] = [
     },
   },
   {
+    method: 'POST',
+    path: '/fapi/v1/positionMargin',
+    security: 'SIGNED',
+    weight: 1,
+    handler: (ctx) => {
+      const account = requireAccount(ctx);
+      const symbol = marketParam(ctx).spec.symbol;
+      const rawAmount = ctx.params.required('amount');
+      if (!/^\d+(\.\d+)?$/.test(rawAmount) || Number(rawAmount) <= 0) {
+        throw errors.invalidParam('Invalid amount.');
+      }
+      const type = ctx.params.required('type');
+      if (type !== '1' && type !== '2') throw errors.invalidParam('Invalid type.');
+      const side = (ctx.params.get('positionSide') ?? 'BOTH').toUpperCase();
+      if (side !== 'BOTH' && side !== 'LONG' && side !== 'SHORT') throw errors.invalidPositionSide();
+      if ((side === 'BOTH') === account.dualSidePosition) throw errors.positionSideMismatch();
+      ctx.exchange.changePositionMargin(
+        account,
+        symbol,
+        side,
+        new Decimal(rawAmount),
+        type === '1' ? 'add' : 'reduce',
+      );
+      return {
+        amount: Number(rawAmount),
+        code: 200,
+        msg: 'Successfully modify position margin.',
+        type: Number(type),
+      };
+    },
+  },
+  {
     method: 'GET',
     path: '/fapi/v1/income',
     security: 'SIGNED',

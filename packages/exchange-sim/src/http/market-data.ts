@@ -10,6 +10,8 @@ import {
   nextFundingTime,
 } from '../matching/market';
 import { MINUTE_MS } from '../matching/price-feed';
+import { aggTradeId, bookUpdateId, TRADES_PER_AGG_TRADE } from '../matching/tape';
+import { aggTradesRoute } from './agg-trades';
 import { marketParam, marketsParam, type Route, type RouteContext, symbolWeight } from './route';
 
 const DAY_MS = 86_400_000;
@@ -101,11 +103,6 @@ function exchangeInfo(ctx: RouteContext) {
   };
 }
 
-/** Synthetic aggTrade id: one aggregate trade per second since the feed's history began */
-export function aggTradeId(market: Market, ms: number): number {
-  return Math.max(0, Math.floor((ms - market.feed.firstOpenTime) / 1000));
-}
-
 /** The rolling 24 h ticker of one market at `now` (REST ticker/24hr and the @ticker streams) */
 export function ticker24h(market: Market, now: number) {
   const spec = market.spec;
@@ -127,7 +124,7 @@ export function ticker24h(market: Market, now: number) {
     count += bar.trades;
   }
   const change = last - open;
-  const lastId = aggTradeId(market, now) * 3;
+  const lastId = aggTradeId(market, now) * TRADES_PER_AGG_TRADE;
   return {
     symbol: spec.symbol,
     priceChange: px(spec, change),
@@ -174,7 +171,7 @@ function bookTicker(market: Market, now: number) {
     askPrice: px(spec, ask),
     askQty: size('ASK'),
     time: now,
-    lastUpdateId: aggTradeId(market, now),
+    lastUpdateId: bookUpdateId(market, now),
   };
 }
 
@@ -302,7 +299,8 @@ export const marketDataRoutes: Route[] = [
         l.qty.toFixed(spec.quantityPrecision),
       ];
       return {
-        lastUpdateId: aggTradeId(market, ctx.now),
+        // The numbering of the depth streams' U/u/pu, so a client can join a snapshot to the diff stream
+        lastUpdateId: bookUpdateId(market, ctx.now),
         E: ctx.now,
         T: ctx.now,
         bids: book.bids.map(row),
@@ -310,4 +308,5 @@ export const marketDataRoutes: Route[] = [
       };
     },
   },
+  aggTradesRoute,
 ];

@@ -33,7 +33,7 @@ import {
 import { type PriceCommand, type PriceControlState, parsePriceCommand, SteeredFeed } from './price-control';
 import { GeneratedFeed, type PriceSource } from './price-feed';
 import { screen } from './screen';
-import { setDualSide, setLeverage, setMarginType } from './settings';
+import { changePositionMargin, setDualSide, setLeverage, setMarginType } from './settings';
 import {
   config,
   createState,
@@ -43,7 +43,7 @@ import {
   openAlgoOrders,
   openOrders,
 } from './state';
-import type { Account, AlgoOrder, MarginType, Order } from './types';
+import type { Account, AlgoOrder, MarginType, Order, PositionSide } from './types';
 
 const YEAR_DAYS = 365;
 const DAY_MS = 86_400_000;
@@ -264,16 +264,26 @@ export class Exchange {
     const points = parsePriceCommand(feed.spec, command);
     this.sync();
     const now = this.clock.now();
-    feed.steer(points, now);
+    this.#repricing(symbol, now, () => feed.steer(points, now));
     this.#step(now, this.#active(), false);
     return this.priceControl(symbol);
+  }
+
+  /** Runs a price change and tells the market when it moved the price of the current second (so its book) */
+  #repricing(symbol: string, now: number, change: () => void): void {
+    const market = this.market(symbol);
+    const before = market.lastPrice(now);
+    change();
+    if (market.lastPrice(now) !== before) market.reprice(now, before);
   }
 
   /** Hands a symbol back to its random walk (or replay), continuing from the price it has now, without a jump */
   releasePrice(symbol: string): PriceControlState {
     const feed = this.#steeredFeed(symbol);
     this.sync();
-    feed.release(this.clock.now());
+    const now = this.clock.now();
+    // Continues from the price of now, so this second normally keeps its price; a rounding step would still count
+    this.#repricing(symbol, now, () => feed.release(now));
     return this.priceControl(symbol);
   }
 
@@ -394,6 +404,18 @@ export class Exchange {
   setMarginType(account: Account, symbol: string, marginType: MarginType): void {
     this.sync();
     setMarginType(this.#s, account, symbol, marginType);
+  }
+
+  /** Adds margin to an isolated position or takes some out (`POST /fapi/v1/positionMargin`) */
+  changePositionMargin(
+    account: Account,
+    symbol: string,
+    positionSide: PositionSide,
+    amount: Decimal,
+    direction: 'add' | 'reduce',
+  ): void {
+    this.sync();
+    changePositionMargin(this.#s, account, symbol, positionSide, amount, direction);
   }
 
   /** Turns the account's BNB fee discount on or off (`POST /fapi/v1/feeBurn`): fees in BNB, 10 % off */

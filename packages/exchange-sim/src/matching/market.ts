@@ -41,6 +41,10 @@ export class Market {
   readonly #constantPremium?: number;
   readonly #levelBase: Decimal;
   readonly #salt: number;
+  /** Second starts at which a price command changed that second's price, one entry per change, ascending */
+  readonly #revisions: number[] = [];
+  /** The price a revised second's trade printed at: the one before the first command of that second */
+  readonly #printed = new Map<number, number>();
 
   /**
    * `constantPremium` pins the premium (tests: mark = last, a known funding rate). `bookDepth` scales the size of
@@ -119,6 +123,40 @@ export class Market {
       if (price.lte(0)) return;
       yield { price, qty: this.levelQty(ms, side, i) };
     }
+  }
+
+  /**
+   * Records that a price command changed the price (so the book) of the second of `ms`, which had `before`. The
+   * book's update id moves with it, so a depth snapshot taken after the command is told apart from the stream event
+   * sent before it; the second's trade, already printed at `before`, keeps that price
+   */
+  reprice(ms: number, before: number): void {
+    const second = Math.floor(ms / 1000) * 1000;
+    if (!this.#printed.has(second)) this.#printed.set(second, before);
+    // A manual clock may be set back, so keep the list sorted rather than trusting the order of the calls
+    this.#revisions.splice(this.#upperBound(second), 0, second);
+  }
+
+  /** How many price commands changed the book in the seconds up to and including that of `ms` */
+  bookRevisions(ms: number): number {
+    return this.#revisions.length === 0 ? 0 : this.#upperBound(Math.floor(ms / 1000) * 1000);
+  }
+
+  /** The price the aggregate trade of the second of `ms` printed at */
+  tradePrice(ms: number): number {
+    return this.#printed.get(Math.floor(ms / 1000) * 1000) ?? this.lastPrice(ms);
+  }
+
+  /** Index of the first revision after `second` */
+  #upperBound(second: number): number {
+    let lo = 0;
+    let hi = this.#revisions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.#revisions[mid] as number) <= second) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Quantity resting at level `i` (0 = best) of one side during the second of `ms` */

@@ -1,7 +1,9 @@
 import { errors } from '../common/errors';
+import { Decimal } from '../common/format';
 import { maxLeverage, maxNotionalAtLeverage } from '../common/symbols';
-import { config, type ExchangeState, emit, marketOf, openOrders } from './state';
-import type { Account, MarginType } from './types';
+import { accountUpdate, figures } from './account-figures';
+import { config, type ExchangeState, emit, marketOf, openOrders, positionKey } from './state';
+import type { Account, MarginType, PositionSide } from './types';
 
 /** Per-symbol leverage (capped by the notional brackets) and margin type, and the account's position mode */
 
@@ -51,6 +53,41 @@ export function setMarginType(
     throw errors.marginTypePosition();
   }
   cfg.marginType = marginType;
+}
+
+/**
+ * Moves margin into (`add`) or out of (`reduce`) an isolated position (`POST /fapi/v1/positionMargin`): the wallet
+ * is unchanged, only the split between the cross wallet and the position's isolated wallet moves. Refused for a
+ * cross or flat position (-4049), beyond the available balance (-4050) or below the position's initial margin at
+ * the mark (-4051); pushes ACCOUNT_UPDATE (MARGIN_TYPE_CHANGE, as Binance reports it)
+ */
+export function changePositionMargin(
+  s: ExchangeState,
+  account: Account,
+  symbol: string,
+  positionSide: PositionSide,
+  amount: Decimal,
+  direction: 'add' | 'reduce',
+): void {
+  marketOf(s, symbol);
+  const position = account.positions.get(positionKey(symbol, positionSide));
+  if (config(account, symbol).marginType !== 'ISOLATED' || !position || position.amt.isZero()) {
+    throw errors.isolatedOnly();
+  }
+  const now = s.clock.now();
+  const fig = figures(s, account, now);
+  if (direction === 'add') {
+    if (amount.gt(fig.availableBalance)) throw errors.crossBalanceInsufficient();
+    position.isolatedWallet = position.isolatedWallet.plus(amount);
+  } else {
+    const pf = fig.positions.find((x) => x.position === position);
+    const upnl = pf?.unrealizedPnl ?? new Decimal(0);
+    const im = pf?.initialMargin ?? new Decimal(0);
+    const removable = Decimal.max(0, position.isolatedWallet.plus(Decimal.min(upnl, 0)).minus(im));
+    if (amount.gt(removable)) throw errors.isolatedBalanceInsufficient();
+    position.isolatedWallet = position.isolatedWallet.minus(amount);
+  }
+  emit(s, account, () => accountUpdate(s, account, 'MARGIN_TYPE_CHANGE', [position], now));
 }
 
 /** Switches one-way/hedge mode; refused while the account has open orders or positions */

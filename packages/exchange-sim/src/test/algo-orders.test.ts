@@ -6,6 +6,7 @@ import { fixture, shapeDiff } from './shape';
 let h: Harness;
 afterEach(() => h.close());
 
+/** BTCUSDT on the price path `legs` (mark = last), an account with 10000 USDT holding a 0.010 long */
 async function scenario(legs: Array<{ fromMinute: number; price: number }>) {
   h = await startSim({ feeds: [flatReplay('BTCUSDT', legs)], constantPremium: 0 });
   const account = h.sim.exchange.createAccount({ balances: { USDT: '10000' } });
@@ -148,5 +149,98 @@ describe('conditional orders on /fapi/v1/algoOrder', () => {
     expect(obj((await c.signed('DELETE', '/fapi/v1/algoOrder', { clientAlgoId: 'sl-1' })).json).code).toBe(
       -2011,
     );
+  });
+});
+
+describe('STOP and TAKE_PROFIT (limit) conditional orders', () => {
+  /** Closes the whole 0.010 long; each test names the type */
+  const conditional = { ...stop, quantity: '0.010', reduceOnly: 'true' };
+
+  it('STOP: at the trigger a limit order is sent, and fills within its price', async () => {
+    const client = await scenario([
+      { fromMinute: -1000, price: 60000 },
+      { fromMinute: 5, price: 58950 },
+    ]);
+    const placed = await client.signed('POST', '/fapi/v1/algoOrder', {
+      ...conditional,
+      type: 'STOP',
+      triggerPrice: '59000.0',
+      price: '58900.0',
+      timeInForce: 'GTC',
+      clientAlgoId: 'stop-limit',
+    });
+    expect(obj(placed.json)).toMatchObject({
+      orderType: 'STOP',
+      price: '58900.00',
+      triggerPrice: '59000.00',
+    });
+    // A STOP without its limit price is refused
+    const noPrice = await client.signed('POST', '/fapi/v1/algoOrder', {
+      ...conditional,
+      type: 'STOP',
+      triggerPrice: '59000.0',
+    });
+    expect(obj(noPrice.json).code).toBe(-1102);
+
+    h.until(minute(5) + 1000);
+    const algo = obj((await client.signed('GET', '/fapi/v1/algoOrder', { clientAlgoId: 'stop-limit' })).json);
+    expect(algo.algoStatus).toBe('FINISHED');
+    const order = obj(
+      (
+        await client.signed('GET', '/fapi/v1/order', {
+          symbol: 'BTCUSDT',
+          orderId: String(algo.actualOrderId),
+        })
+      ).json,
+    );
+    // Sold into the bids at the new price, which is above the limit
+    expect(order).toMatchObject({
+      type: 'LIMIT',
+      status: 'FILLED',
+      price: '58900.00',
+      avgPrice: '58950.00000',
+    });
+    expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(0);
+  });
+
+  it('TAKE_PROFIT: the limit order rests after the trigger until the price reaches it', async () => {
+    const client = await scenario([
+      { fromMinute: -1000, price: 60000 },
+      { fromMinute: 5, price: 61000 },
+      { fromMinute: 10, price: 61300 },
+    ]);
+    await client.signed('POST', '/fapi/v1/algoOrder', {
+      ...conditional,
+      type: 'TAKE_PROFIT',
+      triggerPrice: '61000.0',
+      price: '61200.0',
+      timeInForce: 'GTC',
+      clientAlgoId: 'tp-limit',
+    });
+    h.until(minute(5) + 1000);
+    const triggered = obj(
+      (await client.signed('GET', '/fapi/v1/algoOrder', { clientAlgoId: 'tp-limit' })).json,
+    );
+    expect(triggered.algoStatus).toBe('TRIGGERED');
+    const [resting] = arr((await client.signed('GET', '/fapi/v1/openOrders')).json).map(obj);
+    expect(resting).toMatchObject({
+      type: 'LIMIT',
+      side: 'SELL',
+      price: '61200.00',
+      status: 'NEW',
+      reduceOnly: true,
+    });
+
+    h.until(minute(10) + 1000);
+    const order = obj(
+      (
+        await client.signed('GET', '/fapi/v1/order', {
+          symbol: 'BTCUSDT',
+          orderId: String(triggered.actualOrderId),
+        })
+      ).json,
+    );
+    expect(order).toMatchObject({ status: 'FILLED', avgPrice: '61200.00000' });
+    expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(0);
   });
 });

@@ -167,3 +167,49 @@ describe('time', () => {
     expect(Number(trades[0]?.time)).toBeLessThan(minute(31));
   });
 });
+
+describe('isolated margin added and taken out (POST /fapi/v1/positionMargin)', () => {
+  const margin = (client: Client, type: 1 | 2, amount: string) =>
+    client.signed('POST', '/fapi/v1/positionMargin', { symbol: 'BTCUSDT', amount, type });
+  const position = async (client: Client) =>
+    obj(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)[0]);
+
+  it('moves margin between the cross wallet and the position, which moves its liquidation price', async () => {
+    const { client } = await run([{ fromMinute: -1000, price: 60000 }], '1000');
+    await client.signed('POST', '/fapi/v1/marginType', { symbol: 'BTCUSDT', marginType: 'ISOLATED' });
+    await client.signed('POST', '/fapi/v1/order', buy);
+    const before = await position(client);
+    const added = await margin(client, 1, '10');
+    expect(added.json).toEqual({
+      amount: 10,
+      code: 200,
+      msg: 'Successfully modify position margin.',
+      type: 1,
+    });
+    const after = await position(client);
+    expect(Number(after.isolatedWallet) - Number(before.isolatedWallet)).toBeCloseTo(10, 8);
+    // More margin behind a long: it survives a deeper fall
+    expect(Number(after.liquidationPrice)).toBeLessThan(Number(before.liquidationPrice));
+    const balance = obj(arr((await client.signed('GET', '/fapi/v3/balance')).json)[0]);
+    expect(Number(balance.crossWalletBalance)).toBeCloseTo(
+      Number(balance.balance) - Number(after.isolatedWallet),
+      8,
+    );
+
+    // Out again, all but what the position's initial margin (and its loss so far) needs
+    expect((await margin(client, 2, '5')).status).toBe(200);
+    expect(Number((await position(client)).isolatedWallet)).toBeCloseTo(Number(before.isolatedWallet) + 5, 8);
+  });
+
+  it('refuses a cross position, more than is available, and taking out the initial margin', async () => {
+    const { client } = await run([{ fromMinute: -1000, price: 60000 }], '100');
+    await client.signed('POST', '/fapi/v1/order', buy);
+    expect((await margin(client, 1, '1')).json).toMatchObject({ code: -4049 });
+    await client.signed('POST', '/fapi/v1/order', { ...buy, side: 'SELL' });
+    await client.signed('POST', '/fapi/v1/marginType', { symbol: 'BTCUSDT', marginType: 'ISOLATED' });
+    await client.signed('POST', '/fapi/v1/order', buy);
+    expect((await margin(client, 1, '1000')).json).toMatchObject({ code: -4050 });
+    // 0.010 × 60000 / 20 = 30 USDT of initial margin stays in the position
+    expect((await margin(client, 2, '29')).json).toMatchObject({ code: -4051 });
+  });
+});

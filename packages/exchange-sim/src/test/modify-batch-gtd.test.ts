@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserEvent } from '../matching/events';
-import { arr, Client, flatReplay, type Harness, marketOrder, minute, obj, startSim, T0 } from './harness';
+import { arr, Client, flatReplay, type Harness, obj, startSim, T0 } from './harness';
 
 let h: Harness;
 afterEach(() => h.close());
@@ -309,109 +309,5 @@ describe('GTD time in force', () => {
     expect(executions(events, 'gtd-1')).toEqual(['NEW', 'EXPIRED']);
     const update = events.find((e) => e.e === 'ORDER_TRADE_UPDATE' && e.o.c === 'gtd-1');
     expect(update?.e === 'ORDER_TRADE_UPDATE' && update.o.gtd).toBe(expiry);
-  });
-});
-
-describe('STOP and TAKE_PROFIT (limit) conditional orders', () => {
-  const conditional = {
-    algoType: 'CONDITIONAL',
-    symbol: 'BTCUSDT',
-    side: 'SELL',
-    quantity: '0.010',
-    reduceOnly: 'true',
-  };
-
-  async function long(legs: Array<{ fromMinute: number; price: number }>) {
-    const started = await start(legs);
-    await started.client.signed('POST', '/fapi/v1/order', marketOrder('BTCUSDT', 'BUY', '0.010'));
-    return started;
-  }
-
-  it('STOP: at the trigger a limit order is sent, and fills within its price', async () => {
-    const { client } = await long([
-      { fromMinute: -1000, price: 60000 },
-      { fromMinute: 5, price: 58950 },
-    ]);
-    const placed = await client.signed('POST', '/fapi/v1/algoOrder', {
-      ...conditional,
-      type: 'STOP',
-      triggerPrice: '59000.0',
-      price: '58900.0',
-      timeInForce: 'GTC',
-      clientAlgoId: 'stop-limit',
-    });
-    expect(obj(placed.json)).toMatchObject({
-      orderType: 'STOP',
-      price: '58900.00',
-      triggerPrice: '59000.00',
-    });
-    // A STOP without its limit price is refused
-    const noPrice = await client.signed('POST', '/fapi/v1/algoOrder', {
-      ...conditional,
-      type: 'STOP',
-      triggerPrice: '59000.0',
-    });
-    expect(obj(noPrice.json).code).toBe(-1102);
-
-    h.until(minute(5) + 1000);
-    const algo = obj((await client.signed('GET', '/fapi/v1/algoOrder', { clientAlgoId: 'stop-limit' })).json);
-    expect(algo.algoStatus).toBe('FINISHED');
-    const order = obj(
-      (
-        await client.signed('GET', '/fapi/v1/order', {
-          symbol: 'BTCUSDT',
-          orderId: String(algo.actualOrderId),
-        })
-      ).json,
-    );
-    // Sold into the bids at the new price, which is above the limit
-    expect(order).toMatchObject({
-      type: 'LIMIT',
-      status: 'FILLED',
-      price: '58900.00',
-      avgPrice: '58950.00000',
-    });
-    expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(0);
-  });
-
-  it('TAKE_PROFIT: the limit order rests after the trigger until the price reaches it', async () => {
-    const { client } = await long([
-      { fromMinute: -1000, price: 60000 },
-      { fromMinute: 5, price: 61000 },
-      { fromMinute: 10, price: 61300 },
-    ]);
-    await client.signed('POST', '/fapi/v1/algoOrder', {
-      ...conditional,
-      type: 'TAKE_PROFIT',
-      triggerPrice: '61000.0',
-      price: '61200.0',
-      timeInForce: 'GTC',
-      clientAlgoId: 'tp-limit',
-    });
-    h.until(minute(5) + 1000);
-    const triggered = obj(
-      (await client.signed('GET', '/fapi/v1/algoOrder', { clientAlgoId: 'tp-limit' })).json,
-    );
-    expect(triggered.algoStatus).toBe('TRIGGERED');
-    const [resting] = arr((await client.signed('GET', '/fapi/v1/openOrders')).json).map(obj);
-    expect(resting).toMatchObject({
-      type: 'LIMIT',
-      side: 'SELL',
-      price: '61200.00',
-      status: 'NEW',
-      reduceOnly: true,
-    });
-
-    h.until(minute(10) + 1000);
-    const order = obj(
-      (
-        await client.signed('GET', '/fapi/v1/order', {
-          symbol: 'BTCUSDT',
-          orderId: String(triggered.actualOrderId),
-        })
-      ).json,
-    );
-    expect(order).toMatchObject({ status: 'FILLED', avgPrice: '61200.00000' });
-    expect(arr((await client.signed('GET', '/fapi/v3/positionRisk')).json)).toHaveLength(0);
   });
 });

@@ -2,50 +2,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Client, type Harness, marketOrder, minute, obj, request, startSim } from './harness';
 import { fixture, shapeDiff } from './shape';
+import { Sockets } from './sockets';
 
 let h: Harness;
-const sockets: WebSocket[] = [];
+const sockets = new Sockets();
 afterEach(async () => {
-  for (const s of sockets) s.terminate();
-  sockets.length = 0;
+  sockets.terminateAll();
   await h.close();
 });
 
-type Msg = Record<string, unknown>;
-
-/** A socket that records messages; `next` resolves with the first (new or recorded) message matching */
-function connect(url: string) {
-  const ws = new WebSocket(url);
-  sockets.push(ws);
-  const seen: Msg[] = [];
-  const waiters: Array<{ match: (m: Msg) => boolean; resolve: (m: Msg) => void }> = [];
-  ws.on('message', (data) => {
-    const m = JSON.parse(data.toString()) as Msg;
-    seen.push(m);
-    for (const w of [...waiters]) {
-      if (w.match(m)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(m);
-      }
-    }
-  });
-  const opened = new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-  return {
-    ws,
-    seen,
-    opened,
-    next(match: (m: Msg) => boolean): Promise<Msg> {
-      const found = seen.find(match);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ match, resolve }));
-    },
-    closed: new Promise<number>((resolve) => ws.once('close', (code) => resolve(code))),
-  };
-}
+const connect = (url: string) => sockets.connect(url);
 
 function step(ms: number) {
   h.until(h.clock.now() + ms);
@@ -154,8 +120,9 @@ describe('market streams', () => {
     h = await startSim({ streams: { pingIntervalMs: 20, pongTimeoutMs: 200 } });
     const answering = connect(`${h.wsUrl}/market/ws/btcusdt@markPrice`);
     // ws answers pings by itself unless told not to: this one plays a client that stopped answering
-    const silent = new WebSocket(`${h.wsUrl}/market/ws/btcusdt@markPrice`, { autoPong: false });
-    sockets.push(silent);
+    const silent = sockets.track(
+      new WebSocket(`${h.wsUrl}/market/ws/btcusdt@markPrice`, { autoPong: false }),
+    );
     const pinged = new Promise<void>((resolve) => silent.once('ping', () => resolve()));
     const closed = new Promise<number>((resolve) => silent.once('close', (code) => resolve(code)));
     await answering.opened;

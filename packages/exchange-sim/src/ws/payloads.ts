@@ -1,8 +1,8 @@
-import { Decimal } from '../common/format';
-import { hash32 } from '../common/rng';
-import { aggTradeId, ticker24h } from '../http/market-data';
+import { ticker24h } from '../http/market-data';
 import { aggregate, barOpen, INTERVALS, type Interval } from '../matching/klines';
 import { type Market, nextFundingTime } from '../matching/market';
+import { aggTradeAt, aggTradeId, bookUpdateId, TRADES_PER_AGG_TRADE } from '../matching/tape';
+import { levelRows } from './depth-stream';
 
 export type StreamKind =
   | 'aggTrade'
@@ -11,7 +11,17 @@ export type StreamKind =
   | 'kline'
   | 'bookTicker'
   | 'ticker'
-  | 'miniTicker';
+  | 'miniTicker'
+  /** Diff book depth, stateful per subscription (`depth-stream.ts`) */
+  | 'depth'
+  /** Partial book depth: the top 5, 10 or 20 levels each second */
+  | 'partialDepth';
+
+/** Levels of the partial book depth streams (`<symbol>@depth<levels>`) */
+export type PartialDepthLevels = 5 | 10 | 20;
+
+/** `depth` or `depth5|10|20`, each with Binance's optional update speed */
+const DEPTH_STREAM = /^depth(5|10|20)?(@(100|250|500)ms)?$/;
 
 /** A parsed stream name such as `btcusdt@kline_1m` */
 export interface StreamName {
@@ -19,7 +29,9 @@ export interface StreamName {
   symbol: string;
   kind: StreamKind;
   interval?: Interval;
-  /** Binance serves bookTicker (and depth) on /public, the rest on /market */
+  /** Partial depth: how many levels per side */
+  levels?: PartialDepthLevels;
+  /** Binance serves bookTicker and depth on /public, the rest on /market */
   route: 'public' | 'market';
 }
 
@@ -38,6 +50,13 @@ export function parseStream(name: string, symbols: ReadonlySet<string>): StreamN
   if (kindRaw === 'bookTicker') return { name, symbol, kind: 'bookTicker', route: 'public' };
   if (kindRaw === 'ticker') return { name, symbol, kind: 'ticker', route: 'market' };
   if (kindRaw === 'miniTicker') return { name, symbol, kind: 'miniTicker', route: 'market' };
+  // Every update speed is served once a second: the synthetic book only changes once a second
+  const depth = DEPTH_STREAM.exec(kindRaw);
+  if (depth) {
+    if (!depth[1]) return { name, symbol, kind: 'depth', route: 'public' };
+    const levels = Number(depth[1]) as PartialDepthLevels;
+    return { name, symbol, kind: 'partialDepth', levels, route: 'public' };
+  }
   if (kindRaw.startsWith('kline_')) {
     const interval = kindRaw.slice('kline_'.length);
     if (!(INTERVALS as readonly string[]).includes(interval)) return undefined;
@@ -55,20 +74,20 @@ export function streamPayload(stream: StreamName, market: Market, now: number): 
   const spec = market.spec;
   switch (stream.kind) {
     case 'aggTrade': {
-      const id = aggTradeId(market, now);
-      const qty = new Decimal(spec.minQty).mul(1 + (hash32(now, 11) % 200)).toFixed(spec.quantityPrecision);
+      // The same trade GET /fapi/v1/aggTrades answers for this id
+      const t = aggTradeAt(market, aggTradeId(market, now));
       return {
         e: 'aggTrade',
         E: now,
         s: spec.symbol,
-        a: id,
-        p: px(market, market.lastPrice(now)),
-        q: qty,
-        nq: qty,
-        f: id * 3,
-        l: id * 3 + 2,
-        T: now,
-        m: hash32(now, 12) % 2 === 0,
+        a: t.id,
+        p: px(market, t.price),
+        q: t.qty,
+        nq: t.qty,
+        f: t.firstTradeId,
+        l: t.lastTradeId,
+        T: t.time,
+        m: t.buyerMaker,
       };
     }
     case 'markPrice':
@@ -131,7 +150,7 @@ export function streamPayload(stream: StreamName, market: Market, now: number): 
       const { bid, ask } = market.book(now);
       return {
         e: 'bookTicker',
-        u: aggTradeId(market, now),
+        u: bookUpdateId(market, now),
         s: spec.symbol,
         b: px(market, bid),
         // The best levels' sizes of the same book the depth endpoint, REST bookTicker and taker fills read
@@ -142,13 +161,32 @@ export function streamPayload(stream: StreamName, market: Market, now: number): 
         E: now,
       };
     }
+    case 'partialDepth': {
+      // A snapshot of the top levels each second, in the diff event's envelope, ids as the diff stream numbers them
+      const book = market.depth(now, stream.levels ?? 20);
+      const previous = bookUpdateId(market, now - 1000);
+      return {
+        e: 'depthUpdate',
+        E: now,
+        T: now,
+        s: spec.symbol,
+        U: previous + 1,
+        u: bookUpdateId(market, now),
+        pu: previous,
+        b: levelRows(spec, book.bids),
+        a: levelRows(spec, book.asks),
+      };
+    }
+    case 'depth':
+      // Stateful per subscription: the stream server asks depth-stream.ts, never this table
+      return undefined;
     case 'kline': {
       const interval = stream.interval ?? '1m';
       // At a bar boundary this is the bar that just ended, sent once more with x=true as Binance does
       const open = barOpen(interval, now - 1);
       const k = aggregate(market.feed, interval, open, now);
       if (!k) return undefined;
-      const first = aggTradeId(market, open) * 3;
+      const first = aggTradeId(market, open) * TRADES_PER_AGG_TRADE;
       return {
         e: 'kline',
         E: now,

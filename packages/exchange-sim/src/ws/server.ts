@@ -6,6 +6,7 @@ import type { ListenKeys } from '../http/listen-key';
 import { WS_API_PATH } from '../http/ws-api';
 import type { UserEvent } from '../matching/events';
 import type { Exchange } from '../matching/exchange';
+import { DepthStreams, type DepthSubscription } from './depth-stream';
 import { parseStream, type StreamName, streamPayload } from './payloads';
 
 type Route = 'market' | 'public' | 'private';
@@ -15,6 +16,8 @@ interface Connection {
   route: Route;
   combined: boolean;
   streams: Map<string, StreamName>;
+  /** What each diff depth stream of the connection has sent, by stream name */
+  depth: Map<string, DepthSubscription>;
   accountId?: number;
   listenKey?: string;
   /** User-data event types wanted (`events=` query); all when undefined */
@@ -54,6 +57,7 @@ export class StreamServer {
   readonly #unsubscribe: Array<() => void> = [];
   readonly #lifetimeMs: number;
   readonly #pongTimeoutMs: number;
+  readonly #depth = new DepthStreams();
 
   constructor(server: Server, exchange: Exchange, keys: ListenKeys, options: StreamServerOptions = {}) {
     this.#exchange = exchange;
@@ -109,6 +113,7 @@ export class StreamServer {
       route,
       combined: mode === 'stream',
       streams: new Map(),
+      depth: new Map(),
       openedAt: now,
       lastPongAt: Date.now(),
     };
@@ -132,7 +137,7 @@ export class StreamServer {
           this.#refuse(socket, 400, `Invalid stream name "${name}" for /${route}`);
           return;
         }
-        conn.streams.set(name, stream);
+        this.#add(conn, stream, now);
       }
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
@@ -181,7 +186,10 @@ export class StreamServer {
       return;
     }
     if (msg.method === 'UNSUBSCRIBE') {
-      for (const name of params) conn.streams.delete(name);
+      for (const name of params) {
+        conn.streams.delete(name);
+        conn.depth.delete(name);
+      }
       conn.socket.send(JSON.stringify({ result: null, id }));
       return;
     }
@@ -196,8 +204,18 @@ export class StreamServer {
       );
       return;
     }
-    for (const s of parsed) if (s) conn.streams.set(s.name, s);
+    const now = this.#exchange.clock.now();
+    for (const s of parsed) if (s) this.#add(conn, s, now);
     conn.socket.send(JSON.stringify({ result: null, id }));
+  }
+
+  /** Subscribes a connection to a stream; subscribing again to one it has changes nothing */
+  #add(conn: Pick<Connection, 'streams' | 'depth'>, stream: StreamName, now: number): void {
+    if (conn.streams.has(stream.name)) return;
+    conn.streams.set(stream.name, stream);
+    const market = this.#exchange.markets.get(stream.symbol);
+    // A diff stream starts from the book of the moment it is subscribed
+    if (stream.kind === 'depth' && market) conn.depth.set(stream.name, this.#depth.subscribe(market, now));
   }
 
   #tick(now: number): void {
@@ -211,7 +229,12 @@ export class StreamServer {
     const cache = new Map<string, object | undefined>();
     for (const conn of this.#connections) {
       for (const stream of conn.streams.values()) {
-        const cacheKey = `${stream.symbol}@${stream.kind}@${stream.interval ?? ''}`;
+        if (stream.kind === 'depth') {
+          this.#depthEvents(conn, stream, now);
+          continue;
+        }
+        // Stateless streams: one payload per kind and tick, whatever the update speed in the name
+        const cacheKey = `${stream.symbol}@${stream.kind}@${stream.interval ?? ''}@${stream.levels ?? ''}`;
         let payload = cache.get(cacheKey);
         if (!cache.has(cacheKey)) {
           const market = this.#exchange.markets.get(stream.symbol);
@@ -221,6 +244,14 @@ export class StreamServer {
         if (payload) this.#send(conn, stream.name, payload);
       }
     }
+  }
+
+  /** The diff depth stream is stateful per subscription: its events come from what that subscription was sent */
+  #depthEvents(conn: Connection, stream: StreamName, now: number): void {
+    const market = this.#exchange.markets.get(stream.symbol);
+    const sub = conn.depth.get(stream.name);
+    if (!market || !sub) return;
+    for (const event of this.#depth.events(sub, market, now)) this.#send(conn, stream.name, event);
   }
 
   #userEvent(accountId: number, event: UserEvent): void {
