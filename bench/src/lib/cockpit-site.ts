@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type SymbolSpec, systemClock } from '@kestrel/exchange-sim';
+import { type Clock, type SymbolSpec, systemClock } from '@kestrel/exchange-sim';
 import { serveStaticSite } from '@kestrel/federation/static-site';
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
 import { type Browser, chromium, type Page } from '@playwright/test';
@@ -36,9 +36,15 @@ export interface CockpitSite {
 export async function startCockpitSite({
   symbols,
   historyDays = 2,
+  simClock = systemClock,
+  simTickMs,
 }: {
   symbols: readonly (string | SymbolSpec)[];
   historyDays?: number;
+  /** The simulator's time (the wall clock unless a bench runs its market faster) */
+  simClock?: Clock;
+  /** How often the simulator catches up with its clock, ms (a second on the wall clock) */
+  simTickMs?: number;
 }): Promise<CockpitSite> {
   for (const dir of ['shell', ...REMOTES.map((r) => r.dir)]) {
     if (!existsSync(join(repo, dir, 'dist/index.html'))) {
@@ -51,7 +57,7 @@ export async function startCockpitSite({
   const shell = `http://${host}:${shellPort}`;
   const server = await startTestServer({
     clock: 'wall',
-    simulator: { clock: systemClock, symbols, historyDays },
+    simulator: { clock: simClock, symbols, historyDays, ...(simTickMs ? { tickMs: simTickMs } : {}) },
     env: {
       KESTREL_LOG_LEVEL: 'warn',
       KESTREL_CORS_ORIGINS: shell,

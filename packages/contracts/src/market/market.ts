@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataResponse } from '../common/error-response';
 import { countParam, decimal } from '../common/fields';
+import { BOOK_PUSH_LEVELS } from '../socket/socket-names';
 
 /** Decimal amounts travel as strings (exact, as the exchange sends them) */
 
@@ -106,3 +107,41 @@ export const MarketStatusSchema = z.object({
 });
 export type MarketStatus = z.infer<typeof MarketStatusSchema>;
 export const MarketStatusResponseSchema = dataResponse(MarketStatusSchema);
+
+/** One price level of a book: [price, quantity], decimal strings as the exchange sends them */
+export const BookLevelSchema = z.tuple([z.string(), z.string()]);
+export type BookLevel = z.infer<typeof BookLevelSchema>;
+
+/** One aggregate trade: `buyerMaker` true is a taker sell (the buyer's order rested on the book) */
+export const TapeTradeSchema = z.object({
+  id: z.number(),
+  price: z.string(),
+  quantity: z.string(),
+  buyerMaker: z.boolean(),
+  time: z.number(),
+});
+export type TapeTrade = z.infer<typeof TapeTradeSchema>;
+
+/** GET /api/v1/market/depth/{symbol}?limit=20: the best `limit` levels per side (at most the pushes' 50) */
+export const DepthQuerySchema = z.object({
+  limit: countParam('limit', { max: BOOK_PUSH_LEVELS, default: 20 }),
+});
+/**
+ * The order book as the page opens it: the server's synced book when one is followed for its sockets (the same
+ * the pushes carry), else the exchange's REST book
+ */
+export const OrderBookSchema = z.object({
+  symbol: z.string(),
+  lastUpdateId: z.number().int(),
+  bids: z.array(BookLevelSchema),
+  asks: z.array(BookLevelSchema),
+  time: z.number().int(),
+});
+export type OrderBook = z.infer<typeof OrderBookSchema>;
+export const OrderBookResponseSchema = dataResponse(OrderBookSchema);
+
+/** GET /api/v1/market/trades/{symbol}?limit=30: the latest aggregate trades, newest last */
+export const RecentTradesQuerySchema = z.object({ limit: countParam('limit', { max: 50, default: 30 }) });
+export const RecentTradesSchema = z.object({ symbol: z.string(), trades: z.array(TapeTradeSchema) });
+export type RecentTrades = z.infer<typeof RecentTradesSchema>;
+export const RecentTradesResponseSchema = dataResponse(RecentTradesSchema);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KlineIntervalSchema } from '../market/market';
-import { MAX_WATCHED_CANDLES, MAX_WATCHED_SYMBOLS, SOCKET_STREAMS } from './socket-names';
+import { MAX_WATCHED_BOOKS, MAX_WATCHED_CANDLES, MAX_WATCHED_SYMBOLS, SOCKET_STREAMS } from './socket-names';
 
 /**
  * The live socket's tools (spec §7), and the agents' read-only tools (issue 18): they answer for the socket's own
@@ -79,6 +79,10 @@ export const StreamsSubscribeParamsSchema = z.object({
   candles: z
     .array(CandleStreamSchema)
     .max(MAX_WATCHED_CANDLES, { error: `at most ${MAX_WATCHED_CANDLES} candle streams` })
+    .optional(),
+  books: z
+    .array(WatchedSymbolSchema)
+    .max(MAX_WATCHED_BOOKS, { error: `at most ${MAX_WATCHED_BOOKS} order books` })
     .optional(),
 });
 export type StreamsSubscribeParams = z.infer<typeof StreamsSubscribeParamsSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BacktestStatusSchema, OptimisationNoticeSchema } from '../backtest/job-status';
-import { KlineIntervalSchema } from '../market/market';
+import { BookLevelSchema, KlineIntervalSchema, TapeTradeSchema } from '../market/market';
 import type { LiveEventKind } from './socket-names';
 
 export const TickerNoticeSchema = z.looseObject({
@@ -65,6 +65,27 @@ export const CandleNoticeSchema = z.looseObject({
   time: z.number(),
 });
 
+/**
+ * The order book of a symbol a socket watches, as the server keeps it in sync with the exchange (snapshot and
+ * diffs): the best levels per side (`BOOK_PUSH_LEVELS`), bids descending and asks ascending. At most one push per
+ * 100 ms per symbol, the latest book wins
+ */
+export const BookNoticeSchema = z.looseObject({
+  symbol: z.string(),
+  /** The exchange's update id the book reflects */
+  lastUpdateId: z.number(),
+  bids: z.array(BookLevelSchema),
+  asks: z.array(BookLevelSchema),
+  time: z.number(),
+});
+
+/** Trades of a watched symbol since the last push (at most one push per 100 ms per symbol), oldest first */
+export const TradesNoticeSchema = z.looseObject({
+  symbol: z.string(),
+  trades: z.array(TapeTradeSchema),
+  time: z.number(),
+});
+
 /** A new entry of the owner's in-app notification list (`/api/v1/notifications`): pages refetch the list */
 export const NotificationNoticeSchema = z.looseObject({
   notificationId: z.string(),
@@ -84,6 +105,8 @@ export const LIVE_EVENT_SCHEMAS = {
   optimisation: OptimisationNoticeSchema,
   candle: CandleNoticeSchema,
   notification: NotificationNoticeSchema,
+  book: BookNoticeSchema,
+  trades: TradesNoticeSchema,
 } as const;
 
 export type TickerNotice = z.infer<typeof TickerNoticeSchema>;
@@ -94,6 +117,8 @@ export type BalanceNotice = z.infer<typeof BalanceNoticeSchema>;
 export type BotNotice = z.infer<typeof BotNoticeSchema>;
 export type BacktestNotice = z.infer<typeof BacktestNoticeSchema>;
 export type CandleNotice = z.infer<typeof CandleNoticeSchema>;
+export type BookNotice = z.infer<typeof BookNoticeSchema>;
+export type TradesNotice = z.infer<typeof TradesNoticeSchema>;
 export type NotificationNotice = z.infer<typeof NotificationNoticeSchema>;
 export type LiveEventNotice = {
   [K in LiveEventKind]: z.infer<(typeof LIVE_EVENT_SCHEMAS)[K]>;

@@ -21,6 +21,9 @@ export const JSON_RPC_ERRORS = {
  * `candles` picks the (symbol, interval) pairs of the candle pushes, replacing the previous pairs (none at first).
  * Symbols the exchange does not list are refused (-32602) naming them, also as `error.data.unlisted` (a list).
  * Omitted: the pairs stay as they were.
+ *
+ * `books` picks the symbols whose order book and trades tape this socket receives (`book`, `trades`), replacing the
+ * previous ones (none at first); unlisted symbols are refused as for `candles`. Omitted: they stay as they were.
  */
 export const SOCKET_STREAMS = [
   'ticker',
@@ -33,11 +36,17 @@ export const SOCKET_STREAMS = [
   'optimisation',
   'candle',
   'notification',
+  'book',
+  'trades',
 ] as const;
 /** Most symbols one socket may watch at once */
 export const MAX_WATCHED_SYMBOLS = 50;
 /** Most (symbol, interval) candle streams one socket may watch at once */
 export const MAX_WATCHED_CANDLES = 10;
+/** Most order books (with their trades) one socket may watch at once */
+export const MAX_WATCHED_BOOKS = 2;
+/** Price levels per side an order book push carries, best first */
+export const BOOK_PUSH_LEVELS = 50;
 export const STREAMS_SUBSCRIBE_METHOD = 'streams/subscribe';
 
 /**
@@ -59,5 +68,7 @@ export const LIVE_EVENT_METHODS = {
   optimisation: 'notifications/optimisation',
   candle: 'notifications/candle',
   notification: 'notifications/notification',
+  book: 'notifications/book',
+  trades: 'notifications/trades',
 } as const;
 export type LiveEventKind = keyof typeof LIVE_EVENT_METHODS;

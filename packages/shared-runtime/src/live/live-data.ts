@@ -1,7 +1,9 @@
 import {
+  type BookNotice,
   type CandleNotice,
   type CandleStream,
   type KlineInterval,
+  MAX_WATCHED_BOOKS,
   MAX_WATCHED_CANDLES,
   MAX_WATCHED_SYMBOLS,
   type MarkPriceNotice,
@@ -9,6 +11,7 @@ import {
   SOCKET_STREAMS,
   type StreamsSubscribeParams,
   type TickerNotice,
+  type TradesNotice,
 } from '@kestrel/contracts';
 import { BehaviorSubject, distinctUntilChanged, filter, map, merge, Observable, Subject } from 'rxjs';
 import { type SocketBus, SocketRequestError, type SocketStatus } from '../socket/socket-bus';
@@ -20,10 +23,14 @@ export type LiveStatus = 'live' | 'paused';
 /** Watches that change within this window (a page mounting its components) go out as one `streams/subscribe` */
 export const LIVE_SUBSCRIBE_DEBOUNCE_MS = 50;
 
-/** What one component watches: symbols for ticker and mark-price pushes, (symbol, interval) pairs for candles */
+/**
+ * What one component watches: symbols for ticker and mark-price pushes, (symbol, interval) pairs for candles,
+ * symbols for the order book and trades
+ */
 export interface LiveWatch {
   symbols?: readonly string[];
   candles?: readonly CandleStream[];
+  books?: readonly string[];
 }
 
 /** An account notice, reduced to what query invalidation needs */
@@ -51,6 +58,10 @@ export interface LiveData {
   markPrices$(symbols: readonly string[]): Observable<ReadonlyMap<string, MarkPriceNotice>>;
   /** Candle pushes of one stream (forming at most 4/s, then closed); watches it while subscribed */
   candles$(symbol: string, interval: KlineInterval): Observable<CandleNotice>;
+  /** The symbol's order book as the server keeps it (at most 10 pushes a second), the latest per animation frame */
+  book$(symbol: string): Observable<BookNotice>;
+  /** The symbol's trades, a batch per push (at most 10 a second); watches the book while subscribed */
+  trades$(symbol: string): Observable<TradesNotice>;
   /** Order, position and balance notices (RESYNC included), for query invalidation */
   readonly accountChanges$: Observable<AccountChange>;
   /** The merged subscription last handed to the bus (undefined before the first watch) */
@@ -142,6 +153,9 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
   const symbolRefs = new Map<string, number>();
   const candleRefs = new Map<string, number>();
   const pairs = new Map<string, CandleStream>();
+  const bookRefs = new Map<string, number>();
+  /** Books were sent once: an empty list must then go out to stop them */
+  let booksSent = false;
   /** Candle symbols the server refused (the exchange does not list them): left out for the page's life */
   const refused = new Set<string>();
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -163,10 +177,16 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
     if (candles.length > MAX_WATCHED_CANDLES) {
       warn(`Live data: ${candles.length} candle streams watched, the socket takes ${MAX_WATCHED_CANDLES}`);
     }
+    const books = [...bookRefs.keys()].sort().filter((s) => !refused.has(s));
+    if (books.length > MAX_WATCHED_BOOKS) {
+      warn(`Live data: ${books.length} order books watched, the socket takes ${MAX_WATCHED_BOOKS}`);
+    }
+    booksSent ||= books.length > 0;
     const choice: StreamsSubscribeParams = {
       streams: [...SOCKET_STREAMS],
       symbols: symbols.slice(0, MAX_WATCHED_SYMBOLS),
       candles: candles.slice(0, MAX_WATCHED_CANDLES),
+      ...(booksSent ? { books: books.slice(0, MAX_WATCHED_BOOKS) } : {}),
     };
     const key = JSON.stringify(choice);
     if (key === sentKey) return;
@@ -200,6 +220,8 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
       .map((c) => ({ symbol: c.symbol.toUpperCase(), interval: c.interval }))
       .filter((c) => valid(c.symbol));
     const keys = [...new Set(candles.map((c) => pairKey(c.symbol, c.interval)))];
+    const books = [...new Set((what.books ?? []).map((s) => s.toUpperCase()))].filter(valid);
+    for (const s of books) addRef(bookRefs, s);
     for (const s of symbols) addRef(symbolRefs, s);
     for (const c of candles) pairs.set(pairKey(c.symbol, c.interval), c);
     for (const k of keys) addRef(candleRefs, k);
@@ -209,6 +231,7 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
       if (released) return;
       released = true;
       for (const s of symbols) dropRef(symbolRefs, s);
+      for (const s of books) dropRef(bookRefs, s);
       for (const k of keys) {
         dropRef(candleRefs, k);
         if (!candleRefs.has(k)) pairs.delete(k);
@@ -218,14 +241,18 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
   }
 
   // ---- typed streams -------------------------------------------------------------------------------------------
-  /** Latest notice per symbol of `source`, emitted at most once per frame, watching `symbols` while subscribed */
+  /**
+   * Latest notice per symbol of `source`, emitted at most once per frame, watching `symbols` while subscribed (as
+   * market symbols, or as `as` says: the order books)
+   */
   function latestPerSymbol<T extends { symbol: string }>(
     source: Observable<T>,
     symbols: readonly string[],
+    as: 'symbols' | 'books' = 'symbols',
   ): Observable<ReadonlyMap<string, T>> {
     const wanted = new Set(symbols.map((s) => s.toUpperCase()));
     return new Observable<ReadonlyMap<string, T>>((subscriber) => {
-      const release = watch({ symbols: [...wanted] });
+      const release = watch({ [as]: [...wanted] });
       const latest = new Map<string, T>();
       let cancelFrame: (() => void) | undefined;
       const pushes = source.subscribe((notice) => {
@@ -258,6 +285,30 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
     });
   }
 
+  /** A book replaces the one before: one emission per frame however many pushes arrived */
+  function book$(symbol: string): Observable<BookNotice> {
+    const s = symbol.toUpperCase();
+    return latestPerSymbol(bus.events$('book'), [s], 'books').pipe(
+      map((books) => books.get(s)),
+      filter((b): b is BookNotice => b !== undefined),
+    );
+  }
+
+  function trades$(symbol: string): Observable<TradesNotice> {
+    const s = symbol.toUpperCase();
+    return new Observable<TradesNotice>((subscriber) => {
+      const release = watch({ books: [s] });
+      const pushes = bus
+        .events$('trades')
+        .pipe(filter((t) => t.symbol === s))
+        .subscribe(subscriber);
+      return () => {
+        pushes.unsubscribe();
+        release();
+      };
+    });
+  }
+
   const accountChanges$ = merge(
     bus.orders$.pipe(map((): AccountChange => ({ kind: 'order', resync: false }))),
     bus.positions$.pipe(
@@ -276,6 +327,8 @@ export function createLiveData(deps: LiveDataDeps): LiveData {
     tickers$: (symbols) => latestPerSymbol(bus.tickers$, symbols),
     markPrices$: (symbols) => latestPerSymbol(bus.markPrices$, symbols),
     candles$,
+    book$,
+    trades$,
     accountChanges$,
     get subscription() {
       return sent;

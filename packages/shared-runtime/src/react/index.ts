@@ -11,6 +11,13 @@ export {
   useTheme,
   useTradingEnvironment,
 } from './hooks';
-export { useLiveCandles, useLiveMarkPrices, useLiveStatus, useLiveTickers } from './live-hooks';
+export {
+  useLiveBook,
+  useLiveCandles,
+  useLiveMarkPrices,
+  useLiveStatus,
+  useLiveTickers,
+  useLiveTrades,
+} from './live-hooks';
 export { RemotePage, type RemotePageProps } from './remote-page';
 export { useObservable } from './use-observable';

@@ -1,7 +1,15 @@
-import type { CandleNotice, KlineInterval, MarkPriceNotice, TickerNotice } from '@kestrel/contracts';
+import type {
+  BookNotice,
+  CandleNotice,
+  KlineInterval,
+  MarkPriceNotice,
+  TickerNotice,
+  TradesNotice,
+} from '@kestrel/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import type { LiveStatus } from '../live/live-data';
+import type { Observable } from 'rxjs';
+import type { LiveData, LiveStatus } from '../live/live-data';
 import { useKestrelRuntime } from './hooks';
 import { useObservable } from './use-observable';
 
@@ -23,35 +31,41 @@ export function useLiveStatus(): LiveStatus {
 }
 
 /**
+ * The latest push per symbol of one per-symbol stream of the live data, re-rendering at most once per animation
+ * frame. The symbols are upper-cased, deduplicated and sorted into one key, so a new array of the same symbols on
+ * every render keeps the subscription. `watch` must be stable (a module-level function): it is an effect dependency
+ */
+function useLatestPerSymbol<T>(
+  symbols: readonly string[],
+  watch: (live: LiveData, symbols: readonly string[]) => Observable<ReadonlyMap<string, T>>,
+): ReadonlyMap<string, T> {
+  const { live } = useKestrelRuntime();
+  const key = [...new Set(symbols.map((s) => s.toUpperCase()))].sort().join(',');
+  const [latest, setLatest] = useState<ReadonlyMap<string, T>>(EMPTY);
+  useEffect(() => {
+    setLatest(EMPTY);
+    if (key === '') return;
+    const subscription = watch(live, key.split(',')).subscribe(inThisFrame(setLatest));
+    return () => subscription.unsubscribe();
+  }, [live, key, watch]);
+  return latest;
+}
+
+const tickers = (live: LiveData, symbols: readonly string[]) => live.tickers$(symbols);
+const markPrices = (live: LiveData, symbols: readonly string[]) => live.markPrices$(symbols);
+
+/**
  * The latest ticker push per symbol, re-rendering at most once per animation frame. Watches the symbols while
  * mounted (the runtime merges every component's watch into one socket subscription). Symbols without a push yet
  * are absent: show the REST snapshot for them
  */
 export function useLiveTickers(symbols: readonly string[]): ReadonlyMap<string, TickerNotice> {
-  const { live } = useKestrelRuntime();
-  const key = [...new Set(symbols.map((s) => s.toUpperCase()))].sort().join(',');
-  const [latest, setLatest] = useState<ReadonlyMap<string, TickerNotice>>(EMPTY);
-  useEffect(() => {
-    setLatest(EMPTY);
-    if (key === '') return;
-    const subscription = live.tickers$(key.split(',')).subscribe(inThisFrame(setLatest));
-    return () => subscription.unsubscribe();
-  }, [live, key]);
-  return latest;
+  return useLatestPerSymbol(symbols, tickers);
 }
 
 /** The latest mark-price push per symbol, as {@link useLiveTickers} */
 export function useLiveMarkPrices(symbols: readonly string[]): ReadonlyMap<string, MarkPriceNotice> {
-  const { live } = useKestrelRuntime();
-  const key = [...new Set(symbols.map((s) => s.toUpperCase()))].sort().join(',');
-  const [latest, setLatest] = useState<ReadonlyMap<string, MarkPriceNotice>>(EMPTY);
-  useEffect(() => {
-    setLatest(EMPTY);
-    if (key === '') return;
-    const subscription = live.markPrices$(key.split(',')).subscribe(inThisFrame(setLatest));
-    return () => subscription.unsubscribe();
-  }, [live, key]);
-  return latest;
+  return useLatestPerSymbol(symbols, markPrices);
 }
 
 /**
@@ -72,4 +86,32 @@ export function useLiveCandles(
     const subscription = live.candles$(symbol, interval).subscribe((c) => handler.current(c));
     return () => subscription.unsubscribe();
   }, [live, symbol, interval]);
+}
+
+/**
+ * The symbol's order book as the server pushes it (at most 10 a second), re-rendering at most once per animation
+ * frame; undefined until the first push (show the REST book meanwhile). Watches the book while mounted
+ */
+export function useLiveBook(symbol: string | undefined): BookNotice | undefined {
+  const { live } = useKestrelRuntime();
+  const [latest, setLatest] = useState<BookNotice | undefined>(undefined);
+  useEffect(() => {
+    setLatest(undefined);
+    if (!symbol) return;
+    const subscription = live.book$(symbol).subscribe(inThisFrame(setLatest));
+    return () => subscription.unsubscribe();
+  }, [live, symbol]);
+  return latest;
+}
+
+/** Calls `onTrades` with each batch of the symbol's trades while mounted (no re-render of its own) */
+export function useLiveTrades(symbol: string | undefined, onTrades: (notice: TradesNotice) => void): void {
+  const { live } = useKestrelRuntime();
+  const handler = useRef(onTrades);
+  handler.current = onTrades;
+  useEffect(() => {
+    if (!symbol) return;
+    const subscription = live.trades$(symbol).subscribe((t) => handler.current(t));
+    return () => subscription.unsubscribe();
+  }, [live, symbol]);
 }

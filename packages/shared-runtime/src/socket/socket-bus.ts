@@ -392,6 +392,7 @@ export function createSocketBus(deps: SocketBusDeps): SocketBus {
       streams: [...choice.streams],
       ...(choice.symbols ? { symbols: [...choice.symbols] } : {}),
       ...(choice.candles ? { candles: choice.candles.map((c) => ({ ...c })) } : {}),
+      ...(choice.books ? { books: [...choice.books] } : {}),
     };
     if (socket && socket.readyState === OPEN && status.getValue() === 'connected') {
       await request(socket, STREAMS_SUBSCRIBE_METHOD, subscription);

@@ -7,7 +7,10 @@ import { asError, ResilientSocket } from './resilient-socket';
 /** Streams per SUBSCRIBE message and in a connection URL (Binance allows 1024 per connection) */
 const STREAMS_PER_MESSAGE = 100;
 
-/** Binance's stream name of a topic: lowercase symbol, `@ticker`, `@markPrice@1s`, `@bookTicker`, `@kline_1m` */
+/**
+ * Binance's stream name of a topic: lowercase symbol, `@ticker`, `@markPrice@1s`, `@bookTicker`, `@kline_1m`,
+ * `@depth@100ms`, `@aggTrade`
+ */
 export function streamName(topic: MarketTopic): string {
   const s = topic.symbol.toLowerCase();
   switch (topic.kind) {
@@ -19,12 +22,16 @@ export function streamName(topic: MarketTopic): string {
       return `${s}@bookTicker`;
     case 'kline':
       return `${s}@kline_${topic.interval ?? '1m'}`;
+    case 'depth':
+      return `${s}@depth@100ms`;
+    case 'aggTrade':
+      return `${s}@aggTrade`;
   }
 }
 
 /** Binance serves bookTicker (and depth) on /public, the rest on /market */
 const routeOf = (topic: MarketTopic): 'public' | 'market' =>
-  topic.kind === 'bookTicker' ? 'public' : 'market';
+  topic.kind === 'bookTicker' || topic.kind === 'depth' ? 'public' : 'market';
 
 /**
  * Market streams over Binance's routed combined paths (`/market/stream?streams=…`, `/public/stream?…`): one

@@ -3,9 +3,18 @@
  * `capabilities.liveStreams` is true offers them as `adapter.streams`. Streams reconnect by themselves; after a
  * reconnect the state callback says `gap: true`, since events may have been missed while the socket was down.
  */
-import type { Decimal, ExchangeKeys, Kline, OrderSide, OrderStatus, PositionSide } from './exchange-types';
+import type {
+  BookLevel,
+  Decimal,
+  ExchangeKeys,
+  Kline,
+  OrderSide,
+  OrderStatus,
+  PositionSide,
+} from './exchange-types';
 
-export type MarketTopicKind = 'ticker' | 'markPrice' | 'bookTicker' | 'kline';
+/** `depth`: the diff book stream (every 100 ms); `aggTrade`: each aggregate trade */
+export type MarketTopicKind = 'ticker' | 'markPrice' | 'bookTicker' | 'kline' | 'depth' | 'aggTrade';
 
 /** One market stream of one symbol; `interval` only for klines (1m, 1h, …) */
 export interface MarketTopic {
@@ -58,7 +67,40 @@ export interface KlineEvent {
   time: number;
 }
 
-export type MarketEvent = TickerEvent | MarkPriceEvent | BookTickerEvent | KlineEvent;
+/**
+ * A change of the book (Binance's diff depth event): absolute quantities of the levels that changed, quantity 0
+ * removes a level. It covers update ids `firstUpdateId`..`finalUpdateId`; `previousFinalUpdateId` is the final id
+ * of the event before it, so a missed event shows as a break in the chain
+ */
+export interface DepthEvent {
+  type: 'depth';
+  symbol: string;
+  firstUpdateId: number;
+  finalUpdateId: number;
+  previousFinalUpdateId: number;
+  bids: BookLevel[];
+  asks: BookLevel[];
+  time: number;
+}
+
+export interface AggTradeEvent {
+  type: 'aggTrade';
+  symbol: string;
+  id: number;
+  price: Decimal;
+  quantity: Decimal;
+  /** A taker sell: the buyer's order rested on the book */
+  buyerMaker: boolean;
+  time: number;
+}
+
+export type MarketEvent =
+  | TickerEvent
+  | MarkPriceEvent
+  | BookTickerEvent
+  | KlineEvent
+  | DepthEvent
+  | AggTradeEvent;
 
 /** What happened to the order: placed, (partly) filled, canceled, expired, or liquidated by the exchange */
 export type ExecutionType = 'NEW' | 'TRADE' | 'CANCELED' | 'EXPIRED' | 'LIQUIDATION' | 'AMENDMENT' | string;

@@ -1,9 +1,12 @@
 import type { MarketStatus, TradingEnvironment } from '@kestrel/contracts';
 import type { TradingAccount } from '../environment/trading-account';
-import type { ExchangeAdapter, Kline, Ticker } from './exchange-adapter';
+import type { AggregateTrade, ExchangeAdapter, Kline, OrderBookSnapshot, Ticker } from './exchange-adapter';
 import type { ExchangeEnv } from './exchange-config';
 import { viaExchange } from './exchange-http-error';
 import { exchangeCallsAs, userCaller } from './weight-budget';
+
+/** The book sizes Binance's `GET /fapi/v1/depth` takes */
+const DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
 
 /**
  * The exchange an environment's market calls go to and what it is; throws `EnvironmentUnavailableError` for one
@@ -38,6 +41,18 @@ export class MarketService {
   ): Promise<{ symbol: string; interval: I; klines: Kline[] }> {
     const klines = await this.#as(account, (exchange) => exchange.klines(symbol, interval, limit));
     return { symbol, interval, klines };
+  }
+
+  /** The exchange's REST book: the smallest of Binance's sizes holding `levels` per side, cut to them */
+  async depth(account: TradingAccount, symbol: string, levels: number): Promise<OrderBookSnapshot> {
+    const limit = DEPTH_LIMITS.find((l) => l >= levels) ?? 1000;
+    const book = await this.#as(account, (exchange) => exchange.depth(symbol, limit));
+    return { ...book, bids: book.bids.slice(0, levels), asks: book.asks.slice(0, levels) };
+  }
+
+  /** The latest `limit` aggregate trades, oldest first */
+  aggTrades(account: TradingAccount, symbol: string, limit: number): Promise<AggregateTrade[]> {
+    return this.#as(account, (exchange) => exchange.aggTrades(symbol, limit));
   }
 
   /** Tickers in the order asked, each symbol once */

@@ -68,6 +68,8 @@ export default fp(
         (await app.exchangeAdapter.positions(keys)).filter(isOpenPosition).map((p) => p.symbol),
       defaultSymbols: config.liveSymbols,
       isListed: listedSymbols(app),
+      depthSnapshot: (environment, symbol, limit) =>
+        app.exchangeRouter.marketFor(environment).depth(symbol, limit),
       ...(deps.liveStreamLingerMs !== undefined ? { lingerMs: deps.liveStreamLingerMs } : {}),
       clock: app.clock,
       log: app.log,

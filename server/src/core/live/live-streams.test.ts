@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
-import type { ExchangeKeys } from '../exchange/exchange-adapter';
+import type { ExchangeKeys, OrderBookSnapshot } from '../exchange/exchange-adapter';
 import type {
   ExchangeStreams,
   MarketEvent,
@@ -19,13 +19,22 @@ import { CANDLE_PUSH_MIN_MS, LiveStreams, STREAM_LINGER_MS } from './live-stream
 
 /** Records what the producers asked of the exchange's streams, and lets the test play exchange events */
 class RecordedStreams implements ExchangeStreams {
-  marketStreams: Array<{ topics: Map<string, MarketTopic>; closed: boolean; emit(e: MarketEvent): void }> =
-    [];
+  marketStreams: Array<{
+    topics: Map<string, MarketTopic>;
+    closed: boolean;
+    emit(e: MarketEvent): void;
+    reconnected(): void;
+  }> = [];
   userStreams: Array<{ apiKey: string; closed: boolean; handlers: StreamHandlers<UserDataEvent> }> = [];
 
   marketStream(handlers: StreamHandlers<MarketEvent>): MarketStream {
     const topics = new Map<string, MarketTopic>();
-    const record = { topics, closed: false, emit: (e: MarketEvent) => handlers.onEvent(e) };
+    const record = {
+      topics,
+      closed: false,
+      emit: (e: MarketEvent) => handlers.onEvent(e),
+      reconnected: () => handlers.onState?.('open', { gap: true }),
+    };
     this.marketStreams.push(record);
     return {
       add: (ts) => {
@@ -59,6 +68,9 @@ let streams: RecordedStreams;
 let published: Array<{ target: PushTarget; event: LiveEvent; id?: string }>;
 let keys: Map<string, ExchangeKeys>;
 let positions: string[];
+/** The REST books the server asks for, in order (each taken from the front); none left: the call fails */
+let snapshots: OrderBookSnapshot[];
+let snapshotCalls: string[];
 let live: LiveStreams;
 let clock: ManualClock;
 
@@ -68,6 +80,7 @@ const socket = (userId: string, symbols?: string[]): BusConnection => ({
   end() {},
   streams: new Set(),
   symbols: symbols ? new Set(symbols) : undefined,
+  books: new Set(),
   watch: new Set(),
   candles: new Set(),
   send: () => true,
@@ -89,8 +102,16 @@ beforeEach(() => {
   published = [];
   keys = new Map([['alice', { apiKey: 'alice-key', secretKey: 'x' }]]);
   positions = [];
+  snapshots = [];
+  snapshotCalls = [];
   live = new LiveStreams({
     streams,
+    depthSnapshot: async (environment, symbol, limit) => {
+      snapshotCalls.push(`${environment}/${symbol}/${limit}`);
+      const next = snapshots.shift();
+      if (!next) throw new Error('no snapshot recorded');
+      return next;
+    },
     publish: async (target, event, options) => {
       published.push({ target, event, id: options?.id });
     },
@@ -191,6 +212,9 @@ describe('market streams follow the environment (issue 23)', () => {
       streams,
       marketStreamOf: (environment) =>
         environment === 'mainnet' ? (handlers) => mainnet.marketStream(handlers) : undefined,
+      depthSnapshot: async () => {
+        throw new Error('no book in this test');
+      },
       publish: async (target, event, options) => {
         published.push({ target, event, id: options?.id });
       },
@@ -316,6 +340,54 @@ describe('candle streams', () => {
     live.changed(a);
     await clock.advance(STREAM_LINGER_MS);
     expect(live.candleStreams).toEqual([]);
+  });
+});
+
+describe('order books follow the sockets', () => {
+  it("a socket's books get their diff and trade streams upstream, synced from a snapshot, and stop after the linger", async () => {
+    const a = socket('alice', []);
+    a.books = new Set(['SOLUSDT']);
+    live.added(a);
+    await clock.advance(0);
+    const market = streams.marketStreams[0];
+    expect([...(market?.topics.values() ?? [])].map((t) => t.kind).sort()).toEqual(['aggTrade', 'depth']);
+    expect(live.bookSymbolsOf('testnet')).toEqual(['SOLUSDT']);
+    snapshots.push({ lastUpdateId: 10, time: 10, bids: [['100.00', '1']], asks: [['100.01', '1']] });
+    market?.emit({
+      type: 'depth',
+      symbol: 'SOLUSDT',
+      firstUpdateId: 9,
+      finalUpdateId: 11,
+      previousFinalUpdateId: 8,
+      bids: [],
+      asks: [],
+      time: 11,
+    });
+    await clock.advance(0);
+    expect(snapshotCalls).toEqual(['testnet/SOLUSDT/1000']);
+    expect(published.filter((p) => p.event.kind === 'book').map((p) => p.target)).toEqual([
+      { symbol: 'SOLUSDT', book: true },
+    ]);
+    // A reconnect of the market connection unsyncs the book: the next diff asks for another snapshot
+    market?.reconnected();
+    market?.emit({
+      type: 'depth',
+      symbol: 'SOLUSDT',
+      firstUpdateId: 12,
+      finalUpdateId: 12,
+      previousFinalUpdateId: 11,
+      bids: [],
+      asks: [],
+      time: 12,
+    });
+    await clock.advance(0);
+    expect(snapshotCalls).toHaveLength(2);
+
+    a.books = new Set();
+    live.changed(a);
+    await clock.advance(STREAM_LINGER_MS);
+    expect(live.bookSymbolsOf('testnet')).toEqual([]);
+    expect(live.books.recentTrades('testnet', 'SOLUSDT')).toBeUndefined();
   });
 });
 

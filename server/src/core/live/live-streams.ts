@@ -1,11 +1,12 @@
 import type { TradingEnvironment } from '@kestrel/contracts';
 import type { Clock, Timer } from '../../lib/clock';
 import type { TradingAccount } from '../environment/trading-account';
-import type { ExchangeKeys } from '../exchange/exchange-adapter';
+import type { ExchangeKeys, OrderBookSnapshot } from '../exchange/exchange-adapter';
 import type { ExchangeStreams, KlineEvent, UserDataStream } from '../exchange/exchange-streams';
 import type { BusConnection, BusObserver, LiveEvent, PublishOptions, PushTarget } from '../socket/socket-bus';
 import { type AccountPush, accountPushes, algoOrderPush, orderPush, resyncPushes } from './account-pushes';
-import { DEFAULT_ENVIRONMENT, demandKey, MarketFeeds } from './market-feeds';
+import type { BookFeeds } from './book-feeds';
+import { bookKey, DEFAULT_ENVIRONMENT, demandKey, MarketFeeds } from './market-feeds';
 
 export { CANDLE_PUSH_MIN_MS } from './market-feeds';
 
@@ -37,6 +38,8 @@ export interface LiveStreamsDeps {
    * asking for a made-up one cannot break the shared connection (the simulator refuses unknown streams outright)
    */
   isListed(symbol: string, environment: TradingEnvironment): Promise<boolean>;
+  /** The REST order book of a symbol, for syncing the books sockets watch */
+  depthSnapshot(environment: TradingEnvironment, symbol: string, limit: number): Promise<OrderBookSnapshot>;
   lingerMs?: number;
   /** The linger, the candle throttle and the time of a resync push */
   clock: Clock;
@@ -85,6 +88,7 @@ export class LiveStreams implements BusObserver {
       marketStream: (handlers) => deps.streams.marketStream(handlers),
       ...(deps.marketStreamOf ? { marketStreamOf: (environment) => deps.marketStreamOf?.(environment) } : {}),
       isListed: (symbol, environment) => deps.isListed(symbol, environment),
+      depthSnapshot: (environment, symbol, limit) => deps.depthSnapshot(environment, symbol, limit),
       publish: (target, event, id) => this.#publish(target, event, id),
       clock: deps.clock,
       lingerMs: this.#linger,
@@ -99,6 +103,16 @@ export class LiveStreams implements BusObserver {
 
   marketSymbolsOf(environment: TradingEnvironment): string[] {
     return this.#feeds.symbolsOf(environment);
+  }
+
+  /** The order books and trades tapes kept for the sockets watching them (see `book-feeds.ts`) */
+  get books(): BookFeeds {
+    return this.#feeds.books;
+  }
+
+  /** Symbols whose order book is streamed upstream now, in an environment */
+  bookSymbolsOf(environment: TradingEnvironment): string[] {
+    return this.#feeds.bookSymbolsOf(environment);
   }
 
   /** Upstream candle streams right now, as `SYMBOL@interval` (the default environment's; `candleStreamsOf`) */
@@ -315,7 +329,9 @@ export class LiveStreams implements BusObserver {
     const wanted = new Set([...(connection.symbols ?? this.deps.defaultSymbols), ...user.positions]);
     connection.watch = wanted;
     connection.environment = user.environment;
-    const keys = [...wanted, ...connection.candles].map((k) => demandKey(user.environment, k));
+    const keys = [...wanted, ...connection.candles, ...[...connection.books].map(bookKey)].map((k) =>
+      demandKey(user.environment, k),
+    );
     this.#count(connection, new Set(keys));
   }
 

@@ -7,13 +7,23 @@ import type {
   MarketStream,
   MarketTopic,
 } from '../exchange/exchange-streams';
+import type { OrderBookSnapshot } from '../exchange/exchange-types';
 import { candleKey, type LiveEvent, type PushTarget } from '../socket/socket-bus';
+import { BookFeeds } from './book-feeds';
 
 /** The market streams kept per watched symbol: what the ticker and mark-price pushes need */
 const MARKET_KINDS = ['ticker', 'markPrice'] as const;
+const MARKET_KIND_SET: ReadonlySet<string> = new Set(MARKET_KINDS);
+/** The streams of a watched order book: its diffs and its trades */
+const BOOK_KINDS = ['depth', 'aggTrade'] as const;
 
 /** Least time between two pushes of one forming candle (4 a second); a closing candle is pushed at once */
 export const CANDLE_PUSH_MIN_MS = 250;
+
+/** How a symbol's order book (and trades) stream is named among the demand keys */
+export function bookKey(symbol: string): string {
+  return `${symbol}#book`;
+}
 
 /** The default environment: its pushes carry no environment and its event ids no prefix (as before environments) */
 export const DEFAULT_ENVIRONMENT: TradingEnvironment = 'testnet';
@@ -27,10 +37,17 @@ export function demandKey(environment: TradingEnvironment, what: string): string
 }
 
 /** What a demand key names */
-function parseDemandKey(key: string): { environment: TradingEnvironment; symbol: string; interval?: string } {
+function parseDemandKey(key: string): {
+  environment: TradingEnvironment;
+  symbol: string;
+  interval?: string;
+  book?: true;
+} {
   const slash = key.indexOf('/');
   const environment: TradingEnvironment = key.slice(0, slash) === 'mainnet' ? 'mainnet' : 'testnet';
-  const [symbol = '', interval] = key.slice(slash + 1).split('|');
+  const what = key.slice(slash + 1);
+  if (what.endsWith('#book')) return { environment, symbol: what.slice(0, -'#book'.length), book: true };
+  const [symbol = '', interval] = what.split('|');
   return interval ? { environment, symbol, interval } : { environment, symbol };
 }
 
@@ -50,6 +67,8 @@ export interface MarketFeedsDeps {
   /** Market streams of another environment; undefined when this server has none there */
   marketStreamOf?(environment: TradingEnvironment): ExchangeStreams['marketStream'] | undefined;
   isListed(symbol: string, environment: TradingEnvironment): Promise<boolean>;
+  /** The REST order book of a symbol (`GET /fapi/v1/depth`), for syncing the books sockets watch */
+  depthSnapshot(environment: TradingEnvironment, symbol: string, limit: number): Promise<OrderBookSnapshot>;
   /** Sends one push with its event id (counted and logged by the caller) */
   publish(target: PushTarget, event: LiveEvent, id: string): void;
   clock: Clock;
@@ -76,13 +95,30 @@ export class MarketFeeds {
   readonly #candleListeners = new Map<string, CandleListeners>();
   /** One upstream market connection per environment with demand */
   readonly #markets = new Map<TradingEnvironment, MarketStream>();
+  /** The order books and trades of the symbols sockets watch them of */
+  readonly books: BookFeeds;
   #closed = false;
 
-  constructor(private readonly deps: MarketFeedsDeps) {}
+  constructor(private readonly deps: MarketFeedsDeps) {
+    this.books = new BookFeeds({
+      snapshot: (environment, symbol, limit) => deps.depthSnapshot(environment, symbol, limit),
+      publish: (target, event, id) => deps.publish(target, event, id),
+      target: (environment, symbol) => ({ ...this.#target(environment, symbol), book: true }),
+      eventId: (environment, id) => this.#id(environment, id),
+      clock: deps.clock,
+      log: deps.log,
+    });
+  }
 
   symbolsOf(environment: TradingEnvironment): string[] {
     const topics = this.#markets.get(environment)?.topics ?? [];
-    return [...new Set(topics.filter((t) => t.kind !== 'kline').map((t) => t.symbol))].sort();
+    return [...new Set(topics.filter((t) => MARKET_KIND_SET.has(t.kind)).map((t) => t.symbol))].sort();
+  }
+
+  /** Symbols whose order book is streamed upstream now */
+  bookSymbolsOf(environment: TradingEnvironment): string[] {
+    const topics = this.#markets.get(environment)?.topics ?? [];
+    return [...new Set(topics.filter((t) => t.kind === 'depth').map((t) => t.symbol))].sort();
   }
 
   candleStreamsOf(environment: TradingEnvironment): string[] {
@@ -116,6 +152,7 @@ export class MarketFeeds {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.books.close();
     for (const t of this.#lingering.values()) t.cancel();
     this.#lingering.clear();
     for (const t of this.#candleThrottle.values()) t.timer?.cancel();
@@ -150,9 +187,10 @@ export class MarketFeeds {
       key,
       this.deps.clock.after(this.deps.lingerMs, () => {
         this.#lingering.delete(key);
-        const { environment } = parseDemandKey(key);
+        const { environment, symbol, book } = parseDemandKey(key);
         const market = this.#markets.get(environment);
         market?.remove(this.#topics(key));
+        if (book) this.books.stop(environment, symbol);
         this.#candleThrottle.get(key)?.timer?.cancel();
         this.#candleThrottle.delete(key);
         if (market && market.topics.length === 0) {
@@ -164,8 +202,9 @@ export class MarketFeeds {
   }
 
   #topics(key: string): MarketTopic[] {
-    const { symbol, interval } = parseDemandKey(key);
+    const { symbol, interval, book } = parseDemandKey(key);
     if (interval) return [{ symbol, kind: 'kline', interval }];
+    if (book) return BOOK_KINDS.map((kind) => ({ symbol, kind }));
     return MARKET_KINDS.map((kind) => ({ symbol, kind }));
   }
 
@@ -178,6 +217,10 @@ export class MarketFeeds {
     if (!open) return undefined;
     market = open({
       onEvent: (e) => this.#event(environment, e),
+      // Diffs may have been missed while the connection was down: the books resync from a new snapshot
+      onState: (state, { gap }) => {
+        if (state === 'open' && gap) this.books.reset(environment);
+      },
       onError: (err) =>
         this.deps.log.warn({ err: err.message, environment }, 'live streams: market stream trouble'),
     });
@@ -186,7 +229,7 @@ export class MarketFeeds {
   }
 
   async #start(key: string): Promise<void> {
-    const { environment, symbol } = parseDemandKey(key);
+    const { environment, symbol, book } = parseDemandKey(key);
     let listed: boolean;
     try {
       listed = await this.deps.isListed(symbol, environment);
@@ -208,6 +251,7 @@ export class MarketFeeds {
       this.deps.log.warn({ environment }, 'live streams: the environment has no live market data here');
       return;
     }
+    if (book) this.books.start(environment, symbol);
     market.add(this.#topics(key));
   }
 
@@ -265,6 +309,10 @@ export class MarketFeeds {
         },
         this.#id(environment, `markPrice:${e.symbol}:${e.time}`),
       );
+    } else if (e.type === 'depth') {
+      this.books.onDepth(environment, e);
+    } else if (e.type === 'aggTrade') {
+      this.books.onTrade(environment, e);
     } else if (e.type === 'kline') {
       const key = demandKey(environment, candleKey(e.symbol, e.interval));
       this.#tell(this.#candleListeners.get(key), e);

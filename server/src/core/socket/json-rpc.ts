@@ -19,15 +19,16 @@ export const TOOL_FAILED = 'Tool failed on the server; try again shortly';
 export interface FrameContext {
   userId: string;
   /**
-   * New push streams; `symbols` (market pushes) and `candles` (`candleKey(symbol, interval)`) only when the client
-   * sent a list
+   * New push streams; `symbols` (market pushes), `candles` (`candleKey(symbol, interval)`) and `books` (order book
+   * and trades symbols) only when the client sent a list
    */
-  setSubscription(
-    streams: ReadonlySet<LiveEventKind>,
-    symbols: ReadonlySet<string> | undefined,
-    candles: ReadonlySet<string> | undefined,
-  ): void;
-  /** Which of these symbols the exchange does not list (candle streams of them are refused) */
+  setSubscription(subscription: {
+    streams: ReadonlySet<LiveEventKind>;
+    symbols?: ReadonlySet<string>;
+    candles?: ReadonlySet<string>;
+    books?: ReadonlySet<string>;
+  }): void;
+  /** Which of these symbols the exchange does not list (candle and book streams of them are refused) */
   unlisted(symbols: readonly string[]): Promise<string[]>;
   /** Unexpected failures go to the server log, never to the client */
   logError(err: unknown, method: string): void;
@@ -72,25 +73,36 @@ async function subscribe(
   const streams = new Set(params.streams);
   const symbols = params.symbols ? new Set(params.symbols) : undefined;
   const pairs = params.candles;
-  if (pairs && pairs.length > 0) {
-    const unknown = await ctx.unlisted([...new Set(pairs.map((p) => p.symbol))]);
+  const books = params.books ? [...new Set(params.books)] : undefined;
+  for (const [field, wanted] of [
+    ['candles', pairs ? [...new Set(pairs.map((p) => p.symbol))] : []],
+    ['books', books ?? []],
+  ] as const) {
+    if (wanted.length === 0) continue;
+    const unknown = await ctx.unlisted(wanted);
     if (unknown.length > 0) {
       return errorFrame(
         id,
         JSON_RPC_ERRORS.invalidParams,
-        `Invalid params: candles: the exchange does not list ${unknown.map((s) => s.slice(0, 20)).join(', ')}`,
+        `Invalid params: ${field}: the exchange does not list ${unknown.map((s) => s.slice(0, 20)).join(', ')}`,
         { unlisted: unknown },
       );
     }
   }
   const candles = pairs ? new Set(pairs.map((p) => candleKey(p.symbol, p.interval))) : undefined;
-  ctx.setSubscription(streams, symbols, candles);
+  ctx.setSubscription({
+    streams,
+    ...(symbols ? { symbols } : {}),
+    ...(candles ? { candles } : {}),
+    ...(books ? { books: new Set(books) } : {}),
+  });
   return resultFrame(
     id,
     toolResult({
       streams: [...streams],
       ...(symbols ? { symbols: [...symbols] } : {}),
       ...(pairs ? { candles: uniquePairs(pairs) } : {}),
+      ...(books ? { books } : {}),
     }),
   );
 }
@@ -99,6 +111,7 @@ async function subscribe(
 function subscribeError(issue: z.core.$ZodIssue | undefined): string {
   const field = issue?.path[0];
   if (field === 'symbols') return `Invalid params: symbols: ${issue?.message}`;
+  if (field === 'books') return `Invalid params: books: ${issue?.message}`;
   if (field === 'candles') {
     // candles.2.interval → candles[2].interval
     const where = issue?.path

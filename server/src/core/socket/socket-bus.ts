@@ -23,8 +23,11 @@ export type LiveEvent = { [K in LiveEventKind]: { kind: K; data: LiveEventNotice
 export type PushTarget =
   | string
   | 'all'
-  /** Market pushes: the sockets watching the symbol (and interval) in that environment (testnet when absent) */
-  | { symbol: string; interval?: string; environment?: TradingEnvironment };
+  /**
+   * Market pushes: the sockets watching the symbol (and interval) in that environment (testnet when absent);
+   * `book`: the sockets watching the symbol's order book and trades
+   */
+  | { symbol: string; interval?: string; book?: true; environment?: TradingEnvironment };
 
 /** How a (symbol, interval) candle stream is named in `BusConnection.candles` */
 export function candleKey(symbol: string, interval: string): string {
@@ -45,6 +48,8 @@ export interface BusConnection {
   watch: ReadonlySet<string>;
   /** Candle streams the client asked for (`candleKey(symbol, interval)`); none until it subscribes to some */
   candles: ReadonlySet<string>;
+  /** Symbols whose order book and trades the client asked for; none until it subscribes to some */
+  books: ReadonlySet<string>;
   /**
    * Whose market the socket's market pushes come from: its user's current environment, kept by the live-streams
    * service (testnet when unset)
@@ -108,6 +113,8 @@ interface FanoutMessage {
   s?: string;
   /** Interval of a candle push (with `s`) */
   n?: string;
+  /** An order book or trades push (with `s`) */
+  o?: 1;
   /** Environment of a market push (with `s`); absent: testnet */
   w?: TradingEnvironment;
   /** Event identity, for dropping duplicates */
@@ -273,6 +280,7 @@ export class SocketBus {
         : {
             s: target.symbol,
             ...(target.interval ? { n: target.interval } : {}),
+            ...(target.book ? { o: 1 as const } : {}),
             ...(target.environment && target.environment !== 'testnet' ? { w: target.environment } : {}),
           }),
       ...(options.id ? { i: options.id } : {}),
@@ -302,6 +310,13 @@ export class SocketBus {
     // A market push reaches only sockets on its environment's market: testnet's prices never reach a mainnet page
     const environment = message.w ?? 'testnet';
     const onMarket = (c: BusConnection) => (c.environment ?? 'testnet') === environment;
+    if (message.s !== undefined && message.o === 1) {
+      const symbol = message.s;
+      for (const set of this.byUser.values())
+        for (const c of set)
+          if (c.books.has(symbol) && c.streams.has(message.k) && onMarket(c)) c.send(frame);
+      return;
+    }
     if (message.s !== undefined && message.n !== undefined) {
       const key = candleKey(message.s, message.n);
       for (const set of this.byUser.values())

@@ -1,8 +1,7 @@
-import type { LiveEventKind } from '@kestrel/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { TOO_MANY_SOCKETS_CLOSE } from '../../core/socket';
-import { handleFrame } from '../../core/socket/json-rpc';
+import { type FrameContext, handleFrame } from '../../core/socket/json-rpc';
 import { ALL_STREAMS, type BusConnection } from '../../core/socket/socket-bus';
 import { HttpError } from '../../lib/http-error';
 
@@ -112,6 +111,7 @@ export default async function wsRoutes(app: FastifyInstance) {
         symbols: undefined,
         watch: new Set(),
         candles: new Set(),
+        books: new Set(),
         send(frame) {
           if (socket.readyState !== socket.OPEN) return false;
           if (held) {
@@ -158,16 +158,13 @@ export default async function wsRoutes(app: FastifyInstance) {
           held = undefined;
           for (const frame of pending) connection.send(frame);
           app.socketBus.verified(connection);
-          const ctx = {
+          const ctx: FrameContext = {
             userId: auth.userId,
-            setSubscription(
-              streams: ReadonlySet<LiveEventKind>,
-              symbols: ReadonlySet<string> | undefined,
-              candles: ReadonlySet<string> | undefined,
-            ) {
+            setSubscription({ streams, symbols, candles, books }) {
               connection.streams = streams;
               if (symbols) connection.symbols = symbols;
               if (candles) connection.candles = candles;
+              if (books) connection.books = books;
               app.socketBus.changed(connection);
             },
             // Without live streams no candle flows anyway; the list is not checked then

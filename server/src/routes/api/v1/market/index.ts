@@ -1,9 +1,13 @@
 import {
+  DepthQuerySchema,
   KlinesQuerySchema,
   KlinesResponseSchema,
   MarketDataQuerySchema,
   MarketDataResponseSchema,
   MarketStatusResponseSchema,
+  OrderBookResponseSchema,
+  RecentTradesQuerySchema,
+  RecentTradesResponseSchema,
   SymbolParamsSchema,
   TickerResponseSchema,
 } from '@kestrel/contracts';
@@ -43,6 +47,48 @@ export default signedInRoutes('market', async (app, route) => {
           request.query.limit,
         ),
       ),
+  );
+
+  app.get(
+    '/depth/:symbol',
+    route({
+      summary: 'The order book: best levels per side (limit default 20, at most 50)',
+      description:
+        'The book the server keeps in sync for live pages when it follows the symbol (no exchange call), else the exchange’s REST book.',
+      params: SymbolParamsSchema,
+      querystring: DepthQuerySchema,
+      response: { 200: OrderBookResponseSchema, ...ERRORS.exchange },
+    }),
+    async (request) => {
+      const account = await tradingAccountOf(request);
+      const { symbol } = request.params;
+      const { limit } = request.query;
+      const book =
+        app.liveStreams?.books.book(account.environment, symbol, limit) ??
+        (await market.depth(account, symbol, limit));
+      return ok({ symbol, ...book });
+    },
+  );
+
+  app.get(
+    '/trades/:symbol',
+    route({
+      summary: 'The latest aggregate trades, oldest first (limit default 30, at most 50)',
+      params: SymbolParamsSchema,
+      querystring: RecentTradesQuerySchema,
+      response: { 200: RecentTradesResponseSchema, ...ERRORS.exchange },
+    }),
+    async (request) => {
+      const account = await tradingAccountOf(request);
+      const { symbol } = request.params;
+      const { limit } = request.query;
+      const followed = app.liveStreams?.books.recentTrades(account.environment, symbol);
+      const trades =
+        followed && followed.length >= limit
+          ? followed.slice(-limit)
+          : await market.aggTrades(account, symbol, limit);
+      return ok({ symbol, trades });
+    },
   );
 
   app.get(
