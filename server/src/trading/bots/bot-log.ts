@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LiveEvent, PushTarget } from '../../core/socket/socket-bus';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
-import { type BotEventRow, type BotRow, botRepository } from './bot-repository';
+import { type BotEventRow, botEventRepository } from './bot-event-repository';
+import type { BotRow } from './bot-repository';
 
 export interface BotLogDeps {
   db: Database;
@@ -42,7 +43,7 @@ export class BotLog {
       data,
       created_at: this.deps.clock.now(),
     };
-    await botRepository.insertEvent(this.deps.db, row);
+    await botEventRepository.insertEvent(this.deps.db, row);
     const event = toEvent(row);
     try {
       await this.deps.publish(bot.user_id, {

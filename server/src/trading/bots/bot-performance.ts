@@ -5,9 +5,9 @@ import { exchangeHttpError } from '../../core/exchange/exchange-http-error';
 import type { Span } from '../../core/market-data/kline-repository';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
-import { HttpError } from '../../lib/http-error';
+import { type BotEventRow, botEventRepository } from './bot-event-repository';
 import { loggedFill } from './bot-log';
-import { type BotEventRow, botRepository } from './bot-repository';
+import { findOwnBot } from './bot-rows';
 import { pnlCurve } from './pnl-curve';
 
 /** Fill lines read for one chart: a bot with more starts its curve from the oldest of these */
@@ -70,10 +70,9 @@ export class BotPerformanceReader {
   constructor(private readonly deps: BotPerformanceDeps) {}
 
   async read(userId: string, id: string): Promise<BotPerformance> {
-    const row = await botRepository.find(this.deps.db, userId, id);
-    if (!row) throw new HttpError(404, 'BOT_NOT_FOUND', 'No such bot');
+    const row = await findOwnBot(this.deps.db, userId, id);
     const now = this.deps.clock.now().getTime();
-    const fills = (await botRepository.fillEvents(this.deps.db, id, MAX_FILLS))
+    const fills = (await botEventRepository.fillEvents(this.deps.db, id, MAX_FILLS))
       .map(fillOfLine)
       .filter((f): f is BotFill => f !== undefined)
       .sort((a, b) => a.time - b.time);

@@ -1,34 +1,32 @@
 import type { KlineInterval } from '@kestrel/contracts';
 import type { BarColumns } from '@kestrel/engine';
-import {
-  barOpenTime,
-  intervalToMs,
-  nextBarOpenTime,
-  resolveBrokerConfig,
-  StrategyError,
-} from '@kestrel/engine';
+import { barOpenTime, nextBarOpenTime, StrategyError } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TradingAccount } from '../../core/environment/trading-account';
-import type { ExchangeAdapter, Kline } from '../../core/exchange/exchange-adapter';
+import type { ExchangeAdapter } from '../../core/exchange/exchange-adapter';
 import type { KlineEvent } from '../../core/exchange/exchange-streams';
 import type { KlineSeriesKey, Span } from '../../core/market-data/kline-repository';
 import type { RunBrackets } from '../../core/market-data/leverage-brackets';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { isBotClientOrderId } from '../orders/client-order-id';
-import { BotFault, reasonOf } from './bot-fault';
+import { BotFault, faultOf, reasonOf, stopOnBreach } from './bot-fault';
 import type { BotLog } from './bot-log';
-import { accountOfBot, type BotRow, type HedgeSide } from './bot-repository';
+import { accountOfBot, type BotRow } from './bot-repository';
 import { botSessionStore } from './bot-session-store';
-import type { BarOutcome, BotBar, PaperFigures } from './bot-step';
+import { type BarOutcome, type BotBar, barAt, barOfKline, type PaperFigures } from './bot-step';
 import type { BotStreamListener } from './bot-user-streams';
 import { CandleIntake } from './candle-intake';
-import { type FeeCounter, LiveAccount, type LiveOrders } from './live-account';
+import { LiveAccount } from './live-account';
 import { PaperAccount, type PaperPath } from './paper-account';
+import { openSessionAccount, type SessionAccountDeps } from './session-account';
 import { sessionBars } from './session-bars';
+import { SessionLog } from './session-log';
+import { SessionStart } from './session-start';
 import type { StrategyHost } from './strategy-host';
 
-export interface BotSessionDeps {
+/** A session's ports, with its account's (`SessionAccountDeps`: the order manager, fees, the exchange's position) */
+export interface BotSessionDeps extends SessionAccountDeps {
   db: Database;
   clock: Clock;
   log: BotLog;
@@ -49,42 +47,13 @@ export interface BotSessionDeps {
   watchCandles(symbol: string, interval: string, listener: (e: KlineEvent) => void): () => void;
   /** The name the kline cache keeps the bot's exchange's candles under (simulator, testnet or mainnet) */
   exchangeEnv: string;
-  /** Live bots: the order manager (intents, reconcile, cancels, the dead-man switch, the symbol's leverage) */
-  orders: LiveOrders & {
-    /** The bot (`botId`) holds the account's dead-man switch on the symbol */
-    armDeadman(account: TradingAccount, symbol: string, botId: string): Promise<void>;
-    /** The bot lets go of it: disarmed once no live bot of the account on the symbol holds it, here or elsewhere */
-    disarmDeadman(account: TradingAccount, symbol: string, botId: string): Promise<void>;
-    setLeverage(account: TradingAccount, symbol: string, leverage: number): Promise<unknown>;
-  };
   /** The bot broke a limit or failed: the runner stops it (state `error`) and records why */
   onFault(fault: BotFault): void;
   /** The bot's figures changed (a bar was traded, a fill came in): the runner writes them for other instances */
   onFigures(): void;
-  /** Live bots: a fill's commission counted in USDT (BNB priced at the fill's minute) */
-  countFee: FeeCounter;
-  /**
-   * Live bots alone on their symbol: the account's position there as the exchange holds it, undefined while
-   * another live bot of the account trades the symbol too
-   */
-  exchangePosition(
-    account: TradingAccount,
-    symbol: string,
-    botId: string,
-    side: HedgeSide | undefined,
-  ): Promise<number | undefined>;
   /** Live bots: follows the account's stream (fills as they happen, gaps); returns the unfollow */
   followAccount(account: TradingAccount, listener: BotStreamListener): () => void;
 }
-
-const num = (k: Kline): BotBar => ({
-  openTime: k.openTime,
-  open: Number(k.open),
-  high: Number(k.high),
-  low: Number(k.low),
-  close: Number(k.close),
-  volume: Number(k.volume),
-});
 
 /**
  * One running bot on this instance. It trades from the last bar closed at its start (`trades_from`) on, so its
@@ -100,8 +69,6 @@ export class BotSession {
   private account: PaperAccount | LiveAccount | undefined;
   private unwatch: (() => void) | undefined;
   private unfollow: (() => void) | undefined;
-  /** Live: per client order id, the quantity its logged fills reach (a replay does not log them again) */
-  private loggedFills = new Map<string, number>();
   /** Candles are handled one after the other, in order */
   private chain: Promise<void> = Promise.resolve();
   /** Open time of the next bar to trade */
@@ -113,19 +80,14 @@ export class BotSession {
   /** When the session started, and the open of its first traded bar (`session-bars.ts`) */
   private readonly session: { startedAt: number; tradesFrom: number | null };
   private readonly tradeFrom: number;
-  /** The session's first step (the last bar closed at its start) and the price it acts at; none on older sessions */
-  private startStep: { barTime: number; price: number } | undefined;
-  /**
-   * Paper: the bar in progress at the start, which the account trades from the start price on; `partial` when it
-   * opened before the start (its range may lie partly before the bot existed)
-   */
-  private firstBar: { openTime: number; from: number; partial: boolean } | undefined;
+  /** The session's first step at the price of its start, and the bar in progress then; none on older sessions */
+  private start: SessionStart | undefined;
   /** Releases the work queued behind `run` (or lets it go, when the session ends before it ran) */
   private startGate: ((done: Promise<void> | undefined) => void) | undefined;
   /** The bars since the warm-up's start, read by `open` up to `end` (exclusive), traded by `run` */
   private history: { end: number; bars: BarColumns | undefined } | undefined;
-  /** The newest bar the bot's log has lines of (a replay does not log those bars again) */
-  private lastLogged = Number.NEGATIVE_INFINITY;
+  /** What the session logs, and what the log already says from before a restart */
+  private readonly sessionLog: SessionLog;
   /** Paper: the session's paths through the bars it walked on live prices, as kept (`bot_paper_paths`) */
   private paperPaths = new Map<number, PaperPath>();
   /** Bars traded from the kline cache at open (the bars since the start: the resumed part of the account) */
@@ -149,6 +111,7 @@ export class BotSession {
       tradesFrom: row.trades_from?.getTime() ?? null,
     };
     this.tradeFrom = sessionBars(row.interval as KlineInterval, this.session, 1).tradeFrom;
+    this.sessionLog = new SessionLog(row, deps);
   }
 
   figures(): PaperFigures | undefined {
@@ -163,102 +126,24 @@ export class BotSession {
     const { row, deps, tradingAccount } = this;
     const host = this.host;
     if (!host) throw new BotFault(`The strategy "${row.strategy}" no longer exists on this server`);
-    const type = host.type;
-    let info: Awaited<ReturnType<ExchangeAdapter['symbolInfo']>>;
-    try {
-      info = await deps.exchange.symbolInfo(row.symbol);
-    } catch (err) {
-      throw new BotFault(`Could not read ${row.symbol} from the exchange: ${reasonOf(err)}`);
-    }
-    if (!info) throw new BotFault(`${row.symbol} is no longer listed on the exchange`);
-    const brackets = await deps.brackets(tradingAccount, row.symbol);
-    const config = resolveBrokerConfig({
-      broker: {
-        initialBalance: row.budget,
-        leverage: row.leverage,
-        tickSize: Number(info.tickSize),
-        stepSize: Number(info.stepSize),
-        minNotional: Number(info.minNotional),
-      },
-      ...(brackets.brackets ? { brackets: brackets.brackets } : {}),
-    });
     const interval = row.interval as KlineInterval;
-    if (row.mode === 'live') {
-      // Before the bot acts: unresolved orders resolved, placed ones re-read, foreign ones reported (not touched)
-      await this.exchangeStep('reconcile with the exchange', () =>
-        deps.orders.reconcile(tradingAccount, row.symbol),
-      );
-      // The exchange holds the margin the bot was backtested with, before its first order; a refusal stops it
-      await this.exchangeStep(`set ${row.symbol} leverage to ${row.leverage}× on the exchange`, () =>
-        deps.orders.setLeverage(tradingAccount, row.symbol, row.leverage),
-      );
+    const { startedAt } = this.session;
+    const opening = { account: tradingAccount, tradeFrom: this.tradeFrom, startedAt };
+    const account = await openSessionAccount(row, host, opening, deps);
+    this.account = account;
+    if (account instanceof LiveAccount) {
       this.leverageSet = row.leverage;
-      // Should this server die, the exchange cancels the symbol's orders when the countdown runs out
-      await this.exchangeStep('arm the dead-man switch', () =>
-        deps.orders.armDeadman(tradingAccount, row.symbol, row.id),
-      );
-      this.account = new LiveAccount(type, row.params, intervalToMs(interval), {
-        account: tradingAccount,
-        preTrade: host,
-        botId: row.id,
-        symbol: row.symbol,
-        budget: row.budget,
-        leverage: row.leverage,
-        tickSize: Number(info.tickSize),
-        stepSize: Number(info.stepSize),
-        limits: row.risk_limits,
-        orders: deps.orders,
-        sessionStart: this.tradeFrom,
-        keyPrefix: row.trades_from === null ? '' : `${this.session.startedAt}/`,
-        countFee: deps.countFee,
-        ...(row.shares_symbol
-          ? {}
-          : {
-              exchangePosition: () =>
-                deps.exchangePosition(tradingAccount, row.symbol, row.id, row.position_side ?? undefined),
-            }),
-        ...(row.position_side ? { positionSide: row.position_side } : {}),
-      });
-      const account = this.account;
-      this.loggedFills = await botSessionStore.loggedFills(deps.db, row.id, row.started_at ?? new Date(0));
-      // Fills as they happen, answered by the strategy at once; they wait behind a bar being handled, so the
-      // account sees them in order
-      this.unfollow = deps.followAccount(tradingAccount, {
-        // The bot's orders, and the ones its conditional orders' triggers placed (their client ids are the
-        // exchange's: the account knows them by their order id)
-        onOrder: (e) => {
-          if (e.symbol !== row.symbol) return;
-          if (!isBotClientOrderId(e.clientOrderId) && !account.placedByTrigger(e.orderId)) return;
-          this.serial(async () => this.takeAndAnswer(account, await account.onOrderUpdate(e)));
-        },
-        onConditional: (e) => {
-          if (e.symbol !== row.symbol || !isBotClientOrderId(e.clientAlgoId)) return;
-          this.serial(async () => this.takeAndAnswer(account, await account.onConditionalUpdate(e)));
-        },
-        onGap: () => this.serial(async () => this.takeAndAnswer(account, await account.recover())),
-      });
-    } else {
-      this.account = new PaperAccount(type, row.params, intervalToMs(interval), config, {
-        limits: row.risk_limits,
-        origin: host.origin,
-      });
-      if (row.started_at) this.paperPaths = await botSessionStore.paperPaths(deps.db, row.id, row.started_at);
+      await this.sessionLog.readLoggedFills();
+      this.followFills(account);
+    } else if (row.started_at) {
+      this.paperPaths = await botSessionStore.paperPaths(deps.db, row.id, row.started_at);
     }
 
     // `warmupBars` counts the bar the strategy first acts on: the history before it is one bar shorter (none for
     // grid and DCA, which act on their first bar: warming them would spend their start on a bar that trades nothing)
-    const { warmFrom } = sessionBars(interval, this.session, type.warmupBars(row.params));
+    const { warmFrom } = sessionBars(interval, this.session, host.type.warmupBars(row.params));
     this.next = warmFrom;
-    const startPrice = await this.startPrice();
-    if (startPrice !== undefined) {
-      this.startStep = { barTime: this.tradeFrom, price: startPrice };
-      const inProgress = barOpenTime(interval, this.session.startedAt);
-      this.firstBar = {
-        openTime: inProgress,
-        from: startPrice,
-        partial: inProgress < this.session.startedAt,
-      };
-    }
+    this.start = await SessionStart.of(row, deps, { startedAt, tradeFrom: this.tradeFrom });
     // Candles and fills arriving before `run` has traded the bars since the start wait in the chain behind them
     this.chain = new Promise<void>((resolve) => {
       this.startGate = resolve;
@@ -268,10 +153,32 @@ export class BotSession {
       forming: (e) => this.onPrice(e),
     });
     this.unwatch = deps.watchCandles(row.symbol, row.interval, (e) => intake.push(e));
-    this.lastLogged = (await botSessionStore.lastLoggedBar(deps.db, row.id)) ?? Number.NEGATIVE_INFINITY;
+    await this.sessionLog.readLastLoggedBar();
     // The history is read here, so a start the exchange cannot serve fails as the start's answer
     this.history = { end: barOpenTime(interval, deps.clock.now().getTime()), bars: undefined };
     if (this.history.end > this.next) this.history.bars = await this.barsOf(this.history.end);
+  }
+
+  /**
+   * Live: fills as they happen, answered by the strategy at once; they wait behind a bar being handled, so the
+   * account sees them in order
+   */
+  private followFills(account: LiveAccount): void {
+    const { row } = this;
+    this.unfollow = this.deps.followAccount(this.tradingAccount, {
+      // The bot's orders, and the ones its conditional orders' triggers placed (their client ids are the
+      // exchange's: the account knows them by their order id)
+      onOrder: (e) => {
+        if (e.symbol !== row.symbol) return;
+        if (!isBotClientOrderId(e.clientOrderId) && !account.placedByTrigger(e.orderId)) return;
+        this.serial(async () => this.takeAndAnswer(account, await account.onOrderUpdate(e)));
+      },
+      onConditional: (e) => {
+        if (e.symbol !== row.symbol || !isBotClientOrderId(e.clientAlgoId)) return;
+        this.serial(async () => this.takeAndAnswer(account, await account.onConditionalUpdate(e)));
+      },
+      onGap: () => this.serial(async () => this.takeAndAnswer(account, await account.recover())),
+    });
   }
 
   /**
@@ -282,11 +189,11 @@ export class BotSession {
     const history = this.history;
     this.history = undefined;
     const loading = (async () => {
-      if (history) await this.catchUp(history.end, this.lastLogged, true, history.bars);
+      if (history) await this.catchUp(history.end, this.sessionLog.lastLoggedBar, true, history.bars);
       // Bars that closed since `open` read them
       await this.catchUp(
         barOpenTime(this.row.interval, this.deps.clock.now().getTime()),
-        this.lastLogged,
+        this.sessionLog.lastLoggedBar,
         true,
       );
       // Live: fills since the last close (the bar in progress, before a restart too) taken and answered now, not
@@ -363,33 +270,9 @@ export class BotSession {
         await fn();
       } catch (err) {
         if (this.closed) return;
-        this.deps.onFault(err instanceof BotFault ? err : new BotFault(`The bot failed: ${reasonOf(err)}`));
+        this.deps.onFault(faultOf(err, 'The bot failed'));
       }
     });
-  }
-
-  /**
-   * The exchange's last price when the session started, read once and kept on the row (a resumed session acts its
-   * first step at the same price); undefined for a session started before bots acted at their start
-   */
-  private async startPrice(): Promise<number | undefined> {
-    const { row, deps } = this;
-    if (row.trades_from === null || row.started_at === null) return undefined;
-    if (row.start_price !== null) return row.start_price;
-    const last = await this.exchangeStep(`read ${row.symbol}'s price`, () =>
-      deps.exchange.lastPrice(row.symbol),
-    );
-    const price = Number(last);
-    if (!(price > 0)) throw new BotFault(`The exchange gave no price for ${row.symbol}`);
-    return (await botSessionStore.keepStartPrice(deps.db, row.id, row.started_at, price)) ?? price;
-  }
-
-  private async exchangeStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      throw new BotFault(`Could not ${what}: ${reasonOf(err)}`);
-    }
   }
 
   /**
@@ -406,8 +289,7 @@ export class BotSession {
 
   private async accountBar(bar: BotBar, replay: boolean): Promise<BarOutcome | undefined> {
     const account = this.account;
-    // The first step acts at the price of the start, not at its bar's close (a bar old)
-    const price = bar.openTime === this.startStep?.barTime ? this.startStep.price : undefined;
+    const price = this.start?.priceAt(bar);
     if (account instanceof LiveAccount) {
       try {
         return await account.trade(bar, replay, price, this.sessionView(bar));
@@ -419,7 +301,7 @@ export class BotSession {
     const traded = this.step(() =>
       account?.trade(this.sessionView(bar), price, this.paperPaths.get(bar.openTime)),
     );
-    const first = this.firstBar;
+    const first = this.start?.firstBar;
     if (price === undefined || !first || !traded || traded.breach || !(account instanceof PaperAccount))
       return traded;
     // The first step's orders reach the paper book at the start price now, as the exchange would take them
@@ -428,21 +310,9 @@ export class BotSession {
     return begun.breach ? { log, breach: begun.breach } : { log };
   }
 
-  /**
-   * The bar as the session lived it (the paper broker trades it so; a live bot's band is checked on it). The bar in
-   * progress at the start is lived from the start on only: a straight line from the start price to its close, so
-   * the bot's first orders are never filled (nor its band met) by a price the bar reached before the bot existed
-   * (its high and low may lie before the start; the bars after it are whole)
-   */
+  /** The bar as the session lived it (the bar in progress at its start from the start price on: `SessionStart.view`) */
   private sessionView(bar: BotBar): BotBar {
-    const first = this.firstBar;
-    if (!first?.partial || bar.openTime !== first.openTime) return bar;
-    return {
-      ...bar,
-      open: first.from,
-      high: Math.max(first.from, bar.close),
-      low: Math.min(first.from, bar.close),
-    };
+    return this.start?.view(bar) ?? bar;
   }
 
   /**
@@ -458,20 +328,13 @@ export class BotSession {
     if (end <= this.next) return;
     const bars = loaded ?? (await this.barsOf(end));
     for (let i = 0; i < bars.openTime.length && !this.closed; i++) {
-      const bar: BotBar = {
-        openTime: bars.openTime[i] as number,
-        open: bars.open[i] as number,
-        high: bars.high[i] as number,
-        low: bars.low[i] as number,
-        close: bars.close[i] as number,
-        volume: bars.volume[i] as number,
-      };
+      const bar = barAt(bars, i);
       if (bar.openTime < this.tradeFrom) this.step(() => this.account?.warm(bar));
       else {
         const outcome = await this.tradeBar(bar, replay);
         if (replay) this.replayed++;
         if (bar.openTime > lastLogged) await this.record(outcome);
-        if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
+        stopOnBreach(outcome);
       }
     }
     this.next = end;
@@ -513,11 +376,11 @@ export class BotSession {
         k.openTime,
         outcome.path,
       );
-    if (outcome.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
+    stopOnBreach(outcome);
   }
 
   private async onCandle(e: KlineEvent): Promise<void> {
-    const bar = num(e.kline);
+    const bar = barOfKline(e.kline);
     if (bar.openTime < this.next) return; // already handled (a replay overlapping the stream)
     // Bars the stream missed come from the cache first, so the account sees every bar in order
     await this.catchUp(bar.openTime, Number.NEGATIVE_INFINITY, false);
@@ -545,7 +408,7 @@ export class BotSession {
   /** What a step did recorded; a limit it broke (or a refusal) stops the bot */
   private async conclude(outcome: BarOutcome | undefined): Promise<void> {
     await this.record(outcome);
-    if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
+    stopOnBreach(outcome);
   }
 
   /** Runs the strategy's step; its own failure stops the bot with the strategy's words */
@@ -558,18 +421,9 @@ export class BotSession {
     }
   }
 
+  /** What a step did, logged (lines already in the log left out); its figures changed */
   private async record(outcome: BarOutcome | undefined): Promise<void> {
-    for (const entry of outcome?.log ?? []) {
-      const id = entry.data.clientOrderId;
-      const total = Number(entry.data.filledTotal);
-      if (entry.kind === 'order_filled' && typeof id === 'string' && Number.isFinite(total)) {
-        // A fill logged before the restart (from the stream, or by the session before) is not logged again: replayed,
-        // or taken at the first bar after the restart when it came in during the bar the restart cut
-        if (total <= (this.loggedFills.get(id) ?? 0) + 1e-12) continue;
-        this.loggedFills.set(id, Math.max(total, this.loggedFills.get(id) ?? 0));
-      }
-      await this.deps.log.record(this.row, entry.kind, entry.message, entry.data);
-    }
+    await this.sessionLog.write(outcome);
     this.deps.onFigures();
   }
 }

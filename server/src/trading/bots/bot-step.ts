@@ -1,5 +1,6 @@
 import type { BotEventKind, BotOrder } from '@kestrel/contracts/bots';
-import type { OrderView } from '@kestrel/engine';
+import type { BarColumns, OrderView } from '@kestrel/engine';
+import type { Kline } from '../../core/exchange/exchange-adapter';
 
 /*
  * A bot's step as both its accounts (paper and live), its session and the agents speak of it: the bars it trades,
@@ -15,6 +16,26 @@ export interface BotBar {
   close: number;
   volume: number;
 }
+
+/** The exchange's candle as a bar */
+export const barOfKline = (k: Kline): BotBar => ({
+  openTime: k.openTime,
+  open: Number(k.open),
+  high: Number(k.high),
+  low: Number(k.low),
+  close: Number(k.close),
+  volume: Number(k.volume),
+});
+
+/** Bar `i` of the kline cache's columns */
+export const barAt = (bars: BarColumns, i: number): BotBar => ({
+  openTime: bars.openTime[i] as number,
+  open: bars.open[i] as number,
+  high: bars.high[i] as number,
+  low: bars.low[i] as number,
+  close: bars.close[i] as number,
+  volume: bars.volume[i] as number,
+});
 
 /** A forming candle of the bar in progress (the exchange's kline stream): its open, and its range and last price so far */
 export type FormingBar = Omit<BotBar, 'volume'>;

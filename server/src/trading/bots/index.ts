@@ -6,18 +6,18 @@ import type { ExchangeKeys } from '../../core/exchange/exchange-adapter';
 import { exchangeNameOf } from '../../core/exchange/exchange-config';
 import { KlineCache } from '../../core/market-data/kline-cache';
 import { klineRepository } from '../../core/market-data/kline-repository';
-import { LeverageBrackets } from '../../core/market-data/leverage-brackets';
 import { botNotice } from '../../core/notifications/bot-notices';
 import type { PluginOptions } from '../../core/plugin-options';
 import { channelFor } from '../../core/socket/socket-bus';
 import { orderIntentRepository } from '../orders/order-intent-repository';
 import type { TradingDeps } from '../trading-deps';
 import { BotFault } from './bot-fault';
+import { STOPPED_FOR_ACCOUNT_DELETION } from './bot-lifecycle';
 import { BotLog } from './bot-log';
 import { BotPerformanceReader } from './bot-performance';
 import { accountOfBot, botRepository, type HedgeSide } from './bot-repository';
 import { BotRunner } from './bot-runner';
-import { BotService, STOPPED_FOR_ACCOUNT_DELETION } from './bot-service';
+import { BotService } from './bot-service';
 import { BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
 import { CommissionRates } from './commission-rates';
@@ -69,12 +69,7 @@ export default fp(
       }
       return cache;
     };
-    const brackets = new LeverageBrackets({
-      exchange: app.exchangeAdapter,
-      keysFor: (account) => app.credentialsService.storedKeys(account),
-      clock: app.clock,
-      log: app.log,
-    });
+    const brackets = app.leverageBrackets;
     /**
      * A bot lets go of its account's dead-man switch on its symbol: the order manager keeps it armed while another
      * bot of this instance holds it; a live bot of the account on the symbol running on another instance keeps it
@@ -253,6 +248,7 @@ export default fp(
     dependencies: [
       'database',
       'exchange',
+      'exchange-services',
       'orders',
       'socket-bus',
       'credentials',
