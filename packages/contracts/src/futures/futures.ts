@@ -3,7 +3,7 @@ import { okResponse } from '../common/error-response';
 import { countParam, decimal, incomeFields, walletFields } from '../common/fields';
 import { SymbolSchema } from '../market/market';
 
-const positiveDecimal = z
+export const positiveDecimal = z
   .string({ error: 'must be a decimal string such as "0.01"' })
   .trim()
   .regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "0.01"')
@@ -349,6 +349,17 @@ export const FuturesAccountInfoResponseSchema = okResponse(FuturesAccountInfoSch
 export const FuturesOrderResponseSchema = okResponse(FuturesOrderSchema);
 export const FuturesOrdersResponseSchema = okResponse(z.array(FuturesOrderSchema));
 export const FuturesPositionsResponseSchema = okResponse(z.array(FuturesPositionSchema));
+/** GET /api/futures/symbols/config: how the account trades a symbol (Binance's symbolConfig) */
+export const SymbolConfigSchema = z.object({
+  symbol: z.string(),
+  marginType: z.enum(['cross', 'isolated']),
+  leverage: z.number().int(),
+  /** The largest position notional the leverage allows (the leverage bracket's cap) */
+  maxNotional: decimal,
+});
+export type SymbolConfig = z.infer<typeof SymbolConfigSchema>;
+export const SymbolConfigResponseSchema = okResponse(SymbolConfigSchema);
+
 export const LeverageResponseSchema = okResponse(
   z.object({ symbol: z.string(), leverage: z.number().int() }),
 );

@@ -1,4 +1,13 @@
-import type { CreateOrderRequest, FuturesAccountInfo, PnlSummary, RiskAssessment } from '@kestrel/contracts';
+import type {
+  CreateOrderRequest,
+  EntryProtectionRecord,
+  FuturesAccountInfo,
+  OrderPreview,
+  PlaceOrderRequest,
+  PnlSummary,
+  PositionMarginRequest,
+  RiskAssessment,
+} from '@kestrel/contracts';
 import type { CredentialsService } from '../../core/credentials/credentials-service';
 import type { TradingAccount } from '../../core/environment/trading-account';
 import { isOpenPosition, pnlSummary, riskAssessment } from '../../core/exchange/account-figures';
@@ -8,15 +17,21 @@ import type {
   Order,
   OrderRef,
   Position,
+  SymbolConfig,
   SymbolInfo,
   Trade,
 } from '../../core/exchange/exchange-adapter';
 import { viaExchange } from '../../core/exchange/exchange-http-error';
 import type { MarketFor } from '../../core/exchange/exchange-router';
+import type { LeverageBrackets } from '../../core/market-data/leverage-brackets';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
+import { manualClientOrderId } from '../orders/client-order-id';
 import { intentOutcome } from '../orders/intent-outcome';
+import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
+import type { EntryProtections } from './entry-protections';
+import { previewOrder } from './order-preview';
 
 /** Binance's default income window, which the PnL summary covers */
 export const PNL_WINDOW_MS = 7 * 86_400_000;
@@ -37,9 +52,16 @@ export class FuturesService {
      * Every order goes through it: recorded, risk-checked, sent once, an unknown outcome resolved by lookups; and
      * every leverage change, checked against the max-leverage limit there
      */
-    private readonly orders: Pick<OrderManager, 'place' | 'noteOrder' | 'setLeverage'>,
+    private readonly orders: Pick<
+      OrderManager,
+      'place' | 'noteOrder' | 'setLeverage' | 'setMarginType' | 'changePositionMargin'
+    >,
     /** Public market data per environment (`exchangeRouter.marketFor`); tests default to the adapter */
     private readonly market: MarketFor = () => exchange,
+    /** TP/SL attached to entries, placed once they fill (none: attaching one is refused) */
+    private readonly protections?: EntryProtections,
+    /** The symbol's leverage brackets for order previews (none: the engine's default table) */
+    private readonly brackets?: Pick<LeverageBrackets, 'forRun'>,
   ) {}
 
   /** Balances and margin with the open positions (positionRisk: only it carries mark and liquidation prices) */
@@ -71,20 +93,85 @@ export class FuturesService {
   /**
    * Through the order manager: recorded under its client order id (the body's `clientOrderId`, else one derived
    * from `idempotencyKey`), checked against the user's account limits, sent once. The same key again answers the
-   * first outcome; a lost answer is a 503 ORDER_STATUS_UNKNOWN while the manager resolves it by lookups
+   * first outcome; a lost answer is a 503 ORDER_STATUS_UNKNOWN while the manager resolves it by lookups. With
+   * `protection` the TP/SL is recorded before the entry is sent and placed once it fills (`EntryProtections`)
    */
   async placeOrder(
     account: TradingAccount,
-    order: CreateOrderRequest,
+    request: PlaceOrderRequest,
     options: { source?: 'manual' | 'kill_switch'; idempotencyKey?: string } = {},
   ): Promise<Order> {
-    const intent = await this.orders.place({
-      account,
-      order,
-      source: options.source ?? 'manual',
+    const { protection, ...order } = request;
+    const source = options.source ?? 'manual';
+    if (!protection) {
+      const intent = await this.orders.place({
+        account,
+        order,
+        source,
+        idempotencyKey: options.idempotencyKey,
+      });
+      return intentOutcome(intent);
+    }
+    const protections = this.protections;
+    if (!protections) {
+      throw new HttpError(400, 'VALIDATION_ERROR', 'This server cannot attach a TP/SL to an entry');
+    }
+    await viaExchange(() => protections.check(account, order, protection));
+    // The entry's id is fixed first, so its TP/SL is on record under it before anything is sent
+    const clientOrderId = manualClientOrderId(account.userId, {
+      clientOrderId: order.clientOrderId,
       idempotencyKey: options.idempotencyKey,
     });
+    const attached = await protections.attach(account, order, clientOrderId, protection);
+    let intent: StoredIntent;
+    try {
+      intent = await this.orders.place({ account, order, source, clientOrderId });
+    } catch (err) {
+      await protections.abandon(attached, err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+    // A MARKET entry has filled by now: its TP/SL go on at once (a LIMIT one waits for the sweep to see a fill)
+    await protections.follow(attached, intent.state === 'placed' ? (intent.order as Order) : undefined);
     return intentOutcome(intent);
+  }
+
+  /**
+   * What a LIMIT or MARKET order would cost and where the position it leaves would be liquidated, before it is sent
+   * (`previewOrder`): nothing is placed or recorded
+   */
+  async previewOrder(account: TradingAccount, order: CreateOrderRequest): Promise<OrderPreview> {
+    if ((order.type !== 'LIMIT' && order.type !== 'MARKET') || order.quantity === undefined) {
+      throw new HttpError(400, 'VALIDATION_ERROR', 'A preview is of a LIMIT or MARKET order with a quantity');
+    }
+    const k = await this.keys(account);
+    const [snapshot, positions, config, last, brackets] = await viaExchange(() =>
+      Promise.all([
+        this.exchange.account(k),
+        this.exchange.positions(k, order.symbol),
+        this.exchange.symbolConfig(k, order.symbol),
+        order.type === 'MARKET' ? this.market(account.environment).lastPrice(order.symbol) : undefined,
+        this.brackets?.forRun(account, order.symbol),
+      ]),
+    );
+    if (!config)
+      throw new HttpError(
+        404,
+        'SYMBOL_NOT_FOUND',
+        `${order.symbol} is not a futures symbol of this exchange`,
+      );
+    return previewOrder({
+      order,
+      price: Number(order.type === 'LIMIT' ? order.price : last),
+      config,
+      account: snapshot,
+      positions,
+      brackets: brackets?.brackets,
+    });
+  }
+
+  /** The TP/SL attached to the account's entries: the waiting ones first, then the latest others */
+  entryProtections(account: TradingAccount): Promise<EntryProtectionRecord[]> {
+    return this.protections?.list(account) ?? Promise.resolve([]);
   }
 
   /** Without `kind` the adapter tries a plain order first, then a conditional one */
@@ -104,6 +191,27 @@ export class FuturesService {
     return viaExchange(() => this.orders.setLeverage(account, symbol, leverage));
   }
 
+  /** Cross or isolated margin on a symbol, through the order manager (keys fit to trade, recorded) */
+  async setMarginType(
+    account: TradingAccount,
+    symbol: string,
+    marginType: 'cross' | 'isolated',
+  ): Promise<{ symbol: string; marginType: 'cross' | 'isolated' }> {
+    return viaExchange(() => this.orders.setMarginType(account, symbol, marginType));
+  }
+
+  /** Margin into or out of an isolated position, through the order manager (recorded) */
+  async changePositionMargin(account: TradingAccount, change: PositionMarginRequest): Promise<void> {
+    await viaExchange(() =>
+      this.orders.changePositionMargin(account, {
+        symbol: change.symbol,
+        positionSide: change.positionSide,
+        amount: change.amount,
+        direction: change.action === 'add' ? 'add' : 'reduce',
+      }),
+    );
+  }
+
   async orderHistory(account: TradingAccount, symbol: string | undefined, limit: number): Promise<Order[]> {
     const k = await this.keys(account);
     return viaExchange(() => this.exchange.orderHistory(k, symbol, limit));
@@ -112,6 +220,15 @@ export class FuturesService {
   async trades(account: TradingAccount, symbol: string | undefined, limit: number): Promise<Trade[]> {
     const k = await this.keys(account);
     return viaExchange(() => this.exchange.trades(k, symbol, limit));
+  }
+
+  /** How the account trades the symbol now (margin type, leverage), read from the exchange */
+  async symbolConfig(account: TradingAccount, symbol: string): Promise<SymbolConfig> {
+    const k = await this.keys(account);
+    const config = await viaExchange(() => this.exchange.symbolConfig(k, symbol));
+    if (!config)
+      throw new HttpError(404, 'SYMBOL_NOT_FOUND', `${symbol} is not a futures symbol of this exchange`);
+    return config;
   }
 
   /** Public trading rules of the account's environment; a symbol the exchange does not list is a 404 */

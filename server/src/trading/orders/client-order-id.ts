@@ -62,3 +62,16 @@ export function manualClientOrderId(
   }
   return newClientOrderId();
 }
+
+/**
+ * The client order id of a TP/SL attached to a manual entry: derived from the entry's id, the kind and the attempt,
+ * so a follower on any instance that places it again finds the first one instead of sending a second order; a new
+ * attempt (the previous one proven never sent) gets a new id. `kp-` + 32 = 35 characters
+ */
+export function protectionClientOrderId(
+  entryClientOrderId: string,
+  kind: 'takeProfit' | 'stopLoss',
+  attempt: number,
+): string {
+  return `kp-${digest(JSON.stringify([entryClientOrderId, kind, attempt]))}`;
+}

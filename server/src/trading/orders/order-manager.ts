@@ -11,6 +11,7 @@ import type { Timer } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import type { OrderOrigin, PreTradeRecord, Verdict } from '../risk/pre-trade/verdict';
 import { firstRefusal } from '../risk/pre-trade/verdict';
+import { AccountSettings } from './account-settings';
 import { botClientOrderId, manualClientOrderId } from './client-order-id';
 import { DeadmanSwitch } from './deadman-switch';
 import { IntentResolver } from './intent-resolver';
@@ -80,6 +81,7 @@ export class OrderManager {
   readonly #reconciler: Reconciler;
   readonly #deadman: DeadmanSwitch;
   readonly #trades: TradeCatchUp;
+  readonly #settings: AccountSettings;
   #sweepTimer: Timer | undefined;
   #stopped = false;
   /** The truth about the orders live bots follow, fed by every intent row written here and by the user stream */
@@ -93,6 +95,7 @@ export class OrderManager {
     this.#reconciler = new Reconciler(this.#ctx, this.#resolver);
     this.#deadman = new DeadmanSwitch(this.#ctx);
     this.#trades = new TradeCatchUp(this.#ctx);
+    this.#settings = new AccountSettings(this.#ctx);
   }
 
   // ---- placing --------------------------------------------------------------------------------------------------
@@ -324,20 +327,28 @@ export class OrderManager {
 
   // ---- account settings and trades -----------------------------------------------------------------------------
 
-  /**
-   * Sets the account's leverage on `symbol` (`POST /fapi/v1/leverage`): a live bot before its first order, so the
-   * exchange holds the margin it was backtested with, and the trader by hand (`FuturesService`). Like an order it
-   * opens risk: a refused key is 409, and leverage above the max-leverage limit is 422 `RISK_LIMIT` before anything
-   * is sent. The exchange's refusal is thrown as it came (its words)
-   */
-  async setLeverage(
+  /** See `AccountSettings`: leverage, margin type and isolated margin, each asked like an order and recorded */
+  setLeverage(
     account: TradingAccount,
     symbol: string,
     leverage: number,
   ): Promise<{ symbol: string; leverage: number }> {
-    const keys = await this.#ctx.keys(account, { opensRisk: true });
-    await this.#ctx.leverageGuard.checkLeverage(account.userId, symbol, leverage);
-    return this.#ctx.exchange.setLeverage(keys, symbol, leverage);
+    return this.#settings.setLeverage(account, symbol, leverage);
+  }
+
+  setMarginType(
+    account: TradingAccount,
+    symbol: string,
+    marginType: 'cross' | 'isolated',
+  ): Promise<{ symbol: string; marginType: 'cross' | 'isolated' }> {
+    return this.#settings.setMarginType(account, symbol, marginType);
+  }
+
+  changePositionMargin(
+    account: TradingAccount,
+    change: Parameters<AccountSettings['changePositionMargin']>[1],
+  ): Promise<void> {
+    return this.#settings.changePositionMargin(account, change);
   }
 
   /** The account's latest fills on `symbol`, newest first (a bot takes the commissions of fills it missed) */
@@ -392,6 +403,11 @@ export class OrderManager {
    * A bot's intents with these client order ids, as stored (another instance may have moved them): each handed to
    * the tracker too, so the bot's view follows
    */
+  /** The user's intent under this client order id, as stored now (undefined: Kestrel never recorded it) */
+  intentOf(userId: string, clientOrderId: string): Promise<StoredIntent | undefined> {
+    return this.#ctx.repo.byClientId(this.#ctx.db, userId, clientOrderId);
+  }
+
   async ofBot(botId: string, clientOrderIds: readonly string[]): Promise<StoredIntent[]> {
     const intents = await this.#ctx.repo.ofBot(this.#ctx.db, botId, clientOrderIds);
     for (const intent of intents) this.tracker.noteIntent(intent);

@@ -1,6 +1,7 @@
 import {
   CancelOrderRequestSchema,
   CreateOrderRequestSchema,
+  EntryProtectionsResponseSchema,
   ErrorResponseSchema,
   FuturesAccountInfoResponseSchema,
   FuturesOrderResponseSchema,
@@ -9,11 +10,18 @@ import {
   FuturesTradesResponseSchema,
   HistoryQuerySchema,
   LeverageResponseSchema,
+  MarginTypeResponseSchema,
   OptionalSymbolQuerySchema,
   OrderIdParamsSchema,
+  OrderPreviewResponseSchema,
+  PlaceOrderRequestSchema,
   PnlSummaryResponseSchema,
+  PositionMarginRequestSchema,
+  PositionMarginResponseSchema,
   RiskAssessmentResponseSchema,
   SetLeverageRequestSchema,
+  SetMarginTypeRequestSchema,
+  SymbolConfigResponseSchema,
   SymbolInfoResponseSchema,
   SymbolParamsSchema,
   SymbolQuerySchema,
@@ -34,7 +42,9 @@ export default signedInRoutes('futures', async (app, route) => {
   // An order, cancel or leverage change makes the user's kept dashboard and risk figures stale: forgotten before
   // the answer leaves, so the page's refetch after it reads the account afresh
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.auth) app.accountReads.changed(request.auth.userId);
+    // (A preview changes nothing)
+    const previews = request.routeOptions.url?.endsWith('/orders/preview') === true;
+    if (request.method !== 'GET' && !previews && request.auth) app.accountReads.changed(request.auth.userId);
   });
 
   app.get(
@@ -88,8 +98,9 @@ export default signedInRoutes('futures', async (app, route) => {
         'Place an order (LIMIT, MARKET) or a conditional order (STOP, STOP_MARKET, TAKE_PROFIT, TAKE_PROFIT_MARKET, ' +
         'TRAILING_STOP_MARKET); recorded before it is sent and never sent twice: the same clientOrderId (or ' +
         'Idempotency-Key header) again answers the first outcome; a lost answer is 503 ORDER_STATUS_UNKNOWN while ' +
-        'the server resolves it by its client order id',
-      body: CreateOrderRequestSchema,
+        'the server resolves it by its client order id. A LIMIT or MARKET entry may carry `protection`: a ' +
+        'take-profit and/or stop-loss the server places (close-position, at the mark price) once the entry fills',
+      body: PlaceOrderRequestSchema,
       response: { 201: FuturesOrderResponseSchema, ...errors },
     }),
     async (request, reply) => {
@@ -98,9 +109,39 @@ export default signedInRoutes('futures', async (app, route) => {
       const order = await futures.placeOrder(await tradingAccountOf(request), request.body, {
         idempotencyKey: typeof header === 'string' ? header : undefined,
       });
-      const message = order.kind === 'conditional' ? 'Conditional order placed' : 'Order placed';
+      const message =
+        order.kind === 'conditional'
+          ? 'Conditional order placed'
+          : request.body.protection
+            ? 'Order placed; its TP/SL goes on once it fills'
+            : 'Order placed';
       return reply.code(201).send(ok(order, message));
     },
+  );
+
+  app.post(
+    '/orders/preview',
+    route({
+      summary:
+        'What a LIMIT or MARKET order would cost (notional, margin at the leverage) and the estimated liquidation ' +
+        'price of the position it leaves, before it is sent; nothing is placed or recorded',
+      body: CreateOrderRequestSchema,
+      response: { 200: OrderPreviewResponseSchema, ...errors },
+    }),
+    async (request) =>
+      ok(await futures.previewOrder(await tradingAccountOf(request), request.body), 'Order preview'),
+  );
+
+  app.get(
+    '/orders/protections',
+    route({
+      summary:
+        'TP/SL attached to entries: the ones waiting for their entry to fill first, then the latest placed, ' +
+        'failed (the position is not protected: detail says why) or canceled (the entry ended without a fill)',
+      response: { 200: EntryProtectionsResponseSchema, ...errors },
+    }),
+    async (request) =>
+      ok(await futures.entryProtections(await tradingAccountOf(request)), 'TP/SL attached to entries'),
   );
 
   app.post(
@@ -137,6 +178,46 @@ export default signedInRoutes('futures', async (app, route) => {
         request.body.leverage,
       );
       return ok(data, `Leverage of ${data.symbol} set to ${data.leverage}x`);
+    },
+  );
+
+  app.post(
+    '/margin-type',
+    route({
+      summary:
+        'Cross or isolated margin for a symbol (Binance allows the change only without open orders or a position ' +
+        'on it); recorded among the order events',
+      body: SetMarginTypeRequestSchema,
+      response: { 200: MarginTypeResponseSchema, ...errors },
+    }),
+    async (request) => {
+      const data = await futures.setMarginType(
+        await tradingAccountOf(request),
+        request.body.symbol,
+        request.body.marginType,
+      );
+      return ok(data, `${data.symbol} uses ${data.marginType} margin`);
+    },
+  );
+
+  app.post(
+    '/positions/margin',
+    route({
+      summary:
+        'Add margin to an isolated position or remove some (USDT): more margin moves the liquidation price away; ' +
+        'recorded among the order events',
+      body: PositionMarginRequestSchema,
+      response: { 200: PositionMarginResponseSchema, ...errors },
+    }),
+    async (request) => {
+      await futures.changePositionMargin(await tradingAccountOf(request), request.body);
+      const { amount, symbol, action } = request.body;
+      return ok(
+        request.body,
+        action === 'add'
+          ? `${amount} USDT added to ${symbol}'s margin`
+          : `${amount} USDT removed from ${symbol}'s margin`,
+      );
     },
   );
 
@@ -183,6 +264,20 @@ export default signedInRoutes('futures', async (app, route) => {
       ok(
         await futures.symbolInfo(await tradingAccountOf(request), request.query.symbol),
         `Trading rules of ${request.query.symbol}`,
+      ),
+  );
+
+  app.get(
+    '/symbols/config',
+    route({
+      summary: "The account's margin type and leverage for a symbol, and the notional cap of that leverage",
+      querystring: SymbolQuerySchema,
+      response: { 200: SymbolConfigResponseSchema, ...errors },
+    }),
+    async (request) =>
+      ok(
+        await futures.symbolConfig(await tradingAccountOf(request), request.query.symbol),
+        `How the account trades ${request.query.symbol}`,
       ),
   );
 

@@ -1,4 +1,4 @@
-import { type CreateOrderRequest, type FuturesOrder, FuturesOrderResponseSchema } from '@kestrel/contracts';
+import { type FuturesOrder, FuturesOrderResponseSchema, type PlaceOrderRequest } from '@kestrel/contracts';
 import type { ApiClient } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -8,8 +8,9 @@ import { invalidateAccount } from './order-keys';
 /**
  * Places an order; a failure throws an `OrderFailureError` saying whether it was refused, not sent, or of unknown
  * status. Give a `clientOrderId`: sent again after an unknown status, the same id cannot make a second order.
+ * An entry's `protection` (TP/SL) is kept by the server and placed once the entry fills
  */
-export async function createOrder(api: ApiClient, request: CreateOrderRequest): Promise<FuturesOrder> {
+export async function createOrder(api: ApiClient, request: PlaceOrderRequest): Promise<FuturesOrder> {
   const result = await api.post('/api/futures/orders/create', request, {
     schema: FuturesOrderResponseSchema,
   });
@@ -21,7 +22,7 @@ export function useCreateOrder() {
   const { api } = useKestrelRuntime();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: CreateOrderRequest) => createOrder(api, request),
+    mutationFn: (request: PlaceOrderRequest) => createOrder(api, request),
     // Never resent by the client: a retry after a lost answer could open a second position
     retry: false,
     onSuccess: () => invalidateAccount(queryClient),

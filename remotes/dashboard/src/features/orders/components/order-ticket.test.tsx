@@ -1,7 +1,10 @@
 import type { CreateOrderRequest, FuturesOrder, SymbolInfo } from '@kestrel/contracts';
+import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { testRuntime } from '../../../test/runtime';
 import { OrderFailureError } from '../lib/order-failure';
 import { OrderTicket } from './order-ticket';
 
@@ -23,8 +26,13 @@ describe('order ticket after a lost answer', () => {
       throw new OrderFailureError({ kind: 'unknown', reason: 'The exchange did not confirm order kweb1' });
     });
     const user = userEvent.setup();
+    // No server answers: the symbol's leverage stays unknown, which the ticket says and works without
     render(
-      <OrderTicket defaultSymbol="BTCUSDT" infoOf={() => btc} onSymbolChange={() => {}} place={place} />,
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <KestrelRuntimeProvider runtime={testRuntime()}>
+          <OrderTicket defaultSymbol="BTCUSDT" infoOf={() => btc} onSymbolChange={() => {}} place={place} />
+        </KestrelRuntimeProvider>
+      </QueryClientProvider>,
     );
     const form = screen.getByRole('form', { name: 'Order ticket' });
     await user.selectOptions(within(form).getByLabelText('Type'), 'MARKET');

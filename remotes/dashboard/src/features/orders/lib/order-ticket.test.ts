@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BTCUSDT_INFO } from '../../../test/symbols';
-import { defaultTicketValues, type TicketValues, ticketSchema } from './order-ticket';
+import {
+  defaultTicketValues,
+  quantityForValue,
+  type TicketValues,
+  ticketSchema,
+  valueForMarginShare,
+} from './order-ticket';
 
 function check(values: Partial<TicketValues>) {
   return ticketSchema(BTCUSDT_INFO).safeParse({ ...defaultTicketValues('BTCUSDT'), ...values });
@@ -73,5 +79,21 @@ describe('order ticket rules', () => {
     expect(messages({ quantity: '-1', price: '65000' }).quantity).toBe(
       'must be a decimal string such as "0.01"',
     );
+  });
+
+  it('turns a size in USDT into the quantity at the price, rounded down to the lot step', () => {
+    expect(quantityForValue('200', '50000', '0.001')).toBe('0.004');
+    expect(quantityForValue('199.99', '50000', '0.001')).toBe('0.003');
+    expect(quantityForValue('150', '148.25', '1')).toBe('1');
+    expect(quantityForValue('', '50000', '0.001')).toBeUndefined();
+    expect(quantityForValue('200', '', '0.001')).toBeUndefined();
+    expect(quantityForValue('200', '0', '0.001')).toBeUndefined();
+  });
+
+  it('sizes by a share of the available margin: margin × leverage of order value, in cents', () => {
+    expect(valueForMarginShare('1000', 25, 20)).toBe('5000.00');
+    expect(valueForMarginShare('99.999', 10, 3)).toBe('29.99');
+    expect(valueForMarginShare('0', 25, 20)).toBeUndefined();
+    expect(valueForMarginShare('1000', 25, 0)).toBeUndefined();
   });
 });
