@@ -1,12 +1,14 @@
-import type { KlineInterval } from '@kestrel/contracts';
+import type { FuturesOrder, FuturesPosition, KlineInterval } from '@kestrel/contracts';
 import { Button, cn, NativeSelect, Spinner } from '@kestrel/ui';
 import { lazy, Suspense, useMemo, useSyncExternalStore } from 'react';
 import { useActiveOrders } from '../api/get-active-orders';
 import { useActivePositions } from '../api/get-active-positions';
 import { useSymbolTrades } from '../api/get-symbol-trades';
 import { useCandles } from '../hooks/use-candles';
+import type { MovableLine } from '../lib/line-drag';
 import { fillMarkers, orderLines, positionLines } from '../lib/overlays';
 import { MarkLine } from './mark-line';
+import type { LineMove, MovedLine } from './use-line-drag';
 
 // The chart library loads with the chart, after the rest of the page
 const PriceChart = lazy(() => import('./price-chart'));
@@ -32,7 +34,7 @@ function useChartHeight(): number {
   return phone ? PHONE_HEIGHT : DESKTOP_HEIGHT;
 }
 
-export interface ChartPanelProps {
+export interface ChartPanelProps<T extends MovableLine = MovableLine> {
   symbols: readonly string[];
   symbol: string;
   onSymbolChange: (symbol: string) => void;
@@ -42,10 +44,29 @@ export interface ChartPanelProps {
   pricePrecision: number | undefined;
   /** An exchange account is connected: the position, orders and fills are drawn */
   accountConnected: boolean;
+  /** Lines the trader may drag to a new price (a position's TP/SL); absent: none */
+  drag?: ChartLineDrag<T> | undefined;
+}
+
+/**
+ * Which of the drawn orders may be dragged, and what a drop does. The chart knows lines, not protections: the
+ * page says which orders are movable (`movableOf` over the chart's own positions and orders) and confirms a move
+ */
+export interface ChartLineDrag<T extends MovableLine> {
+  /** The symbol's tick: a dragged line snaps to it */
+  tickSize: string;
+  movableOf: (
+    positions: readonly FuturesPosition[],
+    orders: readonly FuturesOrder[],
+  ) => ReadonlyMap<string, T>;
+  /** A line was dropped at a new price: true once its confirmation is shown (`pending` then holds it there) */
+  onMove: (move: LineMove, line: T) => boolean;
+  /** The move being confirmed */
+  pending: MovedLine | null;
 }
 
 /** The main chart with its symbol and interval pickers */
-export function ChartPanel({
+export function ChartPanel<T extends MovableLine>({
   symbols,
   symbol,
   onSymbolChange,
@@ -53,16 +74,33 @@ export function ChartPanel({
   onIntervalChange,
   pricePrecision,
   accountConnected,
-}: ChartPanelProps) {
+  drag,
+}: ChartPanelProps<T>) {
   const height = useChartHeight();
   const candles = useCandles(symbol, interval);
   const positions = useActivePositions(accountConnected);
   const orders = useActiveOrders(symbol, accountConnected);
   const trades = useSymbolTrades(symbol, accountConnected);
 
+  const movableOf = drag?.movableOf;
+  const movable = useMemo(
+    () => movableOf?.(positions.data ?? [], orders.data ?? []),
+    [movableOf, positions.data, orders.data],
+  );
   const lines = useMemo(
-    () => [...positionLines(positions.data ?? [], symbol), ...orderLines(orders.data ?? [], symbol)],
-    [positions.data, orders.data, symbol],
+    () => [...positionLines(positions.data ?? [], symbol), ...orderLines(orders.data ?? [], symbol, movable)],
+    [positions.data, orders.data, symbol, movable],
+  );
+  const onMove = drag?.onMove;
+  const onLineMove = useMemo(
+    () =>
+      onMove && movable
+        ? (move: LineMove) => {
+            const line = movable.get(move.orderId);
+            return line ? onMove(move, line) : false;
+          }
+        : undefined,
+    [onMove, movable],
   );
   const bars = candles.data;
   const firstOpen = bars?.[0]?.openTime;
@@ -129,6 +167,9 @@ export function ChartPanel({
         pricePrecision={pricePrecision}
         lines={lines}
         fills={fills}
+        tickSize={drag?.tickSize}
+        onMove={onLineMove}
+        pendingMove={drag?.pending ?? null}
       />
       {overlayError && (
         <p role="alert" className="db:text-sm db:text-destructive">
@@ -146,6 +187,9 @@ function ChartBody({
   pricePrecision,
   lines,
   fills,
+  tickSize,
+  onMove,
+  pendingMove,
 }: {
   title: string;
   height: number;
@@ -153,6 +197,9 @@ function ChartBody({
   pricePrecision: number | undefined;
   lines: Parameters<typeof PriceChart>[0]['lines'];
   fills: Parameters<typeof PriceChart>[0]['fills'];
+  tickSize: string | undefined;
+  onMove: ((move: LineMove) => boolean) | undefined;
+  pendingMove: MovedLine | null;
 }) {
   const loading = (
     <div className="db:flex db:items-center db:justify-center" style={{ height }}>
@@ -197,6 +244,9 @@ function ChartBody({
         fills={fills}
         height={height}
         compact={height < DESKTOP_HEIGHT}
+        tickSize={tickSize}
+        onMove={onMove}
+        pendingMove={pendingMove}
       />
     </Suspense>
   );

@@ -1,4 +1,4 @@
-import { cn, formatPercent, formatPrice, formatQuantity, toneClassName, toneOf } from '@kestrel/ui';
+import { Button, cn, formatPercent, formatPrice, formatQuantity, toneClassName, toneOf } from '@kestrel/ui';
 import {
   CandlestickSeries,
   ChartCanvas,
@@ -12,9 +12,12 @@ import {
   type Time,
   withAlpha,
 } from '@kestrel/ui/chart';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Candle } from '../lib/candles';
-import type { FillMarker, PriceLine } from '../lib/overlays';
+import { type FillMarker, labelGutter, type PriceLine } from '../lib/overlays';
+import { type Drag, type DragTarget, type LineMove, type MovedLine, useLineDrag } from './use-line-drag';
+
+export type { LineMove, MovedLine } from './use-line-drag';
 
 const config = {
   up: { label: 'Rising candle, buy', color: 'var(--success)' },
@@ -29,6 +32,8 @@ const MAX_LABELLED_MARKERS = 20;
 
 type Series = ReturnType<IChartApi['addSeries']>;
 type Markers = ReturnType<typeof createSeriesMarkers<Time>>;
+type DrawnLine = ReturnType<Series['createPriceLine']>;
+type Primitive = Parameters<Series['attachPrimitive']>[0];
 
 const toTime = (ms: number) => Math.floor(ms / 1000) as Time;
 const bar = (c: Candle) => ({
@@ -63,6 +68,17 @@ function toMarkers(fills: readonly FillMarker[], colors: Colors): SeriesMarker<T
   }));
 }
 
+/** The chart library's text size (its default: the titles are drawn in it) */
+const CHART_FONT_PX = 12;
+let measuring: CanvasRenderingContext2D | null | undefined;
+/** A title's width in the chart's font; by characters where there is no canvas to measure with */
+function titleWidth(text: string, fontFamily: string): number {
+  measuring ??= document.createElement('canvas').getContext('2d');
+  if (!measuring) return text.length * CHART_FONT_PX * 0.62;
+  measuring.font = `${CHART_FONT_PX}px ${fontFamily}`;
+  return measuring.measureText(text).width;
+}
+
 export interface PriceChartProps {
   /** The caption, e.g. "BTCUSDT · 1h" (the figure's name) */
   title: string;
@@ -72,8 +88,17 @@ export interface PriceChartProps {
   lines: readonly PriceLine[];
   fills: readonly FillMarker[];
   height: number;
-  /** A narrow screen: order lines show only their price on the axis, so the labels leave the candles visible */
+  /** A narrow screen: the lines start with only their price on the axis (titles on demand), so the candles stay in view */
   compact?: boolean;
+  /** The symbol's tick: a dragged line snaps to it. Unknown (rules still loading): nothing can be dragged */
+  tickSize?: string | undefined;
+  /**
+   * A movable line (`PriceLine.movable`) was dropped at a new price: answer true once the confirmation is shown
+   * (the line then stays there, see `pendingMove`), false to put it back. Absent: no line can be dragged
+   */
+  onMove?: ((move: LineMove) => boolean) | undefined;
+  /** The move being confirmed: that line is drawn at the new price until this is cleared */
+  pendingMove?: MovedLine | null | undefined;
 }
 
 /**
@@ -89,38 +114,101 @@ export default function PriceChart({
   fills,
   height,
   compact = false,
+  tickSize,
+  onMove,
+  pendingMove = null,
 }: PriceChartProps) {
   const [hovered, setHovered] = useState<Candle | null>(null);
-  const latest = useRef({ candles, lines, fills });
-  latest.current = { candles, lines, fills };
+  // The trader's choice, else titles on a wide chart and off on a narrow one
+  const [titlesChosen, setTitlesChosen] = useState<boolean | null>(null);
+  const titlesShown = titlesChosen ?? !compact;
+  const draggable = onMove !== undefined && tickSize !== undefined;
+  const latest = useRef({ candles, lines, fills, pendingMove, onMove, tickSize, draggable });
+  latest.current = { candles, lines, fills, pendingMove, onMove, tickSize, draggable };
   const parts = useRef<{
+    chart: IChartApi;
     series: Series;
     volume: Series;
     markers: Markers;
     colors: Colors;
-    drawn: ReturnType<Series['createPriceLine']>[];
+    drawn: DrawnLine[];
+    /** The movable lines as drawn, by order id, at the price each is drawn at */
+    movable: Map<string, DragTarget>;
     bars: readonly Candle[];
   } | null>(null);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const grips = useRef(new Map<string, HTMLElement>());
+  const drag = useRef<Drag | null>(null);
+
+  /** Each movable line's grip at the line's height, hidden while the line is off the chart */
+  const placeGrips = useCallback(() => {
+    const p = parts.current;
+    if (!p) return;
+    const height = p.chart.paneSize(0).height;
+    for (const [orderId, grip] of grips.current) {
+      const drawn = p.movable.get(orderId);
+      const y = drawn ? p.series.priceToCoordinate(drawn.price) : null;
+      const shown = y !== null && y >= 0 && y <= height;
+      grip.style.visibility = shown ? 'visible' : 'hidden';
+      if (shown) grip.style.transform = `translateY(${Math.round(y)}px) translateY(-50%)`;
+    }
+  }, []);
 
   const drawLines = useCallback(
     (wanted: readonly PriceLine[]) => {
       const p = parts.current;
       if (!p) return;
       for (const line of p.drawn) p.series.removePriceLine(line);
-      p.drawn = wanted.map((line) =>
-        p.series.createPriceLine({
+      const d = drag.current;
+      const moved: MovedLine | null = d
+        ? { orderId: d.orderId, price: Number(d.to) }
+        : latest.current.pendingMove;
+      const titles = wanted.map((line) => (titlesShown ? line.title : ''));
+      p.movable = new Map();
+      p.drawn = [];
+      wanted.forEach((line, i) => {
+        const color = lineColor(line, p.colors);
+        const options = {
           price: line.price,
-          title: compact && (line.kind === 'buy' || line.kind === 'sell') ? '' : line.title,
-          color: lineColor(line, p.colors),
-          lineWidth: 1,
+          title: titles[i] ?? '',
+          color,
+          lineWidth: 1 as const,
           // Solid for the position, dashed for orders that may never fill
           lineStyle: line.kind === 'entry' || line.kind === 'liquidation' ? 0 : 2,
+          // The price sits on the axis in the line's colour, titles or not
           axisLabelVisible: true,
-        }),
-      );
+        };
+        const movedHere = line.movable && moved?.orderId === line.movable.orderId ? moved : null;
+        if (movedHere) {
+          // Where it was, faint and dotted, while it is moved
+          p.drawn.push(
+            p.series.createPriceLine({
+              ...options,
+              title: '',
+              color: withAlpha(color, 0.45),
+              lineStyle: 1,
+              axisLabelVisible: false,
+            }),
+          );
+        }
+        const price = movedHere ? movedHere.price : line.price;
+        const drawn = p.series.createPriceLine({ ...options, price, ...(movedHere ? { lineWidth: 2 } : {}) });
+        p.drawn.push(drawn);
+        if (line.movable)
+          p.movable.set(line.movable.orderId, { line: drawn, price, kind: line.movable.kind });
+      });
+      placeGrips();
+      // The titles are drawn beside the axis: the newest candles move left of them, never under them
+      const font = p.chart.options().layout.fontFamily;
+      p.chart
+        .timeScale()
+        .applyOptions({ rightOffsetPixels: labelGutter(titles, (t) => titleWidth(t, font)) });
     },
-    [compact],
+    [titlesShown, placeGrips],
   );
+  // The chart is built once per symbol and theme: showing or hiding the titles redraws the lines, not the chart
+  const drawLinesNow = useRef(drawLines);
+  drawLinesNow.current = drawLines;
 
   const build = useCallback(
     (chart: IChartApi, { colors }: { colors: Colors }) => {
@@ -151,11 +239,20 @@ export default function PriceChart({
           time === undefined ? null : (latest.current.candles.find((c) => c.openTime === time) ?? null),
         );
       });
-      parts.current = { series, volume, markers, colors, drawn: [], bars };
-      drawLines(latest.current.lines);
+      // The grips follow their lines whenever the chart repaints (a new bar rescales it, the trader zooms or scrolls):
+      // a primitive's pane view is drawn with every paint of the series, so it is the one hook that never lags
+      const gripsAtPaint: Primitive = {
+        paneViews: () => gripViews,
+      };
+      const gripViews = [{ renderer: () => ({ draw: () => placeGripsNow.current() }) }];
+      series.attachPrimitive(gripsAtPaint);
+      parts.current = { chart, series, volume, markers, colors, drawn: [], movable: new Map(), bars };
+      drawLinesNow.current(latest.current.lines);
     },
-    [pricePrecision, drawLines],
+    [pricePrecision],
   );
+  const placeGripsNow = useRef(placeGrips);
+  placeGripsNow.current = placeGrips;
 
   // New bars: the forming bar alone is updated in place; anything else replaces the data
   useEffect(() => {
@@ -176,9 +273,18 @@ export default function PriceChart({
     p.bars = candles;
   }, [candles]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new pending move redraws the lines (read through `latest`)
   useEffect(() => {
     drawLines(lines);
-  }, [lines, drawLines]);
+  }, [lines, drawLines, pendingMove]);
+
+  // New grips (a TP/SL set elsewhere) go to their line's height before the paint
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the lines stand for the grips rendered from them
+  useLayoutEffect(() => {
+    placeGrips();
+  }, [lines, placeGrips]);
+
+  useLineDrag({ wrapper, parts, drag, latest, redraw: drawLinesNow });
 
   useEffect(() => {
     const p = parts.current;
@@ -199,9 +305,79 @@ export default function PriceChart({
       : '');
   return (
     <ChartContainer config={config} title={title} description={description} data-candles={candles.length}>
-      <BarLegend candle={hovered ?? last} pricePrecision={pricePrecision} />
-      <ChartCanvas<typeof config> data-chart="price" height={height} build={build} />
+      <div className="db:flex db:flex-wrap db:items-center db:justify-between db:gap-2">
+        <BarLegend candle={hovered ?? last} pricePrecision={pricePrecision} />
+        {lines.length > 0 && (
+          <Button
+            size="sm"
+            variant="ghost"
+            className="db:h-6 db:px-2 db:text-xs db:aria-pressed:bg-accent db:aria-pressed:text-accent-foreground"
+            aria-pressed={titlesShown}
+            onClick={() => setTitlesChosen(!titlesShown)}
+          >
+            Line labels
+          </Button>
+        )}
+      </div>
+      <div ref={wrapper} className="db:relative">
+        <ChartCanvas<typeof config> data-chart="price" height={height} build={build} />
+        {draggable &&
+          lines.map((line) =>
+            line.movable ? (
+              <Grip
+                key={line.movable.orderId}
+                orderId={line.movable.orderId}
+                label={line.movable.label}
+                kind={line.movable.kind}
+                tone={line.kind}
+                grips={grips}
+              />
+            ) : null,
+          )}
+      </div>
     </ChartContainer>
+  );
+}
+
+const GRIP_WORDS = { takeProfit: 'take-profit', stopLoss: 'stop-loss' } as const;
+
+/**
+ * The handle of a movable line at the pane's left edge, at the line's height (placed by `placeGrips`, hidden until
+ * then). Pointer-only: the positions panel's TP/SL dialog is the keyboard's way to the same change
+ */
+function Grip({
+  orderId,
+  label,
+  kind,
+  tone,
+  grips,
+}: {
+  orderId: string;
+  label: string;
+  kind: keyof typeof GRIP_WORDS;
+  tone: PriceLine['kind'];
+  grips: RefObject<Map<string, HTMLElement>>;
+}) {
+  return (
+    <span
+      ref={(el) => {
+        if (!el) return;
+        grips.current.set(orderId, el);
+        return () => {
+          grips.current.delete(orderId);
+        };
+      }}
+      data-grip={orderId}
+      aria-hidden="true"
+      title={`Drag to move the ${GRIP_WORDS[kind]}`}
+      style={{ visibility: 'hidden' }}
+      className={cn(
+        'db:absolute db:top-0 db:left-1 db:cursor-ns-resize db:touch-none db:select-none db:rounded db:border db:border-current db:bg-background db:px-1.5 db:py-0.5 db:font-mono db:text-[11px] db:font-semibold db:leading-none db:shadow-sm',
+        tone === 'buy' ? 'db:text-success' : 'db:text-destructive',
+      )}
+    >
+      {label} ⇕
+    </span>
   );
 }
 

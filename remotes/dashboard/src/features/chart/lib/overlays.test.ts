@@ -1,7 +1,7 @@
 import type { FuturesOrder, FuturesPosition, FuturesTrade } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
 import type { Candle } from './candles';
-import { fillMarkers, orderLines, positionLines } from './overlays';
+import { fillMarkers, labelGutter, orderLines, positionLines } from './overlays';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 5);
@@ -153,5 +153,13 @@ describe('chart overlays', () => {
       [T0 + HOUR, 'BUY'],
       [T0 + 2 * HOUR, 'SELL'],
     ]);
+  });
+
+  it('keeps a gutter as wide as the widest title beside the price axis, and none when no line has a title', () => {
+    const measure = (text: string) => text.length * 7;
+    // "Limit sell 0.010" is 16 characters: 112 px, and the title box around it
+    expect(labelGutter(['Long 0.040', 'Liq.', 'Limit sell 0.010'], measure)).toBe(130);
+    expect(labelGutter(['', ''], measure)).toBe(0);
+    expect(labelGutter([], measure)).toBe(0);
   });
 });

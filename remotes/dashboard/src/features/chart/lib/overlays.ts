@@ -1,5 +1,6 @@
 import type { FuturesOrder, FuturesPosition, FuturesTrade } from '@kestrel/contracts';
 import type { Candle } from './candles';
+import type { MovableKind, MovableLine } from './line-drag';
 
 /** A horizontal price line on the chart */
 export interface PriceLine {
@@ -8,6 +9,8 @@ export interface PriceLine {
   price: number;
   /** The axis label, short: "Long 0.040" (the entry), "Liq.", "Limit buy 0.010", "TP sell close" */
   title: string;
+  /** A position's take-profit or stop-loss: the trader may drag it to a new trigger (its grip reads `label`) */
+  movable?: { orderId: string; kind: MovableKind; label: string };
 }
 
 /** The user's fills of one side within one bar, drawn on that bar */
@@ -50,6 +53,19 @@ function restingPrice(order: FuturesOrder): number | undefined {
   return positive(order.price) ?? positive(order.triggerPrice) ?? positive(order.activationPrice ?? '');
 }
 
+/** The title box around a line's title (the chart library's padding either side) and a little air before it */
+const TITLE_BOX_PX = 18;
+
+/**
+ * Pixels kept free right of the newest candle when lines carry titles: the chart draws each title at the pane's
+ * right edge, beside the price axis, so a gutter as wide as the widest title keeps every candle out from under
+ * them (at any zoom: the gutter is in pixels, not bars). No titles, no gutter.
+ */
+export function labelGutter(titles: readonly string[], measure: (text: string) => number): number {
+  const widest = Math.max(0, ...titles.filter((t) => t !== '').map(measure));
+  return widest > 0 ? Math.ceil(widest + TITLE_BOX_PX) : 0;
+}
+
 /** Short names on the price axis, where every character covers the chart */
 const ORDER_TYPE_LABELS: Readonly<Record<string, string>> = {
   LIMIT: 'Limit',
@@ -60,8 +76,15 @@ const ORDER_TYPE_LABELS: Readonly<Record<string, string>> = {
   TRAILING_STOP_MARKET: 'Trail',
 };
 
-/** One line per open order of the symbol, at the price it waits for */
-export function orderLines(orders: readonly FuturesOrder[], symbol: string): PriceLine[] {
+/**
+ * One line per open order of the symbol, at the price it waits for; the orders in `movable` (a position's TP/SL,
+ * see `movableProtections`) are marked as draggable
+ */
+export function orderLines(
+  orders: readonly FuturesOrder[],
+  symbol: string,
+  movable?: ReadonlyMap<string, MovableLine>,
+): PriceLine[] {
   const lines: PriceLine[] = [];
   for (const o of orders) {
     if (o.symbol !== symbol) continue;
@@ -70,7 +93,15 @@ export function orderLines(orders: readonly FuturesOrder[], symbol: string): Pri
     const size = o.closePosition ? 'close' : o.quantity;
     const side = o.side === 'BUY' ? 'buy' : 'sell';
     const type = ORDER_TYPE_LABELS[o.type] ?? o.type;
-    lines.push({ kind: o.side === 'BUY' ? 'buy' : 'sell', price, title: `${type} ${side} ${size}` });
+    const protection = movable?.get(o.orderId);
+    lines.push({
+      kind: o.side === 'BUY' ? 'buy' : 'sell',
+      price,
+      title: `${type} ${side} ${size}`,
+      ...(protection
+        ? { movable: { orderId: o.orderId, kind: protection.kind, label: protection.label } }
+        : {}),
+    });
   }
   return lines;
 }

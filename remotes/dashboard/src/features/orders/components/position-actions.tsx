@@ -1,5 +1,5 @@
 import type { FuturesPosition, SymbolInfo } from '@kestrel/contracts';
-import { Button, Field, Input } from '@kestrel/ui';
+import { Button, Field, NativeSelect } from '@kestrel/ui';
 import { useState } from 'react';
 import { useCreateOrder } from '../api/create-order';
 import { useSetLeverage } from '../api/set-leverage';
@@ -8,10 +8,12 @@ import {
   closeOrder,
   describeClose,
   describeLeverage,
+  partOfPosition,
   positionDirection,
   precisionOf,
 } from '../lib/describe-action';
 import { ConfirmActionDialog } from './confirm-action-dialog';
+import { FigureInput } from './figure-input';
 
 export interface PositionActionsProps {
   position: FuturesPosition;
@@ -42,17 +44,50 @@ function leverageError(value: string): string | undefined {
     : 'Leverage must be a whole number between 1 and 125';
 }
 
-/** Market close and reduce-only limit close of one position, each behind its confirmation */
+/** The parts of a position a close can take */
+const CLOSE_SHARES = [25, 50, 75, 100] as const;
+
+/** How much of the position the close takes: a share, rounded down to the lot step */
+function ShareField({ value, onChange }: { value: number; onChange: (share: number) => void }) {
+  return (
+    <Field label="Part of the position" announceError={false}>
+      {(control) => (
+        <NativeSelect {...control} value={String(value)} onChange={(e) => onChange(Number(e.target.value))}>
+          {CLOSE_SHARES.map((s) => (
+            <option key={s} value={s}>
+              {s === 100 ? 'All of it (100%)' : `${s}%`}
+            </option>
+          ))}
+        </NativeSelect>
+      )}
+    </Field>
+  );
+}
+
+/** Market close and reduce-only limit close of one position, all of it or a part, each behind its confirmation */
 export function CloseActions({ position, info }: Omit<PositionActionsProps, 'leverage'>) {
   const [open, setOpen] = useState<'market' | 'limit' | null>(null);
   const [limitPrice, setLimitPrice] = useState('');
+  const [share, setShare] = useState(100);
   const create = useCreateOrder();
   const p = precisionOf(info);
   const name = `${position.symbol} ${positionDirection(position)}`;
-  const market = closeOrder(position, { type: 'MARKET' });
-  const limit = closeOrder(position, { type: 'LIMIT', price: limitPrice });
+  const quantity = info
+    ? partOfPosition(position.amount, share, info.stepSize)
+    : position.amount.replace(/^-/, '');
+  const market = closeOrder(position, { type: 'MARKET' }, quantity);
+  const limit = closeOrder(position, { type: 'LIMIT', price: limitPrice }, quantity);
   const limitError = priceError(limitPrice, info);
+  // A share below one lot step (or the symbol's minimum) cannot be sent
+  const shareError =
+    Number(quantity) <= 0 || (info !== undefined && Number(quantity) < Number(info.minQuantity))
+      ? `${share}% of this position is below ${position.symbol}'s smallest quantity`
+      : undefined;
   const close = () => setOpen(null);
+  const openAs = (kind: 'market' | 'limit') => {
+    setShare(100);
+    setOpen(kind);
+  };
 
   return (
     <div className="db:flex db:justify-end db:gap-1">
@@ -60,7 +95,7 @@ export function CloseActions({ position, info }: Omit<PositionActionsProps, 'lev
         size="sm"
         variant="outline"
         aria-label={`Market close ${name}`}
-        onClick={() => setOpen('market')}
+        onClick={() => openAs('market')}
       >
         Market
       </Button>
@@ -70,7 +105,7 @@ export function CloseActions({ position, info }: Omit<PositionActionsProps, 'lev
         aria-label={`Limit close ${name}`}
         onClick={() => {
           setLimitPrice(roundToTick(position.markPrice, info));
-          setOpen('limit');
+          openAs('limit');
         }}
       >
         Limit
@@ -79,30 +114,26 @@ export function CloseActions({ position, info }: Omit<PositionActionsProps, 'lev
         open={open === 'market'}
         onOpenChange={(next) => !next && close()}
         title="Close position at market"
-        sentence={describeClose(position, market, p)}
+        sentence={shareError ?? describeClose(position, market, p)}
         confirmLabel="Close position"
+        confirmDisabled={shareError !== undefined}
         destructive
         onConfirm={() => create.mutateAsync(market)}
-      />
+      >
+        <ShareField value={share} onChange={setShare} />
+      </ConfirmActionDialog>
       <ConfirmActionDialog
         open={open === 'limit'}
         onOpenChange={(next) => !next && close()}
         title="Close position with a limit order"
-        sentence={describeClose(position, limit, p)}
+        sentence={shareError ?? describeClose(position, limit, p)}
         confirmLabel="Place close order"
-        confirmDisabled={limitError !== undefined}
+        confirmDisabled={limitError !== undefined || shareError !== undefined}
         onConfirm={() => create.mutateAsync(limit)}
       >
+        <ShareField value={share} onChange={setShare} />
         <Field label="Limit price" error={limitError} announceError={false}>
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="decimal"
-              className="db:font-mono db:tabular-nums"
-              value={limitPrice}
-              onChange={(e) => setLimitPrice(e.target.value.trim())}
-            />
-          )}
+          {(control) => <FigureInput {...control} value={limitPrice} onValueChange={setLimitPrice} />}
         </Field>
       </ConfirmActionDialog>
     </div>
@@ -111,6 +142,28 @@ export function CloseActions({ position, info }: Omit<PositionActionsProps, 'lev
 
 /** The position's leverage as a button that changes it, behind a confirmation */
 export function LeverageAction({ position, leverage }: Omit<PositionActionsProps, 'info'>) {
+  return (
+    <SymbolLeverageAction
+      symbol={position.symbol}
+      subject={`${position.symbol} ${positionDirection(position)}`}
+      leverage={leverage}
+    />
+  );
+}
+
+/**
+ * The leverage of a symbol (the ticket's, a position's), changed after confirming; `subject` names what it is of
+ * for the button's accessible name ("BTCUSDT long")
+ */
+export function SymbolLeverageAction({
+  symbol,
+  subject,
+  leverage,
+}: {
+  symbol: string;
+  subject: string;
+  leverage: number | null;
+}) {
   const [open, setOpen] = useState(false);
   const [newLeverage, setNewLeverage] = useState('');
   const setLev = useSetLeverage();
@@ -121,7 +174,7 @@ export function LeverageAction({ position, leverage }: Omit<PositionActionsProps
         size="sm"
         variant="ghost"
         className="db:font-mono db:tabular-nums db:underline db:decoration-dotted db:underline-offset-4"
-        aria-label={`Change leverage of ${position.symbol} ${positionDirection(position)}${leverage === null ? '' : `, now ${leverage}x`}`}
+        aria-label={`Change leverage of ${subject}${leverage === null ? '' : `, now ${leverage}x`}`}
         onClick={() => {
           setNewLeverage(leverage === null ? '' : String(leverage));
           setOpen(true);
@@ -135,12 +188,12 @@ export function LeverageAction({ position, leverage }: Omit<PositionActionsProps
         title="Change leverage"
         sentence={
           levError
-            ? `Set ${position.symbol} leverage (1-125)`
-            : describeLeverage(position.symbol, leverage, Number(newLeverage))
+            ? `Set ${symbol} leverage (1-125)`
+            : describeLeverage(symbol, leverage, Number(newLeverage))
         }
         confirmLabel="Set leverage"
         confirmDisabled={levError !== undefined || Number(newLeverage) === leverage}
-        onConfirm={() => setLev.mutateAsync({ symbol: position.symbol, leverage: Number(newLeverage) })}
+        onConfirm={() => setLev.mutateAsync({ symbol: symbol, leverage: Number(newLeverage) })}
       >
         <Field
           label="Leverage"
@@ -149,12 +202,11 @@ export function LeverageAction({ position, leverage }: Omit<PositionActionsProps
           announceError={false}
         >
           {(control) => (
-            <Input
+            <FigureInput
               {...control}
               inputMode="numeric"
-              className="db:font-mono db:tabular-nums"
               value={newLeverage}
-              onChange={(e) => setNewLeverage(e.target.value.trim())}
+              onValueChange={setNewLeverage}
             />
           )}
         </Field>

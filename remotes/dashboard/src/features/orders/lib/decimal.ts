@@ -3,6 +3,8 @@
  * filter the browser gets wrong either blocks a good order or lets the exchange refuse it
  */
 
+import { stepDecimals } from '@kestrel/ui';
+
 const DECIMAL = /^\d+(\.\d+)?$/;
 
 /** True for an unsigned decimal string such as "0.010" */
@@ -41,4 +43,14 @@ export function multiplyDecimal(a: string, b: string): string {
   const digits = (scaled(a, da) * scaled(b, db)).toString().padStart(da + db + 1, '0');
   const cut = digits.length - (da + db);
   return da + db === 0 ? digits : `${digits.slice(0, cut)}.${digits.slice(cut)}`;
+}
+
+/**
+ * A size computed in floats (a share of a position, a value over a price) rounded down to whole lot steps, written
+ * with the step's decimals. A hair is added before flooring, so 0.3 × 0.01 is 3 steps of 0.001, not 2.9999…
+ */
+export function floorToStep(size: number, stepSize: string): string {
+  const step = Number(stepSize);
+  const steps = Math.floor(size / step + 1e-9);
+  return (steps * step).toFixed(stepDecimals(stepSize));
 }

@@ -6,6 +6,7 @@ import {
   describeClose,
   describeLeverage,
   describeOrder,
+  partOfPosition,
   precisionOf,
 } from './describe-action';
 
@@ -84,5 +85,15 @@ describe('what an action will do, in words', () => {
       closePosition: false,
     } as FuturesOrder;
     expect(describeCancel(order, p)).toBe('Cancel the buy limit order for 0.010 BTCUSDT at 50,000.0');
+  });
+
+  it('closes a part of a position: the share rounded down to the lot step, said against the whole', () => {
+    expect(partOfPosition('0.010', 25, '0.001')).toBe('0.002');
+    expect(partOfPosition('-0.010', 30, '0.001')).toBe('0.003');
+    expect(partOfPosition('0.003', 25, '0.001')).toBe('0.000');
+    expect(partOfPosition('-0.010', 100, '0.001')).toBe('0.010');
+    const half = closeOrder(long, { type: 'MARKET' }, '0.005');
+    expect(half).toMatchObject({ side: 'SELL', quantity: '0.005', reduceOnly: true });
+    expect(describeClose(long, half, p)).toBe('Close 0.005 of 0.010 BTCUSDT long at market, reduce-only');
   });
 });

@@ -1,5 +1,6 @@
 import type { CreateOrderRequest, FuturesOrder, FuturesPosition } from '@kestrel/contracts';
 import { formatPrice, formatQuantity, stepDecimals } from '@kestrel/ui';
+import { floorToStep } from './decimal';
 
 /** Decimals of a symbol's prices and sizes, from its tick size and lot step when known */
 export interface Precision {
@@ -25,13 +26,27 @@ export function positionDirection(
   return Number(position.amount) < 0 ? 'short' : 'long';
 }
 
+/** How a limit order's time in force reads in its confirmation */
+const TIME_IN_FORCE_WORDS: Record<string, string> = {
+  GTC: 'good till canceled',
+  IOC: 'immediate or cancel (what does not fill at once is canceled)',
+  FOK: 'fill or kill (all of it at once, or nothing)',
+  GTX: 'post-only (refused if it would fill at once)',
+  GTD: 'good till its date',
+};
+
+/** The side of the orders that close (or reduce) the position */
+export function closingSide(position: Pick<FuturesPosition, 'amount' | 'positionSide'>): 'BUY' | 'SELL' {
+  return positionDirection(position) === 'long' ? 'SELL' : 'BUY';
+}
+
 /** What placing this order does, in one sentence: "Buy 0.010 BTCUSDT at 60,000.0, limit, good till canceled" */
 export function describeOrder(order: CreateOrderRequest, p: Precision): string {
   const head = `${sideWord(order.side)} ${size(order.quantity ?? '0', p)} ${order.symbol}`;
   const tail = order.reduceOnly ? ', reduce-only' : '';
   switch (order.type) {
     case 'LIMIT':
-      return `${head} at ${price(order.price ?? '0', p)}, limit, good till canceled${tail}`;
+      return `${head} at ${price(order.price ?? '0', p)}, limit, ${TIME_IN_FORCE_WORDS[order.timeInForce ?? 'GTC'] ?? order.timeInForce}${tail}`;
     case 'MARKET':
       return `${head} at market${tail}`;
     case 'STOP_MARKET':
@@ -47,14 +62,15 @@ export function describeOrder(order: CreateOrderRequest, p: Precision): string {
 export function closeOrder(
   position: FuturesPosition,
   how: { type: 'MARKET' } | { type: 'LIMIT'; price: string },
+  /** Part of the position to close (its whole size when absent) */
+  quantity = position.amount.replace(/^-/, ''),
 ): CreateOrderRequest {
-  const direction = positionDirection(position);
   const hedged = position.positionSide !== 'BOTH';
   return {
     symbol: position.symbol,
-    side: direction === 'long' ? 'SELL' : 'BUY',
+    side: closingSide(position),
     type: how.type,
-    quantity: position.amount.replace(/^-/, ''),
+    quantity,
     ...(how.type === 'LIMIT' ? { price: how.price, timeInForce: 'GTC' as const } : {}),
     // Binance refuses reduceOnly in hedge mode: there the position side alone makes the order a close
     ...(hedged ? { positionSide: position.positionSide } : { reduceOnly: true }),
@@ -63,12 +79,24 @@ export function closeOrder(
 
 /** "Close 0.010 BTCUSDT long at market, reduce-only" */
 export function describeClose(position: FuturesPosition, order: CreateOrderRequest, p: Precision): string {
-  const head = `Close ${size(position.amount, p)} ${position.symbol} ${positionDirection(position)}`;
+  const whole = position.amount.replace(/^-/, '');
+  const part = order.quantity ?? whole;
+  const of = Number(part) === Number(whole) ? '' : ` of ${size(whole, p)}`;
+  const head = `Close ${size(part, p)}${of} ${position.symbol} ${positionDirection(position)}`;
   const how =
     order.type === 'LIMIT'
       ? ` with a limit ${order.side === 'BUY' ? 'buy' : 'sell'} at ${price(order.price ?? '0', p)}`
       : ' at market';
   return `${head}${how}, reduce-only`;
+}
+
+/**
+ * `percent` of a position's size, rounded down to the symbol's lot step (the exchange takes whole steps only);
+ * "0" when that is less than one step
+ */
+export function partOfPosition(amount: string, percent: number, stepSize: string): string {
+  if (percent >= 100) return amount.replace(/^-/, '');
+  return floorToStep((Math.abs(Number(amount)) * percent) / 100, stepSize);
 }
 
 /** "Set BTCUSDT leverage from 20x to 10x" */

@@ -1,0 +1,49 @@
+import type { SymbolInfo } from '@kestrel/contracts';
+import { useApplyProtection } from '../hooks/use-apply-protection';
+import { precisionOf } from '../lib/describe-action';
+import { protectionError, protectionValue } from '../lib/protection';
+import { describeMove, type MovableProtection } from '../lib/protection-move';
+import { ConfirmActionDialog } from './confirm-action-dialog';
+
+/**
+ * The confirmation of a take-profit or stop-loss dragged on the chart to `to`: the old order is canceled and one
+ * at the new trigger placed (Binance cannot modify a conditional order), as the TP/SL dialog does. A trigger on the
+ * wrong side of the mark (it would fire at once) is said and cannot be confirmed
+ */
+export default function MoveProtectionDialog({
+  protection,
+  to,
+  info,
+  onClose,
+}: {
+  protection: MovableProtection;
+  /** The new trigger, on the symbol's tick */
+  to: string;
+  info: SymbolInfo | undefined;
+  /** Canceled, confirmed or closed: the line goes to what the exchange holds */
+  onClose: () => void;
+}) {
+  const { kind, position, order } = protection;
+  const applyChanges = useApplyProtection(position);
+  const error = protectionError(position, kind, to, info);
+  const from = protectionValue(kind, order);
+  return (
+    <ConfirmActionDialog
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={kind === 'takeProfit' ? 'Move take-profit' : 'Move stop-loss'}
+      sentence={describeMove(position, kind, from, to, precisionOf(info).price)}
+      confirmLabel={kind === 'takeProfit' ? 'Move take-profit' : 'Move stop-loss'}
+      confirmDisabled={error !== undefined}
+      onConfirm={() => applyChanges([{ kind, action: 'set', value: to, replaces: order }])}
+    >
+      {error && (
+        <p role="alert" className="db:text-sm db:text-destructive">
+          {error}
+        </p>
+      )}
+    </ConfirmActionDialog>
+  );
+}
