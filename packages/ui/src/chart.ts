@@ -25,6 +25,7 @@ export {
   candleColors,
   chartBaseOptions,
   percentPriceFormat,
+  usdtPriceFormat,
   useChart,
   withAlpha,
 } from './components/chart';

@@ -24,6 +24,7 @@ export { Textarea } from './components/textarea';
 export { cn } from './lib/cn';
 export {
   figureClassName,
+  formatAssetAmount,
   formatDate,
   formatDateTime,
   formatInteger,

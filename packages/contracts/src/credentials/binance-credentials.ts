@@ -63,6 +63,30 @@ export type BinanceCredentials = z.infer<typeof BinanceCredentialsSchema>;
 export const BinanceCredentialsResponseSchema = okResponse(BinanceCredentialsSchema);
 export type BinanceCredentialsResponse = z.infer<typeof BinanceCredentialsResponseSchema>;
 
+/** How the account trades positions: one net position per symbol, or a long and a short side by side */
+export const POSITION_MODES = ['one-way', 'hedge'] as const;
+export const PositionModeSchema = z.enum(POSITION_MODES);
+export type PositionMode = z.infer<typeof PositionModeSchema>;
+
+/**
+ * GET /api/v1/credentials/binance/key-setup: what the stored key may do and how the account holds positions, read
+ * from the exchange now (Kestrel refuses keys that can withdraw, and bots need to know the position mode)
+ */
+export const BinanceKeySetupSchema = z.object({
+  permissions: z.object({
+    reading: z.boolean(),
+    futuresTrading: z.boolean(),
+    withdrawals: z.boolean(),
+    /** The key works from listed IP addresses only */
+    ipRestricted: z.boolean(),
+  }),
+  positionMode: PositionModeSchema,
+  /** ms since the epoch */
+  readAt: z.number().int(),
+});
+export type BinanceKeySetup = z.infer<typeof BinanceKeySetupSchema>;
+export const BinanceKeySetupResponseSchema = okResponse(BinanceKeySetupSchema);
+
 /**
  * POST /api/v1/credentials/test-connection: the spec does not show a body, so it is optional; without one the
  * stored credentials are tested

@@ -89,7 +89,13 @@ export type PositionAllocation = z.infer<typeof PositionAllocationSchema>;
  * them. Assets with nothing in them are left out
  */
 export const DashboardPortfolioSchema = z.object({
-  totals: z.object(walletFields),
+  totals: z.object({
+    ...walletFields,
+    /** Margin the open positions hold (Binance's totalInitialMargin, open orders' margin included) */
+    initialMargin: decimal,
+    /** What the positions need to stay open; margin ratio = maintMargin / marginBalance */
+    maintMargin: decimal,
+  }),
   assets: z.array(PortfolioAssetSchema),
   /** Open positions only */
   positions: z.array(FuturesPositionSchema),
@@ -137,6 +143,42 @@ export const INCOME_TYPES = [
   'FEE_RETURN',
   'BFUSD_REWARD',
 ] as const;
+
+export type IncomeType = (typeof INCOME_TYPES)[number];
+
+/** What a trader reads for each income type (Binance's enum words are not names, and one is misspelt) */
+export const INCOME_TYPE_NAMES: Record<IncomeType, string> = {
+  TRANSFER: 'Transfer',
+  WELCOME_BONUS: 'Welcome bonus',
+  REALIZED_PNL: 'Realized PnL',
+  FUNDING_FEE: 'Funding fee',
+  COMMISSION: 'Trading fee',
+  INSURANCE_CLEAR: 'Insurance fund clearance',
+  REFERRAL_KICKBACK: 'Referral rebate',
+  COMMISSION_REBATE: 'Fee rebate',
+  API_REBATE: 'API rebate',
+  CONTEST_REWARD: 'Contest reward',
+  CROSS_COLLATERAL_TRANSFER: 'Cross-collateral transfer',
+  OPTIONS_PREMIUM_FEE: 'Options premium',
+  OPTIONS_SETTLE_PROFIT: 'Options settlement profit',
+  INTERNAL_TRANSFER: 'Internal transfer',
+  AUTO_EXCHANGE: 'Auto-exchange',
+  DELIVERED_SETTELMENT: 'Delivery settlement',
+  COIN_SWAP_DEPOSIT: 'Coin swap in',
+  COIN_SWAP_WITHDRAW: 'Coin swap out',
+  POSITION_LIMIT_INCREASE_FEE: 'Position limit increase fee',
+  STRATEGY_UMFUTURES_TRANSFER: 'Strategy transfer',
+  FEE_RETURN: 'Fee return',
+  BFUSD_REWARD: 'BFUSD reward',
+};
+
+/** The name of an income type; one Binance adds later reads as its words ("NEW_KIND" → "New kind") */
+export function incomeTypeName(type: string): string {
+  const known = (INCOME_TYPE_NAMES as Record<string, string | undefined>)[type];
+  if (known) return known;
+  const text = type.toLowerCase().replaceAll('_', ' ');
+  return text.replace(/^./, (c) => c.toUpperCase());
+}
 
 /** GET /api/v1/dashboard/equity?from&to */
 export const EquityQuerySchema = fromNotAfterTo(z.strictObject(rangeQuery));

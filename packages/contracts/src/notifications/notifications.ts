@@ -19,6 +19,7 @@ export const NOTIFICATION_EVENTS = [
   'kill_switch',
   'exchange_key_refused',
   'new_device_signin',
+  'protection_failed',
   'test',
 ] as const;
 export const NotificationEventSchema = z.enum(NOTIFICATION_EVENTS);
@@ -42,6 +43,7 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   kill_switch: 'Kill switch',
   exchange_key_refused: 'Exchange key refused',
   new_device_signin: 'Sign-in from a new device',
+  protection_failed: 'TP/SL not placed',
   test: 'Test',
 };
 

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { type ChartConfig, ChartContainer, useChart } from './chart';
+import { type ChartConfig, ChartContainer, percentPriceFormat, usdtPriceFormat, useChart } from './chart';
 
 const config = {
   equity: { label: 'Equity', color: 'var(--primary)' },
@@ -69,5 +69,13 @@ describe('ChartContainer', () => {
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(() => render(<Legend />)).toThrow('useChart must be used inside a <ChartContainer>');
     quiet.mockRestore();
+  });
+});
+
+describe('price scales', () => {
+  it('read as the figures beside the chart: USDT to the cent, returns in percent', () => {
+    expect(usdtPriceFormat.formatter(1234.5)).toBe('1,234.50');
+    expect(usdtPriceFormat.formatter(-0.001)).toBe('0.00');
+    expect(percentPriceFormat.formatter(12.5)).toBe('12.50%');
   });
 });

@@ -8,7 +8,7 @@ import {
 import * as React from 'react';
 import { type ChartTheme, readChartTheme, resolveColor, withAlpha } from '../lib/chart-theme';
 import { cn } from '../lib/cn';
-import { formatPercent } from '../lib/format';
+import { formatPercent, formatUsdt } from '../lib/format';
 
 /**
  * What a chart draws, by series key: its name (legends, descriptions) and its colour, any CSS colour, normally a
@@ -228,5 +228,12 @@ export function candleColors(colors: { up: string; down: string }) {
 export const percentPriceFormat = {
   type: 'custom' as const,
   formatter: (v: number) => formatPercent(v / 100),
+  minMove: 0.01,
+};
+
+/** A price scale of USDT amounts (equity, PnL), to the cent, as `formatUsdt` writes them everywhere else: "1,234.50" */
+export const usdtPriceFormat = {
+  type: 'custom' as const,
+  formatter: (v: number) => formatUsdt(v),
   minMove: 0.01,
 };

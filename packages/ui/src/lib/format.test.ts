@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  formatAssetAmount,
   formatInteger,
   formatPercent,
   formatPnl,
@@ -13,6 +14,17 @@ import {
 } from './format';
 
 describe('figures', () => {
+  it('shows an asset amount with every decimal the exchange booked, a stablecoin with at least cents', () => {
+    expect(formatAssetAmount(0.14992912, 'USDT')).toBe('0.14992912');
+    expect(formatAssetAmount(0.15, 'USDT')).toBe('0.15');
+    expect(formatAssetAmount(1234.5, 'USDC')).toBe('1,234.50');
+    expect(formatAssetAmount(0.00001234, 'BNB')).toBe('0.00001234');
+    expect(formatAssetAmount(2, 'BNB')).toBe('2');
+    expect(formatAssetAmount(-0.0012, 'USDT', { signed: true })).toBe('-0.0012');
+    expect(formatAssetAmount(0.5, 'USDT', { signed: true })).toBe('+0.50');
+    expect(formatAssetAmount(Number.NaN, 'USDT')).toBe(NO_VALUE);
+  });
+
   it('never shows a signed zero: -0 and values that round to zero read as zero', () => {
     expect(formatUsdt(-0)).toBe('0.00');
     expect(formatUsdt(-0.004)).toBe('0.00');

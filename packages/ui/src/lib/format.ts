@@ -75,6 +75,19 @@ export function formatUsdt(value: Figure, { signed = false } = {}): string {
   return formatter(2, 2, { signed }).format(value);
 }
 
+/** Assets worth one dollar: their amounts read as money, with at least cents */
+const STABLECOINS = new Set(['USDT', 'USDC', 'BUSD', 'FDUSD', 'BFUSD']);
+
+/**
+ * An amount of an asset as the exchange booked it (a fee, a funding payment, an income entry, a sum of them): every
+ * decimal it has, up to 8, so the same fee reads the same on every screen ("0.14992912 USDT", never "0.15" here
+ * and "0.14992912" there); a stablecoin keeps at least cents ("12.30"). `signed` adds "+" to gains
+ */
+export function formatAssetAmount(value: Figure, asset: string, { signed = false } = {}): string {
+  if (!finite(value)) return NO_VALUE;
+  return formatter(STABLECOINS.has(asset) ? 2 : 0, 8, { signed }).format(value);
+}
+
 /** A fraction as a percentage: 0.1234 → "12.34%"; `signed` adds "+" to gains */
 export function formatPercent(fraction: Figure, { signed = false, digits = 2 } = {}): string {
   if (!finite(fraction)) return NO_VALUE;

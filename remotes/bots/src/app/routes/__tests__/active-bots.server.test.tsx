@@ -2,14 +2,11 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import {
-  BotListResponseSchema,
-  BotResponseSchema,
-  type CreateBotRequestInput,
-} from '@kestrel/contracts/bots';
+import { BotListResponseSchema } from '@kestrel/contracts/bots';
 import { unwrap } from '@kestrel/shared-runtime';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBot } from '../../../features/bots/api/create-bot';
 import { renderAt, type ServerPage, startServerPage } from '../../../test/server-page';
 import ActiveBotsPage from '../active-bots';
 import BotHubPage from '../bot-hub';
@@ -22,8 +19,6 @@ afterAll(() => page?.close());
 
 const pages = { '/active-bots': ActiveBotsPage, '/bot-hub': BotHubPage };
 
-const createBot = async (request: CreateBotRequestInput) =>
-  unwrap(await page.runtime.api.post('/api/v1/agents', request, { schema: BotResponseSchema })).data;
 const listBots = async () =>
   unwrap(await page.runtime.api.get('/api/v1/agents', { schema: BotListResponseSchema })).data;
 
@@ -44,7 +39,7 @@ describe('the active bots page', () => {
   });
 
   it('starts, stops and deletes bots after saying what will happen; a stopped bot says why', async () => {
-    await createBot({
+    await createBot(page.runtime.api, {
       name: 'Grid A',
       strategy: 'grid',
       // Orders the exchange takes (0.003 BTC is above its 100 USDT minimum) within the budget
@@ -55,7 +50,7 @@ describe('the active bots page', () => {
       budget: 250,
       mode: 'paper',
     });
-    await createBot({
+    await createBot(page.runtime.api, {
       name: 'DCA B',
       strategy: 'dca',
       // The base order alone: 200 USDT at 3× needs 67 USDT of margin
@@ -99,6 +94,8 @@ describe('the active bots page', () => {
       within(pause).getByText(/^A paper bot's orders live only while it runs: they are withdrawn/),
     ).toBeTruthy();
     await user.click(within(pause).getByRole('button', { name: 'Pause bot' }));
+    // The dialog hides the page from the accessibility tree until it has closed
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 15_000 });
     await waitFor(() => expect(grid.getAttribute('data-bot-state')).toBe('paused'), { timeout: 15_000 });
     expect(
       await within(grid).findByText(
@@ -113,6 +110,8 @@ describe('the active bots page', () => {
     const resume = await screen.findByRole('dialog', { name: 'Resume Grid A?' });
     expect(within(resume).getByText(/^It lays its paper orders anew from the price now/)).toBeTruthy();
     await user.click(within(resume).getByRole('button', { name: 'Resume bot' }));
+    // The dialog hides the page from the accessibility tree until it has closed
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 15_000 });
     await waitFor(() => expect(grid.getAttribute('data-bot-state')).toBe('running'), { timeout: 15_000 });
 
     // Stop: the dialog says the orders are canceled; the card then says who stopped it
@@ -122,6 +121,8 @@ describe('the active bots page', () => {
       within(stop).getByText('Its paper orders will be canceled and it will place no new ones.'),
     ).toBeTruthy();
     await user.click(within(stop).getByRole('button', { name: 'Stop bot' }));
+    // The dialog hides the page from the accessibility tree until it has closed
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 15_000 });
     await waitFor(() => expect(grid.getAttribute('data-bot-state')).toBe('stopped'), { timeout: 15_000 });
     expect(
       await within(grid).findByText(/^Stopped \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: Stopped by you$/),
@@ -166,7 +167,7 @@ describe('the active bots page', () => {
     });
     expect(bought.success).toBe(true);
     const price = Number(page.server.sim.exchange.priceControl('BTCUSDT').lastPrice);
-    await createBot({
+    await createBot(page.runtime.api, {
       name: 'Live grid C',
       strategy: 'grid',
       params: {

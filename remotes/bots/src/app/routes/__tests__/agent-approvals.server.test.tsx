@@ -2,10 +2,10 @@
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
-import { type Bot, BotResponseSchema } from '@kestrel/contracts/bots';
-import { unwrap } from '@kestrel/shared-runtime';
+import type { Bot } from '@kestrel/contracts/bots';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBot } from '../../../features/bots/api/create-bot';
 import { renderAt, type ServerPage, startServerPage } from '../../../test/server-page';
 import AgentPage from '../agent';
 
@@ -95,22 +95,16 @@ async function propose(agent: Bot, barTime: number, expiresInMs: number): Promis
 
 describe('the approval queue of an agent in stage Live with approval', () => {
   it('counts each proposal down, takes an approve and a reject, and shows one that expired unanswered', async () => {
-    const agent = unwrap(
-      await page.runtime.api.post(
-        '/api/v1/agents',
-        {
-          name: 'Proposing agent',
-          strategy: 'ml-agent',
-          params: { trainBars: 300 },
-          symbol: 'BTCUSDT',
-          interval: '1m',
-          leverage: 2,
-          budget: 1000,
-          mode: 'paper',
-        },
-        { schema: BotResponseSchema },
-      ),
-    ).data;
+    const agent = await createBot(page.runtime.api, {
+      name: 'Proposing agent',
+      strategy: 'ml-agent',
+      params: { trainBars: 300 },
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 2,
+      budget: 1000,
+      mode: 'paper',
+    });
     await page.server.database.db.query(
       `INSERT INTO agent_state (bot_id, stage, updated_at) VALUES ($1, 'live_approval', now())
        ON CONFLICT (bot_id) DO UPDATE SET stage = 'live_approval'`,

@@ -3,11 +3,12 @@
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
 import { type AgentDecisionSummary, AgentDecisionsResponseSchema } from '@kestrel/contracts/agents';
-import { type Bot, BotResponseSchema } from '@kestrel/contracts/bots';
+import type { Bot, CreateBotRequestInput } from '@kestrel/contracts/bots';
 import { agentEvidence, trainAgentModel } from '@kestrel/engine';
 import { unwrap } from '@kestrel/shared-runtime';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBot } from '../../../features/bots/api/create-bot';
 import { renderAt, type ServerPage, startServerPage } from '../../../test/server-page';
 import ActiveBotsPage from '../active-bots';
 import AgentPage from '../agent';
@@ -46,14 +47,16 @@ afterAll(() => page?.close());
 
 const pages = { '/kestrel/:agentId': AgentPage, '/active-bots': ActiveBotsPage };
 
-const create = async (body: Record<string, unknown>): Promise<Bot> =>
-  unwrap(
-    await page.runtime.api.post(
-      '/api/v1/agents',
-      { symbol: 'BTCUSDT', interval: '1m', leverage: 2, budget: 1000, mode: 'paper', ...body },
-      { schema: BotResponseSchema },
-    ),
-  ).data;
+/** A stopped paper bot on BTCUSDT 1m: each test names it and its strategy */
+const create = (body: Pick<CreateBotRequestInput, 'name' | 'strategy' | 'params'>): Promise<Bot> =>
+  createBot(page.runtime.api, {
+    symbol: 'BTCUSDT',
+    interval: '1m',
+    leverage: 2,
+    budget: 1000,
+    mode: 'paper',
+    ...body,
+  });
 const decisions = async (id: string): Promise<AgentDecisionSummary[]> =>
   unwrap(
     await page.runtime.api.get(`/api/v1/agents/${id}/decisions`, { schema: AgentDecisionsResponseSchema }),

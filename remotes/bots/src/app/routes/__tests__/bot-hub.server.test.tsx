@@ -3,14 +3,11 @@
  */
 // The server runs in this page's realm and calls the simulator with the page's fetch: no same-origin rule for it
 import { BacktestDetailResponseSchema, BacktestListResponseSchema } from '@kestrel/contracts/backtest';
-import {
-  BotListResponseSchema,
-  BotResponseSchema,
-  BotSuggestionResponseSchema,
-} from '@kestrel/contracts/bots';
+import { BotListResponseSchema, BotSuggestionResponseSchema } from '@kestrel/contracts/bots';
 import { unwrap } from '@kestrel/shared-runtime';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBot } from '../../../features/bots/api/create-bot';
 import { renderAt, type ServerPage, startServerPage } from '../../../test/server-page';
 import BotHubPage from '../bot-hub';
 
@@ -87,22 +84,16 @@ describe('the bot hub', () => {
   }, 60_000);
 
   it("groups the user's bots by state and starts and stops a paper bot at once", async () => {
-    unwrap(
-      await page.runtime.api.post(
-        '/api/v1/agents',
-        {
-          name: 'Quick grid',
-          strategy: 'grid',
-          params: { lower: 40_000, upper: 50_000, gridCount: 2, quantityPerGrid: 0.003 },
-          symbol: 'BTCUSDT',
-          interval: '1h',
-          leverage: 2,
-          budget: 500,
-          mode: 'paper',
-        },
-        { schema: BotResponseSchema },
-      ),
-    );
+    await createBot(page.runtime.api, {
+      name: 'Quick grid',
+      strategy: 'grid',
+      params: { lower: 40_000, upper: 50_000, gridCount: 2, quantityPerGrid: 0.003 },
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      leverage: 2,
+      budget: 500,
+      mode: 'paper',
+    });
     const { user } = renderAt(page.runtime, '/bot-hub', pages);
     const stopped = await screen.findByRole('list', { name: 'Stopped bots' });
     expect(within(stopped).getByText('Quick grid')).toBeTruthy();

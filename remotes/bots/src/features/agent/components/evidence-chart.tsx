@@ -1,16 +1,8 @@
 import type { AgentEvidence } from '@kestrel/contracts/agents';
 import { formatPercent } from '@kestrel/ui';
-import {
-  ChartCanvas,
-  type ChartConfig,
-  ChartContainer,
-  type IChartApi,
-  LineSeries,
-  percentPriceFormat,
-  type Time,
-} from '@kestrel/ui/chart';
+import { ChartCanvas, type ChartConfig, ChartContainer, type IChartApi } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
-import { toChartSeries } from '../../backtesting/lib/chart-data';
+import { addReturnLine } from '../../../lib/return-line';
 
 const config = {
   oosEquity: { label: 'Agent (out of sample)', color: 'var(--primary)' },
@@ -30,14 +22,10 @@ export default function EvidenceChart({ report }: { report: Report }) {
   const build = useCallback(
     (chart: IChartApi, { colors }: { colors: Record<keyof typeof config, string> }) => {
       for (const key of ['randomEntry', 'buyAndHold', 'oosEquity'] as const) {
-        const series = chart.addSeries(LineSeries, {
-          color: colors[key],
-          lineWidth: key === 'oosEquity' ? 2 : 1,
-          priceFormat: percentPriceFormat,
-          title: config[key].label,
-        });
-        series.setData(
-          toChartSeries(report[key]).map((p) => ({ time: p.time as Time, value: (p.value - 1) * 100 })),
+        addReturnLine(
+          chart,
+          { color: colors[key], title: config[key].label, headline: key === 'oosEquity' },
+          report[key],
         );
       }
       chart.timeScale().fitContent();

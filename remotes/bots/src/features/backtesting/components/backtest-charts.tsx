@@ -11,6 +11,7 @@ import {
   percentPriceFormat,
   type SeriesMarker,
   type Time,
+  usdtPriceFormat,
   withAlpha,
 } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
@@ -41,7 +42,7 @@ export function EquityChart({ detail }: { detail: BacktestDetail }) {
       const equity = chart.addSeries(LineSeries, {
         color: colors.equity,
         lineWidth: 2,
-        priceFormat: { type: 'custom', formatter: (v: number) => formatUsdt(v), minMove: 0.01 },
+        priceFormat: usdtPriceFormat,
         title: 'Equity',
       });
       equity.setData(points.map((p) => ({ time: p.time as Time, value: p.equity })));

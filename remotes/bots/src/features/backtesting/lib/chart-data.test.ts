@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candleSeries, equitySeries, snapMarkers, toChartSeries } from './chart-data';
+import { candleSeries, equitySeries, returnSeries, snapMarkers, toChartSeries } from './chart-data';
 
 describe('chart series', () => {
   it('turns ms into strictly increasing seconds, the later point winning a shared second', () => {
@@ -19,6 +19,20 @@ describe('chart series', () => {
   it('draws drawdown as a negative percentage under the equity', () => {
     expect(equitySeries([{ time: 60_000, equity: 9_500, drawdown: 0.05 }])).toEqual([
       { time: 60, equity: 9_500, drawdown: -5 },
+    ]);
+  });
+
+  it('draws a growth curve as its return in percent, a loss below zero', () => {
+    expect(
+      returnSeries([
+        { time: 0, value: 1 },
+        { time: 60_000, value: 1.125 },
+        { time: 120_000, value: 0.9 },
+      ]),
+    ).toEqual([
+      { time: 0, value: 0 },
+      { time: 60, value: 12.5 },
+      { time: 120, value: expect.closeTo(-10) },
     ]);
   });
 

@@ -27,6 +27,11 @@ export function equitySeries(points: readonly EquityPoint[]) {
   }));
 }
 
+/** A growth curve (1 = where it started) as its return in percent, what `percentPriceFormat` reads: 1.125 → 12.5 */
+export function returnSeries(growth: readonly { time: number; value: number }[]) {
+  return toChartSeries(growth).map((p) => ({ time: p.time, value: (p.value - 1) * 100 }));
+}
+
 export function candleSeries<T extends Omit<BacktestCandle, 'volume'>>(candles: readonly T[]) {
   return toChartSeries(candles).map(({ time, open, high, low, close }) => ({ time, open, high, low, close }));
 }

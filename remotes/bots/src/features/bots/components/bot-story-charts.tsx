@@ -9,6 +9,7 @@ import {
   LineSeries,
   type SeriesMarker,
   type Time,
+  usdtPriceFormat,
 } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
 import { addCandles } from '../../../lib/candle-chart';
@@ -29,20 +30,17 @@ const pnlConfig = {
 
 type Colors<TConfig extends ChartConfig> = { colors: Record<keyof TConfig, string> };
 
-const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-
-const usdt = { type: 'custom' as const, formatter: (v: number) => formatUsdt(v), minMove: 0.01 };
-
-/** The bot's candles with its fills (arrows) and its open orders (dashed lines labelled on the price axis only) */
-function FillsChart({
-  story,
-  orders,
-  botName,
-}: {
+/** A bot's card opened on its story: what it traded and earned, its open orders, and its name for the titles */
+interface StoryChartsProps {
   story: BotPerformance;
   orders: readonly BotOrder[];
   botName: string;
-}) {
+}
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** The bot's candles with its fills (arrows) and its open orders (dashed lines labelled on the price axis only) */
+function FillsChart({ story, orders, botName }: StoryChartsProps) {
   const build = useCallback(
     (chart: IChartApi, { colors }: Colors<typeof candleConfig>) => {
       const { series, times } = addCandles(chart, colors, story.candles);
@@ -85,14 +83,14 @@ function FillsChart({
 }
 
 /** The bot's PnL over time: the total (realized + unrealized) and the realized part, after fees */
-function PnlChart({ story, botName }: { story: BotPerformance; botName: string }) {
+function PnlChart({ story, botName }: Omit<StoryChartsProps, 'orders'>) {
   const build = useCallback(
     (chart: IChartApi, { colors }: Colors<typeof pnlConfig>) => {
       const points = toChartSeries(story.curve);
       const total = chart.addSeries(LineSeries, {
         color: colors.total,
         lineWidth: 2,
-        priceFormat: usdt,
+        priceFormat: usdtPriceFormat,
         title: 'PnL',
       });
       total.setData(points.map((p) => ({ time: p.time as Time, value: p.total })));
@@ -100,7 +98,7 @@ function PnlChart({ story, botName }: { story: BotPerformance; botName: string }
         color: colors.realized,
         lineWidth: 1,
         lineStyle: 2,
-        priceFormat: usdt,
+        priceFormat: usdtPriceFormat,
         title: 'Realized',
       });
       realized.setData(points.map((p) => ({ time: p.time as Time, value: p.realized })));
@@ -120,15 +118,7 @@ function PnlChart({ story, botName }: { story: BotPerformance; botName: string }
 }
 
 /** Both charts; the default export so a bot card loads this module (and the chart library) only when opened */
-export default function BotStoryCharts({
-  story,
-  orders,
-  botName,
-}: {
-  story: BotPerformance;
-  orders: readonly BotOrder[];
-  botName: string;
-}) {
+export default function BotStoryCharts({ story, orders, botName }: StoryChartsProps) {
   return (
     <div className="bt:flex bt:flex-col bt:gap-2">
       <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:xl:grid-cols-2">

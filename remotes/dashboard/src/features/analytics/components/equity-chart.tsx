@@ -9,6 +9,7 @@ import {
   type IChartApi,
   percentPriceFormat,
   type Time,
+  usdtPriceFormat,
   withAlpha,
 } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
@@ -41,7 +42,7 @@ export default function EquityChart({
         topColor: withAlpha(colors.equity, 0.3),
         bottomColor: withAlpha(colors.equity, 0.02),
         lineWidth: 2,
-        priceFormat: { type: 'custom', formatter: (v: number) => formatUsdt(v), minMove: 0.01 },
+        priceFormat: usdtPriceFormat,
         title: 'Equity',
       });
       equity.setData(points.map((p) => ({ time: seconds(p.time), value: Number(p.equity) })));

@@ -2,11 +2,11 @@ import type { FuturesTrade } from '@kestrel/contracts';
 import {
   cn,
   figureClassName,
+  formatAssetAmount,
   formatDateTime,
   formatPnl,
   formatPrice,
   formatQuantity,
-  formatUsdt,
 } from '@kestrel/ui';
 import { type ColumnDef, DataTable, type SortingState } from '@kestrel/ui/table';
 import { useMemo } from 'react';
@@ -79,9 +79,7 @@ export function RecentFillsTable({ fills, precisions }: RecentFillsTableProps) {
         header: 'Fee',
         cell: ({ row }) => {
           const { commission, commissionAsset } = row.original;
-          const amount =
-            commissionAsset === 'USDT' ? formatUsdt(Number(commission)) : formatQuantity(Number(commission));
-          return `${amount} ${commissionAsset}`;
+          return `${formatAssetAmount(Number(commission), commissionAsset)} ${commissionAsset}`;
         },
         meta: { align: 'right', cellClassName: cn(figureClassName, 'db:whitespace-nowrap') },
       },

@@ -1,6 +1,20 @@
-import type { HistoryOrder, HistoryTrade, IncomeEntry, PlacedBy } from '@kestrel/contracts';
+import {
+  type HistoryOrder,
+  type HistoryTrade,
+  type IncomeEntry,
+  incomeTypeName,
+  type PlacedBy,
+} from '@kestrel/contracts';
 import { Link } from '@kestrel/shared-runtime/router';
-import { formatDateTime, formatPnl, formatPrice, formatQuantity, formatUsdt, NO_VALUE } from '@kestrel/ui';
+import {
+  formatAssetAmount,
+  formatDateTime,
+  formatPnl,
+  formatPrice,
+  formatQuantity,
+  formatUsdt,
+  NO_VALUE,
+} from '@kestrel/ui';
 import type { ColumnDef } from '@kestrel/ui/table';
 import { paths } from '../../../config/paths';
 import { decimalsOf, SORTABLE } from '../lib/history-filter';
@@ -105,7 +119,8 @@ export const TRADE_COLUMNS = sortable<HistoryTrade>('trades', [
   {
     id: 'commission',
     header: 'Fee',
-    cell: ({ row }) => `${formatQuantity(Number(row.original.commission))} ${row.original.commissionAsset}`,
+    cell: ({ row }) =>
+      `${formatAssetAmount(Number(row.original.commission), row.original.commissionAsset)} ${row.original.commissionAsset}`,
     meta: figure,
   },
   { id: 'maker', header: 'Role', cell: ({ row }) => (row.original.maker ? 'Maker' : 'Taker') },
@@ -161,12 +176,13 @@ export const ORDER_COLUMNS = sortable<HistoryOrder>('orders', [
 
 export const INCOME_COLUMNS = sortable<IncomeEntry>('income', [
   { id: 'time', header: 'Time (UTC)', cell: ({ row }) => formatDateTime(row.original.time) },
-  { id: 'incomeType', header: 'Type', cell: ({ row }) => words(row.original.incomeType) },
+  { id: 'incomeType', header: 'Type', cell: ({ row }) => incomeTypeName(row.original.incomeType) },
   { id: 'symbol', header: 'Symbol', cell: ({ row }) => row.original.symbol || NO_VALUE },
   {
     id: 'income',
     header: 'Amount',
-    cell: ({ row }) => `${formatPnl(Number(row.original.income)).text} ${row.original.asset}`,
+    cell: ({ row }) =>
+      `${formatAssetAmount(Number(row.original.income), row.original.asset, { signed: true })} ${row.original.asset}`,
     meta: {
       align: 'right',
       cellClassName: (i) => `db:font-mono db:tabular-nums ${formatPnl(Number(i.income)).className}`,

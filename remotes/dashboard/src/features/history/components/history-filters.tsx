@@ -1,4 +1,4 @@
-import { INCOME_TYPES, ORDER_TYPES } from '@kestrel/contracts';
+import { INCOME_TYPES, incomeTypeName, ORDER_TYPES } from '@kestrel/contracts';
 import { Button, Input, NativeSelect } from '@kestrel/ui';
 import { type ReactNode, useId } from 'react';
 import {
@@ -117,7 +117,7 @@ export function HistoryFilters({
             <option value="">All types</option>
             {types.map((t) => (
               <option key={t} value={t}>
-                {words(t)}
+                {tab === 'income' ? incomeTypeName(t) : words(t)}
               </option>
             ))}
           </NativeSelect>

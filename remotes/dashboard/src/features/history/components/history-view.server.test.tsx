@@ -38,6 +38,13 @@ beforeAll(async () => {
        FROM generate_series(1, $3::int) AS i`,
     [userId, NOW, ROWS],
   );
+  // Income as Binance books it: a fee with all its decimals, and the type Binance misspells
+  await server.database.db.query(
+    `INSERT INTO income_entries (user_id, environment, income_type, tran_id, symbol, income, asset, info, trade_id, time)
+     VALUES ($1, 'testnet', 'COMMISSION', '1', 'BTCUSDT', -0.14992912, 'USDT', '', '7', to_timestamp($2::float8 / 1000)),
+            ($1, 'testnet', 'DELIVERED_SETTELMENT', '2', 'BTCUSDT', 3.5, 'USDT', '', '', to_timestamp($3::float8 / 1000))`,
+    [userId, NOW - 120_000, NOW - 180_000],
+  );
 }, 120_000);
 afterAll(async () => {
   vi.restoreAllMocks();
@@ -103,6 +110,26 @@ describe('the history view on 10,000 fills', () => {
     // i odd and i % 3 = 1: i = 1, 7, 13, … up to 9997
     await waitFor(() => expect(screen.getByText(/^1,667 trades,/)).toBeTruthy());
     for (const row of dataRows(table)) expect(row.textContent).toContain('ETHUSDT');
+  }, 60_000);
+
+  it('names income types as a trader reads them and shows each amount as the exchange booked it', async () => {
+    const user = userEvent.setup();
+    renderView();
+    await screen.findByRole('table', { name: 'Trades' }, { timeout: 20_000 });
+    await user.click(screen.getByRole('tab', { name: 'Income' }));
+    const table = await screen.findByRole('table', { name: 'Income' }, { timeout: 20_000 });
+    await waitFor(() => expect(dataRows(table)).toHaveLength(2));
+    const [fee, settlement] = dataRows(table) as [HTMLElement, HTMLElement];
+    expect(within(fee).getByText('Trading fee')).toBeTruthy();
+    expect(within(fee).getByText('-0.14992912 USDT')).toBeTruthy();
+    expect(within(settlement).getByText('Delivery settlement')).toBeTruthy();
+    expect(within(settlement).getByText('+3.50 USDT')).toBeTruthy();
+    // The type filter offers the same names, and asks the server with Binance's word
+    const type = screen.getByLabelText('Type');
+    expect(within(type).getByRole('option', { name: 'Delivery settlement' })).toBeTruthy();
+    await user.selectOptions(type, 'DELIVERED_SETTELMENT');
+    await waitFor(() => expect(dataRows(table)).toHaveLength(1));
+    expect(table.textContent).not.toContain('Trading fee');
   }, 60_000);
 
   it('exports what is filtered as CSV from the server', async () => {

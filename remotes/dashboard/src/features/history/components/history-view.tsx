@@ -1,6 +1,6 @@
 import type { TradeHistoryPage } from '@kestrel/contracts';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
-import { Button, formatDate, formatInteger, formatPnl, formatQuantity, formatUsdt } from '@kestrel/ui';
+import { Button, formatAssetAmount, formatDate, formatInteger, formatPnl } from '@kestrel/ui';
 import type { SortingState } from '@kestrel/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@kestrel/ui/tabs';
 import { useMemo, useState } from 'react';
@@ -19,13 +19,11 @@ const TABS: { id: HistoryTab; label: string; noun: string }[] = [
   { id: 'income', label: 'Income', noun: 'income entries' },
 ];
 
-/** Stablecoin fees read as money (2 decimals); a fee in BNB keeps its small decimals */
-const feeAmount = (amount: string, asset: string) =>
-  /^(USDT|USDC|BUSD|FDUSD)$/.test(asset) ? formatUsdt(Number(amount)) : formatQuantity(Number(amount));
-
 /** "1,234 trades, fees 12.34 USDT, realized PnL +5.00": sums over every matching fill, not just those loaded */
 function tradeTotals(page: TradeHistoryPage): string {
-  const fees = page.totals.commission.map((c) => `${feeAmount(c.amount, c.asset)} ${c.asset}`).join(' + ');
+  const fees = page.totals.commission
+    .map((c) => `${formatAssetAmount(Number(c.amount), c.asset)} ${c.asset}`)
+    .join(' + ');
   const count = `${formatInteger(page.total)} ${page.total === 1 ? 'trade' : 'trades'}`;
   return `${count}, fees ${fees || '0'}, realized PnL ${formatPnl(Number(page.totals.realizedPnl)).text} USDT`;
 }

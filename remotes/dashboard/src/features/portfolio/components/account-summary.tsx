@@ -1,4 +1,4 @@
-import type { FuturesAccountInfo, PortfolioAsset } from '@kestrel/contracts';
+import type { DashboardPortfolio, PortfolioAsset } from '@kestrel/contracts';
 import { cn, figureClassName, formatPercent, formatPnl, formatUsdt, NO_VALUE } from '@kestrel/ui';
 import { FigureGrid } from '@kestrel/ui/figures';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
@@ -8,20 +8,20 @@ type Asset = PortfolioAsset;
 const usdt = (value: string) => formatUsdt(Number(value));
 
 /** The account's totals in USDT: what a trader checks first (margin balance, free margin, open PnL, margin ratio) */
-export function AccountFigures({ account }: { account: FuturesAccountInfo }) {
-  const pnl = formatPnl(Number(account.totalUnrealizedPnl));
-  const margin = Number(account.totalMarginBalance);
-  const ratio = margin > 0 ? Number(account.totalMaintMargin) / margin : null;
+export function AccountFigures({ totals }: { totals: DashboardPortfolio['totals'] }) {
+  const pnl = formatPnl(Number(totals.unrealizedPnl));
+  const margin = Number(totals.marginBalance);
+  const ratio = margin > 0 ? Number(totals.maintMargin) / margin : null;
   return (
     <FigureGrid
       label="Account"
       size="lg"
       className="db:sm:grid-cols-2 db:lg:grid-cols-5"
       figures={[
-        { key: 'margin', label: 'Margin balance', value: usdt(account.totalMarginBalance) },
-        { key: 'wallet', label: 'Wallet balance', value: usdt(account.totalWalletBalance) },
+        { key: 'margin', label: 'Margin balance', value: usdt(totals.marginBalance) },
+        { key: 'wallet', label: 'Wallet balance', value: usdt(totals.walletBalance) },
         { key: 'pnl', label: 'Unrealized PnL', value: pnl.text, valueClassName: pnl.className },
-        { key: 'available', label: 'Available', value: usdt(account.availableBalance) },
+        { key: 'available', label: 'Available', value: usdt(totals.availableBalance) },
         {
           key: 'ratio',
           label: 'Margin ratio',

@@ -1,4 +1,4 @@
-import type { DashboardPortfolio, FuturesAccountInfo, FuturesPosition } from '@kestrel/contracts';
+import type { DashboardPortfolio, FuturesPosition } from '@kestrel/contracts';
 
 /** Leverage in use: notional over initial margin (Binance's initial margin is notional / leverage) */
 export function positionLeverage(
@@ -73,23 +73,67 @@ export function remark(position: FuturesPosition, markPrice: string): FuturesPos
   };
 }
 
+/** Decimal text of a figure computed in the browser: plain notation, never "-0" */
+const text = (value: number) => (value === 0 ? '0' : String(value));
+
 /**
- * The account totals moved by the same amount as its positions' re-marked PnL, so the cards and the rows agree
- * between two snapshots
+ * The whole portfolio snapshot re-marked at pushed mark prices: positions, the account totals, the USDT balance
+ * (where USDⓈ-M PnL accrues) and the exposures move together, so every figure of the page is one state and the
+ * cards, the rows and the balances agree to the cent between two snapshots
  */
-export function remarkAccount(
-  account: FuturesAccountInfo,
-  positions: readonly FuturesPosition[],
-): FuturesAccountInfo {
+export function remarkPortfolio(
+  portfolio: DashboardPortfolio,
+  marks: ReadonlyMap<string, { markPrice: string }>,
+): DashboardPortfolio {
   let delta = 0;
-  account.positions.forEach((p, i) => {
-    delta += Number(positions[i]?.unrealizedPnl ?? p.unrealizedPnl) - Number(p.unrealizedPnl);
+  const positions = portfolio.positions.map((p) => {
+    const push = marks.get(p.symbol);
+    const moved = push ? remark(p, push.markPrice) : p;
+    delta += Number(moved.unrealizedPnl) - Number(p.unrealizedPnl);
+    return moved;
   });
-  if (delta === 0) return account;
+  if (delta === 0 && positions.every((p, i) => p === portfolio.positions[i])) return portfolio;
+  const shifted = (value: string) => text(Number(value) + delta);
+  const assets = portfolio.assets.map((a) =>
+    a.asset === 'USDT'
+      ? {
+          ...a,
+          unrealizedPnl: shifted(a.unrealizedPnl),
+          marginBalance: shifted(a.marginBalance),
+          usdtValue: a.usdtValue === null ? null : shifted(a.usdtValue),
+        }
+      : a,
+  );
+  const valued = assets.reduce((sum, a) => sum + (a.usdtValue === null ? 0 : Number(a.usdtValue)), 0);
+  const exposures = positions.map((p) => Math.abs(Number(p.notional)));
+  const gross = exposures.reduce((sum, e) => sum + e, 0);
   return {
-    ...account,
-    totalUnrealizedPnl: String(Number(account.totalUnrealizedPnl) + delta),
-    totalMarginBalance: String(Number(account.totalMarginBalance) + delta),
-    positions: [...positions],
+    ...portfolio,
+    totals: {
+      ...portfolio.totals,
+      unrealizedPnl: shifted(portfolio.totals.unrealizedPnl),
+      marginBalance: shifted(portfolio.totals.marginBalance),
+    },
+    assets: assets.map((a) => ({
+      ...a,
+      share: a.usdtValue === null || !(valued > 0) ? a.share : (Number(a.usdtValue) / valued).toFixed(4),
+    })),
+    positions,
+    allocation: {
+      ...portfolio.allocation,
+      grossExposure: text(gross),
+      netExposure: text(positions.reduce((sum, p) => sum + Number(p.notional), 0)),
+      positions: portfolio.allocation.positions.map((a) => {
+        const i = positions.findIndex((p) => p.symbol === a.symbol && p.positionSide === a.positionSide);
+        const exposure = exposures[i];
+        return exposure === undefined
+          ? a
+          : {
+              ...a,
+              exposure: text(exposure),
+              exposureShare: gross > 0 ? (exposure / gross).toFixed(4) : '0',
+            };
+      }),
+    },
   };
 }

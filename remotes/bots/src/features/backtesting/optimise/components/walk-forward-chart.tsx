@@ -1,16 +1,8 @@
 import type { WalkForwardResult } from '@kestrel/contracts/backtest';
 import { formatPercent } from '@kestrel/ui';
-import {
-  ChartCanvas,
-  type ChartConfig,
-  ChartContainer,
-  type IChartApi,
-  LineSeries,
-  percentPriceFormat,
-  type Time,
-} from '@kestrel/ui/chart';
+import { ChartCanvas, type ChartConfig, ChartContainer, type IChartApi } from '@kestrel/ui/chart';
 import { useCallback } from 'react';
-import { toChartSeries } from '../../lib/chart-data';
+import { addReturnLine } from '../../../../lib/return-line';
 
 const config = {
   equity: { label: 'Walk-forward (out of sample)', color: 'var(--primary)' },
@@ -21,15 +13,12 @@ const config = {
 export default function WalkForwardChart({ result }: { result: WalkForwardResult }) {
   const build = useCallback(
     (chart: IChartApi, { colors }: { colors: Record<keyof typeof config, string> }) => {
-      const points = toChartSeries(result.stitched);
       for (const key of ['buyAndHold', 'equity'] as const) {
-        const series = chart.addSeries(LineSeries, {
-          color: colors[key],
-          lineWidth: key === 'equity' ? 2 : 1,
-          priceFormat: percentPriceFormat,
-          title: config[key].label,
-        });
-        series.setData(points.map((p) => ({ time: p.time as Time, value: (p[key] - 1) * 100 })));
+        addReturnLine(
+          chart,
+          { color: colors[key], title: config[key].label, headline: key === 'equity' },
+          result.stitched.map((p) => ({ time: p.time, value: p[key] })),
+        );
       }
     },
     [result.stitched],
