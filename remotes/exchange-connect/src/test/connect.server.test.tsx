@@ -5,10 +5,12 @@
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
 import { createKestrelRuntime, type KestrelRuntime } from '@kestrel/shared-runtime';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ConnectExchangeModal from '../features/exchanges/components/connect-exchange-modal';
+import ExchangeConnections from '../features/exchanges/components/exchange-connections';
 import { TEST_CONFIG } from './runtime';
 
 // The modal in a page against the real server (Fastify on PGlite) and the Binance simulator: the keys typed in
@@ -75,6 +77,31 @@ describe('connect modal against the server and the simulator', () => {
       }
     }
     expect(localStorage.getItem('kestrel-exchange-connections')).toBeTruthy();
+  }, 30_000);
+
+  it("the connected card in Settings shows the key's permissions and the position mode, as the exchange says", async () => {
+    // The previous test connected the demo account's keys
+    expect(runtime.exchanges.connections.binance.status).toBe('connected');
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <KestrelRuntimeProvider runtime={runtime}>
+          <ExchangeConnections />
+        </KestrelRuntimeProvider>
+      </QueryClientProvider>,
+    );
+    const card = screen.getByRole('article', { name: 'Binance' });
+    const key = await within(card).findByLabelText('API key', {}, { timeout: 10_000 });
+    const facts = Object.fromEntries(
+      within(key)
+        .getAllByRole('term')
+        .map((t) => [t.textContent, t.nextElementSibling?.textContent]),
+    );
+    expect(facts).toEqual({
+      Permissions: 'Reading, Futures trading',
+      Withdrawals: 'Off',
+      'IP restriction': 'Off',
+      'Position mode': 'One-way (one position per symbol)',
+    });
   }, 30_000);
 });
 

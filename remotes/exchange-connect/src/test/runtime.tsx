@@ -14,6 +14,7 @@ import {
   type ToastMessage,
 } from '@kestrel/shared-runtime';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 
 export const TEST_CONFIG = RuntimeConfigSchema.parse({
@@ -87,8 +88,12 @@ export function testRuntime(store: CredentialsStore, now = () => Date.UTC(2026, 
   const runtime: KestrelRuntime = { ...base, exchanges };
   const toasts: ToastMessage[] = [];
   exchanges.toasts$.subscribe((t) => toasts.push(t));
+  // As the shell's pages: the remote's server reads go through TanStack Query
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrap = ({ children }: { children: ReactNode }) => (
-    <KestrelRuntimeProvider runtime={runtime}>{children}</KestrelRuntimeProvider>
+    <QueryClientProvider client={queryClient}>
+      <KestrelRuntimeProvider runtime={runtime}>{children}</KestrelRuntimeProvider>
+    </QueryClientProvider>
   );
   return { runtime, storage, toasts, wrap };
 }

@@ -1,6 +1,7 @@
 import type {
   AccountTestResponse,
   BinanceCredentials,
+  BinanceKeySetup,
   CreateBinanceCredentials,
   CredentialsStatusResponse,
   TradingEnvironment,
@@ -359,9 +360,31 @@ export class CredentialsService {
   }
 
   private async callProbe(credentials: ExchangeCredentials): Promise<AccountTestResponse> {
+    const data = await this.asking(() => this.probe.testAccount(EXCHANGE, credentials));
+    return { success: true, data, message: 'Binance connectivity OK' };
+  }
+
+  /** What the stored key may do and the account's position mode, asked of the exchange now */
+  async keySetup(account: TradingAccount): Promise<BinanceKeySetup> {
+    const env = this.reachable(account);
+    const credentials = await this.loadSecret(account);
+    if (!credentials) throw new HttpError(404, 'CREDENTIALS_NOT_FOUND', notStored(env));
+    const describe = this.probe.describeKey?.bind(this.probe);
+    if (!describe) {
+      throw new HttpError(
+        503,
+        'EXCHANGE_UNREACHABLE',
+        'Binance connectivity failed: the key cannot be described',
+      );
+    }
+    const setup = await this.asking(() => describe(EXCHANGE, credentials));
+    return { ...setup, readAt: this.clock.now().getTime() };
+  }
+
+  /** A question to the exchange, its failure told as the HTTP answer the routes give */
+  private async asking<T>(ask: () => Promise<T>): Promise<T> {
     try {
-      const data = await this.probe.testAccount(EXCHANGE, credentials);
-      return { success: true, data, message: 'Binance connectivity OK' };
+      return await ask();
     } catch (err) {
       if (err instanceof ExchangeBusyError) {
         throw new HttpError(

@@ -1,4 +1,9 @@
-import type { AccountTestResult, BinanceRegion, TradingEnvironment } from '@kestrel/contracts';
+import type {
+  AccountTestResult,
+  BinanceKeySetup,
+  BinanceRegion,
+  TradingEnvironment,
+} from '@kestrel/contracts';
 
 /** Decrypted credentials handed to the exchange adapter, and to nothing else */
 export interface ExchangeCredentials {
@@ -15,6 +20,11 @@ export interface ExchangeCredentials {
  */
 export interface ExchangeProbe {
   testAccount(exchange: 'binance', credentials: ExchangeCredentials): Promise<AccountTestResult>;
+  /** What the key may do and the account's position mode (a probe without it: the exchange cannot be asked) */
+  describeKey?(
+    exchange: 'binance',
+    credentials: ExchangeCredentials,
+  ): Promise<Omit<BinanceKeySetup, 'readAt'>>;
 }
 
 /** The exchange could not be asked (down, unreachable, or no adapter configured) */

@@ -72,17 +72,45 @@ export function adapterProbe(adapter: ExchangeAdapter): ExchangeProbe {
           positionsCount: account.positions.filter(isOpenPosition).length,
         };
       } catch (err) {
-        if (err instanceof ExchangeRateLimitError) throw new ExchangeBusyError(err.message, err.retryAfterMs);
-        if (err instanceof ExchangeUnavailableError) throw new ExchangeUnreachableError(err.message);
-        // The keys may be fine; what came back is not Binance's documented answer (a proxy page, an API change)
-        if (err instanceof ExchangeResponseError) {
-          throw new ExchangeUnreachableError(
-            `the exchange sent an answer Kestrel could not read: ${err.message}`,
-          );
-        }
-        if (err instanceof ExchangeApiError) throw rejection(err);
-        throw err;
+        throw probeError(err);
+      }
+    },
+
+    async describeKey(_exchange, credentials: ExchangeCredentials) {
+      const keys = {
+        apiKey: credentials.apiKey,
+        secretKey: credentials.secretKey,
+        environment: credentials.environment,
+      };
+      try {
+        const [permissions, hedge] = await Promise.all([
+          adapter.keyPermissions(keys),
+          adapter.hedgeMode(keys),
+        ]);
+        return {
+          permissions: {
+            reading: permissions.canRead,
+            futuresTrading: permissions.canTradeFutures,
+            withdrawals: permissions.canWithdraw,
+            ipRestricted: permissions.ipRestricted,
+          },
+          positionMode: hedge ? 'hedge' : 'one-way',
+        };
+      } catch (err) {
+        throw probeError(err);
       }
     },
   };
+}
+
+/** The adapter's failure as the credentials service tells it: busy, unreachable, or the keys refused */
+function probeError(err: unknown): unknown {
+  if (err instanceof ExchangeRateLimitError) return new ExchangeBusyError(err.message, err.retryAfterMs);
+  if (err instanceof ExchangeUnavailableError) return new ExchangeUnreachableError(err.message);
+  // The keys may be fine; what came back is not Binance's documented answer (a proxy page, an API change)
+  if (err instanceof ExchangeResponseError) {
+    return new ExchangeUnreachableError(`the exchange sent an answer Kestrel could not read: ${err.message}`);
+  }
+  if (err instanceof ExchangeApiError) return rejection(err);
+  return err;
 }

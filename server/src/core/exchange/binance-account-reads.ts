@@ -6,6 +6,7 @@ import {
   AccountSchema,
   AlgoOrdersSchema,
   ApiRestrictionsSchema,
+  CodeAnswerSchema,
   IncomeSchema,
   LeverageBracketsSchema,
   LeverageSchema,
@@ -13,23 +14,28 @@ import {
   PlacedOrdersSchema,
   PositionModeSchema,
   PositionRiskSchema,
+  SymbolConfigsSchema,
   UserTradesSchema,
   type WirePosition,
 } from './binance-schemas';
-import type {
-  AccountSnapshot,
-  ExchangeKeys,
-  IncomeEntry,
-  KeyPermissions,
-  LeverageBracketTier,
-  Order,
-  PlacedOrder,
-  Position,
-  Trade,
+import {
+  type AccountSnapshot,
+  type Decimal,
+  ExchangeApiError,
+  type ExchangeKeys,
+  type IncomeEntry,
+  type KeyPermissions,
+  type LeverageBracketTier,
+  type Order,
+  type PlacedOrder,
+  type Position,
+  type PositionSide,
+  type SymbolConfig,
+  type Trade,
 } from './exchange-adapter';
 
 // The signed reads of an account on Binance USDⓈ-M futures (balances, positions, key permissions, order and trade
-// history, income, leverage brackets) and its leverage setting, in our terms. The adapter (`binance-adapter.ts`)
+// history, income, leverage brackets) and its leverage and margin settings, in our terms. The adapter (`binance-adapter.ts`)
 // delegates here
 
 /**
@@ -295,6 +301,61 @@ export async function leverageBrackets(
     symbol,
   });
   return entries.find((e) => e.symbol === symbol)?.brackets;
+}
+
+export async function symbolConfig(
+  client: BinanceClient,
+  keys: ExchangeKeys,
+  symbol: string,
+): Promise<SymbolConfig | undefined> {
+  const rows = await client.signed('GET', '/fapi/v1/symbolConfig', keys, SymbolConfigsSchema, { symbol });
+  const row = rows.find((r) => r.symbol === symbol);
+  return row
+    ? {
+        symbol: row.symbol,
+        marginType: row.marginType === 'ISOLATED' ? 'isolated' : 'cross',
+        leverage: row.leverage,
+        maxNotional: row.maxNotionalValue,
+      }
+    : undefined;
+}
+
+/**
+ * Switches the symbol between cross and isolated margin. Binance refuses it while the symbol has open orders or a
+ * position (-4047, -4048); asking for the type it already has (-4046) is no change, and answered as done
+ */
+export async function setMarginType(
+  client: BinanceClient,
+  keys: ExchangeKeys,
+  symbol: string,
+  marginType: 'cross' | 'isolated',
+): Promise<{ symbol: string; marginType: 'cross' | 'isolated' }> {
+  try {
+    await client.signed('POST', '/fapi/v1/marginType', keys, CodeAnswerSchema, {
+      symbol,
+      marginType: marginType === 'cross' ? 'CROSSED' : 'ISOLATED',
+    });
+  } catch (err) {
+    if (!(err instanceof ExchangeApiError && err.code === -4046)) throw err;
+  }
+  return { symbol, marginType };
+}
+
+/**
+ * Moves margin into or out of an isolated position (`type` 1 adds, 2 reduces). Binance refuses a cross position
+ * (-4049), more than the available balance (-4050) and taking out what the position needs (-4051)
+ */
+export async function changePositionMargin(
+  client: BinanceClient,
+  keys: ExchangeKeys,
+  change: { symbol: string; positionSide: PositionSide; amount: Decimal; direction: 'add' | 'reduce' },
+): Promise<void> {
+  await client.signed('POST', '/fapi/v1/positionMargin', keys, CodeAnswerSchema, {
+    symbol: change.symbol,
+    positionSide: change.positionSide,
+    amount: change.amount,
+    type: change.direction === 'add' ? 1 : 2,
+  });
 }
 
 export async function setLeverage(

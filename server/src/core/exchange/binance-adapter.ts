@@ -5,6 +5,8 @@ import * as reads from './binance-account-reads';
 import { BinanceClient, type BinanceClientOptions } from './binance-client';
 import * as orders from './binance-orders';
 import {
+  AggTradesSchema,
+  DepthSchema,
   ExchangeInfoSchema,
   ExchangeSymbolSchema,
   FundingRatesSchema,
@@ -21,6 +23,7 @@ import type { BinanceStreamOptions } from './binance-stream-options';
 import { BinanceStreams } from './binance-streams';
 import {
   type AccountSnapshot,
+  type AggregateTrade,
   type Decimal,
   type ExchangeAdapter,
   type ExchangeCapabilities,
@@ -33,6 +36,7 @@ import {
   type LeverageBracketTier,
   type NewOrder,
   type Order,
+  type OrderBookSnapshot,
   type OrderKind,
   type OrderRef,
   type PlacedOrder,
@@ -103,6 +107,16 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
       openTime: r.openTime,
       closeTime: r.closeTime,
     };
+  }
+
+  async depth(symbol: string, limit: number): Promise<OrderBookSnapshot> {
+    const r = await this.client.get('/fapi/v1/depth', DepthSchema, { symbol, limit });
+    return { lastUpdateId: r.lastUpdateId, bids: r.bids, asks: r.asks, time: r.E };
+  }
+
+  async aggTrades(symbol: string, limit: number): Promise<AggregateTrade[]> {
+    const rows = await this.client.get('/fapi/v1/aggTrades', AggTradesSchema, { symbol, limit });
+    return rows.map((t) => ({ id: t.a, price: t.p, quantity: t.q, buyerMaker: t.m, time: t.T }));
   }
 
   async klines(
@@ -264,6 +278,21 @@ export class BinanceUsdmAdapter implements ExchangeAdapter {
 
   async leverageBrackets(keys: ExchangeKeys, symbol: string): Promise<LeverageBracketTier[] | undefined> {
     return reads.leverageBrackets(this.client, keys, symbol);
+  }
+
+  async symbolConfig(keys: ExchangeKeys, symbol: string) {
+    return reads.symbolConfig(this.client, keys, symbol);
+  }
+
+  async setMarginType(keys: ExchangeKeys, symbol: string, marginType: 'cross' | 'isolated') {
+    return reads.setMarginType(this.client, keys, symbol, marginType);
+  }
+
+  async changePositionMargin(
+    keys: ExchangeKeys,
+    change: Parameters<ExchangeAdapter['changePositionMargin']>[1],
+  ) {
+    return reads.changePositionMargin(this.client, keys, change);
   }
 
   async setLeverage(keys: ExchangeKeys, symbol: string, leverage: number) {

@@ -56,6 +56,29 @@ export const BookTickerEventSchema = z.object({
   A: decimal,
 });
 
+const level = z.tuple([decimal, decimal]);
+/** `<symbol>@depth@100ms` (route /public): a diff of the book */
+export const DepthUpdateEventSchema = z.object({
+  E: time,
+  s: symbol,
+  U: count,
+  u: count,
+  pu: count,
+  b: z.array(level),
+  a: z.array(level),
+});
+
+/** `<symbol>@aggTrade` */
+export const AggTradeEventSchema = z.object({
+  E: time,
+  s: symbol,
+  a: count,
+  p: decimal,
+  q: decimal,
+  T: time,
+  m: flag,
+});
+
 /** `<symbol>@kline_<interval>` */
 export const KlineEventSchema = z.object({
   E: time,

@@ -160,6 +160,21 @@ export const KlinesSchema = z.array(
   z.tuple([time, decimal, decimal, decimal, decimal, decimal, time, decimal, count]).rest(z.unknown()),
 );
 
+const level = z.tuple([decimal, decimal]);
+/** GET /fapi/v1/depth (`E`/`T` are the futures answer's message and transaction times) */
+export const DepthSchema = z.object({
+  lastUpdateId: count,
+  E: time,
+  T: time,
+  bids: z.array(level),
+  asks: z.array(level),
+});
+
+/** GET /fapi/v1/aggTrades */
+export const AggTradesSchema = z.array(
+  z.object({ a: count, p: decimal, q: decimal, f: count, l: count, T: time, m: flag }),
+);
+
 /** GET /fapi/v1/fundingRate */
 export const FundingRatesSchema = z.array(z.object({ symbol, fundingTime: time, fundingRate: decimal }));
 
@@ -371,6 +386,17 @@ export const LeverageBracketsSchema = z.preprocess(
 
 /** POST /fapi/v1/leverage */
 export const LeverageSchema = z.object({ symbol, leverage: count });
+/** POST /fapi/v1/marginType and POST /fapi/v1/positionMargin: `{"code":200,"msg":"success"}` */
+export const CodeAnswerSchema = z.object({ code: z.number(), msg: z.string() });
+/** GET /fapi/v1/symbolConfig: one entry per symbol asked */
+export const SymbolConfigsSchema = z.array(
+  z.object({
+    symbol,
+    marginType: z.enum(['CROSSED', 'ISOLATED'], { error: expected('CROSSED or ISOLATED') }),
+    leverage: count,
+    maxNotionalValue: decimal,
+  }),
+);
 
 /** POST /fapi/v1/countdownCancelAll: Binance echoes the countdown as a string of ms ("0" when disarmed) */
 export const CountdownCancelAllSchema = z.object({

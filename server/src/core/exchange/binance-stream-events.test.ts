@@ -64,8 +64,27 @@ describe("Binance's documented stream events in our terms", () => {
       closed: false,
       kline: { openTime: 1638747660000, close: '0.0020', trades: 100 },
     });
+    expect(toMarketEvent(event('ws_agg_trade.json'))).toEqual({
+      type: 'aggTrade',
+      symbol: 'BTCUSDT',
+      id: 5933014,
+      price: '0.001',
+      quantity: '100',
+      buyerMaker: true,
+      time: 123456785,
+    });
+    expect(toMarketEvent(event('ws_depth_update.json'))).toEqual({
+      type: 'depth',
+      symbol: 'BTCUSDT',
+      firstUpdateId: 157,
+      finalUpdateId: 160,
+      previousFinalUpdateId: 149,
+      bids: [['0.0024', '10']],
+      asks: [['0.0026', '100']],
+      time: 123456789,
+    });
     // Not mapped: no error, no event
-    expect(toMarketEvent(event('ws_agg_trade.json'))).toBeUndefined();
+    expect(toMarketEvent(event('ws_24hr_mini_ticker.json'))).toBeUndefined();
   });
 
   it('user-data events', () => {

@@ -1,8 +1,10 @@
 import {
   AccountUpdateSchema,
+  AggTradeEventSchema,
   AlgoUpdateSchema,
   BookTickerEventSchema,
   CombinedFrameSchema,
+  DepthUpdateEventSchema,
   KlineEventSchema,
   MarkPriceEventSchema,
   OrderTradeUpdateSchema,
@@ -90,6 +92,31 @@ export function toMarketEvent(event: WireEvent): MarketEvent | undefined {
         askPrice: d.a,
         askQuantity: d.A,
         time: d.E,
+      };
+    }
+    case 'depthUpdate': {
+      const d = readAnswer(source(event), DepthUpdateEventSchema, event);
+      return {
+        type: 'depth',
+        symbol: d.s,
+        firstUpdateId: d.U,
+        finalUpdateId: d.u,
+        previousFinalUpdateId: d.pu,
+        bids: d.b,
+        asks: d.a,
+        time: d.E,
+      };
+    }
+    case 'aggTrade': {
+      const d = readAnswer(source(event), AggTradeEventSchema, event);
+      return {
+        type: 'aggTrade',
+        symbol: d.s,
+        id: d.a,
+        price: d.p,
+        quantity: d.q,
+        buyerMaker: d.m,
+        time: d.T,
       };
     }
     case 'kline': {

@@ -28,11 +28,18 @@ const WEIGHTS: Record<string, number | ((p: Params) => number)> = {
   'GET /fapi/v1/premiumIndex': bySymbol(1, 10),
   'GET /fapi/v1/klines': (p) => klinesWeight(Number(p.limit ?? 500)),
   'GET /fapi/v1/fundingRate': 1,
+  // Binance: limit 5-50 → 2, 100 → 5, 500 → 10, 1000 → 20 (500 when not given)
+  'GET /fapi/v1/depth': (p) => {
+    const l = Number(p.limit ?? 500);
+    return l <= 50 ? 2 : l <= 100 ? 5 : l <= 500 ? 10 : 20;
+  },
+  'GET /fapi/v1/aggTrades': 20,
   'GET /fapi/v3/account': 5,
   'GET /fapi/v3/balance': 5,
   'GET /fapi/v3/positionRisk': 5,
   'GET /fapi/v1/leverageBracket': 1,
   'GET /fapi/v1/accountConfig': 5,
+  'GET /fapi/v1/symbolConfig': 5,
   'GET /fapi/v1/positionSide/dual': 30,
   'GET /fapi/v1/income': 30,
   'GET /fapi/v1/openOrders': bySymbol(1, 40),

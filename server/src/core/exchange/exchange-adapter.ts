@@ -13,9 +13,28 @@ import { CONDITIONAL_ORDER_TYPES as CONTRACT_CONDITIONAL_TYPES } from '@kestrel/
 import type { LeverageBracket } from '@kestrel/engine';
 import type { z } from 'zod';
 import type { ExchangeStreams } from './exchange-streams';
-import type { Decimal, ExchangeKeys, Kline, OrderSide, OrderStatus, PositionSide } from './exchange-types';
+import type {
+  AggregateTrade,
+  Decimal,
+  ExchangeKeys,
+  Kline,
+  OrderBookSnapshot,
+  OrderSide,
+  OrderStatus,
+  PositionSide,
+} from './exchange-types';
 
-export type { Decimal, ExchangeKeys, Kline, OrderSide, OrderStatus, PositionSide } from './exchange-types';
+export type {
+  AggregateTrade,
+  BookLevel,
+  Decimal,
+  ExchangeKeys,
+  Kline,
+  OrderBookSnapshot,
+  OrderSide,
+  OrderStatus,
+  PositionSide,
+} from './exchange-types';
 
 export type OrderType = z.infer<typeof OrderTypeSchema>;
 /**
@@ -162,6 +181,13 @@ export interface AccountSnapshot {
   positions: AccountPosition[];
 }
 
+export interface SymbolConfig {
+  symbol: string;
+  marginType: 'cross' | 'isolated';
+  leverage: number;
+  maxNotional: Decimal;
+}
+
 export interface KeyPermissions {
   canRead: boolean;
   canTradeFutures: boolean;
@@ -255,6 +281,10 @@ export interface ExchangeAdapter {
   syncTime(): Promise<number>;
   ping(): Promise<void>;
   ticker(symbol: string): Promise<Ticker>;
+  /** The order book's best `limit` levels per side (5, 10, 20, 50, 100, 500 or 1000). Public */
+  depth(symbol: string, limit: number): Promise<OrderBookSnapshot>;
+  /** The latest `limit` aggregate trades (at most 1000), oldest first. Public */
+  aggTrades(symbol: string, limit: number): Promise<AggregateTrade[]>;
   /**
    * The last traded price now (`/fapi/v2/ticker/price`, never served from the shared market cache: a bot starting
    * lays its orders around it)
@@ -332,6 +362,19 @@ export interface ExchangeAdapter {
     symbol: string,
     leverage: number,
   ): Promise<{ symbol: string; leverage: number }>;
+  /** Cross or isolated margin for `symbol` (refused while it has open orders or a position; the same type is no change) */
+  setMarginType(
+    keys: ExchangeKeys,
+    symbol: string,
+    marginType: 'cross' | 'isolated',
+  ): Promise<{ symbol: string; marginType: 'cross' | 'isolated' }>;
+  /** Adds margin to an isolated position, or takes some out */
+  changePositionMargin(
+    keys: ExchangeKeys,
+    change: { symbol: string; positionSide: PositionSide; amount: Decimal; direction: 'add' | 'reduce' },
+  ): Promise<void>;
+  /** How the account trades `symbol`: margin type, leverage and the notional cap of that leverage; undefined for an unknown symbol */
+  symbolConfig(keys: ExchangeKeys, symbol: string): Promise<SymbolConfig | undefined>;
   /**
    * Dead-man switch: every open order of `symbol` is cancelled by the exchange unless this is called again within
    * `countdownTimeMs`; 0 disarms it

@@ -101,6 +101,12 @@ export class ExchangeRouter implements ExchangeAdapter {
   ticker(...a: Parameters<ExchangeAdapter['ticker']>) {
     return this.market.ticker(...a);
   }
+  depth(...a: Parameters<ExchangeAdapter['depth']>) {
+    return this.market.depth(...a);
+  }
+  aggTrades(...a: Parameters<ExchangeAdapter['aggTrades']>) {
+    return this.market.aggTrades(...a);
+  }
   lastPrice(...a: Parameters<ExchangeAdapter['lastPrice']>) {
     return this.market.lastPrice(...a);
   }
@@ -157,6 +163,15 @@ export class ExchangeRouter implements ExchangeAdapter {
   }
   leverageBrackets(...a: Parameters<ExchangeAdapter['leverageBrackets']>) {
     return this.for(a[0]).leverageBrackets(...a);
+  }
+  symbolConfig(...a: Parameters<ExchangeAdapter['symbolConfig']>) {
+    return this.for(a[0]).symbolConfig(...a);
+  }
+  setMarginType(...a: Parameters<ExchangeAdapter['setMarginType']>) {
+    return this.for(a[0]).setMarginType(...a);
+  }
+  changePositionMargin(...a: Parameters<ExchangeAdapter['changePositionMargin']>) {
+    return this.for(a[0]).changePositionMargin(...a);
   }
   setLeverage(...a: Parameters<ExchangeAdapter['setLeverage']>) {
     return this.for(a[0]).setLeverage(...a);

@@ -36,6 +36,26 @@ export interface ExchangeKeys {
   environment?: TradingEnvironment;
 }
 
+/** One price level: [price, quantity] */
+export type BookLevel = [price: Decimal, quantity: Decimal];
+
+/** `GET /fapi/v1/depth`: the book as of `lastUpdateId`, bids descending, asks ascending */
+export interface OrderBookSnapshot {
+  lastUpdateId: number;
+  bids: BookLevel[];
+  asks: BookLevel[];
+  time: number;
+}
+
+/** One aggregate trade (`aggTrades`, `@aggTrade`): `buyerMaker` true is a taker sell */
+export interface AggregateTrade {
+  id: number;
+  price: Decimal;
+  quantity: Decimal;
+  buyerMaker: boolean;
+  time: number;
+}
+
 export interface Kline {
   openTime: number;
   open: Decimal;

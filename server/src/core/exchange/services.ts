@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { LeverageBrackets } from '../market-data/leverage-brackets';
 import type { PluginOptions } from '../plugin-options';
 import { AccountReads } from './account-reads';
 import { MarketService } from './market-service';
@@ -10,16 +11,28 @@ declare module 'fastify' {
     marketService: MarketService;
     /** Per-user account figures of the dashboard and risk pages, kept a few seconds (`account-reads.ts`) */
     accountReads: AccountReads;
+    /** Each symbol's leverage brackets as the account's key reads them, kept an hour (backtests, bots, previews) */
+    leverageBrackets: LeverageBrackets;
   }
 }
 
 /**
  * Wires the services the market routes and the account pages read through. Apart from the `exchange` plugin (the
- * adapter), because they read each environment's market (`app.exchangeRouter.marketFor`) once the adapters exist
+ * adapter), because they read each environment's market (`app.exchangeRouter.marketFor`) once the adapters exist,
+ * and the brackets read with the user's stored key
  */
 export default fp(
   async (app: FastifyInstance, { config }: PluginOptions) => {
     app.decorate('accountReads', new AccountReads());
+    app.decorate(
+      'leverageBrackets',
+      new LeverageBrackets({
+        exchange: app.exchangeAdapter,
+        keysFor: (account) => app.credentialsService.storedKeys(account),
+        clock: app.clock,
+        log: app.log,
+      }),
+    );
     app.decorate(
       'marketService',
       new MarketService((environment) => {
@@ -29,5 +42,5 @@ export default fp(
       }),
     );
   },
-  { name: 'exchange-services', dependencies: ['exchange'] },
+  { name: 'exchange-services', dependencies: ['exchange', 'credentials'] },
 );

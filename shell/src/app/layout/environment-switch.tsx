@@ -2,7 +2,7 @@ import type { EnvironmentTarget } from '@kestrel/contracts';
 import { getKestrelRuntime } from '@kestrel/shared-runtime';
 import { useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { Badge, Button } from '@kestrel/ui';
-import { type ComponentProps, type ComponentType, lazy, Suspense, useState } from 'react';
+import { type ComponentProps, type ComponentType, lazy, Suspense, useId, useState } from 'react';
 import type * as ConfirmMainnetDialogModule from './confirm-mainnet-dialog';
 
 /**
@@ -63,8 +63,11 @@ export function EnvironmentSwitch() {
   const { currentEnvironment, target, targets, loadError } = useTradingEnvironment();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const reasonId = useId();
   const live = currentEnvironment === 'mainnet';
-  const mainnet = targets?.find((t) => t.environment === 'mainnet');
+  const other = targets?.find((t) => t.environment === (live ? 'testnet' : 'mainnet'));
+  // An environment this server cannot reach is not offered: the button says why instead of failing on a click
+  const unreachable = other && !other.configured ? (other.reason ?? 'Not available on this server') : null;
   const switchTo = async (env: 'testnet' | 'mainnet') => {
     setBusy(true);
     try {
@@ -82,22 +85,23 @@ export function EnvironmentSwitch() {
           Retry
         </Button>
       ) : (
-        <Button
-          variant="ghost"
-          size="sm"
-          disabled={busy || !target}
-          // A mainnet this server cannot reach: the click asks the server, which answers with the reason
-          title={!live && mainnet && !mainnet.configured ? (mainnet.reason ?? undefined) : undefined}
-          onClick={() =>
-            live
-              ? void switchTo('testnet')
-              : mainnet?.configured === false
-                ? void switchTo('mainnet')
-                : setConfirming(true)
-          }
-        >
-          {live ? 'Switch to testnet' : 'Switch to mainnet'}
-        </Button>
+        // A disabled button shows no tooltip of its own: the wrapper carries it, the description tells readers
+        <span title={unreachable ?? undefined} className="sh:inline-flex">
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={busy || !target || unreachable !== null}
+            aria-describedby={unreachable ? reasonId : undefined}
+            onClick={() => (live ? void switchTo('testnet') : setConfirming(true))}
+          >
+            {live ? 'Switch to testnet' : 'Switch to mainnet'}
+          </Button>
+          {unreachable && (
+            <span id={reasonId} className="sh:sr-only">
+              {unreachable}
+            </span>
+          )}
+        </span>
       )}
       {confirming && (
         <Suspense fallback={null}>

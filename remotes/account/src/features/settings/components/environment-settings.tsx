@@ -1,6 +1,6 @@
 import { useKestrelRuntime, useTradingEnvironment } from '@kestrel/shared-runtime/react';
 import { Badge, Button, formatDateTime } from '@kestrel/ui';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 
 const EXCHANGE_NAMES: Record<string, string> = {
   binance: 'Binance',
@@ -16,9 +16,13 @@ const EXCHANGE_NAMES: Record<string, string> = {
  */
 export function EnvironmentSettings() {
   const { environment } = useKestrelRuntime();
-  const { currentEnvironment, environmentHistory } = useTradingEnvironment();
+  const { currentEnvironment, environmentHistory, targets } = useTradingEnvironment();
   const [confirming, setConfirming] = useState(false);
+  const reasonId = useId();
   const live = currentEnvironment === 'mainnet';
+  const other = targets?.find((t) => t.environment === (live ? 'testnet' : 'mainnet'));
+  // An environment this server cannot reach is not offered: the page says why instead of failing on a click
+  const unreachable = other && !other.configured ? (other.reason ?? 'Not available on this server') : null;
   const switchTo = (env: 'testnet' | 'mainnet') => environment.switchTo(env);
   const history = [...environmentHistory].reverse();
 
@@ -31,17 +35,34 @@ export function EnvironmentSettings() {
           <Badge variant="secondary">Testnet · simulation with fake funds</Badge>
         )}
         {live ? (
-          <Button variant="outline" size="sm" onClick={() => switchTo('testnet')}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={unreachable !== null}
+            aria-describedby={unreachable ? reasonId : undefined}
+            onClick={() => switchTo('testnet')}
+          >
             Switch to testnet
           </Button>
         ) : (
           !confirming && (
-            <Button variant="outline" size="sm" onClick={() => setConfirming(true)}>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={unreachable !== null}
+              aria-describedby={unreachable ? reasonId : undefined}
+              onClick={() => setConfirming(true)}
+            >
               Switch to mainnet
             </Button>
           )
         )}
       </div>
+      {unreachable && (
+        <p id={reasonId} className="ac:text-sm ac:text-muted-foreground">
+          {unreachable}
+        </p>
+      )}
       {confirming && !live && (
         <div
           role="alertdialog"

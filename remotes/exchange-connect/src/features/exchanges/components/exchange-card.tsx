@@ -13,7 +13,7 @@ import {
   CardHeader,
   CardTitle,
 } from '@kestrel/ui';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { StatusIcon } from './status-icon';
 
 export type ExchangeCardProps = {
@@ -26,6 +26,8 @@ export type ExchangeCardProps = {
    * when the check itself failed (the runtime toasts why)
    */
   onCheckConnection?: () => Promise<string | null>;
+  /** What the connected key may do (shown while connected) */
+  keyDetails?: ReactNode;
 };
 
 /** Spec §2 "Exchange card": the badge, status, error and button follow the connection's state */
@@ -35,6 +37,7 @@ export function ExchangeCard({
   onConnect,
   onDisconnect,
   onCheckConnection,
+  keyDetails,
 }: ExchangeCardProps) {
   const titleId = useId();
   const [checking, setChecking] = useState(false);
@@ -96,6 +99,7 @@ export function ExchangeCard({
             <p>{error}</p>
           </div>
         )}
+        {connected && keyDetails}
         {connected && checkAnswer && (
           <p role="status" className="xc:text-sm">
             {checkAnswer}

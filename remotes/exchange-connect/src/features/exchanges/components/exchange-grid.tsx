@@ -2,6 +2,7 @@ import type { ExchangeId } from '@kestrel/contracts';
 import { runtimeInstanceId } from '@kestrel/shared-runtime';
 import { useExchangeConnections, useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { ExchangeCard } from './exchange-card';
+import { KeySetupFacts } from './key-setup';
 
 /** One card per catalogue entry, with the connection state and disconnect from the shared runtime */
 export function ExchangeGrid({ onConnect }: { onConnect: (id: ExchangeId) => void }) {
@@ -19,6 +20,7 @@ export function ExchangeGrid({ onConnect }: { onConnect: (id: ExchangeId) => voi
           exchange={exchange}
           connection={connections[exchange.id]}
           onConnect={() => onConnect(exchange.id)}
+          keyDetails={exchange.id === 'binance' ? <KeySetupFacts /> : undefined}
           onDisconnect={() => void exchanges.disconnect(exchange.id)}
           onCheckConnection={async () => {
             const result = await exchanges.checkConnectivity(exchange.id);

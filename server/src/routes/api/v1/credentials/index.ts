@@ -1,6 +1,7 @@
 import {
   AccountTestResponseSchema,
   BinanceCredentialsResponseSchema,
+  BinanceKeySetupResponseSchema,
   CreateBinanceCredentialsSchema,
   CredentialsStatusResponseSchema,
   EnvironmentQuerySchema,
@@ -111,6 +112,24 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.credentialsService.status(await tradingAccountOf(request, request.query.environment)),
+  );
+
+  app.get(
+    '/binance/key-setup',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The stored key's permissions and the account's position mode, read from Binance now",
+        querystring: EnvironmentQuerySchema,
+        response: { 200: BinanceKeySetupResponseSchema, ...exchangeErrors, 429: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await app.credentialsService.keySetup(await tradingAccountOf(request, request.query.environment)),
+      message: 'Binance key setup read',
+    }),
   );
 
   app.post(
