@@ -3,7 +3,7 @@ import { expectAccessible } from '../support/a11y';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
 import { E2E_API_PORT } from '../support/ports';
-import { createSimAccount, releaseSimPrice, setSimPrice, simIncome } from '../support/sim';
+import { createSimAccount, releaseSimPrice, SIM_URL, setSimPrice, simIncome } from '../support/sim';
 
 const usdt = (v: number, signed = false) =>
   new Intl.NumberFormat('en-US', {
@@ -36,11 +36,15 @@ test.describe('analytics on the recorded history (simulator)', () => {
     await signUp(page, { keepConnectModal: true });
     await connectBinance(page, keys);
 
-    // Buy at 60,000, sell at 61,200: about +12 USDT on 0.01 BTC, less the fees
-    await setSimPrice('BTCUSDT', { price: '60000.00' });
+    // Buy at the price of the moment, sell 2 % higher: about +13 USDT on 0.01 BTC, less the fees. The simulator is
+    // shared: the price is held only for the two fills, and from where it was (no jump other tests would see)
+    const res = await fetch(`${SIM_URL}/fapi/v2/ticker/price?symbol=BTCUSDT`);
+    const now = Number(((await res.json()) as { price: string }).price);
+    await setSimPrice('BTCUSDT', { price: now.toFixed(1) });
     await marketOrder(page, 'BUY');
-    await setSimPrice('BTCUSDT', { price: '61200.00' });
+    await setSimPrice('BTCUSDT', { price: (now * 1.02).toFixed(1) });
     await marketOrder(page, 'SELL');
+    await releaseSimPrice('BTCUSDT');
     const income = await simIncome(keys);
     const sum = (type: string) =>
       income.filter((i) => i.incomeType === type).reduce((s, i) => s + Number(i.income), 0);

@@ -286,7 +286,10 @@ test.describe('bots (bots remote)', () => {
       'E2E paused grid is running. A new name applies at once; new parameters, leverage, budget or risk limits restart it',
     );
     await edit.getByRole('button', { name: 'Save changes' }).click();
-    await expect(page.getByText('It started again with the new settings, from the price now.')).toBeVisible({
+    // Exact: the toast's live region repeats its title and text in one announcement
+    await expect(
+      page.getByText('It started again with the new settings, from the price now.', { exact: true }),
+    ).toBeVisible({
       timeout: 20_000,
     });
     await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);

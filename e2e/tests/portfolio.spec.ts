@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
-import { createSimAccount, type SimKeys } from '../support/sim';
+import { createSimAccount, type SimKeys, simSignedGet } from '../support/sim';
 
 const portfolio = (page: Page) => page.getByRole('region', { name: 'Portfolio' });
 const ticket = (page: Page) => page.getByRole('form', { name: 'Order ticket' });
@@ -80,5 +80,101 @@ test.describe('portfolio page (dashboard remote)', () => {
     await expect(confirmDialog(page)).toContainText('Close 0.002 BTCUSDT long at market, reduce-only');
     await confirmDialog(page).getByRole('button', { name: 'Close position' }).click();
     await expect(region.getByText('No open positions')).toBeVisible();
+  });
+
+  test('a position’s take-profit and stop-loss land on the exchange, move there, and a part of it closes', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const keys = await createSimAccount({ balances: { USDT: '2000' } });
+    await signUp(page);
+    await page.goto('/portfolio');
+    await connectFromEmptyState(page, keys);
+    const region = portfolio(page);
+    await review(ticket(page), { type: 'MARKET', quantity: '0.004' });
+    await confirmDialog(page).getByRole('button', { name: 'Place order' }).click();
+    const positions = region.getByRole('table', { name: 'Positions' });
+    const row = positions.getByRole('row').filter({ hasText: 'BTCUSDT' });
+    await expect(row).toHaveCount(1);
+    const mark = Number((await row.getByRole('cell').nth(3).textContent())?.replace(/,/g, ''));
+    const tick = (v: number) => (Math.round(v * 10) / 10).toFixed(1);
+
+    /** The simulator's own record: the account's waiting close-position orders, type → trigger */
+    const onExchange = async () =>
+      Object.fromEntries(
+        (
+          await simSignedGet<Array<{ orderType: string; triggerPrice: string; closePosition: boolean }>>(
+            keys,
+            '/fapi/v1/openAlgoOrders',
+            { symbol: 'BTCUSDT' },
+          )
+        )
+          .filter((o) => o.closePosition)
+          .map((o) => [o.orderType, Number(o.triggerPrice).toFixed(1)]),
+      );
+
+    const protection = row.getByRole('button', { name: /^Take-profit and stop-loss of BTCUSDT long/ });
+    await protection.click();
+    await confirmDialog(page)
+      .getByLabel(/^Take-profit/)
+      .fill(tick(mark * 1.2));
+    await confirmDialog(page)
+      .getByLabel(/^Stop-loss/)
+      .fill(tick(mark * 0.8));
+    await confirmDialog(page).getByRole('button', { name: 'Save TP/SL' }).click();
+    await expect(confirmDialog(page)).toBeHidden();
+    await expect
+      .poll(onExchange)
+      .toEqual({ TAKE_PROFIT_MARKET: tick(mark * 1.2), STOP_MARKET: tick(mark * 0.8) });
+    await expect(protection).toHaveText(/^TP [\d,.]+ \/ SL [\d,.]+$/);
+
+    // The stop moved up: the exchange holds the new one only
+    await protection.click();
+    await confirmDialog(page)
+      .getByLabel(/^Stop-loss/)
+      .fill(tick(mark * 0.9));
+    await expect(confirmDialog(page)).toContainText('stop-loss moved to');
+    await confirmDialog(page).getByRole('button', { name: 'Save TP/SL' }).click();
+    await expect(confirmDialog(page)).toBeHidden();
+    await expect
+      .poll(onExchange)
+      .toEqual({ TAKE_PROFIT_MARKET: tick(mark * 1.2), STOP_MARKET: tick(mark * 0.9) });
+
+    // A trailing stop 1.5 % behind the best mark: a reduce-only trailing order of the position's size
+    await protection.click();
+    await confirmDialog(page)
+      .getByLabel(/^Trailing stop/)
+      .fill('1.5');
+    await expect(confirmDialog(page)).toContainText('trailing stop 1.5 % behind the best mark price');
+    await confirmDialog(page).getByRole('button', { name: 'Save TP/SL' }).click();
+    await expect(confirmDialog(page)).toBeHidden();
+    await expect
+      .poll(async () =>
+        (
+          await simSignedGet<Array<{ orderType: string; reduceOnly: boolean; quantity: string }>>(
+            keys,
+            '/fapi/v1/openAlgoOrders',
+            { symbol: 'BTCUSDT' },
+          )
+        )
+          .filter((o) => o.orderType === 'TRAILING_STOP_MARKET')
+          .map((o) => [o.reduceOnly, o.quantity]),
+      )
+      .toEqual([[true, '0.004']]);
+    // Binance's order lists do not report a trailing stop's rate: the row says one is set
+    await expect(protection).toHaveText(/ \/ Trail$/);
+
+    // A quarter of it closes at market: 0.001 of 0.004
+    await row.getByRole('button', { name: 'Market close BTCUSDT long' }).click();
+    await confirmDialog(page).getByLabel('Part of the position').selectOption('25');
+    await expect(confirmDialog(page)).toContainText(
+      'Close 0.001 of 0.004 BTCUSDT long at market, reduce-only',
+    );
+    await confirmDialog(page).getByRole('button', { name: 'Close position' }).click();
+    await expect(row.getByRole('cell').nth(1)).toContainText('0.003');
+    const [position] = await simSignedGet<Array<{ positionAmt: string }>>(keys, '/fapi/v3/positionRisk', {
+      symbol: 'BTCUSDT',
+    });
+    expect(position?.positionAmt).toBe('0.003');
   });
 });

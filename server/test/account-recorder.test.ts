@@ -23,6 +23,7 @@ import {
   SIM_START,
   signUp,
   startTestServer,
+  storeKeys,
   type TestApp,
   type TestServer,
   useTestServer,
@@ -341,18 +342,8 @@ describe('equity and income reads', () => {
       { keyring: t.keyring },
       { KESTREL_EXCHANGE_BASE_URL: t.simUrl, KESTREL_ACCOUNT_RECORDER: 'on' },
     );
-    const { auth } = await (async () => {
-      const a = await signUp(on);
-      const keys = t.demoKeys();
-      const stored = await on.request({
-        method: 'POST',
-        url: '/api/v1/credentials/binance',
-        headers: bearer(a.access_token),
-        payload: { api_key: keys.apiKey, secret_key: keys.secretKey },
-      });
-      expect(stored.statusCode).toBe(201);
-      return { auth: a };
-    })();
+    const auth = await signUp(on);
+    await storeKeys(on, auth.access_token, t.demoKeys());
     // The start round ran at onReady; the user connected after it: one explicit round, as the timer would
     await on.app.accountRecorder.tick();
     const [row] = await t.database.db.query<{ n: number }>(

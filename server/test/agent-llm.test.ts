@@ -4,13 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { AgentLlmExchangesResponseSchema, AgentLlmStatusResponseSchema } from '@kestrel/contracts/agents';
 import type { AgentDecision } from '@kestrel/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rotateMasterKey } from '../src/commands/rotate-master-key';
-import { loadConfig } from '../src/config';
-import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
 import { LlmService } from '../src/trading/agents/llm-reviewer/llm-service';
 import { insertBotRow } from './bot-rows';
 import { bearer, buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 import { toolCallCompletion } from './llm-stub';
+import { acrossVaultKeyRotation } from './vault-key-rotation';
 
 /**
  * The agents' optional LLM reviewer (issue 18) against a node:http stub of `/v1/chat/completions` that plays a
@@ -467,45 +465,32 @@ describe('agent LLM reviewer', () => {
   });
 
   it('re-wraps the stored key with the vault-key rotation: after it the same key is sent', async () => {
-    const own = await openTestDatabase('pglite');
-    const [oldKey, newKey] = [generateMasterKey(), generateMasterKey()];
-    const tokenKeyring = makeKeyring([generateMasterKey()]);
-    const env = { KESTREL_LLM_ALLOW_PRIVATE: '1' };
-    try {
-      const before = await buildTestApp(own.db, { keyring: makeKeyring([oldKey]), tokenKeyring }, env);
-      const auth = await signUp(before);
-      const id = await insertBotRow(own.db, auth.user.id, 'agent', before.clock.now(), { name: 'rotated' });
-      const put = await before.request({
-        method: 'PUT',
-        url: `/api/v1/agents/${id}/llm`,
-        headers: bearer(auth.access_token),
-        payload: settings(),
-      });
-      expect(put.statusCode).toBe(200);
-      await before.app.close();
-
-      const result = await rotateMasterKey({
-        config: loadConfig({ KESTREL_MASTER_KEY: encodeMasterKey(oldKey) }),
-        newMasterKey: encodeMasterKey(newKey),
-        database: own.db,
-      });
-      expect(result.rewrapped).toBe(1);
-
-      const after = await buildTestApp(own.db, { keyring: makeKeyring([newKey]), tokenKeyring }, env);
-      try {
+    await acrossVaultKeyRotation(
+      { KESTREL_LLM_ALLOW_PRIVATE: '1' },
+      async (before) => {
+        const auth = await signUp(before);
+        const id = await insertBotRow(before.app.db, auth.user.id, 'agent', before.clock.now(), {
+          name: 'rotated',
+        });
+        const put = await before.request({
+          method: 'PUT',
+          url: `/api/v1/agents/${id}/llm`,
+          headers: bearer(auth.access_token),
+          payload: settings(),
+        });
+        expect(put.statusCode).toBe(200);
+        return { userId: auth.user.id, id };
+      },
+      async (after, { userId, id }) => {
         const r = await after.app.agentReviewer.review({
-          userId: auth.user.id,
+          userId,
           agentId: id,
           decision: decision(),
           context: {},
         });
         expect(r?.error).toBeNull();
         expect(stub.requests.at(-1)?.auth).toBe(`Bearer ${API_KEY}`);
-      } finally {
-        await after.app.close();
-      }
-    } finally {
-      await own.cleanup();
-    }
+      },
+    );
   });
 });

@@ -3,7 +3,7 @@ import type { UserEvent } from '@kestrel/exchange-sim';
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { botRepository } from '../src/trading/bots/bot-repository';
-import { bearer, PASSWORD, signUp, type TestApp } from './helper';
+import { bearer, PASSWORD, signUp, storeKeys, type TestApp } from './helper';
 import { GRID_AROUND_50K, liveGridBot, simRecord, useConnectedUser, useSimBots } from './sim-bots';
 
 /**
@@ -46,11 +46,7 @@ describe('live bots', () => {
     const as: typeof call = (method, url, payload) =>
       app.request({ method, url, headers: bearer(auth.access_token), ...(payload ? { payload } : {}) });
     const keys = t.demoKeys(input);
-    const stored = await as('POST', '/api/v1/credentials/binance', {
-      api_key: keys.apiKey,
-      secret_key: keys.secretKey,
-    });
-    expect(stored.statusCode, stored.body).toBe(201);
+    await storeKeys(app, auth.access_token, keys);
     return { as, keys };
   };
   const account = () => suite.account(user.keys);
@@ -189,6 +185,21 @@ describe('live bots', () => {
   };
   const liveGrid = async (name: string, params: object, leverage = 5): Promise<Bot> => {
     const r = await call('POST', '/api/v1/agents/', { ...liveGridBot(name, params), leverage });
+    expect(r.statusCode, r.body).toBe(201);
+    return r.json().data;
+  };
+  /** A live DCA bot on BTCUSDT 1h at 3×, 1000 USDT of budget: no bar closes in a test, so what it does answers fills */
+  const liveDca = async (name: string, params: object): Promise<Bot> => {
+    const r = await call('POST', '/api/v1/agents/', {
+      name,
+      strategy: 'dca',
+      params,
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      leverage: 3,
+      budget: 1000,
+      mode: 'live',
+    });
     expect(r.statusCode, r.body).toBe(201);
     return r.json().data;
   };
@@ -410,26 +421,15 @@ describe('live bots', () => {
     await flatten();
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-    const created = await call('POST', '/api/v1/agents/', {
-      name: 'Live DCA',
-      strategy: 'dca',
-      params: {
-        baseOrderSize: 200,
-        safetyOrderSize: 200,
-        safetyOrderCount: 2,
-        priceDeviation: 0.01,
-        takeProfit: 0.01,
-        stopLoss: 0.05,
-      },
-      symbol: 'BTCUSDT',
-      interval: '1h',
-      leverage: 3,
-      budget: 1000,
-      mode: 'live',
+    const d = await liveDca('Live DCA', {
+      baseOrderSize: 200,
+      safetyOrderSize: 200,
+      safetyOrderCount: 2,
+      priceDeviation: 0.01,
+      takeProfit: 0.01,
+      stopLoss: 0.05,
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const d: Bot = created.json().data;
-    // A 1h bot, and simulated time stands still: no bar closes while it answers its fills
+    // Simulated time stands still: no bar closes while it answers its fills
     const hour = simClock.now() - (simClock.now() % 3_600_000);
     expect((await call('POST', `/api/v1/agents/${d.id}/start`)).statusCode).toBe(200);
     // The base order (200 USDT at 50,000 = 0.004) fills at once; the take-profit 1 % above the entry and two
@@ -462,18 +462,12 @@ describe('live bots', () => {
     await flatten();
     await stepUp();
     t.sim.exchange.setPrice('BTCUSDT', { price: '50000' });
-    const created = await call('POST', '/api/v1/agents/', {
-      name: 'Trailing DCA',
-      strategy: 'dca',
-      params: { baseOrderSize: 200, safetyOrderCount: 0, takeProfit: 0.01, trailingDeviation: 0.005 },
-      symbol: 'BTCUSDT',
-      interval: '1h',
-      leverage: 3,
-      budget: 1000,
-      mode: 'live',
+    const d = await liveDca('Trailing DCA', {
+      baseOrderSize: 200,
+      safetyOrderCount: 0,
+      takeProfit: 0.01,
+      trailingDeviation: 0.005,
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const d: Bot = created.json().data;
     expect((await call('POST', `/api/v1/agents/${d.id}/start`)).statusCode).toBe(200);
     const trailing = () =>
       [...account().algoOrders.values()].find(

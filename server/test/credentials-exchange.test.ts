@@ -1,5 +1,6 @@
 import {
   AccountTestResponseSchema,
+  BinanceKeySetupResponseSchema,
   CredentialsStatusResponseSchema,
   ErrorResponseSchema,
 } from '@kestrel/contracts';
@@ -91,5 +92,34 @@ describe('credentials tested against the exchange (simulator)', () => {
     expect(detail(res)).toMatch(
       /^Binance connectivity failed: exchange not reachable \(Binance answered HTTP 503/,
     );
+  });
+  it("reads the stored key's permissions and the account's position mode from the exchange", async () => {
+    const { access_token } = await signUp(t);
+    const keySetup = () =>
+      t.request({
+        method: 'GET',
+        url: '/api/v1/credentials/binance/key-setup',
+        headers: bearer(access_token),
+      });
+    const none = await keySetup();
+    expect(none.statusCode).toBe(404);
+    expect(detail(none)).toMatch(/^No Binance credentials stored/);
+
+    const keys = simAccount({ permissions: { ipRestrict: true } });
+    expect((await post(access_token, '/binance', keys)).statusCode).toBe(201);
+    const first = await keySetup();
+    expect(first.statusCode, first.body).toBe(200);
+    expect(BinanceKeySetupResponseSchema.parse(first.json()).data).toEqual({
+      permissions: { reading: true, futuresTrading: true, withdrawals: false, ipRestricted: true },
+      positionMode: 'one-way',
+      readAt: t.clock.now().getTime(),
+    });
+    expect(first.body).not.toContain(keys.secret_key);
+
+    // Changed on Binance's side: the next read says so
+    const account = t.sim.exchange.accountByKey(keys.api_key);
+    if (!account) throw new Error('demo account missing');
+    account.dualSidePosition = true;
+    expect(BinanceKeySetupResponseSchema.parse((await keySetup()).json()).data.positionMode).toBe('hedge');
   });
 });

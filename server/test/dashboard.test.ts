@@ -4,7 +4,7 @@ import {
   ErrorResponseSchema,
 } from '@kestrel/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, SIM_START, signUp, useTestServer } from './helper';
+import { bearer, SIM_START, signUp, storeKeys, useTestServer } from './helper';
 
 const DAY_MS = 86_400_000;
 
@@ -149,13 +149,7 @@ describe('dashboard overview and portfolio against the simulator', () => {
   it('other assets are valued at their USDT symbol’s last price; an asset without one has no value', async () => {
     const user = await signUp(t);
     const keys = t.demoKeys({ balances: { USDT: '1000', BTC: '0.01', BNB: '2' } });
-    const stored = await t.request({
-      method: 'POST',
-      url: '/api/v1/credentials/binance',
-      headers: bearer(user.access_token),
-      payload: { api_key: keys.apiKey, secret_key: keys.secretKey },
-    });
-    expect(stored.statusCode).toBe(201);
+    await storeKeys(t, user.access_token, keys);
     const res = await get('/api/v1/dashboard/portfolio', user.access_token);
     const p = DashboardPortfolioResponseSchema.parse(res.json()).data;
     const btcPrice = (await get('/api/v1/market/ticker/BTCUSDT')).json() as { data: { lastPrice: string } };

@@ -8,7 +8,7 @@ import {
 } from '@kestrel/contracts/bots';
 import type { SimServer } from '@kestrel/exchange-sim';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, type DemoKeys, PASSWORD } from './helper';
+import { bearer, type DemoKeys, PASSWORD, storeKeys } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
 import { GRID_AROUND_50K, liveGridBot, useConnectedUser, useSimBots } from './sim-bots';
 
@@ -66,11 +66,7 @@ describe('a live bot keeps trading in its environment after the owner switches',
     // The owner stores a mainnet key and goes LIVE while the bot runs
     expect((await call('POST', '/api/v1/account/step-up', { password: PASSWORD })).statusCode).toBe(200);
     expect((await call('PUT', '/api/v1/environment', { environment: 'mainnet' })).statusCode).toBe(200);
-    const saved = await call('POST', '/api/v1/credentials/binance', {
-      api_key: mainnetKeys.apiKey,
-      secret_key: mainnetKeys.secretKey,
-    });
-    expect(saved.statusCode, saved.body).toBe(201);
+    await storeKeys(t, user.token, mainnetKeys);
     expect(
       EnvironmentResponseSchema.parse((await call('GET', '/api/v1/environment')).json()).data
         .currentEnvironment,

@@ -11,7 +11,15 @@ import { BacktestDetailResponseSchema, BacktestSummaryResponseSchema } from '@ke
 import { ManualClock, type SimServer } from '@kestrel/exchange-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockReading } from '../src/lib/clock';
-import { bearer, type DemoKeys, PASSWORD, SIM_START, startTestServer, type TestServer } from './helper';
+import {
+  bearer,
+  type DemoKeys,
+  PASSWORD,
+  SIM_START,
+  startTestServer,
+  storeKeys,
+  type TestServer,
+} from './helper';
 import { listenWs, TestSocket, type WsFrame, wsUrl } from './socket-helper';
 
 const MINUTE = 60_000;
@@ -50,11 +58,7 @@ describe('records and market data follow the environment', () => {
     expect((await market('BTCUSDT', '0.010')).statusCode).toBe(201);
     expect((await call('POST', '/api/v1/account/step-up', { password: PASSWORD })).statusCode).toBe(200);
     expect((await switchTo('mainnet')).statusCode).toBe(200);
-    const saved = await call('POST', '/api/v1/credentials/binance', {
-      api_key: mainnetKeys.apiKey,
-      secret_key: mainnetKeys.secretKey,
-    });
-    expect(saved.statusCode, saved.body).toBe(201);
+    await storeKeys(t, token, mainnetKeys);
     expect((await market('ETHUSDT', '0.100')).statusCode).toBe(201);
     simClock.advance(MINUTE);
     await t.app.accountRecorder.tick();

@@ -5,7 +5,15 @@ import {
 } from '@kestrel/contracts';
 import { AccountEventsResponseSchema, STEP_UP_WINDOW_MS } from '@kestrel/contracts/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, PASSWORD, signUp, startTestServer, type TestServer, useTestServer } from './helper';
+import {
+  bearer,
+  PASSWORD,
+  signUp,
+  startTestServer,
+  storeKeys,
+  type TestServer,
+  useTestServer,
+} from './helper';
 import { limitBuyAt40k } from './order-bodies';
 
 /**
@@ -88,11 +96,7 @@ describe('trading environments against two simulators (testnet and mainnet stand
     const none = await call('GET', '/api/v1/dashboard/overview');
     expect(none.statusCode).toBe(400);
     expect(ErrorResponseSchema.parse(none.json()).message).toMatch(/mainnet/);
-    const stored = await call('POST', '/api/v1/credentials/binance', {
-      api_key: mainnetKeys.apiKey,
-      secret_key: mainnetKeys.secretKey,
-    });
-    expect(stored.statusCode, stored.body).toBe(201);
+    await storeKeys(t, token, mainnetKeys);
     const testnetView = await call('GET', '/api/v1/credentials/binance?environment=testnet');
     expect(testnetView.json().data.api_key_masked).toBe(
       `${testnetKeys.apiKey.slice(0, 4)}********${testnetKeys.apiKey.slice(-4)}`,

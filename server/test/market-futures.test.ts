@@ -32,6 +32,12 @@ describe('market and futures API against the simulator', () => {
   const post = (path: string, payload: object, auth = token) =>
     t.request({ method: 'POST', url: path, headers: bearer(auth), payload });
   const detail = (res: { json(): unknown }) => ErrorResponseSchema.parse(res.json()).detail;
+  /** The sentence an order is refused with (a 400) */
+  const refusal = async (order: object) => {
+    const res = await post('/api/futures/orders/create', order);
+    expect(res.statusCode).toBe(400);
+    return detail(res);
+  };
 
   it('needs a signed-in user', async () => {
     for (const path of ['/api/v1/market/ticker/BTCUSDT', '/api/futures/account/info']) {
@@ -80,8 +86,20 @@ describe('market and futures API against the simulator', () => {
     expect(Number(info.data.totalWalletBalance)).toBe(1000);
     expect(info.data.positions).toEqual([]);
 
+    // How the account trades the symbol: Binance's defaults, then the leverage set, read back from the exchange
+    const config = () => get('/api/futures/symbols/config?symbol=SOLUSDT');
+    expect((await config()).json().data).toMatchObject({
+      symbol: 'SOLUSDT',
+      marginType: 'cross',
+      leverage: 20,
+    });
     const lev = await post('/api/futures/leverage/set', { symbol: 'SOLUSDT', leverage: 5 });
     expect(lev.json()).toMatchObject({ data: { symbol: 'SOLUSDT', leverage: 5 } });
+    const after = (await config()).json().data;
+    expect(after).toMatchObject({ marginType: 'cross', leverage: 5 });
+    // A lower leverage allows a larger position: the cap of the 5x bracket is above the 20x one's
+    expect(Number(after.maxNotional)).toBeGreaterThan(0);
+    expect((await get('/api/futures/symbols/config?symbol=NOPEUSDT')).statusCode).toBe(400);
 
     const created = await post('/api/futures/orders/create', {
       symbol: 'SOLUSDT',
@@ -232,34 +250,17 @@ describe('market and futures API against the simulator', () => {
     const again = await post(`/api/futures/orders/${body.data.orderId}/cancel`, { symbol: 'SOLUSDT' });
     expect(again.statusCode).toBe(404);
 
-    const missing = await post('/api/futures/orders/create', {
-      symbol: 'SOLUSDT',
-      side: 'SELL',
-      type: 'TRAILING_STOP_MARKET',
-      quantity: '1',
-    });
-    expect(missing.statusCode).toBe(400);
-    expect(detail(missing)).toMatch(/callbackRate is required for a TRAILING_STOP_MARKET order/);
+    expect(
+      await refusal({ symbol: 'SOLUSDT', side: 'SELL', type: 'TRAILING_STOP_MARKET', quantity: '1' }),
+    ).toMatch(/callbackRate is required for a TRAILING_STOP_MARKET order/);
   });
 
   it("exchange rejections reach the browser as the exchange's sentence with a 400", async () => {
-    const res = await post('/api/futures/orders/create', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      quantity: '0.001',
-      price: '1000',
-    });
-    expect(res.statusCode).toBe(400);
-    expect(detail(res)).toMatch(/^Order's notional must be no smaller than \d+/);
-    const invalid = await post('/api/futures/orders/create', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      quantity: '1',
-    });
-    expect(invalid.statusCode).toBe(400);
-    expect(detail(invalid)).toMatch(/price is required for a LIMIT order/);
+    const limit = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT' };
+    expect(await refusal({ ...limit, quantity: '0.001', price: '1000' })).toMatch(
+      /^Order's notional must be no smaller than \d+/,
+    );
+    expect(await refusal({ ...limit, quantity: '1' })).toMatch(/price is required for a LIMIT order/);
   });
 
   it('a user without stored keys is told to connect Binance first', async () => {

@@ -8,8 +8,6 @@ import {
   WebhookPayloadSchema,
 } from '@kestrel/contracts/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rotateMasterKey } from '../src/commands/rotate-master-key';
-import { loadConfig } from '../src/config';
 import {
   MAX_ATTEMPTS,
   NotificationService,
@@ -17,7 +15,6 @@ import {
 } from '../src/core/notifications/notification-service';
 import { notificationsRepository } from '../src/core/notifications/notifications-repository';
 import { isPrivateAddress, resolveWebhookTarget } from '../src/core/notifications/webhook-target';
-import { encodeMasterKey, generateMasterKey, makeKeyring } from '../src/lib/crypto/master-key';
 import {
   bearer,
   buildTestApp,
@@ -28,6 +25,7 @@ import {
   type TestDatabase,
   uniqueEmail,
 } from './helper';
+import { acrossVaultKeyRotation } from './vault-key-rotation';
 import { type Received, type Receiver, signatureChecks, startReceiver } from './webhook-receiver';
 
 let tdb: TestDatabase;
@@ -357,45 +355,33 @@ describe('webhooks delivering to a local receiver (KESTREL_WEBHOOKS_ALLOW_PRIVAT
 
 describe('vault-key rotation', () => {
   it('re-wraps webhook secrets with the exchange keys: after rotation the same secret still signs', async () => {
-    const own = await openTestDatabase('pglite');
     const receiver = await startReceiver();
-    const [oldKey, newKey] = [generateMasterKey(), generateMasterKey()];
-    // One token key for both apps, so the session outlives the vault-key change (as it does in production)
-    const tokenKeyring = makeKeyring([generateMasterKey()]);
-    const env = { KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1' };
     try {
-      const before = await buildTestApp(own.db, { keyring: makeKeyring([oldKey]), tokenKeyring }, env);
-      const { access_token } = await signUp(before);
-      const res = await call(before, 'POST', '/api/v1/notifications/webhooks', access_token, {
-        url: receiver.url,
-        events: ['kill_switch'],
-      });
-      const hook = CreatedWebhookResponseSchema.parse(res.json()).data;
-      await before.app.close();
-
-      const result = await rotateMasterKey({
-        config: loadConfig({ KESTREL_MASTER_KEY: encodeMasterKey(oldKey) }),
-        newMasterKey: encodeMasterKey(newKey),
-        database: own.db,
-      });
-      expect(result.rewrapped).toBe(1);
-      const rows = await own.db.query<{ master_key_id: string }>('SELECT master_key_id FROM webhooks');
-      expect(rows.map((r) => r.master_key_id)).toEqual([newKey.id]);
-
-      // Only the new key configured: the secret opens and signs as before
-      const after = await buildTestApp(own.db, { keyring: makeKeyring([newKey]), tokenKeyring }, env);
-      try {
-        const d = WebhookDeliveryResponseSchema.parse(
-          (await call(after, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, access_token)).json(),
-        ).data;
-        expect(d.status).toBe('delivered');
-        expect(signatureChecks(hook.secret, receiver.received.at(-1) as Received)).toBe(true);
-      } finally {
-        await after.app.close();
-      }
+      await acrossVaultKeyRotation(
+        { KESTREL_WEBHOOKS_ALLOW_PRIVATE: '1' },
+        async (before) => {
+          const { access_token } = await signUp(before);
+          const res = await call(before, 'POST', '/api/v1/notifications/webhooks', access_token, {
+            url: receiver.url,
+            events: ['kill_switch'],
+          });
+          return { access_token, hook: CreatedWebhookResponseSchema.parse(res.json()).data };
+        },
+        async (after, { access_token, hook }, { db, newKey }) => {
+          const rows = await db.query<{ master_key_id: string }>('SELECT master_key_id FROM webhooks');
+          expect(rows.map((r) => r.master_key_id)).toEqual([newKey.id]);
+          // Only the new key configured: the secret opens and signs as before
+          const d = WebhookDeliveryResponseSchema.parse(
+            (
+              await call(after, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, access_token)
+            ).json(),
+          ).data;
+          expect(d.status).toBe('delivered');
+          expect(signatureChecks(hook.secret, receiver.received.at(-1) as Received)).toBe(true);
+        },
+      );
     } finally {
       await receiver.close();
-      await own.cleanup();
     }
   });
 });

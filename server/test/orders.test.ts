@@ -8,7 +8,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TradingAccount } from '../src/core/environment/trading-account';
 import { BinanceUsdmAdapter } from '../src/core/exchange/binance-adapter';
-import type { ExchangeKeys } from '../src/core/exchange/exchange-adapter';
+import type { ExchangeKeys, NewOrder } from '../src/core/exchange/exchange-adapter';
 import { orderIntentRepository } from '../src/trading/orders/order-intent-repository';
 import { bearer, startTestServer, type TestServer } from './helper';
 
@@ -230,28 +230,19 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
 
   it('reconcile reports an open order and a position no intent owns, once, and leaves them alone', async () => {
     // Placed behind Kestrel's back, straight on the exchange with the same keys
-    const foreign = await t.app.exchangeAdapter.placeOrder(
-      { ...keys, environment: 'testnet' },
-      {
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        type: 'LIMIT',
-        timeInForce: 'GTC',
-        quantity: '0.010',
-        price: '39000',
-        clientOrderId: 'by-hand-1',
-      },
-    );
+    const behindKestrel = (order: NewOrder) =>
+      t.app.exchangeAdapter.placeOrder({ ...keys, environment: 'testnet' }, order);
+    const foreign = await behindKestrel({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: '0.010',
+      price: '39000',
+      clientOrderId: 'by-hand-1',
+    });
     t.sim.exchange.setPrice('SOLUSDT', { price: '100' });
-    await t.app.exchangeAdapter.placeOrder(
-      { ...keys, environment: 'testnet' },
-      {
-        symbol: 'SOLUSDT',
-        side: 'BUY',
-        type: 'MARKET',
-        quantity: '1',
-      },
-    );
+    await behindKestrel({ symbol: 'SOLUSDT', side: 'BUY', type: 'MARKET', quantity: '1' });
     const mine = resting();
     expect((await create(mine)).statusCode).toBe(201);
 
@@ -278,16 +269,7 @@ describe('order manager: recorded before sending, sent once, unknown outcomes re
     expect(events.find((e) => e.kind === 'foreign_order')?.message).toContain('was not placed by Kestrel');
     // Untouched
     expect(onExchange('by-hand-1')[0]?.status).toBe('NEW');
-    await t.app.exchangeAdapter.placeOrder(
-      { ...keys, environment: 'testnet' },
-      {
-        symbol: 'SOLUSDT',
-        side: 'SELL',
-        type: 'MARKET',
-        quantity: '1',
-        reduceOnly: true,
-      },
-    );
+    await behindKestrel({ symbol: 'SOLUSDT', side: 'SELL', type: 'MARKET', quantity: '1', reduceOnly: true });
   });
 
   it('reconcile brings a placed intent to the exchange state after it was cancelled elsewhere', async () => {

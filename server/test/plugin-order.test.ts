@@ -2,8 +2,8 @@ import { SocketToolNameSchema } from '@kestrel/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PluginOrder } from '../src/lib/plugin-order';
 import { agentRepository } from '../src/trading/agents/agent-repository';
+import { STOPPED_BY_KILL_SWITCH } from '../src/trading/bots/bot-lifecycle';
 import { botRepository } from '../src/trading/bots/bot-repository';
-import { STOPPED_BY_KILL_SWITCH } from '../src/trading/bots/bot-service';
 import { insertBotRow } from './bot-rows';
 import { buildTestApp, openTestDatabase, signUp, type TestApp, type TestDatabase } from './helper';
 

@@ -8,7 +8,7 @@ import {
 import { NotificationListResponseSchema } from '@kestrel/contracts/account';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recorderRepository } from '../src/core/recorder/recorder-repository';
-import { bearer, signUp, useTestServer } from './helper';
+import { bearer, signUp, storeKeys, useTestServer } from './helper';
 
 const NO_LIMITS = {
   maxLeverage: null,
@@ -346,16 +346,7 @@ describe('risk limits and the kill switch against the simulator', () => {
     const auth = await signUp(t);
     const keys = t.demoKeys({ dualSidePosition: true });
     const hedged = bearer(auth.access_token);
-    expect(
-      (
-        await t.request({
-          method: 'POST',
-          url: '/api/v1/credentials/binance',
-          headers: hedged,
-          payload: { api_key: keys.apiKey, secret_key: keys.secretKey },
-        })
-      ).statusCode,
-    ).toBe(201);
+    await storeKeys(t, auth.access_token, keys);
     const send = (method: 'POST' | 'PUT', url: string, payload: object) =>
       t.request({ method, url, headers: hedged, payload });
     const hedgeOrder = (body: Record<string, unknown>) =>

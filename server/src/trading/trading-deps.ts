@@ -10,4 +10,6 @@ export interface TradingDeps extends CoreDeps {
   botLeaseRenewMs?: number;
   /** The order manager's windows and intervals (`DEFAULT_ORDER_TIMINGS`; tests shorten them) */
   orderTimings?: Partial<OrderTimings>;
+  /** How often waiting TP/SL entries are looked up (`PROTECTION_CHECK_MS` by default) */
+  protectionCheckMs?: number;
 }

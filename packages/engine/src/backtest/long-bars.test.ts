@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BarSeries, generateBars } from '../bars/bars';
 import { barOpenAtOrAfter, intervalToMs, nextBarOpenTime } from '../bars/intervals';
+import { appendBarOf } from '../bars/test-bars';
 import { nextFundingTime } from '../futures/funding';
 import { builtInStrategies } from '../strategies/built-in';
 import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
@@ -39,14 +40,7 @@ function retime(interval: string, start: number, source: BarSeries): BarSeries {
   const bars = new BarSeries(intervalToMs(interval), source.length);
   let open = start;
   for (let i = 0; i < source.length; i++) {
-    bars.append(
-      open,
-      source.open[i] as number,
-      source.high[i] as number,
-      source.low[i] as number,
-      source.close[i] as number,
-      source.volume[i] as number,
-    );
+    appendBarOf(bars, source, i, open);
     open = nextBarOpenTime(interval, open);
   }
   return bars;

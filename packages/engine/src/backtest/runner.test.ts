@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BarSeries, generateBars } from '../bars/bars';
+import { appendBarOf } from '../bars/test-bars';
 import { EngineInputError, StrategyError } from '../errors';
 import { emaCrossStrategy } from '../strategies/ema-cross/strategy';
 import { GuardedStrategy } from '../strategy/guarded-strategy';
@@ -147,15 +148,7 @@ describe('funding in the quiet-bar loop', () => {
   function copy(full: BarSeries, keep: (i: number) => boolean): BarSeries {
     const bars = new BarSeries(60_000, full.length);
     for (let i = 0; i < full.length; i++) {
-      if (!keep(i)) continue;
-      bars.append(
-        full.openTime[i] as number,
-        full.open[i] as number,
-        full.high[i] as number,
-        full.low[i] as number,
-        full.close[i] as number,
-        full.volume[i] as number,
-      );
+      if (keep(i)) appendBarOf(bars, full, i);
     }
     return bars;
   }

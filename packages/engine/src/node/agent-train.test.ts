@@ -4,6 +4,7 @@ import { agentEvidence } from '../agent/evidence';
 import { trainAgentModel } from '../agent/model';
 import { agentWorld } from '../agent/worlds';
 import { BarSeries } from '../bars/bars';
+import { appendBarOf } from '../bars/test-bars';
 import { EngineInputError } from '../errors';
 import { AgentWorkerAbortedError, agentEvidenceInWorker, trainAgentInWorker } from './agent-train';
 
@@ -14,16 +15,7 @@ describe('agent training on a worker thread', { timeout: 120_000 }, () => {
     const world = agentWorld({ bars: 1_500, seed: 9, phi: 0.2, aux: true });
     // A live series: capacity beyond its length, as the runtime's growing series has
     const series = new BarSeries(world.intervalMs, 4_096);
-    for (let i = 0; i < world.length; i++) {
-      series.append(
-        world.bars.openTime[i] as number,
-        world.bars.open[i] as number,
-        world.bars.high[i] as number,
-        world.bars.low[i] as number,
-        world.bars.close[i] as number,
-        world.bars.volume[i] as number,
-      );
-    }
+    for (let i = 0; i < world.length; i++) appendBarOf(series, world.bars, i);
     const snapshot = { ...world, bars: series };
     const input = { snapshot, config, from: 0, to: 1_500, trainedAt: 42 };
     const model = await trainAgentInWorker(input);

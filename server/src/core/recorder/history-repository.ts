@@ -8,7 +8,7 @@ import type {
 import type { Queryable } from '../../lib/database/database';
 import type { TradingAccount } from '../environment/trading-account';
 import type { PlacedOrder, Trade } from '../exchange/exchange-adapter';
-import { writeAccountRows } from './account-rows';
+import { accountRangeWhere, ms, writeAccountRows } from './account-rows';
 
 /** Which cursor of a symbol's import */
 export type HistoryKind = 'trades' | 'orders';
@@ -46,36 +46,17 @@ export interface HistoryFilter {
   limit: number;
 }
 
-const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 const toDate = (t: number) => new Date(t);
 const num = (v: unknown): number => Number(v);
 /** numeric(20) ids come back as text from both drivers; written without a decimal point */
 const idText = (v: unknown): string => String(v).replace(/\.0*$/, '');
 
 /** WHERE clause and parameters of the filters shared by trades and orders (`alias` names the table) */
-function where(
+const where = (
   alias: string,
   account: TradingAccount,
   q: HistoryFilter & { type?: string; status?: string },
-): { sql: string; params: unknown[] } {
-  const params: unknown[] = [account.userId, account.environment, toDate(q.from), toDate(q.to)];
-  const clauses = [
-    `${alias}.user_id = $1`,
-    `${alias}.environment = $2`,
-    `${alias}.time >= $3`,
-    `${alias}.time <= $4`,
-  ];
-  const add = (column: string, value: string | undefined) => {
-    if (value === undefined) return;
-    params.push(value);
-    clauses.push(`${alias}.${column} = $${params.length}`);
-  };
-  add('symbol', q.symbol);
-  add('side', q.side);
-  add('type', q.type);
-  add('status', q.status);
-  return { sql: clauses.join(' AND '), params };
-}
+) => accountRangeWhere(alias, account, q, { symbol: q.symbol, side: q.side, type: q.type, status: q.status });
 
 /** Thin SQL of the order and trade import; every write is idempotent (keyed by Binance's ids) */
 export const historyRepository = {

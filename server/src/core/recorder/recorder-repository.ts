@@ -3,7 +3,7 @@ import type { Queryable } from '../../lib/database/database';
 import type { TradingAccount } from '../environment/trading-account';
 import type { ExchangeKeys } from '../exchange/exchange-adapter';
 import { environmentOfKeys } from '../exchange/exchange-router';
-import { writeAccountRows } from './account-rows';
+import { accountRangeWhere, ms, writeAccountRows } from './account-rows';
 
 /** Which income entries a read takes: [from, to] (ms), a type and a symbol (all when absent), in what order */
 export interface IncomeFilter {
@@ -68,7 +68,6 @@ const INCOME_ORDER: Record<IncomeSortField, string> = {
   symbol: 'e.symbol',
 };
 
-const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 const toDate = (t: number) => new Date(t);
 // node-postgres returns bigint/float8 as number or string depending on type; normalise
 const num = (v: unknown): number => Number(v);
@@ -159,21 +158,11 @@ export const recorderRepository = {
     account: TradingAccount,
     q: IncomeFilter & { offset: number; limit: number },
   ): Promise<{ items: IncomeEntry[]; total: number }> {
-    const where = ['user_id = $1', 'environment = $2', 'time >= $3', 'time <= $4'];
-    const params: unknown[] = [account.userId, account.environment, toDate(q.from), toDate(q.to)];
-    if (q.type !== undefined) {
-      params.push(q.type);
-      where.push(`income_type = $${params.length}`);
-    }
-    if (q.symbol !== undefined) {
-      params.push(q.symbol);
-      where.push(`symbol = $${params.length}`);
-    }
-    const filter = where.join(' AND ');
-    const [count] = await db.query(`SELECT count(*)::int AS n FROM income_entries WHERE ${filter}`, params);
+    const { sql, params } = accountRangeWhere('e', account, q, { income_type: q.type, symbol: q.symbol });
+    const [count] = await db.query(`SELECT count(*)::int AS n FROM income_entries e WHERE ${sql}`, params);
     const rows = await db.query(
       `SELECT income_type, tran_id, symbol, income::text, asset, info, trade_id, ${ms('time')} AS t
-         FROM income_entries e WHERE ${filter}
+         FROM income_entries e WHERE ${sql}
         ORDER BY ${INCOME_ORDER[q.sort]} ${q.order === 'asc' ? 'ASC' : 'DESC'}, e.time DESC, e.income_type,
                  e.tran_id DESC
         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,

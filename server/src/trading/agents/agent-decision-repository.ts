@@ -21,6 +21,9 @@ export interface StoredDecision {
   record: AgentDecisionRecord;
 }
 
+/** The columns `toDecision` reads */
+const DECISION_COLUMNS = 'id, bot_id, bar_time, outcome, note, executed, record';
+
 const toDecision = (r: Record<string, unknown>): StoredDecision => {
   const record = r.record as AgentDecisionRecord;
   const id = String(r.id);
@@ -32,6 +35,20 @@ const toDecision = (r: Record<string, unknown>): StoredDecision => {
     record: { ...record, id, outcome: r.outcome as AgentDecisionOutcome, note: String(r.note) },
   };
 };
+
+/** The bot's decision whose `key` (its id or its bar, both unique per bot) is `value` */
+async function oneDecision(
+  db: Queryable,
+  botId: string,
+  key: 'id' | 'bar_time',
+  value: string | number,
+): Promise<StoredDecision | undefined> {
+  const [row] = await db.query(
+    `SELECT ${DECISION_COLUMNS} FROM agent_decisions WHERE bot_id = $1 AND ${key} = $2`,
+    [botId, value],
+  );
+  return row ? toDecision(row) : undefined;
+}
 
 export function summaryOf(record: AgentDecisionRecord): AgentDecisionSummary {
   return {
@@ -73,7 +90,7 @@ export const agentDecisionRepository = {
       `INSERT INTO agent_decisions (bot_id, user_id, bar_time, created_at, stage, action, outcome, note, executed, record)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (bot_id, bar_time) DO NOTHING
-       RETURNING id, bot_id, bar_time, outcome, note, executed, record`,
+       RETURNING ${DECISION_COLUMNS}`,
       [
         row.botId,
         row.userId,
@@ -93,22 +110,12 @@ export const agentDecisionRepository = {
     return existing;
   },
 
-  async decisionAt(db: Queryable, botId: string, barTime: number): Promise<StoredDecision | undefined> {
-    const rows = await db.query(
-      `SELECT id, bot_id, bar_time, outcome, note, executed, record FROM agent_decisions
-       WHERE bot_id = $1 AND bar_time = $2`,
-      [botId, barTime],
-    );
-    return rows[0] ? toDecision(rows[0]) : undefined;
+  decisionAt(db: Queryable, botId: string, barTime: number): Promise<StoredDecision | undefined> {
+    return oneDecision(db, botId, 'bar_time', barTime);
   },
 
-  async decision(db: Queryable, botId: string, id: string): Promise<StoredDecision | undefined> {
-    const rows = await db.query(
-      `SELECT id, bot_id, bar_time, outcome, note, executed, record FROM agent_decisions
-       WHERE bot_id = $1 AND id = $2`,
-      [botId, id],
-    );
-    return rows[0] ? toDecision(rows[0]) : undefined;
+  decision(db: Queryable, botId: string, id: string): Promise<StoredDecision | undefined> {
+    return oneDecision(db, botId, 'id', id);
   },
 
   /** Newest first, bars opened before `before` */
@@ -119,7 +126,7 @@ export const agentDecisionRepository = {
     limit: number,
   ): Promise<StoredDecision[]> {
     const rows = await db.query(
-      `SELECT id, bot_id, bar_time, outcome, note, executed, record FROM agent_decisions
+      `SELECT ${DECISION_COLUMNS} FROM agent_decisions
        WHERE bot_id = $1 AND ($2::bigint IS NULL OR bar_time < $2) ORDER BY bar_time DESC LIMIT $3`,
       [botId, before ?? null, limit],
     );

@@ -5,7 +5,6 @@ import fp from 'fastify-plugin';
 import { exchangeNameOf } from '../../core/exchange/exchange-config';
 import { KlineCache } from '../../core/market-data/kline-cache';
 import { klineRepository } from '../../core/market-data/kline-repository';
-import { LeverageBrackets } from '../../core/market-data/leverage-brackets';
 import type { PluginOptions } from '../../core/plugin-options';
 import { channelFor } from '../../core/socket/socket-bus';
 import type { TradingDeps } from '../trading-deps';
@@ -39,12 +38,7 @@ const workerTrainer: AgentTrainer = {
  */
 export default fp(
   async (app: FastifyInstance, { config, deps }: PluginOptions<TradingDeps>) => {
-    const brackets = new LeverageBrackets({
-      exchange: app.exchangeAdapter,
-      keysFor: (account) => app.credentialsService.storedKeys(account),
-      clock: app.clock,
-      log: app.log,
-    });
+    const brackets = app.leverageBrackets;
     // An agent's market is its environment's (where it trades), whatever its owner is on now: one kline cache and
     // one snapshot source per environment, candles stored under that exchange's name as the bots' are
     const snapshotSources = new Map<TradingEnvironment, AgentSnapshots>();
@@ -127,5 +121,8 @@ export default fp(
       await service.close();
     });
   },
-  { name: 'agents', dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials', 'risk'] },
+  {
+    name: 'agents',
+    dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials', 'risk', 'exchange-services'],
+  },
 );

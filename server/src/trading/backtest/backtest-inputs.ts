@@ -10,6 +10,8 @@ import { LeverageBrackets, type RunBrackets } from '../../core/market-data/lever
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
+import type { RunningJob } from '../jobs/job-kind';
+import type { JobRow } from '../jobs/job-queue-sql';
 import type { BacktestRow } from './backtest-repository';
 import { fundingHistory } from './funding-history';
 
@@ -93,44 +95,23 @@ export class BacktestInputs {
     onProgress: (p: FetchProgress) => void,
   ): Promise<RunInputs> {
     const environment = this.environmentOfRun(row);
-    let bars: BarColumns;
-    try {
-      bars = await this.klinesOf(environment).load(this.seriesKey(row), settings.span, {
-        signal,
-        onProgress,
-      });
-    } catch (err) {
-      if (signal.aborted) return null;
-      const reason = exchangeHttpError(err);
-      if (reason instanceof HttpError) {
-        return {
-          ok: false,
-          message: `Could not fetch ${row.symbol} ${row.interval} klines from the exchange: ${reason.message}`,
-        };
-      }
-      throw err;
-    }
+    const bars = await fromExchange(`${row.symbol} ${row.interval} klines`, signal, () =>
+      this.klinesOf(environment).load(this.seriesKey(row), settings.span, { signal, onProgress }),
+    );
+    if (!bars?.ok) return bars;
     // Funding at the rates the exchange actually settled (the engine's constant 0.01 % only where it has none)
     let fundingRates: FundingRates | undefined;
     if (settings.run.broker?.fundingRate !== 0) {
-      try {
-        fundingRates = await fundingHistory(this.deps.market(environment), row.symbol, settings.span, signal);
-      } catch (err) {
-        if (signal.aborted) return null;
-        const reason = exchangeHttpError(err);
-        if (reason instanceof HttpError) {
-          return {
-            ok: false,
-            message: `Could not fetch ${row.symbol} funding rates from the exchange: ${reason.message}`,
-          };
-        }
-        throw err;
-      }
+      const funding = await fromExchange(`${row.symbol} funding rates`, signal, () =>
+        fundingHistory(this.deps.market(environment), row.symbol, settings.span, signal),
+      );
+      if (!funding?.ok) return funding;
+      fundingRates = funding.value;
     }
     // The symbol's own brackets when the owner has keys there (else the default table): liquidation depends on them
     const brackets = await this.brackets.forRun({ userId: row.user_id, environment }, row.symbol);
     if (signal.aborted) return null;
-    if (bars.openTime.length === 0) {
+    if (bars.value.openTime.length === 0) {
       return {
         ok: false,
         message:
@@ -138,7 +119,7 @@ export class BacktestInputs {
           `and ${new Date(settings.span.end).toISOString()}`,
       };
     }
-    return { ok: true, bars, fundingRates, brackets };
+    return { ok: true, bars: bars.value, fundingRates, brackets };
   }
 
   seriesKey(row: Pick<BacktestRow, 'exchange_env' | 'symbol' | 'interval'>) {
@@ -148,4 +129,62 @@ export class BacktestInputs {
       interval: row.interval,
     } satisfies KlineSeriesKey;
   }
+}
+
+/**
+ * One market read of a run: its value; the message the run fails with when the exchange refused (`what` names the
+ * data: "BTCUSDT 1h klines"); null when `signal` aborted. Anything else is a bug and throws
+ */
+async function fromExchange<T>(
+  what: string,
+  signal: AbortSignal,
+  read: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; message: string } | null> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (err) {
+    if (signal.aborted) return null;
+    const reason = exchangeHttpError(err);
+    if (reason instanceof HttpError) {
+      return { ok: false, message: `Could not fetch ${what} from the exchange: ${reason.message}` };
+    }
+    throw err;
+  }
+}
+
+/** The run's settings with what was read for it: the settled funding rates and the symbol's own brackets */
+export function runSettingsWith(
+  run: RunSettings,
+  inputs: Pick<LoadedRunInputs, 'fundingRates' | 'brackets'>,
+): RunSettings {
+  return {
+    ...run,
+    ...(inputs.fundingRates ? { fundingRates: inputs.fundingRates } : {}),
+    ...(inputs.brackets.brackets ? { brackets: inputs.brackets.brackets } : {}),
+  };
+}
+
+/** What a run read from the market (`RunInputs` that are there) */
+export type LoadedRunInputs = Extract<RunInputs, { ok: true }>;
+
+/**
+ * A job's market inputs, the kline download taking the first `share` of its progress bar; undefined when the job
+ * ends here: its signal aborted, or it failed with the message of what the exchange would not give
+ */
+export async function jobRunInputs<Row extends JobRow>(
+  inputs: Pick<BacktestInputs, 'loadRunInputs'>,
+  row: Pick<BacktestRow, 'user_id' | 'exchange_env' | 'symbol' | 'interval'>,
+  settings: Pick<StoredSettings, 'run' | 'span'>,
+  job: Pick<RunningJob<Row>, 'signal' | 'progress' | 'fail'>,
+  share: number,
+): Promise<LoadedRunInputs | undefined> {
+  const read = await inputs.loadRunInputs(row, settings, job.signal, (p) =>
+    job.progress(p.missing > 0 ? (share * p.fetched) / p.missing : share),
+  );
+  if (read === null) return undefined;
+  if (!read.ok) {
+    await job.fail(read.message);
+    return undefined;
+  }
+  return read;
 }

@@ -1,12 +1,11 @@
 import { BACKTEST_MAX_EQUITY_POINTS, BACKTEST_MAX_TRADES } from '@kestrel/contracts/backtest';
 import type { FastifyBaseLogger } from 'fastify';
 import { exchangeCallsAs, userCaller } from '../../core/exchange/weight-budget';
-import type { FetchProgress } from '../../core/market-data/kline-cache';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
 import type { JobKind, RunningJob } from '../jobs/job-kind';
-import type { BacktestInputs, StoredSettings } from './backtest-inputs';
+import { type BacktestInputs, jobRunInputs, runSettingsWith, type StoredSettings } from './backtest-inputs';
 import type { BacktestTask } from './backtest-protocol';
 import { type BacktestRow, backtestRepository } from './backtest-repository';
 import { BacktestCanceledError, type BacktestWorkers } from './backtest-workers';
@@ -31,34 +30,22 @@ export interface BacktestJobDeps {
  */
 export function backtestJob(deps: BacktestJobDeps): JobKind<BacktestRow> {
   const execute = async (row: BacktestRow, job: RunningJob<BacktestRow>): Promise<void> => {
-    const { signal } = job;
     const settings = row.settings as unknown as StoredSettings;
     const params = (row.request as { params: Record<string, unknown> }).params;
     try {
-      const inputs = await deps.inputs.loadRunInputs(row, settings, signal, (p: FetchProgress) =>
-        job.progress(p.missing > 0 ? (FETCH_SHARE * p.fetched) / p.missing : FETCH_SHARE),
-      );
-      if (inputs === null) return;
-      if (!inputs.ok) {
-        await job.fail(inputs.message);
-        return;
-      }
-      const { bars, fundingRates, brackets } = inputs;
+      const inputs = await jobRunInputs(deps.inputs, row, settings, job, FETCH_SHARE);
+      if (!inputs) return;
       await job.progressNow(FETCH_SHARE);
       const task: BacktestTask = {
         strategy: row.strategy,
         params,
-        settings: {
-          ...settings.run,
-          ...(fundingRates ? { fundingRates } : {}),
-          ...(brackets.brackets ? { brackets: brackets.brackets } : {}),
-        },
+        settings: runSettingsWith(settings.run, inputs),
         intervalMs: settings.intervalMs,
-        ...bars,
+        ...inputs.bars,
         maxEquityPoints: BACKTEST_MAX_EQUITY_POINTS,
         maxTrades: BACKTEST_MAX_TRADES,
       };
-      const reply = await deps.workers.run(task, signal);
+      const reply = await deps.workers.run(task, job.signal);
       if (!reply.ok) {
         if (reply.kind === 'internal')
           deps.log.error({ backtestId: row.id, reason: reply.message }, 'backtest failed');
@@ -67,7 +54,14 @@ export function backtestJob(deps: BacktestJobDeps): JobKind<BacktestRow> {
       }
       const now = deps.clock.now();
       if (
-        await backtestRepository.complete(deps.db, row.id, job.owner, reply.outcome, brackets.source, now)
+        await backtestRepository.complete(
+          deps.db,
+          row.id,
+          job.owner,
+          reply.outcome,
+          inputs.brackets.source,
+          now,
+        )
       ) {
         await job.completed();
       }

@@ -15,7 +15,6 @@ import {
   type OverfittingReport,
   overfittingReport,
   type ParamSpace,
-  type RunSettings,
   StrategyError,
   type SweepResult,
   statsPeriodBars,
@@ -23,12 +22,11 @@ import {
   walkForward,
 } from '@kestrel/engine';
 import { SweepAbortedError, SweepPool } from '@kestrel/engine/node';
-import type { FetchProgress } from '../../core/market-data/kline-cache';
 import type { Clock } from '../../lib/clock';
 import type { Database } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
 import type { JobKind, RunningJob } from '../jobs/job-kind';
-import type { BacktestInputs, StoredSettings } from './backtest-inputs';
+import { type BacktestInputs, jobRunInputs, runSettingsWith, type StoredSettings } from './backtest-inputs';
 import { finiteMetrics } from './backtest-result';
 import {
   type OptimisationResultRow,
@@ -76,14 +74,8 @@ export function optimisationJob(deps: OptimisationJobDeps): JobKind<Optimisation
     const report = (progress: number) => job.progress(progress);
     let pool: SweepPool | undefined;
     try {
-      const inputs = await deps.inputs.loadRunInputs(row, settings, signal, (p: FetchProgress) =>
-        report(p.missing > 0 ? (FETCH_SHARE * p.fetched) / p.missing : FETCH_SHARE),
-      );
-      if (inputs === null) return;
-      if (!inputs.ok) {
-        await fail(inputs.message);
-        return;
-      }
+      const inputs = await jobRunInputs(deps.inputs, row, settings, job, FETCH_SHARE);
+      if (!inputs) return;
       const bars = BarSeries.fromColumns(settings.intervalMs, inputs.bars);
       const walk = settings.walkForward;
       if (walk && walk.inSampleBars + walk.outSampleBars > bars.length) {
@@ -93,11 +85,7 @@ export function optimisationJob(deps: OptimisationJobDeps): JobKind<Optimisation
         );
         return;
       }
-      const run: RunSettings = {
-        ...settings.run,
-        ...(inputs.fundingRates ? { fundingRates: inputs.fundingRates } : {}),
-        ...(inputs.brackets.brackets ? { brackets: inputs.brackets.brackets } : {}),
-      };
+      const run = runSettingsWith(settings.run, inputs);
       const combos = expandGrid(settings.base, settings.space);
       const periodBars = statsPeriodBars(bars.length, settings.intervalMs);
       pool = new SweepPool(row.strategy, bars, run, { workers: deps.workers });

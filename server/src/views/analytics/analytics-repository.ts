@@ -1,5 +1,6 @@
 import { TRANSFER_INCOME_TYPES } from '@kestrel/contracts';
 import type { TradingAccount } from '../../core/environment/trading-account';
+import { ms } from '../../core/recorder/account-rows';
 import type { Queryable } from '../../lib/database/database';
 
 export const DAY_MS = 86_400_000;
@@ -44,7 +45,6 @@ export interface DayEquityRow {
   last: string;
 }
 
-const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 const toDate = (t: number) => new Date(t);
 // node-postgres returns counts and float8 as number or string; a missing row counts 0
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));

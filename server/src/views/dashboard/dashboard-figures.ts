@@ -72,6 +72,8 @@ export function dashboardPortfolio(input: {
       unrealizedPnl: account.totalUnrealizedPnl,
       marginBalance: account.totalMarginBalance,
       availableBalance: account.availableBalance,
+      initialMargin: account.totalInitialMargin,
+      maintMargin: account.totalMaintMargin,
     },
     assets,
     positions: open,

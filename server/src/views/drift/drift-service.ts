@@ -1,16 +1,10 @@
 import type { KlineInterval, TradingEnvironment } from '@kestrel/contracts';
 import { BacktestRequestSchema } from '@kestrel/contracts/backtest';
 import type { Bot, BotEvent, DriftReport } from '@kestrel/contracts/bots';
-import {
-  BarSeries,
-  builtInStrategies,
-  type Fill,
-  intervalToMs,
-  type RunSettings,
-  runBacktest,
-} from '@kestrel/engine';
+import { BarSeries, builtInStrategies, type Fill, intervalToMs, runBacktest } from '@kestrel/engine';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
+import { runSettingsWith } from '../../trading/backtest/backtest-inputs';
 import type { BacktestService } from '../../trading/backtest/backtest-service';
 import { loggedFill } from '../../trading/bots/bot-log';
 import type { BotService } from '../../trading/bots/bot-service';
@@ -31,26 +25,9 @@ export interface DriftServiceDeps {
   clock: Clock;
 }
 
-/**
- * A fill from a bot's `order_filled` event, on the open time of the bar it was handled on (as a backtest's fills
- * are); a line without the position after it is not compared
- */
-export function fillOfEvent(e: BotEvent): BotFill | undefined {
-  const f = loggedFill(e.data);
-  if (!f || f.positionAfter === undefined) return undefined;
-  return {
-    time: f.barTime ?? e.time,
-    side: f.side,
-    quantity: f.quantity,
-    price: f.price,
-    fee: f.fee,
-    realizedPnl: f.realizedPnl,
-    positionAfter: f.positionAfter,
-  };
-}
-
-const engineFill = (f: Fill): BotFill => ({
-  time: f.time,
+/** The fields the comparison reads, of a logged or an engine fill, on the open `time` of its bar */
+const botFill = (time: number, f: Omit<BotFill, 'time'>): BotFill => ({
+  time,
   side: f.side,
   quantity: f.quantity,
   price: f.price,
@@ -58,6 +35,16 @@ const engineFill = (f: Fill): BotFill => ({
   realizedPnl: f.realizedPnl,
   positionAfter: f.positionAfter,
 });
+
+/**
+ * A fill from a bot's `order_filled` event, on the open time of the bar it was handled on (as a backtest's fills
+ * are); a line without the position after it is not compared
+ */
+export function fillOfEvent(e: BotEvent): BotFill | undefined {
+  const f = loggedFill(e.data);
+  if (!f || f.positionAfter === undefined) return undefined;
+  return botFill(f.barTime ?? e.time, { ...f, positionAfter: f.positionAfter });
+}
 
 /**
  * The drift report (issue 20, item 5): a bot's fills over its last run against a backtest of the same strategy and
@@ -188,14 +175,9 @@ export class DriftService {
     if (inputs === null) throw new HttpError(503, 'DRIFT_UNAVAILABLE', 'Reading the klines took too long');
     if (!inputs.ok) throw new HttpError(409, 'DRIFT_UNAVAILABLE', inputs.message);
     const bars = BarSeries.fromColumns(resolved.intervalMs, inputs.bars);
-    const run: RunSettings = {
-      ...resolved.run,
-      ...(inputs.fundingRates ? { fundingRates: inputs.fundingRates } : {}),
-      ...(inputs.brackets.brackets ? { brackets: inputs.brackets.brackets } : {}),
-    };
-    const result = runBacktest(resolved.type, resolved.params, bars, run);
+    const result = runBacktest(resolved.type, resolved.params, bars, runSettingsWith(resolved.run, inputs));
     return {
-      fills: result.fills.map(engineFill),
+      fills: result.fills.map((f: Fill) => botFill(f.time, f)),
       fundingPaid: result.metrics.fundingPaid,
       bars: bars.length,
       costs: request.costs,
