@@ -112,6 +112,26 @@ export async function simSignedGet<T>(
   return (await res.json()) as T;
 }
 
+/**
+ * An order sent to the simulator as Binance takes one (a signed fapi POST), the way another app on the same account
+ * would: it sets up what a page must then find on the exchange
+ */
+export async function simSignedPost<T>(
+  keys: SimKeys,
+  path: string,
+  params: Record<string, string>,
+  base = SIM_URL,
+): Promise<T> {
+  const query = new URLSearchParams({ ...params, timestamp: String(Date.now()) }).toString();
+  const signature = createHmac('sha256', keys.secretKey).update(query).digest('hex');
+  const res = await fetch(`${base}${path}?${query}&signature=${signature}`, {
+    method: 'POST',
+    headers: { 'X-MBX-APIKEY': keys.apiKey },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
 /** The simulator's income record of the account (`GET /fapi/v1/income`, the last 1,000 entries) */
 export function simIncome(keys: SimKeys): Promise<{ incomeType: string; income: string; symbol: string }[]> {
   return simSignedGet(keys, '/fapi/v1/income', { limit: '1000' });

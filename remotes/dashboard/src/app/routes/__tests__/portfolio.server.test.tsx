@@ -494,7 +494,7 @@ describe('the portfolio page', () => {
     await waitFor(() => expect(within(orders).getAllByRole('row')).toHaveLength(3), { timeout: 10_000 });
 
     // Binance allows no margin-mode switch with a position open, and says so in the dialog
-    await user.click(screen.getByRole('button', { name: 'Change margin mode of BTCUSDT, now cross' }));
+    await user.click(screen.getByRole('button', { name: 'Change margin mode of BTCUSDT, now Cross margin' }));
     const switching = screen.getByRole('dialog', { name: 'Change margin mode' });
     await user.click(within(switching).getByRole('button', { name: 'Switch to isolated' }));
     expect((await within(switching).findByRole('alert', {}, { timeout: 10_000 })).textContent).toMatch(

@@ -24,7 +24,7 @@ export function MarginModeAction({ symbol, marginType }: { symbol: string; margi
         size="sm"
         variant="ghost"
         className="db:underline db:decoration-dotted db:underline-offset-4"
-        aria-label={`Change margin mode of ${symbol}, now ${marginType}`}
+        aria-label={`Change margin mode of ${symbol}, now ${MODE_WORDS[marginType]}`}
         onClick={() => setOpen(true)}
       >
         {MODE_WORDS[marginType]}

@@ -13,7 +13,7 @@ import {
   toneOf,
 } from '@kestrel/ui';
 import { type ColumnDef, DataTable } from '@kestrel/ui/table';
-import { type ReactNode, useMemo } from 'react';
+import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { liquidationPrice, positionLeverage, positionRoe } from '../lib/position-figures';
 
 export interface PositionsTableProps {
@@ -23,6 +23,21 @@ export interface PositionsTableProps {
   renderClose: (position: FuturesPosition) => ReactNode;
   /** The leverage, as a control that changes it, composed by the page */
   renderLeverage: (position: FuturesPosition, leverage: number | null) => ReactNode;
+}
+
+/**
+ * The page's row actions, read by the action cells through context rather than captured by the columns: the table
+ * renders a cell function as a component, so new columns (the open orders changed, say) would be new components and
+ * remount every action cell, closing a dialog the trader has open in one. Context reaches the memoised rows too
+ */
+const RowActions = createContext<Pick<PositionsTableProps, 'renderClose' | 'renderLeverage'> | null>(null);
+
+function CloseCell({ position }: { position: FuturesPosition }) {
+  return useContext(RowActions)?.renderClose(position) ?? null;
+}
+
+function LeverageCell({ position }: { position: FuturesPosition }) {
+  return useContext(RowActions)?.renderLeverage(position, positionLeverage(position)) ?? null;
 }
 
 const isShort = (p: FuturesPosition) => p.positionSide === 'SHORT' || Number(p.amount) < 0;
@@ -94,7 +109,7 @@ export function PositionsTable({ positions, infoOf, renderClose, renderLeverage 
         header: 'Leverage',
         accessorFn: (p) => positionLeverage(p) ?? 0,
         meta: { align: 'right', cellClassName: figureClassName },
-        cell: ({ row }) => renderLeverage(row.original, positionLeverage(row.original)),
+        cell: ({ row }) => <LeverageCell position={row.original} />,
       },
       {
         id: 'pnl',
@@ -121,10 +136,11 @@ export function PositionsTable({ positions, infoOf, renderClose, renderLeverage 
         header: 'Close',
         enableSorting: false,
         meta: { align: 'right' },
-        cell: ({ row }) => renderClose(row.original),
+        cell: ({ row }) => <CloseCell position={row.original} />,
       },
     ];
-  }, [infoOf, renderClose, renderLeverage]);
+  }, [infoOf]);
+  const actions = useMemo(() => ({ renderClose, renderLeverage }), [renderClose, renderLeverage]);
 
   if (positions.length === 0) {
     return <p className="db:py-6 db:text-center db:text-sm db:text-muted-foreground">No open positions</p>;
@@ -144,12 +160,14 @@ export function PositionsTable({ positions, infoOf, renderClose, renderLeverage 
         ))}
       </ul>
       <div className="db:hidden db:md:block">
-        <DataTable
-          label="Positions"
-          columns={columns}
-          data={positions}
-          getRowId={(p) => `${p.symbol}-${p.positionSide}`}
-        />
+        <RowActions.Provider value={actions}>
+          <DataTable
+            label="Positions"
+            columns={columns}
+            data={positions}
+            getRowId={(p) => `${p.symbol}-${p.positionSide}`}
+          />
+        </RowActions.Provider>
       </div>
     </>
   );
