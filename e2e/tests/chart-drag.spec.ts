@@ -35,6 +35,19 @@ async function stopsOnExchange(keys: SimKeys): Promise<string[]> {
 async function dragGrip(page: Page, label: string, dy: number) {
   const grip = page.locator('[data-grip]').filter({ hasText: label });
   await expect(grip).toBeVisible();
+  await grip.scrollIntoViewIfNeeded();
+  // The scale settles as the lines arrive (it widens to keep the TP/SL in view): the grip is taken once it stays put
+  // over a few frames, as a hand would reach for it
+  const frames = () =>
+    page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await expect
+    .poll(async () => {
+      const before = await grip.boundingBox();
+      await frames();
+      const after = await grip.boundingBox();
+      return before !== null && after !== null && before.y === after.y;
+    })
+    .toBe(true);
   const box = await grip.boundingBox();
   if (!box) throw new Error(`the ${label} grip has no box`);
   const x = box.x + box.width / 2;

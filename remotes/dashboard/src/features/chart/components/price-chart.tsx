@@ -31,6 +31,11 @@ type Colors = Record<keyof typeof config, string>;
 const MAX_LABELLED_MARKERS = 20;
 
 type Series = ReturnType<IChartApi['addSeries']>;
+/** The chart library's autoscale answer (the shape its `autoscaleInfoProvider` takes and gives) */
+interface AutoscaleInfo {
+  priceRange: { minValue: number; maxValue: number } | null;
+  margins?: { above: number; below: number };
+}
 type Markers = ReturnType<typeof createSeriesMarkers<Time>>;
 type DrawnLine = ReturnType<Series['createPriceLine']>;
 type Primitive = Parameters<Series['attachPrimitive']>[0];
@@ -140,6 +145,21 @@ export default function PriceChart({
   const grips = useRef(new Map<string, HTMLElement>());
   const drag = useRef<Drag | null>(null);
 
+  /**
+   * The position's take-profit and stop-loss stay in view, as the trader set them (not as dragged: the scale does
+   * not move under the pointer), so they can be seen and taken; other lines may lie off the chart
+   */
+  const keepHeldInView = useCallback((original: () => AutoscaleInfo | null): AutoscaleInfo | null => {
+    const info = original();
+    const held = latest.current.lines.filter((l) => l.movable).map((l) => l.price);
+    if (!info?.priceRange || held.length === 0) return info;
+    const { minValue, maxValue } = info.priceRange;
+    return {
+      ...info,
+      priceRange: { minValue: Math.min(minValue, ...held), maxValue: Math.max(maxValue, ...held) },
+    };
+  }, []);
+
   /** Each movable line's grip at the line's height, hidden while the line is off the chart */
   const placeGrips = useCallback(() => {
     const p = parts.current;
@@ -160,6 +180,8 @@ export default function PriceChart({
       if (!p) return;
       for (const line of p.drawn) p.series.removePriceLine(line);
       const d = drag.current;
+      // New lines may widen the scale (`keepHeldInView`): options applied again make the chart ask it again
+      if (!d) p.series.applyOptions({ autoscaleInfoProvider: keepHeldInView });
       const moved: MovedLine | null = d
         ? { orderId: d.orderId, price: Number(d.to) }
         : latest.current.pendingMove;
@@ -204,7 +226,7 @@ export default function PriceChart({
         .timeScale()
         .applyOptions({ rightOffsetPixels: labelGutter(titles, (t) => titleWidth(t, font)) });
     },
-    [titlesShown, placeGrips],
+    [titlesShown, placeGrips, keepHeldInView],
   );
   // The chart is built once per symbol and theme: showing or hiding the titles redraws the lines, not the chart
   const drawLinesNow = useRef(drawLines);
@@ -220,6 +242,7 @@ export default function PriceChart({
           formatter: (v: number) => formatPrice(v, { precision: pricePrecision }),
           minMove,
         },
+        autoscaleInfoProvider: keepHeldInView,
       });
       // Volume in the bottom fifth, on its own scale
       const volume = chart.addSeries(HistogramSeries, {
@@ -249,7 +272,7 @@ export default function PriceChart({
       parts.current = { chart, series, volume, markers, colors, drawn: [], movable: new Map(), bars };
       drawLinesNow.current(latest.current.lines);
     },
-    [pricePrecision],
+    [pricePrecision, keepHeldInView],
   );
   const placeGripsNow = useRef(placeGrips);
   placeGripsNow.current = placeGrips;
@@ -372,7 +395,7 @@ function Grip({
       title={`Drag to move the ${GRIP_WORDS[kind]}`}
       style={{ visibility: 'hidden' }}
       className={cn(
-        'db:absolute db:top-0 db:left-1 db:cursor-ns-resize db:touch-none db:select-none db:rounded db:border db:border-current db:bg-background db:px-1.5 db:py-0.5 db:font-mono db:text-[11px] db:font-semibold db:leading-none db:shadow-sm',
+        'db:absolute db:top-0 db:left-1 db:z-10 db:cursor-ns-resize db:touch-none db:select-none db:rounded db:border db:border-current db:bg-background db:px-1.5 db:py-0.5 db:font-mono db:text-[11px] db:font-semibold db:leading-none db:shadow-sm',
         tone === 'buy' ? 'db:text-success' : 'db:text-destructive',
       )}
     >
