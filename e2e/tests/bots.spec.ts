@@ -446,11 +446,15 @@ test.describe('bots (bots remote)', () => {
       await form.getByRole('button', { name: 'Next: Review' }).click();
       await form.getByRole('checkbox', { name: /I understand this bot places real orders/ }).check();
       await next(page, 'Review');
-      // Its quick backtest on the last 7 days trades: the market's values are not a range the price never visits
+      // Its quick backtest on the last 7 days fills orders: the market's values are not a range the price never
+      // visits. A week that only fell (or only rose) can leave its one position open with no trade closed: the page
+      // then says so, and that too is orders the price reached
       await form.getByRole('button', { name: 'Run a quick backtest' }).click();
       const trades = form.getByLabel('Backtest preview figures').locator('[data-figure="trades"] dd');
       await expect(trades).toHaveText(/^\d[\d,]*$/, { timeout: 60_000 });
-      expect(Number((await trades.textContent())?.replaceAll(',', ''))).toBeGreaterThan(0);
+      if (Number((await trades.textContent())?.replaceAll(',', '')) === 0) {
+        await expect(form).toContainText(/No trade closed: \d+ fills? opened a position still open at the end/);
+      }
       await form.getByRole('button', { name: 'Create bot' }).click();
       await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
       const bot = page.getByRole('region', { name: new RegExp(`^${name}`) });
