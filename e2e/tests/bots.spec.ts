@@ -453,7 +453,9 @@ test.describe('bots (bots remote)', () => {
       const trades = form.getByLabel('Backtest preview figures').locator('[data-figure="trades"] dd');
       await expect(trades).toHaveText(/^\d[\d,]*$/, { timeout: 60_000 });
       if (Number((await trades.textContent())?.replaceAll(',', '')) === 0) {
-        await expect(form).toContainText(/No trade closed: \d+ fills? opened a position still open at the end/);
+        await expect(form).toContainText(
+          /No trade closed: \d+ fills? opened a position still open at the end/,
+        );
       }
       await form.getByRole('button', { name: 'Create bot' }).click();
       await expect(page).toHaveURL(/\/active-bots#bot-[0-9a-f-]{36}$/);
