@@ -93,6 +93,12 @@ export async function createSimAccount(body: object): Promise<SimKeys> {
 /** The e2e simulator's fapi base URL (the mainnet stand-in is on the next port) */
 export const SIM_URL = `http://127.0.0.1:${E2E_SIM_PORT}`;
 
+/** The symbol's last price on the e2e simulator, as its public ticker reports it */
+export async function simLastPrice(symbol: string): Promise<number> {
+  const res = await fetch(`${SIM_URL}/fapi/v1/ticker/price?symbol=${symbol}`);
+  return Number(((await res.json()) as { price: string }).price);
+}
+
 /**
  * A simulator's own record, asked with the account's keys as Binance is asked (a signed fapi GET): the truth a test
  * checks the pages against

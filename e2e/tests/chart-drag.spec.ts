@@ -4,20 +4,15 @@ import { connectBinance } from '../support/exchange';
 import {
   createSimAccount,
   releaseSimPrice,
-  SIM_URL,
   type SimKeys,
   setSimPrice,
+  simLastPrice,
   simSignedGet,
   simSignedPost,
 } from '../support/sim';
 
 // ETHUSDT: no other browser test holds its price
 const SYMBOL = 'ETHUSDT';
-
-async function lastPrice(): Promise<number> {
-  const res = await fetch(`${SIM_URL}/fapi/v1/ticker/price?symbol=${SYMBOL}`);
-  return Number(((await res.json()) as { price: string }).price);
-}
 
 /** The account's waiting stop-losses on the exchange, as "STOP_MARKET 2900.00" */
 async function stopsOnExchange(keys: SimKeys): Promise<string[]> {
@@ -66,7 +61,7 @@ test.describe('TP/SL lines dragged on the chart (simulator)', () => {
   }) => {
     test.setTimeout(120_000);
     const keys = await createSimAccount({ balances: { USDT: '20000' } });
-    const price = Math.round(await lastPrice());
+    const price = Math.round(await simLastPrice(SYMBOL));
     await setSimPrice(SYMBOL, { price: price.toFixed(2) });
     // A long with its stop-loss, placed as another app would: the page must find both on the exchange
     await simSignedPost(keys, '/fapi/v1/order', {

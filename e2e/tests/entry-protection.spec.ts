@@ -1,16 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
 import { signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
-import { createSimAccount, releaseSimPrice, SIM_URL, setSimPrice, simSignedGet } from '../support/sim';
+import { createSimAccount, releaseSimPrice, setSimPrice, simLastPrice, simSignedGet } from '../support/sim';
 
 // SOLUSDT: no other browser test moves its price, so holding it here disturbs nobody
 const SYMBOL = 'SOLUSDT';
 const cents = (v: number) => v.toFixed(2);
-
-async function lastPrice(): Promise<number> {
-  const res = await fetch(`${SIM_URL}/fapi/v1/ticker/price?symbol=${SYMBOL}`);
-  return Number(((await res.json()) as { price: string }).price);
-}
 
 const ticket = (page: Page) => page.getByRole('form', { name: 'Order ticket' });
 
@@ -22,7 +17,7 @@ test.describe('TP/SL attached to an entry (simulator)', () => {
   }) => {
     test.setTimeout(90_000);
     const keys = await createSimAccount({ balances: { USDT: '5000' } });
-    const price = Math.round(await lastPrice());
+    const price = Math.round(await simLastPrice(SYMBOL));
     await setSimPrice(SYMBOL, { price: cents(price) });
     const entry = cents(price * 0.98);
     const takeProfit = cents(price * 1.05);

@@ -1,5 +1,6 @@
-import type { FuturesOrder, FuturesPosition } from '@kestrel/contracts';
+import type { FuturesPosition } from '@kestrel/contracts';
 import { describe, expect, it } from 'vitest';
+import { BTCUSDT_LONG, conditionalOrder } from '../../../test/orders';
 import {
   describeProtection,
   protectionChanges,
@@ -8,42 +9,9 @@ import {
   protectionOrder,
 } from './protection';
 
-const long: FuturesPosition = {
-  symbol: 'BTCUSDT',
-  positionSide: 'BOTH',
-  amount: '0.010',
-  entryPrice: '64000',
-  markPrice: '65000',
-  unrealizedPnl: '10',
-  liquidationPrice: '50000',
-  notional: '650',
-  initialMargin: '32.5',
-  maintenanceMargin: '2.6',
-  updatedAt: 0,
-};
+const long = BTCUSDT_LONG;
 const short: FuturesPosition = { ...long, amount: '-0.010' };
-
-const conditional = (patch: Partial<FuturesOrder>): FuturesOrder =>
-  ({
-    orderId: '1',
-    clientOrderId: 'c',
-    symbol: 'BTCUSDT',
-    side: 'SELL',
-    type: 'STOP_MARKET',
-    kind: 'conditional',
-    status: 'NEW',
-    price: '0',
-    quantity: '0',
-    executedQuantity: '0',
-    triggerPrice: '60000',
-    closePosition: true,
-    positionSide: 'BOTH',
-    reduceOnly: true,
-    timeInForce: 'GTC',
-    time: 0,
-    updateTime: 0,
-    ...patch,
-  }) as FuturesOrder;
+const conditional = conditionalOrder;
 
 describe("a position's take-profit and stop-loss", () => {
   it("finds them among the open orders: close-position conditional orders on the position's closing side", () => {
