@@ -1,29 +1,18 @@
-import {
-  type ColumnDef,
-  flexRender,
-  getSortedRowModel,
-  type Header,
-  type OnChangeFn,
-  type Row,
-  type RowData,
-  type SortingState,
-  useReactTable,
-} from '@tanstack/react-table';
 import * as React from 'react';
 import { cn } from '../lib/cn';
-import { stableRowModel } from '../lib/stable-row-model';
+import {
+  type ColumnDef,
+  followRows,
+  resolveColumns,
+  type SortingState,
+  sortRows,
+  type TableColumn,
+  type TableRow as TableRowModel,
+  toggleSorting,
+} from '../lib/table-model';
 import { DataRow } from './data-row';
 import { ScrollRegion } from './scroll-region';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from './table';
-
-declare module '@tanstack/react-table' {
-  interface ColumnMeta<TData extends RowData, TValue> {
-    /** Figures align right, their header with them */
-    align?: 'left' | 'right';
-    /** Classes of this column's cells, fixed or per row (a PnL's colour) */
-    cellClassName?: string | ((row: TData) => string);
-  }
-}
 
 const VirtualRows = React.lazy(() => import('./virtual-rows'));
 
@@ -49,7 +38,7 @@ export interface DataTableProps<TData, TValue = unknown> {
   getRowId?: (row: TData, index: number) => string;
   /** Controlled order (with `onSortingChange`); otherwise the table keeps its own, from `initialSorting` */
   sorting?: SortingState;
-  onSortingChange?: OnChangeFn<SortingState>;
+  onSortingChange?: (sorting: SortingState) => void;
   initialSorting?: SortingState;
   /** The caller hands `data` already sorted (its own comparer, or a page of a sorted list); headers still toggle */
   manualSorting?: boolean;
@@ -61,27 +50,31 @@ export interface DataTableProps<TData, TValue = unknown> {
   className?: string;
 }
 
-function ariaSort(header: Header<never, unknown>): 'ascending' | 'descending' | undefined {
-  const sorted = header.column.getIsSorted();
-  return sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined;
-}
-
 /** A header that sorts is a real button, so click, Enter and Space all work and focus shows */
-function SortableHead<TData>({ header }: { header: Header<TData, unknown> }) {
-  const direction = ariaSort(header as Header<never, unknown>);
-  const right = header.column.columnDef.meta?.align === 'right';
+function SortableHead<TData>({
+  column,
+  sorting,
+  onSort,
+}: {
+  column: TableColumn<TData>;
+  sorting: SortingState;
+  onSort: (columnId: string) => void;
+}) {
+  const entry = sorting[0]?.id === column.id ? sorting[0] : undefined;
+  const direction = entry ? (entry.desc ? 'descending' : 'ascending') : undefined;
+  const right = column.def.meta?.align === 'right';
   return (
     <TableHead scope="col" aria-sort={direction} className={cn('ui:p-0', right && 'ui:text-right')}>
       <button
         type="button"
-        onClick={header.column.getToggleSortingHandler()}
+        onClick={() => onSort(column.id)}
         className={cn(
           'ui:inline-flex ui:w-full ui:cursor-pointer ui:items-center ui:gap-1 ui:px-3 ui:py-2 ui:font-medium ui:hover:text-foreground ui:focus-visible:outline-2 ui:focus-visible:outline-ring',
           right && 'ui:flex-row-reverse',
           direction && 'ui:text-foreground',
         )}
       >
-        {flexRender(header.column.columnDef.header, header.getContext())}
+        <HeaderContent column={column} />
         {/* The arrow is for the eye; screen readers hear aria-sort on the header */}
         <span aria-hidden="true">{SORT_ARROW[direction ?? 'none']}</span>
       </button>
@@ -89,8 +82,15 @@ function SortableHead<TData>({ header }: { header: Header<TData, unknown> }) {
   );
 }
 
+/** A string header as text, a function one as a component (as TanStack's flexRender: it may use hooks) */
+function HeaderContent<TData>({ column }: { column: TableColumn<TData> }) {
+  const Header = column.def.header;
+  if (typeof Header === 'function') return <Header />;
+  return <>{Header ?? column.id}</>;
+}
+
 /**
- * A sortable table over TanStack Table, in a sideways-scrolling frame. Sorting: a new column starts ascending, the
+ * A sortable table (columns in TanStack Table's shape: `lib/table-model.ts`), in a sideways-scrolling frame. Sorting: a new column starts ascending, the
  * sorted one flips, one column at a time; `aria-sort` tells screen readers. With `virtualize` only the rows in view
  * (plus `overscan`) are in the DOM; `aria-rowcount`/`aria-rowindex` still give every row's place.
  */
@@ -110,50 +110,44 @@ export function DataTable<TData, TValue = unknown>({
   className,
 }: DataTableProps<TData, TValue>) {
   const [ownSorting, setOwnSorting] = React.useState<SortingState>(initialSorting ?? []);
-  const table = useReactTable({
-    // TanStack's type asks for a mutable array; it never writes to it
-    data: data as TData[],
-    columns,
-    ...(getRowId ? { getRowId } : {}),
-    state: { sorting: sorting ?? ownSorting },
-    onSortingChange: onSortingChange ?? setOwnSorting,
-    // Only new or changed items get a new row: not 10,000 again for a page of /history, nor 50 for a tick
-    getCoreRowModel: stableRowModel,
-    ...(manualSorting ? { manualSorting: true } : { getSortedRowModel: getSortedRowModel() }),
-    sortDescFirst: false,
-    enableSortingRemoval: false,
-    enableMultiSort: false,
+  const order = sorting ?? ownSorting;
+  const onSort = (columnId: string) => (onSortingChange ?? setOwnSorting)(toggleSorting(order, columnId));
+  const resolved = React.useMemo(() => resolveColumns(columns), [columns]);
+  // Only new or changed items get a new row: not 10,000 again for a page of /history, nor 50 for a tick
+  const followed = React.useRef<{ data: readonly TData[]; rows: TableRowModel<TData>[] }>({
+    data: [],
+    rows: [],
   });
+  if (followed.current.data !== data) {
+    followed.current = { data, rows: followRows(followed.current, data, getRowId) };
+  }
+  const unsorted = followed.current.rows;
+  const rows = React.useMemo(
+    () => (manualSorting ? unsorted : sortRows(unsorted, resolved, order)),
+    [manualSorting, unsorted, resolved, order],
+  );
   const scrollRef = React.useRef<HTMLElement>(null);
-  const rows = table.getRowModel().rows;
 
   if (data.length === 0 && empty !== undefined) return <>{empty}</>;
 
-  const colSpan = table.getVisibleLeafColumns().length;
-  const headerGroups = table.getHeaderGroups();
   let body: React.ReactNode;
   if (virtualize) {
     body = (
       // The virtualizer is its own chunk: only pages with thousands of rows (/history) load it
       <React.Suspense fallback={null}>
         <VirtualRows
-          rows={rows as Row<unknown>[]}
+          rows={rows as TableRowModel<unknown>[]}
+          columns={resolved as TableColumn<unknown>[]}
           scrollRef={scrollRef}
           virtualize={virtualize}
-          colSpan={colSpan}
-          headerRowCount={headerGroups.length}
+          headerRowCount={1}
           rowClassName={rowClassName as ((row: unknown) => string | undefined) | undefined}
         />
       </React.Suspense>
     );
   } else {
     body = rows.map((row) => (
-      <DataRow
-        key={row.id}
-        original={row.original}
-        cells={row.getVisibleCells()}
-        className={rowClassName?.(row.original)}
-      />
+      <DataRow key={row.id} row={row} columns={resolved} className={rowClassName?.(row.original)} />
     ));
   }
 
@@ -164,27 +158,23 @@ export function DataTable<TData, TValue = unknown>({
       className={cn(virtualize && 'ui:overflow-y-auto', className)}
       style={virtualize ? { maxHeight: virtualize.height } : undefined}
     >
-      <Table aria-label={label} aria-rowcount={virtualize ? rows.length + headerGroups.length : undefined}>
+      <Table aria-label={label} aria-rowcount={virtualize ? rows.length + 1 : undefined}>
         <TableHeader className={cn(virtualize && 'ui:sticky ui:top-0 ui:z-10 ui:bg-background')}>
-          {headerGroups.map((group) => (
-            <TableRow key={group.id}>
-              {group.headers.map((header) =>
-                header.column.getCanSort() ? (
-                  <SortableHead key={header.id} header={header} />
-                ) : (
-                  <TableHead
-                    key={header.id}
-                    scope="col"
-                    className={cn(header.column.columnDef.meta?.align === 'right' && 'ui:text-right')}
-                  >
-                    {header.isPlaceholder
-                      ? null
-                      : flexRender(header.column.columnDef.header, header.getContext())}
-                  </TableHead>
-                ),
-              )}
-            </TableRow>
-          ))}
+          <TableRow>
+            {resolved.map((column) =>
+              column.canSort ? (
+                <SortableHead key={column.id} column={column} sorting={order} onSort={onSort} />
+              ) : (
+                <TableHead
+                  key={column.id}
+                  scope="col"
+                  className={cn(column.def.meta?.align === 'right' && 'ui:text-right')}
+                >
+                  <HeaderContent column={column} />
+                </TableHead>
+              ),
+            )}
+          </TableRow>
         </TableHeader>
         <TableBody>{body}</TableBody>
       </Table>
@@ -192,4 +182,4 @@ export function DataTable<TData, TValue = unknown>({
   );
 }
 
-export type { ColumnDef, SortingState } from '@tanstack/react-table';
+export type { ColumnDef, ColumnMeta, SortingState } from '../lib/table-model';

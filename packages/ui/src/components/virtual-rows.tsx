@@ -1,6 +1,6 @@
-import type { Row } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type * as React from 'react';
+import type { TableColumn, TableRow } from '../lib/table-model';
 import { DataRow } from './data-row';
 import type { DataTableVirtualization } from './data-table';
 
@@ -10,16 +10,16 @@ import type { DataTableVirtualization } from './data-table';
  */
 export default function VirtualRows({
   rows,
+  columns,
   scrollRef,
   virtualize,
-  colSpan,
   headerRowCount,
   rowClassName,
 }: {
-  rows: Row<unknown>[];
+  rows: TableRow<unknown>[];
+  columns: readonly TableColumn<unknown>[];
   scrollRef: React.RefObject<HTMLElement | null>;
   virtualize: DataTableVirtualization;
-  colSpan: number;
   headerRowCount: number;
   rowClassName: ((row: unknown) => string | undefined) | undefined;
 }) {
@@ -30,6 +30,7 @@ export default function VirtualRows({
     overscan: virtualize.overscan ?? 10,
     initialRect: { width: 0, height: virtualize.height },
   });
+  const colSpan = columns.length;
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
@@ -42,12 +43,12 @@ export default function VirtualRows({
         </tr>
       )}
       {items.map((item) => {
-        const row = rows[item.index] as Row<unknown>;
+        const row = rows[item.index] as TableRow<unknown>;
         return (
           <DataRow
             key={row.id}
-            original={row.original}
-            cells={row.getVisibleCells()}
+            row={row}
+            columns={columns}
             index={item.index + headerRowCount + 1}
             className={rowClassName?.(row.original)}
             height={virtualize.rowHeight}

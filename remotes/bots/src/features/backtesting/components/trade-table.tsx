@@ -101,8 +101,7 @@ export const TradeTable = memo(function TradeTable({
         // All kept trades are sorted here (ties in entry order), then paged: the table shows the order it is given
         manualSorting
         sorting={sorting}
-        onSortingChange={(update) => {
-          const next = typeof update === 'function' ? update(sorting) : update;
+        onSortingChange={(next) => {
           const column = next[0]?.id;
           if (isTradeColumn(column)) setSort((current) => nextTradeSort(current, column));
         }}

@@ -89,9 +89,7 @@ export function HistoryTable<T>({
         getRowId={getRowId}
         manualSorting
         sorting={sorting}
-        onSortingChange={(updater) =>
-          onSortingChange(typeof updater === 'function' ? updater(sorting) : updater)
-        }
+        onSortingChange={onSortingChange}
         virtualize={{ rowHeight: HISTORY_ROW_HEIGHT, height: HISTORY_TABLE_HEIGHT, overscan: 12 }}
         empty={<EmptyState title={emptyTitle} description="Pick a longer range or clear a filter." />}
       />
