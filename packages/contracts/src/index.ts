@@ -81,6 +81,13 @@ export {
   TRANSFER_INCOME_TYPES,
 } from './dashboard/analytics';
 export {
+  type BotPnlLine,
+  BotPnlLineSchema,
+  type BotsSummary,
+  BotsSummaryResponseSchema,
+  BotsSummarySchema,
+} from './dashboard/bots-summary';
+export {
   DASHBOARD_DEFAULT_RANGE_MS,
   type DashboardOverview,
   DashboardOverviewResponseSchema,

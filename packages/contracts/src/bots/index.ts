@@ -1,6 +1,14 @@
 // `@kestrel/contracts/bots`: bots and their drift reports: the bots remote's pages and the cockpit's bots summary.
 // Each entry point is a shared module the browser loads whole, so an area's schemas stay out of pages that do not
 // use them (packages/contracts CONTEXT, "Entry points")
+
+export {
+  type BotPnlLine,
+  BotPnlLineSchema,
+  type BotsSummary,
+  BotsSummaryResponseSchema,
+  BotsSummarySchema,
+} from '../dashboard/bots-summary';
 export {
   BOT_CHART_BARS,
   BOT_EVENT_KINDS,
@@ -40,8 +48,6 @@ export {
   BotPlanRequestSchema,
   BotPlanResponseSchema,
   BotPlanSchema,
-  type BotPnlLine,
-  BotPnlLineSchema,
   type BotPnlPoint,
   BotPnlPointSchema,
   BotResponseSchema,
@@ -57,9 +63,6 @@ export {
   BotSuggestionQuerySchema,
   BotSuggestionResponseSchema,
   BotSuggestionSchema,
-  type BotsSummary,
-  BotsSummaryResponseSchema,
-  BotsSummarySchema,
   CloneBotRequestSchema,
   type CreateBotRequest,
   type CreateBotRequestInput,

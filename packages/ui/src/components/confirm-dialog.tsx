@@ -1,7 +1,9 @@
+// The main entry's Button (a shared module), not a second copy bundled into this entry point with its Slot
+// biome-ignore lint/style/noRestrictedImports: ui's own main entry (self-reference), not another workspace package
+import { Button } from '@kestrel/ui';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { type ReactNode, useState } from 'react';
 import { cn } from '../lib/cn';
-import { Button } from './button';
 import {
   DialogClose,
   DialogContent,

@@ -1,8 +1,9 @@
+// The main entry's Button and Spinner (a shared module), not a second copy bundled into this entry point with its Slot
+// biome-ignore lint/style/noRestrictedImports: ui's own main entry (self-reference), not another workspace package
+import { Button, Spinner } from '@kestrel/ui';
 import { cva, type VariantProps } from 'class-variance-authority';
 import type { ReactNode } from 'react';
 import { cn } from '../lib/cn';
-import { Button } from './button';
-import { Spinner } from './spinner';
 
 /**
  * A titled panel of a page: a region named by its h2, an optional line under the title, then its content. The

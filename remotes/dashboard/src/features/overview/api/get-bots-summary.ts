@@ -1,4 +1,4 @@
-import { type BotsSummary, BotsSummaryResponseSchema } from '@kestrel/contracts/bots';
+import { type BotsSummary, BotsSummaryResponseSchema } from '@kestrel/contracts';
 import { type ApiClient, unwrap } from '@kestrel/shared-runtime';
 import { useKestrelRuntime } from '@kestrel/shared-runtime/react';
 import { queryOptions, useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-import type { BotsSummary as BotsSummaryData } from '@kestrel/contracts/bots';
+import type { BotsSummary as BotsSummaryData } from '@kestrel/contracts';
 import { MemoryRouter } from '@kestrel/shared-runtime/router';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { BotPnlLine, BotsSummary as BotsSummaryData } from '@kestrel/contracts/bots';
+import type { BotPnlLine, BotsSummary as BotsSummaryData } from '@kestrel/contracts';
 import { Link } from '@kestrel/shared-runtime/router';
 import {
   Badge,
