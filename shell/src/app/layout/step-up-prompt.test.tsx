@@ -19,7 +19,8 @@ describe('the step-up prompt', () => {
   it('asks for the password, says what is wrong, and Cancel lets the waiting call fail', async () => {
     const { runtime: r } = show();
     const asked = r.stepUp.request();
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    // The dialog is a chunk of its own, loaded on the first ask (slow to import on a loaded machine)
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' }, { timeout: 10_000 });
 
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(dialog.textContent).toContain('Password is required'));

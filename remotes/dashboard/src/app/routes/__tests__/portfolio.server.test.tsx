@@ -56,10 +56,16 @@ describe('the portfolio page', () => {
     const modal = connectModalStandIn();
     const { user } = renderPage(modal.load);
     const region = screen.getByRole('region', { name: 'Portfolio' });
-    expect(within(region).getByRole('heading', { level: 2, name: 'No exchange connected' })).toBeTruthy();
+    expect(
+      await within(region).findByRole(
+        'heading',
+        { level: 2, name: 'No exchange connected' },
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
     expect(region.textContent).not.toMatch(/\d/);
     await modal.expectOpenedFrom(user, region);
-  });
+  }, 60_000);
 
   it('places a limit order after confirming, lists it, and cancels it after confirming', async () => {
     const keys = server.demoKeys();

@@ -51,14 +51,21 @@ describe('the risk page', () => {
     const modal = connectModalStandIn();
     const { user } = renderPage(modal.load);
     const region = screen.getByRole('region', { name: 'Risk management' });
-    expect(within(region).getByRole('heading', { level: 2, name: 'No exchange connected' })).toBeTruthy();
+    // The page asks the server whether an exchange is connected first (a spinner until it knows)
+    expect(
+      await within(region).findByRole(
+        'heading',
+        { level: 2, name: 'No exchange connected' },
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
     // The limits need no exchange: the form is there, empty
     expect(await screen.findByRole('form', { name: 'Account limits' })).toBeTruthy();
     // No account figure without an account (the form's hints name their ranges, nothing more)
     expect(within(region).queryByRole('heading', { level: 3 })).toBeNull();
     expect(within(region).queryByRole('table')).toBeNull();
     await modal.expectOpenedFrom(user, region);
-  });
+  }, 60_000);
 
   it('saves a max-leverage limit from the form, refuses bad values, and the server then refuses a larger order', async () => {
     const keys = server.demoKeys();
