@@ -10,7 +10,7 @@ const MoveProtectionDialog = lazy(() => import('../features/orders/components/mo
  * The chart's draggable TP/SL lines, composed here because the chart and the orders are two features: the orders
  * say which lines are a position's take-profit and stop-loss, the chart lets them be dragged, and a drop opens the
  * orders' confirmation. Nothing moves on the exchange until the trader confirms; until then the line stays where it
- * was dropped, and canceling puts it back
+ * was dropped, and canceling puts it back. Once confirmed it stays there until the open orders are fetched again
  */
 export function useProtectionDrag(
   symbol: string,
@@ -18,12 +18,15 @@ export function useProtectionDrag(
 ): { drag: ChartLineDrag<MovableProtection> | undefined; dialog: ReactNode } {
   const info = useSymbolsInfo([symbol], connected).get(symbol);
   const [move, setMove] = useState<{ protection: MovableProtection; to: string } | null>(null);
+  // A confirmed move, held where it was dropped until the open orders are fetched after it was sent
+  const [sent, setSent] = useState<{ orderId: string; price: number; until: number } | null>(null);
   const movableOf = useCallback(
     (positions: Parameters<typeof movableProtections>[0], orders: Parameters<typeof movableProtections>[1]) =>
       movableProtections(positions, orders, symbol),
     [symbol],
   );
   const onMove = useCallback((to: { to: string }, protection: MovableProtection) => {
+    setSent(null);
     setMove({ protection, to: to.to });
     return true;
   }, []);
@@ -35,10 +38,10 @@ export function useProtectionDrag(
             tickSize,
             movableOf,
             onMove,
-            pending: move ? { orderId: move.protection.order.orderId, price: Number(move.to) } : null,
+            pending: move ? { orderId: move.protection.order.orderId, price: Number(move.to) } : sent,
           }
         : undefined,
-    [connected, tickSize, movableOf, onMove, move],
+    [connected, tickSize, movableOf, onMove, move, sent],
   );
   const dialog = move ? (
     <Suspense fallback={null}>
@@ -46,7 +49,14 @@ export function useProtectionDrag(
         protection={move.protection}
         to={move.to}
         info={info}
-        onClose={() => setMove(null)}
+        onClose={(sentAt) => {
+          setSent(
+            sentAt === undefined
+              ? null
+              : { orderId: move.protection.order.orderId, price: Number(move.to), until: sentAt },
+          );
+          setMove(null);
+        }}
       />
     </Suspense>
   ) : null;

@@ -5,7 +5,7 @@ import { useActiveOrders } from '../api/get-active-orders';
 import { useActivePositions } from '../api/get-active-positions';
 import { useSymbolTrades } from '../api/get-symbol-trades';
 import { useCandles } from '../hooks/use-candles';
-import type { MovableLine } from '../lib/line-drag';
+import { type HeldMove, type MovableLine, shownMove } from '../lib/line-drag';
 import { fillMarkers, orderLines, positionLines } from '../lib/overlays';
 import { MarkLine } from './mark-line';
 import type { LineMove, MovedLine } from './use-line-drag';
@@ -61,8 +61,11 @@ export interface ChartLineDrag<T extends MovableLine> {
   ) => ReadonlyMap<string, T>;
   /** A line was dropped at a new price: true once its confirmation is shown (`pending` then holds it there) */
   onMove: (move: LineMove, line: T) => boolean;
-  /** The move being confirmed */
-  pending: MovedLine | null;
+  /**
+   * The move being confirmed, or one just confirmed (`until`: the time it was sent): that one stays drawn at its new
+   * price until the open orders are fetched again after it, so the line does not jump back to the old order first
+   */
+  pending: HeldMove | null;
 }
 
 /** The main chart with its symbol and interval pickers */
@@ -169,7 +172,7 @@ export function ChartPanel<T extends MovableLine>({
         fills={fills}
         tickSize={drag?.tickSize}
         onMove={onLineMove}
-        pendingMove={drag?.pending ?? null}
+        pendingMove={shownMove(drag?.pending ?? null, orders.dataUpdatedAt)}
       />
       {overlayError && (
         <p role="alert" className="db:text-sm db:text-destructive">

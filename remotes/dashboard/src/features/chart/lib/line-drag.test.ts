@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grabbedLine, grabTolerance, roundToTick } from './line-drag';
+import { grabbedLine, grabTolerance, roundToTick, shownMove } from './line-drag';
 
 describe('roundToTick', () => {
   it('puts the pointer’s price on the nearest tick, written with the tick’s decimals', () => {
@@ -34,5 +34,19 @@ describe('grabbedLine', () => {
     expect(grabTolerance('touch')).toBeGreaterThan(grabTolerance('mouse'));
     expect(grabbedLine(lines, 290, grabTolerance('mouse'))).toBeUndefined();
     expect(grabbedLine(lines, 290, grabTolerance('touch'))).toBe(3);
+  });
+});
+
+describe('shownMove', () => {
+  it('holds a dropped line while it is confirmed, and a sent one until the orders are fetched after it', () => {
+    const confirming = { orderId: '7', price: 2184.92 };
+    expect(shownMove(confirming, 5_000)).toBe(confirming);
+    const sent = { ...confirming, until: 10_000 };
+    // The open orders shown are from before the move was on the exchange: the old order would draw at its old price
+    expect(shownMove(sent, 9_000)).toBe(sent);
+    expect(shownMove(sent, 10_000)).toBe(sent);
+    // Fetched after: the exchange's own order is drawn
+    expect(shownMove(sent, 10_001)).toBeNull();
+    expect(shownMove(null, 0)).toBeNull();
   });
 });

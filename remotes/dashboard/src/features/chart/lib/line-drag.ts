@@ -46,3 +46,16 @@ export function grabbedLine(
   });
   return best;
 }
+
+/** A dropped line held at its new price: while confirmed, or once sent (`until`: when it was on the exchange) */
+export interface HeldMove {
+  orderId: string;
+  price: number;
+  until?: number;
+}
+
+/** The move to draw: a sent one only while the open orders shown were fetched before it was on the exchange */
+export function shownMove(held: HeldMove | null, ordersUpdatedAt: number): HeldMove | null {
+  if (!held) return null;
+  return held.until === undefined || ordersUpdatedAt <= held.until ? held : null;
+}

@@ -20,24 +20,29 @@ export default function MoveProtectionDialog({
   /** The new trigger, on the symbol's tick */
   to: string;
   info: SymbolInfo | undefined;
-  /** Canceled, confirmed or closed: the line goes to what the exchange holds */
-  onClose: () => void;
+  /** Closed: `sentAt` is when a confirmed move was on the exchange (the line holds it until the orders say so) */
+  onClose: (sentAt?: number) => void;
 }) {
   const { kind, position, order } = protection;
   const applyChanges = useApplyProtection(position);
   const error = protectionError(position, kind, to, info);
   const from = protectionValue(kind, order);
+  let sentAt: number | undefined;
   return (
     <ConfirmActionDialog
       open
       onOpenChange={(open) => {
-        if (!open) onClose();
+        if (!open) onClose(sentAt);
       }}
       title={kind === 'takeProfit' ? 'Move take-profit' : 'Move stop-loss'}
       sentence={describeMove(position, kind, from, to, precisionOf(info).price)}
       confirmLabel={kind === 'takeProfit' ? 'Move take-profit' : 'Move stop-loss'}
       confirmDisabled={error !== undefined}
-      onConfirm={() => applyChanges([{ kind, action: 'set', value: to, replaces: order }])}
+      onConfirm={async () => {
+        await applyChanges([{ kind, action: 'set', value: to, replaces: order }]);
+        // On the exchange now: open orders fetched from here on hold the moved order
+        sentAt = Date.now();
+      }}
     >
       {error && (
         <p role="alert" className="db:text-sm db:text-destructive">
