@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { CreateOrderRequest, FuturesOrder, PlaceOrderRequest, SymbolInfo } from '@kestrel/contracts';
+import type { FuturesOrder, PlaceOrderRequest, SymbolInfo } from '@kestrel/contracts';
 import { useLiveMarkPrices } from '@kestrel/shared-runtime/react';
 import {
   Button,
@@ -18,7 +18,6 @@ import { useEffect, useRef, useState } from 'react';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { useSymbolConfig } from '../api/get-symbol-config';
 import { useOrderPreview } from '../api/preview-order';
-import { isDecimal } from '../lib/decimal';
 import { describeOrder, precisionOf } from '../lib/describe-action';
 import { failureText, type OrderFailure } from '../lib/order-failure';
 import {
@@ -26,6 +25,7 @@ import {
   describeEntryProtection,
   needsPrice,
   needsTrigger,
+  previewRequest,
   quantityForValue,
   TICKET_TIMES_IN_FORCE,
   TICKET_TYPE_LABELS,
@@ -75,26 +75,6 @@ function DecimalField({
       {(control) => <FigureInput {...control} />}
     </FormField>
   );
-}
-
-/**
- * The order the server can estimate from the figures typed so far: a limit order with its price or a market order,
- * with a quantity (TP/SL and the client id do not change the estimate)
- */
-function previewable(values: Partial<TicketValues>): CreateOrderRequest | undefined {
-  const quantity = values.quantity?.trim() ?? '';
-  const price = values.price?.trim() ?? '';
-  if (!isDecimal(quantity) || !(Number(quantity) > 0) || !values.side || !values.symbol) return undefined;
-  if (values.type !== 'LIMIT' && values.type !== 'MARKET') return undefined;
-  if (values.type === 'LIMIT' && (!isDecimal(price) || !(Number(price) > 0))) return undefined;
-  return {
-    symbol: values.symbol.trim().toUpperCase(),
-    side: values.side,
-    type: values.type,
-    quantity,
-    ...(values.type === 'LIMIT' ? { price, timeInForce: values.timeInForce ?? 'GTC' } : {}),
-    ...(values.reduceOnly ? { reduceOnly: true } : {}),
-  };
 }
 
 /** The shares of the available margin a size can take */
@@ -170,7 +150,7 @@ export function OrderTicket({
   }, [sizeIn, quoteSize, shareValue, referencePrice, info, form]);
   const p = precisionOf(info);
   const values = useWatch({ control: form.control });
-  const preview = useOrderPreview(previewable(values));
+  const preview = useOrderPreview(previewRequest(values));
 
   const onSubmit = (order: PlaceOrderRequest) => {
     setPlaced(null);

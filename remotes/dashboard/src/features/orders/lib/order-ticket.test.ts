@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BTCUSDT_INFO } from '../../../test/symbols';
 import {
   defaultTicketValues,
+  previewRequest,
   quantityForValue,
   type TicketValues,
   ticketSchema,
@@ -79,6 +80,33 @@ describe('order ticket rules', () => {
     expect(messages({ quantity: '-1', price: '65000' }).quantity).toBe(
       'must be a decimal string such as "0.01"',
     );
+  });
+
+  it('asks for an estimate only for a priced limit or a market order with a quantity, without its TP/SL', () => {
+    const limit = { ...defaultTicketValues('btcusdt'), quantity: '0.010', price: '50000', stopLoss: '48000' };
+    expect(previewRequest(limit)).toEqual({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.010',
+      price: '50000',
+      timeInForce: 'GTC',
+    });
+    expect(previewRequest({ ...limit, type: 'MARKET', side: 'SELL' })).toEqual({
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      quantity: '0.010',
+    });
+    // Not yet: no price, no quantity, a zero, a half-typed figure, a stop (no estimate for triggers)
+    expect(previewRequest({ ...limit, price: '' })).toBeUndefined();
+    expect(previewRequest({ ...limit, quantity: '0' })).toBeUndefined();
+    expect(previewRequest({ ...limit, quantity: '0.0.1' })).toBeUndefined();
+    expect(previewRequest({ ...limit, type: 'STOP_MARKET', triggerPrice: '49000' })).toBeUndefined();
+    // The form's first report may lack fields: they take the ticket's defaults
+    expect(previewRequest({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1' })).toMatchObject({
+      quantity: '1',
+    });
   });
 
   it('turns a size in USDT into the quantity at the price, rounded down to the lot step', () => {

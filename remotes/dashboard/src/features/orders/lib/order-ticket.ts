@@ -89,6 +89,24 @@ export function toOrderRequest(values: TicketValues): PlaceOrderRequest {
   };
 }
 
+/**
+ * The order the server can estimate from the figures typed so far: the request `toOrderRequest` would send, if it is
+ * a limit order with its price or a market order, with a quantity; without its TP/SL (they do not change the
+ * estimate). Undefined until then
+ */
+export function previewRequest(values: Partial<TicketValues>): CreateOrderRequest | undefined {
+  if (values.type !== 'LIMIT' && values.type !== 'MARKET') return undefined;
+  if (!values.side || !values.symbol?.trim()) return undefined;
+  // A field the form has not reported yet takes the ticket's default, never `undefined`
+  const typed = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  const { protection: _, ...order } = toOrderRequest({ ...defaultTicketValues(values.symbol), ...typed });
+  const positive = (figure: string | undefined) =>
+    figure !== undefined && isDecimal(figure) && Number(figure) > 0;
+  if (!positive(order.quantity)) return undefined;
+  if (order.type === 'LIMIT' && !positive(order.price)) return undefined;
+  return order;
+}
+
 function protectionOf(values: TicketValues): Pick<PlaceOrderRequest, 'protection'> {
   if (!takesProtection(values.type, values.reduceOnly)) return {};
   const takeProfit = values.takeProfit.trim();
