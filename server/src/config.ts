@@ -6,6 +6,7 @@ import {
   type ExchangeTargets,
   resolveExchangeTargets,
 } from './core/exchange/exchange-config';
+import { type PrivateAllowance, parsePrivateAllowance } from './core/notifications/webhook-target';
 
 const ConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
@@ -139,6 +140,23 @@ const ConfigSchema = z.object({
     .default('0')
     .transform((v) => v === '1'),
   /**
+   * Private hosts webhooks may reach with the guard on: a comma list of host names, addresses and CIDR ranges
+   * (`homeassistant.lan,192.168.1.0/24`), for a LAN automation; unset: none. Every other private address stays refused
+   */
+  webhooksAllowHosts: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx): PrivateAllowance | undefined => {
+      if (!v) return undefined;
+      try {
+        return parsePrivateAllowance(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+        return z.NEVER;
+      }
+    }),
+  /**
    * Agents' LLM reviewers may call private, loopback and link-local addresses (SSRF guard off): `1` for a local
    * Ollama or vLLM, or tests
    */
@@ -225,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxConnectionsPerIp: env.KESTREL_MAX_CONNECTIONS_PER_IP || undefined,
     exchangeUserShare: env.KESTREL_EXCHANGE_USER_SHARE || undefined,
     webhooksAllowPrivate: env.KESTREL_WEBHOOKS_ALLOW_PRIVATE || undefined,
+    webhooksAllowHosts: env.KESTREL_WEBHOOKS_ALLOW_HOSTS || undefined,
     llmAllowPrivate: env.KESTREL_LLM_ALLOW_PRIVATE || undefined,
     keyRecheckMs: env.KESTREL_KEY_RECHECK_MS || undefined,
     maxSocketsPerUser: env.KESTREL_MAX_SOCKETS_PER_USER || undefined,

@@ -8,13 +8,18 @@ import {
   WebhookPayloadSchema,
 } from '@kestrel/contracts/account';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
 import {
   MAX_ATTEMPTS,
   NotificationService,
   RETRY_DELAYS_MS,
 } from '../src/core/notifications/notification-service';
 import { notificationsRepository } from '../src/core/notifications/notifications-repository';
-import { isPrivateAddress, resolveWebhookTarget } from '../src/core/notifications/webhook-target';
+import {
+  isPrivateAddress,
+  parsePrivateAllowance,
+  resolveWebhookTarget,
+} from '../src/core/notifications/webhook-target';
 import {
   bearer,
   buildTestApp,
@@ -112,7 +117,7 @@ describe('SSRF guard (operator has not allowed private addresses)', () => {
         t.clock,
         async () => {},
         {
-          allowPrivate: false,
+          targets: { allowPrivate: false },
           resolve: async () => [{ address: answers++ === 0 ? '93.184.215.14' : '127.0.0.1', family: 4 }],
         },
       );
@@ -127,13 +132,91 @@ describe('SSRF guard (operator has not allowed private addresses)', () => {
       expect(delivery.error).toMatch(/resolves to 127\.0\.0\.1/);
       expect(receiver.received).toHaveLength(0);
       // The pinned address is what is connected to, whatever the name resolves to later
-      const target = await resolveWebhookTarget('http://pinned.example/x', false, async () => [
-        { address: '93.184.215.14', family: 4 },
-      ]);
+      const target = await resolveWebhookTarget(
+        'http://pinned.example/x',
+        { allowPrivate: false },
+        async () => [{ address: '93.184.215.14', family: 4 }],
+      );
       expect(target.address.address).toBe('93.184.215.14');
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe("the operator's allowed private hosts (KESTREL_WEBHOOKS_ALLOW_HOSTS)", () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    // The receiver listens on 127.0.0.1: the one loopback address allowed; every other private one stays refused
+    t = await buildTestApp(tdb.db, {}, { KESTREL_WEBHOOKS_ALLOW_HOSTS: 'homeassistant.lan, 127.0.0.1' });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await receiver?.close();
+  });
+
+  it('delivers to an allowed LAN address and refuses any other private one, naming the list', async () => {
+    const { access_token } = await signUp(t);
+    const created = await call(t, 'POST', '/api/v1/notifications/webhooks', access_token, {
+      url: receiver.url,
+      events: ['kill_switch'],
+    });
+    expect(created.statusCode).toBe(201);
+    const hook = CreatedWebhookResponseSchema.parse(created.json()).data;
+    receiver.received.length = 0;
+    const res = await call(t, 'POST', `/api/v1/notifications/webhooks/${hook.id}/test`, access_token);
+    expect(WebhookDeliveryResponseSchema.parse(res.json()).data).toMatchObject({ status: 'delivered' });
+    expect(receiver.received).toHaveLength(1);
+
+    const port = new URL(receiver.url).port;
+    const refused = await call(t, 'POST', '/api/v1/notifications/webhooks', access_token, {
+      url: `http://127.0.0.2:${port}/hook`,
+      events: ['kill_switch'],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(ErrorResponseSchema.parse(refused.json()).detail).toBe(
+      "URL must point to a public address: 127.0.0.2 resolves to 127.0.0.2, a private, loopback or link-local address outside the server's allowed private hosts (homeassistant.lan, 127.0.0.1)",
+    );
+  });
+
+  it('allows a named host whatever private address it has, and a range by address; the rest as before', async () => {
+    const allowance = parsePrivateAllowance('HomeAssistant.lan,192.168.1.0/24,fd00::/8');
+    const policy = { allowPrivate: false as const, allowance };
+    const at =
+      (address: string, family: 4 | 6 = 4) =>
+      async () => [{ address, family }];
+    await expect(
+      resolveWebhookTarget('http://homeassistant.lan:8123/api/webhook/x', policy, at('10.1.2.3')),
+    ).resolves.toMatchObject({ address: { address: '10.1.2.3' } });
+    await expect(
+      resolveWebhookTarget('http://n8n.lan/hook', policy, at('192.168.1.40')),
+    ).resolves.toBeTruthy();
+    await expect(
+      resolveWebhookTarget('http://[fd00::5]/hook', policy, at('fd00::5', 6)),
+    ).resolves.toBeTruthy();
+    // Outside the range, the cloud's metadata address, a name not listed: refused
+    await expect(resolveWebhookTarget('http://n8n.lan/hook', policy, at('192.168.2.40'))).rejects.toThrow(
+      /resolves to 192\.168\.2\.40/,
+    );
+    await expect(resolveWebhookTarget('http://169.254.169.254/latest', policy)).rejects.toThrow(/link-local/);
+    // A name with one allowed and one other private address is refused (it could be steered to the other)
+    await expect(
+      resolveWebhookTarget('http://mixed.lan/x', policy, async () => [
+        { address: '192.168.1.9', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ]),
+    ).rejects.toThrow(/resolves to 127\.0\.0\.1/);
+  });
+
+  it('refuses to start on an entry that is no host, address or range, naming it', () => {
+    expect(() => loadConfig({ KESTREL_WEBHOOKS_ALLOW_HOSTS: '192.168.1.0/33' })).toThrow(
+      'KESTREL_WEBHOOKS_ALLOW_HOSTS: 192.168.1.0/33 has a prefix length outside 0–32',
+    );
+    expect(() => loadConfig({ KESTREL_WEBHOOKS_ALLOW_HOSTS: 'nas.lan, http://x' })).toThrow(
+      'KESTREL_WEBHOOKS_ALLOW_HOSTS: http://x is not a host name, an address or a CIDR range (192.168.1.0/24)',
+    );
   });
 });
 

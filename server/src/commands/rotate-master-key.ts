@@ -69,7 +69,7 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
       assertConfigured: () => {},
     });
     const webhooks = new NotificationService(db, notificationsRepository, both, clock, async () => {}, {
-      allowPrivate: false,
+      targets: { allowPrivate: false },
     });
     // Only re-wraps stored keys: it never reviews, so it needs no agent owner check
     const llmKeys = new LlmService(db, both, clock, async () => {}, { allowPrivate: false });

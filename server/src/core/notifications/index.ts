@@ -31,7 +31,12 @@ export default fp(
       // The socket plugin pushes it to the user's sockets
       (userId, notice) => app.events.publish('notification.created', { userId, notice }),
       {
-        allowPrivate: config.webhooksAllowPrivate,
+        targets: config.webhooksAllowPrivate
+          ? { allowPrivate: true }
+          : {
+              allowPrivate: false,
+              ...(config.webhooksAllowHosts ? { allowance: config.webhooksAllowHosts } : {}),
+            },
         onError: (err, what) => app.log.error({ err }, `${what} failed`),
       },
     );

@@ -19,7 +19,7 @@ import type { Database, Queryable } from '../../lib/database/database';
 import { HttpError } from '../../lib/http-error';
 import type { DeliveryRow, NotificationsRepository, WebhookRow } from './notifications-repository';
 import { type SendRequest, type SendResult, sendWebhook } from './webhook-sender';
-import { type Resolver, resolveWebhookTarget, systemResolver } from './webhook-target';
+import { type Resolver, resolveWebhookTarget, systemResolver, type TargetPolicy } from './webhook-target';
 
 /**
  * Waits between tries: 5 tries over about 10 minutes (now, +30 s, +1.5 min, +3 min, +5 min). The schedule is the
@@ -64,8 +64,11 @@ declare module '../../lib/domain-events' {
 }
 
 export interface NotificationServiceOptions {
-  /** KESTREL_WEBHOOKS_ALLOW_PRIVATE: deliver to private and loopback addresses (tests, a home network) */
-  allowPrivate: boolean;
+  /**
+   * Which private addresses webhooks may reach: all (KESTREL_WEBHOOKS_ALLOW_PRIVATE: tests, a lab) or the operator's
+   * named hosts and ranges (KESTREL_WEBHOOKS_ALLOW_HOSTS: a LAN automation)
+   */
+  targets: TargetPolicy;
   resolve?: Resolver;
   send?: (req: SendRequest) => Promise<SendResult>;
   /** Where a failure of the background work goes (the app's log) */
@@ -149,7 +152,7 @@ export class NotificationService {
   async createWebhook(userId: string, body: CreateWebhookRequest): Promise<CreatedWebhook> {
     if ((await this.repo.countWebhooks(this.db, userId)) >= WEBHOOKS_PER_USER_MAX)
       throw new HttpError(400, 'TOO_MANY_WEBHOOKS', `At most ${WEBHOOKS_PER_USER_MAX} webhooks per account`);
-    await resolveWebhookTarget(body.url, this.options.allowPrivate, this.resolve);
+    await resolveWebhookTarget(body.url, this.options.targets, this.resolve);
     const id = randomUUID();
     const secret = `whsec_${randomBytes(32).toString('base64url')}`;
     const sealed = seal(this.keyring, Buffer.from(secret, 'utf8'), secretContext(userId, id));
@@ -295,7 +298,7 @@ export class NotificationService {
     let result: SendResult;
     try {
       // Checked again at every try: the name may resolve elsewhere now; the checked address is the one used
-      const target = await resolveWebhookTarget(hook.url, this.options.allowPrivate, this.resolve);
+      const target = await resolveWebhookTarget(hook.url, this.options.targets, this.resolve);
       const secret = open(
         this.keyring,
         {

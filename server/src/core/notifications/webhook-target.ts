@@ -54,6 +54,73 @@ export function isPrivateAddress(address: string): boolean {
   return true;
 }
 
+/**
+ * The operator's exceptions to the SSRF guard (KESTREL_WEBHOOKS_ALLOW_HOSTS), for a self-hosted trader's own n8n or
+ * Home Assistant on the LAN: host names whose addresses may be private, and address ranges that may be reached.
+ * Everything else private stays refused
+ */
+export interface PrivateAllowance {
+  /** Lower-case host names, exactly as in a URL (`homeassistant.lan`) */
+  hosts: ReadonlySet<string>;
+  /** Addresses and CIDR ranges (`192.168.1.20`, `192.168.1.0/24`, `fd00::/8`) */
+  ranges: BlockList;
+  /** The list as written, for messages */
+  text: string;
+}
+
+/** The guard of one kind of outgoing call: all private addresses allowed (tests, a lab), or only the named ones */
+export type TargetPolicy = { allowPrivate: true } | { allowPrivate: false; allowance?: PrivateAllowance };
+
+/**
+ * Reads a comma list of host names, addresses and CIDR ranges. Throws with the entry that is none of them: a typo
+ * must not silently leave a LAN target refused, nor open more than was meant
+ */
+export function parsePrivateAllowance(
+  text: string,
+  setting = 'KESTREL_WEBHOOKS_ALLOW_HOSTS',
+): PrivateAllowance {
+  const hosts = new Set<string>();
+  const ranges = new BlockList();
+  for (const entry of text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const [net, bitsText, extra] = entry.split('/');
+    const family = isIP(net ?? '');
+    if (family !== 0 && extra === undefined) {
+      const max = family === 4 ? 32 : 128;
+      const bits = bitsText === undefined ? max : Number(bitsText);
+      if (
+        !Number.isInteger(bits) ||
+        bits < 0 ||
+        bits > max ||
+        (bitsText !== undefined && !/^\d+$/.test(bitsText))
+      )
+        throw new Error(`${setting}: ${entry} has a prefix length outside 0–${max}`);
+      ranges.addSubnet(net as string, bits, family === 4 ? 'ipv4' : 'ipv6');
+    } else if (
+      bitsText === undefined &&
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(
+        entry,
+      )
+    ) {
+      hosts.add(entry.toLowerCase());
+    } else {
+      throw new Error(`${setting}: ${entry} is not a host name, an address or a CIDR range (192.168.1.0/24)`);
+    }
+  }
+  return { hosts, ranges, text };
+}
+
+function allowedPrivate(allowance: PrivateAllowance | undefined, host: string, address: string): boolean {
+  if (!allowance) return false;
+  if (allowance.hosts.has(host.toLowerCase())) return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return allowance.ranges.check(mapped[1], 'ipv4');
+  const family = isIP(address);
+  return family !== 0 && allowance.ranges.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /** Where one delivery goes: the URL and the address it was checked against (connected to, never re-resolved) */
 export interface WebhookTarget {
   url: URL;
@@ -65,11 +132,12 @@ const refuse = (message: string) => new HttpError(400, 'WEBHOOK_URL_REFUSED', me
 /**
  * Resolves the URL's host and checks every address it has; the first is the one to connect to. A host with any
  * private address is refused (a name with one public and one loopback address could otherwise be steered to the
- * loopback one). `allowPrivate` is the operator's KESTREL_WEBHOOKS_ALLOW_PRIVATE
+ * loopback one), unless the operator allowed it: every private address (KESTREL_WEBHOOKS_ALLOW_PRIVATE) or the host
+ * by name or its address by range (KESTREL_WEBHOOKS_ALLOW_HOSTS)
  */
 export async function resolveWebhookTarget(
   rawUrl: string,
-  allowPrivate: boolean,
+  policy: TargetPolicy,
   resolve: Resolver = systemResolver,
 ): Promise<WebhookTarget> {
   const url = new URL(rawUrl);
@@ -89,11 +157,16 @@ export async function resolveWebhookTarget(
   }
   const first = addresses[0];
   if (!first) throw refuse(`URL host ${host} could not be resolved`);
-  if (!allowPrivate) {
-    const bad = addresses.find((a) => isPrivateAddress(a.address));
+  if (!policy.allowPrivate) {
+    const { allowance } = policy;
+    const bad = addresses.find(
+      (a) => isPrivateAddress(a.address) && !allowedPrivate(allowance, host, a.address),
+    );
     if (bad)
       throw refuse(
-        `URL must point to a public address: ${host} resolves to ${bad.address}, a private, loopback or link-local address`,
+        `URL must point to a public address: ${host} resolves to ${bad.address}, a private, loopback or link-local address${
+          allowance ? ` outside the server's allowed private hosts (${allowance.text})` : ''
+        }`,
       );
   }
   return { url, address: first };
