@@ -160,10 +160,6 @@ export function sharedSingletons(deps, appDir, isHost = false) {
     for (const subpath of Object.keys(manifest.exports)) {
       if (!subpath.endsWith('.css')) shared[`@kestrel/ui${subpath.slice(1)}`] = ui;
     }
-    // `cn` is bundled into every ui entry point that uses it; its tailwind-merge (~9 KB gzip, nearly all of it the
-    // default class map `cn` needs anyway) is shared so a page holds one copy, not one per entry point and app
-    const twMerge = manifest.dependencies['tailwind-merge'];
-    shared['tailwind-merge'] = { singleton: true, requiredVersion: twMerge };
   }
   return shared;
 }

@@ -4,7 +4,7 @@ import type * as React from 'react';
 import { cn } from '../lib/cn';
 
 export const buttonVariants = cva(
-  'ui:inline-flex ui:items-center ui:justify-center ui:gap-2 ui:whitespace-nowrap ui:rounded-md ui:text-sm ui:font-medium ui:transition-colors ui:cursor-pointer ui:disabled:pointer-events-none ui:disabled:opacity-50 ui:focus-visible:outline-2 ui:focus-visible:outline-offset-2 ui:focus-visible:outline-ring ui:[&_svg]:size-4 ui:[&_svg]:shrink-0',
+  'ui:inline-flex ui:items-center ui:justify-center ui:gap-2 ui:whitespace-nowrap ui:rounded-md ui:font-medium ui:transition-colors ui:cursor-pointer ui:disabled:pointer-events-none ui:disabled:opacity-50 ui:focus-visible:outline-2 ui:focus-visible:outline-offset-2 ui:focus-visible:outline-ring ui:[&_svg]:size-4 ui:[&_svg]:shrink-0',
   {
     variants: {
       variant: {
@@ -17,10 +17,11 @@ export const buttonVariants = cva(
         link: 'ui:text-primary ui:underline-offset-4 ui:hover:underline',
       },
       size: {
-        default: 'ui:h-9 ui:px-4 ui:py-2',
+        // Each size names its own text size: classes of one property are never given twice (`cn` does not merge)
+        default: 'ui:h-9 ui:px-4 ui:py-2 ui:text-sm',
         sm: 'ui:h-8 ui:px-3 ui:text-xs',
-        lg: 'ui:h-10 ui:px-6',
-        icon: 'ui:size-9',
+        lg: 'ui:h-10 ui:px-6 ui:text-sm',
+        icon: 'ui:size-9 ui:text-sm',
       },
     },
     defaultVariants: { variant: 'default', size: 'default' },

@@ -21,12 +21,22 @@ describe('Button', () => {
     expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
-  it('lets the caller override a ui default and keeps its own prefixed classes', () => {
-    render(<Button className="ui:h-12 db:mt-4">Tall</Button>);
-    const cls = screen.getByRole('button', { name: 'Tall' }).className.split(' ');
-    expect(cls).toContain('ui:h-12');
-    expect(cls).not.toContain('ui:h-9');
-    expect(cls).toContain('db:mt-4');
+  it("gives each size one height and one text size, and keeps the caller's prefixed classes", () => {
+    // `cn` does not merge conflicting utilities: two of one property would leave the stylesheet's order to decide
+    render(
+      <>
+        <Button size="sm" className="db:mt-4">
+          Small
+        </Button>
+        <Button>Default</Button>
+      </>,
+    );
+    const small = screen.getByRole('button', { name: 'Small' }).className.split(' ');
+    expect(small.filter((c) => /^ui:text-(xs|sm|base)$/.test(c))).toEqual(['ui:text-xs']);
+    expect(small.filter((c) => /^ui:h-\d+$/.test(c))).toEqual(['ui:h-8']);
+    expect(small).toContain('db:mt-4');
+    const normal = screen.getByRole('button', { name: 'Default' }).className.split(' ');
+    expect(normal.filter((c) => /^ui:text-(xs|sm|base)$/.test(c))).toEqual(['ui:text-sm']);
   });
 
   it('renders its child instead of a button with asChild', () => {

@@ -1,9 +1,7 @@
 // The main entry's Button (a shared module), not a second copy bundled into this entry point with its Slot
 // biome-ignore lint/style/noRestrictedImports: ui's own main entry (self-reference), not another workspace package
 import { Button } from '@kestrel/ui';
-import { cva, type VariantProps } from 'class-variance-authority';
 import { type ReactNode, useState } from 'react';
-import { cn } from '../lib/cn';
 import {
   DialogClose,
   DialogContent,
@@ -14,17 +12,6 @@ import {
   DialogTitle,
 } from './dialog';
 
-const confirmDescriptionVariants = cva('', {
-  variants: {
-    /** `plan`: the sentence is exactly what will happen, read at body size; `note`: the dialog's usual muted line */
-    tone: {
-      plan: 'ui:text-base ui:text-foreground',
-      note: '',
-    },
-  },
-  defaultVariants: { tone: 'plan' },
-});
-
 /** What a refused confirmation shows in the dialog */
 export type ConfirmFailure = {
   message: string;
@@ -32,32 +19,33 @@ export type ConfirmFailure = {
   final?: boolean;
 };
 
-export type ConfirmDialogProps = Omit<React.ComponentProps<typeof DialogContent>, 'title' | 'children'> &
-  VariantProps<typeof confirmDescriptionVariants> & {
-    open: boolean;
-    onOpenChange: (open: boolean) => void;
-    title: ReactNode;
-    /** What will happen, in one sentence */
-    description: ReactNode;
-    confirmLabel: string;
-    /** The way back without acting (default "Back") */
-    cancelLabel?: string;
-    /** The confirming button's label while the action is sent (default "Sending…") */
-    pendingLabel?: string;
-    /** Red confirming button: the action closes, cancels, deletes or reaches real money */
-    destructive?: boolean;
-    /** The action cannot be sent yet (an input in `children` is invalid) */
-    confirmDisabled?: boolean;
-    /**
-     * The action. A promise keeps the dialog open and locked until it settles: fulfilled closes it, rejected shows
-     * why and stays open. Anything else closes the dialog at once (the caller shows the progress itself)
-     */
-    onConfirm: () => unknown;
-    /** Turns a rejection into what the dialog shows; called once per rejection (default: the error's message) */
-    describeFailure?: (error: unknown) => ConfirmFailure;
-    /** Inputs or notes under the sentence (a limit price, what else happens) */
-    children?: ReactNode;
-  };
+export type ConfirmDialogProps = Omit<React.ComponentProps<typeof DialogContent>, 'title' | 'children'> & {
+  /** `plan` (default): the sentence is exactly what will happen, read at body size; `note`: the usual muted line */
+  tone?: 'plan' | 'note' | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  /** What will happen, in one sentence */
+  description: ReactNode;
+  confirmLabel: string;
+  /** The way back without acting (default "Back") */
+  cancelLabel?: string;
+  /** The confirming button's label while the action is sent (default "Sending…") */
+  pendingLabel?: string;
+  /** Red confirming button: the action closes, cancels, deletes or reaches real money */
+  destructive?: boolean;
+  /** The action cannot be sent yet (an input in `children` is invalid) */
+  confirmDisabled?: boolean;
+  /**
+   * The action. A promise keeps the dialog open and locked until it settles: fulfilled closes it, rejected shows
+   * why and stays open. Anything else closes the dialog at once (the caller shows the progress itself)
+   */
+  onConfirm: () => unknown;
+  /** Turns a rejection into what the dialog shows; called once per rejection (default: the error's message) */
+  describeFailure?: (error: unknown) => ConfirmFailure;
+  /** Inputs or notes under the sentence (a limit price, what else happens) */
+  children?: ReactNode;
+};
 
 const messageOf = (error: unknown): ConfirmFailure => ({
   message: error instanceof Error ? error.message : String(error),
@@ -122,9 +110,7 @@ export function ConfirmDialog({
       <DialogContent showCloseButton={showCloseButton && !pending} {...props}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
-          <DialogDescription className={cn(confirmDescriptionVariants({ tone }))}>
-            {description}
-          </DialogDescription>
+          <DialogDescription tone={tone ?? 'plan'}>{description}</DialogDescription>
         </DialogHeader>
         {children}
         {failure && (

@@ -64,7 +64,7 @@ function SortableHead<TData>({
   const direction = entry ? (entry.desc ? 'descending' : 'ascending') : undefined;
   const right = column.def.meta?.align === 'right';
   return (
-    <TableHead scope="col" aria-sort={direction} className={cn('ui:p-0', right && 'ui:text-right')}>
+    <TableHead scope="col" aria-sort={direction} align={right ? 'right' : 'left'} flush>
       <button
         type="button"
         onClick={() => onSort(column.id)}
@@ -165,11 +165,7 @@ export function DataTable<TData, TValue = unknown>({
               column.canSort ? (
                 <SortableHead key={column.id} column={column} sorting={order} onSort={onSort} />
               ) : (
-                <TableHead
-                  key={column.id}
-                  scope="col"
-                  className={cn(column.def.meta?.align === 'right' && 'ui:text-right')}
-                >
+                <TableHead key={column.id} scope="col" align={column.def.meta?.align}>
                   <HeaderContent column={column} />
                 </TableHead>
               ),

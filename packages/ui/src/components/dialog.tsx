@@ -97,12 +97,19 @@ export function DialogTitle({ className, ...props }: React.ComponentProps<typeof
 
 export function DialogDescription({
   className,
+  tone = 'note',
   ...props
-}: React.ComponentProps<typeof DialogPrimitive.Description>) {
+}: React.ComponentProps<typeof DialogPrimitive.Description> & {
+  /** `note`: the dialog's usual muted line; `plan`: a sentence that is exactly what will happen, at body size */
+  tone?: 'note' | 'plan';
+}) {
   return (
     <DialogPrimitive.Description
       data-slot="dialog-description"
-      className={cn('ui:text-sm ui:text-muted-foreground', className)}
+      className={cn(
+        tone === 'plan' ? 'ui:text-base ui:text-foreground' : 'ui:text-sm ui:text-muted-foreground',
+        className,
+      )}
       {...props}
     />
   );

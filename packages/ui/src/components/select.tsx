@@ -67,8 +67,10 @@ export function SelectContent({
         data-slot="select-content"
         position={position}
         className={cn(
-          'ui:relative ui:z-50 ui:max-h-(--radix-select-content-available-height) ui:min-w-32 ui:overflow-hidden ui:rounded-md ui:border ui:border-border ui:bg-popover ui:text-popover-foreground ui:shadow-md',
-          position === 'popper' && 'ui:w-full ui:min-w-(--radix-select-trigger-width) ui:translate-y-1',
+          'ui:relative ui:z-50 ui:max-h-(--radix-select-content-available-height) ui:overflow-hidden ui:rounded-md ui:border ui:border-border ui:bg-popover ui:text-popover-foreground ui:shadow-md',
+          position === 'popper'
+            ? 'ui:w-full ui:min-w-(--radix-select-trigger-width) ui:translate-y-1'
+            : 'ui:min-w-32',
           className,
         )}
         {...props}

@@ -42,12 +42,23 @@ export function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
   );
 }
 
-export function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
+export function TableHead({
+  className,
+  align = 'left',
+  flush = false,
+  ...props
+}: React.ComponentProps<'th'> & {
+  align?: 'left' | 'right';
+  /** No padding: the header's content (a sort button) fills it and pads itself */
+  flush?: boolean;
+}) {
   return (
     <th
       data-slot="table-head"
       className={cn(
-        'ui:whitespace-nowrap ui:px-3 ui:py-2 ui:text-left ui:align-middle ui:text-xs ui:font-medium ui:text-muted-foreground',
+        'ui:whitespace-nowrap ui:align-middle ui:text-xs ui:font-medium ui:text-muted-foreground',
+        align === 'right' ? 'ui:text-right' : 'ui:text-left',
+        !flush && 'ui:px-3 ui:py-2',
         className,
       )}
       {...props}
