@@ -17,6 +17,9 @@ test.describe('order book and trades on /dashboard (simulator)', () => {
   test('the book and tape move with the market, and a pressed price becomes the ticket’s limit price', async ({
     page,
   }) => {
+    // Sign-up, connect, an order placed and canceled, and axe over a page whose book moves 10 times a second: on a
+    // loaded machine that is more than the default 30 s
+    test.setTimeout(120_000);
     const keys = await createSimAccount({ balances: { USDT: '5000' } });
     await signUp(page);
     await page.goto('/portfolio');
