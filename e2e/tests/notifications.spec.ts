@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
 import { signIn, signUp } from '../support/auth';
 
 test.describe('notifications (settings, account remote)', () => {
@@ -93,5 +94,57 @@ test.describe('notifications (settings, account remote)', () => {
     await section.getByRole('button', { name: 'Mark all read' }).click();
     await expect(section.getByText('All read')).toBeVisible();
     await phone.close();
+  });
+
+  test('the bell counts new notices live on any page, lists them grouped, and marks them read', async ({
+    page,
+    browser,
+  }) => {
+    const user = await signUp(page);
+    await page.goto('/dashboard');
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await expect(bell).toHaveAccessibleName('Notifications');
+    await bell.click();
+    const panel = page.getByRole('region', { name: /^Notifications/ });
+    await expect(panel).toContainText('Nothing yet.');
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(bell).toBeFocused();
+
+    // Two sign-ins from two new devices: two notices, pushed to this page, which counts them without a reload
+    for (const userAgent of [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0) Safari/604.1',
+      'Mozilla/5.0 (Linux; Android 15; Pixel 9) Chrome/140.0 Mobile Safari/537.36',
+    ]) {
+      const device = await browser.newContext({ userAgent });
+      const other = await device.newPage();
+      await other.goto('/');
+      await signIn(other, user);
+      await expect(other).toHaveURL(/\/dashboard$/);
+      await device.close();
+    }
+    await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
+    await expect(page.getByTestId('unread-badge')).toHaveText('2');
+
+    // Within a minute, one kind and title: one line for both
+    await bell.click();
+    await expect(panel.getByRole('heading', { name: 'Notifications · 2 unread' })).toBeVisible();
+    const lines = panel.getByRole('list', { name: 'Newest notifications' }).getByRole('listitem');
+    await expect(lines).toHaveCount(1);
+    await expect(lines.first()).toContainText('2 × Sign-in from a new device');
+    await expectAccessible(page, '[data-testid="top-bar"]');
+    // The risk filter has none of them
+    await panel.getByRole('button', { name: 'Risk', exact: true }).click();
+    await expect(panel).toContainText('No risk notifications.');
+    await panel.getByRole('button', { name: 'All', exact: true }).click();
+    await lines.first().getByRole('button', { name: 'Mark read: Sign-in from a new device' }).click();
+    await expect(bell).toHaveAccessibleName('Notifications');
+    await expect(page.getByTestId('unread-badge')).toHaveCount(0);
+
+    // The account page agrees: everything read
+    await panel.getByRole('link', { name: 'All notifications and webhooks' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(panel).toBeHidden();
+    await expect(page.getByRole('region', { name: 'Notifications' }).getByText('All read')).toBeVisible();
   });
 });

@@ -4,6 +4,7 @@ import { Button } from '@kestrel/ui';
 import { useEffect, useRef, useState } from 'react';
 import { ConnectExchangePrompt } from '../auth/connect-exchange-prompt';
 import { NavigationErrorBoundary } from '../errors/error-boundaries';
+import { NotificationBell } from '../notifications/notification-bell';
 import { sidebarPages } from '../paths';
 import { ThemeToggle } from '../theme/theme-toggle';
 import { ConnectionStatus } from './connection-status';
@@ -96,6 +97,7 @@ export function DashboardLayout() {
               </div>
               <div className="sh:flex sh:items-center sh:gap-3">
                 <ConnectionStatus />
+                <NotificationBell />
                 <ThemeToggle />
                 <UserMenu />
               </div>
