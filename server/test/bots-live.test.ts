@@ -262,6 +262,38 @@ describe('live bots', () => {
     expect((await put({ ...limits, maxLeverage: null })).statusCode).toBe(200);
   });
 
+  it('an order the exchange refuses stops the bot as a failure in the exchange’s words, never as a risk stop', async () => {
+    await flatten();
+    await stepUp();
+    // More than the account's margin: the exchange answers the grid's first order with Binance's -2019, "Margin is
+    // insufficient" (none of the account's own limits is set, so nothing on the server refuses it first)
+    const created = await call('POST', '/api/v1/agents/', {
+      ...liveGridBot('Refused', { lower: 40_000, upper: 42_000, gridCount: 2, quantityPerGrid: 5 }),
+      leverage: 5,
+      budget: 90_000,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const b: Bot = created.json().data;
+    expect((await call('POST', `/api/v1/agents/${b.id}/start`)).statusCode).toBe(200);
+    await eventually(async () => (await status(b.id)).bot.state === 'error');
+    const log = await events(b.id);
+    expect(log.some((e) => e.kind === 'order_refused')).toBe(true);
+    expect(log.some((e) => e.kind === 'risk_stop')).toBe(false);
+    const end = log.find((e) => e.kind === 'error' && 'sessionPnl' in e.data);
+    expect(end?.message).toMatch(/^The exchange refused an order: /);
+    // The owner is told it stopped after a failure, not that a risk limit stopped it
+    const notices = (await call('GET', '/api/v1/notifications?limit=50')).json().data.items as {
+      event: string;
+      title: string;
+    }[];
+    const about = notices.filter((n) => n.title.startsWith('Bot “Refused”'));
+    expect(about.map((n) => [n.event, n.title])).toContainEqual([
+      'bot_stopped',
+      'Bot “Refused” stopped after a failure',
+    ]);
+    expect(about.some((n) => n.event === 'bot_stopped_by_risk')).toBe(false);
+  });
+
   it('takes fills with their fee from the account stream at once, shares the dead-man switch, and shows its figures on every instance', {
     timeout: 120_000,
   }, async () => {

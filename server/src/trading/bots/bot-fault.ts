@@ -31,7 +31,12 @@ export async function exchangeStep<T>(what: string, fn: () => Promise<T>): Promi
   }
 }
 
-/** A risk limit the step broke (or an order refused) stops the bot: state `error`, logged as `risk_stop` */
+/**
+ * A risk limit the step broke stops the bot: state `error`, logged as `risk_stop` (a risk event, on /risk too). An
+ * order the exchange refused stops it as a failure (`error`), so it is never called a risk stop
+ */
 export function stopOnBreach(outcome: Pick<BarOutcome, 'breach'> | undefined): void {
-  if (outcome?.breach) throw new BotFault(outcome.breach.message, 'risk_stop', outcome.breach.data);
+  const breach = outcome?.breach;
+  if (!breach) return;
+  throw new BotFault(breach.message, breach.cause === 'exchange' ? 'error' : 'risk_stop', breach.data);
 }

@@ -47,10 +47,13 @@ export interface BotLogEntry {
   data: Record<string, unknown>;
 }
 
-/** The outcome of one traded bar: what to log, and the risk limit it broke (the bot must stop), if any */
+/**
+ * The outcome of one traded bar: what to log, and what stops the bot, if anything: a risk limit it broke (ours,
+ * checked before sending), or an order the exchange refused (`cause: 'exchange'`: not a risk stop, and told so)
+ */
 export interface BarOutcome {
   log: BotLogEntry[];
-  breach?: { message: string; data: Record<string, unknown> };
+  breach?: { message: string; data: Record<string, unknown>; cause?: 'exchange' };
 }
 
 /** How the bot is doing at its last bar (USDT; quantities signed) */

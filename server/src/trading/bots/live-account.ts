@@ -6,6 +6,7 @@ import type { AlgoOrderUpdateEvent, OrderUpdateEvent } from '../../core/exchange
 import type { StoredIntent } from '../orders/order-intent-repository';
 import type { OrderManager } from '../orders/order-manager';
 import { judgeBotOrder } from '../risk/pre-trade/bot-limits';
+import { firstRefusal } from '../risk/pre-trade/verdict';
 import type { HedgeSide } from './bot-repository';
 import {
   type BarOutcome,
@@ -304,8 +305,12 @@ export class LiveAccount {
           message: `The exchange refused ${orderWords(o)}: ${reason}`,
           data,
         });
-        // Never loop on a refusal: the bot stops and says why
-        refused ??= { message: `An order was refused: ${reason}`, data };
+        // Never loop on a refusal: the bot stops and says why. Refused by our pre-trade checks, it is a risk stop;
+        // by the exchange (or never sent: it was down), it is not, and the owner is told which
+        const byRisk = intent.preTrade !== null && firstRefusal(intent.preTrade.verdicts) !== undefined;
+        refused ??= byRisk
+          ? { message: `An order was refused: ${reason}`, data }
+          : { message: `The exchange refused an order: ${reason}`, data, cause: 'exchange' };
       } else if (intent.state === 'unknown' || intent.state === 'sending' || intent.state === 'pending') {
         log.push({
           kind: 'order_unknown',
