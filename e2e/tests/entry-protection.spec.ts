@@ -78,5 +78,37 @@ test.describe('TP/SL attached to an entry (simulator)', () => {
     await expect(
       page.getByRole('table', { name: 'Positions' }).getByRole('row').filter({ hasText: SYMBOL }),
     ).toHaveCount(1);
+
+    // A trailing stop from the same ticket: reduce-only, 2 % behind the best price, on the exchange as Binance's own
+    await form.getByRole('radio', { name: 'Sell / short' }).check({ force: true });
+    await form.getByLabel('Type').selectOption('TRAILING_STOP_MARKET');
+    await form.getByLabel(/^Quantity/).fill('3');
+    await form.getByLabel('Callback rate (%)').fill('2');
+    await form.getByLabel(/^Reduce-only/).check();
+    await form.getByRole('button', { name: 'Review order' }).click();
+    await expect(dialog).toContainText(
+      `Sell 3 ${SYMBOL} at market once the price comes back 2 % from its best (trailing stop), reduce-only`,
+    );
+    await dialog.getByRole('button', { name: 'Place order' }).click();
+    await expect(dialog).toBeHidden();
+    await expect
+      .poll(
+        async () =>
+          (
+            await simSignedGet<Array<{ orderType: string; side: string; reduceOnly: boolean }>>(
+              keys,
+              '/fapi/v1/openAlgoOrders',
+              { symbol: SYMBOL },
+            )
+          )
+            .filter((o) => o.orderType === 'TRAILING_STOP_MARKET')
+            .map((o) => `${o.side} reduce-only ${o.reduceOnly}`),
+        { timeout: 20_000 },
+      )
+      .toEqual(['SELL reduce-only true']);
+    // The account's open orders show it with its rate (Binance's list leaves it out: the server's record has it)
+    await expect(
+      page.getByRole('table', { name: 'Open orders' }).getByRole('row').filter({ hasText: 'trailing' }),
+    ).toContainText('2 % trail');
   });
 });

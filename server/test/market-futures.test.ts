@@ -253,6 +253,31 @@ describe('market and futures API against the simulator', () => {
     expect(
       await refusal({ symbol: 'SOLUSDT', side: 'SELL', type: 'TRAILING_STOP_MARKET', quantity: '1' }),
     ).toMatch(/callbackRate is required for a TRAILING_STOP_MARKET order/);
+
+    // A trailing stop: Binance's list of open conditional orders leaves out its terms; the server's record adds them
+    const above = (Math.ceil(last * 105) / 100).toFixed(2);
+    const trailing = await post('/api/futures/orders/create', {
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'TRAILING_STOP_MARKET',
+      quantity: '1',
+      reduceOnly: true,
+      callbackRate: '2.5',
+      activationPrice: above,
+      clientOrderId: 'dash-trail',
+    });
+    expect(trailing.statusCode, trailing.body).toBe(201);
+    const listed = FuturesOrdersResponseSchema.parse((await get('/api/futures/orders/active')).json()).data;
+    expect(listed.find((o) => o.clientOrderId === 'dash-trail')).toMatchObject({
+      type: 'TRAILING_STOP_MARKET',
+      callbackRate: '2.5',
+      activationPrice: above,
+    });
+    const trailId = FuturesOrderResponseSchema.parse(trailing.json()).data.orderId;
+    expect(
+      (await post(`/api/futures/orders/${trailId}/cancel`, { symbol: 'SOLUSDT', kind: 'conditional' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it("exchange rejections reach the browser as the exchange's sentence with a 400", async () => {

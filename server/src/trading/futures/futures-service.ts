@@ -54,7 +54,7 @@ export class FuturesService {
      */
     private readonly orders: Pick<
       OrderManager,
-      'place' | 'noteOrder' | 'setLeverage' | 'setMarginType' | 'changePositionMargin'
+      'place' | 'noteOrder' | 'setLeverage' | 'setMarginType' | 'changePositionMargin' | 'intentOf'
     >,
     /** Public market data per environment (`exchangeRouter.marketFor`); tests default to the adapter */
     private readonly market: MarketFor = () => exchange,
@@ -87,7 +87,23 @@ export class FuturesService {
 
   async openOrders(account: TradingAccount, symbol: string | undefined): Promise<Order[]> {
     const k = await this.keys(account);
-    return viaExchange(() => this.exchange.openOrders(k, symbol));
+    const orders = await viaExchange(() => this.exchange.openOrders(k, symbol));
+    return Promise.all(orders.map((o) => this.withTrailingTerms(account.userId, o)));
+  }
+
+  /**
+   * Binance's list of open conditional orders leaves out a trailing stop's callback rate and activation price; one
+   * Kestrel placed is recorded with them, so they are read from its intent (an order placed elsewhere stays without)
+   */
+  private async withTrailingTerms(userId: string, order: Order): Promise<Order> {
+    if (order.type !== 'TRAILING_STOP_MARKET' || order.callbackRate !== null) return order;
+    const request = (await this.orders.intentOf(userId, order.clientOrderId))?.request;
+    if (request?.callbackRate === undefined) return order;
+    return {
+      ...order,
+      callbackRate: request.callbackRate,
+      activationPrice: request.activationPrice ?? order.activationPrice,
+    };
   }
 
   /**

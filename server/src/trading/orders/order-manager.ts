@@ -399,15 +399,15 @@ export class OrderManager {
     return this.#ctx.repo.events(this.#ctx.db, userId, limit);
   }
 
-  /**
-   * A bot's intents with these client order ids, as stored (another instance may have moved them): each handed to
-   * the tracker too, so the bot's view follows
-   */
   /** The user's intent under this client order id, as stored now (undefined: Kestrel never recorded it) */
   intentOf(userId: string, clientOrderId: string): Promise<StoredIntent | undefined> {
     return this.#ctx.repo.byClientId(this.#ctx.db, userId, clientOrderId);
   }
 
+  /**
+   * A bot's intents with these client order ids, as stored (another instance may have moved them): each handed to
+   * the tracker too, so the bot's view follows
+   */
   async ofBot(botId: string, clientOrderIds: readonly string[]): Promise<StoredIntent[]> {
     const intents = await this.#ctx.repo.ofBot(this.#ctx.db, botId, clientOrderIds);
     for (const intent of intents) this.tracker.noteIntent(intent);

@@ -119,10 +119,19 @@ export function OpenOrdersTable({ orders, infoOf, unknown = [] }: OpenOrdersTabl
         header: 'Trigger',
         accessorFn: (o) => Number(o.triggerPrice),
         meta: { align: 'right', cellClassName: figureClassName },
-        cell: ({ row }) =>
-          positive(row.original.triggerPrice)
-            ? formatPrice(Number(row.original.triggerPrice), { precision: p(row.original).price })
-            : NO_VALUE,
+        cell: ({ row }) => {
+          const o = row.original;
+          // A trailing stop has no fixed trigger: its callback rate (and where it starts trailing) say when it fires
+          if (o.type === 'TRAILING_STOP_MARKET' && o.callbackRate !== null) {
+            const from = o.activationPrice !== null && positive(o.activationPrice);
+            return `${Number(o.callbackRate)} % trail${
+              from ? ` from ${formatPrice(Number(o.activationPrice), { precision: p(o).price })}` : ''
+            }`;
+          }
+          return positive(o.triggerPrice)
+            ? formatPrice(Number(o.triggerPrice), { precision: p(o).price })
+            : NO_VALUE;
+        },
       },
       {
         id: 'actions',

@@ -23,6 +23,7 @@ import { failureText, type OrderFailure } from '../lib/order-failure';
 import {
   defaultTicketValues,
   describeEntryProtection,
+  isTrailing,
   needsPrice,
   needsTrigger,
   previewRequest,
@@ -66,7 +67,14 @@ function DecimalField({
   label,
   hint,
 }: {
-  name: 'quantity' | 'price' | 'triggerPrice' | 'takeProfit' | 'stopLoss';
+  name:
+    | 'quantity'
+    | 'price'
+    | 'triggerPrice'
+    | 'takeProfit'
+    | 'stopLoss'
+    | 'callbackRate'
+    | 'activationPrice';
   label: string;
   hint?: string;
 }) {
@@ -330,6 +338,20 @@ export function OrderTicket({
               label="Trigger price"
               hint="Fires a market order when the last price reaches it"
             />
+          )}
+          {isTrailing(type) && (
+            <div className="db:grid db:grid-cols-2 db:gap-3">
+              <DecimalField
+                name="callbackRate"
+                label="Callback rate (%)"
+                hint="How far the price may come back from its best, 0.1 to 10 %"
+              />
+              <DecimalField
+                name="activationPrice"
+                label="Activation price"
+                hint="Starts trailing there (optional: at once)"
+              />
+            </div>
           )}
           {takesProtection(type, reduceOnly) && (
             <fieldset className="db:grid db:grid-cols-2 db:gap-3">

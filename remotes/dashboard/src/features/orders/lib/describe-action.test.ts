@@ -72,6 +72,19 @@ describe('what an action will do, in words', () => {
         p,
       ),
     ).toBe('Sell 0.010 BTCUSDT at market once the last price reaches 60,000.0 (stop), reduce-only');
+    const trailing = {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'TRAILING_STOP_MARKET',
+      quantity: '0.01',
+      callbackRate: '1.5',
+    } as const;
+    expect(describeOrder(trailing, p)).toBe(
+      'Sell 0.010 BTCUSDT at market once the price comes back 1.5 % from its best (trailing stop)',
+    );
+    expect(describeOrder({ ...trailing, activationPrice: '66000' }, p)).toBe(
+      'Sell 0.010 BTCUSDT at market once the price comes back 1.5 % from its best after reaching 66,000.0 (trailing stop)',
+    );
     expect(describeLeverage('BTCUSDT', 20, 5)).toBe('Set BTCUSDT leverage from 20x to 5x');
     const order = {
       orderId: '1',

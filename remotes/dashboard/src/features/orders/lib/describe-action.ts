@@ -53,6 +53,10 @@ export function describeOrder(order: CreateOrderRequest, p: Precision): string {
       return `${head} at market once the last price reaches ${price(order.triggerPrice ?? '0', p)} (stop)${tail}`;
     case 'TAKE_PROFIT_MARKET':
       return `${head} at market once the last price reaches ${price(order.triggerPrice ?? '0', p)} (take-profit)${tail}`;
+    case 'TRAILING_STOP_MARKET':
+      return `${head} at market once the price comes back ${order.callbackRate ?? '?'} % from its best${
+        order.activationPrice ? ` after reaching ${price(order.activationPrice, p)}` : ''
+      } (trailing stop)${tail}`;
     default:
       return `${head}, ${order.type}${tail}`;
   }

@@ -46,6 +46,41 @@ describe('order ticket rules', () => {
     });
   });
 
+  it('sends a trailing stop with its callback rate and activation price, and says what is wrong with them', () => {
+    expect(
+      check({
+        type: 'TRAILING_STOP_MARKET',
+        side: 'SELL',
+        quantity: '0.002',
+        price: '64000',
+        triggerPrice: '1',
+        callbackRate: '1.5',
+        activationPrice: '66000.0',
+        reduceOnly: true,
+      }),
+    ).toMatchObject({
+      success: true,
+      // No limit price or trigger of another type rides along
+      data: {
+        type: 'TRAILING_STOP_MARKET',
+        quantity: '0.002',
+        callbackRate: '1.5',
+        activationPrice: '66000.0',
+        reduceOnly: true,
+      },
+    });
+    const trailing = { type: 'TRAILING_STOP_MARKET' as const, quantity: '0.002' };
+    expect(messages(trailing).callbackRate).toBe('callbackRate is required for a TRAILING_STOP_MARKET order');
+    expect(messages({ ...trailing, callbackRate: '12' }).callbackRate).toBe(
+      'callbackRate must be between 0.1 and 10 (percent)',
+    );
+    expect(messages({ ...trailing, callbackRate: '1', activationPrice: '66000.05' }).activationPrice).toBe(
+      "Activation price must be a multiple of BTCUSDT's tick size 0.10",
+    );
+    // A trailing stop takes no TP/SL of its own
+    expect(check({ ...trailing, callbackRate: '1', takeProfit: '70000' })).toMatchObject({ success: true });
+  });
+
   it("names the symbol's rule a quantity or price breaks", () => {
     expect(messages({ quantity: '0.0105', price: '65000.05' })).toEqual({
       quantity: "Quantity must be a multiple of BTCUSDT's step size 0.001",

@@ -9,8 +9,14 @@ import { formatPrice } from '@kestrel/ui';
 import { z } from 'zod';
 import { compareDecimal, floorToStep, isDecimal, isMultipleOf, multiplyDecimal } from './decimal';
 
-/** The order types the ticket offers; the contract knows more (STOP, TAKE_PROFIT, trailing stops) */
-export const TICKET_TYPES = ['LIMIT', 'MARKET', 'STOP_MARKET', 'TAKE_PROFIT_MARKET'] as const;
+/** The order types the ticket offers; the contract knows more (STOP and TAKE_PROFIT with a limit price) */
+export const TICKET_TYPES = [
+  'LIMIT',
+  'MARKET',
+  'STOP_MARKET',
+  'TAKE_PROFIT_MARKET',
+  'TRAILING_STOP_MARKET',
+] as const;
 export type TicketType = (typeof TICKET_TYPES)[number];
 
 export const TICKET_TYPE_LABELS: Record<TicketType, string> = {
@@ -18,6 +24,7 @@ export const TICKET_TYPE_LABELS: Record<TicketType, string> = {
   MARKET: 'Market',
   STOP_MARKET: 'Stop market',
   TAKE_PROFIT_MARKET: 'Take-profit market',
+  TRAILING_STOP_MARKET: 'Trailing stop',
 };
 
 /** How long a limit order works, as Binance names it; post-only (GTX) is refused rather than taking liquidity */
@@ -43,6 +50,9 @@ export interface TicketValues {
   /** Attached to an entry: mark prices at which the position it opens is closed (empty: none) */
   takeProfit: string;
   stopLoss: string;
+  /** A trailing stop's callback rate (percent, 0.1 to 10) and the price it starts trailing at (empty: at once) */
+  callbackRate: string;
+  activationPrice: string;
 }
 
 export const defaultTicketValues = (symbol: string): TicketValues => ({
@@ -56,11 +66,14 @@ export const defaultTicketValues = (symbol: string): TicketValues => ({
   reduceOnly: false,
   takeProfit: '',
   stopLoss: '',
+  callbackRate: '',
+  activationPrice: '',
 });
 
 /** Which fields a type asks for */
 export const needsPrice = (type: TicketType) => type === 'LIMIT';
 export const needsTrigger = (type: TicketType) => type === 'STOP_MARKET' || type === 'TAKE_PROFIT_MARKET';
+export const isTrailing = (type: TicketType) => type === 'TRAILING_STOP_MARKET';
 
 /**
  * Whether the order is an entry a TP/SL can be attached to: a limit or market order that may open a position (the
@@ -77,6 +90,8 @@ export function toOrderRequest(values: TicketValues): PlaceOrderRequest {
   const text = (s: string) => s.trim() || undefined;
   const price = text(values.price);
   const triggerPrice = text(values.triggerPrice);
+  const callbackRate = text(values.callbackRate);
+  const activationPrice = text(values.activationPrice);
   return {
     symbol: values.symbol.trim().toUpperCase(),
     side: values.side,
@@ -84,6 +99,8 @@ export function toOrderRequest(values: TicketValues): PlaceOrderRequest {
     ...(text(values.quantity) ? { quantity: text(values.quantity) } : {}),
     ...(needsPrice(values.type) ? { timeInForce: values.timeInForce, ...(price ? { price } : {}) } : {}),
     ...(needsTrigger(values.type) && triggerPrice ? { triggerPrice } : {}),
+    ...(isTrailing(values.type) && callbackRate ? { callbackRate } : {}),
+    ...(isTrailing(values.type) && activationPrice ? { activationPrice } : {}),
     ...(values.reduceOnly ? { reduceOnly: true } : {}),
     ...protectionOf(values),
   };
@@ -164,8 +181,8 @@ export function protectionIssues(
 export function filterIssues(
   order: CreateOrderRequest,
   info: SymbolInfo,
-): { path: 'quantity' | 'price' | 'triggerPrice'; message: string }[] {
-  const issues: { path: 'quantity' | 'price' | 'triggerPrice'; message: string }[] = [];
+): { path: 'quantity' | 'price' | 'triggerPrice' | 'activationPrice'; message: string }[] {
+  const issues: { path: 'quantity' | 'price' | 'triggerPrice' | 'activationPrice'; message: string }[] = [];
   const { symbol, stepSize, tickSize, minQuantity, maxQuantity, minNotional, quoteAsset } = info;
   const quantity = order.quantity;
   if (quantity !== undefined && isDecimal(quantity)) {
@@ -189,6 +206,7 @@ export function filterIssues(
   for (const [path, label] of [
     ['price', 'Price'],
     ['triggerPrice', 'Trigger price'],
+    ['activationPrice', 'Activation price'],
   ] as const) {
     const price = order[path];
     if (price !== undefined && isDecimal(price) && !isMultipleOf(price, tickSize)) {
@@ -238,6 +256,8 @@ export function ticketSchema(info: SymbolInfo | undefined, mark?: string) {
       reduceOnly: z.boolean(),
       takeProfit: optionalTrigger,
       stopLoss: optionalTrigger,
+      callbackRate: z.string(),
+      activationPrice: optionalTrigger,
     })
     .transform(toOrderRequest)
     .pipe(PlaceOrderRequestSchema)
