@@ -113,7 +113,9 @@ export function DataTable<TData, TValue = unknown>({
   const order = sorting ?? ownSorting;
   const onSort = (columnId: string) => (onSortingChange ?? setOwnSorting)(toggleSorting(order, columnId));
   const resolved = React.useMemo(() => resolveColumns(columns), [columns]);
-  // Only new or changed items get a new row: not 10,000 again for a page of /history, nor 50 for a tick
+  // Only new or changed items get a new row: not 10,000 again for a page of /history, nor 50 for a tick. Kept in a
+  // ref and brought up to date during render: the rows follow `data` alone, so a render React throws away and
+  // repeats computes the same rows again (as TanStack's own row model did)
   const followed = React.useRef<{ data: readonly TData[]; rows: TableRowModel<TData>[] }>({
     data: [],
     rows: [],
