@@ -21,6 +21,7 @@ export { RemoteFallback, type RemoteFallbackProps, RemoteLoading } from './compo
 export { ScrollRegion, type ScrollRegionProps } from './components/scroll-region';
 export { Spinner, type SpinnerProps } from './components/spinner';
 export { Textarea } from './components/textarea';
+export { ToggleGroup, type ToggleGroupProps } from './components/toggle-group';
 export { cn } from './lib/cn';
 export {
   figureClassName,

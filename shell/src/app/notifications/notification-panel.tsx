@@ -1,6 +1,6 @@
 import { NOTIFICATION_EVENT_LABELS, type NotificationList } from '@kestrel/contracts/account';
 import { Link } from '@kestrel/shared-runtime/router';
-import { Button, formatDateTime } from '@kestrel/ui';
+import { Button, formatDateTime, ToggleGroup } from '@kestrel/ui';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { groupNotifications, NOTIFICATION_FILTERS, type NotificationFilter } from './group-notifications';
@@ -39,26 +39,14 @@ export default function NotificationPanel({
           </Button>
         )}
       </div>
-      <fieldset
-        aria-label="Show"
-        className="sh:m-0 sh:flex sh:flex-wrap sh:gap-1 sh:border-0 sh:border-b sh:border-border sh:px-4 sh:py-2"
-      >
-        {FILTERS.map((f) => (
-          <button
-            key={f}
-            type="button"
-            aria-pressed={filter === f}
-            onClick={() => setFilter(f)}
-            className={`sh:cursor-pointer sh:rounded-md sh:px-2 sh:py-1 sh:text-xs sh:font-medium sh:focus-visible:outline-2 sh:focus-visible:outline-ring ${
-              filter === f
-                ? 'sh:bg-accent sh:text-accent-foreground'
-                : 'sh:text-muted-foreground sh:hover:text-foreground'
-            }`}
-          >
-            {NOTIFICATION_FILTERS[f].label}
-          </button>
-        ))}
-      </fieldset>
+      <div className="sh:border-b sh:border-border sh:px-4 sh:py-2">
+        <ToggleGroup
+          label="Show"
+          options={FILTERS.map((f) => ({ value: f, label: NOTIFICATION_FILTERS[f].label }))}
+          value={filter}
+          onChange={setFilter}
+        />
+      </div>
       {markRead.isError && (
         <p role="alert" className="sh:px-4 sh:pt-2 sh:text-sm sh:text-destructive">
           Not marked read:{' '}

@@ -1,5 +1,5 @@
 import type { FuturesOrder, FuturesPosition, KlineInterval } from '@kestrel/contracts';
-import { Button, cn, NativeSelect, Spinner } from '@kestrel/ui';
+import { Button, NativeSelect, Spinner, ToggleGroup } from '@kestrel/ui';
 import { lazy, Suspense, useMemo, useSyncExternalStore } from 'react';
 import { useActiveOrders } from '../api/get-active-orders';
 import { useActivePositions } from '../api/get-active-positions';
@@ -120,7 +120,7 @@ export function ChartPanel<T extends MovableLine>({
       className="db:flex db:min-w-0 db:flex-col db:gap-3 db:rounded-xl db:border db:border-border db:bg-card db:p-4"
     >
       {/*
-        A native select and plain toggle buttons rather than ui's Radix Select and Tabs: the page's weight budget
+        A native select and ui's ToggleGroup (plain buttons) rather than Radix Select and Tabs: the weight budget
         (Radix Select with floating-ui and Tabs cost ~40 KB gzip with their stylesheets), and a native picker is the
         better one on a phone
       */}
@@ -141,25 +141,12 @@ export function ChartPanel<T extends MovableLine>({
               </option>
             ))}
           </NativeSelect>
-          <fieldset
-            aria-label="Chart interval"
-            className="db:m-0 db:inline-flex db:h-9 db:items-center db:rounded-lg db:border-0 db:bg-muted db:p-1"
-          >
-            {CHART_INTERVALS.map((i) => (
-              <button
-                key={i}
-                type="button"
-                aria-pressed={i === interval}
-                onClick={() => onIntervalChange(i)}
-                className={cn(
-                  'db:h-full db:cursor-pointer db:rounded-md db:px-2 db:text-sm db:font-medium db:text-muted-foreground db:hover:text-foreground db:focus-visible:outline-2 db:focus-visible:outline-ring',
-                  i === interval && 'db:bg-background db:text-foreground db:shadow-sm',
-                )}
-              >
-                {i}
-              </button>
-            ))}
-          </fieldset>
+          <ToggleGroup
+            label="Chart interval"
+            options={CHART_INTERVALS}
+            value={interval}
+            onChange={onIntervalChange}
+          />
         </div>
       </div>
       <MarkLine symbol={symbol} pricePrecision={pricePrecision} />
