@@ -52,7 +52,7 @@ export function NotificationBell() {
         aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
         title="Notifications"
         aria-expanded={open}
-        aria-controls={panelId}
+        aria-controls={open ? panelId : undefined}
         onClick={() => {
           const narrow = !window.matchMedia('(min-width: 48rem)').matches;
           setPhoneTop(narrow ? (bell.current?.getBoundingClientRect().bottom ?? 0) + 8 : null);
