@@ -161,8 +161,8 @@ test.describe('portfolio page (dashboard remote)', () => {
           .map((o) => [o.reduceOnly, o.quantity]),
       )
       .toEqual([[true, '0.004']]);
-    // Binance's order lists do not report a trailing stop's rate: the row says one is set
-    await expect(protection).toHaveText(/ \/ Trail$/);
+    // Binance's order lists leave out a trailing stop's rate; the server's record of the order has it
+    await expect(protection).toHaveText(/ \/ Trail 1\.5%$/);
 
     // A quarter of it closes at market: 0.001 of 0.004
     await row.getByRole('button', { name: 'Market close BTCUSDT long' }).click();

@@ -48,8 +48,8 @@ export function ProtectionAction({
     PROTECTION_KINDS.map((kind) => [kind, protectionError(position, kind, typed[kind], info)]),
   ) as Record<ProtectionKind, string | undefined>;
   const invalid = PROTECTION_KINDS.some((kind) => errors[kind] !== undefined);
-  // Binance's order lists do not say a trailing stop's rate: one set elsewhere (or before a reload) is kept unless
-  // the trader types a new rate or empties the field on purpose
+  // Binance's order lists do not say a trailing stop's rate (the server adds it for one Kestrel placed): one set
+  // elsewhere is kept unless the trader types a new rate or empties the field on purpose
   const rateUnknown = current.trailingStop !== undefined && !current.trailingStop.callbackRate;
   const [trailingTouched, setTrailingTouched] = useState(false);
   const wanted =
