@@ -1,4 +1,5 @@
 import type { SymbolInfo } from '@kestrel/contracts';
+import { useRef } from 'react';
 import { useApplyProtection } from '../hooks/use-apply-protection';
 import { precisionOf } from '../lib/describe-action';
 import { protectionError, protectionValue } from '../lib/protection';
@@ -27,12 +28,13 @@ export default function MoveProtectionDialog({
   const applyChanges = useApplyProtection(position);
   const error = protectionError(position, kind, to, info);
   const from = protectionValue(kind, order);
-  let sentAt: number | undefined;
+  // A ref, not a variable: the dialog renders again between the confirm and its closing
+  const sentAt = useRef<number | undefined>(undefined);
   return (
     <ConfirmActionDialog
       open
       onOpenChange={(open) => {
-        if (!open) onClose(sentAt);
+        if (!open) onClose(sentAt.current);
       }}
       title={kind === 'takeProfit' ? 'Move take-profit' : 'Move stop-loss'}
       sentence={describeMove(position, kind, from, to, precisionOf(info).price)}
@@ -41,7 +43,7 @@ export default function MoveProtectionDialog({
       onConfirm={async () => {
         await applyChanges([{ kind, action: 'set', value: to, replaces: order }]);
         // On the exchange now: open orders fetched from here on hold the moved order
-        sentAt = Date.now();
+        sentAt.current = Date.now();
       }}
     >
       {error && (
