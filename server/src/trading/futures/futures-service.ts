@@ -85,9 +85,15 @@ export class FuturesService {
     return viaExchange(() => this.exchange.positions(k, symbol));
   }
 
+  /** As the exchange lists them (the kill switch cancels from this: nothing is looked up on the way) */
   async openOrders(account: TradingAccount, symbol: string | undefined): Promise<Order[]> {
     const k = await this.keys(account);
-    const orders = await viaExchange(() => this.exchange.openOrders(k, symbol));
+    return viaExchange(() => this.exchange.openOrders(k, symbol));
+  }
+
+  /** The open orders as the trader reads them: a trailing stop Kestrel placed with its terms */
+  async listedOrders(account: TradingAccount, symbol: string | undefined): Promise<Order[]> {
+    const orders = await this.openOrders(account, symbol);
     return Promise.all(orders.map((o) => this.withTrailingTerms(account.userId, o)));
   }
 

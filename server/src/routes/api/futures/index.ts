@@ -88,7 +88,7 @@ export default signedInRoutes('futures', async (app, route) => {
       response: { 200: FuturesOrdersResponseSchema, ...errors },
     }),
     async (request) =>
-      ok(await futures.openOrders(await tradingAccountOf(request), request.query.symbol), 'Open orders'),
+      ok(await futures.listedOrders(await tradingAccountOf(request), request.query.symbol), 'Open orders'),
   );
 
   app.post(
