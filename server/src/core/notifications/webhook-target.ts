@@ -44,14 +44,21 @@ for (const [net, bits] of [
 ] as const)
   blocked.addSubnet(net, bits, 'ipv6');
 
-/** True for an address a webhook may not reach; IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as its IPv4 */
-export function isPrivateAddress(address: string): boolean {
+/**
+ * Whether `list` holds the address; IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as its IPv4. Undefined for a
+ * string that is no address
+ */
+function listed(list: BlockList, address: string): boolean | undefined {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
+  if (mapped?.[1]) return list.check(mapped[1], 'ipv4');
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
-  return true;
+  if (family === 0) return undefined;
+  return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** True for an address a webhook may not reach (and for a string that is no address) */
+export function isPrivateAddress(address: string): boolean {
+  return listed(blocked, address) ?? true;
 }
 
 /**
@@ -89,14 +96,8 @@ export function parsePrivateAllowance(
     const family = isIP(net ?? '');
     if (family !== 0 && extra === undefined) {
       const max = family === 4 ? 32 : 128;
-      const bits = bitsText === undefined ? max : Number(bitsText);
-      if (
-        !Number.isInteger(bits) ||
-        bits < 0 ||
-        bits > max ||
-        (bitsText !== undefined && !/^\d+$/.test(bitsText))
-      )
-        throw new Error(`${setting}: ${entry} has a prefix length outside 0–${max}`);
+      const bits = bitsText === undefined ? max : /^\d+$/.test(bitsText) ? Number(bitsText) : Number.NaN;
+      if (!(bits <= max)) throw new Error(`${setting}: ${entry} has a prefix length outside 0–${max}`);
       ranges.addSubnet(net as string, bits, family === 4 ? 'ipv4' : 'ipv6');
     } else if (
       bitsText === undefined &&
@@ -114,11 +115,7 @@ export function parsePrivateAllowance(
 
 function allowedPrivate(allowance: PrivateAllowance | undefined, host: string, address: string): boolean {
   if (!allowance) return false;
-  if (allowance.hosts.has(host.toLowerCase())) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return allowance.ranges.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  return family !== 0 && allowance.ranges.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return allowance.hosts.has(host.toLowerCase()) || listed(allowance.ranges, address) === true;
 }
 
 /** Where one delivery goes: the URL and the address it was checked against (connected to, never re-resolved) */

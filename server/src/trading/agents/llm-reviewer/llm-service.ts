@@ -291,11 +291,7 @@ export class LlmService implements AgentReviewer {
   /** Refuses a base URL on a private, loopback or link-local address unless the operator allows them */
   private async checkBaseUrl(baseUrl: string): Promise<WebhookTarget> {
     try {
-      return await resolveWebhookTarget(
-        baseUrl,
-        this.options.allowPrivate ? { allowPrivate: true } : { allowPrivate: false },
-        this.resolve,
-      );
+      return await resolveWebhookTarget(baseUrl, { allowPrivate: this.options.allowPrivate }, this.resolve);
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       const reason = err.message.replace(/^URL /, 'baseUrl ');
