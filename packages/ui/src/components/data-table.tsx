@@ -90,9 +90,10 @@ function HeaderContent<TData>({ column }: { column: TableColumn<TData> }) {
 }
 
 /**
- * A sortable table (columns in TanStack Table's shape: `lib/table-model.ts`), in a sideways-scrolling frame. Sorting: a new column starts ascending, the
- * sorted one flips, one column at a time; `aria-sort` tells screen readers. With `virtualize` only the rows in view
- * (plus `overscan`) are in the DOM; `aria-rowcount`/`aria-rowindex` still give every row's place.
+ * A sortable table (columns in TanStack Table's shape: `lib/table-model.ts`), in a sideways-scrolling frame.
+ * Sorting: a new column starts ascending, the sorted one flips, one column at a time; `aria-sort` tells screen
+ * readers. With `virtualize` only the rows in view (plus `overscan`) are in the DOM; `aria-rowcount`/`aria-rowindex`
+ * still give every row's place.
  */
 export function DataTable<TData, TValue = unknown>({
   columns,
