@@ -105,7 +105,8 @@ test.describe('notifications (settings, account remote)', () => {
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await expect(bell).toHaveAccessibleName('Notifications');
     await bell.click();
-    const panel = page.getByRole('region', { name: /^Notifications/ });
+    // The bell's own panel, in the top bar: /account has a Notifications region of its own
+    const panel = page.getByTestId('top-bar').getByRole('region', { name: /^Notifications/ });
     await expect(panel).toContainText('Nothing yet.');
     await page.keyboard.press('Escape');
     await expect(panel).toBeHidden();
