@@ -160,6 +160,9 @@ export {
   SignalRulesParamsSchema,
 } from './strategies/signal-rules/params';
 export { signalRulesStrategy } from './strategies/signal-rules/strategy';
+export type { WebhookSignalParams } from './strategies/webhook-signal/params';
+export { WebhookSignalParamsSchema } from './strategies/webhook-signal/params';
+export { webhookSignalStrategy } from './strategies/webhook-signal/strategy';
 export { BarContext } from './strategy/bar-context';
 export { GuardedStrategy } from './strategy/guarded-strategy';
 export type {
@@ -186,6 +189,7 @@ export type {
   StrategyContext,
   StrategyDefinition,
   StrategyInstance,
+  TradeSignal,
 } from './strategy/strategy';
 export { hasBacktestFastPath, INTERFACE_VERSION } from './strategy/strategy';
 export { StrategyDriver } from './strategy/strategy-driver';

@@ -6,10 +6,18 @@ import { dcaStrategy } from './dca/strategy';
 import { emaCrossStrategy } from './ema-cross/strategy';
 import { gridStrategy } from './grid/strategy';
 import { signalRulesStrategy } from './signal-rules/strategy';
+import { webhookSignalStrategy } from './webhook-signal/strategy';
 
 /** The strategies that ship with the engine, by id (worker threads look them up by id) */
 export const builtInStrategies: ReadonlyMap<string, StrategyType> = new Map(
-  [emaCrossStrategy, gridStrategy, dcaStrategy, signalRulesStrategy, mlAgentStrategy].map((s) => [s.id, s]),
+  [
+    emaCrossStrategy,
+    gridStrategy,
+    dcaStrategy,
+    signalRulesStrategy,
+    mlAgentStrategy,
+    webhookSignalStrategy,
+  ].map((s) => [s.id, s]),
 );
 
 export function getBuiltInStrategy(id: string): StrategyType {

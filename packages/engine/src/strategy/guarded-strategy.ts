@@ -8,6 +8,7 @@ import {
   type PrepareCache,
   type Strategy,
   type StrategyContext,
+  type TradeSignal,
 } from './strategy';
 
 /** The hooks of a strategy without a fast path: every one absent, so each method below takes its default */
@@ -91,6 +92,20 @@ export class GuardedStrategy {
       this.inner.onPrice(ctx);
     } catch (error) {
       throw new StrategyError(this.id, ctx.index, 'onPrice', error);
+    }
+  }
+
+  /** Whether the strategy reads outside signals at all (no onSignal: nothing to hand one to) */
+  readsSignals(): boolean {
+    return this.inner.onSignal !== undefined;
+  }
+
+  onSignal(signal: TradeSignal, ctx: StrategyContext): void {
+    if (this.inner.onSignal === undefined) return;
+    try {
+      this.inner.onSignal(signal, ctx);
+    } catch (error) {
+      throw new StrategyError(this.id, ctx.index, 'onSignal', error);
     }
   }
 

@@ -19,6 +19,8 @@ export interface StrategyType {
   plannedOrders(params: unknown, market: PlanMarket): PlannedOrder[];
   /** A round trip between neighbouring levels after fees (see `StrategyDefinition.levelProfit`), or null */
   levelProfit(params: unknown, at: RoundTripAt): LevelProfit | null;
+  /** Trades on outside signals only (see `StrategyDefinition.takesSignals`) */
+  readonly takesSignals: boolean;
   create(params: unknown): Strategy;
   /** JSON schema of the params (for forms) */
   paramsJsonSchema(): unknown;
@@ -50,6 +52,7 @@ export function strategyType<S extends z.ZodObject>(def: StrategyDefinition<S>):
     positionSide: (params) => def.positionSide?.(parse(params)) ?? 'both',
     plannedOrders: (params, market) => def.plannedOrders?.(parse(params), market) ?? [],
     levelProfit: (params, at) => def.levelProfit?.(parse(params), at) ?? null,
+    takesSignals: def.takesSignals === true,
     // A frozen copy: a strategy cannot change the parameters the caller (or the next sweep run) holds
     create: (params) => def.create(deepFreeze(structuredClone(parse(params)))),
     paramsJsonSchema: () => z.toJSONSchema(def.params, { io: 'input' }),

@@ -2,16 +2,18 @@ import type { BarSeries } from '../bars/bars';
 import type { OrderPort } from '../broker/order-port';
 import type { Fill } from '../broker/orders';
 import type { SimBroker } from '../broker/sim-broker';
+import { EngineInputError } from '../errors';
 import { BarContext } from './bar-context';
 import { GuardedStrategy } from './guarded-strategy';
 import type { StrategyType } from './registry';
+import type { TradeSignal } from './strategy';
 
 /**
  * Drives one strategy against any OrderPort: the simulated broker in backtests and paper sessions, the server's
  * live port over the exchange for live bots. A fill is handed over the moment it is known (`onFill`: the
  * simulated broker calls it at the fill's point of the bar's path, a live bot when the exchange reports it), so a
  * counter-order or an exit is placed at once; a closed bar is handed over when it closes (`onBarClosed`, with any
- * fills its owner still holds back).
+ * fills its owner still holds back); an outside signal when it arrives (`onSignal`, live bots only).
  */
 export class StrategyDriver {
   readonly ctx: BarContext;
@@ -51,6 +53,21 @@ export class StrategyDriver {
     return true;
   }
 
+  /**
+   * An outside signal (a webhook's alert) for a live bot: handed over with `price`, the market's last price, and
+   * `lastClosed` as for a fill. False, and nothing called, when the strategy reads no signals. A malformed signal
+   * throws EngineInputError before the strategy sees it: the bad input is the sender's, not the strategy's
+   */
+  onSignal(signal: TradeSignal, price: number, lastClosed: number): boolean {
+    if (!this.strategy.readsSignals()) return false;
+    checkSignal(signal, price);
+    const ctx = this.ctx;
+    ctx.index = lastClosed;
+    ctx.price = price;
+    this.strategy.onSignal(signal, ctx);
+    return true;
+  }
+
   /** The band the strategy watches, [−Infinity, Infinity] for none */
   get watchedBand(): { low: number; high: number } {
     return { low: this.ctx.watchLow, high: this.ctx.watchHigh };
@@ -84,4 +101,17 @@ export class StrategyDriver {
     }
     this.strategy.onBar(ctx);
   }
+}
+
+/** Throws naming the field unless `signal` is one a strategy can act on (a live bot's webhook body is outside input) */
+function checkSignal(signal: TradeSignal, price: number): void {
+  const { action, quantity, price: limit } = signal;
+  if (action !== 'buy' && action !== 'sell' && action !== 'close')
+    throw new EngineInputError(`signal action must be buy, sell or close, got ${String(action)}`);
+  if (quantity !== undefined && !(Number.isFinite(quantity) && quantity > 0))
+    throw new EngineInputError(`signal quantity must be a positive number, got ${quantity}`);
+  if (limit !== undefined && !(Number.isFinite(limit) && limit > 0))
+    throw new EngineInputError(`signal price must be a positive number, got ${limit}`);
+  if (!(Number.isFinite(price) && price > 0))
+    throw new EngineInputError(`the last price for a signal must be a positive number, got ${price}`);
 }

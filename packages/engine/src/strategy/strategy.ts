@@ -43,6 +43,15 @@ export interface StrategyContext {
   watchPrice(low: number, high: number): void;
 }
 
+/** An outside trade signal (a charting tool's alert through the bot's webhook) as the strategy receives it */
+export interface TradeSignal {
+  readonly action: 'buy' | 'sell' | 'close';
+  /** Base-asset quantity asked for; absent: the strategy sizes it */
+  readonly quantity?: number;
+  /** A limit price asked for; absent: at market */
+  readonly price?: number;
+}
+
 /** Batch columns shared by the runs of one sweep over the same bars, keyed by what they depend on */
 export type PrepareCache = Map<string, unknown>;
 
@@ -75,6 +84,12 @@ export interface Strategy {
    * the newest closed bar. Orders it submits go out at once, as `onFill`'s do
    */
   onPrice?(ctx: StrategyContext): void;
+  /**
+   * Called when an outside signal arrives for the bot (optional; live only: a backtest or a paper run has no
+   * webhook, so it never calls this). `ctx.price` is the market's last price then; `ctx` reads the newest closed
+   * bar. Orders it submits go out at once, as `onFill`'s do
+   */
+  onSignal?(signal: TradeSignal, ctx: StrategyContext): void;
 }
 
 /**
@@ -151,5 +166,11 @@ export interface StrategyDefinition<S extends z.ZodObject> {
    * shown before a bot is saved. Without it the strategy has no fixed round trip
    */
   levelProfit?(params: z.output<S>, at: RoundTripAt): LevelProfit;
+  /**
+   * True: the strategy trades on outside signals only (`Strategy.onSignal`), its bars alone never trade. The server
+   * offers such a bot a signal webhook and refuses paper mode for it (a paper run has no alert to follow). Default
+   * false
+   */
+  readonly takesSignals?: boolean;
   create(params: z.output<S>): StrategyInstance;
 }
