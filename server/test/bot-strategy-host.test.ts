@@ -68,6 +68,7 @@ describe('bot session: the strategy host given at construction', () => {
       logger: t.app.log,
       exchange: market,
       loadBars: (key, span) => klines.load(key, span),
+      actedSignals: async () => [],
       brackets: async () => ({ source: 'default' }),
       // No stream: the session trades the bars since its start from the kline cache, then waits
       watchCandles: () => () => {},

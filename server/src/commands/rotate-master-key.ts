@@ -20,6 +20,7 @@ import type { Database } from '../lib/database/database';
 import { migrate } from '../lib/database/migrate';
 import { openDatabase } from '../lib/database/open-database';
 import { LlmService } from '../trading/agents/llm-reviewer/llm-service';
+import { rewrapSignalSecrets } from '../trading/bots/signals/signal-service';
 
 export interface RotationResult {
   rewrapped: number;
@@ -39,7 +40,7 @@ export interface RotationOptions {
 }
 
 /**
- * Re-wraps every credential's, webhook secret's and agent LLM key's data key under a new master key, in one transaction. Embedded mode: the new key is
+ * Re-wraps every credential's, webhook secret's, agent LLM key's and signal secret's data key under a new master key, in one transaction. Embedded mode: the new key is
  * generated into `master.key.next` first (so a crash midway leaves both keys readable), then renamed over
  * `master.key`. Environment mode: the operator supplies the new key and then swaps KESTREL_MASTER_KEY.
  */
@@ -73,13 +74,14 @@ export async function rotateMasterKey(options: RotationOptions): Promise<Rotatio
     });
     // Only re-wraps stored keys: it never reviews, so it needs no agent owner check
     const llmKeys = new LlmService(db, both, clock, async () => {}, { allowPrivate: false });
-    // Exchange keys, webhook secrets and agents' LLM keys in one transaction: either all rows open with the new
+    // Exchange keys, webhook secrets, agents' LLM keys and bots' signal secrets in one transaction: either all rows open with the new
     // key, or none moved
     const rewrapped = await db.transaction(
       async (tx) =>
         (await service.rotateMasterKey(next, tx)) +
         (await webhooks.rotateMasterKey(tx, next)) +
-        (await llmKeys.rotateMasterKey(tx, next)),
+        (await llmKeys.rotateMasterKey(tx, next)) +
+        (await rewrapSignalSecrets(tx, both, next)),
     );
     if (files) await rename(join(files.dir, files.next), join(files.dir, files.current));
     return {

@@ -282,6 +282,11 @@ export const BacktestStrategyInfoSchema = z.object({
   paramsJsonSchema: z.record(z.string(), z.unknown()),
   /** The parameters with every default filled in */
   defaults: z.record(z.string(), z.unknown()),
+  /**
+   * True: it trades on outside signals only (a bot's webhook), its bars never trade: a backtest of it has no trade,
+   * and a bot of it runs live only
+   */
+  takesSignals: z.boolean().default(false),
 });
 export type BacktestStrategyInfo = z.infer<typeof BacktestStrategyInfoSchema>;
 

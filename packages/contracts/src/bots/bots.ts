@@ -202,6 +202,8 @@ export const BOT_EVENT_KINDS = [
   /** Its session ended, its orders left standing (`paused`) */
   'paused',
   'signal',
+  /** An outside signal (the bot's webhook) arrived: what it asked and what it caused */
+  'signal_received',
   'order_sent',
   'order_filled',
   'order_canceled',

@@ -41,5 +41,6 @@ export function strategyCatalogue(): BacktestStrategyInfo[] {
     description: type.description,
     paramsJsonSchema: type.paramsJsonSchema() as Record<string, unknown>,
     defaults: type.parseParams({}),
+    takesSignals: type.takesSignals,
   }));
 }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { KlineInterval } from '@kestrel/contracts';
+import type { TradeSignal } from '@kestrel/engine';
 import type { Timer } from '../../lib/clock';
 import { botLeaseRepository } from './bot-lease-repository';
 import { type BotEndState, type BotRow, botRepository, type HedgeSide } from './bot-repository';
 import type { PaperFigures } from './bot-step';
 import { firstTradedBar } from './session-bars';
 import { SessionSupervisor, type SessionSupervisorDeps } from './session-supervisor';
+import type { SignalTaken } from './signals/signal-words';
 
 /**
  * How long a bot's lease holds without renewal. With a renewal every BOT_LEASE_RENEW_MS, a dead instance's bots are
@@ -21,6 +23,8 @@ export const BOT_LEASE_RENEW_MS = 3_000;
 
 /** Messages on the bots channel: a bot to stop (or pause) on whichever instance runs it */
 const STOP_PREFIX = 'stop|';
+/** …and a bot with a signal waiting for it (received by another instance) */
+const SIGNAL_PREFIX = 'signal|';
 
 /** The state a `stopping` bot ends in, as its stop asked */
 const endOf = (row: BotRow | undefined): BotEndState => row?.stop_state ?? 'stopped';
@@ -30,6 +34,11 @@ export interface BotRunnerDeps extends SessionSupervisorDeps {
   channel: string;
   /** Period of the lease round (tests make it long and call `tick` themselves) */
   renewMs?: number;
+  /**
+   * Hands the signals waiting for these bots (all run here) to their sessions: at each lease round, and when the
+   * instance that received one wakes this one
+   */
+  deliverSignals(running: readonly BotRow[]): Promise<void>;
 }
 
 /**
@@ -63,6 +72,20 @@ export class BotRunner {
 
   figures(id: string): PaperFigures | undefined {
     return this.sessions.figures(id);
+  }
+
+  runsHere(botId: string): boolean {
+    return this.sessions.runs(botId);
+  }
+
+  /** Hands a trade signal to the bot's session here; undefined when no session runs it on this instance */
+  signal(botId: string, key: string, signal: TradeSignal): Promise<SignalTaken> | undefined {
+    return this.sessions.session(botId)?.signal(key, signal);
+  }
+
+  /** Wakes the instance running the bot: a signal waits for it in the record */
+  async wake(botId: string): Promise<void> {
+    await this.deps.db.query('SELECT pg_notify($1, $2)', [this.deps.channel, `${SIGNAL_PREFIX}${botId}`]);
   }
 
   async start(): Promise<void> {
@@ -200,12 +223,30 @@ export class BotRunner {
         if (row.state === 'stopping') await this.sessions.settle(row);
         else await this.sessions.launch(row, 'resumed');
       }
+      // Not waited for: a signal waits behind its session's work (a replay), the leases must not
+      this.sessions.track(this.deliverSignals(this.runningIds));
     } catch (err) {
       this.deps.logger.warn({ err }, 'bot lease round failed');
     }
   }
 
+  private async deliverSignals(ids: readonly string[]): Promise<void> {
+    const rows = ids.map((id) => this.sessions.sessionRow(id)).filter((row) => row !== undefined);
+    if (rows.length === 0) return;
+    try {
+      await this.deps.deliverSignals(rows);
+    } catch (err) {
+      this.deps.logger.error({ err }, 'signal delivery failed');
+    }
+  }
+
   private receive(payload: string): void {
+    if (payload.startsWith(SIGNAL_PREFIX)) {
+      const id = payload.slice(SIGNAL_PREFIX.length);
+      if (!this.sessions.runs(id)) return;
+      this.sessions.track(this.deliverSignals([id]));
+      return;
+    }
     if (!payload.startsWith(STOP_PREFIX)) return;
     const id = payload.slice(STOP_PREFIX.length);
     const running = this.sessions.sessionRow(id);

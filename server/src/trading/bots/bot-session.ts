@@ -1,5 +1,5 @@
 import type { KlineInterval } from '@kestrel/contracts';
-import type { BarColumns } from '@kestrel/engine';
+import type { BarColumns, TradeSignal } from '@kestrel/engine';
 import { barOpenTime, nextBarOpenTime, StrategyError } from '@kestrel/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TradingAccount } from '../../core/environment/trading-account';
@@ -23,6 +23,8 @@ import { openSessionAccount, type SessionAccountDeps } from './session-account';
 import { sessionBars } from './session-bars';
 import { SessionLog } from './session-log';
 import { SessionStart } from './session-start';
+import type { ActedSignal, SignalTaken } from './signals/signal-words';
+import { signalTakenWords } from './signals/signal-words';
 import type { StrategyHost } from './strategy-host';
 
 /** A session's ports, with its account's (`SessionAccountDeps`: the order manager, fees, the exchange's position) */
@@ -53,6 +55,8 @@ export interface BotSessionDeps extends SessionAccountDeps {
   onFigures(): void;
   /** Live bots: follows the account's stream (fills as they happen, gaps); returns the unfollow */
   followAccount(account: TradingAccount, listener: BotStreamListener): () => void;
+  /** The trade signals the session acted on before a restart, oldest first (handed to the strategy again) */
+  actedSignals(botId: string, startedAt: Date): Promise<ActedSignal[]>;
 }
 
 /**
@@ -94,6 +98,8 @@ export class BotSession {
   replayed = 0;
   /** Live bots: the leverage set on the exchange at open */
   leverageSet: number | undefined;
+  /** Live: the signals acted on before a restart not handed to the strategy again yet, oldest first */
+  private signalsToReplay: ActedSignal[] = [];
 
   /**
    * `host` runs the bot's strategy on each bar (the engine's strategy, or an AI agent's runtime): given here, for
@@ -134,6 +140,7 @@ export class BotSession {
     if (account instanceof LiveAccount) {
       this.leverageSet = row.leverage;
       await this.sessionLog.readLoggedFills();
+      if (row.started_at) this.signalsToReplay = await deps.actedSignals(row.id, row.started_at);
       this.followFills(account);
     } else if (row.started_at) {
       this.paperPaths = await botSessionStore.paperPaths(deps.db, row.id, row.started_at);
@@ -196,9 +203,11 @@ export class BotSession {
         this.sessionLog.lastLoggedBar,
         true,
       );
-      // Live: fills since the last close (the bar in progress, before a restart too) taken and answered now, not
-      // at the next close; a resumed bot's answers are found in the manager's record, not sent again
+      // Live: signals of the bar in progress before a restart handed over again where they came; then fills since
+      // the last close (the bar in progress, before a restart too) taken and answered now, not at the next close;
+      // a resumed bot's answers are found in the manager's record, not sent again
       const account = this.account;
+      await this.replaySignalsBefore(Number.POSITIVE_INFINITY);
       if (account instanceof LiveAccount && !this.closed)
         await this.takeAndAnswer(account, await account.recover());
       // Paper: the bar in progress walked again where it was walked before a restart
@@ -331,6 +340,8 @@ export class BotSession {
       const bar = barAt(bars, i);
       if (bar.openTime < this.tradeFrom) this.step(() => this.account?.warm(bar));
       else {
+        // Signals that came while this bar was forming, before it closed
+        await this.replaySignalsBefore(bar.openTime + 1);
         const outcome = await this.tradeBar(bar, replay);
         if (replay) this.replayed++;
         if (bar.openTime > lastLogged) await this.record(outcome);
@@ -338,6 +349,87 @@ export class BotSession {
       }
     }
     this.next = end;
+  }
+
+  /**
+   * An outside trade signal (the bot's webhook), handed to a live strategy in turn with bars and fills, keyed
+   * `key` (the signal's record: its orders are intents `<key>:<n>`). What it did, in words; a limit its orders
+   * broke, or a refusal, stops the bot as any step's would
+   */
+  signal(key: string, signal: TradeSignal): Promise<SignalTaken> {
+    let settle: (taken: SignalTaken) => void = () => {};
+    const taken = new Promise<SignalTaken>((resolve) => {
+      settle = resolve;
+    });
+    this.serial(async () => {
+      let done: Awaited<ReturnType<BotSession['takeSignal']>>;
+      try {
+        done = await this.takeSignal(key, signal);
+      } catch (err) {
+        settle({ outcome: 'refused', message: `The bot failed on it: ${reasonOf(err)}`, orders: [] });
+        throw err;
+      }
+      // Answered before a limit its orders broke stops the bot: the sender hears what was sent
+      settle(done.taken);
+      stopOnBreach(done);
+    });
+    // The session ended before the signal's turn (a stop, a fault): it was not acted on
+    void this.chain.then(() =>
+      settle({
+        outcome: 'refused',
+        message: 'The bot stopped before it could act on the signal',
+        orders: [],
+      }),
+    );
+    return taken;
+  }
+
+  private async takeSignal(
+    key: string,
+    signal: TradeSignal,
+  ): Promise<{ taken: SignalTaken; breach?: BarOutcome['breach'] }> {
+    const account = this.account;
+    const refused = (message: string) => ({ taken: { outcome: 'refused' as const, message, orders: [] } });
+    if (!(account instanceof LiveAccount)) return refused('A paper bot does not trade on signals');
+    const barTime = this.next;
+    const done = await account.onSignal(signal, key, await this.marketPrice());
+    if (!done) return refused('The bot has not traded its first bar yet');
+    // The signal's own line is the service's, written with its outcome: these are its orders'
+    await this.record({ log: done.log });
+    const taken = {
+      ...signalTakenWords(done),
+      session: { startedAt: this.session.startedAt, barTime, price: done.price },
+    };
+    return done.breach ? { taken, breach: done.breach } : { taken };
+  }
+
+  /**
+   * The exchange's last price now (`/fapi/v2/ticker/price`): a signal acts on the market as it is, not on the last
+   * candle the stream brought (a quiet stream's can be seconds old). Undefined when the exchange does not answer: the
+   * account then takes the latest price it saw
+   */
+  private async marketPrice(): Promise<number | undefined> {
+    try {
+      const price = Number(await this.deps.exchange.lastPrice(this.row.symbol));
+      return Number.isFinite(price) && price > 0 ? price : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Live, resuming: the signals acted on before the restart that came before `before` handed to the strategy
+   * again at their price. Their orders are found among the stored intents; only fills not logged yet are logged
+   */
+  private async replaySignalsBefore(before: number): Promise<void> {
+    const account = this.account;
+    if (!(account instanceof LiveAccount)) return;
+    while (!this.closed && (this.signalsToReplay[0]?.barTime ?? Number.POSITIVE_INFINITY) < before) {
+      const acted = this.signalsToReplay.shift() as ActedSignal;
+      const outcome = await account.replaySignal(acted.signal, acted.key, acted.price, acted.receivedAt);
+      await this.record({ log: outcome.log.filter((entry) => entry.kind === 'order_filled') });
+      stopOnBreach(outcome);
+    }
   }
 
   /** The closed bars of [next, end) from the kline cache (missing ones asked of the exchange) */

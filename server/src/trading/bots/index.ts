@@ -22,6 +22,8 @@ import { BotSession } from './bot-session';
 import { BotUserStreams } from './bot-user-streams';
 import { CommissionRates } from './commission-rates';
 import { BotPlans, type PlanReads } from './order-plan-check';
+import { signalRepository } from './signals/signal-repository';
+import { SignalService } from './signals/signal-service';
 import { StrategyHosts } from './strategy-host';
 
 declare module 'fastify' {
@@ -36,6 +38,8 @@ declare module 'fastify' {
     botPerformance: BotPerformanceReader;
     /** A new bot's starting values and its orders before it is saved (`…/suggestion`, `…/plan`) */
     botPlans: BotPlans;
+    /** Signals in: bots' webhooks, the signals they received (`/api/v1/signals/{hookId}`, `…/signal-hook`) */
+    botSignals: SignalService;
   }
 }
 
@@ -119,13 +123,15 @@ export default fp(
         },
       };
     };
-    const runner = new BotRunner({
+    const runner: BotRunner = new BotRunner({
       db: app.db,
       clock: app.clock,
       logger: app.log,
       log,
       channel: await channelFor(app.db, 'kestrel_bots'),
       ...(deps.botLeaseRenewMs !== undefined ? { renewMs: deps.botLeaseRenewMs } : {}),
+      // Called once the app is ready (the runner's rounds), when `signals` below exists
+      deliverSignals: (running) => signals.deliverPending(running),
       settle: async (row, orders) => {
         if (row.mode !== 'live') return { canceled: 0, filled: 0 };
         const done = orders === 'cancel' ? await app.orderManager.cancelAllFor(row.id) : undefined;
@@ -173,6 +179,7 @@ export default fp(
           onFault,
           onFigures,
           followAccount: (account, listener) => userStreams.follow(account, listener),
+          actedSignals: (botId, startedAt) => signalRepository.actedInSession(app.db, botId, startedAt),
           // The bot's side of the symbol (hedge mode), else the symbol's one position
           exchangePosition: async (account, symbol, botId, side) => {
             if ((await otherLiveBots(account, symbol, botId, side)) > 0) return undefined;
@@ -183,7 +190,7 @@ export default fp(
           },
         }),
     });
-    const service = new BotService(
+    const service: BotService = new BotService(
       {
         db: app.db,
         market: planReads,
@@ -213,6 +220,20 @@ export default fp(
       runner,
       log,
     );
+    const signals: SignalService = new SignalService({
+      db: app.db,
+      keyring: app.keyring,
+      clock: app.clock,
+      log,
+      bots: {
+        start: (userId, botId) => service.start(userId, botId),
+        stop: (userId, botId) => service.stop(userId, botId),
+        runsHere: (botId) => runner.runsHere(botId),
+        signal: (botId, key, signal) => runner.signal(botId, key, signal),
+        wake: (botId) => runner.wake(botId),
+      },
+    });
+    app.decorate('botSignals', signals);
     app.decorate('botService', service);
     app.decorate('botRunner', runner);
     app.decorate('botPlans', new BotPlans(planReads));
@@ -247,6 +268,7 @@ export default fp(
     name: 'bots',
     dependencies: [
       'database',
+      'secrets',
       'exchange',
       'exchange-services',
       'orders',

@@ -1,5 +1,12 @@
 import type { BotOrder, BotRiskLimits } from '@kestrel/contracts/bots';
-import { BarSeries, roundToStep, StrategyDriver, type StrategyType } from '@kestrel/engine';
+import {
+  BarSeries,
+  EngineInputError,
+  roundToStep,
+  StrategyDriver,
+  type StrategyType,
+  type TradeSignal,
+} from '@kestrel/engine';
 import type { TradingAccount } from '../../core/environment/trading-account';
 import type { Trade } from '../../core/exchange/exchange-adapter';
 import type { AlgoOrderUpdateEvent, OrderUpdateEvent } from '../../core/exchange/exchange-streams';
@@ -182,7 +189,7 @@ export class LiveAccount {
     if (woken) return { log, breach: woken };
     this.port.breach = undefined;
     this.driver.onBarClosed(i, [], price);
-    const stop = await this.sendWork(log, `${bar.openTime}`, { bar, price });
+    const { breach: stop } = await this.sendWork(log, `${bar.openTime}`, { bar, price });
     return stop ? { log, breach: stop } : { log };
   }
 
@@ -227,8 +234,74 @@ export class LiveAccount {
     if (this.wakes.barTime !== barTime) this.wakes = { barTime, count: 0 };
     const n = this.wakes.count++;
     const log: BotLogEntry[] = [];
-    const stop = await this.sendWork(log, `w${barTime}.${n}`);
+    const { breach: stop } = await this.sendWork(log, `w${barTime}.${n}`);
     return stop ? { log, breach: stop } : { log };
+  }
+
+  /**
+   * An outside signal (the bot's webhook) handed to the strategy at `market` (the exchange's price now; absent: the
+   * latest price seen, else the last close), what it places or cancels sent at once, each order keyed
+   * `<key>:<index>` (`key` names the signal, so a signal handed over again after a restart asks for the same
+   * intents). Undefined: the strategy reads no signals, or the session has not traded its first bar yet. The price
+   * it acted at comes back with the answer, for a replay
+   */
+  async onSignal(
+    signal: TradeSignal,
+    key: string,
+    market?: number,
+  ): Promise<(SignalOutcome & { price: number }) | undefined> {
+    if (this.port.warming || this.series.length === 0) return undefined;
+    if (market !== undefined) this.lastPrice = market;
+    const price = this.lastPrice ?? this.last?.close;
+    if (price === undefined) return undefined;
+    // The strategy decides on the position as the exchange has it now: fills its orders have that the stream has not
+    // brought yet (a buy's market order a moment ago) are read and answered first, or a sell would see no long
+    const log: BotLogEntry[] = [];
+    if (this.port.missing().length > 0 || this.port.firedUnfilled()) await this.resync(log);
+    const answered = await this.answerFills(log);
+    if (answered) return { log, placed: [], canceled: 0, breach: answered, price };
+    const done = await this.actOnSignal(signal, key, price, log);
+    return done && { ...done, price };
+  }
+
+  /**
+   * A signal acted on before a restart, handed to the strategy again where it came (after the bar before
+   * `receivedAt` and the fills up to then), at the price it was acted at: its orders are found among the stored
+   * intents, not sent again, and the strategy stands where it stood
+   */
+  async replaySignal(
+    signal: TradeSignal,
+    key: string,
+    price: number,
+    receivedAt: number,
+  ): Promise<BarOutcome> {
+    const log: BotLogEntry[] = [];
+    const last = this.last;
+    // Fills up to the signal's millisecond included: the ones it saw when it came
+    if (last) await this.replayFills(receivedAt + 1, log, last.openTime);
+    const answered = await this.answerFills(log);
+    if (answered) return { log, breach: answered };
+    const done = await this.actOnSignal(signal, key, price, log);
+    return done?.breach ? { log, breach: done.breach } : { log };
+  }
+
+  private async actOnSignal(
+    signal: TradeSignal,
+    key: string,
+    price: number,
+    log: BotLogEntry[],
+  ): Promise<SignalOutcome | undefined> {
+    this.port.breach = undefined;
+    let read: boolean;
+    try {
+      read = this.driver.onSignal(signal, price, this.series.length - 1);
+    } catch (err) {
+      // The sender's input, not the strategy's fault: refused, the bot goes on
+      if (err instanceof EngineInputError) return { log, placed: [], canceled: 0, refused: err.message };
+      throw err;
+    }
+    if (!read) return undefined;
+    return { log, ...(await this.sendWork(log, key)) };
   }
 
   /**
@@ -243,7 +316,7 @@ export class LiveAccount {
     for (const { fill, trigger } of this.port.takeTaken()) {
       this.port.breach = undefined;
       this.driver.onFill(fill, lastClosed);
-      const stop = await this.sendWork(log, `f:${trigger}`);
+      const { breach: stop } = await this.sendWork(log, `f:${trigger}`);
       if (stop) return stop;
     }
     return undefined;
@@ -251,14 +324,14 @@ export class LiveAccount {
 
   /**
    * The strategy step's cancels and new orders through the order manager, each order an intent keyed
-   * `<key>:<index>`; `step` when it was a closed bar's (at `price` for the start). The limit the step broke or the
-   * first refusal, if any
+   * `<key>:<index>`; `step` when it was a closed bar's (at `price` for the start). What it sent, and the limit the
+   * step broke or the first refusal, if any
    */
   private async sendWork(
     log: BotLogEntry[],
     key: string,
     step?: { bar: BotBar; price: number | undefined },
-  ): Promise<BarOutcome['breach']> {
+  ): Promise<SentWork> {
     const bar = step?.bar;
     const { orders, botId, preTrade } = this.ctx;
     const { userId } = this.ctx.account;
@@ -278,6 +351,7 @@ export class LiveAccount {
     }
     if (submitted.length > 0 && step) log.push(stepSignal(step.bar, step.price, submitted.length));
     let refused: BarOutcome['breach'];
+    const placed: string[] = [];
     for (const [k, o] of submitted.entries()) {
       const intent = await orders.place({
         account: this.ctx.account,
@@ -289,6 +363,7 @@ export class LiveAccount {
         checked: [...preTrade.verdicts(), ...o.verdicts],
       });
       this.port.adopt(o, intent);
+      placed.push(intent.clientOrderId);
       const data = {
         ...at,
         clientOrderId: intent.clientOrderId,
@@ -325,7 +400,7 @@ export class LiveAccount {
         });
       }
     }
-    return breach ?? refused;
+    return { breach: breach ?? refused, placed, canceled: cancels.length };
   }
 
   /**
@@ -474,6 +549,23 @@ export class LiveAccount {
       openOrders: p.openOrders.map((o) => toBotOrder(o as TrackedOrder)),
     };
   }
+}
+
+/** What one step sent: the limit it broke or the first refusal, the orders placed, the cancels asked */
+interface SentWork {
+  breach: BarOutcome['breach'];
+  /** Client order ids of the orders it asked for (refused ones too) */
+  placed: string[];
+  canceled: number;
+}
+
+/** What a signal did: its lines, what it sent; `refused`: the signal itself was not one the strategy takes */
+export interface SignalOutcome {
+  log: BotLogEntry[];
+  placed: string[];
+  canceled: number;
+  breach?: BarOutcome['breach'];
+  refused?: string;
 }
 
 function toBotOrder(o: TrackedOrder): BotOrder {

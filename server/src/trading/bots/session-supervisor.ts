@@ -81,6 +81,11 @@ export class SessionSupervisor {
     return this.sessions.get(id)?.figures();
   }
 
+  /** The bot's session here, if one runs it */
+  session(id: string): BotSession | undefined {
+    return this.sessions.get(id);
+  }
+
   /** Opens the bot's session here; it is `running` once history is loaded and replayed */
   async launch(row: BotRow, how: 'started' | 'resumed'): Promise<void> {
     const session = this.deps.createSession(row, {

@@ -1,0 +1,2 @@
+DROP TABLE bot_signals;
+DROP TABLE bot_signal_hooks;
