@@ -33,7 +33,7 @@ describe('signal webhooks', () => {
     (await call('GET', `/api/v1/agents/${id}/signals?limit=100`)).json().data.signals;
 
   /** A webhook-signal bot on BTCUSDT: 500 USDT × 0.5 at 3× = 750 USDT, 0.015 BTC at 50,000 */
-  const createBot = async (name: string, mode: 'live' | 'paper' = 'live'): Promise<Bot> => {
+  const createBot = async (name: string): Promise<Bot> => {
     const r = await call('POST', '/api/v1/agents/', {
       name,
       strategy: 'webhook-signal',
@@ -42,7 +42,7 @@ describe('signal webhooks', () => {
       interval: '1m',
       leverage: 3,
       budget: 500,
-      mode,
+      mode: 'live',
     });
     expect(r.statusCode, r.body).toBe(201);
     return r.json().data;
@@ -303,15 +303,41 @@ describe('signal webhooks', () => {
     expect((await post(hook.path, alert(hook.secret, { action: 'buy' }))).statusCode).toBe(409);
   });
 
-  it('refuses trade signals for a paper bot or a strategy that decides its own orders', async () => {
-    const paper = await createBot('Paper signals', 'paper');
-    const paperHook = await makeHook(paper.id);
-    const r = await post(paperHook.path, alert(paperHook.secret, { action: 'buy' }));
+  it('makes webhook-signal bots live only, and refuses trade signals for a strategy that decides its own orders', async () => {
+    const paper = await call('POST', '/api/v1/agents/', {
+      name: 'Paper signals',
+      strategy: 'webhook-signal',
+      params: {},
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 3,
+      budget: 500,
+      mode: 'paper',
+    });
+    expect(paper.statusCode).toBe(400);
+    expect(paper.json().message).toMatch(/^Invalid bot: mode: Webhook signals trade live only/);
+
+    const grid = await call('POST', '/api/v1/agents/', {
+      name: 'Grid on signals',
+      strategy: 'grid',
+      params: { lower: 49_000, upper: 51_000, gridCount: 10, quantityPerGrid: 0.003 },
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      leverage: 5,
+      budget: 500,
+      mode: 'paper',
+    });
+    expect(grid.statusCode, grid.body).toBe(201);
+    const gridHook = await makeHook(grid.json().data.id);
+    const r = await post(gridHook.path, alert(gridHook.secret, { action: 'buy' }));
     expect(r.statusCode).toBe(409);
-    expect(r.json().message).toMatch(/paper bot: signals trade live bots only/);
-    const removed = await call('DELETE', `/api/v1/agents/${paper.id}/signal-hook`);
+    expect(r.json()).toMatchObject({ code: 'SIGNALS_NOT_TAKEN' });
+    expect(r.json().message).toMatch(
+      /does not trade on signals \(its strategy decides its own orders\): only start and stop/,
+    );
+    const removed = await call('DELETE', `/api/v1/agents/${grid.json().data.id}/signal-hook`);
     expect(removed.statusCode).toBe(200);
-    expect((await post(paperHook.path, alert(paperHook.secret, { action: 'buy' }))).statusCode).toBe(404);
+    expect((await post(gridHook.path, alert(gridHook.secret, { action: 'buy' }))).statusCode).toBe(404);
   });
 });
 

@@ -48,6 +48,11 @@ export async function validateBotSettings(
       `strategy: unknown strategy "${input.strategy}"; known: ${[...builtInStrategies.keys()].join(', ')}`,
     );
   }
+  // A paper bot's account is replayed from its bars alone; an outside signal is not among them
+  if (type.takesSignals && input.mode !== 'live')
+    throw invalid(
+      `mode: ${type.name} trade live only: on the simulator or testnet, a live bot is the rehearsal with no money at stake`,
+    );
   const raw =
     'leverage' in type.paramsSchema.shape ? { ...input.params, leverage: input.leverage } : input.params;
   let params: Record<string, unknown>;
