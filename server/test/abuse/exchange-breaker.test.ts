@@ -37,7 +37,11 @@ describe('circuit breaker on the exchange client', () => {
   afterAll(async () => {
     await s?.close();
   });
-  beforeEach(() => s.sim.faults.clear());
+  beforeEach(() => {
+    s.sim.faults.clear();
+    // Every test starts with closed circuits: whatever the last one left open has cooled down
+    shift += COOL_DOWN_MS + 100;
+  });
 
   /** A signed read of the user's positions: one upstream call each time (market answers are shared for 2 s) */
   const positions = () =>
@@ -58,7 +62,7 @@ describe('circuit breaker on the exchange client', () => {
     expect(refused.statusCode).toBe(503);
     expect(refused.json().detail).toMatch(
       new RegExp(
-        `^Binance connectivity failed: exchange not reachable \\(127\\.0\\.0\\.1:\\d+ failed ${FAILURES} times in a row; Kestrel tries it again at \\d{4}-\\d\\d-\\d\\dT`,
+        `^Binance connectivity failed: exchange not reachable \\(127\\.0\\.0\\.1:\\d+ for this API key failed ${FAILURES} times in a row; Kestrel tries it again at \\d{4}-\\d\\d-\\d\\dT`,
       ),
     );
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -122,5 +126,70 @@ describe('circuit breaker on the exchange client', () => {
     waitOut();
     const resolved = await s.app.orderManager.resolve((await intentOf()).id);
     expect(resolved?.state).toBe('placed');
+  });
+
+  it('one account’s failing key refuses that key’s calls only: another account trades on', async () => {
+    const other = await s.connectedUser();
+    s.sim.faults.add({ kind: 'error', status: 500, apiKey: keys.apiKey, remaining: 1000 });
+    for (let i = 0; i < FAILURES; i += 1) expect((await positions()).statusCode).toBe(503);
+    const refused = await positions();
+    expect(refused.json().detail).toMatch(/for this API key failed 3 times in a row/);
+    // The other trader's reads and orders reach the exchange as before
+    const theirs = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      s.request({ method, url, headers: bearer(other.auth.access_token), ...(payload ? { payload } : {}) });
+    expect((await theirs('GET', '/api/futures/positions/active')).statusCode).toBe(200);
+    const placed = await theirs('POST', '/api/futures/orders/create', limitBuyAt40k(`other-${Date.now()}`));
+    expect(placed.statusCode, placed.body).toBe(201);
+    expect(s.sim.exchange.accountByKey(other.keys.apiKey)?.openOrders.size).toBe(1);
+    // Public market data is no one account's: it flows too
+    expect((await theirs('GET', '/api/v1/market/ticker/BTCUSDT')).statusCode).not.toBe(503);
+  });
+
+  it('tries the kill switch while the key’s circuit is open, and it flattens the account', async () => {
+    const trader = await s.connectedUser();
+    const send = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      s.request({ method, url, headers: bearer(trader.auth.access_token), ...(payload ? { payload } : {}) });
+    const bought = await send('POST', '/api/futures/orders/create', {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quantity: '0.010',
+    });
+    expect(bought.statusCode, bought.body).toBe(201);
+    // The key's calls fail until its circuit opens; then the exchange answers again, the circuit still cooling down
+    s.sim.faults.add({ kind: 'error', status: 500, apiKey: trader.keys.apiKey, remaining: FAILURES });
+    for (let i = 0; i < FAILURES; i += 1)
+      expect((await send('GET', '/api/futures/positions/active')).statusCode).toBe(503);
+    expect((await send('GET', '/api/futures/positions/active')).json().detail).toMatch(/tries it again at/);
+    const killed = await send('POST', '/api/v1/risk/kill-switch', {});
+    expect(killed.statusCode, killed.body).toBe(200);
+    expect(killed.json().data).toMatchObject({ failed: 0 });
+    const account = s.sim.exchange.accountByKey(trader.keys.apiKey);
+    expect([...(account?.positions.values() ?? [])].every((p) => p.amt.isZero())).toBe(true);
+  });
+
+  it('opens the host’s circuit only when its failures come from more than one caller', async () => {
+    // Two traders whose keys never failed before
+    const [one, other] = [await s.connectedUser(), await s.connectedUser()];
+    s.sim.faults.add({ kind: 'error', status: 500, remaining: 1000 });
+    for (let i = 0; i < FAILURES; i += 1)
+      await s.request({
+        method: 'GET',
+        url: '/api/futures/positions/active',
+        headers: bearer(one.auth.access_token),
+      });
+    // The exchange is down for everyone: the next caller's failure opens the host's circuit
+    const theirs = () =>
+      s.request({
+        method: 'GET',
+        url: '/api/futures/positions/active',
+        headers: bearer(other.auth.access_token),
+      });
+    expect((await theirs()).statusCode).toBe(503);
+    const swallow = s.sim.faults.add({ kind: 'timeout', remaining: 1 });
+    const refused = await theirs();
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().detail).toMatch(/127\.0\.0\.1:\d+ failed 3 times in a row/);
+    expect(s.sim.faults.list().find((f) => f.id === swallow.id)?.remaining).toBe(1);
   });
 });

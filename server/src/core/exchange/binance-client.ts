@@ -2,7 +2,13 @@ import { createHash, createHmac } from 'node:crypto';
 import type { z } from 'zod';
 import { type Clock, sleep, systemClock } from '../../lib/clock';
 import { ErrorBodySchema, readAnswer, ServerTimeSchema } from './binance-schemas';
-import { countsAsOrder, isTradingCall, type Params, requestWeight } from './binance-weights';
+import {
+  countsAsOrder,
+  isProtectiveCall,
+  isTradingCall,
+  type Params,
+  requestWeight,
+} from './binance-weights';
 import { CircuitBreaker, type CircuitBreakerOptions, ExchangeCircuitOpenError } from './circuit-breaker';
 import {
   ExchangeApiError,
@@ -15,6 +21,12 @@ import { cacheKey, freshnessMs, MarketDataCache } from './market-data-cache';
 import { currentCallContext, type Lane, WeightBudget, type WeightBudgetOptions } from './weight-budget';
 
 export type { Params } from './binance-weights';
+
+/**
+ * A call that takes risk off, tried while the host's or its key's circuit is open, waits at most this long: the host
+ * has been failing, and the kill switch has more calls to try after it
+ */
+const PROTECTIVE_TIMEOUT_MS = 5_000;
 
 export interface BinanceClientOptions {
   /** fapi base URL, e.g. https://fapi.binance.com */
@@ -183,6 +195,7 @@ export class BinanceClient {
       account,
       weight: requestWeight(method, path, params),
       order: account !== undefined && countsAsOrder(method, path),
+      protective: ctx.protective === true || isProtectiveCall(method, path, params),
       signal: ctx.signal,
     };
   }
@@ -247,13 +260,15 @@ export class BinanceClient {
     // A read stops the moment its caller gives up (a canceled backtest's kline page), not when the page arrives.
     // Writes are never cut off mid-flight: an aborted order would be an unknown outcome we caused ourselves
     const cancel = method === 'GET' ? call.signal : undefined;
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
     let res: Response;
     let text: string;
     try {
-      // Before anything leaves: a host that keeps failing is refused at once (nothing sent) instead of each call
-      // waiting out its timeout
-      this.#breaker.admit(base);
+      // Before anything leaves: a host (or a key) that keeps failing is refused at once (nothing sent) instead of
+      // each call waiting out its timeout. A call that takes risk off is tried anyway, its wait bounded
+      const tried = this.#breaker.admit(base, call);
+      const timeout = AbortSignal.timeout(
+        tried ? Math.min(this.#timeoutMs, PROTECTIVE_TIMEOUT_MS) : this.#timeoutMs,
+      );
       res = await fetch(url, {
         method,
         headers,
@@ -265,11 +280,11 @@ export class BinanceClient {
       if (err instanceof ExchangeCircuitOpenError) throw err;
       // The caller gave up: no fault of the exchange's, so the breaker does not count it
       if (cancel?.aborted) throw cancel.reason;
-      this.#breaker.failed(base);
+      this.#breaker.failed(base, call);
       throw networkError(err, base);
     }
-    if (res.status >= 500) this.#breaker.failed(base);
-    else this.#breaker.succeeded(base);
+    if (res.status >= 500) this.#breaker.failed(base, call);
+    else this.#breaker.succeeded(base, call);
     this.#noteCounts(res, call);
 
     if (res.status === 429 || res.status === 418) {
@@ -348,6 +363,8 @@ interface PlannedCall {
   weight: number;
   /** Counts against the account's ORDERS limits */
   order: boolean;
+  /** Takes risk off (`isProtectiveCall`, or work marked so): tried while a circuit is open */
+  protective: boolean;
   signal: AbortSignal | undefined;
 }
 

@@ -79,3 +79,24 @@ export function isTradingCall(method: Method, path: string): boolean {
   if (path === '/fapi/v1/time' || path === '/fapi/v1/listenKey') return true;
   return method !== 'GET' && (path === '/fapi/v1/allOpenOrders' || path === '/fapi/v1/leverage');
 }
+
+/** Endpoints whose every non-GET call withdraws orders: cancels, and the dead-man switch's countdown */
+const WITHDRAWING = new Set([
+  '/fapi/v1/order',
+  '/fapi/v1/allOpenOrders',
+  '/fapi/v1/batchOrders',
+  '/fapi/v1/algoOrder',
+  '/fapi/v1/algoOpenOrders',
+]);
+
+/**
+ * Calls that take risk off: a cancel, the countdown that cancels for a silent server, and an order that can only
+ * reduce a position (reduce-only, close-position). The circuit breaker tries them even while open
+ */
+export function isProtectiveCall(method: Method, path: string, params: Params): boolean {
+  if (method === 'DELETE') return WITHDRAWING.has(path);
+  if (method === 'POST' && path === '/fapi/v1/countdownCancelAll') return true;
+  if (method === 'POST' && (path === '/fapi/v1/order' || path === '/fapi/v1/algoOrder'))
+    return String(params.reduceOnly) === 'true' || String(params.closePosition) === 'true';
+  return false;
+}

@@ -15,6 +15,11 @@ export interface CallContext {
   lane?: Lane;
   /** Background calls wait for the next minute when the budget is spent; this ends the wait */
   signal?: AbortSignal;
+  /**
+   * Work that takes risk off (the kill switch): its calls, reads included, are tried even while the circuit breaker
+   * is open, with a shorter timeout
+   */
+  protective?: boolean;
 }
 
 const context = new AsyncLocalStorage<CallContext>();

@@ -208,8 +208,9 @@ export class RiskService {
    */
   killSwitch(account: TradingAccount): Promise<KillSwitchResult> {
     const { userId } = account;
-    // Every call of the kill switch (its lists too) goes in the exchange budget's trading lane
-    return exchangeCallsAs({ caller: userCaller(userId), lane: 'trade' }, () =>
+    // Every call of the kill switch (its lists too) goes in the exchange budget's trading lane, and is tried even
+    // while the exchange's circuit breaker is open: it is the way out, and one user's failures must not block it
+    return exchangeCallsAs({ caller: userCaller(userId), lane: 'trade', protective: true }, () =>
       this.#killSwitch(account),
     ).finally(() => this.reads.changed(userId));
   }
