@@ -31,7 +31,16 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    { name: 'chromium', use: { browserName: 'chromium' } },
+    // Specs that take the server away for a moment (the launcher's restart) run once every other spec is done
+    {
+      name: 'after-the-suite',
+      testDir: './tests-last',
+      dependencies: ['chromium'],
+      use: { browserName: 'chromium' },
+    },
+  ],
   // The production builds, each app on its own port, plus the real server: exactly what `./kestrel start` runs
   webServer: {
     command: 'node ../scripts/start.mjs',

@@ -93,6 +93,21 @@ if (process.env.KESTREL_FRESH_DATA === '1') rmSync(dataDir, { recursive: true, f
 mkdirSync(join(dataDir, 'server'), { recursive: true });
 
 let stopping = false;
+/** @type {import('node:child_process').ChildProcess | undefined} The API server of the moment (it is restarted) */
+let server;
+/**
+ * The launcher's own failure while starting (a page's folder missing, a port taken, the simulator not answering)
+ * takes its children with it, saying why: none is left running without the launcher that would stop it
+ */
+function failedToStart(/** @type {unknown} */ err) {
+  console.error(`Kestrel could not start: ${err instanceof Error ? err.message : String(err)}`);
+  stopping = true;
+  server?.kill('SIGTERM');
+  for (const child of sims) child.kill('SIGTERM');
+  process.exit(1);
+}
+process.on('uncaughtException', failedToStart);
+process.on('unhandledRejection', failedToStart);
 /** True once everything is started; before that a failure just exits */
 let started = false;
 
@@ -207,22 +222,72 @@ async function createDemoAccount(
   }
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-  cwd: join(repo, 'server'),
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    KESTREL_HOST: host,
-    KESTREL_PORT: String(apiPort),
-    KESTREL_DATA_DIR: join(dataDir, 'server'),
-    KESTREL_CORS_ORIGINS: `${shellOrigin},http://localhost:${shellPort}`,
-    KESTREL_EXCHANGE_ENV: exchangeEnv,
-    KESTREL_SIM_PORT: String(simPort),
-    ...(mainnetSimPort
-      ? { KESTREL_MAINNET: '1', KESTREL_MAINNET_BASE_URL: `http://127.0.0.1:${mainnetSimPort}` }
-      : {}),
-  },
-});
+const serverEnv = {
+  ...process.env,
+  KESTREL_HOST: host,
+  KESTREL_PORT: String(apiPort),
+  KESTREL_DATA_DIR: join(dataDir, 'server'),
+  KESTREL_CORS_ORIGINS: `${shellOrigin},http://localhost:${shellPort}`,
+  KESTREL_EXCHANGE_ENV: exchangeEnv,
+  KESTREL_SIM_PORT: String(simPort),
+  ...(mainnetSimPort
+    ? { KESTREL_MAINNET: '1', KESTREL_MAINNET_BASE_URL: `http://127.0.0.1:${mainnetSimPort}` }
+    : {}),
+};
+
+/**
+ * The API server, supervised: when it dies (a crash, kill -9, out of memory) it is started again after a backoff
+ * (1 s, doubling to 30 s; back to 1 s once it has run a minute), while the simulator, whose accounts and orders
+ * live only in its memory, and the pages keep running. Its own data (orders, bots) is on disk: it resumes where it
+ * stood. Five deaths in a row within seconds of starting (a setting it cannot start with) stop everything, saying so
+ */
+const RESTART_FIRST_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+/** Running this long counts as healthy: the next death waits only the first backoff again */
+const HEALTHY_AFTER_MS = 60_000;
+const QUICK_DEATHS_MAX = 5;
+/** The server's pid, for operators and the launcher's test */
+const serverPidFile = join(dataDir, 'server.pid');
+let restartDelay = RESTART_FIRST_MS;
+let quickDeaths = 0;
+server = startServer();
+
+function startServer() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: join(repo, 'server'),
+    stdio: 'inherit',
+    env: serverEnv,
+  });
+  const since = Date.now();
+  if (child.pid !== undefined) writeFileSync(serverPidFile, `${child.pid}\n`);
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    const ran = Date.now() - since;
+    if (ran >= HEALTHY_AFTER_MS) {
+      restartDelay = RESTART_FIRST_MS;
+      quickDeaths = 0;
+    }
+    quickDeaths += ran < 10_000 ? 1 : 0;
+    const how = signal ? `killed by ${signal}` : `exit code ${code}`;
+    if (quickDeaths >= QUICK_DEATHS_MAX) {
+      console.error(
+        `The API server stopped (${how}) within seconds of starting, ${quickDeaths} times in a row: its log above says why. Stopping everything.`,
+      );
+      void stop(1);
+      return;
+    }
+    console.error(
+      `The API server stopped (${how}) after ${Math.round(ran / 1000)} s; starting it again in ${restartDelay / 1000} s. ` +
+        'The simulator and the pages keep running.',
+    );
+    const wait = restartDelay;
+    restartDelay = Math.min(RESTART_MAX_MS, restartDelay * 2);
+    setTimeout(() => {
+      if (!stopping) server = startServer();
+    }, wait);
+  });
+  return child;
+}
 
 const sites = await Promise.all([
   serveStaticSite({
@@ -243,17 +308,11 @@ started = true;
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
-  server.kill('SIGTERM');
+  server?.kill('SIGTERM');
   for (const child of sims) child.kill('SIGTERM');
   await Promise.all(sites.map((s) => s.close()));
   process.exit(code);
 }
-server.on('exit', (code) => {
-  if (!stopping) {
-    console.error(`The API server stopped (exit code ${code}); stopping everything.`);
-    void stop(1);
-  }
-});
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
 
@@ -262,7 +321,7 @@ Kestrel is running.
   Open:       ${shellOrigin}
   API:        http://${host}:${apiPort} (health: http://${host}:${apiPort}/api/v1/health)
   Remotes:    ${remotes.map((r) => `${r.name} ${host}:${r.port}`).join(', ')}
-  Data:       ${dataDir}
+  Data:       ${dataDir} (the API server restarts by itself should it die; its pid is in ${serverPidFile})
   Exchange:   ${
     demo
       ? `Binance simulator at http://127.0.0.1:${simPort} (demo account, 10000 USDT, withdrawals off)
