@@ -4,6 +4,7 @@ import contracts from './packages/contracts/vitest.config';
 import engine from './packages/engine/vitest.config';
 import exchangeSim from './packages/exchange-sim/vitest.config';
 import sharedRuntime from './packages/shared-runtime/vitest.config';
+import telegramSim from './packages/telegram-sim/vitest.config';
 import ui from './packages/ui/vitest.config';
 import account from './remotes/account/vitest.config';
 import bots from './remotes/bots/vitest.config';
@@ -15,7 +16,7 @@ import federation from './tooling/federation/vitest.config';
 
 /**
  * The inner loop (`pnpm test:fast`): the unit tests, each package's own configuration, less what waits on the
- * outside world: no child process (the simulator's CLI, Biome in the lint-rules probes, the server's process
+ * outside world: no child process (the simulators' CLIs, Biome in the lint-rules probes, the server's process
  * tests), no database (the server's integration tests in server/test and their migrated PGlite cluster), and no
  * test that starts the real server (`*.server.test.*` and the browser-package tests importing
  * `@kestrel/server/testing`). The in-process simulator tests of the exchange adapter stay: sockets on loopback, in
@@ -50,6 +51,7 @@ export default defineConfig({
       fast('packages/engine', engine),
       // cli.test.ts spawns the simulator's CLI
       fast('packages/exchange-sim', exchangeSim, ['src/cli.test.ts']),
+      fast('packages/telegram-sim', telegramSim, ['src/cli.test.ts']),
       fast('packages/ui', ui),
       fast('packages/shared-runtime', sharedRuntime, withoutServer),
       fast('remotes/account', account, withoutServer),

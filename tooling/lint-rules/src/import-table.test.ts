@@ -8,6 +8,7 @@ const forbidden: readonly (readonly [...Probe, message: string])[] = [
   ['packages/contracts/src/probe.ts', '@kestrel/engine', 'packages/contracts imports no workspace package'],
   ['packages/ui/src/probe.tsx', '@kestrel/shared-runtime', 'packages/ui imports no workspace package'],
   ['packages/exchange-sim/src/probe.ts', '@kestrel/contracts', 'packages/exchange-sim imports no workspace'],
+  ['packages/telegram-sim/src/probe.ts', '@kestrel/contracts', 'packages/telegram-sim imports no workspace'],
   ['packages/engine/src/probe.ts', '@kestrel/server', 'packages/engine imports only @kestrel/contracts'],
   [
     'packages/shared-runtime/src/probe.ts',
@@ -26,6 +27,7 @@ const forbidden: readonly (readonly [...Probe, message: string])[] = [
   ['remotes/bots/src/probe.tsx', '@kestrel/server/testing', 'A remote may import only'],
   ['shell/src/probe.tsx', '@kestrel/engine', 'The shell may import only'],
   ['server/src/probe.ts', '@kestrel/exchange-sim', 'The server may import only'],
+  ['server/src/core/notifications/probe.ts', '@kestrel/telegram-sim', 'The server may import only'],
   ['server/src/probe.ts', '@kestrel/shared-runtime', 'The server may import only'],
   // The server's floors (server/CONTEXT.md): lib < core < trading < views < routes; the composition root on top
   ['server/src/lib/probe.ts', '../core/auth/auth-service', 'server/src/lib is the basement'],
@@ -69,6 +71,7 @@ const allowed: readonly Probe[] = [
   ['server/src/routes/api/probe.ts', '../../views/dashboard/dashboard-service'],
   ['server/src/app-probe.ts', './trading/bots'],
   ['server/test/probe.test.ts', '@kestrel/exchange-sim'],
+  ['server/test/probe.test.ts', '@kestrel/telegram-sim'],
   ['bench/src/probe.ts', '@kestrel/server'],
 ];
 

@@ -1,0 +1,27 @@
+export {
+  BotApiErrors,
+  type BotApiResponse,
+  type BotUser,
+  type ChatType,
+  MESSAGE_MAX_LENGTH,
+  type MessageEntity,
+  PARSE_MODES,
+  type TelegramChat,
+  type TelegramMessage,
+  type TelegramUpdate,
+  type TelegramUser,
+  UPDATES_LIMIT_MAX,
+  type WebhookInfo,
+} from './bot-api';
+export {
+  ADMIN_PREFIX,
+  type BotApiCall,
+  DEFAULT_BOT_USERNAME,
+  DEFAULT_TOKEN,
+  type FaultInput,
+  type Listening,
+  MAX_POLL_SECONDS,
+  type SentMessage,
+  TelegramSim,
+  type TelegramSimOptions,
+} from './telegram-sim';
