@@ -1,6 +1,6 @@
-// `@kestrel/contracts/account`: account settings, notifications and webhooks: the account remote's pages. Each entry
-// point is a shared module the browser loads whole, so an area's schemas stay out of pages that do not use them
-// (packages/contracts CONTEXT, "Entry points")
+// `@kestrel/contracts/account`: account settings, notifications, webhooks and Telegram: the account remote's pages.
+// Each entry point is a shared module the browser loads whole, so an area's schemas stay out of pages that do not
+// use them (packages/contracts CONTEXT, "Entry points")
 export {
   type CreatedWebhook,
   CreatedWebhookResponseSchema,
@@ -39,6 +39,30 @@ export {
   WebhookSchema,
   WebhookUrlSchema,
 } from '../notifications/notifications';
+export {
+  TELEGRAM_DEFAULT_EVENTS,
+  TELEGRAM_EVENTS,
+  TELEGRAM_LINK_CODE_ALPHABET,
+  TELEGRAM_LINK_CODE_LENGTH,
+  TELEGRAM_LINK_CODE_TTL_MS,
+  type TelegramChat,
+  TelegramChatResponseSchema,
+  TelegramChatSchema,
+  type TelegramCommandRecord,
+  TelegramCommandRecordSchema,
+  TelegramCommandsQuerySchema,
+  TelegramCommandsResponseSchema,
+  type TelegramEvent,
+  TelegramEventSchema,
+  type TelegramLinkCode,
+  TelegramLinkCodeResponseSchema,
+  TelegramLinkCodeSchema,
+  type TelegramSettings,
+  TelegramSettingsResponseSchema,
+  TelegramSettingsSchema,
+  type UpdateTelegramEventsRequest,
+  UpdateTelegramEventsRequestSchema,
+} from '../notifications/telegram';
 export {
   ACCOUNT_EVENT_KINDS,
   type AccountEvent,
