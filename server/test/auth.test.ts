@@ -42,21 +42,27 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
     // The browser's key: every sign-in here proves it, so refresh tokens are bound to it (test/abuse/dpop covers
     // the refusals)
     let key: DpopKey;
+    /** Another browser: one the accounts here never signed in with (a stranger's) */
+    let stranger: DpopKey;
     const t = useTestApp({ database: driver });
     beforeAll(async () => {
       key = await makeDpopKey(() => t.clock.now().getTime());
+      stranger = await makeDpopKey(() => t.clock.now().getTime());
     });
 
     const signUp = (app: TestApp, email?: string, password?: string) =>
       signUpUnbound(app, email, password, key);
-    const signin = async (email: string, password: string, remoteAddress = '10.0.0.1') =>
+    const signinWith = async (device: DpopKey, email: string, password: string, remoteAddress = '10.0.0.1') =>
       t.request({
         method: 'POST',
         url: '/api/v1/auth/signin',
         payload: { email, password },
         remoteAddress,
-        headers: { dpop: await key.proof('POST', 'http://localhost/api/v1/auth/signin') },
+        headers: { dpop: await device.proof('POST', 'http://localhost/api/v1/auth/signin') },
       });
+    /** A sign-in from the browser the accounts are made with */
+    const signin = (email: string, password: string, remoteAddress = '10.0.0.1') =>
+      signinWith(key, email, password, remoteAddress);
     const refresh = async (refresh_token: string) =>
       t.request({
         method: 'POST',
@@ -196,9 +202,9 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
         await signUp(t, email);
         const ip = '10.3.0.1';
         for (let i = 0; i < THROTTLE.emailIpLimit; i += 1) {
-          expect((await signin(email, 'wrong password!', ip)).statusCode).toBe(401);
+          expect((await signinWith(stranger, email, 'wrong password!', ip)).statusCode).toBe(401);
         }
-        const blocked = await signin(email, PASSWORD, ip);
+        const blocked = await signinWith(stranger, email, PASSWORD, ip);
         expect(blocked.statusCode).toBe(429);
         expect(Number(blocked.headers['retry-after'])).toBe(THROTTLE.firstBlockMs / 1000);
         expect(errorOf(blocked).detail).toMatch(
@@ -209,7 +215,7 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
         expect((await signin(email, PASSWORD, '10.3.0.2')).statusCode).toBe(200);
 
         t.clock.advance(THROTTLE.firstBlockMs);
-        expect((await signin(email, PASSWORD, ip)).statusCode).toBe(200);
+        expect((await signinWith(stranger, email, PASSWORD, ip)).statusCode).toBe(200);
       });
 
       it('treats unknown emails the same way (no account enumeration through the throttle)', async () => {
@@ -246,6 +252,27 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
         expect((await signin(uniqueEmail('spray'), 'wrong password!', ip)).statusCode).toBe(429);
         t.clock.advance(THROTTLE.firstBlockMs);
         expect((await signin(uniqueEmail('spray'), 'wrong password!', ip)).statusCode).toBe(401);
+      });
+
+      it('never locks the owner’s own browser out, however many strangers fail from elsewhere', async () => {
+        const email = uniqueEmail();
+        // The owner's browser: it made the account, so the account knows its key
+        await signUp(t, email);
+        // Strangers guess from many addresses until the account-wide limit holds them all back
+        for (let i = 0; i < THROTTLE.accountLimit; i += 1)
+          expect((await signinWith(stranger, email, 'wrong password!', `10.5.1.${i}`)).statusCode).toBe(401);
+        expect((await signinWith(stranger, email, PASSWORD, '10.5.2.1')).statusCode).toBe(429);
+        // A browser the account has never seen is held back too, the right password or not
+        const unseen = await makeDpopKey(() => t.clock.now().getTime());
+        expect((await signinWith(unseen, email, PASSWORD, '10.5.0.1')).statusCode).toBe(429);
+        // The owner's browser proves its key and signs in, from its usual address or another
+        expect((await signin(email, PASSWORD, '10.5.0.1')).statusCode).toBe(200);
+        expect((await signin(email, PASSWORD, '10.5.3.1')).statusCode).toBe(200);
+        // Its own wrong guesses are still limited, on its own count
+        for (let i = 0; i < THROTTLE.emailIpLimit; i += 1)
+          expect((await signin(email, 'wrong password!', '10.5.0.1')).statusCode).toBe(401);
+        expect((await signin(email, PASSWORD, '10.5.0.1')).statusCode).toBe(429);
+        t.clock.advance(THROTTLE.maxBlockMs);
       });
 
       it('forgets old failures once the window has passed', async () => {

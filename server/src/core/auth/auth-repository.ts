@@ -50,6 +50,23 @@ export const authRepository = {
     return rows[0];
   },
 
+  /** Remembers that the browser holding `deviceKey` (its DPoP key thumbprint) signed in to the account */
+  async rememberDevice(db: Queryable, userId: string, deviceKey: string, now: Date): Promise<void> {
+    await db.query(
+      `INSERT INTO known_devices (user_id, device_key, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $3)
+       ON CONFLICT (user_id, device_key) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at`,
+      [userId, deviceKey, now],
+    );
+  },
+
+  async isKnownDevice(db: Queryable, userId: string, deviceKey: string): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM known_devices WHERE user_id = $1 AND device_key = $2', [
+      userId,
+      deviceKey,
+    ]);
+    return rows.length > 0;
+  },
+
   async findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
     const rows = await db.query<UserRow & Record<string, unknown>>('SELECT * FROM users WHERE id = $1', [id]);
     return rows[0];

@@ -147,17 +147,26 @@ export class AuthService {
   async signin(body: SigninRequest, client: ClientInfo, dpop?: DpopInput): Promise<AuthResponse> {
     const binding = await this.bindingKey(dpop);
     const email = normalizeEmail(body.email);
-    const counters = [
-      { key: `email-ip:${email}|${client.ip}`, limit: THROTTLE.emailIpLimit },
-      { key: `ip:${client.ip}`, limit: THROTTLE.ipLimit },
-      { key: `account:${email}`, limit: THROTTLE.accountLimit },
-    ];
+    const user = await this.repo.findUserByEmail(this.db, email);
+    // A browser that signed in to this account before (it proves its key) is counted on its own: failures from
+    // elsewhere, however many, never lock the owner's own devices out. Its own wrong passwords still are
+    const known =
+      user !== undefined &&
+      binding !== undefined &&
+      (await this.repo.isKnownDevice(this.db, user.id, binding.jkt));
+    const counters =
+      known && binding
+        ? [{ key: `email-device:${email}|${binding.jkt}`, limit: THROTTLE.emailIpLimit }]
+        : [
+            { key: `email-ip:${email}|${client.ip}`, limit: THROTTLE.emailIpLimit },
+            { key: `ip:${client.ip}`, limit: THROTTLE.ipLimit },
+            { key: `account:${email}`, limit: THROTTLE.accountLimit },
+          ];
     const counts = await this.admit(counters, {
       windowMs: THROTTLE.windowMs,
       message: (s) => `Too many failed sign-in attempts. Try again in ${s} seconds.`,
     });
 
-    const user = await this.repo.findUserByEmail(this.db, email);
     const ok = user
       ? await verifyPassword(user.password_hash, body.password)
       : await verifyAgainstDummy(body.password);
@@ -280,6 +289,8 @@ export class AuthService {
     };
     const refreshToken = await this.tokens.issueRefreshToken(session.id, session.expires_at, binding);
     await this.repo.insertSessionWithToken(db, session, hashToken(refreshToken));
+    // The browser's key is known to the account from now on (see `signin`)
+    if (binding) await this.repo.rememberDevice(db, user.id, binding.jkt, now);
     return this.answer(user, session.id, refreshToken, message);
   }
 
