@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { agentApprovalRepository } from '../src/trading/agents/agent-approval-repository';
 import { AGENT_APPROVAL_TTL_MS } from '../src/trading/agents/agent-decide';
 import { agentDecisionRepository } from '../src/trading/agents/agent-decision-repository';
-import { bearer, SIM_START, signUp, type TestApp } from './helper';
+import { bearer, PASSWORD, SIM_START, signUp, type TestApp } from './helper';
 import { inProcessAgentTrainer } from './in-process-trainer';
 import { useSimBots, WIDE_OPEN_GATES } from './sim-bots';
 import { listenWs, TestSocket, wsUrl } from './socket-helper';
@@ -284,6 +284,9 @@ describe('agents', () => {
     expect(restarted.app.botRunner.runningIds).toEqual([]);
     expect((await status(restarted, agent.id)).latch).toMatchObject({ cause: 'kill' });
     expect((await call(restarted, 'POST', `/api/v1/agents/${agent.id}/start`)).statusCode).toBe(409);
+    // A live stage asks the password again (step-up), then its gates answer
+    const stepUp = await call(restarted, 'POST', '/api/v1/account/step-up', { password: PASSWORD });
+    expect(stepUp.statusCode, stepUp.body).toBe(200);
     const promote = await call(restarted, 'POST', `/api/v1/agents/${agent.id}/stage`, {
       stage: 'live_approval',
     });

@@ -149,6 +149,12 @@ export class AgentService {
     return this.training.close();
   }
 
+  /** The agent's stage now (another user's agent is the same 404 as an unknown id) */
+  async stage(userId: string, id: string): Promise<AgentStage> {
+    await this.row(userId, id);
+    return (await agentRepository.state(this.deps.db, id, this.deps.clock.now())).stage;
+  }
+
   /** `POST …/stage`: a demotion always, a promotion when its gates pass (409 naming the failing ones) */
   setStage(userId: string, id: string, stage: AgentStage) {
     return this.stages.setStage(userId, id, stage);

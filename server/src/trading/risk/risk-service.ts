@@ -93,6 +93,19 @@ export class RiskService {
   }
 
   /** Stores the limits and records what changed (nothing recorded when nothing changed) */
+  /**
+   * The limits `next` would raise or remove (a larger number, or none where there was one): what lets risk grow.
+   * Saving such a change needs the password again (the route's step-up); tightening never does
+   */
+  async loosenedLimits(userId: string, next: RiskLimits): Promise<(keyof RiskLimits)[]> {
+    const before = await this.guard.limits(userId);
+    return (Object.keys(LIMIT_WORDS) as (keyof RiskLimits)[]).filter((k) => {
+      const was = before[k];
+      const now = next[k];
+      return was !== null && (now === null || now > was);
+    });
+  }
+
   async saveLimits(userId: string, next: RiskLimits): Promise<StoredRiskLimits> {
     const before = await this.guard.limits(userId);
     const at = this.clock.now().getTime();

@@ -27,6 +27,7 @@ import {
   SymbolQuerySchema,
 } from '@kestrel/contracts';
 import { ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../route-schemas';
+import { requireStepUp } from '../../step-up';
 
 const errors = {
   ...ERRORS.exchange,
@@ -166,11 +167,21 @@ export default signedInRoutes('futures', async (app, route) => {
 
   app.post(
     '/leverage/set',
-    route({
-      summary: 'Set the leverage of a symbol',
-      body: SetLeverageRequestSchema,
-      response: { 200: LeverageResponseSchema, ...errors },
-    }),
+    {
+      ...route({
+        summary: 'Set the leverage of a symbol',
+        description:
+          'Raising it above the symbol’s current leverage needs the password given in the last 5 minutes (403 ' +
+          'STEP_UP_REQUIRED); lowering it never does.',
+        body: SetLeverageRequestSchema,
+        response: { 200: LeverageResponseSchema, ...errors, 403: ErrorResponseSchema },
+      }),
+      preHandler: async (request) => {
+        const { symbol, leverage } = request.body as { symbol: string; leverage: number };
+        const now = await futures.symbolConfig(await tradingAccountOf(request), symbol);
+        if (leverage > now.leverage) await requireStepUp(request);
+      },
+    },
     async (request) => {
       const data = await futures.setLeverage(
         await tradingAccountOf(request),
@@ -202,13 +213,21 @@ export default signedInRoutes('futures', async (app, route) => {
 
   app.post(
     '/positions/margin',
-    route({
-      summary:
-        'Add margin to an isolated position or remove some (USDT): more margin moves the liquidation price away; ' +
-        'recorded among the order events',
-      body: PositionMarginRequestSchema,
-      response: { 200: PositionMarginResponseSchema, ...errors },
-    }),
+    {
+      ...route({
+        summary:
+          'Add margin to an isolated position or remove some (USDT): more margin moves the liquidation price away; ' +
+          'recorded among the order events',
+        description:
+          'Removing margin brings the liquidation closer: it needs the password given in the last 5 minutes (403 ' +
+          'STEP_UP_REQUIRED); adding never does.',
+        body: PositionMarginRequestSchema,
+        response: { 200: PositionMarginResponseSchema, ...errors, 403: ErrorResponseSchema },
+      }),
+      preHandler: async (request) => {
+        if ((request.body as { action: string }).action !== 'add') await requireStepUp(request);
+      },
+    },
     async (request) => {
       await futures.changePositionMargin(await tradingAccountOf(request), request.body);
       const { amount, symbol, action } = request.body;

@@ -1,5 +1,6 @@
 import { ErrorResponseSchema } from '@kestrel/contracts';
 import {
+  AGENT_STAGES,
   AgentApprovalParamsSchema,
   AgentApprovalResponseSchema,
   AgentApprovalsResponseSchema,
@@ -9,6 +10,7 @@ import {
   AgentDecisionsResponseSchema,
   AgentEvidenceResponseSchema,
   AgentHealthResponseSchema,
+  type AgentStage,
   AgentStageRequestSchema,
   AgentStageResponseSchema,
   AgentStatusResponseSchema,
@@ -16,6 +18,7 @@ import {
 } from '@kestrel/contracts/agents';
 import { BotIdParamsSchema } from '@kestrel/contracts/bots';
 import { callerId, ERRORS, ok, signedInRoutes } from '../../../route-schemas';
+import { requireStepUp } from '../../../step-up';
 
 const conflict = { ...ERRORS.notFound, 409: ErrorResponseSchema };
 /** Calls that read klines (the cache asks the exchange for missing ones) */
@@ -137,13 +140,24 @@ export default signedInRoutes('agents', async (app, route) => {
 
   app.post(
     '/:id/stage',
-    route({
-      summary: 'Move the agent to a stage: demotions always, promotions only when their gates pass',
-      description: 'A refused promotion is a 409 whose message names every failing gate.',
-      params: BotIdParamsSchema,
-      body: AgentStageRequestSchema,
-      response: { 200: AgentStageResponseSchema, ...conflict },
-    }),
+    {
+      ...route({
+        summary: 'Move the agent to a stage: demotions always, promotions only when their gates pass',
+        description:
+          'A refused promotion is a 409 whose message names every failing gate. A live stage (live_approval, ' +
+          'live_auto) needs the password within 5 minutes; a demotion never does.',
+        params: BotIdParamsSchema,
+        body: AgentStageRequestSchema,
+        response: { 200: AgentStageResponseSchema, ...conflict, 403: ErrorResponseSchema },
+      }),
+      preHandler: async (request) => {
+        const stage = (request.body as { stage: AgentStage }).stage;
+        const current = await agents.stage(callerId(request), (request.params as { id: string }).id);
+        // A promotion into a live stage lets the agent trade money (live_auto: without asking)
+        if (AGENT_STAGES.indexOf(stage) > AGENT_STAGES.indexOf(current) && stage.startsWith('live'))
+          await requireStepUp(request);
+      },
+    },
     async (request) =>
       ok(await agents.setStage(callerId(request), request.params.id, request.body.stage), 'Stage changed'),
   );

@@ -109,16 +109,20 @@ export default signedInRoutes('agents', async (app, route) => {
           'parameters, leverage, budget or risk limits restart it (its orders canceled, the settings saved, then ' +
           'started again from the price now) only with `restart: true`, else 409 RESTART_NEEDED naming them. Its ' +
           'strategy, symbol, interval and mode change only once it is stopped or paused (409 BOT_ACTIVE). ' +
-          'Restarting a live bot needs the password within 5 minutes, as a start does.',
+          'Changing a live bot (or making a bot live) needs the password within 5 minutes, a new name alone ' +
+          'excepted.',
         params: BotIdParamsSchema,
         body: UpdateBotRequestSchema,
-        response: { 200: BotResponseSchema, ...exchangeErrors },
+        response: { 200: BotResponseSchema, ...exchangeErrors, 403: ErrorResponseSchema },
       }),
-      // A restart starts a live bot again: the same step-up as a start
+      // A live bot's settings are money's: changing them (a restart included) asks the password, as a start does
       preHandler: async (request) => {
-        if ((request.body as { restart?: boolean } | undefined)?.restart !== true) return;
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const renameOnly = Object.keys(body).every((k) => k === 'name' || k === 'restart');
         const bot = await bots.get(callerId(request), (request.params as { id: string }).id);
-        if (bot.mode === 'live' && bot.state === 'running') await requireStepUp(request);
+        const restartsLive = body.restart === true && bot.mode === 'live' && bot.state === 'running';
+        if (restartsLive || (!renameOnly && (bot.mode === 'live' || body.mode === 'live')))
+          await requireStepUp(request);
       },
     },
     async (request) =>
@@ -140,12 +144,20 @@ export default signedInRoutes('agents', async (app, route) => {
 
   app.post(
     '/:id/clone',
-    route({
-      summary: 'A stopped copy of the bot, named “<name> (copy)” unless a name is given',
-      params: BotIdParamsSchema,
-      body: CloneBotRequestSchema.optional(),
-      response: { 201: BotResponseSchema, ...exchangeErrors },
-    }),
+    {
+      ...route({
+        summary: 'A stopped copy of the bot, named “<name> (copy)” unless a name is given',
+        description:
+          'Cloning a live bot needs the password within 5 minutes (a second live bot is new exposure).',
+        params: BotIdParamsSchema,
+        body: CloneBotRequestSchema.optional(),
+        response: { 201: BotResponseSchema, ...exchangeErrors, 403: ErrorResponseSchema },
+      }),
+      preHandler: async (request) => {
+        const bot = await bots.get(callerId(request), (request.params as { id: string }).id);
+        if (bot.mode === 'live') await requireStepUp(request);
+      },
+    },
     async (request, reply) => {
       const data = await bots.clone(await tradingAccountOf(request), request.params.id, request.body?.name);
       return reply.code(201).send(ok(data, 'Bot cloned'));

@@ -1,4 +1,4 @@
-import { MessageResponseSchema } from '@kestrel/contracts';
+import { ErrorResponseSchema, MessageResponseSchema } from '@kestrel/contracts';
 import {
   CreatedWebhookResponseSchema,
   CreateWebhookRequestSchema,
@@ -12,6 +12,7 @@ import {
 } from '@kestrel/contracts/account';
 import { z } from 'zod';
 import { callerId, ERRORS, ok, okMessage, signedInRoutes } from '../../../route-schemas';
+import { requireStepUp } from '../../../step-up';
 
 const DeliveriesQuerySchema = z.strictObject({
   limit: z.coerce
@@ -71,13 +72,16 @@ export default signedInRoutes('notifications', async (app, route) => {
 
   app.post(
     '/webhooks',
-    route({
-      summary: 'Add a webhook; the answer shows its signing secret, once',
-      description:
-        'Deliveries are POSTs signed with `X-Kestrel-Signature: sha256=<hex HMAC-SHA256 of "<X-Kestrel-Timestamp>.<body>">`. A URL whose host resolves to a private, loopback or link-local address is refused (400 WEBHOOK_URL_REFUSED) unless the operator set KESTREL_WEBHOOKS_ALLOW_PRIVATE=1.',
-      body: CreateWebhookRequestSchema,
-      response: { 201: CreatedWebhookResponseSchema, ...ERRORS.input },
-    }),
+    {
+      ...route({
+        summary: 'Add a webhook; the answer shows its signing secret, once',
+        description:
+          'Deliveries are POSTs signed with `X-Kestrel-Signature: sha256=<hex HMAC-SHA256 of "<X-Kestrel-Timestamp>.<body>">`. A URL whose host resolves to a private, loopback or link-local address is refused (400 WEBHOOK_URL_REFUSED) unless the operator set KESTREL_WEBHOOKS_ALLOW_PRIVATE=1. Needs the password within 5 minutes (403 STEP_UP_REQUIRED): the account’s events go to a new address.',
+        body: CreateWebhookRequestSchema,
+        response: { 201: CreatedWebhookResponseSchema, ...ERRORS.input, 403: ErrorResponseSchema },
+      }),
+      preHandler: requireStepUp,
+    },
     async (request, reply) => {
       const data = await app.notifications.createWebhook(callerId(request), request.body);
       return reply.code(201).send(ok(data, 'Webhook added. Copy the secret now: it is not shown again'));

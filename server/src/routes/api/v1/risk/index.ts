@@ -1,12 +1,15 @@
 import {
+  ErrorResponseSchema,
   KillSwitchResponseSchema,
   RiskEventsQuerySchema,
   RiskEventsResponseSchema,
+  type RiskLimits,
   RiskLimitsResponseSchema,
   RiskLimitsSchema,
   RiskOverviewResponseSchema,
 } from '@kestrel/contracts';
 import { callerId, ERRORS, ok, signedInRoutes, tradingAccountOf } from '../../../route-schemas';
+import { requireStepUp } from '../../../step-up';
 
 /** The /risk page: account limits, risk figures, the risk audit and the kill switch */
 export default signedInRoutes('risk', async (app, route) => {
@@ -23,12 +26,21 @@ export default signedInRoutes('risk', async (app, route) => {
 
   app.put(
     '/limits',
-    route({
-      summary:
-        'Replace the account limits (every field, null for none); the change is recorded in the risk events',
-      body: RiskLimitsSchema,
-      response: { 200: RiskLimitsResponseSchema, ...ERRORS.input },
-    }),
+    {
+      ...route({
+        summary:
+          'Replace the account limits (every field, null for none); the change is recorded in the risk events',
+        description:
+          'Raising or removing a limit needs the password given in the last 5 minutes (403 STEP_UP_REQUIRED); ' +
+          'tightening never does.',
+        body: RiskLimitsSchema,
+        response: { 200: RiskLimitsResponseSchema, ...ERRORS.input, 403: ErrorResponseSchema },
+      }),
+      preHandler: async (request) => {
+        const loosened = await risk.loosenedLimits(callerId(request), request.body as RiskLimits);
+        if (loosened.length > 0) await requireStepUp(request);
+      },
+    },
     async (request) => ok(await risk.saveLimits(callerId(request), request.body), 'Risk limits saved'),
   );
 
