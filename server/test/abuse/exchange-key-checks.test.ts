@@ -49,6 +49,36 @@ describe('exchange keys are checked on save and on a schedule', () => {
     expect(res.json().data.last_check).toEqual({ at: s.clock.now().toISOString(), ok: true, reason: null });
   });
 
+  it('stops new exposure at the status call that sees withdraw rights, not at the next re-check', async () => {
+    const { auth, keys } = await s.connectedUser();
+    const token = auth.access_token;
+    const account = s.sim.exchange.accountByKey(keys.apiKey);
+    if (!account) throw new Error('demo account missing');
+    account.permissions.enableWithdrawals = true;
+    const status = await s.request({
+      method: 'GET',
+      url: '/api/v1/credentials/binance/status',
+      headers: bearer(token),
+    });
+    expect(status.json()).toMatchObject({ data: { connectivity_status: 'error' } });
+    expect(status.json().message).toMatch(/can withdraw funds/);
+    // No re-check ran: the status call's finding stops the next order at once
+    const refused = await order(token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'CREDENTIALS_REFUSED' });
+    // The owner is told in the account's audit, once
+    const audit = await s.request({ method: 'GET', url: '/api/v1/account/events', headers: bearer(token) });
+    const refusals = (audit.json().data.events ?? audit.json().data).filter(
+      (e: { kind: string }) => e.kind === 'keys_refused',
+    );
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0].message).toMatch(/failed a check: .*can withdraw funds.*Trading with it is stopped/);
+    // Withdrawals off again: the next status call sees it, and the key trades again
+    account.permissions.enableWithdrawals = false;
+    await s.request({ method: 'GET', url: '/api/v1/credentials/binance/status', headers: bearer(token) });
+    expect((await order(token)).statusCode).toBe(201);
+  });
+
   it('marks a key that became withdraw-enabled on the re-check: no new position, closing still allowed', async () => {
     const { auth, keys } = await s.connectedUser();
     const token = auth.access_token;

@@ -81,6 +81,8 @@ export class CredentialsService {
     private readonly environments: EnvironmentSource,
     /** Publishes 'credentials.opened' */
     private readonly events?: Pick<DomainEvents, 'publish'>,
+    /** A stored key newly found refused (by any check): its owner is told (the account audit) */
+    private readonly onKeyRefused?: (userId: string, message: string) => Promise<void>,
   ) {}
 
   /**
@@ -213,7 +215,9 @@ export class CredentialsService {
    * withdrawals enabled since) is marked failed with the reason and its owner's audit says so; a key that passes is
    * marked good again; an exchange that cannot be asked changes nothing. Returns how many keys were marked failed.
    */
-  async recheckAll(onRefused?: (userId: string, message: string) => Promise<void>): Promise<number> {
+  async recheckAll(
+    onRefused: ((userId: string, message: string) => Promise<void>) | undefined = this.onKeyRefused,
+  ): Promise<number> {
     let refused = 0;
     for (const userId of await this.repo.userIds(this.db, EXCHANGE)) {
       for (const environment of TRADING_ENVIRONMENTS) {
@@ -252,6 +256,22 @@ export class CredentialsService {
       if (!(err instanceof ExchangeRejectedError)) throw err;
       reason = err.message;
     }
+    return this.noteCheck(account, row, reason, 'its scheduled check', onRefused);
+  }
+
+  /**
+   * What a check of the stored key found (the schedule's, or a status call's: whichever sees it first), kept on its
+   * row: a key refused now (revoked, withdrawals enabled since) stops opening positions at once, one that passes
+   * trades again. True when it was newly marked failed (its owner is told, once)
+   */
+  private async noteCheck(
+    account: TradingAccount,
+    row: { updated_at: Date; api_key_masked: string; check_ok: boolean | null },
+    reason: string | null,
+    check: string,
+    onRefused = this.onKeyRefused,
+  ): Promise<boolean> {
+    const { userId, environment } = account;
     const changed = await this.repo.recordCheck(this.db, {
       user_id: userId,
       exchange: EXCHANGE,
@@ -264,7 +284,7 @@ export class CredentialsService {
     if (!changed || reason === null || row.check_ok === false) return false;
     await onRefused?.(
       userId,
-      `Binance ${environment} API key ${row.api_key_masked} failed its scheduled check: ${reason}. Trading with it is stopped until it is replaced.`,
+      `Binance ${environment} API key ${row.api_key_masked} failed ${check}: ${reason}. Trading with it is stopped until it is replaced.`,
     );
     return true;
   }
@@ -301,10 +321,15 @@ export class CredentialsService {
     }
   }
 
+  /**
+   * The stored key asked of the exchange now. What it finds is kept as the scheduled check's would be: a key that
+   * gained withdraw rights or was revoked stops opening positions from this answer on, not at the next check
+   */
   async status(account: TradingAccount): Promise<CredentialsStatusResponse> {
     const env = this.reachable(account);
-    const credentials = await this.loadSecret(account);
-    if (!credentials) {
+    const row = await this.repo.find(this.db, account.userId, EXCHANGE, account.environment);
+    const credentials = row ? await this.loadSecret(account, row) : undefined;
+    if (!row || !credentials) {
       return {
         success: true,
         data: { exchange: EXCHANGE, configured: false, connectivity_status: 'not_configured' },
@@ -313,6 +338,7 @@ export class CredentialsService {
     }
     try {
       await this.probe.testAccount(EXCHANGE, credentials);
+      await this.noteCheck(account, row, null, 'a check');
       return {
         success: true,
         data: { exchange: EXCHANGE, configured: true, connectivity_status: 'connected' },
@@ -321,6 +347,7 @@ export class CredentialsService {
     } catch (err) {
       const unreachable = err instanceof ExchangeUnreachableError;
       if (!unreachable && !(err instanceof ExchangeRejectedError)) throw err;
+      if (!unreachable) await this.noteCheck(account, row, err.message, 'a check');
       return {
         success: true,
         data: {

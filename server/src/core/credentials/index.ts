@@ -22,6 +22,8 @@ export default fp(
       app.clock,
       app.environmentService,
       app.events,
+      // A stored key found refused by any check is said in the owner's account audit
+      (userId, message) => app.accountAudit.record(userId, 'keys_refused', message, undefined),
     );
     app.decorate('credentialsService', service);
 
@@ -34,9 +36,7 @@ export default fp(
         () => {
           if (running) return;
           running = service
-            .recheckAll((userId, message) =>
-              app.accountAudit.record(userId, 'keys_refused', message, undefined),
-            )
+            .recheckAll()
             .catch((err: unknown) =>
               app.log.warn(
                 { err: err instanceof Error ? err.message : String(err) },
