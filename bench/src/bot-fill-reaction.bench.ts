@@ -14,9 +14,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ManualClock } from '@kestrel/exchange-sim';
-import { BinanceUsdmAdapter } from '@kestrel/server';
 import { bearer, clockReading, SIM_START, startTestServer } from '@kestrel/server/testing';
-import { orderRoundTrips, pct } from './lib/order-round-trips';
+import { bareOrderRoundTrips, pct } from './lib/order-round-trips';
 
 const BOTS = Number(process.env.BENCH_BOTS ?? 50);
 // Enough rounds that p99 is not the one slowest sample (with 1 bot, 100 samples)
@@ -215,19 +214,7 @@ export default async function botFillReaction(): Promise<void> {
     }
 
     // The reference: the adapter's bare place-order round trip to the same simulator, an order far below the market
-    const bare = new BinanceUsdmAdapter({
-      restUrl: t.simUrl,
-      walletUrl: t.simUrl,
-      weightLimit: 1e9,
-      budget: { ordersPer10s: 1e9, ordersPerMinute: 1e9 },
-    });
-    await bare.syncTime();
-    const { place: round } = await orderRoundTrips(
-      bare,
-      t.demoKeys(),
-      { symbol: 'BTCUSDT', quantity: '0.004', price: '25000' },
-      BARE_ROUNDS,
-    );
+    const round = await bareOrderRoundTrips(t, BARE_ROUNDS);
     startToFirst.sort((a, b) => a - b);
 
     const f = (ms: number) => `${ms.toFixed(1)} ms`;

@@ -8,9 +8,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { ManualClock } from '@kestrel/exchange-sim';
-import { BinanceUsdmAdapter } from '@kestrel/server';
 import { bearer, clockReading, SIM_START, startTestServer } from '@kestrel/server/testing';
-import { orderRoundTrips, pct } from './lib/order-round-trips';
+import { bareOrderRoundTrips, pct } from './lib/order-round-trips';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const BARE_ROUNDS = 200;
@@ -99,19 +98,7 @@ export default async function signalOrder(): Promise<void> {
     adapter.placeOrder = place;
     await t.request({ method: 'POST', url: `/api/v1/agents/${botId}/stop`, headers });
 
-    const bare = new BinanceUsdmAdapter({
-      restUrl: t.simUrl,
-      walletUrl: t.simUrl,
-      weightLimit: 1e9,
-      budget: { ordersPer10s: 1e9, ordersPerMinute: 1e9 },
-    });
-    await bare.syncTime();
-    const { place: round } = await orderRoundTrips(
-      bare,
-      t.demoKeys(),
-      { symbol: 'BTCUSDT', quantity: '0.004', price: '25000' },
-      BARE_ROUNDS,
-    );
+    const round = await bareOrderRoundTrips(t, BARE_ROUNDS);
     for (const list of [toAck, toAnswer, signed]) list.sort((a, b) => a - b);
 
     const f = (ms: number) => `${ms.toFixed(1)} ms`;

@@ -1,4 +1,5 @@
-import type { BinanceUsdmAdapter } from '@kestrel/server';
+import { BinanceUsdmAdapter } from '@kestrel/server';
+import type { TestServer } from '@kestrel/server/testing';
 
 /** The value at fraction `p` of an ascending list (p50: 0.5) */
 export const pct = (sorted: readonly number[], p: number): number =>
@@ -25,4 +26,25 @@ export async function orderRoundTrips(
     place.push(t1 - t0);
   }
   return { place: place.sort((a, b) => a - b), cancel: cancel.sort((a, b) => a - b) };
+}
+
+/**
+ * The reference of the server benches: a bare adapter (its own, budgets lifted) placing and canceling a resting
+ * BTCUSDT buy far below the market on the test server's simulator, `rounds` times, each place timed. Sorted ascending
+ */
+export async function bareOrderRoundTrips(t: TestServer, rounds: number): Promise<number[]> {
+  const bare = new BinanceUsdmAdapter({
+    restUrl: t.simUrl,
+    walletUrl: t.simUrl,
+    weightLimit: 1e9,
+    budget: { ordersPer10s: 1e9, ordersPerMinute: 1e9 },
+  });
+  await bare.syncTime();
+  const { place } = await orderRoundTrips(
+    bare,
+    t.demoKeys(),
+    { symbol: 'BTCUSDT', quantity: '0.004', price: '25000' },
+    rounds,
+  );
+  return place;
 }

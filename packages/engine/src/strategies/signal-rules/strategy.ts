@@ -8,6 +8,7 @@ import { Bollinger } from '../../indicators/volatility/bollinger/bollinger';
 import { Vwap } from '../../indicators/volume/vwap/vwap';
 import { strategyType } from '../../strategy/registry';
 import { INTERFACE_VERSION, type Strategy, type StrategyContext } from '../../strategy/strategy';
+import { placePositionExits } from '../shared/position-exits';
 import { entryPlan, qtyForEquityFraction } from '../shared/position-sizing';
 import {
   type Condition,
@@ -177,18 +178,7 @@ class SignalRules implements Strategy {
       return;
     }
     if (fill.tag !== 'entry') return;
-    const { stopLossPct, takeProfitPct } = this.p;
-    const long = fill.positionAfter > 0;
-    const side = long ? 'sell' : 'buy';
-    const entry = broker.entryPrice;
-    if (stopLossPct > 0) {
-      const triggerPrice = broker.roundPrice(entry * (long ? 1 - stopLossPct : 1 + stopLossPct));
-      broker.submit({ side, type: 'stop-market', triggerPrice, closePosition: true, tag: 'sl' });
-    }
-    if (takeProfitPct > 0) {
-      const triggerPrice = broker.roundPrice(entry * (long ? 1 + takeProfitPct : 1 - takeProfitPct));
-      broker.submit({ side, type: 'take-profit-market', triggerPrice, closePosition: true, tag: 'tp' });
-    }
+    placePositionExits(broker, this.p);
   }
 }
 

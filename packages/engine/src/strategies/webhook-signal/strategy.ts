@@ -7,6 +7,7 @@ import {
   type StrategyContext,
   type TradeSignal,
 } from '../../strategy/strategy';
+import { placePositionExits } from '../shared/position-exits';
 import { entryPlan, qtyForEquityFraction } from '../shared/position-sizing';
 import { type WebhookSignalParams, WebhookSignalParamsSchema } from './params';
 
@@ -71,17 +72,7 @@ class WebhookSignal implements Strategy {
     if (stopLossPct === 0 && takeProfitPct === 0) return;
     // An added entry moves the average entry: the exits are placed again from it, the earlier ones canceled
     cancelTagged(broker, EXIT_TAGS);
-    const long = fill.positionAfter > 0;
-    const side = long ? 'sell' : 'buy';
-    const entry = broker.entryPrice;
-    if (stopLossPct > 0) {
-      const triggerPrice = broker.roundPrice(entry * (long ? 1 - stopLossPct : 1 + stopLossPct));
-      broker.submit({ side, type: 'stop-market', triggerPrice, closePosition: true, tag: 'sl' });
-    }
-    if (takeProfitPct > 0) {
-      const triggerPrice = broker.roundPrice(entry * (long ? 1 + takeProfitPct : 1 - takeProfitPct));
-      broker.submit({ side, type: 'take-profit-market', triggerPrice, closePosition: true, tag: 'tp' });
-    }
+    placePositionExits(broker, this.p);
   }
 
   /** Sets the leverage once, at the first bar or signal (the broker allows it only while flat) */
