@@ -263,6 +263,11 @@ export class TelegramSim {
     return [...this.#updates];
   }
 
+  /** Whether a getUpdates long poll is held now (the bot waits for updates) */
+  get polling(): boolean {
+    return this.#poll !== undefined;
+  }
+
   /** The webhook set by the bot, if any */
   get webhook(): { url: string } | undefined {
     return this.#webhook ? { url: this.#webhook.url } : undefined;
