@@ -10,6 +10,7 @@ import exchangePlugin from './core/exchange';
 import exchangeServicesPlugin from './core/exchange/services';
 import liveStreamsPlugin from './core/live';
 import notificationsPlugin from './core/notifications';
+import telegramPlugin from './core/notifications/telegram';
 import type { PluginOptions } from './core/plugin-options';
 import recorderPlugin from './core/recorder';
 import secretsPlugin from './core/secrets';
@@ -46,12 +47,14 @@ import healthRoutes from './routes/api/v1/health';
 import historyRoutes from './routes/api/v1/history';
 import marketRoutes from './routes/api/v1/market';
 import notificationRoutes from './routes/api/v1/notifications';
+import telegramRoutes from './routes/api/v1/notifications/telegram';
 import optimisationRoutes from './routes/api/v1/optimisations';
 import orderRoutes from './routes/api/v1/orders';
 import riskRoutes from './routes/api/v1/risk';
 import signalRoutes from './routes/api/v1/signals';
 import security from './routes/plugins/security';
 import swagger from './routes/plugins/swagger';
+import telegramCommands from './routes/telegram';
 import wsRoutes from './routes/ws';
 import agentsPlugin from './trading/agents';
 import agentLlmPlugin from './trading/agents/llm-reviewer';
@@ -90,6 +93,7 @@ const DOMAIN_PLUGINS = [
   authPlugin,
   accountPlugin,
   environmentPlugin,
+  telegramPlugin,
   notificationsPlugin,
   exchangePlugin,
   credentialsPlugin,
@@ -222,6 +226,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
     { prefix: '/api/v1/credentials' },
   );
   await app.register(notificationRoutes, { ...options, prefix: '/api/v1/notifications' });
+  await app.register(telegramRoutes, { ...options, prefix: '/api/v1/notifications/telegram' });
   await app.register(marketRoutes, { ...options, prefix: '/api/v1/market' });
   await app.register(dashboardRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(analyticsRoutes, { ...options, prefix: '/api/v1/dashboard' });
@@ -239,6 +244,8 @@ export async function buildApp(config: ServerConfig, deps: AppDeps = {}): Promis
   await app.register(signalRoutes, { ...options, prefix: '/api/v1/signals' });
   await app.register(botsSummaryRoutes, { ...options, prefix: '/api/v1/dashboard' });
   await app.register(wsRoutes);
+  // The linked Telegram chats' commands: registered before the app is ready, when the channel starts its poll
+  await app.register(telegramCommands);
   return app;
 }
 

@@ -210,6 +210,27 @@ const ConfigSchema = z.object({
     .min(100, 'KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be at least 100')
     .max(600_000, 'KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS must be at most 600000')
     .default(15_000),
+  /**
+   * The operator's Telegram bot, as BotFather gives it (`<bot id>:<secret>`); unset: no Telegram channel. One bot for
+   * the whole server, never per user. A secret: never logged, and the Bot API puts it in every request's path, so no
+   * request URL to Telegram reaches a log line either
+   */
+  telegramBotToken: z
+    .string()
+    .trim()
+    .regex(/^\d+:[A-Za-z0-9_-]+$/, {
+      error: 'KESTREL_TELEGRAM_BOT_TOKEN must be a bot token as BotFather gives it (<bot id>:<secret>)',
+    })
+    .optional(),
+  /** The Bot API's base URL (a stand-in's in tests and the e2e suite) */
+  telegramApiUrl: z
+    .string()
+    .trim()
+    .default('https://api.telegram.org')
+    .refine((v) => /^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(v), {
+      error: 'KESTREL_TELEGRAM_API_URL must be an http:// or https:// URL',
+    })
+    .transform((v) => v.replace(/\/+$/, '')),
 });
 export type ServerConfig = z.infer<typeof ConfigSchema> & {
   /** The default environment's (testnet's) exchange: public market data and the status page */
@@ -251,6 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jobsQueued: env.KESTREL_JOBS_QUEUED || undefined,
     exchangeBreakerFailures: env.KESTREL_EXCHANGE_BREAKER_FAILURES || undefined,
     exchangeBreakerCoolDownMs: env.KESTREL_EXCHANGE_BREAKER_COOLDOWN_MS || undefined,
+    telegramBotToken: env.KESTREL_TELEGRAM_BOT_TOKEN || undefined,
+    telegramApiUrl: env.KESTREL_TELEGRAM_API_URL || undefined,
   });
   if (!parsed.success) {
     // Never echo the received values: DATABASE_URL and the keys are secrets

@@ -18,8 +18,9 @@ declare module 'fastify' {
 const DELIVERY_POLL_MS = 5_000;
 
 /**
- * Wires the notification service. A new notice reaches the user's sockets as 'notification.created' (the socket
- * plugin, which sits above this one, subscribes)
+ * Wires the notification service, the Telegram channel (`telegram/`, its own plugin) given as a channel port. A new
+ * notice reaches the user's sockets as 'notification.created' (the socket plugin, which sits above this one,
+ * subscribes)
  */
 export default fp(
   async (app: FastifyInstance, { config }: PluginOptions) => {
@@ -38,6 +39,8 @@ export default fp(
               ...(config.webhooksAllowHosts ? { allowance: config.webhooksAllowHosts } : {}),
             },
         onError: (err, what) => app.log.error({ err }, `${what} failed`),
+        // The user's Telegram chat, for the events they chose there
+        channels: [app.telegram],
       },
     );
     app.decorate('notifications', service);
@@ -65,5 +68,5 @@ export default fp(
       await service.idle();
     });
   },
-  { name: 'notifications', dependencies: ['database', 'secrets', 'auth'] },
+  { name: 'notifications', dependencies: ['database', 'secrets', 'auth', 'telegram'] },
 );

@@ -63,6 +63,14 @@ declare module '../../lib/domain-events' {
   }
 }
 
+/**
+ * Another way a notice reaches its user (Telegram): told after the in-app entry and the webhooks, for every event;
+ * the channel decides whether the user chose it. It must not throw nor wait on the outside world
+ */
+export interface NotificationChannel {
+  deliver(userId: string, event: NotificationEvent, content: NotificationContent): Promise<void>;
+}
+
 export interface NotificationServiceOptions {
   /**
    * Which private addresses webhooks may reach: all (KESTREL_WEBHOOKS_ALLOW_PRIVATE: tests, a lab) or the operator's
@@ -71,6 +79,8 @@ export interface NotificationServiceOptions {
   targets: TargetPolicy;
   resolve?: Resolver;
   send?: (req: SendRequest) => Promise<SendResult>;
+  /** Channels beside the in-app list and the webhooks (the Telegram chat) */
+  channels?: readonly NotificationChannel[];
   /** Where a failure of the background work goes (the app's log) */
   onError?: (err: unknown, what: string) => void;
 }
@@ -119,6 +129,10 @@ export class NotificationService {
         (err: unknown) => this.options.onError?.(err, 'notification push'),
       );
       if (hooks.length > 0) this.kick();
+      for (const channel of this.options.channels ?? [])
+        await channel
+          .deliver(userId, event, content)
+          .catch((err: unknown) => this.options.onError?.(err, `notification ${event} channel`));
     } catch (err) {
       this.options.onError?.(err, `notification ${event}`);
     }
