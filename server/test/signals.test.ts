@@ -1,7 +1,9 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Bot, BotEvent, BotStatus, SignalRecord } from '@kestrel/contracts/bots';
 import { SIGNALS_PER_MINUTE } from '@kestrel/contracts/bots';
 import { describe, expect, it } from 'vitest';
+import { botRepository } from '../src/trading/bots/bot-repository';
+import { signalRepository } from '../src/trading/bots/signals/signal-repository';
 import { insertBotRow } from './bot-rows';
 import { bearer, signUp, type TestApp } from './helper';
 import { simRecord, useConnectedUser, useSimBots } from './sim-bots';
@@ -266,6 +268,31 @@ describe('signal webhooks', () => {
     expect((await signals(bot.id))[0]?.message).toBe('1 order sent');
     expect(sim().all).toHaveLength(placed + 1);
     expect(sim().position).toBe(0);
+  });
+
+  it('does not act late: a waiting signal older than 5 minutes when the bot’s instance takes it is refused', async () => {
+    const [owner] = await app.app.db.query<{ user_id: string }>('SELECT user_id FROM bots WHERE id = $1', [
+      bot.id,
+    ]);
+    const row = await botRepository.find(app.app.db, owner?.user_id ?? '', bot.id);
+    if (!row) throw new Error('the bot is gone');
+    await signalRepository.insert(app.app.db, {
+      id: randomUUID(),
+      bot_id: bot.id,
+      signal_id: 'late-1',
+      action: 'buy',
+      symbol: 'BTCUSDT',
+      quantity: null,
+      price: null,
+      received_at: new Date(simClock.now() - 6 * 60_000),
+      outcome: 'pending',
+      message: 'Received: on its way to the bot',
+    });
+    const placed = sim().all.length;
+    await app.app.botSignals.deliverPending([row]);
+    const late = (await signals(bot.id)).find((s) => s.signalId === 'late-1');
+    expect(late).toMatchObject({ outcome: 'refused', message: expect.stringMatching(/too late to act on/) });
+    expect(sim().all).toHaveLength(placed);
   });
 
   it('starts and stops any bot of its owner, and takes at most 30 signals a minute', async () => {

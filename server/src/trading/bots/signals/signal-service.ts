@@ -278,6 +278,13 @@ export class SignalService {
       ...(row.quantity === null ? {} : { quantity: row.quantity }),
       ...(row.price === null ? {} : { price: row.price }),
     };
+    // Waiting this long (the instance running the bot was away): the market moved on, the signal is not acted on late
+    if (here && this.deps.clock.now().getTime() - row.received_at.getTime() > SIGNAL_WINDOW_MS)
+      return refused(
+        409,
+        'SIGNAL_STALE',
+        `Not acted on within ${SIGNAL_WINDOW_MS / 60_000} minutes of its arrival (the server running ${bot.name} was away): too late to act on`,
+      );
     const runsHere = this.deps.bots.runsHere(bot.id);
     // Taken by one caller only: the round delivering waiting signals must not hand this one over a second time
     if (
