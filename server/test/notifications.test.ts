@@ -101,6 +101,15 @@ describe('SSRF guard (operator has not allowed private addresses)', () => {
     expect(isPrivateAddress('192.168.1.1')).toBe(true);
     expect(isPrivateAddress('93.184.215.14')).toBe(false);
     expect(isPrivateAddress('2606:2800:21f:cb07:6820:80da:af6b:8b2c')).toBe(false);
+    // IPv6 spellings that carry an IPv4 address: this host's or any other
+    expect(isPrivateAddress('::ffff:7f00:1')).toBe(true);
+    expect(isPrivateAddress('0:0:0:0:0:ffff:127.0.0.1')).toBe(true);
+    expect(isPrivateAddress('::127.0.0.1')).toBe(true);
+    expect(isPrivateAddress('2002:7f00:1::1')).toBe(true);
+    expect(isPrivateAddress('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toBe(true);
+    expect(isPrivateAddress('64:ff9b:1::a00:1')).toBe(true);
+    // A public IPv4 in the mapped form is that public address
+    expect(isPrivateAddress('::ffff:5db8:d70e')).toBe(false);
   });
 
   it('checks again at delivery and connects to the checked address (DNS rebinding)', async () => {

@@ -41,16 +41,32 @@ for (const [net, bits] of [
   ['fe80::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  // Forms that carry an IPv4 address inside: IPv4-compatible (`::127.0.0.1`, deprecated), 6to4 and Teredo. Their
+  // IPv4 could be anything, this host included: none is a target a webhook needs
+  ['::', 96],
+  ['2002::', 16],
+  ['2001::', 32],
 ] as const)
   blocked.addSubnet(net, bits, 'ipv6');
 
+/** The IPv4 address an IPv4-mapped IPv6 address carries, in either spelling (`::ffff:127.0.0.1`, `::ffff:7f00:1`) */
+function mappedIpv4(address: string): string | undefined {
+  const dotted = /^(?:0{0,4}:){0,4}:?:ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (dotted?.[1]) return dotted[1];
+  const hex = /^(?:0{0,4}:){0,4}:?:ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex?.[1] || !hex[2]) return undefined;
+  const [hi, lo] = [Number.parseInt(hex[1], 16), Number.parseInt(hex[2], 16)];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
 /**
- * Whether `list` holds the address; IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as its IPv4. Undefined for a
+ * Whether `list` holds the address; IPv4-mapped IPv6 (`::ffff:127.0.0.1`, `::ffff:7f00:1`) is judged as its IPv4. Undefined for a
  * string that is no address
  */
 function listed(list: BlockList, address: string): boolean | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return list.check(mapped[1], 'ipv4');
+  const mapped = mappedIpv4(address);
+  if (mapped) return list.check(mapped, 'ipv4');
   const family = isIP(address);
   if (family === 0) return undefined;
   return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
