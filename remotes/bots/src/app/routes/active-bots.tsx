@@ -37,6 +37,7 @@ export default function ActiveBotsPage() {
   const action = useBotAction();
   const confirmation = useConfirmBotAction(action);
   const strategyName = (id: string) => strategies.data?.find((s) => s.id === id)?.name ?? id;
+  const takesSignals = (id: string) => strategies.data?.find((s) => s.id === id)?.takesSignals ?? false;
 
   return (
     <RemotePage
@@ -76,6 +77,7 @@ export default function ActiveBotsPage() {
                 key={bot.id}
                 bot={bot}
                 strategyName={strategyName(bot.strategy)}
+                takesSignals={takesSignals(bot.strategy)}
                 onAction={confirmation.ask}
               />
             ))}

@@ -10,6 +10,10 @@ export const botKeys = {
   events: (id: string) => [...botKeys.all, 'events', id] as const,
   drift: (id: string) => [...botKeys.all, 'drift', id] as const,
   performance: (id: string) => [...botKeys.all, 'performance', id] as const,
+  /** Its signal webhook (the URL's path; the secret is never read back) */
+  signalHook: (id: string) => [...botKeys.all, 'signal-hook', id] as const,
+  /** The last signals its webhook received */
+  signals: (id: string) => [...botKeys.all, 'signals', id] as const,
   /** A plan is drawn for its settings: the key holds them */
   plan: (ask: object) => [...botKeys.all, 'plan', ask] as const,
   /** Starting values from the market for a strategy on a market: the key holds the ask */

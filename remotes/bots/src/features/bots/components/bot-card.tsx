@@ -37,6 +37,7 @@ import { atLiveMark } from '../lib/live-mark';
 import { ladder, ladderDecimals, orderStatusWords, orderTypeWords } from '../lib/order-ladder';
 import { pnlFigures } from '../lib/pnl-figures';
 import { BotLogLines } from './bot-log';
+import { BotSignals } from './bot-signals';
 import { BotStateBadge } from './bot-state-badge';
 import { BotStory } from './bot-story';
 import { DriftPanel } from './drift-report';
@@ -183,11 +184,13 @@ function BotFigures({ status, botName }: { status: BotStatus; botName: string })
 export interface BotCardProps {
   bot: Bot;
   strategyName: string;
+  /** Its strategy trades on the alerts its webhook receives (the catalogue's `takesSignals`) */
+  takesSignals?: boolean;
   onAction: (bot: Bot, action: BotAction) => void;
 }
 
 /** One bot on /active-bots: state and why it stopped, PnL, position, orders, uptime, last events, log, actions */
-export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
+export function BotCard({ bot: listed, strategyName, takesSignals = false, onAction }: BotCardProps) {
   const read = useBotStatus(listed.id);
   const [logOpen, setLogOpen] = useState(false);
   const [driftOpen, setDriftOpen] = useState(false);
@@ -312,6 +315,8 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
               }}
               botName={bot.name}
             />
+            {/* A webhook-signal bot trades through its webhook alone: its signals come right after its figures */}
+            {takesSignals && <BotSignals bot={bot} takesSignals />}
             <div className="bt:flex bt:flex-col bt:gap-2">
               <div className="bt:flex bt:items-center bt:justify-between bt:gap-2">
                 <h3 className="bt:text-sm bt:font-semibold">{logOpen ? 'Log' : 'Last events'}</h3>
@@ -368,6 +373,7 @@ export function BotCard({ bot: listed, strategyName, onAction }: BotCardProps) {
                 {driftOpen && <DriftPanel botId={bot.id} botName={bot.name} />}
               </div>
             )}
+            {!takesSignals && <BotSignals bot={bot} takesSignals={false} />}
           </>
         )}
       </CardContent>

@@ -59,4 +59,16 @@ describe('bot pushes on the live socket', () => {
     push({ botId: BOT, type: 'stopped', time: 2_000 });
     await waitFor(() => expect(keysOf(invalidated)).toContain(JSON.stringify(botKeys.events(BOT))));
   });
+
+  it('a signal the webhook received reads the bot’s signals list again, with its status', async () => {
+    const { push, invalidated } = await setup();
+    push({
+      botId: BOT,
+      type: 'signal_received',
+      time: 3_000,
+      event: { ...line(20), kind: 'signal_received' },
+    });
+    await waitFor(() => expect(keysOf(invalidated)).toContain(JSON.stringify(botKeys.signals(BOT))));
+    expect(keysOf(invalidated)).toContain(JSON.stringify(botKeys.status(BOT)));
+  });
 });

@@ -30,8 +30,10 @@ export function useBotNotices(): void {
     logs: Set<string>;
     /** Bots with a new fill: their chart and PnL curve are read again too */
     filled: Set<string>;
+    /** Bots whose webhook received a signal: their signals list is read again too */
+    signaled: Set<string>;
     timer: ReturnType<typeof setTimeout> | undefined;
-  }>({ bots: new Set(), logs: new Set(), filled: new Set(), timer: undefined });
+  }>({ bots: new Set(), logs: new Set(), filled: new Set(), signaled: new Set(), timer: undefined });
 
   useEffect(() => {
     const state = pending.current;
@@ -50,18 +52,22 @@ export function useBotNotices(): void {
     }
     state.bots.add(notice.botId);
     if (notice.type === 'order_filled') state.filled.add(notice.botId);
+    if (notice.type === 'signal_received') state.signaled.add(notice.botId);
     if (state.timer !== undefined) return;
     state.timer = setTimeout(() => {
       const bots = [...state.bots];
       const logs = [...state.logs];
       const filled = [...state.filled];
+      const signaled = [...state.signaled];
       state.bots.clear();
       state.logs.clear();
       state.filled.clear();
+      state.signaled.clear();
       state.timer = undefined;
       for (const id of logs) void queryClient.invalidateQueries({ queryKey: botKeys.events(id) });
       for (const id of bots) void queryClient.invalidateQueries({ queryKey: botKeys.status(id) });
       for (const id of filled) void queryClient.invalidateQueries({ queryKey: botKeys.performance(id) });
+      for (const id of signaled) void queryClient.invalidateQueries({ queryKey: botKeys.signals(id) });
       void queryClient.invalidateQueries({ queryKey: botKeys.list() });
       void queryClient.invalidateQueries({ queryKey: botKeys.summary() });
     }, BOT_NOTICE_COALESCE_MS);
