@@ -57,14 +57,25 @@ const planAsk = (request: CreateBotRequestInput) => ({
 });
 
 /** Under the parameters as they are typed: the orders they make (the AI agent places none ahead) */
-function renderPlan(request: CreateBotRequestInput) {
-  return request.strategy === AGENT_STRATEGY ? null : <OrderPlanPreview ask={planAsk(request)} />;
+function renderPlan(request: CreateBotRequestInput, takesSignals: boolean) {
+  if (request.strategy === AGENT_STRATEGY) return null;
+  // Nothing stands at its start: each alert sends its order then, sized as the parameters say
+  if (takesSignals) return <p className="bt:text-sm bt:text-muted-foreground">{SIGNALS_NO_PLAN}</p>;
+  return <OrderPlanPreview ask={planAsk(request)} />;
 }
 
-function renderPreview(request: CreateBotRequestInput) {
+function renderPreview(request: CreateBotRequestInput, takesSignals: boolean) {
   if (request.strategy === AGENT_STRATEGY) {
     // Seven days of bars train no model: the agent's page shows walk-forward evidence once it has trained
     return <p className="bt:text-sm bt:text-muted-foreground">{AGENT_NO_PREVIEW}</p>;
+  }
+  if (takesSignals) {
+    // Its bars never trade: a backtest of it would show "0 trades", which says nothing of the alerts it will follow
+    return (
+      <p role="note" aria-label="No quick backtest" className="bt:text-sm bt:text-muted-foreground">
+        {SIGNALS_NO_PREVIEW}
+      </p>
+    );
   }
   const backtest = quickBacktestRequest(
     {
@@ -97,6 +108,11 @@ function purposeOf(search: URLSearchParams): Purpose {
 
 const AGENT_NO_PREVIEW =
   'No quick backtest for an AI agent: it trains on more history than 7 days hold. Once saved, "Train now" on its page trains it and shows its out-of-sample evidence against buy-and-hold and random entries before you start it.';
+
+const SIGNALS_NO_PLAN =
+  'No orders stand at its start: each buy or sell alert sends one at once, at market (or at the price the alert names), sized from the budget unless the alert names a quantity.';
+const SIGNALS_NO_PREVIEW =
+  'No quick backtest: it trades only on the alerts posted to its webhook, and past bars carry none, so a backtest of it would make no trade at all. Start it and send a test alert instead: on the simulator or testnet no money is at stake.';
 
 const TITLES = { new: 'Create bot', edit: 'Edit bot', clone: 'Clone bot' } as const;
 
@@ -182,6 +198,19 @@ export default function CreateBotPage() {
     );
   }, [strategies.data, purpose.kind, sourceBot, wanted, paramsToForm, prefillKey]);
 
+  const takesSignals = useCallback(
+    (id: string) => strategies.data?.find((s) => s.id === id)?.takesSignals ?? false,
+    [strategies.data],
+  );
+  const plan = useCallback(
+    (request: CreateBotRequestInput) => renderPlan(request, takesSignals(request.strategy)),
+    [takesSignals],
+  );
+  const preview = useCallback(
+    (request: CreateBotRequestInput) => renderPreview(request, takesSignals(request.strategy)),
+    [takesSignals],
+  );
+
   // A running bot is changed in place: its name at once, the rest by the restart the review step announces
   const runningEdit = purpose.kind === 'edit' && sourceBot?.state === 'running';
   const onSubmit = async ({ values, request }: BotFormSubmit) => {
@@ -265,8 +294,8 @@ export default function CreateBotPage() {
           renderParams={renderParams}
           paramsToForm={(id) => paramsToForm(id)}
           validateParams={parseStrategyParams}
-          renderPreview={renderPreview}
-          renderPlan={renderPlan}
+          renderPreview={preview}
+          renderPlan={plan}
           exchangeConnected={connected}
           connectAction={<ConnectExchangeButton />}
           submitLabel={purpose.kind === 'edit' ? 'Save changes' : 'Create bot'}

@@ -256,4 +256,47 @@ describe('the create-bot form', () => {
       params: expect.objectContaining({ lower: 40_000, upper: 50_000 }),
     });
   }, 60_000);
+
+  it('a webhook-signal bot is live only, says it trades on alerts, and shows no order plan or backtest that would read "0 trades"', async () => {
+    const { user } = renderAt(page.runtime, '/create-bot?strategy=webhook-signal', pages);
+    const f = await form();
+    expect((within(f).getByRole('radio', { name: /^Webhook signals/ }) as HTMLInputElement).checked).toBe(
+      true,
+    );
+    expect(within(f).getByRole('note', { name: 'Trades on alerts' }).textContent).toMatch(
+      /Its webhook URL and secret are made on its card on Active bots after you save it\.$/,
+    );
+    await next(user);
+    await stepHeading('Market');
+    await next(user);
+    await stepHeading('Parameters');
+    // Nothing stands at its start: no order plan drawn, a sentence instead
+    expect(
+      await within(f).findByText(/^No orders stand at its start: each buy or sell alert sends one/),
+    ).toBeTruthy();
+    expect(within(f).queryByRole('region', { name: 'Its orders at the price now' })).toBeNull();
+    for (const step of ['Budget and risk', 'Mode']) {
+      await next(user);
+      await stepHeading(step);
+    }
+    // Live is chosen and paper is not offered, with the reason
+    const paper = within(f).getByRole('radio', { name: /^Paper/ }) as HTMLInputElement;
+    expect(paper.disabled).toBe(true);
+    expect(paper.closest('label')?.textContent).toContain('Webhook signals trade live only');
+    expect((within(f).getByRole('radio', { name: /^Live/ }) as HTMLInputElement).checked).toBe(true);
+    await user.click(within(f).getByRole('checkbox', { name: /I understand this bot places real orders/ }));
+    await next(user);
+    await stepHeading('Review');
+    expect(within(f).getByText('Live: real orders')).toBeTruthy();
+    expect(within(f).getByRole('note', { name: 'No quick backtest' }).textContent).toMatch(
+      /^No quick backtest: it trades only on the alerts posted to its webhook/,
+    );
+    expect(within(f).queryByRole('button', { name: 'Run a quick backtest' })).toBeNull();
+    await user.click(within(f).getByRole('button', { name: 'Create bot' }));
+    await waitFor(() => expect(location.current).toMatch(/^\/active-bots#bot-/), { timeout: 10_000 });
+    expect((await listBots()).find((b) => b.strategy === 'webhook-signal')).toMatchObject({
+      mode: 'live',
+      state: 'stopped',
+    });
+  }, 60_000);
 });

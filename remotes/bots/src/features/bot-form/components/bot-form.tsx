@@ -25,6 +25,7 @@ import {
   type BotFormValues,
   botFormSchema,
   botParams,
+  SIGNALS_LIVE_ONLY,
   STEPS,
   type StepId,
   serverRefusal,
@@ -189,7 +190,10 @@ export function BotForm({
   onSubmit,
   suggest,
 }: BotFormProps) {
-  const schema = useMemo(() => botFormSchema(validateParams), [validateParams]);
+  const schema = useMemo(
+    () => botFormSchema(validateParams, (id) => strategies.find((s) => s.id === id)?.takesSignals ?? false),
+    [validateParams, strategies],
+  );
   const form = useForm<BotFormValues, unknown, BotFormOutput>({
     resolver: zodResolver(schema) as never,
     defaultValues: initialValues,
@@ -206,6 +210,8 @@ export function BotForm({
   const strategyId = watch('strategy');
   const mode = watch('mode');
   const strategy = strategies.find((s) => s.id === strategyId);
+  // Its orders come from the alerts its webhook receives, and only a live bot takes them
+  const signals = strategy?.takesSignals === true;
   // A new bot is made where the trader is now: only mainnet is real money
   const liveAccount = liveAccountWords(useTradingEnvironment().target);
   const [market, setMarket] = useState<MarketValues | null>(null);
@@ -279,10 +285,13 @@ export function BotForm({
     },
     [strategies, validateParams],
   );
-  /** The form's values as a request, parsed as the resolver does; null while any of them fails its check */
+  /**
+   * The form's values as a request for the plan, parsed as the resolver does; null while any of them fails its check.
+   * The live confirmation is asked on its own step, after the plan: a live bot's plan is drawn before it is ticked
+   */
   const requestOf = useCallback(
     (raw: BotFormValues): CreateBotRequestInput | null => {
-      const values = schema.safeParse(raw);
+      const values = schema.safeParse({ ...raw, confirmLive: true });
       return values.success ? requestFrom(values.data) : null;
     },
     [schema, requestFrom],
@@ -394,6 +403,13 @@ export function BotForm({
                           className="bt:mt-0.5 bt:size-4 bt:shrink-0"
                           {...register('strategy', {
                             onChange: () => {
+                              // Live is the only mode of a strategy that trades on signals; leaving one goes back
+                              // to paper, whose confirmation is not asked
+                              if (s.takesSignals) setValue('mode', 'live');
+                              else if (signals) {
+                                setValue('mode', 'paper');
+                                setValue('confirmLive', false);
+                              }
                               setValue('params', paramsToForm(s.id));
                               const lev = s.defaults.leverage;
                               if (typeof lev === 'number') setValue('leverage', lev);
@@ -412,6 +428,7 @@ export function BotForm({
                     <p className="bt:text-xs bt:text-destructive">{fieldMessage(errors.strategy)}</p>
                   )}
                 </fieldset>
+                {signals && <SignalsNote />}
                 <Field
                   {...denseField}
                   label="Name"
@@ -528,20 +545,24 @@ export function BotForm({
                   <div className="bt:grid bt:grid-cols-1 bt:gap-2 bt:sm:grid-cols-2">
                     <label
                       className={cn(
-                        'bt:flex bt:cursor-pointer bt:gap-3 bt:rounded-lg bt:border bt:p-3 bt:text-sm',
+                        'bt:flex bt:gap-3 bt:rounded-lg bt:border bt:p-3 bt:text-sm',
+                        signals ? 'bt:opacity-60' : 'bt:cursor-pointer',
                         mode === 'paper' ? 'bt:border-primary bt:bg-accent' : 'bt:border-border',
                       )}
                     >
                       <input
                         type="radio"
                         value="paper"
+                        disabled={signals}
                         className="bt:mt-0.5 bt:size-4"
                         {...register('mode')}
                       />
                       <span className="bt:flex bt:flex-col bt:gap-0.5">
                         <span className="bt:font-medium">Paper</span>
                         <span className="bt:text-muted-foreground">
-                          Simulated orders on live prices, with fees. No money at risk.
+                          {signals
+                            ? `Not for this strategy. ${SIGNALS_LIVE_ONLY}.`
+                            : 'Simulated orders on live prices, with fees. No money at risk.'}
                         </span>
                       </span>
                     </label>
@@ -567,7 +588,11 @@ export function BotForm({
                       </span>
                     </label>
                   </div>
+                  {fieldMessage(errors.mode) && (
+                    <p className="bt:text-xs bt:text-destructive">{fieldMessage(errors.mode)}</p>
+                  )}
                 </fieldset>
+                {signals && <SignalsNote />}
                 {exchangeConnected === false && (
                   <div className="bt:flex bt:flex-wrap bt:items-center bt:gap-3 bt:text-sm">
                     <p className="bt:min-w-0 bt:flex-1 bt:text-muted-foreground">
@@ -589,8 +614,9 @@ export function BotForm({
                     {liveAccount.real ? (
                       <p>
                         <strong>This bot will trade real money.</strong> Once started it places orders on your
-                        Binance account by itself, up to its budget, and can lose all of it. Your account's
-                        risk limits and the bot's own are checked before every order.
+                        Binance account {signals ? 'on every alert its webhook receives' : 'by itself'}, up to
+                        its budget, and can lose all of it. Your account's risk limits and the bot's own are
+                        checked before every order.
                       </p>
                     ) : (
                       <p>
@@ -598,8 +624,10 @@ export function BotForm({
                           This bot will place real orders with {liveAccount.account}, with {liveAccount.money}
                           .
                         </strong>{' '}
-                        Once started it places them by itself, up to its budget, as it would on mainnet. Your
-                        account's risk limits and the bot's own are checked before every order.
+                        Once started it places them{' '}
+                        {signals ? 'on every alert its webhook receives' : 'by itself'}, up to its budget, as
+                        it would on mainnet. Your account's risk limits and the bot's own are checked before
+                        every order.
                       </p>
                     )}
                     <label className="bt:flex bt:items-start bt:gap-2 bt:font-medium">
@@ -669,6 +697,20 @@ export function BotForm({
         </FormProvider>
       </CardContent>
     </Card>
+  );
+}
+
+/** What a strategy that trades on signals needs besides the form: its webhook, made once the bot is saved */
+function SignalsNote() {
+  return (
+    <p
+      role="note"
+      aria-label="Trades on alerts"
+      className="bt:rounded-md bt:border bt:border-border bt:bg-muted/40 bt:p-3 bt:text-sm"
+    >
+      It trades only on the alerts posted to its webhook (a TradingView alert, say): each buy, sell or close
+      is sent at once. Its webhook URL and secret are made on its card on Active bots after you save it.
+    </p>
   );
 }
 

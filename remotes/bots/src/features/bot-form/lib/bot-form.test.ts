@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '../../../config/paths';
 import {
   AGENT_DEFAULT_MAX_DRAWDOWN_PERCENT,
+  botFormSchema,
   defaultBotValues,
   prefilledBotValues,
   prefillOf,
+  SIGNALS_LIVE_ONLY,
   serverRefusal,
 } from './bot-form';
 
@@ -106,5 +108,29 @@ describe('a new bot’s limits', () => {
     });
     const grid = defaultBotValues({ id: 'grid', name: 'Grid', defaults: {} }, () => ({}));
     expect(grid.riskLimits.maxDrawdownPercent).toBeNull();
+  });
+});
+
+describe('a bot that trades on signals', () => {
+  const signals = { id: 'webhook-signal', name: 'Webhook signals', defaults: {}, takesSignals: true };
+  const schema = botFormSchema(
+    () => ({ success: true, params: {} }),
+    (id) => id === 'webhook-signal',
+  );
+
+  it('starts live, its only mode, and is refused on paper under the mode field, as the server refuses it', () => {
+    const values = defaultBotValues(signals, () => ({}));
+    expect(values.mode).toBe('live');
+    expect(defaultBotValues({ ...signals, takesSignals: false }, () => ({})).mode).toBe('paper');
+    const paper = schema.safeParse({ ...values, mode: 'paper' });
+    expect(paper.success).toBe(false);
+    expect(paper.error?.issues).toEqual([
+      expect.objectContaining({ path: ['mode'], message: SIGNALS_LIVE_ONLY }),
+    ]);
+    expect(schema.safeParse({ ...values, confirmLive: true }).success).toBe(true);
+    expect(serverRefusal(`Invalid bot: mode: ${SIGNALS_LIVE_ONLY}`, [])).toMatchObject({
+      field: 'mode',
+      step: 'mode',
+    });
   });
 });

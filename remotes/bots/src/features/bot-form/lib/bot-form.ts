@@ -19,6 +19,10 @@ export const BOT_OWNED_PARAMS = ['leverage'] as const;
 
 export const MODE_CONFIRM_MESSAGE = 'Confirm that this bot places real orders with your Binance account';
 
+/** Why a strategy that trades on outside signals has no paper mode (the server's refusal says the same) */
+export const SIGNALS_LIVE_ONLY =
+  'Webhook signals trade live only: on the simulator or testnet, a live bot is the rehearsal with no money at stake';
+
 const fields = CreateBotRequestSchema.shape;
 
 /** An empty number input (NaN with `valueAsNumber`) is "no limit" */
@@ -49,9 +53,18 @@ const FormShape = z.object({
 export type BotFormValues = z.input<typeof FormShape>;
 export type BotFormOutput = z.output<typeof FormShape>;
 
-/** The form's schema: field rules, the live-mode confirmation, then the strategy's parameters under their fields */
-export function botFormSchema(validateParams: ParamsValidator) {
+/**
+ * The form's schema: field rules, the live-mode confirmation, live mode for a strategy that trades on signals
+ * (`takesSignals` says which), then the strategy's parameters under their fields
+ */
+export function botFormSchema(
+  validateParams: ParamsValidator,
+  takesSignals: (strategy: string) => boolean = () => false,
+) {
   return FormShape.superRefine((values, ctx) => {
+    if (values.mode === 'paper' && takesSignals(values.strategy)) {
+      ctx.addIssue({ code: 'custom', path: ['mode'], message: SIGNALS_LIVE_ONLY });
+    }
     if (values.mode === 'live' && !values.confirmLive) {
       ctx.addIssue({ code: 'custom', path: ['confirmLive'], message: MODE_CONFIRM_MESSAGE });
     }
@@ -123,11 +136,13 @@ export function toUpdateRequest(values: BotFormOutput, params: Record<string, un
 export const AGENT_DEFAULT_MAX_DRAWDOWN_PERCENT = 20;
 
 /**
- * Starting values of a new bot: the strategy's defaults, BTCUSDT 1h, 3×, 100 USDT, paper, no limits of its own
- * (an AI agent: a drawdown limit)
+ * Starting values of a new bot: the strategy's defaults, BTCUSDT 1h, 3×, 100 USDT, paper (live for one that trades
+ * on signals, its only mode), no limits of its own (an AI agent: a drawdown limit)
  */
 export function defaultBotValues(
-  strategy: { id: string; name: string; defaults: Record<string, unknown> } | undefined,
+  strategy:
+    | { id: string; name: string; defaults: Record<string, unknown>; takesSignals?: boolean }
+    | undefined,
   paramsToForm: (strategyId: string) => Record<string, unknown>,
 ): BotFormValues {
   const leverage =
@@ -140,7 +155,7 @@ export function defaultBotValues(
     interval: '1h',
     leverage,
     budget: 100,
-    mode: 'paper',
+    mode: strategy?.takesSignals ? 'live' : 'paper',
     riskLimits: {
       maxNotional: null,
       dailyLossLimit: null,
