@@ -34,6 +34,9 @@ async function standIn(): Promise<{ tg: TelegramSim; env: NodeJS.ProcessEnv }> {
 
 const main = await standIn();
 
+/** How long a test waits for the bot's answer (wall time): generous, the machine may be loaded */
+const WAIT_MS = 15_000;
+
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (app: TestApp, token: string, method: Method, url: string, payload?: object) =>
   app.request({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
@@ -46,14 +49,16 @@ async function ask(tg: TelegramSim, chatId: number, text: string, match = /[\s\S
   const before = tg.sent(chatId).length;
   tg.userSends(chatId, text);
   for (let n = before + 1; ; n++) {
-    const found = (await tg.waitForSent(chatId, n)).slice(before).find((m) => match.test(m.text ?? ''));
+    const found = (await tg.waitForSent(chatId, n, WAIT_MS))
+      .slice(before)
+      .find((m) => match.test(m.text ?? ''));
     if (found?.text) return found.text;
   }
 }
 
-/** Waits (wall time, 20 ms apart, 5 s at most) until `done` holds */
+/** Waits (wall time, 20 ms apart, `WAIT_MS` at most) until `done` holds */
 async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 250 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < WAIT_MS / 20 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
   expect(done()).toBe(true);
 }
 
@@ -101,7 +106,7 @@ describe('Telegram against the Bot API stand-in and the exchange simulator', () 
     expect(first.deepLink).toBe(`https://t.me/${tg.bot.username}?start=${first.code}`);
     // A group chat is never linked: anyone in it could run the kill switch
     tg.userSends(-5001, `/start ${first.code}`, { id: 1001 }, { type: 'group', title: 'Traders' });
-    expect((await tg.nextSent(-5001)).text).toMatch(/private chat only/);
+    expect((await tg.nextSent(-5001, WAIT_MS)).text).toMatch(/private chat only/);
 
     // Ten minutes later the code is refused, and it is gone (a second try is "unknown")
     simClock.advance(10 * 60_000 + 1_000);
@@ -173,7 +178,7 @@ describe('Telegram against the Bot API stand-in and the exchange simulator', () 
       events: ['kill_switch', 'bot_started'],
     });
     expect(put.json().data.events).toEqual(['kill_switch', 'bot_started']);
-    const next = tg.nextSent(1101);
+    const next = tg.nextSent(1101, WAIT_MS);
     // Unchosen first: were it sent, it would be the next message (a chat's messages go in order)
     await t.app.notifications.notify(auth.user.id, 'order_filled', {
       title: 'Order filled',
@@ -310,18 +315,18 @@ describe('Telegram against the Bot API stand-in and the exchange simulator', () 
       t.app.notifications.notify(userId, 'kill_switch', { title: 'Kill switch', message });
     const release = tg.holdChat(1501);
     const heldCount = tg.sent(1501).length;
-    const toB = tg.nextSent(1502);
+    const toB = tg.nextSent(1502, WAIT_MS);
     await notice(a.user.id, 'for a, held');
     await notice(b.user.id, 'for b');
     expect((await toB).text).toBe('Kill switch\nfor b');
     expect(tg.sent(1501)).toHaveLength(heldCount);
     release();
-    expect((await tg.nextSent(1501)).text).toBe('Kill switch\nfor a, held');
+    expect((await tg.nextSent(1501, WAIT_MS)).text).toBe('Kill switch\nfor a, held');
 
     // A 429 answers a's next send: b's goes on while a waits its retry_after
     tg.failNext({ method: 'sendMessage', chatId: 1501, errorCode: 429, retryAfter: 1 });
-    const retried = tg.nextSent(1501);
-    const toB2 = tg.nextSent(1502);
+    const retried = tg.nextSent(1501, WAIT_MS);
+    const toB2 = tg.nextSent(1502, WAIT_MS);
     await notice(a.user.id, 'for a, after a 429');
     await notice(b.user.id, 'for b again');
     expect((await toB2).text).toBe('Kill switch\nfor b again');
@@ -388,7 +393,7 @@ describe('the getUpdates offset across a restart', () => {
     await until(() => tg.polling);
     tg.failNext({ method: 'getUpdates', errorCode: 502, description: 'Bad Gateway', times: 1_000 });
     const help = tg.userSends(3001, '/help');
-    await tg.waitForSent(3001, 2);
+    await tg.waitForSent(3001, 2, WAIT_MS);
     await first.app.close();
     tg.clearFaults();
     const bots = tg.userSends(3001, '/bots');
@@ -396,7 +401,7 @@ describe('the getUpdates offset across a restart', () => {
 
     const mark = tg.calls.length;
     const second = await start(first.keyring);
-    const answers = await tg.waitForSent(3001, 3);
+    const answers = await tg.waitForSent(3001, 3, WAIT_MS);
     expect(answers.map((m) => m.text?.split('\n')[0])).toEqual([
       expect.stringMatching(/^Linked to /),
       'Kestrel commands:',
@@ -439,7 +444,7 @@ describe('the outbox on a hand-moved clock', () => {
     const a2 = outbox.send(41, 'second for 41');
     expect(await outbox.send(42, 'for 42')).toBe(true);
     // 42 went while 41 waits its 30 s, in order
-    await tg.waitForSent(42, 1);
+    await tg.waitForSent(42, 1, WAIT_MS);
     expect(tg.sent(41)).toEqual([]);
     await clock.advance(30_000);
     expect([await a, await a2]).toEqual([true, true]);
