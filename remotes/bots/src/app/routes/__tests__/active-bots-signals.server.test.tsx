@@ -97,8 +97,10 @@ describe('the Signals section of a bot card', () => {
       { timeout: 15_000 },
     );
     const acted = list.querySelector('li[data-outcome="acted"]');
-    expect(acted?.textContent).toMatch(/^ActedBuy BTCUSDT\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC1 order sent/);
-    expect(acted?.textContent).toMatch(/id BTCUSDT\.P-unit-1-.+ · 1 order$/);
+    expect(acted?.textContent).toMatch(
+      /^Acted Buy BTCUSDT \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC · 1 order1 order sent/,
+    );
+    expect(acted?.textContent).toMatch(/id BTCUSDT\.P-unit-1-\d{4}-\d{2}-\d{2}T[\d:]+Z$/);
     await waitFor(
       () =>
         expect(within(hooked).getByLabelText('Figures of Hook bot').textContent).toMatch(/Position\s*Long /),
@@ -180,7 +182,7 @@ describe('the Signals section of a bot card', () => {
     );
     const refused = list.querySelector('li[data-outcome="refused"]');
     expect(refused?.textContent).toMatch(
-      /^RefusedBuy BTCUSDT.*Plain grid does not trade on signals \(its strategy decides its own orders\): only start and stop reach it/,
+      /^Refused Buy BTCUSDT .*Plain grid does not trade on signals \(its strategy decides its own orders\): only start and stop reach it/,
     );
   }, 60_000);
 });

@@ -246,14 +246,21 @@ function SignalLine({ signal }: { signal: SignalRecord }) {
   return (
     <li data-outcome={signal.outcome} className="bt:flex bt:min-w-0 bt:flex-col bt:gap-1 bt:py-2 bt:text-sm">
       <div className="bt:flex bt:flex-wrap bt:items-center bt:gap-x-2 bt:gap-y-1">
-        <Badge variant={OUTCOME_BADGES[signal.outcome]}>{OUTCOME_LABELS[signal.outcome]}</Badge>
-        <span className="bt:font-medium">{signalWhat(signal)}</span>
+        {/* Spaces between the parts: a screen reader reads "Acted Buy BTCUSDT", not "ActedBuy" */}
+        <Badge variant={OUTCOME_BADGES[signal.outcome]}>{OUTCOME_LABELS[signal.outcome]}</Badge>{' '}
+        <span className="bt:font-medium">{signalWhat(signal)}</span>{' '}
         <time
           dateTime={new Date(signal.receivedAt).toISOString()}
           className="bt:text-xs bt:text-muted-foreground bt:tabular-nums"
         >
           {formatDateTime(signal.receivedAt)} UTC
         </time>
+        {orders > 0 && (
+          <span className="bt:text-xs bt:text-muted-foreground">
+            {' '}
+            · {orders} order{orders === 1 ? '' : 's'}
+          </span>
+        )}
       </div>
       <p
         className={cn(
@@ -263,12 +270,8 @@ function SignalLine({ signal }: { signal: SignalRecord }) {
       >
         {signal.message}
       </p>
-      {(signal.signalId !== null || orders > 0) && (
-        <p className="bt:break-all bt:text-xs bt:text-muted-foreground">
-          {signal.signalId !== null && <>id {signal.signalId}</>}
-          {signal.signalId !== null && orders > 0 && ' · '}
-          {orders > 0 && `${orders} order${orders === 1 ? '' : 's'}`}
-        </p>
+      {signal.signalId !== null && (
+        <p className="bt:break-all bt:text-xs bt:text-muted-foreground">id {signal.signalId}</p>
       )}
     </li>
   );
