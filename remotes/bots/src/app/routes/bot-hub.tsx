@@ -121,7 +121,7 @@ export default function BotHubPage() {
             </Button>
           </div>
         )}
-        <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:md:grid-cols-2 bt:xl:grid-cols-4">
+        <div className="bt:grid bt:grid-cols-1 bt:gap-4 bt:md:grid-cols-2 bt:xl:grid-cols-3">
           {BOT_TEMPLATES.map((template) => {
             const strategy = template.strategy;
             const served = strategies.data?.some((s) => s.id === strategy);

@@ -52,6 +52,15 @@ describe('the bot hub', () => {
       '/create-bot?strategy=ml-agent',
     );
 
+    // Webhook signals trade only on alerts: no backtest of them, and the card says why
+    const signals = screen.getByRole('region', { name: 'Webhook signals' });
+    expect(
+      within(signals).getByText(/^No 7-day figures: it trades only on alerts, and past bars carry none/),
+    ).toBeTruthy();
+    expect(
+      within(signals).getByRole('link', { name: 'Use the Webhook signals template' }).getAttribute('href'),
+    ).toBe('/create-bot?strategy=webhook-signal');
+
     await waitFor(async () => expect(await runs()).toHaveLength(3), { timeout: 10_000 });
     const end = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     expect(

@@ -49,18 +49,6 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = [
       'Signals that do not follow through: each false entry costs the move against it plus two fees. Rules fitted to the past can fail on the next month.',
   },
   {
-    strategy: 'webhook-signal',
-    title: 'Webhook signals',
-    summary:
-      'Trades the alerts your charting tool posts to its webhook (a TradingView alert, say): buy, sell or close, at once.',
-    earns:
-      'When the alerts are right: your indicators or strategy on the chart decide, and the bot places each order as the alert arrives, sized from its budget, with an optional stop-loss and take-profit.',
-    loses:
-      'When the alerts are wrong, or late: it follows them without a judgement of its own. An alert that never fires leaves a position open until the next one (or its stop). Live only: on the simulator or testnet no money is at stake.',
-    noQuickBacktest:
-      'No 7-day figures: it trades only on alerts, and past bars carry none. Its card on Active bots lists each alert received and what it did.',
-  },
-  {
     strategy: AGENT_STRATEGY,
     title: 'AI agent',
     summary:
@@ -71,5 +59,17 @@ export const BOT_TEMPLATES: readonly BotTemplate[] = [
       'When the market stops behaving like the data it learned from: a model can be confidently wrong. Risk checks outside the model cap the damage, and a kill stops it until you reset it.',
     noQuickBacktest:
       'No 7-day figures: the agent trains on more history than that. After training, its page shows out-of-sample results against buy-and-hold and random entries.',
+  },
+  {
+    strategy: 'webhook-signal',
+    title: 'Webhook signals',
+    summary:
+      'Trades the alerts your charting tool posts to its webhook (a TradingView alert, say): buy, sell or close, at once.',
+    earns:
+      'When the alerts are right: your indicators or strategy on the chart decide, and the bot places each order as the alert arrives, sized from its budget, with an optional stop-loss and take-profit.',
+    loses:
+      'When the alerts are wrong, or late: it follows them without a judgement of its own. An alert that never fires leaves a position open until the next one (or its stop). Live only: on the simulator or testnet no money is at stake.',
+    noQuickBacktest:
+      'No 7-day figures: it trades only on alerts, and past bars carry none. Its card on Active bots lists each alert received and what it did.',
   },
 ];
