@@ -13,7 +13,13 @@ export {
   type SignupRequest,
   SignupRequestSchema,
 } from './auth/auth';
-export { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth/limits';
+export {
+  EMAIL_MAX_LENGTH,
+  FORBIDDEN_IN_TEXT,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from './auth/limits';
 export {
   type Session,
   type SessionListResponse,
@@ -33,6 +39,7 @@ export {
   MessageResponseSchema,
   okResponse,
 } from './common/error-response';
+export { userText } from './common/user-text';
 export {
   type AccountTestResponse,
   AccountTestResponseSchema,

@@ -158,4 +158,51 @@ describe(`fuzz: ${RUNS} random requests to every route`, () => {
     expect(failures).toEqual([]);
     expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBe(RUNS);
   }, 300_000);
+
+  it('answers every string field of every body with a clear 4xx or success for NUL, lone surrogates, direction overrides and 1 MB', async () => {
+    type Schema = { type?: string; properties?: Record<string, Schema>; anyOf?: Schema[] };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>
+      >;
+    };
+    const isString = (schema: Schema | undefined): boolean =>
+      schema?.type === 'string' || (schema?.anyOf ?? []).some(isString);
+    // Every string field of every JSON body the document lists, learned from it (a new field is fuzzed at once)
+    const fields = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).flatMap(([method, op]) =>
+        Object.entries(op.requestBody?.content?.['application/json']?.schema?.properties ?? {})
+          .filter(([, schema]) => isString(schema))
+          .map(([field]) => ({ method: method.toUpperCase() as InjectOptions['method'], path, field })),
+      ),
+    );
+    expect(fields.length).toBeGreaterThanOrEqual(30);
+    const { auth } = await t.connectedUser();
+    const values = ['a\u0000b', 'a\uD800b', 'gpj\u202Eexe', '\u2066x\u2069', 'x'.repeat(1_048_576)];
+    const failures: string[] = [];
+    let sent = 0;
+    for (const { method, path, field } of fields) {
+      // Sessions must survive the walk: these would end the one it uses
+      if (/logout|sessions|password|delete/.test(path)) continue;
+      for (const value of values) {
+        const res = await t.app.inject({
+          method,
+          url: path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'),
+          headers: { authorization: `Bearer ${auth.access_token}`, 'content-type': 'application/json' },
+          payload: JSON.stringify({ [field]: value }),
+        });
+        sent += 1;
+        if (
+          res.statusCode >= 500 ||
+          (res.statusCode >= 400 && !ErrorResponseSchema.safeParse(res.json()).success)
+        )
+          failures.push(
+            `${method} ${path} ${field}=${JSON.stringify(value.slice(0, 12))} -> ${res.statusCode} ${res.body.slice(0, 200)}`,
+          );
+      }
+    }
+    console.info(`fuzz: ${sent} requests over ${fields.length} string fields`);
+    expect(failures).toEqual([]);
+  });
 });

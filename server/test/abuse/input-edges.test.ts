@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { insertBotRow } from '../bot-rows';
 import { bearer, signUp, uniqueEmail, useTestApp } from '../helper';
 
 /**
@@ -27,6 +28,37 @@ describe('input the database or HTTP cannot carry', () => {
     });
     expect(profile.statusCode).toBe(400);
     expect(profile.json().detail).toMatch(/Display name must not contain control characters/);
+  });
+
+  it('refuses a bot name with a NUL, a lone surrogate or a direction override on create, rename and clone', async () => {
+    const auth = await signUp(t);
+    const id = await insertBotRow(t.app.db, auth.user.id, 'bot', t.clock.now(), { name: 'Grid' });
+    const create = {
+      strategy: 'grid',
+      params: {},
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      leverage: 3,
+      budget: 100,
+    };
+    const calls: ['POST' | 'PATCH', string, object][] = [
+      ['POST', '/api/v1/agents/', { ...create, mode: 'paper' }],
+      ['PATCH', `/api/v1/agents/${id}`, {}],
+      ['POST', `/api/v1/agents/${id}/clone`, {}],
+    ];
+    for (const name of ['Grid\u0000one', 'Grid \uD800', 'gpj\u202Eexe.grid'])
+      for (const [method, url, body] of calls) {
+        const r = await t.request({
+          method,
+          url,
+          headers: bearer(auth.access_token),
+          payload: { ...body, name },
+        });
+        expect([url, r.statusCode]).toEqual([url, 400]);
+        expect(r.json().detail).toMatch(
+          /name must not contain control characters, lone surrogates or direction overrides/,
+        );
+      }
   });
 
   it('refuses an API key with a letter no HTTP header can carry, instead of calling the exchange unreachable', async () => {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { CONTROL_CHARACTER, NAME_MAX_LENGTH } from '../auth/limits';
+import { NAME_MAX_LENGTH } from '../auth/limits';
 import { PasswordSchema, UserSchema } from '../auth/user';
 import { BotRiskLimitsSchema } from '../bots/bots';
 import { okResponse } from '../common/error-response';
 import { countParam, limitText, ms } from '../common/fields';
+import { userText } from '../common/user-text';
 
 /**
  * The account: profile, password, sessions, step-up, deletion, its audit and settings (`/api/v1/account/*`).
@@ -27,13 +28,7 @@ export const STEP_UP_REQUIRED = 'STEP_UP_REQUIRED';
 
 /** PATCH /api/v1/account/profile. The email is the sign-in name and is not changed here */
 export const UpdateProfileRequestSchema = z.strictObject({
-  name: z
-    .string({ error: 'Display name must be text' })
-    .trim()
-    .max(NAME_MAX_LENGTH, { error: `Display name must be at most ${NAME_MAX_LENGTH} characters` })
-    .refine((name) => !CONTROL_CHARACTER.test(name), {
-      error: 'Display name must not contain control characters',
-    })
+  name: userText('Display name', { max: NAME_MAX_LENGTH, min: 0 })
     // Empty clears the name
     .transform((name) => (name === '' ? null : name))
     .nullable(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
 import { countParam } from '../common/fields';
+import { userText } from '../common/user-text';
 
 /**
  * An agent's optional LLM reviewer (issue 18; the ai-agent reference, B1 item 7): an OpenAI-compatible chat endpoint
@@ -47,11 +48,7 @@ const pricePerMillion = z
  */
 export const PutAgentLlmSettingsSchema = z.object({
   baseUrl: httpUrl,
-  model: z
-    .string({ error: 'model must be a string' })
-    .trim()
-    .min(1, { error: 'model is required, e.g. gpt-4o-mini or llama3.1' })
-    .max(200, { error: 'model must be at most 200 characters' }),
+  model: userText('model', { max: 200 }),
   apiKey: z
     .string({ error: 'apiKey must be a string' })
     .trim()

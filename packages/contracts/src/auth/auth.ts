@@ -1,18 +1,13 @@
 import { z } from 'zod';
-import { CONTROL_CHARACTER, NAME_MAX_LENGTH } from './limits';
+import { userText } from '../common/user-text';
+import { NAME_MAX_LENGTH } from './limits';
 import { EmailSchema, PasswordSchema, UserSchema } from './user';
 
 /** POST /api/v1/auth/signup */
 export const SignupRequestSchema = z.strictObject({
   email: EmailSchema,
   password: PasswordSchema,
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(NAME_MAX_LENGTH)
-    .refine((name) => !CONTROL_CHARACTER.test(name), { error: 'Name must not contain control characters' })
-    .optional(),
+  name: userText('Name', { max: NAME_MAX_LENGTH }).optional(),
 });
 export type SignupRequest = z.infer<typeof SignupRequestSchema>;
 

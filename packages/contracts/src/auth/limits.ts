@@ -5,5 +5,9 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 export const EMAIL_MAX_LENGTH = 254;
 export const NAME_MAX_LENGTH = 100;
-/** Control characters (NUL, line feeds, escapes…): no place in a name, and NUL cannot be stored as text at all */
-export const CONTROL_CHARACTER = /\p{Cc}/u;
+/**
+ * What no text a user writes (a name, a label) may hold: control characters (NUL, line feeds, escapes: NUL cannot
+ * be stored as text at all), lone surrogate halves (no character: a database refuses them), and the bidirectional
+ * overrides and isolates that make a name read other than it is stored ("gpj.exe" shown as "exe.jpg")
+ */
+export const FORBIDDEN_IN_TEXT = /[\p{Cc}\p{Cs}\u202A-\u202E\u2066-\u2069]/u;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { okResponse } from '../common/error-response';
 import { decimal, ms } from '../common/fields';
+import { userText } from '../common/user-text';
 import { TradingEnvironmentSchema } from '../environment/environment';
 import { OrderSideSchema } from '../futures/futures';
 import { KlineIntervalSchema, SymbolSchema } from '../market/market';
@@ -68,11 +69,7 @@ export type BotRiskLimits = z.output<typeof BotRiskLimitsSchema>;
 
 /** POST /api/v1/agents/: what a user chooses; the server validates `params` with the strategy's own schema */
 export const CreateBotRequestSchema = z.strictObject({
-  name: z
-    .string({ error: 'name is required' })
-    .trim()
-    .min(1, 'name is required')
-    .max(BOT_NAME_MAX_LENGTH, `name must be at most ${BOT_NAME_MAX_LENGTH} characters`),
+  name: userText('name', { max: BOT_NAME_MAX_LENGTH }),
   /** A built-in strategy id (GET /api/v1/backtests/strategies lists them) */
   strategy: z.string({ error: 'strategy is required' }).trim().min(1, 'strategy is required'),
   params: z.record(z.string(), z.unknown(), { error: 'params must be an object' }).default({}),
