@@ -254,10 +254,9 @@ function SignalLine({ signal }: { signal: SignalRecord }) {
           className="bt:text-xs bt:text-muted-foreground bt:tabular-nums"
         >
           {formatDateTime(signal.receivedAt)} UTC
-        </time>
+        </time>{' '}
         {orders > 0 && (
           <span className="bt:text-xs bt:text-muted-foreground">
-            {' '}
             · {orders} order{orders === 1 ? '' : 's'}
           </span>
         )}
