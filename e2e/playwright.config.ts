@@ -65,6 +65,8 @@ export default defineConfig({
       // A second simulator stands in for mainnet (issue 23): the environment switch moves a user between two
       // accounts on two hosts, and no spec can reach real money
       KESTREL_MAINNET_SIMULATOR: '1',
+      // The Telegram Bot API stand-in on the API port + 102 (tests/telegram.spec.ts): no spec can message a real chat
+      KESTREL_TELEGRAM_SIMULATOR: '1',
     },
     reuseExistingServer: !CI,
     timeout: 120_000,

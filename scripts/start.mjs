@@ -174,6 +174,44 @@ if (mainnetSimPort) {
 }
 
 /**
+ * KESTREL_TELEGRAM_SIMULATOR=1 (the e2e suite only): the Telegram Bot API stand-in (packages/telegram-sim) on the API
+ * port + 102 with the simulators' admin token, so linking a chat and its commands can be tried without Telegram
+ */
+const telegramSim =
+  process.env.KESTREL_TELEGRAM_SIMULATOR === '1'
+    ? { port: apiPort + 102, token: '7000000001:AAE-e2e', botUsername: 'kestrel_e2e_bot' }
+    : undefined;
+if (telegramSim) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli.ts',
+      '--port',
+      String(telegramSim.port),
+      '--host',
+      '127.0.0.1',
+      '--token',
+      telegramSim.token,
+      '--bot-username',
+      telegramSim.botUsername,
+      '--admin-token',
+      simAdminToken,
+    ],
+    { cwd: join(repo, 'packages/telegram-sim'), stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  child.on('exit', (code) => {
+    if (!stopping) {
+      console.error(`The Telegram stand-in stopped (exit code ${code}); stopping everything.`);
+      if (started) void stop(1);
+      else process.exit(1);
+    }
+  });
+  sims.push(child);
+}
+
+/**
  * The token of the simulator's admin API (`/_sim`, header x-sim-admin-token): KESTREL_SIM_ADMIN_TOKEN, else made
  * once into `<data>/sim-admin-token` (0600) so scripts and the e2e suite can read it
  */
@@ -232,6 +270,12 @@ const serverEnv = {
   KESTREL_SIM_PORT: String(simPort),
   ...(mainnetSimPort
     ? { KESTREL_MAINNET: '1', KESTREL_MAINNET_BASE_URL: `http://127.0.0.1:${mainnetSimPort}` }
+    : {}),
+  ...(telegramSim
+    ? {
+        KESTREL_TELEGRAM_BOT_TOKEN: telegramSim.token,
+        KESTREL_TELEGRAM_API_URL: `http://127.0.0.1:${telegramSim.port}`,
+      }
     : {}),
 };
 
@@ -341,6 +385,13 @@ Kestrel is running.
       : ['1', 'true', 'on', 'yes'].includes(process.env.KESTREL_MAINNET ?? '') || exchangeEnv === 'mainnet'
         ? 'Binance (fapi.binance.com): REAL MONEY for users who switch to mainnet'
         : 'not configured (KESTREL_MAINNET=1 enables it); every user trades on testnet'
+  }
+  Telegram:   ${
+    telegramSim
+      ? `the Bot API stand-in at http://127.0.0.1:${telegramSim.port} (bot @${telegramSim.botUsername}; its test API /_sim, the simulator admin token)`
+      : process.env.KESTREL_TELEGRAM_BOT_TOKEN
+        ? `a bot (KESTREL_TELEGRAM_BOT_TOKEN)${process.env.KESTREL_TELEGRAM_API_URL ? ` at ${process.env.KESTREL_TELEGRAM_API_URL}` : ''}`
+        : 'not configured (KESTREL_TELEGRAM_BOT_TOKEN enables it)'
   }
   Sign in:    open the URL above, choose "Create an account" (any email, a password of 8+ characters);
               accounts are kept in the data folder, so sign in with the same details next time.

@@ -12,6 +12,11 @@ export const E2E_SHELL_PORT = Number(process.env.KESTREL_E2E_SHELL_PORT ?? 4300)
 export const E2E_API_PORT = E2E_SHELL_PORT + 80;
 /** The Binance simulator beside the server (scripts/start.mjs: API port + 100); its admin API is under `/_sim` */
 export const E2E_SIM_PORT = E2E_API_PORT + 100;
+/**
+ * The Telegram Bot API stand-in (scripts/start.mjs, KESTREL_TELEGRAM_SIMULATOR=1: API port + 102, bot
+ * `@kestrel_e2e_bot`); its test API is under `/_sim` with the simulator's admin token
+ */
+export const E2E_TELEGRAM_PORT = E2E_API_PORT + 102;
 
 /** Remote name → the port its static site listens on (shell port + 1…4, as scripts/start.mjs assigns) */
 export const E2E_REMOTE_PORTS = {
