@@ -16,6 +16,8 @@ export const notificationKeys = {
   list: () => [...notificationKeys.all, 'list'] as const,
   webhooks: () => [...notificationKeys.all, 'webhooks'] as const,
   deliveries: (id: string) => [...notificationKeys.all, 'deliveries', id] as const,
+  telegram: () => [...notificationKeys.all, 'telegram'] as const,
+  telegramCommands: (limit: number) => [...notificationKeys.telegram(), 'commands', limit] as const,
 };
 
 /** The in-app list; a `notification` push from the server refetches it */
@@ -72,7 +74,7 @@ export function useWebhookDeliveries(id: string, enabled: boolean) {
 }
 
 /** Never retried (a webhook must not be added twice, a test not sent twice); the list refetched after */
-function useNotificationMutation<TInput, TOutput>(fn: (input: TInput) => Promise<TOutput>) {
+export function useNotificationMutation<TInput, TOutput>(fn: (input: TInput) => Promise<TOutput>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
