@@ -188,6 +188,7 @@ describe('agents: what a trader meets', () => {
       brackets: async () => ({ source: 'default' }),
       publish: async () => {},
       retrainIfDue: () => {},
+      approvalWaiting: async () => {},
       latch: async () => {},
     });
     // The session opens holding the long (its account resumed from what it held, not from the entry's bar)

@@ -93,6 +93,18 @@ describe('live agents', () => {
       .data;
     expect(approvals).toHaveLength(1);
     expect(approvals[0]).toMatchObject({ state: 'pending', decisionId: queued?.id });
+    // The owner is told it waits, in the bell's own kind (and any webhook or chat that chose it)
+    const notices = (await call('GET', '/api/v1/notifications')).json().data.items as {
+      event: string;
+      title: string;
+      message: string;
+    }[];
+    const waiting = notices.filter((n) => n.event === 'agent_approval_waiting');
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]?.title).toMatch(/^Agent “.+” waits for your approval$/);
+    expect(waiting[0]?.message).toMatch(
+      /^(Long|Short) [\d.]+ at about [\d.]+.* on BTCUSDT: approve or reject it on its page before \d\d:\d\d UTC, or it lapses$/,
+    );
 
     // The next bar does not ask again while the first proposal waits
     await nextBar(async () => (await decisions(agent.id))[0]?.id !== queued?.id);

@@ -266,7 +266,19 @@ describe.each<Driver>(['pglite', 'postgres'])('auth on %s', (driver) => {
         const unseen = await makeDpopKey(() => t.clock.now().getTime());
         expect((await signinWith(unseen, email, PASSWORD, '10.5.0.1')).statusCode).toBe(429);
         // The owner's browser proves its key and signs in, from its usual address or another
-        expect((await signin(email, PASSWORD, '10.5.0.1')).statusCode).toBe(200);
+        const owner = await signin(email, PASSWORD, '10.5.0.1');
+        expect(owner.statusCode).toBe(200);
+        // …and finds it was told, once, in its notifications
+        const notices = await t.request({
+          method: 'GET',
+          url: '/api/v1/notifications',
+          headers: { authorization: `Bearer ${owner.json().access_token}` },
+        });
+        const told = (notices.json().data.items as { event: string; message: string }[]).filter(
+          (n) => n.event === 'signin_failures',
+        );
+        expect(told).toHaveLength(1);
+        expect(told[0]?.message).toMatch(/^20 wrong passwords for your account within 15 minutes/);
         expect((await signin(email, PASSWORD, '10.5.3.1')).statusCode).toBe(200);
         // Its own wrong guesses are still limited, on its own count
         for (let i = 0; i < THROTTLE.emailIpLimit; i += 1)

@@ -176,6 +176,7 @@ describe('bot session: the strategy host given at construction', () => {
       brackets: async () => ({ source: 'default' }),
       publish: async () => {},
       retrainIfDue: () => {},
+      approvalWaiting: async () => {},
       latch: async () => {},
     });
     const agentFaults: BotFault[] = [];

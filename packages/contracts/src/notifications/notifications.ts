@@ -20,6 +20,8 @@ export const NOTIFICATION_EVENTS = [
   'exchange_key_refused',
   'new_device_signin',
   'protection_failed',
+  'agent_approval_waiting',
+  'signin_failures',
   'test',
 ] as const;
 export const NotificationEventSchema = z.enum(NOTIFICATION_EVENTS);
@@ -44,6 +46,8 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   exchange_key_refused: 'Exchange key refused',
   new_device_signin: 'Sign-in from a new device',
   protection_failed: 'TP/SL not placed',
+  agent_approval_waiting: 'Agent waiting for approval',
+  signin_failures: 'Failed sign-ins on your account',
   test: 'Test',
 };
 

@@ -101,6 +101,11 @@ declare module '../../lib/domain-events' {
      * News: a subscriber's failure is logged and never fails the logout
      */
     'auth.sessions-ended': { userId: string };
+    /**
+     * Wrong passwords for the account from browsers it has not seen reached the account-wide limit
+     * (`THROTTLE.accountLimit` in the window): its owner is told (notifications). News, published once per window
+     */
+    'auth.signin-failures': { userId: string; failures: number; windowMs: number };
   }
 }
 
@@ -172,6 +177,14 @@ export class AuthService {
       : await verifyAgainstDummy(body.password);
     if (!user || !ok) {
       await this.blockReached(counters, counts);
+      // The attempt that reached the account's limit: the owner hears of it once (later ones are held back)
+      const account = counters.findIndex((c) => c.key.startsWith('account:'));
+      if (user && account >= 0 && counts[account] === THROTTLE.accountLimit)
+        await this.events?.publish('auth.signin-failures', {
+          userId: user.id,
+          failures: THROTTLE.accountLimit,
+          windowMs: THROTTLE.windowMs,
+        });
       throw unauthorized('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
     }
     // The right password: its attempt is not a failure. Only the email+IP counter is cleared outright: one good

@@ -56,6 +56,17 @@ export default fp(
         data: { ip: client.ip, userAgent: client.userAgent ?? null },
       }),
     );
+    // Strangers guessing the password: the owner's own browsers still sign in, new ones are held back a while
+    app.events.on('auth.signin-failures', ({ userId, failures, windowMs }) =>
+      service.notify(userId, 'signin_failures', {
+        title: 'Failed sign-ins on your account',
+        message:
+          `${failures} wrong passwords for your account within ${windowMs / 60_000} minutes, from browsers it has ` +
+          'never signed in with: those are held back for a while, yours that signed in before are not. If it was ' +
+          'not you, change your password in Account.',
+        data: { failures },
+      }),
+    );
     // Whose key the vault opened, so a key Binance refuses is traced to its owner
     app.events.on('credentials.opened', ({ userId, apiKey }) => keyRefusals.opened(userId, apiKey));
     const timer = app.clock.every(

@@ -53,6 +53,8 @@ export interface AgentDecideDeps {
   brackets(account: TradingAccount, symbol: string): Promise<RunBrackets>;
   /** Starts a training when the agent has no fresh model or its retrain is due (never waits for it) */
   retrainIfDue(row: BotRow, model: AgentModel | undefined, barClose: number): void;
+  /** A proposal now waits for the owner's click until `expiresAt`: the owner is told (`note` says what it is) */
+  approvalWaiting(row: BotRow, note: string, expiresAt: Date): Promise<void>;
 }
 
 /**
@@ -196,6 +198,8 @@ export class AgentDecider {
 
     let guard: AgentGuardResult | null = null;
     let queued = false;
+    /** What a proposal left waiting for the owner's click would do, in words */
+    let waitingWords = '';
     if (proposal) {
       const filters = await this.symbolFilters();
       const brackets = await this.deps.brackets(accountOfBot(row), row.symbol).catch(() => undefined);
@@ -247,6 +251,7 @@ export class AgentDecider {
         outcome = 'queued';
         note = `Waiting for your approval until ${new Date(now.getTime() + AGENT_APPROVAL_TTL_MS).toISOString()}`;
         queued = true;
+        waitingWords = executedNote(proposal, qty, price);
       } else {
         outcome = approvalId === undefined ? 'executed' : 'approved';
         note =
@@ -300,13 +305,15 @@ export class AgentDecider {
       );
     }
     if (queued && proposal) {
+      const expiresAt = new Date(now.getTime() + AGENT_APPROVAL_TTL_MS);
       await agentApprovalRepository.insertApproval(db, {
         botId: row.id,
         decisionId: stored.id,
         execution: proposal,
         createdAt: now,
-        expiresAt: new Date(now.getTime() + AGENT_APPROVAL_TTL_MS),
+        expiresAt,
       });
+      await this.deps.approvalWaiting(row, waitingWords, expiresAt);
     }
     return stored;
   }

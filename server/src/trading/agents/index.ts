@@ -111,6 +111,12 @@ export default fp(
         brackets: (account, symbol) => brackets.forRun(account, symbol),
         publish: (userId, notice) => app.socketBus.publish(userId, { kind: 'bot', data: notice }),
         retrainIfDue: (r, model, barClose) => service.retrainIfDue(r, model, barClose),
+        approvalWaiting: (r, note, expiresAt) =>
+          app.notifications.notify(r.user_id, 'agent_approval_waiting', {
+            title: `Agent “${r.name}” waits for your approval`,
+            message: `${note} on ${r.symbol}: approve or reject it on its page before ${expiresAt.toISOString().slice(11, 16)} UTC, or it lapses`,
+            data: { botId: r.id, expiresAt: expiresAt.getTime() },
+          }),
         latch: (r, reason, positionQty) => service.breach(r, reason, positionQty),
       });
     });
@@ -123,6 +129,15 @@ export default fp(
   },
   {
     name: 'agents',
-    dependencies: ['bots', 'agent-llm', 'orders', 'socket-bus', 'credentials', 'risk', 'exchange-services'],
+    dependencies: [
+      'bots',
+      'agent-llm',
+      'orders',
+      'socket-bus',
+      'credentials',
+      'risk',
+      'exchange-services',
+      'notifications',
+    ],
   },
 );

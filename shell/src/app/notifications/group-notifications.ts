@@ -4,9 +4,12 @@ import type { Notification, NotificationEvent } from '@kestrel/contracts/account
 export const NOTIFICATION_FILTERS = {
   all: { label: 'All', events: null },
   trading: { label: 'Trading', events: ['order_filled', 'protection_failed'] },
-  bots: { label: 'Bots', events: ['bot_started', 'bot_stopped'] },
+  bots: { label: 'Bots', events: ['bot_started', 'bot_stopped', 'agent_approval_waiting'] },
   risk: { label: 'Risk', events: ['bot_stopped_by_risk', 'kill_switch'] },
-  account: { label: 'Account', events: ['exchange_key_refused', 'new_device_signin', 'test'] },
+  account: {
+    label: 'Account',
+    events: ['exchange_key_refused', 'new_device_signin', 'signin_failures', 'test'],
+  },
 } as const satisfies Record<string, { label: string; events: readonly NotificationEvent[] | null }>;
 export type NotificationFilter = keyof typeof NOTIFICATION_FILTERS;
 
