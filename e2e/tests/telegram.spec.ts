@@ -56,7 +56,7 @@ async function linkCodeFromCard(page: Page, user: TestUser): Promise<string> {
   return code;
 }
 
-test('Telegram: a chat linked from the settings card reads the account on /status and flattens it with /kill confirm', async ({
+test('Telegram: a chat linked from the card on /account reads the account on /status and flattens it with /kill confirm', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -66,7 +66,7 @@ test('Telegram: a chat linked from the settings card reads the account on /statu
   const user = await signUp(page, { keepConnectModal: true });
   await connectBinance(page, keys);
 
-  await page.goto('/settings');
+  await page.goto('/account');
   const card = page.getByRole('region', { name: 'Telegram' });
   const code = await linkCodeFromCard(page, user);
 

@@ -18,6 +18,7 @@ import { ProfileForm } from '../../features/account/components/profile-form';
 import { SessionsList } from '../../features/account/components/sessions-list';
 import { useMarkAllRead, useNotifications } from '../../features/notifications/api/notifications-api';
 import { NotificationList } from '../../features/notifications/components/notification-list';
+import { TelegramCard } from '../../features/notifications/components/telegram-card';
 
 /** The account: profile, password, the devices signed in, the audit of every change, and deleting it all */
 export default function AccountPage() {
@@ -76,6 +77,14 @@ export default function AccountPage() {
           <QueryState query={notifications} what="Your notifications" loading="Loading your notifications…">
             {(data) => <NotificationList list={data} onReadAll={() => markAllRead.mutateAsync(undefined)} />}
           </QueryState>
+        </Panel>
+        <Panel
+          id="account-telegram"
+          title="Telegram"
+          description="The server's Telegram bot tells a chat of yours about the events you choose, and answers its commands."
+          className="ac:lg:col-span-2"
+        >
+          <TelegramCard />
         </Panel>
         <Panel
           id="account-activity"

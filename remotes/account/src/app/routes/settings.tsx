@@ -3,7 +3,6 @@ import { RemoteSlot } from '@kestrel/shared-runtime/federation';
 import { RemotePage } from '@kestrel/shared-runtime/react';
 import { Panel, QueryState } from '@kestrel/ui/panel';
 import { useAccountSettings, useUpdateAccountSettings } from '../../features/account/api/account-api';
-import { TelegramCard } from '../../features/notifications/components/telegram-card';
 import { WebhooksCard } from '../../features/notifications/components/webhooks-card';
 import { PlatformPanel } from '../../features/platform/components/platform-panel';
 import { DefaultLimitsForm } from '../../features/settings/components/default-limits-form';
@@ -57,13 +56,6 @@ export default function SettingsPage() {
           description="Webhooks: a signed POST to your address when something happens (retried for about 10 minutes if it fails)."
         >
           <WebhooksCard />
-        </Panel>
-        <Panel
-          id="settings-telegram"
-          title="Telegram"
-          description="The server's Telegram bot tells a chat of yours about the events you choose, and answers its commands."
-        >
-          <TelegramCard />
         </Panel>
         <Panel
           id="settings-platform"

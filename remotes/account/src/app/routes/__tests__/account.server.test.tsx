@@ -114,6 +114,22 @@ describe('the account page', { timeout: 30_000 }, () => {
     expect(await stillSignedIn(here)).toBe(true);
   });
 
+  it('says the operator has not set up a Telegram bot when the server has no token', async () => {
+    const { here } = await signedUpPair('no-telegram@example.test');
+    renderPage(here);
+    const card = screen.getByRole('region', { name: 'Telegram' });
+    expect(
+      (
+        await within(card).findByText(
+          /the operator of this Kestrel server has not set up a Telegram bot/,
+          {},
+          slow,
+        )
+      ).textContent,
+    ).toContain('KESTREL_TELEGRAM_BOT_TOKEN');
+    expect(within(card).queryByRole('button', { name: 'Link a chat' })).toBeNull();
+  });
+
   it('lists the sessions with this one marked, and revokes the other', async () => {
     const { here, other } = await signedUpPair('sessions@example.test');
     const user = renderPage(here);

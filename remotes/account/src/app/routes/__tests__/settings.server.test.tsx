@@ -99,21 +99,6 @@ describe('the settings page', { timeout: 30_000 }, () => {
     expect(runtime.storage.getItem('kestrel-theme')).toBe('light');
   });
 
-  it('says the operator has not set up a Telegram bot when the server has no token', async () => {
-    renderPage();
-    const card = screen.getByRole('region', { name: 'Telegram' });
-    expect(
-      (
-        await within(card).findByText(
-          /the operator of this Kestrel server has not set up a Telegram bot/,
-          {},
-          slow,
-        )
-      ).textContent,
-    ).toContain('KESTREL_TELEGRAM_BOT_TOKEN');
-    expect(within(card).queryByRole('button', { name: 'Link a chat' })).toBeNull();
-  });
-
   it('stores default bot limits on the server, refusing an out-of-range one by its rule', async () => {
     const user = renderPage();
     const form = await screen.findByRole('form', { name: 'Default bot limits' }, slow);

@@ -1,21 +1,19 @@
 /**
  * @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
  */
-// Settings' Telegram card against the real server, its bot the Telegram stand-in started here: the code shown,
+// The account page's Telegram card against the real server, its bot the Telegram stand-in started here: the code shown,
 // the chat's /start from the stand-in, the card linked by itself, events saved, the command record, unlink
 import { TelegramSettingsResponseSchema } from '@kestrel/contracts/account';
 import { startTestServer, type TestServer } from '@kestrel/server/testing';
 import type { KestrelRuntime } from '@kestrel/shared-runtime';
-import { type RemoteComponentLoader, RemoteLoaderProvider } from '@kestrel/shared-runtime/federation';
 import { KestrelRuntimeProvider } from '@kestrel/shared-runtime/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ComponentType } from 'react';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRuntime } from '../../../test/runtime';
 import { startTelegramStandIn, type TelegramStandIn } from '../../../test/telegram-stand-in';
-import SettingsPage from '../settings';
+import AccountPage from '../account';
 
 let tg: TelegramStandIn;
 let server: TestServer;
@@ -43,15 +41,12 @@ afterAll(async () => {
 });
 
 function renderPage() {
-  const load = vi.fn(async () => (() => <article aria-label="Binance" />) as ComponentType<never>);
   render(
-    <RemoteLoaderProvider value={load as unknown as RemoteComponentLoader}>
-      <KestrelRuntimeProvider runtime={runtime}>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <SettingsPage />
-        </QueryClientProvider>
-      </KestrelRuntimeProvider>
-    </RemoteLoaderProvider>,
+    <KestrelRuntimeProvider runtime={runtime}>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <AccountPage />
+      </QueryClientProvider>
+    </KestrelRuntimeProvider>,
   );
   return userEvent.setup();
 }

@@ -236,7 +236,7 @@ function LinkedChat({ chat, botUsername }: { chat: TelegramChat; botUsername: st
 }
 
 /**
- * Settings' Telegram card: the operator's bot tells the linked chat about the events chosen and takes commands
+ * The account page's Telegram card: the operator's bot tells the linked chat about the events chosen and takes commands
  * from it. Not configured (no bot on the server), not linked (a one-time code, the status asked again until the
  * chat sends it), linked (events, unlink, the last commands)
  */
