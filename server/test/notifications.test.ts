@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { ErrorResponseSchema, MeResponseSchema } from '@kestrel/contracts';
 import {
   CreatedWebhookResponseSchema,
@@ -288,6 +289,54 @@ describe('webhooks delivering to a local receiver (KESTREL_WEBHOOKS_ALLOW_PRIVAT
     expect(after.length).toBeGreaterThan(1);
     for (const r of after) expect(r.body).not.toContain(hook.secret);
     expect(t.logs.join('\n')).not.toContain(hook.secret);
+  });
+
+  it('delivers per user: one user’s slow endpoint never holds another’s delivery, and test sends are limited', async () => {
+    const slow = await startReceiver();
+    const fast = await startReceiver();
+    const held: ServerResponse[] = [];
+    slow.answer = (res) => held.push(res);
+    try {
+      const a = await signUp(t);
+      const b = await signUp(t);
+      await create(a.access_token, slow.url, ['kill_switch']);
+      await create(b.access_token, fast.url, ['kill_switch']);
+      const content = { title: 'Kill switch', message: 'Flattened' };
+      for (let i = 0; i < 10; i++) await t.app.notifications.notify(a.user.id, 'kill_switch', content);
+      // The slow endpoint holds its first deliveries (each could wait its 5 s timeout); the other user's goes now
+      for (let i = 0; i < 200 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(held.length).toBeGreaterThan(0);
+      await t.app.notifications.notify(b.user.id, 'kill_switch', content);
+      for (let i = 0; i < 200 && fast.received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(fast.received).toHaveLength(1);
+      // Never more than its share of the slow user's in flight at once
+      expect(held.length).toBeLessThanOrEqual(2);
+      for (const res of held.splice(0)) res.writeHead(200).end('ok');
+      slow.answer = (res) => res.writeHead(200).end('ok');
+      await t.app.notifications.tick();
+      expect(slow.received).toHaveLength(10);
+
+      // "Send test" is a real POST to the owner's endpoint: five a minute per webhook
+      const [hook] = WebhookListResponseSchema.parse(
+        (await call(t, 'GET', '/api/v1/notifications/webhooks', b.access_token)).json(),
+      ).data;
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await call(t, 'POST', `/api/v1/notifications/webhooks/${hook?.id}/test`, b.access_token))
+            .statusCode,
+        ).toBe(200);
+      const sixth = await call(t, 'POST', `/api/v1/notifications/webhooks/${hook?.id}/test`, b.access_token);
+      expect(sixth.statusCode).toBe(429);
+      expect(sixth.json().code).toBe('TOO_MANY_TESTS');
+      t.clock.advance(61_000);
+      expect(
+        (await call(t, 'POST', `/api/v1/notifications/webhooks/${hook?.id}/test`, b.access_token)).statusCode,
+      ).toBe(200);
+    } finally {
+      for (const res of held) res.writeHead(200).end('ok');
+      await slow.close();
+      await fast.close();
+    }
   });
 
   it('retries on the stored schedule until the receiver accepts, keeping one signed body', async () => {

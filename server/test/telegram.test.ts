@@ -123,7 +123,7 @@ describe('Telegram against the Bot API stand-in and the exchange simulator', () 
     const { code } = await linkCode(t, token);
     // The code alone, typed in any case, links too
     expect(await ask(tg, 1001, code.toLowerCase())).toBe(
-      `Linked to ${auth.user.email}. This chat is told about: Bot started, Bot stopped, Bot stopped by risk, Kill switch, Exchange key refused, Sign-in from a new device, TP/SL not placed. Send /help for the commands.`,
+      `Linked to ${auth.user.email}. This chat is told about: Bot started, Bot stopped, Bot stopped by risk, Kill switch, Exchange key refused, Sign-in from a new device, TP/SL not placed, Agent waiting for approval, Failed sign-ins on your account. Send /help for the commands.`,
     );
     // Used once: another chat sending it gets nowhere
     expect(await ask(tg, 2002, `/start ${code}`)).toMatch(/^That code is unknown/);
@@ -141,7 +141,7 @@ describe('Telegram against the Bot API stand-in and the exchange simulator', () 
       ['/help', 'Kestrel commands:'],
       [
         '/start',
-        `Linked to ${auth.user.email}. This chat is told about: Bot started, Bot stopped, Bot stopped by risk, Kill switch, Exchange key refused, Sign-in from a new device, TP/SL not placed. Send /help for the commands.`,
+        `Linked to ${auth.user.email}. This chat is told about: Bot started, Bot stopped, Bot stopped by risk, Kill switch, Exchange key refused, Sign-in from a new device, TP/SL not placed, Agent waiting for approval, Failed sign-ins on your account. Send /help for the commands.`,
       ],
     ]);
 

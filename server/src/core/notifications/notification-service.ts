@@ -29,7 +29,11 @@ export const RETRY_DELAYS_MS = [30_000, 90_000, 180_000, 300_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** A claimed delivery is left alone this long (longer than one send can take) before another try may take it */
 const CLAIM_LEASE_MS = 60_000;
-const CLAIM_BATCH = 20;
+/** Deliveries in flight at once on this instance, and of one user: one user's slow endpoint never holds another's */
+const IN_FLIGHT_MAX = 16;
+const IN_FLIGHT_PER_USER = 2;
+/** "Send test" of one webhook in a minute (each is a real POST to the owner's endpoint) */
+export const TEST_SENDS_PER_MINUTE = 5;
 
 /** Authenticated data of a sealed signing secret: the bytes cannot be moved to another user or webhook */
 const secretContext = (userId: string, webhookId: string) => `webhook-secret|${userId}|${webhookId}`;
@@ -94,6 +98,8 @@ export class NotificationService {
   private readonly send: (req: SendRequest) => Promise<SendResult>;
   private running: Promise<void> | null = null;
   private again = false;
+  /** Wakes a delivery round that waits for slow deliveries: a new one is due */
+  private poke: (() => void) | undefined;
 
   constructor(
     private readonly db: Database,
@@ -206,6 +212,17 @@ export class NotificationService {
   async sendTest(userId: string, id: string): Promise<WebhookDelivery> {
     const hook = await this.repo.findWebhook(this.db, userId, id);
     if (!hook) throw notFound();
+    const now = this.clock.now();
+    if (
+      (await this.repo.countTestsSince(this.db, hook.id, new Date(now.getTime() - 60_000))) >=
+      TEST_SENDS_PER_MINUTE
+    )
+      throw new HttpError(
+        429,
+        'TOO_MANY_TESTS',
+        `At most ${TEST_SENDS_PER_MINUTE} test sends a minute per webhook: try again in a minute`,
+        { 'retry-after': '60' },
+      );
     const deliveryId = await this.enqueue(
       hook,
       'test',
@@ -225,6 +242,8 @@ export class NotificationService {
   tick(): Promise<void> {
     if (this.running) {
       this.again = true;
+      // A round waiting on slow deliveries claims the new ones now, not when one of those ends
+      this.poke?.();
       return this.running;
     }
     this.running = (async () => {
@@ -290,17 +309,47 @@ export class NotificationService {
     return id;
   }
 
+  /**
+   * Tries every due delivery, each user's in its own lane: at most IN_FLIGHT_PER_USER of a user at once and
+   * IN_FLIGHT_MAX in all, a new claim as soon as one ends, so a slow endpoint (5 s each) delays only its owner's
+   */
   private async sendDue(): Promise<void> {
+    const perUser = new Map<string, number>();
+    const running = new Set<Promise<void>>();
     for (;;) {
+      const room = IN_FLIGHT_MAX - running.size;
       const now = this.clock.now();
-      const due = await this.repo.claimDue(
-        this.db,
-        now,
-        new Date(now.getTime() + CLAIM_LEASE_MS),
-        CLAIM_BATCH,
-      );
-      await Promise.all(due.map((d) => this.attempt(d)));
-      if (due.length < CLAIM_BATCH) return;
+      const due =
+        room > 0
+          ? await this.repo.claimDue(this.db, now, new Date(now.getTime() + CLAIM_LEASE_MS), {
+              limit: room,
+              perUser: IN_FLIGHT_PER_USER,
+              // A user with a delivery in flight gets more once it is done: never more than their share at once
+              skipUsers: [...perUser.keys()],
+            })
+          : [];
+      for (const d of due) {
+        perUser.set(d.user_id, (perUser.get(d.user_id) ?? 0) + 1);
+        const attempt: Promise<void> = this.attempt(d)
+          .catch((err: unknown) => this.options.onError?.(err, 'webhook delivery'))
+          .finally(() => {
+            const left = (perUser.get(d.user_id) ?? 1) - 1;
+            if (left > 0) perUser.set(d.user_id, left);
+            else perUser.delete(d.user_id);
+            running.delete(attempt);
+          });
+        running.add(attempt);
+      }
+      if (running.size === 0) return;
+      // Nothing more to claim now (or no room): the next claim waits for one to end, or for a new delivery
+      if (due.length === 0 || running.size >= IN_FLIGHT_MAX)
+        await Promise.race([
+          ...running,
+          new Promise<void>((resolve) => {
+            this.poke = resolve;
+          }),
+        ]);
+      this.poke = undefined;
     }
   }
 

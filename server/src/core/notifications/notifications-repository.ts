@@ -146,16 +146,41 @@ export const notificationsRepository = {
    * Claims up to `limit` due deliveries: their next_attempt_at moves to `leaseUntil`, so another instance (or the
    * next tick) leaves them alone while this one sends; a crash mid-send means a retry once the lease ends
    */
-  async claimDue(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
-    return db.query<Row<DeliveryRow>>(
-      `UPDATE webhook_deliveries SET next_attempt_at = $2
-       WHERE id IN (
-         SELECT id FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= $1
-         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING ${DELIVERY_COLUMNS}`,
-      [now, leaseUntil, limit],
+  /**
+   * Claims due deliveries (pushing `next_attempt_at` out to `leaseUntil`, so no other instance tries them
+   * meanwhile): at most `limit` in all and `perUser` of each user, none of `skipUsers` (their deliveries in flight
+   * here), oldest first. Two instances picking the same row: the second's update finds it no longer due
+   */
+  async claimDue(
+    db: Queryable,
+    now: Date,
+    leaseUntil: Date,
+    limits: { limit: number; perUser: number; skipUsers: readonly string[] },
+  ): Promise<(DeliveryRow & { user_id: string })[]> {
+    return db.query<Row<DeliveryRow & { user_id: string }>>(
+      `UPDATE webhook_deliveries d SET next_attempt_at = $2
+       FROM (
+         SELECT id, user_id FROM (
+           SELECT d.id, w.user_id, d.next_attempt_at,
+             row_number() OVER (PARTITION BY w.user_id ORDER BY d.next_attempt_at, d.id) AS n
+           FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND NOT (w.user_id = ANY($5::uuid[]))
+         ) ranked
+         WHERE n <= $4 ORDER BY next_attempt_at LIMIT $3
+       ) pick
+       WHERE d.id = pick.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+       RETURNING ${DELIVERY_COLUMNS.replace(/(\w+)/g, 'd.$1')}, pick.user_id`,
+      [now, leaseUntil, limits.limit, limits.perUser, limits.skipUsers],
     );
+  },
+
+  /** Test deliveries of the webhook created since `since` (the test-send limit) */
+  async countTestsSince(db: Queryable, webhookId: string, since: Date): Promise<number> {
+    const rows = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND event = 'test' AND created_at > $2`,
+      [webhookId, since],
+    );
+    return rows[0]?.n ?? 0;
   },
 
   async recordAttempt(db: Queryable, id: string, o: AttemptOutcome): Promise<void> {
