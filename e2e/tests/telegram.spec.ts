@@ -28,7 +28,7 @@ async function apiAs(user: TestUser) {
 
 /** The simulator's own record of the account's ETHUSDT position (Binance's positionRisk) */
 async function ethPosition(keys: SimKeys): Promise<number> {
-  const rows = await simSignedGet<{ symbol: string; positionAmt: string }[]>(keys, '/fapi/v2/positionRisk', {
+  const rows = await simSignedGet<{ symbol: string; positionAmt: string }[]>(keys, '/fapi/v3/positionRisk', {
     symbol: 'ETHUSDT',
   });
   return rows.reduce((sum, r) => sum + Number(r.positionAmt), 0);
