@@ -13,6 +13,7 @@ import {
   withAlpha,
 } from '@kestrel/ui/chart';
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { markPainted, PAINT_MARKS } from '../../../lib/paint-marks';
 import type { Candle } from '../lib/candles';
 import { type FillMarker, labelGutter, type PriceLine } from '../lib/overlays';
 import { type Drag, type DragTarget, type LineMove, type MovedLine, useLineDrag } from './use-line-drag';
@@ -255,6 +256,7 @@ export default function PriceChart({
       const bars = latest.current.candles;
       series.setData(bars.map(bar));
       volume.setData(bars.map((c) => volumeBar(c, colors)));
+      if (bars.length > 0) markPainted(PAINT_MARKS.lastCandle);
       const markers = createSeriesMarkers(series, toMarkers(latest.current.fills, colors));
       chart.subscribeCrosshairMove((param) => {
         const time = typeof param.time === 'number' ? param.time * 1000 : undefined;

@@ -3,6 +3,7 @@ import { cn, EmptyState, formatInteger, formatPercent, formatPnl, formatUsdt, Sp
 import { PanelFailure } from '@kestrel/ui/panel';
 import type { ReactNode } from 'react';
 import { FigureCard } from '../../../components/figure-card';
+import { PAINT_MARKS, usePaintMark } from '../../../lib/paint-marks';
 
 /** Margin ratio from which the card warns (Binance liquidates at 100%) */
 export const MARGIN_RATIO_WARNING = 0.5;
@@ -28,6 +29,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 
 /** The account at a glance: balance, unrealized and today's PnL, available margin with the margin ratio */
 export function AccountCards(props: AccountCardsProps) {
+  usePaintMark(PAINT_MARKS.figures, props.state === 'ready');
   if (props.state === 'no-exchange') {
     return (
       <EmptyState
