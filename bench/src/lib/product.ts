@@ -27,6 +27,8 @@ export async function startProduct(): Promise<() => void> {
       KESTREL_DATA_DIR: DATA_DIR,
       KESTREL_FRESH_DATA: '1',
       KESTREL_LOG_LEVEL: 'warn',
+      // The page benches sign a new trader up per run
+      KESTREL_SIGNUPS_PER_IP_HOUR: '1000',
     },
     stdio: 'ignore',
   });
@@ -93,7 +95,8 @@ export async function createSimAccount(usdt: string): Promise<SimKeys> {
     headers: { 'content-type': 'application/json', 'x-sim-admin-token': token },
     body: JSON.stringify({ balances: { USDT: usdt }, permissions: { enableFutures: true } }),
   });
-  if (res.status !== 201) throw new Error(`The simulator refused an account: ${res.status} ${await res.text()}`);
+  if (res.status !== 201)
+    throw new Error(`The simulator refused an account: ${res.status} ${await res.text()}`);
   return (await res.json()) as SimKeys;
 }
 
@@ -149,7 +152,10 @@ export async function connectedState(browser: Browser, keys: SimKeys) {
   await signUpOnLanding(page, `http://127.0.0.1:${SHELL_PORT}`);
   const modal = page.getByRole('dialog', { name: 'Connect Exchange' });
   await modal.waitFor({ timeout: 30_000 });
-  await modal.getByRole('article', { name: 'Binance' }).getByRole('button', { name: 'Connect Exchange' }).click();
+  await modal
+    .getByRole('article', { name: 'Binance' })
+    .getByRole('button', { name: 'Connect Exchange' })
+    .click();
   const form = modal.getByRole('form', { name: 'Connect Binance Exchange' });
   await form.getByLabel('API Key').fill(keys.apiKey);
   await form.getByLabel('Secret Key').fill(keys.secretKey);
