@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startTestServer, type TestServer, unusedBaseUrl } from '../test/http-server';
 import { fakeJwt } from '../test/jwt';
-import { type ApiAuth, createApiClient } from './api-client';
+import { type ApiAuth, createApiClient, EARLY_REPLY_MS } from './api-client';
 import { createCircuitBreaker } from './circuit-breaker';
 
 const Me = z.object({ id: z.number(), email: z.string() });
@@ -199,6 +199,58 @@ describe('API client against a real HTTP server', () => {
     }).get('/api/futures/positions/active');
     expect(valid.calls.refresh).toBe(0);
     expect(server.requests[1]?.headers.authorization).toBe(`Bearer ${later}`);
+  });
+
+  it('hands a prefetched GET to the first call of the same URL, once, and only while it is fresh', async () => {
+    server = await startTestServer({
+      'GET /api/v1/market/klines/BTCUSDT': () => ({ json: { id: 1, email: 'k' } }),
+    });
+    const { auth } = fakeAuth(fakeJwt({ exp: Date.now() / 1000 + 600 }), null);
+    let clock = Date.now();
+    const client = createApiClient({
+      baseUrl: () => server.url,
+      breaker: createCircuitBreaker(),
+      auth,
+      now: () => clock,
+    });
+    client.prefetch('/api/v1/market/klines/BTCUSDT', { interval: '1h', limit: 100 });
+    const query = { interval: '1h', limit: 100 };
+    // Another URL (other query) is not the prefetched one
+    await client.get('/api/v1/market/klines/BTCUSDT', { query: { interval: '4h', limit: 100 } });
+    expect(await client.get('/api/v1/market/klines/BTCUSDT', { query, schema: Me })).toEqual({
+      success: true,
+      data: { id: 1, email: 'k' },
+    });
+    expect(server.requests.map((r) => r.query.toString()).sort()).toEqual([
+      'interval=1h&limit=100',
+      'interval=4h&limit=100',
+    ]);
+    // Taken once: the next call asks again
+    await client.get('/api/v1/market/klines/BTCUSDT', { query });
+    expect(server.requests).toHaveLength(3);
+    // A prefetch older than EARLY_REPLY_MS is not taken
+    client.prefetch('/api/v1/market/klines/BTCUSDT', query);
+    clock += EARLY_REPLY_MS + 1;
+    await client.get('/api/v1/market/klines/BTCUSDT', { query });
+    expect(server.requests).toHaveLength(5);
+  });
+
+  it('prefetches nothing without a token good for more than 30 s (the real call refreshes it first)', async () => {
+    server = await startTestServer({ 'GET /api/v1/dashboard/overview': () => ({ json: {} }) });
+    for (const token of [null, fakeJwt({ exp: Date.now() / 1000 + 30 })]) {
+      const client = createApiClient({
+        baseUrl: () => server.url,
+        breaker: createCircuitBreaker(),
+        auth: fakeAuth(token, null).auth,
+      });
+      client.prefetch('/api/v1/dashboard/overview');
+    }
+    // Anything sent would have arrived by the time a call of its own does
+    await createApiClient({ baseUrl: () => server.url, breaker: createCircuitBreaker() }).get(
+      '/api/v1/dashboard/overview',
+      { authenticated: false },
+    );
+    expect(server.requests).toHaveLength(1);
   });
 
   it('fails with the contract problem when a reply does not match its schema', async () => {

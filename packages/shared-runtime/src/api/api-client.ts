@@ -53,7 +53,16 @@ export interface ApiClient {
     options?: Omit<ApiRequest<T>, 'path' | 'method' | 'body'>,
   ): Promise<ApiResult<T>>;
   delete<T = unknown>(path: string, options?: Omit<ApiRequest<T>, 'path' | 'method'>): Promise<ApiResult<T>>;
+  /**
+   * Starts an authenticated GET of `path` now, for a page whose code is still on its way: the first `get` of the same
+   * URL within {@link EARLY_REPLY_MS} takes its reply instead of asking again (once; later calls ask as usual).
+   * Nothing is sent without a token that is good for a while, and an unused reply is dropped unread
+   */
+  prefetch(path: string, query?: Record<string, QueryValue>): void;
 }
+
+/** How long a prefetched reply may stand in for the caller's own request (from when it was asked) */
+export const EARLY_REPLY_MS = 10_000;
 
 /** The server's code for "give the password again first" (contracts' STEP_UP_REQUIRED) */
 const STEP_UP_REQUIRED = 'STEP_UP_REQUIRED';
@@ -119,6 +128,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const fetchImpl = deps.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   const timeoutMs = deps.timeoutMs ?? SPEC.apiRequestTimeoutMs;
   const now = deps.now ?? (() => Date.now());
+  /** Prefetched GETs by URL, each taken once */
+  const early = new Map<string, { reply: Promise<RawReply | RawFailure>; at: number }>();
 
   async function send(request: ApiRequest<unknown>, baseUrl: string): Promise<RawReply | RawFailure> {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -160,6 +171,26 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
+  function prefetch(path: string, query?: Record<string, QueryValue>): void {
+    const token = deps.auth?.accessToken();
+    // A token about to expire is refreshed by the real call, which must then send with the new one
+    if (!token || isAccessTokenExpiring(token, now()) || !deps.breaker.canRequest()) return;
+    const baseUrl = deps.baseUrl();
+    const url = buildUrl(baseUrl, path, query);
+    if (early.has(url)) return;
+    early.set(url, { reply: send({ path, ...(query ? { query } : {}) }, baseUrl), at: now() });
+  }
+
+  /** The prefetched reply of this call's URL, if one was asked for lately (taken: the next call asks again) */
+  function takeEarly(req: ApiRequest<unknown>, baseUrl: string): Promise<RawReply | RawFailure> | undefined {
+    if (early.size === 0 || (req.method ?? 'GET') !== 'GET' || req.authenticated === false) return undefined;
+    const url = buildUrl(baseUrl, req.path, req.query);
+    const found = early.get(url);
+    if (!found) return undefined;
+    early.delete(url);
+    return now() - found.at <= EARLY_REPLY_MS ? found.reply : undefined;
+  }
+
   async function request<T>(req: ApiRequest<T>): Promise<ApiResult<T>> {
     if (!deps.breaker.canRequest()) return { success: false, error: MESSAGES.circuitOpen };
     prefetchSchema(req.schema);
@@ -172,7 +203,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       refreshedAlready = true;
       await deps.auth.refresh();
     }
-    let reply = await send(req, baseUrl);
+    // Not after an early refresh: the prefetch went with the token that was just replaced
+    let reply = await ((refreshedAlready ? undefined : takeEarly(req, baseUrl)) ?? send(req, baseUrl));
 
     if (authenticated && reply.kind === 'reply' && reply.status === 401) {
       // Refresh once per call: if the early refresh already failed or did not help, sign-in is needed
@@ -252,5 +284,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     get: (path, options) => request({ ...options, path, method: 'GET' }),
     post: (path, body, options) => request({ ...options, path, body, method: 'POST' }),
     delete: (path, options) => request({ ...options, path, method: 'DELETE' }),
+    prefetch,
   };
 }
