@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { AppFrame } from './app/app-frame';
 import { preloadSignedInArea } from './app/auth/preload-signed-in';
 import type { LeaveLanding } from './app/cold-landing';
+import { prefetchFirstReads } from './app/first-reads';
 import { pageAt } from './app/paths';
 import { remotesReady } from './app/remotes';
 import { routeCode } from './app/route-code';
@@ -62,6 +63,8 @@ try {
   // the exchanges load, instead of once the page's slot is on screen
   if (page && runtime.session.state.status === 'signed-in')
     void preloadSignedInArea(undefined, undefined, page);
+  // ...and the reads its first figures come from, so they are on their way before its code is
+  prefetchFirstReads(runtime, location);
   // The theme lives in the runtime (one store for the top-bar toggle and /settings), created with it above
   if (landingCode) {
     root.render(
