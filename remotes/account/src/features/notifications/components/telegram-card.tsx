@@ -83,8 +83,8 @@ function LinkCodeShown({
               className="ac:font-medium ac:text-primary ac:underline ac:underline-offset-2"
             >
               Open in Telegram
-            </a>{' '}
-            <span className="ac:break-all ac:font-mono ac:text-xs ac:text-muted-foreground">
+            </a>
+            <span className="ac:block ac:break-all ac:font-mono ac:text-xs ac:text-muted-foreground">
               {code.deepLink}
             </span>
           </p>
