@@ -85,7 +85,16 @@ describe.each<Driver>(['pglite', 'postgres'])('backtest jobs on %s against the s
       const res = await get('/api/v1/backtests/strategies');
       expect(res.statusCode).toBe(200);
       const list = BacktestStrategiesResponseSchema.parse(res.json()).data;
-      expect(list.map((s) => s.id).sort()).toEqual(['dca', 'ema-cross', 'grid', 'ml-agent', 'signal-rules']);
+      expect(list.map((s) => s.id).sort()).toEqual([
+        'dca',
+        'ema-cross',
+        'grid',
+        'ml-agent',
+        'signal-rules',
+        'webhook-signal',
+      ]);
+      // Only the webhook's strategy trades on outside signals: its backtest has no trade, the form says so
+      expect(list.filter((s) => s.takesSignals).map((s) => s.id)).toEqual(['webhook-signal']);
       const ema = list.find((s) => s.id === 'ema-cross');
       expect(ema?.defaults).toMatchObject({ fast: 12, slow: 26 });
       expect(ema?.paramsJsonSchema).toMatchObject({ type: 'object' });
