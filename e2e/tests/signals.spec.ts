@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { signUp } from '../support/auth';
+import { nextStep as next } from '../support/bot-form';
 import { connectBinance } from '../support/exchange';
 import { createSimAccount, simSignedGet } from '../support/sim';
 
@@ -10,12 +11,6 @@ import { createSimAccount, simSignedGet } from '../support/sim';
  * but the fill's price; its 20 USDT minimum is far below the entry (500 USDT × 0.5 at 3×, about 750 USDT)
  */
 const SYMBOL = 'ETHUSDT';
-
-async function next(page: Page, step: string) {
-  const form = page.getByRole('form', { name: 'Create bot' });
-  await form.getByRole('button', { name: /^Next: / }).click();
-  await expect(form.getByRole('heading', { level: 2, name: step })).toBeFocused();
-}
 
 /** TradingView's `{{timenow}}`: ISO 8601 to the second, UTC */
 const timenow = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
