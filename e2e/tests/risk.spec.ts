@@ -1,29 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { signUp, type TestUser } from '../support/auth';
+import { apiAs, signUp } from '../support/auth';
 import { connectBinance } from '../support/exchange';
-import { E2E_API_PORT } from '../support/ports';
 import { createSimAccount } from '../support/sim';
-
-const API = `http://127.0.0.1:${E2E_API_PORT}`;
-
-/** The same user's API, for what the page itself does not offer (placing orders lives on /portfolio) */
-async function apiAs(user: TestUser) {
-  const res = await fetch(`${API}/api/v1/auth/signin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, password: user.password }),
-  });
-  expect(res.status).toBe(200);
-  const { access_token } = (await res.json()) as { access_token: string };
-  return async (method: 'GET' | 'POST', path: string, body?: object) => {
-    const r = await fetch(`${API}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: r.status, body: (await r.json()) as Record<string, unknown> & { data?: unknown } };
-  };
-}
 
 const riskPage = (page: Page) => page.locator('section[data-remote="dashboard"]');
 const events = (page: Page): Locator => page.getByRole('list', { name: 'Risk events' });

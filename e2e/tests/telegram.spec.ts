@@ -1,30 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
-import { signUp, type TestUser } from '../support/auth';
+import { apiAs, signUp, type TestUser } from '../support/auth';
 import { connectBinance } from '../support/exchange';
-import { E2E_API_PORT } from '../support/ports';
 import { createSimAccount, type SimKeys, simSignedGet } from '../support/sim';
 import { E2E_BOT_USERNAME, tgAsk, tgSent, tgUserSends, uniqueChatId } from '../support/telegram';
-
-const API = `http://127.0.0.1:${E2E_API_PORT}`;
-
-/** The same user's API, for the order the test opens (placing orders lives on /portfolio) */
-async function apiAs(user: TestUser) {
-  const res = await fetch(`${API}/api/v1/auth/signin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, password: user.password }),
-  });
-  expect(res.status).toBe(200);
-  const { access_token } = (await res.json()) as { access_token: string };
-  return async (method: 'GET' | 'POST', path: string, body?: object) => {
-    const r = await fetch(`${API}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: r.status, body: (await r.json()) as Record<string, unknown> & { data?: unknown } };
-  };
-}
 
 /** The simulator's own record of the account's ETHUSDT position (Binance's positionRisk) */
 async function ethPosition(keys: SimKeys): Promise<number> {

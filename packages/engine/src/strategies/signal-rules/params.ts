@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entryParams } from '../shared/entry-params';
 
 /** Indicators a rule can read; MACD uses 12/26/9, Bollinger k = 2, `period` applies to the others */
 export const RULE_INDICATORS = [
@@ -49,10 +50,7 @@ export const SignalRulesParamsSchema = z.object({
     .min(1)
     .max(8)
     .default([{ left: rsi14, op: 'crossesAbove', right: { kind: 'value', value: 70 } }]),
-  positionFraction: z.number().min(0.01).max(1).default(0.5).meta({ unit: 'fraction' }),
-  leverage: z.number().int().min(1).max(125).default(3),
-  stopLossPct: z.number().min(0).max(0.5).default(0).meta({ unit: 'fraction' }),
-  takeProfitPct: z.number().min(0).max(5).default(0).meta({ unit: 'fraction' }),
+  ...entryParams,
 });
 
 export type SignalRulesParams = z.output<typeof SignalRulesParamsSchema>;

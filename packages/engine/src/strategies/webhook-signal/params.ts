@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entryParams } from '../shared/entry-params';
 
 /**
  * Trades outside signals (buy, sell, close); `side` is which positions it may take: a buy on a short-only strategy
@@ -6,11 +7,8 @@ import { z } from 'zod';
  */
 export const WebhookSignalParamsSchema = z.object({
   side: z.enum(['long', 'short', 'both']).default('both'),
-  /** Share of equity put up as margin for an entry whose signal names no quantity */
-  positionFraction: z.number().min(0.01).max(1).default(0.5).meta({ unit: 'fraction' }),
-  leverage: z.number().int().min(1).max(125).default(3),
-  stopLossPct: z.number().min(0).max(0.5).default(0).meta({ unit: 'fraction' }),
-  takeProfitPct: z.number().min(0).max(5).default(0).meta({ unit: 'fraction' }),
+  /** `positionFraction`: the share of equity put up as margin for an entry whose signal names no quantity */
+  ...entryParams,
 });
 
 export type WebhookSignalParams = z.output<typeof WebhookSignalParamsSchema>;

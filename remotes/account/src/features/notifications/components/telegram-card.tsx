@@ -1,5 +1,4 @@
 import {
-  NOTIFICATION_EVENT_LABELS,
   TELEGRAM_EVENTS,
   type TelegramChat,
   type TelegramEvent,
@@ -19,6 +18,7 @@ import {
   useUnlinkTelegram,
   useUpdateTelegramEvents,
 } from '../api/telegram-api';
+import { EventChoices } from './event-choices';
 
 /** How many of the chat's last commands the card shows */
 export const COMMANDS_SHOWN = 5;
@@ -129,27 +129,15 @@ function EventsForm({ chat }: { chat: TelegramChat }) {
   };
   return (
     <form onSubmit={submit} aria-label="Telegram events" className="ac:flex ac:flex-col ac:gap-3" noValidate>
-      <fieldset className="ac:flex ac:flex-col ac:gap-1.5">
-        <legend className="ac:mb-1 ac:text-sm ac:font-medium">Tell this chat about</legend>
-        <div className="ac:grid ac:gap-1.5 ac:sm:grid-cols-2">
-          {TELEGRAM_EVENTS.map((event) => (
-            <label key={event} className="ac:flex ac:items-center ac:gap-2 ac:text-sm">
-              <input
-                type="checkbox"
-                className="ac:size-4 ac:accent-primary"
-                checked={events.includes(event)}
-                onChange={(e) => {
-                  setDone(false);
-                  setEvents((prev) =>
-                    e.target.checked ? [...prev, event] : prev.filter((x) => x !== event),
-                  );
-                }}
-              />
-              {NOTIFICATION_EVENT_LABELS[event]}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <EventChoices
+        legend="Tell this chat about"
+        events={TELEGRAM_EVENTS}
+        chosen={events}
+        onChange={(next) => {
+          setDone(false);
+          setEvents(next);
+        }}
+      />
       <FailureLine message={error} />
       <SubmitRow submitting={save.isPending} label="Save events" busyLabel="Saving…">
         {done && <DoneNote>Events saved</DoneNote>}

@@ -19,6 +19,7 @@ import {
   useWebhookDeliveries,
   useWebhooks,
 } from '../api/notifications-api';
+import { EventChoices } from './event-choices';
 
 function DeliveryBadge({ d }: { d: WebhookDelivery | null }) {
   if (!d) return <Badge variant="outline">No deliveries yet</Badge>;
@@ -70,25 +71,9 @@ function AddWebhook({ onCreated }: { onCreated: (w: CreatedWebhook) => void }) {
           />
         )}
       </Field>
-      <fieldset className="ac:flex ac:flex-col ac:gap-1.5">
-        <legend className="ac:mb-1 ac:text-sm ac:font-medium">Events</legend>
-        <div className="ac:grid ac:gap-1.5 ac:sm:grid-cols-2">
-          {WEBHOOK_EVENTS.map((event) => (
-            <label key={event} className="ac:flex ac:items-center ac:gap-2 ac:text-sm">
-              <input
-                type="checkbox"
-                className="ac:size-4 ac:accent-primary"
-                checked={events.includes(event)}
-                onChange={(e) =>
-                  setEvents((prev) => (e.target.checked ? [...prev, event] : prev.filter((x) => x !== event)))
-                }
-              />
-              {NOTIFICATION_EVENT_LABELS[event]}
-            </label>
-          ))}
-        </div>
+      <EventChoices legend="Events" events={WEBHOOK_EVENTS} chosen={events} onChange={setEvents}>
         <FailureLine message={errors.events} />
-      </fieldset>
+      </EventChoices>
       <FailureLine message={errors.root} />
       <div>
         <Button type="submit" disabled={create.isPending}>
