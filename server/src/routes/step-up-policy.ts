@@ -44,7 +44,9 @@ export const STEP_UP_POLICY: Readonly<Record<string, StepUpRule>> = {
   'POST /api/v1/notifications/webhooks': always('sends the account’s events to a new address'),
   'DELETE /api/v1/notifications/webhooks/{id}': LESS_RISK,
   'POST /api/v1/notifications/webhooks/{id}/test': never('sends a test event to an address already chosen'),
-  'POST /api/v1/notifications/telegram/link-code': always('a linked chat can stop bots and run the kill switch'),
+  'POST /api/v1/notifications/telegram/link-code': always(
+    'a linked chat can stop bots and run the kill switch',
+  ),
   'PUT /api/v1/notifications/telegram/events': never('chooses which events reach a chat already linked'),
   'DELETE /api/v1/notifications/telegram/': LESS_RISK,
   'PUT /api/v1/risk/limits': when('any limit is raised or removed; tightening never'),
