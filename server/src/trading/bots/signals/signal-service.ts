@@ -316,9 +316,10 @@ export class SignalService {
   }
 
   private async logLine(bot: BotRow, row: SignalRow): Promise<void> {
-    const what = row.action ? `${row.action}${row.symbol ? ` ${row.symbol}` : ''}` : 'unreadable';
+    // A signal refused before it could be trusted or read names no action: "Signal refused: <why>"
+    const what = row.action ? ` ${row.action}${row.symbol ? ` ${row.symbol}` : ''}` : '';
     const verdict = row.outcome === 'refused' ? 'refused' : row.outcome === 'nothing' ? 'taken' : 'acted on';
-    await this.deps.log.record(bot, 'signal_received', `Signal ${what} ${verdict}: ${row.message}`, {
+    await this.deps.log.record(bot, 'signal_received', `Signal${what} ${verdict}: ${row.message}`, {
       signalRecordId: row.id,
       signalId: row.signal_id,
       action: row.action,
