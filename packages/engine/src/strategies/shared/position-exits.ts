@@ -20,3 +20,16 @@ export function placePositionExits(
     broker.submit({ side, type: 'take-profit-market', triggerPrice, closePosition: true, tag: 'tp' });
   }
 }
+
+/** A reduce-only market close of the whole position, tagged `exit`; nothing when flat */
+export function closePosition(broker: OrderPort): void {
+  const pos = broker.positionQty;
+  if (pos === 0) return;
+  broker.submit({
+    side: pos > 0 ? 'sell' : 'buy',
+    type: 'market',
+    quantity: Math.abs(pos),
+    reduceOnly: true,
+    tag: 'exit',
+  });
+}

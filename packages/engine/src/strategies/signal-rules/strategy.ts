@@ -8,7 +8,7 @@ import { Bollinger } from '../../indicators/volatility/bollinger/bollinger';
 import { Vwap } from '../../indicators/volume/vwap/vwap';
 import { strategyType } from '../../strategy/registry';
 import { INTERFACE_VERSION, type Strategy, type StrategyContext } from '../../strategy/strategy';
-import { placePositionExits } from '../shared/position-exits';
+import { closePosition, placePositionExits } from '../shared/position-exits';
 import { entryPlan, qtyForEquityFraction } from '../shared/position-sizing';
 import {
   type Condition,
@@ -161,13 +161,7 @@ class SignalRules implements Strategy {
         broker.submit({ side: long ? 'buy' : 'sell', type: 'market', quantity: qty, tag: 'entry' });
     } else if (pos !== 0 && this.exit.every((r) => r.holds)) {
       broker.cancelAll();
-      broker.submit({
-        side: pos > 0 ? 'sell' : 'buy',
-        type: 'market',
-        quantity: Math.abs(pos),
-        reduceOnly: true,
-        tag: 'exit',
-      });
+      closePosition(broker);
     }
   }
 

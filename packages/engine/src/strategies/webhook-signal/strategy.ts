@@ -7,7 +7,7 @@ import {
   type StrategyContext,
   type TradeSignal,
 } from '../../strategy/strategy';
-import { placePositionExits } from '../shared/position-exits';
+import { closePosition, placePositionExits } from '../shared/position-exits';
 import { entryPlan, qtyForEquityFraction } from '../shared/position-sizing';
 import { type WebhookSignalParams, WebhookSignalParamsSchema } from './params';
 
@@ -36,7 +36,7 @@ class WebhookSignal implements Strategy {
     if (signal.action === 'close') {
       // Resting entries go too: a close asks for no position, now or later
       broker.cancelAll();
-      this.closePosition(broker);
+      closePosition(broker);
       return;
     }
     const dir = signal.action === 'buy' ? 1 : -1;
@@ -53,7 +53,7 @@ class WebhookSignal implements Strategy {
     if (signal.quantity === undefined && pendingMarketEntry(broker, side)) return;
     // The latest signal replaces what rests: the other side's exits and entries, a limit entry not reached yet
     broker.cancelAll();
-    this.closePosition(broker);
+    closePosition(broker);
     if (allowed) this.enter(signal, side, ctx);
   }
 
@@ -80,19 +80,6 @@ class WebhookSignal implements Strategy {
     if (this.started) return;
     this.started = true;
     if (broker.leverage !== this.p.leverage) broker.setLeverage(this.p.leverage);
-  }
-
-  /** Reduce-only market close of the whole position; nothing when flat */
-  private closePosition(broker: OrderPort): void {
-    const pos = broker.positionQty;
-    if (pos === 0) return;
-    broker.submit({
-      side: pos > 0 ? 'sell' : 'buy',
-      type: 'market',
-      quantity: Math.abs(pos),
-      reduceOnly: true,
-      tag: 'exit',
-    });
   }
 
   /** An entry on `side`: the signal's quantity, else a share of equity; at the signal's price, else at market */
